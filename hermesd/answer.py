@@ -1,0 +1,66 @@
+"""The answer of `read`, `write`, `ask` and `call`, in the `--json` shape that DESIGN fixes.
+
+An `Action` is what was decided (by a rule, the LLM, or directly); an `Answer` is what happened.
+`respond` actions carry a `reason` from a fixed set, never free text that could claim an effect.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Status = Literal["ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"]
+Route = Literal["rule", "llm", "direct"]
+RespondReason = Literal["greeting", "thanks", "not_understood", "unknown_point", "not_allowed",
+                        "out_of_scope", "intent"]
+
+STATUS_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "forbidden": 77,
+               "busy": 75}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    name: str  # read | write | respond | <tool>.<action>
+    args: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "args": dict(self.args)}
+
+    @property
+    def point(self) -> str | None:
+        point = self.args.get("point")
+        return point if isinstance(point, str) else None
+
+
+def respond(reason: RespondReason, **extra: Any) -> Action:
+    return Action("respond", {"reason": reason, **extra})
+
+
+@dataclass(slots=True)
+class Answer:
+    status: Status
+    route: Route
+    action: Action | None = None
+    result: dict[str, Any] | None = None
+    error: dict[str, str] | None = None
+    reply: str = ""
+    trace_id: str = ""
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    checks: list[str] | None = None  # the checks passed (dry runs show them)
+    extra: dict[str, Any] = field(default_factory=dict)  # e.g. transcript, id
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "status": self.status,
+            "route": self.route,
+            "action": self.action.to_dict() if self.action else None,
+            "result": self.result,
+            "error": self.error,
+            "reply": self.reply,
+            "trace_id": self.trace_id,
+            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+        }
+        if self.checks is not None:
+            out["checks"] = self.checks
+        out.update(self.extra)
+        return out

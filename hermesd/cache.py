@@ -1,0 +1,244 @@
+"""The last-known-value (LKV) cache: every point's latest value with its timestamp, persisted.
+
+Values come from tool events and from reads. Quality is judged when a value is looked at, never
+stored: a value is `stale` when it is older than its point's max age, when its device is offline,
+or when it was restored from disk and not yet confirmed since the restart. The file is written
+atomically (temp file, fsync, rename, fsync of the directory), so a power cut leaves either the
+old or the new snapshot, never a torn one. A value is never invented: no value means no value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import math
+import os
+import time
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+FORMAT_VERSION = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    point: str
+    value: Any
+    ts: float  # wall-clock seconds (epoch) when the device gave this value
+    restored: bool = False  # loaded from disk at start, not confirmed since
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceState:
+    online: bool
+    since: float  # epoch seconds of the last change
+    reason: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Judgement:
+    """A reading as a user should see it now."""
+
+    reading: Reading
+    age: float
+    stale: bool
+    why: str = ""  # "" when good; else why it is stale, in words
+
+    @property
+    def quality(self) -> str:
+        return "stale" if self.stale else "good"
+
+
+Listener = Callable[[Reading], None]
+DeviceListener = Callable[[str, DeviceState], None]
+
+
+class ValueCache:
+    """Readings by point id and online state by device id, with an atomic snapshot on disk."""
+
+    def __init__(self, path: Path, max_ages: Mapping[str, float | None],
+                 devices_of: Mapping[str, str], *, persist_interval: float = 2.0) -> None:
+        self.path = path
+        self.persist_interval = persist_interval
+        self._max_ages = dict(max_ages)
+        self._device_of = dict(devices_of)
+        self._readings: dict[str, Reading] = {}
+        self._devices: dict[str, DeviceState] = {}
+        self._dirty = asyncio.Event()
+        self._listeners: list[Listener] = []
+        self._device_listeners: list[DeviceListener] = []
+        self.persist_failures = 0
+
+    # -- configuration ---------------------------------------------------------------------
+
+    def reconfigure(self, max_ages: Mapping[str, float | None], devices_of: Mapping[str, str]) -> None:
+        """Adopt a new point set; readings of points that no longer exist are dropped."""
+        self._max_ages = dict(max_ages)
+        self._device_of = dict(devices_of)
+        for pid in [p for p in self._readings if p not in self._max_ages]:
+            del self._readings[pid]
+        for dev in [d for d in self._devices if d not in set(self._device_of.values())]:
+            del self._devices[dev]
+        self._dirty.set()
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def subscribe_devices(self, listener: DeviceListener) -> None:
+        self._device_listeners.append(listener)
+
+    # -- updates ---------------------------------------------------------------------------
+
+    def update(self, point: str, value: Any, ts: float | None = None) -> bool:
+        """Record a value read from the device. Returns whether the value changed."""
+        if point not in self._max_ages:
+            return False
+        if isinstance(value, float) and not math.isfinite(value):
+            return False  # a NaN is not a measurement
+        ts = time.time() if ts is None else ts
+        old = self._readings.get(point)
+        if old is not None and not old.restored and ts < old.ts:
+            return False  # an older reading arriving late does not replace a newer one
+        reading = Reading(point, value, ts)
+        self._readings[point] = reading
+        self._dirty.set()
+        changed = old is None or old.value != value or old.restored
+        if changed:
+            for listener in self._listeners:
+                listener(reading)
+        return changed
+
+    def set_device(self, device: str, online: bool, reason: str = "",
+                   ts: float | None = None) -> bool:
+        """Record a device going online or offline. Returns whether its state changed."""
+        old = self._devices.get(device)
+        if old is not None and old.online == online:
+            return False
+        state = DeviceState(online, time.time() if ts is None else ts, reason)
+        self._devices[device] = state
+        self._dirty.set()
+        for listener in self._device_listeners:
+            listener(device, state)
+        return True
+
+    # -- queries ---------------------------------------------------------------------------
+
+    def get(self, point: str) -> Reading | None:
+        return self._readings.get(point)
+
+    def device(self, device: str) -> DeviceState | None:
+        return self._devices.get(device)
+
+    def devices(self) -> dict[str, DeviceState]:
+        return dict(self._devices)
+
+    def readings(self) -> Iterator[Reading]:
+        return iter(list(self._readings.values()))
+
+    def judge(self, point: str, now: float | None = None) -> Judgement | None:
+        reading = self._readings.get(point)
+        if reading is None:
+            return None
+        now = time.time() if now is None else now
+        age = max(0.0, now - reading.ts)
+        device = self._device_of.get(point)
+        state = self._devices.get(device) if device else None
+        if state is not None and not state.online:
+            since = time.strftime("%H:%M:%S", time.localtime(state.since))
+            why = f"{device} offline since {since}"
+            if state.reason:
+                why += f" ({state.reason})"
+            return Judgement(reading, age, True, why)
+        max_age = self._max_ages.get(point)
+        if max_age is not None and age > max_age:
+            return Judgement(reading, age, True, f"older than its max age of {max_age:g} s")
+        if reading.restored:
+            return Judgement(reading, age, True, "from before the restart, not confirmed since")
+        return Judgement(reading, age, False)
+
+    # -- persistence -----------------------------------------------------------------------
+
+    def load(self) -> None:
+        """Restore the snapshot; a missing file is a first start, a corrupt one is set aside."""
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return
+        except OSError as exc:
+            log.error("cannot read value cache %s: %s; starting empty", self.path, exc)
+            return
+        try:
+            data = json.loads(raw)
+            if data.get("version") != FORMAT_VERSION:
+                raise ValueError(f"unknown version {data.get('version')!r}")
+            values = data["values"]
+            if not isinstance(values, dict):
+                raise TypeError("values is not an object")
+            for pid, entry in values.items():
+                if pid in self._max_ages and isinstance(entry, dict) \
+                        and isinstance(entry.get("ts"), int | float) and "v" in entry:
+                    self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
+        except (ValueError, TypeError, KeyError, AttributeError) as exc:
+            aside = self.path.with_suffix(".corrupt")
+            log.error("value cache %s is unreadable (%s); moved to %s, starting empty",
+                      self.path, exc, aside)
+            with contextlib.suppress(OSError):
+                self.path.replace(aside)
+            self._readings.clear()
+
+    def snapshot(self) -> bytes:
+        values = {r.point: {"v": r.value, "ts": r.ts} for r in self._readings.values()}
+        return json.dumps({"version": FORMAT_VERSION, "saved": time.time(), "values": values},
+                          ensure_ascii=False, separators=(",", ":")).encode()
+
+    def persist(self) -> None:
+        """Write the snapshot atomically (blocking: call from a thread or at shutdown)."""
+        write_atomic(self.path, self.snapshot())
+
+    async def run(self) -> None:
+        """Persist whenever something changed, at most every `persist_interval` seconds."""
+        try:
+            while True:
+                await self._dirty.wait()
+                self._dirty.clear()
+                data = self.snapshot()
+                try:
+                    await asyncio.to_thread(write_atomic, self.path, data)
+                except OSError as exc:
+                    self.persist_failures += 1
+                    if self.persist_failures == 1:
+                        log.error("cannot persist value cache to %s: %s (values stay in memory)",
+                                  self.path, exc)
+                else:
+                    if self.persist_failures:
+                        log.info("value cache persisted again to %s", self.path)
+                    self.persist_failures = 0
+                await asyncio.sleep(self.persist_interval)
+        finally:
+            with contextlib.suppress(OSError):
+                self.persist()
+
+
+def write_atomic(path: Path, data: bytes, mode: int = 0o640) -> None:
+    """Replace `path` with `data` so that a crash leaves the old or the new file, whole."""
+    tmp = path.with_name(f".{path.name}.tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+    os.replace(tmp, path)
+    dir_fd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)

@@ -1,0 +1,57 @@
+"""The device and point keys of each driver, validated into `params` for its tool.
+
+Each driver module offers `read_device(section) -> DeviceKeys` and
+`read_point(section, device) -> PointKeys`. The loader reads the keys every point has (name,
+aliases, unit, max_age, writable, min, max, choices); a driver reads the rest and says what kind
+of value its points carry and the range their type can hold.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermesd.config.model import ValueKind
+from hermesd.config.reader import Section
+
+
+@dataclass
+class DeviceKeys:
+    params: dict[str, Any]
+    poll_interval: float | None
+    timeout: float
+
+
+@dataclass
+class PointKeys:
+    kind: ValueKind
+    params: dict[str, Any] = field(default_factory=dict)
+    writable_ok: bool = True  # can this point be written at all (e.g. not an input register)
+    why_not_writable: str = ""
+    lo: float | None = None  # the range the point's type can hold, in engineering units
+    hi: float | None = None
+
+
+@dataclass(frozen=True)
+class DriverKeys:
+    read_device: Callable[[Section], DeviceKeys]
+    read_point: Callable[[Section, DeviceKeys], PointKeys]
+
+
+def drivers() -> dict[str, DriverKeys]:
+    from hermesd.config.drivers import exec_tool, modbus, mqtt, serial
+
+    return {
+        "modbus": DriverKeys(modbus.read_device, modbus.read_point),
+        "serial": DriverKeys(serial.read_device, serial.read_point),
+        "mqtt": DriverKeys(mqtt.read_device, mqtt.read_point),
+        "exec": DriverKeys(exec_tool.read_device, exec_tool.read_point),
+    }
+
+
+def scaled_kind(raw_kind: ValueKind, scale: float, offset: float) -> ValueKind:
+    """An integer register with a fractional scale or offset reads as a float."""
+    if raw_kind == "int" and (scale != int(scale) or offset != int(offset)):
+        return "float"
+    return raw_kind

@@ -1,0 +1,96 @@
+"""Keys of `driver: modbus` devices (TCP or RTU) and their register points."""
+
+from __future__ import annotations
+
+from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
+from hermesd.config.model import ValueKind
+from hermesd.config.reader import Section
+
+TABLES = ("holding", "input", "coil", "discrete")
+TYPES = ("bool", "int16", "uint16", "int32", "uint32", "float32", "float64", "string")
+ORDERS = ("big", "little")
+#: registers each type occupies, and the raw range it can hold
+TYPE_WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}
+TYPE_RANGE = {
+    "int16": (-(2**15), 2**15 - 1),
+    "uint16": (0, 2**16 - 1),
+    "int32": (-(2**31), 2**31 - 1),
+    "uint32": (0, 2**32 - 1),
+    "float32": (-3.4028234663852886e38, 3.4028234663852886e38),
+    "float64": (-1.7976931348623157e308, 1.7976931348623157e308),
+}
+
+
+def read_device(s: Section) -> DeviceKeys:
+    transport = s.choice("transport", ("tcp", "rtu"), "tcp")
+    params: dict[str, object] = {"transport": transport,
+                                 "unit": s.integer("unit", 1, min=0, max=247)}
+    if transport == "tcp":
+        params["host"] = s.text("host", required=True)
+        params["port"] = s.integer("port", 502, min=1, max=65535)
+    else:
+        params["port"] = s.text("port", required=True)  # a serial device path
+        params["baudrate"] = s.integer("baudrate", 9600, min=300, max=4_000_000)
+        params["parity"] = s.choice("parity", ("N", "E", "O"), "N")
+        params["stopbits"] = s.choice("stopbits", (1, 2), 1)
+        params["bytesize"] = s.choice("bytesize", (7, 8), 8)
+    params["word_order"] = s.choice("word_order", ORDERS, "big")  # default for its points
+    params["byte_order"] = s.choice("byte_order", ORDERS, "big")
+    params["max_block"] = s.integer("max_block", 125, min=1, max=125)  # registers per request
+    params["max_gap"] = s.integer("max_gap", 8, min=0, max=100)  # unused registers a block spans
+    params["retries"] = s.integer("retries", 1, min=0, max=5)
+    poll = s.duration("poll_interval", 5.0, min=0.05)
+    timeout = s.duration("timeout", 1.0, min=0.01, max=60)
+    return DeviceKeys(params, poll, timeout)
+
+
+def read_point(s: Section, device: DeviceKeys) -> PointKeys:
+    table = s.choice("table", TABLES, required=True)
+    address = s.integer("address", required=True, min=0, max=65535)
+    bit_table = table in ("coil", "discrete")
+    rtype = s.choice("type", TYPES, "bool" if bit_table else "uint16")
+    if bit_table and rtype not in (None, "bool"):
+        s.problem("type", f"{table} points are single bits: type must be bool, not {rtype}")
+    bit = s.integer("bit", None, min=0, max=15)  # a bool packed in a register
+    if rtype == "bool" and not bit_table and bit is None:
+        s.problem("type", f"a bool in a {table} register needs `bit` (0..15)")
+    if bit is not None and (bit_table or rtype != "bool"):
+        s.problem("bit", "only a bool point in a holding or input register takes `bit`")
+    length = s.integer("length", None, min=1, max=125)  # registers of a string point
+    if rtype == "string" and length is None:
+        s.problem("length", "a string point needs `length` (registers, 2 characters each)")
+    if length is not None and rtype != "string":
+        s.problem("length", "only string points take `length`")
+    scale = s.number("scale", 1.0, nonzero=True)
+    offset = s.number("offset", 0.0)
+    params = {
+        "table": table, "address": address, "type": rtype,
+        "word_order": s.choice("word_order", ORDERS, device.params.get("word_order", "big")),
+        "byte_order": s.choice("byte_order", ORDERS, device.params.get("byte_order", "big")),
+        "scale": scale, "offset": offset,
+    }
+    if bit is not None:
+        params["bit"] = bit
+    if length is not None:
+        params["length"] = length
+    if address is not None and rtype in TYPE_WORDS and address + TYPE_WORDS[rtype] > 65536:
+        s.problem("address", f"a {rtype} at {address} runs past register 65535")
+    kind: ValueKind
+    if rtype == "bool":
+        kind = "bool"
+    elif rtype == "string":
+        kind = "string"
+    elif rtype in ("float32", "float64"):
+        kind = "float"
+    else:
+        kind = scaled_kind("int", scale or 1.0, offset or 0.0)
+    keys = PointKeys(kind, params)
+    if table not in ("holding", "coil"):
+        keys.writable_ok = False
+        keys.why_not_writable = f"{table} {'inputs' if table == 'discrete' else 'registers'} " \
+                                "are read-only in Modbus"
+    if rtype in TYPE_RANGE and scale:
+        lo, hi = TYPE_RANGE[rtype]
+        ends = sorted((lo * scale + (offset or 0), hi * scale + (offset or 0)))
+        keys.lo, keys.hi = ends[0], ends[1]
+    return keys

@@ -1,0 +1,381 @@
+"""Load a YAML config once, validate all of it, and freeze it into `model.Config`.
+
+All problems are collected and raised together as one `ConfigError`; nothing is dropped or
+silently corrected. Duplicate keys in a YAML mapping are errors too (PyYAML would keep the last).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import yaml
+
+from hermesd.config.drivers import DeviceKeys, drivers
+from hermesd.config.model import (
+    Access,
+    Config,
+    Device,
+    Intent,
+    Llm,
+    Mqtt,
+    MqttTls,
+    Node,
+    Paths,
+    Point,
+    Role,
+    Voice,
+)
+from hermesd.config.reader import Problems, Section, describe
+from hermesd.errors import ConfigError
+
+IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
+TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
+TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents")
+
+
+class _StrictLoader(yaml.SafeLoader):
+    """SafeLoader that refuses duplicate keys instead of keeping the last one."""
+
+
+def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
+    seen: dict[Any, int] = {}
+    for key_node, _ in node.value:
+        key = loader.construct_object(key_node, deep=deep)  # type: ignore[no-untyped-call]
+        if isinstance(key, list | dict):
+            continue
+        if key in seen:
+            raise yaml.constructor.ConstructorError(
+                None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
+                key_node.start_mark)
+        seen[key] = key_node.start_mark.line
+    return loader.construct_mapping(node, deep=deep)
+
+
+_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+
+
+def load_config(path: str | os.PathLike[str]) -> Config:
+    """Read, validate and freeze a config file; raises ConfigError listing every problem."""
+    source = Path(os.path.normpath(Path(path).absolute()))
+    try:
+        text = source.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError([("(file)", f"cannot read {source}: {exc.strerror or exc}")]) from None
+    except UnicodeDecodeError:
+        raise ConfigError([("(file)", f"{source} is not UTF-8 text")]) from None
+    try:
+        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""
+        what = getattr(exc, "problem", None) or str(exc)
+        raise ConfigError([("(file)", f"YAML syntax error{where}: {what}")]) from None
+    return validate(data, source)
+
+
+def validate(data: Any, source: Path) -> Config:
+    problems = Problems()
+    top = Section(problems, "", data, known=TOP_KEYS)
+    base = source.parent
+
+    node = _node(top.section("node", required=True))
+    paths = _paths(top.section("paths"), base)
+    llm = _llm(top.section("llm"))
+    devices, points = _devices(top, problems)
+    access = _access(top.section("access"), points)
+    mqtt = _mqtt(top.section("mqtt"), base) if top.raw("mqtt", None) is not None else None
+    voice = _voice(top.section("voice"))
+    intents = _intents(top, points)
+    top.finish()
+
+    roles = access.roles
+    if mqtt is not None and mqtt.command_role not in roles:
+        problems.add("mqtt.command_role", _unknown_role(mqtt.command_role, roles))
+    if top.has("voice") and voice.role not in roles:
+        problems.add("voice.role", _unknown_role(voice.role, roles))
+    if mqtt is None:
+        for dev in devices.values():
+            if dev.driver == "mqtt":
+                problems.add(f"devices.{dev.id}.driver",
+                             "driver mqtt needs the top-level `mqtt` section (the broker)")
+    if problems.items:
+        raise ConfigError(problems.items)
+    return Config(source=source, node=node, paths=paths, access=access, llm=llm,
+                  devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
+                  intents=tuple(intents), points=MappingProxyType(points))
+
+
+def _unknown_role(role: str, roles: Any) -> str:
+    return f"role {role!r} is not defined in access.roles ({', '.join(sorted(roles)) or 'none'})"
+
+
+# -- sections ------------------------------------------------------------------------------
+
+
+def _node(s: Section) -> Node:
+    node_id = s.text("id", "hermesd", required=True, pattern=IDENT,
+                     what="an id of letters, digits, _ and -")
+    name = s.text("name", node_id)
+    s.finish()
+    return Node(id=node_id, name=name)
+
+
+def _paths(s: Section, base: Path) -> Paths:
+    state = s.text("state_dir", "/var/lib/hermesd")
+    runtime = s.text("runtime_dir", "/run/hermesd")
+    s.finish()
+    run_dir = Path(os.path.normpath(base / runtime))
+    # AF_UNIX paths are limited to 107 bytes; the longest we make is <runtime>/whisper.sock
+    if len(str(run_dir / "control.sock").encode()) > 100:
+        s.problem("runtime_dir", f"{run_dir} is too long for a Unix socket path (max ~90 bytes)")
+    return Paths(state_dir=Path(os.path.normpath(base / state)), runtime_dir=run_dir)
+
+
+def _llm(s: Section) -> Llm:
+    model = s.text("model", "default")
+    if isinstance(model, str) and model != "default" and not model.endswith(".gguf"):
+        s.problem("model", f"expected `default` or a path to a .gguf file, got {model!r}")
+    threads_raw = s.raw("threads", "auto")
+    threads = 0
+    if threads_raw != "auto":
+        if isinstance(threads_raw, bool) or not isinstance(threads_raw, int) \
+                or not 1 <= threads_raw <= 256:
+            s.problem("threads", f"expected `auto` or a number of threads 1..256, got "
+                                 f"{describe(threads_raw)}")
+        else:
+            threads = threads_raw
+    context = s.integer("context", 2048, min=256, max=131072)
+    enabled = s.flag("enabled", True)
+    timeout = s.duration("timeout", 10.0, min=0.5, max=600)
+    queue = s.integer("queue", 2, min=0, max=64)
+    s.finish()
+    return Llm(model=model, threads=threads, context=context, enabled=enabled, timeout=timeout,
+               queue=queue)
+
+
+_COMMON_POINT_KEYS = ("name", "aliases", "unit", "max_age", "writable", "min", "max", "choices")
+
+
+def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
+    devices: dict[str, Device] = {}
+    points: dict[str, Point] = {}
+    owner: dict[str, str] = {}
+    known = drivers()
+    devs = top.section("devices")
+    for dev_id, raw in devs.mapping_items():
+        s = Section(problems, devs.at(dev_id), raw)
+        devs.known.add(dev_id)
+        if not IDENT.fullmatch(dev_id):
+            s.problem(None, "a device id may hold letters, digits, _ and - only")
+        driver = s.choice("driver", tuple(known), required=True)
+        if driver is None:
+            s.known.update(s.data)  # no driver, no way to judge its other keys
+            continue
+        keys = known[driver].read_device(s)
+        dev_points: dict[str, Point] = {}
+        pts = s.section("points")
+        for pid, praw in pts.mapping_items():
+            pts.known.add(pid)
+            point = _point(Section(problems, pts.at(pid), praw), pid, dev_id, driver, keys,
+                           known[driver].read_point)
+            if point is None:
+                continue
+            if pid in owner:
+                problems.add(pts.at(pid), f"point id {pid!r} is already used by device "
+                                          f"{owner[pid]}; point ids must be unique")
+                continue
+            owner[pid] = dev_id
+            dev_points[pid] = point
+            points[pid] = point
+        s.finish()
+        devices[dev_id] = Device(id=dev_id, driver=driver, points=MappingProxyType(dev_points),
+                                 params=MappingProxyType(keys.params),
+                                 poll_interval=keys.poll_interval, timeout=keys.timeout)
+    _check_names(points, problems)
+    return devices, points
+
+
+def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
+           read_point: Any) -> Point | None:
+    if not s.ok:
+        return None
+    if not IDENT.fullmatch(pid):
+        s.problem(None, "a point id may hold letters, digits, _ and - only")
+    name = s.text("name", pid.replace("_", " "))
+    aliases = s.texts("aliases")
+    unit = s.text("unit", None)
+    max_age = s.duration("max_age", None, min=0.05)
+    writable = s.flag("writable", False)
+    keys = read_point(s, dev)
+    lo = s.number("min", None)
+    hi = s.number("max", None)
+    choices = s.texts("choices")
+    s.finish()
+    if writable and not keys.writable_ok:
+        s.problem("writable", keys.why_not_writable)
+    numeric = keys.kind in ("int", "float")
+    if (lo is not None or hi is not None) and not numeric:
+        s.problem("min" if lo is not None else "max", f"a {keys.kind} point takes no min/max")
+    if writable and numeric and (lo is None or hi is None):
+        s.problem("min" if lo is None else "max",
+                  "a writable number needs both min and max: writes outside them are refused")
+    if lo is not None and hi is not None and lo > hi:
+        s.problem("min", f"min {lo} is greater than max {hi}")
+    for key, bound in (("min", lo), ("max", hi)):
+        if bound is None or keys.lo is None or keys.hi is None:
+            continue
+        if not keys.lo - 1e-9 <= bound <= keys.hi + 1e-9:
+            s.problem(key, f"{bound} cannot be held by this point's type "
+                           f"(range {_fmt(keys.lo)}..{_fmt(keys.hi)})")
+    if choices and keys.kind != "string":
+        s.problem("choices", "only string points take choices")
+    return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
+                 aliases=aliases, unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
+                 min=lo, max=hi, choices=choices, params=MappingProxyType(keys.params))
+
+
+def _fmt(x: float) -> str:
+    return f"{x:g}" if math.isfinite(x) else str(x)
+
+
+def _check_names(points: dict[str, Point], problems: Problems) -> None:
+    """A name or alias that names two points would make "read X" ambiguous."""
+    seen: dict[str, str] = {}
+    for pid, point in points.items():
+        for label in (point.name, *point.aliases):
+            key = " ".join(label.casefold().split())
+            other = seen.get(key)
+            if other is not None and other != pid:
+                problems.add(f"devices.{point.device}.points.{pid}",
+                             f"name or alias {label!r} also names point {other}")
+            seen.setdefault(key, pid)
+
+
+def _access(s: Section, points: dict[str, Point]) -> Access:
+    roles: dict[str, Role] = {}
+    rs = s.section("roles")
+    for name, raw in rs.mapping_items():
+        rs.known.add(name)
+        r = Section(rs.problems, rs.at(name), raw)
+        read = r.flag("read", True)
+        write_raw = r.raw("write", False)
+        write: bool | frozenset[str] = False
+        if isinstance(write_raw, bool):
+            write = write_raw
+        elif isinstance(write_raw, list):
+            ids = []
+            for i, pid in enumerate(write_raw):
+                where = f"{r.at('write')}[{i}]"
+                if not isinstance(pid, str):
+                    rs.problems.add(where, f"expected a point id, got {describe(pid)}")
+                elif pid not in points:
+                    near = [p for p in points if p.startswith(pid[:4])][:1] if pid else []
+                    hint = f" (did you mean {near[0]!r}?)" if near else ""
+                    rs.problems.add(where, f"unknown point id {pid!r}{hint}")
+                elif not points[pid].writable:
+                    rs.problems.add(where, f"point {pid!r} is not writable")
+                else:
+                    ids.append(pid)
+            write = frozenset(ids)
+        else:
+            r.problem("write", f"expected true, false or a list of point ids, got "
+                               f"{describe(write_raw)}")
+        roles[name] = Role(name=name, read=read, write=write,
+                           raw_read=r.flag("raw_read", False),
+                           raw_write=r.flag("raw_write", False),
+                           writes_per_minute=r.integer("writes_per_minute", 60, min=1, max=100000))
+        r.finish()
+    if not roles:
+        roles["viewer"] = Role(name="viewer", read=True, write=False)
+    default = s.text("default_role", "viewer")
+    if default not in roles:
+        s.problem("default_role", _unknown_role(default, roles))
+    users: dict[str, str] = {}
+    us = s.section("users")
+    for user, role in us.mapping_items():
+        us.known.add(user)
+        if not isinstance(role, str) or role not in roles:
+            us.problem(user, _unknown_role(str(role), roles))
+        else:
+            users[user] = role
+    s.finish()
+    return Access(default_role=default, roles=MappingProxyType(roles),
+                  users=MappingProxyType(users))
+
+
+def _mqtt(s: Section, base: Path) -> Mqtt:
+    host = s.text("host", "127.0.0.1")
+    port = s.integer("port", 1883, min=1, max=65535)
+    base_topic = s.text("base_topic", "hermesd", pattern=TOPIC_LEVEL,
+                        what="a topic without wildcards or empty levels")
+    prefix = s.text("discovery_prefix", "homeassistant", pattern=TOPIC_LEVEL,
+                    what="a topic without wildcards or empty levels")
+    role = s.text("command_role", "viewer")
+    protocol = s.choice("protocol", ("5", "3.1.1"), "5")
+    username = s.text("username", None)
+    password_file = s.text("password_file", None)
+    tls = None
+    if s.raw("tls", None) is not None:
+        t = s.section("tls")
+        paths = {k: t.text(k, None) for k in ("ca", "cert", "key")}
+        tls = MqttTls(**{k: (base / v).absolute() if v else None for k, v in paths.items()},
+                      insecure=t.flag("insecure", False))
+        if (tls.cert is None) != (tls.key is None):
+            t.problem("cert" if tls.cert is None else "key", "cert and key go together")
+        t.finish()
+    mqtt = Mqtt(host=host, port=port, base_topic=base_topic, discovery_prefix=prefix,
+                command_role=role, protocol=protocol, username=username,
+                password_file=(base / password_file).absolute() if password_file else None,
+                tls=tls, keepalive=s.duration("keepalive", 30.0, min=5, max=3600),
+                client_id=s.text("client_id", None), discovery=s.flag("discovery", True),
+                outbox_limit=s.integer("outbox_limit", 1000, min=0, max=1_000_000))
+    if password_file and not username:
+        s.problem("password_file", "a password needs a `username`")
+    s.finish()
+    return mqtt
+
+
+def _voice(s: Section) -> Voice:
+    voice = Voice(
+        enabled=s.flag("enabled", False), input=s.text("input", "default"),
+        model=s.text("model", "default"), wake_phrase=s.text("wake_phrase", "hermes"),
+        role=s.text("role", "viewer"), speak=s.flag("speak", False),
+        output=s.text("output", "default"),
+        max_utterance=s.duration("max_utterance", 15.0, min=1, max=120),
+    )
+    if voice.model != "default" and not voice.model.endswith(".bin"):
+        s.problem("model", f"expected `default` or a path to a ggml .bin file, got {voice.model!r}")
+    s.finish()
+    return voice
+
+
+def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
+    intents: list[Intent] = []
+    sec = top.section("intents")
+    for name, raw in sec.mapping_items():
+        sec.known.add(name)
+        s = Section(sec.problems, sec.at(name), raw)
+        phrases = s.texts("phrases")
+        if not phrases:
+            s.problem("phrases", "is required: the phrases that trigger this intent")
+        action = s.choice("action", ("read", "write", "respond"), required=True)
+        point = s.text("point", None)
+        value = s.raw("value", None)
+        reply = s.text("reply", None)
+        if action in ("read", "write") and point is None:
+            s.problem("point", f"a {action} intent needs a point")
+        if point is not None and point not in points:
+            s.problem("point", f"unknown point id {point!r}")
+        if action == "write" and value is None:
+            s.problem("value", "a write intent needs a value")
+        if action == "respond" and reply is None:
+            s.problem("reply", "a respond intent needs a reply")
+        s.finish()
+        intents.append(Intent(name=name, phrases=phrases, action=action, point=point,
+                              value=value, reply=reply))
+    return intents

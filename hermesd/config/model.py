@@ -1,0 +1,153 @@
+"""The frozen, typed config that the rest of hermesd reads. Built only by `config.loader`.
+
+Every field is documented here, where it is declared. Durations are seconds (floats); paths are
+absolute (relative ones in the file are taken relative to the config file).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+ValueKind = Literal["bool", "int", "float", "string"]
+Driver = Literal["modbus", "serial", "mqtt", "exec"]
+
+
+@dataclass(frozen=True, slots=True)
+class Node:
+    id: str  # MQTT topics, HA unique ids, client ids: [A-Za-z0-9_-]
+    name: str  # shown to people (HA device name, status)
+
+
+@dataclass(frozen=True, slots=True)
+class Paths:
+    state_dir: Path  # LKV cache, audit log, prepared models: must survive restarts
+    runtime_dir: Path  # control socket and tool sockets: recreated at start
+
+
+@dataclass(frozen=True, slots=True)
+class Role:
+    name: str
+    read: bool  # may read configured points
+    write: bool | frozenset[str]  # may write: all writable points, none, or these point ids
+    raw_read: bool = False  # may read device registers directly (Modbus raw access, tool calls)
+    raw_write: bool = False  # may write device registers directly
+    writes_per_minute: int = 60  # rate limit of writes for this role (all points together)
+
+    def may_write(self, point: str) -> bool:
+        if isinstance(self.write, bool):
+            return self.write
+        return point in self.write
+
+
+@dataclass(frozen=True, slots=True)
+class Access:
+    default_role: str  # role of a request that names none (and of every unknown peer)
+    roles: Mapping[str, Role]
+    users: Mapping[str, str] = field(default_factory=dict)  # unix user name or uid -> role it gets on the control socket
+
+
+@dataclass(frozen=True, slots=True)
+class Llm:
+    model: str  # "default" (the embedded model prepared by scripts/setup) or a .gguf path
+    threads: int  # 0 means auto: the number of physical cores
+    context: int  # context window in tokens
+    enabled: bool = True  # false: rules only
+    timeout: float = 10.0  # seconds a generation may take before the worker is killed
+    queue: int = 2  # requests waiting for the model beyond the one running; more answer BUSY
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    id: str
+    device: str
+    driver: Driver
+    name: str  # what people call it; matched by the router
+    aliases: tuple[str, ...] = ()  # more names people use
+    unit: str | None = None
+    max_age: float | None = None  # seconds after which a value is stale; None: only by offline
+    kind: ValueKind = "float"  # the value type people and policy see
+    writable: bool = False
+    min: float | None = None  # writable numbers: the allowed range (engineering units)
+    max: float | None = None
+    choices: tuple[str, ...] = ()  # string points: the allowed values when written
+    params: Mapping[str, Any] = field(default_factory=dict)  # driver keys (table, address, type, topic, query, ...)
+
+    def label(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class Device:
+    id: str
+    driver: Driver
+    points: Mapping[str, Point]
+    params: Mapping[str, Any] = field(default_factory=dict)  # driver keys: host, port, unit, baudrate, topics, ...
+    poll_interval: float | None = None  # seconds between polls, for drivers that poll
+    timeout: float = 1.0  # seconds one request to the device may take
+
+
+@dataclass(frozen=True, slots=True)
+class MqttTls:
+    ca: Path | None = None  # CA bundle that signed the broker's certificate
+    cert: Path | None = None  # client certificate (mutual TLS)
+    key: Path | None = None  # client key
+    insecure: bool = False  # skip host name checking (test brokers only)
+
+
+@dataclass(frozen=True, slots=True)
+class Mqtt:
+    host: str
+    port: int
+    base_topic: str  # B in B/N/...
+    discovery_prefix: str  # Home Assistant discovery prefix
+    command_role: str  # role of requests that come over MQTT
+    protocol: Literal["5", "3.1.1"] = "5"
+    username: str | None = None
+    password_file: Path | None = None  # first line is the password; never in the config itself
+    tls: MqttTls | None = None
+    keepalive: float = 30.0
+    client_id: str | None = None  # default: hermesd-<node.id>
+    discovery: bool = True  # publish Home Assistant discovery configs
+    outbox_limit: int = 1000  # messages kept (persisted) while the broker is away
+
+
+@dataclass(frozen=True, slots=True)
+class Voice:
+    enabled: bool = False
+    input: str = "default"  # an ALSA device name, or a .wav file / FIFO path
+    model: str = "default"  # "default" (whisper tiny.en prepared by scripts) or a ggml .bin path
+    wake_phrase: str = "hermes"
+    role: str = "viewer"
+    speak: bool = False  # say the answer with espeak-ng
+    output: str = "default"  # ALSA device for spoken answers
+    max_utterance: float = 15.0  # seconds; longer speech is cut and refused politely
+
+
+@dataclass(frozen=True, slots=True)
+class Intent:
+    name: str
+    phrases: tuple[str, ...]  # exact phrases (after normalisation) that trigger it
+    action: Literal["read", "write", "respond"]
+    point: str | None = None
+    value: Any = None
+    reply: str | None = None  # for respond: the text answered
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    source: Path
+    node: Node
+    paths: Paths
+    access: Access
+    llm: Llm
+    devices: Mapping[str, Device]
+    mqtt: Mqtt | None
+    voice: Voice
+    intents: tuple[Intent, ...] = ()
+    points: Mapping[str, Point] = field(default_factory=dict)  # every point of every device, by id
+
+    def drivers(self) -> set[str]:
+        return {d.driver for d in self.devices.values()}

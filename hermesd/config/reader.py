@@ -1,0 +1,226 @@
+"""A strict reader of parsed YAML that collects every problem with its dotted path.
+
+`Section` wraps one mapping of the config: each typed getter returns the value (or a default)
+and records a problem instead of raising, so a user sees all mistakes at once. Keys nobody asked
+for are reported by `finish()` with the nearest valid key suggested. Nothing here drops or
+"fixes" a bad entry: a problem is always reported.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$")
+_DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+MISSING: Any = object()
+
+
+def parse_duration(text: str) -> float:
+    """Seconds for a duration like `500ms`, `2s`, `15m`, `1h`, `7d`; ValueError otherwise."""
+    match = _DURATION.match(text)
+    if not match:
+        raise ValueError(f"{text!r} is not a duration like 500ms, 2s, 15m, 1h")
+    return float(match.group(1)) * _DURATION_UNITS[match.group(2)]
+
+
+def describe(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return f"the boolean {str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value!r}"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a mapping"
+    return type(value).__name__
+
+
+class Problems:
+    """The list of (dotted path, message) found so far."""
+
+    def __init__(self) -> None:
+        self.items: list[tuple[str, str]] = []
+
+    def add(self, path: str, message: str) -> None:
+        self.items.append((path, message))
+
+
+class Section:
+    """One mapping at a dotted path. Getters record problems and return a usable stand-in."""
+
+    def __init__(self, problems: Problems, path: str, data: Any, *, known: Iterable[str] = ()):
+        self.problems = problems
+        self.path = path
+        self.known: set[str] = set(known)
+        self.ok = isinstance(data, Mapping)
+        if data is None:
+            data = {}
+            self.ok = True
+        if not isinstance(data, Mapping):
+            problems.add(path or "(top level)", f"expected a mapping, got {describe(data)}")
+            data = {}
+        self.data: Mapping[Any, Any] = data
+
+    # -- structure --------------------------------------------------------------------------
+
+    def at(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else str(key)
+
+    def problem(self, key: str | None, message: str) -> None:
+        self.problems.add(self.at(key) if key is not None else (self.path or "(top level)"), message)
+
+    def has(self, key: str) -> bool:
+        self.known.add(key)
+        return key in self.data
+
+    def raw(self, key: str, default: Any = MISSING, *, required: bool = False) -> Any:
+        self.known.add(key)
+        if key in self.data:
+            return self.data[key]
+        if required:
+            self.problem(key, "is required")
+        return default
+
+    def section(self, key: str, *, required: bool = False) -> Section:
+        return Section(self.problems, self.at(key), self.raw(key, None, required=required))
+
+    def finish(self) -> None:
+        """Report keys nobody asked for, suggesting the nearest known key."""
+        for key in self.data:
+            if not isinstance(key, str):
+                self.problem(None, f"key {key!r} is not text")
+            elif key not in self.known:
+                near = difflib.get_close_matches(key, sorted(self.known), n=1, cutoff=0.6)
+                hint = f" (did you mean {near[0]!r}?)" if near else ""
+                valid = ", ".join(sorted(self.known)) if not near else ""
+                tail = f"; valid keys: {valid}" if valid else ""
+                self.problem(key, f"unknown key{hint}{tail}")
+
+    # -- typed getters ------------------------------------------------------------------------
+
+    def text(self, key: str, default: Any = MISSING, *, required: bool = False,
+            pattern: re.Pattern[str] | None = None, what: str = "") -> Any:
+        value = self.raw(key, MISSING, required=required)
+        if value is MISSING:
+            return default if default is not MISSING else None
+        if not isinstance(value, str) or not value.strip():
+            self.problem(key, f"expected non-empty text, got {describe(value)}")
+            return default if default is not MISSING else None
+        if pattern is not None and not pattern.fullmatch(value):
+            self.problem(key, f"{value!r} is not {what or 'valid'}")
+            return default if default is not MISSING else None
+        return value
+
+    def flag(self, key: str, default: bool = False) -> bool:
+        value = self.raw(key, MISSING)
+        if value is MISSING:
+            return default
+        if not isinstance(value, bool):
+            self.problem(key, f"expected true or false, got {describe(value)}")
+            return default
+        return value
+
+    def integer(self, key: str, default: Any = MISSING, *, required: bool = False,
+            min: int | None = None, max: int | None = None) -> Any:
+        value = self.raw(key, MISSING, required=required)
+        if value is MISSING:
+            return default if default is not MISSING else None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem(key, f"expected a whole number, got {describe(value)}")
+            return default if default is not MISSING else None
+        return self._bounded(key, value, min, max, default)
+
+    def number(self, key: str, default: Any = MISSING, *, required: bool = False,
+               min: float | None = None, max: float | None = None,
+               nonzero: bool = False) -> Any:
+        value = self.raw(key, MISSING, required=required)
+        if value is MISSING:
+            return default if default is not MISSING else None
+        if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+            self.problem(key, f"expected a number, got {describe(value)}")
+            return default if default is not MISSING else None
+        if nonzero and value == 0:
+            self.problem(key, "must not be zero")
+            return default if default is not MISSING else None
+        return self._bounded(key, value, min, max, default)
+
+    def _bounded(self, key: str, value: Any, lo: Any, hi: Any, default: Any) -> Any:
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            self.problem(key, f"{value} is out of range {lo}..{hi}")
+            return default if default is not MISSING else None
+        return value
+
+    def duration(self, key: str, default: Any = MISSING, *, required: bool = False,
+                 min: float = 0.0, max: float | None = None) -> Any:
+        value = self.raw(key, MISSING, required=required)
+        if value is MISSING:
+            return default if default is not MISSING else None
+        if not isinstance(value, str):
+            self.problem(key, f"expected a duration with its unit (e.g. 500ms, 2s, 15m), "
+                              f"got {describe(value)}")
+            return default if default is not MISSING else None
+        try:
+            seconds = parse_duration(value)
+        except ValueError as exc:
+            self.problem(key, str(exc))
+            return default if default is not MISSING else None
+        if seconds < min or (max is not None and seconds > max):
+            hi = f"{max:g}s" if max is not None else "no limit"
+            self.problem(key, f"{value} is out of range {min:g}s..{hi}")
+            return default if default is not MISSING else None
+        return seconds
+
+    def choice(self, key: str, choices: Iterable[Any], default: Any = MISSING, *,
+               required: bool = False) -> Any:
+        options = list(choices)
+        value = self.raw(key, MISSING, required=required)
+        if value is MISSING:
+            return default if default is not MISSING else None
+        if isinstance(value, bool) or value not in options:
+            listed = "|".join(str(o) for o in options)
+            near = difflib.get_close_matches(str(value), [str(o) for o in options], n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            self.problem(key, f"{describe(value)} is not one of {listed}{hint}")
+            return default if default is not MISSING else None
+        return value
+
+    def texts(self, key: str, default: tuple[str, ...] = ()) -> tuple[str, ...]:
+        value = self.raw(key, MISSING)
+        if value is MISSING:
+            return default
+        if not isinstance(value, list):
+            self.problem(key, f"expected a list of texts, got {describe(value)}")
+            return default
+        out: list[str] = []
+        for i, item in enumerate(value):
+            if not isinstance(item, str) or not item.strip():
+                self.problems.add(f"{self.at(key)}[{i}]", f"expected non-empty text, got "
+                                                           f"{describe(item)}")
+            else:
+                out.append(item)
+        return tuple(out)
+
+    def mapping_items(self, key: str | None = None) -> list[tuple[str, Any]]:
+        """The (name, value) pairs of a mapping of named entries (devices, points, roles)."""
+        data = self.data if key is None else self.raw(key, {})
+        if data is None:
+            return []
+        if not isinstance(data, Mapping):
+            self.problem(key, f"expected a mapping of named entries, got {describe(data)}")
+            return []
+        items = []
+        for name, value in data.items():
+            if not isinstance(name, str):
+                self.problems.add(f"{self.at(key) if key else self.path}",
+                                  f"entry name {name!r} must be text")
+                continue
+            items.append((name, value))
+        return items

@@ -1,0 +1,46 @@
+"""The immutable context of one request: who asked, from where, by when, and whether to act.
+
+It is made once at the edge (control socket, MQTT, voice) and passed unchanged through router,
+policy and dispatcher; tools receive its public part. Nothing downstream may widen the role.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+Source = Literal["control", "mqtt", "voice", "internal"]
+
+
+def new_trace_id() -> str:
+    return secrets.token_hex(8)
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    source: Source
+    role: str
+    deadline: float  # time.monotonic() by which the answer is due
+    dry_run: bool = False
+    peer_uid: int | None = None  # control socket peer (SO_PEERCRED)
+    peer: str = ""  # who, in words: "uid 1000 (alice)", "mqtt", "voice"
+    trace_id: str = field(default_factory=new_trace_id)
+    started: float = field(default_factory=time.monotonic)
+
+    @classmethod
+    def make(cls, source: Source, role: str, *, timeout: float = 5.0, **kw: Any) -> RequestContext:
+        return cls(source=source, role=role, deadline=time.monotonic() + timeout, **kw)
+
+    def remaining(self) -> float:
+        """Seconds left before the deadline (never negative)."""
+        return max(0.0, self.deadline - time.monotonic())
+
+    def expired(self) -> bool:
+        return time.monotonic() >= self.deadline
+
+    def for_tool(self) -> dict[str, Any]:
+        """What a tool may know of the request."""
+        return {"trace_id": self.trace_id, "source": self.source, "role": self.role,
+                "dry_run": self.dry_run}

@@ -1,0 +1,1 @@
+"""The control socket: hermesctl's way in (framing, peer credentials, request parsing)."""

@@ -1,0 +1,278 @@
+"""The daemon: one asyncio process whose components run in one task group.
+
+Start: directories, the value cache and audit log from the state dir, the tool processes, then
+the control socket, then READY=1. SIGHUP reloads the config (a bad one is refused and the running
+one stays); SIGTERM says STOPPING=1, stops accepting requests, stops the tools, flushes the
+audit log and the cache, and returns — within 5 s. The watchdog ping is sent from the event loop
+itself, so a blocked loop stops it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+from typing import Any
+
+from hermesd import __version__
+from hermesd.answer import Answer
+from hermesd.audit import AuditLog
+from hermesd.cache import ValueCache
+from hermesd.config import Config, load_config
+from hermesd.context import RequestContext
+from hermesd.control.requests import Peer, Request, parse, role_for
+from hermesd.control.server import ControlServer
+from hermesd.engine import Engine
+from hermesd.errors import ConfigError, HermesError
+from hermesd.metrics import Metrics
+from hermesd.registry import Registry
+from hermesd.sdnotify import Notifier
+from hermesd.supervisor import Supervisor
+from hermesd.toolspecs import tool_specs
+
+log = logging.getLogger(__name__)
+
+TOOLS_READY_TIMEOUT = 10.0  # READY waits this long for tools; a late tool is shown degraded
+DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0}
+LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is withheld
+
+
+class Daemon:
+    def __init__(self, config: Config, notifier: Notifier | None = None) -> None:
+        self.config = config
+        self.notifier = notifier or Notifier()
+        self.metrics = Metrics()
+        paths = config.paths
+        registry = Registry.build(config)
+        self.cache = ValueCache(paths.state_dir / "lkv.json", registry.max_ages,
+                                registry.device_of())
+        self.audit = AuditLog(paths.state_dir / "audit.jsonl")
+        self.supervisor = Supervisor(paths.runtime_dir, self._on_event, self._on_tool_state)
+        self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
+        self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
+        self.started = time.monotonic()
+        self.state = "starting"
+        self.reloads = {"ok": 0, "refused": 0, "last_error": None}
+        self._stop = asyncio.Event()
+        self._reload_task: asyncio.Task[None] | None = None
+        self.loop_lag = 0.0
+
+    # -- lifecycle ---------------------------------------------------------------------------
+
+    def _prepare_dirs(self) -> None:
+        for path, mode in ((self.config.paths.state_dir, 0o750),
+                           (self.config.paths.runtime_dir, 0o750)):
+            path.mkdir(parents=True, exist_ok=True)
+            with contextlib.suppress(PermissionError):
+                os.chmod(path, mode)
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        self._prepare_dirs()
+        self.cache.load()
+        self.audit.open()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, self.stop)
+        loop.add_signal_handler(signal.SIGHUP, self.request_reload)
+        self.notifier.status("starting tools")
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tg.create_task(self.cache.run(), name="cache-persist")
+                tg.create_task(self.audit.run(), name="audit-writer")
+                tg.create_task(self.supervisor.run(tool_specs(self.config)), name="supervisor")
+                tg.create_task(self._watchdog(), name="watchdog")
+                await self.supervisor.started()
+                late = await self.supervisor.wait_ready(TOOLS_READY_TIMEOUT)
+                await self.control.start()
+                self.state = "running"
+                summary = self._summary(late)
+                log.info("hermesd %s ready: %s", __version__, summary)
+                self.notifier.ready(summary)
+                await self._stop.wait()
+                self.state = "stopping"
+                self.notifier.stopping()
+                log.info("stopping")
+                await self.control.stop()
+                raise _Stop
+        except* _Stop:
+            pass
+        finally:
+            with contextlib.suppress(Exception):
+                await self.control.stop()
+            if self._reload_task is not None:
+                self._reload_task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await self._reload_task
+            self.audit.close()
+            for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+                loop.remove_signal_handler(sig)
+            self.notifier.close()
+            self.state = "stopped"
+
+    def stop(self) -> None:
+        self._stop.set()
+
+    def _summary(self, late: list[str]) -> str:
+        tools = len(self.supervisor.tools)
+        text = f"{len(self.config.points)} points, {tools} tools"
+        if late:
+            text += f"; not running yet: {', '.join(late)}"
+        return text
+
+    async def _watchdog(self) -> None:
+        """WATCHDOG=1 at half of WATCHDOG_USEC, from this loop, only while the loop keeps time."""
+        interval = self.notifier.watchdog_interval()
+        tick = min(interval, 1.0) if interval else 1.0
+        last_ping = 0.0
+        while True:
+            before = time.monotonic()
+            await asyncio.sleep(tick)
+            self.loop_lag = max(0.0, time.monotonic() - before - tick)
+            if self.loop_lag > LOOP_LAG_LIMIT:
+                self.metrics.count("loop_stalls")
+                log.warning("event loop was blocked for %.1f s", self.loop_lag)
+                continue
+            if interval and time.monotonic() - last_ping >= interval * 0.95:
+                self.notifier.watchdog()
+                last_ping = time.monotonic()
+
+    # -- reload ------------------------------------------------------------------------------
+
+    def request_reload(self) -> None:
+        if self._reload_task is None or self._reload_task.done():
+            self._reload_task = asyncio.get_running_loop().create_task(self.reload(),
+                                                                       name="reload")
+
+    async def reload(self) -> bool:
+        self.notifier.reloading()
+        try:
+            new = load_config(self.config.source)
+            if new.paths != self.config.paths:
+                raise ConfigError([("paths", "state_dir and runtime_dir cannot change while "
+                                             "running; restart hermesd to move them")])
+        except ConfigError as exc:
+            for line in exc.lines():
+                log.error("reload refused: %s", line)
+            self.reloads["refused"] += 1
+            self.reloads["last_error"] = "; ".join(exc.lines())
+            self.notifier.ready(f"reload refused ({len(exc.problems)} problems); running "
+                                "with the previous config")
+            return False
+        self.config = new
+        self.engine.reconfigure(new)
+        await self.supervisor.apply(tool_specs(new))
+        self.reloads["ok"] += 1
+        self.reloads["last_error"] = None
+        log.info("config reloaded from %s", new.source)
+        self.notifier.ready(f"reloaded: {self._summary([])}")
+        return True
+
+    # -- tool callbacks ----------------------------------------------------------------------
+
+    def _on_event(self, tool: str, event: Any) -> None:
+        self.engine.on_event(tool, event)
+
+    def _on_tool_state(self, tool: str, state: str) -> None:
+        if state == "restarting":
+            self.metrics.count("tool_restarts")
+        if self.state == "running":
+            self.notifier.status(f"tool {tool} {state}")
+
+    # -- control requests ----------------------------------------------------------------------
+
+    async def handle(self, obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
+        try:
+            req = parse(obj)
+            role = role_for(peer, req.role, self.config.access)
+        except HermesError as exc:
+            status = "forbidden" if exc.code.value == "FORBIDDEN" else "rejected"
+            return Answer(status, "direct", None,  # type: ignore[arg-type]
+                          error={"code": exc.code.value, "message": exc.message},
+                          reply=exc.message).to_dict()
+        if req.op in ("status", "tools", "points"):
+            return self._info(req)
+        ctx = RequestContext.make("control", role, timeout=req.timeout or DEFAULT_TIMEOUT[req.op],
+                                  dry_run=req.dry_run, peer_uid=peer.uid, peer=peer.describe())
+        answer = await self._request(ctx, req)
+        return answer.to_dict()
+
+    async def _request(self, ctx: RequestContext, req: Request) -> Answer:
+        f = req.fields
+        if req.op == "read":
+            return await self.engine.read(ctx, f["point"])
+        if req.op == "write":
+            return await self.engine.write(ctx, f["point"], f["value"])
+        if req.op == "call":
+            return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+        if "audio" in f:
+            return await self.ask_audio(ctx, f["audio"])
+        return await self.engine.ask(ctx, f["text"])
+
+    async def ask_audio(self, ctx: RequestContext, path: str) -> Answer:
+        """`ask --audio`: transcription first (the voice issue adds the whisper tool)."""
+        answer = await self.engine.call(ctx, "whisper", "transcribe", {"path": path})
+        if answer.status != "ok" or not answer.result:
+            return answer
+        value = answer.result.get("value") or {}
+        text = str(value.get("text", ""))
+        spoken = await self.engine.ask(ctx, text)
+        spoken.extra["transcript"] = text
+        spoken.timings_ms["transcribe"] = answer.timings_ms.get("total", 0.0)
+        return spoken
+
+    def status(self) -> dict[str, Any]:
+        devices = {}
+        for dev_id, dev in self.config.devices.items():
+            state = self.cache.device(dev_id)
+            devices[dev_id] = {
+                "driver": dev.driver, "points": len(dev.points),
+                "online": None if state is None else state.online,
+                "since": None if state is None else state.since,
+                "reason": None if state is None or state.online else state.reason,
+            }
+        return {
+            "node": {"id": self.config.node.id, "name": self.config.node.name},
+            "version": __version__, "state": self.state, "pid": os.getpid(),
+            "uptime_s": round(time.monotonic() - self.started, 1),
+            "config": str(self.config.source), "reloads": dict(self.reloads),
+            "tools": self.supervisor.status(), "devices": devices,
+            "points": len(self.config.points),
+            "llm": {"state": "not configured" if not self.config.llm.enabled else "rules only",
+                    "route": "rules"},
+            "audit": {"records": self.audit.records, "failing": self.audit.failing},
+            "cache": {"values": sum(1 for _ in self.cache.readings()),
+                      "persist_failures": self.cache.persist_failures},
+            "loop_lag_s": round(self.loop_lag, 4),
+            "metrics": self.metrics.summary(),
+        }
+
+    def _info(self, req: Request) -> dict[str, Any]:
+        if req.op == "status":
+            result: Any = self.status()
+            tools = result["tools"]
+            down = [n for n, t in tools.items() if t["state"] != "running"]
+            reply = f"hermesd {self.state}, {len(tools)} tools" + \
+                (f" ({', '.join(down)} not running)" if down else "")
+        elif req.op == "tools":
+            result = {"tools": self.supervisor.status()}
+            reply = ", ".join(f"{n}: {t['state']}" for n, t in result["tools"].items()) \
+                or "no tools"
+        else:
+            result = {"points": self.engine.points_status()}
+            reply = f"{len(result['points'])} points"
+        return Answer("ok", "direct", None, result=result, reply=reply).to_dict()
+
+
+class _Stop(Exception):
+    """Raised inside the task group to cancel every component on shutdown."""
+
+
+async def run_daemon(config_path: Path) -> int:
+    config = load_config(config_path)
+    daemon = Daemon(config)
+    await daemon.run()
+    return 0

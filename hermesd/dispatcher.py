@@ -1,0 +1,105 @@
+"""The dispatcher: turns an allowed action into tool calls, within the request's deadline.
+
+Calls are schema-checked by the tool link; codes a tool marks retryable are retried with a short
+jittered backoff while the deadline allows; a read that fails is answered from the last known
+value, marked stale with the reason. Nothing here decides whether an action is allowed: policy
+has done that before the dispatcher is asked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hermesd.cache import Judgement, Reading, ValueCache
+from hermesd.config.model import Point
+from hermesd.context import RequestContext
+from hermesd.errors import ErrorCode, HermesError, Timeout, ToolError
+from hermesd.registry import Registry
+from hermesd.supervisor import Supervisor
+
+RETRY_FIRST = 0.05
+MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
+
+
+@dataclass(frozen=True, slots=True)
+class ReadOutcome:
+    judgement: Judgement
+    error: HermesError | None = None  # why the device was not read (the value is then stale)
+
+
+@dataclass(frozen=True, slots=True)
+class WriteOutcome:
+    value: Any
+    ts: float
+    confirmed: bool | None  # None: the tool does not say
+
+
+class Dispatcher:
+    def __init__(self, supervisor: Supervisor, cache: ValueCache, registry: Registry) -> None:
+        self.supervisor = supervisor
+        self.cache = cache
+        self.registry = registry
+
+    def reconfigure(self, registry: Registry) -> None:
+        self.registry = registry
+
+    async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:
+        """One tool call with retries of retryable errors, bounded by the request's deadline."""
+        attempt = 0
+        while True:
+            remaining = ctx.remaining()
+            if remaining < MIN_CALL_TIME:
+                raise Timeout(f"no time left for {tool}.{action}")
+            link = self.supervisor.get(tool).connected()
+            try:
+                return await link.call(action, args, ctx.for_tool(), remaining)
+            except ToolError as exc:
+                if not exc.retryable:
+                    raise
+                delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
+                if ctx.remaining() < delay + MIN_CALL_TIME:
+                    raise
+                attempt += 1
+                await asyncio.sleep(delay)
+
+    async def read(self, ctx: RequestContext, point: Point) -> ReadOutcome:
+        tool = self.registry.tool(point)
+        try:
+            result = await self.call(ctx, tool, "read", {"point": point.id})
+        except HermesError as exc:
+            judged = self.cache.judge(point.id)
+            if judged is None:
+                raise
+            why = _why(exc, point)
+            stale = Judgement(judged.reading, judged.age, True,
+                              judged.why if judged.stale and judged.why else why)
+            return ReadOutcome(stale, exc)
+        value, ts = result["value"], float(result["ts"])
+        self.cache.update(point.id, value, ts)
+        judged = self.cache.judge(point.id)
+        if judged is None or judged.reading.ts != ts:  # NaN refused by the cache, or older
+            judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
+        return ReadOutcome(judged)
+
+    async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
+        tool = self.registry.tool(point)
+        result = await self.call(ctx, tool, "write", {"point": point.id, "value": value})
+        ts = float(result.get("ts", time.time()))
+        written = result.get("value", value)
+        self.cache.update(point.id, written, ts)
+        confirmed = result.get("confirmed")
+        return WriteOutcome(written, ts, confirmed if isinstance(confirmed, bool) else None)
+
+
+def _why(exc: HermesError, point: Point) -> str:
+    if exc.code == ErrorCode.TOOL_UNAVAILABLE:
+        return f"the {point.driver} tool is not running"
+    if exc.code == ErrorCode.TIMEOUT:
+        return f"{point.device} did not answer in time"
+    if exc.code == ErrorCode.DEVICE_OFFLINE:
+        return f"{point.device} is offline"
+    return f"{point.device} read failed: {exc.message}"

@@ -1,0 +1,346 @@
+"""The request path: read, write, ask and call, from a request context to an `Answer`.
+
+Every edge (control socket, MQTT, voice) calls the `Engine`; it routes free text, passes every
+action through policy, dispatches what is allowed, composes the reply from facts, records the
+action in the audit log and counts it. A write's intent is durable in the audit log before the
+device is touched. No exception escapes as a crash: unexpected ones become `INTERNAL` answers
+with the trace id in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from hermesd.answer import Action, Answer, Route, Status, respond
+from hermesd.audit import AuditLog, AuditUnavailable
+from hermesd.cache import ValueCache
+from hermesd.config.model import Config, Point
+from hermesd.context import RequestContext
+from hermesd.dispatcher import Dispatcher
+from hermesd.errors import (
+    BadRequest,
+    Busy,
+    ErrorCode,
+    Forbidden,
+    HermesError,
+    ProtocolError,
+    Rejected,
+    UnknownPoint,
+)
+from hermesd.metrics import Metrics
+from hermesd.policy import Policy
+from hermesd.protocol import Event
+from hermesd.registry import Registry, format_value
+from hermesd.replies import (
+    dry_run_reply,
+    error_reply,
+    is_chinese,
+    read_reply,
+    respond_reply,
+    write_reply,
+)
+from hermesd.router import Router
+from hermesd.supervisor import Supervisor
+
+log = logging.getLogger(__name__)
+
+MAX_TEXT = 1000  # characters of a command; longer is refused
+MAX_INFLIGHT = 512  # requests being worked on at once; more answer BUSY
+
+_STATUS_OF = {
+    ErrorCode.FORBIDDEN: "forbidden",
+    ErrorCode.BUSY: "busy",
+    ErrorCode.OUT_OF_RANGE: "rejected",
+    ErrorCode.NOT_WRITABLE: "rejected",
+    ErrorCode.RATE_LIMITED: "rejected",
+    ErrorCode.BAD_REQUEST: "rejected",
+    ErrorCode.UNKNOWN_POINT: "rejected",
+}
+
+
+@dataclass
+class _Timer:
+    started: float
+
+    def ms(self) -> float:
+        return (time.perf_counter() - self.started) * 1000
+
+
+class Engine:
+    def __init__(self, config: Config, supervisor: Supervisor, cache: ValueCache,
+                 audit: AuditLog, metrics: Metrics) -> None:
+        self.config = config
+        self.registry = Registry.build(config)
+        self.supervisor = supervisor
+        self.cache = cache
+        self.audit = audit
+        self.metrics = metrics
+        self.policy = Policy(config.access, self.registry)
+        self.router = Router(config)
+        self.dispatcher = Dispatcher(supervisor, cache, self.registry)
+        self.inflight = 0
+        self.event_handlers: dict[str, Any] = {}
+
+    def reconfigure(self, config: Config) -> None:
+        self.config = config
+        self.registry = Registry.build(config)
+        self.policy.reconfigure(config.access, self.registry)
+        self.router.reconfigure(config)
+        self.dispatcher.reconfigure(self.registry)
+        self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+
+    # -- entry points ------------------------------------------------------------------------
+
+    async def read(self, ctx: RequestContext, point_id: str) -> Answer:
+        return await self._run(ctx, "direct", Action("read", {"point": point_id}), text=None)
+
+    async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
+        return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
+                               text=None)
+
+    async def ask(self, ctx: RequestContext, text: str) -> Answer:
+        timer = _Timer(time.perf_counter())
+        if not isinstance(text, str) or not text.strip():
+            return self._finish(ctx, timer, Answer("rejected", "rule", respond("not_understood"),
+                                                   error=_err(BadRequest("empty command")),
+                                                   reply="Say what you want, e.g. a point name."))
+        if len(text) > MAX_TEXT:
+            return self._finish(ctx, timer, Answer(
+                "rejected", "rule", respond("not_understood"),
+                error=_err(BadRequest(f"command is {len(text)} characters; at most {MAX_TEXT}")),
+                reply=f"That command is too long (at most {MAX_TEXT} characters)."))
+        if self.inflight >= MAX_INFLIGHT:
+            return self._finish(ctx, timer, _busy())
+        self.inflight += 1
+        try:
+            routed = await self.router.route(ctx, text)
+        except HermesError as exc:
+            return self._finish(ctx, timer, self._failed(ctx, "llm", respond("not_understood"),
+                                                         exc, is_chinese(text)))
+        finally:
+            self.inflight -= 1
+        answer = await self._run(ctx, routed.route, routed.action, text=text, timer=timer)
+        answer.timings_ms = {**routed.timings_ms, **answer.timings_ms}
+        return answer
+
+    async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Answer:
+        timer = _Timer(time.perf_counter())
+        if action in ("read", "write") and isinstance(args.get("point"), str):
+            # a point read or write by another name: the same policy as `read`/`write`
+            return await self._run(ctx, "direct", Action(action, dict(args)), text=None)
+        act = Action(f"{tool}.{action}", dict(args))
+        try:
+            spec = self.supervisor.get(tool).connected().actions.get(action)
+            if spec is None:
+                raise BadRequest(f"tool {tool} has no action {action!r}")
+            checks = self.policy.check_call(ctx, tool, spec)
+            if ctx.dry_run:
+                return self._finish(ctx, timer, Answer(
+                    "dry_run", "direct", act, checks=checks,
+                    reply=f"Dry run: would call {tool}.{action}; all checks pass."))
+            if spec.effect == "write":
+                await self.audit.append_durable(self._record(ctx, "direct", act, "intent"))
+            value = await self.dispatcher.call(ctx, tool, action, args)
+        except AuditUnavailable as exc:
+            return self._finish(ctx, timer, self._failed(
+                ctx, "direct", act, HermesError(str(exc), code=ErrorCode.INTERNAL), False))
+        except HermesError as exc:
+            return self._finish(ctx, timer, self._failed(ctx, "direct", act, exc, False))
+        return self._finish(ctx, timer, Answer("ok", "direct", act, result={"value": value},
+                                               reply=f"{tool}.{action} done."))
+
+    # -- the shared path ---------------------------------------------------------------------
+
+    async def _run(self, ctx: RequestContext, route: Route, action: Action, *, text: str | None,
+                   timer: _Timer | None = None) -> Answer:
+        timer = timer or _Timer(time.perf_counter())
+        zh = bool(text) and is_chinese(text or "")
+        if self.inflight >= MAX_INFLIGHT:
+            return self._finish(ctx, timer, _busy(route))
+        self.inflight += 1
+        try:
+            answer = await self._execute(ctx, route, action, zh, asked=text is not None)
+        except HermesError as exc:
+            answer = self._failed(ctx, route, action, exc, zh)
+        except Exception:
+            log.exception("request %s failed unexpectedly", ctx.trace_id)
+            answer = self._failed(ctx, route, action, HermesError(
+                f"internal error (trace {ctx.trace_id})", code=ErrorCode.INTERNAL), zh)
+        finally:
+            self.inflight -= 1
+        return self._finish(ctx, timer, answer)
+
+    async def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
+                       *, asked: bool) -> Answer:
+        if action.name == "respond":
+            args = action.args
+            example = next(iter(self.registry.points), "a point")
+            reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
+                                  example=example.replace("_", " "),
+                                  asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
+            return Answer("ok", route, action, reply=reply)
+        if action.name not in ("read", "write"):
+            raise BadRequest(f"unknown action {action.name!r}")
+        point_id = action.args.get("point")
+        if not isinstance(point_id, str) or point_id not in self.registry:
+            raise UnknownPoint(str(point_id))
+        point = self.registry.get(point_id)
+        try:
+            if action.name == "read":
+                return await self._read(ctx, route, action, point, zh)
+            return await self._write(ctx, route, action, point, zh)
+        except (Forbidden, Rejected) as exc:
+            if not asked:
+                raise
+            # a command that tried what it may not: it becomes a `respond`, refused with a code
+            refused = respond("not_allowed", refused=action.to_dict())
+            answer = self._failed(ctx, route, refused, exc, zh)
+            return answer
+
+    async def _read(self, ctx: RequestContext, route: Route, action: Action, point: Point,
+                    zh: bool) -> Answer:
+        checks = self.policy.check_read(ctx, point)
+        if ctx.dry_run:
+            return Answer("dry_run", route, action, checks=checks,
+                          reply=dry_run_reply("read", point, None, zh))
+        started = time.perf_counter()
+        outcome = await self.dispatcher.read(ctx, point)
+        j = outcome.judgement
+        result = {"point": point.id, "value": j.reading.value, "unit": point.unit,
+                  "timestamp": _iso(j.reading.ts), "age_s": round(j.age, 3),
+                  "quality": j.quality}
+        if j.stale:
+            result["stale_reason"] = j.why
+        answer = Answer("stale" if j.stale else "ok", route, action, result=result,
+                        reply=read_reply(point, j, zh),
+                        timings_ms={"dispatch": (time.perf_counter() - started) * 1000})
+        if outcome.error is not None:
+            answer.error = _err(outcome.error)
+        return answer
+
+    async def _write(self, ctx: RequestContext, route: Route, action: Action, point: Point,
+                     zh: bool) -> Answer:
+        value, checks = self.policy.check_write(ctx, point, action.args.get("value"))
+        action = Action("write", {"point": point.id, "value": value})
+        if ctx.dry_run:
+            return Answer("dry_run", route, action, checks=checks,
+                          reply=dry_run_reply("write", point, value, zh))
+        try:
+            await self.audit.append_durable(self._record(ctx, route, action, "intent"))
+        except AuditUnavailable as exc:
+            raise HermesError(f"writes are refused: {exc}", code=ErrorCode.INTERNAL) from None
+        started = time.perf_counter()
+        outcome = await self.dispatcher.write(ctx, point, value)
+        result = {"point": point.id, "value": outcome.value, "unit": point.unit,
+                  "timestamp": _iso(outcome.ts), "age_s": 0.0, "quality": "good"}
+        if outcome.confirmed is not None:
+            result["confirmed"] = outcome.confirmed
+        return Answer("ok", route, action, result=result, checks=checks,
+                      reply=write_reply(point, outcome.value, outcome.confirmed, zh),
+                      timings_ms={"dispatch": (time.perf_counter() - started) * 1000})
+
+    def _failed(self, ctx: RequestContext, route: Route, action: Action, exc: HermesError,
+                zh: bool) -> Answer:
+        status: Status = _STATUS_OF.get(exc.code, "error")  # type: ignore[assignment]
+        return Answer(status, route, action, error=_err(exc), reply=error_reply(exc.message, zh))
+
+    def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
+        answer.trace_id = ctx.trace_id
+        total = timer.ms()
+        answer.timings_ms["total"] = total
+        self.metrics.observe(answer.route, answer.status, total / 1000)
+        record = self._record(ctx, answer.route, answer.action, "done")
+        record.update(status=answer.status)
+        if answer.error:
+            record["error"] = answer.error["code"]
+        if answer.result and "value" in answer.result:
+            record["value"] = answer.result["value"]
+        self.audit.append(record)
+        return answer
+
+    @staticmethod
+    def _record(ctx: RequestContext, route: str, action: Action | None, phase: str) -> dict[str, Any]:
+        return {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
+                "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
+                "action": action.to_dict() if action else None}
+
+    # -- events from tools -------------------------------------------------------------------
+
+    def on_event(self, tool: str, event: Event) -> None:
+        """Data a tool sent on its own: point values, device state, or a handler's kind."""
+        try:
+            if event.kind == "values":
+                self._values(tool, event.data)
+            elif event.kind == "device":
+                self._device(tool, event.data)
+            else:
+                handler = self.event_handlers.get(event.kind)
+                if handler is None:
+                    raise ProtocolError(f"no handler for event kind {event.kind!r}")
+                handler(tool, event.data)
+        except (ProtocolError, TypeError, ValueError, KeyError) as exc:
+            self.metrics.count("bad_tool_events")
+            log.warning("tool %s sent an unusable %s event: %s", tool, event.kind, exc)
+
+    def _values(self, tool: str, data: dict[str, Any]) -> None:
+        items = data.get("values")
+        if not isinstance(items, list):
+            raise ProtocolError("values: expected a list")
+        for item in items:
+            pid, value, ts = item.get("point"), item.get("value"), item.get("ts")
+            point = self.registry.points.get(pid) if isinstance(pid, str) else None
+            if point is None or self.registry.tool(point) != tool:
+                raise ProtocolError(f"value for {pid!r}, which tool {tool} does not serve")
+            if not isinstance(value, bool | int | float | str) or \
+                    not isinstance(ts, int | float) or isinstance(ts, bool):
+                raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
+            self.cache.update(pid, value, float(ts))
+
+    def _device(self, tool: str, data: dict[str, Any]) -> None:
+        device, online = data.get("device"), data.get("online")
+        if not isinstance(device, str) or not isinstance(online, bool):
+            raise ProtocolError("device: expected {device: str, online: bool}")
+        if device not in self.registry.devices:
+            raise ProtocolError(f"unknown device {device!r}")
+        reason = str(data.get("reason") or "")[:200]
+        ts = data.get("ts")
+        ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        if self.cache.set_device(device, online, reason, ts):
+            if online:
+                log.info("device %s is online again", device)
+            else:
+                log.warning("device %s is offline: %s", device, reason or "no reason given")
+
+    # -- status ------------------------------------------------------------------------------
+
+    def points_status(self) -> list[dict[str, Any]]:
+        out = []
+        for point in self.registry:
+            j = self.cache.judge(point.id)
+            out.append({
+                "id": point.id, "name": point.name, "device": point.device,
+                "driver": point.driver, "kind": point.kind, "unit": point.unit,
+                "writable": point.writable, "min": point.min, "max": point.max,
+                "aliases": list(point.aliases),
+                "value": j.reading.value if j else None,
+                "shown": format_value(point, j.reading.value) if j else None,
+                "age_s": round(j.age, 1) if j else None,
+                "quality": j.quality if j else "none",
+            })
+        return out
+
+
+def _err(exc: HermesError) -> dict[str, str]:
+    return {"code": exc.code.value, "message": exc.message}
+
+
+def _busy(route: Route = "rule") -> Answer:
+    exc = Busy("hermesd is busy; try again in a moment")
+    return Answer("busy", route, None, error=_err(exc), reply=exc.message)
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"

@@ -1,0 +1,275 @@
+"""The one protocol spoken between hermesd and its tool processes (and its control clients).
+
+Framing is newline-delimited JSON: one UTF-8 JSON object per line, at most `MAX_FRAME` bytes.
+JSON never contains a raw newline, so a line is a frame; a person can watch a socket with `socat`.
+Encoding and decoding are pure functions over bytes; no I/O happens here. Anything malformed,
+oversize, or of an unknown type raises `ProtocolError`, and the caller closes that connection —
+a bad frame is never taken for the end of the stream.
+
+Messages (the `type` field names them):
+  tool -> daemon: `hello` (name, version, actions with input/output JSON Schemas), `result`,
+                  `error` (documented code), `event` (tool-initiated data), `pong`
+  daemon -> tool: `configure` (the tool's slice of the config), `call` (id, action, args,
+                  context, deadline), `ping`
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import types
+import typing
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from hermesd.errors import ErrorCode, ProtocolError
+
+MAX_FRAME = 1024 * 1024  # bytes, newline excluded
+PROTOCOL_VERSION = 1
+
+Effect = Literal["none", "read", "write"]
+
+
+def encode(message: Message) -> bytes:
+    """One frame: the message's JSON and a newline. Raises ProtocolError if it would be oversize."""
+    data = json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
+    raw = data.encode()
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError(f"{message.TYPE} frame of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return raw + b"\n"
+
+
+def encode_json(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
+    """Frame a plain JSON object (the control socket's requests and answers)."""
+    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+    if len(raw) > limit:
+        raise ProtocolError(f"frame of {len(raw)} bytes exceeds {limit}")
+    return raw + b"\n"
+
+
+class FrameDecoder:
+    """Splits a byte stream into JSON objects; holds back an incomplete last line.
+
+    `feed` returns the objects completed by the new bytes. A line longer than `limit` raises at
+    once (without waiting for its end), as does a line that is not a JSON object.
+    """
+
+    def __init__(self, limit: int = MAX_FRAME) -> None:
+        self.limit = limit
+        self._buffer = bytearray()
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        self._buffer += data
+        frames: list[dict[str, Any]] = []
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                if len(self._buffer) > self.limit:
+                    raise ProtocolError(f"frame exceeds {self.limit} bytes")
+                return frames
+            line = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            if len(line) > self.limit:
+                raise ProtocolError(f"frame of {len(line)} bytes exceeds {self.limit}")
+            frames.append(parse_frame(line))
+
+    @property
+    def pending(self) -> int:
+        """Bytes of an unfinished frame."""
+        return len(self._buffer)
+
+
+def parse_frame(line: bytes) -> dict[str, Any]:
+    try:
+        obj = json.loads(line)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError(f"frame is not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise ProtocolError(f"frame is a JSON {type(obj).__name__}, not an object")
+    return obj
+
+
+def decode(obj: dict[str, Any]) -> Message:
+    """The typed message for a decoded frame."""
+    kind = obj.get("type")
+    cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
+    if cls is None:
+        raise ProtocolError(f"unknown message type {kind!r}")
+    return cls.from_dict(obj)
+
+
+# ---------------------------------------------------------------------------------------------
+# typed messages
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    TYPE: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": self.TYPE}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if isinstance(value, tuple):
+                value = [v.to_dict() if isinstance(v, ActionSpec) else v for v in value]
+            out[f.name] = value
+        return out
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> typing.Self:
+        return _build(cls, obj, skip=("type",))
+
+
+@dataclass(frozen=True, slots=True)
+class ActionSpec:
+    """One action a tool offers: what it does, its argument and result schemas, its effect."""
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    output_schema: dict[str, Any]
+    effect: str = "read"  # "none" | "read" | "write": what policy a direct call must pass
+
+    def to_dict(self) -> dict[str, Any]:
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> ActionSpec:
+        spec = _build(cls, obj)
+        if spec.effect not in ("none", "read", "write"):
+            raise ProtocolError(f"action {spec.name!r}: effect {spec.effect!r} is not none|read|write")
+        return spec
+
+
+@dataclass(frozen=True, slots=True)
+class Hello(Message):
+    TYPE: ClassVar[str] = "hello"
+    tool: str
+    version: str
+    pid: int
+    actions: tuple[ActionSpec, ...]
+    protocol: int = PROTOCOL_VERSION
+
+
+@dataclass(frozen=True, slots=True)
+class Configure(Message):
+    TYPE: ClassVar[str] = "configure"
+    id: int
+    config: dict[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
+class Call(Message):
+    TYPE: ClassVar[str] = "call"
+    id: int
+    action: str
+    args: dict[str, Any]
+    context: dict[str, Any]
+    deadline_ms: int  # milliseconds from receipt: relative, so clock jumps cannot expire it
+
+
+@dataclass(frozen=True, slots=True)
+class Result(Message):
+    TYPE: ClassVar[str] = "result"
+    id: int
+    value: Any
+
+
+@dataclass(frozen=True, slots=True)
+class Error(Message):
+    TYPE: ClassVar[str] = "error"
+    id: int
+    code: str
+    message: str
+    retryable: bool = False
+
+    def __post_init__(self) -> None:
+        if self.code not in ErrorCode.__members__:
+            raise ProtocolError(f"error code {self.code!r} is not a documented code")
+
+
+@dataclass(frozen=True, slots=True)
+class Event(Message):
+    TYPE: ClassVar[str] = "event"
+    kind: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class Ping(Message):
+    TYPE: ClassVar[str] = "ping"
+    id: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pong(Message):
+    TYPE: ClassVar[str] = "pong"
+    id: int
+
+
+MESSAGE_TYPES: dict[str, type[Message]] = {
+    cls.TYPE: cls for cls in (Hello, Configure, Call, Result, Error, Event, Ping, Pong)
+}
+
+
+# ---------------------------------------------------------------------------------------------
+# strict construction from untrusted dicts
+
+_T = typing.TypeVar("_T")
+_HINTS: dict[type, dict[str, Any]] = {}
+
+
+def _build(cls: type[_T], obj: dict[str, Any], skip: tuple[str, ...] = ()) -> _T:
+    hints = _HINTS.get(cls)
+    if hints is None:
+        hints = _HINTS[cls] = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    name = getattr(cls, "TYPE", "") or cls.__name__
+    unknown = [k for k in obj if k not in fields and k not in skip]
+    if unknown:
+        raise ProtocolError(f"{name}: unknown field(s) {', '.join(sorted(unknown))}")
+    kwargs: dict[str, Any] = {}
+    for fname, f in fields.items():
+        if fname not in obj:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise ProtocolError(f"{name}: missing field {fname!r}")
+            continue
+        kwargs[fname] = _check(name, fname, obj[fname], hints[fname])
+    try:
+        return cls(**kwargs)
+    except ProtocolError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise ProtocolError(f"{name}: {exc}") from None
+
+
+def _check(msg: str, fname: str, value: Any, hint: Any) -> Any:
+    if hint is Any:
+        return value
+    origin = typing.get_origin(hint)
+    if origin is tuple:  # tuple[ActionSpec, ...]
+        item = typing.get_args(hint)[0]
+        if not isinstance(value, list):
+            raise ProtocolError(f"{msg}.{fname}: expected a list, got {type(value).__name__}")
+        return tuple(item.from_dict(v) if isinstance(v, dict) else _bad(msg, fname, v) for v in value)
+    if origin is dict:
+        if not isinstance(value, dict):
+            raise ProtocolError(f"{msg}.{fname}: expected an object, got {type(value).__name__}")
+        return value
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        hint = next(o for o in options if o is not type(None))
+    # bool is an int in Python; refuse it where a number is meant, and vice versa
+    if hint is int and (not isinstance(value, int) or isinstance(value, bool)):
+        raise ProtocolError(f"{msg}.{fname}: expected an integer, got {json.dumps(value)[:40]}")
+    if hint is bool and not isinstance(value, bool):
+        raise ProtocolError(f"{msg}.{fname}: expected true or false, got {json.dumps(value)[:40]}")
+    if hint is str and not isinstance(value, str):
+        raise ProtocolError(f"{msg}.{fname}: expected a string, got {json.dumps(value)[:40]}")
+    return value
+
+
+def _bad(msg: str, fname: str, value: Any) -> Any:
+    raise ProtocolError(f"{msg}.{fname}: expected objects in the list, got {type(value).__name__}")

@@ -1,0 +1,103 @@
+"""The words of every answer, composed by the daemon from the action and its result.
+
+No reply is ever taken from a model: each is built here from facts (the point, its value, its
+age, the error), so a reply can never claim an effect that did not happen. Stale values say so
+and why, in words. Replies follow the language of the question (English, or Chinese when the
+question was written in Chinese).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from hermesd.cache import Judgement
+from hermesd.config.model import Point
+from hermesd.registry import format_value
+
+
+def is_chinese(text: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in text)
+
+
+def _age(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f} s"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
+
+
+def _age_zh(seconds: float) -> str:
+    if seconds < 90:
+        return f"{seconds:.0f}秒"
+    if seconds < 5400:
+        return f"{seconds / 60:.0f}分钟"
+    return f"{seconds / 3600:.1f}小时"
+
+
+def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
+    value = format_value(point, j.reading.value)
+    if zh:
+        if not j.stale:
+            return f"{point.label()}：{value}。"
+        when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
+        return f"{point.label()}的最后已知值为{value}（{when}，{_age_zh(j.age)}前；数据过时：{j.why}）。"
+    if not j.stale:
+        if point.kind == "bool":
+            return f"{point.label()} is {value}."
+        return f"{point.label()} is {value}."
+    when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
+    return (f"{point.label()}: last known value {value} at {when}, {_age(j.age)} old "
+            f"(stale: {j.why}).")
+
+
+def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False) -> str:
+    shown = format_value(point, value)
+    if zh:
+        return f"已将{point.label()}设为{shown}。" if confirmed is not False else \
+            f"已发送：{point.label()}设为{shown}，但尚未确认。"
+    if confirmed is False:
+        return f"Sent {point.label()} = {shown}, but the device has not confirmed it yet."
+    return f"{point.label()} set to {shown}."
+
+
+def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False) -> str:
+    if point is None:
+        return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
+    if action == "write":
+        shown = format_value(point, value)
+        return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
+            else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
+    return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"
+
+
+RESPOND = {
+    "greeting": ("Hello, I am hermesd, the gateway of {node}. Ask me for a value "
+                 "(\"what is the boiler 3 temperature\") or to set one.",
+                 "你好，我是{node}的网关 hermesd。可以问我数值，或让我设置数值。"),
+    "thanks": ("You're welcome.", "不客气。"),
+    "not_understood": ("Sorry, I did not understand that. Ask for a point by name, e.g. "
+                       "\"read {example}\".",
+                       "抱歉，我没有听懂。请说出测点名称，例如“读取{example}”。"),
+    "unknown_point": ("I don't know {asked}; there is no such point here.",
+                      "我不知道{asked}，这里没有这个测点。"),
+    "not_allowed": ("I can't do that: it is not something I am allowed to do.",
+                    "我不能这样做：这不在允许范围内。"),
+    "out_of_scope": ("I can only read and set the points of this plant; that is outside "
+                     "what I do.", "我只能读取和设置本厂的测点；这超出了我的范围。"),
+}
+
+
+def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
+                  text: str | None = None, zh: bool = False) -> str:
+    if reason == "intent" and text:
+        return text
+    template = RESPOND.get(reason, RESPOND["not_understood"])[1 if zh else 0]
+    return template.format(node=node, example=example, asked=asked or "that")
+
+
+def error_reply(message: str, zh: bool = False) -> str:
+    return f"无法完成：{message}" if zh else f"Could not do that: {message}"

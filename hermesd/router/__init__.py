@@ -1,0 +1,50 @@
+"""Routing of free text to one action: deterministic rules first, then (when present) the model.
+
+The router only proposes; policy decides. A stage that cannot place a command hands it on, and
+what no stage places becomes `respond` (not understood).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from hermesd.answer import Action, Route, respond
+from hermesd.config.model import Config
+from hermesd.context import RequestContext
+from hermesd.router.rules import Placement, RuleRouter
+
+
+@dataclass(frozen=True)
+class Routed:
+    action: Action
+    route: Route
+    timings_ms: dict[str, float] = field(default_factory=dict)
+    candidates: tuple[str, ...] = ()
+
+
+#: a later stage: given the context, the text and the rules' near misses, an action or None
+ModelStage = Callable[[RequestContext, str, Placement | None], Awaitable[Routed | None]]
+
+
+class Router:
+    def __init__(self, config: Config) -> None:
+        self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.model: ModelStage | None = None
+
+    def reconfigure(self, config: Config) -> None:
+        self.rules = RuleRouter(list(config.points.values()), config.intents)
+
+    async def route(self, ctx: RequestContext, text: str) -> Routed:
+        started = time.perf_counter()
+        placed = self.rules.place(text)
+        rules_ms = (time.perf_counter() - started) * 1000
+        if placed is not None:
+            return Routed(placed.action, "rule", {"rules": rules_ms}, placed.candidates)
+        if self.model is not None:
+            routed = await self.model(ctx, text, placed)
+            if routed is not None:
+                return Routed(routed.action, routed.route,
+                              {"rules": rules_ms, **routed.timings_ms}, routed.candidates)
+        return Routed(respond("not_understood"), "rule", {"rules": rules_ms})

@@ -1,0 +1,345 @@
+"""Supervision of the tool processes: start, handshake, ping, restart with backoff, stop.
+
+Each `ToolProcess` runs one loop: remove the socket file, start the program, wait for it to say
+it listens (a `READY` line on its stdout), connect, take its hello, send its config, then ping it
+until it exits, hangs or misbehaves. It is then stopped (terminate, bounded wait, kill) and
+restarted after a jittered exponential backoff. Each transition is logged once and shown in
+`status`. Socket files are removed at start and at stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import random
+import signal
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hermesd.errors import HermesError, ProtocolError, ToolUnavailable
+from hermesd.protocol import Event
+from hermesd.tool_link import ToolLink
+
+log = logging.getLogger(__name__)
+
+START_TIMEOUT = 15.0  # seconds from exec to hello (imports of a big library on a Pi are slow)
+CONFIGURE_TIMEOUT = 10.0
+PING_INTERVAL = 2.0
+PING_TIMEOUT = 3.0  # a tool that does not answer a ping in this time is hung
+STOP_GRACE = 1.5  # seconds between SIGTERM and SIGKILL
+BACKOFF_FIRST = 0.5
+BACKOFF_MAX = 30.0
+STABLE_AFTER = 60.0  # a tool up this long starts its backoff afresh
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    """How to run one tool and what to tell it."""
+
+    name: str
+    argv: tuple[str, ...]  # the program; `--socket PATH` is appended
+    config: dict[str, Any] = field(default_factory=dict)
+    env: dict[str, str] = field(default_factory=dict)
+    start_timeout: float = START_TIMEOUT
+
+
+class ToolProcess:
+    def __init__(self, spec: ToolSpec, runtime_dir: Path,
+                 on_event: Callable[[str, Event], None],
+                 on_state: Callable[[str, str], None] | None = None) -> None:
+        self.spec = spec
+        self.name = spec.name
+        self.socket_path = runtime_dir / f"{spec.name}.sock"
+        self._on_event = on_event
+        self._on_state = on_state
+        self.state = "stopped"  # starting | running | restarting | failed | stopped
+        self.link: ToolLink | None = None
+        self.proc: asyncio.subprocess.Process | None = None
+        self.restarts = 0
+        self.last_error = ""
+        self.started_at: float | None = None
+        self._ready = asyncio.Event()
+        self._restart_now = asyncio.Event()
+        self._kick_reason = ""
+
+    # -- what others see ---------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        return {
+            "state": self.state,
+            "pid": self.proc.pid if self.proc and self.proc.returncode is None else None,
+            "restarts": self.restarts,
+            "last_error": self.last_error or None,
+            "uptime_s": round(time.monotonic() - self.started_at, 1)
+            if self.started_at and self.state == "running" else None,
+            "actions": sorted(self.link.actions) if self.link else [],
+        }
+
+    async def wait_ready(self, timeout: float) -> bool:
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await self._ready.wait()
+        return self._ready.is_set()
+
+    def connected(self) -> ToolLink:
+        link = self.link
+        if link is None or self.state != "running" or link.closed.is_set():
+            raise ToolUnavailable(self.name, self.last_error or self.state)
+        return link
+
+    def restart(self, reason: str) -> None:
+        """Ask for a restart (e.g. the memory watchdog); the loop stops and starts the tool."""
+        self._kick_reason = reason
+        self._restart_now.set()
+
+    async def reconfigure(self, spec: ToolSpec) -> None:
+        """Send a new config to the running tool; a tool that refuses it is restarted."""
+        self.spec = spec
+        link = self.link
+        if link is None or self.state != "running":
+            return  # the next start sends the new config
+        try:
+            await link.configure(spec.config, CONFIGURE_TIMEOUT)
+        except HermesError as exc:
+            self.restart(f"reconfigure failed: {exc.message}")
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def _set_state(self, state: str) -> None:
+        if state != self.state:
+            self.state = state
+            if self._on_state is not None:
+                self._on_state(self.name, state)
+
+    async def run(self) -> None:
+        attempt = 0
+        try:
+            while True:
+                began = time.monotonic()
+                reason = await self._run_once()
+                self._ready.clear()
+                self.last_error = reason
+                if time.monotonic() - began > STABLE_AFTER:
+                    attempt = 0
+                delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2**attempt) * random.uniform(0.8, 1.2)  # noqa: S311
+                attempt += 1
+                self.restarts += 1
+                self._set_state("restarting")
+                log.warning("tool %s %s; restarting in %.1f s (restart %d)",
+                            self.name, reason, delay, self.restarts)
+                self._restart_now.clear()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delay):
+                        await self._restart_now.wait()  # a deliberate restart skips the wait
+        finally:
+            await self._stop_process()
+            self._set_state("stopped")
+
+    async def _run_once(self) -> str:
+        """Start the tool and watch it; returns why it ended."""
+        self._set_state("starting")
+        try:
+            link = await self._start()
+        except (HermesError, OSError, ProtocolError) as exc:
+            await self._stop_process()
+            return f"failed to start: {getattr(exc, 'message', None) or exc}"
+        try:
+            return await self._watch(link)
+        finally:
+            await link.close()
+            await self._stop_process()
+
+    async def _start(self) -> ToolLink:
+        """Start the process, wait for READY, connect, and take its hello."""
+        self._remove_socket()
+        self.socket_path.parent.mkdir(parents=True, exist_ok=True)
+        argv = [*self.spec.argv, "--socket", str(self.socket_path)]
+        env = {**os.environ, **self.spec.env}
+        self.proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            env=env, start_new_session=True)
+        assert self.proc.stdout is not None
+        try:
+            async with asyncio.timeout(self.spec.start_timeout):
+                line = await self.proc.stdout.readline()
+        except TimeoutError:
+            raise ToolUnavailable(self.name, f"did not start listening within "
+                                             f"{self.spec.start_timeout:g} s") from None
+        if line.strip() != b"READY":
+            code = await self._exit_code(1.0)
+            raise ToolUnavailable(self.name, f"exited with code {code} before listening"
+                                  if code is not None else f"said {line[:80]!r} instead of READY")
+        reader, writer = await asyncio.open_unix_connection(str(self.socket_path),
+                                                            limit=2 * 1024 * 1024)
+        link = ToolLink(self.name, reader, writer, self._on_event)
+        try:
+            await link.handshake(self.spec.start_timeout)
+        except BaseException:
+            await link.close()
+            raise
+        return link
+
+    async def _watch(self, link: ToolLink) -> str:
+        """Serve the link, configure the tool, then wait for the first sign of trouble."""
+        assert self.proc is not None
+        proc = self.proc
+        async with asyncio.TaskGroup() as tg:
+            tasks = {tg.create_task(link.serve(), name=f"{self.name}-link"): "link",
+                     tg.create_task(proc.wait(), name=f"{self.name}-wait"): "exit"}
+            configured = tg.create_task(self._configure(link))
+            done, _ = await asyncio.wait([configured, *tasks], return_when=asyncio.FIRST_COMPLETED)
+            if configured in done and configured.result() is None:
+                self.link = link
+                self.started_at = time.monotonic()
+                self._set_state("running")
+                self._ready.set()
+                again = "running again" if self.restarts else "running"
+                log.info("tool %s is %s (pid %s)", self.name, again, proc.pid)
+                tasks[tg.create_task(self._pings(link), name=f"{self.name}-ping")] = "ping"
+                tasks[tg.create_task(self._restart_now.wait(), name=f"{self.name}-kick")] = "kick"
+                done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            else:
+                configured.cancel()
+            for task in [*tasks, configured]:
+                task.cancel()
+        if configured.done() and not configured.cancelled() and configured.result() is not None:
+            return f"failed to configure: {configured.result()}"
+        first = next(iter(done))
+        kind = tasks.get(first, "link")
+        if kind == "exit" or proc.returncode is not None:
+            code = proc.returncode
+            if code is not None and code < 0:
+                return f"was killed by {signal.Signals(-code).name}"
+            return f"exited with code {code}"
+        if kind == "ping":
+            return str(first.result())
+        if kind == "kick":
+            return f"was restarted: {self._kick_reason}"
+        return f"closed its connection ({link.close_reason})"
+
+    async def _configure(self, link: ToolLink) -> str | None:
+        """Send the tool its config; returns why that failed, or None."""
+        try:
+            await link.configure(self.spec.config, CONFIGURE_TIMEOUT)
+        except HermesError as exc:
+            return exc.message
+        return None
+
+    async def _pings(self, link: ToolLink) -> str:
+        while True:
+            await asyncio.sleep(PING_INTERVAL)
+            try:
+                await link.ping(PING_TIMEOUT)
+            except HermesError as exc:
+                return f"did not answer a ping ({exc.message}): hung"
+
+    async def _exit_code(self, wait: float) -> int | None:
+        if self.proc is None:
+            return None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(wait):
+                return await self.proc.wait()
+        return None
+
+    async def _stop_process(self) -> None:
+        """terminate -> bounded wait -> kill; always reaps, always removes the socket."""
+        proc, self.proc = self.proc, None
+        self.link = None
+        if proc is not None and proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+            try:
+                async with asyncio.timeout(STOP_GRACE):
+                    await proc.wait()
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
+        if proc is not None:
+            # the pipe transport must be closed or it outlives the process
+            transport = getattr(proc, "_transport", None)
+            if transport is not None:
+                transport.close()
+        self._remove_socket()
+
+    def _remove_socket(self) -> None:
+        with contextlib.suppress(FileNotFoundError):
+            self.socket_path.unlink()
+
+
+class Supervisor:
+    """All tool processes of the current config, in one task group."""
+
+    def __init__(self, runtime_dir: Path, on_event: Callable[[str, Event], None],
+                 on_state: Callable[[str, str], None] | None = None) -> None:
+        self.runtime_dir = runtime_dir
+        self._on_event = on_event
+        self._on_state = on_state
+        self.tools: dict[str, ToolProcess] = {}
+        self._tasks: dict[str, asyncio.Task[None]] = {}
+        self._group: asyncio.TaskGroup | None = None
+        self._started = asyncio.Event()
+
+    def get(self, name: str) -> ToolProcess:
+        tool = self.tools.get(name)
+        if tool is None:
+            raise ToolUnavailable(name, "no such tool is configured")
+        return tool
+
+    def status(self) -> dict[str, dict[str, Any]]:
+        return {name: tool.status() for name, tool in sorted(self.tools.items())}
+
+    async def run(self, specs: dict[str, ToolSpec]) -> None:
+        """Run the tools until cancelled; `apply` changes the set while it runs."""
+        try:
+            async with asyncio.TaskGroup() as tg:
+                self._group = tg
+                for spec in specs.values():
+                    self._add(spec)
+                self._started.set()
+                await asyncio.Event().wait()
+        finally:
+            self._group = None
+            self._tasks.clear()
+
+    async def started(self) -> None:
+        await self._started.wait()
+
+    def _add(self, spec: ToolSpec) -> None:
+        assert self._group is not None
+        tool = ToolProcess(spec, self.runtime_dir, self._on_event, self._on_state)
+        self.tools[spec.name] = tool
+        self._tasks[spec.name] = self._group.create_task(tool.run(), name=f"tool-{spec.name}")
+
+    async def apply(self, specs: dict[str, ToolSpec]) -> None:
+        """Adopt a new set of tools: start new ones, stop removed ones, reconfigure the rest."""
+        for name in [n for n in self.tools if n not in specs]:
+            task = self._tasks.pop(name)
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            del self.tools[name]
+            log.info("tool %s stopped: no longer configured", name)
+        for name, spec in specs.items():
+            tool = self.tools.get(name)
+            if tool is None:
+                self._add(spec)
+            elif tool.spec.argv != spec.argv or tool.spec.env != spec.env:
+                tool.spec = spec
+                tool.restart("its command changed")
+            elif tool.spec.config != spec.config:
+                await tool.reconfigure(spec)
+
+    async def wait_ready(self, timeout: float) -> list[str]:
+        """Wait for every tool's first start; returns the names that are not ready in time."""
+        deadline = time.monotonic() + timeout
+        late = []
+        for name, tool in self.tools.items():
+            if not await tool.wait_ready(max(0.0, deadline - time.monotonic())):
+                late.append(name)
+        return late

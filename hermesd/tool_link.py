@@ -1,0 +1,217 @@
+"""The daemon's end of one tool connection: calls matched to results, events, pings.
+
+A `ToolLink` owns one connected Unix stream. It sends `call`/`configure`/`ping` frames, resolves
+the caller's future when the matching `result`/`error`/`pong` arrives, and hands `event` frames to
+a callback. Every call argument and result is checked against the JSON Schemas of the tool's
+manifest. When the stream ends or sends a bad frame, every call in flight fails with
+`ToolUnavailable` at once — nothing waits for a dead tool.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from typing import Any
+
+import fastjsonschema
+
+from hermesd.errors import (
+    BadRequest,
+    ErrorCode,
+    HermesError,
+    ProtocolError,
+    Timeout,
+    ToolError,
+    ToolUnavailable,
+)
+from hermesd.protocol import (
+    ActionSpec,
+    Call,
+    Configure,
+    Error,
+    Event,
+    FrameDecoder,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Result,
+    decode,
+    encode,
+)
+
+log = logging.getLogger(__name__)
+
+EventHandler = Callable[[str, Event], None]
+READ_CHUNK = 256 * 1024
+
+
+class ToolLink:
+    def __init__(self, tool: str, reader: asyncio.StreamReader, writer: asyncio.StreamWriter,
+                 on_event: EventHandler) -> None:
+        self.tool = tool
+        self._reader = reader
+        self._writer = writer
+        self._on_event = on_event
+        self._decoder = FrameDecoder()
+        self._pending: dict[int, asyncio.Future[Message]] = {}
+        self._next_id = 0
+        self.hello: Hello | None = None
+        self.actions: dict[str, ActionSpec] = {}
+        self._validators: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+        self.closed = asyncio.Event()
+        self.close_reason = ""
+        self.last_pong = time.monotonic()
+
+    # -- lifecycle --------------------------------------------------------------------------
+
+    async def handshake(self, timeout: float) -> Hello:
+        """Wait for the tool's hello and compile its action schemas."""
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    for msg in await self._read_messages():
+                        if not isinstance(msg, Hello):
+                            raise ProtocolError(f"expected hello first, got {msg.TYPE}")
+                        self._adopt(msg)
+                        return msg
+        except TimeoutError:
+            raise ToolUnavailable(self.tool, f"no hello within {timeout:g} s") from None
+
+    def _adopt(self, hello: Hello) -> None:
+        self.hello = hello
+        self.actions = {a.name: a for a in hello.actions}
+        for spec in hello.actions:
+            try:
+                self._validators[spec.name] = (fastjsonschema.compile(spec.input_schema),
+                                               fastjsonschema.compile(spec.output_schema))
+            except fastjsonschema.JsonSchemaDefinitionException as exc:
+                raise ProtocolError(f"action {spec.name}: invalid schema: {exc}") from None
+
+    async def serve(self) -> None:
+        """Read frames until the stream ends or misbehaves; then fail everything in flight."""
+        try:
+            while True:
+                for msg in await self._read_messages():
+                    self._dispatch(msg)
+        except ProtocolError as exc:
+            log.error("tool %s sent a bad frame: %s; closing its connection", self.tool, exc)
+            self.close_reason = f"bad frame: {exc}"
+        except (ConnectionError, EOFError) as exc:
+            self.close_reason = self.close_reason or f"connection closed ({exc or 'end of stream'})"
+        finally:
+            self._shutdown(self.close_reason or "connection closed")
+
+    async def _read_messages(self) -> list[Message]:
+        data = await self._reader.read(READ_CHUNK)
+        if not data:
+            if self._decoder.pending:
+                raise ProtocolError(f"stream ended inside a frame ({self._decoder.pending} bytes)")
+            raise EOFError
+        return [decode(obj) for obj in self._decoder.feed(data)]
+
+    def _dispatch(self, msg: Message) -> None:
+        if isinstance(msg, Event):
+            try:
+                self._on_event(self.tool, msg)
+            except Exception:
+                log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
+            return
+        if isinstance(msg, Result | Error | Pong):
+            fut = self._pending.pop(msg.id, None)
+            if fut is None:
+                log.debug("tool %s answered id %s nobody waits for (late)", self.tool, msg.id)
+            elif not fut.done():
+                fut.set_result(msg)
+            return
+        raise ProtocolError(f"unexpected {msg.TYPE} from a tool")
+
+    def _shutdown(self, reason: str) -> None:
+        self.close_reason = reason
+        pending, self._pending = self._pending, {}
+        for fut in pending.values():
+            if not fut.done():
+                fut.set_exception(ToolUnavailable(self.tool, reason))
+        self.closed.set()
+        self._writer.close()
+
+    async def close(self) -> None:
+        self._shutdown(self.close_reason or "closed by the daemon")
+        with contextlib.suppress(ConnectionError, OSError):
+            await self._writer.wait_closed()
+
+    # -- requests ---------------------------------------------------------------------------
+
+    def _new_id(self) -> int:
+        self._next_id += 1
+        return self._next_id
+
+    async def _request(self, msg: Message, msg_id: int, timeout: float) -> Message:
+        if self.closed.is_set():
+            raise ToolUnavailable(self.tool, self.close_reason or "not connected")
+        fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._pending[msg_id] = fut
+        try:
+            self._writer.write(encode(msg))
+            if self._writer.transport.get_write_buffer_size() > 4 * 1024 * 1024:
+                await self._writer.drain()
+            async with asyncio.timeout(timeout):
+                return await fut
+        except TimeoutError:
+            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+        except (ConnectionError, OSError) as exc:
+            raise ToolUnavailable(self.tool, str(exc)) from None
+        finally:
+            self._pending.pop(msg_id, None)
+
+    async def call(self, action: str, args: dict[str, Any], context: dict[str, Any],
+                   timeout: float) -> Any:
+        """Call an action; returns its validated result value or raises a HermesError."""
+        spec = self.actions.get(action)
+        if spec is None:
+            raise BadRequest(f"tool {self.tool} has no action {action!r} "
+                             f"(it offers {', '.join(sorted(self.actions)) or 'none'})")
+        check_in, check_out = self._validators[action]
+        try:
+            check_in(args)
+        except fastjsonschema.JsonSchemaValueException as exc:
+            raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
+        msg_id = self._new_id()
+        reply = await self._request(
+            Call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id, timeout)
+        if isinstance(reply, Error):
+            raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
+        assert isinstance(reply, Result)
+        try:
+            check_out(reply.value)
+        except fastjsonschema.JsonSchemaValueException as exc:
+            log.error("tool %s returned a result for %s that breaks its own schema: %s",
+                      self.tool, action, _schema_message(exc))
+            raise HermesError(f"tool {self.tool} gave an invalid answer for {action}",
+                              code=ErrorCode.INTERNAL) from None
+        return reply.value
+
+    async def configure(self, config: dict[str, Any], timeout: float) -> Any:
+        msg_id = self._new_id()
+        reply = await self._request(Configure(msg_id, config), msg_id, timeout)
+        if isinstance(reply, Error):
+            raise ToolError(ErrorCode(reply.code), f"tool {self.tool} refused its config: "
+                                                   f"{reply.message}")
+        assert isinstance(reply, Result)
+        return reply.value
+
+    async def ping(self, timeout: float) -> float:
+        """Round trip of a ping in seconds; raises Timeout or ToolUnavailable."""
+        msg_id = self._new_id()
+        started = time.monotonic()
+        await self._request(Ping(msg_id), msg_id, timeout)
+        self.last_pong = time.monotonic()
+        return self.last_pong - started
+
+
+def _schema_message(exc: Any) -> str:
+    path = getattr(exc, "name", "data") or "data"
+    return f"{path.replace('data', 'args', 1)}: {getattr(exc, 'message', str(exc))}"

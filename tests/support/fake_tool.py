@@ -1,0 +1,127 @@
+"""A small real tool process for tests: it speaks hermesd's protocol and serves `exec` points.
+
+Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a read or write
+takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
+first). The device's `poll_interval` makes it push `values` events. Extra actions let tests
+drive it: `echo`, `sleep`, `crash`, `bad_result`, `set_offline`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import time
+from typing import Any
+
+from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool, main
+from hermesd.errors import ErrorCode, ToolError, UnknownPoint
+from hermesd.protocol import ActionSpec
+
+OBJ = {"type": "object"}
+
+
+class FakeTool(Tool):
+    name = "fake"
+    version = "1"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.points: dict[str, dict[str, Any]] = {}
+        self.store: dict[str, Any] = {}
+        self.busy_left: dict[str, int] = {}
+        self.poll: dict[str, float] = {}
+        self.offline: set[str] = set()
+        self.action(READ_SPEC, self.read)
+        self.action(WRITE_SPEC, self.write)
+        self.action(ActionSpec("echo", "Answer with the arguments.", OBJ, OBJ, "none"),
+                    self.echo)
+        self.action(ActionSpec("sleep", "Sleep, then answer.",
+                               {"type": "object", "properties": {"seconds": {"type": "number"}},
+                                "required": ["seconds"]}, OBJ, "none"), self.sleep)
+        self.action(ActionSpec("crash", "Exit at once with code 3.", OBJ, OBJ, "none"),
+                    self.crash)
+        self.action(ActionSpec("bad_result", "Answer outside the output schema.", OBJ,
+                               {"type": "object", "required": ["ok"]}, "none"), self.bad_result)
+        self.action(ActionSpec("set_offline", "Report a device offline or online.",
+                               {"type": "object", "required": ["device", "online"]}, OBJ,
+                               "none"), self.set_offline)
+        self.action(ActionSpec("raw_poke", "A raw write for policy tests.", OBJ, OBJ, "write"),
+                    self.echo)
+
+    async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
+        self.points.clear()
+        self.poll.clear()
+        for dev_id, dev in config["devices"].items():
+            if dev.get("poll_interval"):
+                self.poll[dev_id] = dev["poll_interval"]
+            for pid, point in dev["points"].items():
+                self.points[pid] = {**point, "device": dev_id}
+                self.store.setdefault(pid, point.get("value", 0))
+                self.busy_left.setdefault(pid, int(point.get("busy_times", 0)))
+        return {"points": len(self.points), "pid": os.getpid()}
+
+    async def run(self) -> None:
+        if not self.poll:
+            await asyncio.Event().wait()
+        interval = min(self.poll.values())
+        while True:
+            now = time.time()
+            self.values([{"point": pid, "value": self.store[pid], "ts": now}
+                               for pid, p in self.points.items()
+                               if p["device"] in self.poll and p["device"] not in self.offline])
+            await asyncio.sleep(interval)
+
+    def _point(self, pid: str) -> dict[str, Any]:
+        point = self.points.get(pid)
+        if point is None:
+            raise UnknownPoint(pid, f"fake tool has no point {pid!r}")
+        return point
+
+    async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        point = self._point(args["point"])
+        await asyncio.sleep(float(point.get("delay", 0)))
+        if point["device"] in self.offline:
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point['device']} is offline")
+        if point.get("error"):
+            raise ToolError(ErrorCode(point["error"]), f"configured to fail: {point['error']}")
+        if self.busy_left.get(args["point"], 0) > 0:
+            self.busy_left[args["point"]] -= 1
+            raise ToolError(ErrorCode.BUSY, "device busy", retryable=True)
+        return {"point": args["point"], "value": self.store[args["point"]], "ts": time.time()}
+
+    async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        point = self._point(args["point"])
+        await asyncio.sleep(float(point.get("delay", 0)))
+        if point["device"] in self.offline:
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point['device']} is offline")
+        self.store[args["point"]] = args["value"]
+        return {"point": args["point"], "value": args["value"], "ts": time.time(),
+                "confirmed": True}
+
+    async def echo(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        return {"args": args, "context": ctx}
+
+    async def sleep(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        await asyncio.sleep(float(args["seconds"]))
+        return {"slept": args["seconds"]}
+
+    async def crash(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        sys.stderr.flush()
+        os._exit(3)
+
+    async def bad_result(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        return {"not_ok": True}
+
+    async def set_offline(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        device, online = args["device"], bool(args["online"])
+        if online:
+            self.offline.discard(device)
+        else:
+            self.offline.add(device)
+        self.device_state(device, online, "" if online else "unplugged by the test")
+        return {}
+
+
+if __name__ == "__main__":
+    main(FakeTool())

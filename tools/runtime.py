@@ -1,0 +1,299 @@
+"""The tool side of hermesd's protocol: what every tool process runs around its own actions.
+
+`serve(tool)` listens on the socket the daemon names (`--socket PATH`, mode 0660), prints
+`READY` on stdout once it listens, serves exactly one daemon connection (hello, configure, calls,
+pings, events) and exits when that connection ends or on SIGTERM, removing its socket file. It
+asks the kernel to stop it when the daemon dies, so no tool outlives its daemon. Every call runs
+as its own task under the deadline it was given; an exception becomes an `error` frame with a
+documented code, never a dead tool.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ctypes
+import logging
+import os
+import signal
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hermesd.errors import ErrorCode, HermesError, ProtocolError
+from hermesd.protocol import (
+    ActionSpec,
+    Call,
+    Configure,
+    Error,
+    Event,
+    FrameDecoder,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Result,
+    decode,
+    encode,
+)
+
+log = logging.getLogger(__name__)
+
+Handler = Callable[[dict[str, Any], dict[str, Any]], Awaitable[Any]]
+ACCEPT_TIMEOUT = 30.0  # a tool nobody connects to in this time was orphaned: it exits
+
+# -- the standard point actions every device tool offers ----------------------------------
+
+VALUE = {"type": ["number", "boolean", "string"]}
+READ_SPEC = ActionSpec(
+    name="read", description="Read a configured point from its device now.",
+    input_schema={"type": "object", "properties": {"point": {"type": "string"}},
+                  "required": ["point"], "additionalProperties": False},
+    output_schema={"type": "object", "required": ["point", "value", "ts"],
+                   "properties": {"point": {"type": "string"}, "value": VALUE,
+                                  "ts": {"type": "number"}}},
+    effect="read")
+WRITE_SPEC = ActionSpec(
+    name="write", description="Write a value to a configured point and confirm it.",
+    input_schema={"type": "object", "properties": {"point": {"type": "string"}, "value": VALUE},
+                  "required": ["point", "value"], "additionalProperties": False},
+    output_schema={"type": "object", "required": ["point", "value", "ts"],
+                   "properties": {"point": {"type": "string"}, "value": VALUE,
+                                  "ts": {"type": "number"}, "confirmed": {"type": "boolean"}}},
+    effect="write")  # the daemon sends point reads and writes through point policy
+
+
+@dataclass(frozen=True)
+class ActionDef:
+    spec: ActionSpec
+    handler: Handler
+
+
+class Tool:
+    """Base of a tool: subclass, set `name`, declare actions, implement `configure`."""
+
+    name = "tool"
+    version = "0"
+
+    def __init__(self) -> None:
+        self._send: Callable[[Message], None] | None = None
+        self._actions: dict[str, ActionDef] = {}
+
+    def action(self, spec: ActionSpec, handler: Handler) -> None:
+        self._actions[spec.name] = ActionDef(spec, handler)
+
+    def actions(self) -> dict[str, ActionDef]:
+        return self._actions
+
+    async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
+        """Adopt the config slice (called at start and on every reload); return a summary."""
+        return {}
+
+    async def run(self) -> None:
+        """Background work (polling, subscriptions) for as long as the tool is connected."""
+        await asyncio.Event().wait()
+
+    async def close(self) -> None:
+        """Release devices; called once before exit."""
+
+    def emit(self, kind: str, data: dict[str, Any]) -> None:
+        """Send an event to the daemon (dropped, with a debug line, when not connected)."""
+        if self._send is None:
+            log.debug("event %s dropped: not connected", kind)
+            return
+        self._send(Event(kind, data))
+
+    def values(self, readings: list[dict[str, Any]]) -> None:
+        """Report point values read from devices: [{point, value, ts}]."""
+        if readings:
+            self.emit("values", {"values": readings})
+
+    def device_state(self, device: str, online: bool, reason: str = "") -> None:
+        self.emit("device", {"device": device, "online": online, "reason": reason,
+                             "ts": time.time()})
+
+
+def main(tool: Tool, argv: list[str] | None = None) -> None:
+    """Entry point of a tool process."""
+    parser = argparse.ArgumentParser(prog=f"hermes-tool-{tool.name}")
+    parser.add_argument("--socket", required=True, help="Unix socket path to listen on")
+    parser.add_argument("--log-level", default=os.environ.get("HERMESD_LOG_LEVEL", "INFO"))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
+                        format=f"{tool.name}[%(process)d] %(levelname)s %(name)s: %(message)s")
+    _die_with_parent()
+    try:
+        code = asyncio.run(serve(tool, args.socket))
+    except KeyboardInterrupt:
+        code = 0
+    sys.exit(code)
+
+
+def _die_with_parent() -> None:
+    """PR_SET_PDEATHSIG: the kernel sends SIGTERM when the daemon that started us dies."""
+    parent = os.getppid()
+    with contextlib.suppress(OSError, AttributeError):
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG = 1
+    if os.getppid() != parent:  # the parent died before prctl took effect
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+async def serve(tool: Tool, socket_path: str) -> int:
+    server = _Session(tool)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(socket_path)
+    old_umask = os.umask(0o117)  # socket file mode 0660
+    try:
+        listener = await asyncio.start_unix_server(server.accept, socket_path,
+                                                   limit=2 * 1024 * 1024)
+    finally:
+        os.umask(old_umask)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, server.stop.set)
+    print("READY", flush=True)
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, 1)  # nothing else goes to the pipe the daemon read READY from
+    os.close(devnull)
+    waiting = asyncio.create_task(server.connected.wait())
+    stopping = asyncio.create_task(server.stop.wait())
+    await asyncio.wait([waiting, stopping], timeout=ACCEPT_TIMEOUT,
+                       return_when=asyncio.FIRST_COMPLETED)
+    if not server.connected.is_set() and not server.stop.is_set():
+        log.error("no daemon connected within %g s; exiting", ACCEPT_TIMEOUT)
+        server.stop.set()
+    await stopping
+    waiting.cancel()
+    await asyncio.gather(waiting, return_exceptions=True)
+    listener.close()
+    await server.shutdown()
+    await listener.wait_closed()
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(socket_path)
+    with contextlib.suppress(Exception):
+        await tool.close()
+    return 0
+
+
+class _Session:
+    """The one daemon connection of a tool process."""
+
+    def __init__(self, tool: Tool) -> None:
+        self.tool = tool
+        self.connected = asyncio.Event()
+        self.stop = asyncio.Event()
+        self._writer: asyncio.StreamWriter | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._runner: asyncio.Task[None] | None = None
+        self._handler_task: asyncio.Task[None] | None = None
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.connected.is_set():
+            log.warning("refusing a second connection: one daemon at a time")
+            writer.close()
+            return
+        self.connected.set()
+        self._writer = writer
+        self._handler_task = asyncio.current_task()
+        self.tool._send = self._send
+        try:
+            self._send(Hello(tool=self.tool.name, version=self.tool.version, pid=os.getpid(),
+                             actions=tuple(a.spec for a in self.tool.actions().values())))
+            decoder = FrameDecoder()
+            while True:
+                data = await reader.read(256 * 1024)
+                if not data:
+                    break
+                for obj in decoder.feed(data):
+                    self._handle(decode(obj))
+        except ProtocolError as exc:
+            log.error("bad frame from the daemon: %s; closing", exc)
+        except (ConnectionError, asyncio.CancelledError):
+            pass
+        finally:
+            self.tool._send = None
+            self.stop.set()
+            writer.close()
+
+    def _send(self, msg: Message) -> None:
+        if self._writer is not None and not self._writer.is_closing():
+            try:
+                self._writer.write(encode(msg))
+            except ProtocolError as exc:
+                log.error("cannot send %s: %s", msg.TYPE, exc)
+                if isinstance(msg, Result):
+                    self._writer.write(encode(Error(msg.id, "INTERNAL", str(exc))))
+
+    def _handle(self, msg: Message) -> None:
+        if isinstance(msg, Ping):
+            self._send(Pong(msg.id))
+        elif isinstance(msg, Call):
+            self._spawn(self._call(msg))
+        elif isinstance(msg, Configure):
+            self._spawn(self._configure(msg))
+        else:
+            raise ProtocolError(f"unexpected {msg.TYPE} from the daemon")
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _configure(self, msg: Configure) -> None:
+        try:
+            summary = await self.tool.configure(msg.config)
+        except HermesError as exc:
+            self._send(Error(msg.id, exc.code.value, exc.message))
+            return
+        except Exception as exc:
+            log.exception("configure failed")
+            self._send(Error(msg.id, "INTERNAL", f"configure failed: {exc}"))
+            return
+        if self._runner is None or self._runner.done():
+            self._runner = asyncio.create_task(self._run_tool(), name=f"{self.tool.name}-run")
+        self._send(Result(msg.id, summary))
+
+    async def _run_tool(self) -> None:
+        try:
+            await self.tool.run()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("the background work of tool %s failed; exiting so it restarts",
+                          self.tool.name)
+            self.stop.set()
+
+    async def _call(self, msg: Call) -> None:
+        action = self.tool.actions().get(msg.action)
+        if action is None:
+            self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
+            return
+        try:
+            async with asyncio.timeout(msg.deadline_ms / 1000.0):
+                value = await action.handler(msg.args, msg.context)
+        except TimeoutError:
+            self._send(Error(msg.id, "TIMEOUT", f"{msg.action} took longer than "
+                                                f"{msg.deadline_ms} ms"))
+        except HermesError as exc:
+            retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
+            self._send(Error(msg.id, exc.code.value, exc.message, retry))
+        except Exception as exc:
+            log.exception("action %s failed", msg.action)
+            self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
+                                                 f"{exc}"))
+        else:
+            self._send(Result(msg.id, value))
+
+    async def shutdown(self) -> None:
+        tasks = list(self._tasks)
+        if self._runner is not None:
+            tasks.append(self._runner)
+        if self._handler_task is not None and self._handler_task is not asyncio.current_task():
+            tasks.append(self._handler_task)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
