@@ -22,6 +22,7 @@ from hermesd import __version__
 from hermesd.answer import Answer
 from hermesd.audit import AuditLog
 from hermesd.cache import ValueCache
+from hermesd.components import Component, build_components
 from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
@@ -56,10 +57,11 @@ class Daemon:
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
         self.started = time.monotonic()
         self.state = "starting"
-        self.reloads = {"ok": 0, "refused": 0, "last_error": None}
+        self.reloads: dict[str, Any] = {"ok": 0, "refused": 0, "last_error": None}
         self._stop = asyncio.Event()
-        self._reload_task: asyncio.Task[None] | None = None
+        self._reload_task: asyncio.Task[bool] | None = None
         self.loop_lag = 0.0
+        self.components: list[Component] = build_components(self)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -85,6 +87,8 @@ class Daemon:
                 tg.create_task(self.audit.run(), name="audit-writer")
                 tg.create_task(self.supervisor.run(tool_specs(self.config)), name="supervisor")
                 tg.create_task(self._watchdog(), name="watchdog")
+                for component in self.components:
+                    tg.create_task(component.run(), name=component.name)
                 await self.supervisor.started()
                 late = await self.supervisor.wait_ready(TOOLS_READY_TIMEOUT)
                 await self.control.start()
@@ -165,6 +169,8 @@ class Daemon:
         self.config = new
         self.engine.reconfigure(new)
         await self.supervisor.apply(tool_specs(new))
+        for component in self.components:
+            await component.reconfigure(new)
         self.reloads["ok"] += 1
         self.reloads["last_error"] = None
         log.info("config reloaded from %s", new.source)
@@ -248,6 +254,7 @@ class Daemon:
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
             "metrics": self.metrics.summary(),
+            **{c.name: c.status() for c in self.components},
         }
 
     def _info(self, req: Request) -> dict[str, Any]:

@@ -197,8 +197,7 @@ class Engine:
                 raise
             # a command that tried what it may not: it becomes a `respond`, refused with a code
             refused = respond("not_allowed", refused=action.to_dict())
-            answer = self._failed(ctx, route, refused, exc, zh)
-            return answer
+            return self._failed(ctx, route, refused, exc, zh)
 
     async def _read(self, ctx: RequestContext, route: Route, action: Action, point: Point,
                     zh: bool) -> Answer:

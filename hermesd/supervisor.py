@@ -189,8 +189,9 @@ class ToolProcess:
         assert self.proc is not None
         proc = self.proc
         async with asyncio.TaskGroup() as tg:
-            tasks = {tg.create_task(link.serve(), name=f"{self.name}-link"): "link",
-                     tg.create_task(proc.wait(), name=f"{self.name}-wait"): "exit"}
+            tasks: dict[asyncio.Task[Any], str] = {
+                tg.create_task(link.serve(), name=f"{self.name}-link"): "link",
+                tg.create_task(proc.wait(), name=f"{self.name}-wait"): "exit"}
             configured = tg.create_task(self._configure(link))
             done, _ = await asyncio.wait([configured, *tasks], return_when=asyncio.FIRST_COMPLETED)
             if configured in done and configured.result() is None:

@@ -46,7 +46,8 @@ class Role:
 class Access:
     default_role: str  # role of a request that names none (and of every unknown peer)
     roles: Mapping[str, Role]
-    users: Mapping[str, str] = field(default_factory=dict)  # unix user name or uid -> role it gets on the control socket
+    #: unix user name or uid -> the role it gets on the control socket
+    users: Mapping[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +74,8 @@ class Point:
     min: float | None = None  # writable numbers: the allowed range (engineering units)
     max: float | None = None
     choices: tuple[str, ...] = ()  # string points: the allowed values when written
-    params: Mapping[str, Any] = field(default_factory=dict)  # driver keys (table, address, type, topic, query, ...)
+    #: driver keys (table, address, type, topic, query, ...)
+    params: Mapping[str, Any] = field(default_factory=dict)
 
     def label(self) -> str:
         return self.name or self.id
@@ -84,7 +86,8 @@ class Device:
     id: str
     driver: Driver
     points: Mapping[str, Point]
-    params: Mapping[str, Any] = field(default_factory=dict)  # driver keys: host, port, unit, baudrate, topics, ...
+    #: driver keys: host, port, unit, baudrate, topics, ...
+    params: Mapping[str, Any] = field(default_factory=dict)
     poll_interval: float | None = None  # seconds between polls, for drivers that poll
     timeout: float = 1.0  # seconds one request to the device may take
 

@@ -26,19 +26,28 @@ class Routed:
 
 #: a later stage: given the context, the text and the rules' near misses, an action or None
 ModelStage = Callable[[RequestContext, str, Placement | None], Awaitable[Routed | None]]
+#: a specialised rule tried before the point rules (e.g. raw register access); None: not mine
+PreRule = Callable[[str], Placement | None]
 
 
 class Router:
     def __init__(self, config: Config) -> None:
         self.rules = RuleRouter(list(config.points.values()), config.intents)
         self.model: ModelStage | None = None
+        self.pre_rules: list[PreRule] = []
 
     def reconfigure(self, config: Config) -> None:
         self.rules = RuleRouter(list(config.points.values()), config.intents)
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
         started = time.perf_counter()
-        placed = self.rules.place(text)
+        placed = None
+        for rule in self.pre_rules:
+            placed = rule(text)
+            if placed is not None:
+                break
+        else:
+            placed = self.rules.place(text)
         rules_ms = (time.perf_counter() - started) * 1000
         if placed is not None:
             return Routed(placed.action, "rule", {"rules": rules_ms}, placed.candidates)

@@ -179,10 +179,9 @@ class RuleRouter:
         if len(candidates) == 1 and candidates[0].number is not None:
             number = candidates[0].number
             return int(number) if number == int(number) else number
-        if not numbers or not candidates:
-            if words & {"stop", "shut", "off"} and point.kind in ("int", "float") \
-                    and (point.min is None or point.min <= 0):
-                return 0
+        stopping = bool(words & {"stop", "shut", "off"}) and (point.min is None or point.min <= 0)
+        if (not numbers or not candidates) and stopping:
+            return 0  # "stop pump 1": its speed to zero
         return None
 
 

@@ -15,6 +15,7 @@ import time
 from typing import Any
 
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool, main
+
 from hermesd.errors import ErrorCode, ToolError, UnknownPoint
 from hermesd.protocol import ActionSpec
 

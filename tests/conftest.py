@@ -1,0 +1,93 @@
+"""Shared fixtures: leak checks on every test, and real daemons, tools and sockets.
+
+The autouse fixtures fail a test that leaves asyncio tasks, threads or child processes behind
+(after giving them a moment to finish, by waiting for the condition, not by sleeping).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.support.daemon import DaemonRunner
+
+GRACE = 5.0  # seconds leftover threads and processes get to finish on their own
+
+
+def _children() -> set[int]:
+    out: set[int] = set()
+    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
+        try:
+            out.update(int(p) for p in (task / "children").read_text().split())
+        except OSError:
+            continue
+    return out
+
+
+def _wait_until(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+@pytest.fixture(autouse=True)
+def _no_leaked_threads_or_processes() -> Iterator[None]:
+    threads_before = set(threading.enumerate())
+    children_before = _children()
+    yield
+
+    def leaked_threads() -> list[threading.Thread]:
+        return [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
+
+    def leaked_children() -> set[int]:
+        return _children() - children_before
+
+    threads_ok = _wait_until(lambda: not leaked_threads(), GRACE)
+    children_ok = _wait_until(lambda: not leaked_children(), GRACE)
+    problems = []
+    if not threads_ok:
+        problems.append(f"leaked threads: {[t.name for t in leaked_threads()]}")
+    if not children_ok:
+        pids = leaked_children()
+        cmds = []
+        for pid in pids:
+            try:
+                cmds.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+                            .decode()[:120])
+            except OSError:
+                cmds.append(str(pid))
+            try:
+                os.kill(pid, 9)
+            except OSError:
+                pass
+        problems.append(f"leaked child processes: {cmds}")
+    if problems:
+        pytest.fail("; ".join(problems))
+
+
+@pytest.fixture(autouse=True)
+async def _no_leaked_tasks() -> AsyncIterator[None]:
+    yield
+    current = asyncio.current_task()
+    leaked = [t for t in asyncio.all_tasks() if t is not current and not t.done()]
+    if leaked:
+        for task in leaked:
+            task.cancel()
+        await asyncio.gather(*leaked, return_exceptions=True)
+        pytest.fail(f"leaked asyncio tasks: {[t.get_name() for t in leaked]}")
+
+
+@pytest.fixture
+def daemon_runner(tmp_path: Path) -> Iterator[DaemonRunner]:
+    runner = DaemonRunner(tmp_path)
+    yield runner
+    runner.cleanup()

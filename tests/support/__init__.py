@@ -1,0 +1,1 @@
+"""Real things the tests start: the daemon as a process, a notify socket, a fake tool."""
