@@ -163,8 +163,9 @@ class Daemon:
                 log.error("reload refused: %s", line)
             self.reloads["refused"] += 1
             self.reloads["last_error"] = "; ".join(exc.lines())
-            self.notifier.ready(f"reload refused ({len(exc.problems)} problems); running "
-                                "with the previous config")
+            count = len(exc.problems)
+            self.notifier.ready(f"reload refused ({count} problem{'s' if count > 1 else ''}); "
+                                "running with the previous config")
             return False
         self.config = new
         self.engine.reconfigure(new)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from pathlib import Path
 
@@ -36,3 +38,113 @@ def test_ready_status_and_clean_stop(daemon_runner: DaemonRunner) -> None:
     assert not Path(f"/proc/{tool_pid}").exists() or \
         Path(f"/proc/{tool_pid}/stat").read_text().split()[2] == "Z"
     assert list(d.socket.parent.iterdir()) == []
+
+
+def test_watchdog_pings_at_half_the_interval(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant(), env={"WATCHDOG_USEC": "1000000"})
+    first = time.monotonic()
+    d.notify.wait_for(lambda m: m == "WATCHDOG=1", timeout=3)
+    count_before = sum(m == "WATCHDOG=1" for m in d.notify.messages)
+    d.notify.wait_for(lambda m: m == "WATCHDOG=1" and
+                      sum(x == "WATCHDOG=1" for x in d.notify.messages) >= count_before + 3,
+                      timeout=5)
+    pings = sum(m == "WATCHDOG=1" for m in d.notify.messages)
+    elapsed = time.monotonic() - first
+    assert pings >= 3
+    assert elapsed / pings < 0.8  # about every 0.5 s, never the full interval
+    assert d.terminate() == 0
+
+
+def test_watchdog_is_silent_without_watchdog_usec(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant())
+    d.ctl_json("status")  # a round trip through the loop
+    d.terminate()
+    assert "WATCHDOG=1" not in d.notify.drain()
+
+
+def test_watchdog_pid_of_another_process_is_ignored(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant(), env={"WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"})
+    d.ctl_json("status")
+    d.terminate()
+    assert "WATCHDOG=1" not in d.notify.drain()
+
+
+def test_abstract_notify_socket(daemon_runner: DaemonRunner) -> None:
+    import socket as socketlib
+
+    name = f"hermesd-test-{os.getpid()}-{time.monotonic_ns()}"
+    listener = socketlib.socket(socketlib.AF_UNIX, socketlib.SOCK_DGRAM)
+    listener.bind("\0" + name)
+    listener.settimeout(20)
+    try:
+        d = daemon_runner.start(_plant(), env={"NOTIFY_SOCKET": "@" + name}, wait_ready=False)
+        got = []
+        while not any("READY=1" in m for m in got):
+            got.append(listener.recv(4096).decode())
+        assert any(m.startswith("STATUS=") for m in got) or any("STATUS=" in m for m in got)
+        assert d.terminate() == 0
+    finally:
+        listener.close()
+
+
+def test_sighup_with_a_good_config_reloads(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant())
+    tool_pid = d.tool_pid("oven")
+    config = _plant()
+    config["devices"]["oven"]["points"]["door_open"] = {"name": "Oven door", "type": "bool",
+                                                       "params": {"value": False}}
+    daemon_runner.write_config(config)
+    d.notify.messages.clear()
+    d.proc.send_signal(signal.SIGHUP)
+    d.notify.wait_for(lambda m: "RELOADING=1" in m)
+    reloading = next(m for m in d.notify.messages if "RELOADING=1" in m)
+    assert "MONOTONIC_USEC=" in reloading
+    ready = d.notify.wait_for(lambda m: "READY=1" in m)
+    assert "reloaded" in ready
+    code, answer = d.ctl_json("read", "door_open")
+    assert (code, answer["result"]["value"]) == (0, False)
+    assert d.tool_pid("oven") == tool_pid  # reconfigured in place, not restarted
+    assert d.status()["reloads"]["ok"] == 1
+    assert d.terminate() == 0
+
+
+def test_sighup_with_a_bad_config_keeps_the_running_one(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant())
+    bad = _plant()
+    bad["devices"]["oven"]["points"]["fan_speed"]["max"] = "lots"
+    daemon_runner.write_config(bad)
+    d.notify.messages.clear()
+    d.proc.send_signal(signal.SIGHUP)
+    ready = d.notify.wait_for(lambda m: "READY=1" in m)
+    assert "reload refused (1 problem)" in ready
+    assert "devices.oven.points.fan_speed.max: expected a number" in d.log
+    status = d.status()
+    assert status["reloads"]["refused"] == 1
+    assert "fan_speed.max" in status["reloads"]["last_error"]
+    code, answer = d.ctl_json("--role", "operator", "write", "fan_speed", "2500")
+    assert (code, answer["status"]) == (0, "ok")  # the old range (max 3000) still applies
+    assert d.terminate() == 0
+
+
+def test_cache_and_audit_survive_sigkill(daemon_runner: DaemonRunner) -> None:
+    config = _plant()
+    d = daemon_runner.start(config)
+    code, answer = d.ctl_json("--role", "operator", "write", "fan_speed", "1750")
+    assert answer["status"] == "ok"
+    code, answer = d.ctl_json("read", "oven_temp")
+    trace = answer["trace_id"]
+    lkv = d.state_dir / "lkv.json"
+    d.wait_until(lambda: lkv.exists() and "1750" in lkv.read_text(), what="cache persisted")
+    d.kill()  # SIGKILL: no chance to flush anything
+    audit = (d.state_dir / "audit.jsonl").read_text()
+    assert '"phase":"intent"' in audit and '"value":1750' in audit  # durable before the write
+    assert trace in audit
+
+    d2 = daemon_runner.start(config)
+    points = {p["id"]: p for p in d2.request({"op": "points"})["result"]["points"]}
+    assert points["fan_speed"]["value"] == 1750
+    assert points["fan_speed"]["quality"] == "stale"  # restored, not confirmed since
+    assert points["fan_speed"]["age_s"] >= 0
+    code, answer = d2.ctl_json("read", "fan_speed")
+    assert answer["status"] == "ok"  # read anew from the tool
+    assert d2.terminate() == 0

@@ -104,7 +104,11 @@ def validate(data: Any, source: Path) -> Config:
                 problems.add(f"devices.{dev.id}.driver",
                              "driver mqtt needs the top-level `mqtt` section (the broker)")
     if problems.items:
-        raise ConfigError(problems.items)
+        # report in the order of the file's sections, as a person reads it
+        order = {key: i for i, key in enumerate(data)} if isinstance(data, dict) else {}
+        items = sorted(problems.items,
+                       key=lambda p: order.get(p[0].split(".")[0].split("[")[0], len(order)))
+        raise ConfigError(items)
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
                   intents=tuple(intents), points=MappingProxyType(points))
@@ -221,8 +225,8 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     numeric = keys.kind in ("int", "float")
     if (lo is not None or hi is not None) and not numeric:
         s.problem("min" if lo is not None else "max", f"a {keys.kind} point takes no min/max")
-    if writable and numeric and (lo is None or hi is None):
-        s.problem("min" if lo is None else "max",
+    if writable and numeric and (not s.has("min") or not s.has("max")):
+        s.problem("min" if not s.has("min") else "max",
                   "a writable number needs both min and max: writes outside them are refused")
     if lo is not None and hi is not None and lo > hi:
         s.problem("min", f"min {lo} is greater than max {hi}")

@@ -38,7 +38,8 @@ class FakeTool(Tool):
         self.action(ActionSpec("echo", "Answer with the arguments.", OBJ, OBJ, "none"),
                     self.echo)
         self.action(ActionSpec("sleep", "Sleep, then answer.",
-                               {"type": "object", "properties": {"seconds": {"type": "number"}},
+                               {"type": "object", "properties": {"seconds": {"type": "number"},
+                                                                 "marker": {"type": "string"}},
                                 "required": ["seconds"]}, OBJ, "none"), self.sleep)
         self.action(ActionSpec("crash", "Exit at once with code 3.", OBJ, OBJ, "none"),
                     self.crash)
@@ -104,6 +105,9 @@ class FakeTool(Tool):
         return {"args": args, "context": ctx}
 
     async def sleep(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        if "marker" in args:  # tells the test the call has arrived
+            with open(args["marker"], "w") as f:
+                f.write(str(os.getpid()))
         await asyncio.sleep(float(args["seconds"]))
         return {"slept": args["seconds"]}
 

@@ -1,0 +1,209 @@
+"""Config validation: the dev plant is accepted; each kind of mistake gets its own clear line."""
+
+from __future__ import annotations
+
+import copy
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from hermesd.config import load_config
+from hermesd.errors import ConfigError
+
+DEV_PLANT = Path(__file__).parents[2].parent / "shared" / "data" / "plant-dev.yaml"
+if not DEV_PLANT.exists():  # a clone outside the workplace: the copy in configs/
+    DEV_PLANT = Path(__file__).parents[2] / "configs" / "plant-dev.yaml"
+
+
+def dev() -> dict[str, Any]:
+    return dict(yaml.safe_load(DEV_PLANT.read_text(encoding="utf-8")))
+
+
+def problems(tmp_path: Path, data: dict[str, Any] | str) -> list[str]:
+    path = tmp_path / "c.yaml"
+    path.write_text(data if isinstance(data, str) else yaml.safe_dump(data, allow_unicode=True),
+                    encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    return info.value.lines()
+
+
+def test_dev_plant_is_accepted() -> None:
+    config = load_config(DEV_PLANT)
+    assert config.node.id == "boiler-house-1"
+    assert len(config.points) == 15
+    assert config.points["conveyor_speed"].kind == "float"  # int16 x 0.1
+    assert config.points["pump1_speed"].kind == "int"
+    assert config.points["valve2_open"].writable
+    assert config.access.roles["operator"].may_write("pump1_speed")
+    assert not config.access.roles["operator"].may_write("boiler3_setpoint")
+    assert config.devices["plc1"].poll_interval == 2.0
+    assert config.points["outdoor_temp"].max_age == 900.0
+    assert config.paths.state_dir == DEV_PLANT.parent / "state"  # relative to the file
+
+
+def test_empty_devices_is_valid(tmp_path: Path) -> None:
+    path = tmp_path / "c.yaml"
+    path.write_text("node: {id: n1}\ndevices: {}\n", encoding="utf-8")
+    config = load_config(path)
+    assert config.devices == {}
+    assert config.access.default_role == "viewer"
+
+
+def test_config_is_frozen() -> None:
+    config = load_config(DEV_PLANT)
+    with pytest.raises(AttributeError):
+        config.node.id = "x"  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        config.points["x"] = config.points["tank_level"]  # type: ignore[index]
+
+
+def _set(data: dict[str, Any], dotted: str, value: Any) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    *parents, last = dotted.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    node[last] = value
+    return data
+
+
+def _del(data: dict[str, Any], dotted: str) -> dict[str, Any]:
+    data = copy.deepcopy(data)
+    *parents, last = dotted.split(".")
+    node = data
+    for key in parents:
+        node = node[key]
+    del node[last]
+    return data
+
+
+P = "devices.plc1.points"
+
+CASES: list[tuple[str, Any, str]] = [
+    # (what, how to break the dev plant, the line we expect)
+    ("unknown top-level key", lambda d: {**d, "devcies": {}},
+     "config error: devcies: unknown key (did you mean 'devices'?)"),
+    ("unknown point key", lambda d: _set(d, f"{P}.tank_level.adress", 7),
+     f"config error: {P}.tank_level.adress: unknown key (did you mean 'address'?)"),
+    ("wrong type", lambda d: _set(d, f"{P}.tank_level.address", "seven"),
+     f"config error: {P}.tank_level.address: expected a whole number, got the text 'seven'"),
+    ("out of range", lambda d: _set(d, f"{P}.tank_level.address", 70000),
+     f"config error: {P}.tank_level.address: 70000 is out of range 0..65535"),
+    ("port out of range", lambda d: _set(d, "devices.plc1.port", 0),
+     "config error: devices.plc1.port: 0 is out of range 1..65535"),
+    ("duration without unit", lambda d: _set(d, "devices.plc1.timeout", 1),
+     "config error: devices.plc1.timeout: expected a duration with its unit"),
+    ("bad duration text", lambda d: _set(d, "devices.plc1.poll_interval", "2 sec"),
+     "config error: devices.plc1.poll_interval: '2 sec' is not a duration like 500ms, 2s, 15m, 1h"),
+    ("unknown enum", lambda d: _set(d, f"{P}.tank_level.table", "holdings"),
+     f"config error: {P}.tank_level.table: the text 'holdings' is not one of "
+     "holding|input|coil|discrete (did you mean 'holding'?)"),
+    ("unknown driver", lambda d: _set(d, "devices.plc1.driver", "modbuss"),
+     "config error: devices.plc1.driver: the text 'modbuss' is not one of"),
+    ("missing driver", lambda d: _del(d, "devices.scale1.driver"),
+     "config error: devices.scale1.driver: is required"),
+    ("missing required key", lambda d: _del(d, f"{P}.tank_level.address"),
+     f"config error: {P}.tank_level.address: is required"),
+    ("duplicate point id across devices",
+     lambda d: _set(d, "devices.scale1.points.tank_level", d["devices"]["scale1"]["points"]
+                    ["scale1_weight"]),
+     "config error: devices.scale1.points.tank_level: point id 'tank_level' is already used by "
+     "device plc1; point ids must be unique"),
+    ("unknown point in a role's write list",
+     lambda d: _set(d, "access.roles.operator.write", ["pump1_speed", "pump9_speed"]),
+     "config error: access.roles.operator.write[1]: unknown point id 'pump9_speed'"),
+    ("read-only point in a role's write list",
+     lambda d: _set(d, "access.roles.operator.write", ["tank_level"]),
+     "config error: access.roles.operator.write[0]: point 'tank_level' is not writable"),
+    ("unknown default role", lambda d: _set(d, "access.default_role", "guest"),
+     "config error: access.default_role: role 'guest' is not defined in access.roles"),
+    ("unknown mqtt command role", lambda d: _set(d, "mqtt.command_role", "admin"),
+     "config error: mqtt.command_role: role 'admin' is not defined in access.roles"),
+    ("unknown voice role", lambda d: _set(d, "voice.role", "admin"),
+     "config error: voice.role: role 'admin' is not defined"),
+    ("writable number without a range", lambda d: _del(d, f"{P}.pump1_speed.max"),
+     f"config error: {P}.pump1_speed.max: a writable number needs both min and max"),
+    ("min above max", lambda d: _set(d, f"{P}.pump1_speed.min", 2000),
+     f"config error: {P}.pump1_speed.min: min 2000 is greater than max 1500"),
+    ("range beyond the register type", lambda d: _set(d, f"{P}.pump1_speed.max", 70000),
+     f"config error: {P}.pump1_speed.max: 70000 cannot be held by this point's type "
+     "(range 0..65535)"),
+    ("writable input register", lambda d: _set(d, f"{P}.tank_level.writable", True),
+     f"config error: {P}.tank_level.writable: input registers are read-only in Modbus"),
+    ("coil with a register type", lambda d: _set(d, f"{P}.valve2_open.type", "float32"),
+     f"config error: {P}.valve2_open.type: coil points are single bits: type must be bool"),
+    ("regex without a value group",
+     lambda d: _set(d, "devices.scale1.points.scale1_weight.pattern", r"(\d+) kg"),
+     "config error: devices.scale1.points.scale1_weight.pattern: needs a named group"),
+    ("invalid regex", lambda d: _set(d, "devices.scale1.points.scale1_weight.pattern", "(?P<value>"),
+     "config error: devices.scale1.points.scale1_weight.pattern: is not a valid regular expression"),
+    ("mqtt points without a broker", lambda d: _del(d, "mqtt"),
+     "config error: devices.yard.driver: driver mqtt needs the top-level `mqtt` section"),
+    ("ambiguous alias",
+     lambda d: _set(d, f"{P}.boiler2_temp.aliases", ["boiler three temp"]),
+     f"config error: {P}.boiler3_temp: name or alias 'boiler three temp' also names point "
+     "boiler2_temp"),
+    ("bad llm threads", lambda d: _set(d, "llm.threads", "many"),
+     "config error: llm.threads: expected `auto` or a number of threads 1..256"),
+    ("bad node id", lambda d: _set(d, "node.id", "boiler house/1"),
+     "config error: node.id: 'boiler house/1' is not an id of letters, digits, _ and -"),
+    ("boolean where a number belongs", lambda d: _set(d, f"{P}.pump1_speed.max", True),
+     f"config error: {P}.pump1_speed.max: expected a number, got the boolean true"),
+    ("mapping expected", lambda d: _set(d, "devices.plc1.points", ["boiler1_temp"]),
+     "config error: devices.plc1.points: expected a mapping"),
+]
+
+
+@pytest.mark.parametrize(("what", "breaking", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_each_mistake_is_named(tmp_path: Path, what: str, breaking: Any, expected: str) -> None:
+    lines = problems(tmp_path, breaking(dev()))
+    assert any(line.startswith(expected) for line in lines), f"{what}: got {lines}"
+
+
+def test_all_problems_at_once(tmp_path: Path) -> None:
+    data = _set(dev(), f"{P}.tank_level.address", -1)
+    data = _set(data, "devices.plc1.timeout", "fast")
+    data = _set(data, "access.default_role", "nobody")
+    lines = problems(tmp_path, data)
+    assert len(lines) == 3, lines
+
+
+def test_duplicate_yaml_keys_are_errors(tmp_path: Path) -> None:
+    text = "node: {id: a}\ndevices:\n  d1: {driver: exec, command: [x]}\n  d1: {driver: exec, command: [y]}\n"
+    (line,) = problems(tmp_path, text)
+    assert line.startswith("config error: (file): YAML syntax error at line 4")
+    assert "duplicate key 'd1' (first on line 3)" in line
+
+
+def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
+    (line,) = problems(tmp_path, "node:\n  id: [unclosed\n")
+    assert line.startswith("config error: (file): YAML syntax error at line 3")
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as info:
+        load_config(tmp_path / "nope.yaml")
+    assert info.value.lines()[0].startswith("config error: (file): cannot read")
+
+
+def test_check_config_command(tmp_path: Path) -> None:
+    ok = subprocess.run([sys.executable, "-m", "hermesd.main", "--check-config", str(DEV_PLANT)],
+                        capture_output=True, text=True, check=False)
+    assert ok.returncode == 0, ok.stderr
+    assert "valid" in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(yaml.safe_dump(_set(_set(dev(), "devices.plc1.port", "x"), "llm.context", 1)),
+                   encoding="utf-8")
+    done = subprocess.run([sys.executable, "-m", "hermesd.main", "--check-config", str(bad)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 78
+    assert done.stderr.splitlines() == [
+        "config error: devices.plc1.port: expected a whole number, got the text 'x'",
+        "config error: llm.context: 1 is out of range 256..131072",
+    ]
+    assert done.stdout == ""

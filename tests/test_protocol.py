@@ -1,0 +1,111 @@
+"""The tool protocol: every message type round-trips; bad frames raise ProtocolError."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from hermesd.errors import ProtocolError
+from hermesd.protocol import (
+    MAX_FRAME,
+    MESSAGE_TYPES,
+    ActionSpec,
+    Call,
+    Configure,
+    Error,
+    Event,
+    FrameDecoder,
+    Hello,
+    Message,
+    Ping,
+    Pong,
+    Result,
+    decode,
+    encode,
+)
+
+SPEC = ActionSpec("read", "Read a point.", {"type": "object"}, {"type": "object"}, "read")
+SAMPLES: list[Message] = [
+    Hello(tool="modbus", version="1.0", pid=42, actions=(SPEC,)),
+    Configure(id=1, config={"devices": {"plc1": {"points": {}}}}),
+    Call(id=2, action="read", args={"point": "boiler3_temp"},
+         context={"trace_id": "abc", "role": "viewer"}, deadline_ms=1500),
+    Result(id=2, value={"point": "boiler3_temp", "value": 523.4, "ts": 1.5}),
+    Error(id=3, code="DEVICE_OFFLINE", message="plc1 does not answer", retryable=False),
+    Event(kind="values", data={"values": [{"point": "x", "value": True, "ts": 2.0}]}),
+    Ping(id=4),
+    Pong(id=4),
+]
+
+
+def test_every_message_type_has_a_sample() -> None:
+    assert {type(m) for m in SAMPLES} == set(MESSAGE_TYPES.values())
+
+
+@pytest.mark.parametrize("message", SAMPLES, ids=lambda m: m.TYPE)
+def test_round_trip(message: Message) -> None:
+    frame = encode(message)
+    assert frame.endswith(b"\n") and frame.count(b"\n") == 1
+    (obj,) = FrameDecoder().feed(frame)
+    assert decode(obj) == message
+
+
+def test_frames_split_anywhere_are_reassembled() -> None:
+    stream = b"".join(encode(m) for m in SAMPLES)
+    decoder = FrameDecoder()
+    got = []
+    for i in range(0, len(stream), 7):
+        got.extend(decode(o) for o in decoder.feed(stream[i:i + 7]))
+    assert got == SAMPLES
+    assert decoder.pending == 0
+
+
+def test_unicode_survives() -> None:
+    msg = Result(id=1, value={"reply": "3号锅炉 523.4 °C"})
+    (obj,) = FrameDecoder().feed(encode(msg))
+    assert decode(obj) == msg
+
+
+@pytest.mark.parametrize(("raw", "message"), [
+    (b"not json\n", "not valid JSON"),
+    (b"[1, 2]\n", "not an object"),
+    (b'{"type": "nope"}\n', "unknown message type"),
+    (b'{"id": 1}\n', "unknown message type"),
+    (b'{"type": "ping"}\n', "missing field 'id'"),
+    (b'{"type": "ping", "id": "1"}\n', "expected an integer"),
+    (b'{"type": "ping", "id": true}\n', "expected an integer"),
+    (b'{"type": "ping", "id": 1, "extra": 2}\n', "unknown field(s) extra"),
+    (b'{"type": "error", "id": 1, "code": "OOPS", "message": "x"}\n', "not a documented code"),
+    (b'{"type": "call", "id": 1, "action": "read", "args": [], "context": {}, "deadline_ms": 5}\n',
+     "expected an object"),
+    (b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [1]}\n',
+     "expected objects"),
+    (b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [{"name": "a", '
+     b'"description": "", "input_schema": {}, "output_schema": {}, "effect": "delete"}]}\n',
+     "effect"),
+    (b"\xff\xfe\n", "not valid JSON"),
+])
+def test_bad_frames_raise(raw: bytes, message: str) -> None:
+    with pytest.raises(ProtocolError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        for obj in FrameDecoder().feed(raw):
+            decode(obj)
+
+
+def test_oversize_frame_raises_before_its_end() -> None:
+    decoder = FrameDecoder(limit=1024)
+    decoder.feed(b"x" * 1000)
+    with pytest.raises(ProtocolError, match="exceeds 1024"):
+        decoder.feed(b"x" * 100)  # no newline yet: refused without waiting for one
+
+
+def test_oversize_message_is_not_encoded() -> None:
+    big: dict[str, Any] = {"blob": "x" * (MAX_FRAME + 1)}
+    with pytest.raises(ProtocolError, match="exceeds"):
+        encode(Result(id=1, value=big))
+
+
+def test_encoding_is_compact_json() -> None:
+    frame = encode(Ping(id=7))
+    assert json.loads(frame) == {"type": "ping", "id": 7}

@@ -1,0 +1,136 @@
+"""Supervised tools: killed or hung tools are restarted, and calls in flight never hang."""
+
+from __future__ import annotations
+
+import os
+import signal
+import stat
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
+
+
+def _start(runner: DaemonRunner) -> RunningDaemon:
+    return runner.start(base_config({"dev": fake_device({
+        "level": {"name": "Tank level", "type": "float", "unit": "%", "params": {"value": 73.4}},
+    })}))
+
+
+def _call_in_background(d: RunningDaemon, marker: Path, seconds: float,
+                        timeout: float = 20) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "hermesd.ctl", "--socket", str(d.socket), "--json",
+         "--timeout", str(timeout), "call", "dev.sleep",
+         f'{{"seconds": {seconds}, "marker": "{marker}"}}'],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_socket_modes(daemon_runner: DaemonRunner) -> None:
+    d = _start(daemon_runner)
+    run_dir = d.socket.parent
+    assert stat.S_IMODE(run_dir.stat().st_mode) == 0o750
+    for sock in (d.socket, run_dir / "dev.sock"):
+        mode = sock.stat().st_mode
+        assert stat.S_ISSOCK(mode)
+        assert stat.S_IMODE(mode) == 0o660
+    assert d.terminate() == 0
+
+
+def test_killed_tool_fails_calls_in_flight_and_restarts(daemon_runner: DaemonRunner) -> None:
+    d = _start(daemon_runner)
+    pid = d.running_tool_pid("dev")
+    marker = daemon_runner.tmp / "arrived"
+    call = _call_in_background(d, marker, seconds=30)
+    d.wait_until(marker.exists, what="the call to reach the tool")
+    started = time.monotonic()
+    os.kill(pid, signal.SIGKILL)
+    out, err = call.communicate(timeout=10)
+    assert time.monotonic() - started < 3.0  # failed at once, not at the deadline
+    assert call.returncode == 1, err
+    assert '"TOOL_UNAVAILABLE"' in out
+
+    new_pid = d.running_tool_pid("dev", not_pid=pid)
+    assert new_pid != pid
+    tool = d.status()["tools"]["dev"]
+    assert tool["restarts"] == 1
+    assert tool["last_error"] == "was killed by SIGKILL"
+    code, answer = d.ctl_json("read", "level")
+    assert (code, answer["status"], answer["result"]["value"]) == (0, "ok", 73.4)
+    assert d.log.count("tool dev was killed by SIGKILL; restarting") == 1
+    assert d.terminate() == 0
+
+
+def test_hung_tool_times_out_calls_and_is_restarted(daemon_runner: DaemonRunner) -> None:
+    d = _start(daemon_runner)
+    pid = d.running_tool_pid("dev")
+    code, answer = d.ctl_json("read", "level")
+    assert answer["status"] == "ok"
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        started = time.monotonic()
+        code, answer = d.ctl_json("--timeout", "1.5", "read", "level")
+        took = time.monotonic() - started
+        # the read is answered from the last known value, marked stale, within its deadline
+        assert answer["status"] == "stale"
+        assert answer["error"]["code"] == "TIMEOUT"
+        assert answer["result"]["value"] == 73.4
+        assert answer["result"]["quality"] == "stale"
+        assert took < 4.0
+        code, answer = d.ctl_json("--timeout", "1", "call", "dev.echo", "{}")
+        assert answer["error"]["code"] == "TIMEOUT"
+        new_pid = d.running_tool_pid("dev", not_pid=pid)
+    finally:
+        try:
+            os.kill(pid, signal.SIGCONT)
+        except ProcessLookupError:
+            pass
+    assert new_pid != pid
+    assert "hung" in d.status()["tools"]["dev"]["last_error"]
+    assert not Path(f"/proc/{pid}").exists()
+    assert d.terminate() == 0
+
+
+def test_crashing_tool_backs_off(daemon_runner: DaemonRunner) -> None:
+    config = base_config({"bad": {"driver": "exec", "command": [sys.executable, "-c",
+                                                                 "import sys; sys.exit(5)"],
+                                  "points": {"x": {"type": "float"}}}})
+    d = daemon_runner.start(config)
+    d.wait_until(lambda: d.status()["tools"]["bad"]["restarts"] >= 3, timeout=20,
+                 what="three restarts")
+    tool = d.status()["tools"]["bad"]
+    assert tool["state"] in ("restarting", "starting")
+    assert "exited with code 5 before listening" in tool["last_error"]
+    delays = [float(line.split("restarting in ")[1].split(" s")[0])
+              for line in d.log.splitlines() if "tool bad" in line and "restarting in" in line]
+    assert delays[2] > delays[0]  # exponential, jittered
+    # the daemon stays up and answers honestly meanwhile
+    code, answer = d.ctl_json("read", "x")
+    assert answer["status"] == "error"
+    assert answer["error"]["code"] == "TOOL_UNAVAILABLE"
+    assert d.terminate() == 0
+
+
+def test_crash_inside_a_call_is_a_restart_not_a_hang(daemon_runner: DaemonRunner) -> None:
+    d = _start(daemon_runner)
+    pid = d.running_tool_pid("dev")
+    code, answer = d.ctl_json("call", "dev.crash", "{}")
+    assert answer["error"]["code"] == "TOOL_UNAVAILABLE"
+    d.running_tool_pid("dev", not_pid=pid)
+    assert "exited with code 3" in d.status()["tools"]["dev"]["last_error"]
+    assert d.terminate() == 0
+
+
+def test_tool_answer_outside_its_schema_is_refused(daemon_runner: DaemonRunner) -> None:
+    d = _start(daemon_runner)
+    code, answer = d.ctl_json("call", "dev.bad_result", "{}")
+    assert answer["status"] == "error"
+    assert answer["error"] == {"code": "INTERNAL",
+                               "message": "tool dev gave an invalid answer for bad_result"}
+    code, answer = d.ctl_json("call", "dev.sleep", '{"seconds": "ten"}')
+    assert answer["status"] == "rejected"
+    assert answer["error"]["code"] == "BAD_REQUEST"
+    assert "seconds" in answer["error"]["message"]
+    assert d.terminate() == 0
