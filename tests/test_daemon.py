@@ -6,11 +6,12 @@ import os
 import signal
 import time
 from pathlib import Path
+from typing import Any
 
 from tests.support.daemon import DaemonRunner, base_config, fake_device
 
 
-def _plant() -> dict[str, object]:
+def _plant() -> dict[str, Any]:
     return base_config({"oven": fake_device({
         "oven_temp": {"name": "Oven temperature", "type": "float", "unit": "°C",
                       "params": {"value": 180.5}},
@@ -78,7 +79,7 @@ def test_abstract_notify_socket(daemon_runner: DaemonRunner) -> None:
     listener.settimeout(20)
     try:
         d = daemon_runner.start(_plant(), env={"NOTIFY_SOCKET": "@" + name}, wait_ready=False)
-        got = []
+        got: list[str] = []
         while not any("READY=1" in m for m in got):
             got.append(listener.recv(4096).decode())
         assert any(m.startswith("STATUS=") for m in got) or any("STATUS=" in m for m in got)
@@ -145,6 +146,6 @@ def test_cache_and_audit_survive_sigkill(daemon_runner: DaemonRunner) -> None:
     assert points["fan_speed"]["value"] == 1750
     assert points["fan_speed"]["quality"] == "stale"  # restored, not confirmed since
     assert points["fan_speed"]["age_s"] >= 0
-    code, answer = d2.ctl_json("read", "fan_speed")
+    _code, answer = d2.ctl_json("read", "fan_speed")
     assert answer["status"] == "ok"  # read anew from the tool
     assert d2.terminate() == 0

@@ -55,7 +55,7 @@ def test_round_trip(message: Message) -> None:
 def test_frames_split_anywhere_are_reassembled() -> None:
     stream = b"".join(encode(m) for m in SAMPLES)
     decoder = FrameDecoder()
-    got = []
+    got: list[Message] = []
     for i in range(0, len(stream), 7):
         got.extend(decode(o) for o in decoder.feed(stream[i:i + 7]))
     assert got == SAMPLES
@@ -88,9 +88,12 @@ def test_unicode_survives() -> None:
     (b"\xff\xfe\n", "not valid JSON"),
 ])
 def test_bad_frames_raise(raw: bytes, message: str) -> None:
-    with pytest.raises(ProtocolError, match=message.replace("(", r"\(").replace(")", r"\)")):
+    def decode_all() -> None:
         for obj in FrameDecoder().feed(raw):
             decode(obj)
+
+    with pytest.raises(ProtocolError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        decode_all()
 
 
 def test_oversize_frame_raises_before_its_end() -> None:

@@ -79,7 +79,7 @@ def test_hung_tool_times_out_calls_and_is_restarted(daemon_runner: DaemonRunner)
         assert answer["result"]["value"] == 73.4
         assert answer["result"]["quality"] == "stale"
         assert took < 4.0
-        code, answer = d.ctl_json("--timeout", "1", "call", "dev.echo", "{}")
+        _code, answer = d.ctl_json("--timeout", "1", "call", "dev.echo", "{}")
         assert answer["error"]["code"] == "TIMEOUT"
         new_pid = d.running_tool_pid("dev", not_pid=pid)
     finally:
@@ -107,7 +107,7 @@ def test_crashing_tool_backs_off(daemon_runner: DaemonRunner) -> None:
               for line in d.log.splitlines() if "tool bad" in line and "restarting in" in line]
     assert delays[2] > delays[0]  # exponential, jittered
     # the daemon stays up and answers honestly meanwhile
-    code, answer = d.ctl_json("read", "x")
+    _code, answer = d.ctl_json("read", "x")
     assert answer["status"] == "error"
     assert answer["error"]["code"] == "TOOL_UNAVAILABLE"
     assert d.terminate() == 0
@@ -116,7 +116,7 @@ def test_crashing_tool_backs_off(daemon_runner: DaemonRunner) -> None:
 def test_crash_inside_a_call_is_a_restart_not_a_hang(daemon_runner: DaemonRunner) -> None:
     d = _start(daemon_runner)
     pid = d.running_tool_pid("dev")
-    code, answer = d.ctl_json("call", "dev.crash", "{}")
+    _code, answer = d.ctl_json("call", "dev.crash", "{}")
     assert answer["error"]["code"] == "TOOL_UNAVAILABLE"
     d.running_tool_pid("dev", not_pid=pid)
     assert "exited with code 3" in d.status()["tools"]["dev"]["last_error"]
@@ -129,7 +129,7 @@ def test_tool_answer_outside_its_schema_is_refused(daemon_runner: DaemonRunner) 
     assert answer["status"] == "error"
     assert answer["error"] == {"code": "INTERNAL",
                                "message": "tool dev gave an invalid answer for bad_result"}
-    code, answer = d.ctl_json("call", "dev.sleep", '{"seconds": "ten"}')
+    _code, answer = d.ctl_json("call", "dev.sleep", '{"seconds": "ten"}')
     assert answer["status"] == "rejected"
     assert answer["error"]["code"] == "BAD_REQUEST"
     assert "seconds" in answer["error"]["message"]

@@ -12,6 +12,7 @@ import asyncio
 import os
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool, main
@@ -106,8 +107,7 @@ class FakeTool(Tool):
 
     async def sleep(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         if "marker" in args:  # tells the test the call has arrived
-            with open(args["marker"], "w") as f:
-                f.write(str(os.getpid()))
+            Path(args["marker"]).write_text(str(os.getpid()))  # tiny: blocking is fine
         await asyncio.sleep(float(args["seconds"]))
         return {"slept": args["seconds"]}
 
