@@ -10,7 +10,7 @@ import asyncio
 import os
 import threading
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Generator, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,6 +18,7 @@ import pytest
 from tests.support.daemon import DaemonRunner
 
 GRACE = 5.0  # seconds leftover threads and processes get to finish on their own
+_BEFORE = pytest.StashKey[tuple[set[threading.Thread], set[int]]]()
 
 
 def _children() -> set[int]:
@@ -39,11 +40,19 @@ def _wait_until(condition, timeout: float) -> bool:  # type: ignore[no-untyped-d
     return True
 
 
-@pytest.fixture(autouse=True)
-def _no_leaked_threads_or_processes() -> Iterator[None]:
-    threads_before = set(threading.enumerate())
-    children_before = _children()
-    yield
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_setup(item: pytest.Item) -> Generator[None, None, None]:
+    # taken after fixtures are set up: module-scoped daemons are not the test's to stop
+    result = yield
+    item.stash[_BEFORE] = (set(threading.enumerate()), _children())
+    return result
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
+    """After every fixture is finalised (event loops closed), nothing the test started lives on."""
+    outcome = yield
+    threads_before, children_before = item.stash.get(_BEFORE, (set(), set()))
 
     def leaked_threads() -> list[threading.Thread]:
         return [t for t in threading.enumerate() if t not in threads_before and t.is_alive()]
@@ -71,7 +80,8 @@ def _no_leaked_threads_or_processes() -> Iterator[None]:
                 pass
         problems.append(f"leaked child processes: {cmds}")
     if problems:
-        pytest.fail("; ".join(problems))
+        pytest.fail(f"{item.nodeid}: " + "; ".join(problems))
+    return outcome
 
 
 @pytest.fixture(autouse=True)
@@ -84,6 +94,7 @@ async def _no_leaked_tasks() -> AsyncIterator[None]:
             task.cancel()
         await asyncio.gather(*leaked, return_exceptions=True)
         pytest.fail(f"leaked asyncio tasks: {[t.get_name() for t in leaked]}")
+
 
 
 @pytest.fixture

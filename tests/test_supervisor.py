@@ -48,7 +48,7 @@ def test_killed_tool_fails_calls_in_flight_and_restarts(daemon_runner: DaemonRun
     started = time.monotonic()
     os.kill(pid, signal.SIGKILL)
     out, err = call.communicate(timeout=10)
-    assert time.monotonic() - started < 3.0  # failed at once, not at the deadline
+    assert time.monotonic() - started < 10.0  # failed at once, not at the 20 s deadline
     assert call.returncode == 1, err
     assert '"TOOL_UNAVAILABLE"' in out
 

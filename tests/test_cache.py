@@ -1,0 +1,101 @@
+"""The last-known-value cache: quality judged at read time, atomic snapshots, no fake values."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+from hermesd.cache import ValueCache, write_atomic
+
+
+def _cache(tmp_path: Path) -> ValueCache:
+    return ValueCache(tmp_path / "lkv.json", {"temp": 30.0, "level": None},
+                      {"temp": "plc1", "level": "plc1"})
+
+
+def test_fresh_old_and_offline(tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    assert cache.judge("temp") is None  # nothing known: no value, never a zero
+    cache.update("temp", 523.4, ts=1000.0)
+    j = cache.judge("temp", now=1010.0)
+    assert j is not None and not j.stale and j.age == 10.0
+    j = cache.judge("temp", now=1031.0)
+    assert j is not None and j.stale and j.why == "older than its max age of 30 s"
+    cache.update("temp", 523.4, ts=1031.0)  # same value, fresh poll: fresh again
+    assert not cache.judge("temp", now=1032.0).stale  # type: ignore[union-attr]
+    cache.set_device("plc1", False, "connection refused", ts=1033.0)
+    j = cache.judge("temp", now=1034.0)
+    assert j is not None and j.stale and j.why.startswith("plc1 offline since ")
+    assert "(connection refused)" in j.why
+    assert j.reading.value == 523.4  # the last known value, kept
+
+
+def test_no_max_age_is_only_stale_when_offline(tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    cache.update("level", 73.4, ts=0.0)
+    assert not cache.judge("level", now=1e9).stale  # type: ignore[union-attr]
+
+
+def test_late_and_bad_readings_do_not_replace_newer_ones(tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    cache.update("temp", 2.0, ts=200.0)
+    assert not cache.update("temp", 1.0, ts=100.0)
+    assert not cache.update("temp", math.nan, ts=300.0)
+    assert not cache.update("unknown_point", 1.0)
+    assert cache.get("temp").value == 2.0  # type: ignore[union-attr]
+
+
+def test_listeners_hear_changes_only(tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    heard: list[object] = []
+    cache.subscribe(lambda r: heard.append(r.value))
+    cache.update("temp", 1.0, ts=1.0)
+    cache.update("temp", 1.0, ts=2.0)
+    cache.update("temp", 2.0, ts=3.0)
+    assert heard == [1.0, 2.0]
+    states: list[bool] = []
+    cache.subscribe_devices(lambda dev, s: states.append(s.online))
+    cache.set_device("plc1", False)
+    cache.set_device("plc1", False)  # no change, no noise
+    cache.set_device("plc1", True)
+    assert states == [False, True]
+
+
+def test_snapshot_round_trip_marks_restored_values(tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    cache.update("temp", 523.4, ts=1000.0)
+    cache.persist()
+    again = _cache(tmp_path)
+    again.load()
+    j = again.judge("temp", now=1001.0)
+    assert j is not None and j.stale and j.reading.value == 523.4
+    assert j.why == "from before the restart, not confirmed since"
+    again.update("temp", 523.5, ts=1002.0)
+    assert not again.judge("temp", now=1003.0).stale  # type: ignore[union-attr]
+
+
+def test_corrupt_snapshot_is_set_aside(tmp_path: Path) -> None:
+    (tmp_path / "lkv.json").write_text('{"version": 1, "values": {"temp": {"v": 1, "ts"')
+    cache = _cache(tmp_path)
+    cache.load()
+    assert cache.get("temp") is None
+    assert (tmp_path / "lkv.corrupt").exists()
+
+
+def test_snapshot_drops_points_no_longer_configured(tmp_path: Path) -> None:
+    (tmp_path / "lkv.json").write_text(json.dumps(
+        {"version": 1, "values": {"gone": {"v": 1, "ts": 1.0}, "temp": {"v": 2, "ts": 1.0}}}))
+    cache = _cache(tmp_path)
+    cache.load()
+    assert cache.get("gone") is None
+    assert cache.get("temp") is not None
+
+
+def test_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
+    target = tmp_path / "f.json"
+    write_atomic(target, b"one")
+    write_atomic(target, b"two")
+    assert target.read_bytes() == b"two"
+    assert os.listdir(tmp_path) == ["f.json"]
