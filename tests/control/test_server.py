@@ -7,6 +7,7 @@ import json
 import os
 import socket
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -27,7 +28,7 @@ def daemon(daemon_runner: DaemonRunner) -> Iterator[RunningDaemon]:
     assert d.terminate() == 0
 
 
-async def _ask(path: str, request: dict[str, object]) -> dict[str, object]:
+async def _ask(path: str, request: dict[str, object]) -> dict[str, Any]:
     reader, writer = await asyncio.open_unix_connection(path)
     try:
         writer.write(json.dumps(request).encode() + b"\n")
@@ -84,8 +85,8 @@ async def test_malformed_requests_are_refused_clearly(daemon: RunningDaemon,
                                                       message: str) -> None:
     answer = await _ask(str(daemon.socket), request_obj)
     assert answer["status"] == "rejected"
-    assert answer["error"]["code"] == "BAD_REQUEST"  # type: ignore[index]
-    assert answer["error"]["message"].startswith(message)  # type: ignore[index]
+    assert answer["error"]["code"] == "BAD_REQUEST"
+    assert answer["error"]["message"].startswith(message)
 
 
 async def test_two_hundred_concurrent_clients_are_all_answered(daemon: RunningDaemon) -> None:
@@ -93,12 +94,12 @@ async def test_two_hundred_concurrent_clients_are_all_answered(daemon: RunningDa
     requests = [{"op": "read", "point": "level", "id": i} if i % 2 else
                 {"op": "ask", "text": "what is the tank level", "id": i} for i in range(200)]
     answers = await asyncio.gather(*[_ask(path, r) for r in requests])
-    assert sorted(a["id"] for a in answers) == list(range(200))  # type: ignore[type-var]
+    assert sorted(a["id"] for a in answers) == list(range(200))
     assert {a["status"] for a in answers} == {"ok"}
-    assert {a["result"]["value"] for a in answers} == {73.4}  # type: ignore[index]
+    assert {a["result"]["value"] for a in answers} == {73.4}
 
 
-def _request_as(uid: int, path: str, request: dict[str, object]) -> dict[str, object]:
+def _request_as(uid: int, path: str, request: dict[str, object]) -> dict[str, Any]:
     """One request from a forked child that has become another user (needs root)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -136,9 +137,9 @@ def test_roles_come_from_peer_credentials(daemon: RunningDaemon) -> None:
         assert _request_as(65534, path, {"op": "read", "point": "level"})["status"] == "ok"
         answer = _request_as(65534, path, write_as_operator)
         assert answer["status"] == "forbidden"
-        assert "may act only as 'viewer', not 'operator'" in answer["error"]["message"]  # type: ignore[index]
+        assert "may act only as 'viewer', not 'operator'" in answer["error"]["message"]
         answer = _request_as(65534, path, {"op": "write", "point": "valve", "value": "on"})
-        assert answer["error"]["message"] == "role viewer may not write valve"  # type: ignore[index]
+        assert answer["error"]["message"] == "role viewer may not write valve"
     # root and the daemon's own user may take any role
     code, answer = daemon.ctl_json("--role", "operator", "write", "valve", "on")
     assert (code, answer["status"]) == (0, "ok")
