@@ -28,7 +28,7 @@ def daemon(daemon_runner: DaemonRunner) -> Iterator[RunningDaemon]:
     assert d.terminate() == 0
 
 
-async def _ask(path: str, request: dict[str, object]) -> dict[str, Any]:
+async def _ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
     reader, writer = await asyncio.open_unix_connection(path)
     try:
         writer.write(json.dumps(request).encode() + b"\n")
@@ -99,7 +99,7 @@ async def test_two_hundred_concurrent_clients_are_all_answered(daemon: RunningDa
     assert {a["result"]["value"] for a in answers} == {73.4}
 
 
-def _request_as(uid: int, path: str, request: dict[str, object]) -> dict[str, Any]:
+def _request_as(uid: int, path: str, request: dict[str, Any]) -> dict[str, Any]:
     """One request from a forked child that has become another user (needs root)."""
     read_fd, write_fd = os.pipe()
     pid = os.fork()
@@ -129,7 +129,7 @@ def _request_as(uid: int, path: str, request: dict[str, object]) -> dict[str, An
 
 def test_roles_come_from_peer_credentials(daemon: RunningDaemon) -> None:
     path = str(daemon.socket)
-    write_as_operator = {"op": "write", "point": "valve", "value": "on", "role": "operator"}
+    write_as_operator: dict[str, Any] = {"op": "write", "point": "valve", "value": "on", "role": "operator"}
     if os.getuid() == 0:  # a stranger gets the role access.users gives it, and no other
         os.chmod(daemon.socket, 0o666)  # let another user reach the socket for this test
         os.chmod(daemon.socket.parent, 0o755)

@@ -107,7 +107,7 @@ class FakeTool(Tool):
 
     async def sleep(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         if "marker" in args:  # tells the test the call has arrived
-            Path(args["marker"]).write_text(str(os.getpid()))  # noqa: ASYNC240 - a tiny file
+            Path(args["marker"]).write_text(str(os.getpid()))
         await asyncio.sleep(float(args["seconds"]))
         return {"slept": args["seconds"]}
 
