@@ -1,10 +1,12 @@
 """The append-only audit log: one JSON line per action (who, what, route, result, trace id).
 
-Records are appended and fsynced in small batches by one writer task (group commit), so many
-reads cost one fsync. A write is held until its record is on disk — the intent before the device
-is touched, the outcome after — and if the log cannot be written, writes are refused while reads
-go on. Files rotate by size (`audit.jsonl`, `.1`, … `.N`). A line torn by a power cut is closed
-off at the next start so the records after it stay readable.
+Records are appended and fsynced in batches by one writer task (group commit): a record that
+must be durable (a write's intent) is flushed at once, others at most `flush_delay` later, so a
+stream of reads costs a few fsyncs a second, not one each. A write is held until its record is
+on disk — the intent before the device is touched, the outcome after — and if the log cannot be
+written, writes are refused while reads go on. Files rotate by size (`audit.jsonl`, `.1`, …
+`.N`). A line torn by a power cut is closed off at the next start so the records after it stay
+readable.
 """
 
 from __future__ import annotations
@@ -26,11 +28,14 @@ class AuditUnavailable(Exception):
 
 
 class AuditLog:
-    def __init__(self, path: Path, *, max_bytes: int = 10 * 1024 * 1024, keep: int = 5) -> None:
+    def __init__(self, path: Path, *, max_bytes: int = 10 * 1024 * 1024, keep: int = 5,
+                 flush_delay: float = 0.2) -> None:
         self.path = path
+        self.flush_delay = flush_delay
+        self._urgent = asyncio.Event()
         self.max_bytes = max_bytes
         self.keep = keep
-        self._queue: list[tuple[bytes, asyncio.Future[None] | None]] = []
+        self._queue: list[tuple[float, dict[str, Any], asyncio.Future[None] | None]] = []
         self._wake = asyncio.Event()
         self._fd: int | None = None
         self.failing: str | None = None  # why the log cannot be written, while it cannot
@@ -54,7 +59,7 @@ class AuditLog:
 
     def append(self, record: dict[str, Any]) -> None:
         """Queue a record; it reaches the disk within one batch."""
-        self._queue.append((self._line(record), None))
+        self._queue.append((time.time(), record, None))  # serialised by the writer, off the request path
         self._wake.set()
 
     async def append_durable(self, record: dict[str, Any]) -> None:
@@ -62,26 +67,32 @@ class AuditLog:
         if self.failing is not None and self._fd is None:
             raise AuditUnavailable(self.failing)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((self._line(record), fut))
+        self._queue.append((time.time(), record, fut))
         self._wake.set()
+        self._urgent.set()
         await fut
 
     @staticmethod
-    def _line(record: dict[str, Any]) -> bytes:
-        record = {"ts": _iso(time.time()), **record}
-        return json.dumps(record, ensure_ascii=False, separators=(",", ":"),
-                          default=str).encode() + b"\n"
+    def _lines(batch: list[tuple[float, dict[str, Any], Any]]) -> bytes:
+        return b"".join(json.dumps({"ts": _iso(ts), **record}, ensure_ascii=False,
+                                   separators=(",", ":"), default=str).encode() + b"\n"
+                        for ts, record, _ in batch)
 
     async def run(self) -> None:
         """The writer: drains the queue in batches, one write and one fsync per batch."""
         try:
             while True:
                 await self._wake.wait()
+                if not self._urgent.is_set():  # gather more records unless one must be durable
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(self.flush_delay):
+                            await self._urgent.wait()
                 self._wake.clear()
+                self._urgent.clear()
                 batch, self._queue = self._queue, []
                 if not batch:
                     continue
-                data = b"".join(line for line, _ in batch)
+                data = self._lines(batch)
                 try:
                     await asyncio.to_thread(self._write, data)
                 except OSError as exc:
@@ -89,7 +100,7 @@ class AuditLog:
                         log.error("audit log %s cannot be written: %s; writes are refused "
                                   "until it can", self.path, exc)
                     self.failing = f"audit log cannot be written: {exc.strerror or exc}"
-                    for _, fut in batch:
+                    for _, _, fut in batch:
                         if fut is not None and not fut.done():
                             fut.set_exception(AuditUnavailable(self.failing))
                     continue
@@ -97,15 +108,14 @@ class AuditLog:
                     log.info("audit log %s is writable again", self.path)
                     self.failing = None
                 self.records += len(batch)
-                for _, fut in batch:
+                for _, _, fut in batch:
                     if fut is not None and not fut.done():
                         fut.set_result(None)
         finally:
-            rest = b"".join(line for line, _ in self._queue)
-            if rest:
+            if self._queue:
                 with contextlib.suppress(OSError):
-                    self._write(rest)
-            for _, fut in self._queue:
+                    self._write(self._lines(self._queue))
+            for _, _, fut in self._queue:
                 if fut is not None and not fut.done():
                     fut.cancel()
             self._queue = []

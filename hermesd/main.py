@@ -7,7 +7,6 @@ one `config error: <path>: <what>` line per problem on stderr; 1 for anything el
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import os
 import sys
@@ -54,10 +53,11 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(check_config(args.check_config))
 
     setup_logging(args.log_level)
+    from hermesd import eventloop
     from hermesd.daemon import run_daemon
 
     try:
-        code = asyncio.run(run_daemon(args.config))
+        code = eventloop.run(run_daemon(args.config))
     except ConfigError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)

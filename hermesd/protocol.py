@@ -92,6 +92,11 @@ def parse_frame(line: bytes) -> dict[str, Any]:
 def decode(obj: dict[str, Any]) -> Message:
     """The typed message for a decoded frame."""
     kind = obj.get("type")
+    fast = _FAST.get(kind) if isinstance(kind, str) else None
+    if fast is not None:
+        message: Message | None = fast(obj)
+        if message is not None:
+            return message
     cls = MESSAGE_TYPES.get(kind) if isinstance(kind, str) else None
     if cls is None:
         raise ProtocolError(f"unknown message type {kind!r}")
@@ -108,11 +113,14 @@ class Message:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"type": self.TYPE}
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
+        names = _NAMES.get(type(self))
+        if names is None:
+            names = _NAMES[type(self)] = tuple(f.name for f in dataclasses.fields(self))
+        for name in names:
+            value = getattr(self, name)
             if isinstance(value, tuple):
                 value = [v.to_dict() if isinstance(v, ActionSpec) else v for v in value]
-            out[f.name] = value
+            out[name] = value
         return out
 
     @classmethod
@@ -210,6 +218,41 @@ class Pong(Message):
 MESSAGE_TYPES: dict[str, type[Message]] = {
     cls.TYPE: cls for cls in (Hello, Configure, Call, Result, Error, Event, Ping, Pong)
 }
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+# -- fast paths for the frames of every request: the well-formed case without the generic
+#    checker; anything unusual (None) falls through to the strict generic path and its messages
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int
+
+
+def _fast_result(obj: dict[str, Any]) -> Message | None:
+    if len(obj) == 3 and _is_int(obj.get("id")) and "value" in obj:
+        return Result(obj["id"], obj["value"])
+    return None
+
+
+def _fast_call(obj: dict[str, Any]) -> Message | None:
+    if len(obj) == 6 and _is_int(obj.get("id")) and type(obj.get("action")) is str \
+            and type(obj.get("args")) is dict and type(obj.get("context")) is dict \
+            and _is_int(obj.get("deadline_ms")):
+        return Call(obj["id"], obj["action"], obj["args"], obj["context"], obj["deadline_ms"])
+    return None
+
+
+def _fast_ping(cls: type[Ping] | type[Pong]) -> Any:
+    def build(obj: dict[str, Any]) -> Message | None:
+        if len(obj) == 2 and _is_int(obj.get("id")):
+            return cls(obj["id"])
+        return None
+    return build
+
+
+_FAST: dict[str, Any] = {"result": _fast_result, "call": _fast_call, "ping": _fast_ping(Ping),
+                         "pong": _fast_ping(Pong)}
 
 
 # ---------------------------------------------------------------------------------------------

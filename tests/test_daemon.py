@@ -134,11 +134,15 @@ def test_cache_and_audit_survive_sigkill(daemon_runner: DaemonRunner) -> None:
     assert answer["status"] == "ok"
     code, answer = d.ctl_json("read", "oven_temp")
     trace = answer["trace_id"]
+    audit_path = d.state_dir / "audit.jsonl"
+    # the write's intent was durable before the write was answered
+    assert '"phase":"intent"' in audit_path.read_text()
     lkv = d.state_dir / "lkv.json"
     d.wait_until(lambda: lkv.exists() and "1750" in lkv.read_text(), what="cache persisted")
-    d.kill()  # SIGKILL: no chance to flush anything
-    audit = (d.state_dir / "audit.jsonl").read_text()
-    assert '"phase":"intent"' in audit and '"value":1750' in audit  # durable before the write
+    d.wait_until(lambda: trace in audit_path.read_text(), what="the read's record flushed")
+    d.kill()  # SIGKILL: no chance to flush anything more
+    audit = audit_path.read_text()
+    assert '"value":1750' in audit
     assert trace in audit
 
     d2 = daemon_runner.start(config)

@@ -35,18 +35,27 @@ MAX_TIMEOUT = 120.0
 
 @dataclass(frozen=True)
 class Peer:
+    """The process at the other end of a control connection (looked up once per connection)."""
+
     pid: int | None
     uid: int | None
     gid: int | None
+    name: str | None = None  # the user name of uid, when it has one
+
+    @classmethod
+    def of(cls, pid: int | None, uid: int | None, gid: int | None) -> Peer:
+        name = None
+        if uid is not None:
+            try:
+                name = pwd.getpwuid(uid).pw_name
+            except KeyError:
+                name = None
+        return cls(pid, uid, gid, name)
 
     def describe(self) -> str:
         if self.uid is None:
             return "unknown peer"
-        try:
-            name = pwd.getpwuid(self.uid).pw_name
-        except KeyError:
-            name = "?"
-        return f"uid {self.uid} ({name}) pid {self.pid}"
+        return f"uid {self.uid} ({self.name or '?'}) pid {self.pid}"
 
 
 @dataclass(frozen=True)
@@ -94,10 +103,8 @@ def role_for(peer: Peer, requested: str | None, access: Access) -> str:
     own = access.default_role
     if peer.uid is not None:
         own = access.users.get(str(peer.uid), own)
-        try:
-            own = access.users.get(pwd.getpwuid(peer.uid).pw_name, own)
-        except KeyError:
-            pass
+        if peer.name is not None:
+            own = access.users.get(peer.name, own)
     if requested is None or requested == own:
         return own
     if requested not in access.roles:

@@ -158,6 +158,6 @@ def _peer(writer: asyncio.StreamWriter) -> Peer:
     try:
         raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         pid, uid, gid = struct.unpack("3i", raw)
-        return Peer(pid, uid, gid)
+        return Peer.of(pid, uid, gid)
     except (OSError, AttributeError):
         return Peer(None, None, None)

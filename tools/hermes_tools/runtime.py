@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
+from hermesd import eventloop
 from hermesd.errors import ErrorCode, HermesError, ProtocolError
 from hermesd.protocol import (
     ActionSpec,
@@ -126,7 +127,7 @@ def main(tool: Tool, argv: list[str] | None = None) -> None:
                         format=f"{tool.name}[%(process)d] %(levelname)s %(name)s: %(message)s")
     _die_with_parent()
     try:
-        code = asyncio.run(serve(tool, args.socket))
+        code = eventloop.run(serve(tool, args.socket))
     except KeyboardInterrupt:
         code = 0
     sys.exit(code)

@@ -1,0 +1,31 @@
+"""How hermesd and its tools run their asyncio loop: uvloop when it is installed.
+
+uvloop halves the cost of each socket hop on the request path (control socket -> daemon ->
+tool -> back). It is optional: without it (or with HERMESD_UVLOOP=0) the standard loop runs,
+and everything behaves the same, only slower.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    if os.environ.get("HERMESD_UVLOOP", "1") == "0":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)

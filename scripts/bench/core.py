@@ -1,0 +1,182 @@
+"""Benchmark of the core: control-socket read round trip vs a bare echo, idle RSS, time to READY.
+
+    .venv/bin/python scripts/bench/core.py [--calls 10000] [--starts 5]
+
+Prints figures and the same-run baseline (a bare asyncio Unix-socket echo server in its own
+process, driven by the same client), so the ratio holds on a noisy machine. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+FAKE_TOOL = ROOT / "tests" / "support" / "fake_tool.py"
+
+ECHO_SERVER = """
+import asyncio, os, sys
+async def handle(reader, writer):
+    while line := await reader.readline():
+        writer.write(line)
+        await writer.drain()
+    writer.close()
+async def main():
+    server = await asyncio.start_unix_server(handle, sys.argv[1])
+    print("READY", flush=True)
+    async with server:
+        await server.serve_forever()
+asyncio.run(main())
+"""
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def round_trips(path: str, request: bytes, n: int, warmup: int = 200) -> list[float]:
+    reader, writer = await asyncio.open_unix_connection(path, limit=1 << 20)
+    times = []
+    try:
+        for i in range(n + warmup):
+            started = time.perf_counter()
+            writer.write(request)
+            line = await reader.readline()
+            elapsed = time.perf_counter() - started
+            if not line:
+                raise RuntimeError("connection closed")
+            if i >= warmup:
+                times.append(elapsed)
+    finally:
+        writer.close()
+        await writer.wait_closed()
+    return times
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def children(pid: int) -> list[int]:
+    out = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        out += [int(p) for p in (task / "children").read_text().split()]
+    return out
+
+
+def write_config(tmp: Path) -> Path:
+    config = {
+        "node": {"id": "bench"},
+        "paths": {"state_dir": str(tmp / "state"), "runtime_dir": str(tmp / "run")},
+        "access": {"default_role": "viewer", "roles": {"viewer": {"read": True}}},
+        "llm": {"enabled": False},
+        "devices": {"dev": {"driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+                            "points": {"level": {"name": "Tank level", "type": "float",
+                                                 "unit": "%", "params": {"value": 73.4}}}}},
+    }
+    path = tmp / "hermesd.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    return path
+
+
+def start_daemon(config: Path, notify_path: Path) -> tuple[subprocess.Popen[bytes], float]:
+    """Start hermesd; returns the process and its seconds from exec to READY=1."""
+    notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    if notify_path.exists():
+        notify_path.unlink()
+    notify.bind(str(notify_path))
+    notify.settimeout(30)
+    env = {**os.environ, "NOTIFY_SOCKET": str(notify_path)}
+    started = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "hermesd.main", "--config", str(config),
+                             "--log-level", "warning"], env=env)
+    try:
+        while b"READY=1" not in notify.recv(4096):
+            pass
+    finally:
+        notify.close()
+    return proc, time.perf_counter() - started
+
+
+def stop(proc: subprocess.Popen[bytes]) -> None:
+    proc.send_signal(signal.SIGTERM)
+    proc.wait(timeout=10)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--calls", type=int, default=10_000)
+    parser.add_argument("--starts", type=int, default=5)
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory(prefix="hb", dir="/tmp") as tmpdir:
+        tmp = Path(tmpdir)
+        config = write_config(tmp)
+
+        ready_times = []
+        for _ in range(args.starts):
+            proc, took = start_daemon(config, tmp / "notify")
+            ready_times.append(took)
+            stop(proc)
+
+        proc, _ = start_daemon(config, tmp / "notify")
+        try:
+            control = str(tmp / "run" / "control.sock")
+            # idle RSS after a moment of nothing
+            time.sleep(2)
+            daemon_rss = rss_mib(proc.pid)
+            tool_rss = [rss_mib(p) for p in children(proc.pid)]
+
+            echo_path = str(tmp / "echo.sock")
+            echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, echo_path],
+                                    stdout=subprocess.PIPE)
+            assert echo.stdout is not None and echo.stdout.readline().strip() == b"READY"
+            read = json.dumps({"op": "read", "point": "level"}).encode() + b"\n"
+            try:
+                # interleave the two so both see the same machine load
+                ours: list[float] = []
+                floor: list[float] = []
+                rounds = 5
+                for _ in range(rounds):
+                    floor += asyncio.run(round_trips(echo_path, read, args.calls // rounds))
+                    ours += asyncio.run(round_trips(control, read, args.calls // rounds))
+            finally:
+                echo.terminate()
+                echo.wait()
+        finally:
+            stop(proc)
+
+    ms = 1000.0
+    print(f"read round trip via control socket -> tool -> back ({len(ours)} calls, one "
+          "in-process client, sequential):")
+    print(f"  hermesd  p50 {percentile(ours, .5) * ms:.3f} ms   p99 {percentile(ours, .99) * ms:.3f} ms"
+          f"   mean {statistics.fmean(ours) * ms:.3f} ms")
+    print(f"  echo     p50 {percentile(floor, .5) * ms:.3f} ms   p99 {percentile(floor, .99) * ms:.3f} ms"
+          "   (bare asyncio Unix-socket echo, the floor)")
+    print(f"  ratio    p50 {percentile(ours, .5) / percentile(floor, .5):.2f}x   "
+          f"p99 {percentile(ours, .99) / percentile(floor, .99):.2f}x   (target p99 <= 3x)")
+    print(f"idle RSS: hermesd {daemon_rss:.1f} MiB (target <= 40), tool processes "
+          f"{', '.join(f'{r:.1f}' for r in tool_rss)} MiB")
+    print(f"start to READY=1 over {len(ready_times)} starts: median "
+          f"{statistics.median(ready_times):.3f} s, min {min(ready_times):.3f} s, "
+          f"max {max(ready_times):.3f} s (target <= 1.5 s)")
+
+
+if __name__ == "__main__":
+    main()
