@@ -153,3 +153,20 @@ def test_cache_and_audit_survive_sigkill(daemon_runner: DaemonRunner) -> None:
     _code, answer = d2.ctl_json("read", "fan_speed")
     assert answer["status"] == "ok"  # read anew from the tool
     assert d2.terminate() == 0
+
+
+def test_bad_config_at_start_exits_78_with_every_problem(daemon_runner: DaemonRunner) -> None:
+    import subprocess
+    import sys
+
+    bad = _plant()
+    bad["devices"]["oven"]["points"]["fan_speed"]["max"] = "lots"
+    bad["node"]["id"] = "has space"
+    path = daemon_runner.write_config(bad)
+    done = subprocess.run([sys.executable, "-m", "hermesd.main", "--config", str(path)],
+                          capture_output=True, text=True, timeout=30, check=False)
+    assert done.returncode == 78
+    assert done.stderr.splitlines() == [
+        "config error: node.id: 'has space' is not an id of letters, digits, _ and -",
+        "config error: devices.oven.points.fan_speed.max: expected a number, got the text 'lots'",
+    ]
