@@ -29,6 +29,7 @@ from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
 from hermesd.engine import Engine
 from hermesd.errors import ConfigError, HermesError
+from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
@@ -62,6 +63,8 @@ class Daemon:
         self._reload_task: asyncio.Task[bool] | None = None
         self.loop_lag = 0.0
         self.components: list[Component] = build_components(self)
+        self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail)
+        self.exit_code = 0
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -87,6 +90,7 @@ class Daemon:
                 tg.create_task(self.audit.run(), name="audit-writer")
                 tg.create_task(self.supervisor.run(tool_specs(self.config)), name="supervisor")
                 tg.create_task(self._watchdog(), name="watchdog")
+                tg.create_task(self.memory.run(), name="memory-watch")
                 for component in self.components:
                     tg.create_task(component.run(), name=component.name)
                 await self.supervisor.started()
@@ -118,6 +122,12 @@ class Daemon:
             self.state = "stopped"
 
     def stop(self) -> None:
+        self._stop.set()
+
+    def fail(self, reason: str) -> None:
+        """Stop cleanly but exit non-zero, so systemd restarts a fresh daemon."""
+        log.critical("stopping to be restarted: %s", reason)
+        self.exit_code = EXIT_MEMORY
         self._stop.set()
 
     def _summary(self, late: list[str]) -> str:
@@ -172,6 +182,7 @@ class Daemon:
         await self.supervisor.apply(tool_specs(new))
         for component in self.components:
             await component.reconfigure(new)
+        await self.memory.reconfigure(new.memory)
         self.reloads["ok"] += 1
         self.reloads["last_error"] = None
         log.info("config reloaded from %s", new.source)
@@ -255,6 +266,7 @@ class Daemon:
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
             "metrics": self.metrics.summary(),
+            "memory": self.memory.status(),
             **{c.name: c.status() for c in self.components},
         }
 
@@ -283,4 +295,4 @@ async def run_daemon(config_path: Path) -> int:
     config = load_config(config_path)
     daemon = Daemon(config)
     await daemon.run()
-    return 0
+    return daemon.exit_code

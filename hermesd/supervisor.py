@@ -57,7 +57,7 @@ class ToolProcess:
         self.socket_path = runtime_dir / f"{spec.name}.sock"
         self._on_event = on_event
         self._on_state = on_state
-        self.state = "stopped"  # starting | running | restarting | failed | stopped
+        self.state = "stopped"  # starting | running | restarting | held | stopped
         self.link: ToolLink | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.restarts = 0
@@ -66,6 +66,9 @@ class ToolProcess:
         self._ready = asyncio.Event()
         self._restart_now = asyncio.Event()
         self._kick_reason = ""
+        self._released = asyncio.Event()  # cleared while the tool is held stopped
+        self._released.set()
+        self.held_reason: str | None = None
 
     # -- what others see ---------------------------------------------------------------------
 
@@ -77,6 +80,7 @@ class ToolProcess:
             "last_error": self.last_error or None,
             "uptime_s": round(time.monotonic() - self.started_at, 1)
             if self.started_at and self.state == "running" else None,
+            "held": self.held_reason,
             "actions": sorted(self.link.actions) if self.link else [],
         }
 
@@ -96,6 +100,16 @@ class ToolProcess:
         """Ask for a restart (e.g. the memory watchdog); the loop stops and starts the tool."""
         self._kick_reason = reason
         self._restart_now.set()
+
+    def hold(self, reason: str) -> None:
+        """Stop the tool and keep it stopped until `release` (e.g. memory pressure)."""
+        self.held_reason = reason
+        self._released.clear()
+        self.restart(f"held: {reason}")
+
+    def release(self) -> None:
+        self.held_reason = None
+        self._released.set()
 
     async def reconfigure(self, spec: ToolSpec) -> None:
         """Send a new config to the running tool; a tool that refuses it is restarted."""
@@ -120,9 +134,16 @@ class ToolProcess:
         attempt = 0
         try:
             while True:
+                if not self._released.is_set():
+                    self._set_state("held")
+                    await self._released.wait()
+                    self._restart_now.clear()
                 began = time.monotonic()
                 reason = await self._run_once()
                 self._ready.clear()
+                if not self._released.is_set():
+                    log.warning("tool %s stopped and held: %s", self.name, self.held_reason)
+                    continue
                 self.last_error = reason
                 if time.monotonic() - began > STABLE_AFTER:
                     attempt = 0

@@ -30,12 +30,14 @@ from hermesd.config.model import (
     Role,
     Voice,
 )
+from hermesd.config.operations import read_memory, read_metrics
 from hermesd.config.reader import Problems, Section, describe
 from hermesd.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
-TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents")
+TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
+            "metrics")
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -91,6 +93,8 @@ def validate(data: Any, source: Path) -> Config:
     mqtt = _mqtt(top.section("mqtt"), base) if top.raw("mqtt", None) is not None else None
     voice = _voice(top.section("voice"))
     intents = _intents(top, points)
+    memory = read_memory(top.section("memory"))
+    metrics = read_metrics(top.section("metrics"))
     top.finish()
 
     roles = access.roles
@@ -111,7 +115,8 @@ def validate(data: Any, source: Path) -> Config:
         raise ConfigError(items)
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
-                  intents=tuple(intents), points=MappingProxyType(points))
+                  intents=tuple(intents), points=MappingProxyType(points), memory=memory,
+                  metrics=metrics)
 
 
 def _unknown_role(role: str, roles: Any) -> str:

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from hermesd.config.operations import Memory, Metrics
+
 ValueKind = Literal["bool", "int", "float", "string"]
 Driver = Literal["modbus", "serial", "mqtt", "exec"]
 
@@ -151,6 +153,8 @@ class Config:
     voice: Voice
     intents: tuple[Intent, ...] = ()
     points: Mapping[str, Point] = field(default_factory=dict)  # every point of every device, by id
+    memory: Memory = field(default_factory=Memory)  # the memory watchdog's budgets
+    metrics: Metrics = field(default_factory=Metrics)  # the Prometheus endpoint (off by default)
 
     def drivers(self) -> set[str]:
         return {d.driver for d in self.devices.values()}

@@ -51,6 +51,9 @@ class FakeTool(Tool):
                                "none"), self.set_offline)
         self.action(ActionSpec("raw_poke", "A raw write for policy tests.", OBJ, OBJ, "write"),
                     self.echo)
+        self.action(ActionSpec("grow", "Hold on to this many MiB more (a leak).",
+                               {"type": "object", "required": ["mib"]}, OBJ, "none"), self.grow)
+        self.hoard: list[bytearray] = []
 
     async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
         self.points.clear()
@@ -117,6 +120,10 @@ class FakeTool(Tool):
 
     async def bad_result(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         return {"not_ok": True}
+
+    async def grow(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        self.hoard.append(bytearray(os.urandom(1024)) * (1024 * int(args["mib"])))
+        return {"held_mib": sum(len(b) for b in self.hoard) // (1024 * 1024)}
 
     async def set_offline(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         device, online = args["device"], bool(args["online"])
