@@ -23,7 +23,9 @@ def test_tool_over_its_hard_limit_is_restarted(daemon_runner: DaemonRunner) -> N
                                                                     "hard": "150M"}}))
     pid = d.running_tool_pid("dev")
     code, answer = d.ctl_json("call", "dev.grow", '{"mib": 200}')
-    assert answer["result"]["value"] == {"held_mib": 200}
+    # the watchdog may strike between the allocation and the answer: either is honest
+    assert answer["status"] == "ok" and answer["result"]["value"] == {"held_mib": 200} or \
+        answer["error"]["code"] == "TOOL_UNAVAILABLE"
     new_pid = d.running_tool_pid("dev", not_pid=pid)
     assert new_pid != pid
     events = d.status()["memory"]["events"]
