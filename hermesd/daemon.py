@@ -31,6 +31,7 @@ from hermesd.engine import Engine
 from hermesd.errors import ConfigError, HermesError
 from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
+from hermesd.prometheus import MetricsServer
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
 from hermesd.supervisor import Supervisor
@@ -64,6 +65,12 @@ class Daemon:
         self.loop_lag = 0.0
         self.components: list[Component] = build_components(self)
         self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail)
+        self.prometheus: MetricsServer | None = None
+        if config.metrics.enabled:
+            sock = config.metrics.socket
+            self.prometheus = MetricsServer(
+                self.metrics_snapshot, listen=config.metrics.listen,
+                socket_path=None if sock is None else paths.runtime_dir / sock)
         self.exit_code = 0
 
     # -- lifecycle ---------------------------------------------------------------------------
@@ -96,6 +103,8 @@ class Daemon:
                 await self.supervisor.started()
                 late = await self.supervisor.wait_ready(TOOLS_READY_TIMEOUT)
                 await self.control.start()
+                if self.prometheus is not None:
+                    await self.prometheus.start()
                 self.state = "running"
                 summary = self._summary(late)
                 log.info("hermesd %s ready: %s", __version__, summary)
@@ -105,6 +114,8 @@ class Daemon:
                 self.notifier.stopping()
                 log.info("stopping")
                 await self.control.stop()
+                if self.prometheus is not None:
+                    await self.prometheus.stop()
                 raise _Stop
         except* _Stop:
             pass
@@ -269,6 +280,12 @@ class Daemon:
             "memory": self.memory.status(),
             **{c.name: c.status() for c in self.components},
         }
+
+    def metrics_snapshot(self) -> dict[str, Any]:
+        snapshot = self.status()
+        now = time.time()
+        snapshot["point_ages"] = {r.point: round(now - r.ts, 3) for r in self.cache.readings()}
+        return snapshot
 
     def _info(self, req: Request) -> dict[str, Any]:
         if req.op == "status":

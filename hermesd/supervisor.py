@@ -233,6 +233,8 @@ class ToolProcess:
             return f"failed to configure: {configured.result()}"
         first = next(iter(done))
         kind = tasks.get(first, "link")
+        if kind == "link" and proc.returncode is None:
+            await self._exit_code(0.5)  # a dying tool closes its socket just before it exits
         if kind == "exit" or proc.returncode is not None:
             code = proc.returncode
             if code is not None and code < 0:

@@ -101,7 +101,7 @@ class ToolLink:
             log.error("tool %s sent a bad frame: %s; closing its connection", self.tool, exc)
             self.close_reason = f"bad frame: {exc}"
         except (ConnectionError, EOFError) as exc:
-            self.close_reason = self.close_reason or f"connection closed ({exc or 'end of stream'})"
+            self.close_reason = self.close_reason or f"connection closed ({str(exc) or 'end of stream'})"
         finally:
             self._shutdown(self.close_reason or "connection closed")
 

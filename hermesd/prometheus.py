@@ -1,0 +1,154 @@
+"""The Prometheus text endpoint: `GET /metrics` on a loopback port or a Unix socket.
+
+Off unless `metrics.listen` or `metrics.socket` is set. A tiny HTTP/1.0 responder, not a web
+server: it reads one request line and its headers (bounded), answers, and closes. Rendering takes
+a snapshot of `Daemon.status()`, so it costs nothing until someone scrapes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hermesd.metrics import BUCKETS
+
+log = logging.getLogger(__name__)
+
+MAX_HEADER = 8192
+
+
+def _label(value: Any) -> str:
+    return str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+
+
+def render(status: dict[str, Any]) -> str:
+    """Prometheus text exposition (version 0.0.4) of a status snapshot."""
+    out: list[str] = []
+
+    def metric(name: str, kind: str, help_text: str,
+               samples: list[tuple[dict[str, Any], float | int | None]]) -> None:
+        out.append(f"# HELP {name} {help_text}")
+        out.append(f"# TYPE {name} {kind}")
+        for labels, value in samples:
+            if value is None:
+                continue
+            text = ",".join(f'{k}="{_label(v)}"' for k, v in labels.items())
+            out.append(f"{name}{{{text}}} {value}" if text else f"{name} {value}")
+
+    metric("hermesd_up", "gauge", "1 while the daemon runs.", [({}, 1)])
+    metric("hermesd_uptime_seconds", "gauge", "Seconds since start.",
+           [({}, status.get("uptime_s"))])
+    tools = status.get("tools", {})
+    metric("hermesd_tool_up", "gauge", "1 when the tool process is running.",
+           [({"tool": n}, int(t["state"] == "running")) for n, t in tools.items()])
+    metric("hermesd_tool_restarts_total", "counter", "Restarts of each tool process.",
+           [({"tool": n}, t["restarts"]) for n, t in tools.items()])
+    devices = status.get("devices", {})
+    metric("hermesd_device_online", "gauge", "1 online, 0 offline (absent while unknown).",
+           [({"device": n}, None if d["online"] is None else int(d["online"]))
+            for n, d in devices.items()])
+    metrics = status.get("metrics", {})
+    requests = metrics.get("requests", {})
+    samples: list[tuple[dict[str, Any], float | int | None]] = []
+    for route, data in requests.items():
+        for st, count in data.get("by_status", {}).items():
+            samples.append(({"route": route, "status": st}, count))
+    metric("hermesd_requests_total", "counter", "Requests answered, by route and status.", samples)
+    out.append("# HELP hermesd_request_duration_seconds Time to answer, by route.")
+    out.append("# TYPE hermesd_request_duration_seconds histogram")
+    for route, data in requests.items():
+        lat = data.get("latency_ms", {})
+        counts = list(lat.get("buckets_s", {}).values())
+        cumulative = 0
+        for bound, count in zip([*map(str, BUCKETS), "+Inf"], counts, strict=False):
+            cumulative += count
+            out.append(f'hermesd_request_duration_seconds_bucket{{route="{route}",le="{bound}"}} '
+                       f"{cumulative}")
+        total = data.get("count", 0)
+        mean_ms = lat.get("mean") or 0.0
+        out.append(f'hermesd_request_duration_seconds_sum{{route="{route}"}} '
+                   f"{mean_ms * total / 1000:.6f}")
+        out.append(f'hermesd_request_duration_seconds_count{{route="{route}"}} {total}')
+    metric("hermesd_events_total", "counter", "Watchdog and supervision events, by kind.",
+           [({"kind": k}, v) for k, v in metrics.get("events", {}).items()])
+    memory = status.get("memory", {})
+    metric("hermesd_memory_rss_bytes", "gauge", "Resident memory of each process.",
+           [({"process": n, "pid": p["pid"]}, int(p["rss_mib"] * 1024 * 1024))
+            for n, p in memory.get("processes", {}).items()])
+    metric("hermesd_loop_lag_seconds", "gauge", "Event loop lag at the last watchdog tick.",
+           [({}, status.get("loop_lag_s"))])
+    audit = status.get("audit", {})
+    metric("hermesd_audit_failing", "gauge", "1 while the audit log cannot be written.",
+           [({}, int(bool(audit.get("failing"))))])
+    cache = status.get("cache", {})
+    metric("hermesd_cache_values", "gauge", "Points with a last known value.",
+           [({}, cache.get("values"))])
+    ages = status.get("point_ages", {})
+    metric("hermesd_point_age_seconds", "gauge", "Age of each point's last known value.",
+           [({"point": p}, a) for p, a in ages.items()])
+    llm = status.get("llm", {})
+    metric("hermesd_llm_ready", "gauge", "1 when the LLM worker can answer.",
+           [({}, int(llm.get("state") == "ready"))])
+    return "\n".join(out) + "\n"
+
+
+class MetricsServer:
+    def __init__(self, snapshot: Callable[[], dict[str, Any]], *,
+                 listen: tuple[str, int] | None = None, socket_path: Path | None = None) -> None:
+        self._snapshot = snapshot
+        self.listen = listen
+        self.socket_path = socket_path
+        self._server: asyncio.Server | None = None
+
+    async def start(self) -> None:
+        if self.socket_path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.socket_path.unlink()
+            old = os.umask(0o117)
+            try:
+                self._server = await asyncio.start_unix_server(self._serve, str(self.socket_path))
+            finally:
+                os.umask(old)
+        elif self.listen is not None:
+            host, port = self.listen
+            self._server = await asyncio.start_server(self._serve, host, port)
+        where = self.socket_path or (f"{self.listen[0]}:{self.listen[1]}" if self.listen else "")
+        log.info("metrics at %s/metrics", where)
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+            self._server = None
+        if self.socket_path is not None:
+            with contextlib.suppress(FileNotFoundError):
+                self.socket_path.unlink()
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            async with asyncio.timeout(5):
+                head = await reader.readuntil(b"\r\n\r\n")
+            if len(head) > MAX_HEADER:
+                raise ValueError("header too large")
+            method, path, *_ = head.split(b"\r\n", 1)[0].decode("latin-1").split(" ")
+            if method != "GET":
+                status, body = "405 Method Not Allowed", "only GET\n"
+            elif path.split("?")[0] != "/metrics":
+                status, body = "404 Not Found", "try /metrics\n"
+            else:
+                status, body = "200 OK", render(self._snapshot())
+        except (TimeoutError, ValueError, asyncio.IncompleteReadError,
+                asyncio.LimitOverrunError, ConnectionError):
+            status, body = "400 Bad Request", "bad request\n"
+        data = body.encode()
+        writer.write(f"HTTP/1.0 {status}\r\nContent-Type: text/plain; version=0.0.4; "
+                     f"charset=utf-8\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n"
+                     .encode() + data)
+        with contextlib.suppress(ConnectionError):
+            await writer.drain()
+        writer.close()
