@@ -58,7 +58,6 @@ class _Pending:
     expect: re.Pattern[str]
     what: str  # the question, as a person reads it
     point: str
-    sent_at: float  # time.monotonic() just before the bytes were handed to the port
     answer: asyncio.Future[tuple[re.Match[str], float]]
 
 
@@ -203,8 +202,7 @@ class SerialDevice:
                 return
             for line in self._framer.feed(data, t, wall):
                 self._take(line)
-            pending = self._pending
-            if pending is not None and t < pending.sent_at:
+            if self._pending is not None and not self._after_question(t):
                 # read before the question went out: an unfinished line here is noise or a late
                 # answer, never the beginning of this question's answer
                 self._framer.reset()
@@ -267,10 +265,22 @@ class SerialDevice:
         except UnicodeDecodeError:
             return None, f"bytes that are not {self.settings.encoding} text ({line.describe()})"
 
+    def _after_question(self, t: float) -> bool:
+        """Whether bytes read at `t` came after the pending question was sent.
+
+        The worker thread discards unread input and records the moment (`link.cut`) just before
+        it writes the question, so an answer is always read, and stamped, after that moment; a
+        chunk seen before the cut of this very question is known is from before it.
+        """
+        link, pending = self._link, self._pending
+        cut = link.cut if link is not None else None
+        return pending is not None and cut is not None and cut[0] is pending and t >= cut[1]
+
     def _take(self, line: Line) -> None:
         text, problem = self._decode(line)
         pending = self._pending
-        if pending is not None and not pending.answer.done() and line.started >= pending.sent_at:
+        if pending is not None and not pending.answer.done() and \
+                self._after_question(line.started):
             if text is not None:
                 found = pending.expect.search(text)
                 if found:
@@ -358,12 +368,12 @@ class SerialDevice:
                 await asyncio.sleep(rest)
             link = self._require_link()
             loop = asyncio.get_running_loop()
-            pending = _Pending(expect, what, point, time.monotonic(), loop.create_future())
+            pending = _Pending(expect, what, point, loop.create_future())
             self._pending = pending
             self._framer.reset()  # what was read so far cannot be the start of the answer
             try:
                 async with asyncio.timeout(self.timeout):
-                    await link.write(payload)
+                    await link.write(payload, question=pending)
                     found, wall = await pending.answer
             except TimeoutError:
                 problem = f"{self.id} did not answer {what} within {self.timeout:g} s"
@@ -373,12 +383,13 @@ class SerialDevice:
                 raise DeviceOffline(self.id, str(exc)) from None
             finally:
                 self._pending = None
-                if not pending.answer.done():
+                answer = pending.answer
+                if not answer.done() or answer.cancelled():
                     # unanswered (our timeout or the caller's deadline): an answer may still come
                     self._rest_until = time.monotonic() + self.timeout
-                    pending.answer.cancel()
-                elif not pending.answer.cancelled():
-                    pending.answer.exception()  # retrieved: it was raised above if it was one
+                    answer.cancel()
+                else:
+                    answer.exception()  # retrieved: it was raised above if it was one
         self._set_state(True, "answering")
         return found, wall
 

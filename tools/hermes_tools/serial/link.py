@@ -89,6 +89,8 @@ class SerialLink:
         self._serial: Any = None
         self._stopping = threading.Event()
         self.lost_reason: str | None = None  # set once, by whichever thread saw the failure
+        self.cut: tuple[object, float] | None = None  # the last question and when it went out
+        self._flushes = 0  # input flushes so far (written by the worker, read by the reader)
         self._lost_lock = threading.Lock()
         self._worker = threading.Thread(target=self._work, name=f"serial-{name}-io", daemon=True)
         self._reader: threading.Thread | None = None
@@ -113,11 +115,16 @@ class SerialLink:
             raise
         return link
 
-    async def write(self, data: bytes) -> None:
-        """Send bytes; PortLost if the port failed."""
+    async def write(self, data: bytes, *, question: object | None = None) -> None:
+        """Send bytes; PortLost if the port failed.
+
+        With `question` (a token of the request), input not read yet is discarded first and
+        `cut` becomes (question, time.monotonic()) just before the bytes go out: whatever is
+        read after that moment came after the question.
+        """
         if self._closed or self.lost_reason is not None:
             raise PortLost(f"{self.settings.port} is closed")
-        await self._submit(lambda: self._write_blocking(data))
+        await self._submit(lambda: self._write_blocking(data, question))
 
     async def close(self) -> None:
         """Stop the reader, close the port and join both threads (idempotent)."""
@@ -178,8 +185,12 @@ class SerialLink:
                                         daemon=True)
         self._reader.start()
 
-    def _write_blocking(self, data: bytes) -> None:
+    def _write_blocking(self, data: bytes, question: object | None) -> None:
         try:
+            if question is not None:
+                self._flushes += 1  # before the flush: the reader checks it after a failed read
+                self._serial.reset_input_buffer()
+                self.cut = (question, time.monotonic())
             self._serial.write(data)
         except (serial.SerialException, OSError) as exc:
             self._report_lost(f"write failed: {exc}")
@@ -206,13 +217,19 @@ class SerialLink:
     def _read(self) -> None:
         port = self._serial
         while not self._stopping.is_set():
+            flushes = self._flushes
             try:
                 waiting = port.in_waiting
                 data = port.read(min(max(1, waiting), READ_CHUNK))
             except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
                 # TypeError/AttributeError: pyserial's own state torn down by a concurrent close
-                if not self._stopping.is_set():
-                    self._report_lost(_reason(exc))
+                if self._stopping.is_set():
+                    return
+                if flushes != self._flushes and "returned no data" in str(exc):
+                    # our own flush emptied the input between select() and read() (a tty with
+                    # VMIN=0 then reads 0 bytes, which pyserial takes for a disconnect)
+                    continue
+                self._report_lost(_reason(exc))
                 return
             if data:
                 self._post(self._on_data, data, time.monotonic(), time.time())
