@@ -12,7 +12,7 @@ import re
 import string
 
 from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
-from hermesd.config.reader import Section
+from hermesd.config.reader import MISSING, Section, describe
 
 KINDS = ("float", "int", "string", "bool")
 #: what a backslash escape looks like when YAML did not turn it into the character
@@ -26,7 +26,7 @@ def read_device(s: Section) -> DeviceKeys:
         "bytesize": s.choice("bytesize", (5, 6, 7, 8), 8),
         "parity": s.choice("parity", ("N", "E", "O", "M", "S"), "N"),
         "stopbits": s.choice("stopbits", (1, 1.5, 2), 1),
-        "terminator": s.text("terminator", "\r\n"),
+        "terminator": _wire(s, "terminator", "\r\n"),
         "encoding": s.text("encoding", "ascii"),
         "max_line": s.integer("max_line", 256, min=8, max=65536),  # bytes; longer is an error
     }
@@ -49,14 +49,14 @@ def read_device(s: Section) -> DeviceKeys:
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     encoding = device.params.get("encoding") or "ascii"
-    query = s.text("query", None)  # sent to ask for a value; absent: the device streams lines
+    query = _wire(s, "query", None)  # sent to ask for a value; absent: the device streams lines
     _wire_text(s, "query", query, encoding)
     pattern = s.text("pattern", required=True)
     _regex(s, "pattern", pattern, need_value=True)
     kind = s.choice("type", KINDS, "float")
     scale = s.number("scale", 1.0, nonzero=True)
     offset = s.number("offset", 0.0)
-    command = s.text("command", None)  # template for writes, e.g. "SET {value}\r\n"
+    command = _wire(s, "command", None)  # template for writes, e.g. "SET {value}\r\n"
     if isinstance(command, str):
         _template(s, command, kind or "float")
         _wire_text(s, "command", command, encoding)
@@ -76,6 +76,17 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         keys.writable_ok = False
         keys.why_not_writable = "a writable serial point needs a `command` template"
     return keys
+
+
+def _wire(s: Section, key: str, default: str | None) -> str | None:
+    """Text sent or matched on the wire: any non-empty text, a lone "\r" included."""
+    value = s.raw(key, MISSING)
+    if value is MISSING:
+        return default
+    if isinstance(value, str) and value:
+        return value
+    s.problem(key, f"expected non-empty text, got {describe(value)}")
+    return default
 
 
 def _regex(s: Section, key: str, pattern: object, *, need_value: bool) -> None:

@@ -147,9 +147,9 @@ class SerialDevice:
                 if down_since is None:
                     down_since = time.monotonic()
                     log.warning("%s: %s; retrying with backoff", self.id, reason)
-                else:
+                    self._set_state(False, reason, quiet=True)
+                else:  # the reason it went offline stays what people see, not each retry's
                     log.debug("%s: still %s", self.id, reason)
-                self._set_state(False, reason, quiet=True)
                 await self._wait_to_retry(backoff)
                 backoff = min(BACKOFF_MAX, backoff * 2) * random.uniform(0.8, 1.2)  # noqa: S311
                 continue

@@ -58,7 +58,7 @@ class LineFramer:
             if self._discarding:
                 self._discarding = False
             elif end > self.max_line:
-                lines.append(Line(bytes(self._buf[:PREVIEW]), self._started, wall,
+                lines.append(Line(bytes(self._buf[:min(end, PREVIEW)]), self._started, wall,
                                   self.max_line))
             else:
                 lines.append(Line(bytes(self._buf[:end]), self._started, wall))
