@@ -97,6 +97,7 @@ class SerialDevice:
         self._framer = self._new_framer()
         self._lost: asyncio.Future[str] | None = None
         self._connected = asyncio.Event()
+        self._tried = asyncio.Event()  # the first attempt to open the port is over
         self._lock = asyncio.Lock()  # one question at a time on the port
         self._pending: _Pending | None = None
         self._rest_until = 0.0  # no question before this time.monotonic(): late answers may come
@@ -148,6 +149,7 @@ class SerialDevice:
                     down_since = time.monotonic()
                     log.warning("%s: %s; retrying with backoff", self.id, reason)
                     self._set_state(False, reason, quiet=True)
+                    self._tried.set()
                 else:  # the reason it went offline stays what people see, not each retry's
                     log.debug("%s: still %s", self.id, reason)
                 await self._wait_to_retry(backoff)
@@ -162,6 +164,7 @@ class SerialDevice:
                 log.info("%s: reconnected on %s after %.1f s", self.id, where,
                          time.monotonic() - down_since)
             self._attach(link)
+            self._tried.set()
             try:
                 reason = await self._watch(link)
             finally:
@@ -366,7 +369,7 @@ class SerialDevice:
             if rest > 0:
                 log.debug("%s: resting %.2f s for late answers before %s", self.id, rest, what)
                 await asyncio.sleep(rest)
-            link = self._require_link()
+            link = await self._require_link()
             loop = asyncio.get_running_loop()
             pending = _Pending(expect, what, point, loop.create_future())
             self._pending = pending
@@ -396,7 +399,7 @@ class SerialDevice:
     async def send(self, payload: bytes) -> None:
         """Send a command that expects no answer."""
         async with self._lock:
-            link = self._require_link()
+            link = await self._require_link()
             try:
                 async with asyncio.timeout(self.timeout):
                     await link.write(payload)
@@ -406,9 +409,12 @@ class SerialDevice:
             except PortLost as exc:
                 raise DeviceOffline(self.id, str(exc)) from None
 
-    def _require_link(self) -> SerialLink:
+    async def _require_link(self) -> SerialLink:
+        """The open port; DeviceOffline if there is none (after the first attempt to open it,
+        so that a request made just after start is not refused for being early)."""
         if self.blocked:
             raise DeviceOffline(self.id, self.blocked)
+        await self._tried.wait()
         if self._link is None:
             raise DeviceOffline(self.id, self._reason)
         return self._link
@@ -439,7 +445,7 @@ class SerialDevice:
 
     async def _streamed(self, point: PointSpec) -> _Latest:
         """The latest streamed value while it is fresh, else the next one within `timeout`."""
-        self._require_link()
+        await self._require_link()
         latest = self._latest.get(point.id)
         fresh_for = point.max_age if point.max_age is not None else self.timeout
         if latest is not None and time.time() - latest.ts <= fresh_for:
