@@ -179,9 +179,12 @@ class ToolUnderTest:
 
     async def __aexit__(self, *exc: object) -> None:
         assert self._task is not None
+        failed = self._task.done() and not self._task.cancelled() and self._task.exception()
         self._task.cancel()
         await asyncio.gather(self._task, return_exceptions=True)
         await self.tool.close()
+        if failed:
+            raise AssertionError("the tool's background work failed") from failed
 
     async def read(self, point: str) -> dict[str, Any]:
         return dict(await self.tool.read({"point": point}, {}))

@@ -78,3 +78,16 @@ async def test_a_barcode_reader_over_a_socket_url(start_sim: StartSim, by_id: Pa
         sim.set("reader1", "9780201379624")
         await until(lambda: t.values("last_barcode")[-1][1] == "9780201379624", what="scan 2")
         assert (await t.read("last_barcode"))["value"] == "9780201379624"
+
+
+# pyserial 3.5's rfc2217 client calls Thread.setDaemon()/setName(), deprecated since Python 3.10
+@pytest.mark.filterwarnings("ignore:set(Daemon|Name)\\(\\) is deprecated:DeprecationWarning")
+async def test_a_gas_meter_over_an_rfc2217_url(start_sim: StartSim, by_id: Path,
+                                              unused_tcp_port: int) -> None:
+    device = gas_meter(by_id, baudrate=19200)
+    device["port"] = f"rfc2217://127.0.0.1:{unused_tcp_port}"
+    _, path = start_sim(plant({"gas1": device}), "--period", "gas1=0.1")
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("gas_flow"), what="flow over RFC 2217")
+        assert t.values("gas_flow")[-1][1] == 12.5
+        assert (await t.read("gas_total"))["value"] > 1234

@@ -28,8 +28,6 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-import serial
-
 from hermes_tools.serial.framing import Line, LineFramer
 from hermes_tools.serial.link import PortLost, PortSettings, SerialLink
 from hermes_tools.serial.points import BadAnswer, PointSpec
@@ -143,7 +141,7 @@ class SerialDevice:
             try:
                 link = await SerialLink.open(self.id, self.settings, self._data_for(link_box),
                                              self._lost_for(link_box))
-            except (serial.SerialException, OSError, ValueError) as exc:
+            except Exception as exc:  # any backend's failure to open is just that
                 reason = f"cannot open {port}: {_short(exc)}"
                 if down_since is None:
                     down_since = time.monotonic()
@@ -511,6 +509,8 @@ def leads_to(path: str) -> str | None:
 
 def _short(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
+    if "exclusively lock" in text:
+        return "another program has it open (exclusive lock)"
     if isinstance(exc, OSError) and exc.strerror:
         text = exc.strerror
     # pyserial wraps: "[Errno 2] could not open port /x: [Errno 2] No such file or directory: '/x'"

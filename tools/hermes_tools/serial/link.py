@@ -176,7 +176,9 @@ class SerialLink:
         port = serial.serial_for_url(
             s.port, do_not_open=True, baudrate=s.baudrate, bytesize=s.bytesize,
             parity=s.parity, stopbits=s.stopbits, timeout=READ_SLICE,
-            write_timeout=s.write_timeout, exclusive=True if s.is_path else None)
+            # pyserial's rfc2217 refuses a write timeout (NotImplementedError at open)
+            write_timeout=None if s.port.startswith("rfc2217://") else s.write_timeout,
+            exclusive=True if s.is_path else None)
         port.open()
         self._serial = port
         if self._stopping.is_set():

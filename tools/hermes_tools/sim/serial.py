@@ -2,7 +2,7 @@
 
 For every `driver: serial` device in the config, `SerialSim` plugs in one instrument (see
 `serial_instruments`): on a pty behind a symlink at the device's `port` path (or under
-`--link-dir`), or on TCP for a `socket://` port. It answers in the device's terminator and
+`--link-dir`), or on TCP for a `socket://` or `rfc2217://` port. It answers in the device's terminator and
 encoding and, unless told not to, takes as long as the bytes would take on a real line at the
 device's baud rate (a pty itself ignores the baud rate: without this every baud rate is as fast).
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from hermes_tools.serial.framing import LineFramer
 from hermes_tools.sim.serial_instruments import KINDS, Instrument, infer_kind, make
-from hermes_tools.sim.serial_ports import PtyPort, SimPort, TcpPort
+from hermes_tools.sim.serial_ports import PtyPort, Rfc2217Port, SimPort, TcpPort
 from hermesd.config import load_config
 from hermesd.config.model import Config, Device
 
@@ -63,8 +63,11 @@ class SimDevice:
         self.port: SimPort
         if port.startswith("socket://"):
             self.port = TcpPort(port, self._on_data)
+        elif port.startswith("rfc2217://"):
+            self.port = Rfc2217Port(port, self._on_data)
         elif "://" in port:
-            raise ValueError(f"{self.id}: cannot serve {port!r} (paths and socket:// only)")
+            raise ValueError(f"{self.id}: cannot serve {port!r} (paths, socket:// and "
+                             "rfc2217:// only)")
         else:
             link = link_dir / self.id if link_dir is not None else Path(port)
             self.port = PtyPort(link, self._on_data)

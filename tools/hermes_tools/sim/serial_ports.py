@@ -3,9 +3,10 @@
 `PtyPort` makes a pty pair in raw mode and points a symlink (the path the config names, like a
 `/dev/serial/by-id/...` link) at its slave; unplugging closes the pair and removes the link, and
 plugging in again makes a new pty (a new /dev/pts number) behind the same link, as udev does for
-a USB adapter. `TcpPort` serves a `socket://HOST:PORT` device. Both run on the event loop with
-`add_reader` and never block: bytes that cannot be written at once are dropped, as a UART with
-nobody listening would lose them.
+a USB adapter. `TcpPort` serves a `socket://HOST:PORT` device and `Rfc2217Port` an
+`rfc2217://HOST:PORT` one (Telnet and RFC 2217 negotiation by pyserial's `PortManager`). All
+run on the event loop with `add_reader` and never block: bytes that cannot be written at once
+are dropped, as a UART with nobody listening would lose them.
 """
 
 from __future__ import annotations
@@ -19,7 +20,11 @@ import socket
 import tty
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
+
+import serial
+from serial import rfc2217
 
 log = logging.getLogger(__name__)
 
@@ -140,8 +145,9 @@ class TcpPort(SimPort):
     def __init__(self, url: str, on_data: Receiver) -> None:
         parts = urlsplit(url)
         if parts.hostname is None or parts.port is None:
-            raise ValueError(f"{url!r} is not socket://HOST:PORT")
+            raise ValueError(f"{url!r} is not {parts.scheme}://HOST:PORT")
         self.address = (parts.hostname, parts.port)
+        self.scheme = parts.scheme
         self.on_data = on_data
         self._listener: socket.socket | None = None
         self._clients: set[socket.socket] = set()
@@ -153,7 +159,7 @@ class TcpPort(SimPort):
     @property
     def where(self) -> str:
         state = "" if self.plugged else " (unplugged)"
-        return f"tcp {self.address[0]}:{self.address[1]}{state}"
+        return f"{self.scheme}://{self.address[0]}:{self.address[1]}{state}"
 
     def plug(self) -> None:
         if self._listener is not None:
@@ -185,7 +191,21 @@ class TcpPort(SimPort):
 
     def _send_to(self, client: socket.socket, data: bytes) -> None:
         if client in self._clients:
-            _write_all(client.fileno(), data)
+            _write_all(client.fileno(), self._outgoing(client, data))
+
+    # the wire format of a connection: plain bytes here, Telnet-framed for RFC 2217
+
+    def _accepted(self, client: socket.socket) -> None:
+        pass
+
+    def _incoming(self, client: socket.socket, data: bytes) -> bytes:
+        return data
+
+    def _outgoing(self, client: socket.socket, data: bytes) -> bytes:
+        return data
+
+    def _closing(self, client: socket.socket) -> None:
+        pass
 
     def _accept(self) -> None:
         if self._listener is None:
@@ -196,6 +216,7 @@ class TcpPort(SimPort):
             return
         client.setblocking(False)
         self._clients.add(client)
+        self._accepted(client)
         asyncio.get_running_loop().add_reader(client.fileno(), self._readable, client)
 
     def _readable(self, client: socket.socket) -> None:
@@ -208,10 +229,45 @@ class TcpPort(SimPort):
         if not data:
             self._drop_client(client)
             return
-        self.on_data(data, lambda reply: self._send_to(client, reply))
+        data = self._incoming(client, data)
+        if data:
+            self.on_data(data, lambda reply: self._send_to(client, reply))
 
     def _drop_client(self, client: socket.socket) -> None:
         if client in self._clients:
             self._clients.discard(client)
             asyncio.get_running_loop().remove_reader(client.fileno())
+            self._closing(client)
             client.close()
+
+
+class _Connection:
+    """What pyserial's PortManager writes its Telnet replies to."""
+
+    def __init__(self, client: socket.socket) -> None:
+        self.client = client
+
+    def write(self, data: bytes) -> None:
+        _write_all(self.client.fileno(), data)
+
+
+class Rfc2217Port(TcpPort):
+    def __init__(self, url: str, on_data: Receiver) -> None:
+        super().__init__(url, on_data)
+        self._managers: dict[socket.socket, tuple[Any, Any]] = {}
+
+    def _accepted(self, client: socket.socket) -> None:
+        # the port settings a client asks for land on a loop:// stand-in: a simulated
+        # instrument takes any baud rate, as a real one set up for it would
+        stand_in = serial.serial_for_url("loop://")
+        self._managers[client] = (rfc2217.PortManager(stand_in, _Connection(client)), stand_in)
+
+    def _incoming(self, client: socket.socket, data: bytes) -> bytes:
+        return b"".join(self._managers[client][0].filter(data))
+
+    def _outgoing(self, client: socket.socket, data: bytes) -> bytes:
+        return b"".join(self._managers[client][0].escape(data))
+
+    def _closing(self, client: socket.socket) -> None:
+        _, stand_in = self._managers.pop(client)
+        stand_in.close()
