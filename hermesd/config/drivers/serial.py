@@ -1,5 +1,16 @@
 """Keys of `driver: serial` line-protocol instruments and their points.
 
+Device: `port` (a path, best a stable `/dev/serial/by-id/...` link, or `socket://HOST:PORT`,
+`rfc2217://HOST:PORT`), `baudrate`, `bytesize`, `parity` (N|E|O|M|S), `stopbits`, `terminator`
+(ends each line the device sends; default CR LF), `encoding` (of the text on the line; default ascii),
+`max_line` (bytes; a longer line is an error, not a value), `timeout` (for one answer),
+`poll_interval` (of the query points).
+Point: `query` (sent to ask; without it the device streams lines), `pattern` (a regular
+expression with a `(?P<value>...)` group), `type` (float|int|string|bool), `scale`, `offset`,
+`true_text`/`false_text` (bool), `min_event_interval` (streamed points: at most one value event
+per interval), `command` (write template with `{value}`, optionally `{value:.1f}`), `ack` (the
+line that acknowledges a command).
+
 Bytes that go on the wire (`terminator`, `query`, `command`) are written in YAML double quotes so
 that `\\r\\n` becomes a carriage return and a line feed; a literal backslash escape (single quotes)
 is reported, never sent as it stands. Nothing here opens a port.
