@@ -44,6 +44,14 @@ def test_read_write_and_stale_through_the_daemon(start_sim: StartSim, by_id: Pat
     assert code != 0 and answer["error"]["code"] == "OUT_OF_RANGE"
     assert sim.received("ctl1")[len(asked):] in ([], ["SP?"])  # at most a poll, never SP=300
 
+    sim.slow("scale1", "never")  # plugged in, but silent
+    code, answer = _read(d, "scale1_weight")
+    assert code == 0 and answer["status"] == "stale", answer
+    assert answer["error"]["code"] == "TIMEOUT" and answer["result"]["value"] == 12.34
+    assert "scale1" in answer["result"]["stale_reason"], answer
+    sim.slow("scale1", 0)
+    d.wait_until(lambda: _read(d, "scale1_weight")[1]["status"] == "ok", what="answering again")
+
     sim.drop("scale1")
     code, answer = d.wait_until(
         lambda: (r := _read(d, "scale1_weight"))[1]["status"] == "stale" and r,
