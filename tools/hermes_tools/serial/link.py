@@ -132,6 +132,10 @@ class SerialLink:
             self._closed = True
             self._stopping.set()
             self._cancel_read()
+            cancel_write = getattr(self._serial, "cancel_write", None)
+            if cancel_write is not None:  # a write stuck on a full output buffer ends now
+                with contextlib.suppress(Exception):
+                    cancel_write()
             self._jobs.put(None)
         if self._worker.is_alive() or not self._worker_done.done():
             # the worker completes the future as its very last step, so join() returns at once

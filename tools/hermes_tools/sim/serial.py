@@ -166,7 +166,11 @@ class SerialSim:
         """Plug every instrument in and serve until cancelled; unplug all on the way out."""
         try:
             for device in self.devices.values():
-                device.port.plug()
+                try:
+                    device.port.plug()
+                except OSError as exc:
+                    raise OSError(f"{device.id}: cannot plug in at {device.port.where}: "
+                                  f"{exc.strerror or exc}") from exc
             async with asyncio.TaskGroup() as tg:
                 for device in self.devices.values():
                     tg.create_task(device.answer_requests(), name=f"sim-{device.id}-answers")
@@ -305,7 +309,10 @@ async def _main(args: argparse.Namespace) -> int:
     await asyncio.wait([runner, ready], return_when=asyncio.FIRST_COMPLETED)
     if runner.done():
         ready.cancel()
-        print(f"hermes-sim serial: {runner.exception()}", file=sys.stderr)
+        failure = runner.exception()
+        hint = " (--link-dir DIR puts the links elsewhere)" \
+            if isinstance(failure, OSError) and args.link_dir is None else ""
+        print(f"hermes-sim serial: {failure}{hint}", file=sys.stderr)
         return 1
     for dev_id, device in sim.devices.items():
         print(f"{dev_id} {device.instrument.kind} {device.port.where}", flush=True)
