@@ -1,14 +1,33 @@
-"""Keys of `driver: serial` line-protocol instruments and their points."""
+"""Keys of `driver: serial` line-protocol instruments and their points.
+
+Device: `port` (a path, best a stable `/dev/serial/by-id/...` link, or `socket://HOST:PORT`,
+`rfc2217://HOST:PORT`), `baudrate`, `bytesize`, `parity` (N|E|O|M|S), `stopbits`, `terminator`
+(ends each line the device sends; default CR LF), `encoding` (of the text on the line; default ascii),
+`max_line` (bytes; a longer line is an error, not a value), `timeout` (for one answer),
+`poll_interval` (of the query points).
+Point: `query` (sent to ask; without it the device streams lines), `pattern` (a regular
+expression with a `(?P<value>...)` group), `type` (float|int|string|bool), `scale`, `offset`,
+`true_text`/`false_text` (bool), `min_event_interval` (streamed points: at most one value event
+per interval), `command` (write template with `{value}`, optionally `{value:.1f}`), `ack` (the
+line that acknowledges a command).
+
+Bytes that go on the wire (`terminator`, `query`, `command`) are written in YAML double quotes so
+that `\\r\\n` becomes a carriage return and a line feed; a literal backslash escape (single quotes)
+is reported, never sent as it stands. Nothing here opens a port.
+"""
 
 from __future__ import annotations
 
 import codecs
 import re
+import string
 
 from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
-from hermesd.config.reader import Section
+from hermesd.config.reader import MISSING, Section, describe
 
 KINDS = ("float", "int", "string", "bool")
+#: what a backslash escape looks like when YAML did not turn it into the character
+_LITERAL_ESCAPE = re.compile(r"\\[rnt0]|\\x[0-9a-fA-F]{2}")
 
 
 def read_device(s: Section) -> DeviceKeys:
@@ -18,7 +37,7 @@ def read_device(s: Section) -> DeviceKeys:
         "bytesize": s.choice("bytesize", (5, 6, 7, 8), 8),
         "parity": s.choice("parity", ("N", "E", "O", "M", "S"), "N"),
         "stopbits": s.choice("stopbits", (1, 1.5, 2), 1),
-        "terminator": s.text("terminator", "\r\n"),
+        "terminator": _wire(s, "terminator", "\r\n"),
         "encoding": s.text("encoding", "ascii"),
         "max_line": s.integer("max_line", 256, min=8, max=65536),  # bytes; longer is an error
     }
@@ -28,35 +47,100 @@ def read_device(s: Section) -> DeviceKeys:
             codecs.lookup(encoding)
         except LookupError:
             s.problem("encoding", f"{encoding!r} is not a known text encoding")
+            params["encoding"] = "ascii"  # so the points' checks below can still run
+    _wire_text(s, "terminator", params["terminator"], params["encoding"])
+    port = params["port"]
+    if isinstance(port, str) and "://" in port and \
+            not port.startswith(("socket://", "rfc2217://", "loop://")):
+        s.problem("port", f"{port!r}: a URL port is socket://HOST:PORT or rfc2217://HOST:PORT")
     poll = s.duration("poll_interval", 5.0, min=0.05)
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
     return DeviceKeys(params, poll, timeout)
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
-    query = s.text("query", None)  # sent to ask for a value; absent: the device streams lines
+    encoding = device.params.get("encoding") or "ascii"
+    query = _wire(s, "query", None)  # sent to ask for a value; absent: the device streams lines
+    _wire_text(s, "query", query, encoding)
     pattern = s.text("pattern", required=True)
-    if isinstance(pattern, str):
-        try:
-            compiled = re.compile(pattern)
-        except re.error as exc:
-            s.problem("pattern", f"is not a valid regular expression: {exc}")
-        else:
-            if "value" not in compiled.groupindex:
-                s.problem("pattern", "needs a named group `(?P<value>...)` that captures the value")
+    _regex(s, "pattern", pattern, need_value=True)
     kind = s.choice("type", KINDS, "float")
     scale = s.number("scale", 1.0, nonzero=True)
     offset = s.number("offset", 0.0)
-    command = s.text("command", None)  # template for writes, e.g. "SET {value}\r\n"
-    if isinstance(command, str) and "{value}" not in command:
-        s.problem("command", "a command template must contain {value}")
+    command = _wire(s, "command", None)  # template for writes, e.g. "SET {value}\r\n"
+    if isinstance(command, str):
+        _template(s, command, kind or "float")
+        _wire_text(s, "command", command, encoding)
+    ack = s.text("ack", None)  # a line that confirms a command was taken, e.g. '^OK$'
+    _regex(s, "ack", ack, need_value=False)
+    if ack is not None and command is None:
+        s.problem("ack", "only a point with a `command` waits for an acknowledgement")
     params = {"query": query, "pattern": pattern, "type": kind, "scale": scale, "offset": offset,
-              "command": command,
+              "command": command, "ack": ack,
               "true_text": s.text("true_text", "1"), "false_text": s.text("false_text", "0"),
               "min_event_interval": s.duration("min_event_interval", 0.5)}
+    if kind == "bool" and params["true_text"] == params["false_text"]:
+        s.problem("false_text", "true_text and false_text must differ")
     keys = PointKeys(scaled_kind(kind or "float", scale or 1.0, offset or 0.0) if kind in
                      ("int", "float") else (kind or "float"), params)
     if command is None:
         keys.writable_ok = False
         keys.why_not_writable = "a writable serial point needs a `command` template"
     return keys
+
+
+def _wire(s: Section, key: str, default: str | None) -> str | None:
+    """Text sent or matched on the wire: any non-empty text, a lone "\r" included."""
+    value = s.raw(key, MISSING)
+    if value is MISSING:
+        return default
+    if isinstance(value, str) and value:
+        return value
+    s.problem(key, f"expected non-empty text, got {describe(value)}")
+    return default
+
+
+def _regex(s: Section, key: str, pattern: object, *, need_value: bool) -> None:
+    if not isinstance(pattern, str):
+        return
+    try:
+        compiled = re.compile(pattern)
+    except re.error as exc:
+        s.problem(key, f"is not a valid regular expression: {exc}")
+        return
+    if need_value and "value" not in compiled.groupindex:
+        s.problem(key, "needs a named group `(?P<value>...)` that captures the value")
+
+
+def _template(s: Section, command: str, kind: str) -> None:
+    """A command template holds `{value}` (optionally with a format spec) and nothing else."""
+    try:
+        fields = [f for _, f, _, _ in string.Formatter().parse(command) if f is not None]
+    except ValueError as exc:
+        s.problem("command", f"is not a valid template ({exc}); write a literal brace as {{{{ or }}}}")
+        return
+    if "value" not in fields:
+        s.problem("command", "a command template must contain {value}")
+        return
+    others = sorted({f for f in fields if f != "value"})
+    if others:
+        s.problem("command", f"a command template may only use {{value}}, not {{{others[0]}}}")
+        return
+    sample: object = {"float": 1.5, "int": 1, "bool": "1", "string": "x"}.get(kind, 1)
+    try:
+        command.format(value=sample)
+    except (ValueError, TypeError) as exc:
+        s.problem("command", f"the format of {{value}} does not suit a {kind} value: {exc}")
+
+
+def _wire_text(s: Section, key: str, text: object, encoding: object) -> None:
+    if not isinstance(text, str):
+        return
+    if _LITERAL_ESCAPE.search(text):
+        s.problem(key, f"{text!r} holds a literal backslash escape; write it in double quotes "
+                       f"(e.g. \"W\\r\\n\") so YAML turns it into the control character")
+    if isinstance(encoding, str):
+        try:
+            text.encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            s.problem(key, f"{text!r} cannot be sent in the device's encoding {encoding}")

@@ -1,0 +1,69 @@
+"""Writable points: the value is checked before anything is sent, acknowledged and read back."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.errors import ErrorCode, HermesError
+from tests.tools.serial.conftest import StartSim
+from tests.tools.serial.harness import ToolUnderTest, plant, until
+
+
+def controller(port: Path, **point: Any) -> dict[str, Any]:
+    setpoint: dict[str, Any] = {
+        "query": "SP?\r\n", "pattern": r"^SP=(?P<value>[-+]?[\d.]+)$", "unit": "°C",
+        "command": "SP={value:.1f}\r\n", "ack": "^OK$", "writable": True, "min": 0, "max": 250}
+    setpoint.update(point)
+    return {"driver": "serial", "port": str(port), "baudrate": 115200, "timeout": "500ms",
+            "poll_interval": "1h", "points": {"oven_setpoint": setpoint}}
+
+
+async def test_a_write_is_acknowledged_and_read_back(start_sim: StartSim, by_id: Path) -> None:
+    sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        result = await t.write("oven_setpoint", 75.5)
+        assert result["value"] == 75.5 and result["confirmed"] is True
+        assert sim.received("ctl1")[-2:] == ["SP=75.5", "SP?"]
+        assert (await t.read("oven_setpoint"))["value"] == 75.5
+
+
+async def test_a_bad_value_is_refused_before_anything_is_sent(start_sim: StartSim,
+                                                              by_id: Path) -> None:
+    sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        asked = sim.received("ctl1")
+        for bad, code in ((300, ErrorCode.OUT_OF_RANGE), (-1, ErrorCode.OUT_OF_RANGE),
+                          ("hot", ErrorCode.OUT_OF_RANGE), (True, ErrorCode.OUT_OF_RANGE),
+                          (float("nan"), ErrorCode.OUT_OF_RANGE)):
+            with pytest.raises(HermesError) as caught:
+                await t.write("oven_setpoint", bad)
+            assert caught.value.code == code, (bad, caught.value.message)
+        assert sim.received("ctl1") == asked  # not one byte went out
+
+
+async def test_a_refusal_by_the_device_is_its_error(start_sim: StartSim, by_id: Path) -> None:
+    _sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        with pytest.raises(HermesError) as caught:
+            await t.write("oven_setpoint", 220)  # ours allows 250; the controller stops at 200
+        assert caught.value.code == ErrorCode.DEVICE_ERROR
+        assert "ctl1 answered 'ERR RANGE' to 'SP=220.0\\r\\n'" in caught.value.message
+        assert (await t.read("oven_setpoint"))["value"] == 50.0  # unchanged
+
+
+async def test_a_write_without_ack_or_query_is_sent_unconfirmed(start_sim: StartSim,
+                                                                by_id: Path) -> None:
+    device = controller(by_id / "usb-ctl1")
+    del device["points"]["oven_setpoint"]["query"], device["points"]["oven_setpoint"]["ack"]
+    sim, path = start_sim(plant({"ctl1": device}), "--kind", "ctl1=controller")
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.tool.devices["ctl1"]._link, what="port open")
+        result = await t.write("oven_setpoint", 60)
+        assert result["value"] == 60 and "confirmed" not in result
+        await until(lambda: "SP=60.0" in sim.received("ctl1"), what="the command at the device")

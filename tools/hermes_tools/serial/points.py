@@ -1,0 +1,155 @@
+"""What a serial point is: the bytes that ask for it, the line that answers, the command that sets it.
+
+`PointSpec.from_config` reads the point slice the daemon sends; `value_of(text)` turns a line into
+a typed, scaled value (or raises `BadAnswer` saying why not); `render(value)` turns a value into
+command bytes after checking it against the point's range and choices, so nothing unchecked is
+ever sent. Pure functions of text and bytes: no I/O here.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hermesd.errors import ErrorCode, HermesError, Rejected
+
+CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+class BadAnswer(HermesError):
+    """The device answered, but not with a line this point can use."""
+
+    code = ErrorCode.DEVICE_ERROR
+
+
+@dataclass(frozen=True)
+class PointSpec:
+    id: str
+    device: str
+    kind: str  # the value type people see: float, int, bool, string
+    raw_type: str  # how the captured text is read: float, int, bool, string
+    pattern: re.Pattern[str]
+    query: bytes | None  # None: the device streams lines for this point
+    command: str | None  # write template with {value}
+    ack: re.Pattern[str] | None  # the line that acknowledges a command
+    scale: float = 1.0
+    offset: float = 0.0
+    true_text: str = "1"
+    false_text: str = "0"
+    minimum: float | None = None
+    maximum: float | None = None
+    choices: tuple[str, ...] = ()
+    writable: bool = False
+    max_age: float | None = None
+    min_event_interval: float = 0.5
+    encoding: str = "ascii"
+
+    @classmethod
+    def from_config(cls, device: str, pid: str, p: dict[str, Any], encoding: str) -> PointSpec:
+        query = p.get("query")
+        ack = p.get("ack")
+        return cls(
+            id=pid, device=device, kind=str(p.get("kind", "float")),
+            raw_type=str(p.get("type", "float")), pattern=re.compile(str(p["pattern"])),
+            query=query.encode(encoding) if isinstance(query, str) else None,
+            command=p.get("command"), ack=re.compile(ack) if isinstance(ack, str) else None,
+            scale=float(p.get("scale", 1.0)), offset=float(p.get("offset", 0.0)),
+            true_text=str(p.get("true_text", "1")), false_text=str(p.get("false_text", "0")),
+            minimum=p.get("min"), maximum=p.get("max"), choices=tuple(p.get("choices") or ()),
+            writable=bool(p.get("writable")), max_age=p.get("max_age"),
+            min_event_interval=float(p.get("min_event_interval", 0.5)), encoding=encoding)
+
+    @property
+    def streamed(self) -> bool:
+        return self.query is None
+
+    # -- reading ------------------------------------------------------------------------------
+
+    def match(self, text: str) -> re.Match[str] | None:
+        return self.pattern.search(text)
+
+    def value_of(self, found: re.Match[str]) -> Any:
+        """The typed, scaled value a matching line carries; BadAnswer if it carries none."""
+        text = (found.group("value") or "").strip()
+        if self.raw_type == "string":
+            return text
+        if self.raw_type == "bool":
+            if text.casefold() == self.true_text.casefold():
+                return True
+            if text.casefold() == self.false_text.casefold():
+                return False
+            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is neither "
+                            f"{self.true_text!r} (on) nor {self.false_text!r} (off)")
+        try:
+            raw: float = int(text) if self.raw_type == "int" else float(text)
+        except ValueError:
+            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is not "
+                            f"{'a whole number' if self.raw_type == 'int' else 'a number'}") \
+                from None
+        if not math.isfinite(raw):
+            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, not a measurement")
+        value = raw * self.scale + self.offset
+        if self.kind == "int":
+            return round(value)
+        return float(value)
+
+    # -- writing ------------------------------------------------------------------------------
+
+    def render(self, value: Any) -> bytes:
+        """The command bytes that set `value`; Rejected, before anything is sent, if it may not."""
+        if self.command is None or not self.writable:
+            raise HermesError(f"{self.id} is not writable", code=ErrorCode.NOT_WRITABLE)
+        raw: Any
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise Rejected(f"{self.id} takes true or false, not {value!r}")
+            raw = self.true_text if value else self.false_text
+        elif self.kind == "string":
+            raw = self._checked_text(value)
+        else:
+            raw = self._raw_number(value)
+        try:
+            return self.command.format(value=raw).encode(self.encoding)
+        except UnicodeEncodeError:
+            raise Rejected(f"{value!r} cannot be sent to {self.device} in {self.encoding}") \
+                from None
+
+    def _checked_text(self, value: Any) -> str:
+        if not isinstance(value, str):
+            raise Rejected(f"{self.id} takes text, not {value!r}")
+        if self.choices and value not in self.choices:
+            raise Rejected(f"{value!r} is not one of {', '.join(self.choices)} for {self.id}")
+        if CONTROL.search(value):
+            # a line terminator inside a value would send a second, unchecked command
+            raise Rejected(f"{self.id} takes one line of text: control characters are refused")
+        return value
+
+    def _raw_number(self, value: Any) -> int | float:
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
+            raise Rejected(f"{self.id} takes a number, not {value!r}")
+        if self.kind == "int" and value != int(value):
+            raise Rejected(f"{self.id} takes whole numbers, not {value!r}")
+        if (self.minimum is not None and value < self.minimum) or \
+                (self.maximum is not None and value > self.maximum):
+            lo = "" if self.minimum is None else f"{self.minimum:g}"
+            hi = "" if self.maximum is None else f"{self.maximum:g}"
+            raise Rejected(f"{value:g} is out of range for {self.id} ({lo}..{hi})")
+        raw = (value - self.offset) / self.scale
+        if self.raw_type == "int":
+            whole = round(raw)
+            if abs(raw - whole) > 1e-9 * max(1.0, abs(raw)):
+                raise Rejected(f"{value:g} cannot be sent to {self.id}: it is not a whole step "
+                               f"of {self.scale:g}")
+            return whole
+        return raw
+
+    def same(self, wanted: Any, seen: Any) -> bool:
+        """Whether a value read back is the value written (numbers within half a step)."""
+        if isinstance(wanted, int | float) and not isinstance(wanted, bool) \
+                and isinstance(seen, int | float) and not isinstance(seen, bool):
+            step = abs(self.scale) if self.raw_type == "int" else 0.0
+            return abs(float(wanted) - float(seen)) <= step / 2 + 1e-9 * max(1.0, abs(wanted))
+        return bool(wanted == seen)

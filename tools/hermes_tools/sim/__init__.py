@@ -1,0 +1,1 @@
+"""Simulators of the development plant's field devices, for the demo and the tests."""
