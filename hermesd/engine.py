@@ -307,9 +307,10 @@ class Engine:
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
         ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        before = self.cache.device(device)
         if self.cache.set_device(device, online, reason, ts):
             if online:
-                log.info("device %s is online again", device)
+                log.info("device %s is online%s", device, "" if before is None else " again")
             else:
                 log.warning("device %s is offline: %s", device, reason or "no reason given")
 
