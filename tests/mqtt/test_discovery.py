@@ -49,7 +49,7 @@ def test_unique_ids_and_entity_ids_are_unique_and_well_formed(tmp_path: Path) ->
 
 def test_topics_use_only_characters_ha_accepts(tmp_path: Path) -> None:
     for topic in announcements(_load(tmp_path, _plant(tmp_path))):
-        prefix, component, node, object_id, tail = topic.split("/")
+        prefix, _component, node, object_id, tail = topic.split("/")
         assert (prefix, tail) == ("homeassistant", "config")
         for part in (node, object_id):
             assert all(ch.isalnum() or ch in "_-" for ch in part), topic
