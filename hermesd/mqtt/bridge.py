@@ -5,7 +5,8 @@ or the config is reloaded, it announces everything: discovery configs (and empty
 configs for entities whose points are gone), each device's availability, each point's value.
 Between announcements it publishes values as they change (retained), re-sends values before
 HA's `expire_after` runs out while they are fresh, and keeps each device's availability
-`offline` while the device is offline, its tool is down, or all its values are stale.
+`offline` while the device is offline, its tool is down, or (for a polled device) all its values
+have gone stale.
 
 Requests from MQTT (the tool's `command` and `set` events) go through `Engine.ask` and
 `Engine.write` with the role `mqtt.command_role` — the same policy, audit and answers as
@@ -187,14 +188,13 @@ class MqttBridge:
         state = self.cache.device(device_id)
         if state is not None and not state.online:
             return False
-        aged = [p for p in device.points if self.engine.registry.max_ages.get(p) is not None]
-        if not aged:
-            return True
-        for pid in aged:
-            judged = self.cache.judge(pid, now)
-            if judged is not None and not judged.stale:
-                return True
-        return False  # every value that can go stale has: the device has gone quiet
+        if device.poll_interval is None:
+            return True  # event-fed points age one by one: HA's expire_after shows each
+        judged = [self.cache.judge(p, now) for p in device.points
+                  if self.engine.registry.max_ages.get(p) is not None]
+        seen = [j for j in judged if j is not None]
+        # a polled device whose every value has gone stale has gone quiet
+        return not seen or any(not j.stale for j in seen)
 
     def _check_availability(self) -> None:
         if not self.connected or self.topics is None:
