@@ -160,6 +160,8 @@ class MqttClient:
         self.subscribe_to = subscribe
         self.v5 = v5
         self.messages: list[Received] = []
+        #: called on paho's thread for each message, e.g. to play a device that answers
+        self.handlers: list[Callable[[MqttClient, Received], None]] = []
         self._lock = threading.Condition()
         self.connected = threading.Event()
         self.connects = 0
@@ -216,10 +218,13 @@ class MqttClient:
     def _on_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         props = getattr(msg, "properties", None)
         correlation = getattr(props, "CorrelationData", None) if props is not None else None
+        received = Received(msg.topic, bytes(msg.payload), bool(msg.retain), msg.qos,
+                            correlation, time.monotonic())
         with self._lock:
-            self.messages.append(Received(msg.topic, bytes(msg.payload), bool(msg.retain),
-                                          msg.qos, correlation, time.monotonic()))
+            self.messages.append(received)
             self._lock.notify_all()
+        for handler in self.handlers:
+            handler(self, received)
 
     # -- publishing --------------------------------------------------------------------------
 
