@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from tests.mqtt.expected_plant import B, FAKED_DRIVERS, all_configs
+from tests.mqtt.expected_plant import FAKED_DRIVERS, B, all_configs
 from tests.support.daemon import DaemonRunner
 from tests.support.mosquitto import Mosquitto, MqttClient, Received, retained_snapshot
 from tests.support.plant import faked_plant

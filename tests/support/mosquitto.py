@@ -154,7 +154,7 @@ class MqttClient:
 
     def __init__(self, port: int, *, client_id: str, subscribe: tuple[str, ...] = ("#",),
                  v5: bool = True, username: str | None = None, password: str | None = None,
-                 host: str = "127.0.0.1") -> None:
+                 host: str = "127.0.0.1", clean: bool = True) -> None:
         self.port = port
         self.host = host
         self.subscribe_to = subscribe
@@ -169,8 +169,9 @@ class MqttClient:
             self.client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
                                       protocol=paho.MQTTv5)
         else:
+            # clean=False: a session the broker keeps (and queues for) while we are away
             self.client = paho.Client(CallbackAPIVersion.VERSION2, client_id=client_id,
-                                      protocol=paho.MQTTv311, clean_session=True)
+                                      protocol=paho.MQTTv311, clean_session=clean)
         if username is not None:
             self.client.username_pw_set(username, password)
         self.client.reconnect_delay_set(1, 1)

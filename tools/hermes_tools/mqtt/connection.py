@@ -104,6 +104,7 @@ class Connection:
         self._subs: tuple[tuple[str, int], ...] = ()  # replaced whole: paho's thread reads it
         self._client: paho.Client | None = None
         self._connect_mid: int | None = None
+        self._refused = False  # paho's thread: the broker refused the last connect
         self._stopping = False
         self.ready = False
         self.reason = "not connected yet"
@@ -212,14 +213,18 @@ class Connection:
         with contextlib.suppress(RuntimeError):  # the loop is closed: we are shutting down
             self._loop.call_soon_threadsafe(fn, *args)
 
-    def _sub_list(self, subs: tuple[tuple[str, int], ...]) -> list[tuple[str, SubscribeOptions]]:
+    def _sub_list(self, subs: tuple[tuple[str, int], ...]
+                  ) -> list[tuple[str, SubscribeOptions]] | list[tuple[str, int]]:
+        if not self.v5:
+            return list(subs)
         # noLocal (MQTT 5): never receive our own publishes back, e.g. on a device topic
         # that is both its state and its command topic
-        return [(topic, SubscribeOptions(qos=qos, noLocal=self.v5)) for topic, qos in subs]
+        return [(topic, SubscribeOptions(qos=qos, noLocal=True)) for topic, qos in subs]
 
     def _paho_connect(self, client: paho.Client, userdata: Any, flags: Any,
                       reason: ReasonCode, properties: Any) -> None:
         try:
+            self._refused = reason.is_failure
             if reason.is_failure:
                 self._hop(self._state, False, f"the broker refused the connection: {reason}")
                 return
@@ -254,7 +259,8 @@ class Connection:
 
     def _paho_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
                          reason: ReasonCode, properties: Any) -> None:
-        self._hop(self._state, False, f"connection lost ({reason})")
+        if not self._refused:  # after a refusal, the refusal is the reason worth showing
+            self._hop(self._state, False, f"connection lost ({reason})")
 
     def _paho_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
         try:

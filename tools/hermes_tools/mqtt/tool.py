@@ -38,6 +38,7 @@ DUP_WINDOW = 60.0  # seconds a request is remembered to spot a redelivery (DUP f
 DUP_MEMORY = 4096
 SAVE_DELAY_CONNECTED = 1.0  # an answer is usually acknowledged before the outbox needs a save
 OUTBOX_FILE = "mqtt-outbox.json"
+START_RETRY = 5.0  # seconds between attempts to use password/TLS files that failed
 
 _MESSAGE = {
     "type": "object", "additionalProperties": False,
@@ -109,6 +110,7 @@ class MqttTool(Tool):
         self.last: dict[str, tuple[Any, float]] = {}  # point -> (value, ts) as last received
         self.online: dict[str, bool] = {}  # device -> what we last told the daemon
         self.bad_state: set[str] = set()  # points whose last state payload was unusable
+        self.start_error: str | None = None  # why the connection could not even start
         self.outbox = Outbox(None, 0)
         self._outbox_changed = asyncio.Event()
         self._waiters: dict[str, list[asyncio.Queue[Any]]] = {}
@@ -163,13 +165,32 @@ class MqttTool(Tool):
                 self.outbox.forget_client()
             self.conn = Connection(settings, on_message=self._on_message,
                                    on_state=self._on_state, on_published=self._on_published)
-            self.conn.start(wanted)
+            self._start()
+        elif self.start_error is not None:
+            self._start()  # a reload is the moment to try the files again
         else:
             self.conn.subscriptions(wanted)
             if self.conn.ready:
                 self._announce_devices()
         return {"broker": settings.broker, "points": len(mqtt_points),
                 "subscriptions": len(wanted), "outbox": len(self.outbox)}
+
+    def _start(self) -> None:
+        """Start the connection; a password or TLS file that cannot be used is reported (and
+        tried again later), not fatal: the tool keeps serving, hermesd keeps starting."""
+        assert self.conn is not None
+        try:
+            self.conn.start(self._subscriptions())
+        except ToolError as exc:
+            if exc.message != self.start_error:
+                log.error("cannot connect to the MQTT broker: %s", exc.message)
+            self.start_error = self.conn.reason = exc.message
+            self.emit("connection", {"connected": False, "reason": exc.message,
+                                     "outbox": len(self.outbox)})
+        else:
+            if self.start_error is not None:
+                log.info("the MQTT broker settings are usable again")
+            self.start_error = None
 
     def _subscriptions(self) -> dict[str, int]:
         assert self.topics is not None
@@ -186,6 +207,17 @@ class MqttTool(Tool):
     # -- background work ---------------------------------------------------------------------------
 
     async def run(self) -> None:
+        async with asyncio.TaskGroup() as tg:
+            tg.create_task(self._save_loop(), name="outbox-save")
+            tg.create_task(self._retry_start(), name="start-retry")
+
+    async def _retry_start(self) -> None:
+        while True:
+            await asyncio.sleep(START_RETRY)
+            if self.start_error is not None and self.conn is not None:
+                self._start()
+
+    async def _save_loop(self) -> None:
         """Save the outbox when it changed: at once while the broker is away, else lazily."""
         while True:
             await self._outbox_changed.wait()
