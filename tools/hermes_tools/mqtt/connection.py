@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -76,6 +77,12 @@ class Settings:
         return f"{self.host}:{self.port}"
 
 
+def _no_delay(client: paho.Client, userdata: Any, sock: Any) -> None:
+    """Send small packets at once: an answer must not wait ~40 ms for Nagle's algorithm."""
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
 def read_password(path: str) -> str:
     """The first line of the password file; ToolError naming the file if it cannot be had."""
     try:
@@ -127,7 +134,6 @@ class Connection:
             client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
                                  client_id=s.client_id, protocol=paho.MQTTv311,
                                  clean_session=True)
-        client.enable_logger(logging.getLogger("paho"))
         if s.username is not None:
             client.username_pw_set(s.username,
                                    read_password(s.password_file) if s.password_file else None)
@@ -150,6 +156,7 @@ class Connection:
         client.on_subscribe = self._paho_subscribe
         client.on_message = self._paho_message
         client.on_publish = self._paho_publish
+        client.on_socket_open = _no_delay
         self._client = client
         client.connect_async(s.host, s.port, keepalive=s.keepalive)
         client.loop_start()
