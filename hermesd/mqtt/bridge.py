@@ -160,9 +160,11 @@ class MqttBridge:
         ctx = RequestContext.make("internal", "internal", timeout=PUBLISH_TIMEOUT,
                                   peer="mqtt bridge")
         result = await self.engine.dispatcher.call(ctx, TOOL, "publish", {"messages": messages})
-        if isinstance(result, dict) and isinstance(result.get("connected"), bool) \
-                and not result["connected"] and self.connected:
-            self._set_connected(False, "the mqtt tool lost the broker")
+        if isinstance(result, dict):
+            if isinstance(result.get("outbox"), int):
+                self.outbox = result["outbox"]
+            if result.get("connected") is False and self.connected:
+                self._set_connected(False, "the mqtt tool lost the broker")
         return result
 
     # -- values and availability ---------------------------------------------------------------------

@@ -46,9 +46,12 @@ def test_dev_plant_on_the_broker_field_by_field(daemon_runner: DaemonRunner, bro
                                                watcher: MqttClient) -> None:
     d = daemon_runner.start(_plant(daemon_runner, broker))
     expected = all_configs(FAKED_DRIVERS)
+    devices = ("plc1", "scale1", "yard")
     snap = _wait_retained(d, broker.port, lambda s: all(t in s for t in expected)
-                          and all(f"{B}/{p}/state" in s for p in VALUES),
-                          "every discovery config and state")
+                          and all(f"{B}/{p}/state" in s for p in VALUES)
+                          and all(s.get(f"{B}/{dev}/availability") == b"online"
+                                  for dev in devices),
+                          "every discovery config, state and device online")
     for topic, want in expected.items():
         have = json.loads(snap[topic])
         assert sorted(have) == sorted(want), f"{topic}: keys differ"
@@ -57,8 +60,6 @@ def test_dev_plant_on_the_broker_field_by_field(daemon_runner: DaemonRunner, bro
     assert not [t for t in snap if t.startswith("homeassistant/") and t not in expected]
 
     assert snap[f"{B}/availability"] == b"online"
-    for device in ("plc1", "scale1", "yard"):
-        assert snap[f"{B}/{device}/availability"] == b"online"
     assert snap[f"{B}/boiler3_temp/state"] == b"523.4"
     assert snap[f"{B}/pump1_speed/state"] == b"1200"
     assert snap[f"{B}/pump1_running/state"] == b"ON"

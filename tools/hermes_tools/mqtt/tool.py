@@ -63,7 +63,8 @@ PUBLISH_SPEC = ActionSpec(
     output_schema={"type": "object", "required": ["sent", "queued", "dropped", "connected"],
                    "properties": {"sent": {"type": "integer"}, "queued": {"type": "integer"},
                                   "dropped": {"type": "integer"},
-                                  "connected": {"type": "boolean"}}},
+                                  "connected": {"type": "boolean"},
+                                  "outbox": {"type": "integer"}}},
     effect="write")
 STATUS_SPEC = ActionSpec(
     name="status", description="The broker connection, subscriptions and outbox.",
@@ -286,7 +287,9 @@ class MqttTool(Tool):
                 self._request("command", inbound.command_event(msg, rules))
         elif msg.topic == topics.ha_status:
             online = inbound.ha_status(msg)
-            if online is None:
+            if msg.retain:
+                pass  # a retained birth comes with every connect, which announces anyway
+            elif online is None:
                 log.warning("ignored %s on %s: Home Assistant says online or offline",
                             msg.payload[:40], msg.topic)
             else:
@@ -507,7 +510,7 @@ class MqttTool(Tool):
         self.counters["published"] += sent
         self.counters["dropped"] += dropped
         return {"sent": sent, "queued": queued, "dropped": dropped,
-                "connected": bool(conn is not None and conn.ready)}
+                "connected": bool(conn is not None and conn.ready), "outbox": len(self.outbox)}
 
     async def status(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         conn = self.conn
