@@ -9,6 +9,7 @@ import pytest
 from hermes_tools.mqtt.inbound import (
     MAX_COMMAND_BYTES,
     Incoming,
+    Redeliveries,
     ReplyRules,
     command_event,
     ha_status,
@@ -144,3 +145,12 @@ def test_ha_status() -> None:
     assert status(b"offline") is False
     assert status(b"restarting") is None
     assert status(b"online" * 100) is None
+
+
+def test_a_redelivery_is_spotted_but_a_repeat_on_purpose_is_not() -> None:
+    seen = Redeliveries()
+    msg = Incoming(CMD, b"set feed pump 1 to 900 rpm")
+    assert not seen.seen_again(msg)
+    assert not seen.seen_again(msg)  # sent twice on purpose (no DUP flag): runs twice
+    assert seen.seen_again(Incoming(CMD, msg.payload, dup=True))
+    assert not seen.seen_again(Incoming(CMD, b"another command", dup=True))

@@ -12,8 +12,11 @@ Nothing here executes anything.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
+import time
+from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -72,6 +75,33 @@ def check_reply_topic(topic: str, rules: ReplyRules) -> None:
         if topic_matches_sub(pattern, topic):
             raise Refused(f"answers may not be sent to {_show(topic)}: it is one of hermesd's or a "
                           "device's own topics")
+
+
+class Redeliveries:
+    """Spots a QoS 1 redelivery (DUP flag) of a request seen a moment ago.
+
+    A request with an id or correlation data is also deduplicated by the daemon, for as long as
+    it remembers answers; this catches the copies of plain-text requests too. Only messages
+    flagged DUP are dropped: the same command sent twice on purpose runs twice.
+    """
+
+    def __init__(self, window: float = 60.0, memory: int = 4096) -> None:
+        self.window = window
+        self.memory = memory
+        self._seen: OrderedDict[bytes, float] = OrderedDict()
+
+    def seen_again(self, msg: Incoming) -> bool:
+        key = hashlib.blake2b(b"\0".join((
+            msg.topic.encode(), msg.payload, (msg.response_topic or "").encode(),
+            msg.correlation or b"")), digest_size=16).digest()
+        now = time.monotonic()
+        while self._seen and (len(self._seen) >= self.memory
+                              or next(iter(self._seen.values())) < now - self.window):
+            self._seen.popitem(last=False)
+        seen = key in self._seen
+        self._seen[key] = now
+        self._seen.move_to_end(key)
+        return msg.dup and seen
 
 
 def command_event(msg: Incoming, rules: ReplyRules) -> dict[str, Any]:

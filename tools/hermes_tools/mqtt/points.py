@@ -1,4 +1,5 @@
-"""`driver: mqtt` points: their topics, and their values to and from MQTT payloads.
+"""`driver: mqtt` points: their topics, their values to and from MQTT payloads, and the board
+of the last state each showed (which a write watches to see its value confirmed).
 
 A state payload is untrusted text from another client: it is size-limited, decoded strictly for
 the point's type (a bool takes its `payload_on`/`payload_off`, or the usual on/off words), and a
@@ -7,7 +8,11 @@ payload that does not fit raises ValueError, so it never reaches the cache as a 
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
+import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,6 +58,61 @@ class MqttPoint:
                    payload_off=point.get("payload_off", "OFF"), qos=int(point.get("qos", 1)),
                    retain=bool(point.get("retain", False)),
                    confirm=bool(point.get("confirm", True)) and point.get("state_topic") is not None)
+
+
+class StateBoard:
+    """The last state each point showed, and the writes and reads waiting for the next one."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[Any, float]] = {}  # point -> (value, ts) as received
+        self._watchers: dict[str, list[asyncio.Queue[Any]]] = {}
+
+    def record(self, point: str, value: Any, ts: float) -> None:
+        self.last[point] = (value, ts)
+        for queue in self._watchers.get(point, ()):
+            queue.put_nowait(value)
+
+    def keep_only(self, points: set[str]) -> None:
+        for gone in [p for p in self.last if p not in points]:
+            del self.last[gone]
+
+    @contextlib.contextmanager
+    def watch(self, point: str) -> Iterator[asyncio.Queue[Any]]:
+        """The states that arrive for `point` while inside (register before acting)."""
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        watchers = self._watchers.setdefault(point, [])
+        watchers.append(queue)
+        try:
+            yield queue
+        finally:
+            watchers.remove(queue)
+            if not watchers:
+                self._watchers.pop(point, None)
+
+    async def first(self, point: str, timeout: float) -> None:
+        """Wait (up to `timeout`) for a point that has shown no state yet to show one."""
+        if point in self.last:
+            return
+        with self.watch(point) as queue, contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await queue.get()
+
+    @staticmethod
+    async def confirmation(point: MqttPoint, queue: asyncio.Queue[Any], value: Any,
+                           timeout: float) -> tuple[bool, list[Any]]:
+        """Whether a state showing `value` arrives in time, and the other states seen."""
+        others: list[Any] = []
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                async with asyncio.timeout(left):
+                    got = await queue.get()
+            except TimeoutError:
+                break
+            if same(point, got, value):
+                return True, others
+            others.append(got)
+        return False, others
 
 
 def decode(point: MqttPoint, payload: bytes) -> Any:

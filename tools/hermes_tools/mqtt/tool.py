@@ -13,19 +13,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import time
-from collections import OrderedDict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from hermes_tools.mqtt import inbound, points
 from hermes_tools.mqtt.connection import Connection, Settings
-from hermes_tools.mqtt.inbound import Incoming, ReplyRules
+from hermes_tools.mqtt.inbound import Incoming, Redeliveries, ReplyRules
 from hermes_tools.mqtt.outbox import Message, Outbox
-from hermes_tools.mqtt.points import MqttDevice, MqttPoint
+from hermes_tools.mqtt.points import MqttDevice, MqttPoint, StateBoard
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd import __version__
 from hermesd.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
@@ -34,8 +32,6 @@ from hermesd.protocol import ActionSpec
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 5000  # messages in one publish call
-DUP_WINDOW = 60.0  # seconds a request is remembered to spot a redelivery (DUP flag)
-DUP_MEMORY = 4096
 SAVE_DELAY_CONNECTED = 1.0  # an answer is usually acknowledged before the outbox needs a save
 OUTBOX_FILE = "mqtt-outbox.json"
 START_RETRY = 5.0  # seconds between attempts to use password/TLS files that failed
@@ -108,15 +104,14 @@ class MqttTool(Tool):
         self.devices: dict[str, MqttDevice] = {}
         self.by_state: dict[str, list[str]] = {}  # state topic -> point ids
         self.by_availability: dict[str, list[str]] = {}  # availability topic -> device ids
-        self.last: dict[str, tuple[Any, float]] = {}  # point -> (value, ts) as last received
+        self.board = StateBoard()  # the last state of each point, and who waits for one
         self.online: dict[str, bool] = {}  # device -> what we last told the daemon
         self.bad_state: set[str] = set()  # points whose last state payload was unusable
         self.start_error: str | None = None  # why the connection could not even start
         self.outbox = Outbox(None, 0)
         self._outbox_changed = asyncio.Event()
-        self._waiters: dict[str, list[asyncio.Queue[Any]]] = {}
         self._acks: dict[int, asyncio.Future[None]] = {}
-        self._seen: OrderedDict[bytes, float] = OrderedDict()
+        self.redeliveries = Redeliveries()
         self.counters = {"received": 0, "published": 0, "dropped": 0, "duplicates": 0,
                          "refused": 0, "bad_states": 0}
 
@@ -153,8 +148,7 @@ class MqttTool(Tool):
         for device in devices.values():
             if device.availability_topic:
                 self.by_availability.setdefault(device.availability_topic, []).append(device.id)
-        for gone in [p for p in self.last if p not in mqtt_points]:
-            del self.last[gone]
+        self.board.keep_only(set(mqtt_points))
         for gone in [d for d in self.online if d not in devices]:
             del self.online[gone]
 
@@ -315,18 +309,7 @@ class MqttTool(Tool):
         self.emit(kind, event)
 
     def _duplicate(self, msg: Incoming) -> bool:
-        """A redelivery (DUP flag) of a request seen within DUP_WINDOW seconds."""
-        key = hashlib.blake2b(b"\0".join((
-            msg.topic.encode(), msg.payload, (msg.response_topic or "").encode(),
-            msg.correlation or b"")), digest_size=16).digest()
-        now = time.monotonic()
-        while self._seen and (len(self._seen) > DUP_MEMORY
-                              or next(iter(self._seen.values())) < now - DUP_WINDOW):
-            self._seen.popitem(last=False)
-        seen = key in self._seen
-        self._seen[key] = now
-        self._seen.move_to_end(key)
-        if msg.dup and seen:
+        if self.redeliveries.seen_again(msg):
             self.counters["duplicates"] += 1
             log.info("dropped a redelivered request on %s", msg.topic)
             return True
@@ -345,10 +328,8 @@ class MqttTool(Tool):
             self.bad_state.discard(point.id)
             log.info("%s sends usable states again", point.id)
         ts = time.time()
-        self.last[point.id] = (value, ts)
+        self.board.record(point.id, value, ts)
         self.values([{"point": point.id, "value": value, "ts": ts}])
-        for queue in self._waiters.get(point.id, ()):
-            queue.put_nowait(value)
 
     def _availability(self, device: MqttDevice, msg: Incoming) -> None:
         text = msg.payload[:256].decode("utf-8", "replace").strip()
@@ -394,13 +375,12 @@ class MqttTool(Tool):
         point = self._point(args["point"])
         if point.state_topic is None:
             raise BadRequest(f"{point.id} is write-only: it has no state_topic to read")
-        if point.id not in self.last and self.conn is not None and self.conn.ready:
-            # a retained state arrives right after subscribing; give it the device's timeout
-            await self._wait_state(point, self.devices[point.device].timeout, lambda v: True)
-        last = self.last.get(point.id)
+        connected = self.conn is not None and self.conn.ready
+        if connected:  # a retained state arrives right after subscribing: give it a moment
+            await self.board.first(point.id, self.devices[point.device].timeout)
+        last = self.board.last.get(point.id)
         if last is None:
-            code = ErrorCode.DEVICE_OFFLINE if self.conn is None or not self.conn.ready \
-                else ErrorCode.TIMEOUT
+            code = ErrorCode.TIMEOUT if connected else ErrorCode.DEVICE_OFFLINE
             raise ToolError(code, f"no state of {point.id} has arrived on {point.state_topic} yet")
         return {"point": point.id, "value": last[0], "ts": last[1]}
 
@@ -410,41 +390,24 @@ class MqttTool(Tool):
             raise ToolError(ErrorCode.NOT_WRITABLE, f"{point.id} has no command_topic")
         conn = self._require_online(point)
         value = args["value"]
-        payload = points.encode(point, value)
         timeout = self.devices[point.device].timeout
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        waiters = self._waiters.setdefault(point.id, [])
-        waiters.append(queue)
-        try:
-            mid = conn.publish(point.command_topic, payload, qos=point.qos, retain=point.retain)
+        with self.board.watch(point.id) as states:  # watching before sending: no state missed
+            mid = conn.publish(point.command_topic, points.encode(point, value), qos=point.qos,
+                               retain=point.retain)
             if mid is None:
-                raise ToolError(ErrorCode.DEVICE_OFFLINE,
-                                f"{point.device} is unreachable: the MQTT broker connection "
-                                "was lost")
+                raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point.device} is unreachable: the "
+                                                          "MQTT broker connection was lost")
             sent = time.time()
-            if not point.confirm:
+            if not point.confirm:  # nothing to watch: the broker's acknowledgement is all
                 if point.qos > 0:
                     await self._puback(mid, timeout)
                 return {"point": point.id, "value": value, "ts": sent, "confirmed": False}
-            seen: list[Any] = []
-            deadline = time.monotonic() + timeout
-            while (left := deadline - time.monotonic()) > 0:
-                try:
-                    async with asyncio.timeout(left):
-                        got = await queue.get()
-                except TimeoutError:
-                    break
-                if points.same(point, got, value):
-                    return {"point": point.id, "value": got, "ts": time.time(),
-                            "confirmed": True}
-                seen.append(got)
-        finally:
-            waiters.remove(queue)
-            if not waiters:
-                self._waiters.pop(point.id, None)
-        if seen:
+            confirmed, others = await self.board.confirmation(point, states, value, timeout)
+        if confirmed:
+            return {"point": point.id, "value": value, "ts": time.time(), "confirmed": True}
+        if others:
             raise ToolError(ErrorCode.NOT_CONFIRMED,
-                            f"{point.device} reports {point.id} = {seen[-1]!r} after the write "
+                            f"{point.device} reports {point.id} = {others[-1]!r} after the write "
                             f"of {value!r}")
         return {"point": point.id, "value": value, "ts": sent, "confirmed": False}
 
@@ -459,23 +422,6 @@ class MqttTool(Tool):
                                                f"within {timeout:g} s") from None
         finally:
             self._acks.pop(mid, None)
-
-    async def _wait_state(self, point: MqttPoint, timeout: float, accept: Any) -> Any:
-        queue: asyncio.Queue[Any] = asyncio.Queue()
-        waiters = self._waiters.setdefault(point.id, [])
-        waiters.append(queue)
-        try:
-            async with asyncio.timeout(timeout):
-                while True:
-                    value = await queue.get()
-                    if accept(value):
-                        return value
-        except TimeoutError:
-            return None
-        finally:
-            waiters.remove(queue)
-            if not waiters:
-                self._waiters.pop(point.id, None)
 
     async def publish(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         """Send now what can be sent; keep durable messages while the broker is away."""
