@@ -158,6 +158,7 @@ def test_hostile_payloads_on_every_topic(daemon_runner: DaemonRunner, broker: Mo
                                          watcher: MqttClient) -> None:
     config = _plant(daemon_runner, broker, role="operator")
     config["devices"]["yard"]["availability_topic"] = "plant/yard/status"
+    config["voice"]["enabled"] = True  # so the push-to-talk topic is subscribed too
     d = daemon_runner.start(config)
     watcher.wait_topic(f"{B}/availability", lambda m: m.payload == b"online")
     tool_pid = d.running_tool_pid("mqtt")
@@ -196,7 +197,8 @@ def test_hostile_payloads_on_every_topic(daemon_runner: DaemonRunner, broker: Mo
                            ("plant/yard/weather/temperature", b"nan"),
                            ("plant/yard/weather/temperature", big),
                            ("plant/yard/beacon/state", b"MAYBE"),
-                           ("plant/yard/status", b"\xff" * 10)):
+                           ("plant/yard/status", b"\xff" * 10),
+                           (f"{B}/talk", big)):
         watcher.publish(topic, payload)
 
     def answered(messages: list[Received]) -> dict[bytes, dict[str, Any]] | None:
@@ -223,4 +225,8 @@ def test_hostile_payloads_on_every_topic(daemon_runner: DaemonRunner, broker: Mo
     assert status["mqtt"]["requests"]["refused"] == \
         sum(1 for *_, code in requests if code == "BAD_REQUEST")
     assert "Traceback" not in d.log
+    assert "no handler for event kind 'talk'" not in d.log  # the junk press was not a press
+    watcher.publish(f"{B}/talk", "PRESS")  # a real press reaches hermesd as a `talk` event,
+    d.wait_until(lambda: "no handler for event kind 'talk'" in d.log,  # for the voice loop
+                 what="the press as a talk event")
 
