@@ -64,7 +64,7 @@ def pct(values: list[float], q: float) -> float:
 
 def row(name: str, samples: list[float], base: float | None = None) -> None:
     p50, p99 = pct(samples, 0.5), pct(samples, 0.99)
-    ratio = f"  x{p50 / base:.1f} of the baseline p50" if base else ""
+    ratio = f"  x{p50 / base:.2f} of the baseline p50" if base else ""
     print(f"  {name:<44} p50 {p50:7.2f} ms   p99 {p99:7.2f} ms{ratio}")
 
 
