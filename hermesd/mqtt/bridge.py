@@ -227,12 +227,15 @@ class MqttBridge:
     async def _ticker(self) -> None:
         while True:
             await asyncio.sleep(TICK)
-            tool = self.daemon.supervisor.tools.get(TOOL)
-            if self.connected and (tool is None or tool.state != "running"):
-                self._set_connected(False, "the mqtt tool is not running")
-            if self.connected:
-                self._check_availability()
-                self._refresh_states()
+            try:
+                tool = self.daemon.supervisor.tools.get(TOOL)
+                if self.connected and (tool is None or tool.state != "running"):
+                    self._set_connected(False, "the mqtt tool is not running")
+                if self.connected:
+                    self._check_availability()
+                    self._refresh_states()
+            except Exception:  # a bug here must not take the daemon down with it
+                log.exception("the MQTT bridge's periodic check failed")
 
     # -- events from the mqtt tool ---------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from hermesd.errors import HermesError
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 2000  # messages in one publish call (the tool takes up to 5000)
+MAX_BATCH_CHARS = 128 * 1024  # and their size: even escaped UTF-8, well inside one frame
 MAX_ANSWERS = 1000  # answers waiting while the tool is away; the oldest are dropped
 RETRY_FIRST = 0.2
 RETRY_MAX = 2.0
@@ -95,7 +96,12 @@ class Sender:
                 batch = self._take()
                 try:
                     await self._publish([m.to_dict() for m in batch])
-                except HermesError as exc:
+                except Exception as exc:
+                    if not isinstance(exc, HermesError):  # a bug: never retry it forever
+                        log.exception("dropped %d MQTT messages that could not be handed over",
+                                      len(batch))
+                        self.dropped += len(batch)
+                        continue
                     self._give_back(batch)
                     self.failures += 1
                     if self.last_error != exc.message:
@@ -112,10 +118,19 @@ class Sender:
 
     def _take(self) -> list[Outgoing]:
         batch: list[Outgoing] = []
-        while self._answers and len(batch) < MAX_BATCH:  # answers first: someone waits
+        size = 0
+
+        def room(message: Outgoing) -> bool:
+            return not batch or (len(batch) < MAX_BATCH
+                                 and size + len(message.payload) + len(message.topic) * 2
+                                 < MAX_BATCH_CHARS)
+
+        while self._answers and room(self._answers[0]):  # answers first: someone waits
             batch.append(self._answers.popleft())
-        while self._retained and len(batch) < MAX_BATCH:
+            size += len(batch[-1].payload) + len(batch[-1].topic) * 2
+        while self._retained and room(next(iter(self._retained.values()))):
             batch.append(self._retained.popitem(last=False)[1])
+            size += len(batch[-1].payload) + len(batch[-1].topic) * 2
         return batch
 
     def _give_back(self, batch: list[Outgoing]) -> None:
