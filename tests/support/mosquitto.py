@@ -40,18 +40,17 @@ def free_port() -> int:
 
 class Mosquitto:
     def __init__(self, workdir: Path, *, port: int | None = None, extra: str = "",
-                 persistence: bool = False, listen: bool = True) -> None:
+                 persistence: bool = False) -> None:
         self.workdir = workdir
         workdir.mkdir(parents=True, exist_ok=True)
         self.port = port or free_port()
         self.conf = workdir / "mosquitto.conf"
         self.log_path = workdir / "mosquitto.log"
-        lines = ["user root", "allow_anonymous true", "log_dest stderr", "log_type all",
+        lines = [f"listener {self.port} 127.0.0.1", "user root", "allow_anonymous true",
+                 "log_dest stderr", "log_type all",
                  f"persistence {'true' if persistence else 'false'}"]
         if persistence:
             lines.append(f"persistence_location {workdir}/")
-        if listen:
-            lines.insert(0, f"listener {self.port} 127.0.0.1")
         self.conf.write_text("\n".join(lines) + "\n" + extra, encoding="utf-8")
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -59,7 +58,7 @@ class Mosquitto:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def start(self, timeout: float = 10.0, port: int | None = None) -> Mosquitto:
+    def start(self, timeout: float = 10.0) -> Mosquitto:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=log,
                                          stderr=subprocess.STDOUT)
@@ -68,7 +67,7 @@ class Mosquitto:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"mosquitto exited with {self.proc.returncode}:\n{self.log}")
             try:
-                with socket.create_connection(("127.0.0.1", port or self.port), timeout=0.2):
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
                     return self
             except OSError:
                 if time.monotonic() > deadline:
