@@ -30,4 +30,8 @@ class Component(Protocol):
 def build_components(daemon: Daemon) -> list[Component]:
     """The components the daemon's config asks for."""
     components: list[Component] = []
+    if daemon.config.mqtt is not None:
+        from hermesd.mqtt.bridge import MqttBridge
+
+        components.append(MqttBridge(daemon))
     return components

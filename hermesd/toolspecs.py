@@ -2,7 +2,8 @@
 
 Built-in drivers run as `python -m hermes_tools.<driver>` with the daemon's own interpreter, so
 a venv install needs nothing on PATH; an `exec` device runs its own command. A tool only ever
-sees the slice of the config it serves.
+sees the slice of the config it serves. The mqtt tool runs whenever the config has an `mqtt`
+section, with or without `driver: mqtt` devices: it is also the daemon's link to the broker.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import sys
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
+from hermesd.mqtt.topics import Topics
 from hermesd.registry import effective_max_age, tool_of
 from hermesd.supervisor import ToolSpec
 
@@ -37,11 +39,48 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
     by_tool: dict[str, list[Device]] = {}
     for device in config.devices.values():
         by_tool.setdefault(tool_of(device), []).append(device)
+    if config.mqtt is not None:
+        by_tool.setdefault("mqtt", [])
     for tool, devices in sorted(by_tool.items()):
         cfg = {**common, "devices": {d.id: device_slice(d) for d in devices}}
-        if devices[0].driver == "exec":
+        if tool == "mqtt" and config.mqtt is not None:
+            cfg["mqtt"] = mqtt_slice(config)
+        if devices and devices[0].driver == "exec":
             argv = tuple(devices[0].params["command"])
         else:
             argv = (sys.executable, "-m", f"hermes_tools.{tool}")
         specs[tool] = ToolSpec(name=tool, argv=argv, config=cfg)
     return specs
+
+
+def mqtt_slice(config: Config) -> dict[str, Any]:
+    """The broker settings and the daemon's topics, for the mqtt tool (no secrets: paths only)."""
+    mqtt = config.mqtt
+    assert mqtt is not None
+    topics = Topics.of(config)
+    # an answer may go to a requester's own topic, never to ours or to a device's
+    protected = [f"{topics.base}/#", f"{topics.prefix}/#"]
+    for device in config.devices.values():
+        if device.driver != "mqtt":
+            continue
+        if device.params.get("availability_topic"):
+            protected.append(device.params["availability_topic"])
+        for point in device.points.values():
+            protected += [t for t in (point.params.get("state_topic"),
+                                      point.params.get("command_topic")) if t]
+    tls = mqtt.tls
+    return {
+        "host": mqtt.host, "port": mqtt.port, "protocol": mqtt.protocol,
+        "client_id": mqtt.client_id or f"hermesd-{config.node.id}",
+        "keepalive": mqtt.keepalive, "username": mqtt.username,
+        "password_file": str(mqtt.password_file) if mqtt.password_file else None,
+        "tls": None if tls is None else {
+            "ca": str(tls.ca) if tls.ca else None, "cert": str(tls.cert) if tls.cert else None,
+            "key": str(tls.key) if tls.key else None, "insecure": tls.insecure},
+        "outbox_limit": mqtt.outbox_limit,
+        "topics": {"availability": topics.availability, "command": topics.command,
+                   "response": topics.response, "set": topics.set_filter,
+                   "ha_status": topics.ha_status,
+                   "talk": topics.talk if config.voice.enabled else None,
+                   "protected": sorted(set(protected))},
+    }

@@ -185,6 +185,10 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
         if driver is None:
             s.known.update(s.data)  # no driver, no way to judge its other keys
             continue
+        if driver == "exec" and dev_id in known and dev_id != "exec":
+            # its tool would be named like the built-in one: events of one taken for the other
+            s.problem(None, f"an exec device may not be named {dev_id!r}, the name of the "
+                            f"built-in {dev_id} tool")
         keys = known[driver].read_device(s)
         dev_points: dict[str, Point] = {}
         pts = s.section("points")

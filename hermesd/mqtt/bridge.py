@@ -1,0 +1,339 @@
+"""The MQTT bridge: hermesd as Home Assistant and other MQTT clients see it.
+
+A daemon component. Whenever the mqtt tool reports a (re)connect, Home Assistant says `online`,
+or the config is reloaded, it announces everything: discovery configs (and empty retained
+configs for entities whose points are gone), each device's availability, each point's value.
+Between announcements it publishes values as they change (retained), re-sends values before
+HA's `expire_after` runs out while they are fresh, and keeps each device's availability
+`offline` while the device is offline, its tool is down, or (for a polled device) all its values
+have gone stale.
+
+Requests from MQTT (the tool's `command` and `set` events) go through `Engine.ask` and
+`Engine.write` with the role `mqtt.command_role` — the same policy, audit and answers as
+`hermesctl`; each is answered on its MQTT 5 response topic, else `B/N/response`.
+Push-to-talk presses arrive as `talk` events from the mqtt tool: the voice loop registers
+`engine.event_handlers["talk"]` (and must check the tool is "mqtt"); the bridge only announces
+the button when `voice.enabled`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from hermesd.answer import Answer
+from hermesd.cache import Reading
+from hermesd.config.model import Config
+from hermesd.context import RequestContext
+from hermesd.errors import Busy, ProtocolError
+from hermesd.mqtt.discovery import announcements, component_of, expire_after, state_payload
+from hermesd.mqtt.outgoing import Outgoing, Sender
+from hermesd.mqtt.requests import (
+    PENDING,
+    Kind,
+    MqttRequest,
+    RecentRequests,
+    answer_payload,
+    refusal,
+)
+from hermesd.mqtt.retained import RetainedTopics
+from hermesd.mqtt.topics import Topics
+from hermesd.registry import tool_of
+
+if TYPE_CHECKING:
+    from hermesd.daemon import Daemon
+
+log = logging.getLogger(__name__)
+
+TOOL = "mqtt"
+TICK = 1.0  # seconds between availability checks and state refreshes
+ASK_TIMEOUT = 30.0
+WRITE_TIMEOUT = 5.0
+PUBLISH_TIMEOUT = 10.0
+MAX_INFLIGHT = 64  # MQTT requests being worked on; more are answered BUSY at once
+ANSWER_EXPIRY = 600  # seconds an answer waits at the broker for an offline requester (MQTT 5)
+ONLINE, OFFLINE = "online", "offline"
+
+
+class MqttBridge:
+    name = "mqtt"
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.config = daemon.config
+        self.engine = daemon.engine
+        self.cache = daemon.cache
+        self.topics: Topics | None = Topics.of(self.config) if self.config.mqtt else None
+        self.sender = Sender(self._publish, self._sent)
+        self.retained = RetainedTopics(self.config.paths.state_dir / "mqtt-retained.json")
+        self.recent = RecentRequests()
+        self.connected = False
+        self.reason = "the mqtt tool has not connected yet"
+        self.since = time.time()
+        self.outbox = 0
+        self.announcements = 0
+        self.entities = 0
+        self.inflight = 0
+        self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0}
+        self._available: dict[str, bool] = {}  # device -> what was last published
+        self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._running = False
+        handlers = self.engine.event_handlers
+        handlers["connection"] = self._on_connection
+        handlers["command"] = lambda tool, data: self._on_request("command", tool, data)
+        handlers["set"] = lambda tool, data: self._on_request("set", tool, data)
+        handlers["ha_status"] = self._on_ha_status
+        self.cache.subscribe(self._on_reading)
+        self.cache.subscribe_devices(lambda device, state: self._check_availability())
+
+    # -- the component -----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        self.retained.load()
+        self._running = True
+        try:
+            async with asyncio.TaskGroup() as tg:
+                tg.create_task(self.sender.run(), name="mqtt-sender")
+                tg.create_task(self._ticker(), name="mqtt-ticker")
+        finally:
+            self._running = False
+            tasks = list(self._tasks)
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def reconfigure(self, config: Config) -> None:
+        self.config = config
+        self.topics = Topics.of(config) if config.mqtt else None
+        self._available = {d: up for d, up in self._available.items() if d in config.devices}
+        self._state_sent = {p: t for p, t in self._state_sent.items() if p in config.points}
+        self.announce("the config was reloaded")
+
+    def status(self) -> dict[str, Any]:
+        mqtt = self.config.mqtt
+        return {
+            "broker": f"{mqtt.host}:{mqtt.port}" if mqtt else None,
+            "connected": self.connected, "reason": None if self.connected else self.reason,
+            "since": self.since, "entities": self.entities,
+            "announcements": self.announcements, "published": self.sender.sent,
+            "waiting": self.sender.pending, "outbox": self.outbox,
+            "requests": dict(self.counts, inflight=self.inflight),
+        }
+
+    # -- announcing ----------------------------------------------------------------------------------
+
+    def announce(self, why: str) -> None:
+        """Publish everything afresh: discovery (and removals), availabilities, values."""
+        topics, config = self.topics, self.config
+        if topics is None or config.mqtt is None or not self.connected:
+            return
+        self.announcements += 1
+        log.info("announcing %d points to MQTT: %s", len(config.points), why)
+        configs = announcements(config)
+        self.entities = len(configs)
+        owned = set(configs)
+        owned.update(topics.state(p) for p in config.points)
+        owned.update(topics.device_availability(d) for d in config.devices)
+        self.sender.discard_retained()
+        for topic in self.retained.plan(owned):  # removed entities first: HA drops them
+            self.sender.put(Outgoing(topic, "", retain=True, durable=True))
+        for topic, payload in configs.items():
+            self.sender.put(Outgoing(topic, payload, retain=True))
+        self._available.clear()
+        self._check_availability()
+        now = time.time()
+        for reading in self.cache.readings():
+            judged = self.cache.judge(reading.point, now)
+            if judged is not None and not judged.stale:
+                self._put_state(reading)
+
+    def _sent(self, batch: list[Outgoing]) -> None:
+        cleared = [m.topic for m in batch if m.retain and not m.payload]
+        if cleared:
+            self.retained.cleared(cleared)
+
+    async def _publish(self, messages: list[dict[str, Any]]) -> Any:
+        ctx = RequestContext.make("internal", "internal", timeout=PUBLISH_TIMEOUT,
+                                  peer="mqtt bridge")
+        result = await self.engine.dispatcher.call(ctx, TOOL, "publish", {"messages": messages})
+        if isinstance(result, dict):
+            if isinstance(result.get("outbox"), int):
+                self.outbox = result["outbox"]
+            if result.get("connected") is False and self.connected:
+                self._set_connected(False, "the mqtt tool lost the broker")
+        return result
+
+    # -- values and availability ---------------------------------------------------------------------
+
+    def _on_reading(self, reading: Reading) -> None:
+        if self.connected and reading.point in self.config.points:
+            self._put_state(reading)
+
+    def _put_state(self, reading: Reading) -> None:
+        assert self.topics is not None
+        point = self.config.points.get(reading.point)
+        if point is None:
+            return
+        self.sender.put(Outgoing(self.topics.state(point.id), state_payload(point, reading.value),
+                                 retain=True))
+        self._state_sent[point.id] = time.monotonic()
+
+    def _device_available(self, device_id: str, now: float) -> bool:
+        device = self.config.devices[device_id]
+        tool = self.daemon.supervisor.tools.get(tool_of(device))
+        if tool is None or tool.state != "running":
+            return False
+        state = self.cache.device(device_id)
+        if state is not None and not state.online:
+            return False
+        if device.poll_interval is None:
+            return True  # event-fed points age one by one: HA's expire_after shows each
+        judged = [self.cache.judge(p, now) for p in device.points
+                  if self.engine.registry.max_ages.get(p) is not None]
+        seen = [j for j in judged if j is not None]
+        # a polled device whose every value has gone stale has gone quiet
+        return not seen or any(not j.stale for j in seen)
+
+    def _check_availability(self) -> None:
+        if not self.connected or self.topics is None:
+            return
+        now = time.time()
+        for device_id in self.config.devices:
+            up = self._device_available(device_id, now)
+            if self._available.get(device_id) != up:
+                self._available[device_id] = up
+                self.sender.put(Outgoing(self.topics.device_availability(device_id),
+                                         ONLINE if up else OFFLINE, retain=True))
+
+    def _refresh_states(self) -> None:
+        """Re-send fresh values before HA's expire_after would make them unavailable."""
+        mono, now = time.monotonic(), time.time()
+        for point in self.config.points.values():
+            if component_of(point) not in ("sensor", "binary_sensor"):
+                continue  # the only entities that take expire_after
+            expiry = expire_after(point, self.config.devices[point.device])
+            if expiry is None:
+                continue
+            if mono - self._state_sent.get(point.id, 0.0) < expiry / 2:
+                continue
+            judged = self.cache.judge(point.id, now)
+            if judged is not None and not judged.stale:
+                self._put_state(judged.reading)
+
+    async def _ticker(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                tool = self.daemon.supervisor.tools.get(TOOL)
+                if self.connected and (tool is None or tool.state != "running"):
+                    self._set_connected(False, "the mqtt tool is not running")
+                if self.connected:
+                    self._check_availability()
+                    self._refresh_states()
+            except Exception:  # a bug here must not take the daemon down with it
+                log.exception("the MQTT bridge's periodic check failed")
+
+    # -- events from the mqtt tool ---------------------------------------------------------------
+
+    def _set_connected(self, connected: bool, reason: str) -> None:
+        if connected != self.connected:
+            self.since = time.time()
+        self.connected = connected
+        self.reason = reason
+
+    def _on_connection(self, tool: str, data: dict[str, Any]) -> None:
+        _from_mqtt_tool(tool, "connection")
+        connected = data.get("connected")
+        if not isinstance(connected, bool):
+            raise ProtocolError("connection event: connected must be true or false")
+        outbox = data.get("outbox")
+        self.outbox = outbox if isinstance(outbox, int) and not isinstance(outbox, bool) else 0
+        self._set_connected(connected, str(data.get("reason") or "")[:200])
+        if connected:
+            self.announce("connected to the broker")
+
+    def _on_ha_status(self, tool: str, data: dict[str, Any]) -> None:
+        _from_mqtt_tool(tool, "ha_status")
+        if data.get("online") is True:
+            self.announce("Home Assistant came online")
+
+    def _on_request(self, kind: Kind, tool: str, data: dict[str, Any]) -> None:
+        _from_mqtt_tool(tool, kind)
+        request = MqttRequest.from_event(kind, data)
+        key = request.key()
+        if key is not None:
+            before = self.recent.get(key)
+            if before is PENDING:
+                self.counts["duplicates"] += 1
+                log.info("MQTT request %r is already being worked on: not run twice", request.id)
+                return
+            if before is not None:
+                self.counts["duplicates"] += 1
+                log.info("MQTT request %r was answered before: answering again, not running it",
+                         request.id)
+                self._respond(request, {**before, "duplicate": True})
+                return
+        if not self._running or self.inflight >= MAX_INFLIGHT:
+            self.counts["busy"] += 1
+            exc = Busy("hermesd is busy with other MQTT requests; try again in a moment")
+            answer = Answer("busy", "direct", None, error={"code": exc.code.value,
+                                                           "message": exc.message},
+                            reply=exc.message)
+            self._respond(request, answer_payload(answer, request))
+            return
+        if key is not None:
+            self.recent.begin(key)
+        self.inflight += 1
+        task = asyncio.get_running_loop().create_task(self._serve(request, key),
+                                                      name=f"mqtt-{kind}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _serve(self, request: MqttRequest, key: tuple[Any, ...] | None) -> None:
+        try:
+            answer = await self._answer(request)
+        finally:
+            self.inflight -= 1
+        payload = answer_payload(answer, request)
+        if key is not None:
+            self.recent.finish(key, payload)
+        self._respond(request, payload)
+
+    async def _answer(self, request: MqttRequest) -> Answer:
+        mqtt = self.config.mqtt
+        if request.error is not None or mqtt is None:
+            self.counts["refused"] += 1
+            self.daemon.metrics.count("mqtt_refused")
+            return refusal(request.error or {"code": "TOOL_UNAVAILABLE",
+                                             "message": "MQTT is no longer configured"})
+        self.counts["answered"] += 1
+        peer = f"mqtt {request.topic}"
+        if request.kind == "command":
+            assert request.text is not None
+            ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=ASK_TIMEOUT,
+                                      dry_run=request.dry_run, peer=peer)
+            return await self.engine.ask(ctx, request.text)
+        assert request.point is not None
+        ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=WRITE_TIMEOUT,
+                                  dry_run=request.dry_run, peer=peer)
+        return await self.engine.write(ctx, request.point, request.value)
+
+    def _respond(self, request: MqttRequest, payload: dict[str, Any]) -> None:
+        if self.topics is None:
+            return
+        self.sender.put(Outgoing(
+            request.reply_to or self.topics.response,
+            json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str),
+            durable=True, correlation=request.correlation, content_type="application/json",
+            expiry=ANSWER_EXPIRY))
+
+
+def _from_mqtt_tool(tool: str, kind: str) -> None:
+    """Requests are taken only from the mqtt tool, never from another tool's events."""
+    if tool != TOOL:
+        raise ProtocolError(f"{kind} events come only from the mqtt tool, not from {tool}")
+

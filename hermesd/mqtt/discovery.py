@@ -1,0 +1,220 @@
+"""Home Assistant MQTT discovery configs for every point of a config, built as plain data.
+
+One retained config per point under `<prefix>/<component>/<node>/<point>/config`: a `sensor` or
+`binary_sensor` for what is only read, a `number` (min/max/step) for a writable number, a
+`switch` for a writable on/off point, a `select`/`text` for writable text. Each point belongs to
+an HA device for its configured device, reached `via_device` the hermesd node's own device, which
+carries the node entities: connectivity, the command `text`, the last reply, and (with voice) a
+push-to-talk `button`. Units and classes are only sent where HA accepts exactly that pair: HA
+rejects the whole entity for a unit its device class does not allow, so an unknown unit is sent
+without a class. Nothing here publishes; `bridge` does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from hermesd import __version__
+from hermesd.config.model import Config, Device, Point
+from hermesd.mqtt.topics import Topics
+from hermesd.registry import effective_max_age
+
+ORIGIN = {"name": "hermesd", "sw_version": __version__}
+
+#: units HA accepts with a device class, character for character (HA's sensor/const.py)
+DEVICE_CLASS_OF_UNIT: dict[str, str] = {
+    **dict.fromkeys(("°C", "°F", "K"), "temperature"),
+    **dict.fromkeys(("Pa", "hPa", "kPa", "bar", "cbar", "mbar", "mmHg", "inHg", "psi"), "pressure"),
+    **dict.fromkeys(("g", "kg", "mg", "µg", "oz", "lb", "st"), "weight"),
+    # `m/min` is left out on purpose: HA accepts it for speed only from 2025.10 on
+    **dict.fromkeys(("m/s", "km/h", "mph", "kn", "ft/s", "mm/s", "in/s", "Beaufort"), "speed"),
+    **dict.fromkeys(("A", "mA"), "current"),
+    **dict.fromkeys(("V", "mV"), "voltage"),
+    **dict.fromkeys(("W", "kW"), "power"),
+    **dict.fromkeys(("Wh", "kWh"), "energy"),
+    **dict.fromkeys(("Hz", "kHz"), "frequency"),
+    **dict.fromkeys(("m³/h", "L/min"), "volume_flow_rate"),
+}
+#: device classes whose state class must be a total, not a measurement
+TOTAL_CLASSES = frozenset({"energy"})
+#: the node's own entities, by component; a point of the same component and id takes precedence
+NODE_OBJECTS = {"binary_sensor": "hermesd_agent", "text": "hermesd_command",
+                "sensor": "hermesd_reply", "button": "hermesd_talk"}
+ON, OFF = "ON", "OFF"
+TEXT_MAX = 255  # the longest state or text HA takes
+
+
+@dataclass(frozen=True, slots=True)
+class Entity:
+    """One Home Assistant entity: where its config goes and what it says."""
+
+    component: str
+    object_id: str
+    config: dict[str, Any]
+    point: str | None = None  # the point it shows, None for the node's own entities
+
+    def topic(self, topics: Topics) -> str:
+        return topics.discovery(self.component, self.object_id)
+
+    def payload(self) -> str:
+        return json.dumps(self.config, ensure_ascii=False, separators=(",", ":"))
+
+
+def slug(text: str) -> str:
+    """An entity id part: lower case letters, digits and single underscores."""
+    return re.sub(r"_+", "_", re.sub(r"[^a-z0-9_]", "_", text.lower())).strip("_") or "x"
+
+
+def node_identifier(config: Config) -> str:
+    return f"hermesd_{config.node.id}"
+
+
+def device_identifier(config: Config, device: str) -> str:
+    return f"hermesd_{config.node.id}_{device}"
+
+
+def point_unique_id(config: Config, point: str) -> str:
+    return f"hermesd_{config.node.id}_{point}"
+
+
+def component_of(point: Point) -> str:
+    if point.kind == "bool":
+        return "switch" if point.writable else "binary_sensor"
+    if point.kind in ("int", "float"):
+        return "number" if point.writable else "sensor"
+    if point.writable:
+        return "select" if point.choices else "text"
+    return "sensor"
+
+
+def classes_of(point: Point) -> dict[str, Any]:
+    """unit_of_measurement, device_class and state_class of a numeric point, where known."""
+    out: dict[str, Any] = {}
+    if point.unit:
+        out["unit_of_measurement"] = point.unit
+        device_class = DEVICE_CLASS_OF_UNIT.get(point.unit)
+        if device_class is not None:
+            out["device_class"] = device_class
+    return out
+
+
+def step_of(point: Point) -> float:
+    """The step of a number entity: 1 for whole numbers, the scale (or 0.1) for the rest."""
+    if point.kind == "int":
+        return 1
+    scale = point.params.get("scale")
+    if isinstance(scale, int | float) and 0.001 <= abs(scale) < 1:
+        return float(abs(scale))
+    return 0.1
+
+
+def expire_after(point: Point, device: Device) -> int | None:
+    """Seconds without a state after which HA shows the entity unavailable (from max_age)."""
+    max_age = effective_max_age(point, device)
+    return None if max_age is None else max(1, math.ceil(max_age))
+
+
+def state_payload(point: Point, value: Any) -> str:
+    """A value as HA's entity of this point reads it from its state topic."""
+    if point.kind == "bool":
+        return ON if value else OFF
+    if isinstance(value, bool):  # a bool value on a numeric point: say it as a number
+        return str(int(value))
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    return str(value)[:TEXT_MAX]
+
+
+def entities(config: Config) -> list[Entity]:
+    """Every entity of this config: the node's own, then one per point, in config order."""
+    assert config.mqtt is not None
+    topics = Topics.of(config)
+    taken = {(component_of(p), p.id) for p in config.points.values()}
+    node_device = {"identifiers": [node_identifier(config)], "name": config.node.name,
+                   "manufacturer": "hermesd", "model": "hermesd", "sw_version": __version__}
+    node_availability = [{"topic": topics.availability}]
+    node_ids = f"hermesd_{config.node.id}"
+    out: list[Entity] = []
+
+    def node_entity(component: str, name: str, extra: dict[str, Any]) -> None:
+        object_id = NODE_OBJECTS[component]
+        if (component, object_id) in taken:
+            return  # a point by this id came first; its entity stays
+        what = object_id.removeprefix("hermesd_")
+        cfg: dict[str, Any] = {
+            "name": name, "unique_id": f"{node_ids}.{what}",
+            "default_entity_id": f"{component}.{slug(config.node.id)}_hermesd_{what}",
+            **extra, "device": node_device, "origin": ORIGIN}
+        out.append(Entity(component, object_id, cfg))
+
+    node_entity("binary_sensor", "Connected", {
+        "state_topic": topics.availability, "payload_on": "online", "payload_off": "offline",
+        "device_class": "connectivity", "entity_category": "diagnostic", "qos": 1})
+    node_entity("text", "Command", {
+        "command_topic": topics.command, "min": 0, "max": TEXT_MAX, "mode": "text",
+        "availability": node_availability, "qos": 1, "retain": False})
+    node_entity("sensor", "Last reply", {
+        "state_topic": topics.response,
+        "value_template": "{{ value_json.reply[:255] }}",
+        "availability": node_availability, "qos": 1})
+    if config.voice.enabled:
+        node_entity("button", "Push to talk", {
+            "command_topic": topics.talk, "payload_press": "PRESS",
+            "availability": node_availability, "qos": 1, "retain": False})
+
+    for point in config.points.values():
+        device = config.devices[point.device]
+        out.append(point_entity(config, topics, point, device))
+    return out
+
+
+def point_entity(config: Config, topics: Topics, point: Point, device: Device) -> Entity:
+    component = component_of(point)
+    cfg: dict[str, Any] = {
+        "name": point.name, "unique_id": point_unique_id(config, point.id),
+        "default_entity_id": f"{component}.{slug(config.node.id)}_{slug(point.id)}",
+        "state_topic": topics.state(point.id),
+        "availability": [{"topic": topics.availability},
+                         {"topic": topics.device_availability(device.id)}],
+        "availability_mode": "all", "qos": 1,
+    }
+    if point.writable:
+        cfg["command_topic"] = topics.set(point.id)
+        cfg["retain"] = False
+    if component in ("sensor", "binary_sensor"):
+        expiry = expire_after(point, device)
+        if expiry is not None:
+            cfg["expire_after"] = expiry
+    if component in ("switch", "binary_sensor"):
+        cfg["payload_on"], cfg["payload_off"] = ON, OFF
+    elif component == "number":
+        cfg.update(min=point.min, max=point.max, step=step_of(point), mode="box",
+                   **classes_of(point))
+    elif component == "sensor" and point.kind in ("int", "float"):
+        classes = classes_of(point)
+        device_class = classes.get("device_class")
+        classes["state_class"] = "total_increasing" if device_class in TOTAL_CLASSES \
+            else "measurement"
+        cfg.update(classes)
+    elif component == "select":
+        cfg["options"] = list(point.choices)
+    elif component == "text":
+        cfg.update(min=0, max=TEXT_MAX, mode="text")
+    cfg["device"] = {"identifiers": [device_identifier(config, device.id)], "name": device.id,
+                     "model": f"{device.driver} device", "manufacturer": "hermesd",
+                     "via_device": node_identifier(config)}
+    cfg["origin"] = ORIGIN
+    return Entity(component, point.id, cfg, point.id)
+
+
+def announcements(config: Config) -> dict[str, str]:
+    """Discovery topic -> config payload, for everything this config should show in HA."""
+    assert config.mqtt is not None
+    if not config.mqtt.discovery:
+        return {}
+    topics = Topics.of(config)
+    return {e.topic(topics): e.payload() for e in entities(config)}

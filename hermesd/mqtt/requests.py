@@ -1,0 +1,112 @@
+"""Requests that came over MQTT (from the mqtt tool's `command` and `set` events), and their answers.
+
+The tool has already checked the payload; the daemon checks the event again (it is still input
+from another process) and never widens what it may do: the role is always `mqtt.command_role`.
+A request that carries an id or MQTT 5 correlation data is executed once: a second delivery
+while it runs is dropped, and one after it ran gets the same answer again, marked `duplicate`.
+Answers are in the DESIGN `--json` shape with the request's `id`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from hermesd.answer import Answer
+from hermesd.context import new_trace_id
+from hermesd.errors import ProtocolError
+from hermesd.replies import error_reply
+
+Kind = Literal["command", "set"]
+PENDING = "pending"
+
+
+@dataclass(frozen=True, slots=True)
+class MqttRequest:
+    kind: Kind
+    topic: str
+    text: str | None = None  # command
+    point: str | None = None  # set
+    value: Any = None  # set
+    id: str | int | None = None
+    dry_run: bool = False
+    reply_to: str | None = None  # MQTT 5 response topic (checked by the tool)
+    correlation: str | None = None  # MQTT 5 correlation data, hex
+    error: dict[str, str] | None = None  # the tool refused the payload: answer, do nothing
+
+    @classmethod
+    def from_event(cls, kind: Kind, data: dict[str, Any]) -> MqttRequest:
+        """The request an event describes; ProtocolError if the event is malformed."""
+        def get(key: str, types: tuple[type, ...], optional: bool = True) -> Any:
+            value = data.get(key)
+            if value is None and optional:
+                return None
+            if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+                raise ProtocolError(f"{kind} event: {key} has the wrong type")
+            return value
+
+        error = get("error", (dict,))
+        if error is not None and not (isinstance(error.get("code"), str)
+                                      and isinstance(error.get("message"), str)):
+            raise ProtocolError(f"{kind} event: error needs a code and a message")
+        req = cls(kind=kind, topic=get("topic", (str,), optional=False),
+                  text=get("text", (str,)), point=get("point", (str,)),
+                  value=get("value", (str, int, float, bool)), id=get("id", (str, int)),
+                  dry_run=bool(get("dry_run", (bool,))), reply_to=get("reply_to", (str,)),
+                  correlation=get("correlation", (str,)),
+                  error=None if error is None else {"code": error["code"],
+                                                    "message": error["message"][:300]})
+        if req.error is None:
+            if kind == "command" and req.text is None:
+                raise ProtocolError("command event without text or error")
+            if kind == "set" and (req.point is None or req.value is None):
+                raise ProtocolError("set event without point and value, or error")
+        return req
+
+    def key(self) -> tuple[Any, ...] | None:
+        """What makes two deliveries the same request; None when nothing does."""
+        if self.id is None and self.correlation is None:
+            return None
+        return (self.kind, self.topic, self.reply_to, self.correlation, self.id)
+
+
+def refusal(error: dict[str, str]) -> Answer:
+    """The answer to a request that is not taken (a payload the tool refused)."""
+    status = "rejected" if error["code"] == "BAD_REQUEST" else "error"
+    return Answer(status, "direct", None, error=dict(error),  # type: ignore[arg-type]
+                  reply=error_reply(error["message"]), trace_id=new_trace_id())
+
+
+def answer_payload(answer: Answer, request: MqttRequest) -> dict[str, Any]:
+    return {**answer.to_dict(), "id": request.id}
+
+
+class RecentRequests:
+    """Requests by key for a while: in progress, or done with their answer."""
+
+    def __init__(self, limit: int = 1024, ttl: float = 600.0) -> None:
+        self.limit = limit
+        self.ttl = ttl
+        self._items: OrderedDict[tuple[Any, ...], tuple[float, Any]] = OrderedDict()
+
+    def get(self, key: tuple[Any, ...]) -> Any:
+        """PENDING, the answer payload, or None when not seen (or long ago)."""
+        self._expire()
+        item = self._items.get(key)
+        return None if item is None else item[1]
+
+    def begin(self, key: tuple[Any, ...]) -> None:
+        self._items[key] = (time.monotonic(), PENDING)
+        self._expire()
+
+    def finish(self, key: tuple[Any, ...], payload: dict[str, Any]) -> None:
+        self._items[key] = (time.monotonic(), payload)
+        self._items.move_to_end(key)
+
+    def _expire(self) -> None:
+        cutoff = time.monotonic() - self.ttl
+        while self._items and (len(self._items) > self.limit
+                               or next(iter(self._items.values()))[0] < cutoff):
+            self._items.popitem(last=False)

@@ -1,0 +1,27 @@
+"""An `exec` device may not take the name of a built-in tool (its tool process is named by it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hermesd.config.loader import validate
+from hermesd.errors import ConfigError
+
+
+@pytest.mark.parametrize("name", ["mqtt", "modbus", "serial"])
+def test_an_exec_device_named_like_a_builtin_tool_is_refused(name: str, tmp_path: Path) -> None:
+    data = {"node": {"id": "n"}, "mqtt": {"command_role": "viewer"},
+            "devices": {name: {"driver": "exec", "command": ["true"],
+                               "points": {"p": {"type": "float"}}}}}
+    with pytest.raises(ConfigError) as caught:
+        validate(data, tmp_path / "hermesd.yaml")
+    assert (f"devices.{name}", f"an exec device may not be named {name!r}, the name of the "
+            f"built-in {name} tool") in caught.value.problems
+
+
+def test_other_exec_names_are_fine(tmp_path: Path) -> None:
+    data = {"node": {"id": "n"}, "devices": {"oven": {"driver": "exec", "command": ["true"],
+                                                      "points": {"p": {"type": "float"}}}}}
+    assert "oven" in validate(data, tmp_path / "hermesd.yaml").devices

@@ -1,0 +1,140 @@
+"""`driver: mqtt` points (the dev plant's yard): states feed the cache, writes wait to be seen."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from tests.support.daemon import DaemonRunner, RunningDaemon, base_config
+from tests.support.mosquitto import Mosquitto, MqttClient, Received
+from tests.support.plant import PLANT
+
+STATE, COMMAND = "plant/yard/beacon/state", "plant/yard/beacon/set"
+WEATHER = "plant/yard/weather/temperature"
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    with Mosquitto(tmp_path / "broker") as running:
+        yield running
+
+
+@pytest.fixture
+def device(broker: Mosquitto) -> Iterator[MqttClient]:
+    """The yard's devices, as other MQTT clients: they see commands and publish states."""
+    with MqttClient(broker.port, client_id="yard", subscribe=("plant/#", "hermesd/#")) as c:
+        yield c
+
+
+def _yard(**extra: Any) -> dict[str, Any]:
+    plant: dict[str, Any] = yaml.safe_load(PLANT.read_text(encoding="utf-8"))
+    yard: dict[str, Any] = copy.deepcopy(plant["devices"]["yard"])
+    yard.update(extra)
+    return yard
+
+
+def _start(runner: DaemonRunner, broker: Mosquitto, **extra: Any) -> RunningDaemon:
+    config = base_config({"yard": _yard(**extra)},
+                         mqtt={"host": "127.0.0.1", "port": broker.port,
+                               "command_role": "viewer"})
+    d = runner.start(config)
+    d.wait_until(lambda: d.status()["mqtt"]["connected"], what="the broker connection")
+    return d
+
+
+def _echo(payload_for: dict[bytes, bytes]) -> Any:
+    def handler(client: MqttClient, msg: Received) -> None:
+        if msg.topic == COMMAND and msg.payload in payload_for:
+            client.publish(STATE, payload_for[msg.payload], retain=True, wait=False)
+    return handler
+
+
+def _write(d: RunningDaemon, value: str) -> tuple[int, dict[str, Any]]:
+    return d.ctl_json("--role", "engineer", "write", "warning_beacon", value)
+
+
+def test_states_feed_the_cache_and_hermesd_state_topic(daemon_runner: DaemonRunner,
+                                                       broker: Mosquitto,
+                                                       device: MqttClient) -> None:
+    device.publish(WEATHER, "4.5", retain=True)  # there before hermesd starts
+    d = _start(daemon_runner, broker)
+    code, answer = d.ctl_json("read", "outdoor_temp")
+    assert code == 0 and answer["status"] == "ok", answer
+    assert answer["result"]["value"] == 4.5 and answer["result"]["unit"] == "°C"
+    device.publish(WEATHER, "5.25")
+    device.wait_topic("hermesd/test-node/outdoor_temp/state", lambda m: m.payload == b"5.25")
+    assert d.ctl_json("read", "outdoor_temp")[1]["result"]["value"] == 5.25
+
+
+def test_a_write_confirmed_by_the_device(daemon_runner: DaemonRunner, broker: Mosquitto,
+                                         device: MqttClient) -> None:
+    device.handlers.append(_echo({b"ON": b"ON", b"OFF": b"OFF"}))
+    d = _start(daemon_runner, broker)
+    code, answer = _write(d, "on")
+    assert code == 0, answer
+    assert answer["result"]["value"] is True and answer["result"]["confirmed"] is True
+    assert answer["reply"] == "Yard warning beacon set to on."
+    assert [m.payload for m in device.on(COMMAND)] == [b"ON"]
+    device.wait_topic("hermesd/test-node/warning_beacon/state", lambda m: m.payload == b"ON")
+    code, answer = _write(d, "off")
+    assert (answer["result"]["value"], answer["result"]["confirmed"]) == (False, True)
+
+
+def test_a_write_nobody_confirms_says_so(daemon_runner: DaemonRunner, broker: Mosquitto,
+                                         device: MqttClient) -> None:
+    d = _start(daemon_runner, broker, timeout="500ms")
+    code, answer = _write(d, "on")
+    assert code == 0, answer
+    assert answer["result"]["confirmed"] is False
+    assert "has not confirmed" in answer["reply"]
+    assert [m.payload for m in device.on(COMMAND)] == [b"ON"]
+
+
+def test_a_device_that_shows_another_state_is_not_confirmed(daemon_runner: DaemonRunner,
+                                                            broker: Mosquitto,
+                                                            device: MqttClient) -> None:
+    device.handlers.append(_echo({b"ON": b"OFF"}))
+    d = _start(daemon_runner, broker, timeout="500ms")
+    code, answer = _write(d, "on")
+    assert code != 0
+    assert answer["error"]["code"] == "NOT_CONFIRMED"
+    assert "warning_beacon = False" in answer["error"]["message"]
+
+
+def test_the_availability_topic_takes_the_device_offline(daemon_runner: DaemonRunner,
+                                                         broker: Mosquitto,
+                                                         device: MqttClient) -> None:
+    device.handlers.append(_echo({b"ON": b"ON"}))
+    device.publish("plant/yard/status", "offline", retain=True)
+    d = _start(daemon_runner, broker, availability_topic="plant/yard/status")
+    d.wait_until(lambda: d.status()["devices"]["yard"]["online"] is False, what="yard offline")
+    code, answer = _write(d, "on")
+    assert code != 0 and answer["error"]["code"] == "DEVICE_OFFLINE"
+    assert not device.on(COMMAND)
+    device.wait_topic("hermesd/test-node/yard/availability", lambda m: m.payload == b"offline")
+    device.publish("plant/yard/status", "online", retain=True)
+    d.wait_until(lambda: d.status()["devices"]["yard"]["online"] is True, what="yard online")
+    device.wait_topic("hermesd/test-node/yard/availability", lambda m: m.payload == b"online")
+    assert _write(d, "on")[1]["result"]["confirmed"] is True
+
+
+def test_no_broker_means_device_offline_and_no_queued_write(daemon_runner: DaemonRunner,
+                                                            broker: Mosquitto,
+                                                            device: MqttClient) -> None:
+    d = _start(daemon_runner, broker)
+    broker.stop()
+    d.wait_until(lambda: not d.status()["mqtt"]["connected"], what="the broker gone")
+    code, answer = _write(d, "on")
+    assert code != 0 and answer["error"]["code"] == "DEVICE_OFFLINE"
+    assert "not connected to the MQTT broker" in answer["error"]["message"]
+    assert d.status()["devices"]["yard"]["online"] is False
+    broker.start()
+    d.wait_until(lambda: d.status()["mqtt"]["connected"], what="the broker back")
+    # the broker logs every PUBLISH it receives: the refused write was never sent, not later
+    assert "Received PUBLISH from hermesd-test-node" in broker.log
+    assert f"'{COMMAND}'" not in broker.log

@@ -1,0 +1,302 @@
+"""One broker connection, run by paho-mqtt's network thread and reported into asyncio.
+
+paho has no asyncio API; its own thread (`loop_start`) connects, reconnects with a capped
+exponential backoff and does the blocking TCP/TLS work, so the tool's event loop never blocks on
+the network. Its callbacks only copy what arrived and hop into the event loop with
+`call_soon_threadsafe`; they never raise (an exception would end paho's thread). On every
+connect the subscriptions are made afresh (a broker restart forgets them), and only once the
+broker has acknowledged them is the birth `online` published and the connection called ready:
+`online` means "ready for commands". The last will is `offline`, retained, on the same topic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+import ssl
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import paho.mqtt.client as paho
+from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
+from paho.mqtt.subscribeoptions import SubscribeOptions
+
+from hermes_tools.mqtt.inbound import Incoming
+from hermesd.errors import ErrorCode, ToolError
+
+log = logging.getLogger(__name__)
+
+RECONNECT_MIN = 0.5  # seconds before the first reconnect attempt; doubles per failure ...
+RECONNECT_MAX = 15.0  # ... up to this cap
+MAX_INFLIGHT = 100  # QoS 1 messages awaiting PUBACK at once (paho's default of 20 throttles)
+STOP_WAIT = 0.5  # seconds a clean stop waits for `offline` to be acknowledged
+ONLINE, OFFLINE = "online", "offline"
+
+
+@dataclass(frozen=True, slots=True)
+class Tls:
+    ca: str | None = None
+    cert: str | None = None
+    key: str | None = None
+    insecure: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    """Everything that, when changed, needs a new connection."""
+
+    host: str
+    port: int
+    protocol: str  # "5" | "3.1.1"
+    client_id: str
+    keepalive: int
+    will_topic: str  # B/N/availability
+    username: str | None = None
+    password_file: str | None = None  # read at connect time; the secret never travels
+    tls: Tls | None = None
+
+    @classmethod
+    def from_slice(cls, mqtt: dict[str, Any], will_topic: str) -> Settings:
+        tls = mqtt.get("tls")
+        return cls(host=mqtt["host"], port=int(mqtt["port"]), protocol=str(mqtt["protocol"]),
+                   client_id=mqtt["client_id"], keepalive=max(5, int(mqtt["keepalive"])),
+                   will_topic=will_topic, username=mqtt.get("username"),
+                   password_file=mqtt.get("password_file"),
+                   tls=Tls(ca=tls.get("ca"), cert=tls.get("cert"), key=tls.get("key"),
+                           insecure=bool(tls.get("insecure"))) if tls else None)
+
+    @property
+    def broker(self) -> str:
+        return f"{self.host}:{self.port}"
+
+
+def _no_delay(client: paho.Client, userdata: Any, sock: Any) -> None:
+    """Send small packets at once: an answer must not wait ~40 ms for Nagle's algorithm."""
+    with contextlib.suppress(OSError, AttributeError):
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def read_password(path: str) -> str:
+    """The first line of the password file; ToolError naming the file if it cannot be had."""
+    try:
+        lines = Path(path).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ToolError(ErrorCode.BAD_REQUEST,
+                        f"cannot read mqtt.password_file {path}: {getattr(exc, 'strerror', None) or exc}"
+                        ) from None
+    if not lines or not lines[0]:
+        raise ToolError(ErrorCode.BAD_REQUEST, f"mqtt.password_file {path} is empty")
+    return lines[0]
+
+
+class Connection:
+    """The broker link. `ready` is true between a completed connect and the next loss."""
+
+    def __init__(self, settings: Settings, *,
+                 on_message: Callable[[Incoming], None],
+                 on_state: Callable[[bool, str], None],
+                 on_published: Callable[[int], None]) -> None:
+        self.settings = settings
+        self._on_message = on_message
+        self._on_state = on_state
+        self._on_published = on_published
+        self._loop = asyncio.get_running_loop()
+        self._subs: tuple[tuple[str, int], ...] = ()  # replaced whole: paho's thread reads it
+        self._client: paho.Client | None = None
+        self._connect_mid: int | None = None
+        self._refused = False  # paho's thread: the broker refused the last connect
+        self._stopping = False
+        self.ready = False
+        self.reason = "not connected yet"
+        self.connects = 0
+
+    @property
+    def v5(self) -> bool:
+        return self.settings.protocol == "5"
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self, subscriptions: dict[str, int]) -> None:
+        """Build the client and let paho's thread connect (and keep reconnecting)."""
+        s = self.settings
+        self._subs = tuple(sorted(subscriptions.items()))
+        if self.v5:
+            client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                                 client_id=s.client_id, protocol=paho.MQTTv5)
+        else:  # no session at the broker: nothing queued while away is run at a surprise time
+            client = paho.Client(callback_api_version=CallbackAPIVersion.VERSION2,
+                                 client_id=s.client_id, protocol=paho.MQTTv311,
+                                 clean_session=True)
+        if s.username is not None:
+            client.username_pw_set(s.username,
+                                   read_password(s.password_file) if s.password_file else None)
+        if s.tls is not None:
+            try:
+                client.tls_set(ca_certs=s.tls.ca, certfile=s.tls.cert, keyfile=s.tls.key,
+                               cert_reqs=ssl.CERT_REQUIRED)
+            except (OSError, ssl.SSLError, ValueError) as exc:
+                raise ToolError(ErrorCode.BAD_REQUEST, f"cannot use the MQTT TLS files: {exc}") \
+                    from None
+            if s.tls.insecure:
+                client.tls_insecure_set(True)
+        client.will_set(s.will_topic, OFFLINE, qos=1, retain=True)
+        # paho takes fractional delays (it sleeps on them) though its hints say int
+        client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)  # type: ignore[arg-type]
+        client.max_inflight_messages_set(MAX_INFLIGHT)
+        client.on_connect = self._paho_connect
+        client.on_connect_fail = self._paho_connect_fail
+        client.on_disconnect = self._paho_disconnect
+        client.on_subscribe = self._paho_subscribe
+        client.on_message = self._paho_message
+        client.on_publish = self._paho_publish
+        client.on_socket_open = _no_delay
+        self._client = client
+        client.connect_async(s.host, s.port, keepalive=s.keepalive)
+        client.loop_start()
+
+    async def stop(self) -> None:
+        """Say `offline` (when connected), disconnect, and end paho's thread."""
+        client, self._client = self._client, None
+        if client is None:
+            return
+        self._stopping = True
+        if self.ready:
+            info = client.publish(self.settings.will_topic, OFFLINE, qos=1, retain=True)
+            with contextlib.suppress(RuntimeError, ValueError):
+                await asyncio.to_thread(info.wait_for_publish, STOP_WAIT)
+        self.ready = False
+        client.disconnect()
+        await asyncio.to_thread(client.loop_stop)
+
+    # -- what the tool uses ----------------------------------------------------------------------
+
+    def subscriptions(self, wanted: dict[str, int]) -> None:
+        """Change the subscriptions; applied now when connected, and on every connect."""
+        old = dict(self._subs)
+        self._subs = tuple(sorted(wanted.items()))
+        client = self._client
+        if client is None or not self.ready:
+            return
+        gone = [t for t in old if t not in wanted]
+        new = {t: q for t, q in wanted.items() if old.get(t) != q}
+        if gone:
+            client.unsubscribe(gone)
+        if new:
+            client.subscribe(self._sub_list(tuple(new.items())))
+
+    def publish(self, topic: str, payload: bytes | str, *, qos: int = 1, retain: bool = False,
+                correlation: bytes | None = None, content_type: str | None = None,
+                expiry: int | None = None) -> int | None:
+        """Hand a message to paho; its mid, or None when not connected (nothing was queued)."""
+        client = self._client
+        if client is None or not self.ready:
+            return None
+        props = None
+        if self.v5 and (correlation is not None or content_type or expiry):
+            props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
+            if correlation is not None:
+                props.CorrelationData = correlation
+            if content_type:
+                props.ContentType = content_type
+            if expiry:
+                props.MessageExpiryInterval = expiry
+        info = client.publish(topic, payload, qos=qos, retain=retain, properties=props)
+        if info.rc not in (MQTTErrorCode.MQTT_ERR_SUCCESS, MQTTErrorCode.MQTT_ERR_NO_CONN):
+            log.warning("publish to %s failed: %s", topic, paho.error_string(info.rc))
+            return None
+        # NO_CONN: paho keeps a QoS 1 message and sends it after the reconnect
+        return info.mid
+
+    # -- paho's thread -----------------------------------------------------------------------------
+
+    def _hop(self, fn: Callable[..., None], *args: Any) -> None:
+        with contextlib.suppress(RuntimeError):  # the loop is closed: we are shutting down
+            self._loop.call_soon_threadsafe(fn, *args)
+
+    def _sub_list(self, subs: tuple[tuple[str, int], ...]
+                  ) -> list[tuple[str, SubscribeOptions]] | list[tuple[str, int]]:
+        if not self.v5:
+            return list(subs)
+        # noLocal (MQTT 5): never receive our own publishes back, e.g. on a device topic
+        # that is both its state and its command topic
+        return [(topic, SubscribeOptions(qos=qos, noLocal=True)) for topic, qos in subs]
+
+    def _paho_connect(self, client: paho.Client, userdata: Any, flags: Any,
+                      reason: ReasonCode, properties: Any) -> None:
+        try:
+            self._refused = reason.is_failure
+            if reason.is_failure:
+                self._hop(self._state, False, f"the broker refused the connection: {reason}")
+                return
+            subs = self._subs
+            if subs:
+                _, mid = client.subscribe(self._sub_list(subs))
+                self._connect_mid = mid
+            else:
+                self._birth(client)
+        except Exception:
+            log.exception("on_connect failed")
+
+    def _paho_subscribe(self, client: paho.Client, userdata: Any, mid: int,
+                        reasons: list[ReasonCode], properties: Any) -> None:
+        try:
+            refused = [str(r) for r in reasons if r.is_failure]
+            if refused:
+                log.warning("the broker refused %d subscription(s): %s", len(refused),
+                            ", ".join(sorted(set(refused))))
+            if mid == self._connect_mid:
+                self._connect_mid = None
+                self._birth(client)
+        except Exception:
+            log.exception("on_subscribe failed")
+
+    def _birth(self, client: paho.Client) -> None:
+        client.publish(self.settings.will_topic, ONLINE, qos=1, retain=True)
+        self._hop(self._state, True, "")
+
+    def _paho_connect_fail(self, client: paho.Client, userdata: Any) -> None:
+        self._hop(self._state, False, f"cannot reach the broker at {self.settings.broker}")
+
+    def _paho_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
+                         reason: ReasonCode, properties: Any) -> None:
+        if not self._refused:  # after a refusal, the refusal is the reason worth showing
+            self._hop(self._state, False, f"connection lost ({reason})")
+
+    def _paho_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
+        try:
+            props = getattr(msg, "properties", None)
+            response = getattr(props, "ResponseTopic", None) if props is not None else None
+            correlation = getattr(props, "CorrelationData", None) if props is not None else None
+            incoming = Incoming(topic=msg.topic, payload=bytes(msg.payload), qos=msg.qos,
+                                retain=bool(msg.retain), dup=bool(msg.dup),
+                                response_topic=response if isinstance(response, str) else None,
+                                correlation=bytes(correlation)
+                                if isinstance(correlation, bytes | bytearray) else None)
+        except Exception:  # e.g. a topic that is not UTF-8
+            log.warning("dropped a message paho could not decode", exc_info=True)
+            return
+        self._hop(self._on_message, incoming)
+
+    def _paho_publish(self, client: paho.Client, userdata: Any, mid: int, reason: ReasonCode,
+                      properties: Any) -> None:
+        self._hop(self._on_published, mid)
+
+    # -- back in the event loop ------------------------------------------------------------------
+
+    def _state(self, ready: bool, reason: str) -> None:
+        if self._stopping:
+            return
+        if ready:
+            self.connects += 1
+        changed = ready != self.ready or reason != self.reason
+        self.ready = ready
+        self.reason = reason
+        if changed or ready:
+            self._on_state(ready, reason)

@@ -1,0 +1,288 @@
+"""Requests that arrive over MQTT, checked before anything acts on them.
+
+Every payload here comes from anyone who may publish to the broker. A command (`B/N/command`)
+is plain text or a JSON object `{"text", "id", "dry_run"}`; a write request (`B/N/<point>/set`)
+is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decoding, JSON is
+parsed strictly (no duplicate keys, no NaN, bounded nesting), unknown fields and wrong types are
+refused, and an MQTT 5 response topic may not point into hermesd's own namespace, the discovery
+prefix or a device's topics (else an answer could overwrite an entity or drive a device). The
+result is always an event for the daemon: a request, or a refusal (`error`) it must answer.
+Nothing here executes anything.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import time
+from collections import OrderedDict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from paho.mqtt.client import topic_matches_sub
+
+MAX_COMMAND_BYTES = 4096  # a command of 1000 characters, in UTF-8 and JSON, fits
+MAX_SET_BYTES = 256
+MAX_ID_CHARS = 128
+MAX_CORRELATION_BYTES = 256
+MAX_TOPIC_BYTES = 256
+MAX_INT_ID = 2**53  # an id JSON carries exactly
+COMMAND_FIELDS = ("text", "id", "dry_run")
+SET_FIELDS = ("value", "id", "dry_run")
+_ALLOWED_CONTROLS = {"\t", "\n", "\r"}
+
+
+@dataclass(frozen=True, slots=True)
+class Incoming:
+    """One message as it arrived (copied out of paho's thread)."""
+
+    topic: str
+    payload: bytes
+    qos: int = 0
+    retain: bool = False
+    dup: bool = False
+    response_topic: str | None = None  # MQTT 5 only
+    correlation: bytes | None = None  # MQTT 5 only
+
+
+class Refused(Exception):
+    """A payload that is not a request we take; the message says what is wrong with it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ReplyRules:
+    """Where answers go by default, and the topics an answer may never be sent to."""
+
+    default: str
+    protected: tuple[str, ...]  # topic filters: our namespace, discovery, device topics
+
+
+def check_reply_topic(topic: str, rules: ReplyRules) -> None:
+    """Raise Refused unless `topic` is a place an answer may be published to."""
+    if not topic:
+        raise Refused("the response topic is empty")
+    if len(topic.encode()) > MAX_TOPIC_BYTES:
+        raise Refused(f"the response topic is longer than {MAX_TOPIC_BYTES} bytes")
+    if any(ch in topic for ch in "+#\x00"):
+        raise Refused(f"the response topic {_show(topic)} contains a wildcard or NUL")
+    if topic.startswith("$"):
+        raise Refused(f"the response topic {_show(topic)} is a broker topic ($...)")
+    if topic == rules.default:
+        return
+    for pattern in rules.protected:
+        if topic_matches_sub(pattern, topic):
+            raise Refused(f"answers may not be sent to {_show(topic)}: it is one of hermesd's or a "
+                          "device's own topics")
+
+
+class Redeliveries:
+    """Spots a QoS 1 redelivery (DUP flag) of a request seen a moment ago.
+
+    A request with an id or correlation data is also deduplicated by the daemon, for as long as
+    it remembers answers; this catches the copies of plain-text requests too. Only messages
+    flagged DUP are dropped: the same command sent twice on purpose runs twice.
+    """
+
+    def __init__(self, window: float = 60.0, memory: int = 4096) -> None:
+        self.window = window
+        self.memory = memory
+        self._seen: OrderedDict[bytes, float] = OrderedDict()
+
+    def seen_again(self, msg: Incoming) -> bool:
+        key = hashlib.blake2b(b"\0".join((
+            msg.topic.encode(), msg.payload, (msg.response_topic or "").encode(),
+            msg.correlation or b"")), digest_size=16).digest()
+        now = time.monotonic()
+        while self._seen and (len(self._seen) >= self.memory
+                              or next(iter(self._seen.values())) < now - self.window):
+            self._seen.popitem(last=False)
+        seen = key in self._seen
+        self._seen[key] = now
+        self._seen.move_to_end(key)
+        return msg.dup and seen
+
+
+def command_event(msg: Incoming, rules: ReplyRules) -> dict[str, Any]:
+    """The `command` event for a message on the command topic (a request or a refusal)."""
+    event = _base_event(msg, rules)
+    event.update(text=None)
+    try:
+        if event["error"] is not None:
+            return event
+        raw = _text(msg.payload, MAX_COMMAND_BYTES, "a command")
+        if raw.lstrip().startswith(("{", "[")):
+            obj = _json_object(raw, "the command")
+            event["id"] = _request_id(obj)
+            _only(obj, COMMAND_FIELDS, "a command")
+            text = obj.get("text")
+            if not isinstance(text, str):
+                raise Refused("a JSON command needs \"text\": the command as text")
+            event["text"] = _clean(text, "the command text")
+            event["dry_run"] = _flag(obj, "dry_run")
+        else:
+            event["text"] = _clean(raw, "the command")
+    except Refused as exc:
+        event["error"] = _bad(str(exc))
+        event["text"] = None
+    return event
+
+
+def set_event(msg: Incoming, point: str, rules: ReplyRules) -> dict[str, Any]:
+    """The `set` event for a message on `B/N/<point>/set` (a write request or a refusal)."""
+    event = _base_event(msg, rules)
+    event.update(point=point, value=None)
+    try:
+        if event["error"] is not None:
+            return event
+        raw = _text(msg.payload, MAX_SET_BYTES, "a write request")
+        if raw.lstrip().startswith(("{", "[")):
+            obj = _json_object(raw, "the write request")
+            event["id"] = _request_id(obj)
+            _only(obj, SET_FIELDS, "a write request")
+            if "value" not in obj:
+                raise Refused("a JSON write request needs \"value\"")
+            value = obj["value"]
+            if isinstance(value, str):
+                value = _clean(value, "the value")
+            elif not isinstance(value, bool | int | float):
+                raise Refused(f"the value must be a number, true/false or text, not "
+                              f"{_kind(value)}")
+            event["value"] = value
+            event["dry_run"] = _flag(obj, "dry_run")
+        else:
+            event["value"] = _clean(raw, "the value")
+    except Refused as exc:
+        event["error"] = _bad(str(exc))
+        event["value"] = None
+    return event
+
+
+def point_of_set_topic(topic: str, set_filter: str) -> str | None:
+    """`B/N/<point>/set` -> `<point>`, for the topics the set filter (`B/N/+/set`) matches."""
+    prefix = set_filter.removesuffix("+/set")
+    if not topic.startswith(prefix) or not topic.endswith("/set"):
+        return None
+    point = topic[len(prefix):-len("/set")]
+    return point if point and "/" not in point else None
+
+
+def ha_status(msg: Incoming) -> bool | None:
+    """Home Assistant's birth (`online`) or will (`offline`); None for anything else."""
+    text = msg.payload[:16].decode("utf-8", "replace").strip()
+    if len(msg.payload) > 16:
+        return None
+    return {"online": True, "offline": False}.get(text)
+
+
+# -- pieces ------------------------------------------------------------------------------------
+
+
+def _base_event(msg: Incoming, rules: ReplyRules) -> dict[str, Any]:
+    event: dict[str, Any] = {"topic": msg.topic, "id": None, "dry_run": False, "reply_to": None,
+                             "correlation": None, "error": None}
+    if msg.correlation is not None:
+        if len(msg.correlation) > MAX_CORRELATION_BYTES:
+            event["error"] = _bad(f"correlation data longer than {MAX_CORRELATION_BYTES} bytes")
+        else:
+            event["correlation"] = msg.correlation.hex()
+    if msg.response_topic is not None and event["error"] is None:
+        try:
+            check_reply_topic(msg.response_topic, rules)
+        except Refused as exc:
+            event["error"] = _bad(str(exc))
+        else:
+            event["reply_to"] = msg.response_topic
+    return event
+
+
+def _bad(message: str) -> dict[str, str]:
+    return {"code": "BAD_REQUEST", "message": message}
+
+
+def _text(payload: bytes, limit: int, what: str) -> str:
+    if len(payload) > limit:
+        raise Refused(f"{what} of {len(payload)} bytes is longer than the {limit} allowed")
+    try:
+        return payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Refused(f"{what} must be UTF-8 text") from None
+
+
+def _clean(text: str, what: str) -> str:
+    stripped = text.strip()
+    if not stripped:
+        raise Refused(f"{what} is empty")
+    if any((ord(ch) < 32 and ch not in _ALLOWED_CONTROLS) or ord(ch) == 127 for ch in stripped):
+        raise Refused(f"{what} contains control characters")
+    return stripped
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise ValueError(f"duplicate key {key!r}")
+        out[key] = value
+    return out
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _json_object(raw: str, what: str) -> dict[str, Any]:
+    try:
+        obj = json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
+    except RecursionError:
+        raise Refused(f"{what} is nested too deeply") from None
+    except ValueError as exc:
+        raise Refused(f"{what} is not valid JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise Refused(f"{what} must be a JSON object, not {_kind(obj)}")
+    return obj
+
+
+def _only(obj: dict[str, Any], fields: Iterable[str], what: str) -> None:
+    allowed = tuple(fields)
+    unknown = sorted(k for k in obj if k not in allowed)
+    if unknown:
+        raise Refused(f"{what} takes only {', '.join(allowed)}; unknown field(s): "
+                      f"{', '.join(_show(k) for k in unknown)}")
+
+
+def _request_id(obj: dict[str, Any]) -> str | int | None:
+    if "id" not in obj or obj["id"] is None:
+        return None
+    rid = obj["id"]
+    if isinstance(rid, str) and 0 < len(rid) <= MAX_ID_CHARS and rid.isprintable():
+        return rid
+    if isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) <= MAX_INT_ID:
+        return rid
+    raise Refused(f"\"id\" must be printable text of at most {MAX_ID_CHARS} characters or a "
+                  "whole number")
+
+
+def _flag(obj: dict[str, Any], key: str) -> bool:
+    value = obj.get(key, False)
+    if not isinstance(value, bool):
+        raise Refused(f"\"{key}\" must be true or false")
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a non-finite number"
+    return type(value).__name__
+
+
+def _show(text: str, limit: int = 60) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= limit else shown[:limit - 3] + "..."

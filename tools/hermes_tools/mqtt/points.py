@@ -1,0 +1,177 @@
+"""`driver: mqtt` points: their topics, their values to and from MQTT payloads, and the board
+of the last state each showed (which a write watches to see its value confirmed).
+
+A state payload is untrusted text from another client: it is size-limited, decoded strictly for
+the point's type (a bool takes its `payload_on`/`payload_off`, or the usual on/off words), and a
+payload that does not fit raises ValueError, so it never reaches the cache as a fake value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import math
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+MAX_STATE_BYTES = 1024
+_TRUE = {"on", "true", "1", "yes", "open", "high"}
+_FALSE = {"off", "false", "0", "no", "closed", "close", "low"}
+
+
+@dataclass(frozen=True, slots=True)
+class MqttDevice:
+    id: str
+    timeout: float  # seconds a write waits for its state to confirm
+    availability_topic: str | None = None
+    payload_available: str = "online"
+    payload_not_available: str = "offline"
+
+    @classmethod
+    def from_slice(cls, dev: dict[str, Any]) -> MqttDevice:
+        return cls(id=dev["id"], timeout=float(dev.get("timeout") or 2.0),
+                   availability_topic=dev.get("availability_topic"),
+                   payload_available=dev.get("payload_available") or "online",
+                   payload_not_available=dev.get("payload_not_available") or "offline")
+
+
+@dataclass(frozen=True, slots=True)
+class MqttPoint:
+    id: str
+    device: str
+    kind: str  # bool | int | float | string
+    state_topic: str | None
+    command_topic: str | None
+    payload_on: str = "ON"
+    payload_off: str = "OFF"
+    qos: int = 1
+    retain: bool = False
+    confirm: bool = True  # a write waits for the state topic to show the value
+
+    @classmethod
+    def from_slice(cls, device: str, point: dict[str, Any]) -> MqttPoint:
+        return cls(id=point["id"], device=device, kind=point.get("type") or point["kind"],
+                   state_topic=point.get("state_topic"), command_topic=point.get("command_topic"),
+                   payload_on=point.get("payload_on", "ON"),
+                   payload_off=point.get("payload_off", "OFF"), qos=int(point.get("qos", 1)),
+                   retain=bool(point.get("retain", False)),
+                   confirm=bool(point.get("confirm", True)) and point.get("state_topic") is not None)
+
+
+class StateBoard:
+    """The last state each point showed, and the writes and reads waiting for the next one."""
+
+    def __init__(self) -> None:
+        self.last: dict[str, tuple[Any, float]] = {}  # point -> (value, ts) as received
+        self._watchers: dict[str, list[asyncio.Queue[Any]]] = {}
+
+    def record(self, point: str, value: Any, ts: float) -> None:
+        self.last[point] = (value, ts)
+        for queue in self._watchers.get(point, ()):
+            queue.put_nowait(value)
+
+    def keep_only(self, points: set[str]) -> None:
+        for gone in [p for p in self.last if p not in points]:
+            del self.last[gone]
+
+    @contextlib.contextmanager
+    def watch(self, point: str) -> Iterator[asyncio.Queue[Any]]:
+        """The states that arrive for `point` while inside (register before acting)."""
+        queue: asyncio.Queue[Any] = asyncio.Queue()
+        watchers = self._watchers.setdefault(point, [])
+        watchers.append(queue)
+        try:
+            yield queue
+        finally:
+            watchers.remove(queue)
+            if not watchers:
+                self._watchers.pop(point, None)
+
+    async def first(self, point: str, timeout: float) -> None:
+        """Wait (up to `timeout`) for a point that has shown no state yet to show one."""
+        if point in self.last:
+            return
+        with self.watch(point) as queue, contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(timeout):
+                await queue.get()
+
+    @staticmethod
+    async def confirmation(point: MqttPoint, queue: asyncio.Queue[Any], value: Any,
+                           timeout: float) -> tuple[bool, list[Any]]:
+        """Whether a state showing `value` arrives in time, and the other states seen."""
+        others: list[Any] = []
+        deadline = time.monotonic() + timeout
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                async with asyncio.timeout(left):
+                    got = await queue.get()
+            except TimeoutError:
+                break
+            if same(point, got, value):
+                return True, others
+            others.append(got)
+        return False, others
+
+
+def decode(point: MqttPoint, payload: bytes) -> Any:
+    """The value a state payload carries, as the point's type; ValueError if it carries none."""
+    if len(payload) > MAX_STATE_BYTES:
+        raise ValueError(f"a state of {len(payload)} bytes is longer than {MAX_STATE_BYTES}")
+    try:
+        raw = payload.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError("the state is not UTF-8 text") from None
+    text = raw.strip()
+    if not text:
+        raise ValueError("the state is empty")
+    if point.kind == "bool":
+        if text == point.payload_on:
+            return True
+        if text == point.payload_off:
+            return False
+        low = text.lower()
+        if low in _TRUE or low == point.payload_on.lower():
+            return True
+        if low in _FALSE or low == point.payload_off.lower():
+            return False
+        raise ValueError(f"{_show(text)} is neither {point.payload_on!r} nor {point.payload_off!r}")
+    if point.kind in ("int", "float"):
+        try:
+            number = float(text)
+        except ValueError:
+            raise ValueError(f"{_show(text)} is not a number") from None
+        if not math.isfinite(number):
+            raise ValueError(f"{_show(text)} is not a finite number")
+        if point.kind == "int":
+            if number != int(number):
+                raise ValueError(f"{_show(text)} is not a whole number")
+            return int(number)
+        return number
+    if any(ord(ch) < 32 and ch not in "\t\n\r" for ch in text):
+        raise ValueError("the state contains control characters")
+    return text
+
+
+def encode(point: MqttPoint, value: Any) -> str:
+    """The command payload that asks the device for `value`."""
+    if point.kind == "bool":
+        return point.payload_on if value else point.payload_off
+    if point.kind == "int":
+        return str(int(value))
+    if point.kind == "float":
+        return repr(float(value))
+    return str(value)
+
+
+def same(point: MqttPoint, a: Any, b: Any) -> bool:
+    """Whether a state shows the value written (numbers to a relative millionth)."""
+    if point.kind == "float" and isinstance(a, int | float) and isinstance(b, int | float):
+        return math.isclose(float(a), float(b), rel_tol=1e-6, abs_tol=1e-9)
+    return bool(a == b)
+
+
+def _show(text: str) -> str:
+    shown = repr(text)
+    return shown if len(shown) <= 40 else shown[:37] + "..."

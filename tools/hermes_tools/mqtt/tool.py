@@ -1,0 +1,469 @@
+"""The MQTT tool process: MQTT points, the broker link for the daemon, and its outbox.
+
+Actions: `read`/`write` of `driver: mqtt` points, `publish` (a batch of messages from the daemon:
+discovery, states, answers; raw access, so a direct call needs `raw_write`), `status`.
+Messages that arrive are routed by topic: commands and write requests become events after
+`inbound` has checked them, device states become `values`, availability topics `device` events.
+A duplicate delivery (QoS 1 DUP flag) of a request already seen is dropped here; requests that
+carry an id or correlation data are also deduplicated by the daemon. A write is never queued
+for later: with the broker away it fails at once with DEVICE_OFFLINE.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hermes_tools.mqtt import inbound, points
+from hermes_tools.mqtt.connection import Connection, Settings
+from hermes_tools.mqtt.inbound import Incoming, Redeliveries, ReplyRules
+from hermes_tools.mqtt.outbox import Message, Outbox
+from hermes_tools.mqtt.points import MqttDevice, MqttPoint, StateBoard
+from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
+from hermesd import __version__
+from hermesd.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+from hermesd.protocol import ActionSpec
+
+log = logging.getLogger(__name__)
+
+MAX_BATCH = 5000  # messages in one publish call
+SAVE_DELAY_CONNECTED = 1.0  # an answer is usually acknowledged before the outbox needs a save
+OUTBOX_FILE = "mqtt-outbox.json"
+START_RETRY = 5.0  # seconds between attempts to use password/TLS files that failed
+
+_MESSAGE = {
+    "type": "object", "additionalProperties": False,
+    "required": ["topic", "payload"],
+    "properties": {
+        "topic": {"type": "string", "minLength": 1, "maxLength": 1024},
+        "payload": {"type": "string", "maxLength": 262144},
+        "qos": {"enum": [0, 1]},
+        "retain": {"type": "boolean"},
+        "durable": {"type": "boolean"},  # keep in the outbox until the broker has it
+        "correlation": {"type": "string", "pattern": "^([0-9a-f]{2}){0,256}$"},
+        "content_type": {"type": "string", "maxLength": 128},
+        "expiry": {"type": "integer", "minimum": 1, "maximum": 4294967295},
+    },
+}
+PUBLISH_SPEC = ActionSpec(
+    name="publish",
+    description="Publish MQTT messages (durable ones survive a broker outage in the outbox).",
+    input_schema={"type": "object", "additionalProperties": False, "required": ["messages"],
+                  "properties": {"messages": {"type": "array", "items": _MESSAGE,
+                                              "maxItems": MAX_BATCH}}},
+    output_schema={"type": "object", "required": ["sent", "queued", "dropped", "connected"],
+                   "properties": {"sent": {"type": "integer"}, "queued": {"type": "integer"},
+                                  "dropped": {"type": "integer"},
+                                  "connected": {"type": "boolean"},
+                                  "outbox": {"type": "integer"}}},
+    effect="write")
+STATUS_SPEC = ActionSpec(
+    name="status", description="The broker connection, subscriptions and outbox.",
+    input_schema={"type": "object", "additionalProperties": False, "properties": {}},
+    output_schema={"type": "object", "required": ["connected"]}, effect="none")
+
+
+@dataclass(frozen=True, slots=True)
+class Topics:
+    """The daemon's topics, as its config slice names them."""
+
+    availability: str
+    command: str
+    response: str
+    set_filter: str
+    ha_status: str
+    talk: str | None
+    protected: tuple[str, ...]
+
+    @classmethod
+    def from_slice(cls, t: dict[str, Any]) -> Topics:
+        return cls(availability=t["availability"], command=t["command"], response=t["response"],
+                   set_filter=t["set"], ha_status=t["ha_status"], talk=t.get("talk"),
+                   protected=tuple(t.get("protected", ())))
+
+
+class MqttTool(Tool):
+    name = "mqtt"
+    version = __version__
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action(READ_SPEC, self.read)
+        self.action(WRITE_SPEC, self.write)
+        self.action(PUBLISH_SPEC, self.publish)
+        self.action(STATUS_SPEC, self.status)
+        self.conn: Connection | None = None
+        self.topics: Topics | None = None
+        self.rules: ReplyRules | None = None
+        self.points: dict[str, MqttPoint] = {}
+        self.devices: dict[str, MqttDevice] = {}
+        self.by_state: dict[str, list[str]] = {}  # state topic -> point ids
+        self.by_availability: dict[str, list[str]] = {}  # availability topic -> device ids
+        self.board = StateBoard()  # the last state of each point, and who waits for one
+        self.online: dict[str, bool] = {}  # device -> what we last told the daemon
+        self.bad_state: set[str] = set()  # points whose last state payload was unusable
+        self.start_error: str | None = None  # why the connection could not even start
+        self.outbox = Outbox(None, 0)
+        self._outbox_changed = asyncio.Event()
+        self._acks: dict[int, asyncio.Future[None]] = {}
+        self.redeliveries = Redeliveries()
+        self.counters = {"received": 0, "published": 0, "dropped": 0, "duplicates": 0,
+                         "refused": 0, "bad_states": 0}
+
+    # -- configuration ---------------------------------------------------------------------------
+
+    async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
+        mqtt = config.get("mqtt")
+        if not isinstance(mqtt, dict):
+            raise BadRequest("the mqtt tool needs the `mqtt` section (the broker)")
+        topics = Topics.from_slice(mqtt["topics"])
+        settings = Settings.from_slice(mqtt, topics.availability)
+        devices: dict[str, MqttDevice] = {}
+        mqtt_points: dict[str, MqttPoint] = {}
+        for dev_id, dev in config.get("devices", {}).items():
+            devices[dev_id] = MqttDevice.from_slice(dev)
+            for pid, p in dev["points"].items():
+                mqtt_points[pid] = MqttPoint.from_slice(dev_id, p)
+        state_dir = config.get("state_dir")
+        path = Path(state_dir) / OUTBOX_FILE if state_dir else None
+        if self.outbox.path != path:
+            self.outbox = Outbox(path, int(mqtt.get("outbox_limit", 1000)))
+            restored = self.outbox.load()
+            if restored:
+                log.info("%d unsent message(s) taken back from %s", restored, path)
+        self.outbox.limit = int(mqtt.get("outbox_limit", 1000))
+
+        self.topics = topics
+        self.rules = ReplyRules(default=topics.response, protected=topics.protected)
+        self.devices, self.points = devices, mqtt_points
+        self.by_state, self.by_availability = {}, {}
+        for point in mqtt_points.values():
+            if point.state_topic:
+                self.by_state.setdefault(point.state_topic, []).append(point.id)
+        for device in devices.values():
+            if device.availability_topic:
+                self.by_availability.setdefault(device.availability_topic, []).append(device.id)
+        self.board.keep_only(set(mqtt_points))
+        for gone in [d for d in self.online if d not in devices]:
+            del self.online[gone]
+
+        wanted = self._subscriptions()
+        if self.conn is None or self.conn.settings != settings:
+            if self.conn is not None:
+                log.info("broker settings changed: reconnecting to %s", settings.broker)
+                await self.conn.stop()
+                self.outbox.forget_client()
+            self.conn = Connection(settings, on_message=self._on_message,
+                                   on_state=self._on_state, on_published=self._on_published)
+            self._start()
+        elif self.start_error is not None:
+            self._start()  # a reload is the moment to try the files again
+        else:
+            self.conn.subscriptions(wanted)
+            if self.conn.ready:
+                self._announce_devices()
+        return {"broker": settings.broker, "points": len(mqtt_points),
+                "subscriptions": len(wanted), "outbox": len(self.outbox)}
+
+    def _start(self) -> None:
+        """Start the connection; a password or TLS file that cannot be used is reported (and
+        tried again later), not fatal: the tool keeps serving, hermesd keeps starting."""
+        assert self.conn is not None
+        try:
+            self.conn.start(self._subscriptions())
+        except ToolError as exc:
+            if exc.message != self.start_error:
+                log.error("cannot connect to the MQTT broker: %s", exc.message)
+            self.start_error = self.conn.reason = exc.message
+            self.emit("connection", {"connected": False, "reason": exc.message,
+                                     "outbox": len(self.outbox)})
+        else:
+            if self.start_error is not None:
+                log.info("the MQTT broker settings are usable again")
+            self.start_error = None
+
+    def _subscriptions(self) -> dict[str, int]:
+        assert self.topics is not None
+        wanted = {self.topics.command: 1, self.topics.set_filter: 1, self.topics.ha_status: 1}
+        if self.topics.talk:
+            wanted[self.topics.talk] = 1
+        for point in self.points.values():
+            if point.state_topic:
+                wanted[point.state_topic] = max(point.qos, wanted.get(point.state_topic, 0))
+        for topic in self.by_availability:
+            wanted[topic] = 1
+        return wanted
+
+    # -- background work ---------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        async with asyncio.TaskGroup() as tg:
+            tg.create_task(self._save_loop(), name="outbox-save")
+            tg.create_task(self._retry_start(), name="start-retry")
+
+    async def _retry_start(self) -> None:
+        while True:
+            await asyncio.sleep(START_RETRY)
+            if self.start_error is not None and self.conn is not None:
+                self._start()
+
+    async def _save_loop(self) -> None:
+        """Save the outbox when it changed: at once while the broker is away, else lazily."""
+        while True:
+            await self._outbox_changed.wait()
+            self._outbox_changed.clear()
+            connected = self.conn is not None and self.conn.ready
+            await asyncio.sleep(SAVE_DELAY_CONNECTED if connected else 0)
+            await self._save_outbox()
+
+    async def _save_outbox(self) -> None:
+        data = self.outbox.snapshot()
+        try:
+            await asyncio.to_thread(self.outbox.save, data)
+        except OSError as exc:
+            log.error("cannot save the MQTT outbox to %s: %s", self.outbox.path, exc)
+
+    async def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.outbox.save(self.outbox.snapshot())
+        if self.conn is not None:
+            await self.conn.stop()
+
+    # -- the connection's reports --------------------------------------------------------------------
+
+    def _on_state(self, ready: bool, reason: str) -> None:
+        assert self.conn is not None
+        if ready:
+            log.info("connected to the MQTT broker at %s", self.conn.settings.broker)
+            self._flush_outbox()
+            self._announce_devices()
+        else:
+            log.warning("MQTT broker %s: %s", self.conn.settings.broker, reason)
+            for device in self.devices:
+                self._device(device, False, f"not connected to the MQTT broker: {reason}")
+        self.emit("connection", {"connected": ready, "reason": reason,
+                                 "outbox": len(self.outbox)})
+
+    def _announce_devices(self) -> None:
+        for device in self.devices.values():
+            if device.availability_topic is None:
+                self._device(device.id, True, "")
+
+    def _device(self, device: str, online: bool, reason: str) -> None:
+        if self.online.get(device) != online:
+            self.online[device] = online
+            self.device_state(device, online, reason)
+
+    def _on_published(self, mid: int) -> None:
+        if self.outbox.acked(mid):
+            self._outbox_changed.set()
+        fut = self._acks.pop(mid, None)
+        if fut is not None and not fut.done():
+            fut.set_result(None)
+
+    def _on_message(self, msg: Incoming) -> None:
+        self.counters["received"] += 1
+        try:
+            self._route(msg)
+        except Exception:
+            log.exception("handling a message on %s failed", msg.topic)
+
+    def _route(self, msg: Incoming) -> None:
+        topics, rules = self.topics, self.rules
+        assert topics is not None and rules is not None
+        if msg.topic == topics.command:
+            if not self._duplicate(msg):
+                self._request("command", inbound.command_event(msg, rules))
+        elif msg.topic == topics.ha_status:
+            online = inbound.ha_status(msg)
+            if msg.retain:
+                pass  # a retained birth comes with every connect, which announces anyway
+            elif online is None:
+                log.warning("ignored %s on %s: Home Assistant says online or offline",
+                            msg.payload[:40], msg.topic)
+            else:
+                self.emit("ha_status", {"online": online})
+        elif topics.talk and msg.topic == topics.talk:
+            if msg.payload.strip() == b"PRESS":
+                self.emit("talk", {"ts": time.time()})
+            else:
+                log.warning("ignored %s on %s: a press is PRESS", msg.payload[:40], msg.topic)
+        else:
+            point = inbound.point_of_set_topic(msg.topic, topics.set_filter)
+            if point is not None and not self._duplicate(msg):
+                self._request("set", inbound.set_event(msg, point, rules))
+        for pid in self.by_state.get(msg.topic, ()):
+            self._state(self.points[pid], msg)
+        for device in self.by_availability.get(msg.topic, ()):
+            self._availability(self.devices[device], msg)
+
+    def _request(self, kind: str, event: dict[str, Any]) -> None:
+        if event["error"] is not None:
+            self.counters["refused"] += 1
+            log.info("refused a %s on %s: %s", kind, event["topic"], event["error"]["message"])
+        self.emit(kind, event)
+
+    def _duplicate(self, msg: Incoming) -> bool:
+        if self.redeliveries.seen_again(msg):
+            self.counters["duplicates"] += 1
+            log.info("dropped a redelivered request on %s", msg.topic)
+            return True
+        return False
+
+    def _state(self, point: MqttPoint, msg: Incoming) -> None:
+        try:
+            value = points.decode(point, msg.payload)
+        except ValueError as exc:
+            self.counters["bad_states"] += 1
+            if point.id not in self.bad_state:  # a state change: logged once
+                self.bad_state.add(point.id)
+                log.warning("ignored a state of %s on %s: %s", point.id, msg.topic, exc)
+            return
+        if point.id in self.bad_state:
+            self.bad_state.discard(point.id)
+            log.info("%s sends usable states again", point.id)
+        ts = time.time()
+        self.board.record(point.id, value, ts)
+        self.values([{"point": point.id, "value": value, "ts": ts}])
+
+    def _availability(self, device: MqttDevice, msg: Incoming) -> None:
+        text = msg.payload[:256].decode("utf-8", "replace").strip()
+        if text == device.payload_available:
+            self._device(device.id, True, "")
+        elif text == device.payload_not_available:
+            self._device(device.id, False, f"its availability topic says {text!r}")
+        else:
+            log.warning("ignored %r on %s: expected %r or %r", text[:40], msg.topic,
+                        device.payload_available, device.payload_not_available)
+
+    def _flush_outbox(self) -> None:
+        assert self.conn is not None
+        for seq, message in self.outbox.unsent():
+            mid = self.conn.publish(message.topic, message.payload, qos=message.qos,
+                                    retain=message.retain, correlation=message.correlation,
+                                    content_type=message.content_type, expiry=message.expiry)
+            if mid is None:
+                return  # lost the connection again; the next connect goes on
+            self.outbox.handed(seq, mid)
+
+    # -- actions -----------------------------------------------------------------------------------
+
+    def _point(self, pid: str) -> MqttPoint:
+        point = self.points.get(pid)
+        if point is None:
+            raise UnknownPoint(pid, f"the mqtt tool serves no point {pid!r}")
+        return point
+
+    def _require_online(self, point: MqttPoint) -> Connection:
+        conn = self.conn
+        if conn is None or not conn.ready:
+            reason = conn.reason if conn is not None else "not configured"
+            raise ToolError(ErrorCode.DEVICE_OFFLINE,
+                            f"{point.device} is unreachable: not connected to the MQTT broker "
+                            f"({reason})")
+        if self.online.get(point.device) is False:
+            raise ToolError(ErrorCode.DEVICE_OFFLINE,
+                            f"device {point.device} is offline (its availability topic says so)")
+        return conn
+
+    async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        point = self._point(args["point"])
+        if point.state_topic is None:
+            raise BadRequest(f"{point.id} is write-only: it has no state_topic to read")
+        connected = self.conn is not None and self.conn.ready
+        if connected:  # a retained state arrives right after subscribing: give it a moment
+            await self.board.first(point.id, self.devices[point.device].timeout)
+        last = self.board.last.get(point.id)
+        if last is None:
+            code = ErrorCode.TIMEOUT if connected else ErrorCode.DEVICE_OFFLINE
+            raise ToolError(code, f"no state of {point.id} has arrived on {point.state_topic} yet")
+        return {"point": point.id, "value": last[0], "ts": last[1]}
+
+    async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        point = self._point(args["point"])
+        if point.command_topic is None:
+            raise ToolError(ErrorCode.NOT_WRITABLE, f"{point.id} has no command_topic")
+        conn = self._require_online(point)
+        value = args["value"]
+        timeout = self.devices[point.device].timeout
+        with self.board.watch(point.id) as states:  # watching before sending: no state missed
+            mid = conn.publish(point.command_topic, points.encode(point, value), qos=point.qos,
+                               retain=point.retain)
+            if mid is None:
+                raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point.device} is unreachable: the "
+                                                          "MQTT broker connection was lost")
+            sent = time.time()
+            if not point.confirm:  # nothing to watch: the broker's acknowledgement is all
+                if point.qos > 0:
+                    await self._puback(mid, timeout)
+                return {"point": point.id, "value": value, "ts": sent, "confirmed": False}
+            confirmed, others = await self.board.confirmation(point, states, value, timeout)
+        if confirmed:
+            return {"point": point.id, "value": value, "ts": time.time(), "confirmed": True}
+        if others:
+            raise ToolError(ErrorCode.NOT_CONFIRMED,
+                            f"{point.device} reports {point.id} = {others[-1]!r} after the write "
+                            f"of {value!r}")
+        return {"point": point.id, "value": value, "ts": sent, "confirmed": False}
+
+    async def _puback(self, mid: int, timeout: float) -> None:
+        fut = asyncio.get_running_loop().create_future()
+        self._acks[mid] = fut
+        try:
+            async with asyncio.timeout(timeout):
+                await fut
+        except TimeoutError:
+            raise ToolError(ErrorCode.TIMEOUT, "the broker did not acknowledge the command "
+                                               f"within {timeout:g} s") from None
+        finally:
+            self._acks.pop(mid, None)
+
+    async def publish(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        """Send now what can be sent; keep durable messages while the broker is away."""
+        conn = self.conn
+        sent = queued = dropped = 0
+        for m in args["messages"]:
+            topic = m["topic"]
+            if any(ch in topic for ch in "+#\x00"):
+                raise BadRequest(f"cannot publish to {topic!r}: wildcards are for subscribing")
+            correlation = bytes.fromhex(m["correlation"]) if m.get("correlation") else None
+            message = Message(topic=topic, payload=m["payload"].encode(), qos=m.get("qos", 1),
+                              retain=m.get("retain", False), correlation=correlation,
+                              content_type=m.get("content_type"), expiry=m.get("expiry"))
+            if m.get("durable") and self.outbox.limit > 0 and message.qos > 0:
+                lost = self.outbox.add(message)
+                if lost is not None:
+                    dropped += 1
+                    log.warning("the MQTT outbox is full (%d): dropped the oldest message, to %s",
+                                self.outbox.limit, lost.topic)
+                self._outbox_changed.set()
+                queued += 1
+                continue
+            mid = conn.publish(topic, message.payload, qos=message.qos, retain=message.retain,
+                               correlation=correlation, content_type=message.content_type,
+                               expiry=message.expiry) if conn is not None else None
+            if mid is None:
+                dropped += 1
+            else:
+                sent += 1
+        if queued and conn is not None and conn.ready:
+            self._flush_outbox()
+        self.counters["published"] += sent
+        self.counters["dropped"] += dropped
+        return {"sent": sent, "queued": queued, "dropped": dropped,
+                "connected": bool(conn is not None and conn.ready), "outbox": len(self.outbox)}
+
+    async def status(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        conn = self.conn
+        return {"connected": bool(conn is not None and conn.ready),
+                "reason": conn.reason if conn is not None else "not configured",
+                "broker": conn.settings.broker if conn is not None else None,
+                "connects": conn.connects if conn is not None else 0,
+                "outbox": len(self.outbox), "outbox_dropped": self.outbox.dropped,
+                "subscriptions": sorted(self._subscriptions()) if self.topics else [],
+                "counters": dict(self.counters)}
