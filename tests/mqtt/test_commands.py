@@ -67,8 +67,12 @@ def test_plain_and_json_commands_answer_like_ask(daemon_runner: DaemonRunner,
     assert {k: js[k] for k in ("status", "route", "action")} == \
         {k: ctl[k] for k in ("status", "route", "action")}
 
-    audit = [json.loads(line) for line in (d.state_dir / "audit.jsonl").read_text().splitlines()]
-    assert any(r["source"] == "mqtt" and r["trace_id"] == js["trace_id"] for r in audit)
+    def audited() -> bool:  # records of reads reach the disk within the audit's flush delay
+        lines = (d.state_dir / "audit.jsonl").read_text().splitlines()
+        return any(r["source"] == "mqtt" and r["trace_id"] == js["trace_id"]
+                   for r in map(json.loads, lines))
+
+    d.wait_until(audited, what="the MQTT command in the audit log")
 
 
 def test_mqtt5_response_topic_and_correlation_data(daemon_runner: DaemonRunner,
