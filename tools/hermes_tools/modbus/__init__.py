@@ -1,0 +1,6 @@
+"""The Modbus tool: polls PLCs over Modbus TCP and RTU and serves hermesd's point actions.
+
+`codec` converts registers to values and back, `blocks` plans coalesced requests, `bus` owns
+one physical link (a TCP connection or a serial port), `device` tracks each unit's health and
+backoff, `tool` ties them to hermesd's protocol. Run it as `python -m hermes_tools.modbus`.
+"""
