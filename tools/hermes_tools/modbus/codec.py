@@ -175,7 +175,7 @@ def decode(registers: Sequence[int], layout: Layout) -> Any:
         return raw
     value = raw * layout.scale + layout.offset
     if layout.integral:
-        return int(round(value))
+        return round(value)
     if layout.type in INT_RANGE:
         # 734 × 0.1 is 73.4, not 73.40000000000001
         return round(value, max(_decimals(layout.scale), _decimals(layout.offset)))
@@ -190,11 +190,8 @@ def encode(value: Any, layout: Layout) -> list[int]:
         return encode_raw(value, layout)
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise CodecError(f"{value!r} is not a number")
-    raw: int | float
-    if layout.scale == 1.0 and layout.offset == 0.0:
-        raw = value
-    else:
-        raw = (value - layout.offset) / layout.scale
+    plain = layout.scale == 1.0 and layout.offset == 0.0
+    raw: int | float = value if plain else (value - layout.offset) / layout.scale
     if layout.type in INT_RANGE:
         whole = round(raw)
         if abs(raw - whole) > _WHOLE * max(1.0, abs(raw)):
