@@ -116,7 +116,7 @@ def call_reply(tool: str, action: str, args: dict[str, Any], value: Any) -> str:
     if not isinstance(value, dict) or "registers_text" not in value:
         return f"{tool}.{action} done."
     where = f"{value.get('device')} {value['registers_text']}"
-    raw = value.get("registers", value.get("bits", []))
+    raw = value.get("registers") or value.get("bits") or []
     shown = ", ".join(("on" if v else "off") if isinstance(v, bool) else str(v) for v in raw)
     if "confirmed" in value:
         back = "confirmed" if value["confirmed"] else f"not confirmed: it reads back {shown or '?'}"

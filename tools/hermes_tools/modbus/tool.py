@@ -183,8 +183,8 @@ class ModbusTool(Tool):
 
     def _device_failed(self, dev: ModbusDevice, reason: str) -> None:
         if dev.failed(reason):
-            log.warning("%s stopped answering: %s; trying again every %g s at most",
-                        dev.id, reason, dev.poll_interval or dev.timeout)
+            log.warning("%s stopped answering: %s; trying again after %.1f s, then backing "
+                        "off up to %g s", dev.id, reason, dev.health.retry_in(), dev.backoff_max)
             self.device_state(dev.id, False, reason)
         else:
             log.debug("%s still offline: %s (next try in %.1f s)", dev.id, reason,
@@ -226,8 +226,8 @@ class ModbusTool(Tool):
                    writing: Any = None) -> ToolError:
         """A Modbus exception as a documented error that names the registers."""
         if exc.code in BUSY:
-            return ToolError(ErrorCode.BUSY, f"{dev.id} is busy ({exc}); try again",
-                             retryable=True)
+            return ToolError(ErrorCode.BUSY, f"{dev.id} is busy: it answered {exc} for "
+                                             f"{registers}; try again", retryable=True)
         if exc.code == 2:
             return ToolError(ErrorCode.UNKNOWN_POINT, f"{dev.id} has no {registers}: it answered "
                                                       f"{exc}")
