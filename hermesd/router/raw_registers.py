@@ -121,7 +121,8 @@ class RawRegisterRule:
         return cls(devices) if devices else None
 
     def __call__(self, text: str) -> Placement | None:
-        low = " ".join(text.casefold().replace(",", " ").split())
+        low = re.sub(r"(\d),(\d{3})\b", r"\1\2", text.casefold())  # "40,011" is 40011
+        low = " ".join(low.replace(",", " ").split())
         if not _ABOUT.search(low):
             return None
         match = _TABLE.search(low)

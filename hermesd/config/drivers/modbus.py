@@ -68,7 +68,8 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
     serial: dict[object, tuple[str, dict[str, object]]] = {}
     for path, keys in entries:
         p = keys.params
-        link = (p.get("transport"), p.get("host"), p.get("port"))
+        link = (p.get("transport"), p.get("host"), p.get("port")) \
+            if p.get("transport") == "tcp" else (p.get("transport"), p.get("port"))
         unit_key = (*link, p.get("unit"))
         if None not in unit_key:
             other = units.setdefault(unit_key, path)

@@ -96,7 +96,7 @@ async def test_tcp_late_reply_is_not_taken_for_the_next_request(tmp_path: Path) 
         bus = Bus(LinkSpec("tcp", port, "127.0.0.1"), 0.3)
         await sim.slow("a", 0.5)
         await sim.slow("b", 0.35)  # b's answer is due after a's late one has arrived
-        with pytest.raises(NoAnswer, match="no answer within 0.3 s"):
+        with pytest.raises(NoAnswer, match=r"no answer within 0\.3 s"):
             await bus.read(1, "holding", 10, 1, 0.3)
         assert await bus.read(2, "holding", 10, 1, 0.5) == [777]
         # the same unit again: the transaction id tells its late answer from the new one
