@@ -138,7 +138,8 @@ async def test_exception_codes_map_to_documented_errors(tmp_path: Path, code: in
 async def test_writes_are_checked_before_any_bus_traffic(tmp_path: Path) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)
     async with simulating(config) as sim, running_tool(config, start=False) as t:
-        bad = [({"point": "speed", "value": 1501}, ErrorCode.OUT_OF_RANGE),
+        bad: list[tuple[dict[str, Any], ErrorCode]] = [
+               ({"point": "speed", "value": 1501}, ErrorCode.OUT_OF_RANGE),
                ({"point": "speed", "value": -1}, ErrorCode.OUT_OF_RANGE),
                ({"point": "speed", "value": "fast"}, ErrorCode.OUT_OF_RANGE),
                ({"point": "speed", "value": True}, ErrorCode.OUT_OF_RANGE),
