@@ -164,6 +164,20 @@ async def test_write_is_read_back(tmp_path: Path) -> None:
         assert await sim.value("ready") is False
 
 
+async def test_write_the_device_does_not_keep_is_not_confirmed(tmp_path: Path) -> None:
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config) as sim, running_tool(config, start=False) as t:
+        await sim.stick("plc")
+        result = await t.tool.write({"point": "speed", "value": 900}, CTX)
+        assert result["confirmed"] is False and result["value"] == 900
+        # hermesd's cache is told what the device holds, after the write's own timestamp
+        (seen,) = t.values("speed")
+        assert seen["value"] == 1200 and seen["ts"] > result["ts"]
+        raw = await t.tool.write_registers({"device": "plc", "table": "coil", "address": 1,
+                                            "values": [True]}, CTX)
+        assert raw["confirmed"] is False and raw["bits"] == [False]
+
+
 async def test_write_to_a_silent_device_says_it_may_not_have_happened(tmp_path: Path) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)
     async with simulating(config) as sim, running_tool(config, start=False) as t:

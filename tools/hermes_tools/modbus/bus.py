@@ -52,7 +52,11 @@ class NoAnswer(LinkFault):
 
 
 class NotConnected(LinkFault):
-    """The link is down and could not be opened (refused, no such port, lost)."""
+    """The link is down and could not be opened (refused, no such port), or was lost mid-way."""
+
+    def __init__(self, reason: str, *, lost: bool = False) -> None:
+        super().__init__(reason)
+        self.lost = lost  # it was up when the request went out: worth one immediate retry
 
 
 class BadReply(LinkFault):
@@ -227,10 +231,12 @@ class Bus:
                 self._no_answer(client)
                 raise NoAnswer(f"no answer within {timeout:g} s") from None
             except ConnectionException:
-                raise NotConnected(f"connection to {self.spec.describe()} lost") from None
+                raise NotConnected(f"connection to {self.spec.describe()} lost",
+                                   lost=True) from None
             except ModbusIOException as exc:
                 if not client.connected:
-                    raise NotConnected(f"connection to {self.spec.describe()} lost") from None
+                    raise NotConnected(f"connection to {self.spec.describe()} lost",
+                                       lost=True) from None
                 self._no_answer(client)
                 raise NoAnswer(f"no valid answer ({exc})") from None
             except ModbusException as exc:

@@ -168,7 +168,11 @@ def _decimals(number: float) -> int:
 
 def decode(registers: Sequence[int], layout: Layout) -> Any:
     """The point's value (scaled) from its registers."""
-    raw = decode_raw(registers, layout)
+    if layout.type == "uint16" and layout.byte_order == "big" and len(registers) == 1 \
+            and type(registers[0]) is int and 0 <= registers[0] <= 0xFFFF:
+        raw: Any = registers[0]  # the common case, without struct (polls decode many of them)
+    else:
+        raw = decode_raw(registers, layout)
     if isinstance(raw, bool | str):
         return raw
     if layout.scale == 1.0 and layout.offset == 0.0:

@@ -209,7 +209,7 @@ class ModbusTool(Tool):
             try:
                 return await request()
             except NotConnected as exc:
-                if attempt >= dev.retries or "lost" not in exc.reason:
+                if attempt >= dev.retries or not exc.lost:
                     raise
                 attempt += 1
 
@@ -225,6 +225,8 @@ class ModbusTool(Tool):
     def _exception(self, dev: ModbusDevice, exc: ExceptionReply, registers: str, *,
                    writing: Any = None) -> ToolError:
         """A Modbus exception as a documented error that names the registers."""
+        if exc.code not in UNIT_DOWN:
+            self._device_ok(dev)  # it answered: it is there, whatever it thinks of the request
         if exc.code in BUSY:
             return ToolError(ErrorCode.BUSY, f"{dev.id} is busy: it answered {exc} for "
                                              f"{registers}; try again", retryable=True)
@@ -267,7 +269,6 @@ class ModbusTool(Tool):
             data = await self._ask(dev, lambda: dev.bus.read(dev.unit, table, address, count,
                                                              dev.timeout))
         except ExceptionReply as exc:
-            self._device_ok(dev)  # it answered
             raise self._exception(dev, exc, registers) from None
         except LinkFault as exc:
             raise self._fault(dev, exc, f"a read of {registers}") from None
@@ -332,7 +333,6 @@ class ModbusTool(Tool):
                                                        words, dev.timeout,
                                                        single=dev.single_write))
         except ExceptionReply as exc:
-            self._device_ok(dev)
             raise self._exception(dev, exc, point.registers, writing=value) from None
         except LinkFault as exc:
             raise self._fault(dev, exc, f"the write to {point.registers} (it may or may not "
@@ -462,7 +462,6 @@ class ModbusTool(Tool):
             await self._ask(dev, lambda: dev.bus.write(dev.unit, table, address, words,
                                                        dev.timeout, single=dev.single_write))
         except ExceptionReply as exc:
-            self._device_ok(dev)
             raise self._exception(dev, exc, registers, writing=args.get("value",
                                                                         args.get("values"))) from None
         except LinkFault as exc:

@@ -4,6 +4,7 @@
     hermes-sim ctl [--control PATH | --config FILE] status
     hermes-sim ctl drop DEVICE [--refuse] | restore DEVICE | slow DEVICE SECONDS
     hermes-sim ctl fail DEVICE CODE [--table T --address A --count N] | corrupt DEVICE crc|truncate|off
+    hermes-sim ctl stick DEVICE (writes acknowledged, not taken)
     hermes-sim ctl set POINT VALUE | get POINT
 
 Serving prints one line per device (where it is served), then `ready`. The control socket is
@@ -180,6 +181,8 @@ def ctl(argv: list[str]) -> int:
     p = sub.add_parser("corrupt", help="RTU: replies with a bad CRC or cut short")
     p.add_argument("device")
     p.add_argument("kind", choices=("crc", "truncate", "off"))
+    p = sub.add_parser("stick", help="acknowledge writes without taking them")
+    p.add_argument("device")
     p = sub.add_parser("set", help="set a point's simulated value")
     p.add_argument("point")
     p.add_argument("value")
@@ -194,7 +197,7 @@ def ctl(argv: list[str]) -> int:
     req: dict[str, Any] = {"op": args.op}
     if args.op == "drop":
         req.update(device=args.device, mode="refuse" if args.refuse else "silent")
-    elif args.op in ("restore",):
+    elif args.op in ("restore", "stick"):
         req["device"] = args.device
     elif args.op == "slow":
         req.update(device=args.device, seconds=args.seconds)

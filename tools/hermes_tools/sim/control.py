@@ -2,9 +2,9 @@
 
 Requests are `{"op": ..., ...}`; every answer is `{"ok": true, ...}` or `{"ok": false, "error":
 "..."}`. Ops: `status`; `drop {device, mode?}`, `restore {device}`, `slow {device, seconds}`,
-`fail {device, code, table?, address?, count?}` and any driver-specific fault method (Modbus's
-`corrupt {device, kind}`); `set {point, value}`, `get {point}`. A bad request gets an error
-answer and changes nothing; it never stops the simulator.
+`fail {device, code, table?, address?, count?}` and the driver-specific faults (Modbus's
+`corrupt {device, kind}` and `stick {device}`); `set {point, value}`, `get {point}`. A bad
+request gets an error answer and changes nothing; it never stops the simulator.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 MAX_LINE = 64 * 1024
 DEVICE_OPS = {"drop": ("mode",), "restore": (), "slow": ("seconds",),
-              "fail": ("code", "table", "address", "count"), "corrupt": ("kind",)}
+              "fail": ("code", "table", "address", "count"), "corrupt": ("kind",), "stick": ()}
 POINT_OPS = {"set": ("value",), "get": ()}
 
 

@@ -7,7 +7,8 @@ path is free to use. Each unit's registers cover its points; the points' values 
 inside their ranges while writable points hold what was written. Faults are set per unit at run
 time: `drop` (silence, or `refuse`: the TCP endpoint closes), `slow` (late replies), `fail`
 (an exception code, for all or some registers), `corrupt` (RTU replies with a bad CRC or cut
-short). Requests are counted per unit, so a test can tell that nothing was sent.
+short), `stick` (writes acknowledged but not taken). Requests are counted per unit, so a test
+can tell that nothing was sent.
 
 The request handler here also fixes a pymodbus 3.16 server bug: a delayed reply would carry the
 transaction id of a newer request on the same connection; each request is captured with its own.
@@ -89,6 +90,7 @@ class Unit:
     delay: float = 0.0
     faults: list[Fault] = field(default_factory=list)
     corrupt: str = ""  # "" | crc | truncate
+    stuck: bool = False  # writes are acknowledged but not taken (a PLC program overriding them)
     requests: Counter[str] = field(default_factory=Counter)
 
     def sizes(self) -> dict[str, int]:
@@ -109,7 +111,7 @@ class Unit:
 
     def faults_text(self) -> dict[str, Any]:
         return {"dropped": self.dropped, "delay_s": self.delay, "corrupt": self.corrupt or None,
-                "fail": [vars(f) for f in self.faults]}
+                "stuck": self.stuck, "fail": [vars(f) for f in self.faults]}
 
 
 class _Handler(ServerRequestHandler):
@@ -146,7 +148,13 @@ class _Handler(ServerRequestHandler):
             response = ExceptionResponse(pdu.function_code, ExcCodes(fault.code))
         else:
             try:
+                kept = await self.server.async_getValues(
+                    pdu.dev_id, TABLE_FC[table], pdu.address, count) if writes and unit.stuck \
+                    else None
                 response = await pdu.datastore_update(self.server.context, pdu.dev_id)
+                if kept is not None:  # acknowledged, and quietly not taken
+                    await self.server.async_setValues(pdu.dev_id, TABLE_FC[table], pdu.address,
+                                                      kept)
             except Exception:
                 log.exception("unit %s could not serve function %s", unit.unit,
                               pdu.function_code)
@@ -416,6 +424,7 @@ class ModbusSimulator:
     async def restore(self, device: str) -> dict[str, Any]:
         endpoint, unit = self._unit(device)
         unit.dropped, unit.delay, unit.faults, unit.corrupt = False, 0.0, [], ""
+        unit.stuck = False
         if endpoint.refusing:
             for other in endpoint.units.values():
                 other.dropped = False
@@ -449,6 +458,11 @@ class ModbusSimulator:
             raise ValueError(f"corrupt kind {kind!r} is not crc|truncate")
         unit.corrupt = kind
         return {"device": device, "corrupt": kind or None}
+
+    async def stick(self, device: str) -> dict[str, Any]:
+        """Acknowledge writes without taking them, as a PLC whose program overrides them."""
+        self._unit(device)[1].stuck = True
+        return {"device": device, "stuck": True}
 
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         unit, sp = self._point(point)
