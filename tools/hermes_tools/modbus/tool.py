@@ -13,7 +13,6 @@ with the register named, never a crash and never a made-up value.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
 import logging
 import math
@@ -80,6 +79,9 @@ class ModbusTool(Tool):
         for dev_id, params in devices_cfg.items():
             spec = LinkSpec.of(params)
             reuse = next((b for b in old_buses.all() if b.spec == spec), None)
+            if reuse is not None and reuse.timeout < timeouts[spec.key]:
+                reuse.close_now()  # its client's own timer must grow too: made anew on use
+                reuse.timeout = timeouts[spec.key]
             bus = buses.adopt(reuse) if reuse else buses.get(spec, timeouts[spec.key])
             device = ModbusDevice.of(dev_id, params, bus)
             if dev_id in old and old[dev_id].unit == device.unit and old[dev_id].link == spec:
@@ -495,7 +497,7 @@ class ModbusTool(Tool):
 
 
 def main() -> None:
+    """`hermes-tool-modbus --socket PATH`: what hermesd starts for `driver: modbus` devices."""
     from hermes_tools.runtime import main as run_tool
 
-    with contextlib.suppress(KeyboardInterrupt):
-        run_tool(ModbusTool())
+    run_tool(ModbusTool())
