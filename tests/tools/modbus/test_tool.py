@@ -267,3 +267,17 @@ async def test_reconfigure_keeps_the_link_and_what_it_knows(tmp_path: Path) -> N
         count = len(t.values("speed"))
         await t.wait_for(lambda: len(t.values("speed")) > count + 2, what="polls go on")
         assert len(t.states("plc")) == 1  # no second "online"
+
+
+async def test_reconfigure_closes_links_nobody_uses(tmp_path: Path) -> None:
+    ports = free_port(), free_port()
+    both = load({"one": tcp_device(ports[0], prefix="a_"), "two": tcp_device(ports[1])},
+                tmp_path)
+    async with simulating(both), running_tool(both) as t:
+        await t.wait_for(lambda: t.states("one") and t.states("two"), what="both online")
+        gone = t.tool.devices["two"].bus
+        await t.configure(load({"one": tcp_device(ports[0], prefix="a_")}, tmp_path))
+        await t.wait_for(lambda: gone._client is None, what="the unused link closed")
+        assert list(t.tool.devices) == ["one"]
+        count = len(t.values("a_speed"))
+        await t.wait_for(lambda: len(t.values("a_speed")) > count + 2, what="one polled on")

@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from hermes_tools.modbus.blocks import BIT_TABLES, READ_LIMIT, WRITE_LIMIT, Block
 from hermes_tools.modbus.bus import (
+    Bus,
     Buses,
     ExceptionReply,
     LinkFault,
@@ -54,6 +55,7 @@ class ModbusTool(Tool):
         self.devices: dict[str, ModbusDevice] = {}
         self.points: dict[str, PointDef] = {}
         self.buses = Buses()
+        self._retired: list[Bus] = []
         self._reconfigured = asyncio.Event()
         self.action(READ_SPEC, self.read)
         self.action(WRITE_SPEC, self.write)
@@ -87,9 +89,8 @@ class ModbusTool(Tool):
             if dev_id in old and old[dev_id].unit == device.unit and old[dev_id].link == spec:
                 device.health = old[dev_id].health  # keep what we know of it
             devices[dev_id] = device
-        for bus in old_buses.all():
-            if bus not in buses.all():
-                await bus.close()
+        # links no device uses any more are closed once their pollers have stopped (in `run`)
+        self._retired.extend(b for b in old_buses.all() if b not in buses.all())
         self.devices, self.buses = devices, buses
         self.points = {pid: p for d in devices.values() for pid, p in d.points.items()}
         self._reconfigured.set()
@@ -106,8 +107,14 @@ class ModbusTool(Tool):
                 await self._reconfigured.wait()
                 for task in tasks:
                     task.cancel()
+            self._close_retired()
+
+    def _close_retired(self) -> None:
+        while self._retired:
+            self._retired.pop().close_now()
 
     async def close(self) -> None:
+        self._close_retired()
         self.buses.close_now()
 
     # -- polling ----------------------------------------------------------------------------
