@@ -167,10 +167,23 @@ def test_bad_config_is_refused_like_hermesd_does(tmp_path: Path) -> None:
 def test_ctl_without_a_simulator(tmp_path: Path) -> None:
     done = _ctl(tmp_path / "none.sock", "status")
     assert done.returncode == 69 and "cannot reach the simulator" in done.stderr
+
+
+def test_default_control_socket_is_per_user_and_never_taken_over(sim_runner: SimRunner,
+                                                                 tmp_path: Path) -> None:
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    env.pop("HERMES_SIM_CONTROL", None)
+    default = tmp_path / f"hermes-sim-{os.getuid()}.sock"
+    sim = sim_runner.start(_plant(tmp_path, free_port()))  # (on its own --control path)
+    os.symlink(sim.control, default)  # a running simulator answers on the default path
     done = subprocess.run([sys.executable, "-m", "hermes_tools.sim", "ctl", "status"],
-                          capture_output=True, text=True, timeout=20, check=False,
-                          env={k: v for k, v in os.environ.items() if k != "HERMES_SIM_CONTROL"})
-    assert done.returncode == 64 and "--control PATH" in done.stderr
+                          capture_output=True, text=True, timeout=20, check=False, env=env)
+    assert done.returncode == 0 and "plc1: tcp" in done.stdout
+    second = subprocess.run([sys.executable, "-m", "hermes_tools.sim", "--config",
+                             str(_plant(tmp_path, free_port()))],
+                            capture_output=True, text=True, timeout=30, check=False, env=env)
+    assert second.returncode == 69 and "another hermes-sim answers on" in second.stderr
+    assert default.is_symlink() and sim.status()["plc1"]["dropped"] is False
 
 
 def test_dev_plant_file_itself_is_simulated(tmp_path: Path) -> None:

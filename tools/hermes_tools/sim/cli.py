@@ -1,14 +1,15 @@
 """The `hermes-sim` command: serve simulated devices for a config, or control a running simulator.
 
     hermes-sim --config FILE [--values FILE] [--control PATH] [--device ID ...] [--seed N]
-    hermes-sim ctl [--control PATH | --config FILE] status
+    hermes-sim ctl [--control PATH] status
     hermes-sim ctl drop DEVICE [--refuse] | restore DEVICE | slow DEVICE SECONDS
     hermes-sim ctl fail DEVICE CODE [--table T --address A --count N] | corrupt DEVICE crc|truncate|off
     hermes-sim ctl stick DEVICE (writes acknowledged, not taken)
     hermes-sim ctl set POINT VALUE | get POINT
 
 Serving prints one line per device (where it is served), then `ready`. The control socket is
-`--control`, else `$HERMES_SIM_CONTROL`, else `sim.sock` in the config's runtime_dir.
+`--control`, else `$HERMES_SIM_CONTROL`, else `hermes-sim-<uid>.sock` in $XDG_RUNTIME_DIR (or
+/tmp), so `hermes-sim ctl drop plc1` finds the simulator you started.
 """
 
 from __future__ import annotations
@@ -29,17 +30,15 @@ EX_UNAVAILABLE = 69
 EX_CONFIG = 78
 
 
-def control_path(explicit: str | None, config_path: str | None) -> Path | None:
+def control_path(explicit: str | None) -> Path:
+    """`--control`, else `$HERMES_SIM_CONTROL`, else one per user in $XDG_RUNTIME_DIR or /tmp."""
     if explicit:
         return Path(explicit)
     env = os.environ.get("HERMES_SIM_CONTROL")
     if env:
         return Path(env)
-    if config_path:
-        from hermesd.config import load_config
-
-        return load_config(config_path).paths.runtime_dir / "sim.sock"
-    return None
+    base = os.environ.get("XDG_RUNTIME_DIR") or "/tmp"  # noqa: S108 - a per-user name
+    return Path(base) / f"hermes-sim-{os.getuid()}.sock"
 
 
 def _load_values(path: str | None) -> dict[str, Any]:
@@ -89,8 +88,7 @@ def serve(argv: list[str]) -> int:
     except (OSError, ValueError) as exc:
         print(f"hermes-sim: {exc}", file=sys.stderr)
         return EX_CONFIG
-    path = control_path(args.control, args.config)
-    assert path is not None
+    path = control_path(args.control)
     try:
         return asyncio.run(_serve(config, values, path, args))
     except KeyboardInterrupt:
@@ -115,6 +113,7 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
         loop.add_signal_handler(sig, main.cancel)
     code = 0
     try:
+        await control.start()
         async with asyncio.TaskGroup() as tg:
             runs = [tg.create_task(sim.run(), name=f"sim-{sim.driver}") for sim in sims]
             for sim, task in zip(sims, runs, strict=True):
@@ -123,7 +122,6 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
                 ready.cancel()
                 if task.done():
                     task.result()  # raises why it could not start
-            await control.start()
             for device, info in sorted(_merged_status(sims).items()):
                 print(f"hermes-sim: {device} ({info['driver']}) {info['endpoint']} unit "
                       f"{info.get('unit', '-')}", flush=True)
@@ -134,8 +132,8 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
             await asyncio.Event().wait()
     except* (RuntimeError, OSError) as group:
         for exc in group.exceptions:
-            print(f"hermes-sim: cannot serve: {exc} (is the port already in use?)",
-                  file=sys.stderr)
+            hint = " (is the port already in use?)" if isinstance(exc, RuntimeError) else ""
+            print(f"hermes-sim: cannot serve: {exc}{hint}", file=sys.stderr)
         code = EX_UNAVAILABLE
     except* asyncio.CancelledError:
         pass
@@ -159,7 +157,6 @@ def ctl(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="hermes-sim ctl",
                                      description="Change a running hermes-sim.")
     parser.add_argument("--control", help="control socket path")
-    parser.add_argument("--config", help="find the control socket from this config")
     parser.add_argument("--json", action="store_true", help="print the answer as JSON")
     sub = parser.add_subparsers(dest="op", required=True)
     sub.add_parser("status", help="devices, where they are served, faults, request counts")
@@ -189,11 +186,7 @@ def ctl(argv: list[str]) -> int:
     p = sub.add_parser("get", help="a point's simulated value now")
     p.add_argument("point")
     args = parser.parse_args(argv)
-    path = control_path(args.control, args.config)
-    if path is None:
-        print("hermes-sim ctl: say where the simulator is: --control PATH, --config FILE or "
-              "$HERMES_SIM_CONTROL", file=sys.stderr)
-        return EX_USAGE
+    path = control_path(args.control)
     req: dict[str, Any] = {"op": args.op}
     if args.op == "drop":
         req.update(device=args.device, mode="refuse" if args.refuse else "silent")
@@ -219,7 +212,8 @@ def ctl(argv: list[str]) -> int:
     try:
         answer = request(path, req)
     except (OSError, ConnectionError) as exc:
-        print(f"hermes-sim ctl: cannot reach the simulator at {path}: {exc}", file=sys.stderr)
+        print(f"hermes-sim ctl: cannot reach the simulator at {path}: {exc} (is it running? "
+              "see --control)", file=sys.stderr)
         return EX_UNAVAILABLE
     if args.json:
         print(json.dumps(answer, ensure_ascii=False))

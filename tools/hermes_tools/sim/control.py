@@ -36,8 +36,10 @@ class ControlServer:
 
     async def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if _alive(self.path):
+            raise OSError(f"another hermes-sim answers on {self.path}; give it --control PATH")
         with contextlib.suppress(FileNotFoundError):
-            self.path.unlink()
+            self.path.unlink()  # left by a simulator that died
         old = os.umask(0o177)
         try:
             self._server = await asyncio.start_unix_server(self._client, str(self.path),
@@ -46,10 +48,11 @@ class ControlServer:
             os.umask(old)
 
     async def stop(self) -> None:
-        if self._server is not None:
-            self._server.close()
-            await self._server.wait_closed()
-            self._server = None
+        if self._server is None:
+            return  # never started: the path may be another simulator's
+        self._server.close()
+        await self._server.wait_closed()
+        self._server = None
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
 
@@ -107,6 +110,16 @@ class ControlServer:
             if device in sim.status():
                 return sim
         raise KeyError(f"no simulated device {device!r}")
+
+
+def _alive(path: Path) -> bool:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as probe:
+        probe.settimeout(1.0)
+        try:
+            probe.connect(str(path))
+        except OSError:
+            return False
+    return True
 
 
 def request(path: str | Path, obj: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
