@@ -2,7 +2,8 @@
 
 `read_registers` has effect "read" and `write_registers` effect "write", so hermesd lets only
 roles with `raw_read` / `raw_write` call them. Addresses are 0-based PDU addresses; the router
-turns Modicon numbers (40011) into these before a call.
+turns Modicon numbers (40011) into these before a call. The effects must never be weakened:
+they are what hermesd's policy reads to decide who may call.
 """
 
 from __future__ import annotations

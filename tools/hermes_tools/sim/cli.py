@@ -9,7 +9,8 @@
 
 Serving prints one line per device (where it is served), then `ready`. The control socket is
 `--control`, else `$HERMES_SIM_CONTROL`, else `hermes-sim-<uid>.sock` in $XDG_RUNTIME_DIR (or
-/tmp), so `hermes-sim ctl drop plc1` finds the simulator you started.
+/tmp), so `hermes-sim ctl drop plc1` finds the simulator you started. A bad config or a busy
+port is a clear message and an exit code (78, 69), never a traceback.
 """
 
 from __future__ import annotations

@@ -12,6 +12,8 @@ can tell that nothing was sent.
 
 The request handler here also fixes a pymodbus 3.16 server bug: a delayed reply would carry the
 transaction id of a newer request on the same connection; each request is captured with its own.
+It must never open a real serial port: RTU is served on its own ptys, and a configured port path
+is only made a link when nothing real is there.
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@
 One `os.openpty()` pair offers a single openable path (the slave); two pairs bridged by the
 event loop give two paths that behave like the ends of a serial cable, so a pymodbus RTU server
 can sit on one end and hermesd's tool (or any Modbus master) open the other. Baud rate and
-parity have no effect on a pty; frames arrive as fast as the loop copies them.
+parity have no effect on a pty; frames arrive as fast as the loop copies them. It never blocks
+the loop: both masters are non-blocking, and bytes nobody reads are dropped as on a wire.
 """
 
 from __future__ import annotations
