@@ -181,19 +181,21 @@ class ModbusTool(Tool):
             self._device_ok(dev)
         return len(readings)
 
-    # -- device and point health (each change logged and reported once) -----------------------
+    # -- device and point health (each change reported once) ----------------------------------
+    # hermesd logs a device going offline (warning) and coming back (info) when it gets the
+    # `device` event; the tool says it only at debug level, so an outage is one line in the log.
 
     def _device_ok(self, dev: ModbusDevice) -> None:
         was = dev.health.online
         if dev.health.succeeded():
             if was is False:
-                log.info("%s is answering again", dev.id)
+                log.debug("%s is answering again", dev.id)
             self.device_state(dev.id, True)
 
     def _device_failed(self, dev: ModbusDevice, reason: str) -> None:
         if dev.failed(reason):
-            log.warning("%s stopped answering: %s; trying again after %.1f s, then backing "
-                        "off up to %g s", dev.id, reason, dev.health.retry_in(), dev.backoff_max)
+            log.debug("%s stopped answering: %s; trying again after %.1f s, then backing off "
+                      "up to %g s", dev.id, reason, dev.health.retry_in(), dev.backoff_max)
             self.device_state(dev.id, False, reason)
         else:
             log.debug("%s still offline: %s (next try in %.1f s)", dev.id, reason,
