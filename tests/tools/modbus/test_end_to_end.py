@@ -138,7 +138,8 @@ def test_exception_codes(daemon_runner: DaemonRunner, sim_runner: SimRunner) -> 
         answer = _call(d, "read_registers", raw, "--timeout", "1")
         assert (answer["status"], answer["error"]["code"]) == (status, error), code
         assert f"exception {code}" in answer["error"]["message"]
-        assert "holding register 40011 (address 10)" in answer["error"]["message"]
+        if code != 4:  # (4 may reach the poller first: then the device is simply offline)
+            assert "holding register 40011 (address 10)" in answer["error"]["message"]
         sim.ctl("restore", device="plc")
         d.wait_until(lambda: _call(d, "read_registers", raw)["status"] == "ok",
                      what="plc answers again")
