@@ -17,6 +17,7 @@ from hermes_tools.modbus.bus import (
     NoAnswer,
     NotConnected,
     quiet_pymodbus,
+    raise_if_cancelled,
 )
 
 from tests.support.sim import free_port
@@ -186,3 +187,24 @@ async def test_server_gone_then_back_reconnects(tmp_path: Path) -> None:
     async with simulating(config):
         assert await bus.read(1, "holding", 10, 1, 0.3) == [1200]
     await bus.close()
+
+
+async def test_a_swallowed_cancel_is_raised_again() -> None:
+    """What Python 3.11's wait_for does when a reply and a cancel meet: the guard undoes it."""
+    reached = asyncio.Event()
+
+    async def poller() -> None:
+        try:
+            reached.set()
+            await asyncio.sleep(10)
+        except asyncio.CancelledError:
+            pass  # swallowed, as wait_for does when its future is already done
+        raise_if_cancelled()
+        await asyncio.sleep(10)  # without the guard: polling on
+
+    task = asyncio.create_task(poller())
+    await reached.wait()
+    task.cancel()
+    done, _ = await asyncio.wait([task], timeout=5)
+    assert done and task.cancelled()
+    raise_if_cancelled()  # not cancelled: nothing happens

@@ -151,6 +151,19 @@ def _connect_reason(text: str) -> str:
     return text[:160] or "connect failed"
 
 
+def raise_if_cancelled() -> None:
+    """Re-raise a cancellation that was swallowed on the way.
+
+    Python 3.11's `asyncio.wait_for`, which pymodbus awaits every reply with, returns the reply
+    instead of raising when the task is cancelled in the very loop turn the reply arrives. The
+    task still counts the cancel (`cancelling()`); without this a poller told to stop would
+    poll on, and a tool whose daemon died would never exit.
+    """
+    task = asyncio.current_task()
+    if task is not None and task.cancelling():
+        raise asyncio.CancelledError
+
+
 class Bus:
     """One link, one request at a time."""
 
@@ -192,6 +205,7 @@ class Bus:
         except TimeoutError:
             client.close()
             raise NotConnected(f"cannot connect to {where} within {timeout:g} s") from None
+        raise_if_cancelled()  # connect() awaits wait_for too
         if not ok or not client.connected:
             raise NotConnected(f"cannot connect to {where}: {_connect_reason(_CONNECT_ERRORS.last)}")
         self._silent = 0
@@ -243,6 +257,7 @@ class Bus:
                 raise BadReply(f"pymodbus refused the exchange: {exc}") from None
             finally:
                 self._quiet_since = time.monotonic()
+            raise_if_cancelled()
         self._silent = 0
         if reply is None:
             raise NoAnswer("no reply")

@@ -29,6 +29,7 @@ from hermes_tools.modbus.bus import (
     LinkSpec,
     NotConnected,
     quiet_pymodbus,
+    raise_if_cancelled,
 )
 from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bit
 from hermes_tools.modbus.device import ModbusDevice, PointDef, describe_registers
@@ -125,6 +126,7 @@ class ModbusTool(Tool):
             started = time.monotonic()
             if dev.health.due(started):
                 await self.poll(dev)
+                raise_if_cancelled()
             if dev.health.online is False:
                 wait = dev.health.retry_in()
             else:
