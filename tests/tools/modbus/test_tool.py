@@ -97,7 +97,13 @@ async def test_on_demand_read_of_every_type(tmp_path: Path) -> None:
     async with simulating(config) as sim, running_tool(config, start=False) as t:
         for pid in config.points:
             value = await _read(t.tool, pid)
-            assert value == await sim.value(pid), pid
+            now = await sim.value(pid)  # read-only values wander (every 0.5 s) meanwhile
+            if pid == "count":
+                assert 0 <= now - value <= 5
+            elif pid in ("temp", "pressure"):
+                assert value == pytest.approx(now, rel=0.02), pid
+            else:
+                assert value == now, pid
         with pytest.raises(UnknownPoint):
             await t.tool.read({"point": "nope"}, CTX)
 
