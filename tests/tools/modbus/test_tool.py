@@ -33,9 +33,12 @@ async def test_poll_sends_every_value_and_refreshes_timestamps(tmp_path: Path) -
     async with simulating(config), running_tool(config) as t:
         await t.wait_for(lambda: len(t.values("speed")) >= 3, what="three polls")
         seen = {pid: t.values(pid)[0]["value"] for pid in config.points}
-        assert seen == {"temp": 523.4, "pressure": 12.5, "speed": 1200, "conveyor": 24.5,
-                        "count": 1048577, "label": "OK", "ready": False, "running": True,
-                        "valve": False}
+        wandering = {pid: seen.pop(pid) for pid in ("temp", "pressure", "count")}
+        assert seen == {"speed": 1200, "conveyor": 24.5, "label": "OK", "ready": False,
+                        "running": True, "valve": False}
+        assert wandering["temp"] == pytest.approx(523.4, rel=0.02)
+        assert wandering["pressure"] == pytest.approx(12.5, rel=0.05)
+        assert wandering["count"] >= 1048577
         stamps = [v["ts"] for v in t.values("speed")]
         assert stamps == sorted(stamps) and len(set(stamps)) == len(stamps)  # fresh each poll
         assert {v["value"] for v in t.values("speed")} == {1200}  # unchanged, yet sent
