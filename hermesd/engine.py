@@ -35,6 +35,7 @@ from hermesd.policy import Policy
 from hermesd.protocol import Event
 from hermesd.registry import Registry, format_value
 from hermesd.replies import (
+    call_reply,
     dry_run_reply,
     error_reply,
     is_chinese,
@@ -122,12 +123,18 @@ class Engine:
                                                          exc, is_chinese(text)))
         finally:
             self.inflight -= 1
-        answer = await self._run(ctx, routed.route, routed.action, text=text, timer=timer)
+        if "." in routed.action.name:  # a tool action a rule placed (raw register access)
+            tool, _, name = routed.action.name.partition(".")
+            answer = await self.call(ctx, tool, name, dict(routed.action.args),
+                                     route=routed.route, timer=timer)
+        else:
+            answer = await self._run(ctx, routed.route, routed.action, text=text, timer=timer)
         answer.timings_ms = {**routed.timings_ms, **answer.timings_ms}
         return answer
 
-    async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Answer:
-        timer = _Timer(time.perf_counter())
+    async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any], *,
+                   route: Route = "direct", timer: _Timer | None = None) -> Answer:
+        timer = timer or _Timer(time.perf_counter())
         if action in ("read", "write") and isinstance(args.get("point"), str):
             # a point read or write by another name: the same policy as `read`/`write`
             return await self._run(ctx, "direct", Action(action, dict(args)), text=None)
@@ -139,18 +146,22 @@ class Engine:
             checks = self.policy.check_call(ctx, tool, spec)
             if ctx.dry_run:
                 return self._finish(ctx, timer, Answer(
-                    "dry_run", "direct", act, checks=checks,
+                    "dry_run", route, act, checks=checks,
                     reply=f"Dry run: would call {tool}.{action}; all checks pass."))
             if spec.effect == "write":
-                await self.audit.append_durable(self._record(ctx, "direct", act, "intent"))
+                await self.audit.append_durable(self._record(ctx, route, act, "intent"))
             value = await self.dispatcher.call(ctx, tool, action, args)
         except AuditUnavailable as exc:
             return self._finish(ctx, timer, self._failed(
-                ctx, "direct", act, HermesError(str(exc), code=ErrorCode.INTERNAL), False))
+                ctx, route, act, HermesError(str(exc), code=ErrorCode.INTERNAL), False))
+        except (Forbidden, Rejected) as exc:
+            if route != "direct":  # an asked command that may not act: a refusal, as in _execute
+                act = respond("not_allowed", refused=act.to_dict())
+            return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
         except HermesError as exc:
-            return self._finish(ctx, timer, self._failed(ctx, "direct", act, exc, False))
-        return self._finish(ctx, timer, Answer("ok", "direct", act, result={"value": value},
-                                               reply=f"{tool}.{action} done."))
+            return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
+        return self._finish(ctx, timer, Answer("ok", route, act, result={"value": value},
+                                               reply=call_reply(tool, action, args, value)))
 
     # -- the shared path ---------------------------------------------------------------------
 

@@ -49,9 +49,17 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
         if point.kind == "bool":
             return f"{point.label()} is {value}."
         return f"{point.label()} is {value}."
+    if j.why.startswith(f"{point.device} offline"):
+        # "Boiler 3 temperature: PLC plc1 offline since 09:14:02; last value 523.4 °C, 41 s old."
+        noun = DEVICE_NOUN.get(point.driver, "device")
+        return f"{point.label()}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
     when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
     return (f"{point.label()}: last known value {value} at {when}, {_age(j.age)} old "
             f"(stale: {j.why}).")
+
+
+#: what people call a device of each driver, in a stale reply
+DEVICE_NOUN = {"modbus": "PLC", "serial": "instrument", "mqtt": "device", "exec": "device"}
 
 
 def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False) -> str:
@@ -101,3 +109,19 @@ def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
 
 def error_reply(message: str, zh: bool = False) -> str:
     return f"无法完成：{message}" if zh else f"Could not do that: {message}"
+
+
+def call_reply(tool: str, action: str, args: dict[str, Any], value: Any) -> str:
+    """The words for a direct tool call's result: registers as PLC people name them."""
+    if not isinstance(value, dict) or "registers_text" not in value:
+        return f"{tool}.{action} done."
+    where = f"{value.get('device')} {value['registers_text']}"
+    raw = value.get("registers") or value.get("bits") or []
+    shown = ", ".join(("on" if v else "off") if isinstance(v, bool) else str(v) for v in raw)
+    if "confirmed" in value:
+        back = "confirmed" if value["confirmed"] else f"not confirmed: it reads back {shown or '?'}"
+        return f"Wrote {where}; {back}."
+    decoded = value.get("value", value.get("value_text"))
+    if decoded is not None and args.get("type"):
+        return f"{where} = {shown} ({decoded} as {args['type']})."
+    return f"{where} = {shown}."

@@ -175,6 +175,7 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
     points: dict[str, Point] = {}
     owner: dict[str, str] = {}
     known = drivers()
+    by_driver: dict[str, list[tuple[str, DeviceKeys]]] = {}
     devs = top.section("devices")
     for dev_id, raw in devs.mapping_items():
         s = Section(problems, devs.at(dev_id), raw)
@@ -190,6 +191,7 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
             s.problem(None, f"an exec device may not be named {dev_id!r}, the name of the "
                             f"built-in {dev_id} tool")
         keys = known[driver].read_device(s)
+        by_driver.setdefault(driver, []).append((devs.at(dev_id), keys))
         dev_points: dict[str, Point] = {}
         pts = s.section("points")
         for pid, praw in pts.mapping_items():
@@ -209,6 +211,10 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
         devices[dev_id] = Device(id=dev_id, driver=driver, points=MappingProxyType(dev_points),
                                  params=MappingProxyType(keys.params),
                                  poll_interval=keys.poll_interval, timeout=keys.timeout)
+    for driver, entries in by_driver.items():
+        check = known[driver].check_devices
+        for path, message in check(entries) if check else ():
+            problems.add(path, message)
     _check_names(points, problems)
     return devices, points
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from hermesd.answer import Action, Route, respond
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
+from hermesd.router.raw_registers import RawRegisterRule
 from hermesd.router.rules import Placement, RuleRouter
 
 
@@ -35,9 +36,18 @@ class Router:
         self.rules = RuleRouter(list(config.points.values()), config.intents)
         self.model: ModelStage | None = None
         self.pre_rules: list[PreRule] = []
+        self._raw_registers(config)
 
     def reconfigure(self, config: Config) -> None:
         self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self._raw_registers(config)
+
+    def _raw_registers(self, config: Config) -> None:
+        """ "read holding register 40011 on plc1", when the config has Modbus devices."""
+        self.pre_rules = [r for r in self.pre_rules if not isinstance(r, RawRegisterRule)]
+        rule = RawRegisterRule.of(config)
+        if rule is not None:
+            self.pre_rules.insert(0, rule)
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
         started = time.perf_counter()

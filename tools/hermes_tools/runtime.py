@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 Handler = Callable[[dict[str, Any], dict[str, Any]], Awaitable[Any]]
 ACCEPT_TIMEOUT = 30.0  # a tool nobody connects to in this time was orphaned: it exits
+SHUTDOWN_GRACE = 2.0  # seconds a cancelled task gets to end before it is cancelled again
 
 # -- the standard point actions every device tool offers ----------------------------------
 
@@ -297,4 +298,13 @@ class _Session:
             tasks.append(self._handler_task)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        while tasks:
+            # a task may swallow its cancel (Python 3.11's wait_for does when a reply arrives in
+            # the same turn); cancel it again rather than outlive the daemon forever
+            _, pending = await asyncio.wait(tasks, timeout=SHUTDOWN_GRACE)
+            if pending:
+                log.error("%d task(s) ignored a cancel at shutdown; cancelling again",
+                          len(pending))
+            for task in pending:
+                task.cancel()
+            tasks = list(pending)

@@ -33,17 +33,22 @@ class PointKeys:
     hi: float | None = None
 
 
+#: checks across a driver's devices: [(dotted path, keys)] -> [(dotted path, problem)]
+CrossCheck = Callable[[list[tuple[str, DeviceKeys]]], list[tuple[str, str]]]
+
+
 @dataclass(frozen=True)
 class DriverKeys:
     read_device: Callable[[Section], DeviceKeys]
     read_point: Callable[[Section, DeviceKeys], PointKeys]
+    check_devices: CrossCheck | None = None  # e.g. two devices on one serial port must agree
 
 
 def drivers() -> dict[str, DriverKeys]:
     from hermesd.config.drivers import exec_tool, modbus, mqtt, serial
 
     return {
-        "modbus": DriverKeys(modbus.read_device, modbus.read_point),
+        "modbus": DriverKeys(modbus.read_device, modbus.read_point, modbus.check_devices),
         "serial": DriverKeys(serial.read_device, serial.read_point),
         "mqtt": DriverKeys(mqtt.read_device, mqtt.read_point),
         "exec": DriverKeys(exec_tool.read_device, exec_tool.read_point),

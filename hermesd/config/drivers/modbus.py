@@ -22,26 +22,69 @@ TYPE_RANGE = {
 
 
 def read_device(s: Section) -> DeviceKeys:
+    """Connection keys. Devices with the same TCP host and port, or the same serial port, share
+    one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its own."""
     transport = s.choice("transport", ("tcp", "rtu"), "tcp")
-    params: dict[str, object] = {"transport": transport,
-                                 "unit": s.integer("unit", 1, min=0, max=247)}
+    params: dict[str, object] = {"transport": transport}
     if transport == "tcp":
         params["host"] = s.text("host", required=True)
         params["port"] = s.integer("port", 502, min=1, max=65535)
+        params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
     else:
         params["port"] = s.text("port", required=True)  # a serial device path
+        # 0 is the RTU broadcast address: no device answers it, so it cannot be polled
+        params["unit"] = s.integer("unit", 1, min=1, max=247)
         params["baudrate"] = s.integer("baudrate", 9600, min=300, max=4_000_000)
         params["parity"] = s.choice("parity", ("N", "E", "O"), "N")
         params["stopbits"] = s.choice("stopbits", (1, 2), 1)
         params["bytesize"] = s.choice("bytesize", (7, 8), 8)
+        # silence between frames; default 3.5 characters at the baud rate (1.75 ms above 19200)
+        params["frame_gap"] = s.duration("frame_gap", None, min=0.0, max=1.0)
     params["word_order"] = s.choice("word_order", ORDERS, "big")  # default for its points
     params["byte_order"] = s.choice("byte_order", ORDERS, "big")
     params["max_block"] = s.integer("max_block", 125, min=1, max=125)  # registers per request
     params["max_gap"] = s.integer("max_gap", 8, min=0, max=100)  # unused registers a block spans
+    # extra attempts after a garbled reply or a dropped connection; a silent device is never
+    # retried at once, so it holds a shared bus for at most one timeout per backoff step
     params["retries"] = s.integer("retries", 1, min=0, max=5)
+    # false: write one register or coil with function 16/15 (devices that lack 6/5)
+    params["single_write"] = s.flag("single_write", True)
     poll = s.duration("poll_interval", 5.0, min=0.05)
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
+    # the longest wait between tries of a device that stopped answering
+    params["backoff_max"] = s.duration("backoff_max", max(30.0, poll or 0.0), min=0.05)
+    if isinstance(params["backoff_max"], float) and poll and params["backoff_max"] < poll:
+        s.problem("backoff_max", f"must be at least the poll_interval ({poll:g} s)")
     return DeviceKeys(params, poll, timeout)
+
+
+SERIAL_KEYS = ("baudrate", "parity", "stopbits", "bytesize")
+
+
+def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]]:
+    """Devices on one link must not share a unit id; units on one serial port share its settings."""
+    problems: list[tuple[str, str]] = []
+    units: dict[tuple[object, ...], str] = {}
+    serial: dict[object, tuple[str, dict[str, object]]] = {}
+    for path, keys in entries:
+        p = keys.params
+        link = (p.get("transport"), p.get("host"), p.get("port")) \
+            if p.get("transport") == "tcp" else (p.get("transport"), p.get("port"))
+        unit_key = (*link, p.get("unit"))
+        if None not in unit_key:
+            other = units.setdefault(unit_key, path)
+            if other != path:
+                problems.append((f"{path}.unit", f"unit {p.get('unit')} on the same link is "
+                                                 f"already {other.rpartition('.')[2]}"))
+        if p.get("transport") == "rtu" and p.get("port"):
+            settings = {k: p.get(k) for k in SERIAL_KEYS}
+            first = serial.setdefault(p["port"], (path, settings))
+            if first[0] != path:
+                other = first[0].rpartition(".")[2]
+                problems.extend((f"{path}.{key}", f"{settings[key]} differs from {first[1][key]} "
+                                 f"of {other} on the same serial port {p['port']}")
+                                for key in SERIAL_KEYS if settings[key] != first[1][key])
+    return problems
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:

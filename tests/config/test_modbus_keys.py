@@ -1,0 +1,73 @@
+"""The keys of `driver: modbus` devices: RTU settings, shared links, every problem named."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.config import load_config
+from hermesd.config.loader import validate
+from hermesd.errors import ConfigError
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _problems(devices: dict[str, Any], tmp: Path) -> list[str]:
+    with pytest.raises(ConfigError) as caught:
+        validate({"node": {"id": "n"}, "devices": devices}, tmp / "c.yaml")
+    return caught.value.lines()
+
+
+def _rtu(unit: int, name: str = "p", **extra: Any) -> dict[str, Any]:
+    return {"driver": "modbus", "transport": "rtu", "port": "/dev/ttyUSB0", "unit": unit,
+            "points": {f"{name}{unit}": {"table": "holding", "address": 0}}, **extra}
+
+
+def test_example_configs_are_valid() -> None:
+    demo = load_config(REPO / "configs" / "demo.yaml")
+    assert demo.access.roles["engineer"].raw_read and demo.access.roles["engineer"].raw_write
+    rtu = load_config(REPO / "configs" / "modbus-rtu.yaml")
+    assert {d.params["unit"] for d in rtu.devices.values()} == {1, 7}
+    assert dict(rtu.devices["flow_meter"].points["flow"].params)["word_order"] == "little"
+
+
+def test_rtu_defaults(tmp_path: Path) -> None:
+    config = validate({"node": {"id": "n"}, "devices": {"a": _rtu(1)}}, tmp_path / "c.yaml")
+    params = dict(config.devices["a"].params)
+    assert params == {"transport": "rtu", "port": "/dev/ttyUSB0", "unit": 1, "baudrate": 9600,
+                      "parity": "N", "stopbits": 1, "bytesize": 8, "frame_gap": None,
+                      "word_order": "big", "byte_order": "big", "max_block": 125,
+                      "max_gap": 8, "retries": 1, "single_write": True, "backoff_max": 30.0}
+
+
+def test_units_on_one_port_must_agree_and_differ(tmp_path: Path) -> None:
+    lines = _problems({"a": _rtu(1), "b": _rtu(1, "q", baudrate=19200, parity="E")},
+                      tmp_path)
+    assert lines == [
+        "config error: devices.b.unit: unit 1 on the same link is already a",
+        "config error: devices.b.baudrate: 19200 differs from 9600 of a on the same serial "
+        "port /dev/ttyUSB0",
+        "config error: devices.b.parity: E differs from N of a on the same serial port "
+        "/dev/ttyUSB0"]
+
+
+def test_tcp_units_behind_one_gateway(tmp_path: Path) -> None:
+    tcp = {"driver": "modbus", "host": "10.0.0.5", "points": {}}
+    validate({"node": {"id": "n"}, "devices": {"a": {**tcp, "unit": 1}, "b": {**tcp, "unit": 2},
+                                                "c": {**tcp, "unit": 1, "port": 5020}}},
+             tmp_path / "c.yaml")
+    lines = _problems({"a": {**tcp, "unit": 255}, "b": {**tcp, "unit": 255}}, tmp_path)
+    assert lines == ["config error: devices.b.unit: unit 255 on the same link is already a"]
+
+
+def test_bad_values_are_named(tmp_path: Path) -> None:
+    lines = _problems({"a": _rtu(0, stopbits=3, frame_gap="2s"),
+                       "b": {**_rtu(2), "port": "/dev/ttyUSB1", "poll_interval": "10s",
+                             "backoff_max": "5s"}}, tmp_path)
+    assert "config error: devices.a.unit: 0 is out of range 1..247" in lines
+    assert any(line.startswith("config error: devices.a.stopbits:") for line in lines)
+    assert "config error: devices.a.frame_gap: 2s is out of range 0s..1s" in lines
+    assert "config error: devices.b.backoff_max: must be at least the poll_interval (10 s)" \
+        in lines

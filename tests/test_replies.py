@@ -1,0 +1,45 @@
+"""Stale replies say why, when and how old; raw register replies name the registers."""
+
+from __future__ import annotations
+
+import re
+import time
+
+from hermesd.cache import Judgement, Reading
+from hermesd.config.model import Point
+from hermesd.replies import call_reply, read_reply
+
+TEMP = Point(id="boiler3_temp", device="plc1", driver="modbus", name="Boiler 3 temperature",
+             unit="°C")
+
+
+def _judged(why: str, age: float = 41.0) -> Judgement:
+    return Judgement(Reading("boiler3_temp", 523.4, time.time() - age), age, True, why)
+
+
+def test_offline_device_in_the_words_of_the_issue() -> None:
+    reply = read_reply(TEMP, _judged("plc1 offline since 09:14:02 (no answer within 1 s)"))
+    assert reply == ("Boiler 3 temperature: PLC plc1 offline since 09:14:02 (no answer within "
+                     "1 s); last value 523.4 °C, 41 s old.")
+
+
+def test_other_stale_reasons_keep_the_time_of_the_value() -> None:
+    reply = read_reply(TEMP, _judged("older than its max age of 30 s", 95))
+    assert re.fullmatch(r"Boiler 3 temperature: last known value 523.4 °C at \d\d:\d\d:\d\d, "
+                        r"2 min old \(stale: older than its max age of 30 s\)\.", reply)
+
+
+def test_register_replies() -> None:
+    read = {"device": "plc1", "registers_text": "holding register 40011 (address 10)",
+            "registers": [1200], "ts": 1.0}
+    assert call_reply("modbus", "read_registers", {}, read) == \
+        "plc1 holding register 40011 (address 10) = 1200."
+    typed = {**read, "registers_text": "input registers 30005..30006 (address 4..5)",
+             "registers": [17410, 52429], "value": 523.4}
+    assert call_reply("modbus", "read_registers", {"type": "float32"}, typed) == \
+        "plc1 input registers 30005..30006 (address 4..5) = 17410, 52429 (523.4 as float32)."
+    coil = {"device": "plc1", "registers_text": "coil 00002 (address 1)", "bits": [False],
+            "confirmed": False}
+    assert call_reply("modbus", "write_registers", {}, coil) == \
+        "Wrote plc1 coil 00002 (address 1); not confirmed: it reads back off."
+    assert call_reply("fake", "echo", {}, {"args": {}}) == "fake.echo done."

@@ -1,0 +1,160 @@
+"""The Modbus devices of the tool's config: their points, request plan, health and backoff.
+
+A `ModbusDevice` is one unit on one link. Its `Health` follows what the device did last: a
+device that fails is offline at once and is next tried after a jittered exponential backoff
+(the first retry at its next poll, doubling up to `backoff_max`), so a dead unit never holds a
+shared bus for more than one timeout per try. Nothing here does I/O; `tool` drives it.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from hermes_tools.modbus.blocks import Block, Span, plan
+from hermes_tools.modbus.bus import Bus, LinkSpec
+from hermes_tools.modbus.codec import Layout
+
+BIT_TABLES = frozenset({"coil", "discrete"})
+MODICON_PREFIX = {"coil": 0, "discrete": 1, "input": 3, "holding": 4}
+TABLE_WORDS = {"coil": "coil", "discrete": "discrete input", "input": "input register",
+               "holding": "holding register"}
+
+
+def modicon(table: str, address: int) -> str:
+    """The Modicon number PLC people use: holding 0 is 40001, coil 1 is 00002."""
+    number = address + 1
+    width = 4 if number <= 9999 else 5
+    return f"{MODICON_PREFIX[table]}{number:0{width}d}"
+
+
+def describe_registers(table: str, address: int, count: int = 1) -> str:
+    """ "holding register 40011 (address 10)", or a range of them, in words."""
+    name = TABLE_WORDS[table]
+    if count <= 1:
+        return f"{name} {modicon(table, address)} (address {address})"
+    last = address + count - 1
+    return (f"{name}s {modicon(table, address)}..{modicon(table, last)} "
+            f"(address {address}..{last})")
+
+
+@dataclass(frozen=True, slots=True)
+class PointDef:
+    id: str
+    device: str
+    table: str
+    address: int
+    layout: Layout
+    kind: str  # bool | int | float | string: what hermesd expects
+    writable: bool = False
+    min: float | None = None
+    max: float | None = None
+    unit: str | None = None
+
+    @property
+    def span(self) -> Span:
+        return Span(self.id, self.table, self.address, self.layout.words)
+
+    @property
+    def registers(self) -> str:
+        return describe_registers(self.table, self.address,
+                                  1 if self.table in BIT_TABLES else self.layout.words)
+
+    @classmethod
+    def of(cls, device: str, pid: str, params: dict[str, Any]) -> PointDef:
+        layout = Layout.of(params)
+        return cls(id=pid, device=device, table=params["table"], address=int(params["address"]),
+                   layout=layout, kind=str(params.get("kind", "float")),
+                   writable=bool(params.get("writable", False)), min=params.get("min"),
+                   max=params.get("max"), unit=params.get("unit"))
+
+
+@dataclass
+class Health:
+    """What the device did last, and when to ask it again."""
+
+    online: bool | None = None  # None: not asked yet
+    since: float = 0.0  # wall-clock time of the last change
+    reason: str = ""
+    failures: int = 0  # in a row
+    next_try: float = 0.0  # monotonic time before which an offline device is not asked
+
+    def due(self, now: float | None = None) -> bool:
+        return self.online is not False or (now or time.monotonic()) >= self.next_try
+
+    def succeeded(self) -> bool:
+        """Record an answer; True when that brings the device (back) online."""
+        self.failures = 0
+        self.reason = ""
+        if self.online is True:
+            return False
+        self.online, self.since = True, time.time()
+        return True
+
+    def failed(self, reason: str, first_delay: float, most: float) -> bool:
+        """Record a failure and schedule the next try; True when the device just went offline."""
+        self.failures += 1
+        delay = min(most, first_delay * 2 ** (self.failures - 1))
+        self.next_try = time.monotonic() + delay * random.uniform(0.8, 1.2)  # noqa: S311
+        went = self.online is not False
+        if went:
+            self.online, self.since = False, time.time()
+        self.reason = reason
+        return went
+
+    def retry_in(self) -> float:
+        return max(0.0, self.next_try - time.monotonic())
+
+
+@dataclass
+class ModbusDevice:
+    id: str
+    unit: int
+    link: LinkSpec
+    bus: Bus
+    timeout: float
+    poll_interval: float | None
+    points: dict[str, PointDef]
+    max_block: int = 125
+    max_gap: int = 8
+    retries: int = 1
+    single_write: bool = True
+    backoff_max: float = 30.0
+    health: Health = field(default_factory=Health)
+    blocks: list[Block] = field(default_factory=list)
+    point_errors: dict[str, str] = field(default_factory=dict)  # why a point cannot be read
+    requests: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.blocks:
+            self.blocks = plan([p.span for p in self.points.values()],
+                               max_block=self.max_block, max_gap=self.max_gap)
+
+    def split(self, block: Block) -> list[Block]:
+        """Read a refused block's points one by one from now on (a hole in the register map)."""
+        singles = plan(block.members, coalesce=False)
+        at = self.blocks.index(block)
+        self.blocks[at:at + 1] = singles
+        return singles
+
+    def failed(self, reason: str) -> bool:
+        first = self.poll_interval or self.timeout
+        return self.health.failed(reason, first, max(first, self.backoff_max))
+
+    def offline_text(self) -> str:
+        since = time.strftime("%H:%M:%S", time.localtime(self.health.since))
+        return f"{self.id} is offline since {since} ({self.health.reason}); next try in " \
+               f"{self.health.retry_in():.0f} s"
+
+    @classmethod
+    def of(cls, dev_id: str, params: dict[str, Any], bus: Bus) -> ModbusDevice:
+        points = {pid: PointDef.of(dev_id, pid, p) for pid, p in params["points"].items()}
+        return cls(id=dev_id, unit=int(params.get("unit", 1)), link=LinkSpec.of(params), bus=bus,
+                   timeout=float(params.get("timeout", 1.0)),
+                   poll_interval=params.get("poll_interval"), points=points,
+                   max_block=int(params.get("max_block", 125)),
+                   max_gap=int(params.get("max_gap", 8)), retries=int(params.get("retries", 1)),
+                   single_write=bool(params.get("single_write", True)),
+                   backoff_max=float(params.get("backoff_max", 30.0)))

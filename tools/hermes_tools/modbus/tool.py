@@ -1,0 +1,514 @@
+"""The Modbus tool process: polls every configured unit and serves reads, writes and raw access.
+
+Each device polls on its own task at its `poll_interval`, reading coalesced blocks; every poll
+that answers sends all of the device's values to hermesd (changed or not, so their timestamps
+stay fresh), and a device that stops answering is reported offline once, backed off on its
+own, and reported online again once it answers. A write is checked (writable, kind, range,
+what the registers can hold) before anything is sent, and read back to confirm it. Raw
+`read_registers`/`write_registers` give engineers the registers as PLC people name them; the
+daemon's policy decides who may call them. A Modbus exception becomes a documented error code
+with the register named, never a crash and never a made-up value.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+import math
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from hermes_tools.modbus.blocks import BIT_TABLES, READ_LIMIT, WRITE_LIMIT, Block
+from hermes_tools.modbus.bus import (
+    Bus,
+    Buses,
+    ExceptionReply,
+    LinkFault,
+    LinkSpec,
+    NotConnected,
+    quiet_pymodbus,
+    raise_if_cancelled,
+)
+from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bit
+from hermes_tools.modbus.device import ModbusDevice, PointDef, describe_registers
+from hermes_tools.modbus.schemas import READ_REGISTERS_SPEC, STATUS_SPEC, WRITE_REGISTERS_SPEC
+from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
+from hermesd.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+#: exception codes that mean the unit itself is not serving (not one register's problem)
+UNIT_DOWN = frozenset({4, 10, 11})
+#: exception codes that mean "not now": the request may be repeated
+BUSY = frozenset({5, 6})
+
+
+class ModbusTool(Tool):
+    name = "modbus"
+    version = "1"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.devices: dict[str, ModbusDevice] = {}
+        self.points: dict[str, PointDef] = {}
+        self.buses = Buses()
+        self._retired: list[Bus] = []
+        self._reconfigured = asyncio.Event()
+        self.action(READ_SPEC, self.read)
+        self.action(WRITE_SPEC, self.write)
+        self.action(READ_REGISTERS_SPEC, self.read_registers)
+        self.action(WRITE_REGISTERS_SPEC, self.write_registers)
+        self.action(STATUS_SPEC, self.status)
+
+    # -- configuration ----------------------------------------------------------------------
+
+    async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
+        quiet_pymodbus()
+        devices_cfg = config.get("devices")
+        if not isinstance(devices_cfg, dict):
+            raise BadRequest("configure: expected `devices`")
+        # one timeout per link: the longest of its devices (pymodbus's own timer must not fire)
+        timeouts: dict[tuple[Any, ...], float] = {}
+        for params in devices_cfg.values():
+            key = LinkSpec.of(params).key
+            timeouts[key] = max(timeouts.get(key, 0.0), float(params.get("timeout", 1.0)))
+        old, old_buses = self.devices, self.buses
+        buses = Buses()
+        devices: dict[str, ModbusDevice] = {}
+        for dev_id, params in devices_cfg.items():
+            spec = LinkSpec.of(params)
+            reuse = next((b for b in old_buses.all() if b.spec == spec), None)
+            if reuse is not None and reuse.timeout < timeouts[spec.key]:
+                reuse.close_now()  # its client's own timer must grow too: made anew on use
+                reuse.timeout = timeouts[spec.key]
+            bus = buses.adopt(reuse) if reuse else buses.get(spec, timeouts[spec.key])
+            device = ModbusDevice.of(dev_id, params, bus)
+            if dev_id in old and old[dev_id].unit == device.unit and old[dev_id].link == spec:
+                device.health = old[dev_id].health  # keep what we know of it
+            devices[dev_id] = device
+        # links no device uses any more are closed once their pollers have stopped (in `run`)
+        self._retired.extend(b for b in old_buses.all() if b not in buses.all())
+        self.devices, self.buses = devices, buses
+        self.points = {pid: p for d in devices.values() for pid, p in d.points.items()}
+        self._reconfigured.set()
+        return {"devices": len(devices), "points": len(self.points),
+                "requests_per_poll": {d.id: len(d.blocks) for d in devices.values()}}
+
+    async def run(self) -> None:
+        """Poll every device on its own task; start afresh when the config changes."""
+        while True:
+            self._reconfigured.clear()
+            async with asyncio.TaskGroup() as tg:
+                tasks = [tg.create_task(self._poll_loop(d), name=f"poll-{d.id}")
+                         for d in self.devices.values() if d.poll_interval]
+                await self._reconfigured.wait()
+                for task in tasks:
+                    task.cancel()
+            self._close_retired()
+
+    def _close_retired(self) -> None:
+        while self._retired:
+            self._retired.pop().close_now()
+
+    async def close(self) -> None:
+        self._close_retired()
+        self.buses.close_now()
+
+    # -- polling ----------------------------------------------------------------------------
+
+    async def _poll_loop(self, dev: ModbusDevice) -> None:
+        assert dev.poll_interval is not None
+        while True:
+            started = time.monotonic()
+            if dev.health.due(started):
+                await self.poll(dev)
+                raise_if_cancelled()
+            if dev.health.online is False:
+                wait = dev.health.retry_in()
+            else:
+                wait = started + dev.poll_interval - time.monotonic()
+            await asyncio.sleep(max(0.0, wait))
+
+    async def poll(self, dev: ModbusDevice) -> int:
+        """Read every block of a device once and report what it said; returns values sent."""
+        readings: list[dict[str, Any]] = []
+        answered = False
+        pending: list[Block] = list(dev.blocks)
+        failure: str | None = None
+        while pending:
+            block = pending.pop(0)
+            try:
+                data = await self._ask(dev, functools.partial(
+                    dev.bus.read, dev.unit, block.table, block.address, block.count, dev.timeout))
+            except ExceptionReply as exc:
+                answered = True
+                if exc.code in UNIT_DOWN:
+                    failure = f"answers {exc} to every read"
+                    break
+                if exc.code in BUSY:
+                    log.debug("%s busy for %s; reading it next poll", dev.id, block)
+                    continue
+                if exc.code == 2 and len(block.members) > 1:
+                    log.info("%s refused %s as one request (%s); reading its points one by one",
+                             dev.id, describe_registers(block.table, block.address, block.count),
+                             exc)
+                    pending[:0] = dev.split(block)
+                    continue
+                for span in block.members:
+                    self._point_failed(dev, span.key, f"{dev.id} answered {exc} for "
+                                                      f"{dev.points[span.key].registers}")
+                continue
+            except LinkFault as exc:
+                failure = exc.reason
+                break
+            answered = True
+            ts = time.time()
+            for span in block.members:
+                point = dev.points[span.key]
+                try:
+                    value = self._decode(point, block.slice(data, span))
+                except (CodecError, ToolError) as exc:
+                    self._point_failed(dev, point.id, getattr(exc, "message", str(exc)))
+                    continue
+                self._point_ok(dev, point.id)
+                readings.append({"point": point.id, "value": value, "ts": ts})
+        self.values(readings)
+        if failure is not None:
+            self._device_failed(dev, failure)
+        elif answered or not dev.blocks:
+            self._device_ok(dev)
+        return len(readings)
+
+    # -- device and point health (each change reported once) ----------------------------------
+    # hermesd logs a device going offline (warning) and coming back (info) when it gets the
+    # `device` event; the tool says it only at debug level, so an outage is one line in the log.
+
+    def _device_ok(self, dev: ModbusDevice) -> None:
+        was = dev.health.online
+        if dev.health.succeeded():
+            if was is False:
+                log.debug("%s is answering again", dev.id)
+            self.device_state(dev.id, True)
+
+    def _device_failed(self, dev: ModbusDevice, reason: str) -> None:
+        if dev.failed(reason):
+            log.debug("%s stopped answering: %s; trying again after %.1f s, then backing off "
+                      "up to %g s", dev.id, reason, dev.health.retry_in(), dev.backoff_max)
+            self.device_state(dev.id, False, reason)
+        else:
+            log.debug("%s still offline: %s (next try in %.1f s)", dev.id, reason,
+                      dev.health.retry_in())
+
+    def _point_failed(self, dev: ModbusDevice, pid: str, why: str) -> None:
+        if dev.point_errors.get(pid) != why:
+            log.warning("point %s cannot be read: %s", pid, why)
+        dev.point_errors[pid] = why
+
+    def _point_ok(self, dev: ModbusDevice, pid: str) -> None:
+        if dev.point_errors.pop(pid, None) is not None:
+            log.info("point %s reads again", pid)
+
+    # -- one exchange with a device ----------------------------------------------------------
+
+    async def _ask(self, dev: ModbusDevice, request: Callable[[], Awaitable[T]]) -> T:
+        """One request, again at once only if the connection had dropped (`retries`)."""
+        attempt = 0
+        while True:
+            dev.requests += 1
+            try:
+                return await request()
+            except NotConnected as exc:
+                if attempt >= dev.retries or not exc.lost:
+                    raise
+                attempt += 1
+
+    def _reachable(self, dev: ModbusDevice) -> None:
+        """Fail at once for a device in its backoff: a user's read must not hold the bus."""
+        if not dev.health.due():
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, dev.offline_text())
+
+    def _fault(self, dev: ModbusDevice, exc: LinkFault, what: str) -> ToolError:
+        self._device_failed(dev, exc.reason)
+        return ToolError(ErrorCode.DEVICE_OFFLINE, f"{dev.id} did not answer {what}: {exc.reason}")
+
+    def _exception(self, dev: ModbusDevice, exc: ExceptionReply, registers: str, *,
+                   writing: Any = None) -> ToolError:
+        """A Modbus exception as a documented error that names the registers."""
+        if exc.code not in UNIT_DOWN:
+            self._device_ok(dev)  # it answered: it is there, whatever it thinks of the request
+        if exc.code in BUSY:
+            return ToolError(ErrorCode.BUSY, f"{dev.id} is busy: it answered {exc} for "
+                                             f"{registers}; try again", retryable=True)
+        if exc.code == 2:
+            return ToolError(ErrorCode.UNKNOWN_POINT, f"{dev.id} has no {registers}: it answered "
+                                                      f"{exc}")
+        if exc.code == 3 and writing is not None:
+            return ToolError(ErrorCode.OUT_OF_RANGE, f"{dev.id} refused {writing!r} for "
+                                                     f"{registers}: it answered {exc}")
+        if exc.code == 1:
+            return ToolError(ErrorCode.DEVICE_ERROR, f"{dev.id} does not support this request on "
+                                                     f"{registers}: it answered {exc}")
+        if exc.code in UNIT_DOWN:
+            self._device_failed(dev, f"answers {exc}")
+            return ToolError(ErrorCode.DEVICE_OFFLINE, f"{dev.id} cannot serve {registers}: "
+                                                       f"it answered {exc}")
+        return ToolError(ErrorCode.DEVICE_ERROR, f"{dev.id} answered {exc} for {registers}")
+
+    # -- values -----------------------------------------------------------------------------
+
+    def _decode(self, point: PointDef, data: list[int] | list[bool]) -> Any:
+        if point.table in BIT_TABLES:
+            return bool(data[0])
+        value = decode(data, point.layout)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise ToolError(ErrorCode.DEVICE_ERROR, f"{point.id}: the device reports {value} "
+                                                    f"in {point.registers}, not a measurement")
+        return value
+
+    def _point(self, pid: Any) -> tuple[PointDef, ModbusDevice]:
+        point = self.points.get(pid) if isinstance(pid, str) else None
+        if point is None:
+            raise UnknownPoint(str(pid), f"the modbus tool serves no point {pid!r}")
+        return point, self.devices[point.device]
+
+    async def _read_span(self, dev: ModbusDevice, table: str, address: int, count: int,
+                         registers: str) -> list[int] | list[bool]:
+        self._reachable(dev)
+        try:
+            data = await self._ask(dev, lambda: dev.bus.read(dev.unit, table, address, count,
+                                                             dev.timeout))
+        except ExceptionReply as exc:
+            raise self._exception(dev, exc, registers) from None
+        except LinkFault as exc:
+            raise self._fault(dev, exc, f"a read of {registers}") from None
+        self._device_ok(dev)
+        return data
+
+    async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        point, dev = self._point(args.get("point"))
+        count = 1 if point.table in BIT_TABLES else point.layout.words
+        data = await self._read_span(dev, point.table, point.address, count, point.registers)
+        try:
+            value = self._decode(point, data)
+        except CodecError as exc:
+            raise ToolError(ErrorCode.DEVICE_ERROR, f"{point.id}: {exc}") from None
+        self._point_ok(dev, point.id)
+        return {"point": point.id, "value": value, "ts": time.time()}
+
+    # -- writes -----------------------------------------------------------------------------
+
+    def _check_value(self, point: PointDef, value: Any) -> Any:
+        """The value as the point takes it; refused (nothing sent) when it does not fit."""
+        if not point.writable:
+            raise ToolError(ErrorCode.NOT_WRITABLE, f"{point.id} is not writable")
+        if point.kind == "bool":
+            if not isinstance(value, bool):
+                raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id} takes true or false, "
+                                                        f"not {value!r}")
+            return value
+        if point.kind == "string":
+            if not isinstance(value, str):
+                raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id} takes text, not {value!r}")
+            return value
+        if isinstance(value, bool) or not isinstance(value, int | float) \
+                or not math.isfinite(value):
+            raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id} takes a number, not {value!r}")
+        if (point.min is not None and value < point.min) or \
+                (point.max is not None and value > point.max):
+            raise ToolError(ErrorCode.OUT_OF_RANGE, f"{value:g} is outside {point.id}'s range "
+                                                    f"{point.min:g}..{point.max:g}")
+        return value
+
+    async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        point, dev = self._point(args.get("point"))
+        value = self._check_value(point, args.get("value"))
+        words: list[int] | list[bool]
+        if point.table == "coil":
+            words = [value]
+        elif point.layout.type == "bool":
+            # a bit in a holding register: read-modify-write (not atomic against the PLC's
+            # own program; Modbus has no better way short of function 22, which few support)
+            (current,) = await self._read_span(dev, point.table, point.address, 1,
+                                               point.registers)
+            words = [set_bit(int(current), point.layout.bit or 0, bool(value))]
+        else:
+            try:
+                words = encode(value, point.layout)
+            except CodecError as exc:
+                raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id}: {exc}") from None
+        self._reachable(dev)
+        try:
+            await self._ask(dev, lambda: dev.bus.write(dev.unit, point.table, point.address,
+                                                       words, dev.timeout,
+                                                       single=dev.single_write))
+        except ExceptionReply as exc:
+            raise self._exception(dev, exc, point.registers, writing=value) from None
+        except LinkFault as exc:
+            raise self._fault(dev, exc, f"the write to {point.registers} (it may or may not "
+                                        "have taken effect)") from None
+        ts = time.time()
+        confirmed, back = await self._read_back(dev, point.table, point.address, len(words), words)
+        if not confirmed and back is not None:
+            try:
+                seen = self._decode(point, back)
+            except (CodecError, ToolError):
+                pass
+            else:
+                # the device holds something else: hermesd's cache must show that, not our wish
+                self.values([{"point": point.id, "value": seen, "ts": time.time()}])
+        return {"point": point.id, "value": value, "ts": ts, "confirmed": confirmed}
+
+    async def _read_back(self, dev: ModbusDevice, table: str, address: int, count: int,
+                         written: list[int] | list[bool]) -> tuple[bool, list[Any] | None]:
+        """Whether the registers now hold what was written, and what they hold."""
+        try:
+            back = await self._ask(dev, lambda: dev.bus.read(dev.unit, table, address, count,
+                                                             dev.timeout))
+        except (ExceptionReply, LinkFault) as exc:
+            log.warning("%s: read-back after a write to %s failed: %s", dev.id,
+                        describe_registers(table, address, count), exc)
+            if isinstance(exc, LinkFault):
+                self._device_failed(dev, exc.reason)
+            return False, None
+        if table == "coil":
+            return [bool(b) for b in back] == [bool(w) for w in written], back
+        return list(back) == list(written), back
+
+    # -- raw register access ------------------------------------------------------------------
+
+    def _device(self, name: Any) -> ModbusDevice:
+        dev = self.devices.get(name) if isinstance(name, str) else None
+        if dev is None:
+            known = ", ".join(sorted(self.devices)) or "none"
+            raise BadRequest(f"no modbus device named {name!r} (devices: {known})")
+        return dev
+
+    @staticmethod
+    def _raw_layout(args: dict[str, Any], count: int | None) -> tuple[Layout | None, int]:
+        rtype = args.get("type")
+        if rtype is None:
+            return None, count or 1
+        length = args.get("length")
+        if rtype == "string" and length is None:
+            length = count
+        if rtype == "string" and length is None:
+            raise BadRequest("type string needs `length` (or `count`) registers")
+        layout = Layout(rtype, word_order=args.get("word_order", "big"),
+                        byte_order=args.get("byte_order", "big"), length=length,
+                        bit=args.get("bit", 0) if rtype == "bool" else None)
+        if count is not None and count != layout.words:
+            raise BadRequest(f"a {rtype} occupies {layout.words} registers, not {count}")
+        return layout, layout.words
+
+    async def read_registers(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        dev = self._device(args.get("device"))
+        table, address = args["table"], args["address"]
+        bits = table in BIT_TABLES
+        if bits and args.get("type") not in (None, "bool"):
+            raise BadRequest(f"{table}s are single bits: type must be bool")
+        layout, count = (None, args.get("count") or 1) if bits else \
+            self._raw_layout(args, args.get("count"))
+        if not 1 <= count <= READ_LIMIT[table]:
+            raise BadRequest(f"count {count} is outside 1..{READ_LIMIT[table]} for a {table} read")
+        if address + count > 65536:
+            raise BadRequest(f"address {address} + count {count} runs past 65535")
+        registers = describe_registers(table, address, count)
+        data = await self._read_span(dev, table, address, count, registers)
+        out: dict[str, Any] = {"device": dev.id, "table": table, "address": address,
+                               "count": count, "registers_text": registers, "ts": time.time()}
+        if bits:
+            out["bits"] = [bool(b) for b in data]
+            if args.get("type") == "bool" and count == 1:
+                out["value"] = bool(data[0])
+            return out
+        out["registers"] = [int(r) for r in data]
+        if layout is not None:
+            try:
+                value = decode([int(r) for r in data], layout)
+            except CodecError as exc:
+                raise ToolError(ErrorCode.DEVICE_ERROR, f"{registers}: {exc}") from None
+            if isinstance(value, float) and not math.isfinite(value):
+                out["value_text"] = str(value)  # JSON has no NaN; say it in words
+            else:
+                out["value"] = value
+        return out
+
+    async def write_registers(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        dev = self._device(args.get("device"))
+        table, address = args["table"], args["address"]
+        if table not in WRITE_LIMIT:
+            raise BadRequest(f"{table}s are read-only in Modbus")
+        if ("values" in args) == ("value" in args):
+            raise BadRequest("give exactly one of `values` (raw) or `value` (with `type`)")
+        words: list[int] | list[bool]
+        if table == "coil":
+            raw = args["values"] if "values" in args else [args["value"]]
+            if not all(isinstance(v, bool) for v in raw):
+                raise BadRequest("coils take true or false")
+            words = [bool(v) for v in raw]
+        elif "values" in args:
+            raw = args["values"]
+            if not all(isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 0xFFFF
+                       for v in raw):
+                raise BadRequest("raw register values are whole numbers 0..65535")
+            words = [int(v) for v in raw]
+        else:
+            if args.get("type") in (None, "bool"):
+                raise BadRequest("a `value` needs its `type` (int16, float32, ...)")
+            layout, _ = self._raw_layout(args, None)
+            assert layout is not None
+            try:
+                words = encode(args["value"], layout)
+            except CodecError as exc:
+                raise ToolError(ErrorCode.OUT_OF_RANGE, str(exc)) from None
+        if not 1 <= len(words) <= WRITE_LIMIT[table]:
+            raise BadRequest(f"{len(words)} values: a {table} write takes 1..{WRITE_LIMIT[table]}")
+        if address + len(words) > 65536:
+            raise BadRequest(f"address {address} + {len(words)} values runs past 65535")
+        registers = describe_registers(table, address, len(words))
+        self._reachable(dev)
+        try:
+            await self._ask(dev, lambda: dev.bus.write(dev.unit, table, address, words,
+                                                       dev.timeout, single=dev.single_write))
+        except ExceptionReply as exc:
+            raise self._exception(dev, exc, registers, writing=args.get("value",
+                                                                        args.get("values"))) from None
+        except LinkFault as exc:
+            raise self._fault(dev, exc, f"the write to {registers} (it may or may not have "
+                                        "taken effect)") from None
+        ts = time.time()
+        self._device_ok(dev)
+        confirmed, back = await self._read_back(dev, table, address, len(words), words)
+        out: dict[str, Any] = {"device": dev.id, "table": table, "address": address,
+                               "count": len(words), "registers_text": registers, "ts": ts,
+                               "confirmed": confirmed}
+        if back is not None:
+            out["bits" if table == "coil" else "registers"] = \
+                [bool(b) for b in back] if table == "coil" else [int(r) for r in back]
+        return out
+
+    # -- status -----------------------------------------------------------------------------
+
+    async def status(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        devices = {}
+        for dev in self.devices.values():
+            h = dev.health
+            devices[dev.id] = {
+                "link": dev.link.describe(), "unit": dev.unit, "online": h.online,
+                "reason": h.reason or None, "failures": h.failures,
+                "retry_in_s": round(h.retry_in(), 3) if h.online is False else None,
+                "requests": dev.requests, "blocks": len(dev.blocks),
+                "point_errors": dict(dev.point_errors)}
+        return {"devices": devices,
+                "links": {b.spec.describe(): {"requests": b.requests} for b in self.buses.all()}}
+
+
+def main() -> None:
+    """`hermes-tool-modbus --socket PATH`: what hermesd starts for `driver: modbus` devices."""
+    from hermes_tools.runtime import main as run_tool
+
+    run_tool(ModbusTool())
