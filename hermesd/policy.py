@@ -72,6 +72,13 @@ class Policy:
                 raise Rejected(f"{format_value(point, value)} is outside the allowed range of "
                                f"{point.label()} ({_range(point)})", code=ErrorCode.OUT_OF_RANGE)
             checks.append(f"{format_value(point, value)} is within {_range(point)}")
+            if point.step is not None:
+                counts = (value - point.step_origin) / point.step
+                if abs(counts - round(counts)) > 1e-6:
+                    raise Rejected(f"{point.label()} takes steps of {point.step:g}"
+                                   f"{' ' + point.unit if point.unit else ''}: {value!r} is "
+                                   "between two", code=ErrorCode.OUT_OF_RANGE)
+                checks.append(f"{value!r} is a whole number of {point.step:g} steps")
         if point.choices and value not in point.choices:
             raise Rejected(f"{value!r} is not one of {', '.join(point.choices)}",
                            code=ErrorCode.OUT_OF_RANGE)

@@ -167,7 +167,8 @@ def _llm(s: Section) -> Llm:
                queue=queue)
 
 
-_COMMON_POINT_KEYS = ("name", "aliases", "unit", "max_age", "writable", "min", "max", "choices")
+_COMMON_POINT_KEYS = ("name", "aliases", "unit", "max_age", "writable", "min", "max", "choices",
+                      "step")
 
 
 def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
@@ -234,6 +235,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     lo = s.number("min", None)
     hi = s.number("max", None)
     choices = s.texts("choices")
+    step = s.number("step", None, min=1e-9)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
@@ -253,9 +255,20 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                            f"(range {_fmt(keys.lo)}..{_fmt(keys.hi)})")
     if choices and keys.kind != "string":
         s.problem("choices", "only string points take choices")
+    if step is not None and not numeric:
+        s.problem("step", f"a {keys.kind} point takes no step")
+    elif step is not None and keys.step is not None and not _multiple(step, keys.step):
+        s.problem("step", f"{step:g} is not a multiple of what the register holds "
+                          f"({keys.step:g})")
     return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
                  aliases=aliases, unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
-                 min=lo, max=hi, choices=choices, params=MappingProxyType(keys.params))
+                 min=lo, max=hi, choices=choices, step=step or keys.step,
+                 step_origin=keys.step_origin, params=MappingProxyType(keys.params))
+
+
+def _multiple(value: float, step: float) -> bool:
+    ratio = value / step
+    return abs(ratio - round(ratio)) < 1e-6
 
 
 def _fmt(x: float) -> str:

@@ -76,6 +76,8 @@ class Point:
     min: float | None = None  # writable numbers: the allowed range (engineering units)
     max: float | None = None
     choices: tuple[str, ...] = ()  # string points: the allowed values when written
+    step: float | None = None  # numbers: a written value must be origin + a whole number of steps
+    step_origin: float = 0.0
     #: driver keys (table, address, type, topic, query, ...)
     params: Mapping[str, Any] = field(default_factory=dict)
 

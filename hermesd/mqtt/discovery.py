@@ -104,6 +104,8 @@ def classes_of(point: Point) -> dict[str, Any]:
 
 def step_of(point: Point) -> float:
     """The step of a number entity: 1 for whole numbers, the scale (or 0.1) for the rest."""
+    if point.step is not None:
+        return point.step
     if point.kind == "int":
         return 1
     scale = point.params.get("scale")

@@ -31,6 +31,8 @@ class PointKeys:
     why_not_writable: str = ""
     lo: float | None = None  # the range the point's type can hold, in engineering units
     hi: float | None = None
+    step: float | None = None  # the resolution a write can hold (e.g. 0.1 for a x0.1 register)
+    step_origin: float = 0.0  # ...counted from here (a register's offset)
 
 
 #: checks across a driver's devices: [(dotted path, keys)] -> [(dotted path, problem)]

@@ -136,4 +136,6 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         lo, hi = TYPE_RANGE[rtype]
         ends = sorted((lo * scale + (offset or 0), hi * scale + (offset or 0)))
         keys.lo, keys.hi = ends[0], ends[1]
+    if rtype in ("int16", "uint16", "int32", "uint32") and scale:
+        keys.step, keys.step_origin = abs(scale), offset or 0.0  # whole raw counts only
     return keys
