@@ -4,7 +4,10 @@ Values come from tool events and from reads. Quality is judged when a value is l
 stored: a value is `stale` when it is older than its point's max age, when its device is offline,
 or when it was restored from disk and not yet confirmed since the restart. The file is written
 atomically (temp file, fsync, rename, fsync of the directory), so a power cut leaves either the
-old or the new snapshot, never a torn one. A value is never invented: no value means no value.
+old or the new snapshot, never a torn one. To spare an SD card, a snapshot is written at most
+every `persist_interval` when values change, and every `refresh_interval` when only their
+timestamps moved (polls that confirm an unchanged value). A value is never invented: no value
+means no value.
 """
 
 from __future__ import annotations
@@ -63,9 +66,12 @@ class ValueCache:
     """Readings by point id and online state by device id, with an atomic snapshot on disk."""
 
     def __init__(self, path: Path, max_ages: Mapping[str, float | None],
-                 devices_of: Mapping[str, str], *, persist_interval: float = 2.0) -> None:
+                 devices_of: Mapping[str, str], *, persist_interval: float = 10.0,
+                 refresh_interval: float = 60.0) -> None:
         self.path = path
         self.persist_interval = persist_interval
+        self.refresh_interval = refresh_interval
+        self._refreshed = False  # only timestamps changed since the last snapshot
         self._max_ages = dict(max_ages)
         self._device_of = dict(devices_of)
         self._readings: dict[str, Reading] = {}
@@ -107,8 +113,11 @@ class ValueCache:
             return False  # an older reading arriving late does not replace a newer one
         reading = Reading(point, value, ts)
         self._readings[point] = reading
-        self._dirty.set()
         changed = old is None or old.value != value or old.restored
+        if changed:
+            self._dirty.set()
+        else:
+            self._refreshed = True
         if changed:
             for listener in self._listeners:
                 listener(reading)
@@ -205,8 +214,13 @@ class ValueCache:
         """Persist whenever something changed, at most every `persist_interval` seconds."""
         try:
             while True:
-                await self._dirty.wait()
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.refresh_interval):
+                        await self._dirty.wait()
+                if not self._dirty.is_set() and not self._refreshed:
+                    continue
                 self._dirty.clear()
+                self._refreshed = False
                 data = self.snapshot()
                 try:
                     await asyncio.to_thread(write_atomic, self.path, data)
