@@ -21,9 +21,15 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _plant(tmp: Path, port: int) -> Path:
-    """The development plant (configs/demo.yaml) on a free port."""
+    """The development plant (configs/demo.yaml) on a free port, its scale linked in `tmp`,
+    without its MQTT devices."""
     data = yaml.safe_load((REPO / "configs" / "demo.yaml").read_text(encoding="utf-8"))
     data["devices"]["plc1"]["port"] = port
+    data["devices"]["scale1"]["port"] = str(tmp / "dev" / "scale1")
+    del data["devices"]["yard"], data["mqtt"]
+    for role in data["access"]["roles"].values():
+        if isinstance(role.get("write"), list):
+            role["write"] = [p for p in role["write"] if p != "warning_beacon"]
     data["paths"] = {"state_dir": str(tmp / "state"), "runtime_dir": str(tmp / "run")}
     path = tmp / "plant.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
@@ -62,8 +68,8 @@ def test_serves_the_dev_plant_with_its_values(sim_runner: SimRunner, tmp_path: P
     sim = sim_runner.start(_plant(tmp_path, port), "--values",
                            str(REPO / "configs" / "demo-values.yaml"))
     assert f"plc1 (modbus) tcp 127.0.0.1:{port} unit 1" in sim.output
-    assert "scale1 (serial) not simulated" in sim.output
-    assert "yard (mqtt) not simulated" in sim.output
+    assert f"scale1 (serial) pty {tmp_path / 'dev' / 'scale1'} -> /dev/pts/" in sim.output
+    assert "not simulated" not in sim.output
     got = asyncio.run(_read_plant(port))
     assert abs(got["boiler3_temp"] - 523.4) < 10 and abs(got["boiler1_temp"] - 180.5) < 5
     assert abs(got["boiler3_pressure"] - 12.5) < 1 and abs(got["tank_level"] - 73.4) < 3
@@ -96,7 +102,9 @@ def test_control_commands(sim_runner: SimRunner, tmp_path: Path) -> None:
                         (("fail", "plc1", "9"), "exception code 9 is not defined"),
                         (("corrupt", "plc1", "crc"), "RTU devices"),
                         (("get", "nope"), "no simulated point 'nope'"),
-                        (("drop", "scale1"), "no simulated device 'scale1'")):
+                        (("drop", "yard"), "no simulated device 'yard'"),
+                        (("drop", "plc1", "--unplug"), "drop mode 'unplug' is not silent|refuse"),
+                        (("fail", "plc1", "E1"), "exception code E1 is not defined")):
         done = _ctl(sim.control, *args)
         assert done.returncode == 1 and error in done.stderr, (args, done.stderr)
     assert sim.proc.poll() is None  # bad requests never stop it
@@ -193,6 +201,6 @@ def test_dev_plant_file_itself_is_simulated(tmp_path: Path) -> None:
     from hermesd.config import load_config
 
     sims, missing = build(load_config(DEV_PLANT))
-    assert [s.driver for s in sims] == ["modbus"]
-    assert sorted(d.id for d in missing) == ["scale1", "yard"]
-    assert sorted(sims[0].status()) == ["plc1"]
+    assert [s.driver for s in sims] == ["modbus", "serial"]
+    assert [d.id for d in missing] == ["yard"]
+    assert [sorted(s.status()) for s in sims] == [["plc1"], ["scale1"]]

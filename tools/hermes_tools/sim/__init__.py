@@ -7,7 +7,8 @@ config and its own devices (`cls(config, devices, values, seed=...)`), serves th
 `status()` per device, and takes faults at run time through async methods: `drop(device,
 mode)`, `restore(device)`, `slow(device, seconds)`, `fail(device, code, ...)`, plus `set`/`get`
 of a point's value. Driver-specific faults (Modbus's `corrupt`) are further methods that the
-control channel finds by name. Nothing here may touch a real device.
+control channel finds by name. A simulator may leave out devices it cannot simulate, saying why
+in `not_simulated` (device -> reason). Nothing here may touch a real device.
 """
 
 from __future__ import annotations
@@ -21,8 +22,8 @@ from hermesd.config.model import Config, Device
 
 #: driver -> "module:Class" of its simulator
 SIMULATORS: dict[str, str] = {
-    "modbus": "hermes_tools.sim.modbus:ModbusSimulator",
-    # "serial": "hermes_tools.sim.serial:SerialSimulator",  (line-protocol instruments on ptys)
+    "modbus": "hermes_tools.sim.modbus:ModbusSimulator",  # TCP servers, RTU buses on ptys
+    "serial": "hermes_tools.sim.serial:SerialSimulator",  # line-protocol instruments on ptys
 }
 #: control operations every simulator offers; `op device ...` on the control channel
 COMMON_OPS = ("drop", "restore", "slow", "fail", "set", "get")
@@ -36,7 +37,7 @@ class Simulator(Protocol):
     async def drop(self, device: str, mode: str = "silent") -> dict[str, Any]: ...
     async def restore(self, device: str) -> dict[str, Any]: ...
     async def slow(self, device: str, seconds: float) -> dict[str, Any]: ...
-    async def fail(self, device: str, code: int) -> dict[str, Any]: ...
+    async def fail(self, device: str, code: int) -> dict[str, Any]: ...  # 0 clears
     async def set(self, point: str, value: Any) -> dict[str, Any]: ...
     async def get(self, point: str) -> dict[str, Any]: ...
     def status(self) -> dict[str, Any]: ...

@@ -2,12 +2,15 @@
 
     hermes-sim --config FILE [--values FILE] [--control PATH] [--device ID ...] [--seed N]
     hermes-sim ctl [--control PATH] status
-    hermes-sim ctl drop DEVICE [--refuse] | restore DEVICE | slow DEVICE SECONDS
+    hermes-sim ctl drop DEVICE [--refuse | --unplug] | restore DEVICE | slow DEVICE SECONDS
     hermes-sim ctl fail DEVICE CODE [--table T --address A --count N] | corrupt DEVICE crc|truncate|off
     hermes-sim ctl stick DEVICE (writes acknowledged, not taken)
     hermes-sim ctl set POINT VALUE | get POINT
 
-Serving prints one line per device (where it is served), then `ready`. The control socket is
+It simulates Modbus devices (TCP servers, RTU buses on ptys), serial instruments (on ptys behind
+the configured port path, or a link of their own when that path is under /dev/) and MQTT devices
+(clients on the configured broker). Serving prints one line per device (where it is served), then
+`ready`. The control socket is
 `--control`, else `$HERMES_SIM_CONTROL`, else `hermes-sim-<uid>.sock` in $XDG_RUNTIME_DIR (or
 /tmp), so `hermes-sim ctl drop plc1` finds the simulator you started. A bad config or a busy
 port is a clear message and an exit code (78, 69), never a traceback.
@@ -105,7 +108,12 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
     if unknown:
         print(f"hermes-sim: no device {', '.join(unknown)} in {config.source}", file=sys.stderr)
         return EX_USAGE
-    sims, missing = build(config, values, seed=args.seed, only=only)
+    try:
+        sims, missing = build(config, values, seed=args.seed, only=only)
+    except (ValueError, KeyError, OSError) as bad:  # e.g. a value a point cannot show
+        message = bad.args[0] if isinstance(bad, KeyError) and bad.args else bad
+        print(f"hermes-sim: {message}", file=sys.stderr)
+        return EX_CONFIG
     control = ControlServer(path, sims)
     main = asyncio.current_task()
     assert main is not None
@@ -124,11 +132,14 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
                 if task.done():
                     task.result()  # raises why it could not start
             for device, info in sorted(_merged_status(sims).items()):
-                print(f"hermes-sim: {device} ({info['driver']}) {info['endpoint']} unit "
-                      f"{info.get('unit', '-')}", flush=True)
+                print(f"hermes-sim: {device} ({info['driver']}) {_where(info)}", flush=True)
             for dev in missing:
                 print(f"hermes-sim: {dev.id} ({dev.driver}) not simulated: no {dev.driver} "
-                      "simulator yet", flush=True)
+                      "simulator", flush=True)
+            for sim in sims:
+                for device, why in sorted(getattr(sim, "not_simulated", {}).items()):
+                    print(f"hermes-sim: {device} ({sim.driver}) not simulated: {why}",
+                          flush=True)
             print(f"hermes-sim: ready; control socket {path}", flush=True)
             await asyncio.Event().wait()
     except* (RuntimeError, OSError) as group:
@@ -143,6 +154,11 @@ async def _serve(config: Any, values: dict[str, Any], path: Path, args: argparse
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.remove_signal_handler(sig)
     return code
+
+
+def _where(info: dict[str, Any]) -> str:
+    """Where a device is served, as its status says (Modbus adds its unit id)."""
+    return str(info["endpoint"]) + (f" unit {info['unit']}" if "unit" in info else "")
 
 
 def _merged_status(sims: list[Any]) -> dict[str, Any]:
@@ -163,16 +179,20 @@ def ctl(argv: list[str]) -> int:
     sub.add_parser("status", help="devices, where they are served, faults, request counts")
     p = sub.add_parser("drop", help="the device stops answering")
     p.add_argument("device")
-    p.add_argument("--refuse", action="store_true",
-                   help="TCP: close its endpoint (connection refused) instead of going silent")
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--refuse", action="store_true",
+                     help="TCP: close its endpoint (connection refused) instead of going silent")
+    how.add_argument("--unplug", action="store_true",
+                     help="serial: the port disappears instead of the instrument going silent")
     p = sub.add_parser("restore", help="clear every fault of a device")
     p.add_argument("device")
     p = sub.add_parser("slow", help="answer SECONDS late")
     p.add_argument("device")
     p.add_argument("seconds", type=float)
-    p = sub.add_parser("fail", help="answer with a Modbus exception code (0 clears)")
+    p = sub.add_parser("fail", help="Modbus: answer with exception CODE; serial: answer "
+                                    "`ERR CODE`; MQTT: show `ERR CODE` as its state (0 clears)")
     p.add_argument("device")
-    p.add_argument("code", type=int)
+    p.add_argument("code")
     p.add_argument("--table", choices=("holding", "input", "coil", "discrete"))
     p.add_argument("--address", type=int, default=0)
     p.add_argument("--count", type=int, default=65536)
@@ -190,13 +210,15 @@ def ctl(argv: list[str]) -> int:
     path = control_path(args.control)
     req: dict[str, Any] = {"op": args.op}
     if args.op == "drop":
-        req.update(device=args.device, mode="refuse" if args.refuse else "silent")
+        req.update(device=args.device,
+                   mode="refuse" if args.refuse else "unplug" if args.unplug else "silent")
     elif args.op in ("restore", "stick"):
         req["device"] = args.device
     elif args.op == "slow":
         req.update(device=args.device, seconds=args.seconds)
     elif args.op == "fail":
-        req.update(device=args.device, code=args.code, address=args.address, count=args.count)
+        code: int | str = int(args.code) if args.code.isdigit() else args.code
+        req.update(device=args.device, code=code, address=args.address, count=args.count)
         if args.table:
             req["table"] = args.table
     elif args.op == "corrupt":
@@ -222,8 +244,9 @@ def ctl(argv: list[str]) -> int:
         print(f"hermes-sim ctl: {answer.get('error')}", file=sys.stderr)
     elif args.op == "status":
         for device, info in sorted(answer["devices"].items()):
-            faults = [k for k in ("dropped", "delay_s", "corrupt", "fail") if info.get(k)]
-            print(f"{device}: {info['endpoint']} unit {info.get('unit', '-')}; requests "
+            faults = [k for k in ("dropped", "delay_s", "corrupt", "fail", "stuck")
+                      if info.get(k)]
+            print(f"{device}: {_where(info)}; requests "
                   f"{info.get('requests', {}).get('read', 0)} read, "
                   f"{info.get('requests', {}).get('write', 0)} write"
                   + (f"; faults: {', '.join(faults)}" if faults else ""))

@@ -6,33 +6,35 @@ For every `driver: serial` device in the config, `SerialSim` plugs in one instru
 encoding and, unless told not to, takes as long as the bytes would take on a real line at the
 device's baud rate (a pty itself ignores the baud rate: without this every baud rate is as fast).
 
-The interface shared with the Modbus simulator: `async run()`, `drop(device)`,
-`restore(device)`, `slow(device, seconds)` (math.inf: never answers), `fail(device, code)` (answers
-and streams `ERR <code>`; None clears). Extras for tests: `set_value`, `reply_next` (raw bytes
-as the next answer), `push` (raw bytes now), `set_period`, `received`.
+`SerialSim`'s own calls: `drop(device)` (unplug), `restore(device)`, `slow(device, seconds)`
+(math.inf: never answers), `fail(device, code)` (answers and streams `ERR <code>`; None clears),
+and for tests `set_value`, `reply_next` (raw bytes as the next answer), `push` (raw bytes now),
+`set_period`, `received`; `serial_cli` is the standalone program that takes them on stdin.
+`SerialSimulator` offers the same instruments to `hermes-sim` through the interface every
+simulator shares (`hermes_tools.sim.Simulator`), where `drop` goes silent or unplugs and `set`/
+`get` speak in the points' values.
 
-Standalone: `python -m hermes_tools.sim.serial --config FILE [--link-dir DIR]`; with
-`--control stdin` it takes those calls as lines on stdin (`drop scale1`, `slow scale1 never`,
-`push scale1 HEX`) and answers each with one line, `ok ...` or `error ...`, exiting at EOF.
-It must never touch a real serial port: a path that exists and is not a symlink is refused.
+It must never touch a real serial port: a path that exists and is not a symlink is refused, and
+in `hermes-sim` a port under /dev/ is served at a link of its own that the user points at.
 """
 
 from __future__ import annotations
 
-import argparse
 import asyncio
-import json
+import copy
 import logging
 import math
-import signal
-import sys
-from collections.abc import Callable, Mapping
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 from hermes_tools.serial.framing import LineFramer
+from hermes_tools.serial.points import BadAnswer, PointSpec
 from hermes_tools.sim.serial_instruments import KINDS, Instrument, infer_kind, make
 from hermes_tools.sim.serial_ports import PtyPort, Rfc2217Port, SimPort, TcpPort
-from hermesd.config import load_config
 from hermesd.config.model import Config, Device
 
 log = logging.getLogger(__name__)
@@ -43,7 +45,7 @@ RECEIVED_KEPT = 200  # request lines remembered per device, for tests to look at
 class SimDevice:
     """One instrument, its plug and the faults a test has put on it."""
 
-    def __init__(self, device: Device, kind: str, link_dir: Path | None, line_time: bool) -> None:
+    def __init__(self, device: Device, kind: str, link: Path | None, line_time: bool) -> None:
         p = device.params
         self.id = device.id
         self.instrument: Instrument = make(kind)
@@ -54,6 +56,8 @@ class SimDevice:
         self.char_time = bits / int(p.get("baudrate", 9600)) if line_time else 0.0
         self.framer = LineFramer(self.terminator, int(p.get("max_line", 256)) * 4)
         self.delay = 0.0  # slow(): extra seconds before each answer; inf: never answers
+        self.silent = False  # dropped without unplugging: it hears requests and says nothing
+        self.counts: Counter[str] = Counter()  # requests heard: read | write
         self.failure: str | None = None  # fail(): answer and stream `ERR <code>`
         self.next_replies: list[bytes] = []
         self.received: list[str] = []
@@ -69,14 +73,14 @@ class SimDevice:
             raise ValueError(f"{self.id}: cannot serve {port!r} (paths, socket:// and "
                              "rfc2217:// only)")
         else:
-            link = link_dir / self.id if link_dir is not None else Path(port)
-            self.port = PtyPort(link, self._on_data)
+            self.port = PtyPort(link if link is not None else Path(port), self._on_data)
 
     def _on_data(self, data: bytes, reply: Callable[[bytes], None]) -> None:
         for line in self.framer.feed(data, 0.0, 0.0):
             text = line.raw.decode(self.encoding, "replace")
             self.received.append(text)
             del self.received[:-RECEIVED_KEPT]
+            self.counts["write" if self.instrument.writes(text) else "read"] += 1
             self.requests.put_nowait((text, reply))
 
     def line(self, text: str) -> bytes:
@@ -86,6 +90,8 @@ class SimDevice:
         """Answer one request at a time, as a real instrument does."""
         while True:
             request, reply = await self.requests.get()
+            if self.silent:
+                continue
             if self.next_replies:
                 data: bytes | None = self.next_replies.pop(0)
             elif self.failure is not None:
@@ -99,7 +105,7 @@ class SimDevice:
                 continue  # a device that never answers
             wire = (len(request) + len(self.terminator) + len(data)) * self.char_time
             await asyncio.sleep(self.delay + wire)
-            if self.port.plugged:
+            if self.port.plugged and not self.silent:
                 reply(data)
 
     async def stream(self) -> None:
@@ -129,7 +135,7 @@ class SimDevice:
             self.requests.get_nowait()
 
     def send_streamed(self) -> None:
-        if not self.port.plugged or math.isinf(self.delay):
+        if not self.port.plugged or self.silent or math.isinf(self.delay):
             return
         if self.failure is not None:
             self.port.send(self.line(f"ERR {self.failure}"))
@@ -144,17 +150,23 @@ class SerialSim:
 
     def __init__(self, config: Config, *, link_dir: Path | None = None, line_time: bool = True,
                  kinds: Mapping[str, str] | None = None,
-                 periods: Mapping[str, float] | None = None) -> None:
+                 periods: Mapping[str, float] | None = None,
+                 devices: Iterable[Device] | None = None,
+                 links: Mapping[str, Path] | None = None) -> None:
+        """The instruments of `devices` (default: every serial device of `config`); each path
+        port's link is `links[device]`, else `link_dir/<device>`, else the port path itself."""
         kinds = dict(kinds or {})
+        links = links or {}
         self.devices: dict[str, SimDevice] = {}
-        for device in config.devices.values():
+        for device in config.devices.values() if devices is None else devices:
             if device.driver != "serial":
                 continue
             kind = kinds.pop(device.id, None) or infer_kind(device)
             if kind is None:
                 raise ValueError(f"cannot tell which instrument {device.id} is from its points; "
                                  f"name it with --kind {device.id}=" + "|".join(KINDS))
-            self.devices[device.id] = SimDevice(device, kind, link_dir, line_time)
+            link = links.get(device.id) or (link_dir / device.id if link_dir is not None else None)
+            self.devices[device.id] = SimDevice(device, kind, link, line_time)
         if kinds:
             raise ValueError(f"--kind names devices that are not serial devices of the config: "
                              f"{', '.join(sorted(kinds))}")
@@ -236,127 +248,198 @@ class SerialSim:
         return list(self._device(device).received)
 
 
-# -- the standalone program -------------------------------------------------------------------
+# -- in hermes-sim -----------------------------------------------------------------------------
+
+MAX_DELAY = 600.0  # seconds `slow` may make an answer late (as for the Modbus simulator)
 
 
-def _seconds(text: str) -> float:
-    return math.inf if text in ("never", "inf") else float(text)
+def spare_link_dir() -> Path:
+    """Where `hermes-sim` links a device whose configured port it may not make (/dev/...)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or tempfile.gettempdir()
+    return Path(base) / f"hermes-sim-{os.getuid()}-ports"
 
 
-def control(sim: SerialSim, line: str) -> str:
-    """Carry out one control line; the one-line answer."""
-    words = line.split()
-    if not words:
-        return "error empty command"
-    op, args = words[0], words[1:]
-    try:
-        if op in ("drop", "restore") and len(args) == 1:
-            getattr(sim, op)(args[0])
-        elif op == "slow" and len(args) == 2:
-            sim.slow(args[0], _seconds(args[1]))
-        elif op == "fail" and len(args) == 2:
-            sim.fail(args[0], None if args[1] == "off" else args[1])
-        elif op == "set" and len(args) == 2:
-            sim.set_value(args[0], args[1])
-        elif op in ("reply", "push") and len(args) == 2:
-            data = bytes.fromhex(args[1])
-            (sim.reply_next if op == "reply" else sim.push)(args[0], data)
-        elif op == "period" and len(args) == 2:
-            sim.set_period(args[0], None if args[1] == "off" else float(args[1]))
-        elif op == "received" and len(args) == 1:
-            return "ok " + json.dumps(sim.received(args[0]))
-        elif op == "where" and len(args) == 1:
-            return "ok " + sim.where(args[0])
+def _ours_to_link(port: str) -> bool:
+    """Whether the configured port path may become our symlink: never under /dev/, never over
+    a file that is not a symlink, only where we may write."""
+    path = Path(port)
+    if port.startswith("/dev/") or (path.exists() and not path.is_symlink()):
+        return False
+    parent = next((d for d in (path.parent, *path.parent.parents) if d.exists()), Path("/"))
+    return os.access(parent, os.W_OK)
+
+
+class SerialSimulator:
+    """The `driver: serial` devices of a config in `hermes-sim` (see `hermes_tools.sim.Simulator`).
+
+    `drop` goes `silent` (the instrument hears requests and says nothing, as one switched off
+    behind a powered USB adapter) or `unplug`s it (`refuse` means the same here: the port
+    disappears, or a TCP port stops listening). `fail` makes it answer `ERR <code>` (0 clears).
+    `set`/`get` speak in point values: `set scale1_weight 20` puts 20 kg on the scale, and `get`
+    is what the point's query and pattern make of what the instrument shows. Instruments hold
+    their reading until set (`seed` has nothing to vary). A device whose points do not say which
+    instrument it is is left out, with the reason in `not_simulated`.
+    """
+
+    driver = "serial"
+
+    def __init__(self, config: Config, devices: list[Device],
+                 values: Mapping[str, Any] | None = None, *, seed: int | None = None,
+                 line_time: bool = True) -> None:
+        self.not_simulated: dict[str, str] = {}
+        self.configured: dict[str, str] = {}  # device -> its port path, when we link elsewhere
+        kinds: dict[str, str] = {}
+        links: dict[str, Path] = {}
+        for dev in devices:
+            kind = infer_kind(dev)
+            if kind is None:
+                self.not_simulated[dev.id] = ("its points do not say which instrument it is "
+                                              "(python -m hermes_tools.sim.serial --kind "
+                                              f"{dev.id}={'|'.join(KINDS)})")
+                continue
+            kinds[dev.id] = kind
+            port = str(dev.params["port"])
+            if "://" not in port and not _ours_to_link(port):
+                links[dev.id] = spare_link_dir() / dev.id
+                self.configured[dev.id] = port
+        placed = [d for d in devices if d.id in kinds]
+        self.sim = SerialSim(config, devices=placed, kinds=kinds, links=links,
+                             line_time=line_time)
+        self.ready = self.sim.ready
+        self.dropped: dict[str, str] = {}  # device -> silent | unplug
+        self.points: dict[str, tuple[SimDevice, PointSpec]] = {}
+        for dev in placed:
+            sim_dev = self.sim.devices[dev.id]
+            for pid, point in dev.points.items():
+                slice_ = {**point.params, "kind": point.kind, "min": point.min,
+                          "max": point.max, "writable": point.writable}
+                self.points[pid] = (sim_dev, PointSpec.from_config(dev.id, pid, slice_,
+                                                                   sim_dev.encoding))
+        for pid, value in (values or {}).items():
+            if pid in self.points:
+                self._set(pid, value)
+
+    async def run(self) -> None:
+        await self.sim.run()
+
+    # -- point values ---------------------------------------------------------------------------
+
+    def _point(self, point: str) -> tuple[SimDevice, PointSpec]:
+        found = self.points.get(point)
+        if found is None:
+            raise KeyError(f"no simulated serial point {point!r}")
+        return found
+
+    def _value(self, point: str) -> Any:
+        """What the point's pattern makes of the line the instrument shows now."""
+        dev, spec = self._point(point)
+        if spec.query is not None:  # asked of a copy: asking must not change the instrument
+            line = copy.deepcopy(dev.instrument).answer(spec.query.decode(dev.encoding))
         else:
-            return f"error unknown command or wrong arguments: {line.strip()!r}"
-    except (KeyError, ValueError, OSError) as exc:
-        return f"error {exc}"
-    return f"ok {line.strip()}"
+            line = dev.instrument.peek_line()
+        if line is None:
+            return None  # a streaming instrument that has shown nothing yet
+        found = spec.match(line)
+        if found is None:
+            raise ValueError(f"{point}: the simulated {dev.instrument.kind} shows {line!r}, "
+                             "which the point's pattern does not match")
+        try:
+            return spec.value_of(found)
+        except BadAnswer as exc:
+            raise ValueError(str(exc)) from None
 
+    def _set(self, point: str, value: Any) -> Any:
+        dev, _ = self._point(point)
+        before = copy.deepcopy(dev.instrument)
+        try:
+            line = dev.instrument.set_value(str(value))
+            shown = self._value(point)
+        except ValueError as exc:
+            dev.instrument = before
+            raise ValueError(f"{point}: {exc}") from None
+        if not _shows(shown, value):
+            dev.instrument = before  # the instrument measures something else: leave it as it was
+            raise ValueError(f"{point} is not what the simulated {dev.instrument.kind} measures "
+                             f"(setting {value!r} shows {shown!r}); set one of its other points")
+        if line is not None and dev.port.plugged and not dev.silent:
+            dev.port.send(dev.line(line))
+        return shown
 
-async def _serve_stdin(sim: SerialSim) -> None:
-    loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader()
-    transport, _ = await loop.connect_read_pipe(
-        lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-    try:
-        while line := await reader.readline():
-            print(control(sim, line.decode(errors="replace")), flush=True)
-    finally:
-        transport.close()
+    async def set(self, point: str, value: Any) -> dict[str, Any]:
+        return {"point": point, "value": self._set(point, value)}
 
+    async def get(self, point: str) -> dict[str, Any]:
+        return {"point": point, "value": self._value(point)}
 
-async def _main(args: argparse.Namespace) -> int:
-    try:
-        config = load_config(args.config)
-        kinds = dict(_pair(k) for k in args.kind)
-        periods = {d: float(s) for d, s in (_pair(p) for p in args.period)}
-        sim = SerialSim(config, link_dir=args.link_dir, line_time=not args.no_line_time,
-                        kinds=kinds, periods=periods)
-    except Exception as exc:
-        print(f"hermes-sim serial: {exc}", file=sys.stderr)
-        return 2
-    if not sim.devices:
-        print("hermes-sim serial: the config has no serial devices", file=sys.stderr)
-        return 2
-    main = asyncio.current_task()
-    assert main is not None
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, main.cancel)
-    runner = asyncio.create_task(sim.run(), name="sim-serial")
-    ready = asyncio.create_task(sim.ready.wait())
-    await asyncio.wait([runner, ready], return_when=asyncio.FIRST_COMPLETED)
-    if runner.done():
-        ready.cancel()
-        failure = runner.exception()
-        hint = " (--link-dir DIR puts the links elsewhere)" \
-            if isinstance(failure, OSError) and args.link_dir is None else ""
-        print(f"hermes-sim serial: {failure}{hint}", file=sys.stderr)
-        return 1
-    for dev_id, device in sim.devices.items():
-        print(f"{dev_id} {device.instrument.kind} {device.port.where}", flush=True)
-    print("READY", flush=True)
-    try:
-        if args.control == "stdin":
-            await _serve_stdin(sim)
+    # -- faults ---------------------------------------------------------------------------------
+
+    async def drop(self, device: str, mode: str = "silent") -> dict[str, Any]:
+        dev = self.sim._device(device)
+        if mode == "silent":
+            dev.silent = True
+            dev.unplugged()  # what it half heard is gone
+        elif mode in ("unplug", "refuse"):
+            mode = "unplug"
+            self.sim.drop(device)
         else:
-            await runner
-    except asyncio.CancelledError:
-        pass
-    finally:
-        runner.cancel()
-        await asyncio.gather(runner, return_exceptions=True)
-    return 0
+            raise ValueError(f"drop mode {mode!r} is not silent|unplug")
+        self.dropped[device] = mode
+        return {"device": device, "dropped": mode}
+
+    async def restore(self, device: str) -> dict[str, Any]:
+        dev = self.sim._device(device)
+        dev.silent, dev.delay, dev.failure = False, 0.0, None
+        dev.next_replies.clear()
+        self.dropped.pop(device, None)
+        self.sim.restore(device)
+        return {"device": device, "restored": True}
+
+    async def slow(self, device: str, seconds: float) -> dict[str, Any]:
+        if not 0 <= seconds <= MAX_DELAY:
+            raise ValueError(f"seconds must be 0..{MAX_DELAY:g}")
+        self.sim.slow(device, float(seconds))
+        return {"device": device, "delay_s": float(seconds)}
+
+    async def fail(self, device: str, code: int | str, table: str | None = None,
+                   address: int = 0, count: int = 65536) -> dict[str, Any]:
+        """Answer `ERR <code>` to everything (0 or "off" clears); `table`, `address` and `count`
+        are Modbus's: an instrument fails as a whole."""
+        if table is not None:
+            raise ValueError("a serial instrument has no register tables; it fails as a whole")
+        cleared = code in (0, "0", "off", None)
+        self.sim.fail(device, None if cleared else code)
+        return {"device": device, "fail": None if cleared else str(code)}
+
+    def status(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for device, dev in self.sim.devices.items():
+            port = dev.port
+            info: dict[str, Any] = {
+                "driver": "serial", "instrument": dev.instrument.kind,
+                "endpoint": f"pty {port.where}" if isinstance(port, PtyPort) else port.where,
+                "requests": dict(dev.counts),
+                "dropped": self.dropped.get(device, False), "delay_s": dev.delay,
+                "fail": dev.failure}
+            if isinstance(port, PtyPort):
+                info.update(path=port.tty or None, linked=str(port.link))
+                if device in self.configured:
+                    info["endpoint"] += (f" (configured {self.configured[device]}: point its "
+                                         f"port at {port.link})")
+            out[device] = info
+        return out
 
 
-def _pair(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or not name or not value:
-        raise ValueError(f"expected DEVICE=VALUE, got {text!r}")
-    return name, value
+def _shows(shown: Any, wanted: Any) -> bool:
+    """Whether the value a point shows is the value set (numbers to the instrument's display)."""
+    if isinstance(shown, int | float) and not isinstance(shown, bool):
+        try:
+            return math.isclose(float(shown), float(wanted), rel_tol=1e-6, abs_tol=0.01)
+        except (TypeError, ValueError):
+            return False
+    return bool(shown == wanted) or str(shown) == str(wanted)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="hermes-sim-serial", description=__doc__.split("\n")[0])
-    parser.add_argument("--config", required=True, help="the hermesd config whose serial devices "
-                                                         "to simulate")
-    parser.add_argument("--link-dir", type=Path, help="make each device's link DIR/<device id> "
-                                                      "instead of at its configured port path")
-    parser.add_argument("--no-line-time", action="store_true",
-                        help="answer at pty speed instead of at the configured baud rate")
-    parser.add_argument("--kind", action="append", default=[], metavar="DEVICE=KIND",
-                        help=f"the instrument a device is ({'|'.join(KINDS)})")
-    parser.add_argument("--period", action="append", default=[], metavar="DEVICE=SECONDS",
-                        help="seconds between a streaming instrument's lines")
-    parser.add_argument("--control", choices=("none", "stdin"), default="none",
-                        help="take control commands on stdin (and exit at its end)")
-    parser.add_argument("--log-level", default="WARNING")
-    args = parser.parse_args(argv)
-    logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
-                        format="sim-serial %(levelname)s %(name)s: %(message)s")
-    sys.exit(asyncio.run(_main(args)))
+if __name__ == "__main__":  # the standalone program (tests and benchmarks drive it on stdin)
+    from hermes_tools.sim.serial_cli import main
 
-
-if __name__ == "__main__":
     main()

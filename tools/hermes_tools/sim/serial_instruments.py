@@ -7,6 +7,8 @@
 - `controller`: a setpoint controller. `PV?` -> `PV=+0049.8`, `SP?` -> `SP=+0050.0`, `SP=x` sets
   the setpoint (0..200, `OK`), else `ERR RANGE`; unknown requests `ERR SYNTAX`.
 
+`writes(request)` tells a request that changes the instrument from one that only asks, and
+`peek_line()` is what a streaming instrument shows now (both for `hermes-sim ctl status`/`get`).
 `infer_kind` picks the instrument a config's device describes. Nothing here may block or do I/O.
 """
 
@@ -33,6 +35,14 @@ class Instrument:
         """The next line a streaming instrument sends on its own."""
         return None
 
+    def peek_line(self) -> str | None:
+        """The line a streaming instrument shows now, without moving it on."""
+        return None
+
+    def writes(self, request: str) -> bool:
+        """Whether a request changes the instrument (a command) rather than asking it."""
+        return False
+
     def set_value(self, value: str) -> str | None:
         """Change what the instrument measures; a line to send at once, if that is a push."""
         raise ValueError(f"a {self.kind} has no value to set")
@@ -53,6 +63,9 @@ class Scale(Instrument):
             return "OK"
         return "ES"
 
+    def writes(self, request: str) -> bool:
+        return request.strip().upper() == "T"
+
     def set_value(self, value: str) -> str | None:
         self.weight = float(value)
         return None
@@ -71,6 +84,9 @@ class GasMeter(Instrument):
 
     def stream_line(self) -> str | None:
         self.total += self.flow * (self.period or 1.0) / 3600.0
+        return self.peek_line()
+
+    def peek_line(self) -> str | None:
         return f"F:{self.flow:+09.3f} m3/h T:{self.total:012.3f} m3"
 
     def set_value(self, value: str) -> str | None:
@@ -84,13 +100,18 @@ class BarcodeReader(Instrument):
 
     def __init__(self) -> None:
         self.next = 0
+        self.last: str | None = None  # the code scanned last
 
     def stream_line(self) -> str | None:
-        code = EAN_CODES[self.next % len(EAN_CODES)]
+        self.last = EAN_CODES[self.next % len(EAN_CODES)]
         self.next += 1
-        return code
+        return self.last
+
+    def peek_line(self) -> str | None:
+        return self.last
 
     def set_value(self, value: str) -> str | None:
+        self.last = value
         return value  # a scan: the code goes out at once
 
 
@@ -116,6 +137,9 @@ class Controller(Instrument):
             return "ERR RANGE"
         self.sp = value
         return "OK"
+
+    def writes(self, request: str) -> bool:
+        return request.strip().upper().startswith("SP=")
 
     def set_value(self, value: str) -> str | None:
         self.pv = float(value)
