@@ -22,7 +22,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _plant(tmp: Path, port: int) -> Path:
     """The development plant (configs/demo.yaml) on a free port, its scale linked in `tmp`,
-    without its MQTT devices."""
+    without its MQTT devices (tests/sim/test_mqtt_sim.py has them, with a broker)."""
     data = yaml.safe_load((REPO / "configs" / "demo.yaml").read_text(encoding="utf-8"))
     data["devices"]["plc1"]["port"] = port
     data["devices"]["scale1"]["port"] = str(tmp / "dev" / "scale1")
@@ -195,12 +195,11 @@ def test_default_control_socket_is_per_user_and_never_taken_over(sim_runner: Sim
 
 
 def test_dev_plant_file_itself_is_simulated(tmp_path: Path) -> None:
-    """The shared plant-dev.yaml, unchanged, is a config hermes-sim accepts."""
+    """The shared plant-dev.yaml, unchanged, is a config hermes-sim simulates completely."""
     from hermes_tools.sim import build
 
     from hermesd.config import load_config
 
     sims, missing = build(load_config(DEV_PLANT))
-    assert [s.driver for s in sims] == ["modbus", "serial"]
-    assert [d.id for d in missing] == ["yard"]
-    assert [sorted(s.status()) for s in sims] == [["plc1"], ["scale1"]]
+    assert [s.driver for s in sims] == ["modbus", "mqtt", "serial"] and missing == []
+    assert [sorted(s.status()) for s in sims] == [["plc1"], ["yard"], ["scale1"]]

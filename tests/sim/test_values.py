@@ -10,6 +10,7 @@ from hermes_tools.sim.values import Wander, guess, wander_for
 
 def test_guesses_by_unit_name_and_range() -> None:
     assert guess({"kind": "float", "unit": "°C"}) == 180.0
+    assert guess({"kind": "float", "unit": "°C", "id": "outdoor_temp"}) == 18.0  # air, not a boiler
     assert guess({"kind": "float", "unit": "bar"}) == 12.5
     assert guess({"kind": "int", "unit": "rpm", "min": 0, "max": 1500, "writable": True}) == 1125
     assert guess({"kind": "int", "id": "line_a_count", "unit": "bottles"}) == 1000

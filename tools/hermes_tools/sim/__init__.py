@@ -24,6 +24,7 @@ from hermesd.config.model import Config, Device
 SIMULATORS: dict[str, str] = {
     "modbus": "hermes_tools.sim.modbus:ModbusSimulator",  # TCP servers, RTU buses on ptys
     "serial": "hermes_tools.sim.serial:SerialSimulator",  # line-protocol instruments on ptys
+    "mqtt": "hermes_tools.sim.mqtt:MqttSimulator",  # sensors and switches on the broker
 }
 #: control operations every simulator offers; `op device ...` on the control channel
 COMMON_OPS = ("drop", "restore", "slow", "fail", "set", "get")

@@ -23,6 +23,9 @@ TYPICAL_BY_UNIT = {
 }
 ON_WORDS = ("running", "ready", "enabled", "healthy", "ok", "on")
 COUNTER_WORDS = ("count", "counter", "total", "produced", "bottles", "pieces", "pcs")
+#: temperatures of the air around people, not of a process (°C)
+AMBIENT_WORDS = ("outdoor", "outside", "ambient", "room", "weather", "air")
+AMBIENT_C = 18.0
 
 
 @dataclass
@@ -79,6 +82,9 @@ def guess(point: Mapping[str, Any]) -> Any:
     else:
         unit = str(point.get("unit") or "").strip().lower()
         value = TYPICAL_BY_UNIT.get(unit, 100.0)
+        if unit in ("°c", "c", "degc") and \
+                set(re.split(r"[^a-z0-9]+", words)) & set(AMBIENT_WORDS):
+            value = AMBIENT_C
     return round(value) if kind == "int" else value
 
 
