@@ -29,5 +29,7 @@ class Component(Protocol):
 
 def build_components(daemon: Daemon) -> list[Component]:
     """The components the daemon's config asks for."""
-    components: list[Component] = []
+    from hermesd.router.llm import LlmComponent
+
+    components: list[Component] = [LlmComponent(daemon)]
     return components

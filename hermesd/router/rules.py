@@ -24,11 +24,21 @@ ON_WORDS = frozenset("on open start enable activate up".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
+WH_START = frozenset("what whats what's how which where when why".split())
+#: a label word that makes a point the target, not the measured value: "temperature" alone
+#: means the measurement, so a setpoint must be named to win
+SETPOINT = "setpoint"
+SETPOINT_WEIGHT = 0.85
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
 #: what we never do, whatever point it names: refused outright
 DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
 INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
+#: units and words of manner, which say nothing about which point is meant
+UNIT_WORDS = frozenset("""
+    m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
+    up down please
+""".split())
 VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
 DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base
 MIN_SCORE = 0.6
@@ -93,8 +103,10 @@ class RuleRouter:
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
         self.label_ids: dict[str, set[str]] = {}
+        self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         for label in self.labels:
             self.label_ids.setdefault(label.point, set()).update(label.ids)
+            self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
 
@@ -105,7 +117,11 @@ class RuleRouter:
         words = frozenset(t.raw for t in toks)
         first = toks[0].raw if toks else ""
         yes_no = first in YES_NO_START or YES_NO_MARK in words
-        wants_write = bool(words & WRITE_VERBS) and not yes_no
+        # "fan speed to 60": a value after "to" asks for a write even without a verb
+        to_value = any(t.is_number and i > 0 and toks[i - 1].raw in VALUE_BEFORE
+                       for i, t in enumerate(toks))
+        wants_write = bool(words & WRITE_VERBS or to_value) and not yes_no \
+            and first not in WH_START
         return Analysis(text, toks, words, yes_no, wants_write, self._score(toks),
                         self._unknown_numbered(toks))
 
@@ -141,6 +157,8 @@ class RuleRouter:
         # one point alone shares words with the command: low coverage is still unambiguous
         floor = LONE_MIN_SCORE if len(scored) == 1 else MIN_SCORE
         if best_score < floor or best_score - second < MIN_MARGIN:
+            return None
+        if not self._mostly_about(a, best):
             return None
         point = self.points[best]
         if not a.wants_write:
@@ -184,6 +202,16 @@ class RuleRouter:
 
     # -- matching ---------------------------------------------------------------------------
 
+    def _mostly_about(self, a: Analysis, point: str) -> bool:
+        """At least half of the command's own words name the point ("order more flour from the
+        supplier" shares one word with "flour silo level" and is not about it)."""
+        names = self.point_words[point]
+        words = {t.text for t in content(a.toks) if not t.is_number
+                 and t.raw not in WRITE_VERBS and t.raw not in ON_WORDS | OFF_WORDS
+                 and t.raw not in UNIT_WORDS}
+        covered = words & names
+        return len(words - covered) <= len(covered)
+
     def _score(self, toks: list[Token]) -> list[tuple[float, str]]:
         text = {t.text for t in content(toks)}
         ids = self._named_ids(toks)
@@ -200,6 +228,8 @@ class RuleRouter:
             score = matched / label.weight
             if missing_ids:
                 score *= 0.8
+            if SETPOINT not in text and any(t.text == SETPOINT for t in label.toks):
+                score *= SETPOINT_WEIGHT
             if score > best.get(label.point, 0.0):
                 best[label.point] = score
         return sorted(((s, p) for p, s in best.items()), key=lambda sp: (-sp[0], sp[1]))

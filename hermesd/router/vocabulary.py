@@ -35,10 +35,10 @@ SYNONYMS = {
 ZH_WORDS: dict[str, str] = {
     # things
     "锅炉房": "boiler house", "锅炉": "boiler", "熔炉": "furnace", "炉子": "furnace",
-    "炉": "furnace", "烘箱": "oven", "烤箱": "oven", "窑": "kiln",
+    "炉": "furnace", "烘箱": "oven", "烤箱": "oven", "烤炉": "oven", "窑": "kiln",
     "水泵": "water pump", "泵": "pump", "阀门": "valve", "阀": "valve",
     "水箱": "water tank", "储罐": "tank", "罐": "tank", "箱": "tank", "槽": "tank",
-    "容器": "vessel", "管道": "pipe", "管": "pipe",
+    "筒仓": "silo", "料仓": "silo", "仓": "silo", "容器": "vessel", "管道": "pipe", "管": "pipe",
     "风机": "fan", "风扇": "fan", "电动机": "motor", "电机": "motor", "马达": "motor",
     "压缩机": "compressor", "冷水机": "chiller", "冷却塔": "cooling tower",
     "加热器": "heater", "搅拌机": "mixer", "搅拌器": "mixer", "发电机": "generator",
@@ -56,7 +56,7 @@ ZH_WORDS: dict[str, str] = {
     "计数器": "counter", "给水": "feed water", "进水": "inlet water", "出水": "outlet water",
     "供水": "supply water", "回水": "return water", "冷却水": "cooling water",
     "蒸汽": "steam", "水": "water", "油": "oil", "燃气": "gas", "气": "gas", "空气": "air",
-    "入口": "inlet", "进口": "inlet", "出口": "outlet", "主": "main", "备用": "backup",
+    "装货": "loading", "卸货": "unloading", "入口": "inlet", "进口": "inlet", "出口": "outlet", "主": "main", "备用": "backup",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states
@@ -103,7 +103,7 @@ ZH_WORDS: dict[str, str] = {
 #: English words of things: "N号" before them puts N after the thing ("3号锅炉" -> "boiler 3")
 THINGS = frozenset("""
     boiler furnace oven kiln pump valve tank vessel pipe fan motor compressor chiller tower
-    heater mixer generator conveyor line scale beacon light door gate window warehouse store
+    heater mixer generator conveyor line scale beacon light door gate window warehouse store silo
     room freezer workshop hall house office yard sensor meter counter zone bottle pallet
     battery stack
 """.split())
