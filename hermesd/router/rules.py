@@ -21,6 +21,8 @@ WRITE_VERBS = frozenset("""
     write turn switch open close start stop enable disable activate deactivate shut
 """.split())
 ON_WORDS = frozenset("on open start enable activate up".split())
+#: "speed up", "make it faster": a change asked for, even without a verb we know
+CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
@@ -120,7 +122,7 @@ class RuleRouter:
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any(t.is_number and i > 0 and toks[i - 1].raw in VALUE_BEFORE
                        for i, t in enumerate(toks))
-        wants_write = bool(words & WRITE_VERBS or to_value) and not yes_no \
+        wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value) and not yes_no \
             and first not in WH_START
         return Analysis(text, toks, words, yes_no, wants_write, self._score(toks),
                         self._unknown_numbered(toks))

@@ -17,6 +17,9 @@ from typing import Any
 
 import yaml
 
+from hermesd.config.loader import validate
+from hermesd.config.model import Config
+
 FAKE_TOOL = Path(__file__).with_name("fake_tool.py")
 SHARED = Path("/work/shared/data")
 DEV_PLANT = SHARED / "plant-dev.yaml"
@@ -27,6 +30,13 @@ ROLES = {
     "operator": {"read": True, "write": ["mixer_speed", "dock_door", "store_lights"]},
     "engineer": {"read": True, "write": True},
 }
+
+
+def config_of(data: dict[str, Any]) -> Config:
+    """A validated, frozen config from a dict (paths default to a harmless temp place)."""
+    data = {"paths": {"state_dir": "/tmp/hermesd-test-state", "runtime_dir": "/tmp/hd-test"},
+            **data}
+    return validate(data, Path("/tmp/hermesd-test.yaml"))
 
 
 def _exec_device(points: dict[str, Any]) -> dict[str, Any]:
