@@ -60,6 +60,7 @@ class Options:
     closed_world: bool = True  # no point shares a word with the command: offer respond only
     reuse_prefix: bool = True
     early_stop: bool = True  # stop generating once only one offered line is still possible
+    max_tokens: int = MAX_TOKENS
 
 
 @dataclass
@@ -81,6 +82,11 @@ class ModelStage:
         self._lock = asyncio.Lock()
         self._inflight = 0
         self.reconfigure(config)
+
+    @property
+    def inflight(self) -> int:
+        """Commands running on the model or waiting for it."""
+        return self._inflight
 
     def reconfigure(self, config: Config) -> None:
         self.config = config
@@ -221,7 +227,7 @@ class ModelStage:
                         choices: list[str] | None = None) -> str | None:
         args: dict[str, Any] = {
             "suffix": suffix or self.prompt.suffix(text), "grammar": grammar,
-            "max_tokens": MAX_TOKENS, "reuse_prefix": self.options.reuse_prefix}
+            "max_tokens": self.options.max_tokens, "reuse_prefix": self.options.reuse_prefix}
         if choices and self.options.early_stop:
             args["choices"] = choices
         result = await self._call("complete", args, self._budget(ctx))
