@@ -141,9 +141,11 @@ class RuleRouter:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)
         scored = a.scored
         if not scored:
-            if words & GREETINGS or ({"who", "you"} <= words):
+            # short and opening with it: "hello, who are you?", not a story that has a "hi"
+            opening = {t.raw for t in toks[:2]}
+            if opening & GREETINGS or ({"who", "you"} <= words and len(toks) <= 6):
                 return Placement(respond("greeting"), 1.0)
-            if words & THANKS:
+            if words & THANKS and len(toks) <= 5:
                 return Placement(respond("thanks"), 1.0)
             return None
 

@@ -1,8 +1,11 @@
 """Daemons with the real embedded model, started once per test session (loading takes seconds).
 
 Tests that disturb the worker (kill it, stop it, reload the config) start their own daemon;
-tests that only ask share these. The model must have been prepared (`scripts/setup --all` or
-`scripts/models llm`); a missing model fails loudly with that advice.
+tests that only ask share these. They run the model with one thread: this machine's cores are
+shared with other jobs, and llama.cpp's threads spin at every barrier, so two threads on two
+busy cores run several times slower than one (scripts/bench/routing.py measures both).
+The model must have been prepared (`scripts/setup --all` or `scripts/models llm`); a missing
+model fails loudly with that advice.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from tests.support.daemon import DaemonRunner, RunningDaemon
 from tests.support.plants import cold_store, dev_plant
 
 LLM_READY_TIMEOUT = 50.0
+THREADS = 1
 
 
 def require_model() -> None:
@@ -52,13 +56,13 @@ def _start(tmp: Any, config: dict[str, Any]) -> Iterator[RunningDaemon]:
 @pytest.fixture(scope="session")
 def dev_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningDaemon]:
     """The dev plant (fake devices with its point names) with the model ready."""
-    yield from _start(tmp_path_factory.mktemp("dev"), dev_plant())
+    yield from _start(tmp_path_factory.mktemp("dev"), dev_plant(threads=THREADS))
 
 
 @pytest.fixture(scope="session")
 def cold_daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningDaemon]:
     """The second plant, whose names share nothing with the dev plant's."""
-    yield from _start(tmp_path_factory.mktemp("cold"), cold_store())
+    yield from _start(tmp_path_factory.mktemp("cold"), cold_store(threads=THREADS))
 
 
 def ask(d: RunningDaemon, text: str, *, role: str = "engineer", dry_run: bool = True
