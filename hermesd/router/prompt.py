@@ -111,6 +111,7 @@ def few_shot(points: list[Point], unknown_example: bool = False) -> list[tuple[s
     return shots
 
 
+
 def _round_between(lo: float, hi: float) -> float:
     mid = lo + (hi - lo) * 0.4
     step = 10 ** max(0, len(str(int(abs(mid)))) - 2)
