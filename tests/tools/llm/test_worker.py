@@ -11,6 +11,7 @@ import asyncio
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -71,9 +72,12 @@ async def worker_process(tool: ToolSpec) -> AsyncIterator[tuple[Supervisor, Supe
 
 
 async def wait_state(worker: SupervisedWorker, *states: str, timeout: float = 45.0) -> str:
-    async with asyncio.timeout(timeout):
-        while worker.state not in states:
-            await asyncio.sleep(0.05)
+    """Poll the worker's state (it changes from events, which set no asyncio.Event here)."""
+    deadline = time.monotonic() + timeout
+    while worker.state not in states:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"worker still {worker.state}, not {states}")
+        await asyncio.sleep(0.05)
     return worker.state
 
 
