@@ -32,16 +32,16 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from hermesd.config.model import Config  # noqa: E402
-from hermesd.context import RequestContext  # noqa: E402
-from hermesd.errors import HermesError  # noqa: E402
-from hermesd.protocol import Event  # noqa: E402
-from hermesd.router import Router  # noqa: E402
-from hermesd.router.llm import TOOL, SupervisedWorker, llm_spec  # noqa: E402
-from hermesd.router.model_stage import ModelStage, Options  # noqa: E402
-from hermesd.router.normalize import tokens  # noqa: E402
-from hermesd.supervisor import Supervisor  # noqa: E402
-from tests.support.plants import (  # noqa: E402
+from hermesd.config.model import Config
+from hermesd.context import RequestContext
+from hermesd.errors import HermesError
+from hermesd.protocol import Event
+from hermesd.router import Router
+from hermesd.router.llm import TOOL, SupervisedWorker, llm_spec
+from hermesd.router.model_stage import ModelStage, Options
+from hermesd.router.normalize import tokens
+from hermesd.supervisor import Supervisor
+from tests.support.plants import (
     COLD_STORE_COMMANDS,
     cold_store,
     config_of,
@@ -178,9 +178,9 @@ async def bench_plant(name: str, data: dict[str, Any], commands: list[dict[str, 
             variants[v].add(*await run_stage(stage, router, c))
     model_only = {v: Tally() for v in ("default", "naive")} if args.model_only else {}
     for c in commands if args.model_only else []:
-        for v in model_only:
+        for v, tally in model_only.items():
             stage = stages.get(v) or ModelStage(config, worker.port, VARIANTS[v])
-            model_only[v].add(*await run_stage(stage, router, c))
+            tally.add(*await run_stage(stage, router, c))
     final = dict(await worker.port.call("status", {}, 10))
     await worker.stop()
 
