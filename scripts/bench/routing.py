@@ -125,6 +125,7 @@ class Worker:
 async def bench_plant(name: str, data: dict[str, Any], commands: list[dict[str, Any]],
                       args: argparse.Namespace) -> dict[str, Any]:
     data["llm"]["threads"] = args.threads if args.threads == "auto" else int(args.threads)
+    data["llm"]["model"] = args.model
     config = config_of(data)
     print(f"\n== plant {name}: {len(config.points)} points, {len(commands)} commands ==")
     router = Router(config)
@@ -259,6 +260,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--plants", default="dev,cold")
     parser.add_argument("--threads", default="auto", help="llm.threads: auto or a number")
+    parser.add_argument("--model", default="default", help="llm.model: default or a .gguf path")
     parser.add_argument("--variants", default="default,no-reuse,naive",
                         help=f"of {', '.join(VARIANTS)}; the first is the baseline of ratios")
     parser.add_argument("--model-only", action="store_true")
@@ -269,7 +271,7 @@ async def main() -> None:
     if "default" not in args.variants:
         args.variants.insert(0, "default")
     print(f"routing benchmark: {os.cpu_count()} CPUs, load average "
-          f"{os.getloadavg()[0]:.1f} at start, threads={args.threads}")
+          f"{os.getloadavg()[0]:.1f} at start, threads={args.threads}, model={args.model}")
     plants = {"dev": (dev_plant, dev_commands), "cold": (cold_store, lambda: COLD_STORE_COMMANDS)}
     for name in args.plants.split(","):
         make, commands = plants[name]

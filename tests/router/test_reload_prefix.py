@@ -1,4 +1,4 @@
-"""A config reload re-prepares the prompt prefix in the running worker (no model reload)."""
+"""READY comes before the model; a config reload re-prepares the prompt prefix (no reload)."""
 
 from __future__ import annotations
 
@@ -15,6 +15,15 @@ def test_reload_reprepares_the_prefix(daemon_runner: DaemonRunner) -> None:
     require_model()
     config = cold_store(threads=THREADS)
     d = daemon_runner.start(config)
+    # READY=1 came before the model: until it is ready, the rules answer alone and say so
+    llm = d.status()["llm"]
+    assert llm["state"] in ("starting", "loading", "preparing") and llm["route"] == "rules"
+    code, answer = ask(d, "what's the weather like tomorrow")
+    assert code == 0 and answer["route"] == "rule"
+    assert answer["action"]["args"]["reason"] == "not_understood"
+    assert answer["action"]["args"]["llm"] in ("starting", "loading", "preparing")
+    _, answer = ask(d, "oven temperature")
+    assert answer["action"] == {"name": "read", "args": {"point": "oven_temp"}}
     before = wait_llm_ready(d)
     _, answer = ask(d, "brine temperature")
     assert answer["action"]["name"] == "respond"  # no such point yet

@@ -103,7 +103,10 @@ class Engine:
             held = self.llm.n_tokens
             ids = self.llm.input_ids
             same = 0
-            limit = min(held, len(full) - 1)  # evaluate at least one token for fresh logits
+            # Only the prepared prefix is reused, never the tail of the previous command: a
+            # command then costs the same whether or not it repeats the last one, and at least
+            # one token is evaluated for fresh logits.
+            limit = min(held, len(self.prefix), len(full) - 1)
             while same < limit and ids[same] == full[same]:
                 same += 1
         else:
