@@ -99,7 +99,7 @@ class ModelStage:
     async def __call__(self, ctx: RequestContext, text: str, a: Analysis) -> Routed | None:
         state = self.worker.state
         if state != "ready":
-            return Routed(respond("not_understood", llm=state), "rule", {"llm": 0.0})
+            return Routed(respond("not_understood", llm=state), "rule", {})
         limit = self.config.llm.queue
         if self._inflight > limit:
             self.counters.busy += 1
