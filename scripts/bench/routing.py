@@ -107,6 +107,10 @@ class Worker:
     async def start(self) -> dict[str, Any]:
         self.task = asyncio.create_task(self.supervisor.run({TOOL: llm_spec(self.config)}))
         await self.supervisor.started()
+        return await self.ready()
+
+    async def ready(self) -> dict[str, Any]:
+        """Wait until the worker is ready (again: a killed one restarts); its status."""
         assert self.port is not None
         deadline = time.monotonic() + 180
         while self.port.state != "ready":
@@ -182,6 +186,7 @@ async def bench_plant(name: str, data: dict[str, Any], commands: list[dict[str, 
         for v, tally in model_only.items():
             stage = stages.get(v) or ModelStage(config, worker.port, VARIANTS[v])
             tally.add(*await run_stage(stage, router, c))
+    await worker.ready()
     final = dict(await worker.port.call("status", {}, 10))
     await worker.stop()
 
@@ -238,10 +243,10 @@ async def threads_compare(args: argparse.Namespace) -> None:
     for threads in ("1", "auto"):
         d = dev_plant()
         d["llm"]["threads"] = 1 if threads == "1" else "auto"
+        d["llm"]["timeout"] = "120s"  # measure how slow, rather than kill
         configs[threads] = config_of(d)
     workers = {t: Worker(c) for t, c in configs.items()}
-    for w in workers.values():
-        await w.start()
+    status = {t: await w.start() for t, w in workers.items()}
     router = Router(config_of(data))
     tallies = {f"threads={t}": Tally() for t in workers}
     for c in dev_commands():
@@ -252,7 +257,9 @@ async def threads_compare(args: argparse.Namespace) -> None:
     for w in workers.values():
         await w.stop()
     print(f"\n== threads: the model stage on every dev command, {os.cpu_count()} CPUs, "
-          f"load average {os.getloadavg()[0]:.1f} ==")
+          f"load average {os.getloadavg()[0]:.1f}; auto = {status['auto']['threads']} threads; "
+          f"prefix prepared in {status['1']['prefix_s']} s (1) vs {status['auto']['prefix_s']} s "
+          f"(auto) ==")
     report_variants("default stage", tallies)
 
 
@@ -274,6 +281,8 @@ async def main() -> None:
           f"{os.getloadavg()[0]:.1f} at start, threads={args.threads}, model={args.model}")
     plants = {"dev": (dev_plant, dev_commands), "cold": (cold_store, lambda: COLD_STORE_COMMANDS)}
     for name in args.plants.split(","):
+        if name not in plants:
+            continue  # e.g. --plants none with --threads-compare
         make, commands = plants[name]
         await bench_plant(name, make(), commands(), args)
     if args.threads_compare:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hermes_tools.llm.cores import physical_cores
+from hermes_tools.llm.cores import auto_threads
 from hermes_tools.llm.engine import Engine, GrammarError, Part
 from hermes_tools.runtime import Tool
 from hermesd.errors import BadRequest, Busy, ErrorCode, HermesError, Timeout, ToolError
@@ -148,7 +148,7 @@ class LlmWorker(Tool):
 
     def _threads(self) -> int:
         threads = int(self.config.get("threads") or 0)
-        return threads if threads > 0 else physical_cores()
+        return threads if threads > 0 else auto_threads()
 
     # -- the engine thread -------------------------------------------------------------------
 
