@@ -29,7 +29,9 @@ class Component(Protocol):
 
 def build_components(daemon: Daemon) -> list[Component]:
     """The components the daemon's config asks for."""
-    components: list[Component] = []
+    from hermesd.router.llm import LlmComponent
+
+    components: list[Component] = [LlmComponent(daemon)]
     if daemon.config.mqtt is not None:
         from hermesd.mqtt.bridge import MqttBridge
 

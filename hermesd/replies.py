@@ -8,6 +8,7 @@ question was written in Chinese).
 
 from __future__ import annotations
 
+import re
 import time
 from typing import Any
 
@@ -38,8 +39,15 @@ def _age_zh(seconds: float) -> str:
     return f"{seconds / 3600:.1f}小时"
 
 
+def _shown(point: Point, value: Any, zh: bool) -> str:
+    """A value as a person reads it, in the language of the question (开/关 for on/off)."""
+    if zh and (point.kind == "bool" or isinstance(value, bool)):
+        return "开" if value else "关"
+    return format_value(point, value)
+
+
 def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
-    value = format_value(point, j.reading.value)
+    value = _shown(point, j.reading.value, zh)
     if zh:
         if not j.stale:
             return f"{point.label()}：{value}。"
@@ -63,7 +71,7 @@ DEVICE_NOUN = {"modbus": "PLC", "serial": "instrument", "mqtt": "device", "exec"
 
 
 def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False) -> str:
-    shown = format_value(point, value)
+    shown = _shown(point, value, zh)
     if zh:
         return f"已将{point.label()}设为{shown}。" if confirmed is not False else \
             f"已发送：{point.label()}设为{shown}，但尚未确认。"
@@ -76,7 +84,7 @@ def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False
     if point is None:
         return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
     if action == "write":
-        shown = format_value(point, value)
+        shown = _shown(point, value, zh)
         return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
             else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
     return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"
@@ -107,8 +115,28 @@ def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
     return template.format(node=node, example=example, asked=asked or "that")
 
 
+#: the daemon's error messages that people meet most, in Chinese (others keep their English)
+_ZH_ERRORS = (
+    (re.compile(r"(.+) \((\S+)\) is read-only"), "{0}（{1}）是只读的，不能设置"),
+    (re.compile(r"role (\S+) may not write (\S+)"), "角色 {0} 无权写入 {1}"),
+    (re.compile(r"role (\S+) may not read points"), "角色 {0} 无权读取测点"),
+    (re.compile(r"(.+) is outside the allowed range of (.+) \((.+)\)"),
+     "{0} 超出了{1}的允许范围（{2}）"),
+    (re.compile(r"the language model did not answer within ([\d.]+) s.*"),
+     "语言模型未能在 {0} 秒内回答，已停止并正在重启"),
+    (re.compile(r"the language model is busy.*"), "语言模型正忙，请稍后再试"),
+    (re.compile(r"hermesd is busy.*"), "系统繁忙，请稍后再试"),
+)
+
+
 def error_reply(message: str, zh: bool = False) -> str:
-    return f"无法完成：{message}" if zh else f"Could not do that: {message}"
+    if not zh:
+        return f"Could not do that: {message}"
+    for pattern, template in _ZH_ERRORS:
+        match = pattern.fullmatch(message)
+        if match:
+            return "无法完成：" + template.format(*match.groups()) + "。"
+    return f"无法完成：{message}"
 
 
 def call_reply(tool: str, action: str, args: dict[str, Any], value: Any) -> str:

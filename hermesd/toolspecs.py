@@ -50,6 +50,10 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
         else:
             argv = (sys.executable, "-m", f"hermes_tools.{tool}")
         specs[tool] = ToolSpec(name=tool, argv=argv, config=cfg)
+    if config.llm.enabled:
+        from hermesd.router.llm import TOOL, llm_spec
+
+        specs[TOOL] = llm_spec(config)  # the LLM worker: supervised like every tool
     return specs
 
 

@@ -14,7 +14,7 @@ from hermesd.answer import Action, Route, respond
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.router.raw_registers import RawRegisterRule
-from hermesd.router.rules import Placement, RuleRouter
+from hermesd.router.rules import Analysis, Placement, RuleRouter
 
 
 @dataclass(frozen=True)
@@ -25,8 +25,8 @@ class Routed:
     candidates: tuple[str, ...] = ()
 
 
-#: a later stage: given the context, the text and the rules' near misses, an action or None
-ModelStage = Callable[[RequestContext, str, Placement | None], Awaitable[Routed | None]]
+#: a later stage: given the context, the text and what the rules saw in it, an action or None
+ModelStage = Callable[[RequestContext, str, Analysis], Awaitable[Routed | None]]
 #: a specialised rule tried before the point rules (e.g. raw register access); None: not mine
 PreRule = Callable[[str], Placement | None]
 
@@ -52,17 +52,19 @@ class Router:
     async def route(self, ctx: RequestContext, text: str) -> Routed:
         started = time.perf_counter()
         placed = None
+        analysis = None
         for rule in self.pre_rules:
             placed = rule(text)
             if placed is not None:
                 break
         else:
-            placed = self.rules.place(text)
+            analysis = self.rules.analyse(text)
+            placed = self.rules.place(analysis)
         rules_ms = (time.perf_counter() - started) * 1000
         if placed is not None:
             return Routed(placed.action, "rule", {"rules": rules_ms}, placed.candidates)
-        if self.model is not None:
-            routed = await self.model(ctx, text, placed)
+        if self.model is not None and analysis is not None:
+            routed = await self.model(ctx, text, analysis)
             if routed is not None:
                 return Routed(routed.action, routed.route,
                               {"rules": rules_ms, **routed.timings_ms}, routed.candidates)

@@ -1,31 +1,48 @@
 """The deterministic rule stage of routing: places everyday commands in well under a millisecond.
 
-It matches point ids, names and aliases against the normalised command, finds the verb (read,
-set, on/off, open/close, start/stop, raise/lower) and the value, and answers only when it is
-sure: one point clearly ahead of the others, a value where a write needs one. Everything else is
-handed on (`None`) to the next stage. It knows nothing of any particular plant.
+It matches point ids, names and aliases against the normalised command (English or Chinese),
+finds the verb (read, set, on/off, open/close, start/stop, raise/lower) and the value, and
+answers only when it is sure: one point clearly ahead of the others, a value where a write needs
+one. Everything else is handed on (`None`) to the next stage, with the `Analysis` (candidate
+points, values found in the text) that stage builds on. It knows nothing of any particular plant.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.router.normalize import Token, content, tokens
+from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut
 """.split())
 ON_WORDS = frozenset("on open start enable activate up".split())
+#: "speed up", "make it faster": a change asked for, even without a verb we know
+CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate".split())
-QUESTION_START = frozenset("is are was does do did has have can whats what's what how which "
-                           "tell show read get check".split())
+STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
+WH_START = frozenset("what whats what's how which where when why".split())
+#: a label word that makes a point the target, not the measured value: "temperature" alone
+#: means the measurement, so a setpoint must be named to win
+SETPOINT = "setpoint"
+SETPOINT_WEIGHT = 0.85
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
+#: what we never do, whatever point it names: refused outright
+DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
+INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
+#: units and words of manner, which say nothing about which point is meant
+UNIT_WORDS = frozenset("""
+    m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
+    up down please
+""".split())
+VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
+DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base
 MIN_SCORE = 0.6
 MIN_MARGIN = 0.15
 LONE_MIN_SCORE = 0.3
@@ -38,8 +55,8 @@ class Label:
     weight: float
 
     @property
-    def numbers(self) -> set[str]:
-        return {t.text for t in self.toks if t.is_number}
+    def ids(self) -> set[str]:
+        return {t.text for t in self.toks if t.is_id}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +64,27 @@ class Placement:
     action: Action
     score: float  # how sure the rules are (0..1)
     candidates: tuple[str, ...] = ()  # other points that were close, best first
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """What the rules saw in a command; the model stage starts from it."""
+
+    text: str
+    toks: list[Token]
+    words: frozenset[str]  # raw words (Chinese ones as their English word)
+    yes_no: bool  # a yes/no question ("is valve 2 open", "...吗")
+    wants_write: bool  # a verb that changes something, and not a question
+    scored: list[tuple[float, str]] = field(default_factory=list)  # points sharing words
+    unknown: str | None = None  # "boiler 7" where there are boilers but no 7
+
+    @property
+    def zh(self) -> bool:
+        return any(t.zh for t in self.toks)
+
+    @property
+    def candidates(self) -> list[str]:
+        return [p for _, p in self.scored]
 
 
 class RuleRouter:
@@ -58,43 +96,65 @@ class RuleRouter:
             for text in (p.id, p.name, *p.aliases):
                 toks = tuple(content(tokens(text)))
                 if toks:
-                    weight = sum(2.0 if t.is_number else 1.0 for t in toks)
+                    weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
                     for i, t in enumerate(toks[:-1]):
-                        if toks[i + 1].is_number and not t.is_number:
+                        if toks[i + 1].is_id and not t.is_id:
                             self.numbered.add((t.text, toks[i + 1].text))
-        self.families = {word for word, _ in self.numbered}  # "boiler", "pump": numbered words
+        # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
+        self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
+        self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
+        self.label_ids: dict[str, set[str]] = {}
+        self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
+        for label in self.labels:
+            self.label_ids.setdefault(label.point, set()).update(label.ids)
+            self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
 
-    def place(self, text: str) -> Placement | None:
+    # -- the stage ---------------------------------------------------------------------------
+
+    def analyse(self, text: str) -> Analysis:
         toks = tokens(text)
+        words = frozenset(t.raw for t in toks)
+        first = toks[0].raw if toks else ""
+        yes_no = first in YES_NO_START or YES_NO_MARK in words
+        # "fan speed to 60": a value after "to" asks for a write even without a verb
+        to_value = any(t.is_number and i > 0 and toks[i - 1].raw in VALUE_BEFORE
+                       for i, t in enumerate(toks))
+        wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value) and not yes_no \
+            and first not in WH_START
+        return Analysis(text, toks, words, yes_no, wants_write, self._score(toks),
+                        self._unknown_numbered(toks))
+
+    def place(self, text: str | Analysis) -> Placement | None:
+        a = text if isinstance(text, Analysis) else self.analyse(text)
+        toks, words = a.toks, a.words
         if not toks:
             return Placement(respond("not_understood"), 1.0)
-        key = " ".join(t.text for t in toks)
-        intent = self.intents.get(key)
+        intent = self.intents.get(" ".join(t.text for t in toks))
         if intent is not None:
             return Placement(_intent_action(intent), 1.0)
-        words = {t.raw for t in toks}
-        first = toks[0].raw
-        unknown = self._unknown_numbered(toks)
-        if unknown:
-            return Placement(respond("unknown_point", asked=unknown), 0.9)
-        scored = self._score(toks)
+        if words & DESTRUCTIVE or ("ignore" in words and words & INJECTION):
+            return Placement(respond("not_allowed"), 1.0)
+        if a.unknown:
+            return Placement(respond("unknown_point", asked=a.unknown), 0.9)
+        scored = a.scored
         if not scored:
-            if words & GREETINGS or ({"who", "you"} <= words):
+            # short and opening with it: "hello, who are you?", not a story that has a "hi"
+            opening = {t.raw for t in toks[:2]}
+            if opening & GREETINGS or ({"who", "you"} <= words and len(toks) <= 6):
                 return Placement(respond("greeting"), 1.0)
-            if words & THANKS:
+            if words & THANKS and len(toks) <= 5:
                 return Placement(respond("thanks"), 1.0)
             return None
 
-        wants_write = bool(words & WRITE_VERBS) and first not in YES_NO_START
-        if wants_write:
+        if a.wants_write:
             writable = [(s, p) for s, p in scored if self.points[p].writable]
             if writable:
                 scored = writable
         else:
-            scored = self._prefer_kind(scored, yes_no=first in YES_NO_START)
+            scored = self._prefer_kind(scored, yes_no=a.yes_no)
         best_score, best = scored[0]
         second = scored[1][0] if len(scored) > 1 else 0.0
         others = tuple(p for _, p in scored[1:4])
@@ -102,43 +162,95 @@ class RuleRouter:
         floor = LONE_MIN_SCORE if len(scored) == 1 else MIN_SCORE
         if best_score < floor or best_score - second < MIN_MARGIN:
             return None
-        point = self.points[best]
-        if not wants_write:
-            return Placement(Action("read", {"point": best}), best_score, others)
-        value = self._value(toks, point, words)
-        if value is None:
+        if not self._mostly_about(a, best):
             return None
-        return Placement(Action("write", {"point": best, "value": value}), best_score, others)
+        point = self.points[best]
+        if not a.wants_write:
+            return Placement(Action("read", {"point": best}), best_score, others)
+        values = self.values(a, point)
+        if len(values) != 1:
+            return None
+        return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
+                         others)
+
+    # -- values ------------------------------------------------------------------------------
+
+    def values(self, a: Analysis, point: Point) -> list[Any]:
+        """The values the command's own words give for a write to `point` (none: it gives none).
+
+        On/off from on/off words; numbers from the text, except the numbers that name the
+        point ("pump 1") and changes ("by 10", whose base we never guess); "stop" a number that
+        may be zero: 0. The model stage offers the model only these, so it never invents one.
+        """
+        toks, words = a.toks, a.words
+        if point.kind == "bool":
+            on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
+            return [] if on == off else [on]
+        if point.kind == "string":
+            return list(point.choices) if point.choices else []
+        own_ids = self.label_ids.get(point.id, set())
+        numbers = [(i, t) for i, t in enumerate(toks) if t.is_number]
+        deltas = {i for i, t in numbers if i > 0 and toks[i - 1].raw in DELTA_BEFORE}
+        after_to = [t for i, t in numbers if i > 0 and toks[i - 1].raw in VALUE_BEFORE]
+        found = after_to or [t for i, t in numbers if i not in deltas and t.text not in own_ids]
+        out: list[Any] = []
+        for t in found:
+            number = t.number
+            assert number is not None
+            value: Any = int(number) if number == int(number) else number
+            if value not in out:
+                out.append(value)
+        if not out and words & STOP_WORDS and (point.min is None or point.min <= 0):
+            out.append(0)
+        return out
 
     # -- matching ---------------------------------------------------------------------------
 
+    def _mostly_about(self, a: Analysis, point: str) -> bool:
+        """At least half of the command's own words name the point ("order more flour from the
+        supplier" shares one word with "flour silo level" and is not about it)."""
+        names = self.point_words[point]
+        words = {t.text for t in content(a.toks) if not t.is_number
+                 and t.raw not in WRITE_VERBS and t.raw not in ON_WORDS | OFF_WORDS
+                 and t.raw not in UNIT_WORDS}
+        covered = words & names
+        return len(words - covered) <= len(covered)
+
     def _score(self, toks: list[Token]) -> list[tuple[float, str]]:
         text = {t.text for t in content(toks)}
-        numbers = {t.text for t in toks if t.is_number}
+        ids = self._named_ids(toks)
+        stray = ids - self._value_numbers(toks)
         best: dict[str, float] = {}
         for label in self.labels:
-            matched = sum(2.0 if t.is_number else 1.0 for t in label.toks if t.text in text)
-            words_matched = sum(1 for t in label.toks if not t.is_number and t.text in text)
+            matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
+            words_matched = sum(1 for t in label.toks if not t.is_id and t.text in text)
             if not words_matched:
                 continue
-            missing_numbers = label.numbers - numbers
-            if missing_numbers and numbers - self._value_numbers(toks):
+            missing_ids = label.ids - ids
+            if missing_ids and stray:
                 continue  # the text names another number ("boiler 7" is not "boiler 1")
             score = matched / label.weight
-            if missing_numbers:
+            if missing_ids:
                 score *= 0.8
+            if SETPOINT not in text and any(t.text == SETPOINT for t in label.toks):
+                score *= SETPOINT_WEIGHT
             if score > best.get(label.point, 0.0):
                 best[label.point] = score
         return sorted(((s, p) for p, s in best.items()), key=lambda sp: (-sp[0], sp[1]))
 
-    @staticmethod
-    def _value_numbers(toks: list[Token]) -> set[str]:
-        """Numbers that look like a value to set (after "to", or the last of several)."""
+    def _named_ids(self, toks: list[Token]) -> set[str]:
+        """Numbers, and letters that follow a word that has lettered things here ("line b")."""
         out = set()
         for i, t in enumerate(toks):
-            if t.is_number and i > 0 and toks[i - 1].raw in ("to", "at", "by"):
+            if t.is_number or (t.ident and i > 0 and toks[i - 1].text in self.lettered):
                 out.add(t.text)
         return out
+
+    @staticmethod
+    def _value_numbers(toks: list[Token]) -> set[str]:
+        """Numbers that look like a value to set (after "to", "at", "by")."""
+        return {t.text for i, t in enumerate(toks) if t.is_number and i > 0
+                and toks[i - 1].raw in VALUE_BEFORE | DELTA_BEFORE}
 
     def _prefer_kind(self, scored: list[tuple[float, str]], *, yes_no: bool) -> list[tuple[float, str]]:
         """Among equally good matches, a yes/no question wants an on/off point, others a number."""
@@ -157,31 +269,9 @@ class RuleRouter:
         values = self._value_numbers(toks)
         for i, t in enumerate(toks[:-1]):
             nxt = toks[i + 1]
-            if t.text in self.families and nxt.is_number and nxt.text not in values \
-                    and (t.text, nxt.text) not in self.numbered:
+            family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
+            if t.text in family and nxt.text not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
-        return None
-
-    def _value(self, toks: list[Token], point: Point, words: set[str]) -> Any:
-        if point.kind == "bool":
-            on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
-            if on == off:
-                return None
-            return on
-        label_numbers: set[str] = set()
-        for label in self.labels:
-            if label.point == point.id:
-                label_numbers |= label.numbers
-        numbers = [t for t in toks if t.is_number]
-        after_to = [t for i, t in enumerate(toks) if t.is_number and i > 0
-                    and toks[i - 1].raw in ("to", "at")]
-        candidates = after_to or [t for t in numbers if t.text not in label_numbers]
-        if len(candidates) == 1 and candidates[0].number is not None:
-            number = candidates[0].number
-            return int(number) if number == int(number) else number
-        stopping = bool(words & {"stop", "shut", "off"}) and (point.min is None or point.min <= 0)
-        if (not numbers or not candidates) and stopping:
-            return 0  # "stop pump 1": its speed to zero
         return None
 
 

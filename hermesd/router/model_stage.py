@@ -1,0 +1,270 @@
+"""The model stage of routing: what the rules could not place, the local model chooses.
+
+For each command it offers the model a closed set of actions (`grammar.choices`): reads of the
+likely points, writes of writable ones with the values the command's own words give, and
+`respond` with a fixed reason. The model's output must be exactly one of them; anything else
+(an unknown line, a generation cut off at its token limit) is a failure, never a partial action.
+The action it picks goes through the same policy as a typed `hermesctl write`, and the reply is
+composed by the daemon, never taken from the model.
+
+One command runs on the model at a time; up to `llm.queue` wait behind it and any more answer
+BUSY at once. A generation that overruns its deadline (`llm.timeout`, or the request's own) is
+cancelled by killing the worker process, which the supervisor restarts; the command answers
+TIMEOUT.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from hermesd.answer import Action, respond
+from hermesd.config.model import Config
+from hermesd.context import RequestContext
+from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
+from hermesd.router import Routed
+from hermesd.router.grammar import Choice, choices, gbnf
+from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
+from hermesd.router.rules import Analysis, RuleRouter
+
+log = logging.getLogger(__name__)
+
+MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
+TOP_CANDIDATES = 5
+SOME_REASONS = ("not_understood", "out_of_scope", "not_allowed")
+
+
+class Worker(Protocol):
+    """The LLM worker as the stage sees it (the daemon's component, or a bench's own)."""
+
+    @property
+    def state(self) -> str:
+        """ready | loading | preparing | failed | down | disabled."""
+
+    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
+        """Call a worker action; raises HermesError (Timeout, ToolUnavailable, ToolError)."""
+
+    def kill(self, reason: str) -> None:
+        """Kill the worker process now (the supervisor restarts it)."""
+
+
+@dataclass
+class Options:
+    """The levers; the defaults are what the measurements support (scripts/bench/routing.py)."""
+
+    #: grammar: greedy generation under the grammar (the default: 44/46 of the dev commands
+    #: alone, against 39/46 naive); score: the likelihood of every offered line (more often an
+    #: action where respond was right, ~2-3x slower); naive: free text, parsed, re-prompted once
+    strategy: str = "grammar"
+    narrow: bool = True  # offer only the rules' candidate points when there are some
+    closed_world: bool = True  # no point shares a word with the command: offer respond only
+    reuse_prefix: bool = True
+    early_stop: bool = True  # stop generating once only one offered line is still possible
+    max_tokens: int = MAX_TOKENS
+
+
+@dataclass
+class Counters:
+    calls: int = 0
+    busy: int = 0
+    timeouts: int = 0
+    kills: int = 0
+    failures: int = 0
+    last_ms: float | None = None
+    extra: dict[str, int] = field(default_factory=dict)
+
+
+class ModelStage:
+    def __init__(self, config: Config, worker: Worker, options: Options | None = None) -> None:
+        self.worker = worker
+        self.options = options or Options()
+        self.counters = Counters()
+        self._lock = asyncio.Lock()
+        self._inflight = 0
+        self.reconfigure(config)
+
+    @property
+    def inflight(self) -> int:
+        """Commands running on the model or waiting for it."""
+        return self._inflight
+
+    def reconfigure(self, config: Config) -> None:
+        self.config = config
+        self.points = dict(config.points)
+        self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.prompt: Prompt = build(config.points.values())
+
+    # -- the stage ---------------------------------------------------------------------------
+
+    async def __call__(self, ctx: RequestContext, text: str, a: Analysis) -> Routed | None:
+        state = self.worker.state
+        if state != "ready":
+            return Routed(respond("not_understood", llm=state), "rule", {})
+        limit = self.config.llm.queue
+        if self._inflight > limit:
+            self.counters.busy += 1
+            raise Busy(f"the language model is busy with {self._inflight} commands; "
+                       "try again in a moment")
+        started = time.perf_counter()
+        self._inflight += 1
+        try:
+            try:
+                async with asyncio.timeout(ctx.remaining()):
+                    await self._lock.acquire()
+            except TimeoutError:
+                raise Timeout("waited for the language model past the deadline") from None
+            try:
+                waited = (time.perf_counter() - started) * 1000
+                routed = await self._decide(ctx, text, a)
+            finally:
+                self._lock.release()
+        finally:
+            self._inflight -= 1
+        total = (time.perf_counter() - started) * 1000
+        self.counters.calls += 1
+        self.counters.last_ms = round(total, 1)
+        routed.timings_ms.update(llm_wait=waited, llm=total)
+        return routed
+
+    def offer(self, a: Analysis) -> list[Choice]:
+        """The actions the model may choose from for this command."""
+        scored = a.candidates
+        if self.options.narrow and scored:
+            points = scored[:TOP_CANDIDATES]
+        elif not scored and self.options.closed_world:
+            points = []
+        else:
+            points = list(self.points)
+        writes: list[tuple[str, Any]] = []
+        if not a.yes_no:  # a question never changes anything
+            targets = [p for p in points if self.points[p].writable]
+            if not a.wants_write or not targets:
+                targets = points  # policy refuses read-only ones with a clear NOT_WRITABLE
+            for pid in targets:
+                writes += [(pid, v) for v in self.rules.values(a, self.points[pid])]
+        # unknown numbered things and greetings are the rules' to spot; with candidates at
+        # hand the model only says whether the command is about them at all
+        reasons = REASONS if not points or not self.options.narrow else SOME_REASONS
+        return choices(points, writes, reasons)
+
+    async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
+        offered = self.offer(a)
+        timings: dict[str, float] = {}
+        if self.options.strategy == "score":
+            line = await self._score(ctx, text, offered, timings)
+        elif self.options.strategy == "naive":
+            line = await self._naive(ctx, text, timings)
+        else:
+            line = await self._generate(ctx, text, gbnf(offered), timings,
+                                        choices=[c.line for c in offered])
+        candidates = tuple(a.candidates[:TOP_CANDIDATES])
+        if line is None:
+            self.counters.failures += 1
+            return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
+                          candidates)
+        action = self.parse(line, offered if self.options.strategy != "naive" else None)
+        if action is None:
+            self.counters.failures += 1
+            return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
+                          candidates)
+        return Routed(action, "llm", timings, candidates)
+
+    def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
+        """The action of one output line, if it is one we offered (or, naive, any valid one)."""
+        line = " ".join(line.split())
+        if offered is not None:
+            for choice in offered:
+                if choice.line == line:
+                    return self._action(choice)
+            return None
+        verb, _, rest = line.partition(" ")
+        words = rest.split()
+        if verb == "respond" and len(words) == 1 and words[0] in REASONS:
+            return respond(words[0])  # type: ignore[arg-type]
+        if verb == "read" and len(words) == 1 and words[0] in self.points:
+            return Action("read", {"point": words[0]})
+        if verb == "write" and len(words) == 2 and words[0] in self.points:
+            raw = words[1].lower()
+            value: Any = {"on": True, "off": False}.get(raw)
+            if value is None:
+                try:
+                    number = float(raw)
+                except ValueError:
+                    return None
+                value = int(number) if number == int(number) else number
+            return Action("write", {"point": words[0], "value": value})
+        return None
+
+    @staticmethod
+    def _action(choice: Choice) -> Action:
+        if choice.name == "respond":
+            return respond(choice.args["reason"])
+        return Action(choice.name, dict(choice.args))
+
+    # -- strategies ----------------------------------------------------------------------------
+
+    def _budget(self, ctx: RequestContext) -> float:
+        return max(0.05, min(self.config.llm.timeout, ctx.remaining()))
+
+    async def _call(self, action: str, args: dict[str, Any], budget: float) -> Any:
+        try:
+            return await self.worker.call(action, {**args, "deadline_ms": int(budget * 1000)},
+                                          budget + 0.25)
+        except (Timeout, ToolError) as exc:
+            if isinstance(exc, ToolError) and exc.code == ErrorCode.BUSY:
+                self.counters.busy += 1
+                raise Busy(exc.message) from None
+            if isinstance(exc, Timeout) or exc.code == ErrorCode.TIMEOUT:
+                self.counters.timeouts += 1
+                self.counters.kills += 1
+                self.worker.kill(f"a generation overran its {budget:.1f} s deadline")
+                raise Timeout(f"the language model did not answer within {budget:.1f} s; it "
+                              "was stopped and is restarting") from None
+            raise
+
+    async def _generate(self, ctx: RequestContext, text: str, grammar: str | None,
+                        timings: dict[str, float], suffix: list[dict[str, Any]] | None = None,
+                        choices: list[str] | None = None) -> str | None:
+        args: dict[str, Any] = {
+            "suffix": suffix or self.prompt.suffix(text), "grammar": grammar,
+            "max_tokens": self.options.max_tokens, "reuse_prefix": self.options.reuse_prefix}
+        if choices and self.options.early_stop:
+            args["choices"] = choices
+        result = await self._call("complete", args, self._budget(ctx))
+        _add_timings(timings, result)
+        if result["finish_reason"] != "stop":
+            log.info("model output cut off (%s): %r", result["finish_reason"], result["text"])
+            return None
+        return str(result["text"]).strip()
+
+    async def _score(self, ctx: RequestContext, text: str, offered: list[Choice],
+                     timings: dict[str, float]) -> str | None:
+        result = await self._call("score", {
+            "suffix": self.prompt.suffix(text), "options": [c.line for c in offered],
+            "reuse_prefix": self.options.reuse_prefix}, self._budget(ctx))
+        _add_timings(timings, result)
+        scores = result["scores"]
+        best = max(range(len(offered)), key=lambda i: scores[i])
+        return offered[best].line
+
+    async def _naive(self, ctx: RequestContext, text: str, timings: dict[str, float]
+                     ) -> str | None:
+        """The baseline the issue measured: free generation, parsed, re-prompted once."""
+        line = await self._generate(ctx, text, None, timings)
+        if line is not None and self.parse(line, None) is not None:
+            return line
+        retry = [*self.prompt.suffix(text), {"text": line or ""},
+                 {"text": END + USER, "markup": True},
+                 {"text": "That is not a valid action. Answer with exactly one line: read <point "
+                          "id>, write <point id> <value>, or respond <reason>."},
+                 {"text": END + ASSISTANT, "markup": True}]
+        return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:
+    timings["llm_eval"] = timings.get("llm_eval", 0.0) + float(result["eval_ms"])
+    timings["llm_generate"] = timings.get("llm_generate", 0.0) + float(result["generate_ms"])
+

@@ -1,0 +1,143 @@
+"""The small bilingual vocabulary of plant words that normalisation maps commands onto.
+
+English synonyms collapse to one canonical word ("temp", "hot" -> "temperature"); Chinese words
+become the English words a point's name would use ("锅炉" -> "boiler", "设为" -> "set to"), so a
+Chinese command matches points named in English. Every entry is a general word of plants and
+their operation (things, quantities, verbs, units, question words), never the name of a point of
+any particular plant. Data only: no logic here, and nothing that depends on a config.
+"""
+
+from __future__ import annotations
+
+#: English words people use for the same quantity or thing -> one canonical token
+SYNONYMS = {
+    "temp": "temperature", "temps": "temperature", "hot": "temperature",
+    "warm": "temperature", "cold": "temperature", "heat": "temperature",
+    "chilly": "temperature", "cool": "temperature", "degree": "temperature",
+    "degrees": "temperature", "celsius": "temperature", "fahrenheit": "temperature",
+    "full": "level", "empty": "level",
+    "fast": "speed", "slow": "speed", "faster": "speed", "slower": "speed",
+    "hotter": "temperature", "colder": "temperature", "warmer": "temperature",
+    "cooler": "temperature", "rpm": "speed", "quick": "speed", "quickly": "speed",
+    "many": "count", "counter": "count", "number": "count", "total": "count", "tally": "count",
+    "heavy": "weight", "weigh": "weight", "weighs": "weight", "weighing": "weight",
+    "outside": "outdoor", "outdoors": "outdoor", "exterior": "outdoor",
+    "inside": "indoor", "indoors": "indoor", "interior": "indoor",
+    "press": "pressure", "pres": "pressure",
+    "lamp": "light", "lights": "light",
+    "humid": "humidity", "moisture": "humidity",
+    "alarms": "alarm", "alert": "alarm", "alerts": "alarm", "siren": "alarm",
+    "set-point": "setpoint", "target": "setpoint",
+    "belt": "conveyor",
+    "packing": "packaging", "packed": "packaging", "pack": "packaging",
+}
+
+#: Chinese word -> English word(s). Longest match wins, so "给水" (feed water) beats "给" (give).
+#: Words that carry no meaning for matching map to "" and are dropped.
+ZH_WORDS: dict[str, str] = {
+    # things
+    "锅炉房": "boiler house", "锅炉": "boiler", "熔炉": "furnace", "炉子": "furnace",
+    "炉": "furnace", "烘箱": "oven", "烤箱": "oven", "烤炉": "oven", "窑": "kiln",
+    "水泵": "water pump", "泵": "pump", "阀门": "valve", "阀": "valve",
+    "水箱": "water tank", "储罐": "tank", "罐": "tank", "箱": "tank", "槽": "tank",
+    "筒仓": "silo", "料仓": "silo", "仓": "silo", "容器": "vessel", "管道": "pipe", "管": "pipe",
+    "风机": "fan", "风扇": "fan", "电动机": "motor", "电机": "motor", "马达": "motor",
+    "压缩机": "compressor", "冷水机": "chiller", "冷却塔": "cooling tower",
+    "加热器": "heater", "搅拌机": "mixer", "搅拌器": "mixer", "发电机": "generator",
+    "输送带": "conveyor", "传送带": "conveyor", "输送机": "conveyor", "传送机": "conveyor",
+    "皮带": "conveyor", "生产线": "line", "流水线": "line", "产线": "line", "线": "line",
+    "包装": "packaging", "磅秤": "scale", "电子秤": "scale", "秤": "scale",
+    "警示灯": "warning beacon", "警灯": "warning beacon", "信标": "beacon",
+    "信号灯": "signal light", "灯": "light", "照明": "light",
+    "门": "door", "闸门": "gate", "大门": "gate", "窗": "window",
+    "仓库": "warehouse", "冷库": "cold store", "冷藏室": "cold room", "冰柜": "freezer",
+    "冷冻": "freezer", "车间": "workshop", "厂房": "hall", "房间": "room", "房": "house",
+    "室": "room", "办公室": "office", "院子": "yard", "场地": "yard", "厂区": "yard",
+    "堆场": "yard", "室外": "outdoor", "户外": "outdoor", "外面": "outdoor", "外边": "outdoor",
+    "室内": "indoor", "传感器": "sensor", "仪表": "meter", "表": "meter",
+    "计数器": "counter", "给水": "feed water", "进水": "inlet water", "出水": "outlet water",
+    "供水": "supply water", "回水": "return water", "冷却水": "cooling water",
+    "蒸汽": "steam", "水": "water", "油": "oil", "燃气": "gas", "气": "gas", "空气": "air",
+    "装货": "loading", "卸货": "unloading", "入口": "inlet", "进口": "inlet",
+    "出口": "outlet", "主": "main", "备用": "backup",
+    "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
+    "产品": "product", "电池": "battery", "烟囱": "stack",
+    # quantities and states
+    "温度": "temperature", "多热": "temperature", "热": "temperature", "冷": "temperature",
+    "压力": "pressure", "压强": "pressure", "液位": "level", "水位": "level", "料位": "level",
+    "满": "level", "转速": "speed", "速度": "speed", "多快": "speed", "快": "speed",
+    "慢": "speed", "流量": "flow", "重量": "weight", "多重": "weight", "重": "weight",
+    "计数": "count", "数量": "count", "产量": "count", "个数": "count", "湿度": "humidity",
+    "电流": "current", "电压": "voltage", "功率": "power", "频率": "frequency",
+    "电量": "energy", "能耗": "energy", "设定值": "setpoint", "设定点": "setpoint",
+    "给定值": "setpoint", "开度": "position", "位置": "position", "状态": "status",
+    "报警": "alarm", "警报": "alarm", "告警": "alarm", "故障": "fault",
+    "运行": "running", "运转": "running", "在转": "running",
+    # verbs (English words the rules know)
+    "打开": "open", "开启": "on", "开": "on", "关闭": "close", "关掉": "off", "关上": "close",
+    "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
+    "停掉": "stop", "停": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
+    "设成": "set to", "设到": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
+    "改为": "set to", "改成": "set to", "设置": "set", "设定": "set", "设": "set",
+    "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
+    "加大到": "raise to", "提高": "raise", "升高": "raise", "调高": "raise", "加大": "raise",
+    "加快": "raise", "增加": "raise", "降低到": "lower to", "降到": "lower to",
+    "减小到": "lower to", "降低": "lower", "调低": "lower", "减小": "lower", "减慢": "lower",
+    "减少": "lower", "读取": "read", "读": "read", "查看": "show", "查询": "show",
+    "显示": "show", "看看": "show", "看": "show", "告诉我": "tell me",
+    "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
+    "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
+    # question words and particles
+    "是多少": "what", "多少": "what", "几": "what", "什么": "what", "怎么样": "how",
+    "如何": "how", "吗": "?yn", "是否": "?yn", "有没有": "?yn", "是不是": "?yn",
+    "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
+    "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
+    "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
+    "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
+    # greetings
+    "你好": "hello", "您好": "hello", "嗨": "hi", "早上好": "morning", "晚上好": "evening",
+    "谁": "who", "谢谢": "thanks", "多谢": "thanks", "感谢": "thanks",
+    # units (after a number)
+    "摄氏度": "degrees", "度": "degrees", "巴": "bar", "转每分钟": "rpm", "转每分": "rpm",
+    "转": "rpm", "米每分钟": "m/min", "米每分": "m/min", "公斤": "kg", "千克": "kg",
+    "克": "g", "秒": "s", "分钟": "min", "小时": "h", "米": "m", "升": "l",
+}
+
+#: English words of things: "N号" before them puts N after the thing ("3号锅炉" -> "boiler 3")
+THINGS = frozenset("""
+    boiler furnace oven kiln pump valve tank vessel pipe fan motor compressor chiller tower
+    heater mixer generator conveyor line scale beacon light door gate window warehouse store silo
+    room freezer workshop hall house office yard sensor meter counter zone bottle pallet
+    battery stack
+""".split())
+#: English words that qualify a thing ("feed water pump"): an "N号" looks past them
+MODIFIERS = frozenset("""
+    feed water steam oil gas air inlet outlet supply return cooling main backup packaging
+    warning signal cold product indoor outdoor
+""".split())
+
+#: Chinese numerals
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+             "六": 6, "七": 7, "八": 8, "九": 9}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+
+#: English number words
+EN_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13,
+    "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18,
+    "nineteen": 19,
+}
+EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+           "seventy": 70, "eighty": 80, "ninety": 90}
+EN_SCALES = {"hundred": 100, "thousand": 1000}
+EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
+               "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
+
+#: words that carry no meaning for matching a point
+STOP = frozenset("""
+    a an the of in on at to for from by with is are was be been it its this that there
+    what whats what's how much which who me my our please could would you can tell show give
+    get read check current currently right now value reading status state there's does do
+    i we us just kindly and or
+""".split())

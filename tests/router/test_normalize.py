@@ -1,0 +1,85 @@
+"""Normalisation: numbers in words and numerals, ordinals, Chinese words, synonyms."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.router.normalize import YES_NO_MARK, content, tokens
+
+
+def texts(text: str) -> list[str]:
+    return [t.text for t in tokens(text)]
+
+
+def numbers(text: str) -> list[float]:
+    return [t.number for t in tokens(text) if t.number is not None]
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("set pump to 1,000", [1000]),
+    ("fifteen hundred", [1500]),
+    ("one thousand five hundred", [1500]),
+    ("twenty-five", [25]),
+    ("two point five", [2.5]),
+    ("minus 5", [-5]),
+    ("boiler-3", [3]),  # a hyphen inside a name is not a minus
+    ("九百", [900]),
+    ("一千五", [1500]),
+    ("一百零五", [105]),
+    ("两千五百", [2500]),
+    ("十五", [15]),
+    ("二十", [20]),
+    ("三点五", [3.5]),
+    ("一万二千", [12000]),
+    ("百分之五十", [50]),
+    ("３号", [3]),  # full-width digits
+])
+def test_numbers_in_words_and_numerals(text: str, want: list[float]) -> None:
+    assert numbers(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("#3 boiler temperature", ["3", "boiler", "temperature"]),
+    ("boiler no. 3 temp", ["boiler", "3", "temperature"]),
+    ("Boiler3 temp", ["boiler", "3", "temperature"]),
+    ("pump number 2", ["pump", "2"]),
+    ("the third boiler", ["the", "3", "boiler"]),
+])
+def test_english_ordinals_and_ids(text: str, want: list[str]) -> None:
+    assert texts(text) == want
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    # the ordinal goes after the thing it numbers, as the English names say it
+    ("3号锅炉的温度是多少", ["boiler", "3", "temperature", "what"]),
+    ("三号锅炉", ["boiler", "3"]),
+    ("打开2号蒸汽阀", ["open", "steam", "valve", "2"]),
+    ("把1号给水泵转速设为900", ["feed", "water", "pump", "1", "speed", "set", "to", "900"]),
+    ("第三台锅炉温度", ["boiler", "3", "temperature"]),
+    ("给水箱液位多少", ["feed", "water", "tank", "level", "what"]),
+])
+def test_chinese_becomes_the_english_words_of_point_names(text: str, want: list[str]) -> None:
+    assert texts(text) == want
+
+
+def test_chinese_question_particle_marks_a_yes_no_question() -> None:
+    toks = tokens("锅炉房有报警吗")
+    assert [t.text for t in toks] == ["boiler", "house", "alarm", YES_NO_MARK]
+    assert YES_NO_MARK not in {t.text for t in content(toks)}
+
+
+def test_unknown_chinese_characters_match_themselves() -> None:
+    # a plant may name its points in Chinese: those characters must still match
+    assert texts("冷冻库") == ["freezer", "库"]
+
+
+def test_synonyms_and_plurals() -> None:
+    assert texts("how hot are the boilers") == ["how", "temperature", "are", "the", "boiler"]
+    assert texts("packing counters") == ["packaging", "count"]
+
+
+def test_letters_that_name_things() -> None:
+    toks = tokens("line A count")
+    assert [(t.text, t.ident) for t in toks] == [("line", False), ("a", True), ("count", False)]
+    # "a" after a stop word is just an article
+    assert not any(t.ident for t in tokens("is there a fault"))

@@ -1,0 +1,180 @@
+"""The LLM worker process on its own, under the daemon's real supervisor, with the real model.
+
+It says hello before the model loads, completes only under the grammar it is given, reuses the
+prepared prefix, treats command text as text (never chat markup), refuses a bad grammar without
+dying, reports a cut-off generation as such, bounds its queue, and fails clearly without a model.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.context import RequestContext
+from hermesd.errors import Busy, ErrorCode, ToolError
+from hermesd.models import find_model
+from hermesd.models.gguf import MODEL_FILE
+from hermesd.protocol import Event
+from hermesd.router.llm import TOOL, SupervisedWorker
+from hermesd.router.model_stage import ModelStage, Options
+from hermesd.supervisor import Supervisor, ToolSpec
+from tests.support.plants import config_of, dev_plant
+
+PREFIX = [{"text": "<|im_start|>system\n", "markup": True},
+          {"text": "Answer with one of the allowed lines."},
+          {"text": "<|im_end|>\n<|im_start|>user\n", "markup": True}]
+TAIL = {"text": "<|im_end|>\n<|im_start|>assistant\n", "markup": True}
+GRAMMAR = 'root ::= "read " ("boiler3_temp" | "tank_level") | "respond out_of_scope"\n'
+
+
+def model_path() -> str:
+    path = find_model(MODEL_FILE)
+    if path is None:
+        pytest.fail("the embedded model is not prepared: run scripts/setup --all")
+    return str(path)
+
+
+def spec(**config: Any) -> ToolSpec:
+    base = {"model": model_path(), "model_error": None, "verify": True, "threads": 1,
+            "context": 512, "queue": 2, "prefix": PREFIX}
+    return ToolSpec(name=TOOL, argv=(sys.executable, "-m", "hermes_tools.llm"),
+                    config={**base, **config})
+
+
+@asynccontextmanager
+async def worker_process(tool: ToolSpec) -> AsyncIterator[tuple[Supervisor, SupervisedWorker]]:
+    runtime = Path(tempfile.mkdtemp(prefix="hd", dir="/tmp"))
+    worker: SupervisedWorker | None = None
+
+    def on_event(name: str, event: Event) -> None:
+        if event.kind == "llm" and worker is not None:
+            worker.on_event(name, event.data)
+
+    sup = Supervisor(runtime, on_event)
+    worker = SupervisedWorker(sup)
+    task = asyncio.create_task(sup.run({TOOL: tool}), name="supervisor")
+    try:
+        await sup.started()
+        yield sup, worker
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def wait_state(worker: SupervisedWorker, *states: str, timeout: float = 45.0) -> str:
+    """Poll the worker's state (it changes from events, which set no asyncio.Event here)."""
+    deadline = time.monotonic() + timeout
+    while worker.state not in states:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"worker still {worker.state}, not {states}")
+        await asyncio.sleep(0.05)
+    return worker.state
+
+
+async def complete(worker: SupervisedWorker, text: str | list[dict[str, Any]], **args: Any
+                   ) -> dict[str, Any]:
+    suffix = text if isinstance(text, list) else [{"text": text}, TAIL]
+    result: dict[str, Any] = await worker.call(
+        "complete", {"suffix": suffix, "grammar": GRAMMAR, "max_tokens": 16, **args}, 30)
+    return result
+
+
+async def test_worker_serves_completions_under_a_grammar() -> None:
+    async with worker_process(spec()) as (sup, worker):
+        await sup.tools[TOOL].wait_ready(20)
+        # the tool is up (hello, configured) while the model is still loading
+        assert worker.state in ("starting", "loading", "preparing")
+        assert await wait_state(worker, "ready") == "ready"
+
+        first = await complete(worker, "how full is the tank")
+        assert first["finish_reason"] == "stop"
+        assert first["text"] in ("read boiler3_temp", "read tank_level", "respond out_of_scope")
+        again = await complete(worker, "what is the boiler 3 temperature")
+        assert 0 < again["evaluated_tokens"] < again["prompt_tokens"]  # the prefix is reused
+        cold = await complete(worker, "what is the boiler 3 temperature", reuse_prefix=False)
+        assert cold["evaluated_tokens"] == cold["prompt_tokens"]
+        assert cold["text"] == again["text"]
+
+        # a command's chat markup is text: many tokens, not the one special token
+        plain = await complete(worker, [{"text": "<|im_end|>"}, TAIL])
+        special = await complete(worker, [{"text": "<|im_end|>", "markup": True}, TAIL])
+        assert plain["evaluated_tokens"] > special["evaluated_tokens"] + 2
+
+        cut = await complete(worker, "boiler 3 temperature", max_tokens=1)
+        assert cut["finish_reason"] == "length"
+
+        with pytest.raises(ToolError, match="grammar") as refused:
+            await complete(worker, "hello", grammar="root ::= (")
+        assert refused.value.code == ErrorCode.BAD_REQUEST
+        assert (await complete(worker, "tank level"))["finish_reason"] == "stop"  # still alive
+
+        status = await worker.call("status", {}, 5)
+        assert status["state"] == "ready" and status["rss_mb"] > 100
+        assert status["generations"] >= 6 and status["threads"] == 1
+
+
+async def test_requests_beyond_the_queue_are_busy() -> None:
+    async with worker_process(spec(queue=0)) as (_, worker):
+        await wait_state(worker, "ready")
+        long = "tell me about the boiler and the tank and the pump and the valve " * 6
+        results = await asyncio.gather(*(complete(worker, long) for _ in range(4)),
+                                       return_exceptions=True)
+        busy = [r for r in results if isinstance(r, ToolError) and r.code == ErrorCode.BUSY]
+        done = [r for r in results if isinstance(r, dict)]
+        assert busy and done and len(busy) + len(done) == 4, results
+
+
+@pytest.mark.parametrize("problem", ["missing", "not_gguf"])
+async def test_without_a_usable_model_it_fails_clearly(problem: str, tmp_path: Path) -> None:
+    if problem == "missing":
+        tool = spec(model=None, model_error="the default model is not prepared: run "
+                                            "scripts/models", verify=False)
+        expected = "not prepared"
+    else:
+        junk = tmp_path / "junk.gguf"
+        junk.write_bytes(b"this is not a model" * 100)
+        tool = spec(model=str(junk), verify=False)
+        expected = "not a usable GGUF file"
+    async with worker_process(tool) as (_, worker):
+        assert await wait_state(worker, "failed", timeout=20) == "failed"
+        assert expected in worker.reported["error"]
+        with pytest.raises(ToolError) as raised:
+            await complete(worker, "tank level")
+        assert raised.value.code == ErrorCode.NOT_READY
+
+
+async def test_a_cut_off_generation_is_a_failure_not_an_action() -> None:
+    config = config_of(dev_plant())
+    async with worker_process(spec(prefix=[])) as (_, worker):
+        await wait_state(worker, "ready")
+        stage = ModelStage(config, worker, Options(max_tokens=1))
+        ctx = RequestContext.make("internal", "engineer", timeout=30)
+        routed = await stage(ctx, "how full is the feed water tank, roughly",
+                             stage.rules.analyse("how full is the feed water tank, roughly"))
+        assert routed is not None and routed.route == "llm"
+        assert routed.action.name == "respond"
+        assert routed.action.args["reason"] == "not_understood"
+        assert stage.counters.failures == 1
+
+
+async def test_the_stage_refuses_more_than_its_queue() -> None:
+    config = config_of(dev_plant(queue=0))
+    async with worker_process(spec(prefix=[])) as (_, worker):
+        await wait_state(worker, "ready")
+        stage = ModelStage(config, worker)
+        text = "what is the weather in Paris and in Rome and in Berlin and in Madrid today"
+        ctx = RequestContext.make("internal", "viewer", timeout=30)
+        results = await asyncio.gather(*(stage(ctx, text, stage.rules.analyse(text))
+                                         for _ in range(3)), return_exceptions=True)
+        assert sum(isinstance(r, Busy) for r in results) == 2, results
+        assert stage.counters.busy == 2 and stage.inflight == 0

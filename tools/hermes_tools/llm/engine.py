@@ -1,0 +1,227 @@
+"""The loaded model: load, evaluate the prompt prefix once, complete a command under a grammar.
+
+One `Engine` owns one llama.cpp model and context and is used from one thread only (the worker's
+engine thread). The prompt prefix (system text, point catalogue, examples) is evaluated once;
+a completion evaluates only the tokens after the longest prefix it shares with what the context
+already holds, so each command pays for its own words. Text from a request is tokenized with
+special tokens disabled: a command cannot smuggle chat markup into the prompt. A grammar that
+llama.cpp cannot parse is refused before sampling.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+N_BATCH = 512
+SCORE_BATCH = 64  # tokens of one option scored in one decode
+
+
+@dataclass(frozen=True)
+class Part:
+    """A piece of a prompt: our own chat markup (special tokens allowed) or plain text."""
+
+    text: str
+    markup: bool = False
+
+    @classmethod
+    def from_dict(cls, obj: dict[str, Any]) -> Part:
+        return cls(str(obj["text"]), bool(obj.get("markup", False)))
+
+
+@dataclass
+class Completion:
+    text: str
+    finish_reason: str  # stop | length | deadline
+    prompt_tokens: int  # tokens of prefix + suffix
+    evaluated_tokens: int  # of those, evaluated now (the rest was reused)
+    generated_tokens: int
+    eval_ms: float
+    generate_ms: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"text": self.text, "finish_reason": self.finish_reason,
+                "prompt_tokens": self.prompt_tokens, "evaluated_tokens": self.evaluated_tokens,
+                "generated_tokens": self.generated_tokens, "eval_ms": round(self.eval_ms, 2),
+                "generate_ms": round(self.generate_ms, 2)}
+
+
+class GrammarError(ValueError):
+    """A grammar llama.cpp cannot parse."""
+
+
+class Engine:
+    def __init__(self, path: Path, *, threads: int, context: int) -> None:
+        import llama_cpp
+
+        self._lib = llama_cpp
+        self.llm = llama_cpp.Llama(
+            model_path=str(path), n_ctx=context, n_batch=N_BATCH, n_threads=threads,
+            n_threads_batch=threads, use_mmap=False, verbose=False)
+        self.vocab = llama_cpp.llama_model_get_vocab(self.llm.model)
+        self.name = str(self.llm.metadata.get("general.name", path.name))
+        self.context = context
+        self.prefix: list[int] = []
+        self.n_vocab = int(self.llm.n_vocab())
+        self._batch = llama_cpp.llama_batch_init(SCORE_BATCH, 0, 1)
+
+    def close(self) -> None:
+        self._lib.llama_batch_free(self._batch)
+        self.llm.close()
+
+    # -- prompts -----------------------------------------------------------------------------
+
+    def tokens(self, parts: Sequence[Part]) -> list[int]:
+        out: list[int] = []
+        for part in parts:
+            out.extend(self.llm.tokenize(part.text.encode(), add_bos=False, special=part.markup))
+        return out
+
+    def prepare(self, parts: Sequence[Part]) -> int:
+        """Evaluate the stable prefix now, so every completion starts from it."""
+        tokens = self.tokens(parts)
+        if len(tokens) >= self.context - 64:
+            raise ValueError(f"the prompt prefix is {len(tokens)} tokens; the context holds "
+                             f"{self.context} (raise llm.context or shorten names)")
+        self.llm.reset()  # type: ignore[no-untyped-call]
+        self.llm.eval(tokens)
+        self.prefix = tokens
+        return len(tokens)
+
+    def _evaluate(self, suffix: list[int], *, reuse: bool) -> tuple[int, int]:
+        """Bring the context to prefix + suffix; returns (prompt tokens, tokens evaluated)."""
+        full = self.prefix + suffix
+        if len(full) + 8 > self.context:
+            raise ValueError(f"the prompt is {len(full)} tokens; the context holds {self.context}")
+        if reuse:
+            held = self.llm.n_tokens
+            ids = self.llm.input_ids
+            same = 0
+            # Only the prepared prefix is reused, never the tail of the previous command: a
+            # command then costs the same whether or not it repeats the last one, and at least
+            # one token is evaluated for fresh logits.
+            limit = min(held, len(self.prefix), len(full) - 1)
+            while same < limit and ids[same] == full[same]:
+                same += 1
+        else:
+            same = 0
+            self.llm.reset()  # type: ignore[no-untyped-call]
+        self.llm.n_tokens = same
+        self.llm.eval(full[same:])
+        return len(full), len(full) - same
+
+    # -- completion --------------------------------------------------------------------------
+
+    def complete(self, suffix: Sequence[Part], *, grammar: str | None, max_tokens: int,
+                 deadline: float, reuse: bool = True,
+                 choices: Sequence[str] = ()) -> Completion:
+        """Greedy completion under `grammar`. With `choices` (the lines the grammar admits),
+        generation stops as soon as only one of them is still possible: its remaining tokens
+        are forced, so decoding them would only cost time."""
+        lib = self._lib
+        chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
+        try:
+            if grammar:
+                sampler = lib.llama_sampler_init_grammar(self.vocab, grammar.encode(), b"root")
+                if not sampler:
+                    raise GrammarError("llama.cpp could not parse the grammar")
+                lib.llama_sampler_chain_add(chain, sampler)
+            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_greedy())
+            started = time.perf_counter()
+            prompt_tokens, evaluated = self._evaluate(self.tokens(suffix), reuse=reuse)
+            evaluated_at = time.perf_counter()
+            out: list[int] = []
+            finish = "length"
+            decided: str | None = None
+            while len(out) < max_tokens:
+                token = lib.llama_sampler_sample(chain, self.llm.ctx, -1)
+                if lib.llama_vocab_is_eog(self.vocab, token):
+                    finish = "stop"
+                    break
+                out.append(token)
+                if choices:
+                    so_far = self.llm.detokenize(out).decode("utf-8", errors="replace")
+                    left = [c for c in choices if c.startswith(so_far)]
+                    if len(left) == 1:
+                        decided = left[0]
+                        finish = "stop"
+                        break
+                if time.monotonic() > deadline:
+                    finish = "deadline"
+                    break
+                self.llm.eval([token])
+            done = time.perf_counter()
+        finally:
+            lib.llama_sampler_free(chain)
+        text = decided if decided is not None else \
+            self.llm.detokenize(out).decode("utf-8", errors="replace")
+        return Completion(text, finish, prompt_tokens, evaluated, len(out),
+                          (evaluated_at - started) * 1000, (done - evaluated_at) * 1000)
+
+    def score(self, suffix: Sequence[Part], options: Sequence[str], *,
+              reuse: bool = True) -> tuple[list[float], Completion]:
+        """Log-likelihood of each option as the whole answer after prefix + suffix.
+
+        The sum of the log-probabilities of its tokens and of the end of turn. Each option is
+        decoded as one batch from the shared prompt (the context is rewound between them).
+        """
+        import numpy as np
+
+        started = time.perf_counter()
+        prompt_tokens, evaluated = self._evaluate(self.tokens(suffix), reuse=reuse)
+        evaluated_at = time.perf_counter()
+        base = self.llm.n_tokens
+        first = _logsoftmax(np.ctypeslib.as_array(
+            self._lib.llama_get_logits_ith(self.llm.ctx, -1), shape=(self.n_vocab,)).copy())
+        eot = int(self.llm.token_eos())
+        scores: list[float] = []
+        decoded = 0
+        for option in options:
+            toks = self.llm.tokenize(option.encode(), add_bos=False, special=False)
+            if not toks or len(toks) > SCORE_BATCH:
+                scores.append(float("-inf"))
+                continue
+            rows = self._decode_rows(toks, base)
+            decoded += len(toks)
+            total = float(first[toks[0]])
+            for j in range(len(toks)):
+                nxt = toks[j + 1] if j + 1 < len(toks) else eot
+                total += float(_logsoftmax(rows[j])[nxt])
+            scores.append(total)
+        self.llm.n_tokens = base
+        self._lib.llama_memory_seq_rm(self._lib.llama_get_memory(self.llm.ctx), 0, base, -1)
+        done = time.perf_counter()
+        return scores, Completion("", "stop", prompt_tokens, evaluated, decoded,
+                                  (evaluated_at - started) * 1000, (done - evaluated_at) * 1000)
+
+    def _decode_rows(self, toks: list[int], pos: int) -> Any:
+        """Decode `toks` at positions pos.. in one batch; the logits after each token."""
+        import numpy as np
+
+        lib = self._lib
+        lib.llama_memory_seq_rm(lib.llama_get_memory(self.llm.ctx), 0, pos, -1)
+        batch = self._batch
+        batch.n_tokens = len(toks)
+        for i, tok in enumerate(toks):
+            batch.token[i] = tok
+            batch.pos[i] = pos + i
+            batch.n_seq_id[i] = 1
+            batch.seq_id[i][0] = 0
+            batch.logits[i] = True
+        if lib.llama_decode(self.llm.ctx, batch) != 0:
+            raise RuntimeError("llama_decode failed while scoring")
+        return np.stack([np.ctypeslib.as_array(lib.llama_get_logits_ith(self.llm.ctx, i),
+                                               shape=(self.n_vocab,)) for i in range(len(toks))])
+
+
+def _logsoftmax(logits: Any) -> Any:
+    import numpy as np
+
+    shifted = logits - np.max(logits)
+    return shifted - np.log(np.sum(np.exp(shifted)))
