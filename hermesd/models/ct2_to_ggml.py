@@ -200,7 +200,7 @@ def ggml_tensors(ct2: CT2Model, h: Hparams) -> Iterator[tuple[str, np.ndarray]]:
     """(whisper.cpp name, data) for every tensor, in a fixed order."""
     for src, dst in NAMES.items():
         data = ct2.array(src)
-        if dst.endswith("conv1.bias") or dst.endswith("conv2.bias"):
+        if dst.endswith(("conv1.bias", "conv2.bias")):
             data = data.reshape(-1, 1)  # whisper.cpp keeps conv biases as [n, 1]
         yield dst, data
     for side, n_layers, d in (("encoder", h.n_audio_layer, h.n_audio_state),

@@ -32,7 +32,7 @@ FTYPE_F16 = 1
 GGML_QNT_VERSION_FACTOR = 1000  # ftype = qnt_version * 1000 + ftype in quantised files
 HPARAMS = ("n_vocab", "n_audio_ctx", "n_audio_state", "n_audio_head", "n_audio_layer",
            "n_text_ctx", "n_text_state", "n_text_head", "n_text_layer", "n_mels", "ftype")
-TENSOR_DTYPES = {0: np.dtype("<f4"), 1: np.dtype("<f2")}
+TENSOR_DTYPES: dict[int, np.dtype[np.floating]] = {0: np.dtype("<f4"), 1: np.dtype("<f2")}
 #: ggml types whisper.cpp also accepts in files (quantised); readable here, not convertible
 QUANT_TYPES = {2: "q4_0", 3: "q4_1", 6: "q5_0", 7: "q5_1", 8: "q8_0"}
 MAX_VOCAB = 1_000_000
@@ -158,9 +158,9 @@ def write_ggml(out: BinaryIO, hparams: Hparams, filters: np.ndarray, vocab: Iter
     for token in tokens:
         out.write(struct.pack("<I", len(token)))
         out.write(token)
-    for name, data in tensors:
-        f32 = hparams.ftype == FTYPE_F32 or stored_as_f32(name, data.shape)
-        data = np.ascontiguousarray(data, dtype="<f4" if f32 else "<f2")
+    for name, source in tensors:
+        f32 = hparams.ftype == FTYPE_F32 or stored_as_f32(name, source.shape)
+        data = np.ascontiguousarray(source, dtype="<f4" if f32 else "<f2")
         raw_name = name.encode()
         out.write(struct.pack("<iii", data.ndim, len(raw_name), FTYPE_F32 if f32 else FTYPE_F16))
         out.write(struct.pack(f"<{data.ndim}i", *reversed(data.shape)))
