@@ -30,4 +30,7 @@ class Component(Protocol):
 def build_components(daemon: Daemon) -> list[Component]:
     """The components the daemon's config asks for."""
     components: list[Component] = []
+    if daemon.config.voice.enabled:
+        from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
+        components.append(VoiceLoop(daemon))
     return components

@@ -7,6 +7,7 @@ sees the slice of the config it serves.
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -44,4 +45,28 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
         else:
             argv = (sys.executable, "-m", f"hermes_tools.{tool}")
         specs[tool] = ToolSpec(name=tool, argv=argv, config=cfg)
+    if config.voice.enabled:
+        specs["whisper"] = whisper_spec(config, common)
     return specs
+
+
+def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:
+    """The speech-to-text tool of `voice` (and `ask --audio`): model file, pin, spool dir."""
+    from hermesd.models.whisper import DEFAULT_FILENAME, default_model, expected_sha256
+
+    voice = config.voice
+    cfg: dict[str, Any] = {**common, "threads": min(4, os.cpu_count() or 1),
+                           "language": voice.language,
+                           "spool": str(config.paths.runtime_dir / "voice")}
+    if voice.model == "default":
+        found = default_model(config.paths.state_dir)
+        cfg["model"] = str(found) if found else None
+        cfg["sha256"] = expected_sha256(found) if found else None
+        cfg["missing"] = None if found else (
+            f"the default whisper model {DEFAULT_FILENAME} is not prepared; run scripts/models "
+            "(or python -m hermesd.models whisper)")
+    else:
+        cfg["model"] = str(config.source.parent / voice.model)
+        cfg["sha256"] = voice.model_sha256
+    return ToolSpec(name="whisper", argv=(sys.executable, "-m", "hermes_tools.whisper"),
+                    config=cfg)

@@ -73,8 +73,8 @@ class WhisperTool(Tool):
     async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
         path = config.get("model")
         if not isinstance(path, str) or not path:
-            raise ToolError(ErrorCode.BAD_REQUEST, "no model file given: prepare the default "
-                            "model with scripts/models, or set voice.model to a ggml file")
+            raise ToolError(ErrorCode.BAD_REQUEST, str(config.get("missing") or "no model file "
+                            "given: set voice.model to a ggml file"))
         pin = config.get("sha256")
         threads = int(config.get("threads") or min(4, os.cpu_count() or 1))
         self.language = str(config.get("language") or "auto")
