@@ -53,10 +53,11 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
 def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:
     """The speech-to-text tool of `voice` (and `ask --audio`): model file, pin, spool dir."""
     from hermesd.models.whisper import DEFAULT_FILENAME, default_model, expected_sha256
+    from hermesd.voice.prompt import vocabulary_prompt
 
     voice = config.voice
     cfg: dict[str, Any] = {**common, "threads": min(4, os.cpu_count() or 1),
-                           "language": voice.language,
+                           "language": voice.language, "prompt": vocabulary_prompt(config),
                            "spool": str(config.paths.runtime_dir / "voice")}
     if voice.model == "default":
         found = default_model(config.paths.state_dir)

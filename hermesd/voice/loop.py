@@ -34,7 +34,7 @@ from hermesd.context import RequestContext
 from hermesd.voice.ask import Outcome, answer_recording
 from hermesd.voice.sources import Source, SourceError, open_source
 from hermesd.voice.speaker import Speaker, SpeakError
-from hermesd.voice.transcribe import Transcriber
+from hermesd.voice.transcribe import TOOL, Transcriber
 from hermesd.voice.vad import Utterance, Vad, VadSettings
 
 if TYPE_CHECKING:
@@ -49,6 +49,7 @@ STALE_AFTER = 15.0  # seconds: a live utterance older than this when its turn co
 FOLLOW_UP = 8.0  # seconds after "Hermes." (alone) in which the command needs no wake phrase
 MUTE_TAIL = 0.3  # seconds of live input still ignored after we stop speaking
 RECENT = 20
+TOOL_WAIT = 20.0  # seconds an utterance waits for a whisper tool that is (re)starting
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 WAKE_REPLY = ("Yes?", "我在。")
@@ -258,6 +259,7 @@ class VoiceLoop:
             follow_up = after < item.emitted and time.monotonic() <= until
             for a in armed:
                 a.claimed = True
+            await self._tool_ready()
             self.state = "transcribing"
             ctx = RequestContext.make(
                 "voice", self.voice.role, timeout=ASK_TIMEOUT,
@@ -281,6 +283,14 @@ class VoiceLoop:
                 if follow_up:
                     self._follow = (0.0, 0.0)
                 await self._say(outcome.answer.reply)
+
+    async def _tool_ready(self) -> None:
+        """Wait (bounded) for the whisper tool's first start or its restart after a crash."""
+        await self.daemon.supervisor.started()
+        tool = self.daemon.supervisor.tools.get(TOOL)
+        if tool is not None and tool.state != "running":
+            self.state = "waiting for whisper"
+            await tool.wait_ready(TOOL_WAIT)  # if it is not back by then, the call says why
 
     async def _say(self, text: str) -> None:
         if self.speaker is None or not text:

@@ -85,8 +85,9 @@ class WhisperModel:
         if self._model._ctx is None:
             raise ModelError(f"whisper.cpp could not load {self.path}")
 
-    def transcribe(self, samples: np.ndarray, language: str, abort: threading.Event) -> Transcript:
-        """Text of float32 16 kHz mono samples; `abort` stops whisper.cpp early."""
+    def transcribe(self, samples: np.ndarray, language: str, prompt: str,
+                   abort: threading.Event) -> Transcript:
+        """Text of float32 16 kHz mono samples; `prompt` steers the words, `abort` stops early."""
         import _pywhispercpp as pw
 
         if not self.info["multilingual"]:
@@ -94,7 +95,7 @@ class WhisperModel:
         with self._lock:
             started = time.perf_counter()
             segments = self._model.transcribe(
-                samples, language=language, detect_language=False,
+                samples, language=language, detect_language=False, initial_prompt=prompt,
                 abort_callback=abort.is_set)
             decode_ms = (time.perf_counter() - started) * 1000
             lang_id = pw.whisper_full_lang_id(self._model._ctx)

@@ -1,8 +1,9 @@
 """The whisper tool: speech to text with whisper.cpp (through pywhispercpp), one model per process.
 
 Config (sent by the daemon, see `hermesd.toolspecs`): `model` (a ggml file), `sha256` (the pin
-it must match, or null), `threads`, `language` (`auto` or a code such as `en`, `zh`) and `spool`
-(the only directory `path` arguments may name). The model is loaded once, at the first
+it must match, or null), `threads`, `language` (`auto` or a code such as `en`, `zh`), `prompt`
+(the plant's vocabulary, see `hermesd.voice.prompt`) and `spool` (the only directory `path`
+arguments may name). The model is loaded once, at the first
 configure, and again only when the file or its pin changes; a model that fails its checks is
 refused with the reason, so `hermesctl status` shows it.
 
@@ -62,6 +63,7 @@ class WhisperTool(Tool):
         super().__init__()
         self.model: WhisperModel | None = None
         self.language = "auto"
+        self.prompt = ""  # the plant's words, to steer decoding (hermesd.voice.prompt)
         self.spool: Path | None = None
         self._lock = asyncio.Lock()
         self._waiting = 0
@@ -78,6 +80,7 @@ class WhisperTool(Tool):
         pin = config.get("sha256")
         threads = int(config.get("threads") or min(4, os.cpu_count() or 1))
         self.language = str(config.get("language") or "auto")
+        self.prompt = str(config.get("prompt") or "")
         self.spool = Path(config["spool"]) if config.get("spool") else None
         current = self.model
         if current is None or str(current.path) != path or (pin and current.sha256 != pin) \
@@ -122,7 +125,7 @@ class WhisperTool(Tool):
         abort = threading.Event()
         self._abort = abort
         work = asyncio.get_running_loop().run_in_executor(
-            self._executor, model.transcribe, samples, language, abort)
+            self._executor, model.transcribe, samples, language, self.prompt, abort)
         # the lock is released when whisper.cpp has really stopped, not when we stop waiting
         work.add_done_callback(self._finished)
         wait_ms = (time.perf_counter() - queued) * 1000

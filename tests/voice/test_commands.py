@@ -1,0 +1,81 @@
+"""A dozen spoken commands of the dev plant, heard through the listening loop: words -> action -> answer.
+
+The microphone is a WAV file replayed by the daemon (the one thing we stand in for); the
+speech is real (espeak-ng, resampled by sox), the model is the real tiny.en, the devices are
+real tool processes serving the dev plant's points.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.daemon import DaemonRunner, RunningDaemon
+from tests.voice.plant import plant_config
+from tests.voice.speech import COMMANDS, Speech
+
+
+def voice_status(d: RunningDaemon) -> dict[str, Any]:
+    return dict(d.status()["voice"])
+
+
+def wait_outcomes(d: RunningDaemon, count: int, timeout: float = 90.0) -> list[dict[str, Any]]:
+    def done() -> list[dict[str, Any]] | None:
+        v = voice_status(d)
+        return v["recent"] if len(v["recent"]) >= count and v["state"] != "transcribing" \
+            else None
+    return list(d.wait_until(done, timeout=timeout, what=f"{count} utterances handled"))
+
+
+@pytest.mark.timeout(150)
+def test_a_dozen_spoken_commands_reach_the_right_points(daemon_runner: DaemonRunner,
+                                                         speech: Speech, whisper_model: Path,
+                                                         tmp_path: Path) -> None:
+    parts = [speech.silence(1.0)]
+    for text, *_ in COMMANDS:
+        parts += [speech.say(f"Hermes, {text}."), speech.silence(1.2)]
+    recording = speech.join(parts, "commands.wav")
+    d = daemon_runner.start(plant_config({
+        "enabled": True, "input": str(recording), "role": "operator",
+        "speak": True, "output": str(tmp_path / "spoken") + "/"}))
+
+    heard = wait_outcomes(d, len(COMMANDS))
+    assert [h["outcome"] for h in heard] == ["answered"] * len(COMMANDS), (heard[0], d.log[-3000:])
+    for (text, action, point, value), h in zip(COMMANDS, heard, strict=True):
+        assert "hermes" in h["transcript"].lower(), h
+        if point == "boiler3_setpoint":  # the operator role may not write it: refused, no effect
+            assert h["status"] == "forbidden", h
+            assert h["action"]["name"] == "respond"
+            assert h["action"]["args"]["refused"]["args"]["point"] == point
+            continue
+        assert h["status"] == "ok", (text, h)
+        assert h["action"]["name"] == action, (text, h)
+        assert h["action"]["args"]["point"] == point, (text, h)
+        if value is not None:
+            assert h["action"]["args"]["value"] == value, (text, h)
+        assert h["reply"], h
+
+    replies = {h["action"]["args"].get("point"): h["reply"] for h in heard}
+    assert replies["boiler3_temp"] == "Boiler 3 temperature is 523.4 °C."
+    assert replies["tank_level"] == "Feed water tank level is 71.3 %."
+
+    # the writes happened on the devices, and only those
+    for point, value in (("pump1_speed", 1000), ("valve2_open", True),
+                         ("warning_beacon", False), ("boiler3_setpoint", 520.0)):
+        code, answer = d.ctl_json("read", point)
+        assert code == 0 and answer["result"]["value"] == value, (point, answer)
+
+    # every command is in the audit log with source voice and the voice role
+    audit = [json.loads(line) for line in (d.state_dir / "audit.jsonl").read_text().splitlines()]
+    voiced = [r for r in audit if r["source"] == "voice" and r["phase"] == "done"]
+    assert len(voiced) == len(COMMANDS)
+    assert {r["role"] for r in voiced} == {"operator"}
+
+    # each answer was said out loud (written as a WAV file here)
+    spoken = sorted((tmp_path / "spoken").glob("answer-*.wav"))
+    assert len(spoken) == len(COMMANDS)
+    assert all(p.read_bytes()[:4] == b"RIFF" and p.stat().st_size > 20000 for p in spoken)
+    assert d.terminate() == 0
