@@ -79,7 +79,8 @@ class VoiceLoop:
         self.transcriber = Transcriber(daemon.engine.dispatcher,
                                        daemon.config.paths.runtime_dir / "voice")
         self.speaker = self._speaker(daemon.config)
-        self.state = "starting"
+        self.input_state = "starting"  # listening | input ended | input error | off | ...
+        self.activity = "idle"  # idle | waiting for whisper | transcribing | speaking
         self.source: Source | None = None
         self.input_error: str | None = None
         self.counts: collections.Counter[str] = collections.Counter()
@@ -92,6 +93,11 @@ class VoiceLoop:
         self._muted_until = 0.0
         self._speaking = False
         self._input_changed = asyncio.Event()
+
+    @property
+    def state(self) -> str:
+        """What `status` shows: the work in hand, else the state of the input."""
+        return self.activity if self.activity != "idle" else self.input_state
 
     @property
     def voice(self) -> Voice:
@@ -110,7 +116,7 @@ class VoiceLoop:
                 tg.create_task(self._listen_forever(), name="voice-listen")
                 tg.create_task(self._work(), name="voice-work")
         finally:
-            self.state = "stopped"
+            self.input_state, self.activity = "stopped", "idle"
             for armed in self._armed:
                 if not armed.result.done():
                     armed.result.cancel()
@@ -171,7 +177,8 @@ class VoiceLoop:
         while True:
             self._input_changed.clear()
             if not self.voice.enabled or self.voice.input == "none":
-                self.state = "off" if not self.voice.enabled else "no input (ask --audio only)"
+                self.input_state = "off" if not self.voice.enabled \
+                    else "no input (ask --audio only)"
                 self.source = None
                 await self._input_changed.wait()
                 continue
@@ -190,7 +197,7 @@ class VoiceLoop:
                 continue
             error = listening.exception() if not listening.cancelled() else None
             if error is None:  # a WAV file played to its end
-                self.state = "input ended"
+                self.input_state = "input ended"
                 await self._input_changed.wait()
                 continue
             if not isinstance(error, SourceError):
@@ -199,7 +206,7 @@ class VoiceLoop:
             if message != self.input_error:
                 log.warning("voice input failed: %s", message)
             self.input_error = message
-            self.state = "input error"
+            self.input_state = "input error"
             self.counts["input_errors"] += 1
             if time.monotonic() - started > 60:
                 attempt = 0
@@ -213,7 +220,7 @@ class VoiceLoop:
         self.source = open_source(self.voice.input, self.config.source.parent)
         vad = Vad(VadSettings(max_utterance=self.voice.max_utterance))
         live = self.source.live
-        self.state = "listening"
+        self.input_state = "listening"
         async with contextlib.aclosing(self.source.chunks()) as chunks:
             async for chunk in chunks:
                 if self.input_error is not None:
@@ -260,7 +267,7 @@ class VoiceLoop:
             for a in armed:
                 a.claimed = True
             await self._tool_ready()
-            self.state = "transcribing"
+            self.activity = "transcribing"
             ctx = RequestContext.make(
                 "voice", self.voice.role, timeout=ASK_TIMEOUT,
                 peer=f"voice (push-to-talk: {armed[0].origin})" if armed else "voice")
@@ -270,7 +277,7 @@ class VoiceLoop:
                     wake_phrase=self.voice.wake_phrase,
                     require_wake=not (armed or follow_up), too_long=item.utterance.too_long)
             finally:
-                self.state = "listening"
+                self.activity = "idle"
             self._remember(item, outcome, outcome.kind, bool(armed or follow_up))
             for a in armed:
                 if not a.result.done():
@@ -289,13 +296,16 @@ class VoiceLoop:
         await self.daemon.supervisor.started()
         tool = self.daemon.supervisor.tools.get(TOOL)
         if tool is not None and tool.state != "running":
-            self.state = "waiting for whisper"
-            await tool.wait_ready(TOOL_WAIT)  # if it is not back by then, the call says why
+            self.activity = "waiting for whisper"
+            try:
+                await tool.wait_ready(TOOL_WAIT)  # if it is not back by then, the call says why
+            finally:
+                self.activity = "idle"
 
     async def _say(self, text: str) -> None:
         if self.speaker is None or not text:
             return
-        self.state = "speaking"
+        self.activity = "speaking"
         self._speaking = True
         try:
             await self.speaker.say(text)
@@ -306,7 +316,7 @@ class VoiceLoop:
         finally:
             self._speaking = False
             self._muted_until = time.monotonic() + MUTE_TAIL
-            self.state = "listening"
+            self.activity = "idle"
 
     def _remember(self, item: _Item, outcome: Outcome | None, kind: str, ptt: bool) -> None:
         self.counts[kind.split(" ", maxsplit=1)[0]] += 1
