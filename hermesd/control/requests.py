@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,9 +40,10 @@ MAX_TIMEOUT = 120.0
 MAX_LISTEN_WINDOW = 60.0
 MAX_REQUEST = 64 * 1024  # bytes of one request frame
 #: an `ask` that carries a recording (base64 WAV; 120 s of 16 kHz mono is 5.1 MB) may be this
-#: large, and only when its frame starts with AUDIO_PREFIX exactly (hermesctl writes it so)
+#: large, and only when its frame begins `{"op": "ask", "audio_wav": "` (spaces optional;
+#: hermesctl writes it so)
 MAX_AUDIO_REQUEST = 8 * 1024 * 1024
-AUDIO_PREFIX = b'{"op":"ask","audio_wav":"'
+AUDIO_PREFIX = re.compile(rb'\{\s*"op"\s*:\s*"ask"\s*,\s*"audio_wav"\s*:\s*"')
 
 
 @dataclass(frozen=True)
@@ -139,7 +141,7 @@ class RequestDecoder(FrameDecoder):
         frames: list[dict[str, Any]] = []
         while True:
             end = buffer.find(b"\n", self._searched)
-            limit = MAX_AUDIO_REQUEST if buffer.startswith(AUDIO_PREFIX) else MAX_REQUEST
+            limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(buffer, 0, 64) else MAX_REQUEST
             if end < 0:
                 self._searched = len(buffer)
                 if len(buffer) > limit:
