@@ -55,6 +55,21 @@ class Utterance:
         return len(self.pcm) / (2 * RATE)
 
 
+def voiced_seconds(pcm: bytes, settings: VadSettings | None = None) -> float:
+    """How much of a clip sounds like a voice (loud enough, not flat), whatever its noise floor.
+
+    Whisper writes confident text for silence and noise ("Thank you for watching."); a clip
+    with less voice than `min_voiced_frames` is not worth decoding.
+    """
+    s = settings or VadSettings()
+    usable = len(pcm) - len(pcm) % FRAME_BYTES
+    if not usable:
+        return 0.0
+    frames = np.frombuffer(pcm[:usable], dtype="<i2").reshape(-1, FRAME)
+    voiced, _levels = Vad(s)._classify(frames)
+    return float(np.count_nonzero(voiced)) * FRAME_S
+
+
 class Vad:
     def __init__(self, settings: VadSettings | None = None) -> None:
         self.s = settings or VadSettings()

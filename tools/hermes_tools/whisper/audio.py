@@ -24,8 +24,8 @@ MAX_SECONDS = 300.0
 MAX_FILE = int(MAX_SECONDS * SAMPLE_RATE * 2) + 64 * 1024
 
 
-def samples_of(args: dict[str, Any], spool: Path | None) -> np.ndarray:
-    """float32 samples in [-1, 1) from the call's arguments; BadRequest naming what is wrong."""
+def pcm_of(args: dict[str, Any], spool: Path | None) -> bytes:
+    """16-bit PCM from the call's arguments; BadRequest naming what is wrong."""
     if ("path" in args) == ("pcm" in args):
         raise BadRequest("transcribe: give exactly one of path or pcm")
     pcm = _from_path(str(args["path"]), spool) if "path" in args else _from_pcm(args)
@@ -35,6 +35,11 @@ def samples_of(args: dict[str, Any], spool: Path | None) -> np.ndarray:
     if seconds > MAX_SECONDS:
         raise BadRequest(f"transcribe: the recording is {seconds:.0f} s; at most "
                          f"{MAX_SECONDS:.0f} s")
+    return pcm
+
+
+def samples(pcm: bytes) -> np.ndarray:
+    """float32 samples in [-1, 1), as whisper.cpp takes them."""
     return np.frombuffer(pcm, dtype="<i2").astype(np.float32) / 32768.0
 
 

@@ -11,6 +11,8 @@ Action `transcribe {path | pcm [, sample_rate, channels], [language]}` ->
 `{text, language, segments, timings: {audio_ms, wait_ms, decode_ms, rtf}}`. One transcription
 runs at a time (in a worker thread: the event loop keeps answering pings); `MAX_WAITING` more
 may wait, beyond that the answer is BUSY. A call whose deadline passes aborts whisper.cpp.
+A clip with (almost) no voice in it is answered with no words without decoding: whisper
+invents sentences for silence and noise.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from pathlib import Path
 from typing import Any
 
 from hermes_tools.runtime import Tool
-from hermes_tools.whisper.audio import samples_of
+from hermes_tools.whisper.audio import pcm_of, samples
 from hermes_tools.whisper.model import ModelError, WhisperModel
 from hermesd.errors import BadRequest, ErrorCode, ToolError
 from hermesd.protocol import ActionSpec
+from hermesd.voice.vad import voiced_seconds
 
 log = logging.getLogger(__name__)
 
 MAX_WAITING = 4
+MIN_VOICE = 0.2  # seconds of voice-like sound below which a clip is not decoded
 LANGUAGE = {"type": "string", "pattern": "^(auto|[a-z]{2,3})$"}
 TRANSCRIBE_SPEC = ActionSpec(
     name="transcribe",
@@ -69,6 +73,7 @@ class WhisperTool(Tool):
         self._waiting = 0
         self._executor = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="whisper")
         self._abort: threading.Event | None = None
+        self.counts = {"transcriptions": 0, "aborted": 0, "busy": 0, "no_voice": 0}
         self.action(TRANSCRIBE_SPEC, self.transcribe)
         self.action(MODEL_SPEC, self.model_info)
 
@@ -102,20 +107,28 @@ class WhisperTool(Tool):
     async def model_info(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         if self.model is None:
             raise ToolError(ErrorCode.NOT_READY, "no model loaded yet")
-        return dict(self.model.info)
+        return {**self.model.info, **self.counts}
 
     async def transcribe(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         model = self.model
         if model is None:
             raise ToolError(ErrorCode.NOT_READY, "no model loaded yet")
-        samples = samples_of(args, self.spool)
+        pcm = pcm_of(args, self.spool)
         language = str(args.get("language") or self.language)
         if language != "auto" and not model.info["multilingual"] and language != "en":
             raise BadRequest(f"transcribe: the model is English-only; language {language!r} "
                              "needs a multilingual model (voice.model)")
         if self._waiting >= MAX_WAITING:
+            self.counts["busy"] += 1
             raise ToolError(ErrorCode.BUSY, "whisper is busy with other recordings",
                             retryable=True)
+        audio_ms = len(pcm) / 32.0
+        if voiced_seconds(pcm) < MIN_VOICE:  # silence or noise: whisper would invent words
+            self.counts["no_voice"] += 1
+            return {"text": "", "language": language if language != "auto" else "en",
+                    "segments": [], "no_voice": True,
+                    "timings": {"audio_ms": round(audio_ms, 1), "wait_ms": 0.0,
+                                "decode_ms": 0.0, "rtf": 0.0}}
         queued = time.perf_counter()
         self._waiting += 1
         try:
@@ -125,7 +138,7 @@ class WhisperTool(Tool):
         abort = threading.Event()
         self._abort = abort
         work = asyncio.get_running_loop().run_in_executor(
-            self._executor, model.transcribe, samples, language, self.prompt, abort)
+            self._executor, model.transcribe, samples(pcm), language, self.prompt, abort)
         # the lock is released when whisper.cpp has really stopped, not when we stop waiting
         work.add_done_callback(self._finished)
         wait_ms = (time.perf_counter() - queued) * 1000
@@ -133,8 +146,9 @@ class WhisperTool(Tool):
             result = await asyncio.shield(work)
         except asyncio.CancelledError:
             abort.set()  # the caller gave up (deadline): stop whisper.cpp early
+            self.counts["aborted"] += 1
             raise
-        audio_ms = len(samples) / 16.0
+        self.counts["transcriptions"] += 1
         return {"text": result.text, "language": result.language, "segments": result.segments,
                 "timings": {"audio_ms": round(audio_ms, 1), "wait_ms": round(wait_ms, 1),
                             "decode_ms": round(result.decode_ms, 1),
