@@ -321,8 +321,10 @@ class VoiceLoop:
     def _remember(self, item: _Item, outcome: Outcome | None, kind: str, ptt: bool) -> None:
         self.counts[kind.split(" ", maxsplit=1)[0]] += 1
         u = item.utterance
+        now = time.time()
         entry: dict[str, Any] = {
-            "at": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime()), "outcome": kind,
+            "at": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(now)) + f".{int(now % 1 * 1000):03d}Z",
+            "outcome": kind,
             "stream_s": [round(u.start_s, 2), round(u.end_s, 2)],
             "audio_s": round(u.duration, 2), "without_wake_phrase": ptt}
         if outcome is not None:
