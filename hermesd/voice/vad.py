@@ -56,7 +56,7 @@ class Utterance:
 
 
 def voiced_seconds(pcm: bytes, settings: VadSettings | None = None) -> float:
-    """How much of a clip sounds like a voice (loud enough, not flat), whatever its noise floor.
+    """How much of a clip sounds like a voice (loud, not flat, in runs), whatever its noise floor.
 
     Whisper writes confident text for silence and noise ("Thank you for watching."); a clip
     with less voice than `min_voiced_frames` is not worth decoding.
@@ -67,7 +67,15 @@ def voiced_seconds(pcm: bytes, settings: VadSettings | None = None) -> float:
         return 0.0
     frames = np.frombuffer(pcm[:usable], dtype="<i2").reshape(-1, FRAME)
     voiced, _levels = Vad(s)._classify(frames)
-    return float(np.count_nonzero(voiced)) * FRAME_S
+    # only runs as long as the detector's start rule count: noise has stray voice-like frames
+    total = run = 0
+    for v in voiced:
+        run = run + 1 if v else 0
+        if run == s.start_frames:
+            total += run
+        elif run > s.start_frames:
+            total += 1
+    return total * FRAME_S
 
 
 class Vad:

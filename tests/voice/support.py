@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -28,10 +29,15 @@ def wait_state(d: RunningDaemon, state: str, timeout: float = 60.0) -> dict[str,
                              timeout=timeout, what=f"voice state {state}"))
 
 
-def feed_fifo(fifo: Path, wav: Path, timeout: float = 60.0) -> None:
-    """Write one WAV stream into the daemon's input FIFO (returns when it has been read)."""
-    subprocess.run(["dd", f"if={wav}", f"of={fifo}", "bs=64k", "status=none"], check=True,
-                   timeout=timeout)
+def feed_fifo(fifo: Path, wav: Path, timeout: float = 60.0, *, refused: bool = False) -> None:
+    """Write one WAV stream into the daemon's input FIFO (returns when it has been read).
+
+    With `refused`, the daemon is expected to close the FIFO on the bad stream, which the
+    writer sees as a broken pipe.
+    """
+    done = subprocess.run(["dd", f"if={wav}", f"of={fifo}", "bs=64k", "status=none"],
+                          timeout=timeout, check=False)
+    assert done.returncode == 0 or (refused and done.returncode == -signal.SIGPIPE), done
 
 
 def voice_audit(d: RunningDaemon) -> list[dict[str, Any]]:

@@ -242,7 +242,7 @@ def test_a_bad_input_is_reported_in_status_and_the_daemon_keeps_working(
     fifo = tmp_path / "mic.fifo"
     os.mkfifo(fifo)
     d = daemon_runner.start(plant_config(_voice(input=str(fifo))))
-    feed_fifo(fifo, speech.espeak_raw("Hermes, open steam valve 2."))  # 22050 Hz
+    feed_fifo(fifo, speech.espeak_raw("Hermes, open steam valve 2."), refused=True)  # 22050 Hz
     v = d.wait_until(lambda: (s := voice_status(d))["input_error"] and s, what="input error")
     assert "its sample rate is 22050 Hz, not 16000 Hz" in v["input_error"]
     assert d.ctl_json("read", "tank_level")[0] == 0  # the rest of the daemon is unaffected

@@ -96,7 +96,7 @@ class WhisperModel:
             started = time.perf_counter()
             segments = self._model.transcribe(
                 samples, language=language, detect_language=False, initial_prompt=prompt,
-                abort_callback=abort.is_set)
+                max_tokens=token_budget(len(samples) / 16000), abort_callback=abort.is_set)
             decode_ms = (time.perf_counter() - started) * 1000
             lang_id = pw.whisper_full_lang_id(self._model._ctx)
         detected = pw.whisper_lang_str(lang_id) if lang_id >= 0 else language
@@ -119,6 +119,16 @@ class WhisperModel:
         with self._lock:
             self._model = None
         pw.whisper_log_set(None)
+
+
+def token_budget(seconds: float) -> int:
+    """Tokens a segment may have: a fast talker says about 4 tokens a second.
+
+    Without a bound, audio that is not speech can send whisper into repetition loops that its
+    temperature fallback retries with 5 candidates at 6 temperatures, up to 224 tokens each:
+    86 s for 3 s of pink noise on 2 cores. The bound keeps a bad clip to a few seconds.
+    """
+    return int(10 + 6 * min(seconds, 30.0))
 
 
 def _whisper_log(level: int, text: str) -> None:
