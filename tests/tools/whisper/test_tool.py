@@ -191,7 +191,9 @@ async def test_killed_mid_transcription_fails_the_call_at_once_and_comes_back(
         assert time.monotonic() < deadline, whisper.tool.status()
         await asyncio.sleep(0.05)
     assert whisper.tool.restarts == 1
-    assert "was killed by SIGKILL" in whisper.tool.last_error
+    # whichever the supervisor noticed first: the exit, or the socket closing with it
+    assert "was killed by SIGKILL" in whisper.tool.last_error or \
+        "closed its connection" in whisper.tool.last_error
     result = await whisper.call("transcribe", {"path": whisper.put(speech.say("Tank level."))})
     assert "tank" in result["text"].lower()
 
