@@ -314,6 +314,15 @@ def format_status(s: dict[str, Any]) -> str:
         state = {True: "online", False: "OFFLINE", None: "unknown"}[d.get("online")]
         reason = f" ({d['reason']})" if d.get("reason") else ""
         lines.append(f"  {name:10} {d['driver']:7} {state}{reason}")
+    voice = s.get("voice")
+    if isinstance(voice, dict):
+        problem = f" ({voice['input_error']})" if voice.get("input_error") else ""
+        lines.append(f"voice: {voice.get('state')}{problem}, {voice.get('input')}, wake phrase "
+                     f"{voice.get('wake_phrase')!r}, role {voice.get('role')}")
+        for heard in (voice.get("recent") or [])[-3:]:
+            said = heard.get("transcript", "")
+            lines.append(f"  {heard.get('at', '')[11:19]} {heard.get('outcome'):9} {said!r}"
+                         + (f" -> {heard['reply']}" if heard.get("reply") else ""))
     return "\n".join(lines)
 
 

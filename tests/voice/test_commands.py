@@ -8,6 +8,7 @@ real tool processes serving the dev plant's points.
 from __future__ import annotations
 
 import json
+import signal
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,25 @@ def test_a_dozen_spoken_commands_reach_the_right_points(daemon_runner: DaemonRun
     assert len(spoken) == len(COMMANDS)
     assert all(p.read_bytes()[:4] == b"RIFF" and p.stat().st_size > 20000 for p in spoken)
     assert d.terminate() == 0
+
+
+@pytest.mark.timeout(120)
+def test_a_reload_changes_the_input_and_status_shows_what_was_heard(
+        daemon_runner: DaemonRunner, speech: Speech, whisper_model: Path) -> None:
+    config = plant_config({"enabled": True, "input": "none"})
+    d = daemon_runner.start(config)
+    assert d.status()["voice"]["state"] == "no input (ask --audio only)"
+    gap = speech.silence(1.0)
+    recording = speech.join([gap, speech.say("Hermes, what is the boiler 3 pressure."), gap],
+                            "reload.wav")
+    config["voice"] = {"enabled": True, "input": str(recording)}
+    daemon_runner.write_config(config)
+    d.proc.send_signal(signal.SIGHUP)
+    heard = wait_outcomes(d, 1)
+    assert heard[0]["action"] == {"name": "read", "args": {"point": "boiler3_pressure"}}
+    shown = d.ctl("status")
+    assert shown.returncode == 0
+    assert f"voice: input ended, WAV file {recording}, wake phrase 'hermes', role viewer" \
+        in shown.stdout
+    assert "answered  'hermes, what is the boiler 3 pressure" in shown.stdout.lower()
+    assert "-> Boiler 3 pressure is 12.5 bar." in shown.stdout
