@@ -92,10 +92,13 @@ class WhisperModel:
 
         if not self.info["multilingual"]:
             language = "en"  # an English-only model knows nothing else
+        # whisper.cpp detects the language for "" (the binding passes "auto" on as a code it
+        # does not know, and English is then assumed)
+        wanted = "" if language == "auto" else language
         with self._lock:
             started = time.perf_counter()
             segments = self._model.transcribe(
-                samples, language=language, detect_language=False, initial_prompt=prompt,
+                samples, language=wanted, detect_language=False, initial_prompt=prompt,
                 max_tokens=token_budget(len(samples) / 16000), abort_callback=abort.is_set)
             decode_ms = (time.perf_counter() - started) * 1000
             lang_id = pw.whisper_full_lang_id(self._model._ctx)
