@@ -41,7 +41,9 @@ from hermesd.config import load_config  # noqa: E402
 from hermesd.models.whisper import default_model  # noqa: E402
 from hermesd.router.rules import RuleRouter  # noqa: E402
 from hermesd.voice.prompt import vocabulary_prompt  # noqa: E402
+from hermesd.voice.vad import FRAME_S, Vad  # noqa: E402
 from hermesd.voice.wake import match_wake  # noqa: E402
+from hermesd.voice.wav import read_wav  # noqa: E402
 from tests.support.daemon import DaemonRunner, RunningDaemon  # noqa: E402
 from tests.voice.plant import plant_config  # noqa: E402
 from tests.voice.speech import COMMANDS, Speech, duration  # noqa: E402
@@ -117,6 +119,7 @@ def load() -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="runs per clip (median)")
+    parser.add_argument("--parts", default="1234", help="which sections to run (e.g. 24)")
     args = parser.parse_args()
     model_path = default_model()
     if model_path is None:
@@ -135,10 +138,14 @@ def main() -> int:
         prompt = vocabulary_prompt(config)
         model = WhisperModel.load(model_path, None, min(4, os.cpu_count() or 1))
         try:
-            rtf(d, speech, model, prompt, args.repeat)
-            end_to_end(d, speech, fifo)
-            memory(d)
-            accuracy(speech, model, prompt, config)
+            if "1" in args.parts:
+                rtf(d, speech, model, prompt, args.repeat)
+            if "2" in args.parts:
+                end_to_end(d, speech, fifo)
+            if "3" in args.parts:
+                memory(d)
+            if "4" in args.parts:
+                accuracy(speech, model, prompt, config)
         finally:
             model.close()
         d.terminate()
@@ -185,7 +192,7 @@ def end_to_end(d: RunningDaemon, speech: Speech, fifo: Path) -> None:
         said = speech.say(f"Hermes, {text}.")
         clip = speech.join([gap, said, tail], f"e2e-{len(rows)}.wav")
         before = len(d.status()["voice"]["recent"])
-        speech_end = _write_paced(fifo, clip, 0.5 + duration(said))
+        speech_end = _write_paced(fifo, clip, _last_voice(clip))
         entry = d.wait_until(lambda b=before: (r := d.status()["voice"]["recent"])[b:] and r[b],
                              timeout=120, what="the answer")
         answered = _epoch(entry["at"])
@@ -201,6 +208,14 @@ def end_to_end(d: RunningDaemon, speech: Speech, fifo: Path) -> None:
               f"{typed_ms:7.1f}ms  {e2e / typed_ms:5.0f}x  [{entry['outcome']}]")
     print(f"   median {statistics.median(rows):.0f} ms (includes the VAD's 750 ms hangover, "
           "which is how the end of speech is known)")
+
+
+def _last_voice(clip: Path) -> float:
+    """Seconds into the clip where the last voiced frame ends (espeak-ng adds silence)."""
+    vad = Vad()
+    pcm = read_wav(clip.read_bytes())
+    cut = [*vad.feed(pcm), *vad.flush()]
+    return cut[-1].end_s - vad.s.tail_frames * FRAME_S
 
 
 def _write_paced(fifo: Path, clip: Path, speech_end_s: float) -> float:
