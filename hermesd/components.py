@@ -36,4 +36,8 @@ def build_components(daemon: Daemon) -> list[Component]:
         from hermesd.mqtt.bridge import MqttBridge
 
         components.append(MqttBridge(daemon))
+    if daemon.config.voice.enabled:
+        from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
+
+        components.append(VoiceLoop(daemon))
     return components

@@ -2,17 +2,21 @@
 
     hermesctl [--socket PATH] [--json] [--role ROLE] [--dry-run] COMMAND ...
       status | tools | points | read POINT | write POINT VALUE | ask [TEXT...] [--audio FILE]
-      call TOOL.ACTION JSON
+      call TOOL.ACTION JSON | listen [--window SECONDS]
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
 10 dry run, 1 error, 65 rejected, 75 busy, 77 forbidden, 64 usage, 69 daemon unreachable.
 `ask` with no text reads commands from the terminal (with history), one answer per line.
+`ask --audio FILE.wav` sends the recording itself (16 kHz mono 16-bit WAV), so the daemon
+needs no access to your files; the answer adds `transcript`. `listen` is push-to-talk: the
+next thing said at the gateway's microphone is taken as a command, without the wake phrase.
 """
 
 from __future__ import annotations
 
 import argparse
+import base64
 import contextlib
 import json
 import os
@@ -28,6 +32,8 @@ STATUS_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "
 SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
 MAX_ANSWER = 8 * 1024 * 1024
+MAX_RECORDING = 6 * 1024 * 1024  # bytes of WAV: base64 of it fits the daemon's audio frame limit
+LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
 
 
 class Unreachable(Exception):
@@ -76,7 +82,9 @@ class Client:
     def request(self, obj: dict[str, Any]) -> dict[str, Any]:
         sock = self._connect()
         try:
-            sock.sendall(json.dumps(obj, ensure_ascii=False).encode() + b"\n")
+            # compact, in insertion order: an audio ask must start '{"op":"ask","audio_wav":'
+            frame = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+            sock.sendall(frame + b"\n")
             while b"\n" not in self._buffer:
                 chunk = sock.recv(65536)
                 if not chunk:
@@ -126,6 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("ask", parents=[common], help="a command in plain words")
     p.add_argument("text", nargs="*")
     p.add_argument("--audio", metavar="FILE.wav", help="transcribe a recording first")
+    p = sub.add_parser("listen", parents=[common],
+                       help="push-to-talk: take the next thing said at the microphone")
+    p.add_argument("--window", type=float, default=10.0, metavar="SECONDS",
+                   help="how long to wait for speech to begin (default 10)")
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
@@ -144,9 +156,12 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
         req["point"] = args.point
     elif args.command == "write":
         req["point"], req["value"] = args.point, args.value
+    elif args.command == "listen":
+        req["window"] = args.window
     elif args.command == "ask":
         if args.audio:
-            req["audio"] = str(Path(args.audio).absolute())
+            req = {"op": "ask", "audio_wav": _recording(args.audio),
+                   **{k: v for k, v in req.items() if k != "op"}}
         else:
             req["text"] = " ".join(args.text)
     elif args.command == "call":
@@ -163,13 +178,29 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
     return req
 
 
+def _recording(path: str) -> str:
+    """The WAV file, base64-encoded (the daemon checks its format and says what is wrong)."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_RECORDING + 1)
+    except OSError as exc:
+        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_RECORDING:
+        raise ValueError(f"{path} is larger than {MAX_RECORDING // (1024 * 1024)} MB; a spoken "
+                         "command is a few seconds of 16 kHz mono audio")
+    return base64.b64encode(data).decode("ascii")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     as_json = getattr(args, "json", False)
     path = socket_path(getattr(args, "socket", None))
     timeout = getattr(args, "timeout", None)
-    client = Client(path, timeout=(timeout or 60.0) + 5.0)
+    wait = (timeout or 60.0) + 5.0
+    if args.command == "listen":
+        wait = max(wait, args.window + LISTEN_EXTRA)
+    client = Client(path, timeout=wait)
     try:
         if args.command == "ask" and not args.text and not args.audio:
             sys.exit(interactive(client, args, as_json))
@@ -251,6 +282,8 @@ def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
         print(format_tools((answer.get("result") or {}).get("tools", {})))
         return
     reply = answer.get("reply") or ""
+    if "transcript" in answer:
+        print(f"heard: {answer['transcript']!r}", file=sys.stderr)
     if status in ("ok", "stale", "dry_run"):
         if command == "call" and status == "ok":
             print(json.dumps((answer.get("result") or {}).get("value"), ensure_ascii=False,
@@ -281,6 +314,15 @@ def format_status(s: dict[str, Any]) -> str:
         state = {True: "online", False: "OFFLINE", None: "unknown"}[d.get("online")]
         reason = f" ({d['reason']})" if d.get("reason") else ""
         lines.append(f"  {name:10} {d['driver']:7} {state}{reason}")
+    voice = s.get("voice")
+    if isinstance(voice, dict):
+        problem = f" ({voice['input_error']})" if voice.get("input_error") else ""
+        lines.append(f"voice: {voice.get('state')}{problem}, {voice.get('input')}, wake phrase "
+                     f"{voice.get('wake_phrase')!r}, role {voice.get('role')}")
+        for heard in (voice.get("recent") or [])[-3:]:
+            said = heard.get("transcript", "")
+            lines.append(f"  {heard.get('at', '')[11:19]} {heard.get('outcome'):9} {said!r}"
+                         + (f" -> {heard['reply']}" if heard.get("reply") else ""))
     return "\n".join(lines)
 
 

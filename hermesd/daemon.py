@@ -40,7 +40,7 @@ from hermesd.toolspecs import tool_specs
 log = logging.getLogger(__name__)
 
 TOOLS_READY_TIMEOUT = 10.0  # READY waits this long for tools; a late tool is shown degraded
-DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0}
+DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0}
 LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is withheld
 
 
@@ -237,21 +237,22 @@ class Daemon:
             return await self.engine.write(ctx, f["point"], f["value"])
         if req.op == "call":
             return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+        if req.op == "listen":
+            from hermesd.voice.control import listen
+
+            return await listen(self.components, ctx, float(f.get("window", 10.0)))
+        if "audio_wav" in f:
+            return await self.ask_audio(ctx, f["audio_wav"], encoded=True)
         if "audio" in f:
             return await self.ask_audio(ctx, f["audio"])
         return await self.engine.ask(ctx, f["text"])
 
-    async def ask_audio(self, ctx: RequestContext, path: str) -> Answer:
-        """`ask --audio`: transcription first (the voice issue adds the whisper tool)."""
-        answer = await self.engine.call(ctx, "whisper", "transcribe", {"path": path})
-        if answer.status != "ok" or not answer.result:
-            return answer
-        value = answer.result.get("value") or {}
-        text = str(value.get("text", ""))
-        spoken = await self.engine.ask(ctx, text)
-        spoken.extra["transcript"] = text
-        spoken.timings_ms["transcribe"] = answer.timings_ms.get("total", 0.0)
-        return spoken
+    async def ask_audio(self, ctx: RequestContext, audio: str, *, encoded: bool = False) -> Answer:
+        """`ask --audio`: a recording (base64 WAV, or a path for trusted peers) transcribed by
+        the whisper tool, then asked like typed text; see hermesd/voice/control.py."""
+        from hermesd.voice.control import ask_audio
+
+        return await ask_audio(self.engine, self.config, ctx, audio, encoded=encoded)
 
     def status(self) -> dict[str, Any]:
         devices = {}

@@ -8,6 +8,7 @@ section, with or without `driver: mqtt` devices: it is also the daemon's link to
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any
 
@@ -54,6 +55,8 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
         from hermesd.router.llm import TOOL, llm_spec
 
         specs[TOOL] = llm_spec(config)  # the LLM worker: supervised like every tool
+    if config.voice.enabled:
+        specs["whisper"] = whisper_spec(config, common)
     return specs
 
 
@@ -88,3 +91,26 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
                    "talk": topics.talk if config.voice.enabled else None,
                    "protected": sorted(set(protected))},
     }
+
+
+def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:
+    """The speech-to-text tool of `voice` (and `ask --audio`): model file, pin, spool dir."""
+    from hermesd.models.whisper import DEFAULT_FILENAME, default_model, expected_sha256
+    from hermesd.voice.prompt import vocabulary_prompt
+
+    voice = config.voice
+    cfg: dict[str, Any] = {**common, "threads": min(4, os.cpu_count() or 1),
+                           "language": voice.language, "prompt": vocabulary_prompt(config),
+                           "spool": str(config.paths.runtime_dir / "voice")}
+    if voice.model == "default":
+        found = default_model(config.paths.state_dir)
+        cfg["model"] = str(found) if found else None
+        cfg["sha256"] = expected_sha256(found) if found else None
+        cfg["missing"] = None if found else (
+            f"the default whisper model {DEFAULT_FILENAME} is not prepared; run scripts/models "
+            "(or python -m hermesd.models whisper)")
+    else:
+        cfg["model"] = str(config.source.parent / voice.model)
+        cfg["sha256"] = voice.model_sha256
+    return ToolSpec(name="whisper", argv=(sys.executable, "-m", "hermes_tools.whisper"),
+                    config=cfg)

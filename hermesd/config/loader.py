@@ -36,6 +36,8 @@ from hermesd.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
+LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
+SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
             "metrics")
 
@@ -91,7 +93,7 @@ def validate(data: Any, source: Path) -> Config:
     devices, points = _devices(top, problems)
     access = _access(top.section("access"), points)
     mqtt = _mqtt(top.section("mqtt"), base) if top.raw("mqtt", None) is not None else None
-    voice = _voice(top.section("voice"))
+    voice = _voice(top.section("voice"), base)
     intents = _intents(top, points)
     memory = read_memory(top.section("memory"))
     metrics = read_metrics(top.section("metrics"))
@@ -102,6 +104,9 @@ def validate(data: Any, source: Path) -> Config:
         problems.add("mqtt.command_role", _unknown_role(mqtt.command_role, roles))
     if top.has("voice") and voice.role not in roles:
         problems.add("voice.role", _unknown_role(voice.role, roles))
+    if voice.enabled and devices.get("whisper") is not None and devices["whisper"].driver == "exec":
+        problems.add("devices.whisper", "the name whisper is taken by the voice tool; rename "
+                                        "this device")
     if mqtt is None:
         for dev in devices.values():
             if dev.driver == "mqtt":
@@ -372,16 +377,25 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
     return mqtt
 
 
-def _voice(s: Section) -> Voice:
+def _voice(s: Section, base: Path) -> Voice:
     voice = Voice(
         enabled=s.flag("enabled", False), input=s.text("input", "default"),
         model=s.text("model", "default"), wake_phrase=s.text("wake_phrase", "hermes"),
         role=s.text("role", "viewer"), speak=s.flag("speak", False),
         output=s.text("output", "default"),
         max_utterance=s.duration("max_utterance", 15.0, min=1, max=120),
+        language=s.text("language", "auto", pattern=LANGUAGE, what="`auto` or a language code "
+                        "such as en or zh"),
+        model_sha256=s.text("model_sha256", None, pattern=SHA256, what="a sha256 (64 hex "
+                            "digits)"),
     )
     if voice.model != "default" and not voice.model.endswith(".bin"):
         s.problem("model", f"expected `default` or a path to a ggml .bin file, got {voice.model!r}")
+    elif voice.enabled and voice.model != "default" and not (base / voice.model).is_file():
+        s.problem("model", f"no model file {base / voice.model}")
+    if voice.model_sha256 is not None and voice.model == "default":
+        s.problem("model_sha256", "the default model is pinned already; this key is for a "
+                                  "model file of your own")
     s.finish()
     return voice
 

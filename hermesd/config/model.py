@@ -124,13 +124,17 @@ class Mqtt:
 @dataclass(frozen=True, slots=True)
 class Voice:
     enabled: bool = False
-    input: str = "default"  # an ALSA device name, or a .wav file / FIFO path
+    #: an ALSA device name, or a .wav file / FIFO path; "none": no listening (ask --audio only)
+    input: str = "default"
     model: str = "default"  # "default" (whisper tiny.en prepared by scripts) or a ggml .bin path
     wake_phrase: str = "hermes"
     role: str = "viewer"
     speak: bool = False  # say the answer with espeak-ng
-    output: str = "default"  # ALSA device for spoken answers
+    #: ALSA device for spoken answers (or a directory / .wav path: answers written as files)
+    output: str = "default"
     max_utterance: float = 15.0  # seconds; longer speech is cut and refused politely
+    language: str = "auto"  # spoken language: "auto" (detected by multilingual models) or "en"...
+    model_sha256: str | None = None  # pin for a model file of your own, checked at every load
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import os
 import pwd
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.config.model import Access
-from hermesd.errors import BadRequest, Forbidden
+from hermesd.errors import BadRequest, Forbidden, ProtocolError
+from hermesd.protocol import FrameDecoder, parse_frame
 
 OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # op -> field -> (types, required)
@@ -23,14 +25,25 @@ OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     "points": {},
     "read": {"point": (str, True)},
     "write": {"point": (str, True), "value": ((str, int, float, bool), True)},
-    "ask": {"text": (str, False), "audio": (str, False)},
+    # audio_wav: a WAV file, base64 (hermesctl ask --audio); audio: a path the daemon reads,
+    # for root and the daemon's own user only (others' files are not the daemon's to read)
+    "ask": {"text": (str, False), "audio": (str, False), "audio_wav": (str, False)},
     "call": {"tool": (str, True), "action": (str, True), "args": (dict, False)},
+    # push-to-talk: the next utterance at the microphone, without the wake phrase
+    "listen": {"window": ((int, float), False)},
 }
 COMMON: dict[str, tuple[type | tuple[type, ...], bool]] = {
     "op": (str, True), "id": ((str, int), False), "role": (str, False),
     "dry_run": (bool, False), "timeout": ((int, float), False),
 }
 MAX_TIMEOUT = 120.0
+MAX_LISTEN_WINDOW = 60.0
+MAX_REQUEST = 64 * 1024  # bytes of one request frame
+#: an `ask` that carries a recording (base64 WAV; 120 s of 16 kHz mono is 5.1 MB) may be this
+#: large, and only when its frame begins `{"op": "ask", "audio_wav": "` (spaces optional;
+#: hermesctl writes it so)
+MAX_AUDIO_REQUEST = 8 * 1024 * 1024
+AUDIO_PREFIX = re.compile(rb'\{\s*"op"\s*:\s*"ask"\s*,\s*"audio_wav"\s*:\s*"')
 
 
 @dataclass(frozen=True)
@@ -87,8 +100,10 @@ def parse(obj: dict[str, Any]) -> Request:
             raise BadRequest(f"{op}: field {name!r} has the wrong type (boolean)")
         if not isinstance(value, allowed):
             raise BadRequest(f"{op}: field {name!r} has the wrong type ({type(value).__name__})")
-    if op == "ask" and ("text" in obj) == ("audio" in obj):
-        raise BadRequest("ask: give exactly one of text or audio")
+    if op == "ask" and sum(k in obj for k in ("text", "audio", "audio_wav")) != 1:
+        raise BadRequest("ask: give exactly one of text, audio or audio_wav")
+    if op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:
+        raise BadRequest(f"listen: window must be in (0, {MAX_LISTEN_WINDOW:g}] seconds")
     timeout = obj.get("timeout")
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
         raise BadRequest(f"timeout must be in (0, {MAX_TIMEOUT:g}] seconds")
@@ -113,3 +128,35 @@ def role_for(peer: Peer, requested: str | None, access: Access) -> str:
     if not trusted:
         raise Forbidden(f"{peer.describe()} may act only as {own!r}, not {requested!r}")
     return requested
+
+
+class RequestDecoder(FrameDecoder):
+    """Request frames of at most MAX_REQUEST bytes, except an audio `ask` (MAX_AUDIO_REQUEST).
+
+    The larger limit is granted by the first bytes of the frame being assembled, so it holds
+    only for the one op that needs it; a frame of any other shape is refused at 64 KiB as
+    before, without waiting for its end.
+    """
+
+    def __init__(self) -> None:
+        super().__init__(MAX_REQUEST)
+        self._searched = 0  # bytes of the buffer known to hold no newline
+
+    def feed(self, data: bytes) -> list[dict[str, Any]]:
+        buffer = self._buffer
+        buffer += data
+        frames: list[dict[str, Any]] = []
+        while True:
+            end = buffer.find(b"\n", self._searched)
+            limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(buffer, 0, 64) else MAX_REQUEST
+            if end < 0:
+                self._searched = len(buffer)
+                if len(buffer) > limit:
+                    raise ProtocolError(f"frame exceeds {limit} bytes")
+                return frames
+            line = bytes(buffer[:end])
+            del buffer[:end + 1]
+            self._searched = 0
+            if len(line) > limit:
+                raise ProtocolError(f"frame of {len(line)} bytes exceeds {limit}")
+            frames.append(parse_frame(line))

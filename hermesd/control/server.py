@@ -18,9 +18,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
-from hermesd.control.requests import Peer
+from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.errors import ProtocolError
-from hermesd.protocol import FrameDecoder, encode_json
+from hermesd.protocol import encode_json
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ class ControlServer:
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = _peer(writer)
-        decoder = FrameDecoder(MAX_REQUEST)
+        decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
         inflight: set[asyncio.Task[None]] = set()
         lock = asyncio.Lock()
         try:

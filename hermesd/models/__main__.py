@@ -10,7 +10,7 @@ from pathlib import Path
 from hermesd.models import default_dir
 
 #: model preparers: module name -> what it prepares; each module has `prepare(dir) -> Path`
-PREPARERS: dict[str, str] = {"llm": "hermesd.models.gguf"}
+PREPARERS: dict[str, str] = {"llm": "hermesd.models.gguf", "whisper": "hermesd.models.whisper"}
 
 
 def main(argv: list[str] | None = None) -> int:

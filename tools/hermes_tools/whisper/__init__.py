@@ -1,0 +1,1 @@
+"""The whisper tool process: speech to text with whisper.cpp (see `tool.WhisperTool`)."""
