@@ -64,7 +64,8 @@ class Daemon:
         self._reload_task: asyncio.Task[bool] | None = None
         self.loop_lag = 0.0
         self.components: list[Component] = build_components(self)
-        self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail)
+        self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail,
+                                  llm_model_bytes=self._llm_model_bytes)
         self.prometheus: MetricsServer | None = None
         if config.metrics.enabled:
             sock = config.metrics.socket
@@ -134,6 +135,16 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def _llm_model_bytes(self) -> int | None:
+        """The size of the configured GGUF: the LLM worker's memory budget grows with it."""
+        from hermesd.router.llm import resolve_model
+
+        path = resolve_model(self.config)[0]
+        try:
+            return path.stat().st_size if path is not None else None
+        except OSError:
+            return None
 
     def fail(self, reason: str) -> None:
         """Stop cleanly but exit non-zero, so systemd restarts a fresh daemon."""
