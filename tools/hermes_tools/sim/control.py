@@ -1,7 +1,8 @@
 """The simulator's control channel: one JSON object per line over a Unix socket.
 
 Requests are `{"op": ..., ...}`; every answer is `{"ok": true, ...}` or `{"ok": false, "error":
-"..."}`. Ops: `status`; `drop {device, mode?}`, `restore {device}`, `slow {device, seconds}`,
+"..."}`. Ops: `status`; `drop {device, mode?}` (mode `silent`, the default; `refuse` for a
+Modbus TCP endpoint; `unplug` for a serial instrument), `restore {device}`, `slow {device, seconds}`,
 `fail {device, code, table?, address?, count?}` and the driver-specific faults (Modbus's
 `corrupt {device, kind}` and `stick {device}`); `set {point, value}`, `get {point}`. A bad
 request gets an error answer and changes nothing; it never stops the simulator.
