@@ -76,7 +76,7 @@ async def test_garbage_and_silent_clients_do_not_disturb_others(daemon: RunningD
     ({"op": "read", "point": 3}, "read: field 'point' has the wrong type (int)"),
     ({"op": "read", "point": "level", "sudo": True}, "read: unknown field(s) sudo"),
     ({"op": "write", "point": "valve", "value": [1]}, "write: field 'value' has the wrong type"),
-    ({"op": "ask", "text": "hi", "audio": "/x.wav"}, "ask: give exactly one of text or audio"),
+    ({"op": "ask", "text": "hi", "audio": "/x.wav"}, "ask: give exactly one of text, audio or audio_wav"),
     ({"op": "read", "point": "level", "timeout": 0}, "timeout must be in (0, 120] seconds"),
     ({"op": "read", "point": "level", "dry_run": "yes"}, "read: field 'dry_run' has the wrong type"),
 ])

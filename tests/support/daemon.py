@@ -145,6 +145,18 @@ class RunningDaemon:
                 raise RuntimeError(f"hermesd exited with {self.proc.returncode}:\n{self.log}")
             time.sleep(0.05)
 
+    def audit_records(self) -> list[dict[str, Any]]:
+        """Every audit record of what was done so far, once it has reached the disk.
+
+        Reads are group-committed, so a record may land a moment after its answer; records are
+        written in order, so once a marker request made now is on disk, so is all before it.
+        """
+        path = self.state_dir / "audit.jsonl"
+        marker = self.request({"op": "ask", "text": "hello"})["trace_id"]
+        self.wait_until(lambda: path.exists() and marker in path.read_text(),
+                        what="the audit log to catch up")
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
     def status(self) -> dict[str, Any]:
         return dict(self.request({"op": "status"})["result"])
 

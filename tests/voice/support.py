@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import signal
 import subprocess
 from pathlib import Path
@@ -41,8 +40,5 @@ def feed_fifo(fifo: Path, wav: Path, timeout: float = 60.0, *, refused: bool = F
 
 
 def voice_audit(d: RunningDaemon) -> list[dict[str, Any]]:
-    path = d.state_dir / "audit.jsonl"
-    if not path.exists():
-        return []
-    records = [json.loads(line) for line in path.read_text().splitlines()]
-    return [r for r in records if r.get("source") == "voice"]
+    """The voice records of the audit log, once everything done so far has reached it."""
+    return [r for r in d.audit_records() if r.get("source") == "voice"]

@@ -7,7 +7,6 @@ real tool processes serving the dev plant's points.
 
 from __future__ import annotations
 
-import json
 import signal
 from pathlib import Path
 
@@ -58,8 +57,7 @@ def test_a_dozen_spoken_commands_reach_the_right_points(daemon_runner: DaemonRun
         assert code == 0 and answer["result"]["value"] == value, (point, answer)
 
     # every command is in the audit log with source voice and the voice role
-    audit = [json.loads(line) for line in (d.state_dir / "audit.jsonl").read_text().splitlines()]
-    voiced = [r for r in audit if r["source"] == "voice" and r["phase"] == "done"]
+    voiced = [r for r in d.audit_records() if r["source"] == "voice" and r["phase"] == "done"]
     assert len(voiced) == len(COMMANDS)
     assert {r["role"] for r in voiced} == {"operator"}
 
