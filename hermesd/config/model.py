@@ -55,7 +55,7 @@ class Access:
 @dataclass(frozen=True, slots=True)
 class Llm:
     model: str  # "default" (the embedded model prepared by scripts/setup) or a .gguf path
-    threads: int  # 0 means auto: the number of physical cores
+    threads: int  # 0 means auto: physical cores minus one (llama.cpp threads spin-wait; see README)
     context: int  # context window in tokens
     enabled: bool = True  # false: rules only
     timeout: float = 10.0  # seconds a generation may take before the worker is killed
