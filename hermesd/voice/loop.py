@@ -8,9 +8,9 @@ the valve" carried out half a minute after it was said is worse than none); repl
 dropped. While an answer is being spoken, live input is muted so we do not hear ourselves.
 
 Push-to-talk skips the wake phrase for the next utterance: `hermesctl listen` (the `listen`
-control op) and, for another component such as an MQTT/Home Assistant button, the method
-`push_to_talk(origin, window)` (see docs/voice.md). The wake phrase alone ("Hermes.") opens
-the same window for the next utterance and answers "Yes?".
+control op), and the Home Assistant button: the mqtt tool sends a `talk` event per press,
+which arms the same window (`push_to_talk("mqtt", ...)`); presses are queued, a few at most.
+The wake phrase alone ("Hermes.") opens the same window for the next utterance and answers "Yes?".
 
 A failing input (arecord exits, a bad WAV stream) is reported in `status` and restarted with
 backoff; a failed transcription (e.g. the whisper tool died) is reported for that utterance and
@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config, Voice
 from hermesd.context import RequestContext
+from hermesd.errors import ProtocolError
 from hermesd.voice.ask import Outcome, answer_recording
 from hermesd.voice.sources import Source, SourceError, open_source
 from hermesd.voice.speaker import Speaker, SpeakError
@@ -53,6 +54,8 @@ TOOL_WAIT = 20.0  # seconds an utterance waits for a whisper tool that is (re)st
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 WAKE_REPLY = ("Yes?", "我在。")
+TALK_WINDOW = 10.0  # seconds a push-to-talk press from Home Assistant waits for speech
+TALK_PRESSES = 2  # presses waiting their turn; more are ignored (a stuck or bouncing button)
 
 
 @dataclass
@@ -93,6 +96,8 @@ class VoiceLoop:
         self._muted_until = 0.0
         self._speaking = False
         self._input_changed = asyncio.Event()
+        self._presses: asyncio.Queue[float] = asyncio.Queue(maxsize=TALK_PRESSES)
+        daemon.engine.event_handlers["talk"] = self._on_talk
 
     @property
     def state(self) -> str:
@@ -115,6 +120,7 @@ class VoiceLoop:
             async with asyncio.TaskGroup() as tg:
                 tg.create_task(self._listen_forever(), name="voice-listen")
                 tg.create_task(self._work(), name="voice-work")
+                tg.create_task(self._talk_presses(), name="voice-talk-presses")
         finally:
             self.input_state, self.activity = "stopped", "idle"
             for armed in self._armed:
@@ -169,6 +175,23 @@ class VoiceLoop:
             return None
         finally:
             self._armed.remove(armed)
+
+    def _on_talk(self, tool: str, data: dict[str, Any]) -> None:
+        """A push-to-talk press from Home Assistant (a `talk` event of the mqtt tool)."""
+        if tool != "mqtt":
+            raise ProtocolError(f"talk events come from the mqtt tool, not from {tool}")
+        try:
+            self._presses.put_nowait(time.monotonic())
+        except asyncio.QueueFull:
+            self.counts["push_to_talk_ignored"] += 1
+            log.info("push-to-talk press ignored: %d already waiting", TALK_PRESSES)
+
+    async def _talk_presses(self) -> None:
+        while True:
+            await self._presses.get()
+            outcome = await self.push_to_talk("mqtt", TALK_WINDOW)
+            if outcome is None:
+                log.info("push-to-talk from mqtt: nothing was heard within %g s", TALK_WINDOW)
 
     # -- listening ---------------------------------------------------------------------------
 

@@ -54,6 +54,9 @@ class FakeTool(Tool):
         self.action(ActionSpec("grow", "Hold on to this many MiB more (a leak).",
                                {"type": "object", "required": ["mib"]}, OBJ, "none"), self.grow)
         self.hoard: list[bytearray] = []
+        self.action(ActionSpec("emit", "Send an event of any kind (for hostile-tool tests).",
+                               {"type": "object", "required": ["kind", "data"]}, OBJ, "none"),
+                    self.emit_event)
 
     async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
         self.points.clear()
@@ -124,6 +127,10 @@ class FakeTool(Tool):
     async def grow(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         self.hoard.append(bytearray(os.urandom(1024)) * (1024 * int(args["mib"])))
         return {"held_mib": sum(len(b) for b in self.hoard) // (1024 * 1024)}
+
+    async def emit_event(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        self.emit(str(args["kind"]), dict(args["data"]))
+        return {}
 
     async def set_offline(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         device, online = args["device"], bool(args["online"])
