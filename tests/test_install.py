@@ -59,3 +59,20 @@ def test_install_refuses_unknown_options(tmp_path: Path) -> None:
     done = _install(tmp_path, "--frobnicate")
     assert done.returncode == 64
     assert "unknown option --frobnicate" in done.stderr
+
+
+def test_offline_install_from_a_wheelhouse(tmp_path: Path) -> None:
+    wheels = tmp_path / "wheels"
+    built = subprocess.run([str(ROOT / "scripts/build-wheelhouse"), "--extras", "none",
+                            "--no-models", str(wheels)], capture_output=True, text=True,
+                           timeout=600, check=False)
+    assert built.returncode == 0, built.stderr
+    assert any(p.name.startswith("hermesd-") for p in wheels.glob("*.whl"))
+    root = tmp_path / "root"
+    done = _install(root, "--wheelhouse", str(wheels), "--extras", "none", "--no-models")
+    assert done.returncode == 0, done.stderr
+    venv = root / "opt/hermesd/venv"
+    check = subprocess.run([str(venv / "bin/hermesd"), "--check-config",
+                            str(root / "etc/hermesd/hermesd.yaml")],
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert check.returncode == 0, check.stderr
