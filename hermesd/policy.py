@@ -72,7 +72,7 @@ class Policy:
                 raise Rejected(f"{format_value(point, value)} is outside the allowed range of "
                                f"{point.label()} ({_range(point)})", code=ErrorCode.OUT_OF_RANGE)
             checks.append(f"{format_value(point, value)} is within {_range(point)}")
-            if point.step is not None:
+            if point.step is not None and not (point.kind == "int" and point.step == 1):
                 counts = (value - point.step_origin) / point.step
                 if abs(counts - round(counts)) > 1e-6:
                     raise Rejected(f"{point.label()} takes steps of {point.step:g}"
