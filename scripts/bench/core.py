@@ -96,7 +96,11 @@ def write_config(tmp: Path) -> Path:
 
 
 def start_daemon(config: Path, notify_path: Path) -> tuple[subprocess.Popen[bytes], float]:
-    """Start hermesd; returns the process and its seconds from exec to READY=1."""
+    """Start hermesd; returns the process and its seconds from exec to READY=1.
+
+    The notify socket stays open (and is drained by nobody) until the process is stopped, as
+    systemd's would: closing it early only makes the daemon warn that it cannot notify.
+    """
     notify = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     if notify_path.exists():
         notify_path.unlink()
@@ -106,17 +110,22 @@ def start_daemon(config: Path, notify_path: Path) -> tuple[subprocess.Popen[byte
     started = time.perf_counter()
     proc = subprocess.Popen([sys.executable, "-m", "hermesd.main", "--config", str(config),
                              "--log-level", "warning"], env=env)
-    try:
-        while b"READY=1" not in notify.recv(4096):
-            pass
-    finally:
-        notify.close()
-    return proc, time.perf_counter() - started
+    while b"READY=1" not in notify.recv(4096):
+        pass
+    took = time.perf_counter() - started
+    _NOTIFY[proc.pid] = notify
+    return proc, took
+
+
+_NOTIFY: dict[int, socket.socket] = {}
 
 
 def stop(proc: subprocess.Popen[bytes]) -> None:
     proc.send_signal(signal.SIGTERM)
     proc.wait(timeout=10)
+    notify = _NOTIFY.pop(proc.pid, None)
+    if notify is not None:
+        notify.close()
 
 
 def main() -> None:
