@@ -229,8 +229,8 @@ def test_hostile_payloads_on_every_topic(daemon_runner: DaemonRunner, broker: Mo
     assert status["mqtt"]["requests"]["refused"] == \
         sum(1 for *_, code in requests if code == "BAD_REQUEST")
     assert "Traceback" not in d.log
-    assert "no handler for event kind 'talk'" not in d.log  # the junk press was not a press
-    watcher.publish(f"{B}/talk", "PRESS")  # a real press reaches hermesd as a `talk` event,
-    d.wait_until(lambda: "no handler for event kind 'talk'" in d.log,  # for the voice loop
-                 what="the press as a talk event")
+    assert "push-to-talk from mqtt" not in d.log  # the junk press was not a press
+    watcher.publish(f"{B}/talk", "PRESS")  # a real press reaches the voice loop
+    d.wait_until(lambda: "push-to-talk from mqtt: listening" in d.log,
+                 what="the press as a push-to-talk")
 
