@@ -124,10 +124,18 @@ class AuditLog:
         if self._fd is None:
             self.open()
         assert self._fd is not None
+        start = os.lseek(self._fd, 0, os.SEEK_END)
         view = memoryview(data)
-        while view:
-            view = view[os.write(self._fd, view):]
-        os.fsync(self._fd)
+        try:
+            while view:
+                view = view[os.write(self._fd, view):]
+            os.fsync(self._fd)
+        except OSError:
+            # a batch is all or nothing: a write cut short by a full disk must not leave half a
+            # record for the next batch to be glued onto (one unreadable line, two records lost)
+            with contextlib.suppress(OSError):
+                os.ftruncate(self._fd, start)
+            raise
         if os.fstat(self._fd).st_size >= self.max_bytes:
             self._rotate()
 

@@ -69,3 +69,42 @@ async def test_full_disk_refuses_durable_records(tmp_path: Path) -> None:
     log.append({"trace_id": "read"})  # reads go on (their record is lost, loudly)
     await _stop(task)
     log.close()
+
+
+def test_a_batch_cut_short_by_a_full_disk_leaves_no_half_record(tmp_path: Path) -> None:
+    """A file size limit (RLIMIT_FSIZE) stands in for a full disk: the write stops midway."""
+    import resource
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "audit.jsonl"
+    script = f"""
+import asyncio, resource, signal
+from pathlib import Path
+from hermesd.audit import AuditLog, AuditUnavailable
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # EFBIG instead of a signal
+async def main():
+    log = AuditLog(Path({str(path)!r}))
+    log.open()
+    task = asyncio.create_task(log.run())
+    await log.append_durable({{"trace_id": "first"}})
+    resource.setrlimit(resource.RLIMIT_FSIZE, (4096, resource.RLIM_INFINITY))
+    for i in range(100):
+        log.append({{"trace_id": f"r{{i}}", "pad": "x" * 100}})
+    try:
+        await log.append_durable({{"trace_id": "last"}})
+    except AuditUnavailable as exc:
+        print("refused:", exc)
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False,
+                          preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+    assert done.returncode == 0, done.stderr
+    assert "refused: audit log cannot be written" in done.stdout
+    lines = path.read_text().splitlines()
+    assert [json.loads(line)["trace_id"] for line in lines] == ["first"]  # whole records only
+    assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY  # ours untouched
