@@ -57,20 +57,23 @@ def _latency(recs: Iterable[Sent], windows: list[tuple[float, float]]) -> dict[s
                                "p99_ms": _ms(pct(calm, 0.99))}}
 
 
-def requests_section(records: list[Sent]) -> dict[str, Any]:
-    lost = [r for r in records if r.answered is None]
+def requests_section(records: list[Sent], interrupted: bool = False) -> dict[str, Any]:
+    # a request still waiting when an interrupt stopped the run was cut short, not lost
+    cut = [r for r in records if interrupted and r.answered is None and r.lost is None]
+    lost = [r for r in records if r.answered is None and not (interrupted and r.lost is None)]
+    lost_ids = {id(r) for r in lost}
     breaches = [r for r in records if r.breach]
     by_kind: dict[str, Any] = {}
     for kind in sorted({r.kind for r in records}):
         mine = [r for r in records if r.kind == kind]
         by_kind[kind] = {"sent": len(mine), "answered": sum(r.answered is not None for r in mine),
-                         "lost": sum(r.answered is None for r in mine)}
+                         "lost": sum(id(r) in lost_ids for r in mine)}
         if kind in ("mqtt", "probe"):
             by_kind[kind]["resent"] = sum(r.retries for r in mine)
     answered = [r for r in records if r.answered is not None]
     return {
         "sent": len(records), "answered": len(answered), "lost": len(lost),
-        "breaches": len(breaches),
+        "cut_short": len(cut), "breaches": len(breaches),
         "by_kind": by_kind,
         "by_status": dict(Counter(str(r.status) for r in answered).most_common()),
         "by_code": dict(Counter(r.code for r in answered if r.code).most_common()),
@@ -207,7 +210,8 @@ def _rss_verdict(name: str, entry: dict[str, Any], short: bool) -> tuple[bool, b
                        f"{lived['span_s'] / 60:.0f} min) grew {lived['growth_pct']:+.1f} %")
 
 
-def fault_entry(f: FaultRecord, t0: float, wall_offset: float) -> dict[str, Any]:
+def fault_entry(f: FaultRecord, t0: float, wall_offset: float,
+                interrupted: bool = False) -> dict[str, Any]:
     def rel(t: float | None) -> float | None:
         return None if t is None else round(t - t0, 2)
 
@@ -226,7 +230,9 @@ def fault_entry(f: FaultRecord, t0: float, wall_offset: float) -> dict[str, Any]
         "recovered": f.recovered,
         "recovery_s": None if f.recovery_s is None else round(f.recovery_s, 2),
         "recovery_from": "cause removed" if f.cause_removed_at is not None else "injection",
-        "judged_by": f.judged_by, "observed": f.observed,
+        "judged_by": f.judged_by or ("the run was interrupted before it recovered"
+                                     if interrupted else "no verdict"),
+        "observed": f.observed,
     }
     if f.skipped:
         entry["skipped"] = f.skipped
@@ -302,7 +308,8 @@ def summary(report: dict[str, Any]) -> str:
     lines = [f"soak: {report['mode']} run of {report['duration_s']:.0f} s at {thr['target_rps']} "
              f"requests/s{' (interrupted)' if report['interrupted'] else ''}",
              f"  requests: {req['sent']} sent, {req['answered']} answered, {req['lost']} lost, "
-             f"{req['breaches']} outside the contract; resent over MQTT: "
+             + (f"{req['cut_short']} cut short by the interrupt, " if req["cut_short"] else "")
+             + f"{req['breaches']} outside the contract; resent over MQTT: "
              f"{req['by_kind'].get('mqtt', {}).get('resent', 0)}",
              f"  held: {thr['answered_rps']} answered/s (sent {thr['sent_rps']}/s; worst 10 s: "
              f"{thr['worst_10s_answered_rps']}/s)",
