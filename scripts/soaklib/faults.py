@@ -80,9 +80,7 @@ class Rig:
     sims: Simulator
     broker: Broker
     disk: StateDisk
-    short: bool
     stopped_pids: set[int] = field(default_factory=set)  # SIGSTOPped: SIGCONT at the end
-    tool_pids: set[int] = field(default_factory=set)  # every pid hermesd named as a tool
     llm_state: str | None = None  # the worker's state in status before the faults
 
     async def status(self) -> dict[str, Any]:
@@ -109,7 +107,6 @@ class Rig:
         def check(status: dict[str, Any]) -> dict[str, Any] | None:
             t = status.get("tools", {}).get(tool)
             if t and t["state"] == "running" and t["pid"] and t["pid"] != not_pid:
-                self.tool_pids.add(int(t["pid"]))
                 return dict(t)
             return None
         found: dict[str, Any] | None = await self.poll(check, timeout)

@@ -206,7 +206,6 @@ class Soak:
                 tools = (await self.rig.status()).get("tools", {})
             pids = self._pids(tools)
             self.seen_pids.update(pids.values())
-            self.rig.tool_pids.update(pid for name, pid in pids.items() if name in tools)
             for name, t in tools.items():
                 self.restarts[name] = int(t.get("restarts", 0))
             if time.monotonic() >= next_sample:
@@ -258,8 +257,7 @@ class Soak:
         assert self.control and self.mqtt and self.sims and self.broker and self.hermesd
         self.load = Load(self.control, self.mqtt, Mix(self.config, self.rng), self.opts.rate,
                          self.hermesd.socket_path)
-        self.rig = F.Rig(self.control, self.mqtt, self.load, self.sims, self.broker, self.disk,
-                         self.opts.short)
+        self.rig = F.Rig(self.control, self.mqtt, self.load, self.sims, self.broker, self.disk)
         tools = await self.ready()
         await self._llm_check()
         log.info("soak: plant up (tools: %s); load %g requests/s", ", ".join(tools),
