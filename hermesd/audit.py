@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import time
+from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any
 
@@ -29,8 +30,9 @@ class AuditUnavailable(Exception):
 
 class AuditLog:
     def __init__(self, path: Path, *, max_bytes: int = 10 * 1024 * 1024, keep: int = 5,
-                 flush_delay: float = 0.2) -> None:
+                 flush_delay: float = 0.2, executor: Executor | None = None) -> None:
         self.path = path
+        self._executor = executor  # the thread that does the blocking write and fsync
         self.flush_delay = flush_delay
         self._urgent = asyncio.Event()
         self.max_bytes = max_bytes
@@ -94,7 +96,8 @@ class AuditLog:
                     continue
                 data = self._lines(batch)
                 try:
-                    await asyncio.to_thread(self._write, data)
+                    await asyncio.get_running_loop().run_in_executor(self._executor,
+                                                                     self._write, data)
                 except OSError as exc:
                     if self.failing is None:
                         log.error("audit log %s cannot be written: %s; writes are refused "

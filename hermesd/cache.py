@@ -20,6 +20,7 @@ import math
 import os
 import time
 from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,8 +68,9 @@ class ValueCache:
 
     def __init__(self, path: Path, max_ages: Mapping[str, float | None],
                  devices_of: Mapping[str, str], *, persist_interval: float = 10.0,
-                 refresh_interval: float = 60.0) -> None:
+                 refresh_interval: float = 60.0, executor: Executor | None = None) -> None:
         self.path = path
+        self._executor = executor  # the thread that does the blocking write and fsync
         self.persist_interval = persist_interval
         self.refresh_interval = refresh_interval
         self._refreshed = False  # only timestamps changed since the last snapshot
@@ -223,7 +225,8 @@ class ValueCache:
                 self._refreshed = False
                 data = self.snapshot()
                 try:
-                    await asyncio.to_thread(write_atomic, self.path, data)
+                    await asyncio.get_running_loop().run_in_executor(
+                        self._executor, write_atomic, self.path, data)
                 except OSError as exc:
                     self.persist_failures += 1
                     if self.persist_failures == 1:

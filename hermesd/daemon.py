@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -51,9 +52,12 @@ class Daemon:
         self.metrics = Metrics()
         paths = config.paths
         registry = Registry.build(config)
+        # one thread for every blocking disk write (audit fsyncs, cache snapshots): a bounded
+        # pool, so a slow or full disk cannot grow threads (and their malloc arenas) under load
+        self.disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-disk")
         self.cache = ValueCache(paths.state_dir / "lkv.json", registry.max_ages,
-                                registry.device_of())
-        self.audit = AuditLog(paths.state_dir / "audit.jsonl")
+                                registry.device_of(), executor=self.disk)
+        self.audit = AuditLog(paths.state_dir / "audit.jsonl", executor=self.disk)
         self.supervisor = Supervisor(paths.runtime_dir, self._on_event, self._on_tool_state)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
@@ -128,6 +132,7 @@ class Daemon:
                 with contextlib.suppress(asyncio.CancelledError):
                     await self._reload_task
             self.audit.close()
+            self.disk.shutdown(wait=True)
             for sig in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
                 loop.remove_signal_handler(sig)
             self.notifier.close()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Callable
@@ -86,8 +87,8 @@ class ToolLink:
         self.actions = {a.name: a for a in hello.actions}
         for spec in hello.actions:
             try:
-                self._validators[spec.name] = (fastjsonschema.compile(spec.input_schema),
-                                               fastjsonschema.compile(spec.output_schema))
+                self._validators[spec.name] = (_compiled(spec.input_schema),
+                                               _compiled(spec.output_schema))
             except fastjsonschema.JsonSchemaDefinitionException as exc:
                 raise ProtocolError(f"action {spec.name}: invalid schema: {exc}") from None
 
@@ -210,6 +211,23 @@ class ToolLink:
         await self._request(Ping(msg_id), msg_id, timeout)
         self.last_pong = time.monotonic()
         return self.last_pong - started
+
+
+#: compiled validators by schema text: a restarted tool says the same hello, and compiling
+#: anew each time (generated code, exec) grew the daemon by ~10 KiB per restart, forever
+_VALIDATORS: dict[str, Callable[[Any], Any]] = {}
+_VALIDATORS_MAX = 512  # distinct schemas kept; a tool that varies its schemas cannot grow this
+
+
+def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
+    key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
+    validator = _VALIDATORS.get(key)
+    if validator is None:
+        validator = fastjsonschema.compile(schema)
+        if len(_VALIDATORS) >= _VALIDATORS_MAX:
+            _VALIDATORS.pop(next(iter(_VALIDATORS)))
+        _VALIDATORS[key] = validator
+    return validator
 
 
 def _schema_message(exc: Any) -> str:

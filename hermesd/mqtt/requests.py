@@ -9,6 +9,7 @@ Answers are in the DESIGN `--json` shape with the request's `id`.
 
 from __future__ import annotations
 
+import json
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -95,14 +96,18 @@ class RecentRequests:
         """PENDING, the answer payload, or None when not seen (or long ago)."""
         self._expire()
         item = self._items.get(key)
-        return None if item is None else item[1]
+        if item is None:
+            return None
+        return json.loads(item[1]) if isinstance(item[1], bytes) else item[1]
 
     def begin(self, key: tuple[Any, ...]) -> None:
         self._items[key] = (time.monotonic(), PENDING)
         self._expire()
 
     def finish(self, key: tuple[Any, ...], payload: dict[str, Any]) -> None:
-        self._items[key] = (time.monotonic(), payload)
+        # kept as compact JSON: a thousand answers as dicts cost several times the memory
+        compact = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        self._items[key] = (time.monotonic(), compact)
         self._items.move_to_end(key)
 
     def _expire(self) -> None:
