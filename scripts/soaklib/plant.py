@@ -5,10 +5,10 @@ port, a pty for the scale and the soak's own broker, plus a leaky `exec` device 
 fake tool, whose `grow` action holds memory on purpose). `hermes-sim` serves the PLC, the scale
 and the yard's MQTT devices, and takes the device faults on its control socket.
 
-hermesd runs as systemd would run it: a real NOTIFY_SOCKET with WATCHDOG_USEC from the unit
-file, whose READY, STATUS and WATCHDOG messages are recorded. Every process is started in its own
-session, so a Ctrl-C reaches only the soak, which then stops them in order. Nothing here may
-touch a real device or a path outside the work directory.
+hermesd runs as systemd would run it: the unit file's `Environment=`, a real NOTIFY_SOCKET with
+WATCHDOG_USEC from its `WatchdogSec=`, and its READY, STATUS and WATCHDOG messages recorded.
+Every process is started in its own session, so a Ctrl-C reaches only the soak, which then stops
+them in order. Nothing here may touch a real device or a path outside the work directory.
 """
 
 from __future__ import annotations
@@ -50,6 +50,18 @@ def watchdog_seconds() -> float:
     """`WatchdogSec=` of the shipped unit: the soak holds hermesd to what systemd would."""
     match = re.search(r"^WatchdogSec=(\d+)s?\s*$", UNIT_FILE.read_text(), re.MULTILINE)
     return float(match.group(1)) if match else 30.0
+
+
+def unit_environment() -> dict[str, str]:
+    """`Environment=` of the shipped unit (e.g. MALLOC_ARENA_MAX): hermesd runs with it here too."""
+    env = {}
+    for line in UNIT_FILE.read_text().splitlines():
+        if line.startswith("Environment="):
+            for item in line.removeprefix("Environment=").split():
+                key, sep, value = item.partition("=")
+                if sep:
+                    env[key] = value.strip('"')
+    return env
 
 
 def soak_config(workdir: Path, *, plc_port: int, broker_port: int,
@@ -229,7 +241,7 @@ class Hermesd:
         self.child = await spawn("hermesd", [
             PYTHON, "-m", "hermesd.main", "--config", str(self.config_path)],
             self.workdir / "hermesd.log",
-            env={"NOTIFY_SOCKET": str(self.notify_path),
+            env={**unit_environment(), "NOTIFY_SOCKET": str(self.notify_path),
                  "WATCHDOG_USEC": str(int(self.watchdog_s * 1e6))})
         deadline = time.monotonic() + timeout
         while self.notes.ready_at is None:
