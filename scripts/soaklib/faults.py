@@ -194,10 +194,12 @@ def signal_tool(sig: signal.Signals) -> Fault:
         if after is None:
             rec.error = f"tool {tool} was not running again within {RECOVERY_LIMIT:g} s"
             return
-        rec.detected_at = time.monotonic()
+        assert rec.injected_at is not None
+        running_again = round(time.monotonic() - rec.injected_at, 2)
         ok, how = await rig.tool_works(tool)
         rec.observed.update(old_pid=old, new_pid=after["pid"], hermesd_said=after["last_error"],
-                            restarts=after["restarts"] - before["restarts"], probe=how)
+                            restarts=after["restarts"] - before["restarts"],
+                            running_again_after_s=running_again, probe=how)
         if ok:
             rec.recovered, rec.recovered_at = True, time.monotonic()
         rec.judged_by = (f"tool {tool} running with a new pid ({old} -> {after['pid']}) and "
