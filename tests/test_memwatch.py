@@ -63,7 +63,9 @@ async def test_llm_worker_unloaded_under_pressure_until_memory_recovers(tmp_path
     supervisor = Supervisor(tmp_path / "run", lambda tool, event: None,
                             lambda tool, state: held.set() if state == "held" else None)
     spec = ToolSpec("llm", (sys.executable, str(FAKE_TOOL)), config={"devices": {}})
-    watch = MemoryWatch(Memory(interval=60, llm=Budget(None, None)), supervisor, Metrics(),
+    # the test process itself stands in for the daemon: its own size is not under test here
+    watch = MemoryWatch(Memory(interval=60, daemon=Budget(None, None), llm=Budget(None, None)),
+                        supervisor, Metrics(),
                         on_daemon_hard=lambda reason: None)
     runner = asyncio.create_task(supervisor.run({"llm": spec}))
     try:
