@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermesd.children import stop_child
 from hermesd.errors import HermesError, ProtocolError, ToolUnavailable
 from hermesd.protocol import Event
 from hermesd.tool_link import ToolLink
@@ -274,21 +275,8 @@ class ToolProcess:
         """terminate -> bounded wait -> kill; always reaps, always removes the socket."""
         proc, self.proc = self.proc, None
         self.link = None
-        if proc is not None and proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.terminate()
-            try:
-                async with asyncio.timeout(STOP_GRACE):
-                    await proc.wait()
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
         if proc is not None:
-            # the pipe transport must be closed or it outlives the process
-            transport = getattr(proc, "_transport", None)
-            if transport is not None:
-                transport.close()
+            await stop_child(proc, STOP_GRACE)
         self._remove_socket()
 
     def _remove_socket(self) -> None:

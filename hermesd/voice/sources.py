@@ -15,12 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import collections
-import contextlib
 import os
 import stat
 from collections.abc import AsyncGenerator
 from pathlib import Path
 
+from hermesd.children import stop_child
 from hermesd.voice.wav import NeedMore, WavError, parse_header
 
 CHUNK = 3200  # bytes: 100 ms
@@ -113,19 +113,7 @@ async def _drain(stream: asyncio.StreamReader, lines: collections.deque[str]) ->
 
 
 async def _stop(proc: asyncio.subprocess.Process) -> None:
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
-        try:
-            async with asyncio.timeout(STOP_GRACE):
-                await proc.wait()
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            await proc.wait()
-    transport = getattr(proc, "_transport", None)  # its pipes may not have been read to the end
-    if transport is not None:
-        transport.close()
+    await stop_child(proc, STOP_GRACE)
 
 
 class _WavStream:
