@@ -7,6 +7,7 @@ adds itself to `build_components` with one line; the daemon itself does not chan
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
@@ -27,16 +28,18 @@ class Component(Protocol):
         """What `hermesctl status` shows under this component's name."""
 
 
-def build_components(daemon: Daemon) -> list[Component]:
-    """The components the daemon's config asks for."""
+def build_components(daemon: Daemon, running: Collection[str] = ()) -> list[Component]:
+    """The components the daemon's config asks for, less those `running` already (a reload
+    that adds an `mqtt:` section or turns voice on starts that part; one turned off stays and
+    follows its config, idle)."""
     from hermesd.router.llm import LlmComponent
 
-    components: list[Component] = [LlmComponent(daemon)]
-    if daemon.config.mqtt is not None:
+    components: list[Component] = [] if "llm" in running else [LlmComponent(daemon)]
+    if daemon.config.mqtt is not None and "mqtt" not in running:
         from hermesd.mqtt.bridge import MqttBridge
 
         components.append(MqttBridge(daemon))
-    if daemon.config.voice.enabled:
+    if daemon.config.voice.enabled and "voice" not in running:
         from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
 
         components.append(VoiceLoop(daemon))

@@ -66,6 +66,7 @@ class Daemon:
         self.reloads: dict[str, Any] = {"ok": 0, "refused": 0, "last_error": None}
         self._stop = asyncio.Event()
         self._reload_task: asyncio.Task[bool] | None = None
+        self._tasks: asyncio.TaskGroup | None = None
         self.loop_lag = 0.0
         self.components: list[Component] = build_components(self)
         self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail,
@@ -103,8 +104,8 @@ class Daemon:
                 tg.create_task(self.supervisor.run(tool_specs(self.config)), name="supervisor")
                 tg.create_task(self._watchdog(), name="watchdog")
                 tg.create_task(self.memory.run(), name="memory-watch")
-                for component in self.components:
-                    tg.create_task(component.run(), name=component.name)
+                self._tasks = tg
+                self._start_components(self.components)
                 await self.supervisor.started()
                 late = await self.supervisor.wait_ready(TOOLS_READY_TIMEOUT)
                 await self.control.start()
@@ -140,6 +141,14 @@ class Daemon:
 
     def stop(self) -> None:
         self._stop.set()
+
+    def _start_components(self, components: list[Component]) -> None:
+        for component in components:
+            if component not in self.components:
+                self.components.append(component)
+                log.info("%s started (the reloaded config asks for it)", component.name)
+            assert self._tasks is not None
+            self._tasks.create_task(component.run(), name=component.name)
 
     def _llm_model_bytes(self) -> int | None:
         """The size of the configured GGUF: the LLM worker's memory budget grows with it."""
@@ -209,6 +218,8 @@ class Daemon:
         await self.supervisor.apply(tool_specs(new))
         for component in self.components:
             await component.reconfigure(new)
+        if self.state in ("starting", "running"):
+            self._start_components(build_components(self, [c.name for c in self.components]))
         await self.memory.reconfigure(new.memory)
         self.reloads["ok"] += 1
         self.reloads["last_error"] = None

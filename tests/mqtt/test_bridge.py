@@ -91,6 +91,32 @@ def test_a_removed_point_loses_its_entity_on_reload(daemon_runner: DaemonRunner,
     assert gone_config not in remembered["owned"] and remembered["clearing"] == []
 
 
+def test_an_mqtt_section_added_by_reload_starts_the_bridge(daemon_runner: DaemonRunner,
+                                                          broker: Mosquitto) -> None:
+    config = _plant(daemon_runner, broker)
+    full = yaml.safe_dump(config, allow_unicode=True)
+    del config["mqtt"]
+    for dev in [k for k, v in config["devices"].items() if v["driver"] == "mqtt"]:
+        gone = set(config["devices"].pop(dev)["points"])
+        for role in config["access"]["roles"].values():
+            for key, allowed in role.items():
+                if isinstance(allowed, list):
+                    role[key] = [p for p in allowed if p not in gone]
+    d = daemon_runner.start(config)
+    assert "mqtt" not in d.status()
+
+    d.config_path.write_text(full, encoding="utf-8")
+    d.proc.send_signal(signal.SIGHUP)
+
+    topic = "homeassistant/sensor/boiler-house-1/boiler3_temp/config"
+    snap = _wait_retained(d, broker.port, lambda s: topic in s
+                          and s.get(f"{B}/boiler3_temp/state") == b"523.4",
+                          "boiler3_temp announced after the reload")
+    assert snap[f"{B}/availability"] == b"online"
+    status = d.status()
+    assert status["reloads"]["ok"] == 1 and status["mqtt"]["connected"] is True
+
+
 def test_a_point_removed_while_stopped_is_removed_at_start(daemon_runner: DaemonRunner,
                                                           broker: Mosquitto) -> None:
     config = _plant(daemon_runner, broker)
