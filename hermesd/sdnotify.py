@@ -3,7 +3,9 @@
 Works the same under systemd and in tests: the socket path comes from `NOTIFY_SOCKET` (a path,
 or an abstract name written with a leading `@`), the watchdog interval from `WATCHDOG_USEC`
 (honoured only when `WATCHDOG_PID` is unset or ours). Without `NOTIFY_SOCKET` every call is a
-no-op. A failure to send is logged once, never raised: notifications must not kill the daemon.
+no-op. A failure to send is logged once, never raised: notifications must not kill the daemon,
+and never block it — a notify socket whose queue is full (nobody reading it) drops the message
+instead of stalling the event loop.
 """
 
 from __future__ import annotations
@@ -46,7 +48,8 @@ class Notifier:
             return False
         try:
             if self._sock is None:
-                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
+                self._sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC
+                                           | socket.SOCK_NONBLOCK)
             self._sock.sendto("\n".join(lines).encode(), self.address)
         except OSError as exc:
             if not self._failed:

@@ -56,6 +56,19 @@ def test_watchdog_pings_at_half_the_interval(daemon_runner: DaemonRunner) -> Non
     assert d.terminate() == 0
 
 
+def test_a_notify_socket_nobody_reads_does_not_stall_the_daemon(
+        daemon_runner: DaemonRunner) -> None:
+    # after READY=1 nobody reads the socket: its queue fills with pings every 0.1 s
+    d = daemon_runner.start(_plant(), env={"WATCHDOG_USEC": "200000"})
+    d.wait_until(lambda: "cannot notify systemd" in d.log, what="the notify queue to fill")
+    started = time.monotonic()
+    answer = d.request({"op": "read", "point": "oven_temp"})
+    assert answer["status"] == "ok" and answer["result"]["value"] == 180.5
+    assert time.monotonic() - started < 2.0  # answered, not after a blocked send gave way
+    assert d.log.count("cannot notify systemd") == 1
+    assert d.terminate() == 0
+
+
 def test_watchdog_is_silent_without_watchdog_usec(daemon_runner: DaemonRunner) -> None:
     d = daemon_runner.start(_plant())
     d.ctl_json("status")  # a round trip through the loop
