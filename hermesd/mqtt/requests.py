@@ -9,6 +9,7 @@ Answers are in the DESIGN `--json` shape with the request's `id`.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from collections import OrderedDict
@@ -85,33 +86,46 @@ def answer_payload(answer: Answer, request: MqttRequest) -> dict[str, Any]:
 
 
 class RecentRequests:
-    """Requests by key for a while: in progress, or done with their answer."""
+    """Requests by key for a while: in progress, or done with their answer.
 
-    def __init__(self, limit: int = 1024, ttl: float = 600.0) -> None:
+    Bounded in count and age: a broker redelivers a QoS 1 message within seconds of a
+    reconnect, and a requester re-sends within its own timeout, so a few hundred recent
+    requests cover any plant's command rate. A key is kept as a 16-byte digest and an answer
+    as compact JSON, so the full store holds about 150 KiB.
+    """
+
+    def __init__(self, limit: int = 256, ttl: float = 600.0) -> None:
         self.limit = limit
         self.ttl = ttl
-        self._items: OrderedDict[tuple[Any, ...], tuple[float, Any]] = OrderedDict()
+        self._items: OrderedDict[bytes, tuple[float, Any]] = OrderedDict()
+
+    def __len__(self) -> int:
+        return len(self._items)
 
     def get(self, key: tuple[Any, ...]) -> Any:
         """PENDING, the answer payload, or None when not seen (or long ago)."""
         self._expire()
-        item = self._items.get(key)
+        item = self._items.get(_digest(key))
         if item is None:
             return None
         return json.loads(item[1]) if isinstance(item[1], bytes) else item[1]
 
     def begin(self, key: tuple[Any, ...]) -> None:
-        self._items[key] = (time.monotonic(), PENDING)
+        self._items[_digest(key)] = (time.monotonic(), PENDING)
         self._expire()
 
     def finish(self, key: tuple[Any, ...], payload: dict[str, Any]) -> None:
-        # kept as compact JSON: a thousand answers as dicts cost several times the memory
         compact = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
-        self._items[key] = (time.monotonic(), compact)
-        self._items.move_to_end(key)
+        digest = _digest(key)
+        self._items[digest] = (time.monotonic(), compact)
+        self._items.move_to_end(digest)
 
     def _expire(self) -> None:
         cutoff = time.monotonic() - self.ttl
         while self._items and (len(self._items) > self.limit
                                or next(iter(self._items.values()))[0] < cutoff):
             self._items.popitem(last=False)
+
+
+def _digest(key: tuple[Any, ...]) -> bytes:
+    return hashlib.blake2b(repr(key).encode(), digest_size=16).digest()
