@@ -26,7 +26,7 @@ class ErrorCode(StrEnum):
     TOOL_UNAVAILABLE = "TOOL_UNAVAILABLE"  # the tool process is not running or died mid-call
     BUSY = "BUSY"  # a bounded queue is full; try again later
     NOT_READY = "NOT_READY"  # the daemon or a worker is still starting
-    INTERNAL = "INTERNAL"  # a bug: logged with its trace id
+    INTERNAL = "INTERNAL"  # hermesd's own failure: a bug (logged), or no audit log for a write
 
 
 #: Codes a caller may retry after a short backoff (the operation did not take effect).
