@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.daemon import DaemonRunner
+from tests.support.mosquitto import Mosquitto
 
 GRACE = 5.0  # seconds leftover threads and processes get to finish on their own
 _BEFORE = pytest.StashKey[tuple[set[threading.Thread], set[int]]]()
@@ -102,3 +103,10 @@ def daemon_runner(tmp_path: Path) -> Iterator[DaemonRunner]:
     runner = DaemonRunner(tmp_path)
     yield runner
     runner.cleanup()
+
+
+@pytest.fixture
+def broker(tmp_path: Path) -> Iterator[Mosquitto]:
+    """A real Mosquitto on a free loopback port, for this test only."""
+    with Mosquitto(tmp_path / "broker") as running:
+        yield running

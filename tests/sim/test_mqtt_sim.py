@@ -42,12 +42,6 @@ def _config(tmp: Path, broker_port: int) -> Path:
 
 
 @pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Mosquitto]:
-    with Mosquitto(tmp_path / "broker") as running:
-        yield running
-
-
-@pytest.fixture
 def watcher(broker: Mosquitto) -> Iterator[MqttClient]:
     with MqttClient(broker.port, client_id="watcher", subscribe=("plant/#",)) as client:
         yield client

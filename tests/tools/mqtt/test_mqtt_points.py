@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,12 +15,6 @@ from tests.support.plant import PLANT
 
 STATE, COMMAND = "plant/yard/beacon/state", "plant/yard/beacon/set"
 WEATHER = "plant/yard/weather/temperature"
-
-
-@pytest.fixture
-def broker(tmp_path: Path) -> Iterator[Mosquitto]:
-    with Mosquitto(tmp_path / "broker") as running:
-        yield running
 
 
 @pytest.fixture
