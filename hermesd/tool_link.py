@@ -153,16 +153,13 @@ class ToolLink:
     async def _request(self, msg: Message, msg_id: int, timeout: float) -> Message:
         if self.closed.is_set():
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
-        if self._writer.is_closing():  # the peer went away; the reader has not noticed yet
+        if self._writer.is_closing():  # the peer went away and the reader has not noticed yet:
+            # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
         fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._pending[msg_id] = fut
         try:
-            try:
-                self._writer.write(encode(msg))
-            except RuntimeError as exc:  # uvloop: a transport closed under us refuses writes
-                raise ConnectionResetError(f"the connection to the tool is closed ({exc})") \
-                    from None
+            self._writer.write(encode(msg))
             if self._writer.transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 await self._writer.drain()
             async with asyncio.timeout(timeout):
