@@ -340,38 +340,37 @@ async def _disk_recovered(rig: Rig, rec: FaultRecord) -> None:
 
 
 def disk_full(hold: float) -> Fault:
-    async def fault(rig: Rig, rec: FaultRecord) -> None:
+    async def fill(rig: Rig, rec: FaultRecord) -> None:
         filled = await asyncio.to_thread(rig.disk.fill)
-        rec.inject()
-        assert rec.injected_at is not None
         rec.observed["filler_mib"] = round(filled / 2**20, 1)
-        failing = await rig.poll(lambda s: _audit_failing(s) or _persist_failing(s), 30.0)
-        if failing:
-            rec.detected_at = time.monotonic()
-            rec.observed["hermesd_said"] = failing
-        during = await _write_probe(rig)
-        rec.observed["write_while_full"] = f"{during.status}/{during.code}"
-        await asyncio.sleep(max(0.0, rec.injected_at + hold - time.monotonic()))
-        await asyncio.to_thread(rig.disk.unfill)
-        rec.cause_removed()
-        await _disk_recovered(rig, rec)
-    return fault
+    return _disk_fault(hold, fill, lambda rig: rig.disk.unfill(), "write_while_full",
+                       detect_within=30.0, every=0.25)
 
 
 def read_only(hold: float) -> Fault:
-    async def fault(rig: Rig, rec: FaultRecord) -> None:
+    async def remount(rig: Rig, rec: FaultRecord) -> None:
         rec.observed["method"] = await asyncio.to_thread(rig.disk.read_only)
+    return _disk_fault(hold, remount, lambda rig: rig.disk.writable(), "write_while_read_only",
+                       detect_within=max(hold, 30.0), every=0.5)
+
+
+def _disk_fault(hold: float, inject: Callable[[Rig, FaultRecord], Awaitable[None]],
+                remove: Callable[[Rig], object], probe_key: str, detect_within: float,
+                every: float) -> Fault:
+    """A state-disk fault: inject, see hermesd notice it, probe a write, hold, remove, recover."""
+    async def fault(rig: Rig, rec: FaultRecord) -> None:
+        await inject(rig, rec)
         rec.inject()
         assert rec.injected_at is not None
         failing = await rig.poll(lambda s: _audit_failing(s) or _persist_failing(s),
-                                 max(hold, 30.0), every=0.5)
+                                 detect_within, every=every)
         if failing:
             rec.detected_at = time.monotonic()
             rec.observed["hermesd_said"] = failing
         during = await _write_probe(rig)
-        rec.observed["write_while_read_only"] = f"{during.status}/{during.code}"
+        rec.observed[probe_key] = f"{during.status}/{during.code}"
         await asyncio.sleep(max(0.0, rec.injected_at + hold - time.monotonic()))
-        await asyncio.to_thread(rig.disk.writable)
+        await asyncio.to_thread(remove, rig)
         rec.cause_removed()
         await _disk_recovered(rig, rec)
     return fault
