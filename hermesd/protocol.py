@@ -22,6 +22,7 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
+from hermesd import strict_json
 from hermesd.errors import ErrorCode, ProtocolError
 
 MAX_FRAME = 1024 * 1024  # bytes, newline excluded
@@ -32,8 +33,7 @@ Effect = Literal["none", "read", "write"]
 
 def encode(message: Message) -> bytes:
     """One frame: the message's JSON and a newline. Raises ProtocolError if it would be oversize."""
-    data = json.dumps(message.to_dict(), ensure_ascii=False, separators=(",", ":"))
-    raw = data.encode()
+    raw = strict_json.encode(message.to_dict())
     if len(raw) > MAX_FRAME:
         raise ProtocolError(f"{message.TYPE} frame of {len(raw)} bytes exceeds {MAX_FRAME}")
     return raw + b"\n"
@@ -41,7 +41,7 @@ def encode(message: Message) -> bytes:
 
 def encode_json(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
     """Frame a plain JSON object (the control socket's requests and answers)."""
-    raw = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+    raw = strict_json.encode(obj)
     if len(raw) > limit:
         raise ProtocolError(f"frame of {len(raw)} bytes exceeds {limit}")
     return raw + b"\n"
@@ -81,8 +81,8 @@ class FrameDecoder:
 
 def parse_frame(line: bytes) -> dict[str, Any]:
     try:
-        obj = json.loads(line)
-    except (UnicodeDecodeError, ValueError) as exc:
+        obj = strict_json.loads(line)
+    except ProtocolError as exc:
         raise ProtocolError(f"frame is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise ProtocolError(f"frame is a JSON {type(obj).__name__}, not an object")
