@@ -36,6 +36,8 @@ class WriteOutcome:
     value: Any
     ts: float
     confirmed: bool | None  # None: the tool does not say
+    #: what the device holds after an unconfirmed write, when it was read back (else None)
+    actual: Any = None
 
 
 class Dispatcher:
@@ -90,9 +92,17 @@ class Dispatcher:
         result = await self.call(ctx, tool, "write", {"point": point.id, "value": value})
         ts = float(result.get("ts", time.time()))
         written = result.get("value", value)
-        self.cache.update(point.id, written, ts)
         confirmed = result.get("confirmed")
-        return WriteOutcome(written, ts, confirmed if isinstance(confirmed, bool) else None)
+        confirmed = confirmed if isinstance(confirmed, bool) else None
+        if confirmed is False:
+            # the device did not take it (or has not shown it yet): the cache keeps what the
+            # device last showed, never our wish
+            judged = self.cache.judge(point.id)
+            actual = judged.reading.value if judged is not None and judged.reading.ts >= ts \
+                else None
+            return WriteOutcome(written, ts, False, actual)
+        self.cache.update(point.id, written, ts)
+        return WriteOutcome(written, ts, confirmed)
 
 
 def _why(exc: HermesError, point: Point) -> str:

@@ -244,13 +244,27 @@ class Engine:
             raise HermesError(f"writes are refused: {exc}", code=ErrorCode.INTERNAL) from None
         started = time.perf_counter()
         outcome = await self.dispatcher.write(ctx, point, value)
+        timings = {"dispatch": (time.perf_counter() - started) * 1000}
+        if outcome.confirmed is False:
+            # sent, but the device does not show it: never `ok` with the value we wished for
+            result = {"point": point.id, "value": outcome.actual, "requested": outcome.value,
+                      "unit": point.unit, "timestamp": _iso(outcome.ts), "age_s": 0.0,
+                      "quality": "unconfirmed", "confirmed": False}
+            shown = "it has not shown the new value yet" if outcome.actual is None else \
+                f"it reads back {format_value(point, outcome.actual)}"
+            exc = HermesError(f"{point.id} = {format_value(point, outcome.value)} was sent, but "
+                              f"the device has not confirmed it: {shown}",
+                              code=ErrorCode.NOT_CONFIRMED)
+            return Answer("error", route, action, result=result, checks=checks, error=_err(exc),
+                          reply=write_reply(point, outcome.value, False, zh, outcome.actual),
+                          timings_ms=timings)
         result = {"point": point.id, "value": outcome.value, "unit": point.unit,
                   "timestamp": _iso(outcome.ts), "age_s": 0.0, "quality": "good"}
         if outcome.confirmed is not None:
             result["confirmed"] = outcome.confirmed
         return Answer("ok", route, action, result=result, checks=checks,
                       reply=write_reply(point, outcome.value, outcome.confirmed, zh),
-                      timings_ms={"dispatch": (time.perf_counter() - started) * 1000})
+                      timings_ms=timings)
 
     def _failed(self, ctx: RequestContext, route: Route, action: Action, exc: HermesError,
                 zh: bool) -> Answer:

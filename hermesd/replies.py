@@ -70,13 +70,17 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
 DEVICE_NOUN = {"modbus": "PLC", "serial": "instrument", "mqtt": "device", "exec": "device"}
 
 
-def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False) -> str:
+def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False,
+                actual: Any = None) -> str:
     shown = _shown(point, value, zh)
     if zh:
-        return f"已将{point.label()}设为{shown}。" if confirmed is not False else \
-            f"已发送：{point.label()}设为{shown}，但尚未确认。"
+        if confirmed is not False:
+            return f"已将{point.label()}设为{shown}。"
+        back = "" if actual is None else f"，设备读回为{_shown(point, actual, zh)}"
+        return f"已发送：{point.label()}设为{shown}，但设备尚未确认{back}。"
     if confirmed is False:
-        return f"Sent {point.label()} = {shown}, but the device has not confirmed it yet."
+        back = "" if actual is None else f"; it reads back {_shown(point, actual, zh)}"
+        return f"Sent {point.label()} = {shown}, but the device has not confirmed it yet{back}."
     return f"{point.label()} set to {shown}."
 
 

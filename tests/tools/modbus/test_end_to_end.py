@@ -249,3 +249,20 @@ def test_cache_survives_a_restart_marked_by_age(daemon_runner: DaemonRunner,
     assert "1234" in answer["reply"] and " old" in answer["reply"]
     points = {p["id"]: p for p in d2.request({"op": "points"})["result"]["points"]}
     assert points["speed"]["value"] == 1234 and points["speed"]["quality"] == "stale"
+
+
+def test_a_write_the_plc_does_not_keep_is_an_error_that_shows_what_it_holds(
+        daemon_runner: DaemonRunner, sim_runner: SimRunner) -> None:
+    d, sim, _ = _start(daemon_runner, sim_runner, {"plc": _tcp(free_port())})
+    assert sim is not None
+    d.wait_until(lambda: _fresh(d, "speed"), what="a value")
+    sim.ctl("stick", device="plc")  # its program overrides what we write
+    code, answer = d.ctl_json("--role", "operator", "write", "speed", "900")
+    assert code == 1 and answer["status"] == "error", answer
+    assert answer["error"]["code"] == "NOT_CONFIRMED"
+    result = answer["result"]
+    assert result["quality"] == "unconfirmed" and result["confirmed"] is False
+    assert (result["requested"], result["value"]) == (900, 1200)
+    assert "reads back 1200 rpm" in answer["reply"]
+    # the cache keeps what the PLC holds, not the wish
+    assert _read(d, "speed")["result"]["value"] == 1200

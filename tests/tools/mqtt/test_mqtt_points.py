@@ -82,8 +82,11 @@ def test_a_write_nobody_confirms_says_so(daemon_runner: DaemonRunner, broker: Mo
                                          device: MqttClient) -> None:
     d = _start(daemon_runner, broker, timeout="500ms")
     code, answer = _write(d, "on")
-    assert code == 0, answer
-    assert answer["result"]["confirmed"] is False
+    # sent, but not seen: an error that says so, never `ok` with the value we wished for
+    assert code == 1 and answer["status"] == "error", answer
+    assert answer["error"]["code"] == "NOT_CONFIRMED"
+    assert answer["result"]["confirmed"] is False and answer["result"]["quality"] == "unconfirmed"
+    assert answer["result"]["requested"] is True and answer["result"]["value"] is None
     assert "has not confirmed" in answer["reply"]
     assert [m.payload for m in device.on(COMMAND)] == [b"ON"]
 

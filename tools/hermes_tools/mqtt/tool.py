@@ -401,7 +401,7 @@ class MqttTool(Tool):
             if not point.confirm:  # nothing to watch: the broker's acknowledgement is all
                 if point.qos > 0:
                     await self._puback(mid, timeout)
-                return {"point": point.id, "value": value, "ts": sent, "confirmed": False}
+                return {"point": point.id, "value": value, "ts": sent}  # it cannot say more
             confirmed, others = await self.board.confirmation(point, states, value, timeout)
         if confirmed:
             return {"point": point.id, "value": value, "ts": time.time(), "confirmed": True}
