@@ -252,10 +252,11 @@ class Engine:
                       "quality": "unconfirmed", "confirmed": False}
             shown = "it has not shown the new value yet" if outcome.actual is None else \
                 f"it reads back {format_value(point, outcome.actual)}"
-            refusal = HermesError(f"{point.id} = {format_value(point, outcome.value)} was sent, but "
-                              f"the device has not confirmed it: {shown}",
-                              code=ErrorCode.NOT_CONFIRMED)
-            return Answer("error", route, action, result=result, checks=checks, error=_err(refusal),
+            refusal = HermesError(f"{point.id} = {format_value(point, outcome.value)} was sent, "
+                                  f"but the device has not confirmed it: {shown}",
+                                  code=ErrorCode.NOT_CONFIRMED)
+            return Answer("error", route, action, result=result, checks=checks,
+                          error=_err(refusal),
                           reply=write_reply(point, outcome.value, False, zh, outcome.actual),
                           timings_ms=timings)
         result = {"point": point.id, "value": outcome.value, "unit": point.unit,
