@@ -57,7 +57,9 @@ def llm_spec(config: Config) -> ToolSpec:
     return ToolSpec(name=TOOL, argv=(sys.executable, "-m", "hermes_tools.llm"), config={
         "model": str(path) if path else None, "model_error": error, "verify": verify,
         "threads": config.llm.threads, "context": config.llm.context,
-        "queue": config.llm.queue, "prefix": list(prompt.prefix)})
+        "queue": config.llm.queue, "prefix": list(prompt.prefix),
+        # where the worker remembers which CPU backend of the llama.cpp build runs here
+        "state_dir": str(config.paths.state_dir)})
 
 
 class SupervisedWorker:
@@ -147,6 +149,9 @@ class LlmComponent:
             "threads": r.get("threads"), "context": self.config.llm.context,
             "prefix_tokens": r.get("prefix_tokens"), "prefix_key": r.get("prefix_key"),
             "prefix_s": r.get("prefix_s"), "pid": r.get("pid"),
+            # which llama.cpp build, and which of its CPU backends runs on this machine
+            "build": r.get("build"), "cpu_backend": r.get("cpu_backend"),
+            "cpu_backend_refused": r.get("cpu_backend_refused") or {},
             "queue": self.config.llm.queue, "inflight": self.stage.inflight,
             "timeout_s": self.config.llm.timeout,
             "restarts": tool.restarts if tool is not None else 0,

@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from hermes_tools.llm import cpu_backend
 from hermes_tools.llm.cores import auto_threads
 from hermes_tools.llm.engine import Engine, GrammarError, Part
 from hermes_tools.runtime import Tool
@@ -93,6 +94,7 @@ class LlmWorker(Tool):
         self.error: str | None = None
         self.config: dict[str, Any] = {}
         self.engine: Engine | None = None
+        self.cpu: cpu_backend.Choice | None = None  # chosen once per process
         self.load_s: float | None = None
         self.prefix_tokens = 0
         self.prefix_key: str | None = None
@@ -144,6 +146,9 @@ class LlmWorker(Tool):
                 "load_s": self.load_s, "threads": self._threads(), "context": cfg.get("context"),
                 "prefix_tokens": self.prefix_tokens, "prefix_key": self.prefix_key,
                 "prefix_s": self.prefix_s, "generations": self.generations,
+                "build": self.cpu.build if self.cpu else None,
+                "cpu_backend": self.cpu.backend if self.cpu else None,
+                "cpu_backend_refused": dict(self.cpu.refused) if self.cpu else {},
                 "waiting": self.waiting, "rss_mb": _rss_mb(), "pid": os.getpid()}
 
     def _threads(self) -> int:
@@ -178,6 +183,11 @@ class LlmWorker(Tool):
             if problem:
                 self._set_state("failed", problem)
                 return
+            if self.cpu is None:
+                state_dir = cfg.get("state_dir")
+                self.cpu = cpu_backend.select(Path(path), Path(state_dir) if state_dir else None,
+                                              threads=self._threads())
+                log.info("llm: llama.cpp %s", self.cpu.describe())
             self.engine = Engine(Path(path), threads=self._threads(),
                                  context=int(cfg.get("context") or 2048))
         except Exception as exc:
