@@ -306,6 +306,7 @@ class Daemon:
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
+            "control": self.control.status(),
             "metrics": self.metrics.summary(),
             "memory": self.memory.status(),
             **{c.name: c.status() for c in self.components},
