@@ -2,17 +2,21 @@
 
 `as_user(uid, job, *args)` forks, drops to `uid` (and gid `uid`, no supplementary groups), runs
 `job(*args)` with blocking sockets only, and hands its JSON result back over a pipe; an
-exception in the child comes back as `PeerFailed` with its repr. `as_user_async` is the same
-for a test whose event loop serves the socket the child talks to (it must keep running).
+exception in the child comes back as `PeerFailed` with its repr. `Background` is the same while
+the test goes on doing other things; `as_user_async` for a test whose event loop serves the
+socket the child talks to (it must keep running).
 `open_to_everyone(path)` makes a socket reachable by such a child.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import resource
+import select
+import signal
 import socket
 import time
 from collections.abc import Callable
@@ -67,17 +71,53 @@ def _result(data: bytes) -> Any:
     return out["result"]
 
 
+class Background:
+    """A child doing `job(*args)` as `uid` while the test goes on; `result()` waits for it."""
+
+    def __init__(self, uid: int, job: Callable[..., Any], *args: Any) -> None:
+        read_fd, write_fd = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:
+            os.close(read_fd)
+            _child(uid, write_fd, job, args)
+        os.close(write_fd)
+        self._fd = read_fd
+        self._done = False
+
+    def result(self, timeout: float = 60.0) -> Any:
+        """The job's result; PeerFailed if it failed, TimeoutError (child killed) if it hangs."""
+        deadline = time.monotonic() + timeout
+        data = b""
+        try:
+            while True:
+                left = deadline - time.monotonic()
+                if left <= 0 or not select.select([self._fd], [], [], left)[0]:
+                    self.kill()
+                    raise TimeoutError(f"child {self.pid} gave no result within {timeout:g} s")
+                chunk = os.read(self._fd, 65536)
+                if not chunk:
+                    break
+                data += chunk
+        finally:
+            self.close()
+        return _result(data)
+
+    def kill(self) -> None:
+        if self._done:  # reaped: its pid may be another process's by now
+            return
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+        self.close()
+
+    def close(self) -> None:
+        if not self._done:
+            self._done = True
+            os.close(self._fd)
+            os.waitpid(self.pid, 0)
+
+
 def as_user(uid: int, job: Callable[..., Any], *args: Any) -> Any:
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
-        _child(uid, write_fd, job, args)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    return _result(data)
+    return Background(uid, job, *args).result()
 
 
 async def as_user_async(uid: int, job: Callable[..., Any], *args: Any) -> Any:
