@@ -326,7 +326,7 @@ def _failure(message: str, code: int) -> dict[str, Any]:
 
 def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
     """A prompt for a technician: one command per line, one answer per line."""
-    tty = sys.stdin.isatty()
+    tty = sys.stdin is not None and sys.stdin.isatty()  # None: started with stdin closed
     history = Path.home() / ".hermesctl_history"
     if tty:
         with contextlib.suppress(ImportError, OSError):
@@ -345,6 +345,9 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
                       "only", file=sys.stderr)
                 worst = max(worst, EX_USAGE)
                 continue
+            except (OSError, RuntimeError) as exc:  # no stdin to read (closed, or not ours)
+                print(f"hermesctl: cannot read commands: {exc}", file=sys.stderr)
+                return max(worst, EX_USAGE)
             text = line.strip()
             if not text:
                 continue

@@ -2,11 +2,12 @@
 
 Every user in the socket's group may connect; none may hold it. `Slots` admits or refuses each
 new connection and each request by the peer's uid: any one user may hold `per_uid` connections
-and `inflight_per_uid` requests at once, and the last `reserved` of the `connections` slots are
-kept for root and hermesd's own user, who can still ask `status` (and act) when everyone else
-has filled theirs. The time limits (`frame_deadline`, `idle`, `send`) are absolute: trickling a
-byte at a time renews none of them. `OncePerCause` logs a refusal when its cause first appears
-and when it clears, never once per attempt. No I/O here besides logging.
+and `inflight_per_uid` requests at once, all of them together `inflight_others` requests, and
+the last `reserved` of the `connections` slots are kept for root and hermesd's own user, who
+can still ask `status` (and act) when everyone else has filled theirs. The time limits
+(`frame_deadline`, `idle`, `send`) are absolute: trickling a byte at a time renews none of
+them. `OncePerCause` logs a refusal when its cause first appears and when it clears, never once
+per attempt. No I/O here besides logging.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ MAX_CONNECTIONS = 512  # control connections at once, everyone together
 RESERVED = 32  # of those, the slots only root and hermesd's own user may take
 MAX_PER_UID = 32  # connections any other user may hold at once
 MAX_INFLIGHT_PER_UID = 64  # requests any other user may have in flight at once
+#: requests all other users together may have in flight: half of what the engine takes at once
+#: (hermesd.engine.MAX_INFLIGHT), so root, MQTT and voice are never the ones answered BUSY
+MAX_INFLIGHT_OTHERS = 256
 MAX_PER_CONNECTION = 64  # requests in flight on one connection (everyone)
 FRAME_DEADLINE = 10.0  # seconds from a frame's first byte to its newline
 IDLE_TIMEOUT = 60.0  # seconds a connection may hold no request in flight before it is closed
@@ -36,6 +40,7 @@ class Limits:
     reserved: int = RESERVED
     per_uid: int = MAX_PER_UID
     inflight_per_uid: int = MAX_INFLIGHT_PER_UID
+    inflight_others: int = MAX_INFLIGHT_OTHERS
     per_connection: int = MAX_PER_CONNECTION
     frame_deadline: float = FRAME_DEADLINE
     idle: float = IDLE_TIMEOUT
@@ -54,6 +59,7 @@ class Slots:
     limits: Limits = field(default_factory=Limits)
     connections: Counter[int | None] = field(default_factory=Counter)
     inflight: Counter[int | None] = field(default_factory=Counter)
+    others_inflight: int = 0
 
     @property
     def total(self) -> int:
@@ -95,9 +101,15 @@ class Slots:
 
     def admit_request(self, uid: int | None, who: str) -> tuple[str, str] | None:
         """None when `uid` may start one more request (and it is counted); else (cause, reason)."""
-        if not is_trusted(uid) and self.inflight[uid] >= self.limits.inflight_per_uid:
-            return (f"requests of uid {uid}", f"{who} already has "
-                    f"{self.limits.inflight_per_uid} requests in flight, the most one user may")
+        lim = self.limits
+        if not is_trusted(uid):
+            if self.inflight[uid] >= lim.inflight_per_uid:
+                return (f"requests of uid {uid}", f"{who} already has {lim.inflight_per_uid} "
+                        "requests in flight, the most one user may")
+            if self.others_inflight >= lim.inflight_others:
+                return ("others busy", f"hermesd is working on {lim.inflight_others} requests "
+                        "of users other than root and its own, the most it takes at once")
+            self.others_inflight += 1
         self.inflight[uid] += 1
         return None
 
@@ -105,7 +117,9 @@ class Slots:
         self.inflight[uid] -= 1
         if self.inflight[uid] <= 0:
             del self.inflight[uid]
-        return [f"requests of uid {uid}"]
+        if not is_trusted(uid):
+            self.others_inflight -= 1
+        return [f"requests of uid {uid}", "others busy"]
 
 
 @dataclass

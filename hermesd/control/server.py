@@ -230,15 +230,14 @@ class _Connection:
         """
         refusal: tuple[str, str] | None
         if len(self.inflight) >= self.limits.per_connection:
-            refusal = ("connection full", f"too many requests in flight on this connection "
-                                          f"(at most {self.limits.per_connection})")
+            refusal = (f"connection full: uid {self.peer.uid}", "too many requests in flight "
+                       f"on this connection (at most {self.limits.per_connection})")
         else:
             refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe())
         if refusal is not None:
             cause, reason = refusal
             self.server.refused += 1
-            self.server._quiet.warn(f"{cause}: {self.peer.uid}", "refusing control requests: %s",
-                                    reason)
+            self.server._quiet.warn(cause, "refusing control requests: %s", reason)
             await self._send(_error(ErrorCode.BUSY, reason, obj))
             return
         task = asyncio.create_task(self._answer(obj))
@@ -249,8 +248,7 @@ class _Connection:
     def _done(self, task: asyncio.Task[None]) -> None:
         self.inflight.discard(task)
         for cause in self.server._slots.release_request(self.peer.uid):
-            self.server._quiet.clear(f"{cause}: {self.peer.uid}",
-                                     f"control requests accepted again ({cause})")
+            self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()
         self._rearm()
@@ -263,8 +261,8 @@ class _Connection:
             frame = encode_json(answer, MAX_ANSWER)
         except ProtocolError as exc:
             # nothing that is not strict JSON leaves hermesd: say what went wrong instead
-            log.error("control answer to %s could not be sent as it was: %s",
-                      self.peer.describe(), exc)
+            self.server._quiet.warn("unencodable answers", "a control answer to %s could not "
+                                    "be sent as it was (a bug): %s", self.peer.describe(), exc)
             frame = encode_json(_error(ErrorCode.INTERNAL, f"the answer could not be encoded: "
                                                            f"{exc}", answer))
         async with self.lock:

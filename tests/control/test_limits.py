@@ -68,6 +68,18 @@ def test_requests_in_flight_per_user() -> None:
     assert slots.admit_request(NOBODY, "nobody") is None
 
 
+def test_requests_in_flight_of_all_other_users_leave_room_for_root() -> None:
+    slots = Slots(Limits(inflight_per_uid=2, inflight_others=5))
+    admitted = [uid for uid in (60001, 60001, 60002, 60002, 60003, 60003)
+                if slots.admit_request(uid, str(uid)) is None]
+    assert admitted == [60001, 60001, 60002, 60002, 60003]
+    cause, reason = slots.admit_request(60004, "a fourth") or ("", "")
+    assert cause == "others busy" and "other than root" in reason
+    assert slots.admit_request(0, "root") is None
+    assert "others busy" in slots.release_request(60002)
+    assert slots.admit_request(60004, "a fourth") is None
+
+
 def test_a_cause_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
     quiet = OncePerCause(logging.getLogger("test.quiet"))
     with caplog.at_level(logging.INFO, logger="test.quiet"):
@@ -134,7 +146,6 @@ async def test_a_trickled_frame_is_cut_at_its_deadline_however_often_bytes_come(
         server: ControlServer) -> None:
     reader, writer = await _connect(server)
     writer.write(b'{"op": "st')
-    started = time.monotonic()
 
     async def trickle() -> None:  # a byte every 0.1 s: a deadline renewed per byte never fires
         while not writer.is_closing():
@@ -144,13 +155,13 @@ async def test_a_trickled_frame_is_cut_at_its_deadline_however_often_bytes_come(
 
     trickler = asyncio.create_task(trickle())
     try:
-        line = await asyncio.wait_for(reader.readline(), 5)
+        # the trickling never stops by itself: only a deadline that bytes do not renew cuts it
+        line = await asyncio.wait_for(reader.readline(), 20)
         answer = json.loads(line)
         assert answer["status"] == "rejected"
         assert answer["error"]["code"] == "BAD_REQUEST"
         assert "not finished within 0.5 s of its first byte" in answer["error"]["message"]
-        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed
-        assert time.monotonic() - started < 4  # long before trickling would have stopped
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # closed
     finally:
         trickler.cancel()
         await asyncio.gather(trickler, return_exceptions=True)
@@ -173,7 +184,7 @@ async def test_an_idle_connection_is_closed_whatever_it_trickles() -> None:
 
     trickler = asyncio.create_task(trickle())
     try:
-        assert await asyncio.wait_for(reader.read(), 5) == b""  # closed, with nothing to say
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # closed, with nothing to say
     finally:
         trickler.cancel()
         await asyncio.gather(trickler, return_exceptions=True)
@@ -186,9 +197,9 @@ async def test_idle_is_counted_without_a_request_in_flight(server: ControlServer
     reader, writer = await _connect(server)
     try:
         writer.write(b'{"op": "sleep", "seconds": 1.2, "id": 1}\n')  # twice the idle limit
-        answer = json.loads(await asyncio.wait_for(reader.readline(), 5))
+        answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
         assert answer == {"status": "ok", "op": "sleep", "uid": 0, "id": 1}
-        assert await asyncio.wait_for(reader.read(), 5) == b""  # then idle again, and closed
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # then idle again, and closed
     finally:
         await _close(writer)
 
@@ -199,11 +210,11 @@ async def test_a_failing_handler_still_answers_and_the_connection_goes_on(
     try:
         for op in ("explode", "not a dict", "nan"):
             writer.write(json.dumps({"op": op, "id": op}).encode() + b"\n")
-            answer = json.loads(await asyncio.wait_for(reader.readline(), 5))
+            answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
             assert (answer["id"], answer["status"], answer["error"]["code"]) == \
                 (op, "error", "INTERNAL")
         writer.write(b'{"op": "status", "id": 7}\n')
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["id"] == 7
+        assert json.loads(await asyncio.wait_for(reader.readline(), 20))["id"] == 7
     finally:
         await _close(writer)
 
@@ -213,7 +224,7 @@ async def test_good_frames_before_a_bad_one_are_answered(server: ControlServer) 
     try:
         writer.write(b'{"op": "a", "id": 1}\n{"op": NaN}\n{"op": "never", "id": 2}\n')
         answers = [json.loads(line) for line in
-                   (await asyncio.wait_for(reader.read(), 5)).splitlines()]
+                   (await asyncio.wait_for(reader.read(), 20)).splitlines()]
         assert [a.get("id") for a in answers] == [1, None]  # the refusal comes last
         assert answers[1]["error"]["code"] == "BAD_REQUEST"
         assert "NaN is not allowed" in answers[1]["error"]["message"]
@@ -226,7 +237,7 @@ async def test_requests_beyond_a_connections_share_answer_busy(server: ControlSe
     try:
         writer.write(b"".join(json.dumps({"op": "sleep", "seconds": 0.3, "id": i}).encode()
                               + b"\n" for i in range(4)))
-        answers = [json.loads(await asyncio.wait_for(reader.readline(), 5)) for _ in range(4)]
+        answers = [json.loads(await asyncio.wait_for(reader.readline(), 20)) for _ in range(4)]
         busy = sorted(a["id"] for a in answers if a["status"] == "busy")
         assert busy == [2, 3]  # two in flight per connection (SMALL)
         assert all(a["error"]["code"] == "BUSY" for a in answers if a["id"] in busy)
@@ -312,7 +323,7 @@ async def test_root_keeps_its_reserve_when_everyone_else_has_filled_theirs(
         # ... while root is answered
         reader, writer = await _connect(server)
         writer.write(b'{"op": "status"}\n')
-        assert json.loads(await asyncio.wait_for(reader.readline(), 5))["uid"] == 0
+        assert json.loads(await asyncio.wait_for(reader.readline(), 20))["uid"] == 0
         await _close(writer)
     finally:
         for uid in (STRANGER, 60002):

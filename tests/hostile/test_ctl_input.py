@@ -8,13 +8,15 @@ unreadable (BadAnswer, exit 76); any answer that is read can be printed, as text
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from hermesd import ctl, strict_json
@@ -28,9 +30,14 @@ raw_args = st.binary(max_size=12).map(os.fsdecode)  # how Python hands non-UTF-8
 argvs = st.lists(st.sampled_from(WORDS) | raw_args, max_size=6)
 
 
-@given(argvs)
-def test_any_command_line_ends_in_a_documented_status(argv: list[str]) -> None:
+@given(argv=argvs, stdin=st.sampled_from(["", "status\n", None]))
+@example(argv=["ask"], stdin=None)
+@example(argv=["ask"], stdin="caf\udce9\n")
+def test_any_command_line_ends_in_a_documented_status(argv: list[str], stdin: str | None,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
     nowhere = Path("/nonexistent-hermesd/control.sock")
+    # `ask` alone reads commands from stdin: some lines, none, or no stdin at all (closed)
+    monkeypatch.setattr(sys, "stdin", None if stdin is None else io.StringIO(stdin))
     try:
         code = ctl.run(["--socket", str(nowhere), *argv])
     except SystemExit as done:  # argparse: usage errors and --help
