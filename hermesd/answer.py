@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from hermesd.errors import ErrorCode, HermesError
+
 Status = Literal["ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"]
 Route = Literal["rule", "llm", "direct"]
 RespondReason = Literal["greeting", "thanks", "not_understood", "unknown_point", "not_allowed",
@@ -16,6 +18,22 @@ RespondReason = Literal["greeting", "thanks", "not_understood", "unknown_point",
 
 STATUS_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "forbidden": 77,
                "busy": 75}
+
+#: the status of an answer that failed with a code; any code not named here is an `error`
+_STATUS_OF: dict[str, Status] = {
+    ErrorCode.FORBIDDEN: "forbidden",
+    ErrorCode.BUSY: "busy",
+    ErrorCode.OUT_OF_RANGE: "rejected",
+    ErrorCode.NOT_WRITABLE: "rejected",
+    ErrorCode.RATE_LIMITED: "rejected",
+    ErrorCode.BAD_REQUEST: "rejected",
+    ErrorCode.UNKNOWN_POINT: "rejected",
+}
+
+
+def status_of(code: str) -> Status:
+    """The one mapping from an error code to an answer's status, for every edge that answers."""
+    return _STATUS_OF.get(code, "error")
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,3 +82,9 @@ class Answer:
             out["checks"] = self.checks
         out.update(self.extra)
         return out
+
+
+def refusal(exc: HermesError, route: Route = "direct", action: Action | None = None) -> Answer:
+    """The answer to a request that failed with `exc` before anything was done."""
+    return Answer(status_of(exc.code), route, action,
+                  error={"code": exc.code.value, "message": exc.message}, reply=exc.message)

@@ -6,7 +6,9 @@
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
-10 dry run, 1 error, 65 rejected, 75 busy, 77 forbidden, 64 usage, 69 daemon unreachable.
+10 dry run, 1 error, 65 rejected, 75 busy, 77 forbidden, 64 usage (including arguments that are
+not UTF-8 text), 69 daemon unreachable, 76 an answer hermesctl cannot read, 130 interrupted.
+No input, from the command line, the terminal or the daemon, ends in a traceback.
 `ask` with no text reads commands from the terminal (with history), one answer per line.
 `ask --audio FILE.wav` sends the recording itself (16 kHz mono 16-bit WAV), so the daemon
 needs no access to your files; the answer adds `transcript`. `listen` is push-to-talk: the
@@ -19,16 +21,23 @@ import argparse
 import base64
 import contextlib
 import json
+import math
 import os
 import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
+
+from hermesd import strict_json
+from hermesd.answer import STATUS_EXIT
+from hermesd.errors import ProtocolError
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69
-STATUS_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "forbidden": 77,
-               "busy": 75}
+EX_PROTOCOL = 76  # the daemon's answer is not one hermesctl can read
+EX_INTERRUPTED = 130
+MAX_TIMEOUT = 120.0  # seconds: the daemon's own limit for a request's timeout
+MAX_WINDOW = 60.0  # seconds: the daemon's limit for listen --window
 SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
 MAX_ANSWER = 8 * 1024 * 1024
@@ -40,13 +49,41 @@ class Unreachable(Exception):
     pass
 
 
+class BadAnswer(Exception):
+    """The daemon sent something that is not an answer (not strict JSON, or not its shape)."""
+
+
+class Usage(ValueError):
+    """A command line (or prompt line) that cannot be sent."""
+
+
+def shown(text: str) -> str:
+    """`text` safe to print and to put in JSON: bytes that were not UTF-8 as \\xNN escapes."""
+    try:
+        raw = text.encode("utf-8", "surrogateescape")  # the bytes argv or stdin held
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "backslashreplace").decode("utf-8")
+    return raw.decode("utf-8", "backslashreplace")
+
+
+def utf8(value: str, what: str) -> str:
+    """`value` if it is UTF-8 text; a usage error naming it if not (argv and stdin keep bytes
+    that are not UTF-8 as lone surrogates, which hermesd refuses as not Unicode)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise Usage(f"{what} is not UTF-8 text: '{shown(value)}'; hermesd takes UTF-8 "
+                    "only") from None
+    return value
+
+
 def socket_path(explicit: str | None) -> Path:
     if explicit:
         return Path(explicit)
     env = os.environ.get("HERMESD_SOCKET")
     if env:
         return Path(env)
-    with contextlib.suppress(OSError, ValueError, ImportError, AttributeError):
+    with contextlib.suppress(Exception):  # an unreadable system config: the default socket
         import yaml
 
         data = yaml.safe_load(SYSTEM_CONFIG.read_text(encoding="utf-8"))
@@ -71,19 +108,22 @@ class Client:
             sock.settimeout(self.timeout)
             try:
                 sock.connect(str(self.path))
-            except OSError as exc:
+            except (OSError, ValueError) as exc:
                 sock.close()
-                reason = exc.strerror or str(exc)
-                raise Unreachable(f"cannot connect to hermesd at {self.path}: {reason} "
-                                  "(is it running? see --socket)") from None
+                reason = getattr(exc, "strerror", None) or str(exc)
+                raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
+                                  f"{reason} (is it running? see --socket)") from None
             self._sock = sock
         return self._sock
 
     def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        sock = self._connect()
         try:
             # compact, in insertion order: an audio ask must start '{"op":"ask","audio_wav":'
-            frame = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+            frame = strict_json.encode(obj)
+        except ProtocolError as exc:
+            raise Usage(f"the request cannot be sent: {exc}") from None
+        sock = self._connect()
+        try:
             sock.sendall(frame + b"\n")
             while b"\n" not in self._buffer:
                 chunk = sock.recv(65536)
@@ -91,16 +131,13 @@ class Client:
                     raise Unreachable("hermesd closed the connection without an answer")
                 self._buffer += chunk
                 if len(self._buffer) > MAX_ANSWER:
-                    raise Unreachable("answer too large")
+                    raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
         except TimeoutError:
             raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None
         except OSError as exc:
             raise Unreachable(f"connection to hermesd failed: {exc}") from None
         line, _, self._buffer = self._buffer.partition(b"\n")
-        answer = json.loads(line)
-        if not isinstance(answer, dict):
-            raise Unreachable("hermesd sent something that is not an answer")
-        return answer
+        return read_answer(line)
 
     def close(self) -> None:
         if self._sock is not None:
@@ -108,20 +145,56 @@ class Client:
             self._sock = None
 
 
+def read_answer(line: bytes) -> dict[str, Any]:
+    """The answer in one line from the daemon; BadAnswer if it is not strict JSON of its shape."""
+    try:
+        answer = strict_json.loads(line)
+    except ProtocolError as exc:
+        raise BadAnswer(f"the answer is not valid JSON: {exc}") from None
+    if not isinstance(answer, dict):
+        raise BadAnswer(f"the answer is a JSON {type(answer).__name__}, not an object")
+    status = answer.get("status")
+    if not isinstance(status, str) or status not in STATUS_EXIT:
+        raise BadAnswer(f"the answer's status {shown(str(status))[:40]!r} is not one of "
+                        f"{', '.join(STATUS_EXIT)}")
+    return answer
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error exits 64 (EX_USAGE) as documented, not argparse's 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EX_USAGE, f"{self.prog}: error: {shown(message)}\n")
+
+
+def _seconds(limit: float) -> Any:
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{shown(text)!r} is not a number of seconds") \
+                from None
+        if not math.isfinite(value) or not 0 < value <= limit:
+            raise argparse.ArgumentTypeError(f"{shown(text)!r} is not in (0, {limit:g}] seconds")
+        return value
+    return parse
+
+
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--socket", default=argparse.SUPPRESS, help="control socket path")
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print exactly one JSON object")
     common.add_argument("--role", default=argparse.SUPPRESS, help="act with this role")
     common.add_argument("--dry-run", action="store_true", default=argparse.SUPPRESS,
                         help="show the plan and its checks; touch no device")
-    common.add_argument("--timeout", type=float, default=argparse.SUPPRESS,
-                        help="seconds the daemon may take")
-    parser = argparse.ArgumentParser(prog="hermesctl", parents=[common],
-                                     description="Talk to a running hermesd.",
-                                     epilog="exit status: 0 ok/stale, 10 dry run, 1 error, "
-                                            "65 rejected, 75 busy, 77 forbidden, 69 unreachable")
+    common.add_argument("--timeout", type=_seconds(MAX_TIMEOUT), default=argparse.SUPPRESS,
+                        help=f"seconds the daemon may take (at most {MAX_TIMEOUT:g})")
+    parser = _Parser(prog="hermesctl", parents=[common], description="Talk to a running hermesd.",
+                     epilog="exit status: 0 ok/stale, 10 dry run, 1 error, 65 rejected, "
+                            "75 busy, 77 forbidden, 64 usage, 69 unreachable, "
+                            "76 unreadable answer")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("status", parents=[common], help="daemon, tools, devices, LLM")
     sub.add_parser("tools", parents=[common], help="tool processes and their actions")
@@ -136,8 +209,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--audio", metavar="FILE.wav", help="transcribe a recording first")
     p = sub.add_parser("listen", parents=[common],
                        help="push-to-talk: take the next thing said at the microphone")
-    p.add_argument("--window", type=float, default=10.0, metavar="SECONDS",
-                   help="how long to wait for speech to begin (default 10)")
+    p.add_argument("--window", type=_seconds(MAX_WINDOW), default=10.0, metavar="SECONDS",
+                   help=f"how long to wait for speech to begin (default 10, at most "
+                        f"{MAX_WINDOW:g})")
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
@@ -145,17 +219,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def make_request(args: argparse.Namespace) -> dict[str, Any]:
+    """The request a command line asks for; Usage if it cannot be one."""
     req: dict[str, Any] = {"op": args.command}
     if getattr(args, "role", None):
-        req["role"] = args.role
+        req["role"] = utf8(args.role, "--role")
     if getattr(args, "dry_run", False):
         req["dry_run"] = True
     if getattr(args, "timeout", None):
         req["timeout"] = args.timeout
     if args.command == "read":
-        req["point"] = args.point
+        req["point"] = utf8(args.point, "POINT")
     elif args.command == "write":
-        req["point"], req["value"] = args.point, args.value
+        req["point"], req["value"] = utf8(args.point, "POINT"), utf8(args.value, "VALUE")
     elif args.command == "listen":
         req["window"] = args.window
     elif args.command == "ask":
@@ -163,17 +238,18 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
             req = {"op": "ask", "audio_wav": _recording(args.audio),
                    **{k: v for k, v in req.items() if k != "op"}}
         else:
-            req["text"] = " ".join(args.text)
+            req["text"] = utf8(" ".join(args.text), "TEXT")
     elif args.command == "call":
-        tool, dot, action = args.target.partition(".")
+        target = utf8(args.target, "TOOL.ACTION")
+        tool, dot, action = target.partition(".")
         if not dot or not tool or not action:
-            raise ValueError(f"expected TOOL.ACTION, got {args.target!r}")
+            raise Usage(f"expected TOOL.ACTION, got {target!r}")
         try:
-            call_args = json.loads(args.args)
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"JSON arguments are not valid JSON: {exc}") from None
+            call_args = strict_json.loads(utf8(args.args, "JSON"))
+        except ProtocolError as exc:
+            raise Usage(f"JSON arguments are not valid JSON: {exc}") from None
         if not isinstance(call_args, dict):
-            raise ValueError("JSON arguments must be an object")
+            raise Usage("JSON arguments must be an object")
         req.update(tool=tool, action=action, args=call_args)
     return req
 
@@ -184,14 +260,26 @@ def _recording(path: str) -> str:
         with open(path, "rb") as f:
             data = f.read(MAX_RECORDING + 1)
     except OSError as exc:
-        raise ValueError(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise Usage(f"cannot read {shown(path)}: {exc.strerror or exc}") from None
     if len(data) > MAX_RECORDING:
-        raise ValueError(f"{path} is larger than {MAX_RECORDING // (1024 * 1024)} MB; a spoken "
+        raise Usage(f"{shown(path)} is larger than {MAX_RECORDING // (1024 * 1024)} MB; a spoken "
                          "command is a few seconds of 16 kHz mono audio")
     return base64.b64encode(data).decode("ascii")
 
 
 def main(argv: list[str] | None = None) -> None:
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show a character
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    try:
+        sys.exit(run(argv))
+    except KeyboardInterrupt:
+        print(file=sys.stderr)
+        sys.exit(EX_INTERRUPTED)
+
+
+def run(argv: list[str] | None = None) -> int:
+    """hermesctl's work; its exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
     as_json = getattr(args, "json", False)
@@ -203,35 +291,42 @@ def main(argv: list[str] | None = None) -> None:
     client = Client(path, timeout=wait)
     try:
         if args.command == "ask" and not args.text and not args.audio:
-            sys.exit(interactive(client, args, as_json))
+            return interactive(client, args, as_json)
         try:
-            req = make_request(args)
-        except ValueError as exc:
+            answer = client.request(make_request(args))
+        except Usage as exc:
             print(f"hermesctl: {exc}", file=sys.stderr)
-            sys.exit(EX_USAGE)
-        try:
-            answer = client.request(req)
-        except Unreachable as exc:
+            return EX_USAGE
+        except (Unreachable, BadAnswer) as exc:
+            code = EX_UNAVAILABLE if isinstance(exc, Unreachable) else EX_PROTOCOL
             if as_json:
-                print(json.dumps(_unreachable(str(exc))))
+                print_json(_failure(str(exc), code))
             else:
                 print(f"hermesctl: {exc}", file=sys.stderr)
-            sys.exit(EX_UNAVAILABLE)
+            return code
         print_answer(args.command, answer, as_json)
-        sys.exit(STATUS_EXIT.get(str(answer.get("status")), 1))
+        return STATUS_EXIT[answer["status"]]
     finally:
         client.close()
 
 
-def _unreachable(message: str) -> dict[str, Any]:
+def print_json(obj: dict[str, Any]) -> None:
+    """One JSON object on stdout: UTF-8 when stdout is, else ASCII with escapes."""
+    utf8_out = (getattr(sys.stdout, "encoding", "") or "").lower().replace("-", "") == "utf8"
+    print(json.dumps(obj, ensure_ascii=not utf8_out, allow_nan=False))
+
+
+def _failure(message: str, code: int) -> dict[str, Any]:
+    """The --json answer when there is none from the daemon (unreachable, or unreadable)."""
+    error = "TOOL_UNAVAILABLE" if code == EX_UNAVAILABLE else "INTERNAL"
     return {"status": "error", "route": "direct", "action": None, "result": None,
-            "error": {"code": "TOOL_UNAVAILABLE", "message": message}, "reply": message,
+            "error": {"code": error, "message": message}, "reply": message,
             "trace_id": "", "timings_ms": {}}
 
 
 def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
     """A prompt for a technician: one command per line, one answer per line."""
-    tty = sys.stdin.isatty()
+    tty = sys.stdin is not None and sys.stdin.isatty()  # None: started with stdin closed
     history = Path.home() / ".hermesctl_history"
     if tty:
         with contextlib.suppress(ImportError, OSError):
@@ -245,6 +340,14 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
                 line = input("hermes> " if tty else "")
             except EOFError:
                 break
+            except UnicodeDecodeError as exc:  # stdin in strict mode: the line is lost
+                print(f"hermesctl: a line is not UTF-8 text ({exc.reason}); hermesd takes UTF-8 "
+                      "only", file=sys.stderr)
+                worst = max(worst, EX_USAGE)
+                continue
+            except (OSError, RuntimeError) as exc:  # no stdin to read (closed, or not ours)
+                print(f"hermesctl: cannot read commands: {exc}", file=sys.stderr)
+                return max(worst, EX_USAGE)
             text = line.strip()
             if not text:
                 continue
@@ -253,11 +356,15 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
             args.text = [text]
             try:
                 answer = client.request(make_request(args))
-            except Unreachable as exc:
+            except Usage as exc:
                 print(f"hermesctl: {exc}", file=sys.stderr)
-                return EX_UNAVAILABLE
+                worst = max(worst, EX_USAGE)
+                continue
+            except (Unreachable, BadAnswer) as exc:
+                print(f"hermesctl: {exc}", file=sys.stderr)
+                return EX_UNAVAILABLE if isinstance(exc, Unreachable) else EX_PROTOCOL
             print_answer("ask", answer, as_json)
-            worst = max(worst, STATUS_EXIT.get(str(answer.get("status")), 1))
+            worst = max(worst, STATUS_EXIT[answer["status"]])
     finally:
         if tty:
             with contextlib.suppress(ImportError, OSError):
@@ -269,34 +376,41 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
 
 def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        print(json.dumps(answer, ensure_ascii=False))
+        print_json(answer)
         return
+    try:
+        text, err = _human(command, answer)
+    except (KeyError, TypeError, AttributeError, ValueError, IndexError):
+        # an answer of an unexpected shape: show it as it came rather than fail on it
+        text, err = json.dumps(answer, ensure_ascii=False, indent=2), ""
+    if text:
+        print(text)
+    if err:
+        print(err, file=sys.stderr)
+
+
+def _human(command: str, answer: dict[str, Any]) -> tuple[str, str]:
+    """What a person sees on stdout and stderr for an answer."""
     status = answer.get("status")
     if command == "status" and status == "ok":
-        print(format_status(answer.get("result") or {}))
-        return
+        return format_status(answer.get("result") or {}), ""
     if command == "points" and status == "ok":
-        print(format_points((answer.get("result") or {}).get("points", [])))
-        return
+        return format_points((answer.get("result") or {}).get("points", [])), ""
     if command == "tools" and status == "ok":
-        print(format_tools((answer.get("result") or {}).get("tools", {})))
-        return
+        return format_tools((answer.get("result") or {}).get("tools", {})), ""
     reply = answer.get("reply") or ""
-    if "transcript" in answer:
-        print(f"heard: {answer['transcript']!r}", file=sys.stderr)
+    heard = f"heard: {answer['transcript']!r}\n" if "transcript" in answer else ""
     if status in ("ok", "stale", "dry_run"):
         if command == "call" and status == "ok":
-            print(json.dumps((answer.get("result") or {}).get("value"), ensure_ascii=False,
-                             indent=2))
+            out = json.dumps((answer.get("result") or {}).get("value"), ensure_ascii=False,
+                             indent=2)
         else:
-            print(reply)
-        for check in answer.get("checks") or []:
-            if status == "dry_run":
-                print(f"  ✓ {check}")
-    else:
-        error = answer.get("error") or {}
-        print(f"{status}: {error.get('code', '?')}: {error.get('message') or reply}",
-              file=sys.stderr)
+            out = str(reply)
+        if status == "dry_run":
+            out += "".join(f"\n  ✓ {check}" for check in answer.get("checks") or [])
+        return out, heard.rstrip("\n")
+    error = answer.get("error") or {}
+    return "", heard + f"{status}: {error.get('code', '?')}: {error.get('message') or reply}"
 
 
 def format_status(s: dict[str, Any]) -> str:

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hermesd import __version__
-from hermesd.answer import Answer
+from hermesd.answer import Answer, refusal
 from hermesd.audit import AuditLog
 from hermesd.cache import ValueCache
 from hermesd.components import Component, build_components
@@ -241,19 +241,21 @@ class Daemon:
     # -- control requests ----------------------------------------------------------------------
 
     async def handle(self, obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
+        """The answer to one control request. A documented failure is answered with its status
+        (status_of, as the engine does); anything else propagates to the control server, which
+        answers INTERNAL and logs it."""
         try:
             req = parse(obj)
             role = role_for(peer, req.role, self.config.access)
+            if req.op in ("status", "tools", "points"):
+                return self._info(req)
+            ctx = RequestContext.make("control", role,
+                                      timeout=req.timeout or DEFAULT_TIMEOUT[req.op],
+                                      dry_run=req.dry_run, peer_uid=peer.uid,
+                                      peer=peer.describe())
+            answer = await self._request(ctx, req)
         except HermesError as exc:
-            status = "forbidden" if exc.code.value == "FORBIDDEN" else "rejected"
-            return Answer(status, "direct", None,  # type: ignore[arg-type]
-                          error={"code": exc.code.value, "message": exc.message},
-                          reply=exc.message).to_dict()
-        if req.op in ("status", "tools", "points"):
-            return self._info(req)
-        ctx = RequestContext.make("control", role, timeout=req.timeout or DEFAULT_TIMEOUT[req.op],
-                                  dry_run=req.dry_run, peer_uid=peer.uid, peer=peer.describe())
-        answer = await self._request(ctx, req)
+            return refusal(exc).to_dict()
         return answer.to_dict()
 
     async def _request(self, ctx: RequestContext, req: Request) -> Answer:
@@ -304,6 +306,7 @@ class Daemon:
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
+            "control": self.control.status(),
             "metrics": self.metrics.summary(),
             "memory": self.memory.status(),
             **{c.name: c.status() for c in self.components},

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.answer import Action, Answer, Route, Status, respond
+from hermesd.answer import Action, Answer, Route, respond, status_of
 from hermesd.audit import AuditLog, AuditUnavailable
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config, Point
@@ -50,16 +50,6 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT = 1000  # characters of a command; longer is refused
 MAX_INFLIGHT = 512  # requests being worked on at once; more answer BUSY
-
-_STATUS_OF = {
-    ErrorCode.FORBIDDEN: "forbidden",
-    ErrorCode.BUSY: "busy",
-    ErrorCode.OUT_OF_RANGE: "rejected",
-    ErrorCode.NOT_WRITABLE: "rejected",
-    ErrorCode.RATE_LIMITED: "rejected",
-    ErrorCode.BAD_REQUEST: "rejected",
-    ErrorCode.UNKNOWN_POINT: "rejected",
-}
 
 
 @dataclass
@@ -269,8 +259,8 @@ class Engine:
 
     def _failed(self, ctx: RequestContext, route: Route, action: Action, exc: HermesError,
                 zh: bool) -> Answer:
-        status: Status = _STATUS_OF.get(exc.code, "error")  # type: ignore[assignment]
-        return Answer(status, route, action, error=_err(exc), reply=error_reply(exc.message, zh))
+        return Answer(status_of(exc.code), route, action, error=_err(exc),
+                      reply=error_reply(exc.message, zh))
 
     def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
         answer.trace_id = ctx.trace_id

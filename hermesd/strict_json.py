@@ -1,11 +1,14 @@
 """Strict JSON for every input hermesd and its tools take: RFC 8259 and nothing looser.
 
 Python's `json` accepts more than JSON: `NaN`, `Infinity`, numbers too large for a float (which
-become `inf`), lone UTF-16 surrogate escapes (`"\\udcff"`, a string no UTF-8 encoder will take),
-and nesting deep enough to exhaust the interpreter's stack. Any of these, let in at one edge,
-fails later somewhere else (an audit writer, an answer encoder) where it can hurt more than the
-one request. `loads` refuses them all with a `ProtocolError` that says what was wrong; `dumps`
-never writes them. Pure functions, no I/O; shared by the daemon and the tools.
+become `inf`, with or without an exponent), lone UTF-16 surrogate escapes (`"\\udcff"`, a string
+no UTF-8 encoder will take), and nesting deep enough to exhaust the interpreter's stack. Any of
+these, let in at one edge, fails later somewhere else (an audit writer, an answer encoder) where
+it can hurt more than the one request. So do integers of hundreds of digits, which Python holds
+but which no device value, id or timeout can be and which overflow the first float() they meet:
+integers are taken only within 64 bits (INT_MIN..INT_MAX, int64 and uint64 together). `loads`
+refuses them all with a `ProtocolError` that says what was wrong; `dumps` never writes anything
+`loads` would refuse. Pure functions, no I/O; shared by the daemon and the tools.
 """
 
 from __future__ import annotations
@@ -18,9 +21,14 @@ from typing import Any
 from hermesd.errors import ProtocolError
 
 MAX_DEPTH = 64  # arrays and objects nested deeper than any message of ours
+INT_MIN = -(2**63)  # the smallest integer taken (int64)
+INT_MAX = 2**64 - 1  # the largest (uint64)
 _SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}")
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_EXPONENT = re.compile(r"[0-9][eE]")
+#: a number that might not fit: an exponent, or 19 digits in a row (every integer outside
+#: INT_MIN..INT_MAX, and every decimal too large for a float, has them; strings may too)
+_MAYBE_LARGE = re.compile(r"[0-9][eE]|[0-9]{19}")
+_LONG_DIGITS = re.compile(r"[0-9]{19}")
 
 
 def _no_constant(name: str) -> Any:
@@ -30,12 +38,24 @@ def _no_constant(name: str) -> Any:
 def _finite(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise ProtocolError(f"number {text[:24]} is too large")
+        raise ProtocolError(f"number {_head(text)} is too large")
     return value
 
 
+def _bounded(text: str) -> int:
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise ProtocolError(f"integer {_head(text)} is outside 64 bits")
+    return value
+
+
+def _head(text: str) -> str:
+    return text if len(text) <= 24 else f"{text[:20]}… ({len(text)} characters)"
+
+
 _PLAIN = json.JSONDecoder(parse_constant=_no_constant)
-_CHECKED_FLOATS = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite)
+_CHECKED = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite,
+                            parse_int=_bounded)
 
 
 def loads(data: bytes | bytearray | memoryview | str) -> Any:
@@ -55,7 +75,7 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
             raise ProtocolError(f"not UTF-8 (byte {exc.start})") from None
     if text.count("[") + text.count("{") > MAX_DEPTH:
         _check_depth(text)
-    decoder = _CHECKED_FLOATS if _EXPONENT.search(text) else _PLAIN
+    decoder = _CHECKED if _MAYBE_LARGE.search(text) else _PLAIN
     try:
         value = decoder.decode(text)
     except ProtocolError:
@@ -77,6 +97,8 @@ def dumps(value: Any) -> str:
         raise ProtocolError(f"cannot be written as JSON: {exc}") from None
     if _SURROGATE.search(text):
         raise ProtocolError("cannot be written as JSON: a string holds a lone surrogate")
+    if _LONG_DIGITS.search(text):
+        _check_ints(value)
     return text
 
 
@@ -119,4 +141,19 @@ def _check_strings(value: Any) -> None:
             stack.extend(item.keys())
             stack.extend(item.values())
         elif isinstance(item, list):
+            stack.extend(item)
+
+
+def _check_ints(value: Any) -> None:
+    """Every integer in `value` is within INT_MIN..INT_MAX (what `loads` takes)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, int) and not isinstance(item, bool):
+            if not INT_MIN <= item <= INT_MAX:
+                raise ProtocolError(f"cannot be written as JSON: integer {_head(str(item))} "
+                                    "is outside 64 bits")
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list | tuple):
             stack.extend(item)

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import json
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -105,8 +111,6 @@ def test_json_lines_from_the_prompt(daemon: RunningDaemon) -> None:
 
 
 def test_socket_from_the_environment(daemon: RunningDaemon) -> None:
-    import subprocess
-    import sys
 
     done = subprocess.run([sys.executable, "-m", "hermesd.ctl", "read", "tank_level"],
                           capture_output=True, text=True, timeout=30, check=False,
@@ -132,3 +136,108 @@ def test_usage_errors(daemon: RunningDaemon, args: list[str], message: str) -> N
     assert done.returncode == 64
     assert message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--timeout", "abc", "status"], "'abc' is not a number of seconds"),
+    (["--timeout", "nan", "status"], "'nan' is not in (0, 120] seconds"),
+    (["--timeout", "1e400", "status"], "not in (0, 120] seconds"),
+    (["--timeout", "-1", "status"], "not in (0, 120] seconds"),
+    (["listen", "--window", "inf"], "not in (0, 60] seconds"),
+    (["--no-such-flag", "status"], "unrecognized arguments: --no-such-flag"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+    (["call", "dev.echo", '{"a": NaN}'], "JSON arguments are not valid JSON: NaN is not allowed"),
+    (["call", "dev.echo", '{"a": 1e999}'], "JSON arguments are not valid JSON: number 1e999 is "
+                                            "too large"),
+    (["call", "dev.echo", '{"a": "\\udcff"}'], "JSON arguments are not valid JSON: a string holds "
+                                                "a lone surrogate"),
+])
+def test_bad_command_lines_are_usage_errors(daemon: RunningDaemon, args: list[str],
+                                            message: str) -> None:
+    done = daemon.ctl(*args)
+    assert done.returncode == 64, done.stderr
+    assert message in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("args", [
+    [b"read", b"caf\xe9"],
+    [b"write", b"pump_speed", b"9\xff"],
+    [b"ask", b"set the pump to \xed\xa0\x80"],
+    [b"--role", b"op\xc3", b"read", b"tank_level"],
+    [b"call", b"dev.ec\x80ho", b"{}"],
+    [b"call", b"dev.echo", b'{"a": "\xfe"}'],
+])
+def test_arguments_that_are_not_utf8_are_usage_errors(daemon: RunningDaemon,
+                                                      args: list[bytes]) -> None:
+    done = subprocess.run([sys.executable, "-m", "hermesd.ctl", "--socket", str(daemon.socket),
+                           *args], capture_output=True, timeout=30, check=False)
+    assert done.returncode == 64
+    assert b"is not UTF-8 text: '" in done.stderr
+    assert b"Traceback" not in done.stderr
+    assert done.stdout == b""
+
+
+def test_a_line_at_the_prompt_that_is_not_utf8_is_skipped(daemon: RunningDaemon) -> None:
+    done = subprocess.run([sys.executable, "-m", "hermesd.ctl", "--socket", str(daemon.socket),
+                           "ask"], input=b"caf\xe9 level\nwhat is the tank level\n",
+                          capture_output=True, timeout=30, check=False)
+    assert b"Traceback" not in done.stderr
+    assert b"not UTF-8 text" in done.stderr
+    assert done.stdout.decode().splitlines() == ["Feed water tank level is 73.4 %."]
+    assert done.returncode == 64  # the worst of the lines
+
+
+def _ctl_against(reply: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """hermesctl against a stand-in daemon that answers its request with `reply`."""
+    where = Path(tempfile.mkdtemp(prefix="hc", dir="/tmp"))
+    path = where / "control.sock"
+    try:
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as listener:
+            listener.bind(str(path))
+            listener.listen(1)
+            listener.settimeout(20)
+            proc = subprocess.Popen([sys.executable, "-m", "hermesd.ctl", "--socket", str(path),
+                                     *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+            try:
+                conn, _ = listener.accept()
+                with conn:
+                    conn.settimeout(20)
+                    buf = b""
+                    while b"\n" not in buf:
+                        chunk = conn.recv(65536)
+                        if not chunk:
+                            break
+                        buf += chunk
+                    conn.sendall(reply)
+            finally:
+                out, err = proc.communicate(timeout=30)
+        return subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    finally:
+        shutil.rmtree(where, ignore_errors=True)
+
+
+@pytest.mark.parametrize(("reply", "message"), [
+    (b'{"status": "ok", "value": NaN}\n', b"NaN is not allowed"),
+    (b'{"status": "ok", "reply": "\\udcff"}\n', b"lone surrogate"),
+    (b'{"status": "ok", "reply": "caf\xe9"}\n', b"not UTF-8"),
+    (b"[1, 2]\n", b"a JSON list, not an object"),
+    (b'{"status": "splendid"}\n', b"status 'splendid' is not one of"),
+    (b'{"reply": "no status"}\n', b"status 'None' is not one of"),
+    (b"[" * 30_000 + b"\n", b"nested deeper than 64"),
+    (b"", b"closed the connection without an answer"),
+])
+def test_an_answer_that_is_not_one_is_a_clear_error(reply: bytes, message: bytes) -> None:
+    done = _ctl_against(reply, "read", "x")
+    assert b"Traceback" not in done.stderr
+    assert message in done.stderr
+    assert done.returncode == (69 if reply == b"" else 76)
+
+
+def test_an_answer_of_an_odd_shape_is_shown_as_it_came() -> None:
+    odd = b'{"status": "ok", "result": {"tools": "not a dict"}, "reply": 5}\n'
+    done = _ctl_against(odd, "tools")
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert json.loads(done.stdout)["result"] == {"tools": "not a dict"}
+    done = _ctl_against(b'{"status": "error", "error": "not an object"}\n', "read", "x")
+    assert done.returncode == 1 and b"Traceback" not in done.stderr

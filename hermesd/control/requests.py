@@ -8,13 +8,13 @@ role `access.users` gives them, or the default role, and may not ask for another
 
 from __future__ import annotations
 
-import os
 import pwd
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.config.model import Access
+from hermesd.control.limits import is_trusted
 from hermesd.errors import BadRequest, Forbidden, ProtocolError
 from hermesd.protocol import FrameDecoder, parse_frame
 
@@ -65,6 +65,11 @@ class Peer:
                 name = None
         return cls(pid, uid, gid, name)
 
+    @property
+    def trusted(self) -> bool:
+        """Root or hermesd's own user: any role, and the control socket's reserved slots."""
+        return is_trusted(self.uid)
+
     def describe(self) -> str:
         if self.uid is None:
             return "unknown peer"
@@ -114,7 +119,6 @@ def parse(obj: dict[str, Any]) -> Request:
 
 def role_for(peer: Peer, requested: str | None, access: Access) -> str:
     """The role a peer acts with; Forbidden if it asks for one it may not take."""
-    trusted = peer.uid is not None and peer.uid in (0, os.getuid())
     own = access.default_role
     if peer.uid is not None:
         own = access.users.get(str(peer.uid), own)
@@ -125,7 +129,7 @@ def role_for(peer: Peer, requested: str | None, access: Access) -> str:
     if requested not in access.roles:
         raise Forbidden(f"role {requested!r} is not defined "
                         f"(roles: {', '.join(sorted(access.roles))})")
-    if not trusted:
+    if not peer.trusted:
         raise Forbidden(f"{peer.describe()} may act only as {own!r}, not {requested!r}")
     return requested
 
@@ -136,16 +140,32 @@ class RequestDecoder(FrameDecoder):
     The larger limit is granted by the first bytes of the frame being assembled, so it holds
     only for the one op that needs it; a frame of any other shape is refused at 64 KiB as
     before, without waiting for its end.
+
+    A bad frame raises ProtocolError; when good frames came before it in the same bytes, `feed`
+    returns those and keeps the error in `error` (the next `feed` raises it), so every request
+    that was whole is still answered before the connection is closed.
     """
 
     def __init__(self) -> None:
         super().__init__(MAX_REQUEST)
         self._searched = 0  # bytes of the buffer known to hold no newline
+        self.error: ProtocolError | None = None
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
+        if self.error is not None:
+            raise self.error
+        frames: list[dict[str, Any]] = []
+        try:
+            self._feed(data, frames)
+        except ProtocolError as exc:
+            if not frames:
+                raise
+            self.error = exc
+        return frames
+
+    def _feed(self, data: bytes, frames: list[dict[str, Any]]) -> None:
         buffer = self._buffer
         buffer += data
-        frames: list[dict[str, Any]] = []
         while True:
             end = buffer.find(b"\n", self._searched)
             limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(buffer, 0, 64) else MAX_REQUEST
@@ -153,7 +173,7 @@ class RequestDecoder(FrameDecoder):
                 self._searched = len(buffer)
                 if len(buffer) > limit:
                     raise ProtocolError(f"frame exceeds {limit} bytes")
-                return frames
+                return
             line = bytes(buffer[:end])
             del buffer[:end + 1]
             self._searched = 0

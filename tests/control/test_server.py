@@ -47,7 +47,7 @@ async def test_garbage_and_silent_clients_do_not_disturb_others(daemon: RunningD
     writer.write(b"\x00\xffthis is not json\n")
     await writer.drain()
     answer = json.loads(await reader.readline())
-    assert answer["status"] == "error"
+    assert answer["status"] == "rejected"  # as the engine answers BAD_REQUEST
     assert answer["error"]["code"] == "BAD_REQUEST"
     assert await reader.read() == b""  # closed
     writer.close()

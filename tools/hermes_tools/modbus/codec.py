@@ -15,6 +15,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from hermesd.strict_json import INT_MAX, INT_MIN
+
 #: registers each fixed-size type occupies
 WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}
 #: struct formats of the fixed-size types, big-endian
@@ -167,7 +169,13 @@ def _decimals(number: float) -> int:
 
 
 def decode(registers: Sequence[int], layout: Layout) -> Any:
-    """The point's value (scaled) from its registers."""
+    """The point's value (scaled) from its registers.
+
+    A float register holding NaN or an infinity decodes to that float, as read (raw register
+    access shows it in words); a point's read refuses it as no measurement. A finite reading
+    that scale and offset carry past what a float or a 64-bit integer holds is a CodecError:
+    it is never a value, and never an OverflowError.
+    """
     if layout.type == "uint16" and layout.byte_order == "big" and len(registers) == 1 \
             and type(registers[0]) is int and 0 <= registers[0] <= 0xFFFF:
         raw: Any = registers[0]  # the common case, without struct (polls decode many of them)
@@ -177,9 +185,18 @@ def decode(registers: Sequence[int], layout: Layout) -> Any:
         return raw
     if layout.scale == 1.0 and layout.offset == 0.0:
         return raw
+    if isinstance(raw, float) and not math.isfinite(raw):
+        return raw
     value = raw * layout.scale + layout.offset
+    if not math.isfinite(value):
+        raise CodecError(f"raw value {raw} × {layout.scale:g} + {layout.offset:g} is beyond any "
+                         "number")
     if layout.integral:
-        return round(value)
+        whole = round(value)
+        if not INT_MIN <= whole <= INT_MAX:  # what hermesd's strict JSON carries
+            raise CodecError(f"raw value {raw} × {layout.scale:g} + {layout.offset:g} is "
+                             "beyond a 64-bit integer")
+        return whole
     if layout.type in INT_RANGE:
         # 734 × 0.1 is 73.4, not 73.40000000000001
         return round(value, max(_decimals(layout.scale), _decimals(layout.offset)))

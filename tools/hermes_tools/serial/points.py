@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermesd.errors import ErrorCode, HermesError, Rejected
+from hermesd.strict_json import INT_MAX, INT_MIN
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
@@ -82,18 +83,31 @@ class PointSpec:
                 return False
             raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is neither "
                             f"{self.true_text!r} (on) nor {self.false_text!r} (off)")
+        shown = text if len(text) <= 40 else f"{text[:36]}… ({len(text)} characters)"
         try:
             raw: float = int(text) if self.raw_type == "int" else float(text)
         except ValueError:
-            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is not "
+            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, which is not "
                             f"{'a whole number' if self.raw_type == 'int' else 'a number'}") \
                 from None
-        if not math.isfinite(raw):
-            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, not a measurement")
-        value = raw * self.scale + self.offset
-        if self.kind == "int":
-            return round(value)
-        return float(value)
+        if isinstance(raw, float) and not math.isfinite(raw):  # nan, inf, or past a float
+            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, not a measurement")
+        try:
+            if isinstance(raw, int) and self.scale == 1.0 and self.offset == 0.0:
+                value: float = raw  # exact, however many digits a float would lose
+            else:
+                value = raw * self.scale + self.offset  # an int past a float overflows here
+            if isinstance(value, float) and not math.isfinite(value):
+                raise OverflowError
+            if self.kind == "int":
+                whole = round(value)
+                if not INT_MIN <= whole <= INT_MAX:  # what hermesd's strict JSON carries
+                    raise OverflowError
+                return whole
+            return float(value)
+        except OverflowError:
+            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, which is beyond any "
+                            "value it can have") from None
 
     # -- writing ------------------------------------------------------------------------------
 

@@ -1,0 +1,341 @@
+"""The control socket's limits: per-user slots, root's reserve, absolute deadlines, quiet logs.
+
+The accounting is tested as plain objects; the deadlines and the per-user limits against a real
+ControlServer on a Unix socket in this test's event loop, with small limits so that a deadline
+is a fraction of a second, and other users played by forked children (the tests run as root).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import shutil
+import socket
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.control.limits import Limits, OncePerCause, Slots
+from hermesd.control.requests import Peer
+from hermesd.control.server import ControlServer
+from tests.support.peers import (
+    NOBODY,
+    as_user_async,
+    needs_root,
+    open_to_everyone,
+    read_answers,
+    until,
+)
+
+STRANGER = 60001
+
+
+# -- the accounting, as plain objects -----------------------------------------------------------
+
+
+def test_one_user_gets_per_uid_and_no_more_and_root_gets_the_reserve() -> None:
+    slots = Slots(Limits(connections=10, reserved=3, per_uid=4))
+    assert [slots.admit_connection(NOBODY, "nobody") for _ in range(4)] == [None] * 4
+    cause, reason = slots.admit_connection(NOBODY, "nobody") or ("", "")
+    assert cause == f"uid {NOBODY}" and "already holds 4 control connections" in reason
+    assert slots.admit_connection(STRANGER, "stranger") is None  # another user is not affected
+    for uid in (STRANGER, 60002):
+        while slots.admit_connection(uid, "x") is None:
+            pass
+    assert slots.total == 7  # 10 - 3 reserved: everyone else is now refused
+    cause, reason = slots.admit_connection(60003, "x") or ("", "")
+    assert cause == "others full" and "all but root" in reason
+    assert [slots.admit_connection(0, "root") for _ in range(3)] == [None] * 3
+    assert slots.admit_connection(0, "root") == ("full", "the control socket is full (10 "
+                                                         "connections)")
+    assert "others full" not in slots.release_connection(STRANGER)  # 9 held: still full
+    assert slots.total == 9
+
+
+def test_requests_in_flight_per_user() -> None:
+    slots = Slots(Limits(inflight_per_uid=2))
+    assert slots.admit_request(NOBODY, "nobody") is None
+    assert slots.admit_request(NOBODY, "nobody") is None
+    assert slots.admit_request(NOBODY, "nobody") is not None
+    assert all(slots.admit_request(0, "root") is None for _ in range(10))  # root is not bounded
+    slots.release_request(NOBODY)
+    assert slots.admit_request(NOBODY, "nobody") is None
+
+
+def test_requests_in_flight_of_all_other_users_leave_room_for_root() -> None:
+    slots = Slots(Limits(inflight_per_uid=2, inflight_others=5))
+    admitted = [uid for uid in (60001, 60001, 60002, 60002, 60003, 60003)
+                if slots.admit_request(uid, str(uid)) is None]
+    assert admitted == [60001, 60001, 60002, 60002, 60003]
+    cause, reason = slots.admit_request(60004, "a fourth") or ("", "")
+    assert cause == "others busy" and "other than root" in reason
+    assert slots.admit_request(0, "root") is None
+    assert "others busy" in slots.release_request(60002)
+    assert slots.admit_request(60004, "a fourth") is None
+
+
+def test_a_cause_is_logged_once_and_its_end_once(caplog: pytest.LogCaptureFixture) -> None:
+    quiet = OncePerCause(logging.getLogger("test.quiet"))
+    with caplog.at_level(logging.INFO, logger="test.quiet"):
+        for _ in range(1000):
+            quiet.warn("uid 5", "refusing %s", "uid 5")
+        quiet.warn("uid 6", "refusing %s", "uid 6")
+        quiet.clear("uid 5", "uid 5 accepted again")
+        quiet.clear("uid 5", "uid 5 accepted again")  # already clear: nothing more
+    lines = [r.getMessage() for r in caplog.records]
+    assert lines == ["refusing uid 5", "refusing uid 6",
+                     "uid 5 accepted again (999 more refused since it was logged, over 0 s)"]
+
+
+def test_a_cause_that_goes_on_is_repeated_with_a_count(caplog: pytest.LogCaptureFixture) -> None:
+    quiet = OncePerCause(logging.getLogger("test.quiet"), every=0.0)
+    with caplog.at_level(logging.INFO, logger="test.quiet"):
+        quiet.warn("slow", "cut %s", "x")
+        quiet.warn("slow", "cut %s", "x")
+    assert [r.getMessage() for r in caplog.records] == ["cut x", "cut x (and 0 more since, "
+                                                                 "not logged)"]
+
+
+# -- a real server with small limits ------------------------------------------------------------
+
+SMALL = Limits(connections=8, reserved=2, per_uid=3, inflight_per_uid=4, per_connection=2,
+               frame_deadline=0.5, idle=0.6, send=1.0)
+
+
+async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
+    if obj.get("op") == "sleep":
+        await asyncio.sleep(float(obj.get("seconds", 0)))
+    if obj.get("op") == "explode":
+        raise RuntimeError("a bug in a handler")
+    if obj.get("op") == "not a dict":
+        return "surprise"  # type: ignore[return-value]
+    if obj.get("op") == "nan":
+        return {"status": "ok", "value": float("nan")}
+    return {"status": "ok", "op": obj.get("op"), "uid": peer.uid}
+
+
+@pytest.fixture
+async def server() -> AsyncIterator[ControlServer]:
+    where = Path(tempfile.mkdtemp(prefix="hl", dir="/tmp"))
+    srv = ControlServer(where / "control.sock", _handler, SMALL)
+    await srv.start()
+    open_to_everyone(srv.path)
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+        shutil.rmtree(where, ignore_errors=True)
+
+
+async def _connect(srv: ControlServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    return await asyncio.open_unix_connection(str(srv.path))
+
+
+async def _close(writer: asyncio.StreamWriter) -> None:
+    writer.close()
+    await writer.wait_closed()
+
+
+async def test_a_trickled_frame_is_cut_at_its_deadline_however_often_bytes_come(
+        server: ControlServer) -> None:
+    reader, writer = await _connect(server)
+    writer.write(b'{"op": "st')
+
+    async def trickle() -> None:  # a byte every 0.1 s: a deadline renewed per byte never fires
+        while not writer.is_closing():
+            await asyncio.sleep(0.1)
+            writer.write(b" ")
+            await writer.drain()
+
+    trickler = asyncio.create_task(trickle())
+    try:
+        # the trickling never stops by itself: only a deadline that bytes do not renew cuts it
+        line = await asyncio.wait_for(reader.readline(), 20)
+        answer = json.loads(line)
+        assert answer["status"] == "rejected"
+        assert answer["error"]["code"] == "BAD_REQUEST"
+        assert "not finished within 0.5 s of its first byte" in answer["error"]["message"]
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # closed
+    finally:
+        trickler.cancel()
+        await asyncio.gather(trickler, return_exceptions=True)
+        await _close(writer)
+
+
+async def test_an_idle_connection_is_closed_whatever_it_trickles() -> None:
+    where = Path(tempfile.mkdtemp(prefix="hl", dir="/tmp"))
+    srv = ControlServer(where / "control.sock", _handler,
+                        Limits(frame_deadline=30.0, idle=0.5))  # here only idleness can cut it
+    await srv.start()
+    reader, writer = await _connect(srv)
+
+    async def trickle() -> None:  # a frame that never ends, a byte every 0.05 s
+        writer.write(b'{"op": "status", "padding": "')
+        while not writer.is_closing():
+            await asyncio.sleep(0.05)
+            writer.write(b"x")
+            await writer.drain()
+
+    trickler = asyncio.create_task(trickle())
+    try:
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # closed, with nothing to say
+    finally:
+        trickler.cancel()
+        await asyncio.gather(trickler, return_exceptions=True)
+        await _close(writer)
+        await srv.stop()
+        shutil.rmtree(where, ignore_errors=True)
+
+
+async def test_idle_is_counted_without_a_request_in_flight(server: ControlServer) -> None:
+    reader, writer = await _connect(server)
+    try:
+        writer.write(b'{"op": "sleep", "seconds": 1.2, "id": 1}\n')  # twice the idle limit
+        answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
+        assert answer == {"status": "ok", "op": "sleep", "uid": 0, "id": 1}
+        assert await asyncio.wait_for(reader.read(), 20) == b""  # then idle again, and closed
+    finally:
+        await _close(writer)
+
+
+async def test_a_failing_handler_still_answers_and_the_connection_goes_on(
+        server: ControlServer) -> None:
+    reader, writer = await _connect(server)
+    try:
+        for op in ("explode", "not a dict", "nan"):
+            writer.write(json.dumps({"op": op, "id": op}).encode() + b"\n")
+            answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
+            assert (answer["id"], answer["status"], answer["error"]["code"]) == \
+                (op, "error", "INTERNAL")
+        writer.write(b'{"op": "status", "id": 7}\n')
+        assert json.loads(await asyncio.wait_for(reader.readline(), 20))["id"] == 7
+    finally:
+        await _close(writer)
+
+
+async def test_good_frames_before_a_bad_one_are_answered(server: ControlServer) -> None:
+    reader, writer = await _connect(server)
+    try:
+        writer.write(b'{"op": "a", "id": 1}\n{"op": NaN}\n{"op": "never", "id": 2}\n')
+        answers = [json.loads(line) for line in
+                   (await asyncio.wait_for(reader.read(), 20)).splitlines()]
+        assert [a.get("id") for a in answers] == [1, None]  # the refusal comes last
+        assert answers[1]["error"]["code"] == "BAD_REQUEST"
+        assert "NaN is not allowed" in answers[1]["error"]["message"]
+    finally:
+        await _close(writer)
+
+
+async def test_requests_beyond_a_connections_share_answer_busy(server: ControlServer) -> None:
+    reader, writer = await _connect(server)
+    try:
+        writer.write(b"".join(json.dumps({"op": "sleep", "seconds": 0.3, "id": i}).encode()
+                              + b"\n" for i in range(4)))
+        answers = [json.loads(await asyncio.wait_for(reader.readline(), 20)) for _ in range(4)]
+        busy = sorted(a["id"] for a in answers if a["status"] == "busy")
+        assert busy == [2, 3]  # two in flight per connection (SMALL)
+        assert all(a["error"]["code"] == "BUSY" for a in answers if a["id"] in busy)
+    finally:
+        await _close(writer)
+
+
+def _flood(path: str, count: int) -> dict[str, Any]:
+    """Open `count` connections at once, then ask on each; report what each was told."""
+    socks = []
+    for _ in range(count):
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(5)
+        sock.connect(path)
+        socks.append(sock)
+    held, busy = 0, []
+    for sock in socks:
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(b'{"op": "hello"}\n')  # a refused one was answered and closed already
+        buf = b""
+        while b"\n" not in buf:
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            buf += chunk
+        answer = json.loads(buf.partition(b"\n")[0])
+        if answer["status"] == "busy":
+            busy.append(answer["error"]["message"])
+        elif answer.get("op") == "hello":
+            held += 1
+    for sock in socks:
+        sock.close()
+    return {"held": held, "busy": busy}
+
+
+@pytest.mark.skipif(not needs_root(), reason="plays other users with setuid (needs root)")
+async def test_one_user_cannot_take_more_than_its_share(server: ControlServer,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    with caplog.at_level(logging.WARNING, logger="hermesd.control.server"):
+        out = await as_user_async(NOBODY, _flood, str(server.path), 12)
+    assert out["held"] == SMALL.per_uid
+    assert len(out["busy"]) == 12 - SMALL.per_uid
+    assert all("already holds 3 control connections" in m for m in out["busy"])
+    refusals = [r for r in caplog.records if "refusing control connections" in r.getMessage()]
+    assert len(refusals) == 1  # once per cause, not once per attempt
+
+
+def _fill_and_hold(path: str, count: int, hold: str) -> dict[str, Any]:
+    """Open connections until `count` or a refusal; keep them until `hold` exists."""
+    socks = []
+    try:
+        for _ in range(count):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            sock.sendall(b'{"op": "sleep", "seconds": 60}\n')  # in flight: never idle
+            socks.append(sock)
+        Path(hold + ".ready").write_text("")
+        deadline = time.monotonic() + 10
+        while not Path(hold).exists() and time.monotonic() < deadline:
+            time.sleep(0.02)  # the child waits for the test's word (a file) to let go
+        return {"opened": len(socks)}
+    finally:
+        for sock in socks:
+            sock.close()
+
+
+@pytest.mark.skipif(not needs_root(), reason="plays other users with setuid (needs root)")
+async def test_root_keeps_its_reserve_when_everyone_else_has_filled_theirs(
+        server: ControlServer, tmp_path: Path) -> None:
+    gate = Path(tempfile.mkdtemp(prefix="hg", dir="/tmp"))
+    gate.chmod(0o777)  # the children say "ready" here, and wait for the test's word
+    holders = [asyncio.create_task(as_user_async(uid, _fill_and_hold, str(server.path),
+                                                 SMALL.per_uid, str(gate / str(uid))))
+               for uid in (STRANGER, 60002)]
+    try:
+        for uid in (STRANGER, 60002):
+            await until((gate / f"{uid}.ready").exists, what=f"uid {uid} to hold its share")
+        await until(lambda: server.status()["connections"] >= 6, what="six connections")
+        # 6 of 8 slots are taken, and 2 are reserved: a third user is refused ...
+        third = await as_user_async(60003, read_answers_after, str(server.path))
+        assert third[0]["status"] == "busy"
+        assert "full for all but root" in third[0]["error"]["message"]
+        # ... while root is answered
+        reader, writer = await _connect(server)
+        writer.write(b'{"op": "status"}\n')
+        assert json.loads(await asyncio.wait_for(reader.readline(), 20))["uid"] == 0
+        await _close(writer)
+    finally:
+        for uid in (STRANGER, 60002):
+            (gate / str(uid)).write_text("")
+        await asyncio.gather(*holders)
+        shutil.rmtree(gate, ignore_errors=True)
+
+
+def read_answers_after(path: str) -> list[dict[str, Any]]:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(5)
+        sock.connect(path)
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
+            sock.sendall(b'{"op": "status"}\n')  # a refused one was answered and closed already
+        return read_answers(sock)
