@@ -14,8 +14,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-
 from hermes_tools.llm import cpu_backend
+
 from hermesd.models import find_model
 from hermesd.models.gguf import MODEL_FILE
 
