@@ -1,9 +1,14 @@
 """The tool side of hermesd's protocol: what every tool process runs around its own actions.
 
-`serve(tool)` listens on the socket the daemon names (`--socket PATH`, mode 0660), prints
+`serve(tool)` listens on the socket the daemon names (`--socket PATH`, mode 0600), prints
 `READY` on stdout once it listens, serves exactly one daemon connection (hello, configure, calls,
 pings, events) and exits when that connection ends or on SIGTERM, removing its socket file. It
-asks the kernel to stop it when the daemon dies, so no tool outlives its daemon. Every call runs
+asks the kernel to stop it when the daemon dies, so no tool outlives its daemon.
+
+Only the daemon that started it may talk to a tool: every connecting peer's SO_PEERCRED must show
+the tool's own uid and its parent's pid (recorded at start). Anyone else is closed at once without
+taking the daemon's place, and the tool keeps waiting for the daemon; each cause of refusal is
+logged once, and their counts when the tool exits, never a line per attempt. Every call runs
 as its own task under the deadline it was given; an exception becomes an `error` frame with a
 documented code, never a dead tool.
 """
@@ -23,7 +28,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd import eventloop
+from hermesd import eventloop, peercred
 from hermesd.errors import ErrorCode, HermesError, ProtocolError
 from hermesd.protocol import (
     ActionSpec,
@@ -126,9 +131,10 @@ def main(tool: Tool, argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format=f"{tool.name}[%(process)d] %(levelname)s %(name)s: %(message)s")
+    daemon_pid = os.getppid()  # the daemon that started us: the one peer we will serve
     _die_with_parent()
     try:
-        code = eventloop.run(serve(tool, args.socket))
+        code = eventloop.run(serve(tool, args.socket, daemon_pid))
     except KeyboardInterrupt:
         code = 0
     sys.exit(code)
@@ -144,11 +150,12 @@ def _die_with_parent() -> None:
         os.kill(os.getpid(), signal.SIGTERM)
 
 
-async def serve(tool: Tool, socket_path: str) -> int:
-    server = _Session(tool)
+async def serve(tool: Tool, socket_path: str, daemon_pid: int | None = None) -> int:
+    """Serve the daemon (`daemon_pid`, by default our parent) on `socket_path` until it leaves."""
+    server = _Session(tool, os.getppid() if daemon_pid is None else daemon_pid)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(socket_path)
-    old_umask = os.umask(0o117)  # socket file mode 0660
+    old_umask = os.umask(0o177)  # socket file mode 0600: only our own user may even connect
     try:
         listener = await asyncio.start_unix_server(server.accept, socket_path,
                                                    limit=2 * 1024 * 1024)
@@ -176,16 +183,41 @@ async def serve(tool: Tool, socket_path: str) -> int:
     await listener.wait_closed()
     with contextlib.suppress(FileNotFoundError):
         os.unlink(socket_path)
+    server.refusals.summarise()
     with contextlib.suppress(Exception):
         await tool.close()
     return 0
 
 
+class _Refusals:
+    """Connections refused, counted by cause (peer uid and reason): one log line per cause."""
+
+    def __init__(self) -> None:
+        self.counts: dict[tuple[int | None, str], int] = {}
+
+    def refuse(self, peer: peercred.PeerCred | None, reason: str) -> None:
+        uid = peer.uid if peer is not None else None
+        key = (uid, reason)
+        seen = self.counts.get(key, 0)
+        self.counts[key] = seen + 1
+        if not seen:
+            log.warning("refusing connections from uid %s (first: pid %s): %s; further ones "
+                        "for this cause are counted, not logged", uid,
+                        peer.pid if peer is not None else None, reason)
+
+    def summarise(self) -> None:
+        for (uid, reason), count in self.counts.items():
+            if count > 1:
+                log.warning("refused %d connections from uid %s: %s", count, uid, reason)
+
+
 class _Session:
     """The one daemon connection of a tool process."""
 
-    def __init__(self, tool: Tool) -> None:
+    def __init__(self, tool: Tool, daemon_pid: int) -> None:
         self.tool = tool
+        self.daemon_pid = daemon_pid
+        self.refusals = _Refusals()
         self.connected = asyncio.Event()
         self.stop = asyncio.Event()
         self._writer: asyncio.StreamWriter | None = None
@@ -193,9 +225,23 @@ class _Session:
         self._runner: asyncio.Task[None] | None = None
         self._handler_task: asyncio.Task[None] | None = None
 
-    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    def _refusal(self, peer: peercred.PeerCred | None) -> str | None:
+        """Why this peer may not talk to us, or None for the daemon that started us."""
+        if peer is None:
+            return "its credentials cannot be read"
+        if peer.uid != os.getuid():
+            return f"not this tool's user (uid {os.getuid()})"
+        if peer.pid != self.daemon_pid:
+            return f"not the daemon that started this tool (pid {self.daemon_pid})"
         if self.connected.is_set():
-            log.warning("refusing a second connection: one daemon at a time")
+            return "the daemon is already connected (one connection at a time)"
+        return None
+
+    async def accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = peercred.of_stream(writer)
+        refused = self._refusal(peer)
+        if refused is not None:  # closed before a byte is read or sent; the slot stays free
+            self.refusals.refuse(peer, refused)
             writer.close()
             return
         self.connected.set()
