@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 
 
 async def stop_child(proc: asyncio.subprocess.Process, grace: float) -> None:
     """SIGTERM, wait up to `grace` seconds, SIGKILL if still there; reap; close the pipes."""
     if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError):
-            proc.terminate()
+        if not _exited(proc.pid):
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
         try:
             async with asyncio.timeout(grace):
                 await proc.wait()
@@ -25,3 +27,15 @@ async def stop_child(proc: asyncio.subprocess.Process, grace: float) -> None:
     transport = getattr(proc, "_transport", None)  # its pipes may not have been read to the end
     if transport is not None:
         transport.close()
+
+
+def _exited(pid: int) -> bool:
+    """Whether the child has exited and waits to be reaped, without reaping it.
+
+    Popen.send_signal (behind `terminate`) polls first, and that poll would reap a child that
+    has just exited behind the back of asyncio's child watcher, which then reports exit code
+    255 (and a warning) instead of the real one."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
