@@ -1,10 +1,15 @@
 """Supervision of the tool processes: start, handshake, ping, restart with backoff, stop.
 
 Each `ToolProcess` runs one loop: remove the socket file, start the program, wait for it to say
-it listens (a `READY` line on its stdout), connect, take its hello, send its config, then ping it
-until it exits, hangs or misbehaves. It is then stopped (terminate, bounded wait, kill) and
-restarted after a jittered exponential backoff. Each transition is logged once and shown in
-`status`. Socket files are removed at start and at stop.
+it listens (a `READY` line on its stdout), connect, check that the socket is served by that very
+process (SO_PEERCRED), take its hello, send its config, then ping it until it exits, hangs or
+misbehaves. It is then stopped (terminate, bounded wait, kill) and restarted after a jittered
+exponential backoff. Each transition is logged once and shown in `status`. Socket files are
+removed at start and at stop.
+
+Whatever a tool does — close its socket at any step, send garbage or a hello that does not hold
+up, exit, hang — ends that one run with a reason; it never escapes this loop, so it never takes
+down the daemon or another tool.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermesd import peercred
 from hermesd.children import stop_child
 from hermesd.errors import HermesError, ProtocolError, ToolUnavailable
 from hermesd.protocol import Event
@@ -63,6 +69,7 @@ class ToolProcess:
         self.proc: asyncio.subprocess.Process | None = None
         self.restarts = 0
         self.last_error = ""
+        self._kicked = False  # this run was ended on purpose (restart, hold), not by the tool
         self.started_at: float | None = None
         self._ready = asyncio.Event()
         self._restart_now = asyncio.Event()
@@ -140,7 +147,7 @@ class ToolProcess:
                     await self._released.wait()
                     self._restart_now.clear()
                 began = time.monotonic()
-                reason = await self._run_once()
+                reason = await self._run_contained()
                 self._ready.clear()
                 if not self._released.is_set():
                     log.warning("tool %s stopped and held: %s", self.name, self.held_reason)
@@ -154,7 +161,8 @@ class ToolProcess:
                 self._set_state("restarting")
                 log.warning("tool %s %s; restarting in %.1f s (restart %d)",
                             self.name, reason, delay, self.restarts)
-                self._restart_now.clear()
+                if self._kicked:  # that restart is this one; one asked for since still counts
+                    self._restart_now.clear()
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(delay):
                         await self._restart_now.wait()  # a deliberate restart skips the wait
@@ -162,18 +170,34 @@ class ToolProcess:
             await self._stop_process()
             self._set_state("stopped")
 
+    async def _run_contained(self) -> str:
+        """One run; an error of ours it meets is logged and ends only this run, as a tool's
+        misbehaviour does: no tool can take the daemon down through the supervisor."""
+        self._kicked = False
+        # a restart asked for while the tool was down (during the backoff) has happened by
+        # now; one asked for from here on ends this run
+        self._restart_now.clear()
+        try:
+            return await self._run_once()
+        except Exception as exc:
+            log.exception("supervising tool %s failed", self.name)
+            with contextlib.suppress(Exception):
+                await self._stop_process()
+            return f"supervision failed: {type(exc).__name__}: {exc}"
+
     async def _run_once(self) -> str:
         """Start the tool and watch it; returns why it ended."""
         self._set_state("starting")
         try:
-            link = await self._start()
-        except (HermesError, OSError, ProtocolError) as exc:
-            await self._stop_process()
-            return f"failed to start: {getattr(exc, 'message', None) or exc}"
-        try:
-            return await self._watch(link)
+            try:
+                link = await self._start()
+            except (HermesError, OSError, ProtocolError) as exc:
+                return f"failed to start: {getattr(exc, 'message', None) or exc}"
+            try:
+                return await self._watch(link)
+            finally:
+                await link.close()
         finally:
-            await link.close()
             await self._stop_process()
 
     async def _start(self) -> ToolLink:
@@ -192,6 +216,9 @@ class ToolProcess:
         except TimeoutError:
             raise ToolUnavailable(self.name, f"did not start listening within "
                                              f"{self.spec.start_timeout:g} s") from None
+        except ValueError:  # a "line" longer than the pipe reader's limit
+            raise ToolUnavailable(self.name, "wrote a long line without a newline instead of "
+                                             "READY") from None
         if line.strip() != b"READY":
             code = await self._exit_code(1.0)
             raise ToolUnavailable(self.name, f"exited with code {code} before listening"
@@ -200,11 +227,28 @@ class ToolProcess:
                                                             limit=2 * 1024 * 1024)
         link = ToolLink(self.name, reader, writer, self._on_event)
         try:
-            await link.handshake(self.spec.start_timeout)
+            self._check_peer(writer)
+            hello = await link.handshake(self.spec.start_timeout)
+            if hello.pid != self.proc.pid:
+                raise ProtocolError(f"hello says pid {hello.pid}, but the tool is pid "
+                                    f"{self.proc.pid}")
         except BaseException:
             await link.close()
             raise
         return link
+
+    def _check_peer(self, writer: asyncio.StreamWriter) -> None:
+        """Trust the socket only if the process we started serves it (not a squatter that
+        bound the path first, nor a grandchild of a wrapper script)."""
+        proc = self.proc
+        peer = peercred.of_stream(writer)
+        if proc is None or proc.returncode is not None:
+            raise ToolUnavailable(self.name, "exited before its hello")
+        if peer is None:
+            raise ToolUnavailable(self.name, f"cannot tell who serves {self.socket_path}")
+        if peer.pid != proc.pid:
+            raise ToolUnavailable(self.name, f"{self.socket_path} is served by pid {peer.pid}, "
+                                             f"not by the tool's process (pid {proc.pid})")
 
     async def _watch(self, link: ToolLink) -> str:
         """Serve the link, configure the tool, then wait for the first sign of trouble."""
@@ -244,6 +288,7 @@ class ToolProcess:
         if kind == "ping":
             return str(first.result())
         if kind == "kick":
+            self._kicked = True
             return f"was restarted: {self._kick_reason}"
         return f"closed its connection ({link.close_reason})"
 

@@ -70,7 +70,10 @@ class ToolLink:
     # -- lifecycle --------------------------------------------------------------------------
 
     async def handshake(self, timeout: float) -> Hello:
-        """Wait for the tool's hello and compile its action schemas."""
+        """Wait for the tool's hello and compile its action schemas.
+
+        Whatever the tool does instead (closes, resets, sends garbage or a hello that does not
+        hold up) raises ToolUnavailable or ProtocolError, never anything else."""
         try:
             async with asyncio.timeout(timeout):
                 while True:
@@ -81,16 +84,29 @@ class ToolLink:
                         return msg
         except TimeoutError:
             raise ToolUnavailable(self.tool, f"no hello within {timeout:g} s") from None
+        except EOFError:  # IncompleteReadError too
+            raise ToolUnavailable(self.tool, "closed its connection before its hello") from None
+        except OSError as exc:  # ConnectionResetError and kin
+            raise ToolUnavailable(self.tool, f"connection failed before its hello: "
+                                             f"{exc.strerror or exc}") from None
 
     def _adopt(self, hello: Hello) -> None:
-        self.hello = hello
-        self.actions = {a.name: a for a in hello.actions}
+        if len({a.name for a in hello.actions}) != len(hello.actions):
+            raise ProtocolError("hello names an action twice")
+        validators = {}
         for spec in hello.actions:
             try:
-                self._validators[spec.name] = (_compiled(spec.input_schema),
-                                               _compiled(spec.output_schema))
-            except fastjsonschema.JsonSchemaDefinitionException as exc:
+                validators[spec.name] = (_compiled(spec.input_schema),
+                                         _compiled(spec.output_schema))
+            except (fastjsonschema.JsonSchemaDefinitionException, RecursionError) as exc:
                 raise ProtocolError(f"action {spec.name}: invalid schema: {exc}") from None
+            except Exception as exc:  # the schema compiler chokes on odd schemas
+                # (a bad regex, a wrong type where it expects a dict): the tool's fault, not ours
+                raise ProtocolError(f"action {spec.name}: unusable schema: "
+                                    f"{type(exc).__name__}: {exc}") from None
+        self.hello = hello
+        self.actions = {a.name: a for a in hello.actions}
+        self._validators = validators
 
     async def serve(self) -> None:
         """Read frames until the stream ends or misbehaves; then fail everything in flight."""
@@ -222,11 +238,21 @@ _VALIDATORS: dict[str, Callable[[Any], Any]] = {}
 _VALIDATORS_MAX = 512  # distinct schemas kept; a tool that varies its schemas cannot grow this
 
 
+def _no_remote(uri: str) -> Any:
+    raise fastjsonschema.JsonSchemaDefinitionException(
+        f"$ref to {uri[:80]!r}: a tool's schema must be self-contained")
+
+
+#: every scheme urllib would fetch: a schema that refers outside itself is refused, never
+#: fetched (a fetch would block the event loop, and reach wherever the tool points it)
+_NO_REMOTE = dict.fromkeys(("http", "https", "ftp", "file", "data"), _no_remote)
+
+
 def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     validator = _VALIDATORS.get(key)
     if validator is None:
-        validator = fastjsonschema.compile(schema)
+        validator = fastjsonschema.compile(schema, handlers=_NO_REMOTE)
         if len(_VALIDATORS) >= _VALIDATORS_MAX:
             _VALIDATORS.pop(next(iter(_VALIDATORS)))
         _VALIDATORS[key] = validator

@@ -1,12 +1,16 @@
-"""Hostile tool sockets, generated: strangers at a tool.
+"""Hostile tool sockets, generated: tools that misbehave while starting, and strangers at a tool.
 
-Only the daemon that started a tool may talk to it: another process of the same user, or another
-user, is closed without taking the daemon's place, nothing it sends reaches a device, and each
-cause of refusal is logged once with a count.
+A tool process may close its socket at any step of its start, send garbage, a hello that does not
+hold up, an oversize or non-strict frame, exit, die of a signal or hang: the daemon logs it,
+restarts that tool with backoff, and keeps serving everything else. And only the daemon that
+started a tool may talk to it: another process of the same user, or another user, is closed
+without taking the daemon's place, nothing it sends reaches a device, and each cause of refusal
+is logged once with a count.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -16,6 +20,10 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +32,8 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermesd.protocol import Call, Configure, encode
+from hermesd.protocol import MAX_FRAME, Call, Configure, encode
+from hermesd.supervisor import Supervisor, ToolProcess, ToolSpec
 from hermesd.toolspecs import tool_specs
 from tests.support.daemon import FAKE_TOOL, DaemonRunner, base_config
 from tests.support.sim import SimRunner, free_port
@@ -34,6 +43,262 @@ HOSTILE_TOOL = Path(__file__).parents[1] / "support" / "hostile_tool.py"
 TOOL_PEER = Path(__file__).parents[1] / "support" / "tool_peer.py"
 EXAMPLES = settings().max_examples  # the profile of tests/hostile/conftest.py
 STRANGER = 65534  # nobody
+
+# -- what a misbehaving tool does, generated ---------------------------------------------------
+
+GOOD_ACTION = {"name": "echo", "description": "", "input_schema": {"type": "object"},
+               "output_schema": {"type": "object"}, "effect": "none"}
+NON_STRICT = [  # frames strict JSON refuses, each a complete line
+    b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [], "x": NaN}\n',
+    b'{"type": "hello", "tool": "\\udcff", "version": "1", "pid": 1, "actions": []}\n',
+    b'{"type": "hello", "tool": "t", "version": "1", "pid": 1e400, "actions": []}\n',
+    b"[" * 30000 + b"\n",
+    b'{"type": "result", "id": 1, "value": Infinity}\n',
+    b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [], "pid": 2}\n',
+    b"\xff\xfe\xfd\n", b"null\n", b'"hello"\n', b"{}\n", b"\n",
+    b'{"type": "pong", "id": 1}\n', b'{"type": "event", "kind": "values", "data": {}}\n',
+    b'{"type": "error", "id": 1, "code": "NOT_A_CODE", "message": "x"}\n',
+]
+SCHEMA_KEYS = ["type", "properties", "required", "pattern", "items", "$ref", "enum", "minimum",
+               "additionalProperties", "format", "$id", "oneOf", "not", "const", "definitions",
+               "patternProperties", "dependencies", "if", "then", "maxLength", "default"]
+json_scalars = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.text(max_size=12)
+schemas = st.recursive(
+    json_scalars | st.sampled_from(["(", "#", "#/definitions/x", "string", "object", "[a-"]),
+    lambda inner: st.lists(inner, max_size=3)
+    | st.dictionaries(st.sampled_from(SCHEMA_KEYS) | st.text(max_size=5), inner, max_size=4),
+    max_leaves=12)
+
+
+def _actions(remote_ref: str) -> st.SearchStrategy[list[Any]]:
+    action = st.fixed_dictionaries({
+        "name": st.text(max_size=8), "description": st.text(max_size=8),
+        "input_schema": schemas | st.just({"$ref": remote_ref}),
+        "output_schema": schemas | st.just({"items": [{"$id": remote_ref, "$ref": "#/x"}]}),
+        "effect": st.sampled_from(["none", "read", "write", "all", ""])})
+    return (st.lists(action, max_size=3)
+            | st.lists(st.just(GOOD_ACTION), min_size=2, max_size=2)  # one name twice
+            | st.lists(json_scalars, min_size=1, max_size=2))
+
+
+def hex_(data: bytes) -> str:
+    return data.hex()
+
+
+def plans(remote_ref: str, *, hangs: bool) -> st.SearchStrategy[list[list[Any]]]:
+    """The steps of one misbehaving start, ending in a misbehaviour whatever came before."""
+    garbage = st.binary(min_size=1, max_size=300)
+    dies = st.sampled_from([["exit", 0], ["exit", 1], ["exit", 255], ["kill", signal.SIGSEGV],
+                            ["kill", signal.SIGKILL], ["kill", signal.SIGABRT],
+                            ["kill", signal.SIGILL]])
+    ends = dies | st.sampled_from([["close"], ["reset"]]) | (
+        st.just(["hang"]) if hangs else st.nothing())
+    before_ready = st.one_of(
+        dies.map(lambda d: [d]),
+        st.tuples(garbage, dies).map(lambda g: [["stdout", hex_(g[0])], g[1]]),
+        garbage.map(lambda g: [["stdout", hex_(g.replace(b"\n", b"") + b"\n")]]),  # not READY
+        st.just([["stdout", hex_(b"x" * 70_000)], ["exit", 0]]),  # a line past the limit
+        st.just([["stdout", hex_(b"READY\n")], ["exit", 1]]),  # READY, but nobody listens
+        st.just([["ready_in_child"]]),  # a socket its own child serves (a squatter)
+        *([st.just([["hang"]]), st.just([["ready"], ["hang"]])] if hangs else []))
+    sends = st.one_of(
+        garbage.map(lambda g: ["send", hex_(g)]),
+        st.sampled_from(NON_STRICT).map(lambda f: ["send", hex_(f)]),
+        st.integers(MAX_FRAME + 1, MAX_FRAME + 4096).map(
+            lambda n: ["send", hex_(b'{"type": "hello", "tool": "' + b"x" * n)]),
+        st.integers(1, 60).map(
+            lambda n: ["send", hex_(b'{"type": "hello", "tool": "t", "version": "1"'[:n])]))
+    bad_hello = st.one_of(
+        st.tuples(_actions(remote_ref), st.just(0), st.just({})),
+        st.tuples(st.just([GOOD_ACTION]), st.integers(1, 5), st.just({})),  # not its pid
+        st.tuples(st.just([GOOD_ACTION]), st.just(0),
+                  st.dictionaries(st.sampled_from(["protocol", "version", "extra", "tool"]),
+                                  json_scalars, min_size=1, max_size=2)),
+    ).map(lambda h: ["hello", h[0], h[1], h[2]])
+    at_configure = st.one_of(
+        sends,
+        st.sampled_from([
+            ["send", hex_(b'{"type": "error", "id": 1, "code": "INTERNAL", "message": "no"}\n')],
+            ["send", hex_(b'{"type": "result", "id": 1, "value": NaN}\n')],
+            ["send", hex_(b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, '
+                          b'"actions": []}\n')]]))
+    connected = st.one_of(
+        st.lists(sends, max_size=2),
+        bad_hello.map(lambda h: [h]),
+        st.lists(at_configure, max_size=2).map(lambda s: [["hello_ok"], ["read_line"], *s]))
+    after_ready = st.tuples(connected, ends).map(lambda t: [["ready"], ["accept"], *t[0], t[1]])
+    return before_ready | after_ready
+
+
+def write_plan(path: Path, starts: list[list[list[Any]]]) -> None:
+    path.write_text(json.dumps({"starts": starts}))
+    path.with_suffix(".starts").unlink(missing_ok=True)
+
+
+def starts_made(plan: Path) -> int:
+    counter = plan.with_suffix(".starts")
+    return int(counter.read_text()) if counter.exists() else 0
+
+
+class RefListener:
+    """A TCP port that counts who connects: a schema's remote $ref must never be fetched."""
+
+    def __init__(self) -> None:
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.listen(16)
+        self.sock.setblocking(False)
+        self.url = f"http://127.0.0.1:{self.sock.getsockname()[1]}/schema.json"
+
+    def connections(self) -> int:
+        count = 0
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except BlockingIOError:
+                return count
+            conn.close()
+            count += 1
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+@pytest.fixture
+def ref_listener() -> Iterator[RefListener]:
+    listener = RefListener()
+    yield listener
+    listener.close()
+
+
+# -- a tool misbehaving at a generated step of its start ---------------------------------------
+
+
+def _argv(plan: Path) -> tuple[str, ...]:
+    return (sys.executable, str(HOSTILE_TOOL), str(plan))
+
+
+def _plan(where: Path, steps: list[list[Any]] | None) -> Path:
+    """A fresh plan file: these steps for the first start, then no luck (it exits) until the
+    next plan, so the tool waits in its backoff, where a restart finds it at once."""
+    path = where / f"plan-{len(list(where.glob('plan-*.json')))}.json"
+    write_plan(path, [] if steps is None else [steps, *[[["exit", 9]]] * 50])
+    return path
+
+
+@asynccontextmanager
+async def supervised(plan: Path, start_timeout: float) -> AsyncIterator[tuple[ToolProcess,
+                                                                              asyncio.Task[None]]]:
+    """The daemon's own supervisor in this loop, running the hostile tool."""
+    runtime = Path(tempfile.mkdtemp(prefix="hd", dir="/tmp"))
+    sup = Supervisor(runtime, lambda tool, event: None)
+    spec = ToolSpec(name="dev", argv=_argv(plan), config={"devices": {}},
+                    start_timeout=start_timeout)
+    task = asyncio.create_task(sup.run({"dev": spec}), name="supervisor")
+    try:
+        await sup.started()
+        yield sup.tools["dev"], task
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        shutil.rmtree(runtime, ignore_errors=True)
+
+
+async def until(condition: Any, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"timed out waiting for {what}")
+        await asyncio.sleep(0.01)
+
+
+def _ended(plan: Path, state: str) -> bool:
+    """The plan's first start began, and the tool is down again: that start has ended."""
+    return starts_made(plan) >= 1 and state == "restarting"
+
+
+@pytest.fixture
+async def supervised_hostile(tmp_path: Path) -> AsyncIterator[tuple[ToolProcess,
+                                                                     asyncio.Task[None]]]:
+    """A hostile tool under the daemon's supervisor, in this loop, up and well to begin with."""
+    async with supervised(_plan(tmp_path, None), start_timeout=1.0) as (tool, task):
+        assert await tool.wait_ready(20)
+        yield tool, task
+
+
+@pytest.mark.timeout(300)
+@settings(max_examples=max(10, EXAMPLES // 2))
+@given(steps=st.data())
+async def test_a_tool_misbehaving_at_any_step_of_its_start_is_restarted(
+        steps: st.DataObject, tmp_path: Path, ref_listener: RefListener,
+        supervised_hostile: tuple[ToolProcess, asyncio.Task[None]],
+        caplog: pytest.LogCaptureFixture) -> None:
+    """Many generated starts under one supervisor, hangs included (a short start timeout)."""
+    tool, task = supervised_hostile
+    drawn = steps.draw(plans(ref_listener.url, hangs=True), label="steps")
+    plan = _plan(tmp_path, drawn)
+    tool.spec = replace(tool.spec, argv=_argv(plan))  # what a reload with a new command does
+    tool.restart("the next generated start")
+    await until(lambda: _ended(plan, tool.state), 20, "the start to end")
+    assert not task.done(), "the supervisor itself ended"
+    assert tool.proc is None and tool.last_error
+    assert ref_listener.connections() == 0  # no schema was fetched from anywhere
+    assert not [r for r in caplog.records if r.exc_info]  # nothing unforeseen, no traceback
+    assert not [r for r in caplog.records if "supervising tool" in r.getMessage()]
+
+
+def _hostile_config(plan: Path) -> dict[str, Any]:
+    return base_config({"dev": {"driver": "exec", "points": {
+        "level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}}},
+        "command": [sys.executable, str(HOSTILE_TOOL), str(plan)]}})
+
+
+@pytest.mark.timeout(300)
+def test_the_daemon_keeps_serving_while_a_tool_misbehaves_at_start(
+        daemon_runner: DaemonRunner, ref_listener: RefListener) -> None:
+    """The same through a real hermesd: each generated start is a reload with a new plan (a
+    changed command restarts the tool at once, without waiting out the backoff)."""
+    plans_dir = daemon_runner.tmp / "plans"
+    plans_dir.mkdir()
+    config = _hostile_config(_plan(plans_dir, None))
+    d = daemon_runner.start(config)
+    d.running_tool_pid("dev")
+
+    @settings(max_examples=max(5, EXAMPLES // 6))
+    @given(steps=plans(ref_listener.url, hangs=False))
+    def one_start(steps: list[list[Any]]) -> None:
+        plan = _plan(plans_dir, steps)
+        config["devices"]["dev"]["command"][-1] = str(plan)
+        daemon_runner.write_config(config)
+        d.proc.send_signal(signal.SIGHUP)  # a changed command: restarted at once
+        d.wait_until(lambda: _ended(plan, d.status()["tools"]["dev"]["state"]), timeout=20,
+                     what=f"the start {steps!r} to end")
+        answer = d.request({"op": "status"})
+        assert answer["status"] == "ok" and answer["result"]["state"] == "running"
+
+    one_start()
+    config["devices"]["dev"]["command"][-1] = str(_plan(plans_dir, None))
+    daemon_runner.write_config(config)
+    d.proc.send_signal(signal.SIGHUP)
+    d.running_tool_pid("dev")
+    code, answer = d.ctl_json("read", "level")
+    assert (code, answer["status"], answer["result"]["value"]) == (0, "ok", 73.4)
+    assert d.terminate() == 0
+    assert ref_listener.connections() == 0
+    assert "Traceback" not in d.log and "supervising tool" not in d.log
+
+
+async def test_a_socket_served_by_another_process_is_not_trusted(tmp_path: Path) -> None:
+    """The tool's own child serves the socket and says hello with the tool's pid: refused."""
+    plan = tmp_path / "plan.json"
+    write_plan(plan, [[["ready_in_child"]]])  # then it behaves
+    async with supervised(plan, start_timeout=5.0) as (tool, task):
+        await until(lambda: tool.restarts >= 1, 20, "the first start to end")
+        assert "is served by pid" in tool.last_error
+        assert "not by the tool's process" in tool.last_error
+        await tool.wait_ready(20)  # the next start behaves
+        assert tool.state == "running" and not task.done()
+
 
 # -- strangers at a tool's socket --------------------------------------------------------------
 
