@@ -10,6 +10,13 @@ removed at start and at stop.
 Whatever a tool does — close its socket at any step, send garbage or a hello that does not hold
 up, exit, hang — ends that one run with a reason; it never escapes this loop, so it never takes
 down the daemon or another tool.
+
+A tool that fails to start `GIVE_UP_AFTER` times in a row (it ends before it has started:
+configured, or for a tool that `confirms_start`, until it says so) is failing repeatedly; that is
+logged once. A tool whose spec has `give_up_after` (the LLM worker: nothing outside it changes
+between tries, and each try loads a model) is then marked `failed` with the reason and left
+stopped until a reload gives it another chance. Device tools keep retrying at the capped backoff:
+what they need (a port, a broker, a device) often comes back on its own.
 """
 
 from __future__ import annotations
@@ -42,6 +49,11 @@ STOP_GRACE = 1.5  # seconds between SIGTERM and SIGKILL
 BACKOFF_FIRST = 0.5
 BACKOFF_MAX = 30.0
 STABLE_AFTER = 60.0  # a tool up this long starts its backoff afresh
+#: failed starts in a row that make a pattern: one can be a fluke (an OOM kill, a device busy at
+#: open), two a restart at a bad moment; a third identical end is a fault that will repeat
+#: (a CPU-incompatible build, a corrupt model, a broken install) — and each try of the LLM
+#: worker costs a model load
+GIVE_UP_AFTER = 3
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,12 @@ class ToolSpec:
     config: dict[str, Any] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     start_timeout: float = START_TIMEOUT
+    #: failed starts in a row after which the tool is `failed` and not restarted until a reload;
+    #: None: it keeps restarting at the capped backoff
+    give_up_after: int | None = None
+    #: the tool has started only once `ToolProcess.confirm_started` is called (the LLM worker:
+    #: when its model is loaded and warmed up), not as soon as it has taken its config
+    confirms_start: bool = False
 
 
 class ToolProcess:
@@ -64,11 +82,15 @@ class ToolProcess:
         self.socket_path = runtime_dir / f"{spec.name}.sock"
         self._on_event = on_event
         self._on_state = on_state
-        self.state = "stopped"  # starting | running | restarting | held | stopped
+        self.state = "stopped"  # starting | running | restarting | held | failed | stopped
         self.link: ToolLink | None = None
         self.proc: asyncio.subprocess.Process | None = None
         self.restarts = 0
         self.last_error = ""
+        self.start_failures = 0  # runs in a row that ended before the tool had started
+        self._failure = ""  # why the last of them ended
+        self._failures_alike = True  # they all ended for the same reason
+        self._started = False  # this run has started (see ToolSpec.confirms_start)
         self._kicked = False  # this run was ended on purpose (restart, hold), not by the tool
         self.started_at: float | None = None
         self._ready = asyncio.Event()
@@ -89,6 +111,7 @@ class ToolProcess:
             "uptime_s": round(time.monotonic() - self.started_at, 1)
             if self.started_at and self.state == "running" else None,
             "held": self.held_reason,
+            "start_failures": self.start_failures,
             "actions": sorted(self.link.actions) if self.link else [],
         }
 
@@ -105,9 +128,24 @@ class ToolProcess:
         return link
 
     def restart(self, reason: str) -> None:
-        """Ask for a restart (e.g. the memory watchdog); the loop stops and starts the tool."""
+        """Ask for a restart (e.g. the memory watchdog); the loop stops and starts the tool.
+
+        A `failed` tool is started again: this is its other chance (a reload)."""
         self._kick_reason = reason
         self._restart_now.set()
+
+    def confirm_started(self, pid: int) -> None:
+        """The tool process `pid` says it has finished starting (ToolSpec.confirms_start)."""
+        proc = self.proc
+        if self.state == "running" and proc is not None and proc.pid == pid and not self._started:
+            self._mark_started()
+
+    def _mark_started(self) -> None:
+        self._started = True
+        if self.start_failures:
+            log.info("tool %s started after %d failed start%s", self.name, self.start_failures,
+                     "s" if self.start_failures > 1 else "")
+        self.start_failures = 0
 
     def hold(self, reason: str) -> None:
         """Stop the tool and keep it stopped until `release` (e.g. memory pressure)."""
@@ -155,12 +193,19 @@ class ToolProcess:
                 self.last_error = reason
                 if time.monotonic() - began > STABLE_AFTER:
                     attempt = 0
+                news = True
+                if not self._started and not self._kicked:
+                    news = self._note_start_failure(reason)
+                limit = self.spec.give_up_after
+                if limit is not None and self.start_failures >= limit:
+                    await self._fail()
+                    attempt = 0
+                    continue
                 delay = min(BACKOFF_MAX, BACKOFF_FIRST * 2**attempt) * random.uniform(0.8, 1.2)  # noqa: S311
                 attempt += 1
                 self.restarts += 1
                 self._set_state("restarting")
-                log.warning("tool %s %s; restarting in %.1f s (restart %d)",
-                            self.name, reason, delay, self.restarts)
+                self._log_restart(reason, delay, news)
                 if self._kicked:  # that restart is this one; one asked for since still counts
                     self._restart_now.clear()
                 with contextlib.suppress(TimeoutError):
@@ -170,12 +215,50 @@ class ToolProcess:
             await self._stop_process()
             self._set_state("stopped")
 
+    def _note_start_failure(self, reason: str) -> bool:
+        """Count a run that ended before the tool had started; whether its reason is new."""
+        news = self.start_failures == 0 or reason != self._failure
+        self._failures_alike = self.start_failures == 0 or (self._failures_alike and not news)
+        self.start_failures += 1
+        self._failure = reason
+        return news
+
+    def _log_restart(self, reason: str, delay: float, news: bool) -> None:
+        """Each restart at warning until the failed starts make a pattern; that is said once,
+        at error, and the same failure again only at debug (a new reason is news again)."""
+        level = logging.WARNING
+        if self.start_failures >= GIVE_UP_AFTER:
+            if self.start_failures == GIVE_UP_AFTER or news:
+                log.error("tool %s %s; still restarting it, at most every %g s", self.name,
+                          self._in_a_row(), BACKOFF_MAX)
+            level = logging.DEBUG
+        log.log(level, "tool %s %s; restarting in %.1f s (restart %d)",
+                self.name, reason, delay, self.restarts)
+
+    def _in_a_row(self) -> str:
+        """The failed starts so far, in words: 'was killed by SIGSEGV 3 times in a row ...'."""
+        n = self.start_failures
+        if self._failures_alike:
+            return f"{self._failure} {n} times in a row while starting"
+        return f"failed {n} times in a row while starting (last: {self._failure})"
+
+    async def _fail(self) -> None:
+        """Leave the tool stopped and `failed` until `restart` (a reload) gives it another try."""
+        self.last_error = self._in_a_row()
+        self._set_state("failed")
+        log.error("tool %s %s; not restarting it until the config is reloaded", self.name,
+                  self.last_error)
+        await self._restart_now.wait()  # a reload during that last start counts too
+        log.info("tool %s: trying again after it failed (%s)", self.name,
+                 self._kick_reason or "asked to")
+        self.start_failures = 0
+
     async def _run_contained(self) -> str:
         """One run; an error of ours it meets is logged and ends only this run, as a tool's
         misbehaviour does: no tool can take the daemon down through the supervisor."""
-        self._kicked = False
-        # a restart asked for while the tool was down (during the backoff) has happened by
-        # now; one asked for from here on ends this run
+        self._started = self._kicked = False
+        # a restart asked for while the tool was down (during the backoff, or while failed)
+        # has happened by now; one asked for from here on ends this run
         self._restart_now.clear()
         try:
             return await self._run_once()
@@ -265,6 +348,8 @@ class ToolProcess:
                 self.started_at = time.monotonic()
                 self._set_state("running")
                 self._ready.set()
+                if not self.spec.confirms_start:
+                    self._mark_started()
                 again = "running again" if self.restarts else "running"
                 log.info("tool %s is %s (pid %s)", self.name, again, proc.pid)
                 tasks[tg.create_task(self._pings(link), name=f"{self.name}-ping")] = "ping"
@@ -386,6 +471,9 @@ class Supervisor:
             tool = self.tools.get(name)
             if tool is None:
                 self._add(spec)
+            elif tool.state == "failed":  # a reload is a failed tool's other chance
+                tool.spec = spec
+                tool.restart("the config was reloaded")
             elif tool.spec.argv != spec.argv or tool.spec.env != spec.env:
                 tool.spec = spec
                 tool.restart("its command changed")

@@ -135,3 +135,28 @@ def test_tool_answer_outside_its_schema_is_refused(daemon_runner: DaemonRunner) 
     assert answer["error"]["code"] == "BAD_REQUEST"
     assert "seconds" in answer["error"]["message"]
     assert d.terminate() == 0
+
+
+def test_a_device_tool_that_keeps_failing_to_start_keeps_being_retried(
+        daemon_runner: DaemonRunner) -> None:
+    """Devices come back (a PLC reboots, an adapter is plugged in again): a device tool never
+    gives up, but after three failed starts in a row it says so once, at error, and its further
+    restarts for the same reason are no longer warnings (the backoff caps them at 30 s)."""
+    config = base_config({"bad": {"driver": "exec", "command": [sys.executable, "-c",
+                                                                 "import sys; sys.exit(5)"],
+                                  "points": {"x": {"type": "float"}}}})
+    d = daemon_runner.start(config)
+    d.wait_until(lambda: d.status()["tools"]["bad"]["restarts"] >= 4, timeout=30,
+                 what="four restarts")
+    tool = d.status()["tools"]["bad"]
+    assert tool["state"] in ("restarting", "starting")  # never `failed`
+    assert tool["start_failures"] >= 4
+    pattern = ("ERROR hermesd.supervisor: tool bad failed to start: tool bad is unavailable: "
+               "exited with code 5 before listening 3 times in a row while starting; still "
+               "restarting it, at most every 30 s")
+    lines = d.log.splitlines()
+    assert sum(pattern in line for line in lines) == 1
+    restarts = [line for line in lines if "tool bad failed to start" in line
+                and "restarting in" in line]
+    assert [" WARNING " in line for line in restarts[:4]] == [True, True, False, False]
+    assert d.terminate() == 0

@@ -5,6 +5,11 @@ path and the prompt prefix in its config slice, so every start and every reload 
 prefix). This component plugs the model stage into the router, follows the worker's state from
 its `llm` events (a state from a process that has since died is never believed), kills the
 worker when a generation overruns, and shows all of it under `llm` in `hermesctl status`.
+
+The worker has started only when it says `ready` (its model loaded and warmed up by a real
+decode); a worker that dies before that `GIVE_UP_AFTER` times in a row (a build that crashes on
+this CPU, a model that kills it) is `failed` with the reason, and `ask` answers by rules alone
+until a reload gives it another chance.
 """
 
 from __future__ import annotations
@@ -23,7 +28,7 @@ from hermesd.models import find_model
 from hermesd.models import gguf as default_model
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.router.prompt import build
-from hermesd.supervisor import Supervisor, ToolSpec
+from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolSpec
 
 if TYPE_CHECKING:
     from hermesd.daemon import Daemon
@@ -59,7 +64,8 @@ def llm_spec(config: Config) -> ToolSpec:
         "threads": config.llm.threads, "context": config.llm.context,
         "queue": config.llm.queue, "prefix": list(prompt.prefix),
         # where the worker remembers which CPU backend of the llama.cpp build runs here
-        "state_dir": str(config.paths.state_dir)})
+        "state_dir": str(config.paths.state_dir)},
+        give_up_after=GIVE_UP_AFTER, confirms_start=True)
 
 
 class SupervisedWorker:
@@ -77,6 +83,8 @@ class SupervisedWorker:
         tool = self._process()
         if tool is None:
             return "down"
+        if tool.state == "failed":
+            return "failed"  # it kept dying while starting; the supervisor says why
         if tool.state != "running" or tool.proc is None:
             return "restarting" if tool.state in ("restarting", "starting") else "down"
         if self.reported.get("pid") != tool.proc.pid:
@@ -100,6 +108,16 @@ class SupervisedWorker:
         except ProcessLookupError:
             pass
 
+    @property
+    def error(self) -> str | None:
+        """Why the worker is not ready, when it is `failed`."""
+        tool = self._process()
+        if tool is not None and tool.state == "failed":
+            return tool.last_error or None
+        if self.state == "failed":
+            return self.reported.get("error") or None
+        return None
+
     def on_event(self, tool: str, data: dict[str, Any]) -> None:
         if tool != TOOL:
             raise ValueError(f"llm event from tool {tool}")
@@ -107,6 +125,10 @@ class SupervisedWorker:
             log.info("llm worker is %s%s", data.get("state"),
                      f": {data['error']}" if data.get("error") else "")
         self.reported = dict(data)
+        process = self._process()
+        if data.get("state") == "ready" and process is not None \
+                and isinstance(data.get("pid"), int):
+            process.confirm_started(data["pid"])  # loaded and warmed up: it has started
 
 
 class LlmComponent:
@@ -139,13 +161,15 @@ class LlmComponent:
         if not self.config.llm.enabled:
             return {"state": "disabled", "route": "rules"}
         state = self.worker.state
-        r = self.worker.reported if state not in ("down", "restarting", "starting") else {}
         tool = self.worker._process()
+        gave_up = tool is not None and tool.state == "failed"  # what it reported died with it
+        r = self.worker.reported if state not in ("down", "restarting", "starting") \
+            and not gave_up else {}
         c = self.stage.counters
         return {
             "state": state, "route": "rules+llm" if state == "ready" else "rules",
             "model": r.get("model") or self.config.llm.model, "model_name": r.get("model_name"),
-            "error": r.get("error"), "load_s": r.get("load_s"), "rss_mb": r.get("rss_mb"),
+            "error": self.worker.error, "load_s": r.get("load_s"), "rss_mb": r.get("rss_mb"),
             "threads": r.get("threads"), "context": self.config.llm.context,
             "prefix_tokens": r.get("prefix_tokens"), "prefix_key": r.get("prefix_key"),
             "prefix_s": r.get("prefix_s"), "pid": r.get("pid"),

@@ -101,8 +101,10 @@ class ModelStage:
 
     async def __call__(self, ctx: RequestContext, text: str, a: Analysis) -> Routed | None:
         state = self.worker.state
-        if state != "ready":
-            return Routed(respond("not_understood", llm=state), "rule", {})
+        if state != "ready":  # rules alone, and the answer says why
+            why = getattr(self.worker, "error", None)  # a worker that can tell, tells
+            return Routed(respond("not_understood", llm=state,
+                                  **({"llm_error": why} if why else {})), "rule", {})
         limit = self.config.llm.queue
         if self._inflight > limit:
             self.counters.busy += 1

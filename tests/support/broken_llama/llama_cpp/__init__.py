@@ -1,0 +1,95 @@
+"""A llama.cpp build that cannot run on this CPU, as issue 12 met it: for worker start tests.
+
+It loads any model and decodes a few tokens, then dies of a real SIGSEGV (a NULL dereference in
+native code, as llama_decode did with AVX-512 code on a CPU without it) on any longer decode.
+Put its parent directory first on PYTHONPATH of the worker; it stands in for the native library
+only, which a test cannot break on purpose. Everything else (worker, supervisor, daemon) is real.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+CRASH_AFTER = 4  # tokens in one decode that still work
+
+
+def _crash() -> None:
+    ctypes.string_at(0)  # reads address 0: the kernel sends SIGSEGV
+
+
+class Llama:
+    def __init__(self, model_path: str, n_ctx: int, **_: Any) -> None:
+        self.model = object()
+        self.ctx = object()
+        self.metadata = {"general.name": "broken build"}
+        self.n_tokens = 0
+        self.input_ids: list[int] = []
+
+    def n_vocab(self) -> int:
+        return 256
+
+    def tokenize(self, text: bytes, add_bos: bool = False, special: bool = False) -> list[int]:
+        return [len(word) % 255 + 1 for word in text.split()]  # a token a word, none the end
+
+    def detokenize(self, tokens: list[int]) -> bytes:
+        return b" ".join(b"w" * t for t in tokens)
+
+    def reset(self) -> None:
+        self.n_tokens = 0
+
+    def eval(self, tokens: list[int]) -> None:
+        if len(tokens) > CRASH_AFTER:
+            _crash()
+        self.input_ids = self.input_ids[: self.n_tokens] + list(tokens)
+        self.n_tokens += len(tokens)
+
+    def token_eos(self) -> int:
+        return 0
+
+    def close(self) -> None:
+        pass
+
+
+def llama_model_get_vocab(model: Any) -> Any:
+    return model
+
+
+def llama_batch_init(n: int, embd: int, seqs: int) -> Any:
+    return object()
+
+
+def llama_batch_free(batch: Any) -> None:
+    pass
+
+
+def llama_sampler_chain_default_params() -> Any:
+    return None
+
+
+def llama_sampler_chain_init(params: Any) -> Any:
+    return []
+
+
+def llama_sampler_init_grammar(vocab: Any, grammar: bytes, root: bytes) -> Any:
+    return object()
+
+
+def llama_sampler_init_greedy() -> Any:
+    return object()
+
+
+def llama_sampler_chain_add(chain: list[Any], sampler: Any) -> None:
+    chain.append(sampler)
+
+
+def llama_sampler_sample(chain: Any, ctx: Any, index: int) -> int:
+    return 0
+
+
+def llama_sampler_free(chain: Any) -> None:
+    pass
+
+
+def llama_vocab_is_eog(vocab: Any, token: int) -> bool:
+    return token == 0
