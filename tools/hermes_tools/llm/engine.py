@@ -21,6 +21,15 @@ log = logging.getLogger(__name__)
 
 N_BATCH = 512
 SCORE_BATCH = 64  # tokens of one option scored in one decode
+#: the warm-up: a command of the length people give, with the chat markup a request carries.
+#: A llama.cpp built for another CPU survives loading and a few tokens, then dies in llama_decode
+#: (SIGSEGV, SIGILL) on anything longer; this makes it die at start, where it is counted, and
+#: not on the first person's request.
+WARM_UP = ("what is the temperature of boiler 3 right now, and is feed pump 1 still running at "
+           "1500 rpm or did somebody set it back to 1200 rpm this morning? also read the feed "
+           "water tank level and the pressure in the main steam header, please")
+WARM_UP_TAIL = "<|im_end|>\n<|im_start|>assistant\n"
+WARM_UP_GRAMMAR = 'root ::= "respond " ("out_of_scope" | "not_understood")\n'
 
 
 @dataclass(frozen=True)
@@ -69,6 +78,7 @@ class Engine:
         self.context = context
         self.prefix: list[int] = []
         self.n_vocab = int(self.llm.n_vocab())
+        self.warmed = False  # warm_up() has decoded a realistic prompt on this engine
         self._batch = llama_cpp.llama_batch_init(SCORE_BATCH, 0, 1)
 
     def close(self) -> None:
@@ -93,6 +103,24 @@ class Engine:
         self.llm.eval(tokens)
         self.prefix = tokens
         return len(tokens)
+
+    def warm_up(self) -> int:
+        """Decode a realistic prompt and a few tokens under a grammar, as a request would, then
+        forget them (the next command starts from the prefix). Returns the tokens decoded."""
+        room = self.context - len(self.prefix) - 16  # _evaluate keeps 8 spare; 2 generated
+        words = WARM_UP.split()
+        while words:
+            parts = [Part(" ".join(words)), Part(WARM_UP_TAIL, markup=True)]
+            if len(self.tokens(parts)) <= room:
+                break
+            words = words[: len(words) * 3 // 4]  # a small context: a shorter command
+        if not words:  # prepare() refuses a prefix that leaves no room: unreachable
+            raise ValueError(f"no room in a context of {self.context} tokens to warm up")
+        done = self.complete(parts, grammar=WARM_UP_GRAMMAR, max_tokens=2,
+                             deadline=time.monotonic() + 120)
+        self.llm.n_tokens = len(self.prefix)
+        self.warmed = True
+        return done.evaluated_tokens + done.generated_tokens
 
     def _evaluate(self, suffix: list[int], *, reuse: bool) -> tuple[int, int]:
         """Bring the context to prefix + suffix; returns (prompt tokens, tokens evaluated)."""

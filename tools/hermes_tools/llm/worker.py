@@ -1,8 +1,11 @@
 """The LLM worker tool: loads the model in the background and serves completions one at a time.
 
-It says hello at once (the daemon is READY long before the model is), then loads the model and
-evaluates the prompt prefix on its engine thread, reporting each state (`loading`, `preparing`,
-`ready`, `failed`) as an `llm` event and in its `status` action. All model work runs on that
+It says hello at once (the daemon is READY long before the model is), then loads the model,
+evaluates the prompt prefix and warms up (one real decode of a command of realistic length, so a
+build that cannot run on this CPU dies now, while starting, not on a person's request) on its
+engine thread, reporting each state (`loading`, `preparing`, `ready`, `failed`) as an `llm`
+event and in its `status` action. The daemon counts the worker as started only once it is
+`ready`. All model work runs on that
 one thread, in order; requests beyond the bounded queue answer BUSY at once, and a request whose
 deadline passes while it waits is answered TIMEOUT without running. A generation is stopped
 between tokens at its deadline; the daemon also kills the whole process when one overruns, which
@@ -198,6 +201,7 @@ class LlmWorker(Tool):
         self._prepare()
 
     def _prepare(self) -> None:
+        """Evaluate the prompt prefix; a fresh engine also warms up before it says `ready`."""
         if self.engine is None:
             return
         parts = [Part.from_dict(p) for p in self.config.get("prefix") or []]
@@ -209,6 +213,15 @@ class LlmWorker(Tool):
             self._set_state("failed", f"cannot prepare the prompt prefix: {exc}")
             return
         self.prefix_s = round(time.monotonic() - started, 2)
+        if not self.engine.warmed:
+            # the last line in the log when a build that cannot run here kills the worker
+            log.info("llm warming up: one decode of a prompt of realistic length")
+            try:
+                warmed = self.engine.warm_up()
+            except Exception as exc:
+                self._set_state("failed", f"the warm-up decode failed: {exc}")
+                return
+            log.info("llm warmed up: %d tokens decoded", warmed)
         self.prefix_key = hashlib.sha256(
             repr([(p.text, p.markup) for p in parts]).encode()).hexdigest()[:16]
         self._set_state("ready")
