@@ -74,6 +74,7 @@ class Engine:
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
         self.event_handlers: dict[str, Any] = {}
+        self._bad_events_from: set[str] = set()  # tools whose unusable event was logged
 
     def reconfigure(self, config: Config) -> None:
         self.config = config
@@ -297,8 +298,15 @@ class Engine:
                     raise ProtocolError(f"no handler for event kind {event.kind!r}")
                 handler(tool, event.data)
         except (ProtocolError, TypeError, ValueError, KeyError) as exc:
+            # the first of a tool at warning, the rest counted (metrics) and at debug: a tool
+            # that sends nothing but bad events must not flood the log
             self.metrics.count("bad_tool_events")
-            log.warning("tool %s sent an unusable %s event: %s", tool, event.kind, exc)
+            first = tool not in self._bad_events_from
+            self._bad_events_from.add(tool)
+            log.log(logging.WARNING if first else logging.DEBUG,
+                    "tool %s sent an unusable %s event: %s%s", tool, event.kind[:40],
+                    str(exc)[:200], "; more are counted in bad_tool_events, not logged"
+                    if first else "")
 
     def _values(self, tool: str, data: dict[str, Any]) -> None:
         items = data.get("values")

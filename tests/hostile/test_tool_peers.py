@@ -1,11 +1,12 @@
-"""Hostile tool sockets, generated: tools that misbehave while starting, and strangers at a tool.
+"""Hostile tool sockets, generated: tools that misbehave, and strangers at a tool.
 
 A tool process may close its socket at any step of its start, send garbage, a hello that does not
 hold up, an oversize or non-strict frame, exit, die of a signal or hang: the daemon logs it,
-restarts that tool with backoff, and keeps serving everything else. And only the daemon that
-started a tool may talk to it: another process of the same user, or another user, is closed
-without taking the daemon's place, nothing it sends reaches a device, and each cause of refusal
-is logged once with a count.
+restarts that tool with backoff, and keeps serving everything else; a running tool that sends
+events nobody can use is logged once and harms nothing. And only the daemon that started a tool
+may talk to it: another process of the same user, or another user, is closed without taking the
+daemon's place, nothing it sends reaches a device, and each cause of refusal is logged once
+with a count.
 """
 
 from __future__ import annotations
@@ -465,3 +466,48 @@ def test_a_stranger_racing_the_daemon_for_the_modbus_tool_reaches_no_device(
     assert 1 <= refusing <= len(pids), d.log  # once per tool process, not once per attempt
     assert "refused" in d.log and "connections from uid" in d.log
 
+
+
+# -- a running tool sending events nobody can use ----------------------------------------------
+
+json_values = st.recursive(json_scalars | st.floats(allow_nan=False, allow_infinity=False),
+                           lambda inner: st.lists(inner, max_size=3)
+                           | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                           max_leaves=8)
+event_data = st.one_of(
+    st.dictionaries(st.text(max_size=8), json_values, max_size=4),
+    st.fixed_dictionaries({"values": st.lists(st.dictionaries(
+        st.sampled_from(["point", "value", "ts", "x"]), json_values | st.sampled_from(
+            ["level", "nope"]), max_size=4), max_size=3) | json_values}),
+    st.fixed_dictionaries({"device": json_values | st.sampled_from(["tank", "other"]),
+                           "online": json_values}))
+
+
+@pytest.mark.timeout(300)
+def test_a_tool_sending_unusable_events_is_logged_once_and_harms_nothing(
+        daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}}}}}))
+    pid = d.running_tool_pid("tank")
+    sent = [0]
+
+    @settings(max_examples=max(10, EXAMPLES // 3))
+    @given(kind=st.sampled_from(["values", "device", "llm", "alarm"]) | st.text(max_size=300),
+           data=event_data)
+    def one_event(kind: str, data: dict[str, Any]) -> None:
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": kind, "data": data}})
+        assert answer["status"] == "ok", answer
+        sent[0] += 1
+
+    one_event()
+    status = d.status()  # after every event: the daemon answers, the tool was never restarted
+    assert status["tools"]["tank"]["pid"] == pid and status["tools"]["tank"]["restarts"] == 0
+    code, answer = d.ctl_json("read", "level")
+    assert code == 0 and answer["status"] == "ok"
+    warnings = [line for line in d.log.splitlines()
+                if " WARNING hermesd.engine: tool tank sent an unusable" in line]
+    assert len(warnings) == 1 and sent[0] >= 10  # the first, with the note: more are counted
+    assert "Traceback" not in d.log
+    assert d.terminate() == 0
