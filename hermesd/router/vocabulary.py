@@ -117,9 +117,11 @@ MODIFIERS = frozenset("""
 """.split())
 
 #: Chinese numerals
-ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
              "六": 6, "七": 7, "八": 8, "九": 9}
-ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+#: "负五", "零下五度": the number after them is below zero
+ZH_MINUS = ("零下", "负")
 
 #: English number words
 EN_UNITS = {
@@ -130,7 +132,8 @@ EN_UNITS = {
 }
 EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
            "seventy": 70, "eighty": 80, "ninety": 90}
-EN_SCALES = {"hundred": 100, "thousand": 1000}
+EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+EN_MINUS = frozenset(("minus", "negative"))
 EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
                "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 
