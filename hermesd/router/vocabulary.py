@@ -94,6 +94,14 @@ ZH_WORDS: dict[str, str] = {
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
+    # a change of mind, a "don't": no value is taken from such a command (see CORRECTIONS)
+    "不对": "?fix", "不是": "?fix", "错了": "?fix", "说错了": "?fix", "我是说": "?fix",
+    "我的意思是": "?fix", "应该是": "?fix", "算了": "?fix", "等等": "?fix", "等一下": "?fix",
+    "更正": "?fix", "其实": "?fix", "哦不": "?fix", "不要": "?not", "不用": "?not",
+    "不必": "?not", "不许": "?not", "不准": "?not", "别再": "?not", "请勿": "?not", "勿": "?not",
+    # words that hold a numeral but are no number ("快一点" is "a bit faster", not 1)
+    "一点": "", "一些": "", "一点儿": "", "一直": "", "一起": "", "一定": "", "一样": "",
+    "一半": "half", "万一": "", "不锈钢": "stainless steel",
     # greetings
     "你好": "hello", "您好": "hello", "嗨": "hi", "早上好": "morning", "晚上好": "evening",
     "谁": "who", "谢谢": "thanks", "多谢": "thanks", "感谢": "thanks",
@@ -144,3 +152,11 @@ STOP = frozenset("""
     get read check current currently right now value reading status state there's does do
     i we us just kindly and or
 """.split())
+
+# -- what makes a number no value to write ---------------------------------------------------
+
+#: marks of a change of mind ("1500, no wait, 100"): after one, no value is taken (the rules ask
+#: back). Chinese ones are mapped to CORRECTION_MARK by ZH_WORDS.
+CORRECTION_MARK = "?fix"
+#: "don't set pump 1 to 1500": a write command that says not to is no write of its value
+NEGATION_MARK = "?not"
