@@ -39,11 +39,12 @@ def _age_zh(seconds: float) -> str:
     return f"{seconds / 3600:.1f}小时"
 
 
-def _shown(point: Point, value: Any, zh: bool) -> str:
-    """A value as a person reads it, in the language of the question (开/关 for on/off)."""
+def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
+    """A value as a person reads it, in the language of the question (开/关 for on/off);
+    `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
     if zh and (point.kind == "bool" or isinstance(value, bool)):
         return "开" if value else "关"
-    return format_value(point, value)
+    return format_value(point, value, exact=exact)
 
 
 def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
@@ -72,7 +73,7 @@ DEVICE_NOUN = {"modbus": "PLC", "serial": "instrument", "mqtt": "device", "exec"
 
 def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False,
                 actual: Any = None) -> str:
-    shown = _shown(point, value, zh)
+    shown = _shown(point, value, zh, exact=True)
     if zh:
         if confirmed is not False:
             return f"已将{point.label()}设为{shown}。"
@@ -88,7 +89,7 @@ def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False
     if point is None:
         return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
     if action == "write":
-        shown = _shown(point, value, zh)
+        shown = _shown(point, value, zh, exact=True)
         return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
             else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
     return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"

@@ -7,7 +7,7 @@ import time
 
 from hermesd.cache import Judgement, Reading
 from hermesd.config.model import Point
-from hermesd.replies import call_reply, read_reply
+from hermesd.replies import call_reply, dry_run_reply, read_reply, write_reply
 
 TEMP = Point(id="boiler3_temp", device="plc1", driver="modbus", name="Boiler 3 temperature",
              unit="°C")
@@ -43,3 +43,13 @@ def test_register_replies() -> None:
     assert call_reply("modbus", "write_registers", {}, coil) == \
         "Wrote plc1 coil 00002 (address 1); not confirmed: it reads back off."
     assert call_reply("fake", "echo", {}, {"args": {}}) == "fake.echo done."
+
+
+SPEED = Point(id="pump1_speed", device="plc1", driver="modbus", name="Feed pump 1 speed",
+              unit="rpm", kind="float", writable=True, min=0, max=1500)
+
+
+def test_a_written_value_is_shown_with_every_digit() -> None:
+    assert write_reply(SPEED, 30.00000000001, True) == "Feed pump 1 speed set to 30.00000000001 rpm."
+    assert "to 30.00000000001 rpm" in dry_run_reply("write", SPEED, 30.00000000001)
+    assert write_reply(SPEED, 900.0, True) == "Feed pump 1 speed set to 900 rpm."
