@@ -114,10 +114,46 @@ RESPOND = {
 
 def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
                   text: str | None = None, zh: bool = False) -> str:
-    if reason == "intent" and text:
+    """The words of a `respond`. `text`, when given, was composed by the daemon itself (a
+    configured intent's reply, a question back from the rules); the model never gives one."""
+    if text:
         return text
     template = RESPOND.get(reason, RESPOND["not_understood"])[1 if zh else 0]
     return template.format(node=node, example=example, asked=asked or "that")
+
+
+#: a question back when the words give no one value: (English, Chinese) by problem
+VALUE_QUESTIONS = {
+    "unreadable": ("I could not read the value {words}; nothing was changed. Say it once, "
+                   "e.g. “to {example}”.",
+                   "我没能读懂数值{words}，未做任何更改。请只说一个数值，例如“设为{example}”。"),
+    "several": ("I heard more than one value ({words}); nothing was changed. Say the one you "
+                "mean once, e.g. “to {example}”.",
+                "我听到了不止一个数值（{words}），未做任何更改。请只说您要的那一个，例如“设为{example}”。"),
+    "correction": ("I heard a correction ({words}); nothing was changed. Say the command again "
+                   "with just the value you mean, e.g. “to {example}”.",
+                   "我听到了更正（{words}），未做任何更改。请重新说一遍，只说您要的数值，例如“设为{example}”。"),
+    "relative": ("I set values, not changes ({words}); nothing was changed. Say the value to "
+                 "set, e.g. “to {example}”.",
+                 "我只能设定数值，不能按增减量调整（{words}），未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+    "negation": ("I heard {words}, so nothing was changed. Say what to set, e.g. “to "
+                 "{example}”.",
+                 "我听到了{words}，所以未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+}
+
+
+def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
+                   zh: bool = False) -> str:
+    """The question back for a write whose words give no one value, naming those words."""
+    quoted = ("、" if zh else ", ").join(f"“{_printable(w)}”" for w in words)
+    template = VALUE_QUESTIONS.get(problem, VALUE_QUESTIONS["unreadable"])[1 if zh else 0]
+    return template.format(words=quoted, example=example)
+
+
+def _printable(word: str) -> str:
+    """A word as the reply shows it: short, and with no character that could not be encoded."""
+    word = word.encode("utf-8", "backslashreplace").decode("utf-8")
+    return word if len(word) <= 40 else word[:37] + "..."
 
 
 #: the daemon's error messages that people meet most, in Chinese (others keep their English)

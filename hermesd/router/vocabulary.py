@@ -99,6 +99,7 @@ ZH_WORDS: dict[str, str] = {
     "我的意思是": "?fix", "应该是": "?fix", "算了": "?fix", "等等": "?fix", "等一下": "?fix",
     "更正": "?fix", "其实": "?fix", "哦不": "?fix", "不要": "?not", "不用": "?not",
     "不必": "?not", "不许": "?not", "不准": "?not", "别再": "?not", "请勿": "?not", "勿": "?not",
+    "加": "add", "减": "subtract",
     # words that hold a numeral but are no number ("快一点" is "a bit faster", not 1)
     "一点": "", "一些": "", "一点儿": "", "一直": "", "一起": "", "一定": "", "一样": "",
     "一半": "half", "万一": "", "不锈钢": "stainless steel",
@@ -158,5 +159,25 @@ STOP = frozenset("""
 #: marks of a change of mind ("1500, no wait, 100"): after one, no value is taken (the rules ask
 #: back). Chinese ones are mapped to CORRECTION_MARK by ZH_WORDS.
 CORRECTION_MARK = "?fix"
+CORRECTIONS = (
+    ("no", "wait"), ("wait",), ("i", "mean"), ("i", "meant"), ("actually",), ("sorry",),
+    ("correction",), ("make", "that"), ("scratch", "that"), ("rather",), ("instead",),
+    ("oops",), ("nope",), ("or", "rather"), (CORRECTION_MARK,),
+)
 #: "don't set pump 1 to 1500": a write command that says not to is no write of its value
 NEGATION_MARK = "?not"
+NEGATIONS = frozenset(("not", "don't", "dont", "never", "doesn't", "shouldn't", NEGATION_MARK))
+#: verbs of a change; with a number not introduced by "to"/"at" they ask for a change by it
+#: ("raise pump 1 speed 100", "提高200"), whose base we never guess
+RELATIVE_VERBS = frozenset("""
+    raise lower increase decrease reduce bump boost drop slow add subtract up down more less
+""".split())
+#: words right before a number that make it a change or a bound, not a value ("by 10")
+RELATIVE_BEFORE = frozenset("by another extra additional plus than".split())
+#: words right after a number that make it something other than the value to set
+#: ("10 more", "20 below", "10 k", "50 of", "3 times", "2 and a bit")
+AFTER_NUMBER = frozenset("""
+    k grand dozen more less fewer extra below under above over higher lower faster slower hotter
+    colder warmer cooler ish plus times half halves quarter quarters third thirds of or
+""".split())
+PERCENT = frozenset(("percent", "pct", "per"))
