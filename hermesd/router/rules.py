@@ -22,6 +22,7 @@ from hermesd.router.vocabulary import (
     CORRECTIONS,
     NEGATIONS,
     PERCENT,
+    QUANTITIES,
     RELATIVE_BEFORE,
     RELATIVE_VERBS,
 )
@@ -71,6 +72,11 @@ class Label:
     @property
     def ids(self) -> set[str]:
         return {t.text for t in self.toks if t.is_id}
+
+    @property
+    def pairs(self) -> set[tuple[str, str]]:
+        """("boiler", "3"): the things this label numbers, and their numbers."""
+        return _pairs(self.toks)
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +194,14 @@ class RuleRouter:
 
         if a.wants_write:
             writable = [(s, p) for s, p in scored if self.points[p].writable]
+            if writable and not self.points[scored[0][1]].writable:
+                # the best match is read-only: a writable point may stand in for it only if it
+                # is about the same thing ("boiler 3 temperature" -> its setpoint), never another
+                # thing that shares a word ("boiler 3 speed"): policy refuses the read-only one
+                about = {t.text for t in content(a.toks)} & self.point_words[scored[0][1]]
+                named = self._named_ids(a.toks, self._value_places(a.toks))
+                writable = [(s, p) for s, p in writable if self._stands_in(p, about)
+                            and self.label_ids.get(p, set()) <= named]
             if writable:
                 scored = writable
             target = self.points[scored[0][1]] if scored else None
@@ -215,6 +229,14 @@ class RuleRouter:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
+
+    def _stands_in(self, point: str, about: set[str]) -> bool:
+        """Whether writable `point` is about what `about` names: all of it, or all but the
+        quantity when it is a setpoint of no quantity of its own ("Deck oven setpoint"). (Its
+        numbers must be said too: "pump speed" is not pump 1's.)"""
+        words = self.point_words[point]
+        return about <= words or (SETPOINT in words and not words & QUANTITIES
+                                  and about - words <= QUANTITIES)
 
     # -- values ------------------------------------------------------------------------------
 
@@ -289,8 +311,8 @@ class RuleRouter:
     def _naming(self, toks: list[Token], point: Point | None) -> set[int]:
         """The numbers that name a thing rather than give a value: one beside a word that
         numbers things here ("pump 1", "#3 boiler"), not after "to"/"at"; and one of the
-        point's own numbers said elsewhere ("set speed 1 to 900") unless it is already named
-        beside its word — "set pump 1 to 1" and "set pump 1 1" write 1."""
+        point's own numbers said beside another of its words ("set speed 1 to 900") unless
+        it is already named beside its thing — "set pump 1 to 1" and "set pump 1 1" write 1."""
         naming: set[int] = set()
         for i, t in enumerate(toks):
             if not t.is_number or not isinstance(t.number, int) or t.number < 0 or t.groups:
@@ -304,10 +326,12 @@ class RuleRouter:
                 naming.add(i)
         if point is not None:
             own = self.label_ids.get(point.id, set())
+            words = self.point_words.get(point.id, set()) - own
             named = {toks[i].text for i in naming}
             for i, t in enumerate(toks):
+                beside = {x.text for x in toks[max(0, i - 1):i + 2] if x is not t}
                 if t.is_number and t.text in own and t.text not in named and i not in naming \
-                        and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
+                        and beside & words and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
                     naming.add(i)
         return naming
 
@@ -343,9 +367,12 @@ class RuleRouter:
         return len(words - covered) <= len(covered)
 
     def _score(self, toks: list[Token]) -> list[tuple[float, str]]:
-        text = {t.text for t in content(toks)}
-        ids = self._named_ids(toks)
-        stray = ids - self._value_numbers(toks)
+        # a value names no point: "set boiler 1 frequency to 3" is not about boiler 3
+        places = self._value_places(toks)
+        text = {t.text for t in content([t for i, t in enumerate(toks) if i not in places])}
+        ids = self._named_ids(toks, places)
+        stray = ids
+        said = _pairs([t for i, t in enumerate(toks) if i not in places])
         best: dict[str, float] = {}
         for label in self.labels:
             matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
@@ -355,6 +382,9 @@ class RuleRouter:
             missing_ids = label.ids - ids
             if missing_ids and stray:
                 continue  # the text names another number ("boiler 7" is not "boiler 1")
+            if any(w == word and n != number and (word, number) not in said
+                   for word, number in label.pairs for w, n in said):
+                continue  # "boiler 1 ... 3" names boiler 1, whatever else says 3
             score = matched / label.weight
             if missing_ids:
                 score *= 0.8
@@ -364,18 +394,20 @@ class RuleRouter:
                 best[label.point] = score
         return sorted(((s, p) for p, s in best.items()), key=lambda sp: (-sp[0], sp[1]))
 
-    def _named_ids(self, toks: list[Token]) -> set[str]:
-        """Numbers, and letters that follow a word that has lettered things here ("line b")."""
+    def _named_ids(self, toks: list[Token], values: set[int]) -> set[str]:
+        """Numbers, and letters that follow a word that has lettered things here ("line b"),
+        except the numbers at `values`."""
         out = set()
         for i, t in enumerate(toks):
-            if t.is_number or (t.ident and i > 0 and toks[i - 1].text in self.lettered):
+            if (t.is_number and i not in values) or \
+                    (t.ident and i > 0 and toks[i - 1].text in self.lettered):
                 out.add(t.text)
         return out
 
     @staticmethod
-    def _value_numbers(toks: list[Token]) -> set[str]:
-        """Numbers that look like a value to set (after "to", "at", "by")."""
-        return {t.text for i, t in enumerate(toks) if t.is_number and i > 0
+    def _value_places(toks: list[Token]) -> set[int]:
+        """Where numbers look like a value to set (after "to", "at", "by")."""
+        return {i for i, t in enumerate(toks) if t.is_number and i > 0
                 and toks[i - 1].raw in VALUE_BEFORE | DELTA_BEFORE}
 
     def _prefer_kind(self, scored: list[tuple[float, str]], *, yes_no: bool) -> list[tuple[float, str]]:
@@ -392,13 +424,19 @@ class RuleRouter:
 
     def _unknown_numbered(self, toks: list[Token]) -> str | None:
         """ "boiler 7" when there are boilers but no boiler 7: an unknown point, not a guess."""
-        values = self._value_numbers(toks)
+        values = self._value_places(toks)
         for i, t in enumerate(toks[:-1]):
             nxt = toks[i + 1]
             family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
-            if t.text in family and nxt.text not in values and (t.text, nxt.text) not in self.numbered:
+            if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
+
+
+def _pairs(toks: list[Token] | tuple[Token, ...]) -> set[tuple[str, str]]:
+    """A word and the number right after it: ("pump", "1") in "feed pump 1 speed"."""
+    return {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
+            if not t.is_id and toks[i + 1].is_id}
 
 
 def speech_problem(toks: list[Token]) -> ValueWords | None:

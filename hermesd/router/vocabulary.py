@@ -125,6 +125,13 @@ MODIFIERS = frozenset("""
     warning signal cold product indoor outdoor
 """.split())
 
+#: canonical words of a measured quantity: a setpoint that names none ("Deck oven setpoint")
+#: sets the one the command names ("set the oven temperature to 230")
+QUANTITIES = frozenset("""
+    temperature pressure level speed flow weight count humidity current voltage power frequency
+    energy position
+""".split())
+
 #: Chinese numerals
 ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
              "六": 6, "七": 7, "八": 8, "九": 9}

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from hermesd.answer import Action
+from hermesd.config.model import Point
 from hermesd.router.rules import RuleRouter
 from tests.support.plants import COLD_STORE_COMMANDS, cold_store, config_of, dev_commands, dev_plant
 
@@ -32,7 +33,7 @@ def matches(action: Action, expect: dict[str, Any]) -> bool:
 #: the commands the rules hand on to the model (out of scope, or not sure which point)
 DEV_HANDED_ON = {"what is the capital of France", "what's the humidity in the office",
                  "play some music"}
-COLD_HANDED_ON = {"what is freezer 1 set to", "set the oven to 230 degrees", "1号冷冻库温度是多少",
+COLD_HANDED_ON = {"what is freezer 1 set to", "1号冷冻库温度是多少",
                   "what's the weather like tomorrow", "order more flour from the supplier",
                   "write me a poem about bread", "how much does a loaf cost"}
 
@@ -192,6 +193,39 @@ def test_words_that_name_no_one_value_are_asked_back_naming_them(text: str, prob
     for word in words:
         assert f"“{word}”" in args["text"]
     assert ("nothing was changed" in args["text"]) != ("未做任何更改" in args["text"])
+
+
+def _plant(*points: tuple[str, str, bool]) -> RuleRouter:
+    return RuleRouter([Point(id=pid, device="d", driver="exec", name=name, kind="int",
+                             writable=writable, min=0 if writable else None,
+                             max=100 if writable else None) for pid, name, writable in points])
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set boiler 1 frequency to 3", "boiler1_frequency", 3),  # not boiler 3, named by the value
+    ("set boiler 1 frequency 3", "boiler1_frequency", 3),
+    ("set boiler 3 flow to 3", "boiler3_flow", 3),
+    ("set boiler 3 temperature to 50", "boiler3_temperature", 50),  # not boiler 3's speed
+])
+def test_a_value_never_chooses_the_point(text: str, point: str, value: int) -> None:
+    rules = _plant(("boiler1_frequency", "boiler 1 frequency", False),
+                   ("boiler3_flow", "boiler 3 flow", True),
+                   ("boiler3_temperature", "boiler 3 temperature", False),
+                   ("boiler3_speed", "boiler 3 speed", True))
+    placed = rules.place(text)
+    assert placed is not None and placed.action.to_dict() == {
+        "name": "write", "args": {"point": point, "value": value}}, placed
+
+
+def test_a_numbered_point_never_stands_in_for_an_unnumbered_one() -> None:
+    rules = _plant(("pump_speed", "pump speed", False), ("pump1_speed", "pump 1 speed", True))
+    placed = rules.place("set pump speed to 50")
+    assert placed is not None and placed.action.args == {"point": "pump_speed", "value": 50}
+
+
+def test_a_setpoint_stands_in_for_the_quantity_it_sets() -> None:
+    placed = COLD.place("set the oven to 230 degrees")
+    assert placed is not None and placed.action.args == {"point": "oven_target", "value": 230}
 
 
 def test_values_come_only_from_the_words_of_the_command() -> None:
