@@ -372,7 +372,8 @@ class RuleRouter:
         text = {t.text for t in content([t for i, t in enumerate(toks) if i not in places])}
         ids = self._named_ids(toks, places)
         stray = ids
-        said = _pairs([t for i, t in enumerate(toks) if i not in places])
+        said = {(w, n) for w, n in _pairs([t for i, t in enumerate(toks) if i not in places])
+                if w in self.families or w in self.lettered}  # "boiler 1", "line a"
         best: dict[str, float] = {}
         for label in self.labels:
             matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
@@ -386,8 +387,10 @@ class RuleRouter:
                    for word, number in label.pairs for w, n in said):
                 continue  # "boiler 1 ... 3" names boiler 1, whatever else says 3
             score = matched / label.weight
-            if missing_ids:
-                score *= 0.8
+            numbered = {w for w, _ in label.pairs}
+            if missing_ids or any(w not in numbered and t.text == w for w, _ in said
+                                  for t in label.toks):
+                score *= 0.8  # "compressor 1 frequency" is less "compressor frequency"
             if SETPOINT not in text and any(t.text == SETPOINT for t in label.toks):
                 score *= SETPOINT_WEIGHT
             if score > best.get(label.point, 0.0):

@@ -102,7 +102,7 @@ ZH_WORDS: dict[str, str] = {
     "加": "add", "减": "subtract",
     # words that hold a numeral but are no number ("快一点" is "a bit faster", not 1)
     "一点": "", "一些": "", "一点儿": "", "一直": "", "一起": "", "一定": "", "一样": "",
-    "一半": "half", "万一": "", "不锈钢": "stainless steel",
+    "一半": "half", "不锈钢": "stainless steel",
     # greetings
     "你好": "hello", "您好": "hello", "嗨": "hi", "早上好": "morning", "晚上好": "evening",
     "谁": "who", "谢谢": "thanks", "多谢": "thanks", "感谢": "thanks",

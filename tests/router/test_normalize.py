@@ -103,6 +103,7 @@ def test_letters_that_name_things() -> None:
     ("快一点", []),  # "a bit faster": no 1
     ("set this one to 50", [50]),  # "this one" is no 1
     ("1,600,000", [1600000]),
+    ("设为五百九十六万一千", [5961000]),  # no word hides inside a numeral
 ])
 def test_numbers_read_exactly(text: str, want: list[float]) -> None:
     assert numbers(text) == want

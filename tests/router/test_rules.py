@@ -223,6 +223,15 @@ def test_a_numbered_point_never_stands_in_for_an_unnumbered_one() -> None:
     assert placed is not None and placed.action.args == {"point": "pump_speed", "value": 50}
 
 
+def test_a_numbered_thing_is_not_its_unnumbered_namesake() -> None:
+    rules = _plant(("compressor1_frequency", "compressor 1 frequency", True),
+                   ("compressor_frequency", "compressor frequency", True))
+    placed = rules.place("set compressor 1 frequency to 0")
+    assert placed is not None and placed.action.point == "compressor1_frequency"
+    placed = rules.place("read compressor frequency")
+    assert placed is not None and placed.action.point == "compressor_frequency"
+
+
 def test_a_setpoint_stands_in_for_the_quantity_it_sets() -> None:
     placed = COLD.place("set the oven to 230 degrees")
     assert placed is not None and placed.action.args == {"point": "oven_target", "value": 230}
