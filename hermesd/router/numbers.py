@@ -66,7 +66,7 @@ class Literal:
 
 def literals(text: str) -> list[Literal]:
     """Every number written with digits in `text` (which should be NFC), in order."""
-    shadow = "".join(_shadow(c) for c in text)
+    shadow = text if text.isascii() else "".join(_shadow(c) for c in text)
     found: list[Literal] = []
     for match in _LITERAL.finditer(shadow):
         start, end = match.span()
