@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from typing import Any
 
 from hermesd.cache import Judgement
@@ -145,14 +146,16 @@ VALUE_QUESTIONS = {
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
                    zh: bool = False) -> str:
     """The question back for a write whose words give no one value, naming those words."""
-    quoted = ("、" if zh else ", ").join(f"“{_printable(w)}”" for w in words)
+    quoted = ("、" if zh else ", ").join(f"“{w}”" for w in map(printable, words))
     template = VALUE_QUESTIONS.get(problem, VALUE_QUESTIONS["unreadable"])[1 if zh else 0]
     return template.format(words=quoted, example=example)
 
 
-def _printable(word: str) -> str:
-    """A word as the reply shows it: short, and with no character that could not be encoded."""
-    word = word.encode("utf-8", "backslashreplace").decode("utf-8")
+def printable(word: str) -> str:
+    """Words of a request as an answer may repeat them: short, and every invisible or
+    unencodable character (a zero-width space, a lone surrogate) shown as its escape."""
+    word = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf", "Cs") else c
+                   for c in word)
     return word if len(word) <= 40 else word[:37] + "..."
 
 

@@ -68,9 +68,9 @@ def test_a_question_back_names_the_words_it_could_not_read() -> None:
 
 
 def test_a_question_back_shows_unprintable_words_escaped() -> None:
-    reply = value_question("unreadable", ("\udcff1",), "5")
+    reply = value_question("unreadable", ("\udcff1", "1\u200b5"), "5")
     reply.encode("utf-8")  # a lone surrogate would make the reply unwritable
-    assert "\\udcff1" in reply
+    assert "“\\udcff1”" in reply and "“1\\u200b5”" in reply  # a zero-width space is shown
 
 
 def test_a_respond_with_text_from_the_daemon_says_that_text() -> None:

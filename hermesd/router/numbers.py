@@ -9,9 +9,10 @@ a leading minus, English number words ("nine hundred and fifty", "seventy-two an
 Everything else that looks like a number is *unreadable* and kept as written, so that the
 router can ask back naming it: exponents ("1e4"), hex, binary and octal ("0x5DD"), "1_000",
 "1'000", "1,60", ranges and dates ("5-6", "10:30", "1/2"), digits of other scripts ("١٢", "²",
-"①", "½"), "-0", a doubled, spaced, trailing or explicit plus sign ("--5", "- 5", "5-", "+5",
-"±5"), "10k", decimals with more digits than a value can carry, and ill-formed runs of number
-words ("five five", "twenty thirty", "三四百"). Nothing here ever turns one of those into some
+"①", "½"), an invisible character between digits ("1\u200b500"), "-0", a doubled, spaced,
+trailing or explicit plus sign ("--5", "- 5", "5-", "+5", "±5"), "10k", decimals with more
+digits than a value can carry, and ill-formed runs of number words ("five five", "twenty
+thirty", "三四百"). Nothing here ever turns one of those into some
 other number. Pure functions; no knowledge of any plant.
 """
 
@@ -30,6 +31,8 @@ Number = int | float
 
 #: digits of other scripts (and superscripts, circled digits, fractions...) in the shadow text
 _FOREIGN = "\ue000"
+#: an invisible character (zero-width space, soft hyphen, a lone surrogate...) in the shadow
+_HIDDEN = "\ue001"
 #: the characters of Chinese numerals: numbers in their own right, never "foreign digits"
 _ZH_NUMERAL_CHARS = frozenset(ZH_DIGITS) | frozenset(ZH_UNITS) | {"点"}
 #: a sign, as it may be typed; only a lone "-" right before the digits is a minus
@@ -43,7 +46,7 @@ _LITERAL = re.compile(
     r"0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO][0-7]+"  # hex, binary, octal
     r"|[0-9]+(?:\.[0-9]+)?[eE][+-]?[0-9]+"  # an exponent
     rf"|(?:[{_D}]|(?<![\w.])\.(?=[{_D}]))"  # a digit, or a leading decimal point (".5")
-    rf"(?:[{_D}]|[.,_'’:/+-](?=[{_D}])|[a-zA-Z]+(?=[{_D}]))*"  # digits with what joins them
+    rf"(?:[{_D}]|[.,_'’:/+{_HIDDEN}-](?=[{_D}])|[a-zA-Z]+(?=[{_D}]))*"  # digits, what joins them
     r"(?:[kK](?![a-zA-Z]))?")  # "10k"
 _INT = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+")
@@ -95,7 +98,9 @@ def _shadow(c: str) -> str:
         if "０" <= c <= "９":
             return folded
         return _FOREIGN
-    if c == _FOREIGN:
+    if unicodedata.category(c) in ("Cf", "Cs"):
+        return _HIDDEN
+    if c in (_FOREIGN, _HIDDEN):
         return "?"
     folded = unicodedata.normalize("NFKC", c)
     return folded if len(folded) == 1 and folded.isascii() else c
@@ -127,6 +132,8 @@ def is_cjk(ch: str) -> bool:
 def _value(sign: str, body: str) -> tuple[Number | None, str]:
     if _FOREIGN in body:
         return None, "digits of another script"
+    if _HIDDEN in body:
+        return None, "an invisible character inside the number"
     if re.fullmatch(r"0[xXbBoO][0-9a-fA-F]+", body):
         return None, "a hex, binary or octal number"
     if re.search(r"[0-9][eE][+-]?[0-9]", body) and not re.search(r"[a-df-zA-DF-Z]", body):

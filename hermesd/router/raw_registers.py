@@ -27,6 +27,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Config
+from hermesd.replies import printable
 from hermesd.router.normalize import tokens
 from hermesd.router.numbers import literals
 from hermesd.router.rules import Placement, speech_problem
@@ -275,12 +276,13 @@ def _in_device(low: str, at: int, device: str) -> bool:
 
 def _ask(text: str, *, unreadable: tuple[str, ...] = ()) -> Placement:
     """A question back, not an action: nothing is sent to any device."""
-    extra: dict[str, Any] = {"unreadable": list(unreadable)} if unreadable else {}
+    extra: dict[str, Any] = {"unreadable": [printable(w) for w in unreadable]} \
+        if unreadable else {}
     return Placement(respond("intent", text=text, **extra), 1.0)
 
 
 def _unreadable(words: list[str]) -> Placement:
-    shown = ", ".join(f"“{w}”" for w in words)
+    shown = ", ".join(f"“{printable(w)}”" for w in words)
     return _ask(f"I could not read {shown}; nothing was sent. Say register numbers and values "
                 "in plain digits, e.g. \"read holding register 40011\".", unreadable=tuple(words))
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.replies import is_chinese, value_question
+from hermesd.replies import is_chinese, printable, value_question
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
 from hermesd.router.vocabulary import (
@@ -350,7 +350,8 @@ class RuleRouter:
         """A question back that names the words no value could be taken from; nothing is sent."""
         example = _example(point)
         assert said.problem is not None
-        return respond("not_understood", unreadable=list(said.words), value_problem=said.problem,
+        return respond("not_understood", unreadable=[printable(w) for w in said.words],
+                       value_problem=said.problem,
                        text=value_question(said.problem, said.words, example,
                                            zh=is_chinese(a.text)))
 

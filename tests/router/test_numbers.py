@@ -56,7 +56,7 @@ def test_what_is_not_a_digit_group_stays_apart(text: str) -> None:
     "1e4", "2.5E3", "1e-2", "0x5DD", "0b101", "0o17", "1_000", "1'000", "1,60", "1,6000",
     "1.2.3", "5-6", "2024-05-01", "10:30", "1/2", "10k", "-0", "-0.0", "-00", "--5", "+5",
     "+-5", "±5", "<5", "5-", "5+", "١٢", "۱۲", "१२", "²", "₃", "①", "❶", "Ⅻ", "½", "𝟏𝟐",
-    "0.30000000000000001", "1²",
+    "0.30000000000000001", "1²", "1\u200b500", "15\u00ad00", "1\ufeff5",
 ])
 def test_what_is_no_number_a_person_means_is_unreadable_as_written(raw: str) -> None:
     found = literals(f"set it to {raw} now")

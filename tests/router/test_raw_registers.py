@@ -122,6 +122,7 @@ def test_a_device_not_ours_is_refused_even_among_several() -> None:
     ("set holding register ٤٠٠١١ to 5", ["٤٠٠١١"]),
     ("set holding register 40011 to 1,5", ["1,5"]),
     ("set holding register 40011.5 to 99", ["40011.5"]),
+    ("read holding register 4001\u200b1", ["4001\\u200b1"]),  # an invisible character, shown
     ("set holding register 40011 to 1 000", ["1", "000"]),  # two numbers where one is wanted
     ("set holding register 40011 to 99, no wait, 100", ["no wait"]),
     ("don't set holding register 40011 to 5", ["don't"]),
@@ -131,6 +132,12 @@ def test_register_numbers_are_read_as_strictly_as_values(text: str, words: list[
     assert placed is not None and placed["name"] == "respond", placed
     assert placed["args"]["unreadable"] == words
     assert all(f"“{w}”" in placed["args"]["text"] or w in placed["args"]["text"] for w in words)
+
+
+def test_a_lone_surrogate_is_never_echoed() -> None:
+    placed = _place("read holding register 4001\udcff1")
+    assert placed is not None and placed["args"]["unreadable"] == ["4001\\udcff1"]
+    placed["args"]["text"].encode("utf-8")
 
 
 def test_full_width_digits_are_digits_in_registers_too() -> None:

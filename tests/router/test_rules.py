@@ -182,6 +182,7 @@ def test_a_write_takes_exactly_the_value_the_words_name(text: str, value: float)
     ("把1号给水泵转速提高200", "relative", ["提高 … 200"]),
     ("不要把1号给水泵转速设为900", "negation", ["不要"]),
     ("open steam valve 2, no wait, close it", "correction", ["no wait"]),
+    ("set feed pump 1 to 1\u200b500", "unreadable", ["1\\u200b500"]),  # shown, not hidden
 ])
 def test_words_that_name_no_one_value_are_asked_back_naming_them(text: str, problem: str,
                                                                  words: list[str]) -> None:
