@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from hermesd.config.model import Access, Point, Role
@@ -68,13 +69,13 @@ class Policy:
         checks.append(f"{_show(value)} is a valid {point.kind}")
         if point.kind in ("int", "float"):
             lo, hi = point.min, point.max
+            shown = format_value(point, value, exact=True)
             if (lo is not None and value < lo) or (hi is not None and value > hi):
-                raise Rejected(f"{format_value(point, value)} is outside the allowed range of "
+                raise Rejected(f"{shown} is outside the allowed range of "
                                f"{point.label()} ({_range(point)})", code=ErrorCode.OUT_OF_RANGE)
-            checks.append(f"{format_value(point, value)} is within {_range(point)}")
+            checks.append(f"{shown} is within {_range(point)}")
             if point.step is not None and not (point.kind == "int" and point.step == 1):
-                counts = (value - point.step_origin) / point.step
-                if abs(counts - round(counts)) > 1e-6:
+                if not whole_steps(value, point.step, point.step_origin):
                     raise Rejected(f"{point.label()} takes steps of {point.step:g}"
                                    f"{' ' + point.unit if point.unit else ''}: {value!r} is "
                                    "between two", code=ErrorCode.OUT_OF_RANGE)
@@ -114,6 +115,18 @@ class Policy:
         if consume:
             bucket.tokens -= 1.0
         return int(bucket.tokens)
+
+
+def whole_steps(value: float, step: float, origin: float = 0.0) -> bool:
+    """Whether `value` is `origin` plus a whole number of `step`s, exactly: each number is taken
+    as the decimal its shortest repr says (0.1 is one tenth), so 30.00000000001 is not a whole
+    number of 0.1 steps, however small the difference (no tolerance)."""
+    counts = (_decimal(value) - _decimal(origin)) / _decimal(step)
+    return counts.denominator == 1
+
+
+def _decimal(number: float) -> Fraction:
+    return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
 
 
 def _range(point: Point) -> str:

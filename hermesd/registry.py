@@ -7,8 +7,10 @@ case- and space-insensitive; the router builds its richer matching on top of `la
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
+from decimal import Decimal
 from types import MappingProxyType
 from typing import Any
 
@@ -83,54 +85,130 @@ def effective_max_age(point: Point, device: Device) -> float | None:
 
 _TRUE = {"true", "on", "1", "yes", "open", "start", "enable", "enabled", "high"}
 _FALSE = {"false", "off", "0", "no", "close", "closed", "stop", "disable", "disabled", "low"}
+#: a number as text: ASCII digits, one optional minus, one optional decimal point. Not "1_000",
+#: "1e4", "0x10", "nan", "inf", "+5", " ١٢" or "１２": Python's float() takes those, people don't
+#: mean them, and a typed value must be exactly what the person typed
+_TYPED_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?", re.ASCII)
+_MAX_DIGITS = 4000  # beyond, int() refuses (and no point holds such a number anyway)
+#: no point holds an integer beyond uint64 (the widest Modbus type): larger is out of any range
+INT_LIMIT = 2**64
 
 
 def coerce_value(point: Point, value: Any) -> Any:
-    """The value as the point's kind, from JSON or command-line text; Rejected if it is not one."""
+    """The value as the point's kind, from JSON or command-line text; Rejected if it is not one.
+
+    Numbers are taken exactly or not at all: text must be plain ASCII digits (with a minus and a
+    decimal point), minus zero is no number anyone means, a float must be finite, and a number
+    no point could hold (a 400-digit integer) is OUT_OF_RANGE, never an internal error.
+    """
     kind = point.kind
     if kind == "bool":
         if isinstance(value, bool):
             return value
-        if isinstance(value, int | float) and value in (0, 1):
+        if isinstance(value, int | float) and not _minus_zero(value) and value in (0, 1):
             return bool(value)
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
             return value.strip().lower() in _TRUE
         raise Rejected(f"{point.id} is on/off: {_show(value)} is not true/false/on/off",
                        code=ErrorCode.OUT_OF_RANGE)
     if kind in ("int", "float"):
-        number = value
-        if isinstance(value, str):
-            try:
-                number = float(value.strip())
-            except ValueError:
-                raise Rejected(f"{point.id} takes a number, not {_show(value)}",
-                               code=ErrorCode.OUT_OF_RANGE) from None
-        if isinstance(number, bool) or not isinstance(number, int | float) \
-                or not math.isfinite(number):
-            raise Rejected(f"{point.id} takes a number, not {_show(value)}",
-                           code=ErrorCode.OUT_OF_RANGE)
+        number = _number(point, value)
         if kind == "int":
-            if float(number) != int(number):
-                raise Rejected(f"{point.id} takes whole numbers, not {_show(value)}",
-                               code=ErrorCode.OUT_OF_RANGE)
-            return int(number)
-        return float(number)
+            if isinstance(number, float):
+                if not number.is_integer():
+                    raise Rejected(f"{point.id} takes whole numbers, not {_show(value)}",
+                                   code=ErrorCode.OUT_OF_RANGE)
+                number = int(number)
+            return number
+        if isinstance(number, int):
+            as_float = float(number)
+            if int(as_float) != number:
+                raise Rejected(f"{_show(value)} has more digits than {point.id} can hold "
+                               "exactly", code=ErrorCode.OUT_OF_RANGE)
+            return as_float
+        return number
     if not isinstance(value, str):
         raise Rejected(f"{point.id} takes text, not {_show(value)}", code=ErrorCode.OUT_OF_RANGE)
     return value
 
 
+def _number(point: Point, value: Any) -> int | float:
+    """A JSON number, or text of one, exactly; Rejected otherwise."""
+    number: int | float
+    if isinstance(value, str):
+        text = value.strip()
+        if not _TYPED_NUMBER.fullmatch(text) or _minus_zero_text(text):
+            raise Rejected(f"{point.id} takes a number, not {_show(value)}",
+                           code=ErrorCode.OUT_OF_RANGE)
+        whole, _, frac = text.lstrip("-").partition(".")
+        if len(whole) > _MAX_DIGITS or len(frac) > _MAX_DIGITS:
+            raise _far_out(point, value)
+        if not frac:
+            number = int(text)
+        else:
+            exact = Decimal(text)
+            number = float(exact)
+            if not math.isfinite(number):
+                raise _far_out(point, value)
+            if Decimal(repr(number)) != exact:
+                raise Rejected(f"{_show(value)} has more digits than {point.id} can hold "
+                               "exactly", code=ErrorCode.OUT_OF_RANGE)
+    elif isinstance(value, bool) or not isinstance(value, int | float):
+        raise Rejected(f"{point.id} takes a number, not {_show(value)}",
+                       code=ErrorCode.OUT_OF_RANGE)
+    else:
+        number = value
+    if isinstance(number, float) and (not math.isfinite(number) or _minus_zero(number)):
+        raise Rejected(f"{point.id} takes a number, not {_show(value)}",
+                       code=ErrorCode.OUT_OF_RANGE)
+    if abs(number) >= INT_LIMIT:
+        raise _far_out(point, value)
+    return number
+
+
+def _far_out(point: Point, value: Any) -> Rejected:
+    return Rejected(f"{_show(value)} is outside the allowed range of {point.label()}",
+                    code=ErrorCode.OUT_OF_RANGE)
+
+
+def _minus_zero(value: float) -> bool:
+    return value == 0 and math.copysign(1.0, value) < 0
+
+
+def _minus_zero_text(text: str) -> bool:
+    return text.startswith("-") and not text.strip("-0.")
+
+
 def _show(value: Any) -> str:
+    """A value for a message: short, and a huge integer by its length (never all its digits)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        try:
+            return f"a {len(str(abs(value)))}-digit number"
+        except ValueError:  # beyond the digits int() will write out
+            return f"a number of over {_MAX_DIGITS} digits"
+    text = value.strip() if isinstance(value, str) else ""
+    if len(text) > 30 and re.fullmatch(r"-?[0-9]+", text, re.ASCII):
+        return f"a {len(text.lstrip('-'))}-digit number"
     text = repr(value)
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def format_value(point: Point, value: Any) -> str:
-    """A value as a person reads it: on/off, numbers to two decimals at most, with the unit."""
+def format_value(point: Point, value: Any, *, exact: bool = False) -> str:
+    """A value as a person reads it: on/off, numbers to two decimals at most, with the unit.
+
+    `exact`: every digit of the number (what is written or refused must not look rounded:
+    30.00000000001 is not 30).
+    """
     if point.kind == "bool" or isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, float):
-        text = f"{value:.3g}" if abs(value) < 1 else f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, float) and exact:
+        text = repr(value)
+        text = text[:-2] if text.endswith(".0") else text
+    elif isinstance(value, float):
+        text = f"{value:.3g}" if abs(value) < 1 else \
+            f"{value:.6g}" if abs(value) >= 1e15 else f"{value:.2f}".rstrip("0").rstrip(".")
+    elif isinstance(value, int) and abs(value) >= 10**30:
+        text = _show(value)
     else:
         text = str(value)
     return f"{text} {point.unit}" if point.unit else text

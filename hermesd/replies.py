@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import time
+import unicodedata
 from typing import Any
 
 from hermesd.cache import Judgement
@@ -39,11 +40,12 @@ def _age_zh(seconds: float) -> str:
     return f"{seconds / 3600:.1f}小时"
 
 
-def _shown(point: Point, value: Any, zh: bool) -> str:
-    """A value as a person reads it, in the language of the question (开/关 for on/off)."""
+def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
+    """A value as a person reads it, in the language of the question (开/关 for on/off);
+    `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
     if zh and (point.kind == "bool" or isinstance(value, bool)):
         return "开" if value else "关"
-    return format_value(point, value)
+    return format_value(point, value, exact=exact)
 
 
 def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
@@ -72,7 +74,7 @@ DEVICE_NOUN = {"modbus": "PLC", "serial": "instrument", "mqtt": "device", "exec"
 
 def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = False,
                 actual: Any = None) -> str:
-    shown = _shown(point, value, zh)
+    shown = _shown(point, value, zh, exact=True)
     if zh:
         if confirmed is not False:
             return f"已将{point.label()}设为{shown}。"
@@ -88,7 +90,7 @@ def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False
     if point is None:
         return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
     if action == "write":
-        shown = _shown(point, value, zh)
+        shown = _shown(point, value, zh, exact=True)
         return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
             else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
     return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"
@@ -113,10 +115,48 @@ RESPOND = {
 
 def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
                   text: str | None = None, zh: bool = False) -> str:
-    if reason == "intent" and text:
+    """The words of a `respond`. `text`, when given, was composed by the daemon itself (a
+    configured intent's reply, a question back from the rules); the model never gives one."""
+    if text:
         return text
     template = RESPOND.get(reason, RESPOND["not_understood"])[1 if zh else 0]
     return template.format(node=node, example=example, asked=asked or "that")
+
+
+#: a question back when the words give no one value: (English, Chinese) by problem
+VALUE_QUESTIONS = {
+    "unreadable": ("I could not read the value {words}; nothing was changed. Say it once, "
+                   "e.g. “to {example}”.",
+                   "我没能读懂数值{words}，未做任何更改。请只说一个数值，例如“设为{example}”。"),
+    "several": ("I heard more than one value ({words}); nothing was changed. Say the one you "
+                "mean once, e.g. “to {example}”.",
+                "我听到了不止一个数值（{words}），未做任何更改。请只说您要的那一个，例如“设为{example}”。"),
+    "correction": ("I heard a correction ({words}); nothing was changed. Say the command again "
+                   "with just the value you mean, e.g. “to {example}”.",
+                   "我听到了更正（{words}），未做任何更改。请重新说一遍，只说您要的数值，例如“设为{example}”。"),
+    "relative": ("I set values, not changes ({words}); nothing was changed. Say the value to "
+                 "set, e.g. “to {example}”.",
+                 "我只能设定数值，不能按增减量调整（{words}），未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+    "negation": ("I heard {words}, so nothing was changed. Say what to set, e.g. “to "
+                 "{example}”.",
+                 "我听到了{words}，所以未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+}
+
+
+def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
+                   zh: bool = False) -> str:
+    """The question back for a write whose words give no one value, naming those words."""
+    quoted = ("、" if zh else ", ").join(f"“{w}”" for w in map(printable, words))
+    template = VALUE_QUESTIONS.get(problem, VALUE_QUESTIONS["unreadable"])[1 if zh else 0]
+    return template.format(words=quoted, example=example)
+
+
+def printable(word: str) -> str:
+    """Words of a request as an answer may repeat them: short, and every invisible or
+    unencodable character (a zero-width space, a lone surrogate) shown as its escape."""
+    word = "".join(f"\\u{ord(c):04x}" if unicodedata.category(c) in ("Cc", "Cf", "Cs") else c
+                   for c in word)
+    return word if len(word) <= 40 else word[:37] + "..."
 
 
 #: the daemon's error messages that people meet most, in Chinese (others keep their English)

@@ -11,7 +11,7 @@ from hermesd.config import load_config
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import ErrorCode, Forbidden, Rejected
-from hermesd.policy import Policy
+from hermesd.policy import Policy, whole_steps
 from hermesd.registry import Registry
 
 PLANT = Path(__file__).parents[1] / "configs" / "plant-dev.yaml"
@@ -58,6 +58,22 @@ def test_allowed_write_lists_its_checks(config: Config) -> None:
     ("operator", "conveyor_speed", 24.55, Rejected, ErrorCode.OUT_OF_RANGE,
      "Line A conveyor speed takes steps of 0.1 m/min: 24.55 is between two"),
     ("operator", "valve2_open", "maybe", Rejected, ErrorCode.OUT_OF_RANGE, "is on/off"),
+    ("operator", "conveyor_speed", 30.00000000001, Rejected, ErrorCode.OUT_OF_RANGE,
+     "30.00000000001 is between two"),  # no tolerance hides it
+    ("operator", "pump1_speed", "1_000", Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "pump1_speed", "١٠٠٠", Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "pump1_speed", "1e3", Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "pump1_speed", "nan", Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "pump1_speed", "-0", Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "conveyor_speed", -0.0, Rejected, ErrorCode.OUT_OF_RANGE, "takes a number"),
+    ("operator", "pump1_speed", int("9" * 400), Rejected, ErrorCode.OUT_OF_RANGE,
+     "a 400-digit number is outside the allowed range of Feed pump 1 speed"),
+    ("operator", "pump1_speed", "9" * 400, Rejected, ErrorCode.OUT_OF_RANGE,
+     "a 400-digit number is outside the allowed range"),
+    ("operator", "conveyor_speed", 10**400, Rejected, ErrorCode.OUT_OF_RANGE,
+     "outside the allowed range"),
+    ("engineer", "boiler3_setpoint", 560.0001, Rejected, ErrorCode.OUT_OF_RANGE,
+     "560.0001 °C is outside"),  # shown with every digit, not rounded into the range
     ("nobody", "valve2_open", True, Forbidden, ErrorCode.FORBIDDEN, "role 'nobody' is not defined"),
 ])
 def test_refusals_name_what_is_wrong(config: Config, role: str, point: str, value: object,
@@ -75,6 +91,24 @@ def test_steps_and_booleans_that_are_fine(config: Config) -> None:
     for text, expected in (("on", True), ("OPEN", True), ("off", False), ("close", False),
                            ("1", True), (0, False)):
         assert policy.check_write(dry, config.points["valve2_open"], text)[0] is expected
+
+
+def test_a_number_with_more_digits_than_int_writes_out_is_out_of_range(config: Config) -> None:
+    with pytest.raises(Rejected) as info:
+        _policy(config).check_write(_ctx("operator"), config.points["pump1_speed"], 10**5000)
+    assert info.value.code == ErrorCode.OUT_OF_RANGE
+    assert info.value.message == ("a number of over 4000 digits is outside the allowed range of "
+                                  "Feed pump 1 speed")
+
+
+@pytest.mark.parametrize(("value", "step", "origin", "whole"), [
+    (24.5, 0.1, 0.0, True), (0.3, 0.1, 0.0, True), (30.00000000001, 0.1, 0.0, False),
+    (24.55, 0.1, 0.0, False), (1e-05, 1e-05, 0.0, True), (7.25, 0.5, 0.25, True),
+    (7.5, 0.5, 0.25, False), (-3.3, 0.1, 0.0, True), (3, 0.5, 0.0, True),
+])
+def test_whole_steps_is_exact_decimal_arithmetic(value: float, step: float, origin: float,
+                                                 whole: bool) -> None:
+    assert whole_steps(value, step, origin) is whole
 
 
 def test_write_rate_per_role(config: Config) -> None:

@@ -7,7 +7,15 @@ import time
 
 from hermesd.cache import Judgement, Reading
 from hermesd.config.model import Point
-from hermesd.replies import call_reply, read_reply
+from hermesd.replies import (
+    VALUE_QUESTIONS,
+    call_reply,
+    dry_run_reply,
+    read_reply,
+    respond_reply,
+    value_question,
+    write_reply,
+)
 
 TEMP = Point(id="boiler3_temp", device="plc1", driver="modbus", name="Boiler 3 temperature",
              unit="°C")
@@ -43,3 +51,35 @@ def test_register_replies() -> None:
     assert call_reply("modbus", "write_registers", {}, coil) == \
         "Wrote plc1 coil 00002 (address 1); not confirmed: it reads back off."
     assert call_reply("fake", "echo", {}, {"args": {}}) == "fake.echo done."
+
+
+SPEED = Point(id="pump1_speed", device="plc1", driver="modbus", name="Feed pump 1 speed",
+              unit="rpm", kind="float", writable=True, min=0, max=1500)
+
+
+def test_a_question_back_names_the_words_it_could_not_read() -> None:
+    assert value_question("unreadable", ("1e4",), "1200") == (
+        "I could not read the value “1e4”; nothing was changed. Say it once, e.g. “to 1200”.")
+    assert "“1500”, “100”" in value_question("several", ("1500", "100"), "1200")
+    zh = value_question("correction", ("不对",), "1200", zh=True)
+    assert "“不对”" in zh and "设为1200" in zh
+    for problem in VALUE_QUESTIONS:
+        assert "“x”" in value_question(problem, ("x",), "1")
+
+
+def test_a_question_back_shows_unprintable_words_escaped() -> None:
+    reply = value_question("unreadable", ("\udcff1", "1\u200b5"), "5")
+    reply.encode("utf-8")  # a lone surrogate would make the reply unwritable
+    assert "“\\udcff1”" in reply and "“1\\u200b5”" in reply  # a zero-width space is shown
+
+
+def test_a_respond_with_text_from_the_daemon_says_that_text() -> None:
+    assert respond_reply("not_understood", node="n", example="x", text="Say it once.") == \
+        "Say it once."
+    assert respond_reply("not_understood", node="n", example="x").startswith("Sorry")
+
+
+def test_a_written_value_is_shown_with_every_digit() -> None:
+    assert write_reply(SPEED, 30.00000000001, True) == "Feed pump 1 speed set to 30.00000000001 rpm."
+    assert "to 30.00000000001 rpm" in dry_run_reply("write", SPEED, 30.00000000001)
+    assert write_reply(SPEED, 900.0, True) == "Feed pump 1 speed set to 900 rpm."

@@ -28,7 +28,7 @@ from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
-from hermesd.router.rules import Analysis, RuleRouter
+from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
 
 log = logging.getLogger(__name__)
 
@@ -132,7 +132,8 @@ class ModelStage:
         return routed
 
     def offer(self, a: Analysis) -> list[Choice]:
-        """The actions the model may choose from for this command."""
+        """The actions the model may choose from for this command: writes only with a value
+        the words name exactly once (`RuleRouter.values`), so it can never pick one of two."""
         scored = a.candidates
         if self.options.narrow and scored:
             points = scored[:TOP_CANDIDATES]
@@ -141,7 +142,10 @@ class ModelStage:
         else:
             points = list(self.points)
         writes: list[tuple[str, Any]] = []
-        if not a.yes_no:  # a question never changes anything
+        # a "don't", a change of mind or a number no one can read leaves every write in doubt;
+        # two numbers or a change ("by 10") leave every number in doubt (`values` gives none)
+        doubt = self.rules.value_words(a, None).problem in SWITCH_PROBLEMS
+        if not a.yes_no and not doubt:  # a question never changes anything
             targets = [p for p in points if self.points[p].writable]
             if not a.wants_write or not targets:
                 targets = points  # policy refuses read-only ones with a clear NOT_WRITABLE

@@ -1,9 +1,13 @@
 """Normalisation of command text (English or Chinese) into tokens the rule router can match.
 
 Lower case, full-width forms folded, punctuation dropped; numbers in digits, English words
-("fifteen hundred", "two point five") or Chinese numerals ("九百", "一千五") become one number
-token; "#3", "no. 3", "number 3", "3号" and "第三" are ordinals placed after the thing they
-number ("3号锅炉" -> "boiler 3"); letters and digits split ("boiler3" -> "boiler 3"); plural "s"
+("nine hundred and fifty", "two point five") or Chinese numerals ("九百", "一千五", "负五") become
+one number token, read by `numbers` strictly: what looks like a number but names no one value
+("1e4", "0x5DD", "five five", "三四百", "-0", "minus minus 5") becomes one *unreadable* token
+that keeps the words as written, never some other number. Digit groups written apart ("1 600")
+stay one token that remembers its groups, for the router to split when the first names a thing.
+"#3", "no. 3", "number 3", "3号" and "第三" are ordinals placed after the thing they number
+("3号锅炉" -> "boiler 3"); digits come apart from letters ("boiler3" -> "boiler 3"); plural "s"
 stripped; synonyms mapped to one canonical word ("temp", "hot" -> "temperature"); Chinese words
 mapped to the English words of the bilingual vocabulary, so a Chinese command matches points
 named in English. Pure functions; no knowledge of any plant.
@@ -14,41 +18,67 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 
+from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
+    CORRECTION_MARK,
+    EN_MINUS,
     EN_ORDINALS,
     EN_SCALES,
     EN_TENS,
     EN_UNITS,
     MODIFIERS,
+    NEGATION_MARK,
     STOP,
     SYNONYMS,
     THINGS,
     ZH_DIGITS,
+    ZH_MINUS,
     ZH_UNITS,
     ZH_WORDS,
 )
 
 YES_NO_MARK = "?yn"  # a Chinese yes/no question particle (吗, 是否, 有没有)
-_STOP = STOP | {YES_NO_MARK}
+_STOP = STOP | {YES_NO_MARK, CORRECTION_MARK, NEGATION_MARK}
 _ZH_MAX = max(len(word) for word in ZH_WORDS)
 _ZH_NUMERAL = set(ZH_DIGITS) | set(ZH_UNITS)
 _NUMBER_WORDS = set(EN_UNITS) | set(EN_TENS) | set(EN_SCALES)
+_DIGIT_WORDS = {w for w, v in EN_UNITS.items() if v <= 9}
+#: "this one", "the big one": a pronoun, not the number 1
+_ONE_AFTER = frozenset("this that the which each every any another other big small new old "
+                       "last next left right same".split())
+#: private-use characters stand in for the numbers found first (`numbers.literals`)
+_SLOT = 0xF0000
+_SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 
 _PIECE = re.compile(
-    r"(?P<cjk>[\u3400-\u4dbf\u4e00-\u9fff]+)"
-    r"|(?P<num>-?\d+(?:\.\d+)?)"
+    r"(?P<cjk>[\u3007\u3400-\u4dbf\u4e00-\u9fff]+)"
+    r"|(?P<lit>[\U000F0000-\U000FFFFD])"
+    r"|(?P<stray>\d+)"
     r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)")
-_SPLIT_ALNUM = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+#: "no. 3", "number 3", "#3": the word only says that a number follows
+_NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])")
 
 
 @dataclass(frozen=True, slots=True)
 class Token:
     text: str  # canonical form
-    raw: str  # as written (lower case); for Chinese, the English word it stands for
-    number: float | None = None  # the value of a numeric token
+    raw: str  # as written (lower case; numbers exactly as written); for Chinese, the English word
+    number: Number | None = None  # the value of a numeric token
     ident: bool = False  # a letter that names one of several things ("line A")
     zh: bool = False  # came from Chinese text
+    #: looks like a number but is none a person means ("1e4", "0x5DD", "五五百", "-0")
+    unreadable: bool = False
+    #: digit groups written apart ("1 600" -> ("1", "600")): the router decides whether the
+    #: first names a thing ("pump 1 600") or the groups are one number ("to 1 600")
+    groups: tuple[str, ...] = ()
+    written: str = ""  # for a Chinese word, the characters it came from (replies name them)
+
+    @property
+    def shown(self) -> str:
+        """The token as the person wrote it, for a reply that names it."""
+        return self.written or self.raw
 
     @property
     def is_number(self) -> bool:
@@ -62,24 +92,73 @@ class Token:
 
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label."""
-    text = unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
-    text = re.sub(r"#\s*(\d)", r" \1", text)  # "#3" -> "3"
-    text = re.sub(r"\b(?:no|nr|number|num)\.?\s*(\d)", r" \1", text)  # "no. 3" -> "3"
-    text = re.sub(r"(\d),(\d{3})\b", r"\1\2", text)  # "1,000" -> "1000"
-    text = re.sub(r"(?<=[^\W_])-(?=\d)", " ", text)  # "boiler-3" is not minus 3
-    text = re.sub(r"\bminus\s+(?=\d)", "-", text)
-    text = _SPLIT_ALNUM.sub(" ", text)
+    text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
+    found = literals(text)
+    slotted = []
+    last = 0
+    for k, lit in enumerate(found):
+        slotted += [text[last:lit.start], f" {chr(_SLOT + k)} " if not _hugs_cjk(text, lit)
+                    else chr(_SLOT + k)]
+        last = lit.end
+    slotted.append(text[last:])
+    text = unicodedata.normalize("NFKC", "".join(slotted)).casefold().replace("’", "'")
+    text = _NUMBER_SIGN.sub(" ", text)
     out: list[Token] = []
+    end = -1  # where the piece before ended: Chinese numerals and digits written together
     for match in _PIECE.finditer(text):
         kind = match.lastgroup
         raw = match.group(0)
+        touching = match.start() == end
         if kind == "cjk":
-            out.extend(_chinese(raw, out))
-        elif kind == "num":
-            out.append(_number(float(raw), raw))
+            out.extend(_chinese(raw, out, after_digits=touching and bool(out)
+                                and _was_literal(out[-1])))
+        elif kind == "lit":
+            _literal(found[ord(raw) - _SLOT], out, touching)
+        elif kind == "stray":  # digits that only NFKC made ("㏠"): none a person typed
+            out.append(_unreadable(raw))
         else:
             out.append(_word(raw, out))
-    return _english_numbers(out)
+        end = match.end()
+    return _signs(_english_numbers(out))
+
+
+def _hugs_cjk(text: str, lit: Literal) -> bool:
+    """A number written against Chinese ("3号", "负5", "1.5万") stays against it."""
+    before = text[lit.start - 1] if lit.start else ""
+    after = text[lit.end] if lit.end < len(text) else ""
+    return is_cjk(before) or is_cjk(after)
+
+
+def _was_literal(t: Token) -> bool:
+    return (t.is_number or t.unreadable) and not t.zh
+
+
+def _literal(lit: Literal, out: list[Token], touching: bool) -> None:
+    prev = out[-1] if out else None
+    if touching and prev is not None and prev.zh and (prev.is_number or prev.unreadable):
+        out[-1] = _unreadable(prev.raw + lit.raw, zh=True)  # "两千5", "五5": no one number
+    elif touching and prev is not None and prev.text == "-" and prev.zh:  # "负5", "零下5"
+        out[-1] = _negative(prev, _literal_token(lit))
+    else:
+        out.append(_literal_token(lit))
+
+
+def _literal_token(lit: Literal) -> Token:
+    if lit.value is None:
+        return _unreadable(lit.raw)
+    return Token(_num_text(lit.value), lit.raw, lit.value, groups=lit.groups)
+
+
+def _unreadable(raw: str, *, zh: bool = False) -> Token:
+    return Token(raw, raw, zh=zh, unreadable=True)
+
+
+def _negative(sign: Token, t: Token) -> Token:
+    """ "minus 5", "负5": -5; "minus -5", "minus zero" are no number anyone says."""
+    raw = f"{sign.raw}{'' if sign.zh else ' '}{t.raw}"
+    if t.number is None or t.number <= 0 or t.groups:
+        return _unreadable(raw, zh=sign.zh or t.zh)
+    return Token(_num_text(-t.number), raw, -t.number, zh=sign.zh or t.zh)
 
 
 def _word(raw: str, before: list[Token]) -> Token:
@@ -90,7 +169,7 @@ def _word(raw: str, before: list[Token]) -> Token:
     return Token(canonical(raw), raw)
 
 
-def _number(number: float, raw: str, *, zh: bool = False) -> Token:
+def _number(number: Number, raw: str, *, zh: bool = False) -> Token:
     return Token(_num_text(number), raw, number, zh=zh)
 
 
@@ -102,8 +181,8 @@ def canonical(word: str) -> str:
     return word
 
 
-def _num_text(number: float) -> str:
-    return str(int(number)) if number == int(number) else f"{number:g}"
+def _num_text(number: Number) -> str:
+    return str(number) if isinstance(number, int) else repr(number)
 
 
 def content(toks: list[Token]) -> list[Token]:
@@ -111,85 +190,152 @@ def content(toks: list[Token]) -> list[Token]:
     return [t for t in toks if t.is_id or (t.raw not in _STOP and t.text not in _STOP)]
 
 
-# -- English number words --------------------------------------------------------------------
+# -- English number words and signs ----------------------------------------------------------
 
 
 def _english_numbers(toks: list[Token]) -> list[Token]:
-    """Runs of number words become one number: "fifteen hundred" -> 1500, "two point five"."""
+    """A run of number words becomes one number ("nine hundred and fifty" -> 950, "two point
+    five", "15 hundred"), or, when it is not one well-formed number ("five five"), one
+    unreadable token: never the sum of its words."""
     out: list[Token] = []
     i = 0
     while i < len(toks):
         t = toks[i]
-        if t.raw in EN_ORDINALS:
-            out.append(_number(float(EN_ORDINALS[t.raw]), t.raw))
+        if t.raw in EN_ORDINALS and not t.zh:
+            if out and (out[-1].raw == "a" or out[-1].is_number):  # "a third", "two fifths"
+                out[-1] = _unreadable(f"{out[-1].raw} {t.raw}")
+            else:
+                out.append(_number(EN_ORDINALS[t.raw], t.raw))
             i += 1
             continue
-        if t.raw not in _NUMBER_WORDS:
+        j = _run_end(toks, i)
+        if j == i:
             out.append(t)
             i += 1
             continue
-        j = i
-        while j < len(toks) and toks[j].raw in _NUMBER_WORDS:
-            j += 1
-        value = _en_value([toks[k].raw for k in range(i, j)])
-        raw = " ".join(toks[k].raw for k in range(i, j))
-        if j + 1 < len(toks) and toks[j].raw == "point" and toks[j + 1].raw in EN_UNITS:
-            k = j + 1
-            digits = ""
-            while k < len(toks) and toks[k].raw in EN_UNITS and EN_UNITS[toks[k].raw] < 10:
-                digits += str(EN_UNITS[toks[k].raw])
-                k += 1
-            if digits:
-                value += float("0." + digits)
-                j = k
-        out.append(_number(value, raw))
+        run = toks[i:j]
+        value = english([x.number if x.number is not None and k == 0 else x.raw
+                         for k, x in enumerate(run)])
+        raw = " ".join(x.raw for x in run)
+        out.append(_number(value, raw) if value is not None else _unreadable(raw))
         i = j
     return out
 
 
-def _en_value(words: list[str]) -> float:
-    total = 0
-    current = 0
-    for word in words:
-        if word in EN_UNITS:
-            current += EN_UNITS[word]
-        elif word in EN_TENS:
-            current += EN_TENS[word]
-        elif word == "hundred":
-            current = max(current, 1) * 100
-        else:  # thousand
-            total += max(current, 1) * 1000
-            current = 0
-    return float(total + current)
+def _run_end(toks: list[Token], i: int) -> int:
+    """Where a run of number words that starts at `i` ends (`i`: none starts there)."""
+    def raw(k: int) -> str:
+        return toks[k].raw if 0 <= k < len(toks) and not toks[k].zh else ""
+
+    t = toks[i]
+    if t.zh:
+        return i
+    if t.raw == "one" and (raw(i - 1) in _ONE_AFTER or raw(i + 1) == "of") \
+            and raw(i + 1) not in _NUMBER_WORDS:
+        return i  # "this one", "one of them"
+    starts = (t.raw in _NUMBER_WORDS
+              or (t.raw == "a" and raw(i + 1) in EN_SCALES)
+              or (t.raw == "point" and raw(i + 1) in _DIGIT_WORDS and raw(i - 1) != "set")
+              or (t.number is not None and not t.groups and raw(i + 1) in EN_SCALES))
+    if not starts:
+        return i
+    k = i + 1
+    while k < len(toks):
+        word, before, after = raw(k), raw(k - 1), raw(k + 1)
+        number = word in _NUMBER_WORDS or (word == "point" and after in _NUMBER_WORDS)
+        joins = word == "and" and ((before in EN_SCALES and after in _NUMBER_WORDS)
+                                   or (after == "a" and raw(k + 2) == "half") or after == "half")
+        half = (word == "a" and before == "and" and after == "half") or \
+            (word == "half" and before in ("a", "and"))
+        if not (number or joins or half):
+            break
+        k += 1
+    return k
+
+
+def _signs(toks: list[Token]) -> list[Token]:
+    """ "minus 5", "negative five": -5. A sign word before another sign, or before what is no
+    number anyone says ("minus minus 5", "minus zero", "minus 1e4"), is unreadable."""
+    out: list[Token] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i]
+        nxt = toks[i + 1] if i + 1 < len(toks) else None
+        if t.raw in EN_MINUS and not t.zh and nxt is not None and \
+                (nxt.is_number or nxt.unreadable or nxt.raw in EN_MINUS):
+            if nxt.raw in EN_MINUS:
+                j = i + 1
+                while j < len(toks) and toks[j].raw in EN_MINUS:
+                    j += 1
+                end = min(j + 1, len(toks))
+                out.append(_unreadable(" ".join(x.raw for x in toks[i:end])))
+                i = end
+                continue
+            out.append(_negative(t, nxt))
+            i += 2
+            continue
+        out.append(t)
+        i += 1
+    return out
 
 
 # -- Chinese ---------------------------------------------------------------------------------
 
 
-def _chinese(run: str, before: list[Token]) -> list[Token]:
+def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> list[Token]:
     """One run of Chinese characters: longest dictionary words, numerals, ordinals.
 
     An ordinal ("3号", "第三") waits for the thing it numbers and goes after it, as English
-    says it: "1号给水泵" -> "feed water pump 1".
+    says it: "1号给水泵" -> "feed water pump 1". Numerals are read strictly (`numbers.chinese`);
+    one that is not one well-formed number stays one unreadable token, as written.
     """
     out: list[Token] = []
     pending: Token | None = None  # an ordinal waiting for the end of the thing it numbers
     i = 0
-    if run.startswith("号") and before and before[-1].is_number:
+    if after_digits and run[0] in ZH_UNITS and before and before[-1].is_number \
+            and not before[-1].groups:  # "1.5万", "3千"
+        n = _numeral_length(run, 0)
+        digits = before.pop()
+        if n == 1 and digits.number is not None:
+            product = _times(digits.number, ZH_UNITS[run[0]])
+            token = _number(product, digits.raw + run[0], zh=True) if product is not None \
+                else _unreadable(digits.raw + run[0], zh=True)
+        else:  # "2千5", "1万2千": digits and numerals mixed
+            token = _unreadable(digits.raw + run[:n], zh=True)
+        before.append(token)
+        i = n
+    elif after_digits and _numeral_length(run, 0) and before and before[-1].is_number:
+        digits = before.pop()  # "5五": no one number
+        n = _numeral_length(run, 0)
+        before.append(_unreadable(digits.raw + run[:n], zh=True))
+        i = n
+    if i == 0 and run.startswith("号") and before and before[-1].is_number:
         pending = before.pop()  # "3号", the digits written in ASCII
         i = 1
     while i < len(run):
         if run.startswith("百分之", i):  # "百分之五十": 50 (percent)
             i += 3
             continue
+        sign = next((m for m in ZH_MINUS if run.startswith(m, i)), "")
+        if sign:
+            signed, used = _zh_signed(run, i, sign)
+            if signed is not None:
+                if pending is not None:
+                    out.append(pending)
+                    pending = None
+                out.append(signed)
+                i += used
+                continue
         ordinal = run[i] == "第"
         if ordinal:
             i += 1
+            if i == len(run):
+                break
         word_len = next((n for n in range(min(_ZH_MAX, len(run) - i), 0, -1)
                          if run[i:i + n] in ZH_WORDS), 0)
         num_len = _numeral_length(run, i)
         if num_len and num_len >= word_len:
-            token = _number(_zh_value(run[i:i + num_len]), run[i:i + num_len], zh=True)
+            token, num_len = _zh_number(run, i, num_len)
             i += num_len
             if i < len(run) and run[i] == "号":
                 ordinal = True
@@ -197,15 +343,16 @@ def _chinese(run: str, before: list[Token]) -> list[Token]:
             if pending is not None:
                 out.append(pending)
                 pending = None
-            if ordinal:
+            if ordinal and token.is_number:
                 pending = token
             else:
                 out.append(token)
             continue
         if word_len:
-            english = ZH_WORDS[run[i:i + word_len]]
+            english_words = ZH_WORDS[run[i:i + word_len]]
             i += word_len
-            words = [Token(canonical(w), w, zh=True) for w in english.split()]
+            words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
+                     for w in english_words.split()]
             if pending is not None and words and not all(w.raw in THINGS or w.raw in MODIFIERS
                                                          for w in words):
                 out.append(pending)  # the thing ended: its number follows it
@@ -222,38 +369,57 @@ def _chinese(run: str, before: list[Token]) -> list[Token]:
     return out
 
 
+def _times(number: Number, unit: int) -> Number | None:
+    """ "1.5万": 15000, exactly."""
+    if isinstance(number, int):
+        return number * unit
+    return exact(format(Decimal(repr(number)) * unit, "f"))
+
+
+def _zh_signed(run: str, i: int, sign: str) -> tuple[Token | None, int]:
+    """ "负五", "零下五": -5; "负负五", "负零": unreadable; "负" at the end of the run: a sign
+    for digits written right after it ("负5"); "负载" (load): no sign at all."""
+    j = i + len(sign)
+    while any(run.startswith(m, j) for m in ZH_MINUS):
+        j += len(next(m for m in ZH_MINUS if run.startswith(m, j)))
+    n = _numeral_length(run, j)
+    if j == len(run):
+        if j - i > len(sign):
+            return _unreadable(run[i:j], zh=True), j - i
+        return Token("-", sign, zh=True), j - i
+    if not n:
+        return (_unreadable(run[i:j], zh=True), j - i) if j - i > len(sign) else (None, 0)
+    token, n = _zh_number(run, j, n)
+    if j - i > len(sign) or token.number is None or token.number == 0:
+        return _unreadable(run[i:j + n], zh=True), j + n - i
+    return _number(-token.number, run[i:j + n], zh=True), j + n - i
+
+
+def _zh_number(run: str, i: int, n: int) -> tuple[Token, int]:
+    """The numeral at run[i:i+n] (and a "半" or "个半" after it, which makes it unreadable)."""
+    numeral = run[i:i + n]
+    for half in ("个半", "半"):
+        if run.startswith(half, i + n):
+            return _unreadable(numeral + half, zh=True), n + len(half)
+    value = chinese(numeral)
+    if value is None:
+        return _unreadable(numeral, zh=True), n
+    return _number(value, numeral, zh=True), n
+
+
 def _numeral_length(run: str, i: int) -> int:
     n = 0
-    while i + n < len(run) and (run[i + n] in _ZH_NUMERAL or
-                                (run[i + n] == "点" and n > 0 and i + n + 1 < len(run)
-                                 and run[i + n + 1] in ZH_DIGITS)):
+    while i + n < len(run):
+        ch = run[i + n]
+        if ch == "点":
+            if not (n > 0 and i + n + 1 < len(run) and run[i + n + 1] in ZH_DIGITS):
+                break
+        elif ch not in _ZH_NUMERAL or run.startswith("零下", i + n) or (
+                ch in ZH_UNITS and n > 0 and any(run.startswith(w, i + n) for w in _UNIT_WORDS)):
+            break  # "五千克" is 5 kg, not 5000 g; "零下" is a sign
         n += 1
     return n
 
 
-def _zh_value(numeral: str) -> float:
-    """一千五 -> 1500, 一百零五 -> 105, 九百 -> 900, 二十 -> 20, 十五 -> 15, 三点五 -> 3.5."""
-    whole, _, frac = numeral.partition("点")
-    total = section = digit = 0
-    unit_before = 0  # the unit written just before the current digit ("千" in "一千五")
-    for ch in whole:
-        if ch in ZH_DIGITS:
-            digit = ZH_DIGITS[ch]
-            if ch in "零〇":
-                unit_before = 0
-            continue
-        unit = ZH_UNITS[ch]
-        if unit == 10000:
-            total = (total + section + digit) * 10000
-            section = digit = unit_before = 0
-            continue
-        section += (digit or (1 if unit == 10 else 0)) * unit
-        digit = 0
-        unit_before = unit
-    if digit:
-        # "一千五" is 1500: a digit right after 百/千 counts in the next lower unit
-        section += digit * (unit_before // 10 if unit_before >= 100 else 1)
-    value = float(total + section)
-    if frac:
-        value += float("0." + "".join(str(ZH_DIGITS.get(ch, 0)) for ch in frac))
-    return value
+#: dictionary words that start with a numeral unit ("千克"): a numeral stops before them
+_UNIT_WORDS = tuple(w for w in ZH_WORDS if len(w) > 1 and w[0] in ZH_UNITS)

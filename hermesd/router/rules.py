@@ -9,16 +9,27 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
+from hermesd.replies import is_chinese, printable, value_question
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
+from hermesd.router.numbers import exact
+from hermesd.router.vocabulary import (
+    AFTER_NUMBER,
+    CORRECTIONS,
+    NEGATIONS,
+    PERCENT,
+    QUANTITIES,
+    RELATIVE_BEFORE,
+    RELATIVE_VERBS,
+)
 
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
-    write turn switch open close start stop enable disable activate deactivate shut
+    write turn switch open close start stop enable disable activate deactivate shut add subtract
 """.split())
 ON_WORDS = frozenset("on open start enable activate up".split())
 #: "speed up", "make it faster": a change asked for, even without a verb we know
@@ -43,6 +54,10 @@ UNIT_WORDS = frozenset("""
 """.split())
 VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
 DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base
+#: what keeps a command from giving a value, worst first (`ValueWords.problem`)
+PROBLEMS = ("negation", "correction", "unreadable", "relative", "several")
+#: the problems that leave an on/off write in doubt too ("open valve 2, no wait")
+SWITCH_PROBLEMS = frozenset(("negation", "correction", "unreadable"))
 MIN_SCORE = 0.6
 MIN_MARGIN = 0.15
 LONE_MIN_SCORE = 0.3
@@ -58,12 +73,33 @@ class Label:
     def ids(self) -> set[str]:
         return {t.text for t in self.toks if t.is_id}
 
+    @property
+    def pairs(self) -> set[tuple[str, str]]:
+        """("boiler", "3"): the things this label numbers, and their numbers."""
+        return _pairs(self.toks)
+
 
 @dataclass(frozen=True, slots=True)
 class Placement:
     action: Action
     score: float  # how sure the rules are (0..1)
     candidates: tuple[str, ...] = ()  # other points that were close, best first
+
+
+@dataclass(frozen=True, slots=True)
+class ValueWords:
+    """What the words of a command say about the value of a write to one point."""
+
+    numbers: tuple[Any, ...] = ()  # the distinct numbers that are no name, in order
+    problem: str | None = None  # one of PROBLEMS: no value may be taken from these words
+    words: tuple[str, ...] = ()  # the words that make the problem, as written
+
+    def blocks(self, point: Point | None) -> bool:
+        """Whether no value may be written to `point` (None: any point) from these words."""
+        if self.problem is None:
+            return False
+        return point is None or point.kind in ("int", "float") or \
+            self.problem in SWITCH_PROBLEMS
 
 
 @dataclass(frozen=True)
@@ -92,15 +128,22 @@ class RuleRouter:
         self.points = {p.id: p for p in points}
         self.labels: list[Label] = []
         self.numbered: set[tuple[str, str]] = set()  # ("boiler", "3"): numbered things we have
+        #: words written next to a number that names a thing ("pump" in "pump 1", "boiler" in
+        #: "#3 boiler"): a number beside one of them names, it is no value
+        self.id_words: set[str] = set()
         for p in points:
             for text in (p.id, p.name, *p.aliases):
-                toks = tuple(content(tokens(text)))
+                toks = tuple(content(_ungrouped(tokens(text))))
                 if toks:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
                     for i, t in enumerate(toks[:-1]):
                         if toks[i + 1].is_id and not t.is_id:
                             self.numbered.add((t.text, toks[i + 1].text))
+                    for i, t in enumerate(toks):  # "pump 1"; "#3 boiler", a name's first
+                        beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
+                        if t.is_number and not beside.is_id:
+                            self.id_words.add(beside.text)
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
@@ -115,12 +158,12 @@ class RuleRouter:
     # -- the stage ---------------------------------------------------------------------------
 
     def analyse(self, text: str) -> Analysis:
-        toks = tokens(text)
+        toks = self._split_groups(tokens(text))
         words = frozenset(t.raw for t in toks)
         first = toks[0].raw if toks else ""
         yes_no = first in YES_NO_START or YES_NO_MARK in words
         # "fan speed to 60": a value after "to" asks for a write even without a verb
-        to_value = any(t.is_number and i > 0 and toks[i - 1].raw in VALUE_BEFORE
+        to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
                        for i, t in enumerate(toks))
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value) and not yes_no \
             and first not in WH_START
@@ -140,7 +183,7 @@ class RuleRouter:
         if a.unknown:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)
         scored = a.scored
-        if not scored:
+        if not scored and not a.wants_write:
             # short and opening with it: "hello, who are you?", not a story that has a "hi"
             opening = {t.raw for t in toks[:2]}
             if opening & GREETINGS or ({"who", "you"} <= words and len(toks) <= 6):
@@ -151,10 +194,24 @@ class RuleRouter:
 
         if a.wants_write:
             writable = [(s, p) for s, p in scored if self.points[p].writable]
+            if writable and not self.points[scored[0][1]].writable:
+                # the best match is read-only: a writable point may stand in for it only if it
+                # is about the same thing ("boiler 3 temperature" -> its setpoint), never another
+                # thing that shares a word ("boiler 3 speed"): policy refuses the read-only one
+                about = {t.text for t in content(a.toks)} & self.point_words[scored[0][1]]
+                named = self._named_ids(a.toks, self._value_places(a.toks))
+                writable = [(s, p) for s, p in writable if self._stands_in(p, about)
+                            and self.label_ids.get(p, set()) <= named]
             if writable:
                 scored = writable
+            target = self.points[scored[0][1]] if scored else None
+            said = self.value_words(a, target)
+            if said.problem is not None:  # a switch given two numbers is in doubt too
+                return Placement(self._ask_back(a, said, target), 1.0)
         else:
             scored = self._prefer_kind(scored, yes_no=a.yes_no)
+        if not scored:
+            return None
         best_score, best = scored[0]
         second = scored[1][0] if len(scored) > 1 else 0.0
         others = tuple(p for _, p in scored[1:4])
@@ -173,36 +230,130 @@ class RuleRouter:
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
 
+    def _stands_in(self, point: str, about: set[str]) -> bool:
+        """Whether writable `point` is about what `about` names: all of it, or all but the
+        quantity when it is a setpoint of no quantity of its own ("Deck oven setpoint"). (Its
+        numbers must be said too: "pump speed" is not pump 1's.)"""
+        words = self.point_words[point]
+        return about <= words or (SETPOINT in words and not words & QUANTITIES
+                                  and about - words <= QUANTITIES)
+
     # -- values ------------------------------------------------------------------------------
 
     def values(self, a: Analysis, point: Point) -> list[Any]:
         """The values the command's own words give for a write to `point` (none: it gives none).
 
-        On/off from on/off words; numbers from the text, except the numbers that name the
-        point ("pump 1") and changes ("by 10", whose base we never guess); "stop" a number that
-        may be zero: 0. The model stage offers the model only these, so it never invents one.
+        On/off from on/off words; a number only when the words name exactly one that is not
+        the name of a thing ("pump 1") — nothing when they name two, correct themselves, ask
+        for a change ("by 10", whose base we never guess) or hold what is no number anyone
+        says ("1e4"); "stop" a number that may be zero: 0. The model stage offers the model
+        only these, so it never invents a value nor picks one of two.
         """
-        toks, words = a.toks, a.words
+        said = self.value_words(a, point)
+        if said.blocks(point):
+            return []
+        words = a.words
         if point.kind == "bool":
             on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
             return [] if on == off else [on]
         if point.kind == "string":
             return list(point.choices) if point.choices else []
-        own_ids = self.label_ids.get(point.id, set())
-        numbers = [(i, t) for i, t in enumerate(toks) if t.is_number]
-        deltas = {i for i, t in numbers if i > 0 and toks[i - 1].raw in DELTA_BEFORE}
-        after_to = [t for i, t in numbers if i > 0 and toks[i - 1].raw in VALUE_BEFORE]
-        found = after_to or [t for i, t in numbers if i not in deltas and t.text not in own_ids]
-        out: list[Any] = []
-        for t in found:
-            number = t.number
-            assert number is not None
-            value: Any = int(number) if number == int(number) else number
-            if value not in out:
-                out.append(value)
-        if not out and words & STOP_WORDS and (point.min is None or point.min <= 0):
-            out.append(0)
+        if said.numbers:
+            return list(said.numbers)
+        if words & STOP_WORDS and (point.min is None or point.min <= 0):
+            return [0]
+        return []
+
+    def value_words(self, a: Analysis, point: Point | None) -> ValueWords:
+        """The numbers a command gives as a value for `point` (None: for no point in
+        particular), or the problem that keeps it from giving one, naming its words."""
+        toks = a.toks
+        raw = [t.raw for t in toks]
+        spoken = speech_problem(toks)
+        if spoken is not None:
+            return spoken
+        naming = self._naming(toks, point)
+        own_words = self.point_words.get(point.id, set()) if point is not None else set()
+        unreadable = tuple(t.raw for t in toks if t.unreadable and t.text not in own_words)
+        if unreadable:
+            return ValueWords(problem="unreadable", words=unreadable)
+        numbers: list[tuple[int, Token]] = []
+        odd: list[str] = []
+        relative: list[str] = []
+        for i, t in enumerate(toks):
+            if not t.is_number or i in naming:
+                continue
+            after = raw[i + 1] if i + 1 < len(toks) else ""
+            if after in AFTER_NUMBER or (after in PERCENT and raw[i + 2:i + 3] == ["of"]):
+                odd.append(f"{t.shown} {toks[i + 1].shown}")
+            elif i > 0 and (raw[i - 1] in DELTA_BEFORE or raw[i - 1] in RELATIVE_BEFORE):
+                relative.append(f"{toks[i - 1].shown} {t.shown}")
+            else:
+                numbers.append((i, t))
+        if odd:
+            return ValueWords(problem="unreadable", words=tuple(odd))
+        verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
+        if numbers and verbs and not any(i > 0 and raw[i - 1] in VALUE_BEFORE
+                                         for i, _ in numbers):
+            relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"
+        if relative:
+            return ValueWords(problem="relative", words=tuple(relative))
+        values: list[Any] = []
+        shown: list[str] = []
+        for _, t in numbers:
+            if t.number not in values:
+                values.append(t.number)
+                shown.append(t.shown)
+        if len(values) > 1:
+            return ValueWords(problem="several", words=tuple(shown))
+        return ValueWords(numbers=tuple(values))
+
+    def _naming(self, toks: list[Token], point: Point | None) -> set[int]:
+        """The numbers that name a thing rather than give a value: one beside a word that
+        numbers things here ("pump 1", "#3 boiler"), not after "to"/"at"; and one of the
+        point's own numbers said beside another of its words ("set speed 1 to 900") unless
+        it is already named beside its thing — "set pump 1 to 1" and "set pump 1 1" write 1."""
+        naming: set[int] = set()
+        for i, t in enumerate(toks):
+            if not t.is_number or not isinstance(t.number, int) or t.number < 0 or t.groups:
+                continue
+            before = toks[i - 1] if i > 0 else None
+            after = toks[i + 1] if i + 1 < len(toks) else None
+            if before is not None and before.raw in VALUE_BEFORE:
+                continue
+            if (before is not None and before.text in self.id_words) or \
+                    (after is not None and after.text in self.id_words):
+                naming.add(i)
+        if point is not None:
+            own = self.label_ids.get(point.id, set())
+            words = self.point_words.get(point.id, set()) - own
+            named = {toks[i].text for i in naming}
+            for i, t in enumerate(toks):
+                beside = {x.text for x in toks[max(0, i - 1):i + 2] if x is not t}
+                if t.is_number and t.text in own and t.text not in named and i not in naming \
+                        and beside & words and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
+                    naming.add(i)
+        return naming
+
+    def _split_groups(self, toks: list[Token]) -> list[Token]:
+        """ "pump 1 600": the first digit group names the pump, the rest is the number; after
+        any other word the groups are one number ("to 1 600" is 1600)."""
+        out: list[Token] = []
+        for t in toks:
+            if t.groups and out and out[-1].text in self.id_words:
+                out += _split(t)
+            else:
+                out.append(t)
         return out
+
+    def _ask_back(self, a: Analysis, said: ValueWords, point: Point | None) -> Action:
+        """A question back that names the words no value could be taken from; nothing is sent."""
+        example = _example(point)
+        assert said.problem is not None
+        return respond("not_understood", unreadable=[printable(w) for w in said.words],
+                       value_problem=said.problem,
+                       text=value_question(said.problem, said.words, example,
+                                           zh=is_chinese(a.text)))
 
     # -- matching ---------------------------------------------------------------------------
 
@@ -217,9 +368,13 @@ class RuleRouter:
         return len(words - covered) <= len(covered)
 
     def _score(self, toks: list[Token]) -> list[tuple[float, str]]:
-        text = {t.text for t in content(toks)}
-        ids = self._named_ids(toks)
-        stray = ids - self._value_numbers(toks)
+        # a value names no point: "set boiler 1 frequency to 3" is not about boiler 3
+        places = self._value_places(toks)
+        text = {t.text for t in content([t for i, t in enumerate(toks) if i not in places])}
+        ids = self._named_ids(toks, places)
+        stray = ids
+        said = {(w, n) for w, n in _pairs([t for i, t in enumerate(toks) if i not in places])
+                if w in self.families or w in self.lettered}  # "boiler 1", "line a"
         best: dict[str, float] = {}
         for label in self.labels:
             matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
@@ -229,27 +384,34 @@ class RuleRouter:
             missing_ids = label.ids - ids
             if missing_ids and stray:
                 continue  # the text names another number ("boiler 7" is not "boiler 1")
+            if any(w == word and n != number and (word, number) not in said
+                   for word, number in label.pairs for w, n in said):
+                continue  # "boiler 1 ... 3" names boiler 1, whatever else says 3
             score = matched / label.weight
-            if missing_ids:
-                score *= 0.8
+            numbered = {w for w, _ in label.pairs}
+            if missing_ids or any(w not in numbered and t.text == w for w, _ in said
+                                  for t in label.toks):
+                score *= 0.8  # "compressor 1 frequency" is less "compressor frequency"
             if SETPOINT not in text and any(t.text == SETPOINT for t in label.toks):
                 score *= SETPOINT_WEIGHT
             if score > best.get(label.point, 0.0):
                 best[label.point] = score
         return sorted(((s, p) for p, s in best.items()), key=lambda sp: (-sp[0], sp[1]))
 
-    def _named_ids(self, toks: list[Token]) -> set[str]:
-        """Numbers, and letters that follow a word that has lettered things here ("line b")."""
+    def _named_ids(self, toks: list[Token], values: set[int]) -> set[str]:
+        """Numbers, and letters that follow a word that has lettered things here ("line b"),
+        except the numbers at `values`."""
         out = set()
         for i, t in enumerate(toks):
-            if t.is_number or (t.ident and i > 0 and toks[i - 1].text in self.lettered):
+            if (t.is_number and i not in values) or \
+                    (t.ident and i > 0 and toks[i - 1].text in self.lettered):
                 out.add(t.text)
         return out
 
     @staticmethod
-    def _value_numbers(toks: list[Token]) -> set[str]:
-        """Numbers that look like a value to set (after "to", "at", "by")."""
-        return {t.text for i, t in enumerate(toks) if t.is_number and i > 0
+    def _value_places(toks: list[Token]) -> set[int]:
+        """Where numbers look like a value to set (after "to", "at", "by")."""
+        return {i for i, t in enumerate(toks) if t.is_number and i > 0
                 and toks[i - 1].raw in VALUE_BEFORE | DELTA_BEFORE}
 
     def _prefer_kind(self, scored: list[tuple[float, str]], *, yes_no: bool) -> list[tuple[float, str]]:
@@ -266,13 +428,69 @@ class RuleRouter:
 
     def _unknown_numbered(self, toks: list[Token]) -> str | None:
         """ "boiler 7" when there are boilers but no boiler 7: an unknown point, not a guess."""
-        values = self._value_numbers(toks)
+        values = self._value_places(toks)
         for i, t in enumerate(toks[:-1]):
             nxt = toks[i + 1]
             family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
-            if t.text in family and nxt.text not in values and (t.text, nxt.text) not in self.numbered:
+            if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
+
+
+def _pairs(toks: list[Token] | tuple[Token, ...]) -> set[tuple[str, str]]:
+    """A word and the number right after it: ("pump", "1") in "feed pump 1 speed"."""
+    return {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
+            if not t.is_id and toks[i + 1].is_id}
+
+
+def speech_problem(toks: list[Token]) -> ValueWords | None:
+    """A "don't" anywhere, or a change of mind after the first number ("1500, no wait, 100"):
+    no value may be taken from such words, whatever they name."""
+    negation = [t.shown for t in toks if t.raw in NEGATIONS]
+    if negation:
+        return ValueWords(problem="negation", words=tuple(negation))
+    raw = [t.raw for t in toks]
+    first_number = next((i for i, t in enumerate(toks) if t.is_number or t.unreadable),
+                        len(toks))
+    for i in range(first_number + 1, len(toks)):
+        for phrase in CORRECTIONS:
+            if tuple(raw[i:i + len(phrase)]) == phrase:
+                said = " ".join(dict.fromkeys(t.shown for t in toks[i:i + len(phrase)]))
+                return ValueWords(problem="correction", words=(said,))
+    return None
+
+
+def _split(t: Token) -> list[Token]:
+    """ "1 600" after "pump": pump 1, and 600. A minus before the name is no one value."""
+    rest = " ".join(t.groups[1:])
+    value = exact(rest.replace(" ", ""))
+    if value is None or t.number is None or t.number < 0:
+        return [replace(t, groups=(), unreadable=True, number=None, text=t.raw)]
+    name = int(t.groups[0])
+    return [Token(str(name), t.groups[0], name), Token(str(value), rest, value)]
+
+
+def _ungrouped(toks: list[Token]) -> list[Token]:
+    """Names are split at every digit group ("Zone 1 200" names zone 1 200, not zone 1200)."""
+    out: list[Token] = []
+    for t in toks:
+        if t.groups and t.number is not None and t.number >= 0:
+            out += [Token(g, g, exact(g)) for g in t.groups]
+        else:
+            out.append(t)
+    return out
+
+
+def _example(point: Point | None) -> str:
+    """A value to show in a question back: inside the point's range when it has one."""
+    if point is None or point.kind not in ("int", "float") or point.min is None \
+            or point.max is None:
+        return "1500"
+    lo, hi = point.min, point.max
+    mid = lo + (hi - lo) * 0.8
+    step = 10 ** max(0, len(str(int(abs(mid)))) - 2)
+    value = min(max(round(mid / step) * step, lo), hi)
+    return str(int(value)) if value == int(value) else repr(float(value))  # never "1.2e+06"
 
 
 def _intent_action(intent: Intent) -> Action:

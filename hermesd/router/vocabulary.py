@@ -94,6 +94,15 @@ ZH_WORDS: dict[str, str] = {
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
+    # a change of mind, a "don't": no value is taken from such a command (see CORRECTIONS)
+    "不对": "?fix", "不是": "?fix", "错了": "?fix", "说错了": "?fix", "我是说": "?fix",
+    "我的意思是": "?fix", "应该是": "?fix", "算了": "?fix", "等等": "?fix", "等一下": "?fix",
+    "更正": "?fix", "其实": "?fix", "哦不": "?fix", "不要": "?not", "不用": "?not",
+    "不必": "?not", "不许": "?not", "不准": "?not", "别再": "?not", "请勿": "?not", "勿": "?not",
+    "加": "add", "减": "subtract",
+    # words that hold a numeral but are no number ("快一点" is "a bit faster", not 1)
+    "一点": "", "一些": "", "一点儿": "", "一直": "", "一起": "", "一定": "", "一样": "",
+    "一半": "half", "不锈钢": "stainless steel",
     # greetings
     "你好": "hello", "您好": "hello", "嗨": "hi", "早上好": "morning", "晚上好": "evening",
     "谁": "who", "谢谢": "thanks", "多谢": "thanks", "感谢": "thanks",
@@ -116,10 +125,19 @@ MODIFIERS = frozenset("""
     warning signal cold product indoor outdoor
 """.split())
 
+#: canonical words of a measured quantity: a setpoint that names none ("Deck oven setpoint")
+#: sets the one the command names ("set the oven temperature to 230")
+QUANTITIES = frozenset("""
+    temperature pressure level speed flow weight count humidity current voltage power frequency
+    energy position
+""".split())
+
 #: Chinese numerals
-ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
+ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "幺": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5,
              "六": 6, "七": 7, "八": 8, "九": 9}
-ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10000}
+ZH_UNITS = {"十": 10, "百": 100, "千": 1000, "万": 10_000, "亿": 100_000_000}
+#: "负五", "零下五度": the number after them is below zero
+ZH_MINUS = ("零下", "负")
 
 #: English number words
 EN_UNITS = {
@@ -130,7 +148,8 @@ EN_UNITS = {
 }
 EN_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
            "seventy": 70, "eighty": 80, "ninety": 90}
-EN_SCALES = {"hundred": 100, "thousand": 1000}
+EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000, "billion": 1_000_000_000}
+EN_MINUS = frozenset(("minus", "negative"))
 EN_ORDINALS = {"first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6,
                "seventh": 7, "eighth": 8, "ninth": 9, "tenth": 10}
 
@@ -141,3 +160,31 @@ STOP = frozenset("""
     get read check current currently right now value reading status state there's does do
     i we us just kindly and or
 """.split())
+
+# -- what makes a number no value to write ---------------------------------------------------
+
+#: marks of a change of mind ("1500, no wait, 100"): after one, no value is taken (the rules ask
+#: back). Chinese ones are mapped to CORRECTION_MARK by ZH_WORDS.
+CORRECTION_MARK = "?fix"
+CORRECTIONS = (
+    ("no", "wait"), ("wait",), ("i", "mean"), ("i", "meant"), ("actually",), ("sorry",),
+    ("correction",), ("make", "that"), ("scratch", "that"), ("rather",), ("instead",),
+    ("oops",), ("nope",), ("or", "rather"), (CORRECTION_MARK,),
+)
+#: "don't set pump 1 to 1500": a write command that says not to is no write of its value
+NEGATION_MARK = "?not"
+NEGATIONS = frozenset(("not", "don't", "dont", "never", "doesn't", "shouldn't", NEGATION_MARK))
+#: verbs of a change; with a number not introduced by "to"/"at" they ask for a change by it
+#: ("raise pump 1 speed 100", "提高200"), whose base we never guess
+RELATIVE_VERBS = frozenset("""
+    raise lower increase decrease reduce bump boost drop slow add subtract up down more less
+""".split())
+#: words right before a number that make it a change or a bound, not a value ("by 10")
+RELATIVE_BEFORE = frozenset("by another extra additional plus than".split())
+#: words right after a number that make it something other than the value to set
+#: ("10 more", "20 below", "10 k", "50 of", "3 times", "2 and a bit")
+AFTER_NUMBER = frozenset("""
+    k grand dozen more less fewer extra below under above over higher lower faster slower hotter
+    colder warmer cooler ish plus times half halves quarter quarters third thirds of or
+""".split())
+PERCENT = frozenset(("percent", "pct", "per"))

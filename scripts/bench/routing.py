@@ -3,6 +3,7 @@
 
     .venv/bin/python scripts/bench/routing.py [--plants dev,cold] [--threads auto|N]
         [--variants default,no-reuse,naive] [--model-only] [--threads-compare] [--reps 300]
+        [--rules-only]
 
 For each plant it starts the real LLM worker process (under the daemon's supervisor, with the
 plant's prompt prefix) and routes every command of the plant's set through the router: the rules
@@ -153,6 +154,8 @@ async def bench_plant(name: str, data: dict[str, Any], commands: list[dict[str, 
     n_rules = sum(p is not None for p in placed.values())
     rules_right = sum(matches(placed[c["text"]].action, c["expect"])  # type: ignore[union-attr]
                       for c in commands if placed[c["text"]] is not None)
+    if args.rules_only:
+        return await rules_only(router, commands, n_rules, rules_right, rule_ms, base_ms)
 
     # -- the model stage: the real worker ----------------------------------------------------
     worker = Worker(config)
@@ -209,6 +212,28 @@ async def bench_plant(name: str, data: dict[str, Any], commands: list[dict[str, 
     if model_only:
         report_variants("every command through the model alone (no rules)", model_only)
     return {"overall": overall, "variants": variants}
+
+
+async def rules_only(router: Router, commands: list[dict[str, Any]], n_rules: int,
+                     rules_right: int, rule_ms: list[float], base_ms: list[float]
+                     ) -> dict[str, Any]:
+    """The figures the rules give without a model: what they place, and every command as the
+    router answers it with no model stage (what they hand on becomes respond not_understood)."""
+    overall = Tally()
+    for c in commands:
+        t0 = time.perf_counter()
+        routed = await router.route(RequestContext.make("internal", "engineer", timeout=60),
+                                    c["text"])
+        overall.add(matches(routed.action, c["expect"]), (time.perf_counter() - t0) * 1000,
+                    c["text"])
+    print(f"rules placed {n_rules}/{len(commands)} ({100 * n_rules / len(commands):.0f} %), "
+          f"{rules_right} of them right")
+    print(f"overall right without a model {overall.right}/{overall.n}"
+          + (f"; wrong: {overall.wrong}" if overall.wrong else ""))
+    print(f"rule-routed latency over {len(rule_ms)} routings: p50 {pct(rule_ms, .5):.3f} ms, "
+          f"p95 {pct(rule_ms, .95):.3f} ms (normalisation alone p50 {pct(base_ms, .5):.3f} ms: "
+          f"rules cost {statistics.median(rule_ms) / statistics.median(base_ms):.1f}x it)")
+    return {"overall": overall, "variants": {}}
 
 
 async def run_stage(stage: ModelStage, router: Router, c: dict[str, Any]
@@ -273,6 +298,8 @@ async def main() -> None:
     parser.add_argument("--model-only", action="store_true")
     parser.add_argument("--threads-compare", action="store_true")
     parser.add_argument("--reps", type=int, default=300, help="repetitions of the rule stage")
+    parser.add_argument("--rules-only", action="store_true",
+                        help="the rule stage alone: no model worker is started (no model needed)")
     args = parser.parse_args()
     args.variants = args.variants.split(",")
     if "default" not in args.variants:

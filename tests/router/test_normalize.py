@@ -83,3 +83,50 @@ def test_letters_that_name_things() -> None:
     assert [(t.text, t.ident) for t in toks] == [("line", False), ("a", True), ("count", False)]
     # "a" after a stop word is just an article
     assert not any(t.ident for t in tokens("is there a fault"))
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("nine hundred and fifty", [950]),
+    ("seventy-two and a half", [72.5]),
+    ("five hundred and fifty", [550]),
+    ("a hundred and fifty", [150]),
+    ("15 hundred", [1500]),
+    ("minus twenty five", [-25]),
+    ("一五零零", [1500]),  # a Chinese digit string, not 0
+    ("两万三", [23000]),
+    ("1.5万", [15000]),
+    ("负五", [-5]),
+    ("零下五度", [-5]),
+    ("设为-5", [-5]),  # a minus after Chinese is a minus, not a hyphen
+    ("负5", [-5]),
+    ("五千克", [5]),  # 5 kg, not 5000 g
+    ("快一点", []),  # "a bit faster": no 1
+    ("set this one to 50", [50]),  # "this one" is no 1
+    ("1,600,000", [1600000]),
+    ("设为五百九十六万一千", [5961000]),  # no word hides inside a numeral
+])
+def test_numbers_read_exactly(text: str, want: list[float]) -> None:
+    assert numbers(text) == want
+
+
+@pytest.mark.parametrize(("text", "raw"), [
+    ("to 1e4 rpm", "1e4"), ("to 0x5DD", "0x5DD"), ("to 1_000", "1_000"), ("to ١٢", "١٢"),
+    ("to ²", "²"), ("to -0", "-0"), ("to --5", "--5"), ("to five five", "five five"),
+    ("to twenty thirty", "twenty thirty"), ("to minus minus 5", "minus minus 5"),
+    ("设为三四百", "三四百"), ("设为两个半", "两个半"), ("设为负负五", "负负五"), ("设为2千5", "2千5"),
+    ("设为负零", "负零"), ("to a third", "a third"),
+])
+def test_what_names_no_one_value_is_one_unreadable_token(text: str, raw: str) -> None:
+    toks = tokens(text)
+    assert [t.raw for t in toks if t.unreadable] == [raw]
+    assert not any(t.is_number for t in toks)
+
+
+def test_digit_groups_written_apart_are_one_token_that_keeps_its_groups() -> None:
+    (number,) = [t for t in tokens("set pump 1 to 1 600") if t.groups]
+    assert number.number == 1600 and number.groups == ("1", "600")
+
+
+def test_chinese_words_keep_what_was_written_for_replies() -> None:
+    toks = tokens("设为900，不对，800")
+    assert [t.shown for t in toks if t.text == "?fix"] == ["不对"]

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from hermesd.router.grammar import choices, gbnf
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.router.prompt import REASONS, build
@@ -70,6 +72,36 @@ def test_offer_narrows_to_candidates_with_values_from_the_text() -> None:
     assert "write conveyor_speed 45" in lines
     assert not any(line.startswith("write") and "45" not in line for line in lines)
     assert len([line for line in lines if line.startswith("read")]) <= 5
+
+
+@pytest.mark.parametrize("text", [
+    "bump feed pump 1 up to 1500, no wait, 100",  # a correction: the model must not pick one
+    "feed pump 1 speed to 1500 or 100",
+    "make feed pump 1 go 1e4",
+    "feed pump 1 speed to 0x5DD",
+    "pump 1 quicker by 100",
+    "feed pump 1 to five five",
+    "feed pump 1 speed to -0",
+])
+def test_no_write_is_offered_when_the_value_is_unclear(text: str) -> None:
+    s = stage(dev_plant())
+    rules = RuleRouter(list(s.points.values()))
+    offered = s.offer(rules.analyse(text))
+    assert offered and not [c.line for c in offered if c.name == "write"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("could feed pump 1 run at 1 600", 1600),
+    ("feed pump 1 please 600", 600),  # 1 names the pump: never offered as a value
+    ("get feed pump 1 going at nine hundred and fifty", 950),
+    ("feed pump 1 to 1", 1),
+])
+def test_offered_writes_carry_exactly_the_value_the_words_name(text: str, value: int) -> None:
+    s = stage(dev_plant())
+    rules = RuleRouter(list(s.points.values()))
+    writes = [c for c in s.offer(rules.analyse(text)) if c.name == "write"
+              and not isinstance(c.args["value"], bool)]
+    assert writes and {c.args["value"] for c in writes} == {value}
 
 
 def test_questions_are_offered_no_writes() -> None:

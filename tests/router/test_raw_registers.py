@@ -93,6 +93,57 @@ def test_several_plcs_need_a_name() -> None:
     assert placed is not None and "Which device?" in placed["args"]["text"]
 
 
+@pytest.mark.parametrize(("text", "device"), [
+    ("set holding register 40011 on plc9 to 99", "plc9"),  # the issue's: it went to plc1
+    ("read holding register 40011 on plc9", "plc9"),
+    ("read plc9 holding register 40011", "plc9"),
+    ("read holding register 40011 from the boiler_plc", "boiler_plc"),
+    ("set holding register 40011 on scale1 to 5", "scale1"),  # a serial device has no registers
+])
+def test_a_device_that_is_not_ours_as_modbus_is_refused_by_name(text: str, device: str) -> None:
+    placed = RawRegisterRule(["plc1"], {"scale1": "serial"})(text)
+    assert placed is not None
+    action = placed.action.to_dict()
+    assert action["name"] == "respond" and action["args"]["device"] == device, action
+    assert device in action["args"]["text"] and "plc1" in action["args"]["text"]
+
+
+def test_a_device_not_ours_is_refused_even_among_several() -> None:
+    placed = _place("set holding register 40011 on plc3 to 5", ("plc1", "plc2"))
+    assert placed is not None and placed["name"] == "respond"
+    assert placed["args"]["device"] == "plc3"
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("read holding register 0x10", ["0x10"]),
+    ("set holding register 40011 to 1e4", ["1e4"]),
+    ("set holding register 40011 to 1_000", ["1_000"]),
+    ("set holding register 40011 to -0 as int16", ["-0"]),
+    ("set holding register ٤٠٠١١ to 5", ["٤٠٠١١"]),
+    ("set holding register 40011 to 1,5", ["1,5"]),
+    ("set holding register 40011.5 to 99", ["40011.5"]),
+    ("read holding register 4001\u200b1", ["4001\\u200b1"]),  # an invisible character, shown
+    ("set holding register 40011 to 1 000", ["1", "000"]),  # two numbers where one is wanted
+    ("set holding register 40011 to 99, no wait, 100", ["no wait"]),
+    ("don't set holding register 40011 to 5", ["don't"]),
+])
+def test_register_numbers_are_read_as_strictly_as_values(text: str, words: list[str]) -> None:
+    placed = _place(text)
+    assert placed is not None and placed["name"] == "respond", placed
+    assert placed["args"]["unreadable"] == words
+    assert all(f"“{w}”" in placed["args"]["text"] or w in placed["args"]["text"] for w in words)
+
+
+def test_a_lone_surrogate_is_never_echoed() -> None:
+    placed = _place("read holding register 4001\udcff1")
+    assert placed is not None and placed["args"]["unreadable"] == ["4001\\udcff1"]
+    placed["args"]["text"].encode("utf-8")
+
+
+def test_full_width_digits_are_digits_in_registers_too() -> None:
+    assert _place("set holding register ４００１１ to １２") == _write("holding", 10, values=[12])
+
+
 def test_everyday_commands_are_left_to_the_point_rules() -> None:
     rule = RawRegisterRule(["plc1"])
     for line in DEV_COMMANDS.read_text(encoding="utf-8").splitlines():
@@ -121,3 +172,13 @@ def test_registered_only_with_modbus_devices_and_on_reload(tmp_path: Path) -> No
     assert len(router.pre_rules) == 1
     router.reconfigure(_config(exec_only, tmp_path))
     assert router.pre_rules == []
+
+
+def test_the_rule_knows_the_other_devices_of_the_config(tmp_path: Path) -> None:
+    devices = {"oven": {"driver": "exec", "command": ["x"], "points": {"t": {}}},
+               "plc1": {"driver": "modbus", "host": "h",
+                        "points": {"s": {"table": "holding", "address": 0}}}}
+    rule = RawRegisterRule.of(_config(devices, tmp_path))
+    assert rule is not None and rule.devices == ["plc1"] and rule.others == {"oven": "exec"}
+    placed = rule("read holding register 40011 on oven")
+    assert placed is not None and placed.action.args["device"] == "oven"
