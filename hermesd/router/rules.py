@@ -257,7 +257,12 @@ class RuleRouter:
             on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
             return [] if on == off else [on]
         if point.kind == "string":
-            return list(point.choices) if point.choices else []
+            # a choice only when the command names it ("set the mode to auto"), never one it
+            # does not say: the model is offered these and must not pick a mode for us
+            text = {t.text for t in a.toks}
+            named = [c for c in point.choices
+                     if (ct := [t.text for t in content(tokens(c))]) and set(ct) <= text]
+            return named if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):

@@ -247,3 +247,16 @@ def test_values_come_only_from_the_words_of_the_command() -> None:
     assert DEV.values(DEV.analyse("raise it by 5"), config.points["pump1_speed"]) == []
     assert DEV.values(DEV.analyse("set pump 1 to 900, no wait"), config.points["pump1_speed"]) == []
     assert DEV.values(DEV.analyse("set pump 1 to 900 or 800"), config.points["pump1_speed"]) == []
+
+
+def test_a_choice_is_offered_only_when_the_words_name_it() -> None:
+    mode = Point(id="line_mode", device="d", driver="exec", name="line mode", kind="string",
+                 writable=True, choices=("auto", "manual", "clean in place"))
+    rules = RuleRouter([mode])
+    assert rules.values(rules.analyse("set the line mode to manual"), mode) == ["manual"]
+    assert rules.values(rules.analyse("line mode clean in place"), mode) == ["clean in place"]
+    # saying no mode offers none: the model must not pick one for us
+    assert rules.values(rules.analyse("change the line mode"), mode) == []
+    assert rules.values(rules.analyse("set line mode to auto or manual"), mode) == []
+    placed = rules.place("set the line mode to manual")
+    assert placed is not None and placed.action.args == {"point": "line_mode", "value": "manual"}
