@@ -35,6 +35,7 @@ from hermesd.metrics import Metrics
 from hermesd.prometheus import MetricsServer
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
+from hermesd.statefiles import prepare_dir
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
 
@@ -82,11 +83,10 @@ class Daemon:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def _prepare_dirs(self) -> None:
-        for path, mode in ((self.config.paths.state_dir, 0o750),
-                           (self.config.paths.runtime_dir, 0o750)):
-            path.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(PermissionError):
-                os.chmod(path, mode)
+        """Create the state and runtime dirs, or refuse ones that are not safely ours (exit 78):
+        a dir another user can write into could hold a link planted to redirect our writes."""
+        prepare_dir(self.config.paths.state_dir, "paths.state_dir")
+        prepare_dir(self.config.paths.runtime_dir, "paths.runtime_dir")
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
