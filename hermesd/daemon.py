@@ -58,7 +58,10 @@ class Daemon:
         self.disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-disk")
         self.cache = ValueCache(paths.state_dir / "lkv.json", registry.max_ages,
                                 registry.device_of(), executor=self.disk)
-        self.audit = AuditLog(paths.state_dir / "audit.jsonl", executor=self.disk)
+        audit = config.audit
+        self.audit = AuditLog(paths.state_dir / "audit.jsonl", max_bytes=audit.log_size,
+                              keep=audit.log_files, retention=audit.retention,
+                              executor=self.disk)
         self.supervisor = Supervisor(paths.runtime_dir, self._on_event, self._on_tool_state)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
@@ -215,6 +218,8 @@ class Daemon:
             return False
         self.config = new
         self.engine.reconfigure(new)
+        self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
+                               retention=new.audit.retention)
         await self.supervisor.apply(tool_specs(new))
         for component in self.components:
             await component.reconfigure(new)
@@ -300,7 +305,7 @@ class Daemon:
             "points": len(self.config.points),
             "llm": {"state": "not configured" if not self.config.llm.enabled else "rules only",
                     "route": "rules"},
-            "audit": {"records": self.audit.records, "failing": self.audit.failing},
+            "audit": self.audit.status(),
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
