@@ -6,7 +6,8 @@ to the trail, which is kept by time; a read, a greeting or a refused read is `re
 tool call, a raw register read) is an `attempt`. `PeerBudget` bounds what one peer can make us
 write: each peer may have so many records of each of those kinds written one by one per window;
 beyond that they are counted into one `aggregate` record per peer and kind (counts by action,
-status and error, a few sample point ids). Trail records are never counted away.
+status and error, a few sample point ids). Trail records are never counted away, and root and
+hermesd's own user have no budget.
 
 `encode` turns a record into one line that is always strict JSON and always UTF-8: what cannot
 be encoded (a lone surrogate, a NaN, a huge integer, any odd object, a cycle) is written escaped
@@ -102,10 +103,15 @@ class _Window:
 
 
 class PeerBudget:
-    """Admits records within each peer's budget; counts the rest into aggregate records."""
+    """Admits records within each peer's budget; counts the rest into aggregate records.
 
-    def __init__(self, budgets: Budgets | None = None) -> None:
+    Root and hermesd's own user (`trusted` uids) have no budget: they can rewrite the state dir
+    anyway, so bounding them protects nothing, and their tools may read a lot."""
+
+    def __init__(self, budgets: Budgets | None = None,
+                 trusted: frozenset[int] = frozenset()) -> None:
         self.budgets = budgets or Budgets()
+        self.trusted = trusted
         self._windows: dict[tuple[Any, ...], _Window] = {}
         self._closed: list[_Window] = []
         self.counted = 0  # records counted into aggregates instead of written
@@ -115,6 +121,8 @@ class PeerBudget:
         if limit is None:
             return True
         source, uid, who = _peer(record)
+        if uid in self.trusted:
+            return True
         key = (kind, source, uid if uid is not None else who)
         window = self._windows.get(key)
         if window is None or now >= window.end:

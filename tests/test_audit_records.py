@@ -76,3 +76,14 @@ def test_encode_is_strict_json_and_marks_what_it_escaped() -> None:
     assert record == {"ts": "T", "seq": 1, "point": "\\udcff", "v": "nan", "escaped": True}
     line, escaped = encode({"ts": "T", "seq": 2}, {"point": "Kessel 3 – 温度"})
     assert not escaped and json.loads(line)["point"] == "Kessel 3 – 温度"
+
+
+def test_root_and_hermesds_own_user_have_no_budget() -> None:
+    budget = PeerBudget(Budgets(read=1, attempt=1), trusted=frozenset({0, 999}))
+    for uid in (0, 999):
+        assert all(budget.admit(Kind.READ, {"source": "control", "uid": uid}, 1.0)
+                   for _ in range(10))
+    assert budget.admit(Kind.READ, {"source": "control", "uid": 1000}, 1.0)
+    assert not budget.admit(Kind.READ, {"source": "control", "uid": 1000}, 1.0)
+    assert budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)  # no uid: by who
+    assert not budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)
