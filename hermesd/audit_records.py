@@ -298,9 +298,15 @@ def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
                        "phase": "unencodable", "escaped": True}), True
 
 
+#: characters JSON leaves raw but that many readers (Python's str.splitlines among them) take
+#: for line ends; in JSON they can only be inside strings, where their escapes mean the same
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
 def _dumps(obj: Any) -> bytes:
-    return json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
-                      check_circular=True).encode("utf-8") + b"\n"
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                      check_circular=True)
+    return text.translate(_LINE_BREAKS).encode("utf-8") + b"\n"
 
 
 def _escape_text(text: str) -> str:

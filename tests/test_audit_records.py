@@ -52,7 +52,7 @@ def test_each_peer_and_kind_has_its_own_budget() -> None:
         assert not budget.admit(Kind.READ_FAILED, {**alice, **_done("read", status)}, 101.0)
     assert budget.next_due(101.0) == pytest.approx(9.0)
     assert budget.due(105.0) == []
-    aggregates = dict((r["kind"], r) for _, r in budget.due(110.0))
+    aggregates = {r["kind"]: r for _, r in budget.due(110.0)}
     assert aggregates["read"]["count"] == 2 and aggregates["read"]["uid"] == 1000
     # two groups (max_groups), the rest as "other"
     assert aggregates["read_failed"]["by"] == {"read rejected": 1, "read forbidden": 1,
@@ -87,3 +87,11 @@ def test_root_and_hermesds_own_user_have_no_budget() -> None:
     assert not budget.admit(Kind.READ, {"source": "control", "uid": 1000}, 1.0)
     assert budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)  # no uid: by who
     assert not budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)
+
+
+def test_encode_escapes_what_readers_take_for_a_line_end() -> None:
+    text = "a\x85b\u2028c\u2029d\x0be\x1cf"
+    line, escaped = encode({"ts": "T"}, {"point": text})
+    assert not escaped
+    assert len(line.decode("utf-8").splitlines()) == 1  # str.splitlines breaks on all of those
+    assert json.loads(line)["point"] == text
