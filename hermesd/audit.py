@@ -45,6 +45,7 @@ log = logging.getLogger(__name__)
 
 DEFAULT_RETENTION = 400 * 86400.0
 MAX_OPEN_INTENTS = 4096  # trace ids of intents whose outcome is still to come
+STOP_TIMEOUT = 2.0  # seconds the last records may take to reach the disk when stopping
 
 
 class AuditUnavailable(Exception):
@@ -113,9 +114,6 @@ class AuditLog:
 
     def open(self) -> None:
         """Open both files; one that cannot be opened is logged and refuses writes until it can."""
-        self._open_files()
-
-    def _open_files(self) -> None:
         try:
             self.activity.open()
         except OSError as exc:
@@ -136,7 +134,10 @@ class AuditLog:
         now = time.time()
         try:
             trace = record.get("trace_id") if isinstance(record, dict) else None
-            after_intent = isinstance(trace, str) and self._intents.pop(trace, 0) is None
+            after_intent = False
+            if isinstance(trace, str) and trace in self._intents:  # the outcome of an intent
+                del self._intents[trace]
+                after_intent = True
             kind = classify(record, after_intent=after_intent)
             if not self.budget.admit(kind, record, now):
                 return
@@ -185,8 +186,13 @@ class AuditLog:
             if self._queue:
                 batch, self._queue = self._queue, []
                 trail, activity = self._lines(batch)
-                with contextlib.suppress(OSError):
-                    self._write(trail, activity, time.time())
+                # in the disk thread when there is one: after a batch still being written
+                with contextlib.suppress(Exception):
+                    if self._executor is not None:
+                        self._executor.submit(self._write, trail, activity,
+                                              time.time()).result(timeout=STOP_TIMEOUT)
+                    else:
+                        self._write(trail, activity, time.time())
                 for entry in batch:
                     if entry.future is not None and not entry.future.done():
                         entry.future.cancel()

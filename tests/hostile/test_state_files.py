@@ -17,6 +17,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +85,10 @@ class Traps:
                 assert os.listdir(victim) == [], name
 
 
+def _cleared_in(d: RunningDaemon, name: str) -> bool:
+    return _cleared(d.log, name)
+
+
 def _cleared(log: str, name: str) -> bool:
     """A line of the log names the trapped file and why it was refused."""
     return any(name in line and ("symbolic link" in line or "not a regular file" in line
@@ -129,7 +134,7 @@ def _check_traps(runner: DaemonRunner, traps: dict[str, str]) -> None:
                      what="the refused cache snapshot")
     for name in traps:
         if name != ".lkv.json.tmp":
-            d.wait_until(lambda name=name: _cleared(d.log, name), what=f"a log line for {name}")
+            d.wait_until(partial(_cleared_in, d, name), what=f"a log line for {name}")
     if ".lkv.json.tmp" in traps:
         assert not os.path.lexists(state / ".lkv.json.tmp")  # a stale temp: removed at start
     planted.assert_untouched()
@@ -156,7 +161,7 @@ def test_mqtt_state_files_are_never_written_through(daemon_runner: DaemonRunner,
                                                 "id": "q1"}))  # its answer is durable
     got = watcher.wait_topic(f"{B}/response", lambda m: json.loads(m.payload).get("id") == "q1")
     assert json.loads(got.payload)["status"] == "ok"
-    d.wait_until(lambda: _cleared(d.log, name), what=f"a log line for {name}")
+    d.wait_until(partial(_cleared_in, d, name), what=f"a log line for {name}")
     planted.assert_untouched()
     assert d.terminate() == 0
     planted.assert_untouched()
