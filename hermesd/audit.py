@@ -1,156 +1,303 @@
-"""The append-only audit log: one JSON line per action (who, what, route, result, trace id).
+"""The audit log: one JSON line per action (who, what, route, result, trace id), in two files.
+
+`audit.jsonl` (rotated by size, hermesd/audit_files.py) has every action; the trail
+(`audit-trail-YYYY-MM.jsonl`, one file per month, kept by time: `audit.retention`) has every
+write intent and outcome and every other action that may touch a device, so that no flood of
+reads can push them out. Reads, refusals and other attempts are bounded per peer
+(hermesd/audit_records.py): past a peer's budget they are counted into aggregate records instead
+of written one by one.
 
 Records are appended and fsynced in batches by one writer task (group commit): a record that
 must be durable (a write's intent) is flushed at once, others at most `flush_delay` later, so a
 stream of reads costs a few fsyncs a second, not one each. A write is held until its record is
-on disk — the intent before the device is touched, the outcome after — and if the log cannot be
-written, writes are refused while reads go on. Files rotate by size (`audit.jsonl`, `.1`, …
-`.N`). A line torn by a power cut is closed off at the next start so the records after it stay
-readable.
+on disk in both files — the intent before the device is touched, the outcome after — and if
+either cannot be written, writes are refused while reads go on. The writer never dies of a
+record: each is encoded on its own, and one that is not valid JSON is written escaped.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import os
 import time
+from collections import OrderedDict
 from concurrent.futures import Executor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from hermesd.audit_files import ActivityLog, Trail
+from hermesd.audit_records import (
+    TEXT_LIMIT,
+    TRAIL_TEXT_LIMIT,
+    Budgets,
+    Kind,
+    PeerBudget,
+    bound,
+    classify,
+    encode,
+    iso,
+)
+
 log = logging.getLogger(__name__)
+
+DEFAULT_RETENTION = 400 * 86400.0
+MAX_OPEN_INTENTS = 4096  # trace ids of intents whose outcome is still to come
+STOP_TIMEOUT = 2.0  # seconds the last records may take to reach the disk when stopping
 
 
 class AuditUnavailable(Exception):
     """The audit log cannot be written: actions that must be audited are refused."""
 
 
+@dataclass(slots=True)
+class _Entry:
+    ts: float
+    seq: int
+    record: Any
+    kind: Kind
+    future: asyncio.Future[None] | None = None
+
+
 class AuditLog:
     def __init__(self, path: Path, *, max_bytes: int = 10 * 1024 * 1024, keep: int = 5,
-                 flush_delay: float = 0.2, executor: Executor | None = None) -> None:
+                 retention: float = DEFAULT_RETENTION, flush_delay: float = 0.2,
+                 executor: Executor | None = None, budgets: Budgets | None = None) -> None:
         self.path = path
         self._executor = executor  # the thread that does the blocking write and fsync
         self.flush_delay = flush_delay
+        self.activity = ActivityLog(path, max_bytes, keep)
+        self.trail = Trail(path.parent, f"{path.name.split('.')[0]}-trail", retention)
+        self.budget = PeerBudget(budgets, trusted=frozenset({0, os.geteuid()}))
         self._urgent = asyncio.Event()
-        self.max_bytes = max_bytes
-        self.keep = keep
-        self._queue: list[tuple[float, dict[str, Any], asyncio.Future[None] | None]] = []
+        self._queue: list[_Entry] = []
         self._wake = asyncio.Event()
-        self._fd: int | None = None
-        self.failing: str | None = None  # why the log cannot be written, while it cannot
-        self.records = 0
+        self._intents: OrderedDict[str, None] = OrderedDict()
+        self._seq = 0
+        self.trail_failing: str | None = None  # why the trail cannot be written, while it cannot
+        self.activity_failing: str | None = None
+        self.records = 0  # lines written to audit.jsonl
+        self.trail_records = 0
+        self.escaped = 0  # records written escaped (they were not valid JSON)
+
+    # -- settings ------------------------------------------------------------------------------
+
+    @property
+    def max_bytes(self) -> int:
+        return self.activity.max_bytes
+
+    @property
+    def keep(self) -> int:
+        return self.activity.keep
+
+    def reconfigure(self, *, max_bytes: int, keep: int, retention: float) -> None:
+        self.activity.max_bytes = max_bytes
+        self.activity.keep = keep
+        self.trail.retention = retention
+
+    @property
+    def failing(self) -> str | None:
+        """Why the audit log cannot be written (writes are refused), None while it can."""
+        return self.trail_failing or self.activity_failing
+
+    def status(self) -> dict[str, Any]:
+        current = self.trail.current
+        return {"records": self.records, "failing": self.failing,
+                "trail": {"records": self.trail_records,
+                          "file": current.name if current is not None else None,
+                          "retention_days": round(self.trail.retention / 86400, 1)},
+                "counted": self.budget.counted, "escaped": self.escaped}
+
+    # -- files ---------------------------------------------------------------------------------
 
     def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o640)
-        size = os.fstat(fd).st_size
-        if size:
-            with open(self.path, "rb") as f:
-                f.seek(size - 1)
-                if f.read(1) != b"\n":  # a record torn by a power cut: close it off
-                    os.write(fd, b"\n")
-        self._fd = fd
+        """Open both files; one that cannot be opened is logged and refuses writes until it can."""
+        try:
+            self.activity.open()
+        except OSError as exc:
+            self._failed("activity", exc)
+        try:
+            self.trail.open()
+        except OSError as exc:
+            self._failed("trail", exc)
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        self.activity.close()
+        self.trail.close()
+
+    # -- appending -----------------------------------------------------------------------------
 
     def append(self, record: dict[str, Any]) -> None:
-        """Queue a record; it reaches the disk within one batch."""
-        self._queue.append((time.time(), record, None))  # serialised by the writer, off the request path
+        """Queue a record; it reaches the disk within one batch (or is counted, past a budget)."""
+        now = time.time()
+        try:
+            trace = record.get("trace_id") if isinstance(record, dict) else None
+            after_intent = False
+            if isinstance(trace, str) and trace in self._intents:  # the outcome of an intent
+                del self._intents[trace]
+                after_intent = True
+            kind = classify(record, after_intent=after_intent)
+            if not self.budget.admit(kind, record, now):
+                return
+        except Exception:  # an odd record is still written (escaped), as an attempt
+            log.exception("cannot classify an audit record; it is kept as an attempt")
+            kind = Kind.ATTEMPT
+        self._queue.append(_Entry(now, self._next_seq(), record, kind))
         self._wake.set()
 
     async def append_durable(self, record: dict[str, Any]) -> None:
-        """Queue a record and wait until it is fsynced; raises AuditUnavailable if it cannot be."""
-        if self.failing is not None and self._fd is None:
-            raise AuditUnavailable(self.failing)
+        """Queue a record for the trail and wait until it is fsynced; raises AuditUnavailable if
+        it cannot be. While a file cannot be opened, each durable record tries it again."""
+        trace = record.get("trace_id") if isinstance(record, dict) else None
+        if isinstance(trace, str):  # its outcome belongs to the trail too
+            self._intents[trace] = None
+            while len(self._intents) > MAX_OPEN_INTENTS:
+                self._intents.popitem(last=False)
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append((time.time(), record, fut))
+        self._queue.append(_Entry(time.time(), self._next_seq(), record, Kind.TRAIL, fut))
         self._wake.set()
         self._urgent.set()
         await fut
 
-    @staticmethod
-    def _lines(batch: list[tuple[float, dict[str, Any], Any]]) -> bytes:
-        return b"".join(json.dumps({"ts": _iso(ts), **record}, ensure_ascii=False,
-                                   separators=(",", ":"), default=str).encode() + b"\n"
-                        for ts, record, _ in batch)
+    def _next_seq(self) -> int:
+        self._seq += 1
+        return self._seq
+
+    # -- the writer ----------------------------------------------------------------------------
 
     async def run(self) -> None:
-        """The writer: drains the queue in batches, one write and one fsync per batch."""
+        """The writer: drains the queue in batches, one write and one fsync per file and batch."""
         try:
             while True:
-                await self._wake.wait()
-                if not self._urgent.is_set():  # gather more records unless one must be durable
-                    with contextlib.suppress(TimeoutError):
-                        async with asyncio.timeout(self.flush_delay):
-                            await self._urgent.wait()
+                await self._wait()
                 self._wake.clear()
                 self._urgent.clear()
+                now = time.time()
+                for kind, aggregate in self.budget.due(now):
+                    self._queue.append(_Entry(now, self._next_seq(), aggregate, kind))
                 batch, self._queue = self._queue, []
-                if not batch:
-                    continue
-                data = self._lines(batch)
-                try:
-                    await asyncio.get_running_loop().run_in_executor(self._executor,
-                                                                     self._write, data)
-                except OSError as exc:
-                    if self.failing is None:
-                        log.error("audit log %s cannot be written: %s; writes are refused "
-                                  "until it can", self.path, exc)
-                    self.failing = f"audit log cannot be written: {exc.strerror or exc}"
-                    for _, _, fut in batch:
-                        if fut is not None and not fut.done():
-                            fut.set_exception(AuditUnavailable(self.failing))
-                    continue
-                if self.failing is not None:
-                    log.info("audit log %s is writable again", self.path)
-                    self.failing = None
-                self.records += len(batch)
-                for _, _, fut in batch:
-                    if fut is not None and not fut.done():
-                        fut.set_result(None)
+                if batch:
+                    await self._commit(batch)
         finally:
+            for kind, aggregate in self.budget.drain():
+                self._queue.append(_Entry(time.time(), self._next_seq(), aggregate, kind))
             if self._queue:
-                with contextlib.suppress(OSError):
-                    self._write(self._lines(self._queue))
-            for _, _, fut in self._queue:
-                if fut is not None and not fut.done():
-                    fut.cancel()
-            self._queue = []
+                batch, self._queue = self._queue, []
+                trail, activity = self._lines(batch)
+                # in the disk thread when there is one: after a batch still being written
+                with contextlib.suppress(Exception):
+                    if self._executor is not None:
+                        self._executor.submit(self._write, trail, activity,
+                                              time.time()).result(timeout=STOP_TIMEOUT)
+                    else:
+                        self._write(trail, activity, time.time())
+                for entry in batch:
+                    if entry.future is not None and not entry.future.done():
+                        entry.future.cancel()
 
-    def _write(self, data: bytes) -> None:
-        if self._fd is None:
-            self.open()
-        assert self._fd is not None
-        start = os.lseek(self._fd, 0, os.SEEK_END)
-        view = memoryview(data)
+    async def _wait(self) -> None:
+        """Until there is something to write (and then a little more, unless it is urgent),
+        or an aggregate falls due."""
+        due = self.budget.next_due(time.time())
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(due):
+                await self._wake.wait()
+        if self._wake.is_set() and not self._urgent.is_set():
+            with contextlib.suppress(TimeoutError):  # gather more records
+                async with asyncio.timeout(self.flush_delay):
+                    await self._urgent.wait()
+
+    async def _commit(self, batch: list[_Entry]) -> None:
+        trail = b""
+        errors: tuple[BaseException | None, BaseException | None]
         try:
-            while view:
-                view = view[os.write(self._fd, view):]
-            os.fsync(self._fd)
-        except OSError:
-            # a batch is all or nothing: a write cut short by a full disk must not leave half a
-            # record for the next batch to be glued onto (one unreadable line, two records lost)
-            with contextlib.suppress(OSError):
-                os.ftruncate(self._fd, start)
+            trail, activity = self._lines(batch)
+            errors = await asyncio.get_running_loop().run_in_executor(
+                self._executor, self._write, trail, activity, time.time())
+        except asyncio.CancelledError:
+            for entry in batch:  # stopping: nobody is left waiting on a batch in flight
+                if entry.future is not None and not entry.future.done():
+                    entry.future.cancel()
             raise
-        if os.fstat(self._fd).st_size >= self.max_bytes:
-            self._rotate()
+        except Exception as exc:  # the writer must outlive anything a batch does
+            log.exception("audit batch of %d records failed unexpectedly", len(batch))
+            errors = (exc, exc)
+        trail_error, activity_error = errors
+        for name, error, written in (("trail", trail_error, bool(trail)),
+                                     ("activity", activity_error, True)):
+            if error is not None:
+                self._failed(name, error)
+            elif written:
+                self._recovered(name)
+        if trail_error is None and trail:
+            self.trail_records += sum(1 for e in batch if e.kind is not Kind.READ
+                                      and e.kind is not Kind.READ_FAILED)
+        if activity_error is None:
+            self.records += len(batch)
+        for entry in batch:
+            fut = entry.future
+            if fut is None or fut.done():
+                continue
+            if trail_error is None and activity_error is None:
+                fut.set_result(None)
+            else:
+                fut.set_exception(AuditUnavailable(self.failing or "audit log cannot be written"))
 
-    def _rotate(self) -> None:
-        self.close()
-        for i in range(self.keep - 1, 0, -1):
-            older = self.path.with_name(f"{self.path.name}.{i}")
-            if older.exists():
-                older.replace(self.path.with_name(f"{self.path.name}.{i + 1}"))
-        self.path.replace(self.path.with_name(f"{self.path.name}.1"))
-        self.open()
+    def _lines(self, batch: list[_Entry]) -> tuple[bytes, bytes]:
+        """The batch as lines: (for the trail, for audit.jsonl). Never raises."""
+        trail, activity = [], []
+        for entry in batch:
+            line = self._encode(entry)
+            activity.append(line)
+            if entry.kind is Kind.TRAIL or entry.kind is Kind.ATTEMPT:
+                trail.append(line)
+        return b"".join(trail), b"".join(activity)
 
+    def _encode(self, entry: _Entry) -> bytes:
+        head = {"ts": iso(entry.ts), "seq": entry.seq}
+        limit = TRAIL_TEXT_LIMIT if entry.kind is Kind.TRAIL else TEXT_LIMIT
+        try:
+            record, truncated = bound(entry.record, limit)
+            if truncated and isinstance(record, dict):
+                record["truncated"] = True
+        except Exception:  # encode() below copes with whatever it is
+            record = entry.record
+        line, escaped = encode(head, record)
+        if escaped:
+            self.escaped += 1
+        return line
 
-def _iso(ts: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"
+    def _write(self, trail: bytes, activity: bytes,
+               now: float) -> tuple[OSError | None, OSError | None]:
+        """Blocking: the trail's lines, then audit.jsonl's; each file fails on its own."""
+        trail_error = activity_error = None
+        if trail:
+            try:
+                self.trail.append(trail, now)
+            except OSError as exc:
+                trail_error = exc
+        if activity:
+            try:
+                self.activity.append(activity)
+            except OSError as exc:
+                activity_error = exc
+        return trail_error, activity_error
+
+    def _failed(self, name: str, exc: BaseException) -> None:
+        what = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+        where = getattr(exc, "filename", None) or (self.path if name == "activity"
+                                                   else self.trail.current or self.path.parent)
+        reason = f"audit log cannot be written: {where}: {what}"
+        attr = f"{name}_failing"
+        if getattr(self, attr) is None:
+            log.error("audit %s %s cannot be written: %s; writes are refused until it can",
+                      "log" if name == "activity" else "trail", where, what)
+        setattr(self, attr, reason)
+
+    def _recovered(self, name: str) -> None:
+        attr = f"{name}_failing"
+        if getattr(self, attr) is not None:
+            log.info("audit %s is writable again", "log" if name == "activity" else "trail")
+            setattr(self, attr, None)

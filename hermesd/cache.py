@@ -4,7 +4,8 @@ Values come from tool events and from reads. Quality is judged when a value is l
 stored: a value is `stale` when it is older than its point's max age, when its device is offline,
 or when it was restored from disk and not yet confirmed since the restart. The file is written
 atomically (temp file, fsync, rename, fsync of the directory), so a power cut leaves either the
-old or the new snapshot, never a torn one. To spare an SD card, a snapshot is written at most
+old or the new snapshot, never a torn one; a link planted in place of the file is refused, never
+written through (hermesd/statefiles.py). To spare an SD card, a snapshot is written at most
 every `persist_interval` when values change, and every `refresh_interval` when only their
 timestamps moved (polls that confirm an unchanged value). A value is never invented: no value
 means no value.
@@ -17,13 +18,14 @@ import contextlib
 import json
 import logging
 import math
-import os
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -177,8 +179,10 @@ class ValueCache:
 
     def load(self) -> None:
         """Restore the snapshot; a missing file is a first start, a corrupt one is set aside."""
+        for name in remove_stale_temps(self.path):
+            log.info("removed %s, a snapshot a stopped hermesd did not finish", name)
         try:
-            raw = self.path.read_bytes()
+            raw = read_state(self.path)
         except FileNotFoundError:
             return
         except OSError as exc:
@@ -205,8 +209,11 @@ class ValueCache:
 
     def snapshot(self) -> bytes:
         values = {r.point: {"v": r.value, "ts": r.ts} for r in self._readings.values()}
-        return json.dumps({"version": FORMAT_VERSION, "saved": time.time(), "values": values},
-                          ensure_ascii=False, separators=(",", ":")).encode()
+        data = {"version": FORMAT_VERSION, "saved": time.time(), "values": values}
+        try:
+            return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
+        except UnicodeEncodeError:  # a text value with a lone surrogate: escaped, still JSON
+            return json.dumps(data, ensure_ascii=True, separators=(",", ":")).encode()
 
     def persist(self) -> None:
         """Write the snapshot atomically (blocking: call from a thread or at shutdown)."""
@@ -223,11 +230,11 @@ class ValueCache:
                     continue
                 self._dirty.clear()
                 self._refreshed = False
-                data = self.snapshot()
                 try:
+                    data = self.snapshot()
                     await asyncio.get_running_loop().run_in_executor(
                         self._executor, write_atomic, self.path, data)
-                except OSError as exc:
+                except (OSError, ValueError, TypeError) as exc:
                     self.persist_failures += 1
                     if self.persist_failures == 1:
                         log.error("cannot persist value cache to %s: %s (values stay in memory)",
@@ -238,24 +245,5 @@ class ValueCache:
                     self.persist_failures = 0
                 await asyncio.sleep(self.persist_interval)
         finally:
-            with contextlib.suppress(OSError):
+            with contextlib.suppress(OSError, ValueError, TypeError):
                 self.persist()
-
-
-def write_atomic(path: Path, data: bytes, mode: int = 0o640) -> None:
-    """Replace `path` with `data` so that a crash leaves the old or the new file, whole."""
-    tmp = path.with_name(f".{path.name}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(tmp, path)
-    dir_fd = os.open(path.parent, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)

@@ -35,6 +35,7 @@ from hermesd.metrics import Metrics
 from hermesd.prometheus import MetricsServer
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
+from hermesd.statefiles import prepare_dir
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
 
@@ -57,7 +58,10 @@ class Daemon:
         self.disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-disk")
         self.cache = ValueCache(paths.state_dir / "lkv.json", registry.max_ages,
                                 registry.device_of(), executor=self.disk)
-        self.audit = AuditLog(paths.state_dir / "audit.jsonl", executor=self.disk)
+        audit = config.audit
+        self.audit = AuditLog(paths.state_dir / "audit.jsonl", max_bytes=audit.log_size,
+                              keep=audit.log_files, retention=audit.retention,
+                              executor=self.disk)
         self.supervisor = Supervisor(paths.runtime_dir, self._on_event, self._on_tool_state)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
@@ -82,11 +86,10 @@ class Daemon:
     # -- lifecycle ---------------------------------------------------------------------------
 
     def _prepare_dirs(self) -> None:
-        for path, mode in ((self.config.paths.state_dir, 0o750),
-                           (self.config.paths.runtime_dir, 0o750)):
-            path.mkdir(parents=True, exist_ok=True)
-            with contextlib.suppress(PermissionError):
-                os.chmod(path, mode)
+        """Create the state and runtime dirs, or refuse ones that are not safely ours (exit 78):
+        a dir another user can write into could hold a link planted to redirect our writes."""
+        prepare_dir(self.config.paths.state_dir, "paths.state_dir")
+        prepare_dir(self.config.paths.runtime_dir, "paths.runtime_dir")
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
@@ -215,6 +218,8 @@ class Daemon:
             return False
         self.config = new
         self.engine.reconfigure(new)
+        self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
+                               retention=new.audit.retention)
         await self.supervisor.apply(tool_specs(new))
         for component in self.components:
             await component.reconfigure(new)
@@ -302,7 +307,7 @@ class Daemon:
             "points": len(self.config.points),
             "llm": {"state": "not configured" if not self.config.llm.enabled else "rules only",
                     "route": "rules"},
-            "audit": {"records": self.audit.records, "failing": self.audit.failing},
+            "audit": self.audit.status(),
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),

@@ -279,9 +279,12 @@ class Engine:
 
     @staticmethod
     def _record(ctx: RequestContext, route: str, action: Action | None, phase: str) -> dict[str, Any]:
-        return {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
-                "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
-                "action": action.to_dict() if action else None}
+        record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
+                  "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
+                  "action": action.to_dict() if action else None}
+        if ctx.peer_uid is not None:  # the audit log bounds reads and refusals per peer by it
+            record["uid"] = ctx.peer_uid
+        return record
 
     # -- events from tools -------------------------------------------------------------------
 

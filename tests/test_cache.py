@@ -7,7 +7,8 @@ import math
 import os
 from pathlib import Path
 
-from hermesd.cache import ValueCache, write_atomic
+from hermesd.cache import ValueCache
+from hermesd.statefiles import write_atomic
 
 
 def _cache(tmp_path: Path) -> ValueCache:

@@ -30,7 +30,7 @@ from hermesd.config.model import (
     Role,
     Voice,
 )
-from hermesd.config.operations import read_memory, read_metrics
+from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.reader import Problems, Section, describe
 from hermesd.errors import ConfigError
 
@@ -39,7 +39,7 @@ TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
-            "metrics")
+            "metrics", "audit")
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -97,6 +97,7 @@ def validate(data: Any, source: Path) -> Config:
     intents = _intents(top, points)
     memory = read_memory(top.section("memory"))
     metrics = read_metrics(top.section("metrics"))
+    audit = read_audit(top.section("audit"))
     top.finish()
 
     roles = access.roles
@@ -121,7 +122,7 @@ def validate(data: Any, source: Path) -> Config:
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
                   intents=tuple(intents), points=MappingProxyType(points), memory=memory,
-                  metrics=metrics)
+                  metrics=metrics, audit=audit)
 
 
 def _unknown_role(role: str, roles: Any) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from hermesd.config.operations import Memory, Metrics
+from hermesd.config.operations import Audit, Memory, Metrics
 
 ValueKind = Literal["bool", "int", "float", "string"]
 Driver = Literal["modbus", "serial", "mqtt", "exec"]
@@ -161,6 +161,7 @@ class Config:
     points: Mapping[str, Point] = field(default_factory=dict)  # every point of every device, by id
     memory: Memory = field(default_factory=Memory)  # the memory watchdog's budgets
     metrics: Metrics = field(default_factory=Metrics)  # the Prometheus endpoint (off by default)
+    audit: Audit = field(default_factory=Audit)  # the audit trail's retention, audit.jsonl's size
 
     def drivers(self) -> set[str]:
         return {d.driver for d in self.devices.values()}

@@ -1,4 +1,4 @@
-"""The `memory` and `metrics` sections: how hermesd watches itself when it runs for months.
+"""The `memory`, `metrics` and `audit` sections: how hermesd looks after itself for months.
 
     memory:                 # all optional; sizes like 80M, 1.5G
       interval: 5s          # how often RSS is sampled from /proc
@@ -9,10 +9,15 @@
     metrics:
       listen: 127.0.0.1:9108   # a loopback port, or
       socket: metrics.sock     # a Unix socket (relative to paths.runtime_dir)
+    audit:                  # all optional
+      retention: 400d       # the trail (writes and other device actions) is kept this long
+      log_size: 10M         # audit.jsonl (every action, reads bounded per peer) rotates here
+      log_files: 5          # and this many rotated files of it are kept
 
 Over a soft limit hermesd sheds (drops its caches, restarts the tool, unloads the LLM worker until
 memory recovers); over a hard limit the child is restarted at once; the daemon over its own hard
-limit exits non-zero so systemd restarts it cleanly. Metrics are off unless asked for.
+limit exits non-zero so systemd restarts it cleanly. Metrics are off unless asked for. The audit
+trail is kept by time, whole months at a time; audit.jsonl by size (hermesd/audit.py).
 """
 
 from __future__ import annotations
@@ -55,6 +60,13 @@ class Metrics:
     listen: tuple[str, int] | None = None  # (host, port) on loopback
     socket: str | None = None  # a Unix socket path
     enabled: bool = field(default=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Audit:
+    retention: float = 400 * 86400.0  # seconds a month of the trail is kept after it ended
+    log_size: int = 10 * MIB  # bytes at which audit.jsonl rotates
+    log_files: int = 5  # rotated files of audit.jsonl kept (audit.jsonl.1 .. .N)
 
 
 def read_memory(s: Section) -> Memory:
@@ -109,3 +121,25 @@ def read_metrics(s: Section) -> Metrics:
         s.problem("socket", "give listen or socket, not both")
     s.finish()
     return Metrics(listen=address, socket=sock, enabled=address is not None or sock is not None)
+
+
+def read_audit(s: Section) -> Audit:
+    defaults = Audit()
+    retention = s.duration("retention", defaults.retention, min=86400.0)  # at least a day
+    log_size = defaults.log_size
+    raw = s.raw("log_size", None)
+    if raw is not None:
+        if not isinstance(raw, str):
+            s.problem("log_size", f"expected a size like 10M or 512K, got {describe(raw)}")
+        else:
+            try:
+                log_size = parse_size(raw)
+            except ValueError as exc:
+                s.problem("log_size", str(exc).replace("80M or 1.5G", "10M or 512K"))
+            else:
+                if not 64 * 1024 <= log_size <= 1024 * MIB:
+                    s.problem("log_size", f"{raw} is out of range 64K..1G")
+                    log_size = defaults.log_size
+    log_files = s.integer("log_files", defaults.log_files, min=1, max=100)
+    s.finish()
+    return Audit(retention=retention, log_size=log_size, log_files=log_files)

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hermesd.models.gguf_header import GgufError, read_header
+from hermesd.statefiles import read_state, write_atomic
 
 STAMP_SUFFIX = ".verified"
 CHUNK = 8 * 1024 * 1024
@@ -227,20 +228,17 @@ def _stamp_path(path: Path) -> Path:
 
 def _read_stamp(path: Path) -> dict[str, object] | None:
     try:
-        data = json.loads(_stamp_path(path).read_text())
-    except (OSError, ValueError):
+        data = json.loads(read_state(_stamp_path(path)))
+    except (OSError, ValueError):  # a link in its place is no stamp: the model is hashed again
         return None
     return data if isinstance(data, dict) else None
 
 
 def _write_stamp(path: Path, sha: str) -> None:
     st = path.stat()
-    stamp = _stamp_path(path)
-    tmp = stamp.with_name(stamp.name + ".tmp")
-    try:
-        tmp.write_text(json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns,
-                                   "sha256": sha}))
-        tmp.replace(stamp)
+    try:  # the models dir is often in the state dir: a link planted as the stamp is refused
+        write_atomic(_stamp_path(path), json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns,
+                                                    "sha256": sha}).encode())
     except OSError:
         pass  # a read-only models dir: verify() hashes again next time
 

@@ -4,7 +4,8 @@ Discovery configs, point states and device availabilities are retained, so they 
 points they describe. This remembers what was announced, so that what a new config no longer
 has is cleared (an empty retained message) even when the config changed while hermesd was
 stopped. A topic stays listed as `clearing` until its empty message is in the mqtt tool's
-durable outbox; only then is it forgotten. The file is replaced atomically.
+durable outbox; only then is it forgotten. The file is replaced atomically, and never through a
+link planted in its place (hermesd/statefiles.py).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from hermesd.cache import write_atomic
+from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -29,8 +30,9 @@ class RetainedTopics:
         self._written: bytes | None = None
 
     def load(self) -> None:
+        remove_stale_temps(self.path)  # a snapshot a stopped process did not finish
         try:
-            raw = self.path.read_bytes()
+            raw = read_state(self.path)
         except FileNotFoundError:
             return
         except OSError as exc:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermesd.cache import write_atomic
+from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,9 @@ class Outbox:
         """Take back what a previous run left unsent; a corrupt file is set aside."""
         if self.path is None:
             return 0
+        remove_stale_temps(self.path)  # a snapshot a stopped process did not finish
         try:
-            raw = self.path.read_bytes()
+            raw = read_state(self.path)
         except FileNotFoundError:
             return 0
         except OSError as exc:

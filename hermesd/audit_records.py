@@ -1,0 +1,345 @@
+"""What an audit record is worth keeping, how much of it, and how it becomes one line of JSON.
+
+`classify` sorts records: a write's intent and everything after an intent (its outcome) belong
+to the trail, which is kept by time; a read, a greeting or a refused read is `read` or
+`read_failed`; any other action that never reached an intent (a refused write, a dry run, a
+tool call, a raw register read) is an `attempt`. `PeerBudget` bounds what one peer can make us
+write: each peer may have so many records of each of those kinds written one by one per window;
+beyond that they are counted into one `aggregate` record per peer and kind (counts by action,
+status and error, a few sample point ids). Trail records are never counted away, and root and
+hermesd's own user have no budget.
+
+`encode` turns a record into one line that is always strict JSON and always UTF-8: what cannot
+be encoded (a lone surrogate, a NaN, a huge integer, any odd object, a cycle) is written escaped
+as text and the record is marked `escaped: true`. It never raises: one bad record must cost
+neither its batch nor the daemon. Long texts are cut (`truncated: true`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import enum
+import json
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+
+class Kind(enum.Enum):
+    TRAIL = "trail"  # a write intent, an outcome after an intent, a durable record
+    ATTEMPT = "attempt"  # any other non-read action: refused writes, dry runs, tool calls
+    READ = "read"  # reads, greetings, answers that touched nothing
+    READ_FAILED = "read_failed"  # reads refused or failed (unknown points, forbidden, busy)
+
+
+READ_ACTIONS = frozenset({"read", "history", "respond"})
+READ_OK = frozenset({"ok", "stale", "dry_run"})
+
+
+def classify(record: Any, *, after_intent: bool) -> Kind:
+    if after_intent:
+        return Kind.TRAIL
+    if not isinstance(record, dict):
+        return Kind.ATTEMPT
+    if record.get("phase") == "intent":
+        return Kind.TRAIL
+    action = record.get("action")
+    name = _text(action.get("name")) if isinstance(action, dict) else None
+    args = action.get("args") if isinstance(action, dict) else None
+    if name == "respond" and isinstance(args, dict) and isinstance(args.get("refused"), dict):
+        # a command the policy refused: a refused read is a failed read, anything else an attempt
+        refused = _text(args["refused"].get("name"))
+        return Kind.READ_FAILED if refused in READ_ACTIONS else Kind.ATTEMPT
+    if action is None or name in READ_ACTIONS:
+        return Kind.READ if _text(record.get("status")) in READ_OK else Kind.READ_FAILED
+    return Kind.ATTEMPT
+
+
+def _text(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+# -- per-peer budgets ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Budgets:
+    """Records of one kind one peer may have written one by one per window."""
+
+    window: float = 60.0  # seconds
+    read: int = 600
+    read_failed: int = 60
+    attempt: int = 60
+    max_peers: int = 4096  # windows tracked at once; more close them all early
+    max_groups: int = 16  # distinct "action status error" counts in one aggregate
+    max_samples: int = 5  # sample point ids in one aggregate
+    sample_chars: int = 64
+
+    def limit(self, kind: Kind) -> int | None:
+        if kind is Kind.READ:
+            return self.read
+        if kind is Kind.READ_FAILED:
+            return self.read_failed
+        if kind is Kind.ATTEMPT:
+            return self.attempt
+        return None  # the trail has no budget
+
+
+@dataclass(slots=True)
+class _Window:
+    kind: Kind
+    start: float
+    end: float
+    who: Any
+    source: Any
+    uid: Any
+    written: int = 0
+    counted: int = 0
+    first: float = 0.0
+    last: float = 0.0
+    by: dict[str, int] = field(default_factory=dict)
+    samples: list[str] = field(default_factory=list)
+
+
+class PeerBudget:
+    """Admits records within each peer's budget; counts the rest into aggregate records.
+
+    Root and hermesd's own user (`trusted` uids) have no budget: they can rewrite the state dir
+    anyway, so bounding them protects nothing, and their tools may read a lot."""
+
+    def __init__(self, budgets: Budgets | None = None,
+                 trusted: frozenset[int] = frozenset()) -> None:
+        self.budgets = budgets or Budgets()
+        self.trusted = trusted
+        self._windows: dict[tuple[Any, ...], _Window] = {}
+        self._closed: list[_Window] = []
+        self.counted = 0  # records counted into aggregates instead of written
+
+    def admit(self, kind: Kind, record: Any, now: float) -> bool:
+        limit = self.budgets.limit(kind)
+        if limit is None:
+            return True
+        source, uid, who = _peer(record)
+        if uid in self.trusted:
+            return True
+        key = (kind, source, uid if uid is not None else who)
+        window = self._windows.get(key)
+        if window is None or now >= window.end:
+            if window is not None and window.counted:
+                self._closed.append(window)
+            if window is None and len(self._windows) >= self.budgets.max_peers:
+                self._close_all()
+            window = _Window(kind, now, now + self.budgets.window, who, source, uid)
+            self._windows[key] = window
+        if window.written < limit:
+            window.written += 1
+            return True
+        self._count(window, record, now)
+        return False
+
+    def _count(self, window: _Window, record: Any, now: float) -> None:
+        if not window.counted:
+            window.first = now
+        window.counted += 1
+        window.last = now
+        self.counted += 1
+        group = _group(record)
+        b = self.budgets
+        if group in window.by or len(window.by) < b.max_groups:
+            window.by[group] = window.by.get(group, 0) + 1
+        else:
+            window.by["other"] = window.by.get("other", 0) + 1
+        if len(window.samples) < b.max_samples:
+            sample = _subject(record)
+            if sample is not None and cut(sample, b.sample_chars) not in window.samples:
+                window.samples.append(cut(sample, b.sample_chars))
+
+    def _close_all(self) -> None:
+        self._closed.extend(w for w in self._windows.values() if w.counted)
+        self._windows.clear()
+
+    def next_due(self, now: float) -> float | None:
+        """Seconds until an aggregate is due (0: one is), None when none is pending."""
+        if self._closed:
+            return 0.0
+        ends = [w.end for w in self._windows.values() if w.counted]
+        return max(0.0, min(ends) - now) if ends else None
+
+    def due(self, now: float) -> list[tuple[Kind, dict[str, Any]]]:
+        """The aggregates of windows that have ended; forgets windows that are over."""
+        done = self._closed
+        self._closed = []
+        for key, window in list(self._windows.items()):
+            if now >= window.end:
+                del self._windows[key]
+                if window.counted:
+                    done.append(window)
+        return [(w.kind, self._aggregate(w)) for w in done]
+
+    def drain(self) -> list[tuple[Kind, dict[str, Any]]]:
+        """Every pending aggregate, now (at shutdown)."""
+        self._close_all()
+        return self.due(time.time())
+
+    def _aggregate(self, w: _Window) -> dict[str, Any]:
+        limit = self.budgets.limit(w.kind)
+        record: dict[str, Any] = {
+            "phase": "aggregate", "kind": w.kind.value, "source": w.source, "who": w.who,
+            "from": iso(w.first), "to": iso(w.last), "count": w.counted,
+            "by": dict(sorted(w.by.items())), "samples": w.samples,
+            "why": f"more than {limit} {w.kind.value.replace('_', ' ')} records from this peer "
+                   f"in {self.budgets.window:g} s: the rest are counted here, not written "
+                   "one by one"}
+        if w.uid is not None:
+            record["uid"] = w.uid
+        return record
+
+
+def _peer(record: Any) -> tuple[Any, Any, Any]:
+    if not isinstance(record, dict):
+        return None, None, None
+    uid = record.get("uid")
+    uid = uid if isinstance(uid, int) and not isinstance(uid, bool) else None
+    source, who = record.get("source"), record.get("who")
+    return (cut(source, 32) if isinstance(source, str) else None, uid,
+            cut(who, 64) if isinstance(who, str) else None)
+
+
+def _group(record: Any) -> str:
+    if not isinstance(record, dict):
+        return "odd record"
+    action = record.get("action")
+    name = action.get("name") if isinstance(action, dict) else None
+    parts = [name if isinstance(name, str) else "-", record.get("status"), record.get("error")]
+    return cut(" ".join(str(p) for p in parts if isinstance(p, str)), 64)
+
+
+def _subject(record: Any) -> str | None:
+    """What a counted record was about: its point id, else its action's name."""
+    if not isinstance(record, dict) or not isinstance(record.get("action"), dict):
+        return None
+    action = record["action"]
+    args = action.get("args")
+    if isinstance(args, dict):
+        for key in ("point", "tool"):
+            if isinstance(args.get(key), str):
+                return str(args[key])
+        refused = args.get("refused")
+        if isinstance(refused, dict) and isinstance(refused.get("args"), dict) and \
+                isinstance(refused["args"].get("point"), str):
+            return str(refused["args"]["point"])
+    name = action.get("name")
+    return name if isinstance(name, str) else None
+
+
+# -- bounding and encoding -------------------------------------------------------------------
+
+TEXT_LIMIT = 256  # characters of one text field in a record that may be counted away
+TRAIL_TEXT_LIMIT = 2048  # ... in a trail record
+MAX_ITEMS = 64  # entries of one list or mapping
+MAX_DEPTH = 16
+
+
+def cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}…(+{len(text) - limit} chars)"
+
+
+def bound(value: Any, limit: int) -> tuple[Any, bool]:
+    """A copy of `value` with long texts cut and big collections shortened; and whether it was."""
+    changed = False
+
+    def walk(v: Any, depth: int) -> Any:
+        nonlocal changed
+        if isinstance(v, str):
+            if len(v) > limit:
+                changed = True
+                return cut(v, limit)
+            return v
+        if depth >= MAX_DEPTH and isinstance(v, dict | list | tuple):
+            changed = True
+            return "…(nested too deep)"
+        if isinstance(v, dict):
+            items = list(v.items())
+            if len(items) > MAX_ITEMS:
+                changed = True
+                items = [*items[:MAX_ITEMS], ("…", f"+{len(items) - MAX_ITEMS} entries")]
+            return {walk(k, depth + 1) if isinstance(k, str) else k: walk(x, depth + 1)
+                    for k, x in items}
+        if isinstance(v, list | tuple):
+            if len(v) > MAX_ITEMS:
+                changed = True
+                return [walk(x, depth + 1) for x in v[:MAX_ITEMS]] + \
+                    [f"…(+{len(v) - MAX_ITEMS} items)"]
+            return [walk(x, depth + 1) for x in v]
+        return v
+
+    return walk(value, 0), changed
+
+
+def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
+    """One JSON line: `head` (ts, seq) then the record's fields. Returns (line, escaped)."""
+    try:
+        # head first and head's values: a record cannot forge its own time or number
+        obj = {**head, **record, **head} if isinstance(record, dict) else \
+            {**head, "record": record}
+    except Exception:  # a mapping that cannot even be copied
+        obj = {**head, "record": _odd(record)}
+    with contextlib.suppress(Exception):  # anything at all: then it is written escaped
+        return _dumps(obj), False
+    try:
+        safe = _escape(obj, 0)
+        safe["escaped"] = True
+        return _dumps(safe), True
+    except Exception:  # the last resort must not fail either
+        return _dumps({**{k: v for k, v in head.items() if isinstance(v, str | int)},
+                       "phase": "unencodable", "escaped": True}), True
+
+
+#: characters JSON leaves raw but that many readers (Python's str.splitlines among them) take
+#: for line ends; in JSON they can only be inside strings, where their escapes mean the same
+_LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+def _dumps(obj: Any) -> bytes:
+    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                      check_circular=True)
+    return text.translate(_LINE_BREAKS).encode("utf-8") + b"\n"
+
+
+def _escape_text(text: str) -> str:
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _escape(v: Any, depth: int) -> Any:
+    """Only what strict JSON and UTF-8 take: the rest as text that says what it was."""
+    if v is None or isinstance(v, bool):
+        return v
+    if isinstance(v, str):
+        return _escape_text(v)
+    if isinstance(v, int):  # beyond ~1,200 digits Python refuses to print it; so do we
+        return int(v) if v.bit_length() < 4000 else f"<int of {v.bit_length()} bits>"
+    if isinstance(v, float):
+        return float(v) if math.isfinite(v) else str(v)
+    if depth >= MAX_DEPTH:
+        return "<nested too deep>"
+    if isinstance(v, dict):
+        return {_escape_text(k) if isinstance(k, str) else _odd(k): _escape(x, depth + 1)
+                for k, x in list(v.items())[:MAX_ITEMS]}
+    if isinstance(v, list | tuple):
+        return [_escape(x, depth + 1) for x in list(v)[:MAX_ITEMS]]
+    return _odd(v)
+
+
+def _odd(v: Any) -> str:
+    try:
+        text = repr(v)
+    except Exception:  # a repr that raises is one more odd thing
+        text = "?"
+    return f"<{type(v).__name__}> {_escape_text(cut(text, 200))}"
+
+
+def iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"

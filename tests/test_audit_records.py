@@ -1,0 +1,97 @@
+"""What an audit record is worth keeping, what a peer's budget admits, and strict encoding."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from hermesd.audit_records import Budgets, Kind, PeerBudget, bound, classify, encode
+
+
+def _done(name: str | None, status: str, **args: Any) -> dict[str, Any]:
+    return {"phase": "done", "status": status,
+            "action": None if name is None else {"name": name, "args": args}}
+
+
+@pytest.mark.parametrize(("record", "after_intent", "kind"), [
+    ({"phase": "intent", "action": {"name": "write"}}, False, Kind.TRAIL),
+    (_done("write", "error"), True, Kind.TRAIL),  # an outcome after its intent, whatever it is
+    (_done("modbus.write_registers", "ok"), True, Kind.TRAIL),
+    (_done("write", "forbidden"), False, Kind.ATTEMPT),  # refused before any intent
+    (_done("write", "dry_run"), False, Kind.ATTEMPT),
+    (_done("modbus.read_registers", "ok"), False, Kind.ATTEMPT),  # raw register access
+    (_done("fake.nothing", "error"), False, Kind.ATTEMPT),
+    (_done("ack", "ok"), False, Kind.ATTEMPT),  # an action we do not know of is no read
+    (_done("respond", "forbidden", refused={"name": "write", "args": {}}), False, Kind.ATTEMPT),
+    (_done("respond", "forbidden", refused={"name": "read", "args": {}}), False,
+     Kind.READ_FAILED),
+    (_done("read", "ok"), False, Kind.READ),
+    (_done("read", "stale"), False, Kind.READ),
+    (_done("respond", "ok", reason="greeting"), False, Kind.READ),
+    (_done("read", "rejected"), False, Kind.READ_FAILED),
+    (_done(None, "busy"), False, Kind.READ_FAILED),
+    ({"status": ["unhashable"], "action": {"name": {"odd": 1}}}, False, Kind.ATTEMPT),
+    ("not a mapping", False, Kind.ATTEMPT),
+])
+def test_classify(record: Any, after_intent: bool, kind: Kind) -> None:
+    assert classify(record, after_intent=after_intent) is kind
+
+
+def test_each_peer_and_kind_has_its_own_budget() -> None:
+    budget = PeerBudget(Budgets(window=10, read=2, read_failed=1, attempt=1, max_groups=2))
+    alice = {"source": "control", "uid": 1000, "who": "uid 1000 (alice) pid 5"}
+    bob = {**alice, "uid": 1001, "who": "uid 1001 (bob) pid 6"}
+    admitted = [budget.admit(Kind.READ, {**alice, "trace_id": str(i)}, 100.0) for i in range(4)]
+    assert admitted == [True, True, False, False]
+    assert budget.admit(Kind.READ, bob, 100.0)  # another peer: its own budget
+    assert budget.admit(Kind.READ_FAILED, alice, 100.0)  # another kind: its own budget
+    assert budget.admit(Kind.TRAIL, alice, 100.0)  # the trail has no budget
+    for status in ("rejected", "forbidden", "busy"):
+        assert not budget.admit(Kind.READ_FAILED, {**alice, **_done("read", status)}, 101.0)
+    assert budget.next_due(101.0) == pytest.approx(9.0)
+    assert budget.due(105.0) == []
+    aggregates = {r["kind"]: r for _, r in budget.due(110.0)}
+    assert aggregates["read"]["count"] == 2 and aggregates["read"]["uid"] == 1000
+    # two groups (max_groups), the rest as "other"
+    assert aggregates["read_failed"]["by"] == {"read rejected": 1, "read forbidden": 1,
+                                               "other": 1}
+    assert budget.admit(Kind.READ, alice, 110.0)  # a new window
+    assert budget.counted == 5
+
+
+def test_bound_cuts_long_texts_and_big_collections() -> None:
+    value, cut = bound({"point": "x" * 1000, "list": list(range(100)), "ok": "short"}, 50)
+    assert cut and value["ok"] == "short"
+    assert value["point"].startswith("x" * 50) and value["point"].endswith("(+950 chars)")
+    assert len(value["list"]) == 65
+    assert bound({"a": "b"}, 50) == ({"a": "b"}, False)
+
+
+def test_encode_is_strict_json_and_marks_what_it_escaped() -> None:
+    line, escaped = encode({"ts": "T", "seq": 1}, {"seq": 99, "point": "\udcff", "v": float("nan")})
+    assert escaped
+    record = json.loads(line.decode("utf-8"))
+    assert record == {"ts": "T", "seq": 1, "point": "\\udcff", "v": "nan", "escaped": True}
+    line, escaped = encode({"ts": "T", "seq": 2}, {"point": "Kessel 3 – 温度"})
+    assert not escaped and json.loads(line)["point"] == "Kessel 3 – 温度"
+
+
+def test_root_and_hermesds_own_user_have_no_budget() -> None:
+    budget = PeerBudget(Budgets(read=1, attempt=1), trusted=frozenset({0, 999}))
+    for uid in (0, 999):
+        assert all(budget.admit(Kind.READ, {"source": "control", "uid": uid}, 1.0)
+                   for _ in range(10))
+    assert budget.admit(Kind.READ, {"source": "control", "uid": 1000}, 1.0)
+    assert not budget.admit(Kind.READ, {"source": "control", "uid": 1000}, 1.0)
+    assert budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)  # no uid: by who
+    assert not budget.admit(Kind.READ, {"source": "mqtt", "who": "mqtt"}, 1.0)
+
+
+def test_encode_escapes_what_readers_take_for_a_line_end() -> None:
+    text = "a\x85b\u2028c\u2029d\x0be\x1cf"
+    line, escaped = encode({"ts": "T"}, {"point": text})
+    assert not escaped
+    assert len(line.decode("utf-8").splitlines()) == 1  # str.splitlines breaks on all of those
+    assert json.loads(line)["point"] == text
