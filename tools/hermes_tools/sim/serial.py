@@ -76,7 +76,7 @@ class SimDevice:
             self.port = PtyPort(link if link is not None else Path(port), self._on_data)
 
     def _on_data(self, data: bytes, reply: Callable[[bytes], None]) -> None:
-        for line in self.framer.feed(data, 0.0, 0.0):
+        for line in self.framer.feed(data, 0.0):
             text = line.raw.decode(self.encoding, "replace")
             self.received.append(text)
             del self.received[:-RECEIVED_KEPT]
