@@ -8,8 +8,8 @@ after its question's cut can answer it; lines completed before are strays (count
 a streamed point), however late they reach the loop. The first such line answers: one that does
 not match, is cut off as oversize or is not text is that request's failure (a clear
 `DEVICE_ERROR`), unless a streamed point of the device claims it. After a request goes
-unanswered, the port rests for one `timeout` before the next question, so a late answer is
-dropped instead of being taken for the next one.
+unanswered, or fails while its line is still arriving (an oversize line), the port rests for one
+`timeout` before the next question, so the rest of it is discarded instead of answering the next.
 Streamed points keep the latest value of the lines that match them and send it as `values`
 events, at most one per `min_event_interval`. Query points are polled every `poll_interval`.
 
@@ -395,8 +395,9 @@ class SerialDevice:
                     # unanswered (our timeout or the caller's deadline): an answer may still come
                     self._rest_until = time.monotonic() + self.timeout
                     answer.cancel()
-                else:
-                    answer.exception()  # retrieved: it was raised above if it was one
+                elif answer.exception() is not None and self._framer.mid_line:
+                    # failed on a line still arriving (cut off as oversize): let it end first
+                    self._rest_until = time.monotonic() + self.timeout
         self._set_state(True, "answering")
         return found, wall
 
