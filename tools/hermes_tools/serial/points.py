@@ -16,6 +16,10 @@ from typing import Any
 from hermesd.errors import ErrorCode, HermesError, Rejected
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# what an instrument writes as a number: ASCII digits, a sign, a point, an exponent. Not what
+# Python's int()/float() also take: "1_000", non-ASCII digits, "nan", "inf", "Infinity".
+DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
 
 
 class BadAnswer(HermesError):
@@ -82,15 +86,19 @@ class PointSpec:
                 return False
             raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is neither "
                             f"{self.true_text!r} (on) nor {self.false_text!r} (off)")
-        try:
-            raw: float = int(text) if self.raw_type == "int" else float(text)
-        except ValueError:
+        whole = self.raw_type == "int"
+        if not (WHOLE if whole else DECIMAL).fullmatch(text):
+            if text.strip("+-").casefold() in ("nan", "inf", "infinity"):
+                raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, not a measurement")
             raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is not "
-                            f"{'a whole number' if self.raw_type == 'int' else 'a number'}") \
-                from None
-        if not math.isfinite(raw):
-            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, not a measurement")
-        value = raw * self.scale + self.offset
+                            f"{'a whole number' if whole else 'a number'}")
+        try:
+            value = (int(text) if whole else float(text)) * self.scale + self.offset
+        except (ValueError, OverflowError):  # more digits than a number can hold
+            value = math.inf
+        if not math.isfinite(value):
+            raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is out of range "
+                            "for a measurement")
         if self.kind == "int":
             return round(value)
         return float(value)
