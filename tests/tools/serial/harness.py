@@ -3,7 +3,8 @@
 `SimProcess` runs `python -m hermes_tools.sim.serial --control stdin` on a config file and drives
 it with its one-line commands (each answered before the call returns). `ToolUnderTest` runs a
 `SerialTool` in this process on the exact config slice the daemon would send, and keeps every
-event it emits with the time it was emitted.
+event it emits with the time it was emitted. `ReadGate` makes the tool's reader thread hand over
+one chunk late, at the moment a question goes out: a race the scheduler rarely picks, forced.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ import os
 import select
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
+import serial
 import yaml
 from hermes_tools.serial.tool import SerialTool
 
@@ -216,3 +220,77 @@ async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str =
         if time.monotonic() > deadline:
             raise TimeoutError(f"timed out waiting for {what}")
         await asyncio.sleep(0.02)
+
+
+class ReadGate:
+    """The serial ports the tool opens, each a real pyserial port with one read held back.
+
+    `install(monkeypatch)` wraps every port `serial.serial_for_url` makes. Once `arm(n)`ed, the
+    next read that brings bytes goes on reading until it has `n` of them (`held`, `holding` set)
+    and keeps them until the tool is about to send a question: its next write to the port, or
+    its asking a blocked read to return (`cancel_read`). Only then does the read return them.
+    """
+
+    def __init__(self) -> None:
+        self.holding = threading.Event()
+        self.held = b""
+        self._want = 0
+        self._go = threading.Event()
+
+    @classmethod
+    def install(cls, monkeypatch: pytest.MonkeyPatch) -> ReadGate:
+        gate = cls()
+        make = serial.serial_for_url
+
+        def gated(*args: Any, **kwargs: Any) -> _GatedPort:
+            return _GatedPort(make(*args, **kwargs), gate)
+        monkeypatch.setattr(serial, "serial_for_url", gated)
+        return gate
+
+    def arm(self, n: int) -> None:
+        self.holding.clear()
+        self._go.clear()
+        self._want = n
+
+    def release(self) -> None:
+        self._go.set()
+
+    def read(self, port: Any, data: bytes) -> bytes:
+        """In the reader thread: the bytes a read returns, held when armed."""
+        want, self._want = self._want, 0
+        if not want or not data:
+            return data
+        deadline = time.monotonic() + 10.0
+        while len(data) < want and time.monotonic() < deadline:
+            data += port.read(want - len(data))
+        self.held = data
+        self.holding.set()
+        self._go.wait(10.0)
+        return data
+
+
+class _GatedPort:
+    """A pyserial port whose reads pass through a `ReadGate`; everything else is the port's."""
+
+    _port: Any
+    _gate: ReadGate
+
+    def __init__(self, port: Any, gate: ReadGate) -> None:
+        self.__dict__.update(_port=port, _gate=gate)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._port, name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        setattr(self._port, name, value)
+
+    def read(self, size: int = 1) -> bytes:
+        return self._gate.read(self._port, self._port.read(size))
+
+    def write(self, data: bytes) -> int | None:
+        self._gate.release()
+        return self._port.write(data)  # type: ignore[no-any-return]
+
+    def cancel_read(self) -> None:
+        self._gate.release()
+        self._port.cancel_read()

@@ -10,7 +10,7 @@ import pytest
 
 from hermesd.errors import ErrorCode, HermesError
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ToolUnderTest, plant, scale, until
+from tests.tools.serial.harness import ReadGate, ToolUnderTest, plant, scale, until
 
 
 async def _fails(t: ToolUnderTest, point: str, code: ErrorCode) -> str:
@@ -48,10 +48,13 @@ async def test_an_oversize_line_is_cut_and_reported(start_sim: StartSim, by_id: 
                                                         timeout="2s")}))
     async with ToolUnderTest(path) as t:
         await _first_poll(t)
-        sim.reply("scale1", b"A" * 400 + b"\r\n")  # 0.4 s of bytes at 9600 baud
-        message = await _fails(t, "scale1_weight", ErrorCode.DEVICE_ERROR)
+        # 0.4 s of bytes at 9600 baud, arriving piece by piece, then a line that looks right
+        sim.reply("scale1", b"A" * 400 + b"\r\nST,GS,+099.99 kg\r\n")
+        message = await _fails(t, "scale1_weight", ErrorCode.DEVICE_ERROR)  # at byte 65
         assert "a line longer than 64 bytes (starting b'AAAA" in message
-        assert (await t.read("scale1_weight"))["value"] == 12.34  # the next line is whole again
+        # the next question waits for the rest to pass: neither the tail nor the line after it
+        # answers it
+        assert (await t.read("scale1_weight"))["value"] == 12.34
         sim.push("scale1", b"B" * 5000)  # an endless unasked line: cut, and bounded in memory
         assert (await t.read("scale1_weight"))["value"] == 12.34
 
@@ -112,6 +115,24 @@ async def test_a_late_answer_is_not_taken_for_the_next_question(start_sim: Start
         sim.set("scale1", "20")
         assert (await t.read("scale1_weight"))["value"] == 20.0  # not the late 12.34
         assert sim.received("scale1")[asked:] == ["W", "W"]  # asked twice, answered twice
+
+
+async def test_a_line_read_just_before_a_question_is_not_its_answer(
+        start_sim: StartSim, by_id: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the reader thread has read a stray line and not yet handed it to the loop when a question
+    # goes out: the line reaches the loop after the question was sent, yet it came before it
+    gate = ReadGate.install(monkeypatch)
+    sim, path = start_sim(plant({"scale1": _quiet_scale(by_id / "usb-scale1")}))
+    async with ToolUnderTest(path) as t:
+        device = t.tool.devices["scale1"]
+        await _first_poll(t)
+        stale = b"ST,GS,+099.99 kg\r\n"
+        gate.arm(len(stale))
+        sim.push("scale1", stale)
+        await until(gate.holding.is_set, what="the reader holding the stray line")
+        assert (await t.read("scale1_weight"))["value"] == 12.34
+        assert gate.held == stale
+        assert device.strays == 1  # seen, and counted as unasked
 
 
 async def test_an_unasked_line_is_not_an_answer(start_sim: StartSim, by_id: Path) -> None:

@@ -24,6 +24,7 @@ def value(spec: PointSpec, line: str) -> Any:
 
 def test_values_are_typed_and_scaled() -> None:
     assert value(point(), "V=+012.34") == 12.34
+    assert value(point(), "V=1.234E+03") == 1234.0 and value(point(), "V=-.5") == -0.5
     assert value(point(scale=0.1, offset=-40), "V=734") == pytest.approx(33.4)
     whole = value(point(kind="int", type="int", scale=2), "V=+21")
     assert whole == 42 and isinstance(whole, int)
@@ -35,7 +36,16 @@ def test_values_are_typed_and_scaled() -> None:
 @pytest.mark.parametrize(("spec", "line", "says"), [
     (point(), "V=12,5", "'12,5'"),
     (point(), "V=nan", "not a measurement"),
+    (point(), "V=-Infinity", "not a measurement"),
+    (point(), "V=1e999", "out of range"),
+    (point(), "V=1_000", "not a number"),  # Python reads these; an instrument does not send them
+    (point(), "V=١٢", "not a number"),
+    (point(), "V=0x1F", "not a number"),
+    (point(), "V=+", "not a number"),
     (point(kind="int", type="int"), "V=1.5", "not a whole number"),
+    (point(kind="int", type="int"), "V=1e3", "not a whole number"),
+    (point(kind="int", type="int"), "V=" + "9" * 400, "out of range"),  # float() would overflow
+    (point(kind="int", type="int"), "V=" + "9" * 5000, "out of range"),  # int() refuses it
     (point(kind="bool", type="bool"), "V=maybe", "neither '1' (on) nor '0' (off)"),
 ])
 def test_unusable_values_say_why(spec: PointSpec, line: str, says: str) -> None:

@@ -1,12 +1,15 @@
 """One configured serial instrument: its port kept open, its requests matched, its points served.
 
 A `SerialDevice` keeps its port connected (reopening with jittered backoff after an unplug, at
-once when the same path comes back, even as another tty), asks one question at a time and takes
-as the answer only a line made of bytes read after the question was sent (a partial line read
-before is discarded, as a flush of the input would) that matches what was asked for. A line that
-does not match is that request's failure (a clear `DEVICE_ERROR`), unless a streamed point of
-the device claims it. After a request goes unanswered, the port rests for one `timeout`
-before the next question, so a late answer is dropped instead of being taken for the next one.
+once when the same path comes back, even as another tty) and asks one question at a time. Each
+question is preceded by a *cut* (see `link`): the input not read yet is discarded, and so is an
+unfinished line read before it (counted in `discarded`). Only a complete line made of bytes read
+after its question's cut can answer it; lines completed before are strays (counted, or claimed by
+a streamed point), however late they reach the loop. The first such line answers: one that does
+not match, is cut off as oversize or is not text is that request's failure (a clear
+`DEVICE_ERROR`), unless a streamed point of the device claims it. After a request goes
+unanswered, or fails while its line is still arriving (an oversize line), the port rests for one
+`timeout` before the next question, so the rest of it is discarded instead of answering the next.
 Streamed points keep the latest value of the lines that match them and send it as `values`
 events, at most one per `min_event_interval`. Query points are polled every `poll_interval`.
 
@@ -105,6 +108,8 @@ class SerialDevice:
         self._reason = "not connected yet"
         self._failing: dict[str, str] = {}  # point -> the problem last logged for it
         self.strays = 0  # lines nobody asked for and no streamed point wanted
+        self.discarded = 0  # bytes thrown away at cuts (unread input, unfinished lines)
+        self._cut_for: object | None = None  # the question whose cut the chunks now follow
 
     def same_config(self, config: dict[str, Any]) -> bool:
         return config == self.config
@@ -140,6 +145,7 @@ class SerialDevice:
             link_box: list[SerialLink] = []
             try:
                 link = await SerialLink.open(self.id, self.settings, self._data_for(link_box),
+                                             self._cut_for_link(link_box),
                                              self._lost_for(link_box))
             except Exception as exc:  # any backend's failure to open is just that
                 reason = f"cannot open {port}: {_short(exc)}"
@@ -175,6 +181,7 @@ class SerialDevice:
     def _attach(self, link: SerialLink) -> None:
         self._link = link
         self._framer = self._new_framer()
+        self._cut_for = None
         self._lost = asyncio.get_running_loop().create_future()
         self._rest_until = 0.0
         self._connected.set()
@@ -197,17 +204,27 @@ class SerialDevice:
     def _new_framer(self) -> LineFramer:
         return LineFramer(self.settings.terminator, self.settings.max_line)
 
-    def _data_for(self, box: list[SerialLink]) -> Callable[[bytes, float, float], None]:
-        def on_data(data: bytes, t: float, wall: float) -> None:
+    def _data_for(self, box: list[SerialLink]) -> Callable[[bytes, float], None]:
+        def on_data(data: bytes, wall: float) -> None:
             if not (box and box[0] is self._link):  # bytes of a closed link are not ours now
                 return
-            for line in self._framer.feed(data, t, wall):
+            for line in self._framer.feed(data, wall):
                 self._take(line)
-            if self._pending is not None and not self._after_question(t):
-                # read before the question went out: an unfinished line here is noise or a late
-                # answer, never the beginning of this question's answer
-                self._framer.reset()
         return on_data
+
+    def _cut_for_link(self, box: list[SerialLink]) -> Callable[[object, int], None]:
+        def on_cut(question: object, unread: int) -> None:
+            if not (box and box[0] is self._link):
+                return
+            # whatever came before is stale: an unfinished line read so far is noise or the end
+            # of a late answer, never the beginning of this question's answer
+            self._cut_for = question
+            dropped = unread + self._framer.reset()
+            if dropped:
+                self.discarded += dropped
+                what = question.what if isinstance(question, _Pending) else "a question"
+                log.debug("%s: discarded %d stale bytes before %s", self.id, dropped, what)
+        return on_cut
 
     def _lost_for(self, box: list[SerialLink]) -> Callable[[str], None]:
         def on_lost(reason: str) -> None:
@@ -266,22 +283,12 @@ class SerialDevice:
         except UnicodeDecodeError:
             return None, f"bytes that are not {self.settings.encoding} text ({line.describe()})"
 
-    def _after_question(self, t: float) -> bool:
-        """Whether bytes read at `t` came after the pending question was sent.
-
-        The worker thread discards unread input and records the moment (`link.cut`) just before
-        it writes the question, so an answer is always read, and stamped, after that moment; a
-        chunk seen before the cut of this very question is known is from before it.
-        """
-        link, pending = self._link, self._pending
-        cut = link.cut if link is not None else None
-        return pending is not None and cut is not None and cut[0] is pending and t >= cut[1]
-
     def _take(self, line: Line) -> None:
         text, problem = self._decode(line)
         pending = self._pending
-        if pending is not None and not pending.answer.done() and \
-                self._after_question(line.started):
+        # the link delivers chunks and cuts in the order it made them, and the framer was reset
+        # at the cut: a line completed after this question's cut is made of bytes read after it
+        if pending is not None and not pending.answer.done() and self._cut_for is pending:
             if text is not None:
                 found = pending.expect.search(text)
                 if found:
@@ -371,7 +378,6 @@ class SerialDevice:
             loop = asyncio.get_running_loop()
             pending = _Pending(expect, what, point, loop.create_future())
             self._pending = pending
-            self._framer.reset()  # what was read so far cannot be the start of the answer
             try:
                 async with asyncio.timeout(self.timeout):
                     await link.write(payload, question=pending)
@@ -389,8 +395,9 @@ class SerialDevice:
                     # unanswered (our timeout or the caller's deadline): an answer may still come
                     self._rest_until = time.monotonic() + self.timeout
                     answer.cancel()
-                else:
-                    answer.exception()  # retrieved: it was raised above if it was one
+                elif answer.exception() is not None and self._framer.mid_line:
+                    # failed on a line still arriving (cut off as oversize): let it end first
+                    self._rest_until = time.monotonic() + self.timeout
         self._set_state(True, "answering")
         return found, wall
 

@@ -1,9 +1,10 @@
 """Cutting a byte stream into lines: sans-io, so it is tested without a port.
 
-`LineFramer.feed(data, t, wall)` takes the bytes one read returned and the times they were read,
-and returns the complete lines with the time their first byte was read. A line longer than
-`max_line` bytes is reported once as oversize and the rest of it, up to the next terminator, is
-discarded: memory stays bounded whatever a device sends. It never decodes text.
+`LineFramer.feed(data, wall)` takes the bytes one read returned and the time they were read, and
+returns the complete lines. A line longer than `max_line` bytes is reported once as oversize and
+the rest of it, up to the next terminator, is discarded: memory stays bounded whatever a device
+sends. `reset()` forgets an unfinished line (a question was sent: what came before it is stale)
+and says how many bytes that dropped. It never decodes text.
 """
 
 from __future__ import annotations
@@ -16,8 +17,7 @@ PREVIEW = 32  # bytes of an oversize line kept to show in the error
 @dataclass(frozen=True, slots=True)
 class Line:
     raw: bytes  # the line without its terminator (for an oversize line: its first bytes)
-    started: float  # time.monotonic() of the read that brought the line's first byte
-    wall: float  # time.time() of the read that completed the line
+    wall: float  # time.time() of the read that completed the line (or cut it off)
     cut_at: int = 0  # >0: the line ran past this many bytes (max_line) and was cut off
 
     def describe(self) -> str:
@@ -37,18 +37,23 @@ class LineFramer:
         self.terminator = terminator
         self.max_line = max_line
         self._buf = bytearray()
-        self._started = 0.0  # when the first byte in _buf was read
         self._discarding = False  # inside an oversize line, until its terminator
 
-    def reset(self) -> None:
+    @property
+    def mid_line(self) -> bool:
+        """Whether a line has begun and not ended (bytes kept, or an oversize line running)."""
+        return bool(self._buf) or self._discarding
+
+    def reset(self) -> int:
+        """Forget the unfinished line; the number of its bytes still kept here."""
+        dropped = len(self._buf)
         self._buf.clear()
         self._discarding = False
+        return dropped
 
-    def feed(self, data: bytes, t: float, wall: float) -> list[Line]:
+    def feed(self, data: bytes, wall: float) -> list[Line]:
         lines: list[Line] = []
         term = self.terminator
-        if not self._buf:
-            self._started = t
         search_from = max(0, len(self._buf) - len(term) + 1)  # a terminator split across reads
         self._buf += data
         while True:
@@ -58,17 +63,14 @@ class LineFramer:
             if self._discarding:
                 self._discarding = False
             elif end > self.max_line:
-                lines.append(Line(bytes(self._buf[:min(end, PREVIEW)]), self._started, wall,
-                                  self.max_line))
+                lines.append(Line(bytes(self._buf[:min(end, PREVIEW)]), wall, self.max_line))
             else:
-                lines.append(Line(bytes(self._buf[:end]), self._started, wall))
+                lines.append(Line(bytes(self._buf[:end]), wall))
             del self._buf[:end + len(term)]
-            self._started = t  # the next line starts in this same read
             search_from = 0
         if len(self._buf) >= self.max_line + len(term):  # no terminator can end it in time
             if not self._discarding:
-                lines.append(Line(bytes(self._buf[:PREVIEW]), self._started, wall,
-                                  self.max_line))
+                lines.append(Line(bytes(self._buf[:PREVIEW]), wall, self.max_line))
                 self._discarding = True
             # keep only what may be the start of a terminator
             del self._buf[:len(self._buf) - (len(term) - 1)]

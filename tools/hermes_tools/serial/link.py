@@ -6,15 +6,19 @@ Why threads: pyserial's API is blocking, and the tool must serve paths (`/dev/se
 fd path would be a second implementation for one backend. Instead each open port has two threads
 that own all of its blocking calls:
 
-- a *reader* thread blocks in `read()` (a short timeout slice so it notices a stop, and
-  `cancel_read()` where the backend has it) and hands each chunk, stamped with the time it was
-  read, to the loop with one `call_soon_threadsafe`;
-- a *worker* thread runs the other blocking calls in order: open, every write, close.
+- a *reader* thread is the only one that takes input from the port. It blocks in `read()` (a
+  short timeout slice so it notices a stop, and `cancel_read()` where the backend has it), hands
+  each chunk to the loop with one `call_soon_threadsafe`, and between two reads makes the *cuts*:
+  it discards the input not read yet and tells the loop, in order with the chunks;
+- a *worker* thread runs the other blocking calls in order: open, every write, close. Before it
+  writes a question it asks the reader for a cut and waits until it is made.
 
-The loop never waits on the port; it awaits futures the threads complete. `close()` stops the
-reader, joins both threads and closes the port, so nothing outlives the link. This module must
-never interpret the bytes: framing and matching belong to the device, on the loop, where they
-can be cut exactly at the moment a question is sent.
+A cut and a read never overlap, so every chunk is unambiguously before or after each cut: the
+loop sees chunks and cuts in the order the reader made them, and what follows a question's cut
+was taken from the port after the stale input was thrown away (never a chunk read before it and
+delivered late). The loop never waits on the port; it awaits futures the threads complete.
+`close()` stops the reader, joins both threads and closes the port, so nothing outlives the link.
+This module must never interpret the bytes: framing and matching belong to the device, on the loop.
 """
 
 from __future__ import annotations
@@ -35,6 +39,9 @@ import serial
 log = logging.getLogger(__name__)
 
 READ_SLICE = 0.2  # seconds a read blocks before the reader looks at its stop flag again
+# A backend without cancel_read() (socket://, rfc2217://) cannot be woken for a cut: its reads
+# block only this long, so a question waits at most this for the reader to discard stale input.
+QUICK_SLICE = 0.01
 READ_CHUNK = 4096
 
 
@@ -73,24 +80,34 @@ class PortLost(Exception):
 Job = tuple[Callable[[], Any], asyncio.Future[Any]]
 
 
+class _Cut:
+    """A question's request to the reader: discard unread input, then say so to the loop."""
+
+    def __init__(self, question: object) -> None:
+        self.question = question
+        self.made = False
+        self.over = threading.Event()  # made, or never will be (the reader stopped)
+
+
 class SerialLink:
     """An open port. Create with `await SerialLink.open(...)`; always `await close()`."""
 
     def __init__(self, name: str, settings: PortSettings,
-                 on_data: Callable[[bytes, float, float], None],
+                 on_data: Callable[[bytes, float], None],
+                 on_cut: Callable[[object, int], None],
                  on_lost: Callable[[str], None]) -> None:
         self.name = name
         self.settings = settings
         self.opened: str = settings.port  # what the path resolved to when it was opened
         self._on_data = on_data
+        self._on_cut = on_cut
         self._on_lost = on_lost
         self._loop = asyncio.get_running_loop()
         self._jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        self._cuts: queue.SimpleQueue[_Cut] = queue.SimpleQueue()  # worker -> reader
         self._serial: Any = None
         self._stopping = threading.Event()
         self.lost_reason: str | None = None  # set once, by whichever thread saw the failure
-        self.cut: tuple[object, float] | None = None  # the last question and when it went out
-        self._flushes = 0  # input flushes so far (written by the worker, read by the reader)
         self._lost_lock = threading.Lock()
         self._worker = threading.Thread(target=self._work, name=f"serial-{name}-io", daemon=True)
         self._reader: threading.Thread | None = None
@@ -99,14 +116,18 @@ class SerialLink:
 
     @classmethod
     async def open(cls, name: str, settings: PortSettings,
-                   on_data: Callable[[bytes, float, float], None],
+                   on_data: Callable[[bytes, float], None],
+                   on_cut: Callable[[object, int], None],
                    on_lost: Callable[[str], None]) -> SerialLink:
         """Open the port (in the worker thread); raises OSError/SerialException if it cannot.
 
-        `on_data(chunk, t, wall)` gets every chunk read, with time.monotonic() and time.time()
-        of the read; `on_lost(reason)` is called once if the port fails. Both on the loop.
+        `on_data(chunk, wall)` gets every chunk read, with the time.time() of the read;
+        `on_cut(question, discarded)` says that input was discarded for `question` (about
+        `discarded` bytes were waiting): every chunk after it was read after that moment;
+        `on_lost(reason)` is called once if the port fails. All on the loop, chunks and cuts in
+        the order the reader made them.
         """
-        link = cls(name, settings, on_data, on_lost)
+        link = cls(name, settings, on_data, on_cut, on_lost)
         link._worker.start()
         try:
             await link._submit(link._open_blocking)
@@ -118,9 +139,9 @@ class SerialLink:
     async def write(self, data: bytes, *, question: object | None = None) -> None:
         """Send bytes; PortLost if the port failed.
 
-        With `question` (a token of the request), input not read yet is discarded first and
-        `cut` becomes (question, time.monotonic()) just before the bytes go out: whatever is
-        read after that moment came after the question.
+        With `question` (a token of the request), the reader first discards the input it has
+        not read yet and reports `on_cut(question, ...)`; only then do the bytes go out. So the
+        chunks the loop gets after that cut were read after the stale input was thrown away.
         """
         if self._closed or self.lost_reason is not None:
             raise PortLost(f"{self.settings.port} is closed")
@@ -183,6 +204,8 @@ class SerialLink:
             # pyserial's rfc2217 refuses a write timeout (NotImplementedError at open)
             write_timeout=None if s.port.startswith("rfc2217://") else s.write_timeout,
             exclusive=True if s.is_path else None)
+        if getattr(port, "cancel_read", None) is None:  # a cut cannot wake its reads: keep them short
+            port.timeout = QUICK_SLICE
         port.open()
         self._serial = port
         if self._stopping.is_set():
@@ -192,15 +215,24 @@ class SerialLink:
         self._reader.start()
 
     def _write_blocking(self, data: bytes, question: object | None) -> None:
+        if question is not None:
+            self._cut_blocking(question)
         try:
-            if question is not None:
-                self._flushes += 1  # before the flush: the reader checks it after a failed read
-                self._serial.reset_input_buffer()
-                self.cut = (question, time.monotonic())
             self._serial.write(data)
         except (serial.SerialException, OSError) as exc:
             self._report_lost(f"write failed: {exc}")
             raise PortLost(str(exc)) from None
+
+    def _cut_blocking(self, question: object) -> None:
+        """Have the reader discard unread input for `question`; return once it has."""
+        cut = _Cut(question)
+        self._cuts.put(cut)
+        self._cancel_read()  # wake a reader blocked in read(); it makes the cut before the next
+        while not cut.over.wait(READ_SLICE):
+            if self._stopping.is_set() or self.lost_reason is not None:
+                break  # the reader may have stopped before it saw the cut
+        if not cut.made:
+            raise PortLost(self.lost_reason or f"{self.settings.port} is closed")
 
     def _shut_port(self) -> None:
         self._stopping.set()
@@ -222,23 +254,40 @@ class SerialLink:
 
     def _read(self) -> None:
         port = self._serial
-        while not self._stopping.is_set():
-            flushes = self._flushes
-            try:
+        try:
+            while not self._stopping.is_set():
+                self._make_cuts(port)
                 waiting = port.in_waiting
                 data = port.read(min(max(1, waiting), READ_CHUNK))
-            except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
-                # TypeError/AttributeError: pyserial's own state torn down by a concurrent close
-                if self._stopping.is_set():
-                    return
-                if flushes != self._flushes and "returned no data" in str(exc):
-                    # our own flush emptied the input between select() and read() (a tty with
-                    # VMIN=0 then reads 0 bytes, which pyserial takes for a disconnect)
-                    continue
+                if data:
+                    self._post(self._on_data, data, time.time())
+        except (serial.SerialException, OSError, TypeError, AttributeError) as exc:
+            # TypeError/AttributeError: pyserial's own state torn down by a concurrent close
+            if not self._stopping.is_set():
                 self._report_lost(_reason(exc))
+        finally:
+            while True:  # cuts asked for now will never be made: do not keep the worker waiting
+                try:
+                    self._cuts.get_nowait().over.set()
+                except queue.Empty:
+                    break
+
+    def _make_cuts(self, port: Any) -> None:
+        """Discard unread input for each question waiting to go out (between two reads)."""
+        while True:
+            try:
+                cut = self._cuts.get_nowait()
+            except queue.Empty:
                 return
-            if data:
-                self._post(self._on_data, data, time.monotonic(), time.time())
+            try:
+                waiting = port.in_waiting
+                port.reset_input_buffer()
+            except BaseException:
+                self._cuts.put(cut)  # settled with the others once the failure is reported
+                raise
+            self._post(self._on_cut, cut.question, waiting)
+            cut.made = True
+            cut.over.set()
 
     def _report_lost(self, reason: str) -> None:
         with self._lost_lock:  # the reader and the worker may both see the failure

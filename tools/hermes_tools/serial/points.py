@@ -17,6 +17,10 @@ from hermesd.errors import ErrorCode, HermesError, Rejected
 from hermesd.strict_json import INT_MAX, INT_MIN
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+# what an instrument writes as a number: ASCII digits, a sign, a point, an exponent. Not what
+# Python's int()/float() also take: "1_000", non-ASCII digits, "nan", "inf", "Infinity".
+DECIMAL = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?", re.ASCII)
+WHOLE = re.compile(r"[+-]?\d+", re.ASCII)
 
 
 class BadAnswer(HermesError):
@@ -84,15 +88,16 @@ class PointSpec:
             raise BadAnswer(f"{self.device} sent {text!r} for {self.id}, which is neither "
                             f"{self.true_text!r} (on) nor {self.false_text!r} (off)")
         shown = text if len(text) <= 40 else f"{text[:36]}… ({len(text)} characters)"
-        try:
-            raw: float = int(text) if self.raw_type == "int" else float(text)
-        except ValueError:
+        whole = self.raw_type == "int"
+        if not (WHOLE if whole else DECIMAL).fullmatch(text):
+            if text.strip("+-").casefold() in ("nan", "inf", "infinity"):
+                raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, not a measurement")
             raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, which is not "
-                            f"{'a whole number' if self.raw_type == 'int' else 'a number'}") \
-                from None
-        if isinstance(raw, float) and not math.isfinite(raw):  # nan, inf, or past a float
-            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, not a measurement")
+                            f"{'a whole number' if whole else 'a number'}")
         try:
+            raw: float = int(text) if whole else float(text)
+            if isinstance(raw, float) and not math.isfinite(raw):  # past what a float holds
+                raise OverflowError
             if isinstance(raw, int) and self.scale == 1.0 and self.offset == 0.0:
                 value: float = raw  # exact, however many digits a float would lose
             else:
@@ -100,14 +105,14 @@ class PointSpec:
             if isinstance(value, float) and not math.isfinite(value):
                 raise OverflowError
             if self.kind == "int":
-                whole = round(value)
-                if not INT_MIN <= whole <= INT_MAX:  # what hermesd's strict JSON carries
+                rounded = round(value)
+                if not INT_MIN <= rounded <= INT_MAX:  # what hermesd's strict JSON carries
                     raise OverflowError
-                return whole
+                return rounded
             return float(value)
-        except OverflowError:
-            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, which is beyond any "
-                            "value it can have") from None
+        except (ValueError, OverflowError):  # more digits than a number can hold
+            raise BadAnswer(f"{self.device} sent {shown!r} for {self.id}, which is out of "
+                            "range for a measurement") from None
 
     # -- writing ------------------------------------------------------------------------------
 

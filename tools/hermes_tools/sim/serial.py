@@ -4,7 +4,8 @@ For every `driver: serial` device in the config, `SerialSim` plugs in one instru
 `serial_instruments`): on a pty behind a symlink at the device's `port` path (or under
 `--link-dir`), or on TCP for a `socket://` or `rfc2217://` port. It answers in the device's terminator and
 encoding and, unless told not to, takes as long as the bytes would take on a real line at the
-device's baud rate (a pty itself ignores the baud rate: without this every baud rate is as fast).
+device's baud rate (a pty itself ignores the baud rate: without this every baud rate is as fast);
+a long answer arrives piece by piece over that time, not all at once.
 
 `SerialSim`'s own calls: `drop(device)` (unplug), `restore(device)`, `slow(device, seconds)`
 (math.inf: never answers), `fail(device, code)` (answers and streams `ERR <code>`; None clears),
@@ -40,6 +41,7 @@ from hermesd.config.model import Config, Device
 log = logging.getLogger(__name__)
 
 RECEIVED_KEPT = 200  # request lines remembered per device, for tests to look at
+REPLY_PIECE = 64  # bytes of an answer delivered at once (about a USB-serial adapter's packet)
 
 
 class SimDevice:
@@ -76,7 +78,7 @@ class SimDevice:
             self.port = PtyPort(link if link is not None else Path(port), self._on_data)
 
     def _on_data(self, data: bytes, reply: Callable[[bytes], None]) -> None:
-        for line in self.framer.feed(data, 0.0, 0.0):
+        for line in self.framer.feed(data, 0.0):
             text = line.raw.decode(self.encoding, "replace")
             self.received.append(text)
             del self.received[:-RECEIVED_KEPT]
@@ -103,10 +105,22 @@ class SimDevice:
                 continue
             if math.isinf(self.delay):
                 continue  # a device that never answers
-            wire = (len(request) + len(self.terminator) + len(data)) * self.char_time
-            await asyncio.sleep(self.delay + wire)
-            if self.port.plugged and not self.silent:
-                reply(data)
+            await asyncio.sleep(self.delay + (len(request) + len(self.terminator)) * self.char_time)
+            await self._send_over_time(data, reply)
+
+    async def _send_over_time(self, data: bytes, reply: Callable[[bytes], None]) -> None:
+        """Send as the line would deliver: a piece once its bytes have had time to cross it.
+
+        A short answer comes whole after its wire time; a long one (an oversize line) trickles
+        in `REPLY_PIECE`-byte pieces, so a reader sees it arrive over time, as it would.
+        """
+        for at in range(0, len(data), REPLY_PIECE):
+            piece = data[at:at + REPLY_PIECE]
+            if self.char_time:
+                await asyncio.sleep(len(piece) * self.char_time)
+            if not self.port.plugged or self.silent:
+                return
+            reply(piece)
 
     async def stream(self) -> None:
         """Send a line every period, on a fixed schedule (a slow loop does not slow the rate)."""
