@@ -209,10 +209,13 @@ def _remember(record: Path | None, sig: str, choice: Choice) -> None:
 
 def _score_main(paths: list[str]) -> int:
     """The child that scores: one line `<file name> <score>` per library."""
+    import llama_cpp  # noqa: F401  (loads libggml-base, which every backend links by soname)
+
     for path in paths:
         try:
             score = int(ctypes.CDLL(path, mode=os.RTLD_LOCAL).ggml_backend_score())
-        except (OSError, AttributeError):
+        except (OSError, AttributeError) as exc:
+            print(f"cannot score {path}: {exc}", file=sys.stderr, flush=True)
             score = 0
         print(Path(path).name, score, flush=True)
     return 0
