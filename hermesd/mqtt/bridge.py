@@ -29,7 +29,13 @@ from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ProtocolError
-from hermesd.mqtt.discovery import announcements, component_of, expire_after, state_payload
+from hermesd.mqtt.discovery import (
+    announcements,
+    component_of,
+    expire_after,
+    state_payload,
+    writable_over_mqtt,
+)
 from hermesd.mqtt.outgoing import Outgoing, Sender
 from hermesd.mqtt.requests import (
     PENDING,
@@ -213,7 +219,8 @@ class MqttBridge:
         """Re-send fresh values before HA's expire_after would make them unavailable."""
         mono, now = time.monotonic(), time.time()
         for point in self.config.points.values():
-            if component_of(point) not in ("sensor", "binary_sensor"):
+            if component_of(point, writable_over_mqtt(self.config, point)) \
+                    not in ("sensor", "binary_sensor"):
                 continue  # the only entities that take expire_after
             expiry = expire_after(point, self.config.devices[point.device])
             if expiry is None:
