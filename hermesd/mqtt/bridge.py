@@ -10,7 +10,9 @@ have gone stale.
 
 Requests from MQTT (the tool's `command` and `set` events) go through `Engine.ask` and
 `Engine.write` with the role `mqtt.command_role` — the same policy, audit and answers as
-`hermesctl`; each is answered on its MQTT 5 response topic, else `B/N/response`.
+`hermesctl`; each is answered on its MQTT 5 response topic, else `B/N/response`. Retained
+copies of requests are never run: the tool ignores them and reports each as a `retained` event,
+which is only counted here.
 Push-to-talk presses arrive as `talk` events from the mqtt tool: the voice loop registers
 `engine.event_handlers["talk"]` (and must check the tool is "mqtt"); the bridge only announces
 the button when `voice.enabled`.
@@ -83,7 +85,7 @@ class MqttBridge:
         self.announcements = 0
         self.entities = 0
         self.inflight = 0
-        self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0}
+        self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0, "retained": 0}
         self._available: dict[str, bool] = {}  # device -> what was last published
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
         self._tasks: set[asyncio.Task[None]] = set()
@@ -93,6 +95,7 @@ class MqttBridge:
         handlers["command"] = lambda tool, data: self._on_request("command", tool, data)
         handlers["set"] = lambda tool, data: self._on_request("set", tool, data)
         handlers["ha_status"] = self._on_ha_status
+        handlers["retained"] = self._on_retained
         self.cache.subscribe(self._on_reading)
         self.cache.subscribe_devices(lambda device, state: self._check_availability())
 
@@ -267,6 +270,12 @@ class MqttBridge:
         _from_mqtt_tool(tool, "ha_status")
         if data.get("online") is True:
             self.announce("Home Assistant came online")
+
+    def _on_retained(self, tool: str, data: dict[str, Any]) -> None:
+        """A retained request the tool ignored (and logged): counted, never run."""
+        _from_mqtt_tool(tool, "retained")
+        self.counts["retained"] += 1
+        self.daemon.metrics.count("mqtt_retained_ignored")
 
     def _on_request(self, kind: Kind, tool: str, data: dict[str, Any]) -> None:
         _from_mqtt_tool(tool, kind)
