@@ -157,7 +157,7 @@ def test_hostile_set_payloads_are_refused(payload: str | bytes, reason: str) -> 
     assert reason in event["error"]["message"]
 
 
-@pytest.mark.parametrize("point", ["a.b", "über", "x" * 201, "-lead", "sp ace", "tab\t"])
+@pytest.mark.parametrize("point", ["a.b", "über", "x" * 201, "-lead", "sp ace", "tab\t", ""])
 def test_a_set_topic_that_can_name_no_point_is_refused(point: str) -> None:
     event = set_event(Incoming(f"hermesd/n1/{point}/set", b"1"), point, RULES)
     assert event["value"] is None and "names no point" in event["error"]["message"]
@@ -167,6 +167,7 @@ def test_point_of_set_topic() -> None:
     f = "hermesd/n1/+/set"
     assert point_of_set_topic("hermesd/n1/pump1_speed/set", f) == "pump1_speed"
     assert point_of_set_topic("hermesd/n1/set", f) is None
+    assert point_of_set_topic("hermesd/n1//set", f) == ""  # an empty level: refused, answered
     assert point_of_set_topic("hermesd/n2/pump/set", f) is None
     assert point_of_set_topic("hermesd/n1/a/b/set", f) is None
 

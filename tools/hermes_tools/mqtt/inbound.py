@@ -183,12 +183,18 @@ def set_event(msg: Incoming, point: str, rules: ReplyRules) -> dict[str, Any]:
 
 
 def point_of_set_topic(topic: str, set_filter: str) -> str | None:
-    """`B/N/<point>/set` -> `<point>`, for the topics the set filter (`B/N/+/set`) matches."""
+    """`B/N/<point>/set` -> `<point>`, for the topics the set filter (`B/N/+/set`) matches.
+
+    The level may be anything one topic level can hold, even empty: `set_event` refuses a
+    level that cannot be a point id, so a request that reached us is always answered."""
     prefix = set_filter.removesuffix("+/set")
-    if not topic.startswith(prefix) or not topic.endswith("/set"):
+    if not topic.startswith(prefix):
         return None
-    point = topic[len(prefix):-len("/set")]
-    return point if point and "/" not in point else None
+    rest = topic[len(prefix):]
+    if not rest.endswith("/set"):
+        return None
+    point = rest[:-len("/set")]
+    return None if "/" in point else point
 
 
 def ha_status(msg: Incoming) -> bool | None:
