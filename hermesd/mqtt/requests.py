@@ -4,7 +4,8 @@ The tool has already checked the payload; the daemon checks the event again (it 
 from another process) and never widens what it may do: the role is always `mqtt.command_role`.
 A request that carries an id or MQTT 5 correlation data is executed once: a second delivery
 while it runs is dropped, and one after it ran gets the same answer again, marked `duplicate`.
-Answers are in the DESIGN `--json` shape with the request's `id`.
+A written value in text for a numeric point must be a number as JSON writes it. Answers are in
+the DESIGN `--json` shape with the request's `id`, and are kept and sent only as strict JSON.
 """
 
 from __future__ import annotations

@@ -141,3 +141,21 @@ async def test_mqtt311_subscribes_by_qos_alone() -> None:
                       on_state=lambda r, s: None, on_published=lambda m: None)
     subs = (("cmd", Subscription(1, live_only=True)), ("state", Subscription(0)))
     assert conn._sub_list(subs) == [("cmd", 1), ("state", 0)]
+
+
+def test_refusals_are_logged_once_per_topic_until_a_request_is_taken(
+        caplog: pytest.LogCaptureFixture) -> None:
+    tool, sent = _tool()
+    caplog.set_level(logging.INFO, logger="hermes_tools.mqtt.tool")
+
+    def refusals_logged() -> int:
+        return sum("refused a command" in r.getMessage() for r in caplog.records
+                   if r.levelno >= logging.INFO)
+
+    for _ in range(20):  # a flood of bad requests: each answered, one log line
+        tool._on_message(Incoming(f"{B}/command", b"\xff"))
+    assert refusals_logged() == 1 and tool.counters["refused"] == 20
+    assert _kinds(sent) == ["command"] * 20
+    tool._on_message(Incoming(f"{B}/command", b"read speed"))
+    tool._on_message(Incoming(f"{B}/command", b"\xff"))
+    assert refusals_logged() == 2

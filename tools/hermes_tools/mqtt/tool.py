@@ -381,10 +381,13 @@ class MqttTool(Tool):
     def _request(self, kind: str, event: dict[str, Any]) -> None:
         if event["error"] is not None:
             self.counters["refused"] += 1
-            # answered and counted; logged once per topic (a flood must not flood the log)
+            # answered and counted; logged once per topic until a request on it is taken again
+            # (a flood of bad requests must not flood the log)
             level = logging.INFO if self.refusals_seen.first(event["topic"]) else logging.DEBUG
             log.log(level, "refused a %s on %s: %s", kind, inbound.show(event["topic"]),
                     event["error"]["message"])
+        else:
+            self.refusals_seen.forget(event["topic"])
         self.emit(kind, event)
 
     def _junk(self, msg: Incoming, expected: str) -> None:
