@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import hermes_tools.mqtt.connection  # noqa: F401  (its U+FEFF-tolerant reader: our clients too)
 import paho.mqtt.client as paho
 import pytest
 from hermes_tools.mqtt.inbound import Refused, ReplyRules, check_reply_topic, point_of_set_topic
@@ -138,9 +139,10 @@ RESPONSE_TOPICS = st.one_of(
     st.none(), st.just(f"{REPLIES}/panel"),
     st.text(TOPIC_TEXT, min_size=1, max_size=30).map(lambda t: f"{REPLIES}/{t}"),
     st.sampled_from([f"{B}/speed/set", COMMAND, f"{B}/availability", "$SYS/broker/x",
-                     "homeassistant/number/test-node/speed/config", "r" * 300, RESPONSE]))
-USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10), st.text(LEVEL, max_size=20)),
-                           max_size=3)
+                     "homeassistant/number/test-node/speed/config", "r" * 300, RESPONSE,
+                     f"{REPLIES}/\ufeff"]))  # U+FEFF: allowed by MQTT, refused by paho
+USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10) | st.just("\ufeff"),
+                                     st.text(LEVEL, max_size=20)), max_size=3)
 
 
 @dataclass(frozen=True)
@@ -314,6 +316,18 @@ def test_the_audit_log_holds_only_allowed_writes(rig: Rig) -> None:
     assert {(r["action"]["args"]["point"], r["action"]["args"]["value"]) for r in intents} == \
         {("speed", 1100), ("speed", 2000), ("valve", True)}
     assert all(r["role"] == "panel" for r in intents)
+
+
+def test_string_properties_with_u_feff_do_not_cost_the_connection(rig: Rig) -> None:
+    """MQTT allows U+FEFF in a string; paho would take it as a malformed packet and drop the
+    tool's connection (losing what was in flight), one published message at a time."""
+    for n in range(3):
+        _publish(rig.attacker, Message(COMMAND, b"read flow", 1, f"{REPLIES}/a\ufeffb",
+                                       [("\ufeffkey", "value\ufeff")]), f"f{n}".encode())
+    rig.watcher.wait_for(lambda ms: {m.correlation for m in ms if m.topic == f"{REPLIES}/a\ufeffb"}
+                         >= {b"f0", b"f1", b"f2"}, what="the three answers")
+    assert "connection lost" not in rig.d.log
+    assert rig.d.status()["tools"]["mqtt"]["pid"] == rig.tool_pid
 
 
 def test_a_packet_larger_than_the_tool_takes_never_reaches_it(rig: Rig) -> None:

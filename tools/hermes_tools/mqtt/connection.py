@@ -28,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
+from paho.mqtt import properties as paho_properties
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.exception import MalformedPacket
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
@@ -91,6 +93,31 @@ class Settings:
     @property
     def broker(self) -> str:
         return f"{self.host}:{self.port}"
+
+
+def _read_utf(buffer: bytes, maxlen: int) -> tuple[str, int]:
+    """paho's `readUTF` (MQTT 5 string properties) without its refusal of U+FEFF and NUL.
+
+    paho treats a response topic, content type or user property holding U+FEFF as a malformed
+    packet and drops the whole connection, though MQTT allows it (5.0 §1.5.4: it "MUST NOT be
+    skipped over or stripped off"); a careless broker may pass on NUL too. So one message from
+    anyone who may publish would disconnect the tool, lose what was in flight, and could do so
+    again and again. The tool judges the strings it uses itself (a response topic holding NUL
+    is refused, and answered) and ignores the rest. Text that is not UTF-8 stays malformed.
+    """
+    if maxlen < 2:
+        raise MalformedPacket("Not enough data to read string length")
+    length = paho_properties.readInt16(buffer)  # type: ignore[no-untyped-call]
+    if length > maxlen - 2:
+        raise MalformedPacket("Length delimited string too long")
+    try:
+        text = bytes(buffer[2:2 + length]).decode("utf-8")  # strict: no surrogates either
+    except UnicodeDecodeError as exc:
+        raise MalformedPacket(f"a string property is not UTF-8: {exc.reason}") from None
+    return text, length + 2
+
+
+paho_properties.readUTF = _read_utf  # paho looks it up at each call: every client takes it
 
 
 def _no_delay(client: paho.Client, userdata: Any, sock: Any) -> None:
