@@ -10,7 +10,10 @@ have gone stale.
 
 Requests from MQTT (the tool's `command` and `set` events) go through `Engine.ask` and
 `Engine.write` with the role `mqtt.command_role` — the same policy, audit and answers as
-`hermesctl`; each is answered on its MQTT 5 response topic, else `B/N/response`.
+`hermesctl`; each is answered on its MQTT 5 response topic, else `B/N/response`, in strict JSON
+(an answer that could not be written as such is replaced by an INTERNAL error, never sent
+loosely). Retained copies of requests are never run: the tool ignores them and reports each as a
+`retained` event, which is only counted here.
 Push-to-talk presses arrive as `talk` events from the mqtt tool: the voice loop registers
 `engine.event_handlers["talk"]` (and must check the tool is "mqtt"); the bridge only announces
 the button when `voice.enabled`.
@@ -19,17 +22,23 @@ the button when `voice.enabled`.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from typing import TYPE_CHECKING, Any
 
+from hermesd import strict_json
 from hermesd.answer import Answer
 from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ProtocolError
-from hermesd.mqtt.discovery import announcements, component_of, expire_after, state_payload
+from hermesd.mqtt.discovery import (
+    announcements,
+    component_of,
+    expire_after,
+    state_payload,
+    writable_over_mqtt,
+)
 from hermesd.mqtt.outgoing import Outgoing, Sender
 from hermesd.mqtt.requests import (
     PENDING,
@@ -37,7 +46,9 @@ from hermesd.mqtt.requests import (
     MqttRequest,
     RecentRequests,
     answer_payload,
+    malformed_value,
     refusal,
+    unwritable_answer,
 )
 from hermesd.mqtt.retained import RetainedTopics
 from hermesd.mqtt.topics import Topics
@@ -77,7 +88,7 @@ class MqttBridge:
         self.announcements = 0
         self.entities = 0
         self.inflight = 0
-        self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0}
+        self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0, "retained": 0}
         self._available: dict[str, bool] = {}  # device -> what was last published
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
         self._tasks: set[asyncio.Task[None]] = set()
@@ -87,6 +98,7 @@ class MqttBridge:
         handlers["command"] = lambda tool, data: self._on_request("command", tool, data)
         handlers["set"] = lambda tool, data: self._on_request("set", tool, data)
         handlers["ha_status"] = self._on_ha_status
+        handlers["retained"] = self._on_retained
         self.cache.subscribe(self._on_reading)
         self.cache.subscribe_devices(lambda device, state: self._check_availability())
 
@@ -213,7 +225,8 @@ class MqttBridge:
         """Re-send fresh values before HA's expire_after would make them unavailable."""
         mono, now = time.monotonic(), time.time()
         for point in self.config.points.values():
-            if component_of(point) not in ("sensor", "binary_sensor"):
+            if component_of(point, writable_over_mqtt(self.config, point)) \
+                    not in ("sensor", "binary_sensor"):
                 continue  # the only entities that take expire_after
             expiry = expire_after(point, self.config.devices[point.device])
             if expiry is None:
@@ -261,6 +274,12 @@ class MqttBridge:
         if data.get("online") is True:
             self.announce("Home Assistant came online")
 
+    def _on_retained(self, tool: str, data: dict[str, Any]) -> None:
+        """A retained request the tool ignored (and logged): counted, never run."""
+        _from_mqtt_tool(tool, "retained")
+        self.counts["retained"] += 1
+        self.daemon.metrics.count("mqtt_retained_ignored")
+
     def _on_request(self, kind: Kind, tool: str, data: dict[str, Any]) -> None:
         _from_mqtt_tool(tool, kind)
         request = MqttRequest.from_event(kind, data)
@@ -296,20 +315,33 @@ class MqttBridge:
     async def _serve(self, request: MqttRequest, key: tuple[Any, ...] | None) -> None:
         try:
             answer = await self._answer(request)
+        except Exception:  # a bug: the requester still gets an answer, the daemon goes on
+            log.exception("an MQTT %s failed", request.kind)
+            answer = refusal({"code": "INTERNAL", "message": "the request failed; see "
+                                                             "hermesd's log"})
         finally:
             self.inflight -= 1
-        payload = answer_payload(answer, request)
+        payload = self._sendable(request, answer_payload(answer, request))
         if key is not None:
             self.recent.finish(key, payload)
         self._respond(request, payload)
 
     async def _answer(self, request: MqttRequest) -> Answer:
         mqtt = self.config.mqtt
-        if request.error is not None or mqtt is None:
+        error = request.error
+        if error is None and mqtt is None:
+            error = {"code": "TOOL_UNAVAILABLE", "message": "MQTT is no longer configured"}
+        if error is None and request.kind == "set":
+            assert request.point is not None
+            point = self.config.points.get(request.point)
+            problem = malformed_value(point, request.value) if point is not None else None
+            if problem is not None:  # the payload is bad before any policy is asked
+                error = {"code": "BAD_REQUEST", "message": problem}
+        if error is not None:
             self.counts["refused"] += 1
             self.daemon.metrics.count("mqtt_refused")
-            return refusal(request.error or {"code": "TOOL_UNAVAILABLE",
-                                             "message": "MQTT is no longer configured"})
+            return refusal(error)
+        assert mqtt is not None
         self.counts["answered"] += 1
         peer = f"mqtt {request.topic}"
         if request.kind == "command":
@@ -322,12 +354,23 @@ class MqttBridge:
                                   dry_run=request.dry_run, peer=peer)
         return await self.engine.write(ctx, request.point, request.value)
 
+    @staticmethod
+    def _sendable(request: MqttRequest, payload: dict[str, Any]) -> dict[str, Any]:
+        """`payload` if it can be written as strict JSON, else an INTERNAL error in its place."""
+        try:
+            strict_json.dumps(payload)
+        except ProtocolError as exc:  # a bug somewhere: say so, never send loose JSON
+            log.error("an answer to an MQTT %s could not be written as JSON: %s", request.kind,
+                      exc)
+            return unwritable_answer(request)
+        return payload
+
     def _respond(self, request: MqttRequest, payload: dict[str, Any]) -> None:
         if self.topics is None:
             return
+        text = strict_json.dumps(self._sendable(request, payload))
         self.sender.put(Outgoing(
-            request.reply_to or self.topics.response,
-            json.dumps(payload, ensure_ascii=False, separators=(",", ":"), default=str),
+            request.reply_to or self.topics.response, text,
             durable=True, correlation=request.correlation, content_type="application/json",
             expiry=ANSWER_EXPIRY))
 

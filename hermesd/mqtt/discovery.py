@@ -2,7 +2,10 @@
 
 One retained config per point under `<prefix>/<component>/<node>/<point>/config`: a `sensor` or
 `binary_sensor` for what is only read, a `number` (min/max/step) for a writable number, a
-`switch` for a writable on/off point, a `select`/`text` for writable text. Each point belongs to
+`switch` for a writable on/off point, a `select`/`text` for writable text. "Writable" is what
+`mqtt.command_role` may write, since every write from Home Assistant is made in that role: a
+point the role may not write is announced read-only, without a command topic, so HA never shows
+a control that could only ever answer FORBIDDEN. Each point belongs to
 an HA device for its configured device, reached `via_device` the hermesd node's own device, which
 carries the node entities: connectivity, the command `text`, the last reply, and (with voice) a
 push-to-talk `button`. Units and classes are only sent where HA accepts exactly that pair: HA
@@ -81,12 +84,22 @@ def point_unique_id(config: Config, point: str) -> str:
     return f"hermesd_{config.node.id}_{point}"
 
 
-def component_of(point: Point) -> str:
+def writable_over_mqtt(config: Config, point: Point) -> bool:
+    """Whether a write of this point from MQTT could pass policy: the point is writable and
+    `mqtt.command_role` may write it (an unknown role may write nothing)."""
+    if not point.writable or config.mqtt is None:
+        return False
+    role = config.access.roles.get(config.mqtt.command_role)
+    return role is not None and role.may_write(point.id)
+
+
+def component_of(point: Point, writable: bool) -> str:
+    """The HA component of a point; `writable`: whether HA may write it (`writable_over_mqtt`)."""
     if point.kind == "bool":
-        return "switch" if point.writable else "binary_sensor"
+        return "switch" if writable else "binary_sensor"
     if point.kind in ("int", "float"):
-        return "number" if point.writable else "sensor"
-    if point.writable:
+        return "number" if writable else "sensor"
+    if writable:
         return "select" if point.choices else "text"
     return "sensor"
 
@@ -135,7 +148,8 @@ def entities(config: Config) -> list[Entity]:
     """Every entity of this config: the node's own, then one per point, in config order."""
     assert config.mqtt is not None
     topics = Topics.of(config)
-    taken = {(component_of(p), p.id) for p in config.points.values()}
+    taken = {(component_of(p, writable_over_mqtt(config, p)), p.id)
+             for p in config.points.values()}
     node_device = {"identifiers": [node_identifier(config)], "name": config.node.name,
                    "manufacturer": "hermesd", "model": "hermesd", "sw_version": __version__}
     node_availability = [{"topic": topics.availability}]
@@ -175,7 +189,8 @@ def entities(config: Config) -> list[Entity]:
 
 
 def point_entity(config: Config, topics: Topics, point: Point, device: Device) -> Entity:
-    component = component_of(point)
+    writable = writable_over_mqtt(config, point)
+    component = component_of(point, writable)
     cfg: dict[str, Any] = {
         "name": point.name, "unique_id": point_unique_id(config, point.id),
         "default_entity_id": f"{component}.{slug(config.node.id)}_{slug(point.id)}",
@@ -184,7 +199,7 @@ def point_entity(config: Config, topics: Topics, point: Point, device: Device) -
                          {"topic": topics.device_availability(device.id)}],
         "availability_mode": "all", "qos": 1,
     }
-    if point.writable:
+    if writable:
         cfg["command_topic"] = topics.set(point.id)
         cfg["retain"] = False
     if component in ("sensor", "binary_sensor"):

@@ -4,25 +4,31 @@ The tool has already checked the payload; the daemon checks the event again (it 
 from another process) and never widens what it may do: the role is always `mqtt.command_role`.
 A request that carries an id or MQTT 5 correlation data is executed once: a second delivery
 while it runs is dropped, and one after it ran gets the same answer again, marked `duplicate`.
-Answers are in the DESIGN `--json` shape with the request's `id`.
+A written value in text for a numeric point must be a number as JSON writes it. Answers are in
+the DESIGN `--json` shape with the request's `id`, and are kept and sent only as strict JSON.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
+import math
+import re
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from hermesd import strict_json
 from hermesd.answer import Answer
+from hermesd.config.model import Point
 from hermesd.context import new_trace_id
 from hermesd.errors import ProtocolError
 from hermesd.replies import error_reply
 
 Kind = Literal["command", "set"]
 PENDING = "pending"
+#: a number as JSON writes it (RFC 8259), in ASCII digits
+JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,6 +91,37 @@ def answer_payload(answer: Answer, request: MqttRequest) -> dict[str, Any]:
     return {**answer.to_dict(), "id": request.id}
 
 
+def unwritable_answer(request: MqttRequest) -> dict[str, Any]:
+    """What is sent instead of an answer that cannot be written as strict JSON."""
+    message = "the answer could not be written as JSON; see hermesd's log"
+    return {"status": "error", "route": "direct", "action": None, "result": None,
+            "error": {"code": "INTERNAL", "message": message}, "reply": error_reply(message),
+            "trace_id": new_trace_id(), "timings_ms": {}, "id": request.id}
+
+
+def malformed_value(point: Point, value: Any) -> str | None:
+    """Why a written value in text is not a number a sender means, for a numeric point.
+
+    Text a number parser would take but JSON would not write (`1_000`, non-ASCII digits,
+    `+5`, `.5`, `0012`) is refused rather than read as some number: a machine's payload says
+    numbers as JSON does. Non-numbers (`fast`, `NaN`) are left to policy, which refuses them.
+    """
+    if point.kind not in ("int", "float") or not isinstance(value, str):
+        return None
+    text = value.strip()
+    if JSON_NUMBER.fullmatch(text):
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(number):
+        return None
+    shown = repr(text) if len(text) <= 40 else repr(text[:37]) + "..."
+    return (f"{shown} is not a number as MQTT payloads write one for {point.id}: digits 0-9, "
+            "an optional leading -, decimal point and exponent (JSON)")
+
+
 class RecentRequests:
     """Requests by key for a while: in progress, or done with their answer.
 
@@ -108,14 +145,14 @@ class RecentRequests:
         item = self._items.get(_digest(key))
         if item is None:
             return None
-        return json.loads(item[1]) if isinstance(item[1], bytes) else item[1]
+        return strict_json.loads(item[1]) if isinstance(item[1], bytes) else item[1]
 
     def begin(self, key: tuple[Any, ...]) -> None:
         self._items[_digest(key)] = (time.monotonic(), PENDING)
         self._expire()
 
     def finish(self, key: tuple[Any, ...], payload: dict[str, Any]) -> None:
-        compact = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+        compact = strict_json.encode(payload)
         digest = _digest(key)
         self._items[digest] = (time.monotonic(), compact)
         self._items.move_to_end(digest)

@@ -66,9 +66,35 @@ POINTS: dict[str, tuple[str, str, str, dict[str, Any]]] = {
 }
 
 
-def point_config(point: str, drivers: dict[str, str]) -> tuple[str, dict[str, Any]]:
-    """(topic, config) of one point; `drivers` maps device id -> driver name."""
-    device, component, name, extra = POINTS[point]
+# the writable points as they are announced when `mqtt.command_role` may not write them:
+# read-only, no command topic, with what a sensor of their kind carries
+READ_ONLY: dict[str, tuple[str, str, str, dict[str, Any]]] = {
+    "pump1_speed": ("plc1", "sensor", "Feed pump 1 speed", {
+        "unit_of_measurement": "rpm", "state_class": "measurement", "expire_after": 7}),
+    "conveyor_speed": ("plc1", "sensor", "Line A conveyor speed", {
+        "unit_of_measurement": "m/min", "state_class": "measurement", "expire_after": 7}),
+    "boiler3_setpoint": ("plc1", "sensor", "Boiler 3 temperature setpoint", {
+        "unit_of_measurement": "°C", "device_class": "temperature", "state_class": "measurement",
+        "expire_after": 7}),
+    "valve2_open": ("plc1", "binary_sensor", "Steam valve 2", {
+        "payload_on": "ON", "payload_off": "OFF", "expire_after": 7}),
+    # an event-fed point without max_age: nothing for expire_after
+    "warning_beacon": ("yard", "binary_sensor", "Yard warning beacon", {
+        "payload_on": "ON", "payload_off": "OFF"}),
+}
+#: what each role of the dev plant may write (as `mqtt.command_role`)
+WRITES = {"viewer": frozenset[str](),
+          "operator": frozenset({"pump1_speed", "conveyor_speed", "valve2_open",
+                                 "warning_beacon"}),
+          "engineer": frozenset(READ_ONLY)}
+
+
+def point_config(point: str, drivers: dict[str, str],
+                 writes: frozenset[str] = WRITES["engineer"]) -> tuple[str, dict[str, Any]]:
+    """(topic, config) of one point; `drivers` maps device id -> driver name, `writes` the
+    points the command role may write."""
+    device, component, name, extra = \
+        READ_ONLY[point] if point in READ_ONLY and point not in writes else POINTS[point]
     config = {
         "name": name, "unique_id": f"hermesd_{NODE}_{point}",
         "default_entity_id": f"{component}.boiler_house_1_{point}",
@@ -106,10 +132,11 @@ def node_configs() -> dict[str, dict[str, Any]]:
     }
 
 
-def all_configs(drivers: dict[str, str]) -> dict[str, dict[str, Any]]:
+def all_configs(drivers: dict[str, str], role: str = "viewer") -> dict[str, dict[str, Any]]:
+    """Every config of the dev plant with `role` as `mqtt.command_role` (the plant's: viewer)."""
     out = node_configs()
     for point in POINTS:
-        topic, config = point_config(point, drivers)
+        topic, config = point_config(point, drivers, WRITES[role])
         out[topic] = config
     return out
 

@@ -91,6 +91,40 @@ def test_a_removed_point_loses_its_entity_on_reload(daemon_runner: DaemonRunner,
     assert gone_config not in remembered["owned"] and remembered["clearing"] == []
 
 
+def test_a_reload_that_changes_the_command_roles_rights_reannounces(
+        daemon_runner: DaemonRunner, broker: Mosquitto, watcher: MqttClient) -> None:
+    """A point the role may no longer write becomes read-only in HA (its old control removed),
+    one it now may write gets its control; and HA's write of the first is refused."""
+    config = _plant(daemon_runner, broker, command_role="operator")
+    d = daemon_runner.start(config)
+    prefix = "homeassistant/{}/boiler-house-1/{}/config"
+    _wait_retained(d, broker.port, lambda s: prefix.format("number", "pump1_speed") in s
+                   and prefix.format("sensor", "boiler3_setpoint") in s,
+                   "pump1_speed writable and boiler3_setpoint read-only")
+
+    operator = config["access"]["roles"]["operator"]
+    operator["write"] = [p for p in operator["write"] if p != "pump1_speed"] + ["boiler3_setpoint"]
+    d.config_path.write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    d.proc.send_signal(signal.SIGHUP)
+
+    for gone in (prefix.format("number", "pump1_speed"), prefix.format("sensor", "boiler3_setpoint")):
+        watcher.wait_topic(gone, lambda m: m.payload == b"" and m.retain is False)
+    configs = _configs(broker.port)
+    assert prefix.format("number", "pump1_speed") not in configs
+    assert prefix.format("sensor", "boiler3_setpoint") not in configs
+    pump = configs[prefix.format("sensor", "pump1_speed")]
+    assert "command_topic" not in pump and pump["unit_of_measurement"] == "rpm"
+    setpoint = configs[prefix.format("number", "boiler3_setpoint")]
+    assert setpoint["command_topic"] == f"{B}/boiler3_setpoint/set"
+    assert (setpoint["min"], setpoint["max"]) == (20, 560)
+    assert d.status()["reloads"]["ok"] == 1
+
+    watcher.publish(f"{B}/pump1_speed/set", json.dumps({"value": 1000, "id": "after-reload"}))
+    answer = watcher.wait_topic(f"{B}/response",
+                                lambda m: json.loads(m.payload).get("id") == "after-reload")
+    assert json.loads(answer.payload)["error"]["code"] == "FORBIDDEN"
+
+
 def test_an_mqtt_section_added_by_reload_starts_the_bridge(daemon_runner: DaemonRunner,
                                                           broker: Mosquitto) -> None:
     config = _plant(daemon_runner, broker)
@@ -121,7 +155,7 @@ def test_a_point_removed_while_stopped_is_removed_at_start(daemon_runner: Daemon
                                                           broker: Mosquitto) -> None:
     config = _plant(daemon_runner, broker)
     d = daemon_runner.start(config)
-    topic = "homeassistant/switch/boiler-house-1/valve2_open/config"
+    topic = "homeassistant/binary_sensor/boiler-house-1/valve2_open/config"
     _wait_retained(d, broker.port, lambda s: topic in s, "valve2_open announced")
     assert d.terminate() == 0
     del config["devices"]["plc1"]["points"]["valve2_open"]

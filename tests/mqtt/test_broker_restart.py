@@ -59,7 +59,7 @@ def _scenario(runner: DaemonRunner, broker: Mosquitto) -> None:
         broker.restart()  # ... and goes away while their writes are still running
 
         # reconnected, subscribed again and announced again, within 5 s of the broker's return
-        expected = set(all_configs(FAKED_DRIVERS))
+        expected = set(all_configs(FAKED_DRIVERS, "engineer"))
         d.wait_until(lambda: expected <= set(retained_snapshot(broker.port, ("homeassistant/#",))),
                      timeout=5.0, what="every discovery config on the fresh broker")
         snap = retained_snapshot(broker.port, (f"{B}/#",))

@@ -6,12 +6,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 import yaml
 
 from hermesd.config import Config
 from hermesd.config.loader import validate
 from hermesd.mqtt.discovery import announcements, state_payload
-from tests.mqtt.expected_plant import REAL_DRIVERS, all_configs
+from tests.mqtt.expected_plant import READ_ONLY, REAL_DRIVERS, WRITES, all_configs
 from tests.support.plant import dev_plant
 
 
@@ -25,10 +26,13 @@ def _plant(tmp_path: Path) -> dict[str, Any]:
     return dev_plant(tmp_path / "state", tmp_path / "run", 1883)
 
 
-def test_every_dev_plant_config_field_by_field(tmp_path: Path) -> None:
+@pytest.mark.parametrize("role", sorted(WRITES))
+def test_every_dev_plant_config_field_by_field(tmp_path: Path, role: str) -> None:
+    data = _plant(tmp_path)
+    data["mqtt"]["command_role"] = role
     got = {topic: json.loads(payload)
-           for topic, payload in announcements(_load(tmp_path, _plant(tmp_path))).items()}
-    expected = all_configs(REAL_DRIVERS)
+           for topic, payload in announcements(_load(tmp_path, data)).items()}
+    expected = all_configs(REAL_DRIVERS, role)
     assert sorted(got) == sorted(expected)
     for topic, want in expected.items():
         have = got[topic]
@@ -56,9 +60,44 @@ def test_topics_use_only_characters_ha_accepts(tmp_path: Path) -> None:
 
 
 def _small(points: dict[str, Any], **extra: Any) -> dict[str, Any]:
-    return {"node": {"id": "n1"}, "access": {"roles": {"viewer": {"read": True}}},
+    return {"node": {"id": "n1"}, "access": {"roles": {"viewer": {"read": True},
+                                                       "writer": {"read": True, "write": True}}},
             "devices": {"dev": {"driver": "mqtt", "points": points}},
-            "mqtt": {"command_role": "viewer"}, **extra}
+            "mqtt": {"command_role": "writer"}, **extra}
+
+
+def test_the_command_role_decides_what_home_assistant_may_write(tmp_path: Path) -> None:
+    """Only what `mqtt.command_role` may write gets a control; the rest is read-only."""
+    data = _plant(tmp_path)
+    data["mqtt"]["command_role"] = "operator"
+    configs = announcements(_load(tmp_path, data))
+    shown = {topic.split("/")[3]: (topic.split("/")[1], json.loads(payload))
+             for topic, payload in configs.items()}
+    writable = {"number", "switch", "select", "text", "button"}
+    for point in READ_ONLY:
+        component, cfg = shown[point]
+        if point in WRITES["operator"]:
+            assert component in writable and cfg["command_topic"] == f"hermesd/boiler-house-1/{point}/set"
+        else:  # the setpoint: operator may not write it
+            assert component in ("sensor", "binary_sensor"), point
+            assert "command_topic" not in cfg and "retain" not in cfg and "min" not in cfg
+    assert shown["boiler3_setpoint"][0] == "sensor"
+    for component, cfg in shown.values():  # nothing else offers a control but the node's own
+        if "command_topic" in cfg and cfg["device"]["identifiers"] != ["hermesd_boiler-house-1"]:
+            assert component in writable
+            point = cfg["unique_id"].removeprefix("hermesd_boiler-house-1_")
+            assert point in WRITES["operator"]
+
+
+def test_a_string_point_the_role_may_not_write_is_a_plain_sensor(tmp_path: Path) -> None:
+    config = _load(tmp_path, _small({
+        "mode": {"state_topic": "s/mode", "command_topic": "c/mode", "type": "string",
+                 "writable": True, "choices": ["auto", "manual"]},
+    }, mqtt={"command_role": "viewer"}))
+    got = announcements(config)
+    assert "homeassistant/select/n1/mode/config" not in got
+    sensor = json.loads(got["homeassistant/sensor/n1/mode/config"])
+    assert "command_topic" not in sensor and "options" not in sensor
 
 
 def test_component_per_kind_and_writability(tmp_path: Path) -> None:

@@ -56,7 +56,12 @@ HOSTILE_COMMANDS: dict[str, tuple[str | bytes, str]] = {
     "control characters": ("read \x00 boiler", "control characters"),
     "bad json": ('{"text": "read", ', "not valid JSON"),
     "json list": ('["read boiler"]', "JSON object"),
-    "deep nesting": ("[" * 2040 + "]" * 2040, "nested too deeply"),
+    "deep nesting": ("[" * 2040 + "]" * 2040, "nested deeper than"),
+    "lone surrogate": ('{"text": "\\udcff"}', "lone surrogate"),
+    "lone surrogate in a key": ('{"text": "hi", "\\ud800": 1}', "lone surrogate"),
+    "Infinity": ('{"text": "read", "id": -Infinity}', "not valid JSON"),
+    "overflowing number": ('{"text": "read", "id": 1e400}', "too large"),
+    "huge integer": ('{"text": "read", "id": ' + "9" * 5000 + '}', "longer than"),
     "duplicate keys": ('{"text": "read a", "text": "write b"}', "duplicate key"),
     "NaN": ('{"text": "read", "id": NaN}', "not valid JSON"),
     "unknown field": ('{"text": "read", "role": "engineer"}', "unknown field(s): 'role'"),
@@ -80,6 +85,26 @@ def test_hostile_commands_are_refused_with_a_reason(name: str) -> None:
 def test_a_refused_json_command_still_carries_its_id() -> None:
     event = _cmd('{"text": "read", "id": "r7", "extra": 1}')
     assert event["id"] == "r7" and event["error"] is not None
+
+
+@pytest.mark.parametrize("payload", [
+    '{"text": "\\udcff", "id": "r8"}', '{"text": "read", "id": "r8", "x": NaN}',
+    '{"text": 1e999, "id": "r8"}', '{"id": "r8", "text": "a", "text": "b"}',
+])
+def test_the_id_of_a_payload_that_is_not_strict_json_is_recovered(payload: str) -> None:
+    event = _cmd(payload)
+    assert event["error"]["code"] == "BAD_REQUEST" and event["text"] is None
+    assert event["id"] == "r8"
+    assert _set(payload.replace('"text"', '"value"'))["id"] == "r8"
+
+
+@pytest.mark.parametrize("payload", ['{"text": "read", "id": "\\udcff"}',
+                                     '{"text": "read", "id": NaN}',
+                                     '{"text": "read", "id": "a\\u0000b"}'])
+def test_an_id_that_is_not_clean_is_never_passed_on(payload: str) -> None:
+    event = _cmd(payload)
+    assert event["error"]["code"] == "BAD_REQUEST" and event["id"] is None
+    json.dumps(event, allow_nan=False).encode()  # nothing in it that JSON or UTF-8 refuses
 
 
 @pytest.mark.parametrize(("topic", "reason"), [
@@ -122,17 +147,27 @@ def test_set_payloads() -> None:
     ('{"id": 3}', "needs \"value\""),
     ('{"value": 1, "point": "other"}', "unknown field(s): 'point'"),
     ('{"value": Infinity}', "not valid JSON"),
+    ('{"value": 1e400}', "too large"),
+    ('{"value": "\\udcff"}', "lone surrogate"),
+    (b"\xed\xb3\xbf", "UTF-8"),  # a surrogate, encoded: not UTF-8
 ])
-def test_hostile_set_payloads_are_refused(payload: str, reason: str) -> None:
+def test_hostile_set_payloads_are_refused(payload: str | bytes, reason: str) -> None:
     event = _set(payload)
     assert event["value"] is None
     assert reason in event["error"]["message"]
+
+
+@pytest.mark.parametrize("point", ["a.b", "über", "x" * 201, "-lead", "sp ace", "tab\t", ""])
+def test_a_set_topic_that_can_name_no_point_is_refused(point: str) -> None:
+    event = set_event(Incoming(f"hermesd/n1/{point}/set", b"1"), point, RULES)
+    assert event["value"] is None and "names no point" in event["error"]["message"]
 
 
 def test_point_of_set_topic() -> None:
     f = "hermesd/n1/+/set"
     assert point_of_set_topic("hermesd/n1/pump1_speed/set", f) == "pump1_speed"
     assert point_of_set_topic("hermesd/n1/set", f) is None
+    assert point_of_set_topic("hermesd/n1//set", f) == ""  # an empty level: refused, answered
     assert point_of_set_topic("hermesd/n2/pump/set", f) is None
     assert point_of_set_topic("hermesd/n1/a/b/set", f) is None
 
@@ -145,6 +180,8 @@ def test_ha_status() -> None:
     assert status(b"offline") is False
     assert status(b"restarting") is None
     assert status(b"online" * 100) is None
+    assert status(b" online\n") is True
+    assert status(b"\xffonline") is None
 
 
 def test_a_redelivery_is_spotted_but_a_repeat_on_purpose_is_not() -> None:

@@ -7,6 +7,12 @@ the network. Its callbacks only copy what arrived and hop into the event loop wi
 connect the subscriptions are made afresh (a broker restart forgets them), and only once the
 broker has acknowledged them is the birth `online` published and the connection called ready:
 `online` means "ready for commands". The last will is `offline`, retained, on the same topic.
+
+Request topics (commands, writes, presses) are subscribed `live_only`: on MQTT 5 with retain
+handling 2, so the broker does not send their retained messages at subscribe time, and without
+"retain as published", so every live message arrives with the retain flag 0 and a retain flag 1
+always means "from the broker's store". MQTT 3.1.1 has no such option (the broker sets the flag
+on stored messages only); the tool checks the flag on both versions and never acts on it.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from pathlib import Path
 from typing import Any
 
 import paho.mqtt.client as paho
+from paho.mqtt import properties as paho_properties
 from paho.mqtt.enums import CallbackAPIVersion, MQTTErrorCode
+from paho.mqtt.exception import MalformedPacket
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
@@ -37,7 +45,17 @@ RECONNECT_MIN = 0.5  # seconds before the first reconnect attempt; doubles per f
 RECONNECT_MAX = 15.0  # ... up to this cap
 MAX_INFLIGHT = 100  # QoS 1 messages awaiting PUBACK at once (paho's default of 20 throttles)
 STOP_WAIT = 0.5  # seconds a clean stop waits for `offline` to be acknowledged
+#: the largest packet the broker may send us (MQTT 5; it drops larger ones): far above any
+#: request (refused past 4 KiB) or state we take, far below what would strain the tool's memory
+MAX_PACKET = 1 << 20
 ONLINE, OFFLINE = "online", "offline"
+
+
+@dataclass(frozen=True, slots=True)
+class Subscription:
+    qos: int
+    #: requests: never the broker's retained copy (MQTT 5 retain handling 2)
+    live_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,6 +95,31 @@ class Settings:
         return f"{self.host}:{self.port}"
 
 
+def _read_utf(buffer: bytes, maxlen: int) -> tuple[str, int]:
+    """paho's `readUTF` (MQTT 5 string properties) without its refusal of U+FEFF and NUL.
+
+    paho treats a response topic, content type or user property holding U+FEFF as a malformed
+    packet and drops the whole connection, though MQTT allows it (5.0 §1.5.4: it "MUST NOT be
+    skipped over or stripped off"); a careless broker may pass on NUL too. So one message from
+    anyone who may publish would disconnect the tool, lose what was in flight, and could do so
+    again and again. The tool judges the strings it uses itself (a response topic holding NUL
+    is refused, and answered) and ignores the rest. Text that is not UTF-8 stays malformed.
+    """
+    if maxlen < 2:
+        raise MalformedPacket("Not enough data to read string length")
+    length = paho_properties.readInt16(buffer)  # type: ignore[no-untyped-call]
+    if length > maxlen - 2:
+        raise MalformedPacket("Length delimited string too long")
+    try:
+        text = bytes(buffer[2:2 + length]).decode("utf-8")  # strict: no surrogates either
+    except UnicodeDecodeError as exc:
+        raise MalformedPacket(f"a string property is not UTF-8: {exc.reason}") from None
+    return text, length + 2
+
+
+paho_properties.readUTF = _read_utf  # paho looks it up at each call: every client takes it
+
+
 def _no_delay(client: paho.Client, userdata: Any, sock: Any) -> None:
     """Send small packets at once: an answer must not wait ~40 ms for Nagle's algorithm."""
     with contextlib.suppress(OSError, AttributeError):
@@ -108,7 +151,8 @@ class Connection:
         self._on_state = on_state
         self._on_published = on_published
         self._loop = asyncio.get_running_loop()
-        self._subs: tuple[tuple[str, int], ...] = ()  # replaced whole: paho's thread reads it
+        # replaced whole: paho's thread reads it
+        self._subs: tuple[tuple[str, Subscription], ...] = ()
         self._client: paho.Client | None = None
         self._connect_mid: int | None = None
         self._refused = False  # paho's thread: the broker refused the last connect
@@ -123,7 +167,7 @@ class Connection:
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def start(self, subscriptions: dict[str, int]) -> None:
+    def start(self, subscriptions: dict[str, Subscription]) -> None:
         """Build the client and let paho's thread connect (and keep reconnecting)."""
         s = self.settings
         self._subs = tuple(sorted(subscriptions.items()))
@@ -158,7 +202,11 @@ class Connection:
         client.on_publish = self._paho_publish
         client.on_socket_open = _no_delay
         self._client = client
-        client.connect_async(s.host, s.port, keepalive=s.keepalive)
+        props = None
+        if self.v5:
+            props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
+            props.MaximumPacketSize = MAX_PACKET
+        client.connect_async(s.host, s.port, keepalive=s.keepalive, properties=props)
         client.loop_start()
 
     async def stop(self) -> None:
@@ -177,7 +225,7 @@ class Connection:
 
     # -- what the tool uses ----------------------------------------------------------------------
 
-    def subscriptions(self, wanted: dict[str, int]) -> None:
+    def subscriptions(self, wanted: dict[str, Subscription]) -> None:
         """Change the subscriptions; applied now when connected, and on every connect."""
         old = dict(self._subs)
         self._subs = tuple(sorted(wanted.items()))
@@ -220,13 +268,17 @@ class Connection:
         with contextlib.suppress(RuntimeError):  # the loop is closed: we are shutting down
             self._loop.call_soon_threadsafe(fn, *args)
 
-    def _sub_list(self, subs: tuple[tuple[str, int], ...]
+    def _sub_list(self, subs: tuple[tuple[str, Subscription], ...]
                   ) -> list[tuple[str, SubscribeOptions]] | list[tuple[str, int]]:
         if not self.v5:
-            return list(subs)
-        # noLocal (MQTT 5): never receive our own publishes back, e.g. on a device topic
-        # that is both its state and its command topic
-        return [(topic, SubscribeOptions(qos=qos, noLocal=True)) for topic, qos in subs]
+            return [(topic, sub.qos) for topic, sub in subs]
+        # noLocal: never receive our own publishes back, e.g. on a device topic that is both
+        # its state and its command topic; retainAsPublished off: a live message always has
+        # the retain flag 0, so a 1 can only be a stored copy
+        return [(topic, SubscribeOptions(
+            qos=sub.qos, noLocal=True, retainAsPublished=False,
+            retainHandling=SubscribeOptions.RETAIN_DO_NOT_SEND if sub.live_only
+            else SubscribeOptions.RETAIN_SEND_ON_SUBSCRIBE)) for topic, sub in subs]
 
     def _paho_connect(self, client: paho.Client, userdata: Any, flags: Any,
                       reason: ReasonCode, properties: Any) -> None:

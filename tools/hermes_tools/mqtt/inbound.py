@@ -2,12 +2,15 @@
 
 Every payload here comes from anyone who may publish to the broker. A command (`B/N/command`)
 is plain text or a JSON object `{"text", "id", "dry_run"}`; a write request (`B/N/<point>/set`)
-is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decoding, JSON is
-parsed strictly (no duplicate keys, no NaN, bounded nesting), unknown fields and wrong types are
-refused, and an MQTT 5 response topic may not point into hermesd's own namespace, the discovery
-prefix or a device's topics (else an answer could overwrite an entity or drive a device). The
-result is always an event for the daemon: a request, or a refusal (`error`) it must answer.
-Nothing here executes anything.
+is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decoding, text must
+be UTF-8, JSON is parsed by `hermesd.strict_json` (RFC 8259 only: no NaN or Infinity, no number
+too large for a float, no lone surrogate escape, bounded nesting) and refuses duplicate keys,
+unknown fields and wrong types are refused, a set topic must name a possible point id, and an
+MQTT 5 response topic may not point into hermesd's own namespace, the discovery prefix or a
+device's topics (else an answer could overwrite an entity or drive a device). The result is
+always an event for the daemon: a request, or a refusal (`error`) it must answer, carrying the
+request's id when one can be read even from a refused payload. Nothing that is not strict JSON
+is ever passed on, so nothing of it can be echoed into an answer. Nothing here executes anything.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import re
 import time
 from collections import OrderedDict
 from collections.abc import Iterable
@@ -22,6 +26,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from paho.mqtt.client import topic_matches_sub
+
+from hermesd import strict_json
+from hermesd.errors import ProtocolError
 
 MAX_COMMAND_BYTES = 4096  # a command of 1000 characters, in UTF-8 and JSON, fits
 MAX_SET_BYTES = 256
@@ -32,6 +39,8 @@ MAX_INT_ID = 2**53  # an id JSON carries exactly
 COMMAND_FIELDS = ("text", "id", "dry_run")
 SET_FIELDS = ("value", "id", "dry_run")
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
+#: what a config point id may be (config.loader's IDENT), with a bound on its length
+_POINT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,199}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +57,14 @@ class Incoming:
 
 
 class Refused(Exception):
-    """A payload that is not a request we take; the message says what is wrong with it."""
+    """A payload that is not a request we take; the message says what is wrong with it.
+
+    `request_id` is the id the payload carried, when one could be read despite the fault,
+    so the refusal reaches the requester under it."""
+
+    def __init__(self, message: str, request_id: str | int | None = None) -> None:
+        super().__init__(message)
+        self.request_id = request_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,14 +82,14 @@ def check_reply_topic(topic: str, rules: ReplyRules) -> None:
     if len(topic.encode()) > MAX_TOPIC_BYTES:
         raise Refused(f"the response topic is longer than {MAX_TOPIC_BYTES} bytes")
     if any(ch in topic for ch in "+#\x00"):
-        raise Refused(f"the response topic {_show(topic)} contains a wildcard or NUL")
+        raise Refused(f"the response topic {show(topic)} contains a wildcard or NUL")
     if topic.startswith("$"):
-        raise Refused(f"the response topic {_show(topic)} is a broker topic ($...)")
+        raise Refused(f"the response topic {show(topic)} is a broker topic ($...)")
     if topic == rules.default:
         return
     for pattern in rules.protected:
         if topic_matches_sub(pattern, topic):
-            raise Refused(f"answers may not be sent to {_show(topic)}: it is one of hermesd's or a "
+            raise Refused(f"answers may not be sent to {show(topic)}: it is one of hermesd's or a "
                           "device's own topics")
 
 
@@ -126,6 +142,8 @@ def command_event(msg: Incoming, rules: ReplyRules) -> dict[str, Any]:
     except Refused as exc:
         event["error"] = _bad(str(exc))
         event["text"] = None
+        if event["id"] is None:
+            event["id"] = exc.request_id
     return event
 
 
@@ -136,6 +154,9 @@ def set_event(msg: Incoming, point: str, rules: ReplyRules) -> dict[str, Any]:
     try:
         if event["error"] is not None:
             return event
+        if not _POINT_ID.fullmatch(point):
+            raise Refused(f"the topic {show(msg.topic)} names no point: a point id is at most "
+                          "200 letters, digits, _ and -")
         raw = _text(msg.payload, MAX_SET_BYTES, "a write request")
         if raw.lstrip().startswith(("{", "[")):
             obj = _json_object(raw, "the write request")
@@ -156,24 +177,31 @@ def set_event(msg: Incoming, point: str, rules: ReplyRules) -> dict[str, Any]:
     except Refused as exc:
         event["error"] = _bad(str(exc))
         event["value"] = None
+        if event["id"] is None:
+            event["id"] = exc.request_id
     return event
 
 
 def point_of_set_topic(topic: str, set_filter: str) -> str | None:
-    """`B/N/<point>/set` -> `<point>`, for the topics the set filter (`B/N/+/set`) matches."""
+    """`B/N/<point>/set` -> `<point>`, for the topics the set filter (`B/N/+/set`) matches.
+
+    The level may be anything one topic level can hold, even empty: `set_event` refuses a
+    level that cannot be a point id, so a request that reached us is always answered."""
     prefix = set_filter.removesuffix("+/set")
-    if not topic.startswith(prefix) or not topic.endswith("/set"):
+    if not topic.startswith(prefix):
         return None
-    point = topic[len(prefix):-len("/set")]
-    return point if point and "/" not in point else None
+    rest = topic[len(prefix):]
+    if not rest.endswith("/set"):
+        return None
+    point = rest[:-len("/set")]
+    return None if "/" in point else point
 
 
 def ha_status(msg: Incoming) -> bool | None:
     """Home Assistant's birth (`online`) or will (`offline`); None for anything else."""
-    text = msg.payload[:16].decode("utf-8", "replace").strip()
     if len(msg.payload) > 16:
         return None
-    return {"online": True, "offline": False}.get(text)
+    return {b"online": True, b"offline": False}.get(msg.payload.strip())
 
 
 # -- pieces ------------------------------------------------------------------------------------
@@ -223,25 +251,40 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise ValueError(f"duplicate key {key!r}")
+            raise ValueError(f"duplicate key {show(key)}")
         out[key] = value
     return out
 
 
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
+_DUPLICATES = json.JSONDecoder(object_pairs_hook=_no_duplicates)
 
 
 def _json_object(raw: str, what: str) -> dict[str, Any]:
     try:
-        obj = json.loads(raw, object_pairs_hook=_no_duplicates, parse_constant=_no_constant)
-    except RecursionError:
-        raise Refused(f"{what} is nested too deeply") from None
-    except ValueError as exc:
-        raise Refused(f"{what} is not valid JSON: {exc}") from None
+        strict_json.loads(raw)  # the payload is bounded: a second parse below costs little
+        obj = _DUPLICATES.decode(raw)  # strict JSON already: only duplicate keys can fail
+    except (ProtocolError, ValueError) as exc:
+        raise Refused(f"{what} is not valid JSON: {exc}", _readable_id(raw)) from None
     if not isinstance(obj, dict):
         raise Refused(f"{what} must be a JSON object, not {_kind(obj)}")
     return obj
+
+
+def _readable_id(raw: str) -> str | int | None:
+    """The id of a payload refused as JSON, when a lenient parse finds a good one in it.
+
+    Only an id that passes `_request_id` (printable text, a whole number JSON carries exactly)
+    is kept, so nothing non-standard in the payload reaches the answer."""
+    try:
+        obj = json.loads(raw, parse_constant=lambda _name: None)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(obj, dict):
+        return None
+    try:
+        return _request_id(obj)
+    except Refused:
+        return None
 
 
 def _only(obj: dict[str, Any], fields: Iterable[str], what: str) -> None:
@@ -249,13 +292,14 @@ def _only(obj: dict[str, Any], fields: Iterable[str], what: str) -> None:
     unknown = sorted(k for k in obj if k not in allowed)
     if unknown:
         raise Refused(f"{what} takes only {', '.join(allowed)}; unknown field(s): "
-                      f"{', '.join(_show(k) for k in unknown)}")
+                      f"{', '.join(show(k) for k in unknown)}")
 
 
 def _request_id(obj: dict[str, Any]) -> str | int | None:
     if "id" not in obj or obj["id"] is None:
         return None
     rid = obj["id"]
+    # isprintable() is false for surrogates, controls and unassigned code points
     if isinstance(rid, str) and 0 < len(rid) <= MAX_ID_CHARS and rid.isprintable():
         return rid
     if isinstance(rid, int) and not isinstance(rid, bool) and abs(rid) <= MAX_INT_ID:
@@ -283,6 +327,7 @@ def _kind(value: Any) -> str:
     return type(value).__name__
 
 
-def _show(text: str, limit: int = 60) -> str:
+def show(text: str, limit: int = 60) -> str:
+    """`text` for a log line or a message: quoted, escaped, and cut to `limit` characters."""
     shown = repr(text)
     return shown if len(shown) <= limit else shown[:limit - 3] + "..."

@@ -7,6 +7,15 @@ Messages that arrive are routed by topic: commands and write requests become eve
 A duplicate delivery (QoS 1 DUP flag) of a request already seen is dropped here; requests that
 carry an id or correlation data are also deduplicated by the daemon. A write is never queued
 for later: with the broker away it fails at once with DEVICE_OFFLINE.
+
+Requests act only on live messages. A message on a request topic (command, set, push-to-talk)
+that arrives with the retain flag is the broker's stored copy, sent again at every subscribe,
+so acting on it would repeat an old request at every reconnect (and undo later writes): it is
+ignored, logged once per topic, counted, and reported to the daemon as a `retained` event.
+hermesd does not clear it: it is another client's data, and the broker may well refuse us the
+write; the log line says how to clear it. A live message without payload and without MQTT 5
+request properties is the clearing of such a message, not a request: ignored too. Junk on the
+topics we only watch is logged once per topic until that topic carries good data again.
 """
 
 from __future__ import annotations
@@ -20,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from hermes_tools.mqtt import inbound, points
-from hermes_tools.mqtt.connection import Connection, Settings
+from hermes_tools.mqtt.connection import Connection, Settings, Subscription
 from hermes_tools.mqtt.inbound import Incoming, Redeliveries, ReplyRules
 from hermes_tools.mqtt.outbox import Message, Outbox
 from hermes_tools.mqtt.points import MqttDevice, MqttPoint, StateBoard
@@ -35,6 +44,7 @@ MAX_BATCH = 5000  # messages in one publish call
 SAVE_DELAY_CONNECTED = 1.0  # an answer is usually acknowledged before the outbox needs a save
 OUTBOX_FILE = "mqtt-outbox.json"
 START_RETRY = 5.0  # seconds between attempts to use password/TLS files that failed
+NOTED_TOPICS = 1024  # topics remembered for log-once; past that, one line says logging stopped
 
 _MESSAGE = {
     "type": "object", "additionalProperties": False,
@@ -87,6 +97,36 @@ class Topics:
                    protected=tuple(t.get("protected", ())))
 
 
+class Noted:
+    """Keys already logged about, so a state is logged once, not once per message (bounded)."""
+
+    def __init__(self, what: str, limit: int = NOTED_TOPICS) -> None:
+        self.what = what
+        self.limit = limit
+        self._keys: set[str] = set()
+        self._full = False
+
+    def first(self, key: str) -> bool:
+        """True the first time `key` is seen (until `forget`)."""
+        if key in self._keys:
+            return False
+        if len(self._keys) >= self.limit:
+            if not self._full:
+                self._full = True
+                log.warning("more than %d topics with %s: not logged one by one any more",
+                            self.limit, self.what)
+            return False
+        self._keys.add(key)
+        return True
+
+    def forget(self, key: str) -> bool:
+        """Forget `key`; whether it was noted."""
+        if key in self._keys:
+            self._keys.discard(key)
+            return True
+        return False
+
+
 class MqttTool(Tool):
     name = "mqtt"
     version = __version__
@@ -113,7 +153,11 @@ class MqttTool(Tool):
         self._acks: dict[int, asyncio.Future[None]] = {}
         self.redeliveries = Redeliveries()
         self.counters = {"received": 0, "published": 0, "dropped": 0, "duplicates": 0,
-                         "refused": 0, "bad_states": 0}
+                         "refused": 0, "retained": 0, "cleared": 0, "ignored": 0,
+                         "bad_states": 0}
+        self.retained_seen = Noted("retained requests")
+        self.refusals_seen = Noted("refused requests")
+        self.junk_seen = Noted("unusable messages")
 
     # -- configuration ---------------------------------------------------------------------------
 
@@ -187,16 +231,26 @@ class MqttTool(Tool):
                 log.info("the MQTT broker settings are usable again")
             self.start_error = None
 
-    def _subscriptions(self) -> dict[str, int]:
+    def _subscriptions(self) -> dict[str, Subscription]:
+        """Requests live only; states, availabilities and HA's status with their retained copy."""
         assert self.topics is not None
-        wanted = {self.topics.command: 1, self.topics.set_filter: 1, self.topics.ha_status: 1}
-        if self.topics.talk:
-            wanted[self.topics.talk] = 1
+        wanted: dict[str, Subscription] = {}
+
+        def want(topic: str, qos: int, live_only: bool = False) -> None:
+            had = wanted.get(topic)
+            if had is not None:  # a topic that is also a state topic still needs its copy
+                qos, live_only = max(qos, had.qos), live_only and had.live_only
+            wanted[topic] = Subscription(qos, live_only)
+
+        for request_topic in (self.topics.command, self.topics.set_filter, self.topics.talk):
+            if request_topic:
+                want(request_topic, 1, live_only=True)
+        want(self.topics.ha_status, 1)
         for point in self.points.values():
             if point.state_topic:
-                wanted[point.state_topic] = max(point.qos, wanted.get(point.state_topic, 0))
+                want(point.state_topic, point.qos)
         for topic in self.by_availability:
-            wanted[topic] = 1
+            want(topic, 1)
         return wanted
 
     # -- background work ---------------------------------------------------------------------------
@@ -277,36 +331,74 @@ class MqttTool(Tool):
         topics, rules = self.topics, self.rules
         assert topics is not None and rules is not None
         if msg.topic == topics.command:
-            if not self._duplicate(msg):
+            if self._live("command", msg) and not self._duplicate(msg):
                 self._request("command", inbound.command_event(msg, rules))
         elif msg.topic == topics.ha_status:
             online = inbound.ha_status(msg)
             if msg.retain:
                 pass  # a retained birth comes with every connect, which announces anyway
             elif online is None:
-                log.warning("ignored %s on %s: Home Assistant says online or offline",
-                            msg.payload[:40], msg.topic)
+                self._junk(msg, "Home Assistant says online or offline")
             else:
+                self._good(msg.topic)
                 self.emit("ha_status", {"online": online})
         elif topics.talk and msg.topic == topics.talk:
-            if msg.payload.strip() == b"PRESS":
+            if not self._live("talk", msg):
+                pass
+            elif msg.payload.strip() == b"PRESS":
+                self._good(msg.topic)
                 self.emit("talk", {"ts": time.time()})
             else:
-                log.warning("ignored %s on %s: a press is PRESS", msg.payload[:40], msg.topic)
+                self._junk(msg, "a press is PRESS")
         else:
             point = inbound.point_of_set_topic(msg.topic, topics.set_filter)
-            if point is not None and not self._duplicate(msg):
+            if point is not None and self._live("set", msg) and not self._duplicate(msg):
                 self._request("set", inbound.set_event(msg, point, rules))
         for pid in self.by_state.get(msg.topic, ()):
             self._state(self.points[pid], msg)
         for device in self.by_availability.get(msg.topic, ()):
             self._availability(self.devices[device], msg)
 
+    def _live(self, kind: str, msg: Incoming) -> bool:
+        """Whether a message on a request topic is a live request to act on."""
+        if msg.retain:
+            self.counters["retained"] += 1
+            if self.retained_seen.first(msg.topic):
+                log.warning("ignored a retained %s on %s: requests act only on live messages, "
+                            "never on the broker's stored copy (the broker keeps sending it at "
+                            "every subscribe; its owner can clear it with an empty retained "
+                            "message, e.g. mosquitto_pub -r -n -t TOPIC)", kind,
+                            inbound.show(msg.topic))
+            self.emit("retained", {"kind": kind, "topic": msg.topic[:inbound.MAX_TOPIC_BYTES]})
+            return False
+        if not msg.payload and msg.response_topic is None and msg.correlation is None:
+            self.counters["cleared"] += 1  # how a retained message is deleted: not a request
+            if self.retained_seen.forget(msg.topic):
+                log.info("the retained %s on %s was cleared", kind, inbound.show(msg.topic))
+            return False
+        return True
+
     def _request(self, kind: str, event: dict[str, Any]) -> None:
         if event["error"] is not None:
             self.counters["refused"] += 1
-            log.info("refused a %s on %s: %s", kind, event["topic"], event["error"]["message"])
+            # answered and counted; logged once per topic until a request on it is taken again
+            # (a flood of bad requests must not flood the log)
+            level = logging.INFO if self.refusals_seen.first(event["topic"]) else logging.DEBUG
+            log.log(level, "refused a %s on %s: %s", kind, inbound.show(event["topic"]),
+                    event["error"]["message"])
+        else:
+            self.refusals_seen.forget(event["topic"])
         self.emit(kind, event)
+
+    def _junk(self, msg: Incoming, expected: str) -> None:
+        self.counters["ignored"] += 1
+        if self.junk_seen.first(msg.topic):
+            log.warning("ignored %r on %s: %s (logged once until it carries good data)",
+                        msg.payload[:40], inbound.show(msg.topic), expected)
+
+    def _good(self, topic: str) -> None:
+        if self.junk_seen.forget(topic):
+            log.info("%s carries good data again", inbound.show(topic))
 
     def _duplicate(self, msg: Incoming) -> bool:
         if self.redeliveries.seen_again(msg):
@@ -334,12 +426,14 @@ class MqttTool(Tool):
     def _availability(self, device: MqttDevice, msg: Incoming) -> None:
         text = msg.payload[:256].decode("utf-8", "replace").strip()
         if text == device.payload_available:
+            self._good(msg.topic)
             self._device(device.id, True, "")
         elif text == device.payload_not_available:
+            self._good(msg.topic)
             self._device(device.id, False, f"its availability topic says {text!r}")
         else:
-            log.warning("ignored %r on %s: expected %r or %r", text[:40], msg.topic,
-                        device.payload_available, device.payload_not_available)
+            self._junk(msg, f"expected {device.payload_available!r} or "
+                            f"{device.payload_not_available!r}")
 
     def _flush_outbox(self) -> None:
         assert self.conn is not None
