@@ -26,10 +26,9 @@ from hypothesis import strategies as st
 
 from hermesd.audit import AuditLog
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
-from tests.support.peer import open_socket_to_others, send_as
+from tests.support.peers import NOBODY, open_to_everyone, send_as
 
 READS_PER_EXAMPLE = int(os.environ.get("HERMESD_FLOOD_READS", "2000"))
-NOBODY = 65534
 LOG_SIZE, LOG_FILES = 64 * 1024, 4
 
 point_ids = st.one_of(
@@ -93,7 +92,7 @@ def test_a_flood_of_hostile_reads_cannot_push_a_write_out_of_the_trail(
     if os.getuid() != 0:
         pytest.skip("the hostile peer is another user: needs root to become one")
     d = daemon_runner.start(_plant())
-    open_socket_to_others(d.socket)
+    open_to_everyone(d.socket)
     writes = []
     for value in (100, 200, 300, 400, 500):
         answer = d.request({"op": "write", "point": "fan_speed", "value": value,

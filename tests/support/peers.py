@@ -5,7 +5,8 @@
 exception in the child comes back as `PeerFailed` with its repr. `Background` is the same while
 the test goes on doing other things; `as_user_async` for a test whose event loop serves the
 socket the child talks to (it must keep running).
-`open_to_everyone(path)` makes a socket reachable by such a child.
+`open_to_everyone(path)` makes a socket reachable by such a child. `send_as(uid, socket,
+frames)` pipelines raw request frames as that user and summarises the answers.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import select
 import signal
 import socket
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -183,3 +185,60 @@ def ask(path: str, request: dict[str, Any], timeout: float = 10.0) -> dict[str, 
                 raise ConnectionError("closed without an answer")
             buf += chunk
     return dict(json.loads(buf.partition(b"\n")[0]))
+
+
+# -- pipelined raw frames ------------------------------------------------------------------------
+
+WINDOW = 32  # requests in flight on one connection (the server takes 64)
+
+
+def send_as(uid: int | None, sock: Path, frames: list[bytes], *,
+            each_on_its_own: bool = False, timeout: float = 60.0) -> dict[str, Any]:
+    """Pipeline raw frames (each ending in a newline) as `uid` (None: as ourselves), a window
+    in flight; a frame the daemon refuses closes that connection, and `each_on_its_own` gives
+    every frame a connection of its own. Returns the count of answers, how many of each status
+    and error code, and the seconds it took."""
+    def job() -> dict[str, Any]:
+        started = time.monotonic()
+        answers: list[bytes] = []
+        for batch in ([f] for f in frames) if each_on_its_own else [frames]:
+            answers += _pipeline(sock, batch, timeout)
+        return _summary(answers, time.monotonic() - started)
+
+    if uid is None:
+        return job()
+    return dict(Background(uid, job).result(timeout * max(1, len(frames) // WINDOW + 1)))
+
+
+def _pipeline(path: Path, frames: list[bytes], timeout: float) -> list[bytes]:
+    answers: list[bytes] = []
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        sock.connect(str(path))
+        sent = 0
+        buf = b""
+        while len(answers) < len(frames):
+            while sent < len(frames) and sent - len(answers) < WINDOW:
+                sock.sendall(frames[sent])
+                sent += 1
+            try:
+                chunk = sock.recv(1 << 20)
+            except ConnectionResetError:
+                break
+            if not chunk:
+                break  # the daemon closed it (after answering a frame it refused)
+            buf += chunk
+            *lines, buf = buf.split(b"\n")
+            answers += [line for line in lines if line.strip()]
+    return answers
+
+
+def _summary(answers: list[bytes], elapsed: float) -> dict[str, Any]:
+    kinds: Counter[str] = Counter()
+    for line in answers:
+        try:
+            answer = json.loads(line)
+            kinds[f"{answer.get('status')} {(answer.get('error') or {}).get('code')}"] += 1
+        except ValueError:
+            kinds["unreadable"] += 1
+    return {"answers": len(answers), "kinds": dict(kinds), "elapsed": elapsed}
