@@ -203,6 +203,11 @@ class Lexicon:
                     todo.append(child)
         return tuple(self.concepts[k] for k in sorted(seen))
 
+    def words(self) -> frozenset[str]:
+        """Every word of every surface form as it is matched (case-folded, singular, Chinese
+        characters simplified): what a fuzzy matcher may correct a mistyped word to."""
+        return frozenset(word for key in self._index for word in key.split(" "))
+
     def _tokens(self, text: str) -> list[_Token]:
         norm, where = _normalise(text)
         fold = self._fold
@@ -215,12 +220,16 @@ class Lexicon:
             c = word[0]
             if c.isdigit():
                 out.append(_Token(word, a, b, True, False))
-            elif len(word) == 1 and "\u3400" <= c:
+            elif len(word) == 1 and _is_cjk(c):
                 simple = fold.get(c, c)
                 out.append(_Token(simple, a, b, c in _ZH_NUMERALS, simple != c))
             else:
                 out.append(_Token(_singular(word), a, b, False, False))
         return out
+
+
+def _is_cjk(c: str) -> bool:
+    return "\u3400" <= c <= "\u4dbf" or "\u4e00" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
@@ -414,7 +423,7 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
         for form in r.en + r.zh:
             text = form.lstrip(_MARKS)
             marks = form[:len(form) - len(text)]
-            key = " ".join(t.key for t in scratch._tokens(text))  # noqa: SLF001
+            key = " ".join(t.key for t in scratch._tokens(text))
             if not key:
                 continue
             if key in seen:
