@@ -22,7 +22,7 @@ from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Literal, NamedTuple, get_args
+from typing import Literal, get_args
 
 Kind = Literal["quantity", "thing", "medium", "role", "state", "action", "modifier", "unit"]
 KINDS: tuple[Kind, ...] = get_args(Kind)
@@ -93,35 +93,53 @@ class Match:
         return self.start, self.end
 
 
-class _Entry(NamedTuple):
-    concept: Concept
-    form: str
-    exact: str  # "=" forms: the form's letters in their case; "" otherwise
-    after_number: bool
+@dataclass(slots=True)
+class _Words:
+    """The words of a text, as matched; parallel lists, for speed."""
+
+    keys: list[str]  # case-folded, plural-stripped, traditional folded to simplified
+    pieces: list[str]  # each key as it continues a key: " pump", but "度" (see `_key`)
+    starts: list[int]  # where each word is in the original text
+    ends: list[int]
+    numbers: set[int]  # positions of numbers: digits, or a Chinese numeral
+    traditional: set[int]  # positions of traditional characters
 
 
-class _Token(NamedTuple):
-    key: str  # case-folded, plural-stripped, traditional folded to simplified
-    start: int  # in the original text
-    end: int
-    number: bool
-    traditional: bool
+_Entry = Concept | int
+
+
+@dataclass(frozen=True, slots=True)
+class _Index:
+    """Compact on purpose (a Pi has little memory). An entry is the concept itself where the
+    key is the form as written and it has no marker (most are: "pump", "清水池"); else one int,
+    `number << 8 | n`, for the n-th form (English, then Chinese) of the concept numbered
+    `number`."""
+
+    keys: dict[str, _Entry | tuple[_Entry, ...]]  # a form's words (see `_key`) -> its entries
+    exact: dict[int, str]  # entries of "=" forms -> the form's word characters in their case
+    after_number: frozenset[int]  # entries of "#" forms
 
 
 class Lexicon:
     """The loaded, validated lexicon. Immutable; its queries are pure."""
 
-    __slots__ = ("_fold", "_index", "_longest", "_narrower", "concepts")
+    __slots__ = ("_fold", "_index", "_longest", "_narrower", "_numbered", "concepts")
 
-    def __init__(self, concepts: Mapping[str, Concept], index: Mapping[str, tuple[_Entry, ...]],
+    def __init__(self, concepts: Mapping[str, Concept], index: _Index,
                  fold: Mapping[str, str]) -> None:
         self.concepts = concepts
+        self._numbered = tuple(concepts.values())
         self._index = index
         self._fold = fold
+        # the first word of each key of several words -> the most words of a key it starts;
+        # the string of a one-word key is reused for its word
+        one_word = {key: key for key in index.keys if len(_TOKEN.findall(key)) == 1}
         longest: dict[str, int] = {}
-        for key in index:
-            words = key.split(" ")
-            longest[words[0]] = max(longest.get(words[0], 0), len(words))
+        for key in index.keys:
+            words = _TOKEN.findall(key)
+            if len(words) > 1:
+                first = one_word.get(words[0], words[0])
+                longest[first] = max(longest.get(first, 1), len(words))
         self._longest = longest
         narrower: dict[str, list[str]] = {}
         for c in concepts.values():
@@ -139,46 +157,64 @@ class Lexicon:
 
         Where one span is a form of several concepts (of different kinds, or marked shared within
         a kind) there is one match for each, in the order of their ids."""
-        toks = self._tokens(text)
+        w = self._words(text)
+        keys, pieces, index = w.keys, w.pieces, self._index
         out: list[Match] = []
-        i, n = 0, len(toks)
+        i, n = 0, len(keys)
         while i < n:
-            most = self._longest.get(toks[i].key, 0)
+            first = keys[i]
             taken = 0
-            for k in range(min(most, n - i), 0, -1):
-                key = toks[i].key if k == 1 else " ".join(t.key for t in toks[i:i + k])
-                entries = self._index.get(key)
-                if entries is None:
+            for k in range(min(self._longest.get(first, 1), n - i), 0, -1):
+                key = first if k == 1 else first + "".join(pieces[i + 1:i + k])
+                found = index.keys.get(key)
+                if found is None:
                     continue
-                start, end = toks[i].start, toks[i + k - 1].end
-                traditional = any(t.traditional for t in toks[i:i + k])
-                for e in entries:
-                    if e.after_number and not (i and toks[i - 1].number):
+                start, end = w.starts[i], w.ends[i + k - 1]
+                traditional = bool(w.traditional) and any(
+                    p in w.traditional for p in range(i, i + k))
+                for entry in found if isinstance(found, tuple) else (found,):
+                    if isinstance(entry, Concept):  # the key is the form
+                        out.append(Match(entry, start, end, key, traditional))
+                        taken = k
                         continue
-                    if e.exact and _shape(text[start:end]) != e.exact:
+                    if entry in index.after_number and i - 1 not in w.numbers:
                         continue
-                    out.append(Match(e.concept, start, end, e.form, traditional))
+                    exact = index.exact.get(entry)
+                    if exact is not None and _shape(text[start:end]) != exact:
+                        continue
+                    out.append(self._match(entry, start, end, traditional))
                     taken = k
                 if taken:
                     break
             i += taken or 1
         return out
 
+    def _concept_of(self, entry: _Entry) -> Concept:
+        return entry if isinstance(entry, Concept) else self._numbered[entry >> 8]
+
+    def _match(self, entry: int, start: int, end: int, traditional: bool) -> Match:
+        c = self._numbered[entry >> 8]
+        n = entry & 0xFF
+        form = c.en_forms[n] if n < len(c.en_forms) else c.zh_forms[n - len(c.en_forms)]
+        return Match(c, start, end, form, traditional)
+
     def units(self, unit: str) -> tuple[Concept, ...]:
         """The unit concepts a unit as a config writes it names ("°C", "m³/h", "bar(g)"): the
         one whose form it is, or else those found in it ("kWh (total)"); several only where the
         data mark a spelling shared ("公斤": kg, or bar as Chinese speakers say it)."""
-        toks = self._tokens(unit)
-        entries = self._index.get(" ".join(t.key for t in toks), ())
-        whole = tuple(e.concept for e in entries
-                      if e.concept.kind == "unit" and (not e.exact or _shape(unit) == e.exact))
+        found = self._index.keys.get(_key(self._words(unit)), ())
+        shape = _shape(unit)
+        whole = tuple(self._concept_of(e)
+                      for e in (found if isinstance(found, tuple) else (found,))
+                      if self._concept_of(e).kind == "unit"
+                      and (isinstance(e, Concept) or self._index.exact.get(e, shape) == shape))
         if whole:
             return whole
-        found: dict[str, Concept] = {}
+        inside: dict[str, Concept] = {}
         for m in self.concepts_of_text(unit):
             if m.kind == "unit":
-                found.setdefault(m.concept.id, m.concept)
-        return tuple(found.values())
+                inside.setdefault(m.concept.id, m.concept)
+        return tuple(inside.values())
 
     def unit_concepts(self, unit: str) -> tuple[Concept, ...]:
         """The quantities a unit can measure, sorted by id: those its unit concept links, and the
@@ -206,30 +242,49 @@ class Lexicon:
     def words(self) -> frozenset[str]:
         """Every word of every surface form as it is matched (case-folded, singular, Chinese
         characters simplified): what a fuzzy matcher may correct a mistyped word to."""
-        return frozenset(word for key in self._index for word in key.split(" "))
+        return frozenset(word for key in self._index.keys for word in _TOKEN.findall(key))
 
-    def _tokens(self, text: str) -> list[_Token]:
+    def _words(self, text: str) -> _Words:
         norm, where = _normalise(text)
         fold = self._fold
-        out = []
+        w = _Words([], [], [], [], set(), set())
+        continues = False  # whether the previous word is one a next word joins with a space
         for m in _TOKEN.finditer(norm):
             word = m.group()
             a, b = m.span()
             if where is not None:
                 a, b = where[a], where[b - 1] + 1
             c = word[0]
+            p = len(w.keys)
             if c.isdigit():
-                out.append(_Token(word, a, b, True, False))
-            elif len(word) == 1 and _is_cjk(c):
-                simple = fold.get(c, c)
-                out.append(_Token(simple, a, b, c in _ZH_NUMERALS, simple != c))
+                w.numbers.add(p)
+                piece = " " + word if continues else word
+                continues = True
+            elif len(word) == 1 and c >= "\u3400":  # a Chinese character (tokens make it one)
+                word = fold.get(c, c)
+                if word != c:
+                    w.traditional.add(p)
+                if c in _ZH_NUMERALS:
+                    w.numbers.add(p)
+                piece = word
+                continues = False
             else:
-                out.append(_Token(_singular(word), a, b, False, False))
-        return out
+                if len(word) > 3 and word[-1] == "s":
+                    word = _singular(word)
+                piece = " " + word if continues else word
+                continues = True
+            w.keys.append(word)
+            w.pieces.append(piece)
+            w.starts.append(a)
+            w.ends.append(b)
+        return w
 
 
-def _is_cjk(c: str) -> bool:
-    return "\u3400" <= c <= "\u4dbf" or "\u4e00" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff"
+def _key(w: _Words) -> str:
+    """The index key of words: how a form is found. English words are joined with a space,
+    Chinese characters written together ("clear well", "清水池", "ph值"), so that the key of
+    a form is often the form itself (and the two share one string)."""
+    return "".join(w.pieces)
 
 
 def _normalise(text: str) -> tuple[str, list[int] | None]:
@@ -411,19 +466,29 @@ def _form_problem(form: str, *, chinese: bool) -> str:
 
 
 def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, str],
-           problems: list[str]) -> dict[str, tuple[_Entry, ...]]:
-    """Key (the form's words, space-joined) -> entries; shared keys checked against '~' marks."""
-    scratch = Lexicon(concepts, {}, fold)
-    index: dict[str, list[tuple[_Entry, bool, str]]] = {}
+           problems: list[str]) -> _Index:
+    """The entries of every form by key; keys shared within a kind checked against '~' marks.
+    Built straight into its final shape: a Pi keeps what loading leaves behind."""
+    scratch = Lexicon({}, _Index({}, {}, frozenset()), fold)
+    numbers = {ident: number for number, ident in enumerate(concepts)}
+    numbered = tuple(concepts.values())
+
+    def concept_of(e: _Entry) -> Concept:
+        return e if isinstance(e, Concept) else numbered[e >> 8]
+
+    keys: dict[str, _Entry | tuple[_Entry, ...]] = {}
+    exact: dict[int, str] = {}
+    after_number: set[int] = set()
+    shared: set[_Entry] = set()
+    where: dict[str, str] = {}
     for r in rows:
         c = concepts.get(r.ident)
-        if c is None or c.id != r.ident:
-            continue
+        if c is None or r.ident in where:
+            continue  # a second definition of the id (reported already)
+        where[r.ident] = r.where
         seen: dict[str, str] = {}
-        for form in r.en + r.zh:
-            text = form.lstrip(_MARKS)
-            marks = form[:len(form) - len(text)]
-            key = " ".join(t.key for t in scratch._tokens(text))
+        for n, (form, text) in enumerate(zip(r.en + r.zh, c.en_forms + c.zh_forms, strict=True)):
+            key = _key(scratch._words(text))
             if not key:
                 continue
             if key in seen:
@@ -431,21 +496,38 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
                                 "same words")
                 continue
             seen[key] = form
-            entry = _Entry(c, text, _shape(text) if EXACT in marks else "", AFTER_NUMBER in marks)
-            index.setdefault(key, []).append((entry, SHARED in marks, r.where))
-    for key, entries in index.items():
-        for kind in {e.concept.kind for e, _, _ in entries}:
-            same = [(e, shared, where) for e, shared, where in entries if e.concept.kind == kind]
-            if len(same) > 1 and not all(shared for _, shared, _ in same):
-                places = ", ".join(f"{e.concept.id} ({where})" for e, _, where in same)
-                problems.append(f"{same[0][2]}: {key!r} is a {kind} form of {places}: mark it "
-                                f"'{SHARED}' in each, or keep it in one")
-            if len(same) == 1 and same[0][1]:
-                e, _, where = same[0]
-                problems.append(f"{where}: {e.concept.id}: {e.form!r} is marked '{SHARED}' but "
+            if n > 0xFF:
+                problems.append(f"{r.where}: {r.ident}: more than 256 forms")
+                break
+            marks = form[:len(form) - len(text)]
+            if key == text:
+                key = text  # one string for both
+            number = numbers[r.ident] << 8 | n
+            entry: _Entry = c if key is text and not marks else number
+            before = keys.get(key)
+            keys[key] = entry if before is None else tuple(sorted(
+                (before if isinstance(before, tuple) else (before,)) + (entry,),
+                key=lambda e: concept_of(e).id))
+            if EXACT in marks:
+                exact[number] = _shape(text)
+            if AFTER_NUMBER in marks:
+                after_number.add(number)
+            if SHARED in marks:
+                shared.add(entry)
+    for key, found in keys.items():
+        entries = [concept_of(e) for e in (found if isinstance(found, tuple) else (found,))]
+        flags = [e in shared for e in (found if isinstance(found, tuple) else (found,))]
+        for kind in {c.kind for c in entries}:
+            same = [c.id for c in entries if c.kind == kind]
+            marked = [f for c, f in zip(entries, flags, strict=True) if c.kind == kind]
+            if len(same) > 1 and not all(marked):
+                places = ", ".join(f"{ident} ({where[ident]})" for ident in same)
+                problems.append(f"{where[same[0]]}: {key!r} is a {kind} form of {places}: mark "
+                                f"it '{SHARED}' in each, or keep it in one")
+            if len(same) == 1 and marked[0]:
+                problems.append(f"{where[same[0]]}: {same[0]}: {key!r} is marked '{SHARED}' but "
                                 f"no other {kind} has it")
-    return {key: tuple(sorted((e for e, _, _ in entries), key=lambda e: e.concept.id))
-            for key, entries in index.items()}
+    return _Index(keys, exact, frozenset(after_number))
 
 
 def _check_links(rows: list[_Row], concepts: dict[str, Concept], problems: list[str]) -> None:
