@@ -151,6 +151,8 @@ def test_usage_errors(daemon: RunningDaemon, args: list[str], message: str) -> N
                                             "too large"),
     (["call", "dev.echo", '{"a": "\\udcff"}'], "JSON arguments are not valid JSON: a string holds "
                                                 "a lone surrogate"),
+    (["call", "dev.echo", '{"a": 1, "a": 2}'], "JSON arguments are not valid JSON: duplicate key "
+                                               '"a" in an object'),
 ])
 def test_bad_command_lines_are_usage_errors(daemon: RunningDaemon, args: list[str],
                                             message: str) -> None:

@@ -143,7 +143,9 @@ class RequestDecoder(FrameDecoder):
 
     A bad frame raises ProtocolError; when good frames came before it in the same bytes, `feed`
     returns those and keeps the error in `error` (the next `feed` raises it), so every request
-    that was whole is still answered before the connection is closed.
+    that was whole is still answered before the connection is closed. At the end of the stream,
+    `finish` takes what is left as the last frame: a client that sends its request and closes
+    its side without a final newline is answered too.
     """
 
     def __init__(self) -> None:
@@ -162,6 +164,18 @@ class RequestDecoder(FrameDecoder):
                 raise
             self.error = exc
         return frames
+
+    def finish(self) -> dict[str, Any] | None:
+        """The frame left unfinished when the stream ended (None: nothing but blanks were);
+        ProtocolError if it is not a request frame. The size limit was kept by `feed`."""
+        if self.error is not None:
+            raise self.error
+        line = bytes(self._buffer)
+        self._buffer.clear()
+        self._searched = 0
+        if not line.strip():
+            return None
+        return parse_frame(line)
 
     def _feed(self, data: bytes, frames: list[dict[str, Any]]) -> None:
         buffer = self._buffer

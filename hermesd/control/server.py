@@ -3,11 +3,13 @@
 Each connection is read under absolute deadlines (a frame must end within `frame_deadline` of
 its first byte; a connection with no request in flight for `idle` seconds is closed, however
 many bytes it trickles); a malformed, oversize or unfinished frame is answered BAD_REQUEST and
-that connection closed, without disturbing any other. Requests on one connection run
-concurrently and answers carry the request's `id`. The peer's credentials (SO_PEERCRED) are read
-once per connection, and `Slots` keeps any one user from taking the socket (see limits.py);
-refusals answer BUSY with the reason. Whatever a request holds and whatever its handler raises,
-it gets exactly one answer: this server must never let one request end another, or the daemon.
+that connection closed, without disturbing any other. A client may close its side after its
+last request, with or without the final newline, and still read every answer. Requests on one
+connection run concurrently and answers carry the request's `id`. The peer's credentials
+(SO_PEERCRED) are read once per connection, and `Slots` keeps any one user from taking the
+socket (see limits.py); refusals answer BUSY with the reason. Whatever a request holds and
+whatever its handler raises, it gets exactly one answer: this server must never let one
+request end another, or the daemon.
 """
 
 from __future__ import annotations
@@ -164,7 +166,8 @@ class _Connection:
                     continue
                 finally:
                     self._timeout = None
-                if not data:
+                if not data:  # the client closed its side: what it sent last is a request too
+                    last_word = await self._last_frame(decoder)
                     break
                 now = self.loop.time()
                 had_partial = decoder.pending > 0
@@ -194,6 +197,18 @@ class _Connection:
             for task in self.inflight:
                 task.cancel()
             await asyncio.gather(*self.inflight, return_exceptions=True)
+
+    async def _last_frame(self, decoder: RequestDecoder) -> dict[str, Any] | None:
+        """Start the frame a client left without its newline when it closed its side; the
+        refusal that ends the connection if it is no request."""
+        try:
+            obj = decoder.finish()
+        except ProtocolError as exc:
+            return self._bad_frame(str(exc))
+        self.frame_started = None
+        if obj is not None:
+            await self._start(obj)
+        return None
 
     def _past_deadline(self, decoder: RequestDecoder) -> bool:
         """After the timeout fired: whether a deadline really passed (then the connection ends)."""
