@@ -7,8 +7,11 @@
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
 10 dry run, 1 error, 65 rejected, 75 busy, 77 forbidden, 64 usage (including arguments that are
-not UTF-8 text), 69 daemon unreachable, 76 an answer hermesctl cannot read, 130 interrupted.
-No input, from the command line, the terminal or the daemon, ends in a traceback.
+not UTF-8 text), 69 daemon unreachable, 74 the answer could not be written out (stdout full,
+gone or failing: the request was still carried out), 76 an answer hermesctl cannot read,
+130 interrupted. No input, from the command line, the terminal or the daemon, and no output
+that cannot be written, ends in a traceback. A reader that stops reading (`| head`) is no
+failure: the exit status stays the answer's.
 `ask` with no text reads commands from the terminal (with history), one answer per line.
 `ask --audio FILE.wav` sends the recording itself (16 kHz mono 16-bit WAV), so the daemon
 needs no access to your files; the answer adds `transcript`. `listen` is push-to-talk: the
@@ -20,11 +23,14 @@ from __future__ import annotations
 import argparse
 import base64
 import contextlib
+import errno
+import functools
 import json
 import math
 import os
 import socket
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -34,6 +40,7 @@ from hermesd.errors import ProtocolError
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69
+EX_IOERR = 74  # the answer could not be written to stdout (a full disk, an I/O error)
 EX_PROTOCOL = 76  # the daemon's answer is not one hermesctl can read
 EX_INTERRUPTED = 130
 MAX_TIMEOUT = 120.0  # seconds: the daemon's own limit for a request's timeout
@@ -194,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="hermesctl", parents=[common], description="Talk to a running hermesd.",
                      epilog="exit status: 0 ok/stale, 10 dry run, 1 error, 65 rejected, "
                             "75 busy, 77 forbidden, 64 usage, 69 unreachable, "
-                            "76 unreadable answer")
+                            "74 answer not written (stdout failed), 76 unreadable answer")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     sub.add_parser("status", parents=[common], help="daemon, tools, devices, LLM")
     sub.add_parser("tools", parents=[common], help="tool processes and their actions")
@@ -272,10 +279,15 @@ def main(argv: list[str] | None = None) -> None:
         with contextlib.suppress(AttributeError, ValueError):
             stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     try:
-        sys.exit(run(argv))
+        code = run(argv)
     except KeyboardInterrupt:
-        print(file=sys.stderr)
-        sys.exit(EX_INTERRUPTED)
+        with contextlib.suppress(OSError, ValueError):
+            print(file=sys.stderr)
+        code = EX_INTERRUPTED
+    except OSError as exc:  # stderr itself cannot be written: nothing left to say it on
+        _drop_stdout()
+        code = _output_failed(exc)
+    sys.exit(code)
 
 
 def _drop_stdout() -> None:
@@ -284,6 +296,33 @@ def _drop_stdout() -> None:
     with contextlib.suppress(OSError, ValueError):
         os.dup2(devnull, sys.stdout.fileno())
     os.close(devnull)
+
+
+def _output_failed(exc: OSError, status: str | None = None) -> int:
+    """Say on stderr (if it can be written) that the answer could not be written; EX_IOERR."""
+    reason = exc.strerror or str(exc) or type(exc).__name__
+    what = f"the answer (status {status})" if status else "the answer"
+    with contextlib.suppress(OSError, ValueError):
+        print(f"hermesctl: cannot write {what} to stdout: {shown(reason)}", file=sys.stderr,
+              flush=True)
+    return EX_IOERR
+
+
+def emit(show: Callable[[], None], status: str | None = None) -> int | None:
+    """Run `show` (which prints an answer) and flush it: None when it reached stdout, or when
+    its reader left (`| head`: it had all it wanted); EX_IOERR, said on stderr, when stdout
+    could not take it (`> /dev/full`, an I/O error)."""
+    if sys.stdout is None:  # started with stdout closed (`>&-`): print would drop it silently
+        return _output_failed(OSError(errno.EBADF, "stdout is closed"), status)
+    try:
+        show()
+        sys.stdout.flush()
+    except BrokenPipeError:
+        _drop_stdout()
+    except OSError as exc:
+        _drop_stdout()  # what is still buffered cannot be written at exit either
+        return _output_failed(exc, status)
+    return None
 
 
 def run(argv: list[str] | None = None) -> int:
@@ -308,16 +347,13 @@ def run(argv: list[str] | None = None) -> int:
         except (Unreachable, BadAnswer) as exc:
             code = EX_UNAVAILABLE if isinstance(exc, Unreachable) else EX_PROTOCOL
             if as_json:
-                print_json(_failure(str(exc), code))
-            else:
-                print(f"hermesctl: {exc}", file=sys.stderr)
+                failure = _failure(str(exc), code)
+                failed = emit(lambda: print_json(failure))
+                return failed if failed is not None else code
+            print(f"hermesctl: {exc}", file=sys.stderr)
             return code
-        try:
-            print_answer(args.command, answer, as_json)
-            sys.stdout.flush()
-        except BrokenPipeError:  # `hermesctl points | head`: the reader has all it wanted
-            _drop_stdout()
-        return STATUS_EXIT[answer["status"]]
+        failed = emit(lambda: print_answer(args.command, answer, as_json), answer["status"])
+        return failed if failed is not None else STATUS_EXIT[answer["status"]]
     finally:
         client.close()
 
@@ -349,7 +385,7 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
     try:
         while True:
             try:
-                line = input("hermes> " if tty else "")
+                line = _next_line(tty)
             except EOFError:
                 break
             except UnicodeDecodeError as exc:  # stdin in strict mode: the line is lost
@@ -375,7 +411,10 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
             except (Unreachable, BadAnswer) as exc:
                 print(f"hermesctl: {exc}", file=sys.stderr)
                 return EX_UNAVAILABLE if isinstance(exc, Unreachable) else EX_PROTOCOL
-            print_answer("ask", answer, as_json)
+            failed = emit(functools.partial(print_answer, "ask", answer, as_json),
+                          answer["status"])
+            if failed is not None:  # stdout is gone: no point asking more
+                return failed
             worst = max(worst, STATUS_EXIT[answer["status"]])
     finally:
         if tty:
@@ -384,6 +423,19 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
 
                 readline.write_history_file(history)
     return worst
+
+
+def _next_line(tty: bool) -> str:
+    """The next command: with a prompt at a terminal; else a plain line of stdin (input()
+    would flush stdout first, and a stdout that cannot be written is not a stdin problem)."""
+    if tty:
+        return input("hermes> ")
+    if sys.stdin is None:  # started with stdin closed
+        raise RuntimeError("stdin is closed")
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
 
 
 def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
