@@ -492,6 +492,10 @@ def format_status(s: dict[str, Any]) -> str:
         state = {True: "online", False: "OFFLINE", None: "unknown"}[d.get("online")]
         reason = f" ({d['reason']})" if d.get("reason") else ""
         lines.append(f"  {name:10} {d['driver']:7} {state}{reason}")
+    lines.extend(f"write rate: role {row.get('role')} for {row.get('who')} ({row.get('source')}) "
+                 f"limited since {row.get('since')}, {row.get('refused')} refused, next write "
+                 f"in {row.get('next_write_in_s')} s"
+                 for row in (s.get("write_rate") or {}).get("limited") or [])
     voice = s.get("voice")
     if isinstance(voice, dict):
         problem = f" ({voice['input_error']})" if voice.get("input_error") else ""

@@ -308,6 +308,8 @@ class Daemon:
             "llm": {"state": "not configured" if not self.config.llm.enabled else "rules only",
                     "route": "rules"},
             "audit": self.audit.status(),
+            # writes_per_minute is per requester: who is refused RATE_LIMITED now, and since when
+            "write_rate": self.engine.policy.status(),
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),

@@ -135,6 +135,7 @@ class Engine:
             if spec is None:
                 raise BadRequest(f"tool {tool} has no action {action!r}")
             checks = self.policy.check_call(ctx, tool, spec)
+            _check_deadline(ctx, args)
             if ctx.dry_run:
                 return self._finish(ctx, timer, Answer(
                     "dry_run", route, act, checks=checks,
@@ -358,6 +359,16 @@ class Engine:
                 "quality": j.quality if j else "none",
             })
         return out
+
+
+def _check_deadline(ctx: RequestContext, args: dict[str, Any]) -> None:
+    """A call's time is its request's: arguments may not ask a tool for more."""
+    asked = args.get("deadline_ms")
+    allowed = int(ctx.remaining() * 1000)
+    if asked is not None and (not isinstance(asked, int) or isinstance(asked, bool)
+                              or asked > allowed):
+        raise BadRequest(f"args.deadline_ms {str(asked)[:24]} is more time than this request "
+                         f"has ({allowed} ms; set the request's timeout instead)")
 
 
 def _err(exc: HermesError) -> dict[str, str]:

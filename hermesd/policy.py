@@ -2,12 +2,23 @@
 
 Every action passes here, however it was chosen (typed command, rule, LLM, MQTT, voice): the
 point must exist and be readable or writable, the role must allow it, the value must be of the
-point's kind and inside its range, and the role's write rate must not be exhausted. Each check
+point's kind and inside its range, and the write rate must not be exhausted. Each check
 returns the sentence a dry run shows. Policy never widens a role and never fixes a value up.
+
+The write rate is counted per requester, not per role: each (role, source, identity) — a control
+socket peer's uid, the MQTT topic a request came on, the voice — has its own bucket of the role's
+`writes_per_minute`, so no one requester can spend the writes of everyone else in that role.
+
+`call` is direct access to a tool, an engineer's tool: any action needs `raw_read`, one with a
+device effect (`write`) needs `raw_write` and spends a write. hermesd's own workers (the LLM
+worker, whisper) are no tools to call: their inputs (prompt markup, grammars, deadlines) come
+from hermesd alone, and one caller could hold them for everyone else, so `call` refuses them for
+every role; their state is in `hermesctl status`.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -20,18 +31,48 @@ from hermesd.errors import ErrorCode, Forbidden, Rejected
 from hermesd.protocol import ActionSpec
 from hermesd.registry import Registry, coerce_value, format_value
 
+log = logging.getLogger(__name__)
+
+#: hermesd's own workers, by tool name: only hermesd calls them (config refuses devices so named)
+INTERNAL_TOOLS: Mapping[str, str] = {"llm": "LLM worker", "whisper": "speech-to-text worker"}
+MAX_BUCKETS = 4096  # requesters tracked at once; full buckets are forgotten first
+
+
+@dataclass(frozen=True, slots=True)
+class Requester:
+    """Who spends a write: the role, where the request came from, and who it was there."""
+
+    role: str
+    source: str
+    identity: str  # "uid 1000", "mqtt hermesd/node/pump1_speed/set", "voice"
+    shown: str = field(default="", compare=False)  # "uid 1000 (alice)": in words
+
+    @classmethod
+    def of(cls, ctx: RequestContext) -> Requester:
+        if ctx.peer_uid is not None:  # one user is one requester, whatever its process
+            identity = f"uid {ctx.peer_uid}"
+            shown = ctx.peer.split(" pid ")[0] if ctx.peer.startswith(identity) else identity
+        else:
+            identity = shown = ctx.peer or ctx.source
+        return cls(ctx.role, ctx.source, identity[:200], shown[:200])
+
+    def describe(self) -> str:
+        return f"role {self.role} for {self.shown or self.identity}"
+
 
 @dataclass
 class _Bucket:
     tokens: float
-    stamp: float = field(default_factory=time.monotonic)
+    stamp: float  # time.monotonic() of the last count
+    refused: int = 0  # writes refused since this requester was last allowed one
+    limited_since: float | None = None  # wall clock, while the bucket is empty
 
 
 class Policy:
     def __init__(self, access: Access, registry: Registry) -> None:
         self.access = access
         self.registry = registry
-        self._buckets: dict[str, _Bucket] = {}
+        self._buckets: dict[Requester, _Bucket] = {}
 
     def reconfigure(self, access: Access, registry: Registry) -> None:
         self.access = access
@@ -83,38 +124,92 @@ class Policy:
         if point.choices and value not in point.choices:
             raise Rejected(f"{value!r} is not one of {', '.join(point.choices)}",
                            code=ErrorCode.OUT_OF_RANGE)
-        left = self._rate(role, consume=not ctx.dry_run)
-        checks.append(f"role {role.name} has {left} of {role.writes_per_minute} writes left "
-                      "this minute")
+        checks.append(self._rate(ctx, role, consume=not ctx.dry_run))
         return value, checks
 
     def check_call(self, ctx: RequestContext, tool: str, spec: ActionSpec) -> list[str]:
+        """A direct tool call (`call`): never to hermesd's own workers; `raw_read` for any
+        action, `raw_write` (and a write of the requester's rate) for one with a device effect."""
         role = self.role(ctx)
+        worker = INTERNAL_TOOLS.get(tool)
+        if worker is not None:
+            raise Forbidden(f"{tool}.{spec.name} belongs to hermesd's own {worker}, which only "
+                            "hermesd calls (its state is in `hermesctl status`)")
         if spec.effect == "write":
             if not role.raw_write:
                 raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which writes "
                                 "to devices directly (needs raw_write)")
-            left = self._rate(role, consume=not ctx.dry_run)
             return [f"role {role.name} may write raw ({tool}.{spec.name})",
-                    f"role {role.name} has {left} writes left this minute"]
-        if spec.effect == "read" and not role.raw_read:
-            raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which reads "
-                            "devices directly (needs raw_read)")
+                    self._rate(ctx, role, consume=not ctx.dry_run)]
+        if not role.raw_read:
+            what = "reads devices directly" if spec.effect == "read" else \
+                "is a direct tool call"
+            raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which {what} "
+                            "(needs raw_read)")
         return [f"role {role.name} may call {tool}.{spec.name}"]
 
-    def _rate(self, role: Role, *, consume: bool) -> int:
-        """Token bucket of the role's writes per minute; returns what is left."""
+    # -- write rate ------------------------------------------------------------------------
+
+    def _rate(self, ctx: RequestContext, role: Role, *, consume: bool) -> str:
+        """Spend one of the requester's writes this minute (a token bucket of the role's
+        `writes_per_minute`, one per requester); the check's sentence, or RATE_LIMITED."""
         rate = role.writes_per_minute
-        bucket = self._buckets.setdefault(role.name, _Bucket(float(rate)))
+        who = Requester.of(ctx)
         now = time.monotonic()
+        bucket = self._buckets.get(who)
+        if bucket is None:
+            if len(self._buckets) >= MAX_BUCKETS:
+                self._forget_full()
+            bucket = self._buckets[who] = _Bucket(float(rate), now)
         bucket.tokens = min(float(rate), bucket.tokens + (now - bucket.stamp) * rate / 60.0)
         bucket.stamp = now
         if bucket.tokens < 1.0:
-            raise Rejected(f"role {role.name} has used its {rate} writes per minute; try again "
+            bucket.refused += consume  # a dry run only looks
+            if bucket.limited_since is None:
+                bucket.limited_since = time.time()
+                log.warning("%s has used its %d writes per minute; refusing its writes until "
+                            "they recover", who.describe(), rate)
+            raise Rejected(f"{who.describe()} has used its {rate} writes per minute; try again "
                            "shortly", code=ErrorCode.RATE_LIMITED)
+        if bucket.limited_since is not None:
+            log.info("%s may write again (%d writes were refused)", who.describe(),
+                     bucket.refused)
+            bucket.limited_since = None
+            bucket.refused = 0
         if consume:
             bucket.tokens -= 1.0
-        return int(bucket.tokens)
+        return f"{who.describe()} has {int(bucket.tokens)} of {rate} writes left this minute"
+
+    def _forget_full(self) -> None:
+        """Drop the buckets that have refilled (the same as none); if none has, the oldest."""
+        now = time.monotonic()
+        for who, bucket in list(self._buckets.items()):
+            role = self.access.roles.get(who.role)
+            rate = role.writes_per_minute if role is not None else 0
+            if role is None or bucket.tokens + (now - bucket.stamp) * rate / 60.0 >= rate:
+                del self._buckets[who]
+        while len(self._buckets) >= MAX_BUCKETS:
+            del self._buckets[next(iter(self._buckets))]
+
+    def status(self) -> dict[str, Any]:
+        """Who is rate-limited now (for `hermesctl status`)."""
+        now = time.monotonic()
+        limited = []
+        for who, bucket in self._buckets.items():
+            role = self.access.roles.get(who.role)
+            if role is None or bucket.limited_since is None:
+                continue
+            tokens = bucket.tokens + (now - bucket.stamp) * role.writes_per_minute / 60.0
+            if tokens >= 1.0:
+                continue  # recovered; it is told when it next writes
+            limited.append({"role": who.role, "source": who.source,
+                            "who": who.shown or who.identity,
+                            "writes_per_minute": role.writes_per_minute,
+                            "refused": bucket.refused,
+                            "since": _iso(bucket.limited_since),
+                            "next_write_in_s": round((1.0 - tokens) * 60.0 /
+                                                     role.writes_per_minute, 1)})
+        return {"requesters": len(self._buckets), "limited": limited}
 
 
 def whole_steps(value: float, step: float, origin: float = 0.0) -> bool:
@@ -133,6 +228,10 @@ def _range(point: Point) -> str:
     unit = f" {point.unit}" if point.unit else ""
     return f"{point.min:g}..{point.max:g}{unit}" if point.min is not None and \
         point.max is not None else "any"
+
+
+def _iso(ts: float) -> str:
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
 
 
 def _show(value: Any) -> str:

@@ -46,7 +46,8 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningDaemon]:
     (["status"], 0, "ok"),
     (["tools"], 0, "ok"),
     (["points"], 0, "ok"),
-    (["call", "dev.echo", '{"a": 1}'], 0, "ok"),
+    (["--role", "engineer", "call", "dev.echo", '{"a": 1}'], 0, "ok"),
+    (["call", "dev.echo", '{"a": 1}'], 77, "forbidden"),  # direct tool calls need raw_read
 ])
 def test_exit_codes_and_one_json_object(daemon: RunningDaemon, args: list[str], code: int,
                                         status: str) -> None:

@@ -22,7 +22,7 @@ def test_tool_over_its_hard_limit_is_restarted(daemon_runner: DaemonRunner) -> N
     d = daemon_runner.start(_leaky({"interval": "500ms", "tools": {"soft": "150M",
                                                                     "hard": "150M"}}))
     pid = d.running_tool_pid("dev")
-    code, answer = d.ctl_json("call", "dev.grow", '{"mib": 200}')
+    code, answer = d.ctl_json("--role", "engineer", "call", "dev.grow", '{"mib": 200}')
     # the watchdog may strike between the allocation and the answer: either is honest
     assert (answer["status"] == "ok" and answer["result"]["value"] == {"held_mib": 200}) or \
         answer["error"]["code"] == "TOOL_UNAVAILABLE"

@@ -2,26 +2,31 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 import yaml
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from hermesd.config import load_config
-from hermesd.config.model import Config
+from hermesd.config.model import Access, Config, Role
 from hermesd.context import RequestContext
 from hermesd.errors import ErrorCode, Forbidden, Rejected
-from hermesd.policy import Policy, whole_steps
+from hermesd.policy import INTERNAL_TOOLS, Policy, whole_steps
+from hermesd.protocol import ActionSpec
 from hermesd.registry import Registry
 
 PLANT = Path(__file__).parents[1] / "configs" / "plant-dev.yaml"
 
 
-@pytest.fixture
-def config(tmp_path: Path) -> Config:
+@pytest.fixture(scope="module")
+def config(tmp_path_factory: pytest.TempPathFactory) -> Config:
     data = yaml.safe_load(PLANT.read_text(encoding="utf-8"))
     data["access"]["roles"]["operator"]["writes_per_minute"] = 3
-    path = tmp_path / "c.yaml"
+    path = tmp_path_factory.mktemp("policy") / "c.yaml"
     path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
     return load_config(path)
 
@@ -132,3 +137,125 @@ def test_reads_need_a_role_that_reads(config: Config, tmp_path: Path) -> None:
     blind = load_config(path)
     with pytest.raises(Forbidden, match="role blind may not read points"):
         _policy(blind).check_read(_ctx("blind"), blind.points["tank_level"])
+
+
+# -- direct tool calls: who may call what -------------------------------------------------------
+
+def _worker_actions() -> list[tuple[str, ActionSpec]]:
+    """Every action hermesd's own workers offer, as their processes declare them."""
+    from hermes_tools.llm.worker import LlmWorker
+    from hermes_tools.whisper.tool import WhisperTool
+
+    return [(tool.name, d.spec) for tool in (LlmWorker(), WhisperTool())
+            for d in tool.actions().values()]
+
+
+WORKER_ACTIONS = _worker_actions()
+ROLE_FLAGS = st.fixed_dictionaries({
+    "read": st.booleans(), "write": st.booleans(), "raw_read": st.booleans(),
+    "raw_write": st.booleans(), "writes_per_minute": st.integers(1, 100000)})
+
+
+def _access(**flags: object) -> Access:
+    role = Role(name="r", **flags)  # type: ignore[arg-type]
+    return Access(default_role="r", roles=MappingProxyType({"r": role}))
+
+
+@settings(max_examples=200)
+@given(flags=ROLE_FLAGS, worker=st.sampled_from(WORKER_ACTIONS),
+       source=st.sampled_from(["control", "mqtt", "voice"]), dry_run=st.booleans(),
+       uid=st.none() | st.integers(0, 2**32 - 2))
+def test_no_role_may_call_hermesds_own_workers(config: Config, flags: dict[str, object],
+                                               worker: tuple[str, ActionSpec], source: str,
+                                               dry_run: bool, uid: int | None) -> None:
+    """The LLM worker and whisper take prompt markup, grammars and deadlines from hermesd
+    alone, and one caller could hold them for everyone: whatever the role (an engineer with
+    every raw right included), the source and the effect the action declares, `call` refuses."""
+    tool, spec = worker
+    policy = Policy(_access(**flags), Registry.build(config))
+    ctx = RequestContext.make(source, "r", dry_run=dry_run, peer_uid=uid)  # type: ignore[arg-type]
+    with pytest.raises(Forbidden, match=f"{tool}.{spec.name} belongs to hermesd's own"):
+        policy.check_call(ctx, tool, spec)
+
+
+@settings(max_examples=200)
+@given(flags=ROLE_FLAGS, effect=st.sampled_from(["none", "read", "write"]),
+       tool=st.text("abcdefghijklmnopqrstuvwxyz_-0123456789", min_size=1, max_size=12))
+def test_a_direct_tool_call_needs_raw_rights_whatever_its_effect(
+        config: Config, flags: dict[str, object], effect: str, tool: str) -> None:
+    """`call` is direct access to a tool: `raw_read` for any action (an action that says it has
+    no effect included: what it costs is the tool's to say, not ours to trust), `raw_write`
+    for one with a device effect."""
+    assume(tool not in INTERNAL_TOOLS)
+    policy = Policy(_access(**flags), Registry.build(config))
+    spec = ActionSpec("act", "", {"type": "object"}, {"type": "object"}, effect)
+    allowed = flags["raw_write"] if effect == "write" else flags["raw_read"]
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    if allowed:
+        assert policy.check_call(ctx, tool, spec)
+    else:
+        with pytest.raises(Forbidden, match="needs raw_"):
+            policy.check_call(ctx, tool, spec)
+
+
+# -- the write rate is each requester's own ------------------------------------------------------
+
+REQUESTERS = st.sampled_from([
+    ("control", 0, "uid 0 (root) pid 1"), ("control", 0, "uid 0 (root) pid 2"),
+    ("control", 1000, "uid 1000 (alice) pid 7"), ("control", 1001, "uid 1001 (bob) pid 9"),
+    ("mqtt", None, "mqtt hermesd/n/command"), ("mqtt", None, "mqtt hermesd/n/pump1_speed/set"),
+    ("voice", None, "voice")])
+
+
+@settings(max_examples=100)
+@given(writes=st.lists(st.tuples(REQUESTERS, st.sampled_from(["operator", "engineer"])),
+                       max_size=60))
+def test_each_requester_has_its_roles_writes_whatever_the_others_do(
+        config: Config, writes: list[tuple[tuple[str, int | None, str], str]]) -> None:
+    """However the writes of requesters in one role interleave, each requester (role, source,
+    uid or MQTT topic or voice) gets exactly its role's writes_per_minute: none can spend
+    another's (root as operator was RATE_LIMITED 1,343 times by others' load; an MQTT client
+    could use up every person's operator writes)."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr("hermesd.policy.time.monotonic", lambda: 1000.0)  # no refill meanwhile
+        policy = _policy(config)
+        point = config.points["pump1_speed"]
+        rates = {r: config.access.roles[r].writes_per_minute for r in ("operator", "engineer")}
+        spent: Counter[tuple[str, str, str]] = Counter()
+        refused: set[tuple[str, str, str]] = set()
+        for (source, uid, peer), role in writes:
+            ctx = RequestContext.make(source, role, peer_uid=uid,  # type: ignore[arg-type]
+                                      peer=peer)
+            key = (role, source, peer.split(" pid ")[0])  # one user is one requester
+            if spent[key] < rates[role]:
+                _value, checks = policy.check_write(ctx, point, 10)
+                spent[key] += 1
+                assert checks[-1].endswith(f"has {rates[role] - spent[key]} of {rates[role]} "
+                                           "writes left this minute")
+            else:
+                with pytest.raises(Rejected) as info:
+                    policy.check_write(ctx, point, 10)
+                assert info.value.code == ErrorCode.RATE_LIMITED
+                refused.add(key)
+        status = policy.status()
+    assert {(x["role"], x["source"], x["who"]) for x in status["limited"]} == refused
+
+
+def test_status_says_who_is_limited(config: Config, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`hermesctl status` names the requesters refused RATE_LIMITED now, and when they may
+    write again."""
+    monkeypatch.setattr("hermesd.policy.time.monotonic", lambda: 1000.0)
+    policy = _policy(config)
+    point = config.points["pump1_speed"]
+    root = RequestContext.make("control", "operator", peer_uid=0, peer="uid 0 (root) pid 4")
+    mqtt = RequestContext.make("mqtt", "operator", peer="mqtt hermesd/n/command")
+    for _ in range(3):
+        policy.check_write(root, point, 10)
+    for _ in range(2):
+        with pytest.raises(Rejected, match="role operator for uid 0 \\(root\\) has used its 3"):
+            policy.check_write(root, point, 10)
+    assert policy.check_write(mqtt, point, 10)[0] == 10  # the others' writes are their own
+    [row] = policy.status()["limited"]
+    assert (row["role"], row["source"], row["who"], row["refused"]) == \
+        ("operator", "control", "uid 0 (root)", 2)
+    assert row["next_write_in_s"] == 20.0  # 3 a minute: one every 20 s

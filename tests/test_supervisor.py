@@ -23,7 +23,7 @@ def _call_in_background(d: RunningDaemon, marker: Path, seconds: float,
                         timeout: float = 20) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "hermesd.ctl", "--socket", str(d.socket), "--json",
-         "--timeout", str(timeout), "call", "dev.sleep",
+         "--timeout", str(timeout), "--role", "engineer", "call", "dev.sleep",
          f'{{"seconds": {seconds}, "marker": "{marker}"}}'],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
@@ -80,7 +80,8 @@ def test_hung_tool_times_out_calls_and_is_restarted(daemon_runner: DaemonRunner)
         assert answer["result"]["value"] == 73.4
         assert answer["result"]["quality"] == "stale"
         assert took < 4.0
-        _code, answer = d.ctl_json("--timeout", "1", "call", "dev.echo", "{}")
+        _code, answer = d.ctl_json("--timeout", "1", "--role", "engineer", "call", "dev.echo",
+                                   "{}")
         assert answer["error"]["code"] == "TIMEOUT"
         new_pid = d.running_tool_pid("dev", not_pid=pid)
     finally:
@@ -117,7 +118,7 @@ def test_crashing_tool_backs_off(daemon_runner: DaemonRunner) -> None:
 def test_crash_inside_a_call_is_a_restart_not_a_hang(daemon_runner: DaemonRunner) -> None:
     d = _start(daemon_runner)
     pid = d.running_tool_pid("dev")
-    _code, answer = d.ctl_json("call", "dev.crash", "{}")
+    _code, answer = d.ctl_json("--role", "engineer", "call", "dev.crash", "{}")
     assert answer["error"]["code"] == "TOOL_UNAVAILABLE"
     d.running_tool_pid("dev", not_pid=pid)
     assert "exited with code 3" in d.status()["tools"]["dev"]["last_error"]
@@ -126,11 +127,12 @@ def test_crash_inside_a_call_is_a_restart_not_a_hang(daemon_runner: DaemonRunner
 
 def test_tool_answer_outside_its_schema_is_refused(daemon_runner: DaemonRunner) -> None:
     d = _start(daemon_runner)
-    code, answer = d.ctl_json("call", "dev.bad_result", "{}")
+    code, answer = d.ctl_json("--role", "engineer", "call", "dev.bad_result", "{}")
     assert answer["status"] == "error"
     assert answer["error"] == {"code": "INTERNAL",
                                "message": "tool dev gave an invalid answer for bad_result"}
-    _code, answer = d.ctl_json("call", "dev.sleep", '{"seconds": "ten"}')
+    _code, answer = d.ctl_json("--role", "engineer", "call", "dev.sleep",
+                                 '{"seconds": "ten"}')
     assert answer["status"] == "rejected"
     assert answer["error"]["code"] == "BAD_REQUEST"
     assert "seconds" in answer["error"]["message"]

@@ -105,9 +105,12 @@ def validate(data: Any, source: Path) -> Config:
         problems.add("mqtt.command_role", _unknown_role(mqtt.command_role, roles))
     if top.has("voice") and voice.role not in roles:
         problems.add("voice.role", _unknown_role(voice.role, roles))
-    if voice.enabled and devices.get("whisper") is not None and devices["whisper"].driver == "exec":
-        problems.add("devices.whisper", "the name whisper is taken by the voice tool; rename "
-                                        "this device")
+    for name, worker in (("llm", "hermesd's LLM worker"), ("whisper", "the voice tool")):
+        # hermesd's own workers run as tools of these names, and `call` refuses them: an exec
+        # device so named would be replaced by the worker, or be one nobody may call
+        if devices.get(name) is not None and devices[name].driver == "exec":
+            problems.add(f"devices.{name}", f"the name {name} is taken by {worker}; rename "
+                                            "this device")
     if mqtt is None:
         for dev in devices.values():
             if dev.driver == "mqtt":

@@ -25,3 +25,19 @@ def test_other_exec_names_are_fine(tmp_path: Path) -> None:
     data = {"node": {"id": "n"}, "devices": {"oven": {"driver": "exec", "command": ["true"],
                                                       "points": {"p": {"type": "float"}}}}}
     assert "oven" in validate(data, tmp_path / "hermesd.yaml").devices
+
+
+@pytest.mark.parametrize(("name", "worker"), [("llm", "hermesd's LLM worker"),
+                                              ("whisper", "the voice tool")])
+@pytest.mark.parametrize("voice", [True, False])
+def test_an_exec_device_may_not_take_the_name_of_hermesds_own_workers(
+        name: str, worker: str, voice: bool, tmp_path: Path) -> None:
+    """`call` refuses llm and whisper for every role: an exec device so named would be replaced
+    by the worker, or be a device nobody may call, whether or not voice or the LLM is on."""
+    data = {"node": {"id": "n"}, "voice": {"enabled": voice, "input": "none"},
+            "devices": {name: {"driver": "exec", "command": ["true"],
+                               "points": {"p": {"type": "float"}}}}}
+    with pytest.raises(ConfigError) as caught:
+        validate(data, tmp_path / "hermesd.yaml")
+    assert (f"devices.{name}", f"the name {name} is taken by {worker}; rename this device") in \
+        caught.value.problems

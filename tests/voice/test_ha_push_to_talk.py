@@ -54,7 +54,8 @@ def test_a_press_from_another_tool_is_refused(daemon_runner: DaemonRunner,
                                               whisper_model: Path) -> None:
     d = daemon_runner.start(plant_config({"enabled": True, "role": "viewer", "input": "none"}))
     d.running_tool_pid("whisper")
-    code, answer = d.ctl_json("call", "plc1.emit", '{"kind": "talk", "data": {"ts": 1}}')
+    code, answer = d.ctl_json("--role", "engineer", "call", "plc1.emit",
+                              '{"kind": "talk", "data": {"ts": 1}}')
     assert answer["status"] == "ok"
     d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 1,
                  what="the event refused")
