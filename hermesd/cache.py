@@ -9,6 +9,11 @@ written through (hermesd/statefiles.py). To spare an SD card, a snapshot is writ
 every `persist_interval` when values change, and every `refresh_interval` when only their
 timestamps moved (polls that confirm an unchanged value). A value is never invented: no value
 means no value.
+
+A reading stamped in the future (more than `FUTURE_TOLERANCE` ahead of this clock: the clock was
+stepped back, or a device keeps its own) is never fresh: it is judged stale, "timestamped in
+the future", however young it looks, and any later reading replaces it, even one stamped
+before it. Otherwise a value stamped an hour ahead would stay "good, age 0" for that hour.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
 log = logging.getLogger(__name__)
 
 FORMAT_VERSION = 1
+#: seconds a timestamp may be ahead of this clock before the reading counts as from the future
+FUTURE_TOLERANCE = 5.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,16 +112,23 @@ class ValueCache:
 
     # -- updates ---------------------------------------------------------------------------
 
-    def update(self, point: str, value: Any, ts: float | None = None) -> bool:
+    def update(self, point: str, value: Any, ts: float | None = None,
+               now: float | None = None) -> bool:
         """Record a value read from the device. Returns whether the value changed."""
         if point not in self._max_ages:
             return False
         if isinstance(value, float) and not math.isfinite(value):
             return False  # a NaN is not a measurement
-        ts = time.time() if ts is None else ts
+        now = time.time() if now is None else now
+        ts = now if ts is None else ts
+        if not math.isfinite(ts):
+            return False  # no time at all is not a time
         old = self._readings.get(point)
-        if old is not None and not old.restored and ts < old.ts:
-            return False  # an older reading arriving late does not replace a newer one
+        if old is not None and not old.restored and ts < old.ts and \
+                not _ahead(old.ts, now):
+            # an older reading arriving late does not replace a newer one; but one stamped in
+            # the future is newer than nothing that comes after it
+            return False
         reading = Reading(point, value, ts)
         self._readings[point] = reading
         changed = old is None or old.value != value or old.restored
@@ -168,6 +182,10 @@ class ValueCache:
             if state.reason:
                 why += f" ({state.reason})"
             return Judgement(reading, age, True, why)
+        if _ahead(reading.ts, now):
+            return Judgement(reading, age, True, "timestamped in the future "
+                                                 f"({_span(reading.ts - now)} ahead of this "
+                                                 "clock)")
         max_age = self._max_ages.get(point)
         if max_age is not None and age > max_age:
             return Judgement(reading, age, True, f"older than its max age of {max_age:g} s")
@@ -197,8 +215,15 @@ class ValueCache:
                 raise TypeError("values is not an object")
             for pid, entry in values.items():
                 if pid in self._max_ages and isinstance(entry, dict) \
-                        and isinstance(entry.get("ts"), int | float) and "v" in entry:
+                        and isinstance(entry.get("ts"), int | float) and "v" in entry \
+                        and not isinstance(entry["ts"], bool) and math.isfinite(entry["ts"]):
                     self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
+            now = time.time()
+            ahead = [r.point for r in self._readings.values() if _ahead(r.ts, now)]
+            if ahead:  # judged stale, and replaced by the first reading after the restart
+                log.warning("%d restored values are stamped in the future (was the clock "
+                            "stepped back?), e.g. %s; they are stale until read again",
+                            len(ahead), ", ".join(ahead[:3]))
         except (ValueError, TypeError, KeyError, AttributeError) as exc:
             aside = self.path.with_suffix(".corrupt")
             log.error("value cache %s is unreadable (%s); moved to %s, starting empty",
@@ -247,3 +272,18 @@ class ValueCache:
         finally:
             with contextlib.suppress(OSError, ValueError, TypeError):
                 self.persist()
+
+
+def _ahead(ts: float, now: float) -> bool:
+    """Whether `ts` is in the future of `now`, beyond what clocks and delivery explain."""
+    return ts > now + FUTURE_TOLERANCE
+
+
+def _span(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 172800:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.0f} days"

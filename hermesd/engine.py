@@ -357,6 +357,7 @@ class Engine:
                 "shown": format_value(point, j.reading.value) if j else None,
                 "age_s": round(j.age, 1) if j else None,
                 "quality": j.quality if j else "none",
+                "stale_reason": j.why if j and j.stale else None,
             })
         return out
 

@@ -5,9 +5,14 @@ from __future__ import annotations
 import json
 import math
 import os
+import time
 from pathlib import Path
 
-from hermesd.cache import ValueCache
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from hermesd.cache import FUTURE_TOLERANCE, ValueCache
 from hermesd.statefiles import write_atomic
 
 
@@ -100,3 +105,70 @@ def test_atomic_write_leaves_no_temp_file(tmp_path: Path) -> None:
     write_atomic(target, b"two")
     assert target.read_bytes() == b"two"
     assert os.listdir(tmp_path) == ["f.json"]
+
+
+# -- readings stamped in the future (a clock stepped back, a device with its own clock) -------
+
+NOW = 1_800_000_000.0
+AHEAD = st.floats(FUTURE_TOLERANCE + 0.001, 20 * 365 * 86400.0)  # beyond the tolerance
+LATER = st.floats(0.0, 7 * 86400.0)  # how long after the future reading we look
+
+
+@given(ahead=AHEAD, later=LATER, max_age=st.sampled_from([0.05, 30.0, 3600.0, None]))
+def test_a_reading_from_the_future_is_never_fresh(tmp_path_factory: pytest.TempPathFactory,
+                                                   ahead: float, later: float,
+                                                   max_age: float | None) -> None:
+    """With max_age 30 s, a value stamped an hour ahead stayed "good, age 0" for the hour."""
+    cache = ValueCache(tmp_path_factory.mktemp("c") / "lkv.json", {"temp": max_age},
+                       {"temp": "plc1"})
+    cache.update("temp", 523.4, ts=NOW + ahead, now=NOW)
+    j = cache.judge("temp", now=NOW + later)
+    assert j is not None and j.reading.value == 523.4
+    if NOW + ahead > NOW + later + FUTURE_TOLERANCE:
+        assert j.stale and j.why.startswith("timestamped in the future (")
+        assert j.quality == "stale"
+    else:  # the clock has caught up with it: judged by its age as any other
+        assert not j.why.startswith("timestamped in the future")
+
+
+@given(ahead=st.floats(FUTURE_TOLERANCE + 25.001, 20 * 365 * 86400.0),
+       back=st.floats(0.0, 10 * 365 * 86400.0), later=st.floats(0.0, 25.0))
+def test_a_newer_reading_replaces_one_stamped_in_the_future(
+        tmp_path_factory: pytest.TempPathFactory, ahead: float, back: float,
+        later: float) -> None:
+    """Whatever its own stamp: it came later, and its stamp is no further off than the
+    reading it replaces (before, one stamped ahead froze the value until the clock caught up)."""
+    cache = ValueCache(tmp_path_factory.mktemp("c") / "lkv.json", {"temp": 30.0},
+                       {"temp": "plc1"})
+    cache.update("temp", 1.0, ts=NOW + ahead, now=NOW)
+    assert cache.update("temp", 2.0, ts=NOW - back, now=NOW + later)
+    assert cache.get("temp").value == 2.0  # type: ignore[union-attr]
+    j = cache.judge("temp", now=NOW + later)
+    assert j is not None and not j.why.startswith("timestamped in the future")
+    assert j.stale == (NOW + later - (NOW - back) > 30.0)
+
+
+@given(skew=st.floats(0.0, FUTURE_TOLERANCE))
+def test_a_reading_within_the_tolerance_is_fresh_and_not_replaced_by_an_older_one(
+        tmp_path_factory: pytest.TempPathFactory, skew: float) -> None:
+    cache = ValueCache(tmp_path_factory.mktemp("c") / "lkv.json", {"temp": 30.0},
+                       {"temp": "plc1"})
+    cache.update("temp", 1.0, ts=NOW + skew, now=NOW)
+    assert not cache.judge("temp", now=NOW).stale  # type: ignore[union-attr]
+    assert not cache.update("temp", 2.0, ts=NOW - 1.0, now=NOW)  # late, and older: kept out
+
+
+@given(ahead=st.floats(FUTURE_TOLERANCE + 60.0, 20 * 365 * 86400.0))
+def test_a_restored_value_stamped_in_the_future_is_stale_until_read_again(
+        tmp_path_factory: pytest.TempPathFactory, ahead: float) -> None:
+    path = tmp_path_factory.mktemp("c") / "lkv.json"
+    now = time.time()
+    write_atomic(path, json.dumps({"version": 1, "saved": now, "values": {
+        "temp": {"v": 523.4, "ts": now + ahead}, "level": {"v": 7, "ts": now + ahead}}}).encode())
+    cache = ValueCache(path, {"temp": 30.0, "level": None}, {"temp": "plc1", "level": "plc1"})
+    cache.load()
+    for point in ("temp", "level"):  # with a max age or without
+        j = cache.judge(point)
+        assert j is not None and j.stale and j.why.startswith("timestamped in the future")
+    assert cache.update("temp", 500.0, ts=now)
+    assert not cache.judge("temp").stale  # type: ignore[union-attr]
