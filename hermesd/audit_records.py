@@ -241,6 +241,32 @@ MAX_ITEMS = 64  # entries of one list or mapping
 MAX_DEPTH = 16
 
 
+def printable(text: str, limit: int) -> tuple[str, bool]:
+    """`text` as it came, with what a log reader would not see as it is escaped: control and
+    format characters (bidi overrides, zero-width joiners), lone surrogates and other
+    non-printable ones as `\\xNN`/`\\uNNNN`/`\\UNNNNNNNN`, and a backslash as `\\\\` (so the
+    escapes are unambiguous); at most `limit` characters of it. Returns (text, whether it was
+    cut)."""
+    if "\\" not in text and text.isprintable():
+        return (text, False) if len(text) <= limit else (text[:limit], True)
+    out: list[str] = []
+    size = 0
+    for ch in text:
+        if ch == "\\":
+            piece = "\\\\"
+        elif ch.isprintable():
+            piece = ch
+        else:
+            code = ord(ch)
+            piece = f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 \
+                else f"\\U{code:08x}"
+        if size + len(piece) > limit:
+            return "".join(out), True
+        out.append(piece)
+        size += len(piece)
+    return "".join(out), False
+
+
 def cut(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text

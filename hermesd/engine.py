@@ -5,6 +5,11 @@ action through policy, dispatches what is allowed, composes the reply from facts
 action in the audit log and counts it. A write's intent is durable in the audit log before the
 device is touched. No exception escapes as a crash: unexpected ones become `INTERNAL` answers
 with the trace id in the log.
+
+The intent and done records of an `ask` carry the words: the command as asked (and, by voice,
+the transcript), printable-escaped and cut at the request limit, and what the router went by
+(the candidate points it weighed, or why it placed nothing), so afterwards anyone can tell what
+was said and why it led where it did.
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ from typing import Any
 
 from hermesd.answer import Action, Answer, Route, respond, status_of
 from hermesd.audit import AuditLog, AuditUnavailable
+from hermesd.audit_records import printable
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
@@ -50,6 +56,7 @@ log = logging.getLogger(__name__)
 
 MAX_TEXT = 1000  # characters of a command; longer is refused
 MAX_INFLIGHT = 512  # requests being worked on at once; more answer BUSY
+MAX_CANDIDATES = 8  # candidate points of a routed command kept in its audit records
 
 
 @dataclass
@@ -75,6 +82,8 @@ class Engine:
         self.inflight = 0
         self.event_handlers: dict[str, Any] = {}
         self._bad_events_from: set[str] = set()  # tools whose unusable event was logged
+        #: what an `ask` in progress said and how it was routed, by trace id, for its records
+        self._asked: dict[str, dict[str, Any]] = {}
 
     def reconfigure(self, config: Config) -> None:
         self.config = config
@@ -93,7 +102,17 @@ class Engine:
         return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
                                text=None)
 
-    async def ask(self, ctx: RequestContext, text: str) -> Answer:
+    async def ask(self, ctx: RequestContext, text: str, *, transcript: str | None = None
+                  ) -> Answer:
+        """A command in words (`transcript`: what was heard, when it came by voice)."""
+        asked = _words(text, transcript)
+        self._asked[ctx.trace_id] = asked
+        try:
+            return await self._ask(ctx, text, asked)
+        finally:
+            self._asked.pop(ctx.trace_id, None)
+
+    async def _ask(self, ctx: RequestContext, text: str, asked: dict[str, Any]) -> Answer:
         timer = _Timer(time.perf_counter())
         if not isinstance(text, str) or not text.strip():
             return self._finish(ctx, timer, Answer("rejected", "rule", respond("not_understood"),
@@ -110,10 +129,12 @@ class Engine:
         try:
             routed = await self.router.route(ctx, text)
         except HermesError as exc:
+            asked["why"] = f"routing failed: {exc.code.value}"
             return self._finish(ctx, timer, self._failed(ctx, "llm", respond("not_understood"),
                                                          exc, is_chinese(text)))
         finally:
             self.inflight -= 1
+        asked.update(_routing(routed.route, routed.action, routed.candidates))
         if "." in routed.action.name:  # a tool action a rule placed (raw register access)
             tool, _, name = routed.action.name.partition(".")
             answer = await self.call(ctx, tool, name, dict(routed.action.args),
@@ -278,13 +299,16 @@ class Engine:
         self.audit.append(record)
         return answer
 
-    @staticmethod
-    def _record(ctx: RequestContext, route: str, action: Action | None, phase: str) -> dict[str, Any]:
+    def _record(self, ctx: RequestContext, route: str, action: Action | None,
+                phase: str) -> dict[str, Any]:
         record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
                   "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
                   "action": action.to_dict() if action else None}
         if ctx.peer_uid is not None:  # the audit log bounds reads and refusals per peer by it
             record["uid"] = ctx.peer_uid
+        asked = self._asked.get(ctx.trace_id)
+        if asked is not None:  # the words of an `ask`, and what routing went by
+            record.update(asked)
         return record
 
     # -- events from tools -------------------------------------------------------------------
@@ -360,6 +384,33 @@ class Engine:
                 "stale_reason": j.why if j and j.stale else None,
             })
         return out
+
+
+def _words(text: Any, transcript: str | None) -> dict[str, Any]:
+    """The words of an `ask` for its audit records: printable-escaped, at most MAX_TEXT
+    characters each (the request limit), flagged when cut."""
+    words: dict[str, Any] = {}
+    for key, said in (("text", text), ("transcript", transcript)):
+        if said is None:
+            continue
+        shown, cut = printable(said if isinstance(said, str) else repr(said), MAX_TEXT)
+        words[key] = shown
+        if cut:
+            words[f"{key}_cut"] = True
+    return words
+
+
+def _routing(route: str, action: Action, candidates: tuple[str, ...]) -> dict[str, Any]:
+    """What a routed command's records say about how it was placed: the candidate points the
+    router weighed, or why it placed no point."""
+    if candidates:
+        return {"candidates": [c[:64] for c in candidates[:MAX_CANDIDATES]]}
+    if action.name == "respond":
+        reason = str(action.args.get("reason", "?"))[:40]
+        note = action.args.get("llm")
+        return {"why": f"{reason} ({str(note)[:80]})" if note else reason}
+    return {"why": f"placed by {'the rules' if route == 'rule' else 'the model'}, no other "
+                   "candidate"}
 
 
 def _check_deadline(ctx: RequestContext, args: dict[str, Any]) -> None:

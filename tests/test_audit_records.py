@@ -6,8 +6,18 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from hermesd.audit_records import Budgets, Kind, PeerBudget, bound, classify, encode
+from hermesd.audit_records import (
+    Budgets,
+    Kind,
+    PeerBudget,
+    bound,
+    classify,
+    encode,
+    printable,
+)
 
 
 def _done(name: str | None, status: str, **args: Any) -> dict[str, Any]:
@@ -95,3 +105,24 @@ def test_encode_escapes_what_readers_take_for_a_line_end() -> None:
     assert not escaped
     assert len(line.decode("utf-8").splitlines()) == 1  # str.splitlines breaks on all of those
     assert json.loads(line)["point"] == text
+
+
+def _unescape(shown: str) -> str:
+    return shown.encode("latin-1", "backslashreplace").decode("unicode_escape")
+
+
+@given(text=st.text(max_size=300), limit=st.integers(1, 1200))
+def test_printable_is_what_was_said_in_characters_a_reader_sees(text: str, limit: int) -> None:
+    """The words of an ask in the audit trail: nothing a log reader would not see (a control
+    character, a bidi override, a lone surrogate), nothing lost that was not cut, no longer
+    than the limit."""
+    shown, cut = printable(text, limit)
+    assert len(shown) <= limit
+    assert all(ch.isprintable() for ch in shown)
+    if cut:  # a prefix of the whole, cut between escapes, never inside one
+        assert printable(text, 10**6)[0].startswith(shown)
+        assert text.startswith(_unescape(shown))
+    else:
+        assert _unescape(shown) == text
+    line, escaped = encode({"ts": "t", "seq": 1}, {"text": shown})
+    assert not escaped and line.count(b"\n") == 1  # always one line of strict JSON

@@ -18,8 +18,9 @@ from dataclasses import dataclass
 from typing import Literal
 
 from hermesd.answer import Action, Answer
+from hermesd.audit_records import printable
 from hermesd.context import RequestContext
-from hermesd.engine import Engine
+from hermesd.engine import MAX_TEXT, Engine
 from hermesd.errors import HermesError
 from hermesd.replies import is_chinese
 from hermesd.voice.transcribe import Heard, Transcriber
@@ -72,7 +73,7 @@ async def answer_recording(engine: Engine, transcriber: Transcriber, ctx: Reques
                          error={"code": "BAD_REQUEST", "message": "no words were recognised"},
                          reply=EMPTY[zh])
         return Outcome("empty", heard, _finish(engine, ctx, nothing, heard, started))
-    answer = await engine.ask(ctx, command)
+    answer = await engine.ask(ctx, command, transcript=heard.text)
     return Outcome("answered", heard, _finish(engine, ctx, answer, heard, started,
                                               audited=True))
 
@@ -93,5 +94,7 @@ def _finish(engine: Engine, ctx: RequestContext, answer: Answer, heard: Heard | 
                   "status": answer.status}
         if answer.error:
             record["error"] = answer.error["code"]
+        if heard is not None:  # what was said, as the engine records it for a command
+            record["transcript"] = printable(heard.text, MAX_TEXT)[0]
         engine.audit.append(record)
     return answer

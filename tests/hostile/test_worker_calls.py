@@ -13,6 +13,7 @@ request has.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -135,4 +136,23 @@ def test_a_call_within_its_requests_time_is_made(daemon: RunningDaemon) -> None:
                              "timeout": 5, "args": {"deadline_ms": 1000}})
     assert answer["status"] == "ok", answer
     assert answer["result"]["value"]["args"] == {"deadline_ms": 1000}
+
+
+def test_the_words_of_a_model_routed_write_are_on_the_record(daemon: RunningDaemon) -> None:
+    """The intent and the outcome of a write the model placed say what was asked and which
+    points the router weighed (or why it placed none)."""
+    text = "I want the pump running at 700"
+    answer = daemon.request({"op": "ask", "text": text, "role": "operator"})
+    records = [r for r in daemon.audit_records() if r.get("trace_id") == answer["trace_id"]]
+    phases = [r["phase"] for r in records]
+    if answer["action"]["name"] == "write":  # the model may also ask back: both are records
+        assert phases == ["intent", "done"], records
+    for record in records:
+        assert record["text"] == text and record["route"] == answer["route"]
+        assert record.get("candidates") or record.get("why"), record
+    trail = "".join(p.read_text() for p in daemon.state_dir.glob("audit-trail-*.jsonl"))
+    for line in trail.splitlines():
+        record = json.loads(line)
+        if record.get("trace_id") == answer["trace_id"]:
+            assert record["text"] == text
 

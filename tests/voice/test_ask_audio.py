@@ -65,6 +65,13 @@ def test_the_callers_role_and_dry_run_apply_to_spoken_commands(daemon_runner: Da
     assert d.ctl_json("read", "pump1_speed")[1]["result"]["value"] == 1200
     code, answer = d.ctl_json("--role", "operator", "ask", "--audio", str(wav))
     assert code == 0 and answer["result"]["value"] == 1000
+    # the intent and the outcome say what was heard and what was asked (without the wake
+    # phrase), so afterwards anyone can tell what words moved the pump
+    records = [r for r in d.audit_records() if r["trace_id"] == answer["trace_id"]]
+    assert [r["phase"] for r in records] == ["intent", "done"]
+    for record in records:
+        assert record["transcript"] == answer["transcript"]
+        assert record["text"].lower().startswith("set feed pump 1 to 1000")
 
 
 @pytest.mark.timeout(90)
