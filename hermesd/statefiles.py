@@ -10,8 +10,9 @@ either). Temp files left by a process that is gone are removed.
 
 At start the state and runtime dirs must belong to hermesd's user and must not be writable by
 group or others (`prepare_dir`): a dir someone else can write into is refused as a config error
-(exit 78), never "fixed", because what was planted in it may already be there. Nothing here ever
-follows a link to write.
+(exit 78), never "fixed", because what was planted in it may already be there. The mode of a dir
+hermesd did not create is never changed (a `runtime_dir: /run` by mistake must not lock
+everyone else out of it). Nothing here ever follows a link to write.
 """
 
 from __future__ import annotations
@@ -155,8 +156,8 @@ def prepare_dir(path: Path, key: str, mode: int = 0o750) -> None:
 
     A dir hermesd creates gets `mode`. An existing dir must belong to hermesd's user and must not
     be group- or world-writable; else a `ConfigError` naming `key` (exit 78). An existing dir
-    that passes is brought towards `mode` only by taking permissions away (0755 becomes 0750, a
-    0700 dir stays 0700).
+    that passes is left as it is: its mode is its owner's choice (a 0755 dir others read from
+    stays 0755), never changed by us.
     """
     created = False
     try:
@@ -188,10 +189,6 @@ def prepare_dir(path: Path, key: str, mode: int = 0o750) -> None:
         raise ConfigError([(key, f"{path} is writable by {who} (mode {current:04o}): anyone "
                                  "there could plant a link hermesd would write through; "
                                  f"chmod go-w it (hermesd wants {mode:04o})")])
-    wanted = current & mode
-    if wanted != current:
-        with contextlib.suppress(OSError):
-            os.chmod(path, wanted)
 
 
 def _user(uid: int) -> str:

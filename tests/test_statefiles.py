@@ -7,6 +7,8 @@ import stat
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hermesd.errors import ConfigError
 from hermesd.statefiles import (
@@ -112,15 +114,17 @@ def test_prepare_dir_refuses_a_dir_others_can_write(tmp_path: Path, mode: int, l
     assert stat.S_IMODE(path.stat().st_mode) == mode  # refused, not "fixed"
 
 
-def test_prepare_dir_only_takes_permissions_away(tmp_path: Path) -> None:
-    loose, tight = tmp_path / "loose", tmp_path / "tight"
-    loose.mkdir(mode=0o755)
-    tight.mkdir(mode=0o700)
-    loose.chmod(0o755)
-    prepare_dir(loose, "paths.runtime_dir")
-    prepare_dir(tight, "paths.runtime_dir")
-    assert stat.S_IMODE(loose.stat().st_mode) == 0o750
-    assert stat.S_IMODE(tight.stat().st_mode) == 0o700
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(mode=st.integers(0o500, 0o777).map(lambda m: m & ~0o022 | 0o700))
+def test_prepare_dir_never_changes_the_mode_of_a_dir_it_did_not_create(tmp_path: Path,
+                                                                       mode: int) -> None:
+    """Any existing dir nobody else can write into is taken as it is: a `runtime_dir: /run`
+    or a shared 0755 data dir by mistake must not lock everyone else out of it."""
+    path = tmp_path / f"dir-{mode:o}"
+    path.mkdir(exist_ok=True)
+    path.chmod(mode)
+    prepare_dir(path, "paths.runtime_dir")
+    assert stat.S_IMODE(path.stat().st_mode) == mode
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a dir to another user needs root")

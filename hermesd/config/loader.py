@@ -143,15 +143,49 @@ def _node(s: Section) -> Node:
     return Node(id=node_id, name=name)
 
 
+#: trees of the system itself: no state or runtime dir of ours belongs anywhere in them
+SYSTEM_TREES = ("/proc", "/sys", "/dev", "/boot", "/etc", "/usr", "/bin", "/sbin", "/lib",
+                "/lib32", "/lib64", "/libx32")
+#: directories shared by everything on the machine: ours may be inside one, never one itself
+SHARED_DIRS = ("/var/lib", "/var/log", "/var/cache", "/var/tmp", "/var/spool", "/var/run",  # noqa: S108
+               "/var/lock", "/var/mail", "/var/opt", "/var/local", "/run/user", "/run/lock",
+               "/run/systemd", "/home", "/srv", "/opt", "/mnt", "/media")
+
+
+def system_dir(path: Path) -> str | None:
+    """Why `path` is no directory hermesd may take for its own, or None if it may.
+
+    hermesd creates its dirs, checks their owner and mode, and keeps sockets and state files
+    in them; a shared or system directory is none of that: `/` or any top-level directory
+    (`/run`, `/var`, `/tmp`), anything under the system's own trees (`/etc`, `/usr`, `/proc`,
+    ...), or a shared directory itself (`/var/lib`, `/run/user`, `/home`, ...)."""
+    for candidate in (path, Path(os.path.realpath(path))):  # a link to / is / too
+        text = str(candidate)
+        if len(candidate.parts) <= 2:
+            return f"{text} is {'the root directory' if text == '/' else 'a top-level directory'}"
+        for tree in SYSTEM_TREES:
+            if text == tree or text.startswith(tree + "/"):
+                return f"{text} is inside {tree}, which belongs to the system"
+        if text in SHARED_DIRS:
+            return f"{text} is shared by everything on this machine"
+    return None
+
+
 def _paths(s: Section, base: Path) -> Paths:
     state = s.text("state_dir", "/var/lib/hermesd")
     runtime = s.text("runtime_dir", "/run/hermesd")
     s.finish()
+    state_dir = Path(os.path.normpath(base / state))
     run_dir = Path(os.path.normpath(base / runtime))
     # AF_UNIX paths are limited to 107 bytes; the longest we make is <runtime>/whisper.sock
     if len(str(run_dir / "control.sock").encode()) > 100:
         s.problem("runtime_dir", f"{run_dir} is too long for a Unix socket path (max ~90 bytes)")
-    return Paths(state_dir=Path(os.path.normpath(base / state)), runtime_dir=run_dir)
+    for key, path, example in (("state_dir", state_dir, "/var/lib/hermesd"),
+                               ("runtime_dir", run_dir, "/run/hermesd")):
+        why = system_dir(path)
+        if why is not None:
+            s.problem(key, f"{why}: give hermesd a directory of its own, e.g. {example}")
+    return Paths(state_dir=state_dir, runtime_dir=run_dir)
 
 
 def _llm(s: Section) -> Llm:
@@ -217,6 +251,9 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
             owner[pid] = dev_id
             dev_points[pid] = point
             points[pid] = point
+        check_points = known[driver].check_points
+        for path, message in check_points(pts.path, dev_points) if check_points else ():
+            problems.add(path, message)
         s.finish()
         devices[dev_id] = Device(id=dev_id, driver=driver, points=MappingProxyType(dev_points),
                                  params=MappingProxyType(keys.params),
@@ -244,7 +281,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     lo = s.number("min", None)
     hi = s.number("max", None)
     choices = s.texts("choices")
-    step = s.number("step", None, min=1e-9)
+    step = s.number("step", None, min=1e-9, positive=True)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
@@ -336,17 +373,60 @@ def _access(s: Section, points: dict[str, Point]) -> Access:
     default = s.text("default_role", "viewer")
     if default not in roles:
         s.problem("default_role", _unknown_role(default, roles))
+    else:
+        # DESIGN: default roles are read-only (the role of every peer nobody named)
+        role = roles[default]
+        powers = [p for p, has in (("write", bool(role.write)), ("raw_write", role.raw_write))
+                  if has]
+        if powers:
+            s.problem("default_role", f"role {default!r} has {' and '.join(powers)}: the "
+                                      "default role is every unnamed user's and must be "
+                                      "read-only; give writers a role in access.users")
     users: dict[str, str] = {}
     us = s.section("users")
-    for user, role in us.mapping_items():
+    for user, role in _user_items(us):
         us.known.add(user)
-        if not isinstance(role, str) or role not in roles:
+        problem = _user_key(user)
+        if problem is not None:
+            us.problem(user, problem)
+        elif not isinstance(role, str) or role not in roles:
             us.problem(user, _unknown_role(str(role), roles))
         else:
             users[user] = role
     s.finish()
     return Access(default_role=default, roles=MappingProxyType(roles),
                   users=MappingProxyType(users))
+
+
+USER_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]{0,31}\$?")
+MAX_UID = 2**32 - 2  # (uid_t)-1 is "no user"
+
+
+def _user_items(us: Section) -> list[tuple[str, Any]]:
+    """access.users entries; a uid written as a YAML number (`1000: operator`) is taken as the
+    text it is, a negative or odd key is refused by `_user_key`."""
+    items = []
+    for key, role in us.data.items():
+        if isinstance(key, int) and not isinstance(key, bool):
+            items.append((str(key), role))
+        elif isinstance(key, str):
+            items.append((key, role))
+        else:
+            us.problem(None, f"entry name {key!r} must be a user name or a uid")
+    return items
+
+
+def _user_key(user: str) -> str | None:
+    """None if `user` is a unix user name or a uid (0..4294967294); else what is wrong."""
+    if user.isascii() and user.isdigit():
+        if user != str(int(user)):  # "01000" would never match uid 1000's "1000"
+            return f"uid {user[:40]} has leading zeros; write it as {int(user)}"
+        return None if int(user) <= MAX_UID else f"uid {user[:40]} is beyond the largest " \
+                                                   f"({MAX_UID})"
+    if USER_NAME.fullmatch(user):
+        return None
+    return (f"{user[:40]!r} is neither a user name (letters, digits, _ . -, not starting with "
+            "a digit or -) nor a uid (a whole number 0 or more)")
 
 
 def _mqtt(s: Section, base: Path) -> Mqtt:

@@ -16,6 +16,9 @@ from typing import Any
 
 _DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)\s*$")
 _DURATION_UNITS = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0, "d": 86400.0}
+#: the longest duration any key takes: nothing hermesd times runs longer, and a longer one is a
+#: typo (`99999999999999999999h` would overflow every timer it met)
+MAX_DURATION = 10 * 365 * 86400.0
 MISSING: Any = object()
 
 
@@ -140,7 +143,7 @@ class Section:
 
     def number(self, key: str, default: Any = MISSING, *, required: bool = False,
                min: float | None = None, max: float | None = None,
-               nonzero: bool = False) -> Any:
+               nonzero: bool = False, positive: bool = False) -> Any:
         value = self.raw(key, MISSING, required=required)
         if value is MISSING:
             return default if default is not MISSING else None
@@ -150,11 +153,19 @@ class Section:
         if nonzero and value == 0:
             self.problem(key, "must not be zero")
             return default if default is not MISSING else None
+        if positive and value <= 0:
+            self.problem(key, f"must be greater than 0, got {value:g}")
+            return default if default is not MISSING else None
         return self._bounded(key, value, min, max, default)
 
     def _bounded(self, key: str, value: Any, lo: Any, hi: Any, default: Any) -> Any:
         if (lo is not None and value < lo) or (hi is not None and value > hi):
-            self.problem(key, f"{value} is out of range {lo}..{hi}")
+            if lo is not None and hi is not None:
+                self.problem(key, f"{value} is out of range {lo}..{hi}")
+            elif lo is not None:
+                self.problem(key, f"{value} is too small: at least {lo:g}")
+            else:
+                self.problem(key, f"{value} is too large: at most {hi:g}")
             return default if default is not MISSING else None
         return value
 
@@ -172,9 +183,13 @@ class Section:
         except ValueError as exc:
             self.problem(key, str(exc))
             return default if default is not MISSING else None
-        if seconds < min or (max is not None and seconds > max):
-            hi = f"{max:g}s" if max is not None else "no limit"
-            self.problem(key, f"{value} is out of range {min:g}s..{hi}")
+        if max is None or max > MAX_DURATION:
+            max = MAX_DURATION  # every duration is bounded: see MAX_DURATION
+        if seconds < min or seconds > max:
+            hi = f"{max:g}s" if max < MAX_DURATION else "10 years"
+            why = " (no duration may be longer)" if seconds > max == MAX_DURATION else ""
+            shown = value if len(value) <= 40 else f"{value[:36]}…"
+            self.problem(key, f"{shown} is out of range {min:g}s..{hi}{why}")
             return default if default is not MISSING else None
         return seconds
 

@@ -8,11 +8,11 @@ of value its points carry and the range their type can hold.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermesd.config.model import ValueKind
+from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
 
 
@@ -37,6 +37,8 @@ class PointKeys:
 
 #: checks across a driver's devices: [(dotted path, keys)] -> [(dotted path, problem)]
 CrossCheck = Callable[[list[tuple[str, DeviceKeys]]], list[tuple[str, str]]]
+#: checks across one device's points: (dotted path of its points, {id: point}) -> problems
+PointsCheck = Callable[[str, Mapping[str, Point]], list[tuple[str, str]]]
 
 
 @dataclass(frozen=True)
@@ -44,13 +46,15 @@ class DriverKeys:
     read_device: Callable[[Section], DeviceKeys]
     read_point: Callable[[Section, DeviceKeys], PointKeys]
     check_devices: CrossCheck | None = None  # e.g. two devices on one serial port must agree
+    check_points: PointsCheck | None = None  # e.g. two writable registers must not overlap
 
 
 def drivers() -> dict[str, DriverKeys]:
     from hermesd.config.drivers import exec_tool, modbus, mqtt, serial
 
     return {
-        "modbus": DriverKeys(modbus.read_device, modbus.read_point, modbus.check_devices),
+        "modbus": DriverKeys(modbus.read_device, modbus.read_point, modbus.check_devices,
+                             modbus.check_points),
         "serial": DriverKeys(serial.read_device, serial.read_point),
         "mqtt": DriverKeys(mqtt.read_device, mqtt.read_point),
         "exec": DriverKeys(exec_tool.read_device, exec_tool.read_point),

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
-from hermesd.config.model import ValueKind
+from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
 
 TABLES = ("holding", "input", "coil", "discrete")
@@ -84,6 +86,50 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
                 problems.extend((f"{path}.{key}", f"{settings[key]} differs from {first[1][key]} "
                                  f"of {other} on the same serial port {p['port']}")
                                 for key in SERIAL_KEYS if settings[key] != first[1][key])
+    return problems
+
+
+def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
+    """(first, last, bit) of the registers or bits a point occupies in its table."""
+    address, rtype = params.get("address"), params.get("type")
+    if not isinstance(address, int) or not isinstance(rtype, str):
+        return None
+    if params.get("table") in ("coil", "discrete"):
+        return address, address, None
+    length = params.get("length")
+    words = TYPE_WORDS.get(rtype) or (length if isinstance(length, int) else 1)
+    bit = params.get("bit")
+    return address, address + words - 1, bit if isinstance(bit, int) else None
+
+
+def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]]:
+    """Two writable points of one device must not share a register (or a bit) of one table:
+    a write to one would change the other behind its back (a float32 at 10 and a uint16 at 11
+    both write register 11). Reads may overlap; two bools on different bits of one register
+    do not (each write changes its own bit)."""
+    by_table: dict[object, list[tuple[int, int, int | None, str]]] = {}
+    for pid, point in points.items():
+        where = span(point.params) if point.writable else None
+        if where is not None:
+            by_table.setdefault(point.params.get("table"), []).append((*where, pid))
+    problems: list[tuple[str, str]] = []
+    for table, spans in by_table.items():
+        spans.sort(key=lambda span: (span[0], span[1]))  # a bit may be None: not by it
+        active: list[tuple[int, int, int | None, str]] = []
+        for first, last, bit, pid in spans:
+            active = [a for a in active if a[1] >= first]
+            for a_first, a_last, a_bit, other in active:
+                if bit is not None and a_bit is not None and bit != a_bit and a_first == a_last \
+                        == first == last:
+                    continue  # two bits of one register
+                shown = f"{a_first}" if a_first == a_last else f"{a_first}..{a_last}"
+                problems.append((f"{path}.{pid}.address",
+                                 f"{table} {first if first == last else f'{first}..{last}'} "
+                                 f"overlaps writable point {other} ({table} {shown}): a write "
+                                 "to one would change the other; make one read-only or move "
+                                 "it"))
+                break
+            active.append((first, last, bit, pid))
     return problems
 
 
