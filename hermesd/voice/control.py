@@ -6,7 +6,10 @@ files for a caller that could not read them. A plain path (`audio`) is accepted 
 and the daemon's own user. The recording must be 16 kHz mono 16-bit and at most
 `voice.max_utterance` long (a longer one is refused politely, as at the microphone); it then
 takes the same path as an utterance (`ask.answer_recording`) with the caller's role, and no
-wake phrase is needed (one at the start is dropped).
+wake phrase is needed (one at the start is dropped). What is wrong with a file named by path is
+said without a byte of it: a file that is not a usable WAV may be any file the daemon can read
+(`/etc/shadow`), and an error message is no way to read it. A recording sent as `audio_wav` is
+the caller's own bytes, so its errors say exactly what is wrong.
 """
 
 from __future__ import annotations
@@ -76,6 +79,11 @@ async def ask_audio(engine: Engine, config: Config, ctx: RequestContext, audio: 
     try:
         pcm = read_wav(data)
     except WavError as exc:
+        if not encoded:  # a file's content is never echoed, however little of it
+            return _refused(ctx, "BAD_REQUEST", f"ask: {audio} is not a usable recording (a "
+                            "16 kHz mono 16-bit PCM WAV file); its content is not shown: "
+                            "send it with `hermesctl ask --audio FILE`, which says what is "
+                            "wrong", started)
         return _refused(ctx, "BAD_REQUEST", f"ask --audio: {exc}", started)
     voice = config.voice
     seconds = duration(pcm)

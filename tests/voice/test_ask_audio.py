@@ -9,6 +9,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hermesd.config import load_config
 from hermesd.context import RequestContext
@@ -174,3 +176,29 @@ def test_paths_are_read_only_for_trusted_callers(tmp_path: Path, speech: Speech)
     me = RequestContext.make("control", "viewer", peer_uid=os.getuid())
     answer = asyncio.run(ask_audio(None, config, me, str(fifo), encoded=False))  # type: ignore[arg-type]
     assert answer.status == "rejected" and "not a regular file" in answer.reply
+
+
+WAV_HEADER = b"RIFF\x24\x00\x00\x00WAVEfmt \x10\x00\x00\x00"
+SECRET = b"root:$6$s3cr3t-hash:19000:0:99999:7:::"
+
+
+@settings(max_examples=40, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(content=st.one_of(
+    st.binary(max_size=200).map(lambda b: SECRET + b),
+    st.binary(max_size=200).map(lambda b: b + SECRET),
+    st.binary(min_size=1, max_size=400).filter(lambda b: not b.startswith(b"RIFF")),
+    st.binary(max_size=64).map(lambda b: WAV_HEADER + b + SECRET)))
+def test_a_named_file_is_never_echoed(tmp_path: Path, content: bytes) -> None:
+    """`{"op": "ask", "audio": "/etc/shadow"}` (root and the daemon's user only) answered with
+    the file's first bytes: whatever a named file holds, the refusal is the same words."""
+    config = load_config(DaemonRunner(tmp_path).write_config(plant_config()))
+    me = RequestContext.make("control", "viewer", peer_uid=os.getuid())
+    path = tmp_path / "file"
+    path.write_bytes(content)
+    answer = asyncio.run(ask_audio(None, config, me, str(path), encoded=False))  # type: ignore[arg-type]
+    assert (answer.status, answer.error) == ("rejected", {
+        "code": "BAD_REQUEST",
+        "message": f"ask: {path} is not a usable recording (a 16 kHz mono 16-bit PCM WAV "
+                   "file); its content is not shown: send it with `hermesctl ask --audio "
+                   "FILE`, which says what is wrong"})

@@ -8,6 +8,7 @@ with the signal that killed it; the next is tried; the choice is remembered and 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from hermes_tools.llm import cpu_backend
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hermesd.models import find_model
 from hermesd.models.gguf import MODEL_FILE
@@ -108,3 +111,111 @@ def test_no_backend_that_runs_is_a_clear_failure(tmp_path: Path) -> None:
                     str(trap_c)], check=True, timeout=60)
     with pytest.raises(cpu_backend.NoBackend, match=r"trap: killed by SIGILL"):
         cpu_backend.select(_model(), tmp_path, directory=backends)
+
+
+# -- the record is a state file, and names only a level that is here ------------------------------
+
+LEVELS = ("x64", "sse42", "haswell")
+#: a library outside the build that says so when anything loads it
+EVIL_SOURCE = textwrap.dedent("""
+    #include <fcntl.h>
+    #include <unistd.h>
+    __attribute__((constructor)) static void loaded(void) {
+        int fd = open(MARKER, O_WRONLY | O_CREAT, 0600);
+        if (fd >= 0) close(fd);
+    }
+""")
+
+
+def _stand_ins(tmp: Path) -> tuple[Path, dict[str, Path]]:
+    """Files named as backend levels (read as names only: `_remembered` loads nothing)."""
+    lib = tmp / "lib"
+    lib.mkdir(exist_ok=True)
+    (lib / "libggml-cpu-d").mkdir(exist_ok=True)  # a directory a traversal could start from
+    (tmp / "libggml-cpu-evil.so").write_bytes(b"\x7fELF evil")
+    for name in LEVELS:
+        (lib / f"libggml-cpu-{name}.so").write_bytes(b"\x7fELF" + name.encode())
+    return lib, {name: lib / f"libggml-cpu-{name}.so" for name in LEVELS}
+
+
+@settings(max_examples=80, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(backend=st.one_of(
+    st.sampled_from(["d/../../libggml-cpu-evil", "../libggml-cpu-evil", "/tmp/x", "x64.so",
+                     "haswell/../x64", "x64\x00", "", ".", "X64", " haswell", *LEVELS]),
+    st.text(max_size=40), st.integers(), st.none(), st.lists(st.text(max_size=5))),
+    refused=st.dictionaries(st.text(max_size=50), st.text(max_size=300) | st.integers(),
+                            max_size=4))
+def test_a_recorded_backend_is_taken_only_if_it_is_a_level_here(
+        tmp_path: Path, backend: object, refused: dict[str, object]) -> None:
+    """Whatever the record holds, what it yields is one of the levels found beside libllama
+    (whose library `select` then loads by the path found there), or nothing."""
+    lib, present = _stand_ins(tmp_path)
+    sig = cpu_backend.signature(cpu_backend.variants(lib))
+    record = tmp_path / cpu_backend.RECORD
+    record.unlink(missing_ok=True)
+    record.write_text(json.dumps({"version": 1, "signature": sig, "backend": backend,
+                                  "refused": refused}))
+    choice = cpu_backend._remembered(record, sig, present)
+    if backend in LEVELS:
+        assert choice is not None and choice.backend == backend  # a good record is taken
+        assert all(isinstance(k, str) and isinstance(v, str) and len(k) <= 40
+                   and len(v) <= 200 for k, v in choice.refused.items())
+    else:
+        assert choice is None
+
+
+@pytest.mark.parametrize("plant", ["link", "fifo", "huge", "not json", "a list"])
+def test_a_record_that_is_not_a_plain_file_of_ours_is_ignored(tmp_path: Path,
+                                                                plant: str) -> None:
+    lib, present = _stand_ins(tmp_path)
+    sig = cpu_backend.signature(cpu_backend.variants(lib))
+    good = json.dumps({"version": 1, "signature": sig, "backend": "x64", "refused": {}})
+    record = tmp_path / cpu_backend.RECORD
+    elsewhere = tmp_path / "elsewhere.json"
+    elsewhere.write_text(good)
+    if plant == "link":
+        record.symlink_to(elsewhere)
+    elif plant == "fifo":
+        os.mkfifo(record)  # must not hang the worker
+    elif plant == "huge":
+        record.write_text(good + " " * (cpu_backend.MAX_RECORD + 1))
+    elif plant == "a list":
+        record.write_text(json.dumps([good]))
+    else:
+        record.write_text("{not json")
+    assert cpu_backend._remembered(record, sig, present) is None  # tried afresh, not recalled
+    cpu_backend._remember(record, sig, cpu_backend.Choice("cpu-dispatch", "sse42"))
+    assert elsewhere.read_text() == good  # nothing written through a link
+    # a link or a FIFO is left in place (someone planted it: not ours to remove); a bad file
+    # of ours is replaced by a good one
+    expected = None if plant in ("link", "fifo") else cpu_backend.Choice("cpu-dispatch", "sse42")
+    assert cpu_backend._remembered(record, sig, present) == expected
+
+
+@pytest.mark.timeout(600)
+def test_a_record_pointing_outside_the_build_loads_nothing_from_there(tmp_path: Path) -> None:
+    """A record naming `d/../../libggml-cpu-evil` made the worker load a library from outside
+    the build (the path was made from the record's text). Real build, real model: the record
+    is ignored, the levels are tried afresh, and the library outside is never loaded."""
+    libs = _real_variants()
+    backends = tmp_path / "backends"
+    backends.mkdir()
+    for lib in libs:
+        (backends / lib.name).symlink_to(lib)
+    (backends / "libggml-cpu-d").mkdir()
+    marker = tmp_path / "evil-was-loaded"
+    evil_c = tmp_path / "evil.c"
+    evil_c.write_text(EVIL_SOURCE)
+    subprocess.run(["gcc", "-shared", "-fPIC", f'-DMARKER="{marker}"', "-o",
+                    str(tmp_path / "libggml-cpu-evil.so"), str(evil_c)], check=True,
+                   timeout=60)
+    state = tmp_path / "state"
+    state.mkdir()
+    sig = cpu_backend.signature(cpu_backend.variants(backends))
+    (state / cpu_backend.RECORD).write_text(json.dumps({
+        "version": 1, "signature": sig, "backend": "d/../../libggml-cpu-evil", "refused": {}}))
+    choice = _select_in_child(backends, state)
+    assert choice["from_record"] is False
+    assert choice["backend"] in {cpu_backend.level(p) for p in libs}
+    assert not marker.exists()

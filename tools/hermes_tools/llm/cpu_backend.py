@@ -12,6 +12,11 @@ remembered in the state dir, keyed by the CPU and the build, so a restart does n
 
 A portable build (no variants beside libllama) has its CPU backend linked in: nothing to choose.
 This module never falls back to a level that was not tried.
+
+The record is a state file like any other (hermesd.statefiles: never read or written through a
+link, a regular file only), and what it names is only a level: it is taken only if it is one of
+the backend libraries actually beside libllama, and that library is loaded by the path found
+there, never by a path made from the record's text (a `../` in it must load nothing).
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermesd.statefiles import read_state, write_atomic
+
 log = logging.getLogger(__name__)
 
 PREFIX = "libggml-cpu-"
@@ -37,6 +44,7 @@ PROBE_TIMEOUT = 120.0  # seconds one try may take (model load + one batch on a s
 PROBE_TEXT = "Feed pump 1 speed is 1500 rpm and boiler 3 temperature is 523.4 °C. " * 8
 RECORD = "llm-cpu-backend.json"
 FORMAT_VERSION = 1
+MAX_RECORD = 64 * 1024  # bytes: a record is a few hundred; a larger file is not one of ours
 
 
 @dataclass
@@ -123,9 +131,10 @@ def select(model: Path, state_dir: Path | None, *, threads: int = 1,
         return Choice("portable", None)
     sig = signature(libs)
     record = state_dir / RECORD if state_dir is not None else None
-    remembered = _remembered(record, sig)
-    if remembered is not None and (directory / f"{PREFIX}{remembered.backend}.so").is_file():
-        _load(directory / f"{PREFIX}{remembered.backend}.so")
+    present = {level(lib): lib for lib in libs}
+    remembered = _remembered(record, sig, present)
+    if remembered is not None and remembered.backend is not None:
+        _load(present[remembered.backend])  # the library found here, not a path from the file
         remembered.from_record = True
         return remembered
     refused: dict[str, str] = {}
@@ -177,15 +186,38 @@ def _load(lib: Path) -> None:
         raise NoBackend(f"llama.cpp could not load {lib}")
 
 
-def _remembered(record: Path | None, sig: str) -> Choice | None:
+def _remembered(record: Path | None, sig: str, present: dict[str, Path]) -> Choice | None:
+    """The choice recorded for this CPU and build, if the record is a plain file of ours whose
+    backend is one of the levels `present` here; None otherwise (then the levels are tried)."""
     if record is None:
         return None
     try:
-        data = json.loads(record.read_text())
-        if data.get("version") != FORMAT_VERSION or data.get("signature") != sig:
-            return None
-        return Choice("cpu-dispatch", str(data["backend"]), dict(data.get("refused") or {}))
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raw = read_state(record)  # no link, no FIFO: a regular file only
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        log.warning("llm: ignoring the CPU backend record %s: %s", record, exc)
+        return None
+    try:
+        if len(raw) > MAX_RECORD:
+            raise ValueError(f"{len(raw)} bytes")
+        data = json.loads(raw)
+        if not isinstance(data, dict) or data.get("version") != FORMAT_VERSION \
+                or data.get("signature") != sig:
+            return None  # another CPU, another build, or an older format: try again
+        backend = data.get("backend")
+        if not isinstance(backend, str) or backend not in present:
+            raise ValueError(f"backend {str(backend)[:40]!r} is none of the levels here "
+                             f"({', '.join(sorted(present))})")
+        refused = data.get("refused") or {}
+        if not isinstance(refused, dict):
+            raise ValueError("refused is not an object")
+        passed = {k[:40]: v[:200] for k, v in list(refused.items())[:len(present)]
+                  if isinstance(k, str) and isinstance(v, str)}
+        return Choice("cpu-dispatch", backend, passed)
+    except (ValueError, TypeError, RecursionError) as exc:
+        log.warning("llm: ignoring the CPU backend record %s: %s; trying the levels again",
+                    record, exc)
         return None
 
 
@@ -193,18 +225,10 @@ def _remember(record: Path | None, sig: str, choice: Choice) -> None:
     if record is None:
         return
     data = json.dumps({"version": FORMAT_VERSION, "signature": sig, **choice.to_dict()})
-    tmp = record.with_name(f".{record.name}.{os.getpid()}.tmp")
     try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o640)
-        with os.fdopen(fd, "w") as f:
-            f.write(data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, record)
+        write_atomic(record, data.encode())  # temp file, fsync, rename; never through a link
     except OSError as exc:
         log.warning("llm: cannot remember the CPU backend in %s: %s", record, exc)
-        with contextlib.suppress(OSError):
-            tmp.unlink()
 
 
 def _score_main(paths: list[str]) -> int:
