@@ -11,8 +11,9 @@ router can ask back naming it: exponents ("1e4"), hex, binary and octal ("0x5DD"
 "1'000", "1,60", ranges and dates ("5-6", "10:30", "1/2"), digits of other scripts ("١٢", "²",
 "①", "½"), an invisible character between digits ("1\u200b500"), "-0", a doubled, spaced,
 trailing or explicit plus sign ("--5", "- 5", "5-", "+5", "±5"), "10k", decimals with more
-digits than a value can carry, numbers past any register (more than 18 digits before the point),
-a point that may group thousands ("1.000" is a thousand in some places), and ill-formed runs of number words ("five five", "twenty
+digits than a value can carry, numbers past any register (more than 18 digits before the
+point), a point that may group thousands ("1.000" is a thousand in some places), and ill-formed
+runs of number words ("five five", "twenty
 thirty", "三四百"). Nothing here ever turns one of those into some
 other number. Pure functions; no knowledge of any plant.
 """
