@@ -9,9 +9,9 @@ ever sent. Pure functions of text and bytes: no I/O here.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from hermesd.errors import ErrorCode, HermesError, Rejected
