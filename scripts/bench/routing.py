@@ -47,7 +47,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from hermesd.context import RequestContext
 from hermesd.errors import HermesError
 from hermesd.models import find_model
-from hermesd.models.gguf import QWEN_1_5B
+from hermesd.models.gguf import MODEL_FILE, QWEN_1_5B
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from scripts.bench import routing_report as report
@@ -113,8 +113,10 @@ async def _bench_plant(plant: Plant, args: argparse.Namespace, scratch: Path
                 routed = await router.route(ctx, c["text"])
                 action: dict[str, Any] | None = routed.action.to_dict()
                 route = str(routed.route)
+                # the points the rules handed the model, where the router says (for analysis)
+                candidates = [str(p) for p in getattr(routed, "candidates", ())]
             except HermesError as exc:
-                action, route, error = None, "llm", exc.code.value
+                action, route, error, candidates = None, "llm", exc.code.value, []
             ms = (time.perf_counter() - t0) * 1000
             if handed_on.count > before:
                 route = "none"
@@ -124,7 +126,7 @@ async def _bench_plant(plant: Plant, args: argparse.Namespace, scratch: Path
                 "expect": c["expect"], "action": action, "route": route, "ms": round(ms, 3),
                 "right": verdict.right, "confident": verdict.confidently_wrong,
                 "why": verdict.why, "category": category(c["expect"]),
-                "language": language(c["text"]), "error": error})
+                "language": language(c["text"]), "error": error, "candidates": candidates})
             if worker is not None and route == "llm":
                 stats["llm_ms"].append(ms)
                 stats["llm_base_ms"].append(await worker.baseline())
@@ -228,7 +230,8 @@ async def run(args: argparse.Namespace) -> None:
             report.wrong_list(results)
     print(f"\nload average at the end {load_end[0]:.1f} {load_end[1]:.1f} {load_end[2]:.1f}")
     if args.json:
-        meta = {"commit": commit(), "model": "rules only" if args.rules_only else args.model,
+        model = args.model if args.model != "default" else str(find_model(MODEL_FILE))
+        meta = {"commit": commit(), "model": "rules only" if args.rules_only else model,
                 "threads": args.threads, "cpus": os.cpu_count(), "load_start": load_start,
                 "load_end": load_end, "plants": [p.name for p in plants],
                 "eval_dir": str(args.eval_dir), "reps": args.reps,

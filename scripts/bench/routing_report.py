@@ -74,7 +74,7 @@ def accuracy_table(results: list[Result]) -> None:
     held_out = [r for r in results if r["group"] == "eval"]
     if held_out:
         n = len({r["plant"] for r in held_out})
-        rows.append((f"held-out ({n} plants)", held_out))
+        rows.append((f"held-out ({n} plant{'s' if n > 1 else ''})", held_out))
     if len(plants) > 1:
         rows.append(("all", results))
     for label, rs in rows:
@@ -158,10 +158,19 @@ def wrong_list(results: list[Result]) -> None:
         print(f"\n-- wrong on {plant} ({len(wrong)}) --")
         for r in wrong:
             mark = "!" if r["confident"] else " "
+            offered = ""
+            if r.get("candidates") and r["route"] == "llm":
+                offered = f"; candidates {', '.join(r['candidates'])}"
             print(f" {mark} {r['category']:7s} {r['language']} {r['route']:5s} {r['text']!r}: "
                   f"expected {expected(r['expect'])}; chose {short(r['action'])}"
-                  f" [{r['why']}]")
+                  f" [{r['why']}]{offered}")
     print("\n(! = confidently wrong)")
+    missed = [r for r in results if r["route"] == "llm" and not r["right"]
+              and r["expect"]["action"] != "respond"]
+    if missed:
+        outside = sum(r["expect"]["point"] not in r.get("candidates", []) for r in missed)
+        print(f"LLM-routed misses of a read or write: {len(missed)}; the expected point was not "
+              f"among the rules' candidates in {outside} of them")
 
 
 def save(path: Path, meta: dict[str, Any], plants: list[dict[str, Any]],
