@@ -7,6 +7,7 @@ every held-out plant of the eval corpus (shared/data/eval), scored by that corpu
         [--show-wrong] [--json FILE] [--reps 20]
         [--variants default,no-reuse,naive,score,no-narrow] [--model-only] [--threads-compare]
     .venv/bin/python scripts/bench/routing.py --compare A.json B.json
+    .venv/bin/python scripts/bench/routing.py --report RUN.json [--show-wrong]
 
 For each plant it starts the real LLM worker process (under the daemon's supervisor, with the
 plant's prompt prefix) and routes every command through `Router(config).route` as an engineer
@@ -21,8 +22,9 @@ Latency: LLM-routed p50/p95/p99 with, interleaved command by command in the same
 completion on the same worker as the baseline; rule-routed p50/p95/p99 over `--reps` repetitions
 with a bare normalisation of the same text as the baseline. Also the worker's load and prefix
 times and its RSS when ready and at the end. `--rules-only` starts no worker: what the rules
-hand on is routed `none` (it would go to the model). `--json` saves every command's result;
-`--compare` lists what changed between two saved runs. `--variants`, `--model-only` and
+hand on is routed `none` (it would go to the model). `--json` saves every command's result (with
+the candidate points the rules handed the model); `--compare` lists what changed between two
+saved runs; `--report` prints a saved run's tables. `--variants`, `--model-only` and
 `--threads-compare` add the model-stage side-by-sides (scripts/bench/routing_variants.py).
 Nothing is asserted.
 """
@@ -219,15 +221,7 @@ async def run(args: argparse.Namespace) -> None:
     load_end = os.getloadavg()
     if results:
         print()
-        report.accuracy_table(results)
-        print()
-        report.confident_table(results)
-        print()
-        report.latency_table(results, all_stats)
-        print()
-        report.worker_table(all_stats)
-        if args.show_wrong:
-            report.wrong_list(results)
+        report.tables(results, all_stats, show_wrong=args.show_wrong)
     print(f"\nload average at the end {load_end[0]:.1f} {load_end[1]:.1f} {load_end[2]:.1f}")
     if args.json:
         model = args.model if args.model != "default" else str(find_model(MODEL_FILE))
@@ -272,6 +266,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="save every command's result to this file")
     parser.add_argument("--compare", nargs=2, type=Path, metavar=("A.json", "B.json"),
                         help="print which commands changed between two saved runs, and exit")
+    parser.add_argument("--report", type=Path, metavar="RUN.json",
+                        help="print the tables of a saved run (with --show-wrong, its misses)")
     parser.add_argument("--reps", type=int, default=20, help="repetitions of the rule stage")
     parser.add_argument("--variants", default="",
                         help="also run the LLM-routed commands through these model-stage "
@@ -283,6 +279,9 @@ def main() -> None:
     args = parser.parse_args()
     if args.compare:
         report.compare(*args.compare)
+        return
+    if args.report:
+        report.reprint(args.report, show_wrong=args.show_wrong)
         return
     args.variants = [v for v in args.variants.split(",") if v and v != "default"]
     if args.rules_only and (args.variants or args.model_only):

@@ -102,6 +102,11 @@ def confident_table(results: list[Result]) -> None:
         print("confidently wrong: none")
         return
     kinds = sorted({r["why"] for r in wrong})
+    routes = sorted({r["route"] for r in wrong})
+    print("confidently wrong by route: " + "; ".join(
+        f"{x} {sum(r['route'] == x for r in wrong)}"
+        f" (held-out {sum(r['route'] == x and r['group'] == 'eval' for r in wrong)})"
+        for x in routes))
     print("confidently wrong by kind: " + "; ".join(
         f"{k} {sum(r['why'] == k for r in wrong)}"
         f" (held-out {sum(r['why'] == k and r['group'] == 'eval' for r in wrong)})"
@@ -171,6 +176,27 @@ def wrong_list(results: list[Result]) -> None:
         outside = sum(r["expect"]["point"] not in r.get("candidates", []) for r in missed)
         print(f"LLM-routed misses of a read or write: {len(missed)}; the expected point was not "
               f"among the rules' candidates in {outside} of them")
+
+
+def tables(results: list[Result], plants: list[dict[str, Any]], *, show_wrong: bool) -> None:
+    """Every table, from a run just made or a saved one."""
+    accuracy_table(results)
+    print()
+    confident_table(results)
+    print()
+    latency_table(results, plants)
+    print()
+    worker_table(plants)
+    if show_wrong:
+        wrong_list(results)
+
+
+def reprint(path: Path, *, show_wrong: bool) -> None:
+    run = json.loads(path.read_text(encoding="utf-8"))
+    meta = run["meta"]
+    print(f"{path}: {meta.get('model')} at {meta.get('commit')}, {meta.get('time')}, load "
+          f"average {meta['load_start'][0]:.1f} at start, {meta['load_end'][0]:.1f} at the end\n")
+    tables(run["results"], run["plants"], show_wrong=show_wrong)
 
 
 def save(path: Path, meta: dict[str, Any], plants: list[dict[str, Any]],
