@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermesd.config.model import Config
@@ -64,11 +64,15 @@ async def side_by_side(config: Config, worker: Worker, router: Router, names: li
                        llm_routed: list[dict[str, Any]], everything: list[dict[str, Any]] | None
                        ) -> None:
     """The LLM-routed commands through each variant, interleaved; with `everything`, every
-    command through the default and the naive stage alone."""
+    command through the default and the naive stage alone. Generations may take 120 s here
+    (without prefix reuse, a busy machine takes well over `llm.timeout`), and a worker killed
+    on an overrun is waited for, so one slow variant cannot fail the others."""
+    config = replace(config, llm=replace(config.llm, timeout=120.0))
     stages = {v: ModelStage(config, worker.port, VARIANTS[v]) for v in names}
     tallies = {v: Tally() for v in names}
     for c in llm_routed:
         for v, stage in stages.items():
+            await worker.ready()
             tallies[v].add(*await run_stage(stage, router, c))
     report("LLM-routed commands, by variant (same run, interleaved)", tallies)
     if everything is not None:
@@ -76,6 +80,7 @@ async def side_by_side(config: Config, worker: Worker, router: Router, names: li
         for c in everything:
             for v, tally in alone.items():
                 stage = stages.get(v) or ModelStage(config, worker.port, VARIANTS[v])
+                await worker.ready()
                 tally.add(*await run_stage(stage, router, c))
         report("every command through the model alone (no rules)", alone)
 
