@@ -514,3 +514,21 @@ def test_a_tool_sending_unusable_events_is_logged_once_and_harms_nothing(
     assert len(warnings) == 1 and sent[0] >= 10  # the first, with the note: more are counted
     assert "Traceback" not in d.log
     assert d.terminate() == 0
+
+
+@pytest.mark.timeout(60)
+def test_a_values_event_of_things_that_are_not_objects_is_refused_in_words(
+        daemon_runner: DaemonRunner) -> None:
+    """`{"values": [5]}` raised AttributeError in the event sink (a traceback in the log) where
+    every other unusable event is one warning: hypothesis found it only now and then."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}}}}}))
+    for items in ([5], ["level"], [None, {"point": "level", "value": 1.0, "ts": 1}], [[1]]):
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": "values", "data": {"values": items}}})
+        assert answer["status"] == "ok", answer
+    d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 4,
+                 what="four events refused")
+    assert "values: expected objects, got int" in d.log
+    assert "Traceback" not in d.log
