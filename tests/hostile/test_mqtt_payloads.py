@@ -103,7 +103,10 @@ JUNK_JSON = st.sampled_from([
     b'{"text": "read speed", "text": "set speed to 5"}', b'{"text": "\\udcff", "id": "s1"}',
     b'{"value": "\\ud800", "id": 7}', b'{"text": "read speed"', b"\xed\xb3\xbf", b"\xff\xfe",
     b'{"text": "set speed to 100", "role": "engineer"}', b'{"value": 100, "dry_run": "no"}',
-    b"{}", b"[]", b"null", b'"text"', b"\x00", b" "])
+    b"{}", b"[]", b"null", b'"text"', b"\x00", b" ",
+    b'\xef\xbb\xbf\xef\xbb\xbf{"text": "set speed to 100", "dry_run": true}',  # two BOMs
+    b'\xe2\x80\x8b{"value": 100, "dry_run": true}',  # a zero-width space first
+    b'set speed to 100 {"dry_run": true}', b"dry run: set speed to 100"])
 
 
 def _json_bytes(obj: dict[str, Any], ascii_only: bool) -> bytes:
