@@ -138,7 +138,7 @@ def test_an_id_that_is_not_clean_is_never_passed_on(payload: str) -> None:
 
 
 @pytest.mark.parametrize(("topic", "reason"), [
-    ("homeassistant/switch/n1/pump/config", "hermesd's or a device's own topics"),
+    ("homeassistant/switch/n1/pump/config", "Home Assistant's or a device's own topics"),
     ("hermesd/n1/pump/set", "own topics"),
     ("plant/yard/beacon/set", "own topics"),
     ("answers/+", "wildcard"),

@@ -6,11 +6,12 @@ is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decod
 be UTF-8, JSON is parsed by `hermesd.strict_json` (RFC 8259 only: no NaN or Infinity, no number
 too large for a float, no lone surrogate escape, bounded nesting) and refuses duplicate keys,
 unknown fields and wrong types are refused, a set topic must name a possible point id, and an
-MQTT 5 response topic may not point into hermesd's own namespace, the discovery prefix or a
-device's topics (else an answer could overwrite an entity or drive a device). The result is
-always an event for the daemon: a request, or a refusal (`error`) it must answer, carrying the
-request's id when one can be read even from a refused payload. Nothing that is not strict JSON
-is ever passed on, so nothing of it can be echoed into an answer. Nothing here executes anything.
+MQTT 5 response topic may not point into any hermesd node's namespace, the discovery prefix or a
+device's topics (else an answer could overwrite an entity or drive a device), nor outside
+`mqtt.response_topics` when that allow-list is set. The result is always an event for the
+daemon: a request, or a refusal (`error`) it must answer, carrying the request's id when one
+can be read even from a refused payload. Nothing that is not strict JSON is ever passed on, so
+nothing of it can be echoed into an answer. Nothing here executes anything.
 
 Which form a payload has is decided once, the same way for both topics, so JSON can never be
 taken for words: one leading byte-order mark (U+FEFF) is dropped (RFC 8259 §8.1 lets a parser
@@ -91,10 +92,14 @@ class Refused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ReplyRules:
-    """Where answers go by default, and the topics an answer may never be sent to."""
+    """Where answers go by default, the topics an answer may never be sent to, and (when the
+    config lists them) the only other topics it may be sent to."""
 
     default: str
-    protected: tuple[str, ...]  # topic filters: our namespace, discovery, device topics
+    #: topic filters: every hermesd node's namespace (`B/#`), discovery, device topics
+    protected: tuple[str, ...]
+    #: `mqtt.response_topics`: topic filters an answer may go to; None: any not protected
+    allowed: tuple[str, ...] | None = None
 
 
 def check_reply_topic(topic: str, rules: ReplyRules) -> None:
@@ -111,8 +116,12 @@ def check_reply_topic(topic: str, rules: ReplyRules) -> None:
         return
     for pattern in rules.protected:
         if topic_matches_sub(pattern, topic):
-            raise Refused(f"answers may not be sent to {show(topic)}: it is one of hermesd's or a "
-                          "device's own topics")
+            raise Refused(f"answers may not be sent to {show(topic)}: it is one of hermesd's, "
+                          "Home Assistant's or a device's own topics")
+    if rules.allowed is not None and not any(topic_matches_sub(pattern, topic)
+                                             for pattern in rules.allowed):
+        raise Refused(f"answers may not be sent to {show(topic)}: it is not {rules.default} and "
+                      "not in mqtt.response_topics")
 
 
 class Redeliveries:
