@@ -67,6 +67,7 @@ PUBLISH_TIMEOUT = 10.0
 MAX_INFLIGHT = 64  # MQTT requests being worked on; more are answered BUSY at once
 ANSWER_EXPIRY = 600  # seconds an answer waits at the broker for an offline requester (MQTT 5)
 ONLINE, OFFLINE = "online", "offline"
+PEER = "mqtt"  # who every MQTT request is, to the audit log (one peer, one budget)
 
 
 class MqttBridge:
@@ -343,15 +344,17 @@ class MqttBridge:
             return refusal(error)
         assert mqtt is not None
         self.counts["answered"] += 1
-        peer = f"mqtt {request.topic}"
+        # one peer for all of MQTT: the audit log budgets records per peer, and a topic (any
+        # B/N/<anything>/set) is the sender's free choice, so it must not make a new peer;
+        # MQTT 5 gives no client identity we could trust either. The topic goes in `origin`.
         if request.kind == "command":
             assert request.text is not None
             ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=ASK_TIMEOUT,
-                                      dry_run=request.dry_run, peer=peer)
+                                      dry_run=request.dry_run, peer=PEER, origin=request.topic)
             return await self.engine.ask(ctx, request.text)
         assert request.point is not None
         ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=WRITE_TIMEOUT,
-                                  dry_run=request.dry_run, peer=peer)
+                                  dry_run=request.dry_run, peer=PEER, origin=request.topic)
         return await self.engine.write(ctx, request.point, request.value)
 
     @staticmethod
