@@ -104,7 +104,7 @@ def test_a_flood_on_random_topics_is_one_audit_peer(daemon_runner: DaemonRunner,
             flooder.publish(f"{B}/{_random_level(rng, n)}/set", "1",
                             correlation=f"f{n}".encode(), wait=False)
         got = flooder.wait_for(lambda ms: ms if len({m.correlation for m in ms}) >= FLOOD
-                               else None, timeout=60, what="an answer to each set")
+                               else None, timeout=40, what="an answer to each set")
     codes = [(json.loads(m.payload)["error"] or {}).get("code") for m in got]
     reached = codes.count("UNKNOWN_POINT")  # reached the engine: audited or counted
     assert reached + codes.count("BUSY") + codes.count("BAD_REQUEST") == FLOOD, set(codes)
