@@ -26,6 +26,9 @@ class RequestContext:
     dry_run: bool = False
     peer_uid: int | None = None  # control socket peer (SO_PEERCRED)
     peer: str = ""  # who, in words: "uid 1000 (alice)", "mqtt", "voice"
+    #: where exactly it came in, when that is more than the peer says: an MQTT topic. Never
+    #: part of `peer`: the audit log bounds records per peer, and a topic is anyone's choice
+    origin: str = ""
     trace_id: str = field(default_factory=new_trace_id)
     started: float = field(default_factory=time.monotonic)
 

@@ -65,8 +65,9 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
     mqtt = config.mqtt
     assert mqtt is not None
     topics = Topics.of(config)
-    # an answer may go to a requester's own topic, never to ours or to a device's
-    protected = [f"{topics.base}/#", f"{topics.prefix}/#"]
+    # an answer may go to a requester's own topic, never to any hermesd node's (B/#: not only
+    # this one's), Home Assistant's or a device's; and only to mqtt.response_topics when listed
+    protected = [f"{mqtt.base_topic}/#", f"{topics.prefix}/#"]
     for device in config.devices.values():
         if device.driver != "mqtt":
             continue
@@ -89,7 +90,9 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
                    "response": topics.response, "set": topics.set_filter,
                    "ha_status": topics.ha_status,
                    "talk": topics.talk if config.voice.enabled else None,
-                   "protected": sorted(set(protected))},
+                   "protected": sorted(set(protected)),
+                   "allowed": None if mqtt.response_topics is None
+                   else list(mqtt.response_topics)},
     }
 
 

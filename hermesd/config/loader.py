@@ -36,6 +36,11 @@ from hermesd.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
+#: an MQTT topic filter: `+` only as a whole level, `#` only as the whole last level
+TOPIC_FILTER = re.compile(r"(?:[^/#+\x00]*|\+)(?:/(?:[^/#+\x00]*|\+))*(?:/#)?|#")
+MAX_TOPIC_BYTES = 256  # as the mqtt tool bounds a response topic
+#: keys of `driver: mqtt` devices and points that name a topic of the device
+DEVICE_TOPIC_KEYS = ("availability_topic", "state_topic", "command_topic")
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
@@ -116,6 +121,9 @@ def validate(data: Any, source: Path) -> Config:
             if dev.driver == "mqtt":
                 problems.add(f"devices.{dev.id}.driver",
                              "driver mqtt needs the top-level `mqtt` section (the broker)")
+    else:
+        for path, message in _mqtt_topic_clashes(mqtt, devices):
+            problems.add(path, message)
     if problems.items:
         # report in the order of the file's sections, as a person reads it
         order = {key: i for i, key in enumerate(data)} if isinstance(data, dict) else {}
@@ -454,11 +462,83 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
                 password_file=(base / password_file).absolute() if password_file else None,
                 tls=tls, keepalive=s.duration("keepalive", 30.0, min=5, max=3600),
                 client_id=s.text("client_id", None), discovery=s.flag("discovery", True),
-                outbox_limit=s.integer("outbox_limit", 1000, min=0, max=1_000_000))
+                outbox_limit=s.integer("outbox_limit", 1000, min=0, max=1_000_000),
+                response_topics=_response_topics(s))
     if password_file and not username:
         s.problem("password_file", "a password needs a `username`")
     s.finish()
     return mqtt
+
+
+def _response_topics(s: Section) -> tuple[str, ...] | None:
+    """`mqtt.response_topics`: topic filters answers may go to; absent: any not protected."""
+    if s.raw("response_topics", None) is None:
+        return None
+    filters = s.texts("response_topics")
+    for i, pattern in enumerate(filters):
+        where = f"{s.at('response_topics')}[{i}]"
+        if not TOPIC_FILTER.fullmatch(pattern):
+            s.problems.add(where, f"{pattern!r} is not an MQTT topic filter (`+` stands for a "
+                                  "whole level, `#` only for the whole last level)")
+        elif pattern.startswith("$"):
+            s.problems.add(where, f"{pattern!r} is a broker topic ($...): answers never go "
+                                  "there")
+        elif len(pattern.encode()) > MAX_TOPIC_BYTES:
+            s.problems.add(where, f"longer than {MAX_TOPIC_BYTES} bytes")
+    return filters
+
+
+def _inside(topic: str, namespace: str) -> bool:
+    """Whether every topic `topic` matches lies in `namespace/#` (namespace has no wildcards)."""
+    return topic == namespace or topic.startswith(namespace + "/")
+
+
+def _mqtt_topic_clashes(mqtt: Mqtt, devices: dict[str, Device]) -> list[tuple[str, str]]:
+    """Topics that would let one of hermesd's namespaces and another's meet.
+
+    hermesd takes commands and writes from `B/...` (with `mqtt.command_role`) and Home
+    Assistant's status from `<prefix>/status`, and publishes answers, states and discovery
+    there. A device topic inside them would turn a device write into a command (on MQTT 3.1.1,
+    which has no No-Local, hermesd even hears its own publish), a device's state into one of
+    ours, or an answer into a device command; so would the two namespaces inside each other.
+    Every hermesd node's `B/...` counts, not only this one's: answers and device writes must
+    never reach another node's command topics either.
+    """
+    problems: list[tuple[str, str]] = []
+    base, prefix = mqtt.base_topic, mqtt.discovery_prefix
+    if _inside(base, prefix) or _inside(prefix, base):
+        problems.append(("mqtt.base_topic",
+                         f"{base!r} and mqtt.discovery_prefix {prefix!r} are the same or one "
+                         "lies inside the other: hermesd's commands and Home Assistant's "
+                         "discovery would share topics"))
+    namespaces = ((base, f"inside hermesd's own MQTT topics ({base}/..., mqtt.base_topic: "
+                         "every hermesd node's commands, writes, states and answers)"),
+                  (prefix, f"inside the Home Assistant discovery prefix ({prefix}/..., "
+                           "mqtt.discovery_prefix: discovery configs and HA's status)"))
+    for i, pattern in enumerate(mqtt.response_topics or ()):
+        for namespace, what in namespaces:
+            if _inside(pattern, namespace):
+                problems.append((f"mqtt.response_topics[{i}]",
+                                 f"{pattern!r} is {what}, where answers never go (except "
+                                 f"{base}/<node>/response, which needs no entry)"))
+                break
+    for dev in devices.values():
+        if dev.driver != "mqtt":
+            continue
+        places = [(f"devices.{dev.id}.{key}", dev.params.get(key))
+                  for key in DEVICE_TOPIC_KEYS if key in dev.params]
+        for pid, point in dev.points.items():
+            places += [(f"devices.{dev.id}.points.{pid}.{key}", point.params.get(key))
+                       for key in DEVICE_TOPIC_KEYS if key in point.params]
+        for path, topic in places:
+            if not isinstance(topic, str):
+                continue
+            for namespace, what in namespaces:
+                if _inside(topic, namespace):
+                    problems.append((path, f"{topic!r} is {what}; a device topic may not be "
+                                           "there"))
+                    break
+    return problems
 
 
 def _voice(s: Section, base: Path) -> Voice:

@@ -119,6 +119,9 @@ class Mqtt:
     client_id: str | None = None  # default: hermesd-<node.id>
     discovery: bool = True  # publish Home Assistant discovery configs
     outbox_limit: int = 1000  # messages kept (persisted) while the broker is away
+    #: topic filters an MQTT 5 response topic must match for an answer to go there (besides
+    #: B/N/response); None: any topic outside hermesd's, Home Assistant's and devices' topics
+    response_topics: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True, slots=True)

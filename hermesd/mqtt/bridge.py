@@ -3,6 +3,8 @@
 A daemon component. Whenever the mqtt tool reports a (re)connect, Home Assistant says `online`,
 or the config is reloaded, it announces everything: discovery configs (and empty retained
 configs for entities whose points are gone), each device's availability, each point's value.
+HA's `online` is paced (`births`): the first at once, a burst of them (anyone may publish one)
+coalesced into at most one announcement per interval, and logged once, not once per message.
 Between announcements it publishes values as they change (retained), re-sends values before
 HA's `expire_after` runs out while they are fresh, and keeps each device's availability
 `offline` while the device is offline, its tool is down, or (for a polled device) all its values
@@ -32,6 +34,7 @@ from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ProtocolError
+from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
     component_of,
@@ -67,6 +70,7 @@ PUBLISH_TIMEOUT = 10.0
 MAX_INFLIGHT = 64  # MQTT requests being worked on; more are answered BUSY at once
 ANSWER_EXPIRY = 600  # seconds an answer waits at the broker for an offline requester (MQTT 5)
 ONLINE, OFFLINE = "online", "offline"
+PEER = "mqtt"  # who every MQTT request is, to the audit log (one peer, one budget)
 
 
 class MqttBridge:
@@ -81,6 +85,7 @@ class MqttBridge:
         self.sender = Sender(self._publish, self._sent)
         self.retained = RetainedTopics(self.config.paths.state_dir / "mqtt-retained.json")
         self.recent = RecentRequests()
+        self.births = Births()
         self.connected = False
         self.reason = "the mqtt tool has not connected yet"
         self.since = time.time()
@@ -138,13 +143,13 @@ class MqttBridge:
 
     # -- announcing ----------------------------------------------------------------------------------
 
-    def announce(self, why: str) -> None:
+    def announce(self, why: str, level: int = logging.INFO) -> None:
         """Publish everything afresh: discovery (and removals), availabilities, values."""
         topics, config = self.topics, self.config
         if topics is None or config.mqtt is None or not self.connected:
             return
         self.announcements += 1
-        log.info("announcing %d points to MQTT: %s", len(config.points), why)
+        log.log(level, "announcing %d points to MQTT: %s", len(config.points), why)
         configs = announcements(config)
         self.entities = len(configs)
         owned = set(configs)
@@ -247,6 +252,7 @@ class MqttBridge:
                 if self.connected:
                     self._check_availability()
                     self._refresh_states()
+                self._pace_births()
             except Exception:  # a bug here must not take the daemon down with it
                 log.exception("the MQTT bridge's periodic check failed")
 
@@ -271,8 +277,27 @@ class MqttBridge:
 
     def _on_ha_status(self, tool: str, data: dict[str, Any]) -> None:
         _from_mqtt_tool(tool, "ha_status")
-        if data.get("online") is True:
+        if data.get("online") is not True or not self.connected:
+            return  # (a connect announces everything anyway)
+        bursting = self.births.bursting
+        if self.births.birth(time.monotonic()):
             self.announce("Home Assistant came online")
+        elif not bursting:
+            assert self.topics is not None
+            log.info("Home Assistant came online again within %g s (or someone says so on %s): "
+                     "announcing at most once every %g s until it stops", self.births.interval,
+                     self.topics.ha_status, self.births.interval)
+
+    def _pace_births(self) -> None:
+        """Announce the births that waited for their interval; log the end of a burst."""
+        now = time.monotonic()
+        waited = self.births.due(now)
+        if waited:
+            self.announce(f"Home Assistant came online {waited} more time(s)", logging.DEBUG)
+        over = self.births.over(now)
+        if over is not None:
+            log.info("Home Assistant came online %d times in %.0f s; announced %d times",
+                     over.births, over.seconds, over.announcements)
 
     def _on_retained(self, tool: str, data: dict[str, Any]) -> None:
         """A retained request the tool ignored (and logged): counted, never run."""
@@ -343,15 +368,17 @@ class MqttBridge:
             return refusal(error)
         assert mqtt is not None
         self.counts["answered"] += 1
-        peer = f"mqtt {request.topic}"
+        # one peer for all of MQTT: the audit log budgets records per peer, and a topic (any
+        # B/N/<anything>/set) is the sender's free choice, so it must not make a new peer;
+        # MQTT 5 gives no client identity we could trust either. The topic goes in `origin`.
         if request.kind == "command":
             assert request.text is not None
             ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=ASK_TIMEOUT,
-                                      dry_run=request.dry_run, peer=peer)
+                                      dry_run=request.dry_run, peer=PEER, origin=request.topic)
             return await self.engine.ask(ctx, request.text)
         assert request.point is not None
         ctx = RequestContext.make("mqtt", mqtt.command_role, timeout=WRITE_TIMEOUT,
-                                  dry_run=request.dry_run, peer=peer)
+                                  dry_run=request.dry_run, peer=PEER, origin=request.topic)
         return await self.engine.write(ctx, request.point, request.value)
 
     @staticmethod

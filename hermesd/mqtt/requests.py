@@ -4,6 +4,10 @@ The tool has already checked the payload; the daemon checks the event again (it 
 from another process) and never widens what it may do: the role is always `mqtt.command_role`.
 A request that carries an id or MQTT 5 correlation data is executed once: a second delivery
 while it runs is dropped, and one after it ran gets the same answer again, marked `duplicate`.
+A delivery is the same request only if what it asks is the same too (text, point, value,
+dry run, or the refusal of its payload): the same id with other content is a new request,
+run and answered on its own, so an id seen by someone else cannot be used to suppress the
+real request or hand it another request's answer.
 A written value in text for a numeric point must be a number as JSON writes it. Answers are in
 the DESIGN `--json` shape with the request's `id`, and are kept and sent only as strict JSON.
 """
@@ -74,10 +78,16 @@ class MqttRequest:
         return req
 
     def key(self) -> tuple[Any, ...] | None:
-        """What makes two deliveries the same request; None when nothing does."""
+        """What makes two deliveries the same request; None when nothing does.
+
+        The names (id, correlation data, where the answer goes) and the content: a value is
+        kept with its type, so `1`, `1.0`, `true` and `"1"` are different requests."""
         if self.id is None and self.correlation is None:
             return None
-        return (self.kind, self.topic, self.reply_to, self.correlation, self.id)
+        value = None if self.value is None else (type(self.value).__name__, self.value)
+        error = None if self.error is None else (self.error["code"], self.error["message"])
+        return (self.kind, self.topic, self.reply_to, self.correlation, self.id,
+                self.text, self.point, value, self.dry_run, error)
 
 
 def refusal(error: dict[str, str]) -> Answer:

@@ -44,7 +44,7 @@ from tests.support.mosquitto import Mosquitto, MqttClient, Received
 B = "hermesd/test-node"
 COMMAND, RESPONSE, SET_FILTER = f"{B}/command", f"{B}/response", f"{B}/+/set"
 REPLIES = "replies"  # where a requester may have its answers sent (MQTT 5 response topic)
-RULES = ReplyRules(default=RESPONSE, protected=(f"{B}/#", "homeassistant/#"))
+RULES = ReplyRules(default=RESPONSE, protected=("hermesd/#", "homeassistant/#"))
 STATUSES = {"ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"}
 CODES = set(ErrorCode.__members__)
 INITIAL = {"speed": 1200, "setpoint": 50.0, "valve": False, "lamp": False, "flow": 3.5}
@@ -103,7 +103,10 @@ JUNK_JSON = st.sampled_from([
     b'{"text": "read speed", "text": "set speed to 5"}', b'{"text": "\\udcff", "id": "s1"}',
     b'{"value": "\\ud800", "id": 7}', b'{"text": "read speed"', b"\xed\xb3\xbf", b"\xff\xfe",
     b'{"text": "set speed to 100", "role": "engineer"}', b'{"value": 100, "dry_run": "no"}',
-    b"{}", b"[]", b"null", b'"text"', b"\x00", b" "])
+    b"{}", b"[]", b"null", b'"text"', b"\x00", b" ",
+    b'\xef\xbb\xbf\xef\xbb\xbf{"text": "set speed to 100", "dry_run": true}',  # two BOMs
+    b'\xe2\x80\x8b{"value": 100, "dry_run": true}',  # a zero-width space first
+    b'set speed to 100 {"dry_run": true}', b"dry run: set speed to 100"])
 
 
 def _json_bytes(obj: dict[str, Any], ascii_only: bool) -> bytes:
@@ -139,6 +142,7 @@ RESPONSE_TOPICS = st.one_of(
     st.none(), st.just(f"{REPLIES}/panel"),
     st.text(TOPIC_TEXT, min_size=1, max_size=30).map(lambda t: f"{REPLIES}/{t}"),
     st.sampled_from([f"{B}/speed/set", COMMAND, f"{B}/availability", "$SYS/broker/x",
+                     "hermesd/other-node/command", "hermesd/other-node/speed/set",
                      "homeassistant/number/test-node/speed/config", "r" * 300, RESPONSE,
                      f"{REPLIES}/\ufeff"]))  # U+FEFF: allowed by MQTT, refused by paho
 USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10) | st.just("\ufeff"),

@@ -70,6 +70,17 @@ HOSTILE_COMMANDS: dict[str, tuple[str | bytes, str]] = {
     "bool id": ('{"text": "read", "id": true}', "\"id\" must be"),
     "huge id": ('{"text": "read", "id": "' + "i" * 200 + '"}', "\"id\" must be"),
     "dry_run not bool": ('{"text": "read", "dry_run": "yes"}', "\"dry_run\" must be"),
+    # JSON that must not be taken for words (the beacon the review switched off)
+    "two byte-order marks": ('\ufeff\ufeff{"text": "turn off the beacon", "dry_run": true}',
+                             "invisible or formatting character (U+FEFF)"),
+    "zero-width space before JSON": ('\u200b{"text": "turn off the beacon", "dry_run": true}',
+                                     "invisible or formatting character (U+200B)"),
+    "JSON after words": ('turn off the beacon {"dry_run": true}', "{ } [ or ]"),
+    "fullwidth braces": ('\uff5b"text": "x"\uff5d', "{ } [ or ]"),
+    "a JSON member in words": ('turn off the beacon, "dry_run": true', "JSON member"),
+    "a dry run in words": ("dry run: turn off the beacon", "asks for a dry run in words"),
+    "JSON inside the text": ('{"text": "{\\"text\\": \\"turn off\\"}"}', "{ } [ or ]"),
+    "bidi override in the text": ('{"text": "turn \u202eoff"}', "U+202E"),
 }
 
 
@@ -80,6 +91,25 @@ def test_hostile_commands_are_refused_with_a_reason(name: str) -> None:
     assert event["text"] is None
     assert event["error"]["code"] == "BAD_REQUEST"
     assert reason in event["error"]["message"]
+
+
+def test_one_byte_order_mark_is_dropped() -> None:
+    event = _cmd('\ufeff {"text": "turn off the beacon", "id": "b1", "dry_run": true}')
+    assert (event["text"], event["id"], event["dry_run"]) == ("turn off the beacon", "b1", True)
+    js = _set('\ufeff{"value": "ON", "dry_run": true}')
+    assert (js["value"], js["dry_run"], js["error"]) == ("ON", True, None)
+    assert _set("\ufeffON")["value"] == "ON"
+
+
+@pytest.mark.parametrize(("payload", "reason"), [
+    ('\ufeff\ufeff{"value": "x", "dry_run": true}', "U+FEFF"),
+    ('label {"dry_run": true}', "{ } [ or ]"),
+    ('"dry_run": true', "JSON member"),
+    ('{"value": "a\u200bb"}', "U+200B"),
+])
+def test_a_set_meant_as_json_is_never_a_plain_value(payload: str, reason: str) -> None:
+    event = _set(payload)
+    assert event["value"] is None and reason in event["error"]["message"]
 
 
 def test_a_refused_json_command_still_carries_its_id() -> None:
@@ -108,7 +138,7 @@ def test_an_id_that_is_not_clean_is_never_passed_on(payload: str) -> None:
 
 
 @pytest.mark.parametrize(("topic", "reason"), [
-    ("homeassistant/switch/n1/pump/config", "hermesd's or a device's own topics"),
+    ("homeassistant/switch/n1/pump/config", "Home Assistant's or a device's own topics"),
     ("hermesd/n1/pump/set", "own topics"),
     ("plant/yard/beacon/set", "own topics"),
     ("answers/+", "wildcard"),

@@ -6,11 +6,24 @@ is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decod
 be UTF-8, JSON is parsed by `hermesd.strict_json` (RFC 8259 only: no NaN or Infinity, no number
 too large for a float, no lone surrogate escape, bounded nesting) and refuses duplicate keys,
 unknown fields and wrong types are refused, a set topic must name a possible point id, and an
-MQTT 5 response topic may not point into hermesd's own namespace, the discovery prefix or a
-device's topics (else an answer could overwrite an entity or drive a device). The result is
-always an event for the daemon: a request, or a refusal (`error`) it must answer, carrying the
-request's id when one can be read even from a refused payload. Nothing that is not strict JSON
-is ever passed on, so nothing of it can be echoed into an answer. Nothing here executes anything.
+MQTT 5 response topic may not point into any hermesd node's namespace, the discovery prefix or a
+device's topics (else an answer could overwrite an entity or drive a device), nor outside
+`mqtt.response_topics` when that allow-list is set. The result is always an event for the
+daemon: a request, or a refusal (`error`) it must answer, carrying the request's id when one
+can be read even from a refused payload. Nothing that is not strict JSON is ever passed on, so
+nothing of it can be echoed into an answer. Nothing here executes anything.
+
+Which form a payload has is decided once, the same way for both topics, so JSON can never be
+taken for words: one leading byte-order mark (U+FEFF) is dropped (RFC 8259 §8.1 lets a parser
+ignore it; some editors and Windows tools write one), and a payload that then starts with `{`
+or `[` after JSON's own whitespace is JSON — parsed strictly, or refused. Anything else is plain
+text, and must be plain: no invisible or formatting characters (a second BOM, a zero-width
+space, a bidi override — each could hide a `{` from the test above or the words from a reader),
+no `{ } [ ]` and no JSON member (`"key": …`) even in compatibility forms (fullwidth braces), so
+a JSON request that is disguised or broken is refused instead of run as words without its id
+and dry-run flag. Command words may not ask for a dry run either ("dry run", "dry_run", …): the
+router would not see it and would act; a dry run is asked for with `"dry_run": true`, and words
+that mention one are taken only from a JSON command that states `dry_run` itself.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ import json
 import math
 import re
 import time
+import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -39,6 +53,15 @@ MAX_INT_ID = 2**53  # an id JSON carries exactly
 COMMAND_FIELDS = ("text", "id", "dry_run")
 SET_FIELDS = ("value", "id", "dry_run")
 _ALLOWED_CONTROLS = {"\t", "\n", "\r"}
+BOM = "\ufeff"
+JSON_SPACE = " \t\n\r"  # the only whitespace RFC 8259 allows before a JSON text
+#: general categories plain text may not hold: format (BOM, zero-width, bidi controls),
+#: private use and unassigned code points (surrogates cannot pass the UTF-8 decoder)
+_INVISIBLE = frozenset({"Cf", "Co", "Cn"})
+_STRUCTURE = re.compile(r"[{}\[\]]")
+_MEMBER = re.compile(r'"[^"]*"\s*:')
+#: a dry run asked for in words (on NFKC-folded text): "dry run", "dry-run", "dry_run", "dryrun"
+_DRY_RUN_WORDS = re.compile(r"(?<![a-z0-9])dry[\s_\-.]*run(?![a-z0-9])")
 #: what a config point id may be (config.loader's IDENT), with a bound on its length
 _POINT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,199}")
 
@@ -69,10 +92,14 @@ class Refused(Exception):
 
 @dataclass(frozen=True, slots=True)
 class ReplyRules:
-    """Where answers go by default, and the topics an answer may never be sent to."""
+    """Where answers go by default, the topics an answer may never be sent to, and (when the
+    config lists them) the only other topics it may be sent to."""
 
     default: str
-    protected: tuple[str, ...]  # topic filters: our namespace, discovery, device topics
+    #: topic filters: every hermesd node's namespace (`B/#`), discovery, device topics
+    protected: tuple[str, ...]
+    #: `mqtt.response_topics`: topic filters an answer may go to; None: any not protected
+    allowed: tuple[str, ...] | None = None
 
 
 def check_reply_topic(topic: str, rules: ReplyRules) -> None:
@@ -89,8 +116,12 @@ def check_reply_topic(topic: str, rules: ReplyRules) -> None:
         return
     for pattern in rules.protected:
         if topic_matches_sub(pattern, topic):
-            raise Refused(f"answers may not be sent to {show(topic)}: it is one of hermesd's or a "
-                          "device's own topics")
+            raise Refused(f"answers may not be sent to {show(topic)}: it is one of hermesd's, "
+                          "Home Assistant's or a device's own topics")
+    if rules.allowed is not None and not any(topic_matches_sub(pattern, topic)
+                                             for pattern in rules.allowed):
+        raise Refused(f"answers may not be sent to {show(topic)}: it is not {rules.default} and "
+                      "not in mqtt.response_topics")
 
 
 class Redeliveries:
@@ -127,18 +158,18 @@ def command_event(msg: Incoming, rules: ReplyRules) -> dict[str, Any]:
     try:
         if event["error"] is not None:
             return event
-        raw = _text(msg.payload, MAX_COMMAND_BYTES, "a command")
-        if raw.lstrip().startswith(("{", "[")):
+        raw, is_json = _payload(msg.payload, MAX_COMMAND_BYTES, "a command")
+        if is_json:
             obj = _json_object(raw, "the command")
             event["id"] = _request_id(obj)
             _only(obj, COMMAND_FIELDS, "a command")
             text = obj.get("text")
             if not isinstance(text, str):
                 raise Refused("a JSON command needs \"text\": the command as text")
-            event["text"] = _clean(text, "the command text")
             event["dry_run"] = _flag(obj, "dry_run")
+            event["text"] = _words(text, "the command text", dry_run_stated="dry_run" in obj)
         else:
-            event["text"] = _clean(raw, "the command")
+            event["text"] = _words(raw, "the command", dry_run_stated=False)
     except Refused as exc:
         event["error"] = _bad(str(exc))
         event["text"] = None
@@ -157,23 +188,23 @@ def set_event(msg: Incoming, point: str, rules: ReplyRules) -> dict[str, Any]:
         if not _POINT_ID.fullmatch(point):
             raise Refused(f"the topic {show(msg.topic)} names no point: a point id is at most "
                           "200 letters, digits, _ and -")
-        raw = _text(msg.payload, MAX_SET_BYTES, "a write request")
-        if raw.lstrip().startswith(("{", "[")):
+        raw, is_json = _payload(msg.payload, MAX_SET_BYTES, "a write request")
+        if is_json:
             obj = _json_object(raw, "the write request")
             event["id"] = _request_id(obj)
             _only(obj, SET_FIELDS, "a write request")
             if "value" not in obj:
                 raise Refused("a JSON write request needs \"value\"")
             value = obj["value"]
-            if isinstance(value, str):
-                value = _clean(value, "the value")
+            if isinstance(value, str):  # in JSON a text may hold braces; it is still checked
+                value = _visible(_clean(value, "the value"), "the value")
             elif not isinstance(value, bool | int | float):
                 raise Refused(f"the value must be a number, true/false or text, not "
                               f"{_kind(value)}")
             event["value"] = value
             event["dry_run"] = _flag(obj, "dry_run")
         else:
-            event["value"] = _clean(raw, "the value")
+            event["value"] = _plain(raw, "the value")
     except Refused as exc:
         event["error"] = _bad(str(exc))
         event["value"] = None
@@ -236,6 +267,51 @@ def _text(payload: bytes, limit: int, what: str) -> str:
         return payload.decode("utf-8")
     except UnicodeDecodeError:
         raise Refused(f"{what} must be UTF-8 text") from None
+
+
+def _payload(payload: bytes, limit: int, what: str) -> tuple[str, bool]:
+    """The payload as text without one leading BOM, and whether it is meant as JSON."""
+    raw = _text(payload, limit, what).removeprefix(BOM)
+    return raw, raw.lstrip(JSON_SPACE).startswith(("{", "["))
+
+
+def _visible(text: str, what: str) -> str:
+    """`text`, unless it holds a character that shows nothing or is no character at all."""
+    for ch in text:
+        if unicodedata.category(ch) in _INVISIBLE:
+            raise Refused(f"{what} holds an invisible or formatting character "
+                          f"(U+{ord(ch):04X}); send plain text, or a JSON object")
+    return text
+
+
+def _plain(raw: str, what: str) -> str:
+    """Plain text that is not JSON in disguise: JSON is sent as JSON, or refused.
+
+    A refusal carries the id of a JSON object found inside, so it reaches its requester."""
+    try:
+        text = _visible(_clean(raw, what), what)
+        folded = unicodedata.normalize("NFKC", text)  # fullwidth ｛ is { here
+        if _STRUCTURE.search(folded):
+            raise Refused(f"{what} holds {{ }} [ or ] but is not a JSON request (one starts "
+                          "with { after at most one byte-order mark and spaces); send plain "
+                          "words, or JSON")
+        if _MEMBER.search(folded):
+            raise Refused(f"{what} holds a JSON member (\"key\": ...) in plain text; send a "
+                          "JSON object")
+    except Refused as exc:
+        start = raw.find("{")
+        raise Refused(str(exc), _readable_id(raw[start:]) if start >= 0 else None) from None
+    return text
+
+
+def _words(raw: str, what: str, *, dry_run_stated: bool) -> str:
+    """The words of a command; they may not ask for a dry run unless JSON states dry_run."""
+    text = _plain(raw, what)
+    if not dry_run_stated and _DRY_RUN_WORDS.search(unicodedata.normalize("NFKC", text)
+                                                     .casefold()):
+        raise Refused(f"{what} asks for a dry run in words, which would not stop it from "
+                      "acting; send {\"text\": ..., \"dry_run\": true}")
+    return text
 
 
 def _clean(text: str, what: str) -> str:

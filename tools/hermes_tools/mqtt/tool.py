@@ -89,12 +89,15 @@ class Topics:
     ha_status: str
     talk: str | None
     protected: tuple[str, ...]
+    allowed: tuple[str, ...] | None = None  # mqtt.response_topics; None: any not protected
 
     @classmethod
     def from_slice(cls, t: dict[str, Any]) -> Topics:
+        allowed = t.get("allowed")
         return cls(availability=t["availability"], command=t["command"], response=t["response"],
                    set_filter=t["set"], ha_status=t["ha_status"], talk=t.get("talk"),
-                   protected=tuple(t.get("protected", ())))
+                   protected=tuple(t.get("protected", ())),
+                   allowed=None if allowed is None else tuple(allowed))
 
 
 class Noted:
@@ -184,7 +187,8 @@ class MqttTool(Tool):
         self.outbox.limit = int(mqtt.get("outbox_limit", 1000))
 
         self.topics = topics
-        self.rules = ReplyRules(default=topics.response, protected=topics.protected)
+        self.rules = ReplyRules(default=topics.response, protected=topics.protected,
+                                allowed=topics.allowed)
         self.devices, self.points = devices, mqtt_points
         self.by_state, self.by_availability = {}, {}
         for point in mqtt_points.values():
