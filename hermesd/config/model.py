@@ -119,6 +119,9 @@ class Mqtt:
     client_id: str | None = None  # default: hermesd-<node.id>
     discovery: bool = True  # publish Home Assistant discovery configs
     outbox_limit: int = 1000  # messages kept (persisted) while the broker is away
+    #: seconds after which an unchanged value is published again (values are published when
+    #: they change); a polled point's HA `expire_after` is twice this (see mqtt/discovery.py)
+    republish: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)
