@@ -89,7 +89,9 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
                    "response": topics.response, "set": topics.set_filter,
                    "ha_status": topics.ha_status,
                    "talk": topics.talk if config.voice.enabled else None,
-                   "protected": sorted(set(protected))},
+                   "protected": sorted(set(protected)),
+                   "device_availability": [topics.device_availability(d)
+                                           for d in config.devices]},
     }
 
 
