@@ -6,7 +6,6 @@ restart, unchanged values not sent every poll, and every availability `offline` 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -117,11 +116,11 @@ def test_republish_sends_unchanged_values_again_at_its_pace(
 @pytest.mark.timeout(90)
 def test_a_clean_stop_says_offline_for_every_device_too(
         daemon_runner: DaemonRunner, sim_runner: SimRunner, broker: Mosquitto,
-        watcher: MqttClient, tmp_path: Path) -> None:
+        watcher: MqttClient) -> None:
     d, _ = _start(daemon_runner, sim_runner, broker, devices=("plc1", "plc2"))
     topics = [f"{B}/availability", f"{B}/plc1/availability", f"{B}/plc2/availability"]
     for topic in topics:
         watcher.wait_topic(topic, _online, timeout=20)
     assert d.terminate() == 0
     assert retained_snapshot(broker.port, (f"{B}/#",)).items() >= \
-        {topic: b"offline" for topic in topics}.items()
+        dict.fromkeys(topics, b"offline").items()
