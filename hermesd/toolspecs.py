@@ -92,7 +92,9 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
                    "talk": topics.talk if config.voice.enabled else None,
                    "protected": sorted(set(protected)),
                    "allowed": None if mqtt.response_topics is None
-                   else list(mqtt.response_topics)},
+                   else list(mqtt.response_topics),
+                   "device_availability": [topics.device_availability(d)
+                                           for d in config.devices]},
     }
 
 

@@ -463,7 +463,8 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
                 tls=tls, keepalive=s.duration("keepalive", 30.0, min=5, max=3600),
                 client_id=s.text("client_id", None), discovery=s.flag("discovery", True),
                 outbox_limit=s.integer("outbox_limit", 1000, min=0, max=1_000_000),
-                response_topics=_response_topics(s))
+                response_topics=_response_topics(s),
+                republish=s.duration("republish", 300.0, min=1, max=86400))
     if password_file and not username:
         s.problem("password_file", "a password needs a `username`")
     s.finish()

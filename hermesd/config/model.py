@@ -122,6 +122,9 @@ class Mqtt:
     #: topic filters an MQTT 5 response topic must match for an answer to go there (besides
     #: B/N/response); None: any topic outside hermesd's, Home Assistant's and devices' topics
     response_topics: tuple[str, ...] | None = None
+    #: seconds after which an unchanged value is published again (values are published when
+    #: they change); a polled point's HA `expire_after` is twice this (see mqtt/discovery.py)
+    republish: float = 300.0
 
 
 @dataclass(frozen=True, slots=True)

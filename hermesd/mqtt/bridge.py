@@ -5,10 +5,11 @@ or the config is reloaded, it announces everything: discovery configs (and empty
 configs for entities whose points are gone), each device's availability, each point's value.
 HA's `online` is paced (`births`): the first at once, a burst of them (anyone may publish one)
 coalesced into at most one announcement per interval, and logged once, not once per message.
-Between announcements it publishes values as they change (retained), re-sends values before
-HA's `expire_after` runs out while they are fresh, and keeps each device's availability
-`offline` while the device is offline, its tool is down, or (for a polled device) all its values
-have gone stale.
+Between announcements it publishes values as they change (retained), re-sends an unchanged
+fresh value only every `mqtt.republish` (or before a shorter HA `expire_after` runs out), and
+keeps each device's availability `offline` while the device is offline, its tool is down, or
+(for a polled device) all its values have gone stale; when a device is available again its
+fresh values are sent at once (HA may have expired them during a long outage).
 
 Requests from MQTT (the tool's `command` and `set` events) go through `Engine.ask` and
 `Engine.write` with the role `mqtt.command_role` — the same policy, audit and answers as
@@ -38,7 +39,7 @@ from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
     component_of,
-    expire_after,
+    republish_after,
     state_payload,
     writable_over_mqtt,
 )
@@ -221,22 +222,37 @@ class MqttBridge:
         now = time.time()
         for device_id in self.config.devices:
             up = self._device_available(device_id, now)
-            if self._available.get(device_id) != up:
+            was = self._available.get(device_id)
+            if was != up:
                 self._available[device_id] = up
                 self.sender.put(Outgoing(self.topics.device_availability(device_id),
                                          ONLINE if up else OFFLINE, retain=True))
+                if up and was is False:
+                    self._put_device_states(device_id, now)
+
+    def _put_device_states(self, device_id: str, now: float) -> None:
+        """Send a device's fresh values again: back from an outage, its HA entities may have
+        expired (a value equal to the last one would not be sent as a change)."""
+        for pid in self.config.devices[device_id].points:
+            judged = self.cache.judge(pid, now)
+            if judged is not None and not judged.stale:
+                self._put_state(judged.reading)
 
     def _refresh_states(self) -> None:
-        """Re-send fresh values before HA's expire_after would make them unavailable."""
+        """Re-send unchanged fresh values every `republish`, and before HA's expire_after
+        would make them unavailable."""
+        mqtt = self.config.mqtt
+        if mqtt is None:
+            return
         mono, now = time.monotonic(), time.time()
         for point in self.config.points.values():
             if component_of(point, writable_over_mqtt(self.config, point)) \
                     not in ("sensor", "binary_sensor"):
                 continue  # the only entities that take expire_after
-            expiry = expire_after(point, self.config.devices[point.device])
-            if expiry is None:
+            after = republish_after(point, self.config.devices[point.device], mqtt.republish)
+            if after is None:
                 continue
-            if mono - self._state_sent.get(point.id, 0.0) < expiry / 2:
+            if mono - self._state_sent.get(point.id, 0.0) < after:
                 continue
             judged = self.cache.judge(point.id, now)
             if judged is not None and not judged.stale:

@@ -127,10 +127,27 @@ def step_of(point: Point) -> float:
     return 0.1
 
 
-def expire_after(point: Point, device: Device) -> int | None:
-    """Seconds without a state after which HA shows the entity unavailable (from max_age)."""
+def expire_after(point: Point, device: Device, republish: float) -> int | None:
+    """Seconds without a state after which HA shows the entity unavailable.
+
+    An event-fed point has only this to show that its value aged: its `max_age`. A polled point
+    also has its device's availability, which goes `offline` within seconds when the device
+    stops answering or all its values go stale; its expiry is only the backstop for a value
+    that alone stops coming, so it may be long: twice `mqtt.republish` (at least its
+    `max_age`), and an unchanged value is sent again only every `republish`, not every poll.
+    """
     max_age = effective_max_age(point, device)
-    return None if max_age is None else max(1, math.ceil(max_age))
+    if max_age is None:
+        return None
+    if device.poll_interval is not None:
+        max_age = max(max_age, 2 * republish)
+    return max(1, math.ceil(max_age))
+
+
+def republish_after(point: Point, device: Device, republish: float) -> float | None:
+    """Seconds after which an unchanged, fresh value is sent again (None: never needed)."""
+    expiry = expire_after(point, device, republish)
+    return None if expiry is None else min(republish, expiry / 2)
 
 
 def state_payload(point: Point, value: Any) -> str:
@@ -202,8 +219,8 @@ def point_entity(config: Config, topics: Topics, point: Point, device: Device) -
     if writable:
         cfg["command_topic"] = topics.set(point.id)
         cfg["retain"] = False
-    if component in ("sensor", "binary_sensor"):
-        expiry = expire_after(point, device)
+    if component in ("sensor", "binary_sensor") and config.mqtt is not None:
+        expiry = expire_after(point, device, config.mqtt.republish)
         if expiry is not None:
             cfg["expire_after"] = expiry
     if component in ("switch", "binary_sensor"):

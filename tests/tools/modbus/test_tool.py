@@ -59,7 +59,7 @@ async def test_offline_at_once_logged_once_backed_off_and_back(
         assert off["online"] is False and off["reason"] == "no answer within 0.3 s"
         err = await _error(t.tool.read({"point": "temp"}, CTX))
         assert err.code == ErrorCode.DEVICE_OFFLINE and "plc is offline since" in err.message
-        # backoff: tries spread out (0.2, 0.4, 0.8, then at most 1 s apart), one timeout each
+        # alone on its link, a silent unit is tried at its poll interval, one timeout each
         before = sim.status()["plc"]["requests"]["read"]
         started = time.monotonic()
         await t.wait_for(lambda: (sim.status()["plc"]["requests"]["read"] - before) >= 3,
@@ -73,6 +73,40 @@ async def test_offline_at_once_logged_once_backed_off_and_back(
     assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
     assert sum("stopped answering" in r.getMessage() for r in caplog.records) == 1
     assert sum("answering again" in r.getMessage() for r in caplog.records) == 1
+    assert [s["online"] for s in t.states("plc")] == [True, False, True]
+
+
+async def test_a_plc_restart_is_probed_at_the_poll_interval_quietly(
+        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """Connection refused for many polls, then the same port listens again: the tool keeps
+    probing at its poll interval (backoff_max 30 s is not reached for), logs nothing per try,
+    and sends fresh values on the first poll that connects."""
+    caplog.set_level(logging.DEBUG, logger="hermes_tools")
+    config = load({"plc": tcp_device(free_port())}, tmp_path)  # poll 200 ms, backoff_max 30 s
+    async with simulating(config) as sim, running_tool(config) as t:
+        await t.wait_for(lambda: t.states("plc"), what="online")
+        await sim.drop("plc", "refuse")
+        await t.wait_for(lambda: len(t.states("plc")) == 2, what="offline")
+        assert t.states("plc")[1]["reason"].endswith("connection refused")
+        dev = t.tool.devices["plc"]
+        # doubling from 0.2 s, an eighth failure would wait 25.6 s; a probe is due within a poll
+        await t.wait_for(lambda: dev.health.failures >= 8, timeout=20, what="eight probes")
+        status = (await t.tool.status({}, CTX))["devices"]["plc"]
+        assert status["online"] is False and status["retry_in_s"] <= 0.2
+        def ours() -> int:  # pymodbus's own lines reach caplog; in the tool `bus` takes them
+            return sum(r.name.startswith("hermes_tools") for r in caplog.records)
+
+        logged = ours()
+        await t.wait_for(lambda: dev.health.failures >= 12, timeout=20, what="four more probes")
+        assert ours() == logged  # a failed probe writes no line, not even at debug
+        assert dev.health.reason.endswith("connection refused")  # said every time, not once
+        await sim.restore("plc")
+        back = time.time()
+        await t.wait_for(lambda: len(t.states("plc")) == 3, what="online again")
+        await t.wait_for(lambda: any(v["ts"] >= back for v in t.values("speed")),
+                         what="a fresh value")
+    assert not [r for r in caplog.records
+                if r.levelno >= logging.WARNING and r.name.startswith("hermes_tools")]
     assert [s["online"] for s in t.states("plc")] == [True, False, True]
 
 

@@ -24,6 +24,7 @@ from typing import Any
 
 from pymodbus.client import AsyncModbusSerialClient, AsyncModbusTcpClient
 from pymodbus.exceptions import ConnectionException, ModbusException, ModbusIOException
+from pymodbus.logging import Log
 
 log = logging.getLogger(__name__)
 
@@ -114,18 +115,28 @@ class _ConnectErrors(logging.Handler):
     """Keeps pymodbus quiet and remembers why its last connect failed.
 
     pymodbus reports a failed connect only as a log line ("Failed to connect <OSError>") and
-    returns False; this handler takes that line as the reason a person needs to see. Every
-    other pymodbus line goes to our log at debug level: outages are logged once, by the tool.
+    returns False; this handler takes that line as the reason a person needs to see (and logs
+    nothing for it: a device is probed every poll while down). Every other pymodbus line goes to
+    our log at debug level: outages are logged once, by the tool.
     """
 
     def __init__(self) -> None:
         super().__init__(logging.DEBUG)
         self.last = ""
 
+    def expect_connect(self) -> None:
+        """Forget the last reason, and make pymodbus say the next one even if it is the same
+        (it replaces a repeated line with "Repeating....", then with nothing)."""
+        self.last = ""
+        Log.last_log_text = ""
+
     def emit(self, record: logging.LogRecord) -> None:
         text = record.getMessage()
         if text.startswith("Failed to connect"):
             self.last = text.removeprefix("Failed to connect").strip()
+            return
+        if text.startswith("Repeating"):
+            return
         log.debug("pymodbus: %s", text.splitlines()[0] if text else text)
 
 
@@ -198,7 +209,7 @@ class Bus:
         where = self.spec.describe()
         if self.spec.transport == "rtu" and not os.path.exists(where):  # noqa: ASYNC240 - one stat
             raise NotConnected(f"serial port {where} does not exist")
-        _CONNECT_ERRORS.last = ""
+        _CONNECT_ERRORS.expect_connect()
         try:
             async with asyncio.timeout(timeout):
                 ok = await client.connect()

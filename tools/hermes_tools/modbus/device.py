@@ -1,9 +1,12 @@
 """The Modbus devices of the tool's config: their points, request plan, health and backoff.
 
 A `ModbusDevice` is one unit on one link. Its `Health` follows what the device did last: a
-device that fails is offline at once and is next tried after a jittered exponential backoff
-(the first retry at its next poll, doubling up to `backoff_max`), so a dead unit never holds a
-shared bus for more than one timeout per try. Nothing here does I/O; `tool` drives it.
+device that fails is offline at once and is tried again at its next poll while a try costs
+nobody else anything — its link is down (the try is a connect probe: refused at once, or no
+one else could use the link anyway), or it has the link to itself — so it is back within one
+poll interval of answering again. Only a unit that is silent on a link other units use backs
+off further, jittered and doubling up to `backoff_max`, so it never holds their bus for more
+than one timeout per try. Nothing here does I/O; `tool` drives it.
 """
 
 from __future__ import annotations
@@ -94,10 +97,12 @@ class Health:
         return True
 
     def failed(self, reason: str, first_delay: float, most: float) -> bool:
-        """Record a failure and schedule the next try; True when the device just went offline."""
+        """Record a failure and schedule the next try, never more than `most` seconds away;
+        True when the device just went offline."""
         self.failures += 1
         delay = min(most, first_delay * 2 ** (self.failures - 1))
-        self.next_try = time.monotonic() + delay * random.uniform(0.8, 1.2)  # noqa: S311
+        wait = min(most, delay * random.uniform(0.8, 1.2))  # noqa: S311
+        self.next_try = time.monotonic() + wait
         went = self.online is not False
         if went:
             self.online, self.since = False, time.time()
@@ -122,6 +127,7 @@ class ModbusDevice:
     retries: int = 1
     single_write: bool = True
     backoff_max: float = 30.0
+    shares_link: bool = False  # other devices use the same link (set by the tool)
     health: Health = field(default_factory=Health)
     blocks: list[Block] = field(default_factory=list)
     point_errors: dict[str, str] = field(default_factory=dict)  # why a point cannot be read
@@ -139,9 +145,13 @@ class ModbusDevice:
         self.blocks[at:at + 1] = singles
         return singles
 
-    def failed(self, reason: str) -> bool:
+    def failed(self, reason: str, *, link_down: bool = False) -> bool:
+        """Record a failure; `link_down`: the link itself could not be opened (a try of this
+        device is then only a connect probe, which holds nobody's bus)."""
         first = self.poll_interval or self.timeout
-        return self.health.failed(reason, first, max(first, self.backoff_max))
+        cheap = self.poll_interval is not None and (link_down or not self.shares_link)
+        return self.health.failed(reason, first, first if cheap else
+                                  max(first, self.backoff_max))
 
     def offline_text(self) -> str:
         since = time.strftime("%H:%M:%S", time.localtime(self.health.since))

@@ -2,8 +2,9 @@
 
 Each device polls on its own task at its `poll_interval`, reading coalesced blocks; every poll
 that answers sends all of the device's values to hermesd (changed or not, so their timestamps
-stay fresh), and a device that stops answering is reported offline once, backed off on its
-own, and reported online again once it answers. A write is checked (writable, kind, range,
+stay fresh), and a device that stops answering is reported offline once, tried again on its
+own schedule (`device.Health`: at its poll interval unless that would hold a shared bus), and
+reported online again once it answers. A write is checked (writable, kind, range,
 what the registers can hold) before anything is sent, and read back to confirm it. Raw
 `read_registers`/`write_registers` give engineers the registers as PLC people name them; the
 daemon's policy decides who may call them. A Modbus exception becomes a documented error code
@@ -90,6 +91,11 @@ class ModbusTool(Tool):
             if dev_id in old and old[dev_id].unit == device.unit and old[dev_id].link == spec:
                 device.health = old[dev_id].health  # keep what we know of it
             devices[dev_id] = device
+        users: dict[tuple[Any, ...], int] = {}
+        for device in devices.values():
+            users[device.link.key] = users.get(device.link.key, 0) + 1
+        for device in devices.values():
+            device.shares_link = users[device.link.key] > 1
         # links no device uses any more are closed once their pollers have stopped (in `run`)
         self._retired.extend(b for b in old_buses.all() if b not in buses.all())
         self.devices, self.buses = devices, buses
@@ -139,6 +145,7 @@ class ModbusTool(Tool):
         answered = False
         pending: list[Block] = list(dev.blocks)
         failure: str | None = None
+        link_down = False
         while pending:
             block = pending.pop(0)
             try:
@@ -163,7 +170,7 @@ class ModbusTool(Tool):
                                                       f"{dev.points[span.key].registers}")
                 continue
             except LinkFault as exc:
-                failure = exc.reason
+                failure, link_down = exc.reason, isinstance(exc, NotConnected)
                 break
             answered = True
             ts = time.time()
@@ -178,7 +185,7 @@ class ModbusTool(Tool):
                 readings.append({"point": point.id, "value": value, "ts": ts})
         self.values(readings)
         if failure is not None:
-            self._device_failed(dev, failure)
+            self._device_failed(dev, failure, link_down=link_down)
         elif answered or not dev.blocks:
             self._device_ok(dev)
         return len(readings)
@@ -194,14 +201,12 @@ class ModbusTool(Tool):
                 log.debug("%s is answering again", dev.id)
             self.device_state(dev.id, True)
 
-    def _device_failed(self, dev: ModbusDevice, reason: str) -> None:
-        if dev.failed(reason):
-            log.debug("%s stopped answering: %s; trying again after %.1f s, then backing off "
-                      "up to %g s", dev.id, reason, dev.health.retry_in(), dev.backoff_max)
-            self.device_state(dev.id, False, reason)
-        else:
-            log.debug("%s still offline: %s (next try in %.1f s)", dev.id, reason,
+    def _device_failed(self, dev: ModbusDevice, reason: str, *, link_down: bool = False) -> None:
+        if dev.failed(reason, link_down=link_down):
+            log.debug("%s stopped answering: %s; trying again after %.1f s", dev.id, reason,
                       dev.health.retry_in())
+            self.device_state(dev.id, False, reason)
+        # a try that fails again is not logged, not even at debug: tries come every poll
 
     def _point_failed(self, dev: ModbusDevice, pid: str, why: str) -> None:
         if dev.point_errors.get(pid) != why:
@@ -232,7 +237,7 @@ class ModbusTool(Tool):
             raise ToolError(ErrorCode.DEVICE_OFFLINE, dev.offline_text())
 
     def _fault(self, dev: ModbusDevice, exc: LinkFault, what: str) -> ToolError:
-        self._device_failed(dev, exc.reason)
+        self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
         return ToolError(ErrorCode.DEVICE_OFFLINE, f"{dev.id} did not answer {what}: {exc.reason}")
 
     def _exception(self, dev: ModbusDevice, exc: ExceptionReply, registers: str, *,
@@ -372,7 +377,7 @@ class ModbusTool(Tool):
             log.warning("%s: read-back after a write to %s failed: %s", dev.id,
                         describe_registers(table, address, count), exc)
             if isinstance(exc, LinkFault):
-                self._device_failed(dev, exc.reason)
+                self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
             return False, None
         if table == "coil":
             return [bool(b) for b in back] == [bool(w) for w in written], back

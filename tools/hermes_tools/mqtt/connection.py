@@ -22,6 +22,7 @@ import contextlib
 import logging
 import socket
 import ssl
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -209,16 +210,17 @@ class Connection:
         client.connect_async(s.host, s.port, keepalive=s.keepalive, properties=props)
         client.loop_start()
 
-    async def stop(self) -> None:
-        """Say `offline` (when connected), disconnect, and end paho's thread."""
+    async def stop(self, also_offline: tuple[str, ...] = ()) -> None:
+        """Say `offline` (when connected) on the will topic and on `also_offline`, disconnect,
+        and end paho's thread."""
         client, self._client = self._client, None
         if client is None:
             return
         self._stopping = True
         if self.ready:
-            info = client.publish(self.settings.will_topic, OFFLINE, qos=1, retain=True)
-            with contextlib.suppress(RuntimeError, ValueError):
-                await asyncio.to_thread(info.wait_for_publish, STOP_WAIT)
+            infos = [client.publish(topic, OFFLINE, qos=1, retain=True)
+                     for topic in (*also_offline, self.settings.will_topic)]
+            await asyncio.to_thread(_wait_published, infos, STOP_WAIT)
         self.ready = False
         client.disconnect()
         await asyncio.to_thread(client.loop_stop)
@@ -352,3 +354,11 @@ class Connection:
         self.reason = reason
         if changed or ready:
             self._on_state(ready, reason)
+
+
+def _wait_published(infos: list[paho.MQTTMessageInfo], timeout: float) -> None:
+    """Wait until the broker has every one of these messages, `timeout` seconds in all."""
+    deadline = time.monotonic() + timeout
+    for info in infos:
+        with contextlib.suppress(RuntimeError, ValueError):
+            info.wait_for_publish(max(0.0, deadline - time.monotonic()))

@@ -90,6 +90,8 @@ class Topics:
     talk: str | None
     protected: tuple[str, ...]
     allowed: tuple[str, ...] | None = None  # mqtt.response_topics; None: any not protected
+    #: the devices' availability topics: `offline` with the node's at a clean stop
+    devices: tuple[str, ...] = ()
 
     @classmethod
     def from_slice(cls, t: dict[str, Any]) -> Topics:
@@ -97,7 +99,8 @@ class Topics:
         return cls(availability=t["availability"], command=t["command"], response=t["response"],
                    set_filter=t["set"], ha_status=t["ha_status"], talk=t.get("talk"),
                    protected=tuple(t.get("protected", ())),
-                   allowed=None if allowed is None else tuple(allowed))
+                   allowed=None if allowed is None else tuple(allowed),
+                   devices=tuple(t.get("device_availability", ())))
 
 
 class Noted:
@@ -298,7 +301,9 @@ class MqttTool(Tool):
         with contextlib.suppress(OSError):
             self.outbox.save(self.outbox.snapshot())
         if self.conn is not None:
-            await self.conn.stop()
+            # a clean stop: nothing is available any more, not only the node (its last will
+            # covers a crash only: MQTT has one will per connection)
+            await self.conn.stop(also_offline=self.topics.devices if self.topics else ())
 
     # -- the connection's reports --------------------------------------------------------------------
 
