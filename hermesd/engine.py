@@ -306,6 +306,8 @@ class Engine:
                   "action": action.to_dict() if action else None}
         if ctx.peer_uid is not None:  # the audit log bounds reads and refusals per peer by it
             record["uid"] = ctx.peer_uid
+        if ctx.origin:  # where the request came from within its door (an MQTT topic)
+            record["origin"] = ctx.origin[:256]
         asked = self._asked.get(ctx.trace_id)
         if asked is not None:  # the words of an `ask`, and what routing went by
             record.update(asked)

@@ -119,8 +119,6 @@ def test_a_flood_on_random_topics_is_one_audit_peer(daemon_runner: DaemonRunner,
         assert len(one_by_one) + sum(r["count"] for r in aggregates) == reached, seed
 
 
-@pytest.mark.xfail(strict=True, reason="needs hermesd/engine.py (branch i12-core) to write "
-                                       "RequestContext.origin into the record")
 def test_the_topic_of_an_mqtt_request_stays_in_its_audit_record(
         daemon_runner: DaemonRunner, broker: Mosquitto) -> None:
     d = _start(daemon_runner, broker)

@@ -197,7 +197,11 @@ def test_last_will_offline_when_the_mqtt_tool_is_killed(daemon_runner: DaemonRun
 
 def test_device_availability_follows_the_device(daemon_runner: DaemonRunner, broker: Mosquitto,
                                                 watcher: MqttClient) -> None:
-    d = daemon_runner.start(_plant(daemon_runner, broker))
+    config = _plant(daemon_runner, broker)
+    # the test drives the fake device with a direct tool call, which takes raw_read
+    config["access"]["roles"]["engineer"] = {**config["access"]["roles"]["engineer"],
+                                             "raw_read": True}
+    d = daemon_runner.start(config)
     topic = f"{B}/plc1/availability"
     up = watcher.wait_topic(topic, lambda m: m.payload == b"online")
     code, answer = d.ctl_json("--role", "engineer", "call", "plc1.set_offline",
