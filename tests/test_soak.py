@@ -1,9 +1,13 @@
 """The short soak (`scripts/soak --short`) as a test: the whole dev plant under load while every
-fault is injected once, run as a user runs it, judged on its JSON report and on /proc.
+fault is injected once, with the hostile mix alongside (tests/hostile's generators: control
+frames, words, MQTT, strangers at tool sockets, a connection flood), run as a user runs it,
+judged on its JSON report and on /proc.
 
-As root the state disk faults run too (a tmpfs the soak mounts); otherwise the report must say
-they were skipped and why. The soak's other verdicts (RSS growth, the audit log's integrity) are
-in its report and its exit code; this test holds it to what must never happen.
+As root the state disk faults and the hostile parts played by other users run too (a tmpfs the
+soak mounts; processes that drop to another uid); otherwise the report must say they were
+skipped and why. The soak's other verdicts (RSS growth, the audit log's integrity) are in its
+report and its exit code; this test holds it to what must never happen: a lost request, a crash,
+a write that policy or the words did not allow, a hostile request not answered as documented.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 SOAK = ROOT / "scripts" / "soak"
 DISK_FAULTS = {"disk_full", "read_only"}
+#: hostile inputs frequent enough to be in every short run (weights >= 8 of 100 at 3/s)
+HOSTILE_KINDS = {"frames", "frames_dry_run", "words", "mqtt", "stranger"}
+BY_OTHER_USERS = {"frames", "frames_dry_run", "oversize", "reads", "words", "flood"}
 
 
 @pytest.fixture
@@ -92,6 +99,40 @@ def test_short_soak_loses_nothing_and_recovers_from_every_fault(workdir: Path) -
     # systemd would have been content: pings in time, a clean stop
     assert report["targets"]["watchdog_in_time"]["met"], report["watchdog"]
     assert report["targets"]["clean_stop"]["met"], report["stop"]
+
+    # hermesd never died, and no tool was restarted but by a fault
+    assert report["daemon"]["crashes"] == 0, report["daemon"]
+    assert report["targets"]["hermesd_never_died"]["met"], report["daemon"]
+    assert report["tool_restarts"]["outside_fault_windows"] == 0, report["tool_restarts"]
+
+    # the hostile mix ran alongside, and every hostile request was answered as documented
+    hostile = report["hostile"]
+    assert report["mix"] == "hostile" and hostile["enabled"], hostile
+    assert hostile["soak_errors"] == [], hostile["soak_errors"]
+    kinds = set(hostile["by_kind"])
+    if os.geteuid() == 0:
+        assert hostile["skipped"] == {}, hostile["skipped"]
+        assert HOSTILE_KINDS | {"flood"} <= kinds, kinds
+        flood = hostile["floods"][0]
+        assert flood["still_open"] == 0 and flood["others"] == 0, flood
+        assert hostile["root_probe"]["during_floods"]["n"] > 0, hostile["root_probe"]
+    else:
+        assert set(hostile["skipped"]) >= BY_OTHER_USERS, hostile["skipped"]
+        assert all("root" in why for why in hostile["skipped"].values()), hostile["skipped"]
+        assert kinds >= HOSTILE_KINDS - BY_OTHER_USERS, kinds
+    assert hostile["requests"] >= 100, hostile
+    assert hostile["breaches"] == 0 and hostile["unanswered"] == 0, hostile["breach_examples"]
+    assert report["targets"]["retained_never_run_again"]["met"], hostile["by_kind"].get("retained")
+    assert hostile["root_probe"]["n"] > 0 and hostile["root_probe"]["failed"] == 0, \
+        hostile["root_probe"]
+
+    # nothing was written that policy or the words did not allow, and every write is on record
+    writes = report["writes"]
+    assert writes["by_origin"].get("load", 0) >= 100, writes  # the judge saw the load's writes
+    assert writes["outside_policy"] == 0 and writes["outside_words"] == 0, writes["examples"]
+    assert writes["device_values_not_asked_for"] == 0, writes["devices"]
+    assert writes["devices"]["points"].get("boiler3_setpoint", 0) > 0, writes["devices"]
+    assert writes["load_writes"]["missing"] == 0, writes["load_writes"]
 
     # nothing left behind: by the soak's own account, and by ours
     assert report["cleanup"] == {"processes": [], "mounts": [], "notes": []}, report["cleanup"]
