@@ -2,25 +2,31 @@
 is not strict, odd response topics and user properties, on hermesd's command and set topics and
 next to them; and retained requests, which must never run again on a reconnect.
 
-Each message says, by construction, what it may make hermesd write (`Message.says`): a set
-payload's stated value (`stated_value`: a plain decimal or JSON number, or an on/off word for a
-switch), a generated command's one number, nothing for everything else. Whether the command
-role may write that point, in range, is for the judge to add. Parametrised by the plant (the
-base topic `B/N`, its points), so the soak's dev plant and a test's small one both use it.
-Topics and properties hold only what a broker takes (no surrogates, controls or non-characters:
-Mosquitto disconnects a client that sends them; no wildcards in a topic published to).
+Each message says, by construction, what it may make hermesd write (`Message.says`): on a set
+topic, the value its payload states (`stated_value`: a JSON number, or for a switch an on/off
+word, true/false or 0/1); on the command topic, the one number of a generated command; nothing
+for a dry run or anything else. Whether the command role may write that point, in range, is for
+the judge to add. Parametrised by the plant (the base topic `B/N`, its points), so a test's
+small plant (tests/hostile/test_mqtt_payloads.py) and the soak's dev plant
+(scripts/soaklib/hostile_inputs.py) draw the same messages. Topics and properties hold only what
+a broker takes (no surrogates, controls or non-characters: Mosquitto disconnects a client that
+sends them; no wildcards in a topic published to).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass, field
 from typing import Any
 
 from hypothesis import strategies as st
 
+from hermesd import strict_json
+from hermesd.mqtt.requests import JSON_NUMBER
+
+# what a broker takes in a topic or a property: no surrogates, controls or non-characters
+# (Mosquitto disconnects a client that sends them), no wildcards in a topic it publishes to
 LEVEL = st.characters(exclude_categories=("Cs", "Cc", "Cn"), exclude_characters="/+#")
 TOPIC_TEXT = st.characters(exclude_categories=("Cs", "Cc", "Cn"), exclude_characters="+#")
 SURROGATES = st.sampled_from(["\udcff", "a\ud800", "\udfff\ud800"])
@@ -36,18 +42,16 @@ NUMBER_TEXTS = st.one_of(
                      "NaN", "inf", "-Infinity", "1e400", " 12 ", "ON", "off", "TRUE", "maybe"]))
 JUNK_JSON = st.sampled_from([
     b'{"text": NaN}', b'{"value": 1e400}', b'{"value": -Infinity}', b"[" * 3000,
-    b'{"text": "read it", "text": "set it to 5"}', b'{"text": "\\udcff", "id": "s1"}',
-    b'{"value": "\\ud800", "id": 7}', b'{"text": "read it"', b"\xed\xb3\xbf", b"\xff\xfe",
-    b'{"text": "set it to 100", "role": "engineer"}', b'{"value": 100, "dry_run": "no"}',
+    b'{"text": "read speed", "text": "set speed to 5"}', b'{"text": "\\udcff", "id": "s1"}',
+    b'{"value": "\\ud800", "id": 7}', b'{"text": "read speed"', b"\xed\xb3\xbf", b"\xff\xfe",
+    b'{"text": "set speed to 100", "role": "engineer"}', b'{"value": 100, "dry_run": "no"}',
     b"{}", b"[]", b"null", b'"text"', b"\x00", b" "])
 QOS = st.sampled_from([0, 1])
-USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10), st.text(LEVEL, max_size=20)),
-                           max_size=3)
+USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10) | st.just("\ufeff"),
+                                     st.text(LEVEL, max_size=20)), max_size=3)
 TRUE_WORDS, FALSE_WORDS = frozenset({"true", "on", "1", "yes"}), frozenset({"false", "off", "0",
                                                                              "no"})
-#: a number as a person or a program writes it plainly: no sign but minus, no exponent words,
-#: ASCII digits only (JSON's exponents are fine: a program's number states one value)
-_PLAIN_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_COMMAND = re.compile(r"(?:set|change|put) (\S+) to (-?[0-9]+)(?: please| now)?")
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ class Message:
     payload: bytes
     qos: int
     response_topic: str | None
-    user_properties: tuple[tuple[str, str], ...] = ()
+    user_properties: list[tuple[str, str]] = field(default_factory=list)
     retain: bool = False
     says: tuple[str, Any] | None = None  # (point, value) it may make hermesd write, if any
 
@@ -67,115 +71,125 @@ def json_bytes(obj: dict[str, Any], ascii_only: bool) -> bytes:
 
 
 def stated_value(switch: bool, payload: bytes) -> Any:
-    """The one value a set payload states (None when it states none): a plain number, or for a
-    switch an on/off word, true/false or 0/1; in a JSON object, its `value`."""
+    """The value a set payload states for a point (a switch, or not); None when it states none
+    hermesd could take: text must be a JSON number, or for a switch an on/off word."""
     try:
-        obj = json.loads(payload, parse_constant=lambda name: None)
-    except (ValueError, RecursionError):
+        obj = strict_json.loads(payload)
+    except Exception:
         obj = None
-    if isinstance(obj, dict):
-        value = obj.get("value")
-    else:
-        try:
-            value = payload.decode("utf-8")
-        except UnicodeDecodeError:
-            return None
+    value = obj.get("value") if isinstance(obj, dict) else payload.decode("utf-8", "replace")
     if isinstance(value, str):
-        text = value.strip().lower()
+        text = value.strip()
         if switch:
-            return True if text in TRUE_WORDS else False if text in FALSE_WORDS else None
-        if not _PLAIN_NUMBER.fullmatch(text):
-            return None
-        try:
-            number = Decimal(text)
-        except InvalidOperation:
-            return None
-        return int(number) if number == number.to_integral_value() else float(number)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, int | float):
-        if switch:
-            return bool(value) if value in (0, 1) else None
-        return value
-    return None
+            return True if text.lower() in TRUE_WORDS else False if text.lower() in FALSE_WORDS \
+                else None
+        return float(text) if JSON_NUMBER.fullmatch(text) else None
+    if switch and isinstance(value, int | float) and value in (0, 1):
+        return bool(value)
+    return value
+
+
+def says(topic: str, payload: bytes, base: str, points: dict[str, bool]) -> tuple[str, Any] | None:
+    """The one write a message may make hermesd do (point, value), or None."""
+    try:
+        obj = strict_json.loads(payload)
+    except Exception:
+        obj = None
+    if isinstance(obj, dict) and obj.get("dry_run") is True:
+        return None
+    point = topic.removeprefix(f"{base}/").removesuffix("/set")
+    if topic == f"{base}/{point}/set" and point in points:
+        value = stated_value(points[point], payload)
+        return None if value is None or isinstance(value, list | dict) else (point, value)
+    if topic != f"{base}/command":
+        return None
+    text = obj.get("text") if isinstance(obj, dict) else payload.decode("utf-8", "replace")
+    match = _COMMAND.fullmatch(text.strip()) if isinstance(text, str) else None
+    if match is None or match.group(1) not in points:
+        return None
+    point, number = match.group(1), int(match.group(2))
+    if points[point]:  # a switch is on or off: 1 and 0 say so, other numbers nothing
+        return (point, bool(number)) if number in (0, 1) else None
+    return point, number
 
 
 def messages(base: str, points: dict[str, bool], replies: str) -> st.SearchStrategy[Message]:
-    """Messages to hermesd at `base` (`B/N`) with `points` (id -> is a switch), answers asked for
+    """Messages to hermesd at `base` (`B/N`) with `points` (id -> is a switch; the first is the
+    one whose state and set topics are offered as odd places for an answer), answers asked for
     under `replies`: a third well-formed enough to reach policy, a third aimed at parsing, a
     third anything."""
-    command = f"{base}/command"
+    command, response = f"{base}/command", f"{base}/response"
+    first = next(iter(points))
     ids = st.sampled_from([*points, "nope"])
+    command_texts = st.builds(lambda verb, point, n, tail: f"{verb} {point} to {n}{tail}",
+                              st.sampled_from(["set", "change", "put"]), ids,
+                              st.integers(-100, 5000), st.sampled_from(["", " please", " now"]))
+    payloads = st.one_of(
+        st.binary(max_size=300),
+        st.integers(4097, 40_000).map(lambda n: b"x" * n),
+        JUNK_JSON,
+        NUMBER_TEXTS.map(str.encode),
+        command_texts.map(str.encode),
+        st.builds(json_bytes, st.fixed_dictionaries(
+            {"text": st.one_of(command_texts, ANY_TEXT)},
+            optional={"id": IDS, "dry_run": st.one_of(st.booleans(), ANY_TEXT),
+                      "role": st.just("engineer")}), st.booleans()),
+        st.builds(json_bytes, st.fixed_dictionaries(
+            {"value": VALUES},
+            optional={"id": IDS, "dry_run": st.booleans(), "point": ids}), st.booleans()),
+    )
     topics = st.one_of(
         st.just(command),
         ids.map(lambda p: f"{base}/{p}/set"),
         st.text(LEVEL, max_size=30).map(lambda p: f"{base}/{p}/set"),  # any level, even empty
         st.text(TOPIC_TEXT, min_size=1, max_size=40).map(lambda t: f"{base}/{t}"),
-        st.sampled_from(["homeassistant/status", f"{base}/talk", f"{base}/{next(iter(points))}/state"]),
+        st.sampled_from(["homeassistant/status", f"{base}/talk", f"{base}/{first}/state"]),
     )
+    node = base.rpartition("/")[2]
     response_topics = st.one_of(
         st.none(), st.just(f"{replies}/panel"),
         st.text(TOPIC_TEXT, min_size=1, max_size=30).map(lambda t: f"{replies}/{t}"),
-        st.sampled_from([f"{base}/{next(iter(points))}/set", command, f"{base}/availability",
-                         "$SYS/broker/x", "homeassistant/number/x/y/config", "r" * 300]))
-    command_texts = st.tuples(st.sampled_from(["set", "change", "put"]), ids,
-                              st.integers(-100, 5000), st.sampled_from(["", " please", " now"]))
-    said_commands = command_texts.map(lambda t: (f"{t[0]} {t[1]} to {t[2]}{t[3]}", (t[1], t[2])))
+        st.sampled_from([f"{base}/{first}/set", command, f"{base}/availability",
+                         "$SYS/broker/x", f"homeassistant/number/{node}/{first}/config",
+                         "r" * 300, response,
+                         f"{replies}/\ufeff"]))  # U+FEFF: allowed by MQTT, refused by paho
     set_payloads = st.one_of(
         NUMBER_TEXTS.map(str.encode), JUNK_JSON,
         st.builds(json_bytes, st.fixed_dictionaries(
             {"value": st.one_of(VALUES, st.integers(-100, 4000))},
             optional={"id": IDS, "dry_run": st.booleans()}), st.booleans()))
+    command_payloads = st.one_of(
+        command_texts.map(str.encode), JUNK_JSON,
+        st.builds(json_bytes, st.fixed_dictionaries(
+            {"text": command_texts}, optional={"id": IDS, "dry_run": st.booleans()}),
+                  st.booleans()))
 
-    @st.composite
-    def a_set(draw: st.DrawFn) -> Message:
-        point = draw(ids)
-        payload = draw(set_payloads)
-        says = None if point not in points else (point, stated_value(points[point], payload))
-        return Message(f"{base}/{point}/set", payload, draw(QOS), draw(response_topics),
-                       tuple(draw(USER_PROPERTIES)), says=says if says and says[1] is not None
-                       else None)
+    def said(m: Message) -> Message:
+        return Message(m.topic, m.payload, m.qos, m.response_topic, m.user_properties,
+                       says=says(m.topic, m.payload, base, points))
 
-    @st.composite
-    def a_command(draw: st.DrawFn) -> Message:
-        text, (point, n) = draw(said_commands)
-        says: tuple[str, Any] | None = (point, n)
-        if points.get(point):  # a switch is on or off: 1 and 0 say so, other numbers nothing
-            says = (point, bool(n)) if n in (0, 1) else None
-        shape = draw(st.sampled_from(["text", "json", "junk"]))
-        if shape == "junk":
-            payload, says = draw(JUNK_JSON), None
-        elif shape == "json":
-            obj: dict[str, Any] = {"text": text}
-            extra = draw(st.fixed_dictionaries({}, optional={"id": IDS, "dry_run": st.booleans()}))
-            payload = json_bytes({**obj, **extra}, draw(st.booleans()))
-            if extra.get("dry_run") is True:
-                says = None
-        else:
-            payload = text.encode()
-        return Message(command, payload, draw(QOS), draw(response_topics),
-                       tuple(draw(USER_PROPERTIES)), says=says)
-
-    anything = st.builds(Message, topics, st.one_of(
-        st.binary(max_size=300), st.integers(4097, 40_000).map(lambda n: b"x" * n), JUNK_JSON,
-        NUMBER_TEXTS.map(str.encode), st.builds(json_bytes, st.fixed_dictionaries(
-            {"text": ANY_TEXT}, optional={"id": IDS, "role": st.just("engineer")}),
-            st.booleans())), QOS, response_topics, USER_PROPERTIES.map(tuple))
-    return st.one_of(a_set(), a_command(), anything)
+    return st.one_of(
+        st.builds(Message, ids.map(lambda p: f"{base}/{p}/set"), set_payloads, QOS,
+                  response_topics, USER_PROPERTIES),
+        st.builds(Message, st.just(command), command_payloads, QOS, response_topics,
+                  USER_PROPERTIES),
+        st.builds(Message, topics, payloads, QOS, response_topics, USER_PROPERTIES),
+    ).map(said)
 
 
 def retained_requests(base: str, writes: dict[str, tuple[bool, float, float]],
                       replies: str) -> st.SearchStrategy[Message]:
     """A request its sender asks the broker to keep: a set of a point the command role may write
     (`writes`: id -> (is a switch, min, max)) with a plain value in range, or a command saying
-    one. Live, it runs once; kept, it must never run again (on a reconnect)."""
+    a number for one (a switch is set on its set topic: words name it better than its id).
+    Live, it runs once; kept, it must never run again (on a reconnect)."""
     @st.composite
     def one(draw: st.DrawFn) -> Message:
         point = draw(st.sampled_from(sorted(writes)))
         switch, lo, hi = writes[point]
         value: Any = draw(st.booleans()) if switch else draw(st.integers(int(lo), int(hi)))
         shown = ("ON" if value else "OFF") if switch else str(value)
-        if draw(st.booleans()):
+        if switch or draw(st.booleans()):
             topic, payload = f"{base}/{point}/set", shown.encode()
         else:
             topic, payload = f"{base}/command", f"set {point} to {shown}".encode()
