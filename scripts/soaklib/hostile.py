@@ -222,12 +222,12 @@ class HostileMix:
                            requests=len(burst) + len(alone))
         jobs = [peer.job("send", ANSWER_WAIT + 15, path=str(self.control), chunks=burst,
                          window=READ_WINDOW, timeout=ANSWER_WAIT)]
-        jobs += [peer.job("send", ANSWER_WAIT + 15, path=str(self.control), chunks=[frame],
-                          timeout=ANSWER_WAIT) for frame in alone]
+        jobs += [peer.job("send", ANSWER_WAIT + 15, path=str(self.control),
+                          chunks=[one["frame"]], timeout=ANSWER_WAIT) for one in alone]
         results = await asyncio.gather(*jobs)
         judge_batch(rec, results[0], [f"r{i}" for i in range(len(burst))], 0, False, part=True)
-        for result in results[1:]:
-            judge_batch(rec, result, [], 0, True, part=True)
+        for one, result in zip(alone, results[1:], strict=True):  # no id: answered without one
+            judge_batch(rec, result, [], 0 if one["bad"] else 1, one["bad"], part=True)
 
     async def _words(self, item: dict[str, Any]) -> None:
         rec = self._record("words", f"uid {OPERATOR_UID}", item["text"], says=_says(item))
@@ -348,7 +348,8 @@ class HostileMix:
             for point in points:
                 with contextlib.suppress(RuntimeError, OSError):
                     got = await self.sims.request({"op": "get", "point": point})
-                    self.device_samples.append((time.monotonic(), point, got.get("value")))
+                    self.device_samples.append((time.monotonic() - (self.started or 0.0),
+                                                point, got.get("value")))
             await asyncio.sleep(WATCH_EVERY)
 
     # -- taking it down ----------------------------------------------------------------------

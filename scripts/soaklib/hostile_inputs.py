@@ -69,6 +69,12 @@ def _hex(data: bytes) -> str:
     return data.hex()
 
 
+def _lone(text: str) -> bool:
+    """Whether `text`, sent as JSON escapes, holds a surrogate that is not half of a pair."""
+    decoded = json.loads(json.dumps(text))  # a high and a low surrogate become one character
+    return any(0xD800 <= ord(ch) <= 0xDFFF for ch in decoded)
+
+
 class Plant:
     """What the generators need to know of the soak's plant."""
 
@@ -123,10 +129,13 @@ def reads() -> st.SearchStrategy[dict[str, Any]]:
         ids, bad = drawn
         burst = [json.dumps({"op": "read", "point": ids[i % len(ids)], "id": f"r{i}"}).encode()
                  + b"\n" for i in range(READS_PER_BURST)]
-        alone = [b'{"op": "read", "point": "' + s.encode("utf-8", "surrogatepass") + b'"}\n'
-                 for s in bad] + [json.dumps({"op": "read", "point": s}).encode() + b"\n"
-                                  for s in bad]
-        return {"burst": [_hex(f) for f in burst], "alone": [_hex(f) for f in alone],
+        # raw, a surrogate is never UTF-8; escaped, a high and a low one are one character
+        alone = [(b'{"op": "read", "point": "' + s.encode("utf-8", "surrogatepass") + b'"}\n',
+                  True) for s in bad]
+        alone += [(json.dumps({"op": "read", "point": s}).encode() + b"\n", _lone(s))
+                  for s in bad]
+        return {"burst": [_hex(f) for f in burst],
+                "alone": [{"frame": _hex(f), "bad": refused} for f, refused in alone],
                 "longest_id": max(len(i) for i in ids)}
     return st.tuples(st.lists(odd_point_ids, min_size=1, max_size=40),
                      st.lists(surrogate_texts, min_size=1, max_size=2)).map(build)

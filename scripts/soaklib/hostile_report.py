@@ -104,6 +104,7 @@ def hostile_section(mix: HostileMix | None, windows: list[tuple[float, float]],
         "unanswered": sum(_unanswered(r, windows) for r in recs),
         "breaches": sum(len(r.breaches) for r in recs),
         "retained_ran_again": sum(r.replays for r in recs),
+        "mqtt_client_connects": mix.attacker.client.connects if mix.attacker else None,
         "by_kind": by_kind,
         "root_probe": {**_probes(mix.probes), "during_floods": _probes(during)},
         "floods": [{"t_s": round(f.sent - started, 1), **{k: v for k, v in f.detail.items()

@@ -201,7 +201,7 @@ def _rss_verdict(name: str, entry: dict[str, Any], short: bool) -> tuple[bool, b
         return False, None, "not judged in --short: a minute cannot tell growth from warm-up"
     if name in EXEMPT:
         return False, None, EXEMPT[name]
-    if name in ("hermes-sim", "mosquitto"):
+    if name in ("hermes-sim", "mosquitto", "hostile-inputs") or name.startswith("peer-"):
         return False, None, "part of the test rig, not of hermesd"
     if entry["same_process"]:
         met = entry["growth_pct"] < RSS_LIMIT_PCT

@@ -137,6 +137,7 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
     intents = [r for r in records if r.get("phase") == "intent"]
     lost = [r.intends for r in load if r.trace_id is None and r.intends is not None]
     origins: Counter[str] = Counter()
+    outside_by_kind: Counter[str] = Counter()  # the kind of request behind each one outside
     outside_policy = outside_words = hostile_within = 0
     examples: list[dict[str, Any]] = []
     allowed: dict[str, list[Any]] = {}
@@ -156,6 +157,7 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
             else:
                 origins["no request of the soak"] += 1
                 outside_words += 1
+                outside_by_kind["none"] += 1
                 _example(examples, intent, wrote, "none", "no request of the soak asked for it")
             continue
         origins[asker.origin] += 1
@@ -166,11 +168,13 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
             refused = "a dry run got a write intent"
         if refused is not None:
             outside_policy += 1
+            outside_by_kind[asker.kind] += 1
             _example(examples, intent, wrote, asker.kind, f"outside policy: {refused} "
                      f"({asker.what})")
             continue
         if asker.says is None or not same_write(wrote, asker.says):
             outside_words += 1
+            outside_by_kind[asker.kind] += 1
             _example(examples, intent, wrote, asker.kind, f"outside words: it asked for "
                      f"{asker.says} ({asker.what})")
             continue
@@ -187,7 +191,7 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
         "outside_policy": outside_policy, "outside_words": outside_words,
         "device_values_not_asked_for": devices["not_asked_for"],
         "outside": outside_policy + outside_words + devices["not_asked_for"],
-        "examples": examples,
+        "outside_by_request_kind": dict(outside_by_kind), "examples": examples,
         "load_writes": {"answered_ok": len(ok_writes), "in_trail": len(ok_writes) - len(missing),
                         "missing": len(missing),
                         "missing_examples": [{"kind": r.kind, "target": r.target,
@@ -213,7 +217,8 @@ def _example(out: list[dict[str, Any]], intent: dict[str, Any], wrote: tuple[str
 
 def _devices(samples: list[tuple[float, str, Any]], initial: dict[str, Any],
              allowed: dict[str, list[Any]], load: list[Sent]) -> dict[str, Any]:
-    """Values the devices showed that no write within policy and words (nor the start) gave."""
+    """Values the devices showed that no write within policy and words (nor the start) gave;
+    `samples` are (seconds into the mix, point, value)."""
     asked: dict[str, list[Any]] = {}
     for r in load:  # a normal request may have written before its answer was lost
         if r.intends is not None and r.trace_id is None:
