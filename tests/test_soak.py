@@ -133,6 +133,7 @@ def test_short_soak_loses_nothing_and_recovers_from_every_fault(workdir: Path) -
     assert writes["device_values_not_asked_for"] == 0, writes["devices"]
     assert writes["devices"]["points"].get("boiler3_setpoint", 0) > 0, writes["devices"]
     assert writes["load_writes"]["missing"] == 0, writes["load_writes"]
+    assert writes["hostile_writes"]["missing"] == 0, writes["hostile_writes"]
 
     # nothing left behind: by the soak's own account, and by ours
     assert report["cleanup"] == {"processes": [], "mounts": [], "notes": []}, report["cleanup"]
@@ -262,3 +263,14 @@ def test_judge_flags_device_values_and_missing_intents(tmp_path: Path) -> None:
     assert got["device_values_not_asked_for"] == 1 and got["outside"] == 1, got["devices"]
     assert got["devices"]["examples"] == [{"t": 2.0, "point": "boiler3_setpoint", "value": 20.0}]
 
+
+def test_judge_flags_a_hostile_write_answered_ok_but_not_in_the_trail(tmp_path: Path) -> None:
+    asked = _words("t6", "set pump 1 to 300 rpm", ("pump1_speed", 300))
+    asked.outcome = "ok write"
+    kept = _judge(tmp_path, [_write("t6", "operator", "pump1_speed", 300, uid=OPERATOR_UID)],
+                  hostile=[asked])
+    assert kept["hostile_writes"] == {"answered_ok": 1, "in_trail": 1, "missing": 0,
+                                      "missing_examples": []}, kept
+    lost = _judge(tmp_path, [], hostile=[asked])
+    assert lost["hostile_writes"]["missing"] == 1, lost
+    assert lost["hostile_writes"]["missing_examples"][0]["trace_id"] == "t6"

@@ -139,7 +139,8 @@ def summary_lines(report: dict[str, Any]) -> list[str]:
         lines.append(f"  writes: {w['intents']} intents in the trail ({w['by_origin']}); outside "
                      f"policy {w['outside_policy']}, outside words {w['outside_words']}, device "
                      f"values not asked for {w['device_values_not_asked_for']}; normal writes "
-                     f"missing from the trail {w['load_writes']['missing']}")
+                     f"missing from the trail {w['load_writes']['missing']}, hostile "
+                     f"{(w.get('hostile_writes') or {}).get('missing', 0)}")
     if d:
         lines.append(f"  hermesd: pid {d['pid']}, crashes {d['crashes']}; tool restarts outside "
                      f"fault windows: {report['tool_restarts']['outside_fault_windows']}")

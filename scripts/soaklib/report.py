@@ -329,6 +329,11 @@ def _trust_targets(report: dict[str, Any]) -> dict[str, tuple[bool | None, str]]
         out["load_writes_in_trail"] = (load["missing"] == 0,
                                        f"{load['in_trail']} of {load['answered_ok']} writes "
                                        "answered ok have their intent in the trail")
+        mine = writes.get("hostile_writes") or {"answered_ok": 0, "in_trail": 0, "missing": 0}
+        out["hostile_writes_in_trail"] = (mine["missing"] == 0,
+                                          f"{mine['in_trail']} of {mine['answered_ok']} hostile "
+                                          "requests answered `ok write` have their intent in "
+                                          "the trail")
     hostile = report["hostile"]
     if hostile.get("enabled"):
         out["hostile_answered_as_documented"] = (

@@ -13,8 +13,8 @@ for is outside too, unless it is exactly what a normal request that got no answe
 
 Then the devices: every value hermes-sim showed for a writable point, and for a sentinel that
 no one may write, must be the one it started with or one that an intent within policy and words
-wrote. And every write the normal load was answered `ok` for must still have its intent in the
-trail at the end. This module reads files and judges; it never touches the plant.
+wrote. And every write the normal load or the hostile mix was answered `ok` for must still
+have its intent in the trail at the end. This module reads files and judges; it never touches the plant.
 """
 
 from __future__ import annotations
@@ -184,6 +184,9 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
     traced = {str(r.get("trace_id")) for r in intents}
     ok_writes = [r for r in load if r.status == "ok" and r.action == "write" and r.trace_id]
     missing = [r for r in ok_writes if r.trace_id not in traced]
+    # a hostile request answered `ok write` (its last answer: words, MQTT) wrote too
+    ok_hostile = [h for h in hostile if h.outcome == "ok write" and h.traces]
+    missing_hostile = [h for h in ok_hostile if h.traces[-1] not in traced]
     return {
         "trail_files": sorted(p.name for p in state_dir.glob("audit-trail-*.jsonl")),
         "trail_records": len(records), "intents": len(intents),
@@ -196,6 +199,12 @@ def judge(state_dir: Path, load: list[Sent], hostile: list[HostileSent],
                         "missing": len(missing),
                         "missing_examples": [{"kind": r.kind, "target": r.target,
                                               "trace_id": r.trace_id} for r in missing[:5]]},
+        "hostile_writes": {"answered_ok": len(ok_hostile),
+                           "in_trail": len(ok_hostile) - len(missing_hostile),
+                           "missing": len(missing_hostile),
+                           "missing_examples": [{"kind": h.kind, "what": h.summary[:120],
+                                                 "trace_id": h.traces[-1]}
+                                                for h in missing_hostile[:5]]},
         "devices": devices,
     }
 
