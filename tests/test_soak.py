@@ -274,3 +274,14 @@ def test_judge_flags_a_hostile_write_answered_ok_but_not_in_the_trail(tmp_path: 
     lost = _judge(tmp_path, [], hostile=[asked])
     assert lost["hostile_writes"]["missing"] == 1, lost
     assert lost["hostile_writes"]["missing_examples"][0]["trace_id"] == "t6"
+
+
+def test_process_section_reports_first_and_max_rss() -> None:
+    from scripts.soaklib.report import Sample, process_section
+
+    mib = 2**20
+    got = process_section({"hermesd": [Sample(0, 1, 50 * mib, 5), Sample(100, 1, 80 * mib, 5),
+                                       Sample(400, 1, 60 * mib, 5)]}, 30.0, False, {})["hermesd"]
+    assert got["first"] == {"t_s": 0, "pid": 1, "rss_mib": 50.0}
+    assert got["max"] == {"t_s": 100, "pid": 1, "rss_mib": 80.0}
+    assert (got["start"]["rss_mib"], got["end"]["rss_mib"]) == (80.0, 60.0)

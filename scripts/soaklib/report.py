@@ -150,7 +150,11 @@ def process_section(samples: dict[str, list[Sample]], warm_t: float, short: bool
             continue
         start = next((s for s in series if s.t >= warm_t), series[-1])
         end = series[-1]
+        first, peak = series[0], max(series, key=lambda s: s.rss)
         entry: dict[str, Any] = {
+            "first": {"t_s": round(first.t, 1), "pid": first.pid,
+                      "rss_mib": round(first.rss / 2**20, 1)},
+            "max": {"t_s": round(peak.t, 1), "pid": peak.pid, "rss_mib": round(peak.rss / 2**20, 1)},
             "start": {"t_s": round(start.t, 1), "pid": start.pid,
                       "rss_mib": round(start.rss / 2**20, 1), "fds": start.fds},
             "end": {"t_s": round(end.t, 1), "pid": end.pid, "rss_mib": round(end.rss / 2**20, 1),
@@ -369,11 +373,12 @@ def summary(report: dict[str, Any], extra: list[str] | None = None) -> str:
     for route, lat in report["latency"]["by_route"].items():
         lines.append(f"    {route:7} n={lat['n']:<6} {lat['p50_ms']} / {lat['p99_ms']} / "
                      f"{lat['outside_faults']['p99_ms']}")
-    lines.append("  RSS (MiB) at warm-up -> end:")
+    lines.append("  RSS (MiB) at warm-up -> end (first sample, max):")
     for name, p in report["processes"].items():
         verdict = {True: "ok", False: "OVER", None: "-"}[p["met"]]
         lines.append(f"    {name:17} {p['start']['rss_mib']:>7} -> {p['end']['rss_mib']:>7} "
-                     f"({p['growth_pct']:+.1f} %) {verdict}: {p['why']}")
+                     f"({p['growth_pct']:+.1f} %; first {p['first']['rss_mib']}, max "
+                     f"{p['max']['rss_mib']}) {verdict}: {p['why']}")
     lines.append("  faults:")
     for f in report["faults"]:
         if f.get("skipped"):

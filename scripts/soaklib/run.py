@@ -495,9 +495,11 @@ def _log_counts(path: Path) -> dict[str, Any]:
     text = path.read_text(errors="replace")
     lines = text.splitlines()
     tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
+    errors = [line for line in lines if " ERROR " in line or " CRITICAL " in line]
     return {"lines": len(lines),
             "warnings": sum(" WARNING " in line for line in lines),
-            "errors": sum(" ERROR " in line or " CRITICAL " in line for line in lines),
+            "errors": len(errors),
+            "error_examples": [line[:300] for line in errors[:10]],
             "tracebacks": len(tracebacks),
             "first_traceback": "\n".join(lines[max(0, tracebacks[0] - 1):tracebacks[0] + 25])
             if tracebacks else None}
