@@ -32,6 +32,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 WORKERS = 32
+QUEUE_RETRY = 0.01  # seconds between tries to connect while a connection queue is full
 _out = threading.Lock()
 
 
@@ -60,6 +61,19 @@ def _lines(sock: socket.socket, deadline: float) -> list[bytes]:
     return [line for line in buf.split(b"\n") if line.strip()]
 
 
+def _connect_waiting(sock: socket.socket, path: str, deadline: float) -> None:
+    """Connect, waiting out a full connection queue (EAGAIN, as a blocking client would wait;
+    hermesctl does the same) until `deadline`."""
+    while True:
+        try:
+            sock.connect(path)
+            return
+        except BlockingIOError:
+            if time.monotonic() + QUEUE_RETRY >= deadline:
+                raise
+            time.sleep(QUEUE_RETRY)
+
+
 def send(job: dict[str, Any]) -> dict[str, Any]:
     timeout = float(job.get("timeout", 60.0))
     chunks = [bytes.fromhex(c) for c in job["chunks"]]
@@ -69,7 +83,7 @@ def send(job: dict[str, Any]) -> dict[str, Any]:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(timeout)
         try:
-            sock.connect(job["path"])
+            _connect_waiting(sock, job["path"], deadline)
         except OSError as exc:
             return {"connect_error": f"{type(exc).__name__}: {exc}"}
         try:
