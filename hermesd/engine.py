@@ -316,6 +316,8 @@ class Engine:
         if not isinstance(items, list):
             raise ProtocolError("values: expected a list")
         for item in items:
+            if not isinstance(item, dict):
+                raise ProtocolError(f"values: expected objects, got {type(item).__name__}")
             pid, value, ts = item.get("point"), item.get("value"), item.get("ts")
             point = self.registry.points.get(pid) if isinstance(pid, str) else None
             if point is None or self.registry.tool(point) != tool:
@@ -323,7 +325,7 @@ class Engine:
             if not isinstance(value, bool | int | float | str) or \
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
-            self.cache.update(pid, value, float(ts))
+            self.cache.update(point.id, value, float(ts))
 
     def _device(self, tool: str, data: dict[str, Any]) -> None:
         device, online = data.get("device"), data.get("online")
