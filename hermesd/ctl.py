@@ -7,7 +7,8 @@
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
 10 dry run, 1 error, 65 rejected, 75 busy, 77 forbidden, 64 usage (including arguments that are
-not UTF-8 text), 69 daemon unreachable, 74 the answer could not be written out (stdout full,
+not UTF-8 text), 69 daemon unreachable (a full connection queue is waited out within the
+timeout), 74 the answer could not be written out (stdout full,
 gone or failing: the request was still carried out), 76 an answer hermesctl cannot read,
 130 interrupted. No input, from the command line, the terminal or the daemon, and no output
 that cannot be written, ends in a traceback. A reader that stops reading (`| head`) is no
@@ -30,6 +31,7 @@ import math
 import os
 import socket
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -50,6 +52,7 @@ DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
 MAX_ANSWER = 8 * 1024 * 1024
 MAX_RECORDING = 6 * 1024 * 1024  # bytes of WAV: base64 of it fits the daemon's audio frame limit
 LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
+QUEUE_RETRY = 0.01  # seconds between tries to connect while hermesd's connection queue is full
 
 
 class Unreachable(Exception):
@@ -111,15 +114,29 @@ class Client:
 
     def _connect(self) -> socket.socket:
         if self._sock is None:
-            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            sock.settimeout(self.timeout)
-            try:
-                sock.connect(str(self.path))
-            except (OSError, ValueError) as exc:
-                sock.close()
-                reason = getattr(exc, "strerror", None) or str(exc)
-                raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
-                                  f"{reason} (is it running? see --socket)") from None
+            deadline = time.monotonic() + self.timeout
+            while True:
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.settimeout(self.timeout)
+                try:
+                    sock.connect(str(self.path))
+                except BlockingIOError:
+                    # hermesd's connection queue is full (a burst of connections, such as a
+                    # flood it refuses as it accepts them): wait for room, as a blocking
+                    # client would, instead of calling hermesd unreachable
+                    sock.close()
+                    if time.monotonic() < deadline:
+                        time.sleep(QUEUE_RETRY)
+                        continue
+                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
+                                      f"its connection queue stayed full for {self.timeout:g} s"
+                                      ) from None
+                except (OSError, ValueError) as exc:
+                    sock.close()
+                    reason = getattr(exc, "strerror", None) or str(exc)
+                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
+                                      f"{reason} (is it running? see --socket)") from None
+                break
             self._sock = sock
         return self._sock
 

@@ -256,3 +256,59 @@ def test_a_reader_that_stops_early_gets_no_traceback(daemon: RunningDaemon) -> N
     ctl.stderr.close()
     assert ctl.wait(timeout=30) == 0
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def _full_queue(path: Path) -> tuple[socket.socket, list[socket.socket]]:
+    """A stand-in daemon that accepts nothing yet, and connections queued until no more fit."""
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(0)
+    queued: list[socket.socket] = []
+    while True:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.setblocking(False)
+        try:
+            sock.connect(str(path))
+        except BlockingIOError:
+            sock.close()
+            return listener, queued
+        queued.append(sock)
+
+
+def test_a_full_connection_queue_is_waited_out_not_taken_for_a_dead_daemon() -> None:
+    """A flood of connections fills hermesd's connection queue for a moment (it refuses them
+    as fast as it accepts them): hermesctl waits for room within its timeout, as a blocking
+    client would, instead of giving up at once with "Resource temporarily unavailable"."""
+    where = Path(tempfile.mkdtemp(prefix="hc", dir="/tmp"))
+    path = where / "control.sock"
+    listener, queued = _full_queue(path)
+    try:
+        # no room all along: after its timeout (1 s, and 5 s for the answer) it says why
+        done = subprocess.run([sys.executable, "-m", "hermesd.ctl", "--socket", str(path),
+                               "--timeout", "1", "read", "x"], capture_output=True, timeout=60,
+                              check=False)
+        assert done.returncode == 69, done.stderr
+        assert b"its connection queue stayed full for 6 s" in done.stderr, done.stderr
+        # room made while it waits: it gets in, and its answer is the daemon's
+        proc = subprocess.Popen([sys.executable, "-m", "hermesd.ctl", "--socket", str(path),
+                                 "--json", "read", "x"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE)
+        try:
+            listener.settimeout(30)
+            for _ in queued:  # the queue is first in, first out: these, then hermesctl
+                conn, _ = listener.accept()
+                conn.close()
+            conn, _ = listener.accept()
+            with conn:
+                conn.settimeout(30)
+                assert b'"read"' in conn.recv(65536)
+                conn.sendall(b'{"status": "ok", "reply": "x is 1"}\n')
+        finally:
+            out, err = proc.communicate(timeout=30)
+        assert proc.returncode == 0, err
+        assert json.loads(out)["reply"] == "x is 1"
+    finally:
+        for sock in queued:
+            sock.close()
+        listener.close()
+        shutil.rmtree(where, ignore_errors=True)

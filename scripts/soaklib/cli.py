@@ -1,4 +1,5 @@
-"""`scripts/soak [--duration 30m] [--rate N] [--report FILE.json] [--short]`: run a soak, report, judge.
+"""`scripts/soak [--duration 30m] [--rate N] [--mix hostile|normal] [--report FILE.json] [--short]`:
+run a soak, report, judge.
 
 Exit 0 when every target is met; 1 when one is missed; 2 when the soak itself could not run (the
 report says why); 130 when interrupted (Ctrl-C or SIGTERM: everything started is still stopped
@@ -20,6 +21,7 @@ import traceback
 from pathlib import Path
 from typing import Any
 
+from scripts.soaklib.hostile_report import summary_lines
 from scripts.soaklib.report import summary
 from scripts.soaklib.run import Options, Soak, default_workdir
 
@@ -52,9 +54,18 @@ def parse(argv: list[str]) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="random seed of the mix")
     parser.add_argument("--llm", choices=("config", "on", "off"), default="config",
                         help="llm.enabled: as configs/demo.yaml has it, or forced")
+    parser.add_argument("--mix", choices=("hostile", "normal"), default="hostile",
+                        help="hostile (the default): the normal load and, alongside it, "
+                        "generated hostile inputs (README: Soak); normal: the load alone")
+    parser.add_argument("--hostile", dest="mix", action="store_const", const="hostile",
+                        help="the same as --mix hostile")
+    parser.add_argument("--hostile-rate", type=float, default=3.0,
+                        help="hostile inputs per second (default 3)")
     args = parser.parse_args(argv)
     if args.rate <= 0 or args.rate > 500:
         parser.error("--rate must be in (0, 500]")
+    if args.hostile_rate <= 0 or args.hostile_rate > 100:
+        parser.error("--hostile-rate must be in (0, 100]")
     if not args.short and args.duration < 180:
         parser.error("--duration under 3m leaves no room for the faults; use --short")
     return args
@@ -67,12 +78,13 @@ def main(argv: list[str] | None = None) -> None:
     made_workdir = args.workdir is None
     workdir = (args.workdir or default_workdir()).resolve()
     opts = Options(duration=args.duration, rate=args.rate, short=args.short, workdir=workdir,
-                   seed=args.seed, llm={"config": None, "on": True, "off": False}[args.llm])
+                   seed=args.seed, llm={"config": None, "on": True, "off": False}[args.llm],
+                   hostile=args.mix == "hostile", hostile_rate=args.hostile_rate)
     report = asyncio.run(_run(opts))
     text = json.dumps(report, indent=2, ensure_ascii=False)
     if args.report:
         args.report.write_text(text + "\n", encoding="utf-8")
-    print(summary(report))
+    print(summary(report, summary_lines(report)))
     if report["error"]:
         print(f"soak: could not run: {report['error']}", file=sys.stderr)
     keep = args.keep or not report["passed"] or not made_workdir

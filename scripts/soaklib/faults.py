@@ -279,7 +279,7 @@ async def leak(rig: Rig, rec: FaultRecord) -> None:
     for step in range(GROW_STEPS):
         answer = await rig.load.send(Planned("fault", "grow", {
             "op": "call", "tool": LEAKY, "action": "grow", "args": {"mib": GROW_MIB},
-            "role": "engineer", "timeout": 10.0}))
+            "role": "engineer", "timeout": 10.0}, intends=(f"{LEAKY}.grow", None)))
         if step == 0:
             rec.inject()
         if answer.status == "ok":
@@ -311,7 +311,7 @@ async def leak(rig: Rig, rec: FaultRecord) -> None:
 async def _write_probe(rig: Rig) -> Any:
     return await rig.load.send(Planned("probe", "pump1_speed", {
         "op": "write", "point": "pump1_speed", "value": 1100, "role": "operator",
-        "timeout": 5.0}))
+        "timeout": 5.0}, intends=("pump1_speed", 1100)))
 
 
 def _audit_failing(s: dict[str, Any]) -> Any:

@@ -36,6 +36,7 @@ REFUSALS = frozenset({"error", "forbidden", "rejected", "busy"})  # these must c
 CODES = frozenset(c.value for c in ErrorCode)
 CTL_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "busy": 75,
             "forbidden": 77}  # hermesctl's documented exit codes (README)
+CTL_UNREACHABLE = 69  # hermesctl could not reach hermesd: no answer from it at all
 TIMEOUT = {"read": 5.0, "write": 5.0, "ask": 30.0, "call": 10.0}
 GRACE = 15.0  # seconds past the request's own timeout before the soak calls it lost
 MQTT_DEADLINE = 60.0  # an MQTT requester gives up after this long (retries included)
@@ -66,6 +67,9 @@ class Sent:
     lost: str | None = None  # why no answer arrived
     breach: str | None = None  # how the answer breaks the contract
     retries: int = 0
+    trace_id: str | None = None  # hermesd's, from the answer: how the audit trail names it
+    #: the one write it asks for, as (point, value), or a tool call as ("tool.action", None)
+    intends: tuple[str, Any] | None = None
 
     @property
     def latency(self) -> float | None:
@@ -99,6 +103,8 @@ def judge(rec: Sent, answer: dict[str, Any]) -> None:
         rec.point = args["point"]
     result = _obj(answer.get("result"))
     rec.result_ts = _wall(result.get("timestamp"))
+    if isinstance(answer.get("trace_id"), str):
+        rec.trace_id = answer["trace_id"]
     if rec.status not in STATUSES:
         rec.breach = f"status {answer.get('status')!r} is not a documented status"
     elif rec.status in REFUSALS and rec.code is None:
@@ -228,6 +234,9 @@ async def hermesctl(socket_path: Path, args: list[str], wait: float) -> dict[str
         raise Lost(f"hermesctl printed {len(lines)} lines (exit {proc.returncode}): "
                    f"{err.decode(errors='replace')[-300:]}")
     answer = dict(json.loads(lines[0]))
+    if proc.returncode == CTL_UNREACHABLE:  # its own answer saying hermesd gave none
+        error = _obj(answer.get("error"))
+        raise Lost(f"hermesctl could not reach hermesd: {error.get('message')}")
     expected = CTL_EXIT.get(str(answer.get("status")))
     if expected is not None and proc.returncode != expected:
         answer["_breach"] = (f"hermesctl exited {proc.returncode} for a {answer.get('status')} "
@@ -327,12 +336,15 @@ LLM_ASKS = [
 ]
 
 
-def _write_asks(rng: random.Random) -> str:
+def _write_asks(rng: random.Random) -> tuple[str, tuple[str, Any]]:
+    """A command that writes, and the one write it asks for."""
+    speed, conveyor = rng.randrange(0, 1501, 10), rng.randrange(0, 61)
     return rng.choice([
-        f"set feed pump 1 to {rng.randrange(0, 1501, 10)} rpm",
-        f"set the line A conveyor to {rng.randrange(0, 61)} m/min",
-        "open steam valve 2", "close valve 2",
-        "turn on the warning beacon in the yard", "switch the beacon off",
+        (f"set feed pump 1 to {speed} rpm", ("pump1_speed", speed)),
+        (f"set the line A conveyor to {conveyor} m/min", ("conveyor_speed", conveyor)),
+        ("open steam valve 2", ("valve2_open", True)), ("close valve 2", ("valve2_open", False)),
+        ("turn on the warning beacon in the yard", ("warning_beacon", True)),
+        ("switch the beacon off", ("warning_beacon", False)),
     ])
 
 
@@ -341,6 +353,7 @@ class Planned:
     kind: str
     target: str  # a point, or the text of an ask or MQTT command
     payload: dict[str, Any] = field(default_factory=dict)  # a control request; none: MQTT
+    intends: tuple[str, Any] | None = None  # the one write (or tool call) it asks for
 
 
 class Mix:
@@ -367,14 +380,21 @@ class Mix:
             return Planned(kind, point, {"op": "read", "point": point, "timeout": TIMEOUT["read"]})
         if kind == "write":
             point = self.rng.choice(list(self.writes))
-            return Planned(kind, point, {"op": "write", "point": point,
-                                         "value": self.writes[point](), "role": "operator",
-                                         "timeout": TIMEOUT["write"]})
+            value = self.writes[point]()
+            return Planned(kind, point, {"op": "write", "point": point, "value": value,
+                                         "role": "operator", "timeout": TIMEOUT["write"]},
+                           intends=(point, value))
         if kind == "ask":
-            text = self.rng.choice(READ_ASKS) if self.rng.random() < 0.75 else _write_asks(self.rng)
-            return Planned(kind, text, {"op": "ask", "text": text, "role": "operator"})
-        text = self.rng.choice(READ_ASKS) if self.rng.random() < 0.7 else _write_asks(self.rng)
-        return Planned(kind, text)  # mqtt
+            text, intends = self._ask(0.75)
+            return Planned(kind, text, {"op": "ask", "text": text, "role": "operator"},
+                           intends=intends)
+        text, intends = self._ask(0.7)
+        return Planned(kind, text, intends=intends)  # mqtt
+
+    def _ask(self, reads: float) -> tuple[str, tuple[str, Any] | None]:
+        if self.rng.random() < reads:
+            return self.rng.choice(READ_ASKS), None
+        return _write_asks(self.rng)
 
     def llm(self) -> Planned:
         text = self.rng.choice(self.llm_asks)
@@ -409,14 +429,16 @@ class Load:
         self.started: float | None = None
         self.stopped: float | None = None
 
-    def _record(self, kind: str, target: str) -> Sent:
-        rec = Sent(next(self._counter), kind, target, time.monotonic(), time.time())
+    def _record(self, kind: str, target: str,
+                intends: tuple[str, Any] | None = None) -> Sent:
+        rec = Sent(next(self._counter), kind, target, time.monotonic(), time.time(),
+                   intends=intends)
         self.records.append(rec)
         return rec
 
     async def send(self, planned: Planned) -> Sent:
         """Send one request and wait for its answer (or its loss); returns its record."""
-        rec = self._record(planned.kind, planned.target)
+        rec = self._record(planned.kind, planned.target, planned.intends)
         try:
             if not planned.payload:  # an MQTT command
                 answer = await self.mqtt.request(planned.target, rec)

@@ -64,9 +64,10 @@ def unit_environment() -> dict[str, str]:
     return env
 
 
-def soak_config(workdir: Path, *, plc_port: int, broker_port: int,
-                llm: bool | None) -> dict[str, Any]:
-    """The dev plant for the soak (see the module docstring); `llm=None` keeps the demo's."""
+def soak_config(workdir: Path, *, plc_port: int, broker_port: int, llm: bool | None,
+                users: dict[str, str] | None = None) -> dict[str, Any]:
+    """The dev plant for the soak (see the module docstring); `llm=None` keeps the demo's;
+    `users`: `access.users` (the hostile mix's operator)."""
     config: dict[str, Any] = yaml.safe_load(DEMO_CONFIG.read_text(encoding="utf-8"))
     config["paths"] = {"state_dir": str(workdir / "state"), "runtime_dir": str(workdir / "run")}
     devices = config["devices"]
@@ -83,6 +84,8 @@ def soak_config(workdir: Path, *, plc_port: int, broker_port: int,
     # the mix writes a few times a second: a rate limit would turn most writes into refusals
     roles["operator"]["writes_per_minute"] = 6000
     roles["engineer"]["writes_per_minute"] = 6000
+    if users:
+        config["access"]["users"] = dict(users)
     config["memory"] = {"interval": MEMORY_INTERVAL}
     config["metrics"] = {"socket": "metrics.sock"}
     if llm is not None:
@@ -128,13 +131,13 @@ def _sink(path: Path) -> Any:
 
 async def spawn(name: str, argv: list[str], log_path: Path, *, env: dict[str, str] | None = None,
                 stdin: int | None = asyncio.subprocess.DEVNULL,
-                stdout_pipe: bool = False) -> Child:
+                stdout_pipe: bool = False, line_limit: int = 1 << 16) -> Child:
     with _sink(log_path) as sink:
         proc = await asyncio.create_subprocess_exec(
             *argv, stdin=stdin,
             stdout=asyncio.subprocess.PIPE if stdout_pipe else sink,
             stderr=sink, env={**os.environ, "PYTHONUNBUFFERED": "1", **(env or {})},
-            start_new_session=True)
+            start_new_session=True, limit=line_limit)
     return Child(name, proc, log_path)
 
 

@@ -5,7 +5,11 @@ RSS samples read from /proc), not from hermesd's opinion of itself; hermesd's ow
 kept beside them. Targets: nothing lost; every answer in the documented shape; every injected
 fault recovered; no fresh-looking value from a device that is down; RSS growth under 5 % after
 warm-up (judged only on runs long enough to tell growth from warm-up); watchdog pings never late
-enough for systemd to act; a clean stop; the audit log intact; nothing left behind.
+enough for systemd to act; a clean stop; the audit log intact; nothing left behind; hermesd
+never died; no tool restarted outside a fault's window; no write outside policy or words (and
+every write of the load still in the trail: writes.py); with the hostile mix (hostile.py), every
+hostile request answered in the documented way, no retained request run again, and root
+answered by the control socket all along, floods included.
 """
 
 from __future__ import annotations
@@ -146,7 +150,11 @@ def process_section(samples: dict[str, list[Sample]], warm_t: float, short: bool
             continue
         start = next((s for s in series if s.t >= warm_t), series[-1])
         end = series[-1]
+        first, peak = series[0], max(series, key=lambda s: s.rss)
         entry: dict[str, Any] = {
+            "first": {"t_s": round(first.t, 1), "pid": first.pid,
+                      "rss_mib": round(first.rss / 2**20, 1)},
+            "max": {"t_s": round(peak.t, 1), "pid": peak.pid, "rss_mib": round(peak.rss / 2**20, 1)},
             "start": {"t_s": round(start.t, 1), "pid": start.pid,
                       "rss_mib": round(start.rss / 2**20, 1), "fds": start.fds},
             "end": {"t_s": round(end.t, 1), "pid": end.pid, "rss_mib": round(end.rss / 2**20, 1),
@@ -197,7 +205,7 @@ def _rss_verdict(name: str, entry: dict[str, Any], short: bool) -> tuple[bool, b
         return False, None, "not judged in --short: a minute cannot tell growth from warm-up"
     if name in EXEMPT:
         return False, None, EXEMPT[name]
-    if name in ("hermes-sim", "mosquitto"):
+    if name in ("hermes-sim", "mosquitto", "hostile-inputs") or name.startswith("peer-"):
         return False, None, "part of the test rig, not of hermesd"
     if entry["same_process"]:
         met = entry["growth_pct"] < RSS_LIMIT_PCT
@@ -242,8 +250,8 @@ def fault_entry(f: FaultRecord, t0: float, wall_offset: float,
 
 
 def audit_check(state_dir: Path) -> dict[str, Any]:
-    """Every line of the audit log (and its rotations) must be one JSON record."""
-    files = sorted(state_dir.glob("audit.jsonl*"))
+    """Every line of the audit log (its rotations, and the trail) must be one JSON record."""
+    files = sorted(state_dir.glob("audit.jsonl*")) + sorted(state_dir.glob("audit-trail-*.jsonl"))
     lines = bad = 0
     examples: list[str] = []
     for path in files:
@@ -299,10 +307,56 @@ def targets(report: dict[str, Any]) -> dict[str, dict[str, Any]]:
                                 f"{len(left['processes'])} processes, {len(left['mounts'])} "
                                 "mounts left"),
     }
+    out.update(_trust_targets(report))
     return {name: {"met": met, "detail": detail} for name, (met, detail) in out.items()}
 
 
-def summary(report: dict[str, Any]) -> str:
+def _trust_targets(report: dict[str, Any]) -> dict[str, tuple[bool | None, str]]:
+    """Issue 12's: no crash, no write outside policy or words, and the hostile mix's."""
+    out: dict[str, tuple[bool | None, str]] = {}
+    daemon, restarts, writes = report["daemon"], report["tool_restarts"], report["writes"]
+    died = daemon.get("exited_during_run")
+    out["hermesd_never_died"] = (daemon.get("pid") is not None and died is None,
+                                 f"pid {daemon.get('pid')} ran from READY to the stop" if not died
+                                 else f"hermesd exited {died['exit_code']} at {died['t_s']} s")
+    out["no_tool_restart_outside_faults"] = (
+        restarts["outside_fault_windows"] == 0,
+        f"{restarts['outside_fault_windows']} of {restarts['seen']} tool restarts outside every "
+        "fault's window" + (f": {restarts['unexplained'][:2]}" if restarts["unexplained"] else ""))
+    if writes:
+        out["no_write_outside_policy_or_words"] = (
+            writes["outside"] == 0,
+            f"{writes['outside_policy']} outside policy, {writes['outside_words']} outside words, "
+            f"{writes['device_values_not_asked_for']} device values not asked for, of "
+            f"{writes['intents']} write intents")
+        load = writes["load_writes"]
+        out["load_writes_in_trail"] = (load["missing"] == 0,
+                                       f"{load['in_trail']} of {load['answered_ok']} writes "
+                                       "answered ok have their intent in the trail")
+        mine = writes.get("hostile_writes") or {"answered_ok": 0, "in_trail": 0, "missing": 0}
+        out["hostile_writes_in_trail"] = (mine["missing"] == 0,
+                                          f"{mine['in_trail']} of {mine['answered_ok']} hostile "
+                                          "requests answered `ok write` have their intent in "
+                                          "the trail")
+    hostile = report["hostile"]
+    if hostile.get("enabled"):
+        out["hostile_answered_as_documented"] = (
+            hostile["breaches"] == 0 and hostile["unanswered"] == 0 and not hostile["soak_errors"],
+            f"{hostile['breaches']} breaches, {hostile['unanswered']} unanswered of "
+            f"{hostile['requests']} hostile requests" + (
+                f"; the soak failed to send {len(hostile['soak_errors'])}"
+                if hostile["soak_errors"] else ""))
+        out["retained_never_run_again"] = (hostile["retained_ran_again"] == 0,
+                                           f"{hostile['retained_ran_again']} runs of retained "
+                                           "requests after their live one")
+        probe = hostile["root_probe"]
+        out["root_always_answered"] = (probe["n"] > 0 and probe["failed"] == 0,
+                                       f"{probe['failed']} of {probe['n']} status probes by root "
+                                       f"failed ({probe['during_floods']['n']} during floods)")
+    return out
+
+
+def summary(report: dict[str, Any], extra: list[str] | None = None) -> str:
     """The report as a person reads it at the end of a run."""
     req, thr = report["requests"], report["throughput"]
     lines = [f"soak: {report['mode']} run of {report['duration_s']:.0f} s at {thr['target_rps']} "
@@ -319,11 +373,12 @@ def summary(report: dict[str, Any]) -> str:
     for route, lat in report["latency"]["by_route"].items():
         lines.append(f"    {route:7} n={lat['n']:<6} {lat['p50_ms']} / {lat['p99_ms']} / "
                      f"{lat['outside_faults']['p99_ms']}")
-    lines.append("  RSS (MiB) at warm-up -> end:")
+    lines.append("  RSS (MiB) at warm-up -> end (first sample, max):")
     for name, p in report["processes"].items():
         verdict = {True: "ok", False: "OVER", None: "-"}[p["met"]]
         lines.append(f"    {name:17} {p['start']['rss_mib']:>7} -> {p['end']['rss_mib']:>7} "
-                     f"({p['growth_pct']:+.1f} %) {verdict}: {p['why']}")
+                     f"({p['growth_pct']:+.1f} %; first {p['first']['rss_mib']}, max "
+                     f"{p['max']['rss_mib']}) {verdict}: {p['why']}")
     lines.append("  faults:")
     for f in report["faults"]:
         if f.get("skipped"):
@@ -335,6 +390,7 @@ def summary(report: dict[str, Any]) -> str:
     llm = report["llm"]
     lines.append(f"  llm: {'exercised' if llm['exercised'] else 'not exercised'}"
                  f"{': ' + llm['reason'] if llm.get('reason') else ''}")
+    lines.extend(extra or [])
     lines.append("  targets:")
     for name, t in report["targets"].items():
         mark = {True: "met", False: "MISSED", None: "not judged"}[t["met"]]

@@ -4,7 +4,9 @@ and take everything down again — in `finally`, so also after an error or a Ctr
 The schedule is a list of waves (a wave's faults run together, on different parts of the plant).
 `--short` runs each wave once, back to back, with short holds (about a minute and a half in all);
 a timed run repeats the waves in cycles spread evenly over the duration, with longer holds, and
-leaves a quiet tail at the end so the final RSS sample is taken in steady state.
+leaves a quiet tail at the end so the final RSS sample is taken in steady state. With the
+hostile mix (the default; hostile.py) its inputs run alongside the load from start to end, and
+at the end every write intent in the audit trail is judged (writes.py).
 """
 
 from __future__ import annotations
@@ -21,12 +23,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from scripts.soaklib import faults as F
+from scripts.soaklib import hostile_report as HR
 from scripts.soaklib import procs
 from scripts.soaklib import report as R
+from scripts.soaklib import writes as W
 from scripts.soaklib.disk import StateDisk
+from scripts.soaklib.hostile import FLOODER_UID, NOBODY, OPERATOR_UID, USERS, HostileMix
 from scripts.soaklib.load import LLM_ASKS, ControlClient, Load, Lost, Mix, MqttRequester, Planned
 from scripts.soaklib.plant import (
+    DEMO_VALUES,
     LEAKY,
     Broker,
     Hermesd,
@@ -51,6 +59,8 @@ class Options:
     workdir: Path
     seed: int
     llm: bool | None
+    hostile: bool = True  # the hostile mix alongside the load (--mix)
+    hostile_rate: float = 3.0  # hostile inputs per second
 
     @property
     def warmup(self) -> float:
@@ -102,12 +112,18 @@ class Soak:
         self.control: ControlClient | None = None
         self.mqtt: MqttRequester | None = None
         self.load: Load | None = None
+        self.hostile: HostileMix | None = None
         self.rig: F.Rig | None = None
         self.config: dict[str, Any] = {}
         self.records: list[F.FaultRecord] = []
         self.samples: dict[str, list[R.Sample]] = {}
         self.seen_pids: set[int] = set()
         self.restarts: dict[str, int] = {}
+        #: (after, before, tool, restarts, last error): a tool's restart count went up between
+        #: two looks at status (monotonic times)
+        self.restart_events: list[tuple[float, float, str, int, str | None]] = []
+        self.daemon_exit: tuple[float, int] | None = None  # hermesd exited before the stop
+        self.writes: dict[str, Any] = {}
         self.llm: dict[str, Any] = {"exercised": False, "reason": "the run did not get that far"}
         self.t0 = time.monotonic()  # the load's start, once it starts
         self.warm_t = 0.0
@@ -133,7 +149,8 @@ class Soak:
         self.broker = Broker(self.workdir)
         await self.broker.start()
         self.config = soak_config(self.workdir, plc_port=free_port(),
-                                  broker_port=self.broker.port, llm=self.opts.llm)
+                                  broker_port=self.broker.port, llm=self.opts.llm,
+                                  users=USERS if self.opts.hostile else None)
         config_path = self.workdir / "hermesd.yaml"
         dump(self.config, config_path)
         self.sims = Simulator(self.workdir, config_path, self.config, self.opts.seed)
@@ -147,6 +164,12 @@ class Soak:
         self.mqtt = MqttRequester(self.broker.port,
                                   f"{self.config['mqtt']['base_topic']}/{node}/command")
         await self.mqtt.start()
+        if self.opts.hostile:
+            self.hostile = HostileMix(
+                workdir=self.workdir, config=self.config, config_path=config_path,
+                control=self.hermesd.socket_path, rate=self.opts.hostile_rate,
+                seed=self.opts.seed, short=self.opts.short, broker_port=self.broker.port,
+                sims=self.sims)
 
     async def ready(self) -> list[str]:
         """Wait for every tool to run and serve its probe point; the tools to fault."""
@@ -200,14 +223,26 @@ class Soak:
         assert self.rig is not None and self.hermesd is not None
         next_sample = 0.0
         next_scrape = time.monotonic() + 15
+        last_look = time.monotonic()
         while True:
             tools: dict[str, Any] = {}
             with contextlib.suppress(Lost):
                 tools = (await self.rig.status()).get("tools", {})
+            now = time.monotonic()
             pids = self._pids(tools)
             self.seen_pids.update(pids.values())
             for name, t in tools.items():
-                self.restarts[name] = int(t.get("restarts", 0))
+                count = int(t.get("restarts", 0))
+                if count > self.restarts.get(name, count):
+                    self.restart_events.append((last_look, now, name,
+                                                count - self.restarts[name], t.get("last_error")))
+                self.restarts[name] = count
+            last_look = now
+            code = self.hermesd.child.proc.returncode if self.hermesd.child else None
+            if code is not None and self.daemon_exit is None:
+                self.daemon_exit = (now, code)
+                log.error("soak: hermesd exited with %s during the run:\n%s", code,
+                          self.hermesd.log_tail())
             if time.monotonic() >= next_sample:
                 next_sample = time.monotonic() + self.opts.sample_every
                 self._sample(pids)
@@ -227,6 +262,8 @@ class Soak:
             pids["hermes-sim"] = self.sims.pid
         if self.broker is not None and self.broker.pid:
             pids["mosquitto"] = self.broker.pid
+        if self.hostile is not None:
+            pids.update(self.hostile.pids())
         return pids
 
     def _sample(self, pids: dict[str, int]) -> None:
@@ -260,23 +297,34 @@ class Soak:
         self.rig = F.Rig(self.control, self.mqtt, self.load, self.sims, self.broker, self.disk)
         tools = await self.ready()
         await self._llm_check()
-        log.info("soak: plant up (tools: %s); load %g requests/s", ", ".join(tools),
-                 self.opts.rate)
+        if self.hostile is not None:
+            await self.hostile.start()
+        log.info("soak: plant up (tools: %s); load %g requests/s%s", ", ".join(tools),
+                 self.opts.rate, f", hostile inputs {self.opts.hostile_rate:g}/s"
+                 if self.hostile else "")
         self.t0 = time.monotonic()
         self._tasks.append(asyncio.create_task(self._monitor(), name="soak-monitor"))
         load_task = asyncio.create_task(self.load.run(), name="soak-load")
         self._tasks.append(load_task)
+        hostile_task = None
+        if self.hostile is not None:
+            hostile_task = asyncio.create_task(self.hostile.run(), name="soak-hostile")
+            self._tasks.append(hostile_task)
         await asyncio.sleep(self.opts.warmup)
         self.warm_t = time.monotonic() - self.t0
         self._sample(self._pids((await self.rig.status()).get("tools", {})))
         await self._faults(tools)
         self.end_t = time.monotonic() - self.t0
         self._sample(self._pids((await self.rig.status()).get("tools", {})))
-        load_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await load_task
-        log.info("soak: load stopped; waiting for %d answers in flight", self.load.outstanding)
-        await self.load.drain(F.RECOVERY_LIMIT)
+        for task in (load_task, hostile_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+        log.info("soak: load stopped; waiting for %d answers in flight", self.load.outstanding
+                 + (self.hostile.outstanding if self.hostile else 0))
+        await asyncio.gather(self.load.drain(F.RECOVERY_LIMIT),
+                             *([self.hostile.drain(F.RECOVERY_LIMIT)] if self.hostile else []))
         with contextlib.suppress(Lost):
             self.final_status = await self.rig.status()
 
@@ -324,7 +372,10 @@ class Soak:
         await asyncio.gather(*self._tasks, return_exceptions=True)
         if self.load is not None:
             await self.load.drain(1.0)
+        if self.hostile is not None:
+            await self.hostile.drain(1.0)
         steps: list[tuple[str, Callable[[], Any]]] = [
+            ("hostile mix", lambda: self.hostile.stop() if self.hostile else None),
             ("MQTT requester", lambda: self.mqtt.stop() if self.mqtt else None),
             ("control client", lambda: self.control.close() if self.control else None),
             ("hermesd", self._stop_hermesd),
@@ -361,6 +412,12 @@ class Soak:
     def _check_audit(self) -> None:
         state = self.workdir / "state"
         self.audit = R.audit_check(state)
+        initial = yaml.safe_load(DEMO_VALUES.read_text(encoding="utf-8"))
+        hostile_uids = {NOBODY: "frames", OPERATOR_UID: "words", FLOODER_UID: "flood"}
+        self.writes = W.judge(state, self.load.records if self.load else [],
+                              self.hostile.records if self.hostile else [], self.config,
+                              self.hostile.device_samples if self.hostile else [], initial,
+                              hostile_uids)
         if self.disk.available:  # the tmpfs goes at unmount: keep its files for a post-mortem
             shutil.copytree(state, self.workdir / "state.saved", dirs_exist_ok=True,
                             ignore=shutil.ignore_patterns(".soak-filler"))
@@ -385,6 +442,7 @@ class Soak:
         out: dict[str, Any] = {
             "version": 1,
             "mode": "short" if self.opts.short else "timed",
+            "mix": "hostile" if self.opts.hostile else "normal",
             "interrupted": self.interrupted,
             "error": self.error,
             "duration_s": round((self.end_t or (time.monotonic() - self.t0)), 1),
@@ -407,6 +465,10 @@ class Soak:
             "metrics_endpoint": self.metrics_scrapes,
             "stop": self.stop_result,
             "audit": self.audit,
+            "writes": self.writes,
+            "daemon": self._daemon_section(),
+            "tool_restarts": HR.restarts_section(self.restart_events, windows),
+            "hostile": HR.hostile_section(self.hostile, windows, self.opts.hostile_rate),
             "cleanup": self.cleanup_result,
             "hermesd_status": {k: self.final_status.get(k) for k in
                                ("tools", "metrics", "memory", "audit", "cache", "mqtt")}
@@ -419,15 +481,25 @@ class Soak:
         return out
 
 
+    def _daemon_section(self) -> dict[str, Any]:
+        """hermesd ran as one process from READY to the stop, or when it did not."""
+        died = None if self.daemon_exit is None else {
+            "t_s": round(self.daemon_exit[0] - self.t0, 1), "exit_code": self.daemon_exit[1]}
+        return {"pid": self.hermesd.child.pid if self.hermesd and self.hermesd.child else None,
+                "exited_during_run": died, "crashes": 0 if died is None else 1}
+
+
 def _log_counts(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {}
     text = path.read_text(errors="replace")
     lines = text.splitlines()
     tracebacks = [i for i, line in enumerate(lines) if line.startswith("Traceback")]
+    errors = [line for line in lines if " ERROR " in line or " CRITICAL " in line]
     return {"lines": len(lines),
             "warnings": sum(" WARNING " in line for line in lines),
-            "errors": sum(" ERROR " in line or " CRITICAL " in line for line in lines),
+            "errors": len(errors),
+            "error_examples": [line[:300] for line in errors[:10]],
             "tracebacks": len(tracebacks),
             "first_traceback": "\n".join(lines[max(0, tracebacks[0] - 1):tracebacks[0] + 25])
             if tracebacks else None}

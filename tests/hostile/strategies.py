@@ -1,9 +1,12 @@
 """Generators of hostile input: strict JSON, JSON that is not quite, and bytes that are not JSON.
 
 Every generator says, by construction, whether what it makes is acceptable (`strict_values`,
-`request_objects`) or must be refused (`bad_json_texts`, `bad_frames`): tests judge hermesd
-against that, not against hermesd's own parser. Shared by the tests in this package and the
-soak's hostile mix.
+`request_objects`) or must be refused (`bad_json_texts`, `bad_frames`, `oversize_frames`):
+tests judge hermesd against that, not against hermesd's own parser. Also: batches of control
+frames as one peer sends them (`batches`, then `batch_bytes` and `cut`), the point ids of a
+flood of reads (`odd_point_ids`), and what a stranger sends to a tool's socket
+(`stranger_payloads`). Shared by the tests in this package and the soak's hostile mix
+(scripts/soaklib/hostile_inputs.py), so a long soak runs the very generators the suite does.
 """
 
 from __future__ import annotations
@@ -139,3 +142,79 @@ def request_objects(draw: st.DrawFn, points: list[str], tool: str,
         wrong = draw(st.integers(0, 3)) == 0
         obj[name] = draw(strict_values if wrong else plausible.get(name, strict_values))
     return obj
+
+
+# -- batches: requests (by construction acceptable JSON) and at most one bad frame -------------
+
+BAD_ID = st.one_of(st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=False),
+                   st.lists(strict_values, max_size=2), st.dictionaries(st.text(max_size=3),
+                                                                        strict_values, max_size=2))
+
+
+@st.composite
+def batches(draw: st.DrawFn, points: list[str], tool: str, actions: list[str]) -> dict[str, Any]:
+    """What one peer sends on one connection: `items` (`("request", (obj, ascii_only))` or
+    `("bad", frame)`) and `cuts`, where the bytes are split into separate sends."""
+    requests = st.tuples(request_objects(points, tool, actions),
+                         st.booleans(),  # a wrong-typed id (then the answer carries none)
+                         st.booleans())  # ASCII escapes or UTF-8
+    items: list[tuple[str, Any]] = []
+    for n, (drawn, bad_id, ascii_only) in enumerate(draw(st.lists(requests, max_size=6))):
+        obj = {**drawn, "id": draw(BAD_ID) if bad_id else f"h{n}"}
+        items.append(("request", (obj, ascii_only)))
+    if draw(st.booleans()):
+        items.insert(draw(st.integers(0, len(items))), ("bad", draw(bad_frames())))
+    return {"items": items, "cuts": draw(st.lists(st.integers(1, 1 << 20), max_size=6))}
+
+
+def batch_bytes(items: list[tuple[str, Any]], *, dry_run: bool) -> bytes:
+    """The bytes of a batch's items, one line each (every request a dry run, if asked)."""
+    lines = []
+    for kind, item in items:
+        if kind == "bad":
+            lines.append(item)
+            continue
+        obj, ascii_only = item
+        if dry_run:
+            obj = {**obj, "dry_run": True}
+        lines.append(json.dumps(obj, ensure_ascii=ascii_only).encode())
+    return b"".join(line + b"\n" for line in lines)
+
+
+def cut(stream: bytes, cuts: list[int]) -> list[bytes]:
+    """`stream` split at the positions `cuts` names (modulo its length): the sends of a peer."""
+    at = sorted({c % len(stream) for c in cuts if len(stream) > 1} - {0})
+    return [stream[a:b] for a, b in zip([0, *at], [*at, len(stream)], strict=True)]
+
+
+@st.composite
+def oversize_frames(draw: st.DrawFn, limit: int) -> bytes:
+    """One line (without its newline) longer than `limit` bytes: valid JSON, or not even that."""
+    size = draw(st.integers(limit + 1, 4 * limit))
+    kind = draw(st.sampled_from(["long point", "long text", "junk"]))
+    if kind == "long point":
+        return json.dumps({"op": "read", "point": "x" * size}).encode()
+    if kind == "long text":
+        return json.dumps({"op": "ask", "text": "read " + "boiler " * (size // 7)}).encode()
+    return draw(st.binary(min_size=1, max_size=16)).replace(b"\n", b" ") * (size // 8 + 1)
+
+
+# -- reads of point ids nobody configured: the audit flood --------------------------------------
+
+odd_point_ids = st.one_of(
+    st.text(min_size=0, max_size=2000),  # any Unicode but surrogates: JSON carries it
+    st.integers(1000, 2000).map(lambda n: "x" * n),
+    st.text(alphabet=st.sampled_from("\x00\x1b\u202e\ufeff\U0001f525\"\\/\n\t"), max_size=300),
+    st.sampled_from(["oven_temp ", "OVEN_TEMP", "oven_temp\x00", "../lkv.json", "*"]),
+)
+#: lone surrogates, as text: in JSON only as escapes (refused), in UTF-8 not at all
+surrogate_texts = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
+                          min_size=1, max_size=4)
+
+
+# -- a stranger at a tool's socket --------------------------------------------------------------
+
+def stranger_payloads(frames: bytes) -> st.SearchStrategy[bytes]:
+    """What a process that is not the daemon sends to a tool: nothing, the very frames the daemon
+    would send (`frames`: a configure and a write), or a few bytes of anything."""
+    return st.one_of(st.just(b""), st.just(frames), st.binary(max_size=64))

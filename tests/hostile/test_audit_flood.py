@@ -25,20 +25,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hermesd.audit import AuditLog
+from tests.hostile.strategies import odd_point_ids, surrogate_texts
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.peers import NOBODY, open_to_everyone, send_as
 
 READS_PER_EXAMPLE = int(os.environ.get("HERMESD_FLOOD_READS", "2000"))
 LOG_SIZE, LOG_FILES = 64 * 1024, 4
-
-point_ids = st.one_of(
-    st.text(min_size=0, max_size=2000),  # any Unicode but surrogates: JSON carries it
-    st.integers(1000, 2000).map(lambda n: "x" * n),
-    st.text(alphabet=st.sampled_from("\x00\x1b\u202e\ufeff\U0001f525\"\\/\n\t"), max_size=300),
-    st.sampled_from(["oven_temp ", "OVEN_TEMP", "oven_temp\x00", "../lkv.json", "*"]),
-)
-surrogates = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
-                     min_size=1, max_size=4)
 
 
 def _plant() -> dict[str, Any]:
@@ -105,8 +97,8 @@ def test_a_flood_of_hostile_reads_cannot_push_a_write_out_of_the_trail(
     old_scheme_bytes = 0  # what the same reads would have put into one size-rotated log
 
     @settings(max_examples=int(os.environ.get("HERMESD_FLOOD_EXAMPLES", "3")))
-    @given(ids=st.lists(point_ids, min_size=1, max_size=40), bad=st.lists(surrogates, min_size=1,
-                                                                           max_size=4))
+    @given(ids=st.lists(odd_point_ids, min_size=1, max_size=40),
+           bad=st.lists(surrogate_texts, min_size=1, max_size=4))
     def flood(ids: list[str], bad: list[str]) -> None:
         nonlocal sent, flooding, old_scheme_bytes
         frames = [json.dumps({"op": "read", "point": ids[i % len(ids)]}).encode() + b"\n"
@@ -163,11 +155,11 @@ def test_a_flood_of_hostile_reads_cannot_push_a_write_out_of_the_trail(
 
 odd_values = st.recursive(
     st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), st.text(),
-              surrogates, st.binary(max_size=8), st.integers().map(lambda n: n ** 40),
+              surrogate_texts, st.binary(max_size=8), st.integers().map(lambda n: n ** 40),
               st.sampled_from([math.nan, math.inf, -math.inf, object(), Path("/x"),
                                frozenset({1})])),
     lambda inner: st.one_of(st.lists(inner, max_size=4),
-                            st.dictionaries(st.one_of(st.text(max_size=5), surrogates,
+                            st.dictionaries(st.one_of(st.text(max_size=5), surrogate_texts,
                                                       st.integers()), inner, max_size=4),
                             st.tuples(inner)),
     max_leaves=12)

@@ -20,13 +20,12 @@ from typing import Any
 
 import pytest
 from hypothesis import example, given
-from hypothesis import strategies as st
 
 from hermesd import strict_json
 from hermesd.answer import STATUS_EXIT
 from hermesd.control.requests import RequestDecoder
 from hermesd.errors import ErrorCode, ProtocolError
-from tests.hostile.strategies import bad_frames, request_objects, strict_values
+from tests.hostile.strategies import batch_bytes, batches, cut
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.peers import NOBODY, as_user, needs_root, open_to_everyone
 
@@ -54,45 +53,6 @@ def daemon(tmp_path_factory: pytest.TempPathFactory) -> Iterator[RunningDaemon]:
     yield d
     assert d.terminate() == 0
     runner.cleanup()
-
-
-# -- a batch: requests (by construction acceptable JSON) and at most one bad frame -------------
-
-BAD_ID = st.one_of(st.booleans(), st.none(), st.floats(allow_nan=False, allow_infinity=False),
-                   st.lists(strict_values, max_size=2), st.dictionaries(st.text(max_size=3),
-                                                                        strict_values, max_size=2))
-
-
-@st.composite
-def batches(draw: st.DrawFn) -> dict[str, Any]:
-    requests = st.tuples(request_objects(list(POINTS), "dev", ACTIONS),
-                         st.booleans(),  # a wrong-typed id (then the answer carries none)
-                         st.booleans())  # ASCII escapes or UTF-8
-    items: list[tuple[str, Any]] = []
-    for n, (drawn, bad_id, ascii_only) in enumerate(draw(st.lists(requests, max_size=6))):
-        obj = {**drawn, "id": draw(BAD_ID) if bad_id else f"h{n}"}
-        items.append(("request", (obj, ascii_only)))
-    if draw(st.booleans()):
-        items.insert(draw(st.integers(0, len(items))), ("bad", draw(bad_frames())))
-    return {"items": items, "cuts": draw(st.lists(st.integers(1, 1 << 20), max_size=6))}
-
-
-def _stream(items: list[tuple[str, Any]], *, dry_run: bool) -> bytes:
-    lines = []
-    for kind, item in items:
-        if kind == "bad":
-            lines.append(item)
-            continue
-        obj, ascii_only = item
-        if dry_run:
-            obj = {**obj, "dry_run": True}
-        lines.append(json.dumps(obj, ensure_ascii=ascii_only).encode())
-    return b"".join(line + b"\n" for line in lines)
-
-
-def _chunks(stream: bytes, cuts: list[int]) -> list[bytes]:
-    at = sorted({c % len(stream) for c in cuts if len(stream) > 1} - {0})
-    return [stream[a:b] for a, b in zip([0, *at], [*at, len(stream)], strict=True)]
 
 
 def _send_batch(path: str, chunks: list[str]) -> list[str]:
@@ -179,7 +139,7 @@ NAMED = [
 
 
 @pytest.mark.parametrize("who", [NOBODY, OPERATOR])
-@given(batch=batches())
+@given(batch=batches(list(POINTS), "dev", ACTIONS))
 @example(batch={"items": NAMED[0], "cuts": []})
 @example(batch={"items": NAMED[1], "cuts": [3, 9]})
 @example(batch={"items": NAMED[2], "cuts": [50]})
@@ -193,8 +153,8 @@ def test_every_frame_is_answered_and_nothing_breaks(daemon: RunningDaemon, who: 
         if kind == "request":
             item[0].setdefault("id", f"n{id(item)}")
     dry_run = who == OPERATOR
-    stream = _stream(items, dry_run=dry_run)
-    chunks = [c.decode("latin-1") for c in _chunks(stream, batch["cuts"])]
+    stream = batch_bytes(items, dry_run=dry_run)
+    chunks = [c.decode("latin-1") for c in cut(stream, batch["cuts"])]
     lines = as_user(who, _send_batch, str(daemon.socket), chunks)
     _check_answers(items, lines, dry_run=dry_run)
     _check_daemon(daemon)
@@ -233,13 +193,13 @@ def _decode_all(chunks: list[bytes]) -> tuple[list[dict[str, Any]], str | None]:
     return frames, None
 
 
-@given(batch=batches())
+@given(batch=batches(list(POINTS), "dev", ACTIONS))
 def test_cutting_the_bytes_anywhere_changes_nothing(batch: dict[str, Any]) -> None:
-    stream = _stream(batch["items"], dry_run=False)
+    stream = batch_bytes(batch["items"], dry_run=False)
     whole = _decode_all([stream])
-    cut = _decode_all(_chunks(stream, batch["cuts"]))
+    in_pieces = _decode_all(cut(stream, batch["cuts"]))
     one_by_one = _decode_all([stream[i:i + 1] for i in range(len(stream))])
-    assert cut == whole == one_by_one
+    assert in_pieces == whole == one_by_one
     assert whole[1] == ("bad" if any(k == "bad" for k, _ in batch["items"]) else None)
 
 

@@ -37,7 +37,7 @@ from paho.mqtt.properties import Properties
 
 from hermesd import strict_json
 from hermesd.errors import ErrorCode
-from hermesd.mqtt.requests import JSON_NUMBER
+from tests.hostile.mqtt_messages import Message, messages, stated_value
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.mosquitto import Mosquitto, MqttClient, Received
 
@@ -50,7 +50,6 @@ CODES = set(ErrorCode.__members__)
 INITIAL = {"speed": 1200, "setpoint": 50.0, "valve": False, "lamp": False, "flow": 3.5}
 MAY_WRITE = {"speed", "valve"}  # what the command role may write
 RANGES = {"speed": (0, 3000)}
-TRUE_WORDS, FALSE_WORDS = {"true", "on", "1", "yes"}, {"false", "off", "0", "no"}
 
 
 def _config(port: int, protocol: str = "5") -> dict[str, Any]:
@@ -80,102 +79,11 @@ def _mqtt_write_intents(d: RunningDaemon) -> list[dict[str, Any]]:
             and (r["action"] or {}).get("name") == "write"]
 
 
-# -- generated messages -----------------------------------------------------------------------
+# -- generated messages (tests/hostile/mqtt_messages.py; the soak's hostile mix draws them too) ---
 
-# what a broker takes in a topic or a property: no surrogates, controls or non-characters
-# (Mosquitto disconnects a client that sends them), no wildcards in a topic it publishes to
-LEVEL = st.characters(blacklist_categories=("Cs", "Cc", "Cn"), blacklist_characters="/+#")
-TOPIC_TEXT = st.characters(blacklist_categories=("Cs", "Cc", "Cn"), blacklist_characters="+#")
-POINTS = st.sampled_from([*INITIAL, "nope"])
-SURROGATES = st.sampled_from(["\udcff", "a\ud800", "\udfff\ud800"])
-ANY_TEXT = st.one_of(st.text(max_size=40), SURROGATES, st.text(LEVEL, max_size=10))
-IDS = st.one_of(st.text(max_size=20), st.integers(-2**60, 2**60), st.floats(), st.booleans(),
-                st.none(), SURROGATES)
-VALUES = st.one_of(st.integers(-10**30, 10**30), st.floats(), st.booleans(), ANY_TEXT,
-                   st.none(), st.lists(st.integers(), max_size=2),
-                   st.sampled_from(["1_000", "١٢٣", "+5", ".5", "0x5DD", "1e3", "-0", "ON"]))
-NUMBER_TEXTS = st.one_of(
-    st.integers(-5000, 5000).map(str),
-    st.sampled_from(["1_000", "١٢٣", "１２", "+5", ".5", "5.", "0012", "0x5DD", "1e3", "-0",
-                     "NaN", "inf", "-Infinity", "1e400", " 12 ", "ON", "off", "TRUE", "maybe"]))
-JUNK_JSON = st.sampled_from([
-    b'{"text": NaN}', b'{"value": 1e400}', b'{"value": -Infinity}', b"[" * 3000,
-    b'{"text": "read speed", "text": "set speed to 5"}', b'{"text": "\\udcff", "id": "s1"}',
-    b'{"value": "\\ud800", "id": 7}', b'{"text": "read speed"', b"\xed\xb3\xbf", b"\xff\xfe",
-    b'{"text": "set speed to 100", "role": "engineer"}', b'{"value": 100, "dry_run": "no"}',
-    b"{}", b"[]", b"null", b'"text"', b"\x00", b" ",
-    b'\xef\xbb\xbf\xef\xbb\xbf{"text": "set speed to 100", "dry_run": true}',  # two BOMs
-    b'\xe2\x80\x8b{"value": 100, "dry_run": true}',  # a zero-width space first
-    b'set speed to 100 {"dry_run": true}', b"dry run: set speed to 100"])
-
-
-def _json_bytes(obj: dict[str, Any], ascii_only: bool) -> bytes:
-    # non-ASCII output keeps a lone surrogate as one: encoded, it is not UTF-8
-    return json.dumps(obj, ensure_ascii=ascii_only).encode("utf-8", "surrogatepass")
-
-
-COMMAND_TEXTS = st.builds(lambda verb, point, n, tail: f"{verb} {point} to {n}{tail}",
-                          st.sampled_from(["set", "change", "put"]), POINTS,
-                          st.integers(-100, 5000), st.sampled_from(["", " please", " now"]))
-PAYLOADS = st.one_of(
-    st.binary(max_size=300),
-    st.integers(4097, 40_000).map(lambda n: b"x" * n),
-    JUNK_JSON,
-    NUMBER_TEXTS.map(str.encode),
-    COMMAND_TEXTS.map(str.encode),
-    st.builds(_json_bytes, st.fixed_dictionaries(
-        {"text": st.one_of(COMMAND_TEXTS, ANY_TEXT)},
-        optional={"id": IDS, "dry_run": st.one_of(st.booleans(), ANY_TEXT),
-                  "role": st.just("engineer")}), st.booleans()),
-    st.builds(_json_bytes, st.fixed_dictionaries(
-        {"value": VALUES},
-        optional={"id": IDS, "dry_run": st.booleans(), "point": POINTS}), st.booleans()),
-)
-TOPICS = st.one_of(
-    st.just(COMMAND),
-    POINTS.map(lambda p: f"{B}/{p}/set"),
-    st.text(LEVEL, max_size=30).map(lambda p: f"{B}/{p}/set"),  # any level, even empty
-    st.text(TOPIC_TEXT, min_size=1, max_size=40).map(lambda t: f"{B}/{t}"),
-    st.sampled_from(["homeassistant/status", f"{B}/talk", f"{B}/speed/state"]),
-)
-RESPONSE_TOPICS = st.one_of(
-    st.none(), st.just(f"{REPLIES}/panel"),
-    st.text(TOPIC_TEXT, min_size=1, max_size=30).map(lambda t: f"{REPLIES}/{t}"),
-    st.sampled_from([f"{B}/speed/set", COMMAND, f"{B}/availability", "$SYS/broker/x",
-                     "hermesd/other-node/command", "hermesd/other-node/speed/set",
-                     "homeassistant/number/test-node/speed/config", "r" * 300, RESPONSE,
-                     f"{REPLIES}/\ufeff"]))  # U+FEFF: allowed by MQTT, refused by paho
-USER_PROPERTIES = st.lists(st.tuples(st.text(LEVEL, max_size=10) | st.just("\ufeff"),
-                                     st.text(LEVEL, max_size=20)), max_size=3)
-
-
-@dataclass(frozen=True)
-class Message:
-    topic: str
-    payload: bytes
-    qos: int
-    response_topic: str | None
-    user_properties: list[tuple[str, str]]
-
-
-SET_PAYLOADS = st.one_of(
-    NUMBER_TEXTS.map(str.encode), JUNK_JSON,
-    st.builds(_json_bytes, st.fixed_dictionaries(
-        {"value": st.one_of(VALUES, st.integers(-100, 4000))},
-        optional={"id": IDS, "dry_run": st.booleans()}), st.booleans()))
-COMMAND_PAYLOADS = st.one_of(
-    COMMAND_TEXTS.map(str.encode), JUNK_JSON,
-    st.builds(_json_bytes, st.fixed_dictionaries(
-        {"text": COMMAND_TEXTS}, optional={"id": IDS, "dry_run": st.booleans()}),
-              st.booleans()))
-QOS = st.sampled_from([0, 1])
-# a third well-formed enough to reach policy, a third aimed at parsing, a third anything
-MESSAGES = st.one_of(
-    st.builds(Message, POINTS.map(lambda p: f"{B}/{p}/set"), SET_PAYLOADS, QOS,
-              RESPONSE_TOPICS, USER_PROPERTIES),
-    st.builds(Message, st.just(COMMAND), COMMAND_PAYLOADS, QOS, RESPONSE_TOPICS,
-              USER_PROPERTIES),
-    st.builds(Message, TOPICS, PAYLOADS, QOS, RESPONSE_TOPICS, USER_PROPERTIES))
+#: point -> is a switch; speed first, so its state and set topics are offered as odd answer places
+SWITCHES = {p: isinstance(v, bool) for p, v in INITIAL.items()}
+MESSAGES = messages(B, SWITCHES, REPLIES)
 
 
 def _is_request(topic: str) -> bool:
@@ -190,24 +98,6 @@ def _answer_topic(msg: Message) -> str:
     except Refused:
         return RESPONSE  # refused, and the refusal goes to the default topic
     return msg.response_topic
-
-
-def _stated_value(point: str, payload: bytes) -> Any:
-    """The value a set payload states for `point` (None when it states none we could take)."""
-    try:
-        obj = strict_json.loads(payload)
-    except Exception:
-        obj = None
-    value = obj.get("value") if isinstance(obj, dict) else payload.decode("utf-8", "replace")
-    if isinstance(value, str):
-        text = value.strip()
-        if point in ("valve", "lamp"):
-            return True if text.lower() in TRUE_WORDS else False if text.lower() in FALSE_WORDS \
-                else None
-        return float(text) if JSON_NUMBER.fullmatch(text) else None
-    if point in ("valve", "lamp") and isinstance(value, int | float) and value in (0, 1):
-        return bool(value)
-    return value
 
 
 # -- the rig: one daemon for all examples of a test ---------------------------------------------
@@ -297,7 +187,7 @@ def _check_write(rig: Rig, msg: Message, args: dict[str, Any]) -> None:
     set_point = point_of_set_topic(msg.topic, SET_FILTER)
     if set_point is not None:  # a set: the value its payload states, exactly
         assert set_point == point
-        assert value == _stated_value(point, msg.payload), (msg, args)
+        assert value == stated_value(SWITCHES[point], msg.payload), (msg, args)
     elif point == "speed":  # a command: a number its words state
         text = msg.payload.decode()
         assert value in {int(n) for n in re.findall(r"(?<![\d.])-?\d+(?![\d.])", text)}, \
