@@ -40,6 +40,12 @@ def _age_zh(seconds: float) -> str:
     return f"{seconds / 3600:.1f}小时"
 
 
+def _name(point: Point, zh: bool) -> str:
+    """The point's name in the language of the question: its Chinese name when the config gives
+    one (`names.zh`), else its own name — never a translation we guessed."""
+    return point.label("zh" if zh else "en")
+
+
 def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
     """A value as a person reads it, in the language of the question (开/关 for on/off);
     `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
@@ -52,20 +58,45 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
     value = _shown(point, j.reading.value, zh)
     if zh:
         if not j.stale:
-            return f"{point.label()}：{value}。"
+            return f"{_name(point, zh)}：{value}。"
         when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
-        return f"{point.label()}的最后已知值为{value}（{when}，{_age_zh(j.age)}前；数据过时：{j.why}）。"
+        return f"{_name(point, zh)}的最后已知值为{value}（{when}，{_age_zh(j.age)}前；数据过时：{j.why}）。"
     if not j.stale:
         if point.kind == "bool":
-            return f"{point.label()} is {value}."
-        return f"{point.label()} is {value}."
+            return f"{_name(point, zh)} is {value}."
+        return f"{_name(point, zh)} is {value}."
     if j.why.startswith(f"{point.device} offline"):
         # "Boiler 3 temperature: PLC plc1 offline since 09:14:02; last value 523.4 °C, 41 s old."
         noun = DEVICE_NOUN.get(point.driver, "device")
-        return f"{point.label()}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
+        return f"{_name(point, zh)}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
     when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
-    return (f"{point.label()}: last known value {value} at {when}, {_age(j.age)} old "
+    return (f"{_name(point, zh)}: last known value {value} at {when}, {_age(j.age)} old "
             f"(stale: {j.why}).")
+
+
+def read_many_reply(items: list[tuple[Point, dict[str, Any]]], zh: bool = False) -> str:
+    """One sentence for a read of several points: each point's value in the order asked, a
+    stale one with its age and why, one that could not be read saying so."""
+    parts = []
+    for point, result in items:
+        name = _name(point, zh)
+        if result.get("quality") == "error":
+            why = str((result.get("error") or {}).get("message", ""))
+            parts.append(f"{name}无法读取（{why}）" if zh else f"{name} could not be read ({why})")
+            continue
+        value = _shown(point, result["value"], zh)
+        age = float(result.get("age_s") or 0.0)
+        if result.get("quality") == "stale":
+            why = result.get("stale_reason", "")
+            parts.append(f"{name}：{value}（{_age_zh(age)}前的值，数据过时：{why}）" if zh
+                         else f"{name} was {value} {_age(age)} ago (stale: {why})")
+        else:
+            parts.append(f"{name}：{value}" if zh else f"{name} is {value}")
+    if zh:
+        return "；".join(parts) + "。"
+    if len(parts) == 1:
+        return parts[0] + "."
+    return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
 
 
 #: what people call a device of each driver, in a stale reply
@@ -77,23 +108,30 @@ def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = Fal
     shown = _shown(point, value, zh, exact=True)
     if zh:
         if confirmed is not False:
-            return f"已将{point.label()}设为{shown}。"
+            return f"已将{_name(point, zh)}设为{shown}。"
         back = "" if actual is None else f"，设备读回为{_shown(point, actual, zh)}"
-        return f"已发送：{point.label()}设为{shown}，但设备尚未确认{back}。"
+        return f"已发送：{_name(point, zh)}设为{shown}，但设备尚未确认{back}。"
     if confirmed is False:
         back = "" if actual is None else f"; it reads back {_shown(point, actual, zh)}"
-        return f"Sent {point.label()} = {shown}, but the device has not confirmed it yet{back}."
-    return f"{point.label()} set to {shown}."
+        return f"Sent {_name(point, zh)} = {shown}, but the device has not confirmed it yet{back}."
+    return f"{_name(point, zh)} set to {shown}."
 
 
-def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False) -> str:
+def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False, *,
+                  points: list[Point] | None = None) -> str:
+    if points:
+        names = [_name(p, zh) for p in points]
+        if zh:
+            return f"演练：将读取{'、'.join(names)}。"
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"Dry run: would read {listed}."
     if point is None:
         return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
     if action == "write":
         shown = _shown(point, value, zh, exact=True)
-        return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
-            else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
-    return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"
+        return f"Dry run: would set {_name(point, zh)} to {shown}; all checks pass." if not zh \
+            else f"演练：将把{_name(point, zh)}设为{shown}；所有检查均通过。"
+    return f"Dry run: would read {_name(point, zh)}." if not zh else f"演练：将读取{_name(point, zh)}。"
 
 
 RESPOND = {
