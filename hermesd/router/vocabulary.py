@@ -93,6 +93,8 @@ ZH_WORDS: dict[str, str] = {
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
+    "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
+    "汇总": "summary", "概况": "overview",
     "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
     # a change of mind, a "don't": no value is taken from such a command (see CORRECTIONS)
     "不对": "?fix", "不是": "?fix", "错了": "?fix", "说错了": "?fix", "我是说": "?fix",
@@ -188,3 +190,56 @@ AFTER_NUMBER = frozenset("""
     colder warmer cooler ish plus times half halves quarter quarters third thirds of or
 """.split())
 PERCENT = frozenset(("percent", "pct", "per"))
+
+# -- meaning: what kind of word, units, plurals ------------------------------------------------
+
+#: the kind of a canonical word (a concept of the small vocabulary; the plant lexicon knows more)
+KINDS: dict[str, str] = {
+    **{w: "quantity" for w in QUANTITIES},
+    **{w: "thing" for w in THINGS},
+    "setpoint": "role",
+    "alarm": "state", "fault": "state", "running": "state",
+}
+
+#: a unit as people write or say it (lower case) -> one symbol for it
+UNIT_SYMBOLS: dict[str, str] = {
+    "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
+    "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
+    "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
+    "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
+    "mw": "mw", "megawatt": "mw", "megawatts": "mw",
+    "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
+    "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
+    "hz": "hz", "hertz": "hz",
+    "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
+    "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
+    "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h", "mw": "mw", "kv": "kv",
+    "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
+    "°f": "°f", "°c": "°c", "ampere": "a", "amperes": "a", "hertz": "hz", "lpm": "l/min",
+    "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
+    "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
+    "tonne": "t", "tonnes": "t", "m": "m", "metre": "m", "metres": "m", "meter": "m",
+    "meters": "m", "cm": "cm", "mm": "mm", "%": "%", "percent": "%",
+}
+#: the quantity a unit measures
+UNIT_QUANTITIES: dict[str, str] = {
+    "°c": "temperature", "°f": "temperature",
+    "bar": "pressure", "mbar": "pressure", "kpa": "pressure", "pa": "pressure",
+    "mpa": "pressure", "psi": "pressure",
+    "rpm": "speed", "m/s": "speed", "m/min": "speed", "km/h": "speed",
+    "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
+    "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
+    "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
+    "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight",
+}
+
+#: words that make a command about several points: a read of all of them, and never a write
+PLURAL_MARKS = frozenset("all every each both everything".split())
+#: a read of every point: "status summary", "give me an overview"
+SUMMARY_WORDS = frozenset("summary overview rundown everything".split())
+
+#: words of manner and motion that say nothing about which point is meant
+FILLERS = frozenset("""
+    going doing getting coming looking sitting like so far yet still about around moment
+    reading value currently presently right now
+""".split())
