@@ -195,8 +195,8 @@ PERCENT = frozenset(("percent", "pct", "per"))
 
 #: the kind of a canonical word (a concept of the small vocabulary; the plant lexicon knows more)
 KINDS: dict[str, str] = {
-    **{w: "quantity" for w in QUANTITIES},
-    **{w: "thing" for w in THINGS},
+    **dict.fromkeys(QUANTITIES, "quantity"),
+    **dict.fromkeys(THINGS, "thing"),
     "setpoint": "role",
     "alarm": "state", "fault": "state", "running": "state",
 }
@@ -213,9 +213,8 @@ UNIT_SYMBOLS: dict[str, str] = {
     "hz": "hz", "hertz": "hz",
     "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
     "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
-    "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h", "mw": "mw", "kv": "kv",
+    "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
     "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
-    "°f": "°f", "°c": "°c", "ampere": "a", "amperes": "a", "hertz": "hz", "lpm": "l/min",
     "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
     "tonne": "t", "tonnes": "t", "m": "m", "metre": "m", "metres": "m", "meter": "m",
