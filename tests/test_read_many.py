@@ -109,7 +109,7 @@ def test_asked_in_words(daemon_runner: DaemonRunner) -> None:
     assert answer["route"] == "rule" and answer["status"] == "ok"
     assert answer["reply"] == "Zone 1 temperature is 21.5 °C and Zone 2 temperature is 22 °C."
     # in Chinese: a point's Chinese name when the config gives one, else its own name
-    code, answer = _ask(d, "两个区的温度是多少")
+    code, answer = _ask(d, "所有区的温度是多少")
     assert answer["action"]["args"] == {"points": ["zone1_temp", "zone2_temp"]}, answer
     assert answer["reply"] == "1区温度：21.5 °C；Zone 2 temperature：22 °C。"
 

@@ -145,7 +145,8 @@ class ModelStage:
         # a "don't", a change of mind or a number no one can read leaves every write in doubt;
         # two numbers or a change ("by 10") leave every number in doubt (`values` gives none)
         doubt = self.rules.value_words(a, None).problem in SWITCH_PROBLEMS
-        if not a.yes_no and not doubt:  # a question never changes anything
+        # a question never changes anything; a command about several points changes none
+        if not a.yes_no and not doubt and not a.plural:
             targets = [p for p in points if self.points[p].writable]
             if not a.wants_write or not targets:
                 targets = points  # policy refuses read-only ones with a clear NOT_WRITABLE

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
@@ -67,7 +67,9 @@ _UNIT = re.compile(
     r"|(?P<symbol>m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
-    r"|amps?|amperes?|volts?|hertz))(?![\w/])", re.IGNORECASE)
+    r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
+    r"|(?:milli|centi)?(?:metres?|meters)|lit(?:re|er)s?|tonnes?|kilograms?|kilos?))(?![\w/])",
+    re.IGNORECASE)
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
@@ -97,6 +99,9 @@ class Token:
     groups: tuple[str, ...] = ()
     written: str = ""  # for a Chinese word, the characters it came from (replies name them)
     unit: str = ""  # a unit's symbol ("rpm", "m³/h"); its text is the quantity it measures
+    #: a comma or semicolon comes before it: a run of number words ends there ("kiln one,
+    #: sixty two" is kiln 1 and 62, never "one sixty two")
+    after_break: bool = False
 
     @property
     def shown(self) -> str:
@@ -133,6 +138,8 @@ def tokens(text: str) -> list[Token]:
         kind = match.lastgroup
         raw = match.group(0)
         touching = match.start() == end
+        broken = end >= 0 and any(c in ",;" for c in text[end:match.start()])
+        before = len(out)
         if kind == "cjk":
             out.extend(_chinese(raw, out, after_digits=touching and bool(out)
                                 and _was_literal(out[-1])))
@@ -146,6 +153,8 @@ def tokens(text: str) -> list[Token]:
             out.append(_unreadable(raw))
         else:
             out.append(_word(raw, out))
+        if broken and len(out) > before:
+            out[before] = replace(out[before], after_break=True)
         end = match.end()
     return _signs(_english_numbers(out))
 
@@ -297,7 +306,7 @@ def _run_end(toks: list[Token], i: int) -> int:
     if not starts:
         return i
     k = i + 1
-    while k < len(toks):
+    while k < len(toks) and not toks[k].after_break:
         word, before, after = raw(k), raw(k - 1), raw(k + 1)
         number = word in _NUMBER_WORDS or (word == "point" and after in _NUMBER_WORDS)
         joins = word == "and" and ((before in EN_SCALES and after in _NUMBER_WORDS)

@@ -131,7 +131,7 @@ MODIFIERS = frozenset("""
 #: sets the one the command names ("set the oven temperature to 230")
 QUANTITIES = frozenset("""
     temperature pressure level speed flow weight count humidity current voltage power frequency
-    energy position
+    energy position turbidity ph conductivity salinity concentration
 """.split())
 
 #: Chinese numerals
@@ -204,6 +204,8 @@ KINDS: dict[str, str] = {
 #: a unit as people write or say it (lower case) -> one symbol for it
 UNIT_SYMBOLS: dict[str, str] = {
     "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
+    "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
+    "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
     "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
     "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
     "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
@@ -218,7 +220,10 @@ UNIT_SYMBOLS: dict[str, str] = {
     "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
     "tonne": "t", "tonnes": "t", "m": "m", "metre": "m", "metres": "m", "meter": "m",
-    "meters": "m", "cm": "cm", "mm": "mm", "%": "%", "percent": "%",
+    "meters": "m", "cm": "cm", "mm": "mm", "%": "%", "percent": "%", "kilo": "kg",
+    "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "millimetre": "mm",
+    "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
+    "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
 }
 #: the quantity a unit measures
 UNIT_QUANTITIES: dict[str, str] = {
@@ -229,7 +234,9 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
     "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
     "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
-    "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight",
+    "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
+    "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
+    "ms/cm": "conductivity", "ppt": "salinity",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write
@@ -240,5 +247,38 @@ SUMMARY_WORDS = frozenset("summary overview rundown everything".split())
 #: words of manner and motion that say nothing about which point is meant
 FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
-    reading value currently presently right now
+    reading value currently presently right now somebody someone anybody anyone nobody
+    any some them they their we us it its across through into off over via up down there
+    here
 """.split())
+#: words a bool point answers by itself: "is the fan running", "are the sprays active"
+BOOL_STATES = frozenset("running run operating active enabled working going open on".split())
+#: "what speed is it running at": a verb of motion before "at" says nothing of the point
+MOTION_AT = frozenset("running going turning spinning doing sitting working".split())
+
+# -- verbs and the words around them (the rules and the semantic stage read these) ------------
+
+WRITE_VERBS = frozenset("""
+    set change adjust make put raise lower increase decrease reduce bump slow drop boost
+    write turn switch open close start stop enable disable activate deactivate shut add subtract
+    kill run
+""".split())
+ON_WORDS = frozenset("on open start enable activate up".split())
+#: "speed up", "make it faster": a change asked for, even without a verb we know
+CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
+OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
+STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
+YES_NO_START = frozenset("is are was does do did has have".split())
+WH_START = frozenset("what whats what's how which where when why".split())
+GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
+THANKS = frozenset("thanks thank thx cheers".split())
+#: what we never do, whatever point it names: refused outright
+DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
+INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
+#: units and words of manner, which say nothing about which point is meant
+UNIT_WORDS = frozenset("""
+    m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
+    up down please
+""".split())
+VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
+DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base

@@ -144,7 +144,7 @@ def test_chinese_words_keep_what_was_written_for_replies() -> None:
     ("jaw crusher amps", "a", "current", []),
     ("how many kilowatts", "kw", "power", []),
     ("intake pump 1100 rpm", "rpm", "speed", [1100]),
-    ("NTU after filtration", "ntu", "ntu", []),
+    ("NTU after filtration", "ntu", "turbidity", []),
 ])
 def test_units_are_one_token_that_names_their_quantity(text: str, unit: str, quantity: str,
                                                        values: list[float]) -> None:
