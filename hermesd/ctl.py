@@ -282,6 +282,14 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(EX_INTERRUPTED)
 
 
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the flush at exit finds no closed pipe to complain of."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
+
+
 def run(argv: list[str] | None = None) -> int:
     """hermesctl's work; its exit status."""
     parser = build_parser()
@@ -308,7 +316,11 @@ def run(argv: list[str] | None = None) -> int:
             else:
                 print(f"hermesctl: {exc}", file=sys.stderr)
             return code
-        print_answer(args.command, answer, as_json)
+        try:
+            print_answer(args.command, answer, as_json)
+            sys.stdout.flush()
+        except BrokenPipeError:  # `hermesctl points | head`: the reader has all it wanted
+            _drop_stdout()
         return STATUS_EXIT[answer["status"]]
     finally:
         client.close()

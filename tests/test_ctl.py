@@ -241,3 +241,15 @@ def test_an_answer_of_an_odd_shape_is_shown_as_it_came() -> None:
     assert json.loads(done.stdout)["result"] == {"tools": "not a dict"}
     done = _ctl_against(b'{"status": "error", "error": "not an object"}\n', "read", "x")
     assert done.returncode == 1 and b"Traceback" not in done.stderr
+
+
+def test_a_reader_that_stops_early_gets_no_traceback(daemon: RunningDaemon) -> None:
+    # `hermesctl status | head -n 1`: the pipe closes before everything is written
+    ctl = subprocess.Popen([sys.executable, "-m", "hermesd.ctl", "--socket", str(daemon.socket),
+                            "--json", "status"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert ctl.stdout is not None and ctl.stderr is not None
+    ctl.stdout.close()  # the reader is gone before hermesctl writes a byte
+    err = ctl.stderr.read().decode()
+    ctl.stderr.close()
+    assert ctl.wait(timeout=30) == 0
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

@@ -14,11 +14,11 @@ import asyncio
 import contextlib
 import itertools
 import logging
-import os
 import re
 from pathlib import Path
 
 from hermesd.replies import is_chinese
+from hermesd.statefiles import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -83,9 +83,11 @@ class Speaker:
         else:
             self.path.mkdir(parents=True, exist_ok=True)
             target = self.path / f"answer-{next(self._numbers):04d}.wav"
-        tmp = target.with_name(f".{target.name}.tmp")
-        tmp.write_bytes(audio)
-        os.replace(tmp, target)
+        # never through a link planted in place of the answer file or its temp file
+        try:
+            write_atomic(target, audio, mode=0o644)
+        except OSError as exc:  # a full disk, a planted link: this answer is not said
+            raise SpeakError(f"cannot write {target}: {exc}") from None
         return target
 
 

@@ -53,3 +53,59 @@ def test_a_tool_whose_task_swallows_a_cancel_still_exits(tmp_path: Path) -> None
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+ODD_ANSWERS = '''
+from hermes_tools.runtime import Tool, main
+from hermesd.errors import ErrorCode, ToolError
+from hermesd.protocol import ActionSpec
+
+ANY = {"type": "object"}
+
+
+class Odd(Tool):
+    name = "odd"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.action(ActionSpec("value", "a value JSON cannot carry", ANY, {}, "none"), self.value)
+        self.action(ActionSpec("fail", "a refusal JSON cannot carry", ANY, {}, "none"), self.fail)
+
+    async def value(self, args, ctx):
+        return {"text": "\\udcff", "number": float("nan")}
+
+    async def fail(self, args, ctx):
+        raise ToolError(ErrorCode.DEVICE_ERROR, "the device said \\udcff")
+
+main(Odd())
+'''
+
+
+def test_an_answer_json_cannot_carry_is_an_internal_error_at_once(tmp_path: Path) -> None:
+    script = tmp_path / "odd.py"
+    script.write_text(ODD_ANSWERS)
+    sock_path = tmp_path / "s.sock"
+    proc = subprocess.Popen([sys.executable, str(script), "--socket", str(sock_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(10)  # an answer that never comes fails here, not at a deadline
+            conn.connect(str(sock_path))
+            lines = conn.makefile()
+            assert json.loads(lines.readline())["type"] == "hello"
+            for n, action in enumerate(("value", "fail"), start=1):
+                conn.sendall(json.dumps({"type": "call", "id": n, "action": action, "args": {},
+                                         "context": {}, "deadline_ms": 60000}).encode() + b"\n")
+                answer = json.loads(lines.readline())
+                assert (answer["type"], answer["id"], answer["code"]) == ("error", n, "INTERNAL")
+                assert "could not be sent" in answer["message"]
+            lines.close()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()

@@ -45,3 +45,14 @@ def test_alsa_output_is_played_with_aplay_and_errors_are_reported(tmp_path: Path
     asyncio.run(Speaker("null", tmp_path).say("Tank level is 71 percent."))  # ALSA's null sink
     with pytest.raises(SpeakError, match="aplay failed with code 1"):
         asyncio.run(Speaker("no_such_device_here", tmp_path).say("Hello."))
+
+
+async def test_an_answer_file_replaced_by_a_link_is_not_written_through(tmp_path: Path) -> None:
+    victim = tmp_path / "victim"
+    victim.write_text("keep me")
+    out = tmp_path / "answer.wav"
+    out.symlink_to(victim)
+    speaker = Speaker(str(out), tmp_path)
+    with pytest.raises(SpeakError, match="symbolic link"):
+        await speaker.say("Boiler 3 temperature is 523 degrees.")
+    assert victim.read_text() == "keep me" and out.is_symlink()

@@ -273,8 +273,13 @@ class _Session:
                 self._writer.write(encode(msg))
             except ProtocolError as exc:
                 log.error("cannot send %s: %s", msg.TYPE, exc)
-                if isinstance(msg, Result):
-                    self._writer.write(encode(Error(msg.id, "INTERNAL", str(exc))))
+                if isinstance(msg, Result | Error):
+                    # the call still gets its answer, in words JSON can carry; never a wait
+                    # for its deadline
+                    problem = str(exc).encode("utf-8", "replace").decode()[:300]
+                    self._writer.write(encode(Error(msg.id, "INTERNAL",
+                                                    f"the tool's answer could not be sent: "
+                                                    f"{problem}")))
 
     def _handle(self, msg: Message) -> None:
         if isinstance(msg, Ping):

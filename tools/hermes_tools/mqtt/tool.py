@@ -150,6 +150,7 @@ class MqttTool(Tool):
         self.start_error: str | None = None  # why the connection could not even start
         self.outbox = Outbox(None, 0)
         self._outbox_changed = asyncio.Event()
+        self._save_problem: str | None = None  # why the outbox cannot be saved, while it cannot
         self._acks: dict[int, asyncio.Future[None]] = {}
         self.redeliveries = Redeliveries()
         self.counters = {"received": 0, "published": 0, "dropped": 0, "duplicates": 0,
@@ -280,7 +281,14 @@ class MqttTool(Tool):
         try:
             await asyncio.to_thread(self.outbox.save, data)
         except OSError as exc:
-            log.error("cannot save the MQTT outbox to %s: %s", self.outbox.path, exc)
+            problem = exc.strerror or str(exc)
+            if problem != self._save_problem:  # once per cause, not at every change
+                log.error("cannot save the MQTT outbox to %s: %s", self.outbox.path, exc)
+                self._save_problem = problem
+            return
+        if self._save_problem is not None:
+            log.info("the MQTT outbox is saved to %s again", self.outbox.path)
+            self._save_problem = None
 
     async def close(self) -> None:
         with contextlib.suppress(OSError):
