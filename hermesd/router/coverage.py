@@ -12,6 +12,7 @@ the semantic stage ranks points by how much of the command they explain.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, replace
 
 from hermesd.router.meaning import Sense
@@ -36,8 +37,13 @@ from hermesd.router.vocabulary import (
 )
 
 #: how well a point explains a command's word, by how
-EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, TEXT_FORM = 1.0, 0.9, 0.8, 0.8, 0.7, 0.6
+EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, TEXT_FORM, MAYBE = 1.0, 0.9, 0.8, 0.8, 0.7, 0.6, 0.5
 TYPO = 0.9  # a corrected word explains a little less than one written right
+ALL = "modifier.all"  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
+#: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
+_NAMING = frozenset(("quantity", "thing", "medium"))
+#: concepts that say nothing about which point: "the reading", "what is"
+_IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
               | {YES_NO_MARK, "?fix", "?not", ""})
@@ -58,38 +64,58 @@ class Term:
     unit: str  # a unit's symbol
     corrected: bool  # `word` is the plant word this one is a slip of
     weight: float  # how much naming it tells points apart
+    #: the plant names points with this very word: only a point named by it explains it
+    #: ("jaw crusher" is a crusher, but the cone crusher is no jaw); a quantity is the
+    #: exception, which a point's unit may explain
+    literal: bool = False
+    #: its concepts and their broader ones: what a unit of the point may explain it by (a
+    #: "tool temperature" by a point in °C)
+    broader: frozenset[str] = frozenset()
 
 
-def terms(toks: list[Token], profiles: Profiles, *, spell: bool = True) -> list[Term]:
-    """The terms of a command's tokens."""
-    senses = profiles.lexicon.senses(toks)
+def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
+          senses: list[frozenset[Sense]] | None = None) -> list[Term]:
+    """The terms of a command's tokens (`text`: the command, where the lexicon reads it;
+    `senses`: of each token, when they are known already)."""
+    if senses is None:
+        senses = profiles.lexicon.senses(text, toks)
+    shared = Counter(s for found in senses for s in found)  # tokens of each match
     out: list[Term] = []
     for i, t in enumerate(toks):
+        kinds = {s.kind for s in senses[i]}
         if t.zh and t.written and out and out[-1].index == i - 1 and \
                 toks[i - 1].written == t.written:  # one Chinese word, several English words
             last = out[-1]
-            out[-1] = Term(last.index, last.raw, last.shown, last.word, (*last.alts, t.text),
-                           last.concepts | {s.concept for s in senses[i]},
-                           last.kinds | {s.kind for s in senses[i]}, last.unit, last.corrected,
-                           min(last.weight, profiles.weight(t.text)))
+            out[-1] = replace(last, alts=(*last.alts, t.text),
+                              concepts=last.concepts | {s.concept for s in senses[i]},
+                              kinds=last.kinds | kinds,
+                              weight=min(last.weight, profiles.weight(t.text)))
             continue
-        if t.is_id or t.unreadable or (not t.unit and (
+        # "DO" is dissolved oxygen, whatever the stop word "do" is; the "how" of "how hot" is
+        # still a stop word (the phrase has its own word), and a verb is never a name
+        named = t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1 for s in senses[i])
+        if t.is_id or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
+        if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
+                                            for s in senses[i]):
+            continue  # a verb ("启动", "switch off"), or "the reading"
         word, corrected = t.text, False
+        found: set[Sense] = set(senses[i])
         if spell and not t.zh and not t.unit and word not in profiles.plant_words \
-                and not senses[i]:
+                and not found:
             fixed = profiles.speller.correct(word)
             if fixed is not None:
                 word, corrected = fixed, True
-        found: set[Sense] = set(senses[i])
-        if corrected:
-            found |= profiles.lexicon.senses([Token(word, word)])[0]
-        out.append(Term(i, t.raw, t.shown, word, (word,), frozenset(s.concept for s in found),
+                found = set(profiles.lexicon.senses(word, [Token(word, word)])[0])
+        concepts = frozenset(s.concept for s in found)
+        out.append(Term(i, t.raw, t.shown, word, (word,), concepts,
                         frozenset(s.kind for s in found), t.unit, corrected,
-                        profiles.weight(word)))
+                        profiles.weight(word), literal=not t.zh and word in profiles.name_words
+                        and "quantity" not in {s.kind for s in found},
+                        broader=profiles.lexicon.broader(concepts)))
     return out
 
 
@@ -111,9 +137,21 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = CONCEPT  # "is the fan running": what an on/off point says
     elif exact:
         return 0.0
+    elif term.literal:
+        return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
-    elif any(stems_match(term.word, w) for w in p.names):
+    elif (term.concepts | term.broader) & p.unit_quantities and not p.named_quantities:
+        # a point whose text names no quantity ("TCU setpoint") is what its unit measures
+        strength = UNIT_QUANTITY if p.unit_sure else MAYBE  # a point in %: a weak guess
+    else:
+        return _forms(term, p)
+    return strength * (TYPO if term.corrected else 1.0)
+
+
+def _forms(term: Term, p: Profile) -> float:
+    """Another form of one of the point's words ("filtration", "filtered")."""
+    if any(stems_match(term.word, w) for w in p.names):
         strength = FORM
     elif any(stems_match(term.word, w) for w in p.words):
         strength = TEXT_FORM

@@ -1,61 +1,121 @@
-"""What the words of a command and of a point's text mean: concepts, their kinds, and units.
+"""What the words of a command and of a point's text mean: the plant lexicon, token by token.
 
-A concept is a meaning shared across synonyms and languages ("temperature" for "temp", "how
-hot", "温度"); its kind says what it does: a measured `quantity`, a `thing` or a `location`, the
-`role` of a point (setpoint), a `state`, a `unit`. The senses of each token come from a
-`Lexicon`; `VocabularyLexicon` is the small built-in one (vocabulary.py), which the plant lexicon
-extends. Units are matched by symbol ("kilowatts" and "kW" are one unit) and by the quantity they
-measure. Pure functions; nothing here depends on a config.
+A concept is a meaning shared across synonyms and languages ("quantity.temperature" for "temp",
+"how hot", "温度"); its kind says what it does: a `quantity` measured or set, a `thing`, a
+`medium`, a `modifier` ("inlet", "raw"), the `role` of a value (setpoint), a `state`, an
+`action`, a `unit`. The plant lexicon (`concepts`) finds them in text; this module gives each
+token of a normalised command the senses of the lexicon matches it lies in, and a point's text
+the concepts it names together with their broader ones (a point of "dry bulb temperature" is a
+temperature). Units name the quantities they measure ("NTU": turbidity); a unit of many ("%")
+names them all, weakly. Pure functions of their text.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from hermesd.router.normalize import Token, unit_symbol
-from hermesd.router.vocabulary import KINDS, UNIT_QUANTITIES
+from hermesd.router import concepts
+from hermesd.router.normalize import Token, tokens
+
+#: kinds whose links are broader concepts of the same kind (a unit's are its quantities, an
+#: action's the state it brings about)
+_BROADER = frozenset(("quantity", "thing", "medium", "role", "state", "modifier"))
 
 
 @dataclass(frozen=True, slots=True)
 class Sense:
-    concept: str  # "temperature", "pump", "setpoint"
-    kind: str  # quantity | thing | location | role | state | unit | other
+    concept: str  # "quantity.temperature", "thing.pump", "role.setpoint"
+    kind: str  # quantity | thing | medium | modifier | role | state | action | unit
+    #: where the lexicon found it in the text (tokens of one match share it); None: not found
+    #: as a phrase (a point's broader concepts)
+    span: tuple[int, int] | None = None
 
 
 class Lexicon(Protocol):
     """Where senses come from."""
 
-    def senses(self, toks: Sequence[Token]) -> list[frozenset[Sense]]:
-        """The senses of each token of a normalised text (a phrase gives each of its tokens
-        the sense of the whole)."""
+    def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
+        """The senses of each token of `text` (tokens of a phrase share its senses)."""
 
-    def unit_senses(self, unit: str) -> frozenset[Sense]:
-        """What a point's unit says: the unit itself and the quantity it measures."""
+    def concepts(self, text: str) -> frozenset[Sense]:
+        """The concepts a point's text names, with their broader ones."""
 
+    def broader(self, concepts: Iterable[str]) -> frozenset[str]:
+        """These concepts and every broader one ("quantity.dry_bulb": a temperature)."""
 
-class VocabularyLexicon:
-    """The built-in vocabulary: a canonical word is its own concept, of the kind KINDS says."""
+    def unit(self, unit: str) -> tuple[frozenset[str], bool]:
+        """The quantities a unit measures, and whether it is one (not a unit of many, "%")."""
 
-    def senses(self, toks: Sequence[Token]) -> list[frozenset[Sense]]:
-        out = []
-        for t in toks:
-            kind = KINDS.get(t.text)
-            senses = {Sense(t.text, kind)} if kind and not t.is_id else set()
-            if t.unit:
-                senses |= unit_senses(t.unit)
-            out.append(frozenset(senses))
-        return out
-
-    def unit_senses(self, unit: str) -> frozenset[Sense]:
-        symbol = unit_symbol(unit)
-        return unit_senses(symbol) if symbol else frozenset()
+    def words(self) -> frozenset[str]:
+        """Every word of every form: what a typo may be corrected to."""
 
 
-def unit_senses(symbol: str) -> frozenset[Sense]:
-    senses = {Sense(f"unit:{symbol}", "unit")}
-    quantity = UNIT_QUANTITIES.get(symbol)
-    if quantity is not None:
-        senses.add(Sense(quantity, "quantity"))
-    return frozenset(senses)
+class PlantLexicon:
+    """The shipped plant lexicon (`hermesd.router.lexicon`)."""
+
+    def __init__(self, lexicon: concepts.Lexicon | None = None) -> None:
+        self.lexicon = lexicon or concepts.lexicon()
+
+    def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
+        out: list[set[Sense]] = [set() for _ in toks]
+        raws = [t.raw for t in toks]
+        for m in self.lexicon.concepts_of_text(text):
+            piece = [t.raw for t in tokens(text[m.start:m.end])]
+            sense = Sense(m.concept.id, m.kind, m.span)
+            for at in _places(raws, piece):
+                for k in range(at, at + len(piece)):
+                    out[k].add(sense)
+        for k, t in enumerate(toks):
+            if t.unit and not any(s.kind == "unit" for s in out[k]):
+                out[k] |= self._unit_senses(t.raw)
+        return [frozenset(s) for s in out]
+
+    def _unit_senses(self, unit: str) -> set[Sense]:
+        quantities, _ = self.unit(unit)
+        return {Sense(q, "quantity") for q in quantities}
+
+    def concepts(self, text: str) -> frozenset[Sense]:
+        return self._closure({Sense(m.concept.id, m.kind)
+                              for m in self.lexicon.concepts_of_text(text)
+                              if m.kind not in ("action", "unit")})
+
+    def broader(self, concepts: Iterable[str]) -> frozenset[str]:
+        found = {Sense(c, self.lexicon.concept(c).kind) for c in concepts
+                 if c in self.lexicon.concepts}
+        return frozenset(s.concept for s in self._closure(found))
+
+    def _closure(self, found: set[Sense]) -> frozenset[Sense]:
+        todo = list(found)
+        while todo:
+            sense = todo.pop()
+            if sense.kind not in _BROADER:
+                continue
+            for ident in self.lexicon.concept(sense.concept).links:
+                broader = Sense(ident, self.lexicon.concept(ident).kind)
+                if broader not in found:
+                    found.add(broader)
+                    todo.append(broader)
+        return frozenset(found)
+
+    def unit(self, unit: str) -> tuple[frozenset[str], bool]:
+        quantities = {q for u in self.lexicon.units(unit) for q in u.links}
+        return frozenset(quantities), len(quantities) == 1
+
+    def words(self) -> frozenset[str]:
+        return self.lexicon.words()
+
+
+def _places(seq: list[str], piece: list[str]) -> list[int]:
+    """Where `piece` occurs in `seq` (contiguous), left to right, not overlapping."""
+    if not piece:
+        return []
+    out, i, n = [], 0, len(piece)
+    while i + n <= len(seq):
+        if seq[i:i + n] == piece:
+            out.append(i)
+            i += n
+        else:
+            i += 1
+    return out

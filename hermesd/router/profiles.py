@@ -10,19 +10,22 @@ a state). The router matches commands against these; nothing here reads a comman
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hermesd.config.model import Point
-from hermesd.router.meaning import Lexicon, Sense, VocabularyLexicon
-from hermesd.router.normalize import Token, content, tokens, unit_symbol
+from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
+from hermesd.router.normalize import content, tokens, unit_symbol
 from hermesd.router.spelling import Speller
-from hermesd.router.vocabulary import KINDS, STOP, SYNONYMS, UNIT_QUANTITIES, UNIT_SYMBOLS
+from hermesd.router.vocabulary import STOP, SYNONYMS, UNIT_SYMBOLS
 
 #: words that make a point the target, not the measured value
 SETPOINT_WORDS = frozenset(("setpoint", "sp", "target", "demand", "limit"))
+SETPOINT = "role.setpoint"
+COUNT = "quantity.count"
 #: kinds of concept that say which thing a command is about, and which quantity of it
 THING_KINDS = frozenset(("thing", "location"))
 _SUFFIXES = ("ations", "ation", "itions", "ition", "ings", "ing", "ions", "ion", "ers", "er",
@@ -61,9 +64,13 @@ class Profile:
     key: tuple[str, ...]  # the words of its name itself, ids included (what a command names)
     words: frozenset[str]  # every word that may explain a command's word (names, description,
     # id, device)
-    concepts: frozenset[str]  # concepts of its words and its unit
-    quantities: frozenset[str]  # what it measures or sets
+    concepts: frozenset[str]  # concepts of its text, and their broader ones
+    quantities: frozenset[str]  # what it measures or sets, by its words and a sure unit
+    named_quantities: frozenset[str]  # the quantities its text names
     unit: str | None  # its unit's symbol
+    unit_quantities: frozenset[str]  # what its unit measures
+    unit_sure: bool  # its unit measures one quantity (°C), not one of many (%)
+    things: frozenset[str]  # the things and media it belongs to ("thing.tank", "medium.water")
     ids: frozenset[str]  # numbers and letters that tell it from its siblings
     pairs: frozenset[tuple[str, str]]  # ("kiln", "1"): the things it numbers
     role: str  # setpoint | measurement | command | state
@@ -77,7 +84,7 @@ class Profiles:
     """Every point's profile, and what the plant's words are worth for telling points apart."""
 
     def __init__(self, points: Iterable[Point], lexicon: Lexicon | None = None) -> None:
-        self.lexicon: Lexicon = lexicon or VocabularyLexicon()
+        self.lexicon: Lexicon = lexicon or default_lexicon()
         self.by_id: dict[str, Profile] = {}
         for point in points:
             self.by_id[point.id] = self._profile(point)
@@ -91,15 +98,11 @@ class Profiles:
         self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
         self.plant_words = frozenset(w for p in self.all for w in p.words)
         self.name_words = frozenset(w for p in self.all for w in p.names)
-        known = set(self.plant_words) | set(SYNONYMS) | set(KINDS) | set(UNIT_SYMBOLS)
-        self.speller = Speller(w for w in known if len(w) >= 4)
-        self.quantities = frozenset(q for p in self.all for q in p.quantities)
+        self.speller = _speller(self.plant_words)
+        self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
 
     def weight(self, feature: str) -> float:
         return self.weights.get(feature, 1.0 + math.log(max(1, len(self.all))))
-
-    def _senses(self, toks: list[Token]) -> set[Sense]:
-        return {s for senses in self.lexicon.senses(toks) for s in senses}
 
     def _profile(self, point: Point) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
@@ -118,21 +121,39 @@ class Profiles:
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words -= STOP
-        senses = self._senses([t for toks in label_toks for t in toks] + extra)
+        senses: set[Sense] = set()
+        for text in (*labels, point.description or ""):
+            senses |= self.lexicon.concepts(text)
         unit = unit_symbol(point.unit) if point.unit else None
-        if point.unit:
-            senses |= self.lexicon.unit_senses(point.unit)
+        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
+            else (frozenset(), False)
         quantities = {s.concept for s in senses if s.kind == "quantity"}
-        if unit is not None and unit in UNIT_QUANTITIES:
-            quantities.add(UNIT_QUANTITIES[unit])
-        if point.kind == "int" and point.unit and unit is None:
-            quantities.add("count")  # "bottles", "logs": a count of things
+        named_quantities = frozenset(quantities)
+        if unit_sure:
+            quantities |= unit_quantities
+        if point.kind == "int" and point.unit and not unit_quantities:
+            quantities.add(COUNT)  # "bottles", "logs": a count of things
         concepts = {s.concept for s in senses} | quantities
-        if names & SETPOINT_WORDS or "setpoint" in concepts:
+        if names & SETPOINT_WORDS or SETPOINT in concepts:
             role = "setpoint"
         elif point.kind == "bool":
             role = "command" if point.writable else "state"
         else:
             role = "measurement"
+        things = {s.concept for s in senses if s.kind in ("thing", "medium")}
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
-                       frozenset(quantities), unit, frozenset(ids), frozenset(pairs), role)
+                       frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
+                       frozenset(things), frozenset(ids), frozenset(pairs), role)
+
+
+@functools.cache
+def default_lexicon() -> Lexicon:
+    """The shipped plant lexicon, loaded once."""
+    return PlantLexicon()
+
+
+def _speller(plant_words: frozenset[str]) -> Speller:
+    """What a typo may be taken for: the plant's own words and the synonyms' (never any word
+    of the lexicon: "timber" is no slip of "timer", though one letter apart)."""
+    known = set(plant_words) | set(SYNONYMS) | set(UNIT_SYMBOLS)
+    return Speller(w for w in known if len(w) >= 4 and w.isalpha() and w.isascii())

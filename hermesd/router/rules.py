@@ -152,6 +152,10 @@ class RuleRouter:
         for label in self.labels:
             self.label_ids.setdefault(label.point, set()).update(label.ids)
             self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
+        #: the last word of a writable point's name ("setpoint", "speed", "CSS"): a number
+        #: right after one is what to set it to
+        self.setting_words = {label.toks[-1].text for label in self.labels
+                              if self.points[label.point].writable and not label.toks[-1].is_id}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
 
@@ -165,7 +169,9 @@ class RuleRouter:
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
                        for i, t in enumerate(toks))
-        question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？"))
+        # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
+        question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
+            any(t.zh and t.raw in WH_START for t in toks)
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
                            or _switched(toks)) and not yes_no and first not in WH_START
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
@@ -187,7 +193,7 @@ class RuleRouter:
             return False
         profile = self.profiles.by_id[point]
         return all(explain(t, profile, exact=True)
-                   for t in terms(a.toks, self.profiles, spell=False))
+                   for t in terms(a.text, a.toks, self.profiles, spell=False))
 
     def terse_write(self, a: Analysis, point: Point | None) -> bool:
         """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):
@@ -198,7 +204,25 @@ class RuleRouter:
         if point is not None and not (point.writable and point.kind in ("int", "float")):
             return False
         said = self.value_words(a, point)
-        return said.problem is None and len(said.numbers) == 1
+        if said.problem is not None or len(said.numbers) != 1:
+            return False
+        # the value follows what is set ("setpoint 65", "hold pressure 650", "kiln one, 62"), or
+        # comes with its unit ("1100 rpm"): right after a thing it numbers one ("fermenter 2
+        # temperature")
+        toks = a.toks
+        naming = self._naming(toks, point)
+        places = [i for i, t in enumerate(toks) if t.is_number and i not in naming]
+        senses = self.profiles.lexicon.senses(a.text, toks)
+        for i in places:
+            if i + 1 < len(toks) and toks[i + 1].unit:
+                continue
+            before = toks[i - 1] if i > 0 else None
+            if before is None or before.text in self.id_words or not (
+                    toks[i].after_break or before.is_number
+                    or before.text in self.setting_words
+                    or any(s.kind in ("quantity", "role") for s in senses[i - 1])):
+                return False
+        return True
 
     def _place(self, a: Analysis) -> Placement | None:
         toks, words = a.toks, a.words
@@ -251,6 +275,11 @@ class RuleRouter:
         if not self._mostly_about(a, best):
             return None
         point = self.points[best]
+        if a.wants_write and not point.writable and self._settable_instead(a, best):
+            return None  # a read-only point, and a writable one of what is named may be meant
+        if a.question and "set" in a.words and not a.wants_write and \
+                self.profiles.by_id[best].role != "setpoint":
+            return None  # "what is the tank set to": its setpoint, if it has one
         if not a.wants_write and self.terse_write(a, point):
             values = self.values(a, point)
             return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
@@ -264,6 +293,18 @@ class RuleRouter:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
+
+    def _settable_instead(self, a: Analysis, read_only: str) -> bool:
+        """Whether a writable point of the same numbered thing has every quantity the command
+        names ("set the tool temperature to 160 °C" and a temperature setpoint): the next
+        stage chooses, rather than a write to a read-only point that policy refuses. (Pump
+        1's speed never stands in for the pump's.)"""
+        found = terms(a.text, a.toks, self.profiles, spell=False)
+        quantities = [t for t in found if "quantity" in t.kinds or t.unit]
+        ids = self.profiles.by_id[read_only].ids
+        return bool(quantities) and any(
+            all(explain(t, p) for t in quantities)
+            for p in self.profiles.all if p.point.writable and p.ids == ids)
 
     def _stands_in(self, point: str, about: set[str]) -> bool:
         """Whether writable `point` is about what `about` names: all of it, or all but the
@@ -481,6 +522,8 @@ def _switched(toks: list[Token]) -> bool:
     """ "blower off", "uv steriliser on please": an on/off word that ends what names the point
     is a write ("pressure on the boiler", "alarms on the lamp" are not)."""
     for i, t in enumerate(toks):
+        if t.zh and t.raw in ("on", "off"):
+            return True  # 开, 关掉: a Chinese verb, before what it switches
         if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
             rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
             if not rest:

@@ -27,8 +27,9 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
-from hermesd.router.coverage import CONCEPT, Term, explain, terms
-from hermesd.router.profiles import SETPOINT_WORDS, Profile, stems_match
+from hermesd.router.coverage import ALL, Term, explain, terms
+from hermesd.router.meaning import Sense
+from hermesd.router.profiles import COUNT, SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import Analysis, Placement, RuleRouter
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
@@ -38,8 +39,11 @@ SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains t
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
 #: words that ask "how many/much", which name a count only when nothing else is measured
 WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))
+#: quantities too general to refuse on: a level or volume ("ammonia level", "how full is the
+#: battery", "how much water"), a count ("tonnes produced")
+WEAK_CONCEPTS = frozenset(("quantity.level", "quantity.volume", COUNT))
 #: kinds of word that never tell one thing from another (a state, a role, a quantity)
-NOT_THINGS = frozenset(("state", "role", "quantity", "unit"))
+NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +74,8 @@ class Semantic:
         self.rules = rules
         self.profiles = rules.profiles
 
-    def terms(self, a: Analysis) -> list[Term]:
-        return terms(a.toks, self.profiles)
+    def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
+        return terms(a.text, a.toks, self.profiles, senses=senses)
 
     # -- reading a command -------------------------------------------------------------------
 
@@ -80,6 +84,7 @@ class Semantic:
         make; never a value to set, nor a count after "all"/"both" ("all three zones")."""
         toks = a.toks
         words = {t.index: t.word for t in terms}
+        kinds = {t.index: t.kinds for t in terms}
         ids: set[str] = set()
         pairs: set[tuple[str, str]] = set()
         for i, t in enumerate(toks):
@@ -91,7 +96,9 @@ class Semantic:
             if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered):
                 continue
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
-            naming = any(w in self.rules.id_words for w in beside)
+            things = [kinds[j] for j in (i - 1,) if j in kinds]  # "conveyer 2": a thing's
+            naming = any(w in self.rules.id_words for w in beside) or \
+                any(k & {"thing", "medium"} for k in things)
             after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
             whole = isinstance(t.number, int) and t.number >= 0
             if t.is_number and not whole:
@@ -131,7 +138,7 @@ class Semantic:
     def fits(self, a: Analysis, terms: list[Term] | None = None) -> list[Fit]:
         terms = self.terms(a) if terms is None else terms
         ids, pairs = self.ids(a, terms)
-        setpoint_named = any(t.word in SETPOINT_WORDS or "setpoint" in t.concepts
+        setpoint_named = any(t.word in SETPOINT_WORDS or SETPOINT in t.concepts
                              for t in terms) or (not a.wants_write and "set" in a.words)
         found = [f for p in self.profiles.all
                  if (f := self.fit(a, terms, ids, pairs, p, setpoint_named)) is not None
@@ -141,12 +148,14 @@ class Semantic:
     # -- the stage ---------------------------------------------------------------------------
 
     def judge(self, a: Analysis) -> Judgement:
-        terms = self.terms(a)
+        senses = self.profiles.lexicon.senses(a.text, a.toks)
+        terms = self.terms(a, senses)
         fits = self.fits(a, terms)
-        marks = a.words & PLURAL_MARKS
+        marks = bool(a.words & PLURAL_MARKS) or any(ALL in {s.concept for s in found}
+                                                     for found in senses)
         if a.words & SUMMARY_WORDS and not a.wants_write:
             return self._summary(a, terms, fits)
-        plural = self._plural(a, terms, fits, bool(marks))
+        plural = self._plural(a, terms, fits, marks)
         if plural is not None:
             return plural
         both = self._conjunction(a)
@@ -167,7 +176,13 @@ class Semantic:
         writes = a.wants_write or self.rules.terse_write(a, None)
         full = [f for f in fits if f.full]
         if writes:
-            full = [f for f in full if self.profiles.by_id[f.point].point.writable] or full
+            # a writable point stands in for a read-only one of the same numbered thing
+            # ("set kiln 2 to 70 degrees": its setpoint), never of another (pump 1's speed is
+            # not the pump's)
+            by_id = self.profiles.by_id
+            settable = {by_id[f.point].ids for f in full if by_id[f.point].point.writable}
+            full = [f for f in full if by_id[f.point].point.writable
+                    or by_id[f.point].ids not in settable]
         if not full:
             return None
         best = full[0]
@@ -199,7 +214,7 @@ class Semantic:
         for drop in (i + 1, i - 1):  # the left side without the right word, then the right
             kept = [t for k, t in enumerate(toks) if k not in (i, drop)]
             side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
-            sure = self._sure(side, terms(kept, self.profiles), self.fits(side))
+            sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
             if sure is None or sure.action.name not in ("read", "write"):
                 return None
             sides.append(sure.action.args["point"])
@@ -269,40 +284,42 @@ class Semantic:
         return Judgement(Placement(action, 1.0), fits, plural=True, why="summary")
 
     def _unknown(self, a: Analysis, terms: list[Term]) -> str | None:
-        """The words of a quantity the command names for something that has none ("the
-        temperature of the reservoir"), or None. A quantity counts when the lexicon knows it;
-        the thing counts when another point is named by that word, and this one is not."""
-        quantities = [(t, c) for t in terms for _, c in self._quantities(t)]
-        # "how many", a count ("tonnes produced"), a level ("ammonia level", "how full is
-        # the battery") and a Chinese
-        # character read alone (度 of 浊度) say too little to refuse on
+        """The words of a quantity the command names for something that has none, or None:
+        no point has that quantity ("the temperature of the reservoir" in a plant with no
+        temperature), or every point that has it belongs to another thing than the one named
+        ("the water temperature in the sump", where only the tanks have one: "sump" names
+        another point, and no tank point is named by it)."""
+        quantities = [(t, c) for t in terms for c in self._quantities(t)]
+        # "how many", a count ("tonnes produced"), a level or volume ("ammonia level", "how
+        # full is the battery", "how much water") and a Chinese character read alone (度 of
+        # 浊度) say too little to refuse on
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
-                  and c not in ("level", "count") and not (a.toks[t.index].zh
-                                            and len(a.toks[t.index].written) == 1)]
+                  and c not in WEAK_CONCEPTS and not (a.toks[t.index].zh
+                                                      and len(a.toks[t.index].written) == 1)]
         for term, quantity in strong:
-            having = [p for p in self.profiles.all if quantity in p.concepts
-                      or quantity in p.quantities]
+            having = [p for p in self.profiles.all
+                      if quantity in p.concepts or quantity in p.unit_quantities
+                      or explain(term, p)]
             if not having:
                 return self._asked(a, terms)
             things = [t for t in terms if t is not term and self._tells_apart(t)]
-            if not any(all(explain(t, p) for t in things) for p in having):
+            if not any(not p.things or all(explain(t, p) for t in things) for p in having):
                 return self._asked(a, terms)
         return None
 
     @staticmethod
-    def _quantities(term: Term) -> list[tuple[Term, str]]:
-        if "quantity" not in term.kinds:
-            return []
-        return [(term, c) for c in term.concepts if not c.startswith("unit:")]
+    def _quantities(term: Term) -> list[str]:
+        found = [c for c in term.concepts if c.startswith("quantity.")]
+        if term.unit and len(found) > 1:
+            return []  # "%", "mg/L": a unit of many quantities names none for sure
+        return found
 
     def _tells_apart(self, term: Term) -> bool:
-        """A word some point is named by, that is not a state, a role or a quantity: naming
+        """A word of some point's own name, that is not a state, a role or a quantity: naming
         it says which thing is meant ("reservoir", "jaw", "carriage")."""
-        if term.kinds & NOT_THINGS or term.unit:
-            return False
-        return any(explain(term, p) >= CONCEPT and (term.word in p.names or
-                                                         term.concepts & p.concepts)
-                   for p in self.profiles.all)
+        if term.kinds & NOT_THINGS or term.unit or term.corrected or term.literal is False:
+            return False  # nor a word read from Chinese, whose English is a near guess
+        return any(w in self.profiles.name_words for w in term.alts)
 
     @staticmethod
     def _asked(a: Analysis, terms: list[Term]) -> str:
