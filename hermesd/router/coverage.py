@@ -39,6 +39,8 @@ from hermesd.router.vocabulary import (
 #: how well a point explains a command's word, by how
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, TEXT_FORM, MAYBE = 1.0, 0.9, 0.8, 0.8, 0.7, 0.6, 0.5
 TYPO = 0.9  # a corrected word explains a little less than one written right
+#: quantities many points answer by their unit: a level ("how full"), a volume, a count
+GENERAL = frozenset(("quantity.level", "quantity.volume", "quantity.count"))
 ALL = "modifier.all"  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
 #: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
 _NAMING = frozenset(("quantity", "thing", "medium"))
@@ -141,8 +143,10 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
-    elif (term.concepts | term.broader) & p.unit_quantities and not p.named_quantities:
-        # a point whose text names no quantity ("TCU setpoint") is what its unit measures
+    elif (term.concepts | term.broader) & p.unit_quantities and (
+            not p.named_quantities or term.concepts & GENERAL):
+        # a point whose text names no quantity ("TCU setpoint") is what its unit measures;
+        # "how full" may be asked of any point in % ("how full is the battery")
         strength = UNIT_QUANTITY if p.unit_sure else MAYBE  # a point in %: a weak guess
     else:
         return _forms(term, p)

@@ -26,15 +26,19 @@ from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
+from hermesd.router.coverage import Term, explain, terms
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
+from hermesd.router.semantic import Semantic
 
 log = logging.getLogger(__name__)
 
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
-SOME_REASONS = ("not_understood", "out_of_scope", "not_allowed")
+#: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
+#: out_of_scope (no point at all)
+SOME_REASONS = ("not_understood", "unknown_point", "out_of_scope", "not_allowed")
 
 
 class Worker(Protocol):
@@ -95,6 +99,7 @@ class ModelStage:
         self.config = config
         self.points = dict(config.points)
         self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.semantic = Semantic(self.rules)
         self.prompt: Prompt = build(config.points.values())
 
     # -- the stage ---------------------------------------------------------------------------
@@ -145,17 +150,46 @@ class ModelStage:
         # a "don't", a change of mind or a number no one can read leaves every write in doubt;
         # two numbers or a change ("by 10") leave every number in doubt (`values` gives none)
         doubt = self.rules.value_words(a, None).problem in SWITCH_PROBLEMS
-        # a question never changes anything; a command about several points changes none
-        if not a.yes_no and not doubt and not a.plural:
+        # a question never changes anything, nor do words that ask for no change; a command
+        # about several points changes none
+        writing = a.wants_write or self.rules.terse_write(a, None)
+        if writing and not a.yes_no and not doubt and not a.plural:
             targets = [p for p in points if self.points[p].writable]
-            if not a.wants_write or not targets:
+            if not targets:
                 targets = points  # policy refuses read-only ones with a clear NOT_WRITABLE
+            unit = self._unit_of_value(a)
             for pid in targets:
+                if unit is not None and not explain(unit, self.rules.profiles.by_id[pid]):
+                    continue  # "300 kW" is no value for a point in %
                 writes += [(pid, v) for v in self.rules.values(a, self.points[pid])]
         # unknown numbered things and greetings are the rules' to spot; with candidates at
         # hand the model only says whether the command is about them at all
         reasons = REASONS if not points or not self.options.narrow else SOME_REASONS
         return choices(points, writes, reasons)
+
+    def _unit_of_value(self, a: Analysis) -> Term | None:
+        """The unit said right after a number ("300 kW"), as a term."""
+        places = {i + 1 for i, t in enumerate(a.toks[:-1]) if t.is_number}
+        found = [t for t in terms(a.text, a.toks, self.rules.profiles, spell=False)
+                 if t.unit and t.index in places]
+        return found[0] if found else None
+
+    def check(self, a: Analysis, action: Action) -> Action:
+        """The model's choice, unless the words name what that point is not: a quantity or a
+        thing the lexicon knows that the point does not explain ("homogeniser temperature"
+        and the homogeniser's pressure), or a number it does not have ("inverter 4"). Then the
+        command names a point the plant does not have: `respond unknown_point`."""
+        pid = action.args.get("point") if action.name in ("read", "write") else None
+        if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
+            return action
+        profile = self.rules.profiles.by_id[pid]
+        found = self.semantic.terms(a)
+        ids, _ = self.semantic.ids(a, found)
+        missing = [t for t in found if self.semantic.meaningful(t) and not explain(t, profile)]
+        if missing or (ids and not ids <= profile.ids):
+            asked = " ".join(t.shown for t in missing) or " ".join(sorted(ids - profile.ids))
+            return respond("unknown_point", asked=asked, model=f"{action.name} {pid}")
+        return action
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)
@@ -177,7 +211,7 @@ class ModelStage:
             self.counters.failures += 1
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
-        return Routed(action, "llm", timings, candidates)
+        return Routed(self.check(a, action), "llm", timings, candidates)
 
     def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
         """The action of one output line, if it is one we offered (or, naive, any valid one)."""

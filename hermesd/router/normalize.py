@@ -81,8 +81,10 @@ _PIECE = re.compile(
     r"|(?P<lit>[\U000F0000-\U000FFFFD])"
     r"|(?P<stray>\d+)"
     r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)")
-#: "no. 3", "number 3", "#3": the word only says that a number follows
-_NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])")
+#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows
+_NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
+                          r"|\b(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
+                          r"|eight|nine|ten|eleven|twelve)\b)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -26,6 +26,7 @@ from hermesd.router.vocabulary import (
     CORRECTIONS,
     DELTA_BEFORE,
     DESTRUCTIVE,
+    DISABLING,
     GREETINGS,
     INJECTION,
     NEGATIONS,
@@ -33,9 +34,12 @@ from hermesd.router.vocabulary import (
     ON_WORDS,
     PERCENT,
     PLURAL_MARKS,
+    PROTECTIONS,
     QUANTITIES,
     RELATIVE_BEFORE,
     RELATIVE_VERBS,
+    RULE_BREAKING,
+    SAFEGUARDS,
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
@@ -231,7 +235,9 @@ class RuleRouter:
         intent = self.intents.get(" ".join(t.text for t in toks))
         if intent is not None:
             return Placement(_intent_action(intent), 1.0)
-        if words & DESTRUCTIVE or ("ignore" in words and words & INJECTION):
+        if words & DESTRUCTIVE or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
+                or words & RULE_BREAKING - self.profiles.name_words \
+                or (words & DISABLING and words & PROTECTIONS):
             return Placement(respond("not_allowed"), 1.0)
         if a.unknown:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)

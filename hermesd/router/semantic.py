@@ -27,9 +27,9 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
-from hermesd.router.coverage import ALL, Term, explain, terms
+from hermesd.router.coverage import ALL, GENERAL, Term, explain, terms
 from hermesd.router.meaning import Sense
-from hermesd.router.profiles import COUNT, SETPOINT, SETPOINT_WORDS, Profile, stems_match
+from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import Analysis, Placement, RuleRouter
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
@@ -41,7 +41,7 @@ SURE_STRENGTH = 0.6  # ...and explains each word at least this well
 WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))
 #: quantities too general to refuse on: a level or volume ("ammonia level", "how full is the
 #: battery", "how much water"), a count ("tonnes produced")
-WEAK_CONCEPTS = frozenset(("quantity.level", "quantity.volume", COUNT))
+WEAK_CONCEPTS = GENERAL
 #: kinds of word that never tell one thing from another (a state, a role, a quantity)
 NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
 
@@ -210,15 +210,21 @@ class Semantic:
         if len(joins) != 1 or a.words & PLURAL_MARKS:
             return None
         i = joins[0]
-        sides = []
-        for drop in (i + 1, i - 1):  # the left side without the right word, then the right
-            kept = [t for k, t in enumerate(toks) if k not in (i, drop)]
-            side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
-            sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
-            if sure is None or sure.action.name not in ("read", "write"):
-                return None
-            sides.append(sure.action.args["point"])
-        return sides if sides[0] != sides[1] else None
+        # "dry and wet bulb": one word each, the rest shared; "set pump 1 to 900 and open
+        # valve 2": a whole command each
+        for left, right in (([i + 1], [i - 1]), (range(i, len(toks)), range(i + 1))):
+            sides = [self._sure_without(a, set(drop) | {i}) for drop in (left, right)]
+            if sides[0] is not None and sides[1] is not None and sides[0] != sides[1]:
+                return [sides[0], sides[1]]
+        return None
+
+    def _sure_without(self, a: Analysis, dropped: set[int]) -> str | None:
+        kept = [t for k, t in enumerate(a.toks) if k not in dropped]
+        side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
+        sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
+        if sure is None or sure.action.name not in ("read", "write"):
+            return None
+        return str(sure.action.args["point"])
 
     def _several(self, fits: list[Fit], *, writable: bool = False) -> list[str]:
         """The points a plural command means: every one that explains all its words."""
@@ -297,15 +303,19 @@ class Semantic:
                   and c not in WEAK_CONCEPTS and not (a.toks[t.index].zh
                                                       and len(a.toks[t.index].written) == 1)]
         for term, quantity in strong:
-            having = [p for p in self.profiles.all
-                      if quantity in p.concepts or quantity in p.unit_quantities
-                      or explain(term, p)]
+            having = [p for p in self.profiles.all if quantity in p.concepts or explain(term, p)
+                      or (quantity in p.unit_quantities and not p.named_quantities)]
             if not having:
                 return self._asked(a, terms)
             things = [t for t in terms if t is not term and self._tells_apart(t)]
             if not any(not p.things or all(explain(t, p) for t in things) for p in having):
                 return self._asked(a, terms)
         return None
+
+    def meaningful(self, term: Term) -> bool:
+        """A word whose meaning a point must have to be the one meant: a quantity (not a
+        level, volume or count, which many points answer) or a thing the lexicon knows."""
+        return bool(set(self._quantities(term)) - WEAK_CONCEPTS) or "thing" in term.kinds
 
     @staticmethod
     def _quantities(term: Term) -> list[str]:

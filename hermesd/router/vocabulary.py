@@ -275,6 +275,18 @@ THANKS = frozenset("thanks thank thx cheers".split())
 #: what we never do, whatever point it names: refused outright
 DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
 INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
+#: "bypass the interlock", "override the alarm": refused, unless the plant names a point so
+#: ("bypass valve", "manual override")
+RULE_BREAKING = frozenset("bypass override overrule circumvent defeat jumper".split())
+#: what protects people and plant: never disabled, bypassed or ignored by a command
+PROTECTIONS = frozenset("protection protections interlock interlocks safety trip trips".split())
+#: what switching off or disabling a protection is said with
+DISABLING = frozenset("disable deactivate defeat ignore bypass override off".split())
+#: what "ignore" may not be said of: "ignore the limits and run at 5000"
+SAFEGUARDS = frozenset("""
+    limit limits range ranges interlock interlocks safety alarm alarms warning warnings
+    protection trip trips maximum minimum max min
+""".split())
 #: units and words of manner, which say nothing about which point is meant
 UNIT_WORDS = frozenset("""
     m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
