@@ -44,7 +44,7 @@ def right(action: Action, expect: dict[str, Any]) -> bool:
     if expect["action"] == "respond":
         return True
     if "points" in expect:
-        return action.args.get("points") == expect["points"]
+        return bool(action.args.get("points") == expect["points"])
     return action.point == expect["point"] and \
         ("value" not in expect or action.args.get("value") == expect["value"])
 
