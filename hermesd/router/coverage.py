@@ -37,10 +37,15 @@ from hermesd.router.vocabulary import (
 )
 
 #: how well a point explains a command's word, by how
-EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, TEXT_FORM, MAYBE = 1.0, 0.9, 0.8, 0.8, 0.7, 0.6, 0.5
+EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
+    1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
+FEW_QUANTITIES = 3  # a unit of at most this many quantities names each fairly well
+NEAR, NEAR_PREFIX, NEAR_LENGTH = 0.3, 3, 5  # "salty" begins like "salinity": a hint
 TYPO = 0.9  # a corrected word explains a little less than one written right
 #: quantities many points answer by their unit: a level ("how full"), a volume, a count
 GENERAL = frozenset(("quantity.level", "quantity.volume", "quantity.count"))
+#: ...and their words, which explain no other word of a phrase ("chlorine level" is no level)
+GENERAL_WORDS = frozenset("level amount volume count total value reading".split())
 ALL = "modifier.all"  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
 #: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
 _NAMING = frozenset(("quantity", "thing", "medium"))
@@ -73,6 +78,8 @@ class Term:
     #: its concepts and their broader ones: what a unit of the point may explain it by (a
     #: "tool temperature" by a point in °C)
     broader: frozenset[str] = frozenset()
+    #: where the lexicon found the phrases it is part of (words of one phrase share them)
+    spans: frozenset[tuple[int, int]] = frozenset()
 
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -117,7 +124,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         frozenset(s.kind for s in found), t.unit, corrected,
                         profiles.weight(word), literal=not t.zh and word in profiles.name_words
                         and "quantity" not in {s.kind for s in found},
-                        broader=profiles.lexicon.broader(concepts)))
+                        broader=profiles.lexicon.broader(concepts),
+                        spans=frozenset(s.span for s in found if s.span is not None)))
     return out
 
 
@@ -143,22 +151,46 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
-    elif (term.concepts | term.broader) & p.unit_quantities and (
-            not p.named_quantities or term.concepts & GENERAL):
-        # a point whose text names no quantity ("TCU setpoint") is what its unit measures;
-        # "how full" may be asked of any point in % ("how full is the battery")
-        strength = UNIT_QUANTITY if p.unit_sure else MAYBE  # a point in %: a weak guess
+    elif term.broader & p.unit_quantities and not p.named_quantities:
+        # a point whose text names no quantity ("TCU setpoint") is what its unit measures
+        strength = UNIT_QUANTITY if p.unit_sure else MAYBE
+    elif term.concepts & p.unit_quantities:
+        # a power of a load in kW (kW: power or heat flow); "how full" of a battery in %
+        # (% is twenty quantities): a guess
+        strength = FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
+    elif term.broader & p.concepts:
+        strength = MAYBE  # a "head pressure" of a point of pressure: perhaps
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
 
 
 def _forms(term: Term, p: Profile) -> float:
-    """Another form of one of the point's words ("filtration", "filtered")."""
+    """Another form of one of the point's words ("filtration", "filtered"); or, for a word
+    nothing else explains, a name word that begins like it ("salty", "salinity"): a hint for
+    ranking the candidates, no explanation."""
     if any(stems_match(term.word, w) for w in p.names):
         strength = FORM
     elif any(stems_match(term.word, w) for w in p.words):
         strength = TEXT_FORM
+    elif not term.concepts and len(term.word) >= NEAR_LENGTH and \
+            any(len(w) >= NEAR_LENGTH and w[:NEAR_PREFIX] == term.word[:NEAR_PREFIX]
+                for w in p.names):
+        return NEAR
     else:
         return 0.0
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def explained(term: Term, p: Profile, found: list[Term]) -> float:
+    """How well `p` explains a term in its command (`found`: the command's terms): a word of a
+    phrase is explained where another word of it is by the point's own words ("ammonia
+    level" of "Total ammonia nitrogen")."""
+    strength = explain(term, p)
+    if strength > NEAR:
+        return strength
+    if not term.spans or term.literal:
+        return strength  # "jaw" of "jaw crusher" is a word the plant names points with
+    return max((explain(other, p) for other in found if other is not term
+                and other.spans & term.spans and other.word not in GENERAL_WORDS
+                and explain(other, p) >= TEXT), default=0.0)

@@ -26,11 +26,12 @@ from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
-from hermesd.router.coverage import Term, explain, terms
+from hermesd.router.coverage import NEAR, Term, explain, explained, terms
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
-from hermesd.router.semantic import Semantic
+from hermesd.router.semantic import FULL, Semantic
+from hermesd.router.vocabulary import YES_NO_START
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +40,10 @@ TOP_CANDIDATES = 5
 #: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
 #: out_of_scope (no point at all)
 SOME_REASONS = ("not_understood", "unknown_point", "out_of_scope", "not_allowed")
+#: ...and when the best candidate explains all that the command names, none: the model only
+#: chooses which candidate (its choice is still checked against the words)
+FOCUSED_REASONS: tuple[str, ...] = ()
+SURELY_COVERED = 0.6
 
 
 class Worker(Protocol):
@@ -67,6 +72,9 @@ class Options:
     closed_world: bool = True  # no point shares a word with the command: offer respond only
     reuse_prefix: bool = True
     early_stop: bool = True  # stop generating once only one offered line is still possible
+    #: when the best candidate explains every quantity, unit and thing a command names, the
+    #: model chooses among the candidates, with no refusal to fall back on
+    focused: bool = True
     max_tokens: int = MAX_TOKENS
 
 
@@ -164,8 +172,27 @@ class ModelStage:
                 writes += [(pid, v) for v in self.rules.values(a, self.points[pid])]
         # unknown numbered things and greetings are the rules' to spot; with candidates at
         # hand the model only says whether the command is about them at all
-        reasons = REASONS if not points or not self.options.narrow else SOME_REASONS
+        reasons: tuple[str, ...] = REASONS if not points or not self.options.narrow \
+            else SOME_REASONS
+        if points and self.options.focused and self._surely_one_of(a, points[0]):
+            reasons = FOCUSED_REASONS
         return choices(points, writes, reasons)
+
+    def _surely_one_of(self, a: Analysis, best: str) -> bool:
+        """Whether the best candidate explains every quantity, unit and thing the command
+        names, and most of what it says: then one of the candidates is meant, and the model
+        only chooses which ("NTU after filtration?")."""
+        if a.plural:
+            return False
+        found = self.semantic.terms(a)
+        profile = self.rules.profiles.by_id[best]
+        strengths = [explained(t, profile, found) for t in found]
+        meaningful = [s for t, s in zip(found, strengths, strict=True)
+                      if self.semantic.meaningful(a, t) or t.unit]
+        total = sum(t.weight for t in found)
+        cover = sum(t.weight * s for t, s in zip(found, strengths, strict=True)) / total \
+            if total else 0.0
+        return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED
 
     def _unit_of_value(self, a: Analysis) -> Term | None:
         """The unit said right after a number ("300 kW"), as a term."""
@@ -185,9 +212,12 @@ class ModelStage:
         profile = self.rules.profiles.by_id[pid]
         found = self.semantic.terms(a)
         ids, _ = self.semantic.ids(a, found)
-        missing = [t for t in found if self.semantic.meaningful(t) and not explain(t, profile)]
-        if missing or (ids and not ids <= profile.ids):
-            asked = " ".join(t.shown for t in missing) or " ".join(sorted(ids - profile.ids))
+        missing = [t for t in found if self.semantic.meaningful(a, t)
+                   and explained(t, profile, found) <= NEAR]
+        measure = _how_much(a) if profile.point.kind == "bool" else None
+        if missing or (ids and not ids <= profile.ids) or measure:
+            asked = " ".join(t.shown for t in missing) or " ".join(sorted(ids - profile.ids)) \
+                or measure or pid
             return respond("unknown_point", asked=asked, model=f"{action.name} {pid}")
         return action
 
@@ -309,3 +339,13 @@ def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:
     timings["llm_eval"] = timings.get("llm_eval", 0.0) + float(result["eval_ms"])
     timings["llm_generate"] = timings.get("llm_generate", 0.0) + float(result["generate_ms"])
 
+
+
+def _how_much(a: Analysis) -> str | None:
+    """ "how wet", "how much", "how fast": the words of a question that asks for a measure, which
+    an on/off point does not give ("how is the pump" asks for its state)."""
+    toks = a.toks
+    for i, t in enumerate(toks[:-1]):
+        if t.raw == "how" and not t.zh and toks[i + 1].raw not in YES_NO_START:
+            return f"{t.shown} {toks[i + 1].shown}"
+    return None

@@ -102,7 +102,10 @@ class Profiles:
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
 
     def weight(self, feature: str) -> float:
-        return self.weights.get(feature, 1.0 + math.log(max(1, len(self.all))))
+        """How much naming it tells points apart: a word of one point much, a word of all
+        little; a word of none (a filler, a word the plant does not use) as much as one of
+        all: it must be explained for a rule to be sure, but it does not outweigh the rest."""
+        return self.weights.get(feature, 1.0)
 
     def _profile(self, point: Point) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]

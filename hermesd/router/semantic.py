@@ -27,7 +27,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
-from hermesd.router.coverage import ALL, GENERAL, Term, explain, terms
+from hermesd.router.coverage import ALL, GENERAL, Term, explain, explained, terms
 from hermesd.router.meaning import Sense
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import Analysis, Placement, RuleRouter
@@ -37,6 +37,8 @@ TOP = 5  # candidates offered to the model
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
+FULL = 0.6  # a point explains a command when it explains each word at least this well (a
+# guess by a unit of many quantities, or by a broader quantity, is no explanation)
 #: words that ask "how many/much", which name a count only when nothing else is measured
 WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))
 #: quantities too general to refuse on: a level or volume ("ammonia level", "how full is the
@@ -132,7 +134,7 @@ class Semantic:
             score *= 0.85  # "kiln 1 temperature" is the measurement; "...set to", the setpoint
         if a.yes_no:
             score *= 1.05 if p.point.kind == "bool" else 0.95
-        full = all(strengths) and ids <= p.ids
+        full = all(s >= FULL for s in strengths) and ids <= p.ids
         return Fit(p.id, score, full, min(strengths, default=1.0), named)
 
     def fits(self, a: Analysis, terms: list[Term] | None = None) -> list[Fit]:
@@ -302,19 +304,28 @@ class Semantic:
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
                   and c not in WEAK_CONCEPTS and not (a.toks[t.index].zh
                                                       and len(a.toks[t.index].written) == 1)]
+        things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
+                  or self._tells_apart(t)]
         for term, quantity in strong:
-            having = [p for p in self.profiles.all if quantity in p.concepts or explain(term, p)
-                      or (quantity in p.unit_quantities and not p.named_quantities)]
+            having = [p for p in self.profiles.all
+                      if quantity in p.concepts or explained(term, p, terms) >= FULL]
             if not having:
                 return self._asked(a, terms)
-            things = [t for t in terms if t is not term and self._tells_apart(t)]
-            if not any(not p.things or all(explain(t, p) for t in things) for p in having):
+            # the points that have the quantity are of other things: none is named by any
+            # thing the command names (a point of no thing is anybody's: "Residual chlorine")
+            named = [t for t in things if t is not term and self._tells_apart(t)]
+            if named and not any(not p.things or any(explained(t, p, terms) for t in things)
+                                 for p in having):
                 return self._asked(a, terms)
         return None
 
-    def meaningful(self, term: Term) -> bool:
+    def meaningful(self, a: Analysis, term: Term) -> bool:
         """A word whose meaning a point must have to be the one meant: a quantity (not a
-        level, volume or count, which many points answer) or a thing the lexicon knows."""
+        level, volume or count, which many points answer) or a thing the lexicon knows (not
+        a Chinese character read alone: 池 is a pool, a tank or a basin)."""
+        tok = a.toks[term.index]
+        if tok.zh and len(tok.written or tok.raw) == 1:
+            return False
         return bool(set(self._quantities(term)) - WEAK_CONCEPTS) or "thing" in term.kinds
 
     @staticmethod
