@@ -39,6 +39,7 @@ from hermesd.router.vocabulary import (
 #: how well a point explains a command's word, by how
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
     1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
+PART = 0.75  # a concept of one word of a point's name, which its whole name means otherwise
 FEW_QUANTITIES = 3  # a unit of at most this many quantities names each fairly well
 NEAR, NEAR_PREFIX, NEAR_LENGTH = 0.3, 3, 5  # "salty" begins like "salinity": a hint
 TYPO = 0.9  # a corrected word explains a little less than one written right
@@ -46,7 +47,8 @@ TYPO = 0.9  # a corrected word explains a little less than one written right
 GENERAL = frozenset(("quantity.level", "quantity.volume", "quantity.count"))
 #: ...and their words, which explain no other word of a phrase ("chlorine level" is no level)
 GENERAL_WORDS = frozenset("level amount volume count total value reading".split())
-ALL = "modifier.all"  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
+ALL = "modifier.all"
+_THINGS = ("thing.", "medium.")  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
 #: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
 _NAMING = frozenset(("quantity", "thing", "medium"))
 #: concepts that say nothing about which point: "the reading", "what is"
@@ -80,6 +82,8 @@ class Term:
     broader: frozenset[str] = frozenset()
     #: where the lexicon found the phrases it is part of (words of one phrase share them)
     spans: frozenset[tuple[int, int]] = frozenset()
+    #: the kinds of what the lexicon finds in its own word, alone ("ammonia": a quantity)
+    own_kinds: frozenset[str] = frozenset()
 
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -125,7 +129,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         profiles.weight(word), literal=not t.zh and word in profiles.name_words
                         and "quantity" not in {s.kind for s in found},
                         broader=profiles.lexicon.broader(concepts),
-                        spans=frozenset(s.span for s in found if s.span is not None)))
+                        spans=frozenset(s.span for s in found if s.span is not None),
+                        own_kinds=_own_kinds(t, profiles) if found else frozenset()))
     return out
 
 
@@ -151,6 +156,8 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
+    elif term.concepts & p.part_concepts:
+        strength = PART  # "backwash" of "Backwash blower" (a blower, by its whole name)
     elif term.broader & p.unit_quantities and not p.named_quantities:
         # a point whose text names no quantity ("TCU setpoint") is what its unit measures
         strength = UNIT_QUANTITY if p.unit_sure else MAYBE
@@ -158,8 +165,9 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # a power of a load in kW (kW: power or heat flow); "how full" of a battery in %
         # (% is twenty quantities): a guess
         strength = FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
-    elif term.broader & p.concepts:
-        strength = MAYBE  # a "head pressure" of a point of pressure: perhaps
+    elif broader := term.broader & p.concepts:
+        # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps
+        strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -184,8 +192,9 @@ def _forms(term: Term, p: Profile) -> float:
 
 def explained(term: Term, p: Profile, found: list[Term]) -> float:
     """How well `p` explains a term in its command (`found`: the command's terms): a word of a
-    phrase is explained where another word of it is by the point's own words ("ammonia
-    level" of "Total ammonia nitrogen")."""
+    phrase is explained where another word of it, of the phrase's own kind, is by the point's
+    own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
+    battery of "电池电量", its charge, is no quantity)."""
     strength = explain(term, p)
     if strength > NEAR:
         return strength
@@ -193,4 +202,10 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
         return strength  # "jaw" of "jaw crusher" is a word the plant names points with
     return max((explain(other, p) for other in found if other is not term
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
-                and explain(other, p) >= TEXT), default=0.0)
+                and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
+               default=0.0)
+
+
+def _own_kinds(t: Token, profiles: Profiles) -> frozenset[str]:
+    word = t.written or t.raw
+    return frozenset(s.kind for s in profiles.lexicon.concepts(word))

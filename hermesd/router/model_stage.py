@@ -170,6 +170,8 @@ class ModelStage:
                 if unit is not None and not explain(unit, self.rules.profiles.by_id[pid]):
                     continue  # "300 kW" is no value for a point in %
                 writes += [(pid, v) for v in self.rules.values(a, self.points[pid])]
+            if not writes and a.wants_write:
+                points = []  # a read is no answer to a write, whatever the model would like
         # unknown numbered things and greetings are the rules' to spot; with candidates at
         # hand the model only says whether the command is about them at all
         reasons: tuple[str, ...] = REASONS if not points or not self.options.narrow \
@@ -192,7 +194,11 @@ class ModelStage:
         total = sum(t.weight for t in found)
         cover = sum(t.weight * s for t, s in zip(found, strengths, strict=True)) / total \
             if total else 0.0
-        return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED
+        # a word nobody knows may change everything ("what is the difference between a CRAH
+        # and a CRAC"): the model may still say none
+        known = all(t.concepts or t.word in self.rules.profiles.plant_words for t in found)
+        return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED \
+            and known
 
     def _unit_of_value(self, a: Analysis) -> Term | None:
         """The unit said right after a number ("300 kW"), as a term."""
@@ -212,8 +218,14 @@ class ModelStage:
         profile = self.rules.profiles.by_id[pid]
         found = self.semantic.terms(a)
         ids, _ = self.semantic.ids(a, found)
-        missing = [t for t in found if self.semantic.meaningful(a, t)
-                   and explained(t, profile, found) <= NEAR]
+        others = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
+                  if p != pid and p in self.rules.profiles.by_id]
+        missing = [t for t in found if explained(t, profile, found) <= NEAR and (
+            self.semantic.meaningful(a, t)
+            # a quantity another candidate has ("how full": the battery's charge, not its
+            # power)
+            or (self.semantic.quantities(t) and any(explained(t, o, found) > NEAR
+                                                     for o in others)))]
         measure = _how_much(a) if profile.point.kind == "bool" else None
         if missing or (ids and not ids <= profile.ids) or measure:
             asked = " ".join(t.shown for t in missing) or " ".join(sorted(ids - profile.ids)) \

@@ -80,7 +80,8 @@ _PIECE = re.compile(
     r"|(?P<unit>[\U000F8000-\U000FFFFD])"
     r"|(?P<lit>[\U000F0000-\U000FFFFD])"
     r"|(?P<stray>\d+)"
-    r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)")
+    r"|(?P<word>[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+"
+    r"(?:'[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+)?)")  # "pH值": pH, then 值
 #: "no. 3", "number 3", "#3", "number one": the word only says that a number follows
 _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
                           r"|\b(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"

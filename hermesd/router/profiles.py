@@ -71,6 +71,7 @@ class Profile:
     unit_quantities: frozenset[str]  # what its unit measures
     unit_sure: bool  # its unit measures one quantity (°C), not one of many (%)
     things: frozenset[str]  # the things and media it belongs to ("thing.tank", "medium.water")
+    part_concepts: frozenset[str]  # concepts of single words of its names, not of the whole
     ids: frozenset[str]  # numbers and letters that tell it from its siblings
     pairs: frozenset[tuple[str, str]]  # ("kiln", "1"): the things it numbers
     role: str  # setpoint | measurement | command | state
@@ -127,6 +128,11 @@ class Profiles:
         senses: set[Sense] = set()
         for text in (*labels, point.description or ""):
             senses |= self.lexicon.concepts(text)
+        # and of each word of its names alone, which explain less: "Backwash blower" is a
+        # blower, of a backwash
+        parts: set[Sense] = set()
+        for word in {t.raw for toks in label_toks for t in toks if len(t.raw) >= 3}:
+            parts |= self.lexicon.concepts(word)
         unit = unit_symbol(point.unit) if point.unit else None
         unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
             else (frozenset(), False)
@@ -143,10 +149,12 @@ class Profiles:
             role = "command" if point.writable else "state"
         else:
             role = "measurement"
-        things = {s.concept for s in senses if s.kind in ("thing", "medium")}
+        things = {s.concept for s in senses | parts if s.kind in ("thing", "medium")}
+        part_concepts = {s.concept for s in parts} - concepts
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
-                       frozenset(things), frozenset(ids), frozenset(pairs), role)
+                       frozenset(things), frozenset(part_concepts), frozenset(ids),
+                       frozenset(pairs), role)
 
 
 @functools.cache

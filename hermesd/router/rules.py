@@ -220,11 +220,14 @@ class RuleRouter:
         for i in places:
             if i + 1 < len(toks) and toks[i + 1].unit:
                 continue
-            before = toks[i - 1] if i > 0 else None
+            k = i - 1
+            while k >= 0 and toks[k].raw in _POLITE:  # "pump 1 please 600"
+                k -= 1
+            before = toks[k] if k >= 0 else None
             if before is None or before.text in self.id_words or not (
                     toks[i].after_break or before.is_number
                     or before.text in self.setting_words
-                    or any(s.kind in ("quantity", "role") for s in senses[i - 1])):
+                    or any(s.kind in ("quantity", "role") for s in senses[k])):
                 return False
         return True
 
@@ -349,6 +352,9 @@ class RuleRouter:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):
             return [0]
+        if words & CLOSE_WORDS and point.unit == "%" and point.min is not None \
+                and point.min <= 0 and not words & ON_WORDS:
+            return [0]  # "close vent 1": a position in % to zero
         return []
 
     def value_words(self, a: Analysis, point: Point | None) -> ValueWords:
@@ -522,6 +528,11 @@ class RuleRouter:
             if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
+
+
+_POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: "close the damper": a position (a number in %) to zero
+CLOSE_WORDS = frozenset(("close", "shut"))
 
 
 def _switched(toks: list[Token]) -> bool:

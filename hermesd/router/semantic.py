@@ -98,7 +98,9 @@ class Semantic:
             if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered):
                 continue
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
-            things = [kinds[j] for j in (i - 1,) if j in kinds]  # "conveyer 2": a thing's
+            # "conveyer 2": a thing's; "2号滤池": one written before the thing in Chinese
+            things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
+                      and (j == i - 1 or toks[j].zh)]
             naming = any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
             after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
@@ -246,7 +248,7 @@ class Semantic:
         several = self._several(fits, writable=writes)
         if not marked:
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
-                            and not t.unit]
+                            and not t.unit and not a.toks[t.index].zh]
             if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
                 return None
         if writes:
@@ -297,7 +299,7 @@ class Semantic:
         temperature), or every point that has it belongs to another thing than the one named
         ("the water temperature in the sump", where only the tanks have one: "sump" names
         another point, and no tank point is named by it)."""
-        quantities = [(t, c) for t in terms for c in self._quantities(t)]
+        quantities = [(t, c) for t in terms for c in self.quantities(t)]
         # "how many", a count ("tonnes produced"), a level or volume ("ammonia level", "how
         # full is the battery", "how much water") and a Chinese character read alone (度 of
         # 浊度) say too little to refuse on
@@ -321,15 +323,17 @@ class Semantic:
 
     def meaningful(self, a: Analysis, term: Term) -> bool:
         """A word whose meaning a point must have to be the one meant: a quantity (not a
-        level, volume or count, which many points answer) or a thing the lexicon knows (not
+        level, volume or count, which many points answer), a thing or a medium ("brine") the
+        lexicon knows (not
         a Chinese character read alone: 池 is a pool, a tank or a basin)."""
         tok = a.toks[term.index]
         if tok.zh and len(tok.written or tok.raw) == 1:
             return False
-        return bool(set(self._quantities(term)) - WEAK_CONCEPTS) or "thing" in term.kinds
+        return bool(set(self.quantities(term)) - WEAK_CONCEPTS) or \
+            bool(term.kinds & {"thing", "medium"})
 
     @staticmethod
-    def _quantities(term: Term) -> list[str]:
+    def quantities(term: Term) -> list[str]:
         found = [c for c in term.concepts if c.startswith("quantity.")]
         if term.unit and len(found) > 1:
             return []  # "%", "mg/L": a unit of many quantities names none for sure

@@ -94,6 +94,7 @@ ZH_WORDS: dict[str, str] = {
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
+    "按下": "", "还剩": "", "还有": "", "还": "", "根": "", "着": "", "过": "", "一共": "",
     "汇总": "summary", "概况": "overview",
     "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
     # a change of mind, a "don't": no value is taken from such a command (see CORRECTIONS)
