@@ -16,7 +16,7 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
 from hermesd.replies import is_chinese, printable, value_question
 from hermesd.router.coverage import explain, terms
-from hermesd.router.meaning import Lexicon
+from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
 from hermesd.router.profiles import Profiles
@@ -196,8 +196,11 @@ class RuleRouter:
         if a.words & (PLURAL_MARKS | SUMMARY_WORDS):
             return False
         profile = self.profiles.by_id[point]
+        # the point's own words, not meanings: the lexicon is not asked (it is the next
+        # stage's), which keeps the rules fast
+        plain = [frozenset[Sense]()] * len(a.toks)
         return all(explain(t, profile, exact=True)
-                   for t in terms(a.text, a.toks, self.profiles, spell=False))
+                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain))
 
     def terse_write(self, a: Analysis, point: Point | None) -> bool:
         """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):
