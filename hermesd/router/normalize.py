@@ -49,7 +49,7 @@ _NUMBER_WORDS = set(EN_UNITS) | set(EN_TENS) | set(EN_SCALES)
 _DIGIT_WORDS = {w for w, v in EN_UNITS.items() if v <= 9}
 #: "this one", "the big one": a pronoun, not the number 1
 _ONE_AFTER = frozenset("this that the which each every any another other big small new old "
-                       "last next left right same".split())
+                       "last next left right same".split()) | frozenset(EN_ORDINALS)
 #: private-use characters stand in for the numbers found first (`numbers.literals`)
 _SLOT = 0xF0000
 #: ...and others for the units found before them ("m3/h" holds no number 3)
@@ -105,6 +105,9 @@ class Token:
     #: a comma or semicolon comes before it: a run of number words ends there ("kiln one,
     #: sixty two" is kiln 1 and 62, never "one sixty two")
     after_break: bool = False
+    #: a number said as an ordinal ("3号", "第三", "first"): it numbers a thing, it is never a
+    #: value to set
+    ordinal: bool = False
 
     @property
     def shown(self) -> str:
@@ -274,7 +277,7 @@ def _english_numbers(toks: list[Token]) -> list[Token]:
             if out and (out[-1].raw == "a" or out[-1].is_number):  # "a third", "two fifths"
                 out[-1] = _unreadable(f"{out[-1].raw} {t.raw}")
             else:
-                out.append(_number(EN_ORDINALS[t.raw], t.raw))
+                out.append(replace(_number(EN_ORDINALS[t.raw], t.raw), ordinal=True))
             i += 1
             continue
         j = _run_end(toks, i)
@@ -379,7 +382,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
         before.append(_unreadable(digits.raw + run[:n], zh=True))
         i = n
     if i == 0 and run.startswith("号") and before and before[-1].is_number:
-        pending = before.pop()  # "3号", the digits written in ASCII
+        pending = replace(before.pop(), ordinal=True)  # "3号", the digits written in ASCII
         i = 1
     while i < len(run):
         if run.startswith("百分之", i):  # "百分之五十": 50 (percent)
@@ -413,7 +416,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
                 out.append(pending)
                 pending = None
             if ordinal and token.is_number:
-                pending = token
+                pending = replace(token, ordinal=True)
             else:
                 out.append(token)
             continue

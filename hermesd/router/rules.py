@@ -409,7 +409,7 @@ class RuleRouter:
         numbers things here ("pump 1", "#3 boiler"), not after "to"/"at"; and one of the
         point's own numbers said beside another of its words ("set speed 1 to 900") unless
         it is already named beside its thing — "set pump 1 to 1" and "set pump 1 1" write 1."""
-        naming: set[int] = set()
+        naming: set[int] = {i for i, t in enumerate(toks) if t.ordinal}  # "1号", "第二"
         for i, t in enumerate(toks):
             if not t.is_number or not isinstance(t.number, int) or t.number < 0 or t.groups:
                 continue

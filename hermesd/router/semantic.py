@@ -101,7 +101,7 @@ class Semantic:
             # "conveyer 2": a thing's; "2号滤池": one written before the thing in Chinese
             things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
                       and (j == i - 1 or toks[j].zh)]
-            naming = any(w in self.rules.id_words for w in beside) or \
+            naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
             after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
             whole = isinstance(t.number, int) and t.number >= 0

@@ -264,3 +264,14 @@ def test_a_choice_is_offered_only_when_the_words_name_it() -> None:
     assert rules.values(rules.analyse("set line mode to auto or manual"), mode) == []
     placed = rules.place("set the line mode to manual")
     assert placed is not None and placed.action.args == {"point": "line_mode", "value": "manual"}
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("把一号发酵罐设定温度设为十二", 12),  # 一号 numbers the vessel, whatever it is called
+    ("第二台设为三十", 30),
+    ("set the first one to 40", 40),
+])
+def test_an_ordinal_is_never_the_value(text: str, value: int) -> None:
+    rules = _plant(("fv1_sp", "FV 1 setpoint", True), ("fv2_sp", "FV 2 setpoint", True))
+    said = rules.value_words(rules.analyse(text), None)
+    assert said.problem is None and said.numbers == (value,), said
