@@ -39,7 +39,8 @@ MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
 #: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
 #: out_of_scope (no point at all)
-SOME_REASONS = ("not_understood", "unknown_point", "out_of_scope", "not_allowed")
+SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "respond"
+# decides between them (destructive and rule-breaking requests are the rules' to refuse)
 #: ...and when the best candidate explains all that the command names, none: the model only
 #: chooses which candidate (its choice is still checked against the words)
 FOCUSED_REASONS: tuple[str, ...] = ()
