@@ -11,7 +11,9 @@ router can ask back naming it: exponents ("1e4"), hex, binary and octal ("0x5DD"
 "1'000", "1,60", ranges and dates ("5-6", "10:30", "1/2"), digits of other scripts ("١٢", "²",
 "①", "½"), an invisible character between digits ("1\u200b500"), "-0", a doubled, spaced,
 trailing or explicit plus sign ("--5", "- 5", "5-", "+5", "±5"), "10k", decimals with more
-digits than a value can carry, and ill-formed runs of number words ("five five", "twenty
+digits than a value can carry, numbers past any register (more than 18 digits before the
+point), a point that may group thousands ("1.000" is a thousand in some places), and ill-formed
+runs of number words ("five five", "twenty
 thirty", "三四百"). Nothing here ever turns one of those into some
 other number. Pure functions; no knowledge of any plant.
 """
@@ -40,6 +42,9 @@ _SIGNS = "+-±<>≤≥"
 #: the spaces that may join digit groups ("1 600", "1\u202f600"): one, never a tab or a newline
 _GROUP_SPACES = frozenset(" \u00a0\u2007\u2009\u202f")
 _MAX_DIGITS = 4000  # longer runs of digits are no value anyone says (and int() has a limit)
+#: digits before the point: 18 keep every value inside a signed 64-bit register (and inside
+#: what hermesd's strict JSON carries), so an answer can always say the value back
+_MAX_WHOLE_DIGITS = 18
 
 _D = "0-9" + _FOREIGN
 _LITERAL = re.compile(
@@ -51,6 +56,7 @@ _LITERAL = re.compile(
 _INT = re.compile(r"[0-9]+")
 _DECIMAL = re.compile(r"[0-9]*\.[0-9]+")
 _COMMAS = re.compile(r"[1-9][0-9]{0,2}(?:,[0-9]{3})+(?:\.[0-9]+)?")
+_THOUSANDS_POINT = re.compile(r"[1-9][0-9]{0,2}\.[0-9]{3}")
 _FIRST_GROUP = re.compile(r"[1-9][0-9]{0,2}")
 _NEXT_GROUP = re.compile(r"[0-9]{3}(?:\.[0-9]+)?")
 
@@ -140,6 +146,9 @@ def _value(sign: str, body: str) -> tuple[Number | None, str]:
         return None, "an exponent"
     if sign and sign != "-":
         return None, "a doubled, spaced or plus sign"
+    if _THOUSANDS_POINT.fullmatch(body):
+        # "1.000", "2.500": one (point zero zero zero) in some places, a thousand in others
+        return None, "a point that may group thousands"
     if _INT.fullmatch(body) or _DECIMAL.fullmatch(body):
         number = exact(body)
     elif _COMMAS.fullmatch(body):
@@ -159,8 +168,8 @@ def exact(digits: str) -> Number | None:
     """ "1600" -> 1600, "2.5" -> 2.5: an int, or a float that is exactly the decimal written
     (its shortest repr reads back as the same number); None if no value carries it."""
     whole, _, frac = digits.partition(".")
-    if len(whole) > _MAX_DIGITS or len(frac) > _MAX_DIGITS:
-        return None
+    if len(whole.lstrip("0")) > _MAX_WHOLE_DIGITS or len(frac) > _MAX_DIGITS:
+        return None  # beyond any register or setpoint: not a value anyone means
     if not frac:
         return int(whole)
     return _of_decimal(Decimal(digits))

@@ -127,4 +127,19 @@ def test_a_decimal_is_exact_or_nothing() -> None:
     assert exact("30.00000000001") == 30.00000000001
     assert exact("1500.0") == 1500 and isinstance(exact("1500.0"), int)
     assert exact("0.30000000000000001") is None  # a float cannot carry it: not some other value
-    assert exact("9" * 400) == int("9" * 400)
+    assert exact("9" * 18) == int("9" * 18)
+    assert exact("9" * 19) is None  # past any register: no value anyone means
+    assert exact("18446744073709551616") is None and exact("0" * 30 + "5") == 5
+
+
+@pytest.mark.parametrize("text", ["1.000", "2.500", "999.125", "1.500 bar"])
+def test_a_point_that_may_group_thousands_is_unreadable(text: str) -> None:
+    (lit,) = literals(text)
+    assert lit.value is None and "thousands" in lit.why
+
+
+@pytest.mark.parametrize(("text", "value"), [("0.125", 0.125), ("1.5", 1.5), ("1.25", 1.25),
+                                             ("1000.000", 1000), ("12.3456", 12.3456)])
+def test_other_decimals_are_read(text: str, value: float) -> None:
+    (lit,) = literals(text)
+    assert lit.value == value

@@ -96,3 +96,12 @@ def test_read_back_comparison() -> None:
     assert steps.same(10.0, 10.2) and not steps.same(10.0, 10.3)
     assert point().same(75.5, 75.5) and not point().same(75.5, 75.6)
     assert point(kind="string", type="string").same("A", "A")
+
+
+@pytest.mark.parametrize(("value", "sent"), [(0.3, b"SP 3.0\r\n"), (250.7, b"SP 2507.0\r\n"),
+                                             (1e-07, b"SP 0.000001\r\n"),
+                                             (12.34, b"SP 123.4\r\n")])
+def test_a_scaled_value_is_sent_as_the_decimal_meant(value: float, sent: bytes) -> None:
+    sp = point(kind="float", type="float", scale=0.1, command="SP {value}\r\n", writable=True,
+               min=0, max=1000)
+    assert sp.render(value) == sent

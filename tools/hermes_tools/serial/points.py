@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 from hermesd.errors import ErrorCode, HermesError, Rejected
@@ -163,7 +164,9 @@ class PointSpec:
                 raise Rejected(f"{value:g} cannot be sent to {self.id}: it is not a whole step "
                                f"of {self.scale:g}")
             return whole
-        return raw
+        # (value - offset) / scale leaves binary noise (0.3 / 0.1 = 2.9999999999999996): the
+        # instrument gets the decimal meant, 12 significant digits, never in exponent form
+        return _Plain(f"{raw:.12g}")
 
     def same(self, wanted: Any, seen: Any) -> bool:
         """Whether a value read back is the value written (numbers within half a step)."""
@@ -172,3 +175,18 @@ class PointSpec:
             step = abs(self.scale) if self.raw_type == "int" else 0.0
             return abs(float(wanted) - float(seen)) <= step / 2 + 1e-9 * max(1.0, abs(wanted))
         return bool(wanted == seen)
+
+
+class _Plain(float):
+    """A float that a bare `{value}` writes as a plain decimal: "0.000001", not "1e-06"."""
+
+    def __format__(self, spec: str) -> str:
+        if spec:
+            return super().__format__(spec)
+        text = repr(float(self))
+        if "e" in text or "E" in text:
+            text = format(Decimal(text), "f")
+        return text
+
+    def __str__(self) -> str:
+        return self.__format__("")
