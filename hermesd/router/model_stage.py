@@ -26,11 +26,12 @@ from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
-from hermesd.router.coverage import NEAR, Term, explain, explained, terms
+from hermesd.router.coverage import GENERAL, NEAR, Term, explain, explained, terms
 from hermesd.router.grammar import Choice, choices, gbnf
+from hermesd.router.profiles import Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
-from hermesd.router.semantic import FULL, Semantic
+from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import YES_NO_START
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,8 @@ SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "
 #: ...and when the best candidate explains all that the command names, none: the model only
 #: chooses which candidate (its choice is still checked against the words)
 FOCUSED_REASONS: tuple[str, ...] = ()
+#: the plant itself ("leaving the plant", "the whole site"): no thing a point must have
+WHOLE_PLANT = frozenset(("thing.site",))
 SURELY_COVERED = 0.6
 
 
@@ -209,30 +212,57 @@ class ModelStage:
         return found[0] if found else None
 
     def check(self, a: Analysis, action: Action) -> Action:
-        """The model's choice, unless the words name what that point is not: a quantity or a
-        thing the lexicon knows that the point does not explain ("homogeniser temperature"
-        and the homogeniser's pressure), or a number it does not have ("inverter 4"). Then the
-        command names a point the plant does not have: `respond unknown_point`."""
+        """The model's choice, unless the words name what that point is not (`missing`); then
+        the command names a point the plant does not have: `respond unknown_point`."""
         pid = action.args.get("point") if action.name in ("read", "write") else None
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
         profile = self.rules.profiles.by_id[pid]
-        found = self.semantic.terms(a)
-        ids, _ = self.semantic.ids(a, found)
-        others = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
-                  if p != pid and p in self.rules.profiles.by_id]
-        missing = [t for t in found if explained(t, profile, found) <= NEAR and (
-            self.semantic.meaningful(a, t)
-            # a quantity another candidate has ("how full": the battery's charge, not its
-            # power)
-            or (self.semantic.quantities(t) and any(explained(t, o, found) > NEAR
-                                                     for o in others)))]
-        measure = _how_much(a) if profile.point.kind == "bool" else None
-        if missing or (ids and not ids <= profile.ids) or measure:
-            asked = " ".join(t.shown for t in missing) or " ".join(sorted(ids - profile.ids)) \
-                or measure or pid
-            return respond("unknown_point", asked=asked, model=f"{action.name} {pid}")
+        why = self.missing(a, profile)
+        if why:
+            return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
         return action
+
+    def missing(self, a: Analysis, profile: Profile) -> str | None:
+        """The words of the command that `profile`'s point does not have, as they were said:
+        - a quantity it does not explain ("homogeniser temperature", and the homogeniser's
+          pressure), or one another candidate explains and it does not ("how full is the
+          battery": the charge, not the power);
+        - a thing that names other points of this plant, when the point belongs to a thing of
+          its own ("jaw crusher oil temperature", and the cone crusher's);
+        - a thing or medium no point of this plant has ("brine temperature"), except the plant
+          itself ("leaving the plant");
+        - a number naming another of several numbered things ("inverter 4");
+        - a measure asked of an on/off point ("how wet is the timber", and the fans)."""
+        found = self.semantic.terms(a)
+        others = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
+                  if p != profile.id and p in self.rules.profiles.by_id]
+        rest = [o for o in self.rules.profiles.all if o is not profile]
+        missing = []
+        for t in found:
+            if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
+                continue
+            quantities = set(self.semantic.quantities(t))
+            if quantities - GENERAL:
+                if any(explained(t, o, found) >= FULL for o in rest):
+                    missing.append(t)  # the plant has it, on another point
+            elif quantities:
+                if t.raw not in WEAK_QUANTITY and any(
+                        quantities & (o.concepts | o.unit_quantities) for o in others):
+                    missing.append(t)  # "how full": the charge, not the power
+            elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
+                if profile.things and any(explained(t, o, found) >= FULL for o in rest):
+                    missing.append(t)  # "jaw crusher": another thing than the cone crusher
+            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
+                missing.append(t)  # "brine": the plant has none
+        if missing:
+            return " ".join(t.shown for t in missing)
+        ids, _ = self.semantic.ids(a, found)
+        if ids and profile.ids and not ids & profile.ids:
+            return " ".join(sorted(ids))
+        if profile.point.kind == "bool":
+            return _how_much(a)
+        return None
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)

@@ -151,7 +151,7 @@ class Profiles:
             role = "command" if point.writable else "state"
         else:
             role = "measurement"
-        things = {s.concept for s in senses | parts if s.kind in ("thing", "medium")}
+        things = {s.concept for s in senses if s.kind in ("thing", "medium")}
         part_concepts = {s.concept for s in parts} - concepts
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,

@@ -321,15 +321,16 @@ class Semantic:
                 return self._asked(a, terms)
         return None
 
-    def meaningful(self, a: Analysis, term: Term) -> bool:
+    def meaningful(self, a: Analysis, term: Term, general: bool = False) -> bool:
         """A word whose meaning a point must have to be the one meant: a quantity (not a
         level, volume or count, which many points answer), a thing or a medium ("brine") the
-        lexicon knows (not
+        lexicon knows (with `general`, a level, volume or count too; not
         a Chinese character read alone: 池 is a pool, a tank or a basin)."""
         tok = a.toks[term.index]
         if tok.zh and len(tok.written or tok.raw) == 1:
             return False
-        return bool(set(self.quantities(term)) - WEAK_CONCEPTS) or \
+        quantities = set(self.quantities(term))
+        return bool(quantities if general else quantities - WEAK_CONCEPTS) or \
             bool(term.kinds & {"thing", "medium"})
 
     @staticmethod
