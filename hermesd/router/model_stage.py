@@ -193,8 +193,10 @@ class ModelStage:
         found = self.semantic.terms(a)
         profile = self.rules.profiles.by_id[best]
         strengths = [explained(t, profile, found) for t in found]
+        # (a medium is context: "pH of the recirculation water"; the check refuses one the
+        # plant has none of)
         meaningful = [s for t, s in zip(found, strengths, strict=True)
-                      if self.semantic.meaningful(a, t) or t.unit]
+                      if (self.semantic.meaningful(a, t) and "medium" not in t.kinds) or t.unit]
         total = sum(t.weight for t in found)
         cover = sum(t.weight * s for t, s in zip(found, strengths, strict=True)) / total \
             if total else 0.0
