@@ -181,6 +181,44 @@ VALUE_QUESTIONS = {
 }
 
 
+#: the questions back of the write gate (`router.write_gate`): the words did not plainly ask for
+#: one write, now; {point} is the point the write would have gone to, {example} a plain command
+GATE_QUESTIONS = {
+    "when": ("I heard a time or a condition ({words}); I only act now, so {point} was not "
+             "changed. Say it when it should happen, e.g. “{example}”.",
+             "我听到了时间或条件（{words}）；我只执行当下的命令，未更改{point}。请在需要时直接说，例如“{example}”。"),
+    "question": ("That sounds like a question or a statement ({words}), so {point} was not "
+                 "changed. To change it, say e.g. “{example}”.",
+                 "这听起来像是提问或陈述（{words}），所以未更改{point}。如需更改，请说例如“{example}”。"),
+    "approximate": ("I set exact values, not approximate ones or bounds ({words}); {point} was "
+                    "not changed. Say the value, e.g. “{example}”.",
+                    "我只设定确切的数值，不接受约数或范围（{words}），未更改{point}。请说出确切数值，例如“{example}”。"),
+    "several_targets": ("I change one point at a time ({words}); nothing was changed. Name "
+                        "each one in its own command, e.g. “{example}”.",
+                        "我一次只更改一个测点（{words}），未做任何更改。请逐个下达命令，例如“{example}”。"),
+    "unit": ("{point} is set in {unit}, and I heard {words}; nothing was changed. Say the "
+             "value in {unit}, e.g. “{example}”.",
+             "{point}的单位是{unit}，而我听到的是{words}，未做任何更改。请用{unit}说出数值，例如“{example}”。"),
+    "other_thing": ("{words} names something other than {point}; nothing was changed. Say "
+                    "which one you mean, e.g. “{example}”.",
+                    "{words}指的不是{point}，未做任何更改。请说明您指的是哪一个，例如“{example}”。"),
+    "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
+                   "changed. Say it, e.g. “{example}”.",
+                   "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),
+}
+
+
+def gate_question(problem: str, words: tuple[str, ...], point: str, unit: str, example: str,
+                  zh: bool = False) -> str:
+    """The question back for a write the gate stopped, naming the words that stopped it."""
+    quoted = ("、" if zh else ", ").join(f"“{w}”" for w in map(printable, words)) or "—"
+    if problem in GATE_QUESTIONS:
+        template = GATE_QUESTIONS[problem][1 if zh else 0]
+        return template.format(words=quoted, point=point, unit=unit or "its unit",
+                               example=example)
+    return value_question(problem, words, example, zh)
+
+
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
                    zh: bool = False) -> str:
     """The question back for a write whose words give no one value, naming those words."""

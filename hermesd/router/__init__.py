@@ -17,6 +17,7 @@ from hermesd.router.meaning import Lexicon
 from hermesd.router.raw_registers import RawRegisterRule
 from hermesd.router.rules import Analysis, Placement, RuleRouter
 from hermesd.router.semantic import Semantic
+from hermesd.router.write_gate import gated
 
 
 @dataclass(frozen=True)
@@ -73,10 +74,24 @@ class Router:
                                plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
         if placed is not None:
-            return Routed(placed.action, "rule", timings, placed.candidates)
+            return self._gate(text, analysis, Routed(placed.action, "rule", timings,
+                                                     placed.candidates))
         if self.model is not None and analysis is not None:
             routed = await self.model(ctx, text, analysis)
             if routed is not None:
-                return Routed(routed.action, routed.route, {**timings, **routed.timings_ms},
-                              routed.candidates)
+                return self._gate(text, analysis, Routed(
+                    routed.action, routed.route, {**timings, **routed.timings_ms},
+                    routed.candidates))
         return Routed(respond("not_understood"), "rule", timings)
+
+    def _gate(self, text: str, analysis: Analysis | None, routed: Routed) -> Routed:
+        """Every write the words led to passes the write gate, whichever stage placed it;
+        the config's own intents are the plant's phrases and pass as they are."""
+        action = routed.action
+        if action.name != "write" or analysis is None or self.rules.is_intent(analysis):
+            return routed
+        point = self.rules.points.get(action.point or "")
+        if point is None:
+            return routed  # no such point: the engine refuses it by name
+        stopped = gated(text, point, action.args.get("value"))
+        return routed if stopped is None else replace(routed, action=stopped)

@@ -234,6 +234,10 @@ class RuleRouter:
                 return False
         return True
 
+    def is_intent(self, a: Analysis) -> bool:
+        """The command is one of the config's intent phrases."""
+        return " ".join(t.text for t in a.toks) in self.intents
+
     def _place(self, a: Analysis) -> Placement | None:
         toks, words = a.toks, a.words
         if not toks:
