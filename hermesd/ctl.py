@@ -1,8 +1,8 @@
 """`hermesctl`: talk to a running hermesd over its control socket.
 
     hermesctl [--socket PATH] [--json] [--role ROLE] [--dry-run] COMMAND ...
-      status | tools | points | read POINT | write POINT VALUE | ask [TEXT...] [--audio FILE]
-      call TOOL.ACTION JSON | listen [--window SECONDS]
+      status | tools | points | read POINT [POINT...] | write POINT VALUE
+      ask [TEXT...] [--audio FILE] | call TOOL.ACTION JSON | listen [--window SECONDS]
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
@@ -223,8 +223,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("status", parents=[common], help="daemon, tools, devices, LLM")
     sub.add_parser("tools", parents=[common], help="tool processes and their actions")
     sub.add_parser("points", parents=[common], help="configured points and last values")
-    p = sub.add_parser("read", parents=[common], help="read a point now")
-    p.add_argument("point")
+    p = sub.add_parser("read", parents=[common], help="read a point (or several) now")
+    p.add_argument("point", nargs="+")
     p = sub.add_parser("write", parents=[common], help="write a value to a point")
     p.add_argument("point")
     p.add_argument("value")
@@ -252,7 +252,11 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
     if getattr(args, "timeout", None):
         req["timeout"] = args.timeout
     if args.command == "read":
-        req["point"] = utf8(args.point, "POINT")
+        points = [utf8(point, "POINT") for point in args.point]
+        if len(points) == 1:
+            req["point"] = points[0]
+        else:
+            req["points"] = points
     elif args.command == "write":
         req["point"], req["value"] = utf8(args.point, "POINT"), utf8(args.value, "VALUE")
     elif args.command == "listen":

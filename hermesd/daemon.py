@@ -266,6 +266,8 @@ class Daemon:
     async def _request(self, ctx: RequestContext, req: Request) -> Answer:
         f = req.fields
         if req.op == "read":
+            if "points" in f:
+                return await self.engine.read_many(ctx, f["points"])
             return await self.engine.read(ctx, f["point"])
         if req.op == "write":
             return await self.engine.write(ctx, f["point"], f["value"])

@@ -14,6 +14,7 @@ was said and why it led where it did.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from dataclasses import dataclass
@@ -45,6 +46,7 @@ from hermesd.replies import (
     dry_run_reply,
     error_reply,
     is_chinese,
+    read_many_reply,
     read_reply,
     respond_reply,
     write_reply,
@@ -57,6 +59,9 @@ log = logging.getLogger(__name__)
 MAX_TEXT = 1000  # characters of a command; longer is refused
 MAX_INFLIGHT = 512  # requests being worked on at once; more answer BUSY
 MAX_CANDIDATES = 8  # candidate points of a routed command kept in its audit records
+MAX_READ_POINTS = 32  # points of one read of several
+#: a read of several answers with the worst of its points' statuses
+_WORST = {"ok": 0, "stale": 1, "error": 2}
 
 
 @dataclass
@@ -97,6 +102,11 @@ class Engine:
 
     async def read(self, ctx: RequestContext, point_id: str) -> Answer:
         return await self._run(ctx, "direct", Action("read", {"point": point_id}), text=None)
+
+    async def read_many(self, ctx: RequestContext, point_ids: list[str]) -> Answer:
+        """One read of several points (`args.points`), answered in one reply."""
+        return await self._run(ctx, "direct", Action("read", {"points": list(point_ids)}),
+                               text=None)
 
     async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
         return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
@@ -208,6 +218,8 @@ class Engine:
             return Answer("ok", route, action, reply=reply)
         if action.name not in ("read", "write"):
             raise BadRequest(f"unknown action {action.name!r}")
+        if action.name == "read" and "points" in action.args:
+            return await self._read_many(ctx, route, action, self._points_of(action), zh)
         point_id = action.args.get("point")
         if not isinstance(point_id, str) or point_id not in self.registry:
             raise UnknownPoint(str(point_id))
@@ -243,6 +255,60 @@ class Engine:
         if outcome.error is not None:
             answer.error = _err(outcome.error)
         return answer
+
+    def _points_of(self, action: Action) -> list[Point]:
+        ids = action.args.get("points")
+        if "point" in action.args or not isinstance(ids, list) or \
+                not all(isinstance(p, str) for p in ids):
+            raise BadRequest("a read of several points takes `points`, a list of point ids")
+        if not 1 <= len(ids) <= MAX_READ_POINTS or len(set(ids)) != len(ids):
+            raise BadRequest(f"a read of several points takes 1..{MAX_READ_POINTS} different "
+                             "point ids")
+        for pid in ids:
+            if pid not in self.registry:
+                raise UnknownPoint(pid)
+        return [self.registry.get(pid) for pid in ids]
+
+    async def _read_many(self, ctx: RequestContext, route: Route, action: Action,
+                         points: list[Point], zh: bool) -> Answer:
+        """Every point read at once; `result.values` in the order asked, the status the worst
+        of theirs (ok < stale < error), one reply that names them all."""
+        checks = [check for point in points for check in self.policy.check_read(ctx, point)]
+        if ctx.dry_run:
+            return Answer("dry_run", route, action, checks=checks,
+                          reply=dry_run_reply("read", None, None, zh, points=points))
+        started = time.perf_counter()
+        async with asyncio.TaskGroup() as group:
+            tasks = [group.create_task(self._read_item(ctx, point)) for point in points]
+        items = [task.result() for task in tasks]
+        status = max((status for status, _, _ in items), key=_WORST.__getitem__)
+        errors = [error for _, _, error in items if error is not None]
+        answer = Answer(status, route, action,  # type: ignore[arg-type]
+                        result={"values": [result for _, result, _ in items]},
+                        reply=read_many_reply([(p, r) for p, (_, r, _) in zip(points, items,
+                                                                              strict=True)],
+                                              zh),
+                        timings_ms={"dispatch": (time.perf_counter() - started) * 1000})
+        if errors:
+            answer.error = _err(errors[0])
+        return answer
+
+    async def _read_item(self, ctx: RequestContext, point: Point
+                         ) -> tuple[str, dict[str, Any], HermesError | None]:
+        """One point of a read of several: its status, its `result` object, and the error that
+        kept it from being read now (a point with no value at all is `error`, valued null)."""
+        try:
+            outcome = await self.dispatcher.read(ctx, point)
+        except HermesError as exc:
+            return "error", {"point": point.id, "value": None, "unit": point.unit,
+                             "quality": "error", "error": _err(exc)}, exc
+        j = outcome.judgement
+        result: dict[str, Any] = {"point": point.id, "value": j.reading.value,
+                                  "unit": point.unit, "timestamp": _iso(j.reading.ts),
+                                  "age_s": round(j.age, 3), "quality": j.quality}
+        if j.stale:
+            result["stale_reason"] = j.why
+        return ("stale" if j.stale else "ok"), result, outcome.error
 
     async def _write(self, ctx: RequestContext, route: Route, action: Action, point: Point,
                      zh: bool) -> Answer:
@@ -296,6 +362,8 @@ class Engine:
             record["error"] = answer.error["code"]
         if answer.result and "value" in answer.result:
             record["value"] = answer.result["value"]
+        elif answer.result and "values" in answer.result:
+            record["values"] = [item.get("value") for item in answer.result["values"]]
         self.audit.append(record)
         return answer
 

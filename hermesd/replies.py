@@ -40,6 +40,12 @@ def _age_zh(seconds: float) -> str:
     return f"{seconds / 3600:.1f}小时"
 
 
+def _name(point: Point, zh: bool) -> str:
+    """The point's name in the language of the question: its Chinese name when the config gives
+    one (`names.zh`), else its own name — never a translation we guessed."""
+    return point.label("zh" if zh else "en")
+
+
 def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
     """A value as a person reads it, in the language of the question (开/关 for on/off);
     `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
@@ -52,20 +58,45 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
     value = _shown(point, j.reading.value, zh)
     if zh:
         if not j.stale:
-            return f"{point.label()}：{value}。"
+            return f"{_name(point, zh)}：{value}。"
         when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
-        return f"{point.label()}的最后已知值为{value}（{when}，{_age_zh(j.age)}前；数据过时：{j.why}）。"
+        return f"{_name(point, zh)}的最后已知值为{value}（{when}，{_age_zh(j.age)}前；数据过时：{j.why}）。"
     if not j.stale:
         if point.kind == "bool":
-            return f"{point.label()} is {value}."
-        return f"{point.label()} is {value}."
+            return f"{_name(point, zh)} is {value}."
+        return f"{_name(point, zh)} is {value}."
     if j.why.startswith(f"{point.device} offline"):
         # "Boiler 3 temperature: PLC plc1 offline since 09:14:02; last value 523.4 °C, 41 s old."
         noun = DEVICE_NOUN.get(point.driver, "device")
-        return f"{point.label()}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
+        return f"{_name(point, zh)}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
     when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
-    return (f"{point.label()}: last known value {value} at {when}, {_age(j.age)} old "
+    return (f"{_name(point, zh)}: last known value {value} at {when}, {_age(j.age)} old "
             f"(stale: {j.why}).")
+
+
+def read_many_reply(items: list[tuple[Point, dict[str, Any]]], zh: bool = False) -> str:
+    """One sentence for a read of several points: each point's value in the order asked, a
+    stale one with its age and why, one that could not be read saying so."""
+    parts = []
+    for point, result in items:
+        name = _name(point, zh)
+        if result.get("quality") == "error":
+            why = str((result.get("error") or {}).get("message", ""))
+            parts.append(f"{name}无法读取（{why}）" if zh else f"{name} could not be read ({why})")
+            continue
+        value = _shown(point, result["value"], zh)
+        age = float(result.get("age_s") or 0.0)
+        if result.get("quality") == "stale":
+            why = result.get("stale_reason", "")
+            parts.append(f"{name}：{value}（{_age_zh(age)}前的值，数据过时：{why}）" if zh
+                         else f"{name} was {value} {_age(age)} ago (stale: {why})")
+        else:
+            parts.append(f"{name}：{value}" if zh else f"{name} is {value}")
+    if zh:
+        return "；".join(parts) + "。"
+    if len(parts) == 1:
+        return parts[0] + "."
+    return ", ".join(parts[:-1]) + " and " + parts[-1] + "."
 
 
 #: what people call a device of each driver, in a stale reply
@@ -77,23 +108,30 @@ def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = Fal
     shown = _shown(point, value, zh, exact=True)
     if zh:
         if confirmed is not False:
-            return f"已将{point.label()}设为{shown}。"
+            return f"已将{_name(point, zh)}设为{shown}。"
         back = "" if actual is None else f"，设备读回为{_shown(point, actual, zh)}"
-        return f"已发送：{point.label()}设为{shown}，但设备尚未确认{back}。"
+        return f"已发送：{_name(point, zh)}设为{shown}，但设备尚未确认{back}。"
     if confirmed is False:
         back = "" if actual is None else f"; it reads back {_shown(point, actual, zh)}"
-        return f"Sent {point.label()} = {shown}, but the device has not confirmed it yet{back}."
-    return f"{point.label()} set to {shown}."
+        return f"Sent {_name(point, zh)} = {shown}, but the device has not confirmed it yet{back}."
+    return f"{_name(point, zh)} set to {shown}."
 
 
-def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False) -> str:
+def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False, *,
+                  points: list[Point] | None = None) -> str:
+    if points:
+        names = [_name(p, zh) for p in points]
+        if zh:
+            return f"演练：将读取{'、'.join(names)}。"
+        listed = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+        return f"Dry run: would read {listed}."
     if point is None:
         return "Dry run: nothing would be done." if not zh else "演练：不会执行任何操作。"
     if action == "write":
         shown = _shown(point, value, zh, exact=True)
-        return f"Dry run: would set {point.label()} to {shown}; all checks pass." if not zh \
-            else f"演练：将把{point.label()}设为{shown}；所有检查均通过。"
-    return f"Dry run: would read {point.label()}." if not zh else f"演练：将读取{point.label()}。"
+        return f"Dry run: would set {_name(point, zh)} to {shown}; all checks pass." if not zh \
+            else f"演练：将把{_name(point, zh)}设为{shown}；所有检查均通过。"
+    return f"Dry run: would read {_name(point, zh)}." if not zh else f"演练：将读取{_name(point, zh)}。"
 
 
 RESPOND = {
@@ -141,6 +179,44 @@ VALUE_QUESTIONS = {
                  "{example}”.",
                  "我听到了{words}，所以未做任何更改。请说出要设定的值，例如“设为{example}”。"),
 }
+
+
+#: the questions back of the write gate (`router.write_gate`): the words did not plainly ask for
+#: one write, now; {point} is the point the write would have gone to, {example} a plain command
+GATE_QUESTIONS = {
+    "when": ("I heard a time or a condition ({words}); I only act now, so {point} was not "
+             "changed. Say it when it should happen, e.g. “{example}”.",
+             "我听到了时间或条件（{words}）；我只执行当下的命令，未更改{point}。请在需要时直接说，例如“{example}”。"),
+    "question": ("That sounds like a question or a statement ({words}), so {point} was not "
+                 "changed. To change it, say e.g. “{example}”.",
+                 "这听起来像是提问或陈述（{words}），所以未更改{point}。如需更改，请说例如“{example}”。"),
+    "approximate": ("I set exact values, not approximate ones or bounds ({words}); {point} was "
+                    "not changed. Say the value, e.g. “{example}”.",
+                    "我只设定确切的数值，不接受约数或范围（{words}），未更改{point}。请说出确切数值，例如“{example}”。"),
+    "several_targets": ("I change one point at a time ({words}); nothing was changed. Name "
+                        "each one in its own command, e.g. “{example}”.",
+                        "我一次只更改一个测点（{words}），未做任何更改。请逐个下达命令，例如“{example}”。"),
+    "unit": ("{point} is set in {unit}, and I heard {words}; nothing was changed. Say the "
+             "value in {unit}, e.g. “{example}”.",
+             "{point}的单位是{unit}，而我听到的是{words}，未做任何更改。请用{unit}说出数值，例如“{example}”。"),
+    "other_thing": ("{words} names something other than {point}; nothing was changed. Say "
+                    "which one you mean, e.g. “{example}”.",
+                    "{words}指的不是{point}，未做任何更改。请说明您指的是哪一个，例如“{example}”。"),
+    "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
+                   "changed. Say it, e.g. “{example}”.",
+                   "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),
+}
+
+
+def gate_question(problem: str, words: tuple[str, ...], point: str, unit: str, example: str,
+                  zh: bool = False) -> str:
+    """The question back for a write the gate stopped, naming the words that stopped it."""
+    quoted = ("、" if zh else ", ").join(f"“{w}”" for w in map(printable, words)) or "—"
+    if problem in GATE_QUESTIONS:
+        template = GATE_QUESTIONS[problem][1 if zh else 0]
+        return template.format(words=quoted, point=point, unit=unit or "its unit",
+                               example=example)
+    return value_question(problem, words, example, zh)
 
 
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,

@@ -42,6 +42,9 @@ MAX_TOPIC_BYTES = 256  # as the mqtt tool bounds a response topic
 #: keys of `driver: mqtt` devices and points that name a topic of the device
 DEVICE_TOPIC_KEYS = ("availability_topic", "state_topic", "command_topic")
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
+#: a language code of a point's `names`: "zh", "de", "pt-BR", "zh-Hant"
+NAME_LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
+MAX_DESCRIPTION = 300  # characters: it goes into the model's prompt with every point's
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
             "metrics", "audit")
@@ -218,8 +221,8 @@ def _llm(s: Section) -> Llm:
                queue=queue)
 
 
-_COMMON_POINT_KEYS = ("name", "aliases", "unit", "max_age", "writable", "min", "max", "choices",
-                      "step")
+_COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
+                      "min", "max", "choices", "step")
 
 
 def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
@@ -282,6 +285,11 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
         s.problem(None, "a point id may hold letters, digits, _ and - only")
     name = s.text("name", pid.replace("_", " "))
     aliases = s.texts("aliases")
+    description = s.text("description", None)
+    if description is not None and len(description) > MAX_DESCRIPTION:
+        s.problem("description", f"is {len(description)} characters; at most {MAX_DESCRIPTION} "
+                                 "(a sentence that says what the point is)")
+    names = _names(s)
     unit = s.text("unit", None)
     max_age = s.duration("max_age", None, min=0.05)
     writable = s.flag("writable", False)
@@ -315,9 +323,25 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
         s.problem("step", f"{step:g} is not a multiple of what the register holds "
                           f"({keys.step:g})")
     return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
-                 aliases=aliases, unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
+                 aliases=aliases, description=description, names=MappingProxyType(names),
+                 unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
                  min=lo, max=hi, choices=choices, step=step or keys.step,
                  step_origin=keys.step_origin, params=MappingProxyType(keys.params))
+
+
+def _names(s: Section) -> dict[str, str]:
+    """`names: {zh: 1号窑干球温度}`: the point's name in other languages, by language code."""
+    names: dict[str, str] = {}
+    sec = s.section("names")
+    for lang, text in sec.mapping_items():
+        sec.known.add(lang)
+        if not NAME_LANGUAGE.fullmatch(lang):
+            sec.problem(lang, "is not a language code such as zh, de or pt-BR")
+        elif not isinstance(text, str) or not text.strip():
+            sec.problem(lang, f"expected the point's name in that language, got {describe(text)}")
+        else:
+            names[lang] = text
+    return names
 
 
 def _multiple(value: float, step: float) -> bool:
@@ -333,7 +357,7 @@ def _check_names(points: dict[str, Point], problems: Problems) -> None:
     """A name or alias that names two points would make "read X" ambiguous."""
     seen: dict[str, str] = {}
     for pid, point in points.items():
-        for label in (point.name, *point.aliases):
+        for label in (point.name, *point.aliases, *point.names.values()):
             key = " ".join(label.casefold().split())
             other = seen.get(key)
             if other is not None and other != pid:

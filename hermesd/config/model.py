@@ -69,6 +69,11 @@ class Point:
     driver: Driver
     name: str  # what people call it; matched by the router
     aliases: tuple[str, ...] = ()  # more names people use
+    #: what the point is, in a sentence (the router matches its words; the model sees it)
+    description: str | None = None
+    #: its name in other languages, by language code ({"zh": "1号窑干球温度"}): matched by the
+    #: router, and used by replies in that language (never a guessed translation)
+    names: Mapping[str, str] = field(default_factory=dict)
     unit: str | None = None
     max_age: float | None = None  # seconds after which a value is stale; None: only by offline
     kind: ValueKind = "float"  # the value type people and policy see
@@ -81,8 +86,10 @@ class Point:
     #: driver keys (table, address, type, topic, query, ...)
     params: Mapping[str, Any] = field(default_factory=dict)
 
-    def label(self) -> str:
-        return self.name or self.id
+    def label(self, lang: str = "en") -> str:
+        """The point's name for a reply in `lang`: its own name there when the config gives
+        one, else its (English) name."""
+        return self.names.get(lang) or self.name or self.id
 
 
 @dataclass(frozen=True, slots=True)

@@ -23,7 +23,8 @@ OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     "status": {},
     "tools": {},
     "points": {},
-    "read": {"point": (str, True)},
+    # one point, or several in one read (`points`, answered with `result.values`)
+    "read": {"point": (str, False), "points": (list, False)},
     "write": {"point": (str, True), "value": ((str, int, float, bool), True)},
     # audio_wav: a WAV file, base64 (hermesctl ask --audio); audio: a path the daemon reads,
     # for root and the daemon's own user only (others' files are not the daemon's to read)
@@ -105,6 +106,13 @@ def parse(obj: dict[str, Any]) -> Request:
             raise BadRequest(f"{op}: field {name!r} has the wrong type (boolean)")
         if not isinstance(value, allowed):
             raise BadRequest(f"{op}: field {name!r} has the wrong type ({type(value).__name__})")
+    if op == "read" and "point" not in obj and "points" not in obj:
+        raise BadRequest("read: missing field 'point' (or 'points', a list of point ids)")
+    if op == "read" and "point" in obj and "points" in obj:
+        raise BadRequest("read: give one of point or points, not both")
+    if op == "read" and "points" in obj and not (
+            obj["points"] and all(isinstance(p, str) for p in obj["points"])):
+        raise BadRequest("read: points must be a non-empty list of point ids")
     if op == "ask" and sum(k in obj for k in ("text", "audio", "audio_wav")) != 1:
         raise BadRequest("ask: give exactly one of text, audio or audio_wav")
     if op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:

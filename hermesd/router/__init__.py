@@ -8,13 +8,16 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from hermesd.answer import Action, Route, respond
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
+from hermesd.router.meaning import Lexicon
 from hermesd.router.raw_registers import RawRegisterRule
 from hermesd.router.rules import Analysis, Placement, RuleRouter
+from hermesd.router.semantic import Semantic
+from hermesd.router.write_gate import gated
 
 
 @dataclass(frozen=True)
@@ -32,14 +35,15 @@ PreRule = Callable[[str], Placement | None]
 
 
 class Router:
-    def __init__(self, config: Config) -> None:
-        self.rules = RuleRouter(list(config.points.values()), config.intents)
+    def __init__(self, config: Config, lexicon: Lexicon | None = None) -> None:
+        self.lexicon = lexicon
         self.model: ModelStage | None = None
         self.pre_rules: list[PreRule] = []
-        self._raw_registers(config)
+        self.reconfigure(config)
 
     def reconfigure(self, config: Config) -> None:
-        self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.rules = RuleRouter(list(config.points.values()), config.intents, self.lexicon)
+        self.semantic = Semantic(self.rules)
         self._raw_registers(config)
 
     def _raw_registers(self, config: Config) -> None:
@@ -60,12 +64,34 @@ class Router:
         else:
             analysis = self.rules.analyse(text)
             placed = self.rules.place(analysis)
-        rules_ms = (time.perf_counter() - started) * 1000
+        timings = {"rules": (time.perf_counter() - started) * 1000}
+        if placed is None and analysis is not None:
+            # the semantic stage: what is sure by meaning, and the candidates for the model
+            started = time.perf_counter()
+            judged = self.semantic.judge(analysis)
+            placed = judged.placement
+            analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
+                               plural=judged.plural)
+            timings["semantic"] = (time.perf_counter() - started) * 1000
         if placed is not None:
-            return Routed(placed.action, "rule", {"rules": rules_ms}, placed.candidates)
+            return self._gate(text, analysis, Routed(placed.action, "rule", timings,
+                                                     placed.candidates))
         if self.model is not None and analysis is not None:
             routed = await self.model(ctx, text, analysis)
             if routed is not None:
-                return Routed(routed.action, routed.route,
-                              {"rules": rules_ms, **routed.timings_ms}, routed.candidates)
-        return Routed(respond("not_understood"), "rule", {"rules": rules_ms})
+                return self._gate(text, analysis, Routed(
+                    routed.action, routed.route, {**timings, **routed.timings_ms},
+                    routed.candidates))
+        return Routed(respond("not_understood"), "rule", timings)
+
+    def _gate(self, text: str, analysis: Analysis | None, routed: Routed) -> Routed:
+        """Every write the words led to passes the write gate, whichever stage placed it;
+        the config's own intents are the plant's phrases and pass as they are."""
+        action = routed.action
+        if action.name != "write" or analysis is None or self.rules.is_intent(analysis):
+            return routed
+        point = self.rules.points.get(action.point or "")
+        if point is None:
+            return routed  # no such point: the engine refuses it by name
+        stopped = gated(text, point, action.args.get("value"))
+        return routed if stopped is None else replace(routed, action=stopped)

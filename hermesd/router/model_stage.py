@@ -26,15 +26,28 @@ from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
+from hermesd.router.coverage import GENERAL, NEAR, Term, explain, explained, terms
 from hermesd.router.grammar import Choice, choices, gbnf
+from hermesd.router.profiles import Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
+from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
+from hermesd.router.vocabulary import YES_NO_START
 
 log = logging.getLogger(__name__)
 
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
-SOME_REASONS = ("not_understood", "out_of_scope", "not_allowed")
+#: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
+#: out_of_scope (no point at all)
+SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "respond"
+# decides between them (destructive and rule-breaking requests are the rules' to refuse)
+#: ...and when the best candidate explains all that the command names, none: the model only
+#: chooses which candidate (its choice is still checked against the words)
+FOCUSED_REASONS: tuple[str, ...] = ()
+#: the plant itself ("leaving the plant", "the whole site"): no thing a point must have
+WHOLE_PLANT = frozenset(("thing.site",))
+SURELY_COVERED = 0.6
 
 
 class Worker(Protocol):
@@ -63,6 +76,9 @@ class Options:
     closed_world: bool = True  # no point shares a word with the command: offer respond only
     reuse_prefix: bool = True
     early_stop: bool = True  # stop generating once only one offered line is still possible
+    #: when the best candidate explains every quantity, unit and thing a command names, the
+    #: model chooses among the candidates, with no refusal to fall back on
+    focused: bool = True
     max_tokens: int = MAX_TOKENS
 
 
@@ -95,6 +111,7 @@ class ModelStage:
         self.config = config
         self.points = dict(config.points)
         self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.semantic = Semantic(self.rules)
         self.prompt: Prompt = build(config.points.values())
 
     # -- the stage ---------------------------------------------------------------------------
@@ -145,16 +162,109 @@ class ModelStage:
         # a "don't", a change of mind or a number no one can read leaves every write in doubt;
         # two numbers or a change ("by 10") leave every number in doubt (`values` gives none)
         doubt = self.rules.value_words(a, None).problem in SWITCH_PROBLEMS
-        if not a.yes_no and not doubt:  # a question never changes anything
+        # a question never changes anything, nor do words that ask for no change; a command
+        # about several points changes none
+        writing = a.wants_write or self.rules.terse_write(a, None)
+        if writing and not a.yes_no and not doubt and not a.plural:
             targets = [p for p in points if self.points[p].writable]
-            if not a.wants_write or not targets:
+            if not targets:
                 targets = points  # policy refuses read-only ones with a clear NOT_WRITABLE
+            unit = self._unit_of_value(a)
             for pid in targets:
+                if unit is not None and not explain(unit, self.rules.profiles.by_id[pid]):
+                    continue  # "300 kW" is no value for a point in %
                 writes += [(pid, v) for v in self.rules.values(a, self.points[pid])]
+            if not writes and a.wants_write:
+                points = []  # a read is no answer to a write, whatever the model would like
         # unknown numbered things and greetings are the rules' to spot; with candidates at
         # hand the model only says whether the command is about them at all
-        reasons = REASONS if not points or not self.options.narrow else SOME_REASONS
+        reasons: tuple[str, ...] = REASONS if not points or not self.options.narrow \
+            else SOME_REASONS
+        if points and self.options.focused and self._surely_one_of(a, points[0]):
+            reasons = FOCUSED_REASONS
         return choices(points, writes, reasons)
+
+    def _surely_one_of(self, a: Analysis, best: str) -> bool:
+        """Whether the best candidate explains every quantity, unit and thing the command
+        names, and most of what it says: then one of the candidates is meant, and the model
+        only chooses which ("NTU after filtration?")."""
+        if a.plural:
+            return False
+        found = self.semantic.terms(a)
+        profile = self.rules.profiles.by_id[best]
+        strengths = [explained(t, profile, found) for t in found]
+        # (a medium is context: "pH of the recirculation water"; the check refuses one the
+        # plant has none of)
+        meaningful = [s for t, s in zip(found, strengths, strict=True)
+                      if (self.semantic.meaningful(a, t) and "medium" not in t.kinds) or t.unit]
+        total = sum(t.weight for t in found)
+        cover = sum(t.weight * s for t, s in zip(found, strengths, strict=True)) / total \
+            if total else 0.0
+        # a word nobody knows may change everything ("what is the difference between a CRAH
+        # and a CRAC"): the model may still say none
+        known = all(t.concepts or t.word in self.rules.profiles.plant_words for t in found)
+        return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED \
+            and known
+
+    def _unit_of_value(self, a: Analysis) -> Term | None:
+        """The unit said right after a number ("300 kW"), as a term."""
+        places = {i + 1 for i, t in enumerate(a.toks[:-1]) if t.is_number}
+        found = [t for t in terms(a.text, a.toks, self.rules.profiles, spell=False)
+                 if t.unit and t.index in places]
+        return found[0] if found else None
+
+    def check(self, a: Analysis, action: Action) -> Action:
+        """The model's choice, unless the words name what that point is not (`missing`); then
+        the command names a point the plant does not have: `respond unknown_point`."""
+        pid = action.args.get("point") if action.name in ("read", "write") else None
+        if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
+            return action
+        profile = self.rules.profiles.by_id[pid]
+        why = self.missing(a, profile)
+        if why:
+            return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
+        return action
+
+    def missing(self, a: Analysis, profile: Profile) -> str | None:
+        """The words of the command that `profile`'s point does not have, as they were said:
+        - a quantity it does not explain ("homogeniser temperature", and the homogeniser's
+          pressure), or one another candidate explains and it does not ("how full is the
+          battery": the charge, not the power);
+        - a thing that names other points of this plant, when the point belongs to a thing of
+          its own ("jaw crusher oil temperature", and the cone crusher's);
+        - a thing or medium no point of this plant has ("brine temperature"), except the plant
+          itself ("leaving the plant");
+        - a number naming another of several numbered things ("inverter 4");
+        - a measure asked of an on/off point ("how wet is the timber", and the fans)."""
+        found = self.semantic.terms(a)
+        others = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
+                  if p != profile.id and p in self.rules.profiles.by_id]
+        rest = [o for o in self.rules.profiles.all if o is not profile]
+        missing = []
+        for t in found:
+            if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
+                continue
+            quantities = set(self.semantic.quantities(t))
+            if quantities - GENERAL:
+                if any(explained(t, o, found) >= FULL for o in rest):
+                    missing.append(t)  # the plant has it, on another point
+            elif quantities:
+                if t.raw not in WEAK_QUANTITY and any(
+                        quantities & (o.concepts | o.unit_quantities) for o in others):
+                    missing.append(t)  # "how full": the charge, not the power
+            elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
+                if profile.things and any(explained(t, o, found) >= FULL for o in rest):
+                    missing.append(t)  # "jaw crusher": another thing than the cone crusher
+            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
+                missing.append(t)  # "brine": the plant has none
+        if missing:
+            return " ".join(t.shown for t in missing)
+        ids, _ = self.semantic.ids(a, found)
+        if ids and profile.ids and not ids & profile.ids:
+            return " ".join(sorted(ids))
+        if profile.point.kind == "bool":
+            return _how_much(a)
+        return None
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)
@@ -176,7 +286,7 @@ class ModelStage:
             self.counters.failures += 1
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
-        return Routed(action, "llm", timings, candidates)
+        return Routed(self.check(a, action), "llm", timings, candidates)
 
     def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
         """The action of one output line, if it is one we offered (or, naive, any valid one)."""
@@ -274,3 +384,13 @@ def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:
     timings["llm_eval"] = timings.get("llm_eval", 0.0) + float(result["eval_ms"])
     timings["llm_generate"] = timings.get("llm_generate", 0.0) + float(result["generate_ms"])
 
+
+
+def _how_much(a: Analysis) -> str | None:
+    """ "how wet", "how much", "how fast": the words of a question that asks for a measure, which
+    an on/off point does not give ("how is the pump" asks for its state)."""
+    toks = a.toks
+    for i, t in enumerate(toks[:-1]):
+        if t.raw == "how" and not t.zh and toks[i + 1].raw not in YES_NO_START:
+            return f"{t.shown} {toks[i + 1].shown}"
+    return None

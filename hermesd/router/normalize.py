@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
@@ -33,6 +33,8 @@ from hermesd.router.vocabulary import (
     STOP,
     SYNONYMS,
     THINGS,
+    UNIT_QUANTITIES,
+    UNIT_SYMBOLS,
     ZH_DIGITS,
     ZH_MINUS,
     ZH_UNITS,
@@ -47,18 +49,43 @@ _NUMBER_WORDS = set(EN_UNITS) | set(EN_TENS) | set(EN_SCALES)
 _DIGIT_WORDS = {w for w, v in EN_UNITS.items() if v <= 9}
 #: "this one", "the big one": a pronoun, not the number 1
 _ONE_AFTER = frozenset("this that the which each every any another other big small new old "
-                       "last next left right same".split())
+                       "last next left right same".split()) | frozenset(EN_ORDINALS)
 #: private-use characters stand in for the numbers found first (`numbers.literals`)
 _SLOT = 0xF0000
+#: ...and others for the units found before them ("m3/h" holds no number 3)
+_UNIT_SLOT = 0xF8000
 _SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
+#: units written or spoken: one token each, whose text is the quantity it measures when we
+#: know it ("rpm" -> "speed"). Never a single letter ("line A", "0x5A" are no amperes).
+_UNIT = re.compile(
+    r"(?<![^\W\d]|[°℃])(?:"
+    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³])\s+(?:per|an|a)\s+hour"
+    r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
+    r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
+    r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
+    r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute))"
+    r"|(?P<symbol>m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
+    r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
+    r"|kwh|mwh|kw|mw|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
+    r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
+    r"|(?:milli|centi)?(?:metres?|meters)|lit(?:re|er)s?|tonnes?|kilograms?|kilos?))(?![\w/])",
+    re.IGNORECASE)
+_PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
+                 ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
+                 ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
+                 ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"))
 
 _PIECE = re.compile(
     r"(?P<cjk>[\u3007\u3400-\u4dbf\u4e00-\u9fff]+)"
+    r"|(?P<unit>[\U000F8000-\U000FFFFD])"
     r"|(?P<lit>[\U000F0000-\U000FFFFD])"
     r"|(?P<stray>\d+)"
-    r"|(?P<word>[^\W\d_]+(?:'[^\W\d_]+)?)")
-#: "no. 3", "number 3", "#3": the word only says that a number follows
-_NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])")
+    r"|(?P<word>[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+"
+    r"(?:'[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+)?)")  # "pH值": pH, then 值
+#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows
+_NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
+                          r"|\b(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
+                          r"|eight|nine|ten|eleven|twelve)\b)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +101,13 @@ class Token:
     #: first names a thing ("pump 1 600") or the groups are one number ("to 1 600")
     groups: tuple[str, ...] = ()
     written: str = ""  # for a Chinese word, the characters it came from (replies name them)
+    unit: str = ""  # a unit's symbol ("rpm", "m³/h"); its text is the quantity it measures
+    #: a comma or semicolon comes before it: a run of number words ends there ("kiln one,
+    #: sixty two" is kiln 1 and 62, never "one sixty two")
+    after_break: bool = False
+    #: a number said as an ordinal ("3号", "第三", "first"): it numbers a thing, it is never a
+    #: value to set
+    ordinal: bool = False
 
     @property
     def shown(self) -> str:
@@ -93,6 +127,7 @@ class Token:
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label."""
     text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
+    text, units = _units(text)
     found = literals(text)
     slotted = []
     last = 0
@@ -109,17 +144,50 @@ def tokens(text: str) -> list[Token]:
         kind = match.lastgroup
         raw = match.group(0)
         touching = match.start() == end
+        broken = end >= 0 and any(c in ",;" for c in text[end:match.start()])
+        before = len(out)
         if kind == "cjk":
             out.extend(_chinese(raw, out, after_digits=touching and bool(out)
                                 and _was_literal(out[-1])))
+        elif kind == "unit":
+            written, symbol = units[ord(raw) - _UNIT_SLOT]
+            out.append(Token(UNIT_QUANTITIES.get(symbol, symbol), written.casefold(),
+                             unit=symbol))
         elif kind == "lit":
             _literal(found[ord(raw) - _SLOT], out, touching)
         elif kind == "stray":  # digits that only NFKC made ("㏠"): none a person typed
             out.append(_unreadable(raw))
         else:
             out.append(_word(raw, out))
+        if broken and len(out) > before:
+            out[before] = replace(out[before], after_break=True)
         end = match.end()
     return _signs(_english_numbers(out))
+
+
+def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
+    """The text with each unit replaced by a slot, and the units (as written, symbol)."""
+    units: list[tuple[str, str]] = []
+
+    def slot(match: re.Match[str]) -> str:
+        written = match.group(0).strip()
+        if match.group("phrase"):
+            words = written.casefold().split()
+            symbol = next(sym for last, firsts, sym in _PHRASE_UNITS
+                          if words[-1] == last and words[0].startswith(firsts))
+        else:
+            symbol = unit_symbol(written) or written.casefold()
+        units.append((written, symbol))
+        return f" {chr(_UNIT_SLOT + len(units) - 1)} "
+
+    return _UNIT.sub(slot, text), units
+
+
+def unit_symbol(unit: str) -> str | None:
+    """One symbol for a unit however it is written ("kW", "kilowatts" -> "kw"), or None."""
+    key = "".join(unit.casefold().split()).replace("³", "3").replace("²", "2")
+    key = key.replace("℃", "°c").replace("μ", "µ")
+    return UNIT_SYMBOLS.get(key)
 
 
 def _hugs_cjk(text: str, lit: Literal) -> bool:
@@ -201,11 +269,15 @@ def _english_numbers(toks: list[Token]) -> list[Token]:
     i = 0
     while i < len(toks):
         t = toks[i]
+        if t.raw in EN_ORDINALS and not t.zh and out and out[-1].raw == "per":
+            out.append(t)  # "per second": a unit of time, no number
+            i += 1
+            continue
         if t.raw in EN_ORDINALS and not t.zh:
             if out and (out[-1].raw == "a" or out[-1].is_number):  # "a third", "two fifths"
                 out[-1] = _unreadable(f"{out[-1].raw} {t.raw}")
             else:
-                out.append(_number(EN_ORDINALS[t.raw], t.raw))
+                out.append(replace(_number(EN_ORDINALS[t.raw], t.raw), ordinal=True))
             i += 1
             continue
         j = _run_end(toks, i)
@@ -240,7 +312,7 @@ def _run_end(toks: list[Token], i: int) -> int:
     if not starts:
         return i
     k = i + 1
-    while k < len(toks):
+    while k < len(toks) and not toks[k].after_break:
         word, before, after = raw(k), raw(k - 1), raw(k + 1)
         number = word in _NUMBER_WORDS or (word == "point" and after in _NUMBER_WORDS)
         joins = word == "and" and ((before in EN_SCALES and after in _NUMBER_WORDS)
@@ -310,7 +382,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
         before.append(_unreadable(digits.raw + run[:n], zh=True))
         i = n
     if i == 0 and run.startswith("号") and before and before[-1].is_number:
-        pending = before.pop()  # "3号", the digits written in ASCII
+        pending = replace(before.pop(), ordinal=True)  # "3号", the digits written in ASCII
         i = 1
     while i < len(run):
         if run.startswith("百分之", i):  # "百分之五十": 50 (percent)
@@ -344,7 +416,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
                 out.append(pending)
                 pending = None
             if ordinal and token.is_number:
-                pending = token
+                pending = replace(token, ordinal=True)
             else:
                 out.append(token)
             continue

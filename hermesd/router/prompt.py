@@ -23,10 +23,11 @@ ASSISTANT = "<|im_start|>assistant\n"
 END = "<|im_end|>\n"
 REASONS = ("greeting", "not_understood", "unknown_point", "not_allowed", "out_of_scope")
 MAX_CATALOGUE = 120  # points listed in the prefix; beyond, the grammar alone names them
+MAX_ABOUT = 90  # characters of a point's description in the catalogue
 
 INSTRUCTIONS = """\
 You map an operator's command (English or Chinese) to exactly one action on this plant.
-Points (id: name, unit, whether it can be set):
+Points (id: name, unit, whether it can be set, what it is):
 {catalogue}
 Answer with one line:
 read <point id>
@@ -62,7 +63,14 @@ def describe(point: Point) -> str:
     name = point.name
     if point.aliases:
         name += " / " + " / ".join(point.aliases[:3])
-    return f"{point.id}: {name} ({', '.join(bits)})"
+    if point.names:
+        name += " / " + " / ".join(list(point.names.values())[:2])
+    text = f"{point.id}: {name} ({', '.join(bits)})"
+    if point.description:
+        about = point.description if len(point.description) <= MAX_ABOUT else \
+            point.description[:MAX_ABOUT - 3].rsplit(" ", 1)[0] + "..."
+        text += f" - {about}"
+    return text
 
 
 def build(points: Iterable[Point], *, examples: bool = True) -> Prompt:

@@ -15,45 +15,45 @@ from typing import Any
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
 from hermesd.replies import is_chinese, printable, value_question
+from hermesd.router.coverage import explain, terms
+from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
+from hermesd.router.profiles import Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
+    CHANGE_WORDS,
     CORRECTIONS,
+    DELTA_BEFORE,
+    DESTRUCTIVE,
+    DISABLING,
+    GREETINGS,
+    INJECTION,
     NEGATIONS,
+    OFF_WORDS,
+    ON_WORDS,
     PERCENT,
+    PLURAL_MARKS,
+    PROTECTIONS,
     QUANTITIES,
     RELATIVE_BEFORE,
     RELATIVE_VERBS,
+    RULE_BREAKING,
+    SAFEGUARDS,
+    STOP_WORDS,
+    SUMMARY_WORDS,
+    THANKS,
+    UNIT_WORDS,
+    VALUE_BEFORE,
+    WH_START,
+    WRITE_VERBS,
+    YES_NO_START,
 )
 
-WRITE_VERBS = frozenset("""
-    set change adjust make put raise lower increase decrease reduce bump slow drop boost
-    write turn switch open close start stop enable disable activate deactivate shut add subtract
-""".split())
-ON_WORDS = frozenset("on open start enable activate up".split())
-#: "speed up", "make it faster": a change asked for, even without a verb we know
-CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
-OFF_WORDS = frozenset("off close shut stop disable deactivate".split())
-STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
-YES_NO_START = frozenset("is are was does do did has have".split())
-WH_START = frozenset("what whats what's how which where when why".split())
 #: a label word that makes a point the target, not the measured value: "temperature" alone
 #: means the measurement, so a setpoint must be named to win
 SETPOINT = "setpoint"
 SETPOINT_WEIGHT = 0.85
-GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
-THANKS = frozenset("thanks thank thx cheers".split())
-#: what we never do, whatever point it names: refused outright
-DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
-INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
-#: units and words of manner, which say nothing about which point is meant
-UNIT_WORDS = frozenset("""
-    m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
-    up down please
-""".split())
-VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
-DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base
 #: what keeps a command from giving a value, worst first (`ValueWords.problem`)
 PROBLEMS = ("negation", "correction", "unreadable", "relative", "several")
 #: the problems that leave an on/off write in doubt too ("open valve 2, no wait")
@@ -111,8 +111,10 @@ class Analysis:
     words: frozenset[str]  # raw words (Chinese ones as their English word)
     yes_no: bool  # a yes/no question ("is valve 2 open", "...吗")
     wants_write: bool  # a verb that changes something, and not a question
+    question: bool = False  # a question of any kind ("what...", "is...", "...?", "...吗")
     scored: list[tuple[float, str]] = field(default_factory=list)  # points sharing words
     unknown: str | None = None  # "boiler 7" where there are boilers but no 7
+    plural: bool = False  # about several points (the semantic stage says): never a write
 
     @property
     def zh(self) -> bool:
@@ -124,15 +126,17 @@ class Analysis:
 
 
 class RuleRouter:
-    def __init__(self, points: list[Point], intents: tuple[Intent, ...] = ()) -> None:
+    def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
+                 lexicon: Lexicon | None = None) -> None:
         self.points = {p.id: p for p in points}
+        self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
         self.numbered: set[tuple[str, str]] = set()  # ("boiler", "3"): numbered things we have
         #: words written next to a number that names a thing ("pump" in "pump 1", "boiler" in
         #: "#3 boiler"): a number beside one of them names, it is no value
         self.id_words: set[str] = set()
         for p in points:
-            for text in (p.id, p.name, *p.aliases):
+            for text in (p.id, p.name, *p.aliases, *p.names.values()):
                 toks = tuple(content(_ungrouped(tokens(text))))
                 if toks:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
@@ -152,6 +156,10 @@ class RuleRouter:
         for label in self.labels:
             self.label_ids.setdefault(label.point, set()).update(label.ids)
             self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
+        #: the last word of a writable point's name ("setpoint", "speed", "CSS"): a number
+        #: right after one is what to set it to
+        self.setting_words = {label.toks[-1].text for label in self.labels
+                              if self.points[label.point].writable and not label.toks[-1].is_id}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
 
@@ -165,20 +173,81 @@ class RuleRouter:
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
                        for i, t in enumerate(toks))
-        wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value) and not yes_no \
-            and first not in WH_START
-        return Analysis(text, toks, words, yes_no, wants_write, self._score(toks),
-                        self._unknown_numbered(toks))
+        # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
+        question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
+            any(t.zh and t.raw in WH_START for t in toks)
+        wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
+                           or _switched(toks)) and not yes_no and first not in WH_START
+        return Analysis(text, toks, words, yes_no, wants_write, question=question,
+                        scored=self._score(toks), unknown=self._unknown_numbered(toks))
 
     def place(self, text: str | Analysis) -> Placement | None:
         a = text if isinstance(text, Analysis) else self.analyse(text)
+        placed = self._place(a)
+        if placed is not None and placed.action.name in ("read", "write") and \
+                not self.covers(a, placed.action.args["point"]):
+            return None  # sure or silent: a word no one point explains is the next stage's
+        return placed
+
+    def covers(self, a: Analysis, point: str) -> bool:
+        """Whether `point`'s own words (name, aliases, localized names, description, id,
+        device, unit) explain every word of the command that says which point is meant, and
+        the command speaks of one point ("all the pumps" speaks of several)."""
+        if a.words & (PLURAL_MARKS | SUMMARY_WORDS):
+            return False
+        profile = self.profiles.by_id[point]
+        # the point's own words, not meanings: the lexicon is not asked (it is the next
+        # stage's), which keeps the rules fast
+        plain = [frozenset[Sense]()] * len(a.toks)
+        return all(explain(t, profile, exact=True)
+                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain))
+
+    def terse_write(self, a: Analysis, point: Point | None) -> bool:
+        """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):
+        not a question, and exactly one number that names nothing, for a writable number
+        (`point`; None: for any point)."""
+        if a.wants_write or a.question:
+            return False
+        if point is not None and not (point.writable and point.kind in ("int", "float")):
+            return False
+        said = self.value_words(a, point)
+        if said.problem is not None or len(said.numbers) != 1:
+            return False
+        # the value follows what is set ("setpoint 65", "hold pressure 650", "kiln one, 62"), or
+        # comes with its unit ("1100 rpm"): right after a thing it numbers one ("fermenter 2
+        # temperature")
+        toks = a.toks
+        naming = self._naming(toks, point)
+        places = [i for i, t in enumerate(toks) if t.is_number and i not in naming]
+        senses = self.profiles.lexicon.senses(a.text, toks)
+        for i in places:
+            if i + 1 < len(toks) and toks[i + 1].unit:
+                continue
+            k = i - 1
+            while k >= 0 and toks[k].raw in _POLITE:  # "pump 1 please 600"
+                k -= 1
+            before = toks[k] if k >= 0 else None
+            if before is None or before.text in self.id_words or not (
+                    toks[i].after_break or before.is_number
+                    or before.text in self.setting_words
+                    or any(s.kind in ("quantity", "role") for s in senses[k])):
+                return False
+        return True
+
+    def is_intent(self, a: Analysis) -> bool:
+        """The command is one of the config's intent phrases."""
+        return " ".join(t.text for t in a.toks) in self.intents
+
+    def _place(self, a: Analysis) -> Placement | None:
         toks, words = a.toks, a.words
         if not toks:
             return Placement(respond("not_understood"), 1.0)
         intent = self.intents.get(" ".join(t.text for t in toks))
         if intent is not None:
             return Placement(_intent_action(intent), 1.0)
-        if words & DESTRUCTIVE or ("ignore" in words and words & INJECTION):
+        if words & DESTRUCTIVE or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
+                or words & RULE_BREAKING - self.profiles.name_words \
+                or (words & DISABLING and words & PROTECTIONS):
             return Placement(respond("not_allowed"), 1.0)
         if a.unknown:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)
@@ -222,13 +291,36 @@ class RuleRouter:
         if not self._mostly_about(a, best):
             return None
         point = self.points[best]
+        if a.wants_write and not point.writable and self._settable_instead(a, best):
+            return None  # a read-only point, and a writable one of what is named may be meant
+        if a.question and "set" in a.words and not a.wants_write and \
+                self.profiles.by_id[best].role != "setpoint":
+            return None  # "what is the tank set to": its setpoint, if it has one
+        if not a.wants_write and self.terse_write(a, point):
+            values = self.values(a, point)
+            return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
+                             others) if len(values) == 1 else None
         if not a.wants_write:
+            if self.terse_write(a, None):
+                return None  # a number said to a point that takes none: not a read
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
         if len(values) != 1:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
+
+    def _settable_instead(self, a: Analysis, read_only: str) -> bool:
+        """Whether a writable point of the same numbered thing has every quantity the command
+        names ("set the tool temperature to 160 °C" and a temperature setpoint): the next
+        stage chooses, rather than a write to a read-only point that policy refuses. (Pump
+        1's speed never stands in for the pump's.)"""
+        found = terms(a.text, a.toks, self.profiles, spell=False)
+        quantities = [t for t in found if "quantity" in t.kinds or t.unit]
+        ids = self.profiles.by_id[read_only].ids
+        return bool(quantities) and any(
+            all(explain(t, p) for t in quantities)
+            for p in self.profiles.all if p.point.writable and p.ids == ids)
 
     def _stands_in(self, point: str, about: set[str]) -> bool:
         """Whether writable `point` is about what `about` names: all of it, or all but the
@@ -267,6 +359,9 @@ class RuleRouter:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):
             return [0]
+        if words & CLOSE_WORDS and point.unit == "%" and point.min is not None \
+                and point.min <= 0 and not words & ON_WORDS:
+            return [0]  # "close vent 1": a position in % to zero
         return []
 
     def value_words(self, a: Analysis, point: Point | None) -> ValueWords:
@@ -318,7 +413,7 @@ class RuleRouter:
         numbers things here ("pump 1", "#3 boiler"), not after "to"/"at"; and one of the
         point's own numbers said beside another of its words ("set speed 1 to 900") unless
         it is already named beside its thing — "set pump 1 to 1" and "set pump 1 1" write 1."""
-        naming: set[int] = set()
+        naming: set[int] = {i for i, t in enumerate(toks) if t.ordinal}  # "1号", "第二"
         for i, t in enumerate(toks):
             if not t.is_number or not isinstance(t.number, int) or t.number < 0 or t.groups:
                 continue
@@ -440,6 +535,24 @@ class RuleRouter:
             if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
+
+
+_POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: "close the damper": a position (a number in %) to zero
+CLOSE_WORDS = frozenset(("close", "shut"))
+
+
+def _switched(toks: list[Token]) -> bool:
+    """ "blower off", "uv steriliser on please": an on/off word that ends what names the point
+    is a write ("pressure on the boiler", "alarms on the lamp" are not)."""
+    for i, t in enumerate(toks):
+        if t.zh and t.raw in ("on", "off"):
+            return True  # 开, 关掉: a Chinese verb, before what it switches
+        if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
+            rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
+            if not rest:
+                return True
+    return False
 
 
 def _pairs(toks: list[Token] | tuple[Token, ...]) -> set[tuple[str, str]]:

@@ -93,6 +93,9 @@ ZH_WORDS: dict[str, str] = {
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
+    "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
+    "按下": "", "还剩": "", "还有": "", "还": "", "根": "", "着": "", "过": "", "一共": "",
+    "汇总": "summary", "概况": "overview",
     "我": "me", "你": "you", "们": "", "这": "", "那": "", "个": "", "台": "", "和": "and",
     # a change of mind, a "don't": no value is taken from such a command (see CORRECTIONS)
     "不对": "?fix", "不是": "?fix", "错了": "?fix", "说错了": "?fix", "我是说": "?fix",
@@ -129,7 +132,7 @@ MODIFIERS = frozenset("""
 #: sets the one the command names ("set the oven temperature to 230")
 QUANTITIES = frozenset("""
     temperature pressure level speed flow weight count humidity current voltage power frequency
-    energy position
+    energy position turbidity ph conductivity salinity concentration
 """.split())
 
 #: Chinese numerals
@@ -188,3 +191,107 @@ AFTER_NUMBER = frozenset("""
     colder warmer cooler ish plus times half halves quarter quarters third thirds of or
 """.split())
 PERCENT = frozenset(("percent", "pct", "per"))
+
+# -- meaning: what kind of word, units, plurals ------------------------------------------------
+
+#: the kind of a canonical word (a concept of the small vocabulary; the plant lexicon knows more)
+KINDS: dict[str, str] = {
+    **dict.fromkeys(QUANTITIES, "quantity"),
+    **dict.fromkeys(THINGS, "thing"),
+    "setpoint": "role",
+    "alarm": "state", "fault": "state", "running": "state",
+}
+
+#: a unit as people write or say it (lower case) -> one symbol for it
+UNIT_SYMBOLS: dict[str, str] = {
+    "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
+    "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
+    "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
+    "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
+    "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
+    "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
+    "mw": "mw", "megawatt": "mw", "megawatts": "mw",
+    "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
+    "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
+    "hz": "hz", "hertz": "hz",
+    "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
+    "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
+    "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
+    "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
+    "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
+    "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
+    "tonne": "t", "tonnes": "t", "m": "m", "metre": "m", "metres": "m", "meter": "m",
+    "meters": "m", "cm": "cm", "mm": "mm", "%": "%", "percent": "%", "kilo": "kg",
+    "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "millimetre": "mm",
+    "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
+    "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
+}
+#: the quantity a unit measures
+UNIT_QUANTITIES: dict[str, str] = {
+    "°c": "temperature", "°f": "temperature",
+    "bar": "pressure", "mbar": "pressure", "kpa": "pressure", "pa": "pressure",
+    "mpa": "pressure", "psi": "pressure",
+    "rpm": "speed", "m/s": "speed", "m/min": "speed", "km/h": "speed",
+    "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
+    "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
+    "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
+    "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
+    "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
+    "ms/cm": "conductivity", "ppt": "salinity",
+}
+
+#: words that make a command about several points: a read of all of them, and never a write
+PLURAL_MARKS = frozenset("all every each both everything".split())
+#: a read of every point: "status summary", "give me an overview"
+SUMMARY_WORDS = frozenset("summary overview rundown everything".split())
+
+#: words of manner and motion that say nothing about which point is meant
+FILLERS = frozenset("""
+    going doing getting coming looking sitting like so far yet still about around moment
+    reading value currently presently right now somebody someone anybody anyone nobody
+    any some them they their we us it its across through into off over via up down there
+    here
+""".split())
+#: words a bool point answers by itself: "is the fan running", "are the sprays active"
+BOOL_STATES = frozenset("running run operating active enabled working going open on".split())
+#: "what speed is it running at": a verb of motion before "at" says nothing of the point
+MOTION_AT = frozenset("running going turning spinning doing sitting working".split())
+
+# -- verbs and the words around them (the rules and the semantic stage read these) ------------
+
+WRITE_VERBS = frozenset("""
+    set change adjust make put raise lower increase decrease reduce bump slow drop boost
+    write turn switch open close start stop enable disable activate deactivate shut add subtract
+    kill run
+""".split())
+ON_WORDS = frozenset("on open start enable activate up".split())
+#: "speed up", "make it faster": a change asked for, even without a verb we know
+CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
+OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
+STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
+YES_NO_START = frozenset("is are was does do did has have".split())
+WH_START = frozenset("what whats what's how which where when why".split())
+GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
+THANKS = frozenset("thanks thank thx cheers".split())
+#: what we never do, whatever point it names: refused outright
+DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
+INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
+#: "bypass the interlock", "override the alarm": refused, unless the plant names a point so
+#: ("bypass valve", "manual override")
+RULE_BREAKING = frozenset("bypass override overrule circumvent defeat jumper".split())
+#: what protects people and plant: never disabled, bypassed or ignored by a command
+PROTECTIONS = frozenset("protection protections interlock interlocks safety trip trips".split())
+#: what switching off or disabling a protection is said with
+DISABLING = frozenset("disable deactivate defeat ignore bypass override off".split())
+#: what "ignore" may not be said of: "ignore the limits and run at 5000"
+SAFEGUARDS = frozenset("""
+    limit limits range ranges interlock interlocks safety alarm alarms warning warnings
+    protection trip trips maximum minimum max min
+""".split())
+#: units and words of manner, which say nothing about which point is meant
+UNIT_WORDS = frozenset("""
+    m min s sec h kg g t bar mbar psi kpa pa percent rpm hz khz kw w v a ma l lpm m3 mm cm
+    up down please
+""".split())
+VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
+DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base

@@ -1,4 +1,5 @@
-"""The plants the routing benchmark runs: the dev plant, the cold store, and every held-out plant.
+"""The plants the routing benchmark runs: the dev plant, the cold store, the router's own
+development plants (tests/data/plants) and every held-out plant.
 
 A plant is a config (as a dict, so the bench can point its paths at a scratch directory and set
 `llm.model`/`llm.threads`) and its commands. The held-out plants are read from the eval folder
@@ -18,16 +19,23 @@ import yaml
 
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
-from tests.support.plants import COLD_STORE_COMMANDS, cold_store, dev_commands, dev_plant
+from tests.support.plants import (
+    COLD_STORE_COMMANDS,
+    OWN_PLANTS,
+    PLANTS,
+    cold_store,
+    dev_commands,
+    dev_plant,
+)
 
 EVAL_DIR = Path("/work/shared/data/eval")
-GROUPS = ("dev", "cold", "eval")
+GROUPS = ("dev", "cold", "own", "eval")
 
 
 @dataclass(frozen=True)
 class Plant:
     name: str
-    group: str  # dev | cold | eval
+    group: str  # dev | cold | own | eval
     data: dict[str, Any]
     commands: list[dict[str, Any]]
 
@@ -48,21 +56,29 @@ def read_commands(path: Path) -> list[dict[str, Any]]:
             if line.strip()]
 
 
+def plant_file(config: Path, group: str) -> Plant:
+    """A plant of a `<name>.yaml` and its `<name>.jsonl` next to it."""
+    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    return Plant(config.stem, group, data, read_commands(config.with_suffix(".jsonl")))
+
+
 def eval_plants(folder: Path) -> list[Plant]:
-    plants = []
-    for config in sorted(folder.glob("*.yaml")):
-        commands = config.with_suffix(".jsonl")
-        if commands.is_file():
-            data = yaml.safe_load(config.read_text(encoding="utf-8"))
-            plants.append(Plant(config.stem, "eval", data, read_commands(commands)))
+    plants = [plant_file(config, "eval") for config in sorted(folder.glob("*.yaml"))
+              if config.with_suffix(".jsonl").is_file()]
     if not plants:
         raise SystemExit(f"no plants (<name>.yaml + <name>.jsonl) in {folder}")
     return plants
 
 
+def own_plants() -> list[Plant]:
+    """The router's development plants, written for it: measured like the held-out ones, but
+    what is tuned to them is no evidence about plants never seen."""
+    return [plant_file(PLANTS / f"{name}.yaml", "own") for name in OWN_PLANTS]
+
+
 def select(spec: str, eval_dir: Path) -> list[Plant]:
-    """The plants a `--plants` value names: `all`, groups (dev, cold, eval) or eval plant names,
-    comma-separated, in the order given."""
+    """The plants a `--plants` value names: `all`, groups (dev, cold, own, eval), own or eval
+    plant names, comma-separated, in the order given."""
     wanted = [w.strip() for w in spec.split(",") if w.strip()]
     if "all" in wanted:
         wanted = list(GROUPS)
@@ -70,16 +86,20 @@ def select(spec: str, eval_dir: Path) -> list[Plant]:
         "dev": lambda: Plant("dev", "dev", dev_plant(), dev_commands()),
         "cold": lambda: Plant("cold", "cold", cold_store(), list(COLD_STORE_COMMANDS)),
     }
-    held_out = eval_plants(eval_dir) if any(w not in fixed for w in wanted) else []
+    own = own_plants()
+    held_out = eval_plants(eval_dir) if any(
+        w not in fixed and w != "own" and w not in OWN_PLANTS for w in wanted) else []
     plants: list[Plant] = []
     for word in wanted:
         if word in fixed:
             plants.append(fixed[word]())
+        elif word == "own":
+            plants += own
         elif word == "eval":
             plants += held_out
-        elif word in {p.name for p in held_out}:
-            plants += [p for p in held_out if p.name == word]
+        elif word in {p.name for p in [*own, *held_out]}:
+            plants += [p for p in [*own, *held_out] if p.name == word]
         elif word != "none":
-            known = ", ".join(["all", *GROUPS, *(p.name for p in held_out)])
+            known = ", ".join(["all", *GROUPS, *OWN_PLANTS, *(p.name for p in held_out)])
             raise SystemExit(f"--plants: no plant {word!r} (known: {known})")
     return plants

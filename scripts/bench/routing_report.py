@@ -51,7 +51,8 @@ def expected(expect: Mapping[str, Any]) -> str:
     if expect["action"] == "respond":
         return "respond"
     value = f" {expect['value']!r}" if expect["action"] == "write" else ""
-    return f"{expect['action']} {expect['point']}{value}"
+    point = ",".join(expect["points"]) if "points" in expect else expect["point"]
+    return f"{expect['action']} {point}{value}"
 
 
 def _frac(results: list[Result]) -> str:
@@ -71,10 +72,11 @@ def accuracy_table(results: list[Result]) -> None:
     plants = list(dict.fromkeys(r["plant"] for r in results))
     rows: list[tuple[str, list[Result]]] = [(p, [r for r in results if r["plant"] == p])
                                             for p in plants]
-    held_out = [r for r in results if r["group"] == "eval"]
-    if held_out:
-        n = len({r["plant"] for r in held_out})
-        rows.append((f"held-out ({n} plant{'s' if n > 1 else ''})", held_out))
+    for group, title in (("own", "own"), ("eval", "held-out")):
+        members = [r for r in results if r["group"] == group]
+        n = len({r["plant"] for r in members})
+        if n > 1 or (members and group == "eval"):
+            rows.append((f"{title} ({n} plant{'s' if n > 1 else ''})", members))
     if len(plants) > 1:
         rows.append(("all", results))
     for label, rs in rows:

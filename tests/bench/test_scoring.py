@@ -11,6 +11,7 @@ from hermesd.answer import Action, respond
 from scripts.bench.routing_score import Verdict, category, language, same_value, score
 
 READ = {"action": "read", "point": "tank_level"}
+READ_TWO = {"action": "read", "points": ["tank_level", "tank_temp"]}
 WRITE_NUMBER = {"action": "write", "point": "pump_speed", "value": 1450}
 WRITE_FRACTION = {"action": "write", "point": "oven_target", "value": 182.5}
 WRITE_SWITCH = {"action": "write", "point": "lamp", "value": True}
@@ -33,6 +34,11 @@ def refusal(point: str, value: Any) -> Action:
     (Action("read", {"point": "tank_temp"}), READ, Verdict(False, True, "wrong point")),
     (Action("read", {"points": ["tank_level", "tank_temp"]}), READ,
      Verdict(False, True, "wrong point")),
+    # a read of several points: all of them, in order
+    (Action("read", {"points": ["tank_level", "tank_temp"]}), READ_TWO, Verdict(True)),
+    (Action("read", {"points": ["tank_temp", "tank_level"]}), READ_TWO,
+     Verdict(False, True, "wrong point")),
+    (Action("read", {"point": "tank_level"}), READ_TWO, Verdict(False, True, "wrong point")),
     # writes: the point, and the value within 1e-6 or a boolean exactly
     (Action("write", {"point": "pump_speed", "value": 1450}), WRITE_NUMBER, Verdict(True)),
     (Action("write", {"point": "pump_speed", "value": 1450.0000005}), WRITE_NUMBER,

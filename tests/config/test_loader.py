@@ -54,6 +54,21 @@ def test_empty_devices_is_valid(tmp_path: Path) -> None:
     assert config.access.default_role == "viewer"
 
 
+def test_point_text_description_and_localized_names(tmp_path: Path) -> None:
+    data = _set(dev(), f"{P}.boiler1_temp.description", "Water temperature at the boiler 1 outlet")
+    data = _set(data, f"{P}.boiler1_temp.names", {"zh": "1号锅炉温度", "pt-BR": "Temperatura"})
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    point = load_config(path).points["boiler1_temp"]
+    assert point.description == "Water temperature at the boiler 1 outlet"
+    assert dict(point.names) == {"zh": "1号锅炉温度", "pt-BR": "Temperatura"}
+    assert point.label("zh") == "1号锅炉温度"
+    assert point.label() == point.label("de") == "Boiler 1 temperature"  # never a guess
+    plain = load_config(DEV_PLANT).points["boiler2_temp"]
+    assert plain.description is None and dict(plain.names) == {}
+    assert plain.label("zh") == "Boiler 2 temperature"
+
+
 def test_config_is_frozen() -> None:
     config = load_config(DEV_PLANT)
     with pytest.raises(AttributeError):
@@ -148,6 +163,24 @@ CASES: list[tuple[str, Any, str]] = [
      lambda d: _set(d, f"{P}.boiler2_temp.aliases", ["boiler three temp"]),
      f"config error: {P}.boiler3_temp: name or alias 'boiler three temp' also names point "
      "boiler2_temp"),
+    ("a Chinese name that names another point",
+     lambda d: _set(_set(d, f"{P}.boiler1_temp.names", {"zh": "锅炉温度"}),
+                    f"{P}.boiler2_temp.names", {"zh": "锅炉温度"}),
+     f"config error: {P}.boiler2_temp: name or alias '锅炉温度' also names point boiler1_temp"),
+    ("names that are no mapping", lambda d: _set(d, f"{P}.boiler1_temp.names", "锅炉温度"),
+     f"config error: {P}.boiler1_temp.names: expected a mapping"),
+    ("a name under no language code",
+     lambda d: _set(d, f"{P}.boiler1_temp.names", {"chinese": "1号锅炉温度"}),
+     f"config error: {P}.boiler1_temp.names.chinese: is not a language code such as zh"),
+    ("an empty localized name", lambda d: _set(d, f"{P}.boiler1_temp.names", {"zh": " "}),
+     f"config error: {P}.boiler1_temp.names.zh: expected the point's name in that language, "
+     "got the text ' '"),
+    ("a description that is no text", lambda d: _set(d, f"{P}.boiler1_temp.description", 7),
+     f"config error: {P}.boiler1_temp.description: expected non-empty text, got the number 7"),
+    ("a description of a page", lambda d: _set(d, f"{P}.boiler1_temp.description", "x" * 301),
+     f"config error: {P}.boiler1_temp.description: is 301 characters; at most 300"),
+    ("a misspelt description key", lambda d: _set(d, f"{P}.boiler1_temp.descripton", "hot"),
+     f"config error: {P}.boiler1_temp.descripton: unknown key (did you mean 'description'?)"),
     ("bad llm threads", lambda d: _set(d, "llm.threads", "many"),
      "config error: llm.threads: expected `auto` or a number of threads 1..256"),
     ("bad node id", lambda d: _set(d, "node.id", "boiler house/1"),

@@ -130,3 +130,32 @@ def test_digit_groups_written_apart_are_one_token_that_keeps_its_groups() -> Non
 def test_chinese_words_keep_what_was_written_for_replies() -> None:
     toks = tokens("设为900，不对，800")
     assert [t.shown for t in toks if t.text == "?fix"] == ["不对"]
+
+
+@pytest.mark.parametrize(("text", "unit", "quantity", "values"), [
+    ("how many m3/h are leaving", "m³/h", "flow", []),  # the 3 of m3 is no number
+    ("set the flow to 40 m³/h", "m³/h", "flow", [40]),
+    ("feed rate 12 kg/h", "kg/h", "flow", [12]),
+    ("conveyor 2 to 2.5 metres per second", "m/s", "speed", [2, 2.5]),  # "second" is no 2
+    ("cubic metres an hour through the filter", "m³/h", "flow", []),
+    ("wash water litres per second", "l/s", "flow", []),
+    ("kiln 1 setpoint 65°C", "°c", "temperature", [1, 65]),
+    ("65 ℃", "°c", "temperature", [65]),
+    ("jaw crusher amps", "a", "current", []),
+    ("how many kilowatts", "kw", "power", []),
+    ("intake pump 1100 rpm", "rpm", "speed", [1100]),
+    ("NTU after filtration", "ntu", "turbidity", []),
+])
+def test_units_are_one_token_that_names_their_quantity(text: str, unit: str, quantity: str,
+                                                       values: list[float]) -> None:
+    toks = tokens(text)
+    (found,) = [t for t in toks if t.unit]
+    assert (found.unit, found.text) == (unit, quantity)
+    assert numbers(text) == values
+
+
+@pytest.mark.parametrize("text", ["line A speed", "set it to 0x5A", "pump 2 a bit faster",
+                                  "five per second"])
+def test_no_unit_is_made_of_a_letter_or_a_number(text: str) -> None:
+    assert not [t for t in tokens(text) if t.unit]
+    assert [t.raw for t in tokens(text) if t.unreadable] == (["0x5A"] if "0x" in text else [])

@@ -35,7 +35,11 @@ DEV_HANDED_ON = {"what is the capital of France", "what's the humidity in the of
                  "play some music"}
 COLD_HANDED_ON = {"what is freezer 1 set to", "1号冷冻库温度是多少",
                   "what's the weather like tomorrow", "order more flour from the supplier",
-                  "write me a poem about bread", "how much does a loaf cost"}
+                  "write me a poem about bread", "how much does a loaf cost",
+                  # sure or silent: a word no point's own words explain ("left", "drawing",
+                  # 面粉) is the semantic stage's or the model's
+                  "how much flour is left in the silo", "how much power are we drawing",
+                  "面粉仓料位"}
 
 
 @pytest.mark.parametrize("command", dev_commands(), ids=lambda c: c["text"])
@@ -260,3 +264,14 @@ def test_a_choice_is_offered_only_when_the_words_name_it() -> None:
     assert rules.values(rules.analyse("set line mode to auto or manual"), mode) == []
     placed = rules.place("set the line mode to manual")
     assert placed is not None and placed.action.args == {"point": "line_mode", "value": "manual"}
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("把一号发酵罐设定温度设为十二", 12),  # 一号 numbers the vessel, whatever it is called
+    ("第二台设为三十", 30),
+    ("set the first one to 40", 40),
+])
+def test_an_ordinal_is_never_the_value(text: str, value: int) -> None:
+    rules = _plant(("fv1_sp", "FV 1 setpoint", True), ("fv2_sp", "FV 2 setpoint", True))
+    said = rules.value_words(rules.analyse(text), None)
+    assert said.problem is None and said.numbers == (value,), said

@@ -21,6 +21,9 @@ from hermesd.config.loader import validate
 from hermesd.config.model import Config
 
 FAKE_TOOL = Path(__file__).with_name("fake_tool.py")
+#: plants of other industries, with commands written before the router ran on them
+PLANTS = Path(__file__).parents[1] / "data" / "plants"
+OWN_PLANTS = ("waterworks", "sawmill", "fishfarm", "quarry")
 SHARED = Path("/work/shared/data")
 DEV_PLANT = SHARED / "plant-dev.yaml"
 DEV_COMMANDS = SHARED / "commands-dev.jsonl"
@@ -44,13 +47,14 @@ def _exec_device(points: dict[str, Any]) -> dict[str, Any]:
 
 
 def _exec_point(raw: dict[str, Any]) -> dict[str, Any]:
-    kind = raw.get("type", "float")
+    kind = raw.get("type", "bool" if raw.get("table") in ("coil", "discrete") else "float")
     kind = {"bool": "bool", "float32": "float", "float64": "float", "float": "float",
             "string": "string"}.get(kind, "int")
     if raw.get("scale") not in (None, 1):
         kind = "float"
     point = {"type": kind, "params": {"value": False if kind == "bool" else 0}}
-    for key in ("name", "aliases", "unit", "max_age", "writable", "min", "max"):
+    for key in ("name", "aliases", "description", "names", "unit", "max_age", "writable",
+                "min", "max"):
         if key in raw:
             point[key] = raw[key]
     return point
@@ -66,7 +70,25 @@ def dev_plant(**llm: Any) -> dict[str, Any]:
 
 
 def dev_commands() -> list[dict[str, Any]]:
-    return [json.loads(line) for line in DEV_COMMANDS.read_text().splitlines() if line.strip()]
+    return _commands(DEV_COMMANDS)
+
+
+def own_plant(name: str, **llm: Any) -> dict[str, Any]:
+    """One of tests/data/plants (a Modbus plant in its file), served by fake tools."""
+    raw = yaml.safe_load((PLANTS / f"{name}.yaml").read_text(encoding="utf-8"))
+    devices = {dev_id: _exec_device({pid: _exec_point(p) for pid, p in dev["points"].items()})
+               for dev_id, dev in raw["devices"].items()}
+    return {"node": raw["node"], "access": raw["access"],
+            "llm": {**raw["llm"], **llm}, "devices": devices}
+
+
+def own_commands(name: str) -> list[dict[str, Any]]:
+    return _commands(PLANTS / f"{name}.jsonl")
+
+
+def _commands(path: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
 
 
 def cold_store(**llm: Any) -> dict[str, Any]:

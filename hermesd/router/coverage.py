@@ -1,0 +1,211 @@
+"""Which words of a command a point explains, and how well.
+
+A command's *terms* are its words that say which point is meant: not stop words, verbs, question
+words, values, fillers or plural marks (numbers and letters that name things are ids, read apart).
+A point explains a term by its own name (best), a concept they share ("how hot" and
+"temperature", "温度" and "temperature"), its unit or the quantity the unit measures ("NTU",
+"rpm"), a word of its description, id or device, or another form of one of those words
+("filtration", "filtered"). A term may first be taken for the plant word it is one slip away
+from ("turbidty"). The rules place a command only when one point explains every term exactly;
+the semantic stage ranks points by how much of the command they explain.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from hermesd.router.meaning import Sense
+from hermesd.router.normalize import YES_NO_MARK, Token
+from hermesd.router.profiles import Profile, Profiles, stems_match
+from hermesd.router.vocabulary import (
+    BOOL_STATES,
+    CHANGE_WORDS,
+    FILLERS,
+    GREETINGS,
+    MOTION_AT,
+    OFF_WORDS,
+    ON_WORDS,
+    PLURAL_MARKS,
+    STOP,
+    SUMMARY_WORDS,
+    THANKS,
+    UNIT_WORDS,
+    WH_START,
+    WRITE_VERBS,
+    YES_NO_START,
+)
+
+#: how well a point explains a command's word, by how
+EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
+    1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
+PART = 0.75  # a concept of one word of a point's name, which its whole name means otherwise
+FEW_QUANTITIES = 3  # a unit of at most this many quantities names each fairly well
+NEAR, NEAR_PREFIX, NEAR_LENGTH = 0.3, 3, 5  # "salty" begins like "salinity": a hint
+TYPO = 0.9  # a corrected word explains a little less than one written right
+#: quantities many points answer by their unit: a level ("how full"), a volume, a count
+GENERAL = frozenset(("quantity.level", "quantity.volume", "quantity.count"))
+#: ...and their words, which explain no other word of a phrase ("chlorine level" is no level)
+GENERAL_WORDS = frozenset("level amount volume count total value reading".split())
+ALL = "modifier.all"
+_THINGS = ("thing.", "medium.")  # "all", "every", "both", 所有, 两个, 都: marks a plural, names nothing
+#: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
+_NAMING = frozenset(("quantity", "thing", "medium"))
+#: concepts that say nothing about which point: "the reading", "what is"
+_IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
+_NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
+              | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
+              | {YES_NO_MARK, "?fix", "?not", ""})
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """A word of a command that says which point is meant."""
+
+    index: int  # its token's place in the command
+    raw: str  # as written (a Chinese word: its English word)
+    shown: str  # as the person wrote it
+    word: str  # canonical, after a typo fix
+    #: every word a Chinese word stands for ("给水": feed, water): any of them explains it
+    alts: tuple[str, ...]
+    concepts: frozenset[str]
+    kinds: frozenset[str]
+    unit: str  # a unit's symbol
+    corrected: bool  # `word` is the plant word this one is a slip of
+    weight: float  # how much naming it tells points apart
+    #: the plant names points with this very word: only a point named by it explains it
+    #: ("jaw crusher" is a crusher, but the cone crusher is no jaw); a quantity is the
+    #: exception, which a point's unit may explain
+    literal: bool = False
+    #: its concepts and their broader ones: what a unit of the point may explain it by (a
+    #: "tool temperature" by a point in °C)
+    broader: frozenset[str] = frozenset()
+    #: where the lexicon found the phrases it is part of (words of one phrase share them)
+    spans: frozenset[tuple[int, int]] = frozenset()
+    #: the kinds of what the lexicon finds in its own word, alone ("ammonia": a quantity)
+    own_kinds: frozenset[str] = frozenset()
+
+
+def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
+          senses: list[frozenset[Sense]] | None = None) -> list[Term]:
+    """The terms of a command's tokens (`text`: the command, where the lexicon reads it;
+    `senses`: of each token, when they are known already)."""
+    if senses is None:
+        senses = profiles.lexicon.senses(text, toks)
+    shared = Counter(s for found in senses for s in found)  # tokens of each match
+    out: list[Term] = []
+    for i, t in enumerate(toks):
+        kinds = {s.kind for s in senses[i]}
+        if t.zh and t.written and out and out[-1].index == i - 1 and \
+                toks[i - 1].written == t.written:  # one Chinese word, several English words
+            last = out[-1]
+            out[-1] = replace(last, alts=(*last.alts, t.text),
+                              concepts=last.concepts | {s.concept for s in senses[i]},
+                              kinds=last.kinds | kinds,
+                              weight=min(last.weight, profiles.weight(t.text)))
+            continue
+        # "DO" is dissolved oxygen, whatever the stop word "do" is; the "how" of "how hot" is
+        # still a stop word (the phrase has its own word), and a verb is never a name
+        named = t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1 for s in senses[i])
+        if t.is_id or t.unreadable or (not t.unit and not named and (
+                t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
+            continue
+        if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
+            continue
+        if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
+                                            for s in senses[i]):
+            continue  # a verb ("启动", "switch off"), or "the reading"
+        word, corrected = t.text, False
+        found: set[Sense] = set(senses[i])
+        if spell and not t.zh and not t.unit and word not in profiles.plant_words \
+                and not found:
+            fixed = profiles.speller.correct(word)
+            if fixed is not None:
+                word, corrected = fixed, True
+                found = set(profiles.lexicon.senses(word, [Token(word, word)])[0])
+        concepts = frozenset(s.concept for s in found)
+        out.append(Term(i, t.raw, t.shown, word, (word,), concepts,
+                        frozenset(s.kind for s in found), t.unit, corrected,
+                        profiles.weight(word), literal=not t.zh and word in profiles.name_words
+                        and "quantity" not in {s.kind for s in found},
+                        broader=profiles.lexicon.broader(concepts),
+                        spans=frozenset(s.span for s in found if s.span is not None),
+                        own_kinds=_own_kinds(t, profiles) if found else frozenset()))
+    return out
+
+
+def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
+    """How well point `p` explains one term (0: not at all). `exact`: by its own words and
+    unit only, as the rules require."""
+    if len(term.alts) > 1:
+        return max(_explain(replace(term, word=w, alts=(w,)), p, exact=exact)
+                   for w in term.alts)
+    return _explain(term, p, exact=exact)
+
+
+def _explain(term: Term, p: Profile, *, exact: bool) -> float:
+    if term.word in p.names or (term.unit and term.unit == p.unit):
+        strength = EXACT
+    elif term.word in p.words:
+        strength = TEXT
+    elif term.word in BOOL_STATES and p.point.kind == "bool":
+        strength = CONCEPT  # "is the fan running": what an on/off point says
+    elif exact:
+        return 0.0
+    elif term.literal:
+        return _forms(term, p)
+    elif term.concepts & p.concepts:
+        strength = UNIT_QUANTITY if term.unit else CONCEPT
+    elif term.concepts & p.part_concepts:
+        strength = PART  # "backwash" of "Backwash blower" (a blower, by its whole name)
+    elif term.broader & p.unit_quantities and not p.named_quantities:
+        # a point whose text names no quantity ("TCU setpoint") is what its unit measures
+        strength = UNIT_QUANTITY if p.unit_sure else MAYBE
+    elif term.concepts & p.unit_quantities:
+        # a power of a load in kW (kW: power or heat flow); "how full" of a battery in %
+        # (% is twenty quantities): a guess
+        strength = FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
+    elif broader := term.broader & p.concepts:
+        # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps
+        strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
+    else:
+        return _forms(term, p)
+    return strength * (TYPO if term.corrected else 1.0)
+
+
+def _forms(term: Term, p: Profile) -> float:
+    """Another form of one of the point's words ("filtration", "filtered"); or, for a word
+    nothing else explains, a name word that begins like it ("salty", "salinity"): a hint for
+    ranking the candidates, no explanation."""
+    if any(stems_match(term.word, w) for w in p.names):
+        strength = FORM
+    elif any(stems_match(term.word, w) for w in p.words):
+        strength = TEXT_FORM
+    elif not term.concepts and len(term.word) >= NEAR_LENGTH and \
+            any(len(w) >= NEAR_LENGTH and w[:NEAR_PREFIX] == term.word[:NEAR_PREFIX]
+                for w in p.names):
+        return NEAR
+    else:
+        return 0.0
+    return strength * (TYPO if term.corrected else 1.0)
+
+
+def explained(term: Term, p: Profile, found: list[Term]) -> float:
+    """How well `p` explains a term in its command (`found`: the command's terms): a word of a
+    phrase is explained where another word of it, of the phrase's own kind, is by the point's
+    own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
+    battery of "电池电量", its charge, is no quantity)."""
+    strength = explain(term, p)
+    if strength > NEAR:
+        return strength
+    if not term.spans or term.literal:
+        return strength  # "jaw" of "jaw crusher" is a word the plant names points with
+    return max((explain(other, p) for other in found if other is not term
+                and other.spans & term.spans and other.word not in GENERAL_WORDS
+                and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
+               default=0.0)
+
+
+def _own_kinds(t: Token, profiles: Profiles) -> frozenset[str]:
+    word = t.written or t.raw
+    return frozenset(s.kind for s in profiles.lexicon.concepts(word))

@@ -1,0 +1,121 @@
+"""What the words of a command and of a point's text mean: the plant lexicon, token by token.
+
+A concept is a meaning shared across synonyms and languages ("quantity.temperature" for "temp",
+"how hot", "温度"); its kind says what it does: a `quantity` measured or set, a `thing`, a
+`medium`, a `modifier` ("inlet", "raw"), the `role` of a value (setpoint), a `state`, an
+`action`, a `unit`. The plant lexicon (`concepts`) finds them in text; this module gives each
+token of a normalised command the senses of the lexicon matches it lies in, and a point's text
+the concepts it names together with their broader ones (a point of "dry bulb temperature" is a
+temperature). Units name the quantities they measure ("NTU": turbidity); a unit of many ("%")
+names them all, weakly. Pure functions of their text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from hermesd.router import concepts
+from hermesd.router.normalize import Token, tokens
+
+#: kinds whose links are broader concepts of the same kind (a unit's are its quantities, an
+#: action's the state it brings about)
+_BROADER = frozenset(("quantity", "thing", "medium", "role", "state", "modifier"))
+
+
+@dataclass(frozen=True, slots=True)
+class Sense:
+    concept: str  # "quantity.temperature", "thing.pump", "role.setpoint"
+    kind: str  # quantity | thing | medium | modifier | role | state | action | unit
+    #: where the lexicon found it in the text (tokens of one match share it); None: not found
+    #: as a phrase (a point's broader concepts)
+    span: tuple[int, int] | None = None
+
+
+class Lexicon(Protocol):
+    """Where senses come from."""
+
+    def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
+        """The senses of each token of `text` (tokens of a phrase share its senses)."""
+
+    def concepts(self, text: str) -> frozenset[Sense]:
+        """The concepts a point's text names, with their broader ones."""
+
+    def broader(self, concepts: Iterable[str]) -> frozenset[str]:
+        """These concepts and every broader one ("quantity.dry_bulb": a temperature)."""
+
+    def unit(self, unit: str) -> tuple[frozenset[str], bool]:
+        """The quantities a unit measures, and whether it is one (not a unit of many, "%")."""
+
+    def words(self) -> frozenset[str]:
+        """Every word of every form: what a typo may be corrected to."""
+
+
+class PlantLexicon:
+    """The shipped plant lexicon (`hermesd.router.lexicon`)."""
+
+    def __init__(self, lexicon: concepts.Lexicon | None = None) -> None:
+        self.lexicon = lexicon or concepts.lexicon()
+
+    def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
+        out: list[set[Sense]] = [set() for _ in toks]
+        raws = [t.raw for t in toks]
+        for m in self.lexicon.concepts_of_text(text):
+            piece = [t.raw for t in tokens(text[m.start:m.end])]
+            sense = Sense(m.concept.id, m.kind, m.span)
+            for at in _places(raws, piece):
+                for k in range(at, at + len(piece)):
+                    out[k].add(sense)
+        for k, t in enumerate(toks):
+            if t.unit and not any(s.kind == "unit" for s in out[k]):
+                out[k] |= self._unit_senses(t.raw)
+        return [frozenset(s) for s in out]
+
+    def _unit_senses(self, unit: str) -> set[Sense]:
+        quantities, _ = self.unit(unit)
+        return {Sense(q, "quantity") for q in quantities}
+
+    def concepts(self, text: str) -> frozenset[Sense]:
+        return self._closure({Sense(m.concept.id, m.kind)
+                              for m in self.lexicon.concepts_of_text(text)
+                              if m.kind not in ("action", "unit")})
+
+    def broader(self, concepts: Iterable[str]) -> frozenset[str]:
+        found = {Sense(c, self.lexicon.concept(c).kind) for c in concepts
+                 if c in self.lexicon.concepts}
+        return frozenset(s.concept for s in self._closure(found))
+
+    def _closure(self, found: set[Sense]) -> frozenset[Sense]:
+        todo = list(found)
+        while todo:
+            sense = todo.pop()
+            if sense.kind not in _BROADER:
+                continue
+            for ident in self.lexicon.concept(sense.concept).links:
+                broader = Sense(ident, self.lexicon.concept(ident).kind)
+                if broader not in found:
+                    found.add(broader)
+                    todo.append(broader)
+        return frozenset(found)
+
+    def unit(self, unit: str) -> tuple[frozenset[str], bool]:
+        quantities = {q for u in self.lexicon.units(unit) for q in u.links}
+        return frozenset(quantities), len(quantities) == 1
+
+    def words(self) -> frozenset[str]:
+        return self.lexicon.words()
+
+
+def _places(seq: list[str], piece: list[str]) -> list[int]:
+    """Where `piece` occurs in `seq` (contiguous), left to right, not overlapping."""
+    if not piece:
+        return []
+    out, i, n = [], 0, len(piece)
+    while i + n <= len(seq):
+        if seq[i:i + n] == piece:
+            out.append(i)
+            i += n
+        else:
+            i += 1
+    return out

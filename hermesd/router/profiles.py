@@ -1,0 +1,172 @@
+"""Point profiles: what each point of the plant is, as the words and concepts that name it.
+
+Built once per config from each point's name, aliases, localized names (`names`), `description`,
+id, device, unit, kind and writability: its name words (what a command must name to mean it),
+the other words that may explain a command's word (description, id, device), the concepts of all
+of them (`meaning`), the quantity it measures or sets (from its words and its unit: a point in
+NTU is a turbidity), its ids ("kiln 1": 1), and its role (a setpoint, a measurement, a command,
+a state). The router matches commands against these; nothing here reads a command.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from hermesd.config.model import Point
+from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
+from hermesd.router.normalize import content, tokens, unit_symbol
+from hermesd.router.spelling import Speller
+from hermesd.router.vocabulary import STOP, SYNONYMS, UNIT_SYMBOLS
+
+#: words that make a point the target, not the measured value
+SETPOINT_WORDS = frozenset(("setpoint", "sp", "target", "demand", "limit"))
+SETPOINT = "role.setpoint"
+COUNT = "quantity.count"
+#: kinds of concept that say which thing a command is about, and which quantity of it
+THING_KINDS = frozenset(("thing", "location"))
+_SUFFIXES = ("ations", "ation", "itions", "ition", "ings", "ing", "ions", "ion", "ers", "er",
+             "ors", "or", "ics", "ic", "ied", "ies", "ed", "es", "al", "ment", "s", "e", "y")
+_ID_PART = re.compile(r"[a-z]+|\d+")
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def stem(word: str) -> str:
+    """A rough stem for matching word forms: "filtration", "filtered" and "filter" share
+    "filt"; "dosing" and "dose" share "dos". Never shorter than three letters."""
+    for _ in range(2):
+        for suffix in _SUFFIXES:
+            if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+                word = word[: -len(suffix)]
+                break
+        else:
+            break
+    return word
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def stems_match(a: str, b: str) -> bool:
+    """Two word forms of one word: equal stems, or one stem (4+ letters) begins the other."""
+    if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
+        return False
+    sa, sb = stem(a), stem(b)
+    if sa == sb:
+        return True
+    short, long_ = sorted((sa, sb), key=len)
+    return len(short) >= 4 and long_.startswith(short)
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    point: Point
+    names: frozenset[str]  # canonical words of its name, aliases and localized names
+    key: tuple[str, ...]  # the words of its name itself, ids included (what a command names)
+    words: frozenset[str]  # every word that may explain a command's word (names, description,
+    # id, device)
+    concepts: frozenset[str]  # concepts of its text, and their broader ones
+    quantities: frozenset[str]  # what it measures or sets, by its words and a sure unit
+    named_quantities: frozenset[str]  # the quantities its text names
+    unit: str | None  # its unit's symbol
+    unit_quantities: frozenset[str]  # what its unit measures
+    unit_sure: bool  # its unit measures one quantity (°C), not one of many (%)
+    things: frozenset[str]  # the things and media it belongs to ("thing.tank", "medium.water")
+    part_concepts: frozenset[str]  # concepts of single words of its names, not of the whole
+    ids: frozenset[str]  # numbers and letters that tell it from its siblings
+    pairs: frozenset[tuple[str, str]]  # ("kiln", "1"): the things it numbers
+    role: str  # setpoint | measurement | command | state
+
+    @property
+    def id(self) -> str:
+        return self.point.id
+
+
+class Profiles:
+    """Every point's profile, and what the plant's words are worth for telling points apart."""
+
+    def __init__(self, points: Iterable[Point], lexicon: Lexicon | None = None) -> None:
+        self.lexicon: Lexicon = lexicon or default_lexicon()
+        self.by_id: dict[str, Profile] = {}
+        for point in points:
+            self.by_id[point.id] = self._profile(point)
+        self.all = list(self.by_id.values())
+        count: dict[str, int] = {}
+        for profile in self.all:
+            for feature in profile.words | profile.concepts:
+                count[feature] = count.get(feature, 0) + 1
+        n = max(1, len(self.all))
+        #: how much naming a word tells points apart: rare words more than common ones
+        self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
+        self.plant_words = frozenset(w for p in self.all for w in p.words)
+        self.name_words = frozenset(w for p in self.all for w in p.names)
+        self.speller = _speller(self.plant_words)
+        self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
+
+    def weight(self, feature: str) -> float:
+        """How much naming it tells points apart: a word of one point much, a word of all
+        little; a word of none (a filler, a word the plant does not use) as much as one of
+        all: it must be explained for a rule to be sure, but it does not outweigh the rest."""
+        return self.weights.get(feature, 1.0)
+
+    def _profile(self, point: Point) -> Profile:
+        labels = [point.name, *point.aliases, *point.names.values()]
+        label_toks = [content(tokens(label)) for label in labels]
+        names = {t.text for toks in label_toks for t in toks if not t.is_id}
+        ids = {t.text for toks in label_toks for t in toks if t.is_id}
+        pairs = {(t.text, toks[i + 1].text) for toks in label_toks for i, t in
+                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id}
+        own = content(tokens(point.name))
+        key = tuple(t.text for t in own)
+        extra = content(tokens(point.description or ""))
+        id_words = [w for w in _ID_PART.findall(point.id.casefold()) if not w.isdigit()]
+        device_words = [w for w in _ID_PART.findall(point.device.casefold())
+                        if not w.isdigit()]
+        choices = [t for choice in point.choices for t in content(tokens(choice))]
+        words = names | {t.text for t in extra + choices if not t.is_id} | \
+            {tok.text for w in id_words + device_words for tok in tokens(w)}
+        words -= STOP
+        senses: set[Sense] = set()
+        for text in (*labels, point.description or ""):
+            senses |= self.lexicon.concepts(text)
+        # and of each word of its names alone, which explain less: "Backwash blower" is a
+        # blower, of a backwash
+        parts: set[Sense] = set()
+        for word in {t.raw for toks in label_toks for t in toks if len(t.raw) >= 3}:
+            parts |= self.lexicon.concepts(word)
+        unit = unit_symbol(point.unit) if point.unit else None
+        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
+            else (frozenset(), False)
+        quantities = {s.concept for s in senses if s.kind == "quantity"}
+        named_quantities = frozenset(quantities)
+        if unit_sure:
+            quantities |= unit_quantities
+        if point.kind == "int" and point.unit and not unit_quantities:
+            quantities.add(COUNT)  # "bottles", "logs": a count of things
+        concepts = {s.concept for s in senses} | quantities
+        if names & SETPOINT_WORDS or SETPOINT in concepts:
+            role = "setpoint"
+        elif point.kind == "bool":
+            role = "command" if point.writable else "state"
+        else:
+            role = "measurement"
+        things = {s.concept for s in senses if s.kind in ("thing", "medium")}
+        part_concepts = {s.concept for s in parts} - concepts
+        return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
+                       frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
+                       frozenset(things), frozenset(part_concepts), frozenset(ids),
+                       frozenset(pairs), role)
+
+
+@functools.cache
+def default_lexicon() -> Lexicon:
+    """The shipped plant lexicon, loaded once."""
+    return PlantLexicon()
+
+
+def _speller(plant_words: frozenset[str]) -> Speller:
+    """What a typo may be taken for: the plant's own words and the synonyms' (never any word
+    of the lexicon: "timber" is no slip of "timer", though one letter apart)."""
+    known = set(plant_words) | set(SYNONYMS) | set(UNIT_SYMBOLS)
+    return Speller(w for w in known if len(w) >= 4 and w.isalpha() and w.isascii())

@@ -1,0 +1,360 @@
+"""The semantic stage of routing: points ranked by what a command means, and what is sure.
+
+Between the rules (which place a command only when one point's own words explain every word of
+it) and the model, this stage reads each word of a command for its meaning: its concepts (across
+synonyms and languages, `meaning`), a slip of a plant word ("turbidty"), another form of one
+("filtration", "filtered"), a unit that names a quantity ("NTU", "rpm", "kW"), a word of a
+point's description. For every point it asks how much of the command the point explains and how
+much of the point's name the command says (`Profile`), and decides without the model what
+follows for sure:
+
+- the command is about several points ("all", "both", "every", 所有, plural things that name
+  several): a read of all of them (`args.points`); a write is refused, naming the points meant,
+  because writes are one point per command;
+- it names a quantity the plant does not have for the thing it names ("the temperature of the
+  reservoir" where the reservoir has only a level, "the chlorine dosing pump speed" where no such
+  pump exists): `respond unknown_point`;
+- one point explains every word, and no other comes close: that point, read or written.
+
+Everything else goes to the model with a short list of candidates, best first (and the model
+may say none of them fits). Pure: it reads profiles and tokens, never a device.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from hermesd.answer import Action, respond
+from hermesd.replies import is_chinese
+from hermesd.router.coverage import ALL, GENERAL, Term, explain, explained, terms
+from hermesd.router.meaning import Sense
+from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
+from hermesd.router.rules import Analysis, Placement, RuleRouter
+from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
+
+TOP = 5  # candidates offered to the model
+MAX_READ = 32  # points of one read of several (the engine's limit too)
+SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
+SURE_STRENGTH = 0.6  # ...and explains each word at least this well
+FULL = 0.6  # a point explains a command when it explains each word at least this well (a
+# guess by a unit of many quantities, or by a broader quantity, is no explanation)
+#: words that ask "how many/much", which name a count only when nothing else is measured
+WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))
+#: quantities too general to refuse on: a level or volume ("ammonia level", "how full is the
+#: battery", "how much water"), a count ("tonnes produced")
+WEAK_CONCEPTS = GENERAL
+#: kinds of word that never tell one thing from another (a state, a role, a quantity)
+NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
+
+
+@dataclass(frozen=True, slots=True)
+class Fit:
+    """How one point fits a command."""
+
+    point: str
+    score: float
+    full: bool  # it explains every term (and every id) of the command
+    weakest: float  # how well it explains its worst-explained term
+    named: float  # the share of its own name the command says
+
+
+@dataclass(frozen=True)
+class Judgement:
+    placement: Placement | None  # what is sure, or None (the model decides)
+    fits: list[Fit] = field(default_factory=list)  # every point that fits at all, best first
+    plural: bool = False  # the command is about several points: offer the model no write
+    why: str = ""
+
+    @property
+    def candidates(self) -> list[str]:
+        return [f.point for f in self.fits[:TOP]]
+
+
+class Semantic:
+    def __init__(self, rules: RuleRouter) -> None:
+        self.rules = rules
+        self.profiles = rules.profiles
+
+    def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
+        return terms(a.text, a.toks, self.profiles, senses=senses)
+
+    # -- reading a command -------------------------------------------------------------------
+
+    def ids(self, a: Analysis, terms: list[Term]) -> tuple[set[str], set[tuple[str, str]]]:
+        """The numbers and letters that name things ("kiln 1", "line b"), and the pairs they
+        make; never a value to set, nor a count after "all"/"both" ("all three zones")."""
+        toks = a.toks
+        words = {t.index: t.word for t in terms}
+        kinds = {t.index: t.kinds for t in terms}
+        ids: set[str] = set()
+        pairs: set[tuple[str, str]] = set()
+        for i, t in enumerate(toks):
+            if not t.is_id:
+                continue
+            before = toks[i - 1] if i > 0 else None
+            if before is not None and (before.raw in PLURAL_MARKS or before.raw in VALUE_BEFORE):
+                continue
+            if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered):
+                continue
+            beside = [words[j] for j in (i - 1, i + 1) if j in words]
+            # "conveyer 2": a thing's; "2号滤池": one written before the thing in Chinese
+            things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
+                      and (j == i - 1 or toks[j].zh)]
+            naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
+                any(k & {"thing", "medium"} for k in things)
+            after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
+            whole = isinstance(t.number, int) and t.number >= 0
+            if t.is_number and not whole:
+                continue  # 62.5 names nothing
+            if naming or (a.question and not a.wants_write and not after_unit):
+                ids.add(t.text)
+                if i - 1 in words:
+                    pairs.add((words[i - 1], t.text))
+        return ids, pairs
+
+    # -- fitting points ----------------------------------------------------------------------
+
+    def fit(self, a: Analysis, terms: list[Term], ids: set[str],
+            pairs: set[tuple[str, str]], p: Profile, setpoint_named: bool) -> Fit | None:
+        if any(w == word and n != number for word, number in pairs for w, n in p.pairs):
+            return None  # "kiln 2" is not kiln 1
+        if ids and p.ids and not ids & p.ids:
+            return None
+        strengths = [explain(t, p) for t in terms]
+        total = sum(t.weight for t in terms)
+        cover = sum(t.weight * s for t, s in zip(terms, strengths, strict=True)) / total \
+            if total else 0.0
+        if terms and not cover and not (ids and ids <= p.ids):
+            return None
+        said = {t.word for t in terms} | ids
+        said_concepts = {c for t in terms for c in t.concepts}
+        named = sum(1 for k in p.key if k in said or k in said_concepts
+                    or any(stems_match(k, w) for w in said)) / max(1, len(p.key))
+        score = cover * (0.7 + 0.3 * named) if terms else 0.5 * named
+        if not a.wants_write and (p.role == "setpoint") != setpoint_named:
+            score *= 0.85  # "kiln 1 temperature" is the measurement; "...set to", the setpoint
+        if a.yes_no:
+            score *= 1.05 if p.point.kind == "bool" else 0.95
+        full = all(s >= FULL for s in strengths) and ids <= p.ids
+        return Fit(p.id, score, full, min(strengths, default=1.0), named)
+
+    def fits(self, a: Analysis, terms: list[Term] | None = None) -> list[Fit]:
+        terms = self.terms(a) if terms is None else terms
+        ids, pairs = self.ids(a, terms)
+        setpoint_named = any(t.word in SETPOINT_WORDS or SETPOINT in t.concepts
+                             for t in terms) or (not a.wants_write and "set" in a.words)
+        found = [f for p in self.profiles.all
+                 if (f := self.fit(a, terms, ids, pairs, p, setpoint_named)) is not None
+                 and f.score > 0]
+        return sorted(found, key=lambda f: (-f.score, f.point))
+
+    # -- the stage ---------------------------------------------------------------------------
+
+    def judge(self, a: Analysis) -> Judgement:
+        senses = self.profiles.lexicon.senses(a.text, a.toks)
+        terms = self.terms(a, senses)
+        fits = self.fits(a, terms)
+        marks = bool(a.words & PLURAL_MARKS) or any(ALL in {s.concept for s in found}
+                                                     for found in senses)
+        if a.words & SUMMARY_WORDS and not a.wants_write:
+            return self._summary(a, terms, fits)
+        plural = self._plural(a, terms, fits, marks)
+        if plural is not None:
+            return plural
+        both = self._conjunction(a)
+        if both is not None:
+            return Judgement(Placement(self._plural_refusal(a, both) if a.wants_write else
+                                       Action("read", {"points": both}), 1.0), fits,
+                             plural=True, why="conjunction")
+        unknown = self._unknown(a, terms)
+        if unknown is not None:
+            return Judgement(Placement(respond("unknown_point", asked=unknown), 0.9), fits,
+                             why="unknown")
+        return Judgement(self._sure(a, terms, fits), fits, why="sure")
+
+    def _sure(self, a: Analysis, terms: list[Term], fits: list[Fit]) -> Placement | None:
+        """One point explains every word, well, and is clearly ahead of the next that does."""
+        if not terms:
+            return None
+        writes = a.wants_write or self.rules.terse_write(a, None)
+        full = [f for f in fits if f.full]
+        if writes:
+            # a writable point stands in for a read-only one of the same numbered thing
+            # ("set kiln 2 to 70 degrees": its setpoint), never of another (pump 1's speed is
+            # not the pump's)
+            by_id = self.profiles.by_id
+            settable = {by_id[f.point].ids for f in full if by_id[f.point].point.writable}
+            full = [f for f in full if by_id[f.point].point.writable
+                    or by_id[f.point].ids not in settable]
+        if not full:
+            return None
+        best = full[0]
+        rest = [f.score for f in full[1:]]
+        if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
+            return None
+        point = self.profiles.by_id[best.point].point
+        others = tuple(f.point for f in fits if f.point != best.point)[:3]
+        if not writes or (not a.wants_write and not self.rules.terse_write(a, point)):
+            return Placement(Action("read", {"point": point.id}), best.score, others)
+        if not point.writable:
+            return None
+        values = self.rules.values(a, point)
+        if len(values) != 1:
+            return None
+        return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
+                         others)
+
+    def _conjunction(self, a: Analysis) -> list[str] | None:
+        """ "kiln 1 dry and wet bulb", "temperature and pressure of boiler 3": the words on
+        either side of "and" name one point each, with the rest of the command; both, in the
+        order said."""
+        toks = a.toks
+        joins = [i for i, t in enumerate(toks) if t.raw == "and" and 0 < i < len(toks) - 1]
+        if len(joins) != 1 or a.words & PLURAL_MARKS:
+            return None
+        i = joins[0]
+        # "dry and wet bulb": one word each, the rest shared; "set pump 1 to 900 and open
+        # valve 2": a whole command each
+        for left, right in (([i + 1], [i - 1]), (range(i, len(toks)), range(i + 1))):
+            sides = [self._sure_without(a, set(drop) | {i}) for drop in (left, right)]
+            if sides[0] is not None and sides[1] is not None and sides[0] != sides[1]:
+                return [sides[0], sides[1]]
+        return None
+
+    def _sure_without(self, a: Analysis, dropped: set[int]) -> str | None:
+        kept = [t for k, t in enumerate(a.toks) if k not in dropped]
+        side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
+        sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
+        if sure is None or sure.action.name not in ("read", "write"):
+            return None
+        return str(sure.action.args["point"])
+
+    def _several(self, fits: list[Fit], *, writable: bool = False) -> list[str]:
+        """The points a plural command means: every one that explains all its words."""
+        full = [f for f in fits if f.full]
+        if not writable:
+            # "temperatures of both kilns" are the measurements, not their setpoints
+            measured = [f for f in full if self.profiles.by_id[f.point].role != "setpoint"]
+            full = measured or full
+        else:
+            full = [f for f in full if self.profiles.by_id[f.point].point.writable]
+        order = list(self.profiles.by_id)
+        return sorted((f.point for f in full), key=order.index)
+
+    def _plural(self, a: Analysis, terms: list[Term], fits: list[Fit], marked: bool
+                ) -> Judgement | None:
+        writes = a.wants_write
+        several = self._several(fits, writable=writes)
+        if not marked:
+            plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
+                            and not t.unit and not a.toks[t.index].zh]
+            if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
+                return None
+        if writes:
+            meant = several or [f.point for f in fits
+                                if self.profiles.by_id[f.point].point.writable][:TOP]
+            return Judgement(Placement(self._plural_refusal(a, meant), 1.0), fits, plural=True,
+                             why="plural write")
+        if len(several) >= 2 and len(several) <= MAX_READ:
+            return Judgement(Placement(Action("read", {"points": several}), 1.0), fits,
+                             plural=True, why="plural read")
+        if len(several) == 1:
+            return Judgement(Placement(Action("read", {"point": several[0]}), 0.9), fits,
+                             plural=True, why="plural read of one")
+        return Judgement(None, fits, plural=True, why="plural, unplaced")
+
+    def _plural_refusal(self, a: Analysis, meant: list[str]) -> Action:
+        zh = is_chinese(a.text)
+        names = [self.profiles.by_id[p].point.label("zh" if zh else "en") for p in meant]
+        if zh:
+            listed = "、".join(names)
+            text = "每条命令只能设置一个测点，未做任何更改。" + \
+                (f"请逐个说明，例如：{listed}。" if names else "请说出要设置的那一个测点。")
+        else:
+            listed = ", ".join(names)
+            text = "Writes are one point per command; nothing was changed. " + \
+                (f"Say which one you mean: {listed}." if names else "Say the one point to set.")
+        return respond("not_allowed", plural=True, points=meant, text=text)
+
+    def _summary(self, a: Analysis, terms: list[Term], fits: list[Fit]) -> Judgement:
+        """ "status summary", "状态汇总": a read of every point the words name (all of them
+        when they name none), measurements and states before setpoints, at most MAX_READ."""
+        named = self._several(fits) if terms else []
+        if terms and not named:
+            return Judgement(None, fits, plural=True, why="summary, unplaced")
+        points = named or sorted(self.profiles.by_id,
+                                 key=lambda p: self.profiles.by_id[p].role == "setpoint")
+        points = points[:MAX_READ]
+        if not terms:
+            order = list(self.profiles.by_id)
+            points.sort(key=order.index)
+        action = Action("read", {"points": points}) if len(points) > 1 else \
+            Action("read", {"point": points[0]}) if points else respond("unknown_point")
+        return Judgement(Placement(action, 1.0), fits, plural=True, why="summary")
+
+    def _unknown(self, a: Analysis, terms: list[Term]) -> str | None:
+        """The words of a quantity the command names for something that has none, or None:
+        no point has that quantity ("the temperature of the reservoir" in a plant with no
+        temperature), or every point that has it belongs to another thing than the one named
+        ("the water temperature in the sump", where only the tanks have one: "sump" names
+        another point, and no tank point is named by it)."""
+        quantities = [(t, c) for t in terms for c in self.quantities(t)]
+        # "how many", a count ("tonnes produced"), a level or volume ("ammonia level", "how
+        # full is the battery", "how much water") and a Chinese character read alone (度 of
+        # 浊度) say too little to refuse on
+        strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
+                  and c not in WEAK_CONCEPTS and not (a.toks[t.index].zh
+                                                      and len(a.toks[t.index].written) == 1)]
+        things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
+                  or self._tells_apart(t)]
+        for term, quantity in strong:
+            having = [p for p in self.profiles.all
+                      if quantity in p.concepts or explained(term, p, terms) >= FULL]
+            if not having:
+                return self._asked(a, terms)
+            # the points that have the quantity are of other things: none is named by any
+            # thing the command names (a point of no thing is anybody's: "Residual chlorine")
+            named = [t for t in things if t is not term and self._tells_apart(t)]
+            if named and not any(not p.things or any(explained(t, p, terms) for t in things)
+                                 for p in having):
+                return self._asked(a, terms)
+        return None
+
+    def meaningful(self, a: Analysis, term: Term, general: bool = False) -> bool:
+        """A word whose meaning a point must have to be the one meant: a quantity (not a
+        level, volume or count, which many points answer), a thing or a medium ("brine") the
+        lexicon knows (with `general`, a level, volume or count too; not
+        a Chinese character read alone: 池 is a pool, a tank or a basin)."""
+        tok = a.toks[term.index]
+        if tok.zh and len(tok.written or tok.raw) == 1:
+            return False
+        quantities = set(self.quantities(term))
+        return bool(quantities if general else quantities - WEAK_CONCEPTS) or \
+            bool(term.kinds & {"thing", "medium"})
+
+    @staticmethod
+    def quantities(term: Term) -> list[str]:
+        found = [c for c in term.concepts if c.startswith("quantity.")]
+        if term.unit and len(found) > 1:
+            return []  # "%", "mg/L": a unit of many quantities names none for sure
+        return found
+
+    def _tells_apart(self, term: Term) -> bool:
+        """A word of some point's own name, that is not a state, a role or a quantity: naming
+        it says which thing is meant ("reservoir", "jaw", "carriage")."""
+        if term.kinds & NOT_THINGS or term.unit or term.corrected or term.literal is False:
+            return False  # nor a word read from Chinese, whose English is a near guess
+        return any(w in self.profiles.name_words for w in term.alts)
+
+    @staticmethod
+    def _asked(a: Analysis, terms: list[Term]) -> str:
+        return " ".join(t.shown for t in terms) or a.text
+
+    # -- for the model -----------------------------------------------------------------------
+
+    def offer_points(self, judgement: Judgement) -> list[str]:
+        return judgement.candidates
+
+    def describe(self, judgement: Judgement) -> dict[str, Any]:
+        return {"why": judgement.why, "candidates": judgement.candidates}

@@ -1,0 +1,111 @@
+"""What the model is offered for a command, and how its choice is checked against the words.
+
+The model picks among the semantic stage's candidates; it may write only where the words ask for
+a write, with their value, to a point whose unit fits; and whatever it picks is checked: a point
+that lacks a quantity, thing or medium the command names comes back as unknown_point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.config.model import Config
+from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
+from hermesd.router.rules import Analysis
+from tests.support.daemon import fake_device
+from tests.support.plants import cold_store, config_of, own_plant
+
+
+class NoWorker:
+    state = "down"
+
+    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
+        raise AssertionError("no model call expected")
+
+    def kill(self, reason: str) -> None:
+        raise AssertionError("no kill expected")
+
+
+def _battery() -> Config:
+    return config_of({"node": {"id": "grid"}, "devices": {"bess": fake_device({
+        "soc": {"name": "Battery state of charge", "type": "float", "unit": "%"},
+        "battery_power": {"name": "Battery power", "type": "float", "unit": "kW"},
+        "discharge_sp": {"name": "Battery discharge setpoint", "type": "float", "unit": "kW",
+                         "writable": True, "min": 0, "max": 500},
+        "reserve": {"name": "Battery reserve", "type": "float", "unit": "%",
+                    "writable": True, "min": 0, "max": 100},
+        "inverter1_power": {"name": "Inverter 1 power", "type": "float", "unit": "kW"},
+        "inverter2_power": {"name": "Inverter 2 power", "type": "float", "unit": "kW"},
+        "heater": {"name": "Battery room heater", "type": "bool", "writable": True},
+    })}})
+
+
+PLANTS: dict[str, Config] = {"battery": _battery(), "cold": config_of(cold_store()),
+                             "fishfarm": config_of(own_plant("fishfarm"))}
+
+
+def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage, Analysis]:
+    """The stage and the analysis the model would get (`strict`: the command is the model's,
+    no earlier stage places it)."""
+    config = PLANTS[plant]
+    router = Router(config)
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    if strict:
+        assert router.rules.place(a) is None
+        assert judged.placement is None, judged.placement
+    return ModelStage(config, NoWorker()), replace(
+        a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+
+
+@pytest.mark.parametrize(("plant", "text", "point", "strict"), [
+    ("cold", "brine temperature", "freezer1_air", True),  # a medium the plant has none of
+    ("battery", "how full is the battery", "battery_power", True),  # the charge, not power
+    # (the rules refuse these before the model; the check would too)
+    ("battery", "what's inverter 3 producing", "inverter1_power", False),  # another number
+    ("battery", "how hot is the battery room", "heater", False),  # a measure of an on/off
+])
+def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: str,
+                                                              point: str, strict: bool) -> None:
+    stage, a = handed_on(plant, text, strict=strict)
+    checked = stage.check(a, Action("read", {"point": point}))
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+    assert checked.args["model"] == f"read {point}"
+
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
+    ("battery", "how full is the battery", "soc"),
+    ("fishfarm", "how salty is the water", "salinity"),  # the water is no thing of its own
+    ("fishfarm", "how much water is in the sump", "sump_level"),
+])
+def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
+    stage, a = handed_on(plant, text)
+    assert stage.check(a, Action("read", {"point": point})) == \
+        Action("read", {"point": point})
+
+
+def test_writes_are_offered_only_with_a_write_in_the_words_and_a_unit_that_fits() -> None:
+    stage, a = handed_on("battery", "push the battery to three hundred kW discharge")
+    writes = {c.line for c in stage.offer(a) if c.name == "write"}
+    assert writes == {"write discharge_sp 300"}  # never to the reserve in %
+    stage, a = handed_on("battery", "battery discharge three hundred kilowatts?", strict=False)
+    assert not [c for c in stage.offer(a) if c.name == "write"]  # a question
+
+
+def test_a_write_with_no_value_to_offer_is_offered_no_read() -> None:
+    stage, a = handed_on("battery", "make the battery behave")
+    offered = stage.offer(a)
+    assert offered and all(c.name == "respond" for c in offered)
+
+
+def test_with_a_candidate_that_explains_everything_the_model_only_chooses() -> None:
+    stage, a = handed_on("fishfarm", "pH of the recirculation water")
+    lines = [c.line for c in stage.offer(a)]
+    assert "read ph" in lines and not [line for line in lines if line.startswith("respond")]
+    stage, a = handed_on("fishfarm", "how long do salmon live")
+    assert [c.line for c in stage.offer(a) if c.line.startswith("respond")]
