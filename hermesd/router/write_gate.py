@@ -71,8 +71,8 @@ _RELATIVE = frozenset("""
 """.split())
 _FRACTIONS = frozenset("half halves third thirds quarter quarters fraction".split())
 _SEVERAL = frozenset("""
-    all every each both everything whole entire rest others other them those these they their
-    together also too and & plus respectively either or
+    all every each both everything whole entire rest others other together also too and &
+    plus respectively either or
 """.split())
 _TIME_UNITS = frozenset(("s", "min", "h", "ms", "d"))
 #: the English words that make a write doubtful, by problem, in the order they are looked for
@@ -177,8 +177,8 @@ def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
         if t.zh or t.number is not None or t.unit:
             continue
         if t.text in own.texts:
-            if _plural(t) and t.raw not in own.raws:
-                return Doubt("several_targets", (t.raw,))  # "valves" for valve 2
+            if _plural(t) and t.raw not in own.raws and t.text in own.id_words:
+                return Doubt("several_targets", (t.raw,))  # "valves" for valve 2 (of several)
             continue
         word = t.raw
         if word in _POLITE and raw[i + 1:i + 2] == ["you"] and raw[:i] in ([], ["please"]):
@@ -190,8 +190,10 @@ def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
             problem = "question"
         elif t.text == "?fix":
             problem = "correction"
-        if problem == "relative" and word != "by" and "to" in raw[i + 1:]:
-            continue  # "raise pump 1 to 1000": to a value
+        if problem == "relative" and word != "by" and (
+                "to" in raw[i + 1:] or (word in ("up", "down") and not any(
+                    x.number is not None for x in toks[i + 1:]))):
+            continue  # "raise pump 1 to 1000": to a value; "shut the genset down": a particle
         if problem is not None:
             return Doubt(problem, (t.shown,))
     return None
@@ -199,6 +201,7 @@ def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
 
 _APPROX_MARKS = re.compile(r"[~≈±<>≤≥∼〜～]|\+/-|(?<![\w.])-?\d[\d.,]*\s*(?:ish|\+)(?!\w)")
 _PERCENT = re.compile(r"%|％|\bper\s*cent\b|\bpercent\b|\bpct\b|百分之")
+_DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|mins?|h|hrs?|ms|d)(?![\w/])")
 _TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
 
@@ -208,6 +211,8 @@ def _marks(folded: str, point: Point) -> Doubt | None:
     if mark:
         return Doubt("approximate", (mark.group(0).strip(),))
     time = _TIME.search(folded)
+    if time is None and (unit_symbol(point.unit or "") or point.unit) not in _TIME_UNITS:
+        time = _DURATION.search(folded)  # "in 10 s", "for 5 min", never the "s" of "2's"
     if time:
         return Doubt("when", (time.group(0),))
     stripped = folded.rstrip()
@@ -286,8 +291,6 @@ def _units(toks: list[Token], own: _Own, point: Point) -> Doubt | None:
                              if t.unit != mine else (f"{t.raw} {after}",))
         elif t.raw in ("fahrenheit", "kelvin", "kelvins") and not _mine(t, own):
             return Doubt("unit", (t.raw,))
-        elif t.raw in _TIME_UNITS and mine not in _TIME_UNITS and not _mine(t, own):
-            return Doubt("when", (t.raw,))
     return None
 
 
