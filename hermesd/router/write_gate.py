@@ -92,7 +92,7 @@ _ZH = {
                    "低于 高于 大于 小于 之间 来",
     "relative": "增加 减少 提高 降低 调高 调低 升高 加 减 升 降 倍 一半 分之 半",
     "several_targets": "所有 全部 全都 都 每 每个 每台 各 各个 和 与 及 以及 跟 还有 同时 一起 "
-                       "分别 或 或者 还是 、",
+                       "分别 或 或者 还是 、 其它 其他 别的 其余 剩下 也 两台 几台",
 }
 #: a change verb followed by one of these sets a value ("提高到1000" raises it to 1000)
 _ZH_TO = ("到", "至", "为", "成")
@@ -113,7 +113,7 @@ def doubt(text: str, point: Point, value: Any) -> Doubt | None:
     own = _Own.of(point)
     toks = tokens(text)
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _english_words(toks, own) or _marks(folded, point)
+    return (_unreadable(toks, own) or _english_words(toks, own) or _marks(text, folded, point, own)
             or _chinese(folded, own) or _units(toks, own, point)
             or _value(toks, own, point, value))
 
@@ -127,6 +127,7 @@ class _Own:
     numbers: frozenset[float]
     id_words: frozenset[str]  # words its names put before a number ("pump" of "pump 1")
     zh_names: tuple[str, ...]
+    labels: tuple[str, ...]  # its names, case-folded
 
     @staticmethod
     def of(point: Point) -> _Own:
@@ -155,7 +156,7 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
                 raws.add(t.raw)
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
-                zh_names)
+                zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels))
 
 
 def _mine(t: Token, own: _Own) -> bool:
@@ -201,11 +202,13 @@ def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
 
 _APPROX_MARKS = re.compile(r"[~≈±<>≤≥∼〜～]|\+/-|(?<![\w.])-?\d[\d.,]*\s*(?:ish|\+)(?!\w)")
 _PERCENT = re.compile(r"%|％|\bper\s*cent\b|\bpercent\b|\bpct\b|百分之")
+_GLUED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([a-z]+)(?![\w/])")
+_ORDINAL_ENDS = frozenset(("st", "nd", "rd", "th"))
 _DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|mins?|h|hrs?|ms|d)(?![\w/])")
 _TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
 
-def _marks(folded: str, point: Point) -> Doubt | None:
+def _marks(text: str, folded: str, point: Point, own: _Own) -> Doubt | None:
     """What only the characters say: a question mark, an approximation, a percent sign."""
     mark = _APPROX_MARKS.search(folded)
     if mark:
@@ -216,9 +219,19 @@ def _marks(folded: str, point: Point) -> Doubt | None:
     if time:
         return Doubt("when", (time.group(0),))
     stripped = folded.rstrip()
-    if stripped.endswith(("?", "？")) and not re.match(
+    if stripped.endswith("?") and not re.match(
             r"\s*(?:please\s+)?(?:can|could|would|will)\s+you\b", folded):
-        return Doubt("question", ("?",))
+        return Doubt("question", (text.rstrip()[-1],))
+    mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
+        letters = glued.group(2)
+        symbol = unit_symbol(letters)
+        if letters in _ORDINAL_ENDS or symbol == mine or \
+                any(glued.group(0) in name for name in own.labels):
+            continue
+        if symbol is not None and len(letters) > 1:
+            return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point
+        return Doubt("other_thing", (glued.group(0),))
     percent = _PERCENT.search(folded)
     if percent and (unit_symbol(point.unit or "") or "") not in ("%", "%rh"):
         return Doubt("unit", (percent.group(0),))
@@ -291,6 +304,9 @@ def _units(toks: list[Token], own: _Own, point: Point) -> Doubt | None:
                              if t.unit != mine else (f"{t.raw} {after}",))
         elif t.raw in ("fahrenheit", "kelvin", "kelvins") and not _mine(t, own):
             return Doubt("unit", (t.raw,))
+        elif i > 0 and toks[i - 1].number is not None and len(t.raw) > 1 and \
+                (symbol := unit_symbol(t.raw)) is not None and symbol != mine:
+            return Doubt("unit", (t.raw,))  # "5 bar", said as a word
     return None
 
 
@@ -376,6 +392,8 @@ def _example(point: Point, zh: bool) -> str:
     lo = point.min if point.min is not None else 0.0
     hi = point.max if point.max is not None else lo + 100
     value = lo + (hi - lo) * 0.5
-    shown = str(int(value)) if value == int(value) else f"{value:.1f}"
+    if point.kind == "int" or value == int(value):
+        value = round(value)
+    shown = str(value) if isinstance(value, int) else f"{value:.1f}"
     unit = f" {point.unit}" if point.unit else ""
     return f"把{label}设为{shown}{point.unit or ''}" if zh else f"set {label} to {shown}{unit}"
