@@ -113,9 +113,18 @@ def doubt(text: str, point: Point, value: Any) -> Doubt | None:
     own = _Own.of(point)
     toks = tokens(text)
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _english_words(toks, own) or _marks(text, folded, point, own)
+    return (_unreadable(toks, own) or _english_words(toks, own) or _marks(text, folded, point.unit, own)
             or _chinese(folded, own) or _units(toks, own, point)
             or _value(toks, own, point, value))
+
+
+def doubt_raw(text: str) -> Doubt | None:
+    """For a raw register write ("set holding register 40011 on plc1 to 99"), whose numbers
+    its own rule reads: None when the words ask for it now, plainly, once; else why not."""
+    toks = tokens(text)
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return (_english_words(toks, _NOBODY) or _marks(text, folded, None, _NOBODY)
+            or _chinese(folded, _NOBODY))
 
 
 @dataclass(frozen=True, slots=True)
@@ -157,6 +166,9 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
                 zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels))
+
+
+_NOBODY = _Own(frozenset(), frozenset(), frozenset(), frozenset(), (), ())
 
 
 def _mine(t: Token, own: _Own) -> bool:
@@ -208,13 +220,13 @@ _DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|mins?|h|hrs?|m
 _TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
 
-def _marks(text: str, folded: str, point: Point, own: _Own) -> Doubt | None:
+def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     """What only the characters say: a question mark, an approximation, a percent sign."""
     mark = _APPROX_MARKS.search(folded)
     if mark:
         return Doubt("approximate", (mark.group(0).strip(),))
     time = _TIME.search(folded)
-    if time is None and (unit_symbol(point.unit or "") or point.unit) not in _TIME_UNITS:
+    if time is None and (unit_symbol(unit or "") or unit) not in _TIME_UNITS:
         time = _DURATION.search(folded)  # "in 10 s", "for 5 min", never the "s" of "2's"
     if time:
         return Doubt("when", (time.group(0),))
@@ -222,7 +234,7 @@ def _marks(text: str, folded: str, point: Point, own: _Own) -> Doubt | None:
     if stripped.endswith("?") and not re.match(
             r"\s*(?:please\s+)?(?:can|could|would|will)\s+you\b", folded):
         return Doubt("question", (text.rstrip()[-1],))
-    mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    mine = unit_symbol(unit or "") or (unit or "").casefold()
     for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
         letters = glued.group(2)
         symbol = unit_symbol(letters)
@@ -233,7 +245,7 @@ def _marks(text: str, folded: str, point: Point, own: _Own) -> Doubt | None:
             return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point
         return Doubt("other_thing", (glued.group(0),))
     percent = _PERCENT.search(folded)
-    if percent and (unit_symbol(point.unit or "") or "") not in ("%", "%rh"):
+    if percent and (unit_symbol(unit or "") or "") not in ("%", "%rh"):
         return Doubt("unit", (percent.group(0),))
     return None
 
@@ -380,6 +392,18 @@ def gated(text: str, point: Point, value: Any) -> Action | None:
                    value_problem=found.problem,
                    text=gate_question(found.problem, found.words, label, point.unit or "",
                                       _example(point, zh), zh=zh))
+
+
+def gated_raw(text: str, example: str) -> Action | None:
+    """None when a raw register write may go on; else the question back that replaces it."""
+    found = doubt_raw(text)
+    if found is None:
+        return None
+    zh = is_chinese(text)
+    return respond("not_understood", unreadable=[printable(w) for w in found.words],
+                   value_problem=found.problem,
+                   text=gate_question(found.problem, found.words, "the register", "",
+                                      example, zh=zh))
 
 
 def _example(point: Point, zh: bool) -> str:

@@ -352,3 +352,28 @@ PLAIN_CASES = [
 def test_plain_commands_still_write(text: str, point: str, value: Any) -> None:
     action = route(DEV, text, Action("write", {"point": point, "value": value}))
     assert action.to_dict() == {"name": "write", "args": {"point": point, "value": value}}
+
+
+# -- raw register writes ------------------------------------------------------------------------
+
+RAW = config_of({"node": {"id": "raw"}, "devices": {"plc1": {
+    "driver": "modbus", "host": "127.0.0.1", "port": 1502, "unit": 1,
+    "points": {"speed": {"name": "Fan speed", "table": "holding", "address": 0,
+                         "type": "uint16", "writable": True, "min": 0, "max": 1500}}}}})
+RAW_WRITE = "set holding register 40011 on plc1 to 99"
+
+
+@pytest.mark.timeout(120)
+@given(st.sampled_from([
+    "tomorrow {w}", "should I {w}", "{w}?", "don't {w}", "if the fan stops {w}", "{w} at 5 pm",
+    "{w} tonight", "{w} and register 40012 too", "{w} for all of them", "明天{w}", "{w}吗",
+    "tell me if I should {w}", "{w}, or so", "about {w}"]))
+def test_a_raw_register_write_is_sent_only_when_plainly_asked(template: str) -> None:
+    text = template.format(w=RAW_WRITE)
+    action = route(RAW, text, Action("write", {"point": "speed", "value": 99}))
+    assert action.name not in ("modbus.write_registers", "write"), (text, action)
+
+
+def test_a_plain_raw_register_write_is_placed() -> None:
+    action = route(RAW, RAW_WRITE, Action("respond", {"reason": "not_understood"}))
+    assert action.name == "modbus.write_registers" and action.args["device"] == "plc1", action
