@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hermesd.answer import Action
@@ -129,8 +130,9 @@ def doubtful_english(draw: st.DrawFn, command: str, value_text: str, point: Poin
         suffix = draw(st.sampled_from(["", "", " or so", "ish"]))
         return f"{head} {bound} {value_text}{suffix}{tail}".strip(), kind
     if kind == "several":
-        thing, number, quantity = parts(point)
-        other = f"{thing} {int(number) + 1}" if number is not None else f"the other {thing}"
+        numbered = re.search(r"([a-z]+) (\d+)\b", point.name.casefold())
+        thing = numbered.group(1) if numbered else point.name.split()[0].casefold()
+        other = f"{thing} {int(numbered.group(2)) + 1}" if numbered else f"the other {thing}"
         return draw(st.sampled_from([
             f"{command} and {other} too", f"{command}, and the same for {other}",
             f"{command} for all of them", f"{command} on both", f"{command} and everything else",
@@ -377,3 +379,52 @@ def test_a_raw_register_write_is_sent_only_when_plainly_asked(template: str) -> 
 def test_a_plain_raw_register_write_is_placed() -> None:
     action = route(RAW, RAW_WRITE, Action("respond", {"reason": "not_understood"}))
     assert action.name == "modbus.write_registers" and action.args["device"] == "plc1", action
+
+
+# -- end to end: the real daemon, rules only, an engineer who may write anything -----------------
+
+DEV_WRITES = [  # (plain command with {v}, point, value kind)
+    ("set feed pump 1 to {v} rpm", "pump1_speed", "number"),
+    ("set boiler 3 temperature setpoint to {v}", "boiler3_setpoint", "number"),
+    ("set the line a conveyor speed to {v}", "conveyor_speed", "number"),
+    ("把1号给水泵转速设为{v}", "pump1_speed", "number"),
+    ("open steam valve 2", "valve2_open", "on"),
+    ("switch on the yard warning beacon", "warning_beacon", "on"),
+    ("打开2号蒸汽阀", "valve2_open", "on"),
+]
+
+
+@pytest.mark.timeout(300)
+def test_the_daemon_writes_nothing_the_words_do_not_plainly_ask(daemon_runner: Any) -> None:
+    """Generated doubtful commands to a running daemon, as an engineer (who may write every
+    point): each is answered, none reaches a device, and the audit trail holds no write."""
+    d = daemon_runner.start({**dev_plant(enabled=False)})
+    before = {p: d.ctl_json("read", p)[1]["result"]["value"]
+              for p in ("pump1_speed", "boiler3_setpoint", "conveyor_speed", "valve2_open",
+                        "warning_beacon")}
+    sent: list[str] = []
+
+    @settings(max_examples=40, deadline=None)
+    @given(st.data(), st.sampled_from(DEV_WRITES), st.integers(1, 40))
+    def one(data: st.DataObject, case: tuple[str, str, str], v: int) -> None:
+        template, _, _ = case
+        command = template.format(v=v)
+        zh = any("\u4e00" <= c <= "\u9fff" for c in command)
+        doubtful, _ = data.draw(doubtful_chinese(command, str(v)) if zh and "{v}" in template
+                                else doubtful_english(command, str(v), DEV.points[case[1]]))
+        answer = d.request({"op": "ask", "text": doubtful, "role": "engineer"})
+        assert answer["status"] != "ok" or (answer["action"] or {}).get("name") != "write", \
+            (doubtful, answer)
+        sent.append(doubtful)
+
+    one()
+    assert len(sent) >= 20
+    after = {p: d.ctl_json("read", p)[1]["result"]["value"] for p in before}
+    assert after == before
+    writes = [r for r in d.audit_records() if (r.get("action") or {}).get("name") == "write"]
+    assert not writes, writes[:3]
+    assert d.status()["tools"]  # still answering
+    # and the same daemon does write a plain command (the test can fail)
+    answer = d.request({"op": "ask", "text": "set feed pump 1 to 33 rpm", "role": "engineer"})
+    assert answer["status"] == "ok" and answer["action"]["args"] == {
+        "point": "pump1_speed", "value": 33}, answer
