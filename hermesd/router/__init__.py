@@ -97,5 +97,6 @@ class Router:
         point = self.rules.points.get(action.point or "")
         if point is None:
             return routed  # no such point: the engine refuses it by name
-        stopped = gated(text, point, action.args.get("value"))
+        stopped = gated(text, point, action.args.get("value"), self.rules.profiles,
+                        analysis.toks)
         return routed if stopped is None else replace(routed, action=stopped)
