@@ -199,6 +199,9 @@ GATE_QUESTIONS = {
     "unit": ("{point} is set in {unit}, and I heard {words}; nothing was changed. Say the "
              "value in {unit}, e.g. “{example}”.",
              "{point}的单位是{unit}，而我听到的是{words}，未做任何更改。请用{unit}说出数值，例如“{example}”。"),
+    "unexplained": ("I am not sure {words} is said of {point}, so nothing was changed. Say "
+                    "it with the point's name, e.g. “{example}”.",
+                    "我不确定{words}指的是{point}，未做任何更改。请用测点名称说，例如“{example}”。"),
     "other_thing": ("{words} names something other than {point}; nothing was changed. Say "
                     "which one you mean, e.g. “{example}”.",
                     "{words}指的不是{point}，未做任何更改。请说明您指的是哪一个，例如“{example}”。"),

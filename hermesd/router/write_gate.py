@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -34,45 +35,109 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.concepts import lexicon
+from hermesd.router.coverage import Term, explained, terms
 from hermesd.router.normalize import Token, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
-from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, ZH_WORDS
+from hermesd.router.profiles import Profile, Profiles
+from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
+
+#: how well the point must explain each word of a write that says which point is meant: by a
+#: word, concept, unit or form of its own (a guess from a unit shared by many quantities, or a
+#: word that merely begins like one of its words, is not enough to write)
+EXPLAINED = 0.6
 
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
-            "several_targets", "unit", "other_thing", "several", "not_stated")
+            "several_targets", "unit", "unexplained", "other_thing", "several", "not_stated")
 
-_NEGATION = frozenset("not don't dont never no nothing neither nor without cancel undo abort "
-                      "doesn't shouldn't won't wont isn't aren't".split())
+_NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
+                      "none forbid forbidden prohibited".split())
+#: "don't", "mustn't", "didnt": a negated auxiliary, with or without its apostrophe
+_NEGATED = re.compile(r"(?:n['’]t|^(?:do|does|did|is|are|was|were|wo|ca|can|could|would|should|"
+                      r"must|might|need|has|have|had|ai|sha)nt)$")
 _WHEN = frozenset("""
     if when whenever unless once after before until till then later soon tomorrow tonight
     today yesterday daily hourly weekly schedule scheduled every o'clock oclock am pm noon
     midnight morning evening afternoon night minute minutes second seconds hour hours day days
-    week weeks sec secs mins hr hrs wait timer eventually
+    week weeks sec secs mins hr hrs wait timer eventually moment next shortly afterwards
+    temporarily briefly during while meanwhile monday tuesday wednesday thursday friday
+    saturday sunday weekend shift tomorrow's tonight's latest earliest
 """.split())
 _CORRECTION = frozenset("actually sorry instead rather oops nope correction mean meant scratch "
                         "oh hmm erm um uh".split())
 _QUESTION = frozenset("""
-    should shall may might must do does did is are was were am has have had been being what
+    should shall may might must do does did is are was were am has have had been being be what
     whats what's which who whom whose why how whether tell remind notify wonder think maybe
-    perhaps suppose check see know
+    perhaps suppose check see know said says say saying told asked asks wants wanted reads
+    shows showing displays indicates reading running operating turning spinning sitting
+    currently already still ok okay safe someone somebody anyone anybody everyone he she they
+    i'd i'll example test simulate simulation pretend imagine
+    hypothetically probably guess translate note log report reports reported record
 """.split())
 #: "can/could/would/will you ..." is a request made politely, not a question
 _POLITE = frozenset("can could would will".split())
+#: "shut down", "open up": a particle of the verb, no change by an amount
+_PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch".split())
+#: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
+#: politeness, who asks ("I need you to"), "keep"/"leave" a state, "again", "back to"
+MANNER = frozenset("""
+    go ahead try again back immediately now right away quickly fully completely wide keep leave
+    bring take want need let's lets pls plz please kindly u you i setpoint target sp true false
+    can could would will
+    马上 马 上 立即 立刻 赶紧 先 再 能 可以 可 以 帮 帮我 帮忙 麻烦 一下 请 好 到 为 至 成 里 全 最大
+    最 大
+""".split())
+#: how a unit is spelled besides its symbol, by the symbol of the point's unit
+UNIT_SPELLINGS = {
+    "rpm": "r rev revs revolutions per min minute minutes 转 分 分钟 每分钟 转每分",
+    "°c": "c deg degc degree degrees celsius 度 摄氏度",
+    "°f": "f deg degf degree degrees fahrenheit 华氏度",
+    "m/min": "m meter meters metre metres per min minute mpm 米 分钟 每分钟 米每分钟",
+    "m/s": "m meter meters metre metres per s sec second 米 秒 每秒 米每秒",
+    "m³/h": "m3 cubic meter meters metre metres per h hour 立 方 立方 立方米 米 小时 每小时",
+    "l/min": "l litre litres liter liters per min minute lpm 升 分钟 每分钟",
+    "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
+    "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",
+    "t/h": "t ton tons tonne tonnes per h hour 吨 小时 每小时",
+    "%": "percent pct per cent 百分之",
+    "s": "s sec secs second seconds 秒 秒钟",
+    "min": "min mins minute minutes 分 分钟",
+    "h": "h hr hrs hour hours 小时",
+    "bar": "bar 巴",
+    "kw": "kw kilowatt kilowatts 千瓦",
+    "hz": "hz hertz 赫兹",
+}
+#: units no point of ours is in unless it says so: imperial, per mille, rates of other lengths
+_FOREIGN_UNITS = re.compile(
+    r"(?<![a-z])(?:in|ft|yd|mi)\s*/\s*(?:s|sec|min|h|hr)\b|‰|‱|\b(?:mph|fpm|fps|ips|inch|inches"
+    r"|feet|foot|ft|yards?|miles?|gallons?|gal|lbs?|pounds?|oz|rankine|permille|per\s+mille"
+    r"|basis\s+points?|bps|krpm|rps|rad/s)\b")
+
+
+def _spellings(unit: str | None) -> frozenset[str]:
+    symbol = unit_symbol(unit or "") or (unit or "").casefold()
+    return frozenset(UNIT_SPELLINGS.get(symbol, "").split()) | {symbol}
+
+
+#: a time unit's words, by its symbol: a duration is no deferral when it is the point's unit
+_TIME_WORDS = {"s": ("s", "sec", "secs", "second", "seconds"),
+               "min": ("min", "mins", "minute", "minutes"),
+               "h": ("h", "hr", "hrs", "hour", "hours"), "d": ("d", "day", "days")}
 _APPROXIMATE = frozenset("""
-    about around approximately approx roughly nearly almost circa ca some ish least most more
-    less over under above below beyond within between max maximum minimum upto greater
-    fewer plus than something
+    about around approximately approx appr roughly nearly almost circa ca c some ish least most
+    more less over under above below beyond within between max maximum minimum upto greater
+    fewer plus than something near like tops odd north south ballpark limit cap capped
 """.split())
 _RELATIVE = frozenset("""
     by increase decrease raise lower reduce bump boost drop slow add subtract double triple halve
     twice times step steps notch notches bit little faster slower hotter colder warmer cooler
-    higher up down
+    higher up down another extra increment decrement ramp nudge
 """.split())
-_FRACTIONS = frozenset("half halves third thirds quarter quarters fraction".split())
+_FRACTIONS = frozenset("half halves third thirds quarter quarters fraction halfway slightly "
+                       "partially partly crack cracked".split())
 _SEVERAL = frozenset("""
-    all every each both everything whole entire rest others other them those these they their
-    together also too and & plus respectively either or
+    all every each both everything whole entire rest others other together also too and &
+    plus respectively either or any ditto same whichever whatever including
 """.split())
 _TIME_UNITS = frozenset(("s", "min", "h", "ms", "d"))
 #: the English words that make a write doubtful, by problem, in the order they are looked for
@@ -82,17 +147,22 @@ _EN = (("negation", _NEGATION), ("correction", _CORRECTION), ("when", _WHEN),
 
 #: Chinese words that make a write doubtful, by problem (matched as whole segments)
 _ZH = {
-    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消",
-    "when": "如果 假如 要是 若是 若 的话 一旦 只要 除非 直到 等到 之前 以前 以后 之后 然后 稍后 "
-            "再 等会 等会儿 待会 明天 今天 今晚 晚上 早上 上午 下午 中午 凌晨 分钟 小时 秒钟 "
-            "点钟 每天 每小时 定时 时候 后",
+    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消 禁止 严禁 禁 甭 无需 无须 免",
+    "when": "如果 假如 假设 要是 若是 若 的话 一旦 只要 除非 直到 等到 之前 以前 以后 之后 然后 "
+            "稍后 等会 等会儿 待会 过会 一会儿 回头 改天 晚点 明天 明早 今天 今晚 晚上 早上 "
+            "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
+            "周一 周二 "
+            "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
     "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 "
-                "需要 提醒 告诉 通知 检查 看看",
+                "需要 提醒 告诉 通知 检查 看看 是 已 已经 着 开着 关着 目前 正在 说 让 要求 叫 他 她 "
+                "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟",
     "approximate": "多 左右 大约 约 大概 差不多 以上 以下 上下 至少 最多 超过 不到 不超过 "
-                   "低于 高于 大于 小于 之间 来",
-    "relative": "增加 减少 提高 降低 调高 调低 升高 加 减 升 降 倍 一半 分之 半",
+                   "低于 高于 大于 小于 之间 来 将近 接近 最高 最低 上限 下限 以内 封顶 出头 附近",
+    "relative": "增加 减少 提高 降低 调高 调低 升高 加 减 升 降 倍 一半 分之 半 调快 调慢 提速 "
+                "降速 上调 下调 增大 减小 加快 放慢 一点 微 稍 一些",
     "several_targets": "所有 全部 全都 都 每 每个 每台 各 各个 和 与 及 以及 跟 还有 同时 一起 "
-                       "分别 或 或者 还是 、",
+                       "分别 或 或者 还是 、 其它 其他 别的 其余 剩下 也 两台 几台 并 连同 包括 "
+                       "全厂 整排 全",
 }
 #: a change verb followed by one of these sets a value ("提高到1000" raises it to 1000)
 _ZH_TO = ("到", "至", "为", "成")
@@ -108,14 +178,81 @@ class Doubt:
     words: tuple[str, ...]
 
 
-def doubt(text: str, point: Point, value: Any) -> Doubt | None:
-    """None when `text` plainly asks, now, for `value` on `point`; else why not."""
+def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
+          toks: list[Token] | None = None) -> Doubt | None:
+    """None when `text` plainly asks, now, for `value` on `point`; else why not. With the
+    plant's `profiles`, every word that says which point is meant must be one `point` explains
+    (`toks`: the command's tokens as the router read them)."""
     own = _Own.of(point)
+    hidden = _hidden(text)
+    if hidden:
+        return hidden
+    toks = tokens(text) if toks is None else toks
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    return (_unreadable(toks, own) or _english_words(toks, own, point)
+            or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
+            or _units(text, toks, own, point) or _explained(text, toks, point, profiles)
+            or _value(toks, own, point, value))
+
+
+def doubt_raw(text: str) -> Doubt | None:
+    """For a raw register write ("set holding register 40011 on plc1 to 99"), whose numbers
+    its own rule reads: None when the words ask for it now, plainly, once; else why not."""
+    hidden = _hidden(text)
+    if hidden:
+        return hidden
     toks = tokens(text)
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _english_words(toks, own) or _marks(folded, point)
-            or _chinese(folded, own) or _units(toks, own, point)
-            or _value(toks, own, point, value))
+    units = [t.shown for t in toks if t.unit] + [
+        t.raw for i, t in enumerate(toks) if i and toks[i - 1].number is not None
+        and len(t.raw) > 1 and unit_symbol(t.raw) is not None]
+    if units:
+        return Doubt("unit", tuple(units))  # a register holds a number, not a unit
+    return (_english_words(toks, _NOBODY, None) or _marks(text, folded, None, _NOBODY)
+            or _chinese(folded, _NOBODY, None))
+
+
+#: marks of a question in any script (a Greek question mark becomes ";" under NFKC)
+_QUESTION_MARKS = "?？؟¿⸮\u037e⁇⁈⁉‽﹖"
+_QUOTES = "\"“”„«»「」『』〝〞＂"
+
+
+def _other_kind(term: Term, profile: Profile) -> bool:
+    """A thing of a narrower kind than the point's ("drain valve" of a steam valve): what
+    ranks candidates, but no thing to write to."""
+    return "thing" in term.kinds and bool(term.concepts) and \
+        term.word not in profile.names and term.word not in profile.words and \
+        not term.concepts & (profile.concepts | profile.part_concepts)
+
+
+def _hidden(text: str) -> Doubt | None:
+    """Characters that hide words from a reader (a zero-width space, a soft hyphen, a
+    direction mark) or quote someone: a write is never taken from such text."""
+    odd = [c for c in text if unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn")]
+    if odd:
+        return Doubt("unreadable", tuple(dict.fromkeys(f"\\u{ord(c):04x}" for c in odd)))
+    quotes = [c for c in text if c in _QUOTES]
+    if quotes:
+        return Doubt("question", (quotes[0],))  # words quoted: about a command, not one
+    maths = [c for c in text if unicodedata.category(c) == "Sm" and c not in "=+−-"]
+    if maths:
+        return Doubt("approximate", (maths[0],))  # "≲ 1000", "~1000", "<1000"
+    return None
+
+
+def _explained(text: str, toks: list[Token], point: Point,
+               profiles: Profiles | None) -> Doubt | None:
+    """Every word that says which point is meant is one this point explains (by its names,
+    unit, description, or a concept it has): "open the drain valve" is no write to steam
+    valve 2, "he said to open valve 2" none at all."""
+    if profiles is None or point.id not in profiles.by_id:
+        return None
+    profile = profiles.by_id[point.id]
+    found = terms(text, toks, profiles)
+    allowed = MANNER | _spellings(point.unit)
+    unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
+        explained(t, profile, found) < EXPLAINED or _other_kind(t, profile))]
+    return Doubt("unexplained", tuple(unexplained)) if unexplained else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +264,8 @@ class _Own:
     numbers: frozenset[float]
     id_words: frozenset[str]  # words its names put before a number ("pump" of "pump 1")
     zh_names: tuple[str, ...]
+    labels: tuple[str, ...]  # its names, case-folded
+    counts: tuple[tuple[str, int], ...] = ()  # each word, as often as one name says it
 
     @staticmethod
     def of(point: Point) -> _Own:
@@ -141,9 +280,11 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
     raws: set[str] = set()
     numbers: set[float] = set()
     id_words: set[str] = set()
+    counts: Counter[str] = Counter()
     labels = (ident.replace("_", " "), device.replace("_", " "), name, *aliases, *names)
     for label in labels:
         toks = tokens(label)
+        counts |= Counter(t.text for t in toks if t.number is None)
         for i, t in enumerate(toks):
             if t.number is not None:
                 numbers.add(float(t.number))
@@ -155,7 +296,11 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
                 raws.add(t.raw)
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
-                zh_names)
+                zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels),
+                tuple(counts.items()))
+
+
+_NOBODY = _Own(frozenset(), frozenset(), frozenset(), frozenset(), (), ())
 
 
 def _mine(t: Token, own: _Own) -> bool:
@@ -171,27 +316,56 @@ def _unreadable(toks: list[Token], own: _Own) -> Doubt | None:
     return Doubt("unreadable", odd) if odd else None
 
 
-def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
+def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt | None:
     raw = [t.raw for t in toks]
+    left = Counter(dict(own.counts))  # each word of the point's names, as often as a name says it
+    spelled = _spellings(point.unit) if point is not None else frozenset()
     for i, t in enumerate(toks):
         if t.zh or t.number is not None or t.unit:
             continue
-        if t.text in own.texts:
-            if _plural(t) and t.raw not in own.raws:
-                return Doubt("several_targets", (t.raw,))  # "valves" for valve 2
+        if left[t.text] > 0:
+            left[t.text] -= 1
+            if _plural(t) and t.raw not in own.raws and t.text in own.id_words:
+                return Doubt("several_targets", (t.raw,))  # "valves" for valve 2 (of several)
             continue
         word = t.raw
-        if word in _POLITE and raw[i + 1:i + 2] == ["you"] and raw[:i] in ([], ["please"]):
-            continue  # "could you open valve 2": a request made politely
+        if word in _POLITE and raw[i + 1:i + 2] in (["you"], ["u"]) and (
+                i + 2 == len(raw) or raw[i + 2] in WRITE_VERBS
+                or raw[i + 2] in ("please", "pls", "plz", "kindly")):
+            continue  # "could you open valve 2", "open valve 2, will you": a request
+        if word == "and" and (raw[i - 1:i] in (["ahead"], ["try"])
+                              or raw[i + 1:i + 2] in (["thanks"], ["thank"])):
+            continue  # "go ahead and open valve 2", "and thanks"
+        if word in spelled and point is not None and point.unit:
+            continue  # "10 minutes" of a point in min, "1000 r/min", "300 deg C": its own unit
+        if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
+            continue  # "ok, open valve 2"
+        if word == "u" and i and raw[i - 1] in _POLITE:
+            continue  # "can u open valve 2"
+        if word in ("pls", "plz") and i and raw[i - 1] in ("you", "u"):
+            continue
+        if word == "write" and raw[i + 1:i + 2] in (["down"], ["up"]):
+            return Doubt("question", ("write " + raw[i + 1],))  # "write down: set ...": a note
+        if word == "close" and raw[i + 1:i + 2] == ["to"] and \
+                any(x.number is not None for x in toks[i + 2:i + 3]):
+            return Doubt("approximate", ("close to",))
+        if t.ident and point is not None and t.text not in own.texts:
+            return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
+        if word in ("up", "down") and i and raw[i - 1] in _PARTICLE_VERBS:
+            continue  # "shut down", "open up"
         problem = next((p for p, listed in _EN if word in listed), None)
+        if _NEGATED.search(word):
+            problem = "negation"
         if t.text in ("?not",):
             problem = "negation"
         elif t.text in ("?yn", "who"):
             problem = "question"
         elif t.text == "?fix":
             problem = "correction"
-        if problem == "relative" and word != "by" and "to" in raw[i + 1:]:
-            continue  # "raise pump 1 to 1000": to a value
+        if problem == "relative" and word not in ("by", "another", "extra") and (
+                "to" in raw[i + 1:] or (word in ("up", "down") and not any(
+                    x.number is not None for x in toks[i + 1:]))):
+            continue  # "raise pump 1 to 1000": to a value; "shut the genset down": a particle
         if problem is not None:
             return Doubt(problem, (t.shown,))
     return None
@@ -199,23 +373,46 @@ def _english_words(toks: list[Token], own: _Own) -> Doubt | None:
 
 _APPROX_MARKS = re.compile(r"[~≈±<>≤≥∼〜～]|\+/-|(?<![\w.])-?\d[\d.,]*\s*(?:ish|\+)(?!\w)")
 _PERCENT = re.compile(r"%|％|\bper\s*cent\b|\bpercent\b|\bpct\b|百分之")
-_TIME = re.compile(r"\d{1,2}\s*:\s*\d{2}|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
+_GLUED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)([a-z]+)(?![\w/])")
+_ORDINAL_ENDS = frozenset(("st", "nd", "rd", "th"))
+_DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?"
+                       r"|ms|d|days?)(?![\w/])")
+_TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
 
-def _marks(folded: str, point: Point) -> Doubt | None:
+def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     """What only the characters say: a question mark, an approximation, a percent sign."""
     mark = _APPROX_MARKS.search(folded)
     if mark:
         return Doubt("approximate", (mark.group(0).strip(),))
     time = _TIME.search(folded)
+    mine = unit_symbol(unit or "") or (unit or "").casefold()
+    for duration in _DURATION.finditer(folded):  # "in 10 s", "for 5 min", never "2's"
+        said = duration.group(0).lstrip("0123456789. ")
+        if next((u for u, forms in _TIME_WORDS.items() if said in forms), said) != mine:
+            time = time or duration
     if time:
         return Doubt("when", (time.group(0),))
-    stripped = folded.rstrip()
-    if stripped.endswith(("?", "？")) and not re.match(
-            r"\s*(?:please\s+)?(?:can|could|would|will)\s+you\b", folded):
-        return Doubt("question", ("?",))
+    marks = [c for c in text if c in _QUESTION_MARKS]
+    polite = re.match(r"\W*(?:(?:please|hey|ok|okay)\W+)?(?:can|could|would|will)\s+(?:you|u)\b",
+                      folded) or re.search(r"\b(?:will|would)\s+you\W*$", folded) or \
+        re.search(r"(?:帮我|帮忙|请|麻烦).*吗\s*[?？]\s*$", folded)
+    if marks and not (polite and len(marks) == 1 and folded.rstrip()[-1:] in ("?", "？")):
+        return Doubt("question", (marks[0],))
+    foreign = _FOREIGN_UNITS.search(folded)
+    if foreign and not any(foreign.group(0) in label for label in own.labels):
+        return Doubt("unit", (foreign.group(0),))
+    for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
+        letters = glued.group(2)
+        symbol = unit_symbol(letters)
+        if letters in _ORDINAL_ENDS or symbol == mine or \
+                any(glued.group(0) in name for name in own.labels):
+            continue
+        if symbol is not None and len(letters) > 1:
+            return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point
+        return Doubt("other_thing", (glued.group(0),))
     percent = _PERCENT.search(folded)
-    if percent and (unit_symbol(point.unit or "") or "") not in ("%", "%rh"):
+    if percent and (unit_symbol(unit or "") or "") not in ("%", "%rh"):
         return Doubt("unit", (percent.group(0),))
     return None
 
@@ -245,7 +442,7 @@ def _segments(run: str, words: frozenset[str], longest: int) -> list[str]:
     return out
 
 
-def _chinese(folded: str, own: _Own) -> Doubt | None:
+def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     if not any(is_cjk(c) for c in folded):
         return None
     for name in sorted(own.zh_names, key=len, reverse=True):
@@ -257,13 +454,30 @@ def _chinese(folded: str, own: _Own) -> Doubt | None:
         problem = ours.get(piece)
         before = pieces[k - 1] if k else ""
         after = pieces[k + 1] if k + 1 < len(pieces) else ""
+        if piece.endswith("点") and after[:1] and after[0] in _ZH_NUMERAL:
+            continue  # 一点五, 三点五: a decimal point
         if piece == "点" and before and before[-1] in _ZH_NUMERAL and not (
                 after and after[0] in _ZH_NUMERAL):
             return Doubt("when", (before + piece,))  # "5点", "三点": a time of day
         if piece == _STATE_DONE and "把" not in text:
             return Doubt("question", (text[max(0, text.find("了") - 2):text.find("了") + 1],))
+        if piece in ("现在", "目前", "当前") and (after[:1] in _ZH_NUMERAL or after[:1] in "是在已"):
+            return Doubt("question", (piece + after,))  # 1号泵现在1000转: what it is, no command
         if problem is None:
             continue
+        if problem == "several_targets" and piece == "每" and after[:1] in ("分", "秒", "小", "时"):
+            if point is None or "每" + after not in _spellings(point.unit):
+                return Doubt("unit", ("每" + after,))  # 转每秒 for a point in rpm
+            continue  # 每分钟 of a point in rpm: its own unit
+        if problem == "when" and before == "每":
+            continue
+        if point is not None and point.unit and piece in _spellings(point.unit):
+            continue  # 10分钟 of a point in min, 米每分钟 of one in m/min: its own unit
+        if problem == "question" and piece == "吗" and \
+                all(not is_cjk(c) for c in "".join(pieces[k + 1:])) and \
+                ("帮我" in text or "帮忙" in text or "请" in text or "麻烦" in text
+                 or text.rstrip("?？。.!！ ").endswith("好吗")):
+            continue  # 能帮我打开2号阀吗, 请打开2号阀，好吗: a request made politely
         if problem == "approximate" and piece in ("多", "来") and not (
                 before and before[-1] in _ZH_NUMERAL):
             continue  # 多 of 多少 is a question, caught there; "来" of "来一下" is no bound
@@ -275,8 +489,9 @@ def _chinese(folded: str, own: _Own) -> Doubt | None:
     return None
 
 
-def _units(toks: list[Token], own: _Own, point: Point) -> Doubt | None:
+def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     for i, t in enumerate(toks):
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
@@ -286,8 +501,15 @@ def _units(toks: list[Token], own: _Own, point: Point) -> Doubt | None:
                              if t.unit != mine else (f"{t.raw} {after}",))
         elif t.raw in ("fahrenheit", "kelvin", "kelvins") and not _mine(t, own):
             return Doubt("unit", (t.raw,))
-        elif t.raw in _TIME_UNITS and mine not in _TIME_UNITS and not _mine(t, own):
-            return Doubt("when", (t.raw,))
+        elif i > 0 and toks[i - 1].number is not None and len(t.raw) > 1 and \
+                (symbol := unit_symbol(t.raw)) is not None and symbol != mine and \
+                t.raw not in _spellings(point.unit):
+            return Doubt("unit", (t.raw,))  # "5 bar", said as a word
+        elif i > 0 and toks[i - 1].number is not None and len(t.raw) == 1 and \
+                t.raw.isalpha() and t.raw.isascii() and (unit_symbol(t.raw) or t.raw) != mine \
+                and not _mine(t, own) and not (t.raw == "s" and possessive) and \
+                t.raw not in _spellings(point.unit):
+            return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
     return None
 
 
@@ -313,21 +535,28 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
                 return Doubt("other_thing", (t.shown,))
             continue  # "pump 1", "3号": it names the point
         stated.append((t.shown, t.number))
-    # on and off words count even where the point's name has them ("Valve 2 open")
-    words = {t.text for t in toks if t.number is None}
-    on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
-    if len({n for _, n in stated}) > 1:
+    # on and off words: those beside the point's names first; else its own ("Valve 2 open")
+    left = Counter(dict(own.counts))
+    besides = set()
+    for t in toks:
+        if t.number is None and left[t.text] > 0:
+            left[t.text] -= 1
+        elif t.number is None:
+            besides.add(t.text)
+    words = besides if besides & _SWITCH_WORDS else {t.text for t in toks if t.number is None}
+    on, off = bool(words & _ON), bool(words & _OFF)
+    if len(stated) > 1:
         return Doubt("several", tuple(w for w, _ in stated))
     if point.kind == "bool":
         if stated:
             number = stated[0][1]
-            if number not in (0, 1) or (on != off and on != bool(number)):
-                return Doubt("not_stated", (stated[0][0],))
+            if number not in (0, 1) or on or off:
+                return Doubt("several", (stated[0][0],))  # "switch on the beacon at 1"
             said = bool(number)
         elif on != off:
             said = on
         else:
-            return Doubt("not_stated", tuple(sorted(words & (ON_WORDS | OFF_WORDS))))
+            return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
         return None if isinstance(value, bool) and said == value else \
             Doubt("not_stated", (str(value),))
     if point.kind == "string":
@@ -345,14 +574,20 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
     return Doubt("not_stated", ())
 
 
+_ON = ON_WORDS | {"true"}
+_OFF = OFF_WORDS | {"false"}
+_SWITCH_WORDS = _ON | _OFF
+
+
 def _float(digits: str) -> float | None:
     number = exact(digits)
     return None if number is None else float(number)
 
 
-def gated(text: str, point: Point, value: Any) -> Action | None:
+def gated(text: str, point: Point, value: Any, profiles: Profiles | None = None,
+          toks: list[Token] | None = None) -> Action | None:
     """None when the write may go on; else the question back that replaces it."""
-    found = doubt(text, point, value)
+    found = doubt(text, point, value, profiles, toks)
     if found is None:
         return None
     zh = is_chinese(text)
@@ -361,6 +596,18 @@ def gated(text: str, point: Point, value: Any) -> Action | None:
                    value_problem=found.problem,
                    text=gate_question(found.problem, found.words, label, point.unit or "",
                                       _example(point, zh), zh=zh))
+
+
+def gated_raw(text: str, example: str) -> Action | None:
+    """None when a raw register write may go on; else the question back that replaces it."""
+    found = doubt_raw(text)
+    if found is None:
+        return None
+    zh = is_chinese(text)
+    return respond("not_understood", unreadable=[printable(w) for w in found.words],
+                   value_problem=found.problem,
+                   text=gate_question(found.problem, found.words, "the register", "",
+                                      example, zh=zh))
 
 
 def _example(point: Point, zh: bool) -> str:
@@ -373,6 +620,8 @@ def _example(point: Point, zh: bool) -> str:
     lo = point.min if point.min is not None else 0.0
     hi = point.max if point.max is not None else lo + 100
     value = lo + (hi - lo) * 0.5
-    shown = str(int(value)) if value == int(value) else f"{value:.1f}"
+    if point.kind == "int" or value == int(value):
+        value = round(value)
+    shown = str(value) if isinstance(value, int) else f"{value:.1f}"
     unit = f" {point.unit}" if point.unit else ""
     return f"把{label}设为{shown}{point.unit or ''}" if zh else f"set {label} to {shown}{unit}"

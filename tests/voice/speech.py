@@ -20,7 +20,7 @@ COMMANDS: list[tuple[str, str, str, object]] = [
     ("what is the line A bottle count", "read", "line_a_count", None),
     ("is pump 1 running", "read", "pump1_running", None),
     ("is steam valve 2 open", "read", "valve2_open", None),
-    ("what does the packing scale show", "read", "scale1_weight", None),
+    ("what is the weight on the scale", "read", "scale1_weight", None),
     ("what is the outdoor temperature", "read", "outdoor_temp", None),
     ("set feed pump 1 to 1000 rpm", "write", "pump1_speed", 1000),
     ("open steam valve 2", "write", "valve2_open", True),

@@ -18,7 +18,7 @@ from tests.voice.speech import COMMANDS, Speech
 from tests.voice.support import wait_outcomes
 
 
-@pytest.mark.timeout(150)
+@pytest.mark.timeout(200)
 def test_a_dozen_spoken_commands_reach_the_right_points(daemon_runner: DaemonRunner,
                                                          speech: Speech, whisper_model: Path,
                                                          tmp_path: Path) -> None:
@@ -30,7 +30,8 @@ def test_a_dozen_spoken_commands_reach_the_right_points(daemon_runner: DaemonRun
         "enabled": True, "input": str(recording), "role": "operator",
         "speak": True, "output": str(tmp_path / "spoken") + "/"}))
 
-    heard = wait_outcomes(d, len(COMMANDS))
+    # 13 utterances of whisper on 2 busy cores: 5-13 s each when other work shares them
+    heard = wait_outcomes(d, len(COMMANDS), timeout=150)
     assert [h["outcome"] for h in heard] == ["answered"] * len(COMMANDS), heard
     for (text, action, point, value), h in zip(COMMANDS, heard, strict=True):
         assert "hermes" in h["transcript"].lower(), h
