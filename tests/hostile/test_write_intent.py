@@ -34,8 +34,8 @@ from tests.hostile.test_command_values import (
     english_command,
     parts,
     plants,
-    said,
 )
+from tests.hostile.value_words import said
 from tests.support.plants import config_of, dev_plant
 
 #: the problems only the gate names (the rules name the others too)
