@@ -89,8 +89,9 @@ class Router:
         the config's own intents are the plant's phrases and pass as they are."""
         action = routed.action
         if action.name == "modbus.write_registers":
-            stopped = gated_raw(text, "set holding register 40011 on "
-                                      f"{action.args.get('device', 'plc1')} to 1200")
+            device = str(action.args.get("device", ""))
+            stopped = gated_raw(text, f"set holding register 40011 on {device or 'plc1'} to "
+                                      "1200", device, tuple(action.args.get("values") or ()))
             return routed if stopped is None else replace(routed, action=stopped)
         if action.name != "write" or analysis is None or self.rules.is_intent(analysis):
             return routed

@@ -61,10 +61,11 @@ _WHEN = frozenset("""
     midnight morning evening afternoon night minute minutes second seconds hour hours day days
     week weeks sec secs mins hr hrs wait timer eventually moment next shortly afterwards
     temporarily briefly during while meanwhile monday tuesday wednesday thursday friday
-    saturday sunday weekend shift tomorrow's tonight's latest earliest
+    saturday sunday weekend shift tomorrow's tonight's latest earliest startup start-up boot
+    reboot restart
 """.split())
 _CORRECTION = frozenset("actually sorry instead rather oops nope correction mean meant scratch "
-                        "oh hmm erm um uh".split())
+                        "oh hmm erm um uh halt".split())
 _QUESTION = frozenset("""
     should shall may might must do does did is are was were am has have had been being be what
     whats what's which who whom whose why how whether tell remind notify wonder think maybe
@@ -72,10 +73,14 @@ _QUESTION = frozenset("""
     shows showing displays indicates reading running operating turning spinning sitting
     currently already still ok okay safe someone somebody anyone anybody everyone he she they
     i'd i'll example test simulate simulation pretend imagine
-    hypothetically probably guess translate note log report reports reported record
+    hypothetically probably guess translate note log report reports reported record measured
+    measures measuring showed shown
 """.split())
 #: "can/could/would/will you ..." is a request made politely, not a question
 _POLITE = frozenset("can could would will".split())
+#: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
+#: "pump 1 up to 1200" is a bound (these words before "up" are no verb)
+_NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
 #: "shut down", "open up": a particle of the verb, no change by an amount
 _PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
@@ -83,6 +88,7 @@ _PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch".
 MANNER = frozenset("""
     go ahead try again back immediately now right away quickly fully completely wide keep leave
     bring take want need let's lets pls plz please kindly u you i setpoint target sp true false
+    ramp crank push run
     can could would will
     马上 马 上 立即 立刻 赶紧 先 再 能 可以 可 以 帮 帮我 帮忙 麻烦 一下 请 好 到 为 至 成 里 全 最大
     最 大
@@ -131,7 +137,7 @@ _APPROXIMATE = frozenset("""
 _RELATIVE = frozenset("""
     by increase decrease raise lower reduce bump boost drop slow add subtract double triple halve
     twice times step steps notch notches bit little faster slower hotter colder warmer cooler
-    higher up down another extra increment decrement ramp nudge
+    higher up down another extra increment decrement ramp nudge from
 """.split())
 _FRACTIONS = frozenset("half halves third thirds quarter quarters fraction halfway slightly "
                        "partially partly crack cracked".split())
@@ -168,6 +174,7 @@ _ZH = {
 _ZH_TO = ("到", "至", "为", "成")
 _ZH_NUMERAL = frozenset("零〇一二三四五六七八九十百千万亿两0123456789")
 _STATE_DONE = "了"  # "2号阀打开了": a state, unless "把" makes it a command ("把2号阀打开了")
+_ZH_SUBJECTS = ("我", "他", "她", "你", "它")  # 我把1号泵设为1200了: a report of what was done
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,13 +202,24 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _value(toks, own, point, value))
 
 
-def doubt_raw(text: str) -> Doubt | None:
+def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
     """For a raw register write ("set holding register 40011 on plc1 to 99"), whose numbers
     its own rule reads: None when the words ask for it now, plainly, once; else why not."""
     hidden = _hidden(text)
     if hidden:
         return hidden
+    if device:  # "on plc1", "on the device plc1": where, not a value
+        text = re.sub(rf"\b(?:on|at|of)\s+(?:the\s+)?(?:device\s+)?{re.escape(device)}\b", " ",
+                      text, flags=re.IGNORECASE)
     toks = tokens(text)
+    switch = {t.text for t in toks} & _SWITCH_WORDS
+    if switch & _ON and switch & _OFF:
+        return Doubt("several", tuple(sorted(switch)))  # "turn coil 2 on device plc1 off"
+    if values and all(isinstance(v, bool) for v in values) and switch and \
+            any(v != bool(switch & _ON) for v in values):
+        return Doubt("not_stated", tuple(sorted(switch)))  # the words say the other state
+    if len(re.findall(r"\bas\s+(?:u?int|float|bool|string)", text, re.IGNORECASE)) > 1:
+        return Doubt("several", ("as",))
     folded = unicodedata.normalize("NFKC", text).casefold()
     units = [t.shown for t in toks if t.unit] + [
         t.raw for i, t in enumerate(toks) if i and toks[i - 1].number is not None
@@ -353,6 +371,14 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
         if word in ("up", "down") and i and raw[i - 1] in _PARTICLE_VERBS:
             continue  # "shut down", "open up"
+        if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
+                x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
+                for x in toks[:i]):
+            return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound
+        if word == "hold" and raw[i + 1:i + 2] == ["on"]:
+            return Doubt("correction", ("hold on",))
+        if word == "i" and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
+            return Doubt("question", (f"i {raw[i + 1]}",))  # "I set pump 1 to 1200": a report
         problem = next((p for p, listed in _EN if word in listed), None)
         if _NEGATED.search(word):
             problem = "negation"
@@ -459,7 +485,9 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
         if piece == "点" and before and before[-1] in _ZH_NUMERAL and not (
                 after and after[0] in _ZH_NUMERAL):
             return Doubt("when", (before + piece,))  # "5点", "三点": a time of day
-        if piece == _STATE_DONE and "把" not in text:
+        if piece == "在" and not (before[-1:] in "设调定放控稳" or before in ("保持", "维持")):
+            return Doubt("question", (before + piece + after,))  # 1号泵在1200转: where it is
+        if piece == _STATE_DONE and ("把" not in text or text.startswith(_ZH_SUBJECTS)):
             return Doubt("question", (text[max(0, text.find("了") - 2):text.find("了") + 1],))
         if piece in ("现在", "目前", "当前") and (after[:1] in _ZH_NUMERAL or after[:1] in "是在已"):
             return Doubt("question", (piece + after,))  # 1号泵现在1000转: what it is, no command
@@ -566,6 +594,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         return Doubt("not_stated", (str(value),))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return Doubt("not_stated", (str(value),))
+    if stated and besides & _OFF:
+        return Doubt("several", (stated[0][0], *sorted(besides & _OFF)))  # "to 1200 stop"
     if stated:
         return None if float(stated[0][1]) == float(value) else \
             Doubt("not_stated", (stated[0][0],))
@@ -598,9 +628,10 @@ def gated(text: str, point: Point, value: Any, profiles: Profiles | None = None,
                                       _example(point, zh), zh=zh))
 
 
-def gated_raw(text: str, example: str) -> Action | None:
+def gated_raw(text: str, example: str, device: str = "",
+              values: tuple[Any, ...] = ()) -> Action | None:
     """None when a raw register write may go on; else the question back that replaces it."""
-    found = doubt_raw(text)
+    found = doubt_raw(text, device, values)
     if found is None:
         return None
     zh = is_chinese(text)

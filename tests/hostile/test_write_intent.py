@@ -428,3 +428,12 @@ def test_the_daemon_writes_nothing_the_words_do_not_plainly_ask(daemon_runner: A
     answer = d.request({"op": "ask", "text": "set feed pump 1 to 33 rpm", "role": "engineer"})
     assert answer["status"] == "ok" and answer["action"]["args"] == {
         "point": "pump1_speed", "value": 33}, answer
+
+
+@pytest.mark.parametrize(("text", "on"), [
+    ("turn coil 00002 on device plc1 off", False), ("turn coil 00002 on the plc1 off", False),
+    ("switch coil 2 on plc1 on", True), ("set coil 2 on plc1 to off", False)])
+def test_a_raw_coil_is_never_written_against_its_words(text: str, on: bool) -> None:
+    action = route(RAW, text, Action("respond", {"reason": "not_understood"}))
+    if action.name == "modbus.write_registers":
+        assert action.args["values"] == [on], (text, action)
