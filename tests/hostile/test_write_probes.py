@@ -27,65 +27,61 @@ PROBES = [json.loads(line) for line in
           (Path(__file__).parent / "data" / "write_probes.jsonl").read_text().splitlines()]
 
 
-def awkward_plant() -> dict[str, Any]:
-    """Points whose names hold words the gate looks for, units of time, Chinese names."""
-    p = _point
-    return {"node": {"id": "chem-1", "name": "Chem plant"},
+def _plant(node: str, points: dict[str, Any]) -> dict[str, Any]:
+    return {"node": {"id": node, "name": node},
             "access": {"default_role": "viewer",
                        "roles": {"viewer": {"read": True, "write": False},
                                  "operator": {"read": True, "write": True}}},
-            "devices": {"d1": _exec_device({
-                "aftercooler": p("After-cooler fan", kind="bool", writable=True),
-                "stop_valve3": p("Stop valve 3", kind="bool", writable=True),
-                "open_sp": p("Open-loop setpoint", "%", lo=0, hi=100),
-                "dryer2_temp": p("Dryer 2 temperature setpoint", "°C", lo=20, hi=300),
-                "flow_sp": p("Coolant flow setpoint", "m³/h", lo=0, hi=500),
-                "dwell": p("Dwell time", "s", lo=0, hi=600, kind="int"),
-                "mix_time": p("Mixing time", "min", lo=0, hi=120, kind="int"),
-                "dose": p("Chlorine dose", "%", lo=0, hi=100),
-                "cw_pump": {**p("冷却水泵", kind="bool", writable=True),
-                            "names": {"en": "Cooling water pump"}},
-                "agit": p("Agitator 4 speed", "rpm", lo=0, hi=3000, kind="int"),
-                "agit5": p("Agitator 5 speed", "rpm", lo=0, hi=3000, kind="int"),
-                "heater": p("Tank heater", kind="bool", writable=True),
-                "mode": {"name": "Kiln mode", "type": "string", "writable": True,
-                         "choices": ["auto", "manual", "off"], "params": {"value": "auto"}},
-            })}}
+            "devices": {"d1": _exec_device(points)}}
+
+
+def _shared(p: Any) -> dict[str, Any]:
+    """Points both plants have: units of time, a % dose, an after-cooler."""
+    return {"aftercooler": p("After-cooler fan", kind="bool", writable=True),
+            "dwell": p("Dwell time", "s", lo=0, hi=600, kind="int"),
+            "mix_time": p("Mixing time", "min", lo=0, hi=120, kind="int"),
+            "dose": p("Chlorine dose", "%", lo=0, hi=100)}
+
+
+def awkward_plant() -> dict[str, Any]:
+    """Points whose names hold words the gate looks for, units of time, Chinese names."""
+    p = _point
+    return _plant("chem-1", {
+        **_shared(p),
+        "stop_valve3": p("Stop valve 3", kind="bool", writable=True),
+        "open_sp": p("Open-loop setpoint", "%", lo=0, hi=100),
+        "dryer2_temp": p("Dryer 2 temperature setpoint", "°C", lo=20, hi=300),
+        "flow_sp": p("Coolant flow setpoint", "m³/h", lo=0, hi=500),
+        "cw_pump": {**p("冷却水泵", kind="bool", writable=True),
+                    "names": {"en": "Cooling water pump"}},
+        "agit": p("Agitator 4 speed", "rpm", lo=0, hi=3000, kind="int"),
+        "agit5": p("Agitator 5 speed", "rpm", lo=0, hi=3000, kind="int"),
+        "heater": p("Tank heater", kind="bool", writable=True),
+        "mode": {"name": "Kiln mode", "type": "string", "writable": True,
+                 "choices": ["auto", "manual", "off"], "params": {"value": "auto"}},
+    })
 
 
 def named_plant() -> dict[str, Any]:
     """Points whose own names say what a command must not: day, night, timer, maximum..."""
     p = _point
-    return {"node": {"id": "x", "name": "x"},
-            "access": {"default_role": "viewer",
-                       "roles": {"viewer": {"read": True, "write": False},
-                                 "operator": {"read": True, "write": True}}},
-            "devices": {"d1": _exec_device({
-                "aftercooler": p("After-cooler fan", kind="bool", writable=True),
-                "daytank": p("Day tank pump", kind="bool", writable=True),
-                "nightlights": p("Night lights", kind="bool", writable=True),
-                "checkv4": p("Check valve 4", kind="bool", writable=True),
-                "pm1": p("Pump and motor 1", kind="bool", writable=True),
-                "halfload": p("Half-load valve", kind="bool", writable=True),
-                "maxflow": p("Maximum flow limit", "m³/h", lo=0, hi=500),
-                "lowertank": p("Lower tank level setpoint", "%", lo=0, hi=100),
-                "timer": p("Timer relay", kind="bool", writable=True),
-                "standby": p("Standby heater", kind="bool", writable=True),
-                "dosing": p("Dosing pump", kind="bool", writable=True),
-                "prv": p("Pressure reducing valve", kind="bool", writable=True),
-                "mixer": p("Dough mixer", kind="bool", writable=True),
-                "lift": p("Goods lift", kind="bool", writable=True),
-                "reboiler": p("Reboiler steam valve", kind="bool", writable=True),
-                "coolfan": p("Cooling fan", kind="bool", writable=True),
-                "dwell": p("Dwell time", "s", lo=0, hi=600, kind="int"),
-                "mix_time": p("Mixing time", "min", lo=0, hi=120, kind="int"),
-                "dose": p("Chlorine dose", "%", lo=0, hi=100),
-                "zhpump": {**p("不锈钢罐加热器", kind="bool", writable=True),
-                           "names": {"en": "Stainless tank heater"}},
-                "zhafter": {**p("后处理泵", kind="bool", writable=True),
-                            "names": {"en": "Post-treatment pump"}},
-                "kiln1000": p("Kiln zone 7 temperature setpoint", "°C", lo=0, hi=1200),
-            })}}
+    switches = {"daytank": "Day tank pump", "nightlights": "Night lights",
+                "checkv4": "Check valve 4", "pm1": "Pump and motor 1",
+                "halfload": "Half-load valve", "timer": "Timer relay",
+                "standby": "Standby heater", "dosing": "Dosing pump",
+                "prv": "Pressure reducing valve", "mixer": "Dough mixer", "lift": "Goods lift",
+                "reboiler": "Reboiler steam valve", "coolfan": "Cooling fan"}
+    return _plant("x", {
+        **_shared(p),
+        **{pid: p(name, kind="bool", writable=True) for pid, name in switches.items()},
+        "maxflow": p("Maximum flow limit", "m³/h", lo=0, hi=500),
+        "lowertank": p("Lower tank level setpoint", "%", lo=0, hi=100),
+        "zhpump": {**p("不锈钢罐加热器", kind="bool", writable=True),
+                   "names": {"en": "Stainless tank heater"}},
+        "zhafter": {**p("后处理泵", kind="bool", writable=True),
+                    "names": {"en": "Post-treatment pump"}},
+        "kiln1000": p("Kiln zone 7 temperature setpoint", "°C", lo=0, hi=1200),
+    })
 
 
 PLANTS: dict[str, Config] = {"dev": config_of(dev_plant()), "mine": config_of(awkward_plant()),
