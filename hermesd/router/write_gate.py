@@ -235,6 +235,20 @@ _QUESTION_MARKS = "?？؟¿⸮\u037e⁇⁈⁉‽﹖"
 _QUOTES = "\"“”„«»「」『』〝〞＂"
 
 
+def _enough(term: Term, toks: list[Token]) -> float:
+    """How well a term must be explained: a Chinese word of several characters said of an
+    English-named point is read through the lexicon, which knows fewer words than a plant has
+    (紫外线杀菌器): a hint is enough there. A character read alone must be explained as well
+    as any word: "3档" is no speed, "华氏度" no °C."""
+    tok = toks[term.index]
+    written = tok.written or tok.raw
+    return NEAR_ENOUGH if tok.zh and len(written) > 1 else EXPLAINED
+
+
+#: a Chinese word explained at least this well (coverage's NEAR: begins like a word of it)
+NEAR_ENOUGH = 0.3
+
+
 def _other_kind(term: Term, profile: Profile) -> bool:
     """A thing of a narrower kind than the point's ("drain valve" of a steam valve): what
     ranks candidates, but no thing to write to."""
@@ -269,7 +283,7 @@ def _explained(text: str, toks: list[Token], point: Point,
     found = terms(text, toks, profiles)
     allowed = MANNER | _spellings(point.unit)
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
-        explained(t, profile, found) < EXPLAINED or _other_kind(t, profile))]
+        explained(t, profile, found) < _enough(t, toks) or _other_kind(t, profile))]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
 
 
