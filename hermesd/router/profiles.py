@@ -33,7 +33,7 @@ _SUFFIXES = ("ations", "ation", "itions", "ition", "ings", "ing", "ions", "ion",
 _ID_PART = re.compile(r"[a-z]+|\d+")
 
 
-@functools.lru_cache(maxsize=1 << 14)
+@functools.lru_cache(maxsize=1 << 13)
 def stem(word: str) -> str:
     """A rough stem for matching word forms: "filtration", "filtered" and "filter" share
     "filt"; "dosing" and "dose" share "dos". Never shorter than three letters."""
@@ -47,7 +47,7 @@ def stem(word: str) -> str:
     return word
 
 
-@functools.lru_cache(maxsize=1 << 16)
+@functools.lru_cache(maxsize=1 << 12)
 def stems_match(a: str, b: str) -> bool:
     """Two word forms of one word: equal stems, or one stem (4+ letters) begins the other."""
     if not (a.isalpha() and b.isalpha()) or min(len(a), len(b)) < 4:
