@@ -275,6 +275,9 @@ class HostileMix:
         rec.answered = 1 if rec.outcome in ("absent", "denied", "refused") else 0
         if rec.outcome == "answered":
             rec.breaches.append(f"a stranger at {path.name} got an answer: {result.get('got')}")
+        elif rec.outcome == "held" and _a_tool_is_stopped():
+            rec.answered = 1  # a tool the fault schedule SIGSTOPped: nothing can answer there
+            rec.outcome = "held by a stopped tool"
         elif rec.outcome == "held":
             rec.breaches.append(f"a stranger at {path.name} was let in and held (no word, "
                                 "not closed)")
@@ -466,6 +469,21 @@ async def _connect(path: Path, waited: list[bool]) -> socket.socket:
             sock.close()
             raise
         return sock
+
+
+def _a_tool_is_stopped() -> bool:
+    """Some tool process is stopped (state T: the soak's SIGSTOP fault), so a connection to its
+    socket may wait in the kernel's queue unanswered: the fault, not a way in."""
+    for proc_stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = proc_stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (proc_stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if fields and fields[0] == "T" and (b"hermes-tool" in cmdline
+                                            or b"hermes_tools" in cmdline):
+            return True
+    return False
 
 
 async def stranger_here(path: Path, payload: bytes) -> dict[str, Any]:
