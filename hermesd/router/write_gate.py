@@ -109,6 +109,7 @@ UNIT_SPELLINGS = {
     "s": "s sec secs second seconds 秒 秒钟",
     "min": "min mins minute minutes 分 分钟",
     "h": "h hr hrs hour hours 小时",
+    "d": "d day days 天",
     "bar": "bar 巴",
     "kw": "kw kilowatt kilowatts 千瓦",
     "hz": "hz hertz 赫兹",
@@ -125,10 +126,6 @@ def _spellings(unit: str | None) -> frozenset[str]:
     return frozenset(UNIT_SPELLINGS.get(symbol, "").split()) | {symbol}
 
 
-#: a time unit's words, by its symbol: a duration is no deferral when it is the point's unit
-_TIME_WORDS = {"s": ("s", "sec", "secs", "second", "seconds"),
-               "min": ("min", "mins", "minute", "minutes"),
-               "h": ("h", "hr", "hrs", "hour", "hours"), "d": ("d", "day", "days")}
 _APPROXIMATE = frozenset("""
     about around approximately approx appr roughly nearly almost circa ca c some ish least most
     more less over under above below beyond within between max maximum minimum upto greater
@@ -145,7 +142,6 @@ _SEVERAL = frozenset("""
     all every each both everything whole entire rest others other together also too and &
     plus respectively either or any ditto same whichever whatever including
 """.split())
-_TIME_UNITS = frozenset(("s", "min", "h", "ms", "d"))
 #: the English words that make a write doubtful, by problem, in the order they are looked for
 _EN = (("negation", _NEGATION), ("correction", _CORRECTION), ("when", _WHEN),
        ("question", _QUESTION | _POLITE), ("approximate", _APPROXIMATE | _FRACTIONS),
@@ -429,7 +425,7 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     mine = unit_symbol(unit or "") or (unit or "").casefold()
     for duration in _DURATION.finditer(folded):  # "in 10 s", "for 5 min", never "2's"
         said = duration.group(0).lstrip("0123456789. ")
-        if next((u for u, forms in _TIME_WORDS.items() if said in forms), said) != mine:
+        if said not in _spellings(mine):  # a duration is no deferral in the point's own unit
             time = time or duration
     if time:
         return Doubt("when", (time.group(0),))
