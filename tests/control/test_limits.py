@@ -139,7 +139,12 @@ async def _connect(srv: ControlServer) -> tuple[asyncio.StreamReader, asyncio.St
 
 async def _close(writer: asyncio.StreamWriter) -> None:
     writer.close()
-    await writer.wait_closed()
+    try:
+        await writer.wait_closed()
+    except ConnectionError:
+        # the server closed first (what these tests wait for); a byte written after that
+        # fails with EPIPE and the transport keeps that error for wait_closed
+        pass
 
 
 async def test_a_trickled_frame_is_cut_at_its_deadline_however_often_bytes_come(
