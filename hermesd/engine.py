@@ -39,7 +39,6 @@ from hermesd.errors import (
 )
 from hermesd.metrics import Metrics
 from hermesd.policy import Policy
-from hermesd.protocol import Event
 from hermesd.registry import Registry, format_value
 from hermesd.replies import (
     call_reply,
@@ -85,8 +84,6 @@ class Engine:
         self.router = Router(config)
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
-        self.event_handlers: dict[str, Any] = {}
-        self._bad_events_from: set[str] = set()  # tools whose unusable event was logged
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
 
@@ -383,30 +380,8 @@ class Engine:
 
     # -- events from tools -------------------------------------------------------------------
 
-    def on_event(self, tool: str, event: Event) -> None:
-        """Data a tool sent on its own: point values, device state, or a handler's kind."""
-        try:
-            if event.kind == "values":
-                self._values(tool, event.data)
-            elif event.kind == "device":
-                self._device(tool, event.data)
-            else:
-                handler = self.event_handlers.get(event.kind)
-                if handler is None:
-                    raise ProtocolError(f"no handler for event kind {event.kind!r}")
-                handler(tool, event.data)
-        except (ProtocolError, TypeError, ValueError, KeyError, AttributeError) as exc:
-            # the first of a tool at warning, the rest counted (metrics) and at debug: a tool
-            # that sends nothing but bad events must not flood the log
-            self.metrics.count("bad_tool_events")
-            first = tool not in self._bad_events_from
-            self._bad_events_from.add(tool)
-            log.log(logging.WARNING if first else logging.DEBUG,
-                    "tool %s sent an unusable %s event: %s%s", tool, event.kind[:40],
-                    str(exc)[:200], "; more are counted in bad_tool_events, not logged"
-                    if first else "")
-
-    def _values(self, tool: str, data: dict[str, Any]) -> None:
+    def on_values(self, tool: str, data: dict[str, Any]) -> None:
+        """A `values` event: point values a tool polled (it may only send its own points)."""
         items = data.get("values")
         if not isinstance(items, list):
             raise ProtocolError("values: expected a list")
@@ -422,7 +397,8 @@ class Engine:
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
             self.cache.update(point.id, value, float(ts))
 
-    def _device(self, tool: str, data: dict[str, Any]) -> None:
+    def on_device(self, tool: str, data: dict[str, Any]) -> None:
+        """A `device` event: a device of the tool went on- or offline."""
         device, online = data.get("device"), data.get("online")
         if not isinstance(device, str) or not isinstance(online, bool):
             raise ProtocolError("device: expected {device: str, online: bool}")

@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from hermesd.config.drivers import DeviceKeys, drivers
+from hermesd.config.driver_table import drivers
+from hermesd.config.drivers import DeviceKeys
 from hermesd.config.model import (
     Access,
     Config,

@@ -31,7 +31,7 @@ from hermesd.router.prompt import build
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolSpec
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -136,16 +136,16 @@ class LlmComponent:
 
     name = "llm"
 
-    def __init__(self, daemon: Daemon, options: Options | None = None) -> None:
-        self.daemon = daemon
-        self.config = daemon.config
-        self.worker = SupervisedWorker(daemon.supervisor)
-        self.stage = ModelStage(daemon.config, self.worker, options)
-        daemon.engine.event_handlers["llm"] = self.worker.on_event
+    def __init__(self, services: Services, options: Options | None = None) -> None:
+        self.router = services.engine.router
+        self.config = services.config
+        self.worker = SupervisedWorker(services.supervisor)
+        self.stage = ModelStage(services.config, self.worker, options)
+        services.events.register("llm", self.worker.on_event)
         self._attach()
 
     def _attach(self) -> None:
-        self.daemon.engine.router.model = self.stage if self.config.llm.enabled else None
+        self.router.attach_model(self.stage if self.config.llm.enabled else None)
 
     async def run(self) -> None:
         await asyncio.Event().wait()
