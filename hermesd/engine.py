@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.answer import Action, Answer, Route, respond, status_of
+from hermesd.answer import Action, Answer, Route, failure, refusal, respond
 from hermesd.audit import AuditLog, AuditUnavailable
 from hermesd.audit_records import printable
 from hermesd.cache import ValueCache
@@ -122,13 +122,13 @@ class Engine:
     async def _ask(self, ctx: RequestContext, text: str, asked: dict[str, Any]) -> Answer:
         timer = _Timer(time.perf_counter())
         if not isinstance(text, str) or not text.strip():
-            return self._finish(ctx, timer, Answer("rejected", "rule", respond("not_understood"),
-                                                   error=_err(BadRequest("empty command")),
-                                                   reply="Say what you want, e.g. a point name."))
+            return self._finish(ctx, timer, failure(
+                ErrorCode.BAD_REQUEST, "empty command", route="rule",
+                action=respond("not_understood"), reply="Say what you want, e.g. a point name."))
         if len(text) > MAX_TEXT:
-            return self._finish(ctx, timer, Answer(
-                "rejected", "rule", respond("not_understood"),
-                error=_err(BadRequest(f"command is {len(text)} characters; at most {MAX_TEXT}")),
+            return self._finish(ctx, timer, failure(
+                ErrorCode.BAD_REQUEST, f"command is {len(text)} characters; at most {MAX_TEXT}",
+                route="rule", action=respond("not_understood"),
                 reply=f"That command is too long (at most {MAX_TEXT} characters)."))
         if self.inflight >= MAX_INFLIGHT:
             return self._finish(ctx, timer, _busy())
@@ -345,8 +345,8 @@ class Engine:
 
     def _failed(self, ctx: RequestContext, route: Route, action: Action, exc: HermesError,
                 zh: bool) -> Answer:
-        return Answer(status_of(exc.code), route, action, error=_err(exc),
-                      reply=error_reply(exc.message, zh))
+        return failure(exc.code, exc.message, route=route, action=action,
+                       reply=error_reply(exc.message, zh))
 
     def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
         answer.trace_id = ctx.trace_id
@@ -476,8 +476,7 @@ def _err(exc: HermesError) -> dict[str, str]:
 
 
 def _busy(route: Route = "rule") -> Answer:
-    exc = Busy("hermesd is busy; try again in a moment")
-    return Answer("busy", route, None, error=_err(exc), reply=exc.message)
+    return refusal(Busy("hermesd is busy; try again in a moment"), route)
 
 
 def _iso(ts: float) -> str:

@@ -25,8 +25,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermesd.answer import Answer, status_of
+from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots
-from hermesd.control.requests import MAX_REQUEST, Peer, RequestDecoder
+from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.errors import ErrorCode, ProtocolError
 from hermesd.protocol import encode_json
 
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-MAX_ANSWER = 4 * 1024 * 1024
 
 Handler = Callable[[dict[str, Any], Peer], Awaitable[dict[str, Any]]]
 

@@ -30,7 +30,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from hermesd import strict_json
-from hermesd.answer import Answer
+from hermesd.answer import Answer, refusal
 from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
@@ -51,7 +51,7 @@ from hermesd.mqtt.requests import (
     RecentRequests,
     answer_payload,
     malformed_value,
-    refusal,
+    payload_refusal,
     unwritable_answer,
 )
 from hermesd.mqtt.retained import RetainedTopics
@@ -341,9 +341,7 @@ class MqttBridge:
         if not self._running or self.inflight >= MAX_INFLIGHT:
             self.counts["busy"] += 1
             exc = Busy("hermesd is busy with other MQTT requests; try again in a moment")
-            answer = Answer("busy", "direct", None, error={"code": exc.code.value,
-                                                           "message": exc.message},
-                            reply=exc.message)
+            answer = refusal(exc)
             self._respond(request, answer_payload(answer, request))
             return
         if key is not None:
@@ -359,7 +357,7 @@ class MqttBridge:
             answer = await self._answer(request)
         except Exception:  # a bug: the requester still gets an answer, the daemon goes on
             log.exception("an MQTT %s failed", request.kind)
-            answer = refusal({"code": "INTERNAL", "message": "the request failed; see "
+            answer = payload_refusal({"code": "INTERNAL", "message": "the request failed; see "
                                                              "hermesd's log"})
         finally:
             self.inflight -= 1
@@ -382,7 +380,7 @@ class MqttBridge:
         if error is not None:
             self.counts["refused"] += 1
             self.metrics.count("mqtt_refused")
-            return refusal(error)
+            return payload_refusal(error)
         assert mqtt is not None
         self.counts["answered"] += 1
         # one peer for all of MQTT: the audit log budgets records per peer, and a topic (any

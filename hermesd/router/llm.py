@@ -16,8 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -100,13 +98,10 @@ class SupervisedWorker:
     def kill(self, reason: str) -> None:
         tool = self._process()
         proc = tool.proc if tool is not None else None
-        if proc is None or proc.returncode is not None:
+        if tool is None or proc is None or proc.returncode is not None:
             return
         log.warning("killing the LLM worker (pid %s): %s", proc.pid, reason)
-        try:
-            os.kill(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        tool.kill(reason)  # the supervisor's own stop, at once, and its restart
 
     @property
     def error(self) -> str | None:

@@ -6,7 +6,8 @@ import json
 
 import pytest
 
-from hermesd.control.requests import MAX_AUDIO_REQUEST, MAX_REQUEST, RequestDecoder, parse
+from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_REQUEST
+from hermesd.control.requests import RequestDecoder, parse
 from hermesd.errors import BadRequest, ProtocolError
 
 
