@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hermesd.errors import ErrorCode, HermesError
+from hermesd.core.errors import ErrorCode, HermesError
 
 Status = Literal["ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"]
 Route = Literal["rule", "llm", "direct"]

@@ -36,10 +36,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from hermesd import strict_json
 from hermesd.answer import STATUS_EXIT, failure
 from hermesd.control.bounds import MAX_ANSWER, MAX_LISTEN_WINDOW, MAX_TIMEOUT
-from hermesd.errors import ErrorCode, ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69

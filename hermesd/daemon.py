@@ -28,8 +28,9 @@ from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
+from hermesd.core.errors import ConfigError, HermesError
+from hermesd.core.statefiles import prepare_dir
 from hermesd.engine import Engine
-from hermesd.errors import ConfigError, HermesError
 from hermesd.events import EventTable
 from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
@@ -37,7 +38,6 @@ from hermesd.prometheus import MetricsServer
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
 from hermesd.services import Services
-from hermesd.statefiles import prepare_dir
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
 

@@ -26,8 +26,7 @@ from hermesd.audit_records import printable
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
-from hermesd.dispatcher import Dispatcher
-from hermesd.errors import (
+from hermesd.core.errors import (
     BadRequest,
     Busy,
     ErrorCode,
@@ -37,6 +36,7 @@ from hermesd.errors import (
     Rejected,
     UnknownPoint,
 )
+from hermesd.dispatcher import Dispatcher
 from hermesd.metrics import Metrics
 from hermesd.policy import Policy
 from hermesd.registry import Registry, format_value

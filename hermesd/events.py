@@ -12,9 +12,9 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from hermesd.errors import ProtocolError
+from hermesd.core.errors import ProtocolError
+from hermesd.core.protocol import Event
 from hermesd.metrics import Metrics
-from hermesd.protocol import Event
 
 log = logging.getLogger(__name__)
 

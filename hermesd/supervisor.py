@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermesd import peercred
 from hermesd.children import stop_child
-from hermesd.errors import HermesError, ProtocolError, ToolUnavailable
-from hermesd.protocol import Event
+from hermesd.core import peercred
+from hermesd.core.errors import HermesError, ProtocolError, ToolUnavailable
+from hermesd.core.protocol import Event
 from hermesd.tool_link import ToolLink
 
 log = logging.getLogger(__name__)

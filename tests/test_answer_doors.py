@@ -13,7 +13,7 @@ import pytest
 from hermesd.answer import STATUS_EXIT, failure, status_of
 from hermesd.context import RequestContext
 from hermesd.control.server import _error
-from hermesd.errors import ErrorCode
+from hermesd.core.errors import ErrorCode
 from hermesd.mqtt.requests import payload_refusal
 from hermesd.voice.control import _refused
 from tests.mqtt.expected_plant import B

@@ -16,8 +16,8 @@ from typing import Any
 from hermesd.config.model import Access
 from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_LISTEN_WINDOW, MAX_REQUEST, MAX_TIMEOUT
 from hermesd.control.limits import is_trusted
-from hermesd.errors import BadRequest, Forbidden, ProtocolError
-from hermesd.protocol import FrameDecoder, parse_frame
+from hermesd.core.errors import BadRequest, Forbidden, ProtocolError
+from hermesd.core.protocol import FrameDecoder, parse_frame
 
 OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # op -> field -> (types, required)

@@ -28,8 +28,8 @@ from hermesd.answer import Answer, status_of
 from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots
 from hermesd.control.requests import Peer, RequestDecoder
-from hermesd.errors import ErrorCode, ProtocolError
-from hermesd.protocol import encode_json
+from hermesd.core.errors import ErrorCode, ProtocolError
+from hermesd.core.protocol import encode_json
 
 if TYPE_CHECKING:
     from hermesd.config.model import Config

@@ -29,12 +29,12 @@ import logging
 import time
 from typing import TYPE_CHECKING, Any
 
-from hermesd import strict_json
 from hermesd.answer import Answer, refusal
 from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.errors import Busy, ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import Busy, ProtocolError
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,

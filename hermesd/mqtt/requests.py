@@ -22,11 +22,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hermesd import strict_json
 from hermesd.answer import Answer, failure
 from hermesd.config.model import Point
 from hermesd.context import new_trace_id
-from hermesd.errors import ErrorCode, ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 from hermesd.replies import error_reply
 
 Kind = Literal["command", "set"]

@@ -21,9 +21,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config
-from hermesd.errors import ToolUnavailable
-from hermesd.models import find_model
-from hermesd.models import gguf as default_model
+from hermesd.core.errors import ToolUnavailable
+from hermesd.core.model_files import DEFAULT_LLM, find_model
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.router.prompt import build
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolSpec
@@ -40,7 +39,7 @@ def resolve_model(config: Config) -> tuple[Path | None, str | None, bool]:
     """(path, why there is none, whether it must match the pinned default's sha256)."""
     model = config.llm.model
     if model == "default":
-        path = find_model(default_model.MODEL_FILE, config.paths.state_dir)
+        path = find_model(DEFAULT_LLM.file, config.paths.state_dir)
         if path is None:
             return None, ("the default model is not prepared: run scripts/models (or "
                           "scripts/setup --all)"), True

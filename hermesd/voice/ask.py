@@ -20,8 +20,8 @@ from typing import Literal
 from hermesd.answer import Action, Answer, failure
 from hermesd.audit_records import printable
 from hermesd.context import RequestContext
+from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.engine import MAX_TEXT, Engine
-from hermesd.errors import ErrorCode, HermesError
 from hermesd.replies import is_chinese
 from hermesd.voice.transcribe import Heard, Transcriber
 from hermesd.voice.wake import match_wake

@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING
 from hermesd.answer import Answer, failure
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
+from hermesd.core.wav import WavError, duration, read_wav
 from hermesd.engine import Engine
 from hermesd.voice.ask import answer_recording
 from hermesd.voice.transcribe import Transcriber
-from hermesd.voice.wav import WavError, duration, read_wav
 
 if TYPE_CHECKING:
     from hermesd.components import Component

@@ -31,12 +31,12 @@ from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config, Voice
 from hermesd.context import RequestContext
-from hermesd.errors import ProtocolError
+from hermesd.core.errors import ProtocolError
+from hermesd.core.vad import Utterance, Vad, VadSettings
 from hermesd.voice.ask import Outcome, answer_recording
 from hermesd.voice.sources import Source, SourceError, open_source
 from hermesd.voice.speaker import Speaker, SpeakError
 from hermesd.voice.transcribe import TOOL, Transcriber
-from hermesd.voice.vad import Utterance, Vad, VadSettings
 
 if TYPE_CHECKING:
     from hermesd.services import Services

@@ -17,8 +17,8 @@ import re
 from pathlib import Path
 
 from hermesd.children import stop_child
+from hermesd.core.statefiles import write_atomic
 from hermesd.replies import is_chinese
-from hermesd.statefiles import write_atomic
 
 log = logging.getLogger(__name__)
 

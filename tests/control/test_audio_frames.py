@@ -8,7 +8,7 @@ import pytest
 
 from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_REQUEST
 from hermesd.control.requests import RequestDecoder, parse
-from hermesd.errors import BadRequest, ProtocolError
+from hermesd.core.errors import BadRequest, ProtocolError
 
 
 def _frame(obj: dict[str, object], compact: bool = True) -> bytes:
