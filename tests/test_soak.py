@@ -150,9 +150,9 @@ NOBODY = 65534  # no entry in access.users: the default role, viewer
 def _judge(tmp_path: Path, intents: list[dict[str, Any]], *, load: list[Any] | None = None,
            hostile: list[Any] | None = None,
            samples: list[tuple[float, str, Any]] | None = None) -> dict[str, Any]:
-    """scripts/soaklib/writes.py's judge over a planted trail, with the soak's own config."""
-    from scripts.soaklib import writes as W
-    from scripts.soaklib.plant import soak_config
+    """tests/support/soak/writes.py's judge over a planted trail, with the soak's own config."""
+    from tests.support.soak import writes as W
+    from tests.support.soak.plant import soak_config
 
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
@@ -172,7 +172,7 @@ def _write(trace: str, role: str, point: str, value: Any, **extra: Any) -> dict[
 
 
 def _load_write(trace: str, point: str, value: Any, status: str = "ok") -> Any:
-    from scripts.soaklib.load import Sent
+    from tests.support.soak.load import Sent
 
     return Sent(n=1, kind="write", target=point, sent=0.0, sent_wall=0.0, answered=0.1,
                 status=status, action="write", point=point, trace_id=trace,
@@ -180,7 +180,7 @@ def _load_write(trace: str, point: str, value: Any, status: str = "ok") -> Any:
 
 
 def _words(trace: str, text: str, says: tuple[str, Any] | None, uid: int = OPERATOR_UID) -> Any:
-    from scripts.soaklib.hostile_rig import HostileSent
+    from tests.support.soak.hostile_rig import HostileSent
 
     return HostileSent(n=1, kind="words", who=f"uid {uid}", sent=0.0, sent_wall=0.0,
                        summary=text, answered=1, traces=[trace], says=says)
@@ -239,7 +239,7 @@ def test_judge_flags_a_viewer_write_and_a_write_nobody_asked_for(tmp_path: Path)
 
 
 def test_judge_flags_a_retained_request_run_again(tmp_path: Path) -> None:
-    from scripts.soaklib.hostile_rig import HostileSent
+    from tests.support.soak.hostile_rig import HostileSent
 
     retained = HostileSent(n=1, kind="retained", who="mqtt", sent=0.0, sent_wall=0.0,
                            summary="set pump 1 to 300 (retained)", answered=1,
@@ -277,7 +277,7 @@ def test_judge_flags_a_hostile_write_answered_ok_but_not_in_the_trail(tmp_path: 
 
 
 def test_process_section_reports_first_and_max_rss() -> None:
-    from scripts.soaklib.report import Sample, process_section
+    from tests.support.soak.report import Sample, process_section
 
     mib = 2**20
     got = process_section({"hermesd": [Sample(0, 1, 50 * mib, 5), Sample(100, 1, 80 * mib, 5),

@@ -25,15 +25,16 @@ from typing import Any
 
 import yaml
 
-from scripts.soaklib import faults as F
-from scripts.soaklib import hostile_report as HR
-from scripts.soaklib import procs
-from scripts.soaklib import report as R
-from scripts.soaklib import writes as W
-from scripts.soaklib.disk import StateDisk
-from scripts.soaklib.hostile import FLOODER_UID, NOBODY, OPERATOR_UID, USERS, HostileMix
-from scripts.soaklib.load import LLM_ASKS, ControlClient, Load, Lost, Mix, MqttRequester, Planned
-from scripts.soaklib.plant import (
+from tests.support.mosquitto import free_port
+from tests.support.soak import faults as F
+from tests.support.soak import hostile_report as HR
+from tests.support.soak import procs
+from tests.support.soak import report as R
+from tests.support.soak import writes as W
+from tests.support.soak.disk import StateDisk
+from tests.support.soak.hostile import FLOODER_UID, NOBODY, OPERATOR_UID, USERS, HostileMix
+from tests.support.soak.load import LLM_ASKS, ControlClient, Load, Lost, Mix, MqttRequester, Planned
+from tests.support.soak.plant import (
     DEMO_VALUES,
     LEAKY,
     Broker,
@@ -44,7 +45,6 @@ from scripts.soaklib.plant import (
     soak_config,
     watchdog_seconds,
 )
-from tests.support.mosquitto import free_port
 
 log = logging.getLogger("soak")
 

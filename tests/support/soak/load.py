@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 from hermesd.errors import ErrorCode
-from scripts.soaklib.plant import PYTHON
 from tests.support.mosquitto import MqttClient, Received
+from tests.support.soak.plant import PYTHON
 
 STATUSES = frozenset({"ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"})
 REFUSALS = frozenset({"error", "forbidden", "rejected", "busy"})  # these must carry a code
