@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.support import procfs
+
 ROOT = Path(__file__).resolve().parents[1]
 SOAK = ROOT / "scripts" / "soak"
 DISK_FAULTS = {"disk_full", "read_only"}
@@ -41,23 +43,9 @@ def workdir() -> Iterator[Path]:
 
 def _started_from(workdir: Path) -> list[str]:
     """Live processes whose arguments name the work directory (the soak itself has exited)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            line = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(workdir) in line and state != "Z":
-            found.append(f"{entry}: {line[:160]}")
-    return found
-
-
-def _mounts_under(workdir: Path) -> list[str]:
-    points = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()]
-    return [p for p in points if p == str(workdir) or p.startswith(f"{workdir}/")]
+    pids = [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+    return [f"{pid}: {procfs.cmdline(pid)[:160]}" for pid in pids
+            if str(workdir) in procfs.cmdline(pid) and procfs.alive(pid)]
 
 
 @pytest.mark.timeout(300)
@@ -138,7 +126,7 @@ def test_short_soak_loses_nothing_and_recovers_from_every_fault(workdir: Path) -
     # nothing left behind: by the soak's own account, and by ours
     assert report["cleanup"] == {"processes": [], "mounts": [], "notes": []}, report["cleanup"]
     assert _started_from(workdir) == []
-    assert _mounts_under(workdir) == []
+    assert procfs.mounts_under(workdir) == []
 
 
 # -- the judge of writes: it must be able to say no ----------------------------------------------

@@ -45,7 +45,8 @@ from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
 
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config  # noqa: E402
 from tests.support.mosquitto import Mosquitto, MqttClient  # noqa: E402
-from tests.support.sim import RunningSim, SimRunner, free_port  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
+from tests.support.sim import RunningSim, SimRunner  # noqa: E402
 
 B = "hermesd/test-node"
 

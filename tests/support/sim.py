@@ -2,14 +2,13 @@
 
 `SimRunner.start(config_path)` returns once the simulator printed `ready` (a condition on its
 output, not a sleep); `ctl(op, **fields)` sends one control request and fails the test on an
-error answer. `free_port()` finds a TCP port nobody listens on.
+error answer.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -19,12 +18,6 @@ from typing import Any
 
 import pytest
 from hermes_tools.sim.control import request
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class RunningSim:

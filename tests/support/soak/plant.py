@@ -30,7 +30,8 @@ from typing import Any
 import yaml
 from hermes_tools.sim.control import request as sim_request
 
-from tests.support.mosquitto import Mosquitto, free_port
+from tests.support.mosquitto import Mosquitto
+from tests.support.ports import free_port
 
 log = logging.getLogger("soak")
 

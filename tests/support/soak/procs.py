@@ -1,11 +1,11 @@
-"""What /proc says about the processes of a soak: memory, open files, and who is still alive.
+"""The soak's processes that outlive it: found by their command lines, and killed.
 
-Everything here reads /proc; `kill_leftovers` is the only thing that signals, and only processes
-the soak started or saw hermesd start: hermesd's tools (`--socket <workdir>/run/...`), hermesd and
-the simulators (`--config <workdir>/...`), the broker (`-c <workdir>/broker/...`). Never the soak's
-own ancestors (a `timeout` or a test that runs it), nor anything that merely mentions the work
-directory (someone's `tail -f` of a log there).
-"""
+(What /proc says about a process is `tests.support.procfs`'s.) `kill_leftovers` is the only
+thing that signals, and only processes the soak started or saw hermesd start: hermesd's tools
+(`--socket <workdir>/run/...`), hermesd and the simulators (`--config <workdir>/...`), the
+broker (`-c <workdir>/broker/...`). Never the soak's own ancestors (a `timeout` or a test that
+runs it), nor anything that merely mentions the work directory (someone's `tail -f` of a log
+there)."""
 
 from __future__ import annotations
 
@@ -15,65 +15,13 @@ import signal
 from dataclasses import dataclass
 from pathlib import Path
 
-PAGE = os.sysconf("SC_PAGE_SIZE")
-
-
-def rss_bytes(pid: int) -> int | None:
-    """Resident set size of a live process (None if it is gone or a zombie)."""
-    try:
-        fields = Path(f"/proc/{pid}/statm").read_text().split()
-    except OSError:
-        return None
-    rss = int(fields[1]) * PAGE
-    return rss or None  # a zombie has no pages
-
-
-def open_fds(pid: int) -> int | None:
-    try:
-        return len(os.listdir(f"/proc/{pid}/fd"))
-    except OSError:
-        return None
-
-
-def state(pid: int) -> str | None:
-    """The one-letter state of /proc/<pid>/stat (R, S, T, Z, ...), or None if gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    return stat.rsplit(")", 1)[1].split()[0]
-
-
-def cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(
-            errors="replace").strip()
-    except OSError:
-        return ""
-
-
-def alive(pid: int) -> bool:
-    return state(pid) not in (None, "Z", "X")
+from tests.support.procfs import alive, ancestors, cmdline
 
 
 @dataclass(frozen=True)
 class Leftover:
     pid: int
     cmdline: str
-
-
-def ancestors() -> set[int]:
-    """This process and every process above it."""
-    out = set()
-    pid = os.getpid()
-    while pid > 1 and pid not in out:
-        out.add(pid)
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            break
-        pid = int(stat.rsplit(")", 1)[1].split()[1])
-    return out
 
 
 def started_for(workdir: Path) -> list[Leftover]:
@@ -107,14 +55,3 @@ def kill_leftovers(workdir: Path, seen: set[int]) -> list[Leftover]:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     return sorted(found.values(), key=lambda p: p.pid)
-
-
-def mounts_under(path: Path) -> list[str]:
-    """Mount points at or below `path` (from /proc/self/mountinfo), innermost last."""
-    prefix = str(path)
-    points = []
-    for line in Path("/proc/self/mountinfo").read_text().splitlines():
-        point = line.split()[4].replace("\\040", " ")
-        if point == prefix or point.startswith(prefix + "/"):
-            points.append(point)
-    return points

@@ -20,7 +20,7 @@ from hermes_tools.modbus.bus import (
     raise_if_cancelled,
 )
 
-from tests.support.sim import free_port
+from tests.support.ports import free_port
 from tests.tools.modbus.plant import load, rtu_device, simulating, tcp_device
 
 
