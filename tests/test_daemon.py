@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
+from tests.support import procfs
 from tests.support.daemon import DaemonRunner, base_config, fake_device
 
 
@@ -34,8 +34,7 @@ def test_ready_status_and_clean_stop(daemon_runner: DaemonRunner) -> None:
 
     assert d.terminate(timeout=5.0) == 0  # exits 0 when asked (the wait is bounded, not timed)
     d.notify.wait_for(lambda m: "STOPPING=1" in m, timeout=1)
-    assert not Path(f"/proc/{tool_pid}").exists() or \
-        Path(f"/proc/{tool_pid}/stat").read_text().split()[2] == "Z"
+    assert not procfs.alive(tool_pid)
     assert list(d.socket.parent.iterdir()) == []
 
 

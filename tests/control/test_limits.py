@@ -14,7 +14,6 @@ import logging
 import shutil
 import socket
 import tempfile
-import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -31,7 +30,7 @@ from tests.support.peers import (
     open_to_everyone,
     read_answers,
 )
-from tests.support.until import until
+from tests.support.until import until, until_sync
 
 STRANGER = 60001
 
@@ -314,9 +313,8 @@ def _fill_and_hold(path: str, count: int, hold: str) -> dict[str, Any]:
             sock.sendall(b'{"op": "sleep", "seconds": 60}\n')  # in flight: never idle
             socks.append(sock)
         Path(hold + ".ready").write_text("")
-        deadline = time.monotonic() + 10
-        while not Path(hold).exists() and time.monotonic() < deadline:
-            time.sleep(0.02)  # the child waits for the test's word (a file) to let go
+        with contextlib.suppress(TimeoutError):  # the test's word (a file) to let go
+            until_sync(Path(hold).exists, 10, "the test's word")
         return {"opened": len(socks)}
     finally:
         for sock in socks:
