@@ -36,7 +36,7 @@ from tests.support.until import until
 
 log = logging.getLogger("soak")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # tests/support/soak/plant.py: the repository
 DEMO_CONFIG = ROOT / "configs" / "demo.yaml"
 DEMO_VALUES = ROOT / "configs" / "demo-values.yaml"
 FAKE_TOOL = ROOT / "tests" / "support" / "fake_tool.py"
