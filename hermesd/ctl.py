@@ -29,15 +29,14 @@ import functools
 import json
 import math
 import os
-import socket
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
 from hermesd.answer import STATUS_EXIT, failure
-from hermesd.control.bounds import MAX_ANSWER, MAX_LISTEN_WINDOW, MAX_TIMEOUT
+from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_TIMEOUT
+from hermesd.control.client import BadAnswer, Client, Unreachable, Unsendable, shown
 from hermesd.core import strict_json
 from hermesd.core.errors import ErrorCode, ProtocolError
 
@@ -50,28 +49,10 @@ SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
 MAX_RECORDING = 6 * 1024 * 1024  # bytes of WAV: base64 of it fits the daemon's audio frame limit
 LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
-QUEUE_RETRY = 0.01  # seconds between tries to connect while hermesd's connection queue is full
-
-
-class Unreachable(Exception):
-    pass
-
-
-class BadAnswer(Exception):
-    """The daemon sent something that is not an answer (not strict JSON, or not its shape)."""
 
 
 class Usage(ValueError):
     """A command line (or prompt line) that cannot be sent."""
-
-
-def shown(text: str) -> str:
-    """`text` safe to print and to put in JSON: bytes that were not UTF-8 as \\xNN escapes."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")  # the bytes argv or stdin held
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
 
 
 def utf8(value: str, what: str) -> str:
@@ -99,87 +80,6 @@ def socket_path(explicit: str | None) -> Path:
         if isinstance(runtime, str):
             return (SYSTEM_CONFIG.parent / runtime) / "control.sock"
     return DEFAULT_SOCKET
-
-
-class Client:
-    """A blocking client of the control socket: one request, one answer."""
-
-    def __init__(self, path: Path, timeout: float = 60.0) -> None:
-        self.path = path
-        self.timeout = timeout
-        self._sock: socket.socket | None = None
-        self._buffer = b""
-
-    def _connect(self) -> socket.socket:
-        if self._sock is None:
-            deadline = time.monotonic() + self.timeout
-            while True:
-                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.settimeout(self.timeout)
-                try:
-                    sock.connect(str(self.path))
-                except BlockingIOError:
-                    # hermesd's connection queue is full (a burst of connections, such as a
-                    # flood it refuses as it accepts them): wait for room, as a blocking
-                    # client would, instead of calling hermesd unreachable
-                    sock.close()
-                    if time.monotonic() < deadline:
-                        time.sleep(QUEUE_RETRY)
-                        continue
-                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
-                                      f"its connection queue stayed full for {self.timeout:g} s"
-                                      ) from None
-                except (OSError, ValueError) as exc:
-                    sock.close()
-                    reason = getattr(exc, "strerror", None) or str(exc)
-                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
-                                      f"{reason} (is it running? see --socket)") from None
-                break
-            self._sock = sock
-        return self._sock
-
-    def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        try:
-            # compact, in insertion order: an audio ask must start '{"op":"ask","audio_wav":'
-            frame = strict_json.encode(obj)
-        except ProtocolError as exc:
-            raise Usage(f"the request cannot be sent: {exc}") from None
-        sock = self._connect()
-        try:
-            sock.sendall(frame + b"\n")
-            while b"\n" not in self._buffer:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise Unreachable("hermesd closed the connection without an answer")
-                self._buffer += chunk
-                if len(self._buffer) > MAX_ANSWER + 1:  # the frame and its newline
-                    raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
-        except TimeoutError:
-            raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None
-        except OSError as exc:
-            raise Unreachable(f"connection to hermesd failed: {exc}") from None
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return read_answer(line)
-
-    def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-
-
-def read_answer(line: bytes) -> dict[str, Any]:
-    """The answer in one line from the daemon; BadAnswer if it is not strict JSON of its shape."""
-    try:
-        answer = strict_json.loads(line)
-    except ProtocolError as exc:
-        raise BadAnswer(f"the answer is not valid JSON: {exc}") from None
-    if not isinstance(answer, dict):
-        raise BadAnswer(f"the answer is a JSON {type(answer).__name__}, not an object")
-    status = answer.get("status")
-    if not isinstance(status, str) or status not in STATUS_EXIT:
-        raise BadAnswer(f"the answer's status {shown(str(status))[:40]!r} is not one of "
-                        f"{', '.join(STATUS_EXIT)}")
-    return answer
 
 
 class _Parser(argparse.ArgumentParser):
@@ -360,7 +260,7 @@ def run(argv: list[str] | None = None) -> int:
             return interactive(client, args, as_json)
         try:
             answer = client.request(make_request(args))
-        except Usage as exc:
+        except (Usage, Unsendable) as exc:
             print(f"hermesctl: {exc}", file=sys.stderr)
             return EX_USAGE
         except (Unreachable, BadAnswer) as exc:
@@ -421,7 +321,7 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
             args.text = [text]
             try:
                 answer = client.request(make_request(args))
-            except Usage as exc:
+            except (Usage, Unsendable) as exc:
                 print(f"hermesctl: {exc}", file=sys.stderr)
                 worst = max(worst, EX_USAGE)
                 continue

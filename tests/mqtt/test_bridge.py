@@ -6,16 +6,17 @@ import json
 import os
 import signal
 import time
-from pathlib import Path
 from typing import Any
 
 import yaml
 
 from hermesd.mqtt.births import INTERVAL as BIRTH_INTERVAL
 from tests.mqtt.expected_plant import FAKED_DRIVERS, POINTS, B, all_configs
+from tests.support import procfs
 from tests.support.daemon import DaemonRunner, RunningDaemon
 from tests.support.mosquitto import Mosquitto, MqttClient, retained_snapshot
 from tests.support.plant import faked_plant
+from tests.support.until import until_sync
 
 VALUES = {"boiler1_temp": 480.5, "boiler2_temp": 470.0, "boiler3_temp": 523.4,
           "boiler3_pressure": 12.5, "tank_level": 64.2, "line_a_count": 1200,
@@ -177,7 +178,7 @@ def test_last_will_offline_when_hermesd_is_killed(daemon_runner: DaemonRunner,
     watcher.wait_topic(f"{B}/availability", lambda m: m.payload == b"offline", after=online.at)
     assert retained_snapshot(broker.port, (f"{B}/availability",)) == \
         {f"{B}/availability": b"offline"}
-    assert _gone(tool)
+    until_sync(lambda: not procfs.alive(tool), 5, "the mqtt tool to be gone")
 
 
 def test_last_will_offline_when_the_mqtt_tool_is_killed(daemon_runner: DaemonRunner,
@@ -253,19 +254,6 @@ def test_home_assistant_online_brings_a_fresh_announcement(daemon_runner: Daemon
     watcher.publish("homeassistant/status", "online")
     # a second birth so soon is answered too, at the end of the pacing interval
     watcher.wait_for(again, what="a second announcement", timeout=BIRTH_INTERVAL + 5)
-
-
-def _gone(pid: int) -> bool:
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline:
-        try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
-        except OSError:
-            return True
-        if stat.split(")")[-1].split()[0] == "Z":
-            return True
-        time.sleep(0.05)
-    return False
 
 
 assert set(VALUES) | {"warning_beacon", "outdoor_temp"} == set(POINTS)

@@ -118,17 +118,6 @@ class ToolUnderTest:
     def states(self, device: str) -> list[dict[str, Any]]:
         return [e.data for e in self.events if e.kind == "device" and e.data["device"] == device]
 
-    async def wait_for(self, condition: Any, timeout: float = 10.0, what: str = "it") -> Any:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if asyncio.get_running_loop().time() > deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.02)
-
-
 @contextlib.asynccontextmanager
 async def running_tool(config: Config, *, start: bool = True) -> AsyncIterator[ToolUnderTest]:
     tut = ToolUnderTest()

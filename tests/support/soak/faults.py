@@ -22,9 +22,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from scripts.soaklib.disk import StateDisk
-from scripts.soaklib.load import ControlClient, Load, Lost, MqttRequester, Planned
-from scripts.soaklib.plant import LEAKY, LEAKY_POINT, Broker, Simulator
+from tests.support.soak.disk import StateDisk
+from tests.support.soak.load import ControlClient, Load, Lost, MqttRequester, Planned
+from tests.support.soak.plant import LEAKY, LEAKY_POINT, Broker, Simulator
 
 log = logging.getLogger("soak")
 

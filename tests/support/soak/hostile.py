@@ -41,8 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scripts.soaklib.hostile_inputs import SENTINEL_POINT
-from scripts.soaklib.hostile_rig import (
+from tests.support.soak.hostile_inputs import SENTINEL_POINT
+from tests.support.soak.hostile_rig import (
     Attacker,
     HostileSent,
     Inputs,
@@ -51,7 +51,7 @@ from scripts.soaklib.hostile_rig import (
     is_request_topic,
     parse_answer,
 )
-from scripts.soaklib.plant import Simulator
+from tests.support.soak.plant import Simulator
 
 log = logging.getLogger("soak")
 

@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scripts.soaklib.hostile_rig import HostileSent, action_of
-from scripts.soaklib.load import Sent
+from tests.support.soak.hostile_rig import HostileSent, action_of
+from tests.support.soak.load import Sent
 
 EXAMPLES = 10
 

@@ -27,9 +27,11 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from hermesd.control.async_client import AsyncClient
+from hermesd.control.client import BadAnswer, Unreachable
 from hermesd.core.errors import ErrorCode
-from scripts.soaklib.plant import PYTHON
 from tests.support.mosquitto import MqttClient, Received
+from tests.support.soak.plant import PYTHON
 
 STATUSES = frozenset({"ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"})
 REFUSALS = frozenset({"error", "forbidden", "rejected", "busy"})  # these must carry a code
@@ -42,10 +44,16 @@ GRACE = 15.0  # seconds past the request's own timeout before the soak calls it 
 MQTT_DEADLINE = 60.0  # an MQTT requester gives up after this long (retries included)
 MQTT_RETRY = 5.0  # seconds an MQTT requester waits before sending the same request again
 POOL = 4
+CONNECT_WAIT = 10.0  # seconds to wait out a full connection queue (a flood) when connecting
 
 
 class Lost(Exception):
     """No answer came, and why."""
+
+
+class Breach(Lost):
+    """What came back is not an answer (not strict JSON, or no documented status), and how: to
+    a status poll as good as none; the load records it as a breach, not a loss."""
 
 
 # -- one request and its answer ----------------------------------------------------------------
@@ -115,105 +123,32 @@ def judge(rec: Sent, answer: dict[str, Any]) -> None:
 
 # -- the control socket ------------------------------------------------------------------------
 
-class _Connection:
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        self.reader = reader
-        self.writer = writer
-        self.pending: dict[str, asyncio.Future[dict[str, Any]]] = {}
-        self.closed = False
-        self.task = asyncio.create_task(self._read(), name="soak-control-reader")
-
-    async def _read(self) -> None:
-        why = "hermesd closed the connection without an answer"
-        try:
-            while line := await self.reader.readline():
-                obj = json.loads(line)
-                fut = self.pending.pop(str(obj.get("id")), None)
-                if fut is not None and not fut.done():
-                    fut.set_result(obj)
-        except (ConnectionError, ValueError) as exc:
-            why = f"the control connection broke: {exc}"
-        finally:
-            self.closed = True
-            for fut in self.pending.values():
-                if not fut.done():
-                    fut.set_exception(Lost(why))
-            self.pending.clear()
-            self.writer.close()
-
-    async def close(self) -> None:
-        self.writer.close()
-        self.task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self.task
-
-
 class ControlClient:
-    """Requests over the control socket, on a few long-lived connections, matched by id."""
+    """Requests over the control socket on a few long-lived connections (the package's
+    client, each pipelined and matched by id), or on a fresh one per request as hermesctl makes."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
-        self._conns: list[_Connection | None] = [None] * POOL
-        self._next = itertools.cycle(range(POOL))
+        self._pool = [AsyncClient(path, timeout=CONNECT_WAIT) for _ in range(POOL)]
+        self._next = itertools.cycle(self._pool)
         self._ids = itertools.count(1)
-        self._lock = asyncio.Lock()
-
-    async def _connection(self) -> _Connection:
-        async with self._lock:
-            slot = next(self._next)
-            conn = self._conns[slot]
-            if conn is None or conn.closed:
-                try:
-                    reader, writer = await asyncio.open_unix_connection(str(self.path),
-                                                                        limit=8 << 20)
-                except OSError as exc:
-                    raise Lost(f"cannot connect to the control socket: {exc}") from None
-                conn = self._conns[slot] = _Connection(reader, writer)
-            return conn
 
     async def request(self, obj: dict[str, Any], wait: float, *, fresh: bool = False) -> dict[str, Any]:
-        rid = f"s{next(self._ids)}"
-        if fresh:
-            return await self._one_shot({**obj, "id": rid}, wait)
-        conn = await self._connection()
-        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
-        conn.pending[rid] = fut
+        """The answer; Lost if none came, Breach if what came is not an answer."""
+        obj = {**obj, "id": f"s{next(self._ids)}"}
         try:
-            conn.writer.write(json.dumps({**obj, "id": rid}).encode() + b"\n")
-            await conn.writer.drain()
-        except ConnectionError as exc:
-            conn.pending.pop(rid, None)
-            raise Lost(f"could not send: {exc}") from None
-        try:
-            async with asyncio.timeout(wait):
-                return await fut
-        except TimeoutError:
-            raise Lost(f"no answer within {wait:g} s") from None
-        finally:
-            conn.pending.pop(rid, None)
-
-    async def _one_shot(self, obj: dict[str, Any], wait: float) -> dict[str, Any]:
-        try:
-            async with asyncio.timeout(wait):
-                reader, writer = await asyncio.open_unix_connection(str(self.path), limit=8 << 20)
-                try:
-                    writer.write(json.dumps(obj).encode() + b"\n")
-                    await writer.drain()
-                    line = await reader.readline()
-                finally:
-                    writer.close()
-        except TimeoutError:
-            raise Lost(f"no answer within {wait:g} s") from None
-        except OSError as exc:
-            raise Lost(f"control socket: {exc}") from None
-        if not line:
-            raise Lost("hermesd closed the connection without an answer")
-        return dict(json.loads(line))
+            if fresh:
+                async with AsyncClient(self.path, timeout=CONNECT_WAIT) as client:
+                    return await client.request(obj, wait)
+            return await next(self._next).request(obj, wait)
+        except Unreachable as exc:
+            raise Lost(str(exc)) from None
+        except BadAnswer as exc:
+            raise Breach(str(exc)) from None
 
     async def close(self) -> None:
-        for conn in self._conns:
-            if conn is not None:
-                await conn.close()
+        for client in self._pool:
+            await client.close()
 
 
 async def hermesctl(socket_path: Path, args: list[str], wait: float) -> dict[str, Any]:
@@ -447,6 +382,10 @@ class Load:
                 wait = float(planned.payload.get("timeout", TIMEOUT[op])) + GRACE
                 answer = await self.control.request(planned.payload, wait,
                                                     fresh=planned.kind == "fresh")
+        except Breach as exc:
+            rec.answered = time.monotonic()
+            rec.breach = str(exc)
+            return rec
         except Lost as exc:
             rec.lost = str(exc)
             return rec

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from scripts.soaklib.hostile import HostileMix, Probe
-from scripts.soaklib.hostile_rig import HostileSent
-from scripts.soaklib.report import pct
+from tests.support.soak.hostile import HostileMix, Probe
+from tests.support.soak.hostile_rig import HostileSent
+from tests.support.soak.report import pct
 
 MARGIN = 10.0  # seconds around a fault window
 CONTROL_KINDS = ("frames", "frames_dry_run", "oversize", "reads", "words")

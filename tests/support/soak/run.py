@@ -25,15 +25,17 @@ from typing import Any
 
 import yaml
 
-from scripts.soaklib import faults as F
-from scripts.soaklib import hostile_report as HR
-from scripts.soaklib import procs
-from scripts.soaklib import report as R
-from scripts.soaklib import writes as W
-from scripts.soaklib.disk import StateDisk
-from scripts.soaklib.hostile import FLOODER_UID, NOBODY, OPERATOR_UID, USERS, HostileMix
-from scripts.soaklib.load import LLM_ASKS, ControlClient, Load, Lost, Mix, MqttRequester, Planned
-from scripts.soaklib.plant import (
+from tests.support import procfs
+from tests.support.ports import free_port
+from tests.support.soak import faults as F
+from tests.support.soak import hostile_report as HR
+from tests.support.soak import procs
+from tests.support.soak import report as R
+from tests.support.soak import writes as W
+from tests.support.soak.disk import StateDisk
+from tests.support.soak.hostile import FLOODER_UID, NOBODY, OPERATOR_UID, USERS, HostileMix
+from tests.support.soak.load import LLM_ASKS, ControlClient, Load, Lost, Mix, MqttRequester, Planned
+from tests.support.soak.plant import (
     DEMO_VALUES,
     LEAKY,
     Broker,
@@ -44,7 +46,6 @@ from scripts.soaklib.plant import (
     soak_config,
     watchdog_seconds,
 )
-from tests.support.mosquitto import free_port
 
 log = logging.getLogger("soak")
 
@@ -269,10 +270,10 @@ class Soak:
     def _sample(self, pids: dict[str, int]) -> None:
         t = time.monotonic() - self.t0
         for name, pid in pids.items():
-            rss = procs.rss_bytes(pid)
+            rss = procfs.rss_bytes(pid)
             if rss is not None:
                 self.samples.setdefault(name, []).append(
-                    R.Sample(t, pid, rss, procs.open_fds(pid)))
+                    R.Sample(t, pid, rss, procfs.open_fds(pid)))
 
     async def _scrape(self) -> None:
         path = self.workdir / "run" / "metrics.sock"
@@ -394,7 +395,7 @@ class Soak:
                 self.cleanup_result["notes"].append(f"{what}: {type(exc).__name__}: {exc}")
         left = procs.kill_leftovers(self.workdir, self.seen_pids)
         self.cleanup_result["processes"] = [f"{p.pid}: {p.cmdline}" for p in left]
-        self.cleanup_result["mounts"] = procs.mounts_under(self.workdir)
+        self.cleanup_result["mounts"] = procfs.mounts_under(self.workdir)
 
     async def _stop_hermesd(self) -> None:
         if self.hermesd is None:
@@ -407,7 +408,7 @@ class Soak:
     async def _resume_stopped(self) -> None:
         marker = str(self.workdir)
         await F.resume_stopped(self.rig.stopped_pids if self.rig else set(),
-                               lambda pid: procs.alive(pid) and marker in procs.cmdline(pid))
+                               lambda pid: procfs.alive(pid) and marker in procfs.cmdline(pid))
 
     def _check_audit(self) -> None:
         state = self.workdir / "state"

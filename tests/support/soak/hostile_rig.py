@@ -26,9 +26,9 @@ from paho.mqtt.properties import Properties
 
 from hermesd.core import strict_json
 from hermesd.core.errors import ProtocolError
-from scripts.soaklib.load import CODES, REFUSALS, STATUSES
-from scripts.soaklib.plant import PYTHON, Child, spawn
 from tests.support.mosquitto import MqttClient, Received
+from tests.support.soak.load import CODES, REFUSALS, STATUSES
+from tests.support.soak.plant import PYTHON, Child, spawn
 
 log = logging.getLogger("soak")
 
@@ -111,7 +111,7 @@ class Inputs:
 
     async def start(self) -> None:
         self.child = await spawn("hostile-inputs", [
-            PYTHON, "-m", "scripts.soaklib.hostile_inputs", "--config", str(self.config_path),
+            PYTHON, "-m", "tests.support.soak.hostile_inputs", "--config", str(self.config_path),
             "--seed", str(self.seed)], self.workdir / "hostile-inputs.log",
             stdin=asyncio.subprocess.PIPE, stdout_pipe=True, line_limit=LINE_LIMIT)
         self.kinds = list((await self._line(60.0))["kinds"])
@@ -156,7 +156,7 @@ class Peer:
 
     async def start(self) -> None:
         self.child = await spawn(f"peer-{self.uid}", [
-            PYTHON, "-m", "scripts.soaklib.peer", "--uid", str(self.uid),
+            PYTHON, "-m", "tests.support.soak.peer", "--uid", str(self.uid),
             "--socket", str(self.control)], self.workdir / f"peer-{self.uid}.log",
             stdin=asyncio.subprocess.PIPE, stdout_pipe=True, line_limit=LINE_LIMIT)
         assert self.child.proc.stdout is not None

@@ -21,9 +21,9 @@ import traceback
 from pathlib import Path
 from typing import Any
 
-from scripts.soaklib.hostile_report import summary_lines
-from scripts.soaklib.report import summary
-from scripts.soaklib.run import Options, Soak, default_workdir
+from tests.support.soak.hostile_report import summary_lines
+from tests.support.soak.report import summary
+from tests.support.soak.run import Options, Soak, default_workdir
 
 log = logging.getLogger("soak")
 

@@ -1,4 +1,4 @@
-"""`python -m scripts.soaklib.peer --uid UID --socket CONTROL.sock`: another local user of the soak.
+"""`python -m tests.support.soak.peer --uid UID --socket CONTROL.sock`: another local user of the soak.
 
 Started by the soak as root, it loads everything it needs, raises its open-file limit, then
 drops to `UID` (gid `UID`, no supplementary groups) for good, and does the jobs the soak sends
@@ -266,7 +266,7 @@ def become(uid: int) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.soaklib.peer")
+    parser = argparse.ArgumentParser(prog="python -m tests.support.soak.peer")
     parser.add_argument("--uid", type=int, required=True)
     parser.add_argument("--socket", required=True, help="the control socket (for the record)")
     args = parser.parse_args()

@@ -30,11 +30,13 @@ from typing import Any
 import yaml
 from hermes_tools.sim.control import request as sim_request
 
-from tests.support.mosquitto import Mosquitto, free_port
+from tests.support.mosquitto import Mosquitto
+from tests.support.ports import free_port
+from tests.support.until import until
 
 log = logging.getLogger("soak")
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]  # tests/support/soak/plant.py: the repository
 DEMO_CONFIG = ROOT / "configs" / "demo.yaml"
 DEMO_VALUES = ROOT / "configs" / "demo-values.yaml"
 FAKE_TOOL = ROOT / "tests" / "support" / "fake_tool.py"
@@ -142,15 +144,15 @@ async def spawn(name: str, argv: list[str], log_path: Path, *, env: dict[str, st
 
 
 async def wait_for_line(path: Path, text: str, child: Child, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while text not in _tail(path, 1 << 20):
-        if child.proc.returncode is not None:
-            raise RuntimeError(f"{child.name} exited with {child.proc.returncode}:\n"
-                               f"{_tail(path)}")
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{child.name} did not say {text!r} within {timeout:g} s:\n"
-                               f"{_tail(path)}")
-        await asyncio.sleep(0.05)
+    def gone() -> str | None:
+        code = child.proc.returncode
+        return None if code is None else f"{child.name} exited with {code}:\n{_tail(path)}"
+    try:
+        await until(lambda: text in _tail(path, 1 << 20), timeout, f"{child.name} to say {text!r}",
+                    every=0.05, gone=gone)
+    except TimeoutError:
+        raise RuntimeError(f"{child.name} did not say {text!r} within {timeout:g} s:\n"
+                           f"{_tail(path)}") from None
 
 
 # -- the simulator ---------------------------------------------------------------------------------
@@ -246,15 +248,17 @@ class Hermesd:
             self.workdir / "hermesd.log",
             env={**unit_environment(), "NOTIFY_SOCKET": str(self.notify_path),
                  "WATCHDOG_USEC": str(int(self.watchdog_s * 1e6))})
-        deadline = time.monotonic() + timeout
-        while self.notes.ready_at is None:
-            if self.child.proc.returncode is not None:
-                raise RuntimeError(f"hermesd exited with {self.child.proc.returncode}:\n"
-                                   + self.log_tail())
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"hermesd did not send READY=1 within {timeout:g} s:\n"
-                                   + self.log_tail())
-            await asyncio.sleep(0.05)
+        child = self.child
+
+        def gone() -> str | None:
+            code = child.proc.returncode
+            return None if code is None else f"hermesd exited with {code}:\n{self.log_tail()}"
+        try:
+            await until(lambda: self.notes.ready_at is not None, timeout, "READY=1",
+                        every=0.05, gone=gone)
+        except TimeoutError:
+            raise RuntimeError(f"hermesd did not send READY=1 within {timeout:g} s:\n"
+                               + self.log_tail()) from None
 
     def _on_notify(self) -> None:
         assert self._sock is not None

@@ -1,4 +1,4 @@
-"""`python -m scripts.soaklib.hostile_inputs --config HERMESD.yaml --seed N`: hostile inputs for the
+"""`python -m tests.support.soak.hostile_inputs --config HERMESD.yaml --seed N`: hostile inputs for the
 soak, drawn from the generators of tests/hostile: asked `<kind> <number>` on stdin, it answers
 one JSON line (with that number as `asked`).
 
@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 
 from hermesd.config import load_config
-from hermesd.control.requests import MAX_REQUEST
+from hermesd.control.bounds import MAX_REQUEST
 from hermesd.core.protocol import Call, Configure, encode
 from hermesd.toolspecs import tool_specs
 from tests.hostile import mqtt_messages as M
@@ -221,7 +221,7 @@ def kinds(plant: Plant) -> dict[str, Callable[[], st.SearchStrategy[Any]]]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m scripts.soaklib.hostile_inputs")
+    parser = argparse.ArgumentParser(prog="python -m tests.support.soak.hostile_inputs")
     parser.add_argument("--config", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()

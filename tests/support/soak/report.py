@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scripts.soaklib.faults import FaultRecord
-from scripts.soaklib.load import Sent
+from tests.support.soak.faults import FaultRecord
+from tests.support.soak.load import Sent
 
 LOAD_KINDS = ("read", "write", "ask", "mqtt", "fresh", "llm", "hermesctl")
 RSS_LIMIT_PCT = 5.0
