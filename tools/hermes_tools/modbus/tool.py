@@ -178,8 +178,11 @@ class ModbusTool(Tool):
         link_down = False
         # an offline device is tried by one group's poll at a time (a cancelled poll leaves
         # this set only on a device object that a reload has replaced)
-        dev.probing = dev.health.online is False
+        probe = dev.health.online is False
+        dev.probing = dev.probing or probe
         while pending:
+            if dev.health.online is False and not probe:
+                break  # another group's poll found it offline: from now on probes decide
             block = pending.pop(0)
             try:
                 data = await self._ask(dev, functools.partial(
@@ -216,7 +219,8 @@ class ModbusTool(Tool):
                     continue
                 self._point_ok(dev, point.id)
                 readings.append({"point": point.id, "value": value, "ts": ts})
-        dev.probing = False
+        if probe:
+            dev.probing = False
         self.values(readings)
         if failure is not None:
             self._device_failed(dev, failure, link_down=link_down)
