@@ -4,6 +4,7 @@ device is offline, and the group keys checked where the config is read."""
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -77,7 +78,7 @@ async def test_an_offline_device_is_probed_by_one_group_at_a_time(tmp_path: Path
         # next is due 0.1 s (jittered +-20 %) after it; three groups trying each would send
         # theirs back to back, 0.3 s apart (a poll already waiting for the link when the
         # device went quiet sends its request once, at the start of the outage)
-        gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+        gaps = [b - a for a, b in itertools.pairwise(times)]
         assert min(gaps) > 0.3 + 0.8 * 0.1 - 0.005, gaps
         await sim.restore("plc")
         await t.wait_for(lambda: len(t.states("plc")) == 3, what="online again")
