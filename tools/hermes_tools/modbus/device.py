@@ -150,6 +150,16 @@ class ModbusDevice:
     requests: int = 0
     probing: bool = False  # a poll of this offline device is under way (one try at a time)
     diagnostics: DeviceDiagnostics = field(default_factory=DeviceDiagnostics)
+    #: what each block read last (by table, address, count), while every point of it was sent:
+    #: a point whose registers read the same again is reported `fresh`, not decoded and sent
+    seen: dict[tuple[str, int, int], list[Any]] = field(default_factory=dict)
+    seen_since: float = 0.0  # monotonic time `seen` was last emptied
+
+    def forget_seen(self, now: float) -> None:
+        """Send every value in full at the next poll (after a write, a read on demand, an
+        outage, and every FULL_EVERY seconds in any case)."""
+        self.seen.clear()
+        self.seen_since = now
 
     def __post_init__(self) -> None:
         if not self.groups:

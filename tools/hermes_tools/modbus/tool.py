@@ -1,17 +1,19 @@
 """The Modbus tool process: polls every configured unit and serves reads, writes and raw access.
 
 Each poll group of a device (its points at one poll interval: the device's `poll_interval`,
-or a group's or a point's own) polls on its own task, reading its own coalesced blocks; every
-poll that answers sends that group's values to hermesd (changed or not, so their timestamps
-stay fresh; hermesd decides what is published), and a device that stops answering is reported
-offline once, tried again on its own schedule (`device.Health`: at its fastest poll interval
-unless that would hold a shared bus; one group's poll is the probe), and reported online
-again once it answers. What each device did on the wire (`diagnostics`) goes to hermesd as a
-`diagnostics` event every `DIAGNOSTICS_EVERY` seconds while it changes. A write is checked
+or a group's or a point's own) polls on its own task, reading its own coalesced blocks. Every
+poll that answers reports that group's values to hermesd, changed or not, so their timestamps
+stay fresh; a point whose registers read as they did last time is only named as `fresh` (not
+decoded, not sent again; every value goes in full after a request on demand, an outage, and
+every `FULL_EVERY` seconds). hermesd decides what is published. A device that stops answering
+is reported offline once, tried again on its own schedule (`device.Health`: at its fastest poll
+interval unless that would hold a shared bus; one group's poll is the probe), and reported
+online again once it answers. What each device did on the wire (`diagnostics`) goes to hermesd
+as a `diagnostics` event every `DIAGNOSTICS_EVERY` seconds while it changes. A write is checked
 (writable, kind, range, what the registers can hold) before anything is sent, and read back to
 confirm it. Raw `read_registers`/`write_registers` give engineers the registers as PLC people
-name them; the daemon's policy decides who may call them. A Modbus exception becomes a documented error code
-with the register named, never a crash and never a made-up value.
+name them; the daemon's policy decides who may call them. A Modbus exception becomes a
+documented error code with the register named, never a crash and never a made-up value.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ UNIT_DOWN = frozenset({4, 10, 11})
 BUSY = frozenset({5, 6})
 #: seconds between `diagnostics` events (only when a device's counters changed)
 DIAGNOSTICS_EVERY = 2.0
+#: seconds after which every value is sent in full again, changed or not
+FULL_EVERY = 60.0
 
 
 class ModbusTool(Tool):
@@ -171,7 +175,10 @@ class ModbusTool(Tool):
         """Read every block of a poll group (or of the whole device) once and report what it
         said; returns values sent."""
         readings: list[dict[str, Any]] = []
+        fresh: list[dict[str, Any]] = []  # per block: points read unchanged, and when
         answered = False
+        if time.monotonic() - dev.seen_since > FULL_EVERY:
+            dev.forget_seen(time.monotonic())
         blocks = group.blocks if group is not None else dev.blocks
         pending: list[Block] = list(blocks)
         failure: str | None = None
@@ -210,7 +217,15 @@ class ModbusTool(Tool):
                 break
             answered = True
             ts = time.time()
+            key = (block.table, block.address, block.count)
+            before = dev.seen.get(key)
+            dev.seen[key] = data
+            same: list[str] = []
             for span in block.members:
+                if before is not None and span.key not in dev.point_errors \
+                        and block.slice(before, span) == block.slice(data, span):
+                    same.append(span.key)  # cheaper than decoding and sending it again
+                    continue
                 point = dev.points[span.key]
                 try:
                     value = self._decode(point, block.slice(data, span))
@@ -219,14 +234,20 @@ class ModbusTool(Tool):
                     continue
                 self._point_ok(dev, point.id)
                 readings.append({"point": point.id, "value": value, "ts": ts})
+            if same:
+                fresh.append({"ts": ts, "points": same})
         if probe:
             dev.probing = False
-        self.values(readings)
+        if readings or fresh:
+            # `fresh`: read again unchanged at `ts` (hermesd moves their timestamps only)
+            self.emit("values", {"values": readings, "fresh": fresh} if fresh else
+                      {"values": readings})
         if failure is not None:
+            dev.forget_seen(time.monotonic())
             self._device_failed(dev, failure, link_down=link_down)
         elif answered or not blocks:
             self._device_ok(dev)
-        return len(readings)
+        return len(readings) + sum(len(f["points"]) for f in fresh)
 
     # -- device and point health (each change reported once) ----------------------------------
     # hermesd logs a device going offline (warning) and coming back (info) when it gets the
@@ -274,7 +295,10 @@ class ModbusTool(Tool):
             CURRENT.reset(counting)
 
     def _reachable(self, dev: ModbusDevice) -> None:
-        """Fail at once for a device in its backoff: a user's read must not hold the bus."""
+        """Fail at once for a device in its backoff: a user's read must not hold the bus.
+        A request on demand (a read, a write) sends hermesd values of its own: the next poll
+        sends every value in full, never `fresh` against what hermesd no longer holds."""
+        dev.forget_seen(time.monotonic())
         if not dev.health.due():
             raise ToolError(ErrorCode.DEVICE_OFFLINE, dev.offline_text())
 
