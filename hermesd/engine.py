@@ -428,9 +428,9 @@ class Engine:
             ts = entry.get("ts") if isinstance(entry, dict) else None
             pids = entry.get("points") if isinstance(entry, dict) else None
             if not isinstance(ts, int | float) or isinstance(ts, bool) \
-                    or not isinstance(pids, list):
-                raise ProtocolError("values: fresh entries are {ts: number, points: [ids]}")
-            for pid in pids:
+                    or not isinstance(pids, str):
+                raise ProtocolError("values: fresh entries are {ts: number, points: 'id id ...'}")
+            for pid in pids.split(" "):
                 point = self.registry.points.get(pid) if isinstance(pid, str) else None
                 if point is None or self.registry.tool(point) != tool:
                     raise ProtocolError(f"fresh value for {pid!r}, which tool {tool} does not "

@@ -121,7 +121,7 @@ class ToolUnderTest:
             out.extend(v for v in e.data["values"] if v["point"] == point)
             out.extend({"point": point, "value": out[-1]["value"] if out else None,
                         "ts": f["ts"], "fresh": True}
-                       for f in e.data.get("fresh", []) if point in f["points"])
+                       for f in e.data.get("fresh", []) if point in f["points"].split(" "))
         return out
 
     def sent(self, point: str) -> list[dict[str, Any]]:
