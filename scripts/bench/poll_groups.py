@@ -11,7 +11,7 @@ charged to the client measured), 1,000 holding registers as 999 points:
 Nominally 1,000 + 400 + 50 = 1,450 registers/s.
 
 1. Capacity: the same nine blocks read back to back for `--capacity` seconds per round (at
-   least 9 rounds each way, in turn), registers/s: a bare pymodbus async client (baseline)
+   least 15 rounds each way, in turn), registers/s: a bare pymodbus async client (baseline)
    against the tool's own polls of its
    three groups, in process, reporting every point and encoding the `values` frames hermesd
    would get (a point whose registers read as last time is named `fresh`, not decoded again;
@@ -164,20 +164,23 @@ def blocks(cfg: Config) -> list[tuple[int, int]]:
 
 # -- 1. capacity ----------------------------------------------------------------------------
 
-async def bare_capacity(port: int, plan: list[tuple[int, int]], seconds: float) -> float:
+async def bare_capacity(port: int, plan: list[tuple[int, int]],
+                        seconds: float) -> tuple[float, float]:
+    """(registers/s, CPU seconds of this process per 1,000 registers)."""
     client = AsyncModbusTcpClient("127.0.0.1", port=port, timeout=2, retries=0)
     await client.connect()
-    registers, started = 0, time.perf_counter()
+    registers, started, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - started < seconds:
         for address, count in plan:
             rr = await client.read_holding_registers(address, count=count, device_id=1)
             registers += len(rr.registers)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     client.close()
-    return registers / elapsed
+    return registers / elapsed, cpu / registers * 1000
 
 
-async def tool_capacity(cfg: Config, seconds: float) -> float:
+async def tool_capacity(cfg: Config, seconds: float) -> tuple[float, float]:
+    """(registers/s, CPU seconds of this process per 1,000 registers)."""
     tool = ModbusTool()
     frames = [0]
 
@@ -187,22 +190,24 @@ async def tool_capacity(cfg: Config, seconds: float) -> float:
     tool._send = send
     await tool.configure(tool_specs(cfg)["modbus"].config)
     dev = tool.devices["plc"]
-    registers, started = 0, time.perf_counter()
+    registers, started, cpu = 0, time.perf_counter(), time.process_time()
     while time.perf_counter() - started < seconds:
         for group in dev.groups:
             await tool.poll(dev, group)
             registers += sum(b.count for b in group.blocks)
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu
     await tool.close()
     assert frames[0] > 0 and dev.health.online
-    return registers / elapsed
+    return registers / elapsed, cpu / registers * 1000
 
 
 def capacity(port: int, cfg: Config, plan: list[tuple[int, int]], rounds: int,
-             seconds: float) -> tuple[float, float, float]:
-    """(bare registers/s, tool registers/s, median of the per-round ratios), alternating
-    which goes first."""
-    bare, tool, ratios = [], [], []
+             seconds: float) -> dict[str, float]:
+    """Medians of `rounds` rounds, each a bare run and a tool run in turn (which goes first
+    alternates): registers/s, CPU ms per 1,000 registers, and the per-round ratio of
+    registers/s with its quartiles (how much the machine's other load moved it)."""
+    got: dict[str, list[float]] = {"bare": [], "tool": [], "bare_cpu": [], "tool_cpu": [],
+                                   "ratio": []}
     for i in range(rounds):
         if i % 2:
             b = asyncio.run(bare_capacity(port, plan, seconds))
@@ -210,10 +215,12 @@ def capacity(port: int, cfg: Config, plan: list[tuple[int, int]], rounds: int,
         else:
             t = asyncio.run(tool_capacity(cfg, seconds))
             b = asyncio.run(bare_capacity(port, plan, seconds))
-        bare.append(b)
-        tool.append(t)
-        ratios.append(t / b)
-    return statistics.median(bare), statistics.median(tool), statistics.median(ratios)
+        for key, value in (("bare", b[0]), ("tool", t[0]), ("bare_cpu", b[1] * 1000),
+                           ("tool_cpu", t[1] * 1000), ("ratio", t[0] / b[0])):
+            got[key].append(value)
+    out = {k: statistics.median(v) for k, v in got.items()}
+    out["ratio_q1"], out["ratio_q3"] = pct(got["ratio"], 0.25), pct(got["ratio"], 0.75)
+    return out
 
 
 # -- 2. on schedule -------------------------------------------------------------------------
@@ -363,7 +370,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--capacity", type=float, default=1.0,
-                        help="seconds of each capacity round (9 rounds at least)")
+                        help="seconds of each capacity round (15 rounds at least)")
     parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--churn", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--bare", nargs=4, help=argparse.SUPPRESS)
@@ -389,7 +396,7 @@ def main() -> None:
                   f"{len(plan)} requests per poll of every group "
                   f"({', '.join(f'{n} every {i:g} s' for n, i, _, _ in GROUPS)}); nominal "
                   f"{sum((e - f) / i for _, i, f, e in GROUPS):.0f} registers/s")
-            rounds = max(9, 3 * args.rounds)
+            rounds = max(15, 5 * args.rounds)
             print(f"\n1. capacity, back to back, medians of {rounds} rounds of "
                   f"{args.capacity:g} s each way (in turn; the ratio is taken per round)")
             for label, churn in (("registers holding still", False),
@@ -398,16 +405,20 @@ def main() -> None:
                 cap_server = start_server(cap_port, churn) if churn else None
                 cap_cfg = config(cap_port, tmp) if churn else cfg
                 try:
-                    bare_cap, tool_cap, ratio = capacity(cap_port if churn else port, cap_cfg,
-                                                         plan, rounds, args.capacity)
+                    c = capacity(cap_port if churn else port, cap_cfg, plan, rounds,
+                                 args.capacity)
                 finally:
                     if cap_server is not None:
                         cap_server.terminate()
                         cap_server.wait(5)
                 print(f"   {label} (the clock always changes):")
-                print(f"     bare pymodbus client : {bare_cap:9.0f} registers/s")
-                print(f"     modbus tool (groups) : {tool_cap:9.0f} registers/s  "
-                      f"({ratio:.0%} of the bare client{'; target >= 80 %' if not churn else ''})")
+                print(f"     bare pymodbus client : {c['bare']:9.0f} registers/s, "
+                      f"{c['bare_cpu']:5.2f} ms CPU per 1,000 registers")
+                print(f"     modbus tool (groups) : {c['tool']:9.0f} registers/s, "
+                      f"{c['tool_cpu']:5.2f} ms CPU per 1,000 registers")
+                print(f"     tool / bare          : {c['ratio']:.0%} (quartiles "
+                      f"{c['ratio_q1']:.0%}..{c['ratio_q3']:.0%})"
+                      f"{'; target >= 80 %' if not churn else ''}")
 
             runs: dict[str, list[dict[str, float]]] = {"bare": [], "tool": []}
             for _ in range(args.rounds):
