@@ -273,8 +273,9 @@ class Bus:
     # -- requests ---------------------------------------------------------------------------
 
     async def _transact(self, timeout: float, send: Callable[[Any], Awaitable[Any]],
-                        expect_fc: int) -> Any:
-        """Send one request under the lock; the reply, checked for its function code."""
+                        expect_fc: int, *, probe: bool = False) -> Any:
+        """Send one request under the lock; the reply, checked for its function code.
+        `probe`: silence is expected (a scan of unit ids) and says nothing of the connection."""
         async with self._lock:
             deadline = time.monotonic() + timeout
             client = await self._connected(timeout)
@@ -288,7 +289,7 @@ class Bus:
                 async with asyncio.timeout(max(0.001, deadline - time.monotonic())):
                     reply = await send(client)
             except TimeoutError:
-                self._no_answer(client)
+                self._no_answer(client, probe=probe)
                 raise NoAnswer(f"no answer within {timeout:g} s") from None
             except ConnectionException:
                 raise NotConnected(f"connection to {self.spec.describe()} lost",
@@ -297,7 +298,7 @@ class Bus:
                 if not client.connected:
                     raise NotConnected(f"connection to {self.spec.describe()} lost",
                                        lost=True) from None
-                self._no_answer(client)
+                self._no_answer(client, probe=probe)
                 raise NoAnswer(f"no valid answer ({exc})") from None
             except ModbusException as exc:
                 raise BadReply(f"pymodbus refused the exchange: {exc}") from None
@@ -317,14 +318,16 @@ class Bus:
                            f"{expect_fc} (a late answer to an earlier request?)")
         return reply
 
-    def _no_answer(self, client: Any) -> None:
+    def _no_answer(self, client: Any, *, probe: bool = False) -> None:
+        if probe:
+            return
         self._silent += 1
         if self.spec.stream and self._silent >= TCP_SILENT_RECONNECT:
             client.close()  # the next request opens a fresh connection
 
     async def read(self, unit: int, table: str, address: int, count: int,
-                   timeout: float) -> list[int] | list[bool]:
-        """`count` registers or bits of `table` from `address`."""
+                   timeout: float, *, probe: bool = False) -> list[int] | list[bool]:
+        """`count` registers or bits of `table` from `address` (`probe`: see `_transact`)."""
         fc = READ_FUNCTION[table]
         method = {1: "read_coils", 2: "read_discrete_inputs", 3: "read_holding_registers",
                   4: "read_input_registers"}[fc]
@@ -332,7 +335,7 @@ class Bus:
         def send(client: Any) -> Awaitable[Any]:
             return getattr(client, method)(address, count=count, device_id=unit)  # type: ignore[no-any-return]
 
-        reply = await self._transact(timeout, send, fc)
+        reply = await self._transact(timeout, send, fc, probe=probe)
         if fc in (1, 2):
             bits = list(reply.bits)
             if not count <= len(bits) < count + 8:
