@@ -35,13 +35,13 @@ async def test_scan_finds_the_units_behind_a_gateway_and_reads_their_ranges(
     assert answer["silent"] == [5, 6, 7]
     meter = answer["found"][0]
     assert meter["answer"] == "ok" and meter["latency_ms"] >= 0
-    regs = meter["registers"]
+    regs = meter["ranges"]
     assert regs[0]["table"] == "input" and regs[0]["address"] == 0 and regs[0]["count"] == 8
     volts = struct.unpack(">f", struct.pack(">HH", *regs[0]["registers"][:2]))[0]
     assert volts == pytest.approx(229.5)  # the meter's voltage, float32 high word first
     # the drive and the oven have input registers only as far as the simulator serves them:
     # each answered, with values or with the exception a real device gives
-    assert all(f["registers"] for f in answer["found"])
+    assert all(f["ranges"] for f in answer["found"])
     assert answer["requests"] == 7 + 4  # a probe per unit, one range read per device found
 
 
@@ -52,7 +52,7 @@ async def test_a_hole_in_a_range_is_found_register_by_register(tmp_path: Path) -
         answer = await t.tool.scan({"device": "drive", "units": [3], "block": 10,
                                     "ranges": [{"table": "holding", "address": 0,
                                                 "count": 20}]}, CTX)
-    runs = [(r["address"], r["count"], r.get("error")) for r in answer["found"][0]["registers"]]
+    runs = [(r["address"], r["count"], r.get("error")) for r in answer["found"][0]["ranges"]]
     assert runs == [(0, 12, None), (12, 3, "exception 2 (illegal data address)"),
                     (15, 5, None)]
 

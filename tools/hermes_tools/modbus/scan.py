@@ -94,7 +94,7 @@ class Scan:
             try:
                 entry = await self._probe(unit)
                 if entry is not None and entry["answer"] != "bad_reply" and self.ranges:
-                    entry["registers"] = await self._ranges(unit)
+                    entry["ranges"] = await self._ranges(unit)
             except LinkLost as exc:
                 if not found and not silent:
                     raise
@@ -132,7 +132,7 @@ class Scan:
         except NotConnected as exc:
             raise LinkLost(exc.reason, unit) from None
         else:
-            entry.update(answer="ok", **_values(self.probe.table, data))
+            entry.update(answer="ok", value=data[0])
         entry["latency_ms"] = round((time.monotonic() - sent) * 1000, 1)
         return entry
 
