@@ -139,3 +139,12 @@ def test_problems_in_a_profile_file_are_named_with_the_file(tmp_path: Path) -> N
         "profile.source: is required" in lines[2]
     assert lines[3].startswith(f"config error: devices.d.profile: {broken}: YAML syntax error")
     assert len(lines) == 4  # bad_keys is named once, not again for e
+
+
+def test_the_gateway_example_config_is_valid() -> None:
+    from hermesd.config import load_config
+
+    config = load_config(REPO / "configs" / "modbus-gateway.yaml")
+    assert {d.params["transport"] for d in config.devices.values()} == {"rtu_over_tcp"}
+    assert config.points["kiln_remote_setpoint"].writable
+    assert config.points["meter_2_total_active_energy"].unit == "kWh"

@@ -432,8 +432,8 @@ class ModbusSimulator:
         unit.dropped = True
         if mode == "refuse":
             if endpoint.transport not in ("tcp", "rtu_over_tcp"):
-                raise ValueError("refuse applies to devices over TCP; a unit on a serial bus or "
-                                 "over UDP can only go silent")
+                raise ValueError("refuse applies to TCP devices (tcp, rtu_over_tcp); a unit on a "
+                                 "serial bus or over UDP can only go silent")
             for other in endpoint.units.values():
                 other.dropped = True
             await endpoint.refuse()
@@ -473,8 +473,8 @@ class ModbusSimulator:
     async def corrupt(self, device: str, kind: str) -> dict[str, Any]:
         endpoint, unit = self._unit(device)
         if endpoint.transport not in RTU_FRAMED:
-            raise ValueError("corrupt applies to RTU frames (rtu, rtu_over_tcp, rtu_over_udp); "
-                             "MBAP has no CRC")
+            raise ValueError("corrupt applies to RTU devices (rtu, rtu_over_tcp, rtu_over_udp): "
+                             "MBAP (tcp, udp) and ASCII have no CRC")
         if kind not in ("crc", "truncate", ""):
             raise ValueError(f"corrupt kind {kind!r} is not crc|truncate")
         unit.corrupt = kind
