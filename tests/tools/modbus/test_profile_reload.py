@@ -10,7 +10,7 @@ import yaml
 
 from tests.support.daemon import DaemonRunner, base_config
 
-PUMP = {"profile": {"name": "Feed pump", "source": "FP-2 manual rev C, table 7"},
+PUMP: dict[str, Any] = {"profile": {"name": "Feed pump", "source": "FP-2 manual rev C, table 7"},
         "points": {"flow": {"table": "input", "address": 3, "type": "uint16", "unit": "m3/h"}}}
 
 
