@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.errors import ErrorCode, ToolError
+from hermesd.errors import BadRequest, ErrorCode, ToolError
 from tests.support.sim import free_port
 from tests.tools.modbus.plant import load, running_tool, simulating
 from tests.tools.modbus.test_profiles import _hold_still, _plant
@@ -120,3 +120,12 @@ async def test_scanning_a_link_that_is_down_says_so(tmp_path: Path) -> None:
     assert caught.value.code == ErrorCode.DEVICE_OFFLINE
     assert "cannot scan 127.0.0.1:" in caught.value.message and "refused" in \
         caught.value.message
+
+
+async def test_broadcast_and_reserved_unit_ids_are_not_probed_on_rtu_links(tmp_path: Path) -> None:
+    config = load(_plant(free_port()), tmp_path)
+    async with simulating(config) as sim, running_tool(config, start=False) as t:
+        with pytest.raises(BadRequest, match=r"unit ids on a rtu_over_tcp link are 1\.\.247, "
+                                             r"not 0, 248"):
+            await t.tool.scan({"device": "meter_1", "units": [0, 1, 248]}, CTX)
+        assert sim.status()["meter_1"]["requests"].get("read", 0) == 0  # nothing was sent

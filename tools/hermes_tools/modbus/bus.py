@@ -48,6 +48,8 @@ NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
 #: the frames each transport carries
 FRAMER = {"tcp": FramerType.SOCKET, "udp": FramerType.SOCKET, "rtu_over_tcp": FramerType.RTU,
           "rtu_over_udp": FramerType.RTU, "rtu": FramerType.RTU, "ascii": FramerType.ASCII}
+#: transports whose frames carry no transaction id: unit 0 is broadcast, 1..247 are devices
+RTU_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
 Client = AsyncModbusTcpClient | AsyncModbusUdpClient | AsyncModbusSerialClient
 
 

@@ -23,6 +23,7 @@ from typing import Any, TypeVar
 
 from hermes_tools.modbus.blocks import BIT_TABLES, READ_LIMIT, WRITE_LIMIT, Block
 from hermes_tools.modbus.bus import (
+    RTU_FRAMED,
     Bus,
     Buses,
     ExceptionReply,
@@ -512,6 +513,10 @@ class ModbusTool(Tool):
         pollers' own."""
         dev = self._device(args.get("device"))
         units = list(dict.fromkeys(args.get("units") or [dev.unit]))
+        if dev.bus.spec.transport in RTU_FRAMED and not all(1 <= u <= 247 for u in units):
+            # 0 is every device at once (and none answers); 248..255 are reserved
+            raise BadRequest(f"unit ids on a {dev.bus.spec.transport} link are 1..247, not "
+                             f"{', '.join(str(u) for u in units if not 1 <= u <= 247)[:80]}")
         ranges = [Span(r["table"], r["address"], r["count"]) for r in args.get("ranges", [])]
         for r in ranges:
             limit = 65536 - r.address
