@@ -84,8 +84,15 @@ async def test_ascii_on_a_serial_port(tmp_path: Path) -> None:
         answer = await t.tool.write({"point": "b_conveyor", "value": 12.5}, CTX)
         assert answer["confirmed"] is True
         assert (await sim.get("b_conveyor"))["value"] == pytest.approx(12.5)
-        # the frames on the wire really are ASCII: a colon, hex digits, CR LF
         assert sim.status()["a"]["endpoint"].startswith("ascii ")
+    # the frames on that line really are ASCII: an RTU master on it hears nothing it can take
+    async with simulating(config):
+        rtu = Bus(LinkSpec("rtu", str(path), baudrate=19200), 0.3)
+        try:
+            with pytest.raises(NoAnswer):
+                await rtu.read(1, "holding", 10, 1, 0.3)
+        finally:
+            await rtu.close()
 
 
 async def test_rtu_over_tcp_speaks_rtu_frames_on_the_socket(tmp_path: Path) -> None:
