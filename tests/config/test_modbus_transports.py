@@ -67,7 +67,9 @@ def test_wrong_keys_for_the_transport_are_named(tmp_path: Path) -> None:
               "frame_gap": "5ms", "points": _pts(2)},
         "c": {"driver": "modbus", "transport": "rtu_over_tcpip", "host": "h", "points": _pts(3)},
     }, tmp_path)
-    assert "config error: devices.a.baudrate: unknown key" in lines[0]
+    assert lines[0] == ("config error: devices.a.baudrate: is for a serial port (rtu, ascii); a "
+                        "rtu_over_tcp device reaches its line through a gateway, where the "
+                        "line's settings are made")
     assert lines[1] == ("config error: devices.b.frame_gap: ASCII frames end with CR LF, not "
                         "with silence: only rtu takes frame_gap")
     assert lines[2].startswith("config error: devices.b.host: a ascii device is on a serial "

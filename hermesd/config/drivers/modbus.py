@@ -71,6 +71,11 @@ def read_device(s: Section) -> DeviceKeys:
         if ascii_ and params["frame_gap"] is not None:
             s.problem("frame_gap", "ASCII frames end with CR LF, not with silence: only rtu "
                                    "takes frame_gap")
+    for key in ("baudrate", "parity", "stopbits", "bytesize", "frame_gap") \
+            if transport in NETWORK else ():
+        if s.has(key):
+            s.problem(key, f"is for a serial port (rtu, ascii); a {transport} device reaches its "
+                           "line through a gateway, where the line's settings are made")
     if transport not in NETWORK and s.has("host"):
         s.problem("host", f"a {transport} device is on a serial `port`; host is for "
                           f"{', '.join(NETWORK)}")
