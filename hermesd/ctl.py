@@ -3,6 +3,7 @@
     hermesctl [--socket PATH] [--json] [--role ROLE] [--dry-run] COMMAND ...
       status | tools | points | read POINT [POINT...] | write POINT VALUE
       ask [TEXT...] [--audio FILE] | call TOOL.ACTION JSON | listen [--window SECONDS]
+      scan DEVICE [--units 1-247] [--registers TABLE:A-B ...] (see ctl_scan)
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
@@ -34,6 +35,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from hermesd import ctl_scan
 from hermesd.answer import STATUS_EXIT, failure
 from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_TIMEOUT
 from hermesd.control.client import BadAnswer, Client, Unreachable, Unsendable, shown
@@ -137,12 +139,13 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
+    ctl_scan.add_parser(sub, common, _seconds)
     return parser
 
 
 def make_request(args: argparse.Namespace) -> dict[str, Any]:
     """The request a command line asks for; Usage if it cannot be one."""
-    req: dict[str, Any] = {"op": args.command}
+    req: dict[str, Any] = {"op": "call" if args.command == "scan" else args.command}
     if getattr(args, "role", None):
         req["role"] = utf8(args.role, "--role")
     if getattr(args, "dry_run", False):
@@ -177,6 +180,13 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(call_args, dict):
             raise Usage("JSON arguments must be an object")
         req.update(tool=tool, action=action, args=call_args)
+    elif args.command == "scan":
+        utf8(args.device, "DEVICE")
+        try:
+            req.update(ctl_scan.scan_call(args))
+        except ValueError as exc:
+            raise Usage(str(exc)) from None
+        req["timeout"] = ctl_scan.request_timeout(args)
     return req
 
 
@@ -254,6 +264,8 @@ def run(argv: list[str] | None = None) -> int:
     wait = (timeout or 60.0) + 5.0
     if args.command == "listen":
         wait = max(wait, args.window + LISTEN_EXTRA)
+    if args.command == "scan":
+        wait = ctl_scan.request_timeout(args) + 5.0
     client = Client(path, timeout=wait)
     try:
         if args.command == "ask" and not args.text and not args.audio:
@@ -360,7 +372,11 @@ def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
         print_json(answer)
         return
     try:
-        text, err = _human(command, answer)
+        if command == "scan" and answer.get("status") == "ok":
+            asked = ((answer.get("action") or {}).get("args")) or {}
+            text, err = ctl_scan.format_scan((answer.get("result") or {})["value"], asked), ""
+        else:
+            text, err = _human(command, answer)
     except (KeyError, TypeError, AttributeError, ValueError, IndexError):
         # an answer of an unexpected shape: show it as it came rather than fail on it
         text, err = json.dumps(answer, ensure_ascii=False, indent=2), ""

@@ -221,7 +221,8 @@ class Daemon:
         self.notifier.reloading()
         try:
             new = load_config(self.config.source)
-            if new.paths != self.config.paths:
+            old = self.config.paths  # paths.profiles is read anew with every load: it may change
+            if (new.paths.state_dir, new.paths.runtime_dir) != (old.state_dir, old.runtime_dir):
                 raise ConfigError([("paths", "state_dir and runtime_dir cannot change while "
                                              "running; restart hermesd to move them")])
         except ConfigError as exc:

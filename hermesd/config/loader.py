@@ -15,6 +15,7 @@ from typing import Any
 
 import yaml
 
+from hermesd.config import profiles
 from hermesd.config.driver_table import drivers
 from hermesd.config.drivers import DeviceKeys, read_deadband
 from hermesd.config.model import (
@@ -32,6 +33,7 @@ from hermesd.config.model import (
     Voice,
 )
 from hermesd.config.operations import read_audit, read_memory, read_metrics
+from hermesd.config.profiles import Profile
 from hermesd.config.reader import Problems, Section, describe
 from hermesd.core.errors import ConfigError
 
@@ -99,7 +101,7 @@ def validate(data: Any, source: Path) -> Config:
     node = _node(top.section("node", required=True))
     paths = _paths(top.section("paths"), base)
     llm = _llm(top.section("llm"))
-    devices, points = _devices(top, problems)
+    devices, points = _devices(top, problems, paths.profiles)
     access = _access(top.section("access"), points)
     mqtt = _mqtt(top.section("mqtt"), base) if top.raw("mqtt", None) is not None else None
     voice = _voice(top.section("voice"), base)
@@ -186,6 +188,13 @@ def system_dir(path: Path) -> str | None:
 def _paths(s: Section, base: Path) -> Paths:
     state = s.text("state_dir", "/var/lib/hermesd")
     runtime = s.text("runtime_dir", "/run/hermesd")
+    profile_dirs = []
+    for i, folder in enumerate(s.texts("profiles")):
+        where = Path(os.path.normpath(base / folder))
+        if not where.is_dir():
+            s.problems.add(f"{s.at('profiles')}[{i}]", f"no directory {where}")
+        else:
+            profile_dirs.append(where)
     s.finish()
     state_dir = Path(os.path.normpath(base / state))
     run_dir = Path(os.path.normpath(base / runtime))
@@ -197,7 +206,7 @@ def _paths(s: Section, base: Path) -> Paths:
         why = system_dir(path)
         if why is not None:
             s.problem(key, f"{why}: give hermesd a directory of its own, e.g. {example}")
-    return Paths(state_dir=state_dir, runtime_dir=run_dir)
+    return Paths(state_dir=state_dir, runtime_dir=run_dir, profiles=tuple(profile_dirs))
 
 
 def _llm(s: Section) -> Llm:
@@ -226,14 +235,22 @@ _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_ag
                       "min", "max", "choices", "step", "deadband")
 
 
-def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
+def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = ()) \
+        -> tuple[dict[str, Device], dict[str, Point]]:
     devices: dict[str, Device] = {}
+    loaded: dict[Any, Profile | str] = {}  # each profile read once, and its problem said once
     points: dict[str, Point] = {}
     owner: dict[str, str] = {}
     known = drivers()
     by_driver: dict[str, list[tuple[str, DeviceKeys]]] = {}
     devs = top.section("devices")
-    for dev_id, raw in devs.mapping_items():
+    for dev_id, given in devs.mapping_items():
+        raw, profile = given, None
+        if isinstance(given, dict) and "profile" in given:
+            profile = _profile(given["profile"], loaded, profile_dirs, problems,
+                               devs.at(dev_id) + ".profile")
+            if profile is not None:  # the model's register format, unless the device says
+                raw = {**profile.device, **given}
         s = Section(problems, devs.at(dev_id), raw)
         devs.known.add(dev_id)
         if not IDENT.fullmatch(dev_id):
@@ -246,18 +263,25 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
             # its tool would be named like the built-in one: events of one taken for the other
             s.problem(None, f"an exec device may not be named {dev_id!r}, the name of the "
                             f"built-in {dev_id} tool")
+        if s.has("profile") and driver != "modbus":
+            s.problem("profile", "profiles are Modbus register maps: only driver modbus takes "
+                                 "one")
+            profile = None
         keys = known[driver].read_device(s)
         by_driver.setdefault(driver, []).append((devs.at(dev_id), keys))
         dev_points: dict[str, Point] = {}
         pts = s.section("points")
-        for pid, praw in pts.mapping_items():
-            pts.known.add(pid)
-            point = _point(Section(problems, pts.at(pid), praw), pid, dev_id, driver, keys,
+        own = dict(pts.mapping_items())
+        pts.known.update(own)
+        listed = profiles.expand(profile, dev_id, own) if profile is not None else \
+            [(pid, pts.at(pid), praw) for pid, praw in own.items()]
+        for pid, where, praw in listed:
+            point = _point(Section(problems, where, praw), pid, dev_id, driver, keys,
                            known[driver].read_point)
             if point is None:
                 continue
             if pid in owner:
-                problems.add(pts.at(pid), f"point id {pid!r} is already used by device "
+                problems.add(where, f"point id {pid!r} is already used by device "
                                           f"{owner[pid]}; point ids must be unique")
                 continue
             owner[pid] = dev_id
@@ -276,6 +300,20 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
             problems.add(path, message)
     _check_names(points, problems)
     return devices, points
+
+
+def _profile(name: Any, loaded: dict[Any, Profile | str], dirs: tuple[Path, ...],
+             problems: Problems, path: str) -> Profile | None:
+    """The named profile, or None with its problem added (once per config, at its first user)."""
+    key = name if isinstance(name, str) else repr(name)
+    if key not in loaded:
+        try:
+            loaded[key] = profiles.load(name, profiles.search_dirs(dirs))
+        except profiles.ProfileError as exc:
+            loaded[key] = str(exc)
+            problems.add(path, str(exc))
+    found = loaded[key]
+    return found if isinstance(found, Profile) else None
 
 
 def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,

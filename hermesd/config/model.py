@@ -27,6 +27,8 @@ class Node:
 class Paths:
     state_dir: Path  # LKV cache, audit log, prepared models: must survive restarts
     runtime_dir: Path  # control socket and tool sockets: recreated at start
+    #: the user's directories of device profiles, searched before the shipped ones
+    profiles: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

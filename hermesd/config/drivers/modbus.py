@@ -1,4 +1,5 @@
-"""Keys of `driver: modbus` devices (TCP or RTU) and their register points."""
+"""Keys of `driver: modbus` devices (TCP, UDP, RTU, ASCII, RTU framing over TCP or UDP) and their
+register points."""
 
 from __future__ import annotations
 
@@ -31,25 +32,61 @@ TYPE_RANGE = {
 }
 
 
+#: transports that reach the device over IP (`host`, `port`), and over a serial port (`port`)
+NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
+SERIAL = ("rtu", "ascii")
+TRANSPORTS = (*NETWORK, *SERIAL)
+#: transports that carry RTU or ASCII frames: no transaction id, 0 is the broadcast address
+SERIAL_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
+
+
+def link_of(params: Mapping[str, object]) -> tuple[object, ...]:
+    """What devices share when they share a link: a TCP or UDP endpoint (a gateway), or a
+    serial port (an RS-485 bus)."""
+    transport = params.get("transport")
+    if transport in NETWORK:
+        family = "udp" if transport in ("udp", "rtu_over_udp") else "tcp"
+        return (family, params.get("host"), params.get("port"))
+    return ("serial", params.get("port"))
+
+
 def read_device(s: Section) -> DeviceKeys:
-    """Connection keys. Devices with the same TCP host and port, or the same serial port, share
-    one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its own."""
-    transport = s.choice("transport", ("tcp", "rtu"), "tcp")
+    """Connection keys. Devices with the same TCP (or UDP) host and port, or the same serial port,
+    share one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its
+    own."""
+    transport = s.choice("transport", TRANSPORTS, "tcp")
     params: dict[str, object] = {"transport": transport}
-    if transport == "tcp":
+    if transport in NETWORK:
         params["host"] = s.text("host", required=True)
         params["port"] = s.integer("port", 502, min=1, max=65535)
-        params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
+        if transport in SERIAL_FRAMED:
+            # RTU frames behind a serial gateway: the unit is a device on its RS-485 side
+            params["unit"] = s.integer("unit", 1, min=1, max=247)
+        else:
+            params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
     else:
         params["port"] = s.text("port", required=True)  # a serial device path
-        # 0 is the RTU broadcast address: no device answers it, so it cannot be polled
+        # 0 is the broadcast address: no device answers it, so it cannot be polled
         params["unit"] = s.integer("unit", 1, min=1, max=247)
         params["baudrate"] = s.integer("baudrate", 9600, min=300, max=4_000_000)
-        params["parity"] = s.choice("parity", ("N", "E", "O"), "N")
+        # Modbus ASCII's default character is 7 data bits, even parity (spec 2.5.2.1)
+        ascii_ = transport == "ascii"
+        params["parity"] = s.choice("parity", ("N", "E", "O"), "E" if ascii_ else "N")
         params["stopbits"] = s.choice("stopbits", (1, 2), 1)
-        params["bytesize"] = s.choice("bytesize", (7, 8), 8)
+        params["bytesize"] = s.choice("bytesize", (7, 8), 7 if ascii_ else 8)
         # silence between frames; default 3.5 characters at the baud rate (1.75 ms above 19200)
         params["frame_gap"] = s.duration("frame_gap", None, min=0.0, max=1.0)
+        if ascii_ and params["frame_gap"] is not None:
+            s.problem("frame_gap", "ASCII frames end with CR LF, not with silence: only rtu "
+                                   "takes frame_gap")
+    for key in ("baudrate", "parity", "stopbits", "bytesize", "frame_gap") \
+            if transport in NETWORK else ():
+        if s.has(key):
+            s.problem(key, f"is for a serial port (rtu, ascii); a {transport} device reaches its "
+                           "line through a gateway, where the line's settings are made")
+    if transport not in NETWORK and s.has("host"):
+        s.problem("host", f"a {transport} device is on a serial `port`; host is for "
+                          f"{', '.join(NETWORK)}")
     params["word_order"] = s.choice("word_order", ORDERS, "big")  # default for its points
     params["byte_order"] = s.choice("byte_order", ORDERS, "big")
     params["max_block"] = s.integer("max_block", 125, min=1, max=125)  # registers per request
@@ -92,28 +129,38 @@ SERIAL_KEYS = ("baudrate", "parity", "stopbits", "bytesize")
 
 
 def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]]:
-    """Devices on one link must not share a unit id; units on one serial port share its settings."""
+    """Devices on one link must not share a unit id and must frame their requests alike (one
+    gateway speaks MBAP or RTU, one bus RTU or ASCII); units on one serial port share its
+    settings."""
     problems: list[tuple[str, str]] = []
     units: dict[tuple[object, ...], str] = {}
+    framing: dict[tuple[object, ...], tuple[str, object]] = {}
     serial: dict[object, tuple[str, dict[str, object]]] = {}
     for path, keys in entries:
         p = keys.params
-        link = (p.get("transport"), p.get("host"), p.get("port")) \
-            if p.get("transport") == "tcp" else (p.get("transport"), p.get("port"))
+        link = link_of(p)
+        first = framing.setdefault(link, (path, p.get("transport")))
+        if first[0] != path and first[1] != p.get("transport") and None not in link:
+            where = f"{link[1]}:{link[2]}" if link[0] != "serial" else f"serial port {link[1]}"
+            problems.append((f"{path}.transport",
+                             f"{p.get('transport')} differs from {first[1]} of "
+                             f"{first[0].rpartition('.')[2]} on the same link ({where}): one "
+                             "link carries one kind of frame"))
         unit_key = (*link, p.get("unit"))
         if None not in unit_key:
             other = units.setdefault(unit_key, path)
             if other != path:
                 problems.append((f"{path}.unit", f"unit {p.get('unit')} on the same link is "
                                                  f"already {other.rpartition('.')[2]}"))
-        if p.get("transport") == "rtu" and p.get("port"):
+        if p.get("transport") in SERIAL and p.get("port"):
             settings = {k: p.get(k) for k in SERIAL_KEYS}
-            first = serial.setdefault(p["port"], (path, settings))
-            if first[0] != path:
-                other = first[0].rpartition(".")[2]
-                problems.extend((f"{path}.{key}", f"{settings[key]} differs from {first[1][key]} "
-                                 f"of {other} on the same serial port {p['port']}")
-                                for key in SERIAL_KEYS if settings[key] != first[1][key])
+            first_serial = serial.setdefault(p["port"], (path, settings))
+            if first_serial[0] != path:
+                other = first_serial[0].rpartition(".")[2]
+                problems.extend((f"{path}.{key}", f"{settings[key]} differs from "
+                                 f"{first_serial[1][key]} of {other} on the same serial port "
+                                 f"{p['port']}")
+                                for key in SERIAL_KEYS if settings[key] != first_serial[1][key])
     return problems
 
 

@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 from hermes_tools.modbus.blocks import BIT_TABLES, READ_LIMIT, WRITE_LIMIT, Block
 from hermes_tools.modbus.bus import (
+    RTU_FRAMED,
     Bus,
     Buses,
     ExceptionReply,
@@ -40,7 +41,13 @@ from hermes_tools.modbus.bus import (
 from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bit
 from hermes_tools.modbus.device import ModbusDevice, PointDef, PollGroup, describe_registers
 from hermes_tools.modbus.diagnostics import CURRENT
-from hermes_tools.modbus.schemas import READ_REGISTERS_SPEC, STATUS_SPEC, WRITE_REGISTERS_SPEC
+from hermes_tools.modbus.scan import LinkLost, Scan, ScanLimits, Span
+from hermes_tools.modbus.schemas import (
+    READ_REGISTERS_SPEC,
+    SCAN_SPEC,
+    STATUS_SPEC,
+    WRITE_REGISTERS_SPEC,
+)
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
 
@@ -74,7 +81,9 @@ class ModbusTool(Tool):
         self.action(WRITE_SPEC, self.write)
         self.action(READ_REGISTERS_SPEC, self.read_registers)
         self.action(WRITE_REGISTERS_SPEC, self.write_registers)
+        self.action(SCAN_SPEC, self.scan)
         self.action(STATUS_SPEC, self.status)
+        self._scanning: set[tuple[Any, ...]] = set()  # links with a scan running
 
     # -- configuration ----------------------------------------------------------------------
 
@@ -569,6 +578,51 @@ class ModbusTool(Tool):
             out["bits" if table == "coil" else "registers"] = \
                 [bool(b) for b in back] if table == "coil" else [int(r) for r in back]
         return out
+
+    # -- scanning a link --------------------------------------------------------------------
+
+    async def scan(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        """Which unit ids answer on a configured device's link, and what their registers hold
+        (`scan.Scan`): one scan per link at a time, each of its requests queued with the
+        pollers' own."""
+        dev = self._device(args.get("device"))
+        units = list(dict.fromkeys(args.get("units") or [dev.unit]))
+        if dev.bus.spec.transport in RTU_FRAMED and not all(1 <= u <= 247 for u in units):
+            # 0 is every device at once (and none answers); 248..255 are reserved
+            raise BadRequest(f"unit ids on a {dev.bus.spec.transport} link are 1..247, not "
+                             f"{', '.join(str(u) for u in units if not 1 <= u <= 247)[:80]}")
+        ranges = [Span(r["table"], r["address"], r["count"]) for r in args.get("ranges", [])]
+        for r in ranges:
+            limit = 65536 - r.address
+            if r.count > limit:
+                raise BadRequest(f"range {r.table} {r.address} + {r.count} runs past 65535")
+        first = ranges[0] if ranges else Span("holding", 0, 1)
+        given = args.get("probe")
+        probe = Span(given["table"], given["address"], 1) if given else \
+            Span(first.table, first.address, 1)
+        block = int(args.get("block", 16))
+        limits = ScanLimits(timeout=args.get("timeout_ms", round(min(dev.timeout, 0.3) * 1000))
+                            / 1000.0, time_limit=float(args.get("time_limit_s", 30.0)),
+                            max_requests=int(args.get("max_requests", 500)), block=block)
+        deadline = time.monotonic() + float(ctx.get("deadline_s", limits.time_limit + 1.0))
+        key = dev.bus.spec.key
+        while key in self._scanning:  # the other scan ends within its own limits
+            if time.monotonic() + 0.05 > deadline:
+                raise ToolError(ErrorCode.BUSY, f"a scan of {dev.bus.spec.describe()} is "
+                                                "already running; try again when it ends",
+                                retryable=True)
+            await asyncio.sleep(0.05)
+        configured = {d.unit: d.id for d in self.devices.values() if d.bus is dev.bus}
+        self._scanning.add(key)
+        try:
+            result = await Scan(dev.bus, units, probe, ranges, limits, deadline,
+                                configured).run()
+        except LinkLost as exc:  # before anything was learnt: nothing to show but why
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, f"cannot scan {dev.bus.spec.describe()}: "
+                                                      f"{exc.reason}") from None
+        finally:
+            self._scanning.discard(key)
+        return {"device": dev.id, **result}
 
     # -- status -----------------------------------------------------------------------------
 

@@ -1,10 +1,13 @@
-"""Simulated Modbus devices for a hermesd config: TCP servers and RTU buses on pseudo-terminals.
+"""Simulated Modbus devices for a hermesd config: TCP and UDP servers, and RTU or ASCII buses on
+pseudo-terminals.
 
 Every `driver: modbus` device becomes a unit on a real pymodbus server: devices with the same
-TCP host and port share one server (like a gateway), devices on the same serial port share one
-RTU bus, served on a pty pair (`pty.PtyBridge`) and linked at the configured port path when that
-path is free to use. Each unit's registers cover its points; the points' values wander slowly
-inside their ranges while writable points hold what was written. Faults are set per unit at run
+TCP (or UDP) host and port share one server (like a gateway; `rtu_over_tcp` and `rtu_over_udp`
+serve RTU frames there, as a serial-to-Ethernet gateway passes them through), devices on the
+same serial port share one RTU or ASCII bus, served on a pty pair (`pty.PtyBridge`) and linked
+at the configured port path when that path is free to use. Each unit's registers cover its
+points; the points' values wander slowly inside their ranges while writable points hold what was
+written. Faults are set per unit at run
 time: `drop` (silence, or `refuse`: the TCP endpoint closes), `slow` (late replies), `fail`
 (an exception code, for all or some registers), `corrupt` (RTU replies with a bad CRC or cut
 short), `stick` (writes acknowledged but not taken). Requests are counted per unit, so a test
@@ -33,12 +36,12 @@ from typing import Any
 from pymodbus import ExceptionResponse
 from pymodbus.constants import ExcCodes
 from pymodbus.exceptions import ModbusIOException
-from pymodbus.server import ModbusSerialServer, ModbusTcpServer
+from pymodbus.server import ModbusSerialServer, ModbusTcpServer, ModbusUdpServer
 from pymodbus.server.requesthandler import ServerRequestHandler
 from pymodbus.simulator import DataType, SimData, SimDevice
 from pymodbus.transaction import TransactionManager
 
-from hermes_tools.modbus.bus import EXCEPTION_NAMES
+from hermes_tools.modbus.bus import EXCEPTION_NAMES, FRAMER, LinkSpec
 from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
@@ -53,6 +56,7 @@ FUNCTIONS = {1: ("coil", False), 2: ("discrete", False), 3: ("holding", False),
              4: ("input", False), 5: ("coil", True), 6: ("holding", True), 15: ("coil", True),
              16: ("holding", True)}
 TABLE_FC = {"coil": 1, "discrete": 2, "holding": 3, "input": 4}
+RTU_FRAMED = ("rtu", "rtu_over_tcp", "rtu_over_udp")  # frames with a CRC that `corrupt` can spoil
 
 
 @dataclass
@@ -176,7 +180,7 @@ def _corrupting(endpoint: Endpoint) -> Any:
     def trace_packet(sending: bool, data: bytes) -> bytes:
         if not sending or not data:
             return data
-        unit = endpoint.units.get(data[0]) if endpoint.transport == "rtu" else None
+        unit = endpoint.units.get(data[0]) if endpoint.transport in RTU_FRAMED else None
         if unit is None or not unit.corrupt:
             return data
         if unit.corrupt == "crc":
@@ -192,6 +196,13 @@ class _TcpServer(ModbusTcpServer):
         return _Handler(self, self.trace_packet, self.trace_pdu, self.trace_connect)  # type: ignore[no-untyped-call]
 
 
+class _UdpServer(ModbusUdpServer):
+    endpoint: Endpoint
+
+    def callback_new_connection(self) -> _Handler:
+        return _Handler(self, self.trace_packet, self.trace_pdu, self.trace_connect)  # type: ignore[no-untyped-call]
+
+
 class _SerialServer(ModbusSerialServer):
     endpoint: Endpoint
 
@@ -201,7 +212,7 @@ class _SerialServer(ModbusSerialServer):
 
 @dataclass
 class Endpoint:
-    """One served link: a TCP host:port, or an RTU bus on a pty pair."""
+    """One served link: a TCP or UDP host:port, or an RTU or ASCII bus on a pty pair."""
 
     transport: str
     host: str | None
@@ -219,13 +230,17 @@ class Endpoint:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    @property
+    def network(self) -> bool:
+        return self.transport not in ("rtu", "ascii")
+
     def describe(self) -> str:
-        if self.transport == "tcp":
-            return f"tcp {self.host}:{self.port}"
+        if self.network:
+            return f"{self.transport} {self.host}:{self.port}"
         served = self.bridge.path_b if self.bridge else "?"
         link = f" (linked at {self.linked})" if self.linked else \
             f" (configured {self.port}: point it at {served})"
-        return f"rtu {served}{link}"
+        return f"{self.transport} {served}{link}"
 
     @property
     def client_path(self) -> str | None:
@@ -233,20 +248,23 @@ class Endpoint:
 
     async def start(self) -> None:
         devices = [u.sim_device() for u in self.units.values()]
-        if self.transport == "tcp":
-            self.server = _TcpServer(devices, address=(self.host or "127.0.0.1", int(self.port)))
+        framer = FRAMER[self.transport]
+        if self.network:
+            server = _TcpServer if self.transport in ("tcp", "rtu_over_tcp") else _UdpServer
+            self.server = server(devices, address=(self.host or "127.0.0.1", int(self.port)),
+                                 framer=framer, trace_packet=_corrupting(self))
         else:
             self.bridge = PtyBridge()
             self.bridge.start()
             self.server = _SerialServer(devices, port=self.bridge.path_a, baudrate=self.baudrate,
-                                        trace_packet=_corrupting(self))
+                                        framer=framer, trace_packet=_corrupting(self))
             self.linked = _link(str(self.port), self.bridge.path_b)
         self.server.endpoint = self
         await self.server.serve_forever(background=True)
 
     async def refuse(self) -> None:
         """Close the listener and every connection: the device is gone from the network."""
-        if self.transport == "tcp" and not self.refusing:
+        if self.transport in ("tcp", "rtu_over_tcp") and not self.refusing:
             self.refusing = True
             self.server.close()
             await self._cancel_tasks()
@@ -314,8 +332,7 @@ class ModbusSimulator:
         values = values or {}
         for dev in devices:
             p = dev.params
-            key: tuple[Any, ...] = ("tcp", p["host"], p["port"]) if p["transport"] == "tcp" \
-                else ("rtu", p["port"])
+            key = LinkSpec.of(dict(p)).key
             endpoint = self.endpoints.get(key)
             if endpoint is None:
                 endpoint = self.endpoints[key] = Endpoint(
@@ -419,8 +436,9 @@ class ModbusSimulator:
         endpoint, unit = self._unit(device)
         unit.dropped = True
         if mode == "refuse":
-            if endpoint.transport != "tcp":
-                raise ValueError("refuse applies to TCP devices; an RTU unit can only go silent")
+            if endpoint.transport not in ("tcp", "rtu_over_tcp"):
+                raise ValueError("refuse applies to TCP devices (tcp, rtu_over_tcp); a unit on a "
+                                 "serial bus or over UDP can only go silent")
             for other in endpoint.units.values():
                 other.dropped = True
             await endpoint.refuse()
@@ -459,8 +477,9 @@ class ModbusSimulator:
 
     async def corrupt(self, device: str, kind: str) -> dict[str, Any]:
         endpoint, unit = self._unit(device)
-        if endpoint.transport != "rtu":
-            raise ValueError("corrupt applies to RTU devices (TCP has no CRC)")
+        if endpoint.transport not in RTU_FRAMED:
+            raise ValueError("corrupt applies to RTU devices (rtu, rtu_over_tcp, rtu_over_udp): "
+                             "MBAP (tcp, udp) and ASCII have no CRC")
         if kind not in ("crc", "truncate", ""):
             raise ValueError(f"corrupt kind {kind!r} is not crc|truncate")
         unit.corrupt = kind
