@@ -53,6 +53,7 @@ from hermesd.replies import (
 )
 from hermesd.router import Router
 from hermesd.supervisor import Supervisor
+from hermesd.value_maps import from_device
 
 log = logging.getLogger(__name__)
 
@@ -420,7 +421,7 @@ class Engine:
             if not isinstance(value, bool | int | float | str) or \
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
-            self.cache.update(point.id, value, float(ts))
+            self.cache.update(point.id, from_device(point, value), float(ts))
 
     def _device(self, tool: str, data: dict[str, Any]) -> None:
         device, online = data.get("device"), data.get("online")

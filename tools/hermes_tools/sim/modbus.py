@@ -39,10 +39,11 @@ from pymodbus.simulator import DataType, SimData, SimDevice
 from pymodbus.transaction import TransactionManager
 
 from hermes_tools.modbus.bus import EXCEPTION_NAMES
-from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw
+from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw, merge
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device, Point
+from hermesd.value_maps import raw_kind, to_device
 
 log = logging.getLogger(__name__)
 
@@ -321,8 +322,15 @@ class ModbusSimulator:
                 layout = Layout.of(dict(point.params))
                 slice_ = {"id": pid, "name": point.name, "kind": point.kind, "unit": point.unit,
                           "writable": point.writable, "min": point.min, "max": point.max}
-                points[pid] = SimPoint(point, layout,
-                                       wander_for(slice_, values.get(pid), _type_range(layout)))
+                given = values.get(pid)
+                if point.value_map:  # the registers hold raw values; a mode holds still
+                    raws = [int(e.raw) for e in point.value_map]
+                    slice_.update(kind=raw_kind(point), min=min(raws), max=max(raws))
+                    given = to_device(point, given) if isinstance(given, str) else \
+                        (point.value_map[0].raw if given is None else given)
+                wander = wander_for(slice_, given, _type_range(layout))
+                wander.fixed = wander.fixed or bool(point.value_map)
+                points[pid] = SimPoint(point, layout, wander)
             unit = Unit(dev.id, int(p["unit"]), points)
             endpoint.units[unit.unit] = unit
             self.units[dev.id] = (endpoint, unit)
@@ -369,11 +377,15 @@ class ModbusSimulator:
             await server.async_setValues(unit.unit, fc, address, [bool(value)])
             return
         layout = sp.layout
-        if layout.type == "bool":
+        if layout.part is not None:  # a bit, a byte or a field: the rest of the register stays
             (current,) = await server.async_getValues(unit.unit, fc, address, 1)
-            bit = 1 << (layout.bit or 0)
-            await server.async_setValues(unit.unit, fc, address,
-                                         [(current | bit) if value else (current & ~bit)])
+            try:
+                merged = merge(bool(value) if layout.type == "bool" else value, layout,
+                               int(current))
+            except CodecError as exc:
+                log.warning("%s: cannot simulate %r: %s", sp.point.id, value, exc)
+                return
+            await server.async_setValues(unit.unit, fc, address, [merged])
             return
         try:
             if layout.type == "string":
@@ -468,6 +480,8 @@ class ModbusSimulator:
 
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         unit, sp = self._point(point)
+        if sp.point.value_map and isinstance(value, str):
+            value = to_device(sp.point, value)
         sp.wander.base = sp.wander.value = value
         await self._store(self.units[unit.device][0], unit, sp, value)
         return {"point": point, "value": await self.value(point)}
