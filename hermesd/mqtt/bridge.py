@@ -38,6 +38,7 @@ from hermesd.errors import Busy, ProtocolError
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
+    attributes_payload,
     component_of,
     republish_after,
     state_payload,
@@ -97,6 +98,8 @@ class MqttBridge:
         self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0, "retained": 0}
         self._available: dict[str, bool] = {}  # device -> what was last published
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
+        #: point -> the quality (and stale reason) its attributes last said
+        self._quality_sent: dict[str, tuple[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
         handlers = self.engine.event_handlers
@@ -129,6 +132,7 @@ class MqttBridge:
         self.topics = Topics.of(config) if config.mqtt else None
         self._available = {d: up for d, up in self._available.items() if d in config.devices}
         self._state_sent = {p: t for p, t in self._state_sent.items() if p in config.points}
+        self._quality_sent = {p: q for p, q in self._quality_sent.items() if p in config.points}
         self.announce("the config was reloaded")
 
     def status(self) -> dict[str, Any]:
@@ -155,19 +159,26 @@ class MqttBridge:
         self.entities = len(configs)
         owned = set(configs)
         owned.update(topics.state(p) for p in config.points)
+        owned.update(topics.attributes(p) for p in config.points)
         owned.update(topics.device_availability(d) for d in config.devices)
         self.sender.discard_retained()
-        for topic in self.retained.plan(owned):  # removed entities first: HA drops them
+        # removed entities first (HA drops them), and of each its discovery config before its
+        # state: HA must not take a cleared state for a last value of a live entity
+        discovery = f"{config.mqtt.discovery_prefix}/"
+        for topic in sorted(self.retained.plan(owned),
+                            key=lambda t: (not t.startswith(discovery), t)):
             self.sender.put(Outgoing(topic, "", retain=True, durable=True))
         for topic, payload in configs.items():
             self.sender.put(Outgoing(topic, payload, retain=True))
         self._available.clear()
+        self._quality_sent.clear()
         self._check_availability()
         now = time.time()
         for reading in self.cache.readings():
             judged = self.cache.judge(reading.point, now)
             if judged is not None and not judged.stale:
                 self._put_state(reading)
+        self._check_qualities(now)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]
@@ -199,6 +210,33 @@ class MqttBridge:
         self.sender.put(Outgoing(self.topics.state(point.id), state_payload(point, reading.value),
                                  retain=True))
         self._state_sent[point.id] = time.monotonic()
+        now = time.time()
+        self._put_attributes(point.id, "good", None, max(0.0, now - reading.ts), reading.ts)
+
+    def _put_attributes(self, pid: str, quality: str, reason: str | None, age: float | None,
+                        ts: float | None) -> None:
+        assert self.topics is not None
+        self.sender.put(Outgoing(self.topics.attributes(pid),
+                                 attributes_payload(quality, age, ts, reason), retain=True))
+        self._quality_sent[pid] = (quality, reason)
+
+    def _check_qualities(self, now: float) -> None:
+        """Say in a point's attributes when its value went stale (and why), or has none: the
+        value itself stays as it was, so HA shows both the last value and that it is old."""
+        if self.topics is None:
+            return
+        for pid in self.config.points:
+            judged = self.cache.judge(pid, now)
+            if judged is None:
+                wanted: tuple[str, str | None] = ("none", "no value read yet")
+            elif judged.stale:
+                wanted = ("stale", judged.why or None)
+            else:
+                continue  # a good value's attributes go with its state
+            if self._quality_sent.get(pid) != wanted:
+                self._put_attributes(pid, wanted[0], wanted[1],
+                                     None if judged is None else judged.age,
+                                     None if judged is None else judged.reading.ts)
 
     def _device_available(self, device_id: str, now: float) -> bool:
         device = self.config.devices[device_id]
@@ -268,6 +306,7 @@ class MqttBridge:
                 if self.connected:
                     self._check_availability()
                     self._refresh_states()
+                    self._check_qualities(time.time())
                 self._pace_births()
             except Exception:  # a bug here must not take the daemon down with it
                 log.exception("the MQTT bridge's periodic check failed")
