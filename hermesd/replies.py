@@ -13,6 +13,7 @@ import time
 import unicodedata
 from typing import Any
 
+from hermesd import value_maps
 from hermesd.cache import Judgement
 from hermesd.config.model import Point
 from hermesd.registry import format_value
@@ -51,6 +52,11 @@ def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
     `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
     if zh and (point.kind == "bool" or isinstance(value, bool)):
         return "开" if value else "关"
+    if point.value_map and isinstance(value, str):
+        if value not in point.choices:  # a raw value the map does not name, as read
+            return f"{value}（不在取值表中）" if zh else \
+                f"{value} (none of {', '.join(point.choices)})"
+        return str(value_maps.shown(point, value, "zh" if zh else "en"))
     return format_value(point, value, exact=exact)
 
 

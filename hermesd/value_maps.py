@@ -81,3 +81,12 @@ def _same(raw: int | bool, value: Any) -> bool:
     if isinstance(raw, bool):
         return isinstance(value, bool | int) and bool(value) == raw and value in (0, 1)
     return not isinstance(value, bool) and isinstance(value, int | float) and value == raw
+
+
+def spellings(point: Point) -> list[tuple[str, str]]:
+    """(choice, a way to say it) for each choice of a point: its own text and, for a mapped
+    point, its names in other languages ("auto", "自动")."""
+    out = [(choice, choice) for choice in point.choices]
+    for entry in point.value_map:
+        out += [(entry.name, local) for local in entry.names.values()]
+    return out

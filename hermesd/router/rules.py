@@ -49,6 +49,7 @@ from hermesd.router.vocabulary import (
     WRITE_VERBS,
     YES_NO_START,
 )
+from hermesd.value_maps import spellings
 
 #: a label word that makes a point the target, not the measured value: "temperature" alone
 #: means the measurement, so a setpoint must be named to win
@@ -352,9 +353,9 @@ class RuleRouter:
             # a choice only when the command names it ("set the mode to auto"), never one it
             # does not say: the model is offered these and must not pick a mode for us
             text = {t.text for t in a.toks}
-            named = [c for c in point.choices
-                     if (ct := [t.text for t in content(tokens(c))]) and set(ct) <= text]
-            return named if len(named) == 1 else []
+            named = {c for c, said in spellings(point)
+                     if (ct := [t.text for t in content(tokens(said))]) and set(ct) <= text}
+            return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):
