@@ -599,18 +599,18 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         return None if isinstance(value, bool) and said == value else \
             Doubt("not_stated", (str(value),))
     if point.kind == "string":
-        said = {t.text for t in toks}
+        heard = {t.text for t in toks}
         if point.choices:
             # a choice is stated when exactly one of them is named (in any of its names) and
             # it is the value: a map's names and nothing else ("to 1" names no mode)
-            named = {choice for choice, words in spellings(point)
-                     if (ws := {t.text for t in content(tokens(words))}) and ws <= said}
+            named = {choice for choice, spelled in spellings(point)
+                     if (ws := {t.text for t in content(tokens(spelled))}) and ws <= heard}
             if not stated and named == {value}:
                 return None
             return Doubt("several" if len(named) > 1 else "not_stated",
                          tuple(sorted(named)) if len(named) > 1 else (str(value),))
         wanted = {t.text for t in tokens(str(value)) if t.number is None}
-        if not stated and wanted and wanted <= said:
+        if not stated and wanted and wanted <= heard:
             return None
         return Doubt("not_stated", (str(value),))
     if isinstance(value, bool) or not isinstance(value, (int, float)):
