@@ -85,7 +85,8 @@ def test_registers_of_every_new_shape() -> None:
                          ({"type": "int8", "byte": "low"}, (0, 0)),
                          ({"mask": 0x0F00}, (0, 0))):
         loaded = _load(point).points["p"]
-        assert loaded.kind == "int" and span(loaded.params)[:2] == words, point
+        where = span(loaded.params)
+        assert loaded.kind == "int" and where is not None and where[:2] == words, point
     field = _load({"mask": 0x0F00, "writable": True, "min": 0, "max": 15}).points["p"]
     assert (field.params["mask"], field.params["shift"]) == (0x0F00, 8)
 
