@@ -163,6 +163,9 @@ class RuleRouter:
                               if self.points[label.point].writable and not label.toks[-1].is_id}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
+        #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
+        self.choice_words = {t.text for p in points if p.writable
+                             for _, said in spellings(p) for t in content(tokens(said))}
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -172,8 +175,8 @@ class RuleRouter:
         first = toks[0].raw if toks else ""
         yes_no = first in YES_NO_START or YES_NO_MARK in words
         # "fan speed to 60": a value after "to" asks for a write even without a verb
-        to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
-                       for i, t in enumerate(toks))
+        to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
+                       and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
