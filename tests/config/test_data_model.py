@@ -12,7 +12,7 @@ import pytest
 from hermesd.config.drivers.modbus import span
 from hermesd.config.loader import load_config, validate
 from hermesd.config.model import Config, MapEntry
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 SOURCE = Path("/etc/hermesd/hermesd.yaml")
 P = "devices.plc.points.p"

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.strict_json import INT_MAX, INT_MIN
+from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 #: registers each fixed-size type occupies
 WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "int64": 4,

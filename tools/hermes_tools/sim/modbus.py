@@ -43,7 +43,6 @@ from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, enc
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device, Point
-from hermesd.value_maps import raw_kind, to_device
 
 log = logging.getLogger(__name__)
 
@@ -286,6 +285,14 @@ def _link(wanted: str, actual: str) -> str | None:
     return str(path)
 
 
+def _raw_of(point: Point, name: str) -> Any:
+    """The raw value a mapped point's name stands for (the simulator is given names)."""
+    for entry in point.value_map:
+        if name in (entry.name, *entry.names.values()):
+            return entry.raw
+    raise ValueError(f"{name!r} is none of {point.id}'s names ({', '.join(point.choices)})")
+
+
 def _type_range(layout: Layout) -> tuple[float, float] | None:
     if layout.type not in INT_RANGE:
         return None
@@ -325,8 +332,9 @@ class ModbusSimulator:
                 given = values.get(pid)
                 if point.value_map:  # the registers hold raw values; a mode holds still
                     raws = [int(e.raw) for e in point.value_map]
-                    slice_.update(kind=raw_kind(point), min=min(raws), max=max(raws))
-                    given = to_device(point, given) if isinstance(given, str) else \
+                    bits = isinstance(point.value_map[0].raw, bool)
+                    slice_.update(kind="bool" if bits else "int", min=min(raws), max=max(raws))
+                    given = _raw_of(point, given) if isinstance(given, str) else \
                         (point.value_map[0].raw if given is None else given)
                 wander = wander_for(slice_, given, _type_range(layout))
                 wander.fixed = wander.fixed or bool(point.value_map)
@@ -481,7 +489,7 @@ class ModbusSimulator:
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         unit, sp = self._point(point)
         if sp.point.value_map and isinstance(value, str):
-            value = to_device(sp.point, value)
+            value = _raw_of(sp.point, value)
         sp.wander.base = sp.wander.value = value
         await self._store(self.units[unit.device][0], unit, sp, value)
         return {"point": point, "value": await self.value(point)}
