@@ -201,9 +201,12 @@ class MqttBridge:
 
     def _on_reading(self, reading: Reading) -> None:
         if self.connected and reading.point in self.config.points:
-            self._put_state(reading)
+            self._put_state(reading, attributes=False)
 
-    def _put_state(self, reading: Reading) -> None:
+    def _put_state(self, reading: Reading, *, attributes: bool = True) -> None:
+        """A point's state; and its attributes when asked (an announcement, a periodic
+        re-send, a device back) or when its quality was not good: a value that only changed
+        costs one message, not two."""
         assert self.topics is not None
         point = self.config.points.get(reading.point)
         if point is None:
@@ -211,8 +214,9 @@ class MqttBridge:
         self.sender.put(Outgoing(self.topics.state(point.id), state_payload(point, reading.value),
                                  retain=True))
         self._state_sent[point.id] = time.monotonic()
-        now = time.time()
-        self._put_attributes(point.id, "good", None, max(0.0, now - reading.ts), reading.ts)
+        if attributes or self._quality_sent.get(point.id) != ("good", None):
+            age = max(0.0, time.time() - reading.ts)
+            self._put_attributes(point.id, "good", None, age, reading.ts)
 
     def _put_attributes(self, pid: str, quality: str, reason: str | None, age: float | None,
                         ts: float | None) -> None:

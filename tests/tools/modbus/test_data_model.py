@@ -190,8 +190,10 @@ def test_a_value_map_in_home_assistant(daemon_runner: DaemonRunner, sim_runner: 
     assert (energy["device_class"], energy["state_class"]) == ("energy", "total_increasing")
     watcher.wait_topic(f"{B}/chiller_mode/state", lambda m: m.payload == b"auto")
     watcher.wait_topic(f"{B}/alarm_code/state", lambda m: m.payload == b"overheat")
-    attributes = watcher.wait_topic(f"{B}/chiller_mode/attributes")
-    assert json.loads(attributes.payload)["quality"] == "good"
+    good = json.loads(watcher.wait_topic(
+        f"{B}/chiller_mode/attributes",
+        lambda m: json.loads(m.payload)["quality"] == "good").payload)
+    assert good["stale_reason"] is None and good["age_s"] < 20 and good["timestamp"]
 
     # HA's select writes the option's name on the command topic: through the same policy
     watcher.publish(f"{B}/chiller_mode/set", "manual")
