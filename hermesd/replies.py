@@ -228,6 +228,18 @@ def gate_question(problem: str, words: tuple[str, ...], point: str, unit: str, e
     return value_question(problem, words, example, zh)
 
 
+def choice_question(point: Point, zh: bool = False) -> str:
+    """The answer to a write of a point of choices that names none of them (or several)."""
+    label = _name(point, zh)
+    names = [str(value_maps.shown(point, c, "zh" if zh else "en")) for c in point.choices]
+    if zh:
+        return (f"{label}可设为{'、'.join(names)}；未做任何更改。请说其中一个，例如"
+                f"“把{label}设为{names[0]}”。")
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return (f"{label} takes {listed}; nothing was changed. Say one of them, e.g. "
+            f"“set {label} to {names[0]}”.")
+
+
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
                    zh: bool = False) -> str:
     """The question back for a write whose words give no one value, naming those words."""

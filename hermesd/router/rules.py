@@ -14,7 +14,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.replies import is_chinese, printable, value_question
+from hermesd.replies import choice_question, is_chinese, printable, value_question
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
@@ -309,6 +309,14 @@ class RuleRouter:
                 return None  # a number said to a point that takes none: not a read
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
+        if not values and point.writable and point.choices and \
+                self.value_words(a, point).problem is None:
+            # "set the chiller mode to turbo": a point of choices asked to be set, and none of
+            # them said (or two): nothing is written, and the answer names the choices
+            zh = is_chinese(a.text)
+            return Placement(respond("not_understood", value_problem="not_stated",
+                                     choices=list(point.choices),
+                                     text=choice_question(point, zh)), best_score, others)
         if len(values) != 1:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,

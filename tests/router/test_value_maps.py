@@ -11,6 +11,7 @@ import pytest
 
 from hermesd.config.loader import validate
 from hermesd.context import RequestContext
+from hermesd.replies import choice_question
 from hermesd.router import Router
 from hermesd.router.write_gate import gated
 
@@ -81,3 +82,20 @@ async def test_reads_of_a_mapped_point() -> None:
 def test_the_write_gate_takes_the_maps_names_and_nothing_else(text: str, value: str,
                                                               passes: bool) -> None:
     assert (gated(text, MODE, value) is None) is passes
+
+
+@pytest.mark.parametrize("text", ["set the chiller mode to turbo", "set the chiller mode to 1",
+                                  "set the chiller mode to auto or manual",
+                                  "change the chiller mode"])
+async def test_a_write_that_names_no_one_choice_is_answered_with_the_choices(text: str) -> None:
+    action = await _route(text)
+    assert action["name"] == "respond" and action["args"]["reason"] == "not_understood"
+    assert action["args"]["choices"] == ["off", "auto", "manual"]
+    assert action["args"]["text"] == ("Chiller mode takes off, auto or manual; nothing was "
+                                      "changed. Say one of them, e.g. “set Chiller mode to "
+                                      "off”.")
+
+
+def test_the_choices_are_named_in_the_language_of_the_command() -> None:
+    assert choice_question(MODE, zh=True) == ("冷水机模式可设为停机、自动、手动；未做任何更改。"
+                                             "请说其中一个，例如“把冷水机模式设为停机”。")
