@@ -95,6 +95,15 @@ class Engine:
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
         self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+        self.restate_values()
+
+    def restate_values(self) -> None:
+        """Kept values as their points are now configured: one read before its point had a
+        value map (or restored from before) is said as the map's name, never left a number
+        that no name, select or policy would know."""
+        points = self.config.points
+        self.cache.restate(lambda r: from_device(points[r.point], r.value)
+                           if r.point in points else r.value)
 
     # -- entry points ------------------------------------------------------------------------
 

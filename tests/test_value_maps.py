@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import MappingProxyType
 
 import pytest
 
+from hermesd.cache import ValueCache
 from hermesd.config.model import MapEntry, Point
 from hermesd.core.errors import ErrorCode, Rejected
 from hermesd.registry import coerce_value
@@ -53,3 +55,16 @@ def test_a_number_for_a_mapped_point_is_refused_naming_its_names(value: object) 
         coerce_value(MODE, value)
     assert caught.value.code == ErrorCode.OUT_OF_RANGE
     assert "mode takes one of off, auto, manual" in caught.value.message
+
+
+def test_values_kept_from_before_a_point_had_its_map_are_said_as_names(tmp_path: Path) -> None:
+    cache = ValueCache(tmp_path / "lkv.json", {"mode": None, "speed": None},
+                       {"mode": "d", "speed": "d"})
+    cache.update("mode", 2, ts=1000.0)
+    cache.update("speed", 900, ts=1000.0)
+    points = {"mode": MODE, "speed": PLAIN}
+    assert cache.restate(lambda r: from_device(points[r.point], r.value)) == 1
+    mode, speed = cache.get("mode"), cache.get("speed")
+    assert mode is not None and (mode.value, mode.ts) == ("manual", 1000.0)
+    assert speed is not None and speed.value == 900
+    assert cache.restate(lambda r: from_device(points[r.point], r.value)) == 0  # said once

@@ -213,3 +213,29 @@ def test_a_value_map_in_home_assistant(daemon_runner: DaemonRunner, sim_runner: 
                                lambda m: json.loads(m.payload)["quality"] == "stale",
                                timeout=20)
     assert json.loads(stale.payload)["stale_reason"]
+
+
+def test_a_value_kept_from_before_the_map_is_answered_by_its_name(
+        daemon_runner: DaemonRunner, sim_runner: SimRunner) -> None:
+    """A point that gains a map while its value is kept: after the restart, with the PLC gone,
+    the last value is answered as its name (stale, with its age), never as the raw number."""
+    port = free_port()
+    plain = {"name": "Chiller mode", "table": "holding", "address": 0, "max_age": "20s"}
+    device: dict[str, Any] = {"driver": "modbus", "host": "127.0.0.1", "port": port,
+                              "poll_interval": "300ms", "timeout": "400ms",
+                              "points": {"chiller_mode": plain}}
+    path = daemon_runner.write_config(base_config({"chiller": device}))
+    values_file = path.with_name("values.yaml")
+    values_file.write_text(yaml.safe_dump({"chiller_mode": 2}))
+    sim = sim_runner.start(path, "--values", str(values_file))
+    d = daemon_runner.start(path)
+    d.wait_until(lambda: _read(d, "chiller_mode")["result"]["value"] == 2, what="the raw 2")
+    assert d.terminate() == 0
+    sim.terminate()
+
+    device["points"]["chiller_mode"] = {**plain, "map": MODE_MAP}
+    d = daemon_runner.start(daemon_runner.write_config(base_config({"chiller": device})))
+    answer = _read(d, "chiller_mode")
+    assert answer["status"] == "stale" and answer["result"]["value"] == "manual", answer
+    assert answer["reply"].startswith("Chiller mode: PLC chiller offline since ")
+    assert "; last value manual, " in answer["reply"]
