@@ -114,6 +114,7 @@ class Daemon:
         loop = asyncio.get_running_loop()
         self._prepare_dirs()
         self.cache.load()
+        self.engine.restate_values()  # values kept from before a point had its value map
         self.audit.open()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stop)

@@ -52,6 +52,7 @@ from hermesd.replies import (
 )
 from hermesd.router import Router
 from hermesd.supervisor import Supervisor
+from hermesd.value_maps import from_device
 
 log = logging.getLogger(__name__)
 
@@ -94,6 +95,15 @@ class Engine:
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
         self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+        self.restate_values()
+
+    def restate_values(self) -> None:
+        """Kept values as their points are now configured: one read before its point had a
+        value map (or restored from before) is said as the map's name, never left a number
+        that no name, select or policy would know."""
+        points = self.config.points
+        self.cache.restate(lambda r: from_device(points[r.point], r.value)
+                           if r.point in points else r.value)
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -395,7 +405,7 @@ class Engine:
             if not isinstance(value, bool | int | float | str) or \
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
-            self.cache.update(point.id, value, float(ts))
+            self.cache.update(point.id, from_device(point, value), float(ts))
         fresh = data.get("fresh", [])
         if not isinstance(fresh, list):
             raise ProtocolError("values: fresh must be a list")

@@ -18,6 +18,7 @@ import yaml
 from hermesd.config import profiles
 from hermesd.config.driver_table import drivers
 from hermesd.config.drivers import DeviceKeys, read_deadband
+from hermesd.config.home_assistant import read_device_info, read_ha
 from hermesd.config.model import (
     Access,
     Config,
@@ -35,6 +36,7 @@ from hermesd.config.model import (
 from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.profiles import Profile
 from hermesd.config.reader import Problems, Section, describe
+from hermesd.config.value_maps import read_map
 from hermesd.core.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
@@ -57,9 +59,20 @@ class _StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses duplicate keys instead of keeping the last one."""
 
 
+class YamlMapping(dict[Any, Any]):
+    """A mapping as the file wrote it: `bool_texts` keeps the words of values YAML 1.1 took
+    for booleans (`0: off` is {0: False}; a value map needs the word "off" back)."""
+
+    bool_texts: dict[Any, str]
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
+    texts: dict[Any, str] = {}
+    for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if isinstance(key, list | dict):
             continue
@@ -68,7 +81,12 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
                 None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
                 key_node.start_mark)
         seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
+        if isinstance(value_node, yaml.ScalarNode) and value_node.tag == _BOOL_TAG \
+                and not value_node.style:
+            texts[key] = value_node.value
+    mapping = YamlMapping(loader.construct_mapping(node, deep=deep))
+    mapping.bool_texts = texts
+    return mapping
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -232,7 +250,7 @@ def _llm(s: Section) -> Llm:
 
 
 _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                      "min", "max", "choices", "step", "deadband")
+                      "min", "max", "choices", "step", "deadband", "map", "ha")
 
 
 def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = ()) \
@@ -267,6 +285,7 @@ def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = 
             s.problem("profile", "profiles are Modbus register maps: only driver modbus takes "
                                  "one")
             profile = None
+        info = read_device_info(s)
         keys = known[driver].read_device(s)
         by_driver.setdefault(driver, []).append((devs.at(dev_id), keys))
         dev_points: dict[str, Point] = {}
@@ -293,7 +312,8 @@ def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = 
         s.finish()
         devices[dev_id] = Device(id=dev_id, driver=driver, points=MappingProxyType(dev_points),
                                  params=MappingProxyType(keys.params),
-                                 poll_interval=keys.poll_interval, timeout=keys.timeout)
+                                 poll_interval=keys.poll_interval, timeout=keys.timeout,
+                                 info=info)
     for driver, entries in by_driver.items():
         check = known[driver].check_devices
         for path, message in check(entries) if check else ():
@@ -338,10 +358,20 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     choices = s.texts("choices")
     step = s.number("step", None, min=1e-9, positive=True)
     deadband = read_deadband(s)
+    value_map = read_map(s, keys.kind, keys.lo, keys.hi, NAME_LANGUAGE)
+    kind = keys.kind
+    if value_map:
+        # the point is its names now: policy, router, replies and HA see text with choices
+        for key in ("min", "max", "step", "choices"):
+            if s.has(key):
+                s.problem(key, f"a point with a `map` takes no {key}: its names are what may "
+                               "be written")
+        kind, choices, lo, hi, step = "string", tuple(e.name for e in value_map), None, None, None
+    ha = read_ha(s, kind, unit, bool(value_map))
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
-    numeric = keys.kind in ("int", "float")
+    numeric = kind in ("int", "float")
     if (lo is not None or hi is not None) and not numeric:
         s.problem("min" if lo is not None else "max", f"a {keys.kind} point takes no min/max")
     if writable and numeric and (not s.has("min") or not s.has("max")):
@@ -355,7 +385,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
         if not keys.lo - 1e-9 <= bound <= keys.hi + 1e-9:
             s.problem(key, f"{bound} cannot be held by this point's type "
                            f"(range {_fmt(keys.lo)}..{_fmt(keys.hi)})")
-    if choices and keys.kind != "string":
+    if choices and keys.kind != "string" and not value_map:
         s.problem("choices", "only string points take choices")
     if deadband is not None and not numeric:
         s.problem("deadband", f"a {keys.kind} point takes no deadband: every change of it is "
@@ -368,9 +398,11 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
                  aliases=aliases, description=description, names=MappingProxyType(names),
                  unit=unit, max_age=max_age, poll_interval=keys.poll_interval,
-                 deadband=deadband or keys.deadband, kind=keys.kind, writable=writable,
-                 min=lo, max=hi, choices=choices, step=step or keys.step,
-                 step_origin=keys.step_origin, params=MappingProxyType(keys.params))
+                 deadband=deadband or keys.deadband, kind=kind, writable=writable,
+                 min=lo, max=hi, choices=choices,
+                 step=None if value_map else step or keys.step,
+                 step_origin=keys.step_origin, params=MappingProxyType(keys.params),
+                 value_map=value_map, ha=ha)
 
 
 def _names(s: Section) -> dict[str, str]:

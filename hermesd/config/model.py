@@ -85,6 +85,31 @@ class Deadband:
 
 
 @dataclass(frozen=True, slots=True)
+class MapEntry:
+    """One entry of a point's value map (`map: {0: off, 1: auto}`)."""
+
+    raw: int | bool  # what the device holds (a bool for a coil or bit point)
+    name: str  # what people read, write and are answered in
+    #: its name in other languages ({"zh": "自动"}): understood in commands, used in replies
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.name
+
+
+@dataclass(frozen=True, slots=True)
+class HaEntity:
+    """How a point looks in Home Assistant (`ha:` of a point); None: hermesd's choice."""
+
+    device_class: str | None = None  # checked against the unit HA takes for it (see mqtt/ha_units)
+    state_class: str | None = None  # measurement | total | total_increasing
+    icon: str | None = None  # mdi:...
+    suggested_display_precision: int | None = None  # decimals HA shows
+    entity_category: str | None = None  # config | diagnostic
+    enabled_by_default: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     id: str
     device: str
@@ -112,11 +137,25 @@ class Point:
     step_origin: float = 0.0
     #: driver keys (table, address, type, topic, query, ...)
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: a value map: the point reads, writes and answers in these names (its kind is then
+    #: "string" and its choices are the names); the device sees the raw values
+    value_map: tuple[MapEntry, ...] = ()
+    ha: HaEntity = field(default_factory=HaEntity)  # Home Assistant tuning
 
     def label(self, lang: str = "en") -> str:
         """The point's name for a reply in `lang`: its own name there when the config gives
         one, else its (English) name."""
         return self.names.get(lang) or self.name or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """What people (and Home Assistant's device page) call a device; None: not said."""
+
+    name: str | None = None  # "Boiler house PLC" (default: the device id)
+    manufacturer: str | None = None
+    model: str | None = None
+    configuration_url: str | None = None  # http(s):// of its own web page
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +167,7 @@ class Device:
     params: Mapping[str, Any] = field(default_factory=dict)
     poll_interval: float | None = None  # seconds between polls, for drivers that poll
     timeout: float = 1.0  # seconds one request to the device may take
+    info: DeviceInfo = field(default_factory=DeviceInfo)
 
 
 @dataclass(frozen=True, slots=True)

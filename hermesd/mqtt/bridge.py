@@ -40,6 +40,7 @@ from hermesd.core.errors import Busy, ProtocolError
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
+    attributes_payload,
     component_of,
     republish_after,
     state_payload,
@@ -101,6 +102,8 @@ class MqttBridge:
         self._available: dict[str, bool] = {}  # device -> what was last published
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
         self._published: dict[str, Any] = {}  # point -> the value of its last state
+        #: point -> the quality (and stale reason) its attributes last said
+        self._quality_sent: dict[str, tuple[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
         events = services.events
@@ -134,6 +137,7 @@ class MqttBridge:
         self._available = {d: up for d, up in self._available.items() if d in config.devices}
         self._state_sent = {p: t for p, t in self._state_sent.items() if p in config.points}
         self._published = {p: v for p, v in self._published.items() if p in config.points}
+        self._quality_sent = {p: q for p, q in self._quality_sent.items() if p in config.points}
         self.announce("the config was reloaded")
 
     def status(self) -> dict[str, Any]:
@@ -160,19 +164,26 @@ class MqttBridge:
         self.entities = len(configs)
         owned = set(configs)
         owned.update(topics.state(p) for p in config.points)
+        owned.update(topics.attributes(p) for p in config.points)
         owned.update(topics.device_availability(d) for d in config.devices)
         self.sender.discard_retained()
-        for topic in self.retained.plan(owned):  # removed entities first: HA drops them
+        # removed entities first (HA drops them), and of each its discovery config before its
+        # state: HA must not take a cleared state for a last value of a live entity
+        discovery = f"{config.mqtt.discovery_prefix}/"
+        for topic in sorted(self.retained.plan(owned),
+                            key=lambda t: (not t.startswith(discovery), t)):
             self.sender.put(Outgoing(topic, "", retain=True, durable=True))
         for topic, payload in configs.items():
             self.sender.put(Outgoing(topic, payload, retain=True))
         self._available.clear()
+        self._quality_sent.clear()
         self._check_availability()
         now = time.time()
         for reading in self.cache.readings():
             judged = self.cache.judge(reading.point, now)
             if judged is not None and not judged.stale:
                 self._put_state(reading)
+        self._check_qualities(now)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]
@@ -195,7 +206,7 @@ class MqttBridge:
     def _on_reading(self, reading: Reading) -> None:
         point = self.config.points.get(reading.point)
         if self.connected and point is not None and not self._held_back(point, reading.value):
-            self._put_state(reading)
+            self._put_state(reading, attributes=False)
 
     def _held_back(self, point: Point, value: Any) -> bool:
         """Whether a change stays within the point's deadband of the value last published (it
@@ -205,7 +216,10 @@ class MqttBridge:
             return False
         return not band.exceeded(float(last), float(value))
 
-    def _put_state(self, reading: Reading) -> None:
+    def _put_state(self, reading: Reading, *, attributes: bool = True) -> None:
+        """A point's state; and its attributes when asked (an announcement, a periodic
+        re-send, a device back) or when its quality was not good: a value that only changed
+        costs one message, not two."""
         assert self.topics is not None
         point = self.config.points.get(reading.point)
         if point is None:
@@ -214,6 +228,34 @@ class MqttBridge:
                                  retain=True))
         self._state_sent[point.id] = time.monotonic()
         self._published[point.id] = reading.value
+        if attributes or self._quality_sent.get(point.id) != ("good", None):
+            age = max(0.0, time.time() - reading.ts)
+            self._put_attributes(point.id, "good", None, age, reading.ts)
+
+    def _put_attributes(self, pid: str, quality: str, reason: str | None, age: float | None,
+                        ts: float | None) -> None:
+        assert self.topics is not None
+        self.sender.put(Outgoing(self.topics.attributes(pid),
+                                 attributes_payload(quality, age, ts, reason), retain=True))
+        self._quality_sent[pid] = (quality, reason)
+
+    def _check_qualities(self, now: float) -> None:
+        """Say in a point's attributes when its value went stale (and why), or has none: the
+        value itself stays as it was, so HA shows both the last value and that it is old."""
+        if self.topics is None:
+            return
+        for pid in self.config.points:
+            judged = self.cache.judge(pid, now)
+            if judged is None:
+                wanted: tuple[str, str | None] = ("none", "no value read yet")
+            elif judged.stale:
+                wanted = ("stale", judged.why or None)
+            else:
+                continue  # a good value's attributes go with its state
+            if self._quality_sent.get(pid) != wanted:
+                self._put_attributes(pid, wanted[0], wanted[1],
+                                     None if judged is None else judged.age,
+                                     None if judged is None else judged.reading.ts)
 
     def _device_available(self, device_id: str, now: float) -> bool:
         device = self.config.devices[device_id]
@@ -287,6 +329,7 @@ class MqttBridge:
                 if self.connected:
                     self._check_availability()
                     self._refresh_states()
+                    self._check_qualities(time.time())
                 self._pace_births()
             except Exception:  # a bug here must not take the daemon down with it
                 log.exception("the MQTT bridge's periodic check failed")

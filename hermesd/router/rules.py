@@ -14,7 +14,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.replies import is_chinese, printable, value_question
+from hermesd.replies import choice_question, is_chinese, printable, value_question
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
@@ -49,6 +49,7 @@ from hermesd.router.vocabulary import (
     WRITE_VERBS,
     YES_NO_START,
 )
+from hermesd.value_maps import spellings
 
 #: a label word that makes a point the target, not the measured value: "temperature" alone
 #: means the measurement, so a setpoint must be named to win
@@ -162,6 +163,9 @@ class RuleRouter:
                               if self.points[label.point].writable and not label.toks[-1].is_id}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
+        #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
+        self.choice_words = {t.text for p in points if p.writable
+                             for _, said in spellings(p) for t in content(tokens(said))}
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -171,8 +175,8 @@ class RuleRouter:
         first = toks[0].raw if toks else ""
         yes_no = first in YES_NO_START or YES_NO_MARK in words
         # "fan speed to 60": a value after "to" asks for a write even without a verb
-        to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
-                       for i, t in enumerate(toks))
+        to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
+                       and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
@@ -305,6 +309,14 @@ class RuleRouter:
                 return None  # a number said to a point that takes none: not a read
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
+        if not values and point.writable and point.choices and \
+                self.value_words(a, point).problem is None:
+            # "set the chiller mode to turbo": a point of choices asked to be set, and none of
+            # them said (or two): nothing is written, and the answer names the choices
+            zh = is_chinese(a.text)
+            return Placement(respond("not_understood", value_problem="not_stated",
+                                     choices=list(point.choices),
+                                     text=choice_question(point, zh)), best_score, others)
         if len(values) != 1:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
@@ -352,9 +364,9 @@ class RuleRouter:
             # a choice only when the command names it ("set the mode to auto"), never one it
             # does not say: the model is offered these and must not pick a mode for us
             text = {t.text for t in a.toks}
-            named = [c for c in point.choices
-                     if (ct := [t.text for t in content(tokens(c))]) and set(ct) <= text]
-            return named if len(named) == 1 else []
+            named = {c for c, said in spellings(point)
+                     if (ct := [t.text for t in content(tokens(said))]) and set(ct) <= text}
+            return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):

@@ -36,10 +36,11 @@ from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, explained, terms
-from hermesd.router.normalize import Token, tokens, unit_symbol
+from hermesd.router.normalize import Token, content, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
+from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
 #: word, concept, unit or form of its own (a guess from a unit shared by many quantities, or a
@@ -598,8 +599,18 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         return None if isinstance(value, bool) and said == value else \
             Doubt("not_stated", (str(value),))
     if point.kind == "string":
+        heard = {t.text for t in toks}
+        if point.choices:
+            # a choice is stated when exactly one of them is named (in any of its names) and
+            # it is the value: a map's names and nothing else ("to 1" names no mode)
+            named = {choice for choice, spelled in spellings(point)
+                     if (ws := {t.text for t in content(tokens(spelled))}) and ws <= heard}
+            if not stated and named == {value}:
+                return None
+            return Doubt("several" if len(named) > 1 else "not_stated",
+                         tuple(sorted(named)) if len(named) > 1 else (str(value),))
         wanted = {t.text for t in tokens(str(value)) if t.number is None}
-        if not stated and wanted and wanted <= {t.text for t in toks}:
+        if not stated and wanted and wanted <= heard:
             return None
         return Doubt("not_stated", (str(value),))
     if isinstance(value, bool) or not isinstance(value, (int, float)):

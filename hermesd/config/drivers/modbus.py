@@ -18,15 +18,21 @@ from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
 
 TABLES = ("holding", "input", "coil", "discrete")
-TYPES = ("bool", "int16", "uint16", "int32", "uint32", "float32", "float64", "string")
+TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+         "float32", "float64", "string")
 ORDERS = ("big", "little")
 #: registers each type occupies, and the raw range it can hold
-TYPE_WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}
+TYPE_WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2,
+              "int64": 4, "uint64": 4, "float32": 2, "float64": 4}
 TYPE_RANGE = {
+    "int8": (-(2**7), 2**7 - 1),
+    "uint8": (0, 2**8 - 1),
     "int16": (-(2**15), 2**15 - 1),
     "uint16": (0, 2**16 - 1),
     "int32": (-(2**31), 2**31 - 1),
     "uint32": (0, 2**32 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "uint64": (0, 2**64 - 1),
     "float32": (-3.4028234663852886e38, 3.4028234663852886e38),
     "float64": (-1.7976931348623157e308, 1.7976931348623157e308),
 }
@@ -164,8 +170,25 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
     return problems
 
 
+BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
+
+
+def field_mask(params: Mapping[str, object]) -> int | None:
+    """The bits of its one register a point holds (a bool's `bit`, a byte, a `mask`); None:
+    the whole register(s)."""
+    bit, mask, byte = params.get("bit"), params.get("mask"), params.get("byte")
+    if isinstance(bit, int):
+        return 1 << bit
+    if isinstance(mask, int):
+        return mask
+    if isinstance(byte, str):
+        return BYTE_MASK.get(byte)
+    return None
+
+
 def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
-    """(first, last, bit) of the registers or bits a point occupies in its table."""
+    """(first, last, bits) of the registers or bits a point occupies in its table; `bits` the
+    mask of the bits it holds of its one register (None: all of them)."""
     address, rtype = params.get("address"), params.get("type")
     if not isinstance(address, int) or not isinstance(rtype, str):
         return None
@@ -173,15 +196,15 @@ def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
         return address, address, None
     length = params.get("length")
     words = TYPE_WORDS.get(rtype) or (length if isinstance(length, int) else 1)
-    bit = params.get("bit")
-    return address, address + words - 1, bit if isinstance(bit, int) else None
+    return address, address + words - 1, field_mask(params)
 
 
 def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]]:
     """Two writable points of one device must not share a register (or a bit) of one table:
     a write to one would change the other behind its back (a float32 at 10 and a uint16 at 11
-    both write register 11). Reads may overlap; two bools on different bits of one register
-    do not (each write changes its own bit)."""
+    both write register 11). Reads may overlap; points on different bits of one register (two
+    bools, the two bytes, fields with masks that do not meet) do not: each write changes only
+    its own bits."""
     by_table: dict[object, list[tuple[int, int, int | None, str]]] = {}
     for pid, point in points.items():
         where = span(point.params) if point.writable else None
@@ -194,9 +217,9 @@ def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]
         for first, last, bit, pid in spans:
             active = [a for a in active if a[1] >= first]
             for a_first, a_last, a_bit, other in active:
-                if bit is not None and a_bit is not None and bit != a_bit and a_first == a_last \
-                        == first == last:
-                    continue  # two bits of one register
+                if bit is not None and a_bit is not None and not bit & a_bit and a_first \
+                        == a_last == first == last:
+                    continue  # separate bits of one register
                 shown = f"{a_first}" if a_first == a_last else f"{a_first}..{a_last}"
                 problems.append((f"{path}.{pid}.address",
                                  f"{table} {first if first == last else f'{first}..{last}'} "
@@ -206,6 +229,36 @@ def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]
                 break
             active.append((first, last, bit, pid))
     return problems
+
+
+INTEGER_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+
+def _field(s: Section, rtype: str | None) -> tuple[int | None, int | None]:
+    """`mask` (and `shift`) of a multi-bit field in a uint16 register: value =
+    (register & mask) >> shift; `shift` defaults to the mask's lowest set bit."""
+    mask = s.integer("mask", None, min=1, max=0xFFFF)
+    shift = s.integer("shift", None, min=0, max=15)
+    if mask is None:
+        if shift is not None:
+            s.problem("shift", "`shift` goes with a `mask`")
+        return None, None
+    if rtype != "uint16":
+        s.problem("mask", f"a field with a mask is part of one uint16 register, not of a "
+                          f"{rtype}")
+        return None, None
+    low = (mask & -mask).bit_length() - 1
+    if mask >> low & ((mask >> low) + 1):
+        s.problem("mask", f"0x{mask:04X} is not one run of bits (like 0x0F00): a field is "
+                          "contiguous")
+        return None, None
+    if shift is None:
+        shift = low
+    elif shift > low:
+        s.problem("shift", f"{shift} would drop bits of the mask 0x{mask:04X} (its lowest bit "
+                           f"is {low})")
+        return None, None
+    return mask, shift
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
@@ -220,6 +273,13 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         s.problem("type", f"a bool in a {table} register needs `bit` (0..15)")
     if bit is not None and (bit_table or rtype != "bool"):
         s.problem("bit", "only a bool point in a holding or input register takes `bit`")
+    byte = s.choice("byte", ("high", "low"), None)  # which half of its register an 8-bit holds
+    if rtype in ("int8", "uint8") and byte is None:
+        s.problem("type", f"an {rtype} is half a register: say which with `byte: high` or "
+                          "`byte: low`")
+    if byte is not None and rtype not in ("int8", "uint8"):
+        s.problem("byte", "only int8 and uint8 points take `byte`")
+    mask, shift = _field(s, rtype)
     length = s.integer("length", None, min=1, max=125)  # registers of a string point
     if rtype == "string" and length is None:
         s.problem("length", "a string point needs `length` (registers, 2 characters each)")
@@ -235,6 +295,10 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     }
     if bit is not None:
         params["bit"] = bit
+    if byte is not None:
+        params["byte"] = byte
+    if mask is not None:
+        params["mask"], params["shift"] = mask, shift
     if length is not None:
         params["length"] = length
     if address is not None and rtype in TYPE_WORDS and address + TYPE_WORDS[rtype] > 65536:
@@ -256,9 +320,11 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
                                 "are read-only in Modbus"
     if rtype in TYPE_RANGE and scale:
         lo, hi = TYPE_RANGE[rtype]
+        if mask is not None:
+            lo, hi = 0, mask >> (shift or 0)
         ends = sorted((lo * scale + (offset or 0), hi * scale + (offset or 0)))
         keys.lo, keys.hi = ends[0], ends[1]
-    if rtype in ("int16", "uint16", "int32", "uint32") and scale:
+    if rtype in INTEGER_TYPES and scale:
         keys.step, keys.step_origin = abs(scale), offset or 0.0  # whole raw counts only
     return keys
 

@@ -3,6 +3,7 @@ backoff, on-demand reads, writes checked before any bus traffic, raw register ac
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
@@ -347,3 +348,33 @@ async def test_reconfigure_closes_links_nobody_uses(tmp_path: Path) -> None:
         assert list(t.tool.devices) == ["one"]
         count = len(t.values("a_speed"))
         await until(lambda: len(t.values("a_speed")) > count + 2, what="one polled on")
+
+
+async def test_writes_to_parts_of_one_register_never_undo_each_other(tmp_path: Path) -> None:
+    """A bit, a byte and a field of one register, written many times at once: each write
+    reads the register, merges its own bits and writes it back, one at a time per register,
+    so the register ends holding every last value (without that, a write merged into a value
+    read before another's write would put the other's old bits back)."""
+    device = tcp_device(free_port())
+    device["points"] = {
+        "flag": {"table": "holding", "address": 5, "type": "bool", "bit": 15, "writable": True},
+        "stage": {"table": "holding", "address": 5, "mask": 0x0F00, "writable": True,
+                  "min": 0, "max": 15},
+        "level": {"table": "holding", "address": 5, "type": "uint8", "byte": "low",
+                  "writable": True, "min": 0, "max": 255},
+    }
+    config = load({"plc": device}, tmp_path)
+    async with simulating(config), running_tool(config, start=False) as t:
+        for round_ in range(5):
+            flag, stage, level = bool(round_ % 2), round_ + 3, 17 * round_ + 1
+            results = await asyncio.gather(
+                t.tool.write({"point": "flag", "value": flag}, CTX),
+                t.tool.write({"point": "stage", "value": stage}, CTX),
+                t.tool.write({"point": "level", "value": level}, CTX))
+            assert all(r["confirmed"] for r in results), results
+            raw = await t.tool.read_registers({"device": "plc", "table": "holding",
+                                               "address": 5}, CTX)
+            assert raw["registers"] == [(flag << 15) | (stage << 8) | level], round_
+        assert await _read(t.tool, "stage") == 7 and await _read(t.tool, "level") == 69
+        err = await _error(t.tool.write({"point": "level", "value": 256}, CTX))
+        assert err.code == ErrorCode.OUT_OF_RANGE

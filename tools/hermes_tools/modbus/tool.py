@@ -38,7 +38,7 @@ from hermes_tools.modbus.bus import (
     quiet_pymodbus,
     raise_if_cancelled,
 )
-from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bit
+from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, merge
 from hermes_tools.modbus.device import ModbusDevice, PointDef, PollGroup, describe_registers
 from hermes_tools.modbus.diagnostics import CURRENT
 from hermes_tools.modbus.scan import LinkLost, Scan, ScanLimits, Span
@@ -77,6 +77,8 @@ class ModbusTool(Tool):
         self._retired: list[Bus] = []
         self._reconfigured = asyncio.Event()
         self.started = time.time()  # tells hermesd which run of the tool counted what
+        #: one read-modify-write at a time per register: (device, table, address) -> its lock
+        self._merging: dict[tuple[str, str, int], asyncio.Lock] = {}
         self.action(READ_SPEC, self.read)
         self.action(WRITE_SPEC, self.write)
         self.action(READ_REGISTERS_SPEC, self.read_registers)
@@ -414,20 +416,34 @@ class ModbusTool(Tool):
     async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         point, dev = self._point(args.get("point"))
         value = self._check_value(point, args.get("value"))
-        words: list[int] | list[bool]
+        if point.table != "coil" and point.layout.part is not None:
+            # a bit, a byte or a field: read-modify-write of its register, one at a time per
+            # register among hermesd's own writes (so two of them never undo each other), and
+            # read back whole. Another Modbus master writing the register between our read and
+            # our write would lose its change: Modbus has no atomic read-modify-write short of
+            # function 22, which few devices serve; the read-back then shows NOT_CONFIRMED if
+            # the register is not what we wrote
+            key = (dev.id, point.table, point.address)
+            lock = self._merging.setdefault(key, asyncio.Lock())
+            async with lock:
+                (current,) = await self._read_span(dev, point.table, point.address, 1,
+                                                   point.registers)
+                try:
+                    words: list[int] | list[bool] = [merge(value, point.layout, int(current))]
+                except CodecError as exc:
+                    raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id}: {exc}") from None
+                return await self._send_write(point, dev, value, words)
         if point.table == "coil":
             words = [value]
-        elif point.layout.type == "bool":
-            # a bit in a holding register: read-modify-write (not atomic against the PLC's
-            # own program; Modbus has no better way short of function 22, which few support)
-            (current,) = await self._read_span(dev, point.table, point.address, 1,
-                                               point.registers)
-            words = [set_bit(int(current), point.layout.bit or 0, bool(value))]
         else:
             try:
                 words = encode(value, point.layout)
             except CodecError as exc:
                 raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id}: {exc}") from None
+        return await self._send_write(point, dev, value, words)
+
+    async def _send_write(self, point: PointDef, dev: ModbusDevice, value: Any,
+                          words: list[int] | list[bool]) -> dict[str, Any]:
         self._reachable(dev)
         try:
             await self._ask(dev, lambda: dev.bus.write(dev.unit, point.table, point.address,

@@ -42,7 +42,7 @@ from pymodbus.simulator import DataType, SimData, SimDevice
 from pymodbus.transaction import TransactionManager
 
 from hermes_tools.modbus.bus import EXCEPTION_NAMES, FRAMER, LinkSpec
-from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw
+from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw, merge
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device, Point
@@ -308,6 +308,14 @@ def _link(wanted: str, actual: str) -> str | None:
     return str(path)
 
 
+def _raw_of(point: Point, name: str) -> Any:
+    """The raw value a mapped point's name stands for (the simulator is given names)."""
+    for entry in point.value_map:
+        if name in (entry.name, *entry.names.values()):
+            return entry.raw
+    raise ValueError(f"{name!r} is none of {point.id}'s names ({', '.join(point.choices)})")
+
+
 def _type_range(layout: Layout) -> tuple[float, float] | None:
     if layout.type not in INT_RANGE:
         return None
@@ -343,8 +351,16 @@ class ModbusSimulator:
                 layout = Layout.of(dict(point.params))
                 slice_ = {"id": pid, "name": point.name, "kind": point.kind, "unit": point.unit,
                           "writable": point.writable, "min": point.min, "max": point.max}
-                points[pid] = SimPoint(point, layout,
-                                       wander_for(slice_, values.get(pid), _type_range(layout)))
+                given = values.get(pid)
+                if point.value_map:  # the registers hold raw values; a mode holds still
+                    raws = [int(e.raw) for e in point.value_map]
+                    bits = isinstance(point.value_map[0].raw, bool)
+                    slice_.update(kind="bool" if bits else "int", min=min(raws), max=max(raws))
+                    given = _raw_of(point, given) if isinstance(given, str) else \
+                        (point.value_map[0].raw if given is None else given)
+                wander = wander_for(slice_, given, _type_range(layout))
+                wander.fixed = wander.fixed or bool(point.value_map)
+                points[pid] = SimPoint(point, layout, wander)
             unit = Unit(dev.id, int(p["unit"]), points)
             endpoint.units[unit.unit] = unit
             self.units[dev.id] = (endpoint, unit)
@@ -391,11 +407,15 @@ class ModbusSimulator:
             await server.async_setValues(unit.unit, fc, address, [bool(value)])
             return
         layout = sp.layout
-        if layout.type == "bool":
+        if layout.part is not None:  # a bit, a byte or a field: the rest of the register stays
             (current,) = await server.async_getValues(unit.unit, fc, address, 1)
-            bit = 1 << (layout.bit or 0)
-            await server.async_setValues(unit.unit, fc, address,
-                                         [(current | bit) if value else (current & ~bit)])
+            try:
+                merged = merge(bool(value) if layout.type == "bool" else value, layout,
+                               int(current))
+            except CodecError as exc:
+                log.warning("%s: cannot simulate %r: %s", sp.point.id, value, exc)
+                return
+            await server.async_setValues(unit.unit, fc, address, [merged])
             return
         try:
             if layout.type == "string":
@@ -492,6 +512,8 @@ class ModbusSimulator:
 
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         unit, sp = self._point(point)
+        if sp.point.value_map and isinstance(value, str):
+            value = _raw_of(sp.point, value)
         sp.wander.base = sp.wander.value = value
         await self._store(self.units[unit.device][0], unit, sp, value)
         return {"point": point, "value": await self.value(point)}
