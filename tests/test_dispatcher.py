@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.errors import Timeout, ToolError, ToolUnavailable
+from hermesd.core.errors import Timeout, ToolError, ToolUnavailable
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
 from tests.support.until import until
 

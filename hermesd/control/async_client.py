@@ -14,9 +14,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from hermesd import strict_json
+from hermesd.control.bounds import MAX_ANSWER
 from hermesd.control.client import (
-    MAX_ANSWER,
     QUEUE_RETRY,
     BadAnswer,
     Unreachable,
@@ -26,7 +25,8 @@ from hermesd.control.client import (
     queue_full,
     read_answer,
 )
-from hermesd.errors import ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 
 
 class AsyncClient:

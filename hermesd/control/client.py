@@ -17,11 +17,11 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from hermesd import strict_json
 from hermesd.answer import STATUS_EXIT
-from hermesd.errors import ProtocolError
+from hermesd.control.bounds import MAX_ANSWER
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 
-MAX_ANSWER = 8 * 1024 * 1024  # bytes in one answer line (a multi-point read, a tool's result)
 QUEUE_RETRY = 0.01  # seconds between tries to connect while hermesd's connection queue is full
 
 
@@ -135,7 +135,7 @@ class Client:
                 if not chunk:
                     raise Unreachable("hermesd closed the connection without an answer")
                 self._buffer += chunk
-                if len(self._buffer) > MAX_ANSWER:
+                if len(self._buffer) > MAX_ANSWER + 1:  # the frame and its newline
                     raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
         except TimeoutError:
             raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None

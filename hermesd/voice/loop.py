@@ -31,15 +31,15 @@ from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config, Voice
 from hermesd.context import RequestContext
-from hermesd.errors import ProtocolError
+from hermesd.core.errors import ProtocolError
+from hermesd.core.vad import Utterance, Vad, VadSettings
 from hermesd.voice.ask import Outcome, answer_recording
 from hermesd.voice.sources import Source, SourceError, open_source
 from hermesd.voice.speaker import Speaker, SpeakError
 from hermesd.voice.transcribe import TOOL, Transcriber
-from hermesd.voice.vad import Utterance, Vad, VadSettings
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +76,13 @@ class _Armed:
 class VoiceLoop:
     name = "voice"
 
-    def __init__(self, daemon: Daemon) -> None:
-        self.daemon = daemon
-        self.config: Config = daemon.config
-        self.transcriber = Transcriber(daemon.engine.dispatcher,
-                                       daemon.config.paths.runtime_dir / "voice")
-        self.speaker = self._speaker(daemon.config)
+    def __init__(self, services: Services) -> None:
+        self.engine = services.engine
+        self.supervisor = services.supervisor
+        self.config: Config = services.config
+        self.transcriber = Transcriber(services.engine.dispatcher,
+                                       services.config.paths.runtime_dir / "voice")
+        self.speaker = self._speaker(services.config)
         self.input_state = "starting"  # listening | input ended | input error | off | ...
         self.activity = "idle"  # idle | waiting for whisper | transcribing | speaking
         self.source: Source | None = None
@@ -97,7 +98,7 @@ class VoiceLoop:
         self._speaking = False
         self._input_changed = asyncio.Event()
         self._presses: asyncio.Queue[float] = asyncio.Queue(maxsize=TALK_PRESSES)
-        daemon.engine.event_handlers["talk"] = self._on_talk
+        services.events.register("talk", self._on_talk)
 
     @property
     def state(self) -> str:
@@ -296,7 +297,7 @@ class VoiceLoop:
                 peer=f"voice (push-to-talk: {armed[0].origin})" if armed else "voice")
             try:
                 outcome = await answer_recording(
-                    self.daemon.engine, self.transcriber, ctx, item.utterance.pcm,
+                    self.engine, self.transcriber, ctx, item.utterance.pcm,
                     wake_phrase=self.voice.wake_phrase,
                     require_wake=not (armed or follow_up), too_long=item.utterance.too_long)
             finally:
@@ -316,8 +317,8 @@ class VoiceLoop:
 
     async def _tool_ready(self) -> None:
         """Wait (bounded) for the whisper tool's first start or its restart after a crash."""
-        await self.daemon.supervisor.started()
-        tool = self.daemon.supervisor.tools.get(TOOL)
+        await self.supervisor.started()
+        tool = self.supervisor.tools.get(TOOL)
         if tool is not None and tool.state != "running":
             self.activity = "waiting for whisper"
             try:

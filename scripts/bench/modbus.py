@@ -50,7 +50,7 @@ from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
 
 from hermesd.config import load_config  # noqa: E402
 from hermesd.control.client import Client  # noqa: E402
-from hermesd.protocol import Message, encode  # noqa: E402
+from hermesd.core.protocol import Message, encode  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
 from tests.support import procfs  # noqa: E402
 from tests.support.ports import free_port  # noqa: E402

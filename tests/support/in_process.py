@@ -25,8 +25,8 @@ from hermesd.cache import ValueCache
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.engine import Engine
+from hermesd.events import EventTable
 from hermesd.metrics import Metrics
-from hermesd.protocol import Event
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor, ToolProcess
 from hermesd.toolspecs import tool_specs
@@ -81,20 +81,19 @@ async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any]) -> Async
     registry = Registry.build(config)
     cache = ValueCache(state / "lkv.json", registry.max_ages, registry.device_of())
     audit = AuditLog(state / "audit.jsonl")
-    engines: list[Engine] = []
-
-    def on_event(tool: str, event: Event) -> None:  # as the daemon hands events on
-        engines[0].on_event(tool, event)
-
-    supervisor = Supervisor(config.paths.runtime_dir, on_event)
-    engines.append(Engine(config, supervisor, cache, audit, Metrics()))
+    metrics = Metrics()
+    events = EventTable(metrics)  # as the daemon wires them
+    supervisor = Supervisor(config.paths.runtime_dir, events.dispatch)
+    engine = Engine(config, supervisor, cache, audit, metrics)
+    events.register("values", engine.on_values)
+    events.register("device", engine.on_device)
     tasks = [asyncio.create_task(supervisor.run(tool_specs(config)), name="supervisor"),
              asyncio.create_task(audit.run(), name="audit"),
              asyncio.create_task(cache.run(), name="cache")]
     try:
         await supervisor.started()
         assert await supervisor.wait_ready(30) == [], supervisor.status()
-        yield Rig(config, engines[0], supervisor, cache, audit, state / "audit.jsonl")
+        yield Rig(config, engine, supervisor, cache, audit, state / "audit.jsonl")
     finally:
         for task in tasks:
             task.cancel()

@@ -24,8 +24,8 @@ import paho.mqtt.client as paho
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from hermesd import strict_json
-from hermesd.errors import ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 from tests.support.mosquitto import MqttClient, Received
 from tests.support.soak.load import CODES, REFUSALS, STATUSES
 from tests.support.soak.plant import PYTHON, Child, spawn

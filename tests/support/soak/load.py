@@ -29,7 +29,7 @@ from typing import Any
 
 from hermesd.control.async_client import AsyncClient
 from hermesd.control.client import BadAnswer, Unreachable
-from hermesd.errors import ErrorCode
+from hermesd.core.errors import ErrorCode
 from tests.support.mosquitto import MqttClient, Received
 from tests.support.soak.plant import PYTHON
 
