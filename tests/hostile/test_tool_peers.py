@@ -504,7 +504,7 @@ def test_a_tool_sending_unusable_events_is_logged_once_and_harms_nothing(
     code, answer = d.ctl_json("read", "level")
     assert code == 0 and answer["status"] == "ok"
     warnings = [line for line in d.log.splitlines()
-                if " WARNING hermesd.engine: tool tank sent an unusable" in line]
+                if " WARNING hermesd.events: tool tank sent an unusable" in line]
     assert len(warnings) == 1 and sent[0] >= 10  # the first, with the note: more are counted
     assert "Traceback" not in d.log
     assert d.terminate() == 0
