@@ -141,6 +141,17 @@ class ValueCache:
                 listener(reading)
         return changed
 
+    def refresh(self, point: str, ts: float) -> bool:
+        """A poll read the point's value unchanged at `ts`: its reading takes that time.
+        Only a value read since the start is confirmed this way (not one restored from disk,
+        nor none at all), and never back in time. Returns whether the reading moved."""
+        old = self._readings.get(point)
+        if old is None or old.restored or not math.isfinite(ts) or ts <= old.ts:
+            return False
+        self._readings[point] = Reading(point, old.value, ts)
+        self._refreshed = True
+        return True
+
     def set_device(self, device: str, online: bool, reason: str = "",
                    ts: float | None = None) -> bool:
         """Record a device going online or offline. Returns whether its state changed."""

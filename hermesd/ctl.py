@@ -409,6 +409,14 @@ def format_status(s: dict[str, Any]) -> str:
         state = {True: "online", False: "OFFLINE", None: "unknown"}[d.get("online")]
         reason = f" ({d['reason']})" if d.get("reason") else ""
         lines.append(f"  {name:10} {d['driver']:7} {state}{reason}")
+        bus = d.get("bus")
+        if isinstance(bus, dict):
+            exceptions = ", ".join(f"{n}× code {c}" for c, n in
+                                   (bus.get("exceptions") or {}).items()) or "none"
+            p99 = (bus.get("latency_ms") or {}).get("p99_le")
+            lines.append(f"  {'':10} bus: {bus.get('requests')} requests, p99 "
+                         f"{'-' if p99 is None else f'≤ {p99:g} ms'}, exceptions {exceptions}, "
+                         f"{bus.get('timeouts')} timeouts, {bus.get('reconnects')} reconnects")
     lines.extend(f"write rate: role {row.get('role')} for {row.get('who')} ({row.get('source')}) "
                  f"limited since {row.get('since')}, {row.get('refused')} refused, next write "
                  f"in {row.get('next_write_in_s')} s"

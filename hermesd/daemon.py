@@ -22,6 +22,7 @@ from typing import Any
 from hermesd import __version__
 from hermesd.answer import Answer, refusal
 from hermesd.audit import AuditLog
+from hermesd.bus_diagnostics import BusDiagnostics
 from hermesd.cache import ValueCache
 from hermesd.components import Component, build_components
 from hermesd.config import Config, load_config
@@ -70,6 +71,8 @@ class Daemon:
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.events.register("values", self.engine.on_values)
         self.events.register("device", self.engine.on_device)
+        self.bus = BusDiagnostics(config)  # what tools report of each device's link
+        self.events.register("diagnostics", self.bus.on_event)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
         self.started = time.monotonic()
         self.state = "starting"
@@ -232,6 +235,7 @@ class Daemon:
             return False
         self.config = new
         self.engine.reconfigure(new)
+        self.bus.reconfigure(new)
         self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
                                retention=new.audit.retention)
         await self.supervisor.apply(tool_specs(new))
@@ -302,7 +306,7 @@ class Daemon:
         return await ask_audio(self.engine, self.config, ctx, audio, encoded=encoded)
 
     def status(self) -> dict[str, Any]:
-        devices = {}
+        devices: dict[str, dict[str, Any]] = {}
         for dev_id, dev in self.config.devices.items():
             state = self.cache.device(dev_id)
             devices[dev_id] = {
@@ -311,6 +315,9 @@ class Daemon:
                 "since": None if state is None else state.since,
                 "reason": None if state is None or state.online else state.reason,
             }
+            bus = self.bus.status(dev_id)
+            if bus is not None:
+                devices[dev_id]["bus"] = bus
         return {
             "node": {"id": self.config.node.id, "name": self.config.node.name},
             "version": __version__, "state": self.state, "pid": os.getpid(),

@@ -396,6 +396,21 @@ class Engine:
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
             self.cache.update(point.id, value, float(ts))
+        fresh = data.get("fresh", [])
+        if not isinstance(fresh, list):
+            raise ProtocolError("values: fresh must be a list")
+        for entry in fresh:  # points a poll read unchanged: only their timestamps move
+            ts = entry.get("ts") if isinstance(entry, dict) else None
+            pids = entry.get("points") if isinstance(entry, dict) else None
+            if not isinstance(ts, int | float) or isinstance(ts, bool) \
+                    or not isinstance(pids, str):
+                raise ProtocolError("values: fresh entries are {ts: number, points: 'id id ...'}")
+            for pid in pids.split(" "):
+                point = self.registry.points.get(pid) if isinstance(pid, str) else None
+                if point is None or self.registry.tool(point) != tool:
+                    raise ProtocolError(f"fresh value for {pid!r}, which tool {tool} does not "
+                                        "serve")
+                self.cache.refresh(point.id, float(ts))
 
     def on_device(self, tool: str, data: dict[str, Any]) -> None:
         """A `device` event: a device of the tool went on- or offline."""

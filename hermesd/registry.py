@@ -73,11 +73,12 @@ class Registry:
 
 
 def effective_max_age(point: Point, device: Device) -> float | None:
-    """A point's own max_age, else a few poll intervals of its device, else none (event-fed)."""
+    """A point's own max_age, else a few of its poll intervals, else none (event-fed)."""
     if point.max_age is not None:
         return point.max_age
-    if device.poll_interval is not None:
-        return DEFAULT_MAX_AGE_POLLS * device.poll_interval + device.timeout
+    interval = point.poll_interval or device.poll_interval  # its own, else its device's
+    if interval is not None:
+        return DEFAULT_MAX_AGE_POLLS * interval + device.timeout
     return None
 
 

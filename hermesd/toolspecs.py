@@ -24,6 +24,7 @@ def point_slice(point: Point, device: Device) -> dict[str, Any]:
     return {"id": point.id, "name": point.name, "kind": point.kind, "unit": point.unit,
             "writable": point.writable, "min": point.min, "max": point.max,
             "choices": list(point.choices), "max_age": effective_max_age(point, device),
+            **({"poll_interval": point.poll_interval} if point.poll_interval else {}),
             **dict(point.params)}
 
 

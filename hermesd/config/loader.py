@@ -16,7 +16,7 @@ from typing import Any
 import yaml
 
 from hermesd.config.driver_table import drivers
-from hermesd.config.drivers import DeviceKeys
+from hermesd.config.drivers import DeviceKeys, read_deadband
 from hermesd.config.model import (
     Access,
     Config,
@@ -223,7 +223,7 @@ def _llm(s: Section) -> Llm:
 
 
 _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                      "min", "max", "choices", "step")
+                      "min", "max", "choices", "step", "deadband")
 
 
 def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
@@ -299,6 +299,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     hi = s.number("max", None)
     choices = s.texts("choices")
     step = s.number("step", None, min=1e-9, positive=True)
+    deadband = read_deadband(s)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
@@ -318,6 +319,9 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                            f"(range {_fmt(keys.lo)}..{_fmt(keys.hi)})")
     if choices and keys.kind != "string":
         s.problem("choices", "only string points take choices")
+    if deadband is not None and not numeric:
+        s.problem("deadband", f"a {keys.kind} point takes no deadband: every change of it is "
+                              "published")
     if step is not None and not numeric:
         s.problem("step", f"a {keys.kind} point takes no step")
     elif step is not None and keys.step is not None and not _multiple(step, keys.step):
@@ -325,7 +329,8 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                           f"({keys.step:g})")
     return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
                  aliases=aliases, description=description, names=MappingProxyType(names),
-                 unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
+                 unit=unit, max_age=max_age, poll_interval=keys.poll_interval,
+                 deadband=deadband or keys.deadband, kind=keys.kind, writable=writable,
                  min=lo, max=hi, choices=choices, step=step or keys.step,
                  step_origin=keys.step_origin, params=MappingProxyType(keys.params))
 

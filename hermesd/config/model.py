@@ -63,6 +63,26 @@ class Llm:
 
 
 @dataclass(frozen=True, slots=True)
+class Deadband:
+    """The least change of a numeric point that is published at once (MQTT): more than
+    `amount` in the point's unit, or more than `amount` percent of the value last published.
+    A smaller change waits for the next periodic re-publish (`mqtt.republish`)."""
+
+    amount: float  # > 0; a percentage 0..100 when `percent`
+    percent: bool = False
+
+    def exceeded(self, last: float, value: float) -> bool:
+        """Whether `value` is far enough from `last` (the value last published) to publish."""
+        change = abs(value - last)
+        if self.percent:
+            return change > abs(last) * self.amount / 100 if last else change > 0
+        return change > self.amount
+
+    def describe(self) -> str:
+        return f"{self.amount:g}%" if self.percent else f"{self.amount:g}"
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     id: str
     device: str
@@ -76,6 +96,11 @@ class Point:
     names: Mapping[str, str] = field(default_factory=dict)
     unit: str | None = None
     max_age: float | None = None  # seconds after which a value is stale; None: only by offline
+    #: seconds between polls of this point when it has its own (a Modbus point's `poll_interval`
+    #: or its group's); None: its device's `poll_interval` (or not polled at all)
+    poll_interval: float | None = None
+    #: changes within it are not published at once (numeric points; None: every change is)
+    deadband: Deadband | None = None
     kind: ValueKind = "float"  # the value type people and policy see
     writable: bool = False
     min: float | None = None  # writable numbers: the allowed range (engineering units)

@@ -82,7 +82,7 @@ async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any]) -> Async
     cache = ValueCache(state / "lkv.json", registry.max_ages, registry.device_of())
     audit = AuditLog(state / "audit.jsonl")
     metrics = Metrics()
-    events = EventTable(metrics)  # as the daemon wires them
+    events = EventTable(metrics)  # as the daemon hands events on
     supervisor = Supervisor(config.paths.runtime_dir, events.dispatch)
     engine = Engine(config, supervisor, cache, audit, metrics)
     events.register("values", engine.on_values)

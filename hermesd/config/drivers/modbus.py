@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 
-from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
+from hermesd.config.drivers import (
+    DeviceKeys,
+    PointKeys,
+    PollGroup,
+    read_deadband,
+    read_poll_interval,
+    scaled_kind,
+)
 from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
 
@@ -51,13 +59,33 @@ def read_device(s: Section) -> DeviceKeys:
     params["retries"] = s.integer("retries", 1, min=0, max=5)
     # false: write one register or coil with function 16/15 (devices that lack 6/5)
     params["single_write"] = s.flag("single_write", True)
-    poll = s.duration("poll_interval", 5.0, min=0.05)
+    poll = read_poll_interval(s, "poll_interval", 5.0)  # of points without their own
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
     # the longest wait between tries of a device that stopped answering
     params["backoff_max"] = s.duration("backoff_max", max(30.0, poll or 0.0), min=0.05)
     if isinstance(params["backoff_max"], float) and poll and params["backoff_max"] < poll:
         s.problem("backoff_max", f"must be at least the poll_interval ({poll:g} s)")
-    return DeviceKeys(params, poll, timeout)
+    return DeviceKeys(params, poll, timeout, read_groups(s))
+
+
+def read_groups(s: Section) -> dict[str, PollGroup]:
+    """`groups: {fast: {poll_interval: 100ms, deadband: 0.5}}`: poll groups its points may
+    join with `group: fast`. Each group is polled at its own interval, in its own coalesced
+    blocks; its `deadband` applies to its numeric points that set none of their own."""
+    groups: dict[str, PollGroup] = {}
+    sec = s.section("groups")
+    for name, raw in sec.mapping_items():
+        sec.known.add(name)
+        g = Section(sec.problems, sec.at(name), raw)
+        if not g.ok:
+            continue
+        interval = read_poll_interval(g, "poll_interval")
+        if not g.has("poll_interval"):
+            g.problem("poll_interval", "is required: how often the group's points are read")
+        deadband = read_deadband(g)
+        g.finish()
+        groups[name] = PollGroup(interval, deadband)
+    return groups
 
 
 SERIAL_KEYS = ("baudrate", "parity", "stopbits", "bytesize")
@@ -174,6 +202,7 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     else:
         kind = scaled_kind("int", scale or 1.0, offset or 0.0)
     keys = PointKeys(kind, params)
+    _poll_keys(s, device, keys)
     if table not in ("holding", "coil"):
         keys.writable_ok = False
         keys.why_not_writable = f"{table} {'inputs' if table == 'discrete' else 'registers'} " \
@@ -185,3 +214,25 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     if rtype in ("int16", "uint16", "int32", "uint32") and scale:
         keys.step, keys.step_origin = abs(scale), offset or 0.0  # whole raw counts only
     return keys
+
+
+def _poll_keys(s: Section, device: DeviceKeys, keys: PointKeys) -> None:
+    """`poll_interval` and `group` of a point: its own interval wins over its group's, which
+    wins over its device's. Points polled at one interval are read together, in blocks."""
+    groups = device.groups
+    name = s.text("group", None)
+    group = PollGroup(None)
+    if name is not None:
+        if name in groups:
+            group = groups[name]
+            keys.params["group"] = name
+        else:
+            near = difflib.get_close_matches(name, list(groups), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            known = ", ".join(sorted(groups)) or "none"
+            s.problem("group", f"no group {name!r} in the device's groups (groups: {known})"
+                               f"{hint}")
+    own = read_poll_interval(s, "poll_interval")
+    keys.poll_interval = own if own is not None else group.poll_interval
+    if group.deadband is not None and keys.kind in ("int", "float"):
+        keys.deadband = group.deadband  # a group's deadband passes over its bool and text points

@@ -112,6 +112,20 @@ class ToolUnderTest:
         await self.tool.close()
 
     def values(self, point: str) -> list[dict[str, Any]]:
+        """Every report of the point, as hermesd's cache takes them: a value sent, or a poll
+        that read it unchanged (`fresh`: the value last sent, at the new time)."""
+        out: list[dict[str, Any]] = []
+        for e in self.events:
+            if e.kind != "values":
+                continue
+            out.extend(v for v in e.data["values"] if v["point"] == point)
+            out.extend({"point": point, "value": out[-1]["value"] if out else None,
+                        "ts": f["ts"], "fresh": True}
+                       for f in e.data.get("fresh", []) if point in f["points"].split(" "))
+        return out
+
+    def sent(self, point: str) -> list[dict[str, Any]]:
+        """The values of the point sent in full (decoded), not as `fresh`."""
         return [v for e in self.events if e.kind == "values" for v in e.data["values"]
                 if v["point"] == point]
 

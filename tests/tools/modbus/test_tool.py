@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_tools.modbus import tool as tool_module
 from hermes_tools.modbus.tool import ModbusTool
 
 from hermesd.core.errors import ErrorCode, HermesError, ToolError, UnknownPoint
@@ -46,6 +47,26 @@ async def test_poll_sends_every_value_and_refreshes_timestamps(tmp_path: Path) -
         assert t.states("plc") == [{"device": "plc", "online": True, "reason": "",
                                     "ts": t.states("plc")[0]["ts"]}]
         assert (await t.tool.status({}, CTX))["devices"]["plc"]["blocks"] == 4
+
+
+async def test_unchanged_registers_are_reported_fresh_not_sent_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config), running_tool(config) as t:
+        await until(lambda: len(t.values("speed")) >= 4, what="four polls")
+        assert len(t.sent("speed")) == 1  # decoded and sent once; then named as fresh
+        fresh = [v for v in t.values("speed") if v.get("fresh")]
+        assert fresh and {v["value"] for v in fresh} == {1200}
+        # a request on demand (here a write) gives hermesd a value of its own: the next poll
+        # sends every value in full, never `fresh` against a value hermesd no longer holds
+        await t.tool.write({"point": "speed", "value": 900}, CTX)
+        await until(lambda: len(t.sent("speed")) == 2, what="speed sent again")
+        assert t.sent("speed")[-1]["value"] == 900
+        assert len(t.sent("conveyor")) == 2  # every value in full after the write
+        # and every FULL_EVERY seconds, changed or not
+        monkeypatch.setattr(tool_module, "FULL_EVERY", 0.5)
+        sent = len(t.sent("conveyor"))
+        await until(lambda: len(t.sent("conveyor")) >= sent + 2, what="two full sends")
 
 
 async def test_offline_at_once_logged_once_backed_off_and_back(

@@ -26,6 +26,8 @@ from pymodbus.client import AsyncModbusSerialClient, AsyncModbusTcpClient
 from pymodbus.exceptions import ConnectionException, ModbusException, ModbusIOException
 from pymodbus.logging import Log
 
+from hermes_tools.modbus import diagnostics
+
 log = logging.getLogger(__name__)
 
 EXCEPTION_NAMES = {
@@ -50,6 +52,10 @@ class LinkFault(Exception):
 
 class NoAnswer(LinkFault):
     """Nothing valid came back in time (silence, a CRC error, a truncated frame)."""
+
+
+class TimedOut(NoAnswer):
+    """Silence: nothing at all came back before the deadline."""
 
 
 class NotConnected(LinkFault):
@@ -186,6 +192,7 @@ class Bus:
         self._quiet_since = 0.0
         self._silent = 0
         self.requests = 0  # sent, for status and benchmarks
+        self.connects = 0  # connections opened; each after the first is a reconnect
 
     # -- connection -------------------------------------------------------------------------
 
@@ -220,6 +227,9 @@ class Bus:
         if not ok or not client.connected:
             raise NotConnected(f"cannot connect to {where}: {_connect_reason(_CONNECT_ERRORS.last)}")
         self._silent = 0
+        self.connects += 1
+        if self.connects > 1:
+            diagnostics.current().reconnected()
         return client
 
     async def close(self) -> None:
@@ -249,12 +259,16 @@ class Bus:
                 if wait > 0:
                     await asyncio.sleep(wait)
             self.requests += 1
+            counted = diagnostics.current()
+            counted.sent()
+            sent_at = time.monotonic()
             try:
                 async with asyncio.timeout(max(0.001, deadline - time.monotonic())):
                     reply = await send(client)
             except TimeoutError:
+                counted.timed_out()
                 self._no_answer(client)
-                raise NoAnswer(f"no answer within {timeout:g} s") from None
+                raise TimedOut(f"no answer within {timeout:g} s") from None
             except ConnectionException:
                 raise NotConnected(f"connection to {self.spec.describe()} lost",
                                    lost=True) from None
@@ -262,24 +276,31 @@ class Bus:
                 if not client.connected:
                     raise NotConnected(f"connection to {self.spec.describe()} lost",
                                        lost=True) from None
+                counted.bad_reply()
                 self._no_answer(client)
                 raise NoAnswer(f"no valid answer ({exc})") from None
             except ModbusException as exc:
+                counted.bad_reply()
                 raise BadReply(f"pymodbus refused the exchange: {exc}") from None
             finally:
                 self._quiet_since = time.monotonic()
             raise_if_cancelled()
         self._silent = 0
         if reply is None:
+            counted.bad_reply()
             raise NoAnswer("no reply")
         if reply.isError():
             if reply.function_code != (expect_fc | 0x80):
+                counted.bad_reply()
                 raise BadReply(f"an exception reply for function {reply.function_code & 0x7F}, "
                                f"not {expect_fc} (a late answer to an earlier request?)")
+            counted.answered(self._quiet_since - sent_at, int(reply.exception_code))
             raise ExceptionReply(int(reply.exception_code))
         if reply.function_code != expect_fc:
+            counted.bad_reply()
             raise BadReply(f"a reply of function {reply.function_code} to a request of function "
                            f"{expect_fc} (a late answer to an earlier request?)")
+        counted.answered(self._quiet_since - sent_at)
         return reply
 
     def _no_answer(self, client: Any) -> None:

@@ -24,7 +24,7 @@ import logging
 import os
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -94,6 +94,8 @@ class Unit:
     corrupt: str = ""  # "" | crc | truncate
     stuck: bool = False  # writes are acknowledged but not taken (a PLC program overriding them)
     requests: Counter[str] = field(default_factory=Counter)
+    reads: Counter[tuple[str, int, int]] = field(default_factory=Counter)  # (table, address, count)
+    read_times: deque[float] = field(default_factory=lambda: deque(maxlen=1000))  # monotonic
 
     def sizes(self) -> dict[str, int]:
         size = dict.fromkeys(TABLE_FC, 0)
@@ -137,6 +139,9 @@ class _Handler(ServerRequestHandler):
         table, writes = FUNCTIONS.get(pdu.function_code, ("", False))
         unit.requests["write" if writes else "read"] += 1
         unit.requests[f"fc{pdu.function_code}"] += 1
+        if table and not writes:
+            unit.reads[(table, pdu.address, int(getattr(pdu, "count", 1) or 1))] += 1
+            unit.read_times.append(time.monotonic())
         if unit.dropped:
             return
         if unit.delay:
