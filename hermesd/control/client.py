@@ -135,7 +135,7 @@ class Client:
                 if not chunk:
                     raise Unreachable("hermesd closed the connection without an answer")
                 self._buffer += chunk
-                if len(self._buffer) > MAX_ANSWER:
+                if len(self._buffer) > MAX_ANSWER + 1:  # the frame and its newline
                     raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
         except TimeoutError:
             raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None

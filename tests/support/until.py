@@ -2,7 +2,8 @@
 
 `until(condition)` on a test's event loop and `until_sync(condition)` elsewhere poll `condition()`
 every `every` seconds until it returns something truthy, and return that; at `timeout` they
-raise TimeoutError naming `what`. `gone()` (optional), asked each round, says why waiting is
+raise TimeoutError naming `what`. On the loop, `condition` may also be a coroutine function
+(a question asked over a socket: hermesd's status). `gone()` (optional), asked each round, says why waiting is
 pointless (a daemon that died will not make anything true): what it returns ends the wait at
 once with RuntimeError. The benchmarks and the soak wait with these too.
 """
@@ -10,6 +11,7 @@ once with RuntimeError. The benchmarks and the soak wait with these too.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import time
 from collections.abc import Callable
 from typing import Any
@@ -17,9 +19,8 @@ from typing import Any
 EVERY = 0.02  # seconds between looks: quick to notice, cheap on a 2-core machine
 
 
-def _check(condition: Callable[[], Any], deadline: float, timeout: float, what: str,
+def _check(value: Any, deadline: float, timeout: float, what: str,
            gone: Callable[[], str | None] | None) -> Any:
-    value = condition()
     if value:
         return value
     if gone is not None and (why := gone()):
@@ -33,16 +34,20 @@ async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str =
                 every: float = EVERY, gone: Callable[[], str | None] | None = None) -> Any:
     """Poll `condition` on the running loop until it holds; its value."""
     deadline = time.monotonic() + timeout
-    # another process's condition: there is no event to await, only its effect to look at
-    while not (value := _check(condition, deadline, timeout, what, gone)):  # noqa: ASYNC110
+    while True:
+        value = condition()
+        if inspect.isawaitable(value):
+            value = await value
+        if _check(value, deadline, timeout, what, gone):
+            return value
+        # another process's condition: there is no event to await, only its effect to see
         await asyncio.sleep(every)
-    return value
 
 
 def until_sync(condition: Callable[[], Any], timeout: float = 10.0, what: str = "it", *,
                every: float = EVERY, gone: Callable[[], str | None] | None = None) -> Any:
     """Poll `condition` in this thread until it holds; its value."""
     deadline = time.monotonic() + timeout
-    while not (value := _check(condition, deadline, timeout, what, gone)):
+    while not (value := _check(condition(), deadline, timeout, what, gone)):
         time.sleep(every)
     return value

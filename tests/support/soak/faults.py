@@ -25,6 +25,7 @@ from typing import Any
 from tests.support.soak.disk import StateDisk
 from tests.support.soak.load import ControlClient, Load, Lost, MqttRequester, Planned
 from tests.support.soak.plant import LEAKY, LEAKY_POINT, Broker, Simulator
+from tests.support.until import until
 
 log = logging.getLogger("soak")
 
@@ -90,17 +91,15 @@ class Rig:
     async def poll(self, check: Callable[[dict[str, Any]], Any], timeout: float,
                    every: float = 0.25) -> Any:
         """Poll status until `check(status)` is truthy; returns it, or None at the deadline."""
-        deadline = time.monotonic() + timeout
-        while True:
+        async def look() -> Any:
             try:
-                value = check(await self.status())
+                return check(await self.status())
             except Lost:
-                value = None
-            if value:
-                return value
-            if time.monotonic() > deadline:
                 return None
-            await asyncio.sleep(every)
+        try:
+            return await until(look, timeout, "hermesd's status", every=every)
+        except TimeoutError:
+            return None
 
     async def running_tool(self, tool: str, not_pid: int | None = None,
                            timeout: float = RECOVERY_LIMIT) -> dict[str, Any] | None:
