@@ -39,6 +39,10 @@ def build_components(daemon: Daemon, running: Collection[str] = ()) -> list[Comp
         from hermesd.mqtt.bridge import MqttBridge
 
         components.append(MqttBridge(daemon))
+    if daemon.config.history.enabled and "history" not in running:
+        from hermesd.history.component import HistoryComponent
+
+        components.append(HistoryComponent(daemon))
     if daemon.config.voice.enabled and "voice" not in running:
         from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
 

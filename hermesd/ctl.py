@@ -3,6 +3,8 @@
     hermesctl [--socket PATH] [--json] [--role ROLE] [--dry-run] COMMAND ...
       status | tools | points | read POINT [POINT...] | write POINT VALUE
       ask [TEXT...] [--audio FILE] | call TOOL.ACTION JSON | listen [--window SECONDS]
+      history POINT [--since 2h | --from T [--to T]] [--stat S] [--csv]
+      alarms [--active] | ack ID
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
@@ -39,6 +41,13 @@ from typing import Any, NoReturn
 from hermesd import strict_json
 from hermesd.answer import STATUS_EXIT
 from hermesd.errors import ProtocolError
+from hermesd.history.terminal import (
+    CSV_BUCKETS,
+    SPARK_BUCKETS,
+    alarms_text,
+    history_csv,
+    history_text,
+)
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69
@@ -239,6 +248,17 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
+    p = sub.add_parser("history", parents=[common], help="a point's past: a stat, a sparkline")
+    p.add_argument("point")
+    p.add_argument("--since", default="24h", help="how far back (30m, 2h, 7d); default 24h")
+    p.add_argument("--from", dest="start", help="start time (ISO 8601; local if no offset)")
+    p.add_argument("--to", dest="end", help="end time (ISO 8601), default now")
+    p.add_argument("--stat", help="min|max|mean|last|changed_at|on_time|at")
+    p.add_argument("--csv", action="store_true", help="the series as CSV, for export")
+    p = sub.add_parser("alarms", parents=[common], help="alarms, newest first")
+    p.add_argument("--active", action="store_true", help="only those not cleared")
+    p = sub.add_parser("ack", parents=[common], help="acknowledge an alarm")
+    p.add_argument("alarm", metavar="ID")
     return parser
 
 
@@ -279,6 +299,24 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(call_args, dict):
             raise Usage("JSON arguments must be an object")
         req.update(tool=tool, action=action, args=call_args)
+    elif args.command == "history":
+        req["point"] = utf8(args.point, "POINT")
+        if args.start:
+            req["from"] = utf8(args.start, "--from")
+        else:
+            req["since"] = utf8(args.since, "--since")
+        if args.end:
+            req["to"] = utf8(args.end, "--to")
+        if args.stat:
+            req["stat"] = utf8(args.stat, "--stat")
+        req["series"] = CSV_BUCKETS if args.csv else SPARK_BUCKETS
+        if args.csv:
+            req["step"] = 60  # a row a minute (a longer period: longer rows)
+    elif args.command == "alarms":
+        if args.active:
+            req["active"] = True
+    elif args.command == "ack":
+        req["alarm"] = utf8(args.alarm, "ID")
     return req
 
 
@@ -373,7 +411,9 @@ def run(argv: list[str] | None = None) -> int:
                 return failed if failed is not None else code
             print(f"hermesctl: {exc}", file=sys.stderr)
             return code
-        failed = emit(lambda: print_answer(args.command, answer, as_json), answer["status"])
+        as_csv = getattr(args, "csv", False)
+        failed = emit(lambda: print_answer(args.command, answer, as_json, as_csv),
+                      answer["status"])
         return failed if failed is not None else STATUS_EXIT[answer["status"]]
     finally:
         client.close()
@@ -459,9 +499,13 @@ def _next_line(tty: bool) -> str:
     return line.rstrip("\n")
 
 
-def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
+def print_answer(command: str, answer: dict[str, Any], as_json: bool,
+                 as_csv: bool = False) -> None:
     if as_json:
         print_json(answer)
+        return
+    if as_csv and answer.get("status") == "ok":
+        print(history_csv(answer))
         return
     try:
         text, err = _human(command, answer)
@@ -483,6 +527,10 @@ def _human(command: str, answer: dict[str, Any]) -> tuple[str, str]:
         return format_points((answer.get("result") or {}).get("points", [])), ""
     if command == "tools" and status == "ok":
         return format_tools((answer.get("result") or {}).get("tools", {})), ""
+    if command == "history" and status == "ok":
+        return history_text(answer), ""
+    if command == "alarms" and status == "ok":
+        return alarms_text(answer), ""
     reply = answer.get("reply") or ""
     heard = f"heard: {answer['transcript']!r}\n" if "transcript" in answer else ""
     if status in ("ok", "stale", "dry_run"):

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hermesd import __version__
-from hermesd.answer import Answer, refusal
+from hermesd.answer import Action, Answer, refusal
 from hermesd.audit import AuditLog
 from hermesd.cache import ValueCache
 from hermesd.components import Component, build_components
@@ -29,7 +29,7 @@ from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
 from hermesd.engine import Engine
-from hermesd.errors import ConfigError, HermesError
+from hermesd.errors import BadRequest, ConfigError, HermesError
 from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
 from hermesd.prometheus import MetricsServer
@@ -42,7 +42,8 @@ from hermesd.toolspecs import tool_specs
 log = logging.getLogger(__name__)
 
 TOOLS_READY_TIMEOUT = 10.0  # READY waits this long for tools; a late tool is shown degraded
-DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0}
+DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0,
+                   "history": 10.0, "alarms": 5.0, "ack": 5.0}
 LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is withheld
 
 
@@ -273,6 +274,11 @@ class Daemon:
             return await self.engine.write(ctx, f["point"], f["value"])
         if req.op == "call":
             return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+        if req.op in ("history", "alarms", "ack"):  # answered by the history component
+            if req.op not in self.engine.actions:
+                raise BadRequest(f"{req.op}: history is off (add a history: section to the "
+                                 "config)")
+            return await self.engine.act(ctx, Action(req.op, dict(f)))
         if req.op == "listen":
             from hermesd.voice.control import listen
 

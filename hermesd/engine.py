@@ -86,6 +86,9 @@ class Engine:
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
         self.event_handlers: dict[str, Any] = {}
+        #: actions a component answers (history, alarms, ack): name -> async handler taking
+        #: (ctx, route, action, zh) and returning an Answer; policy is the handler's to check
+        self.actions: dict[str, Any] = {}
         self._bad_events_from: set[str] = set()  # tools whose unusable event was logged
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
@@ -111,6 +114,10 @@ class Engine:
     async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
         return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
                                text=None)
+
+    async def act(self, ctx: RequestContext, action: Action) -> Answer:
+        """A direct request for an action a component answers (`history`, `alarms`, `ack`)."""
+        return await self._run(ctx, "direct", action, text=None)
 
     async def ask(self, ctx: RequestContext, text: str, *, transcript: str | None = None
                   ) -> Answer:
@@ -216,6 +223,10 @@ class Engine:
                                   example=example.replace("_", " "),
                                   asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
             return Answer("ok", route, action, reply=reply)
+        handler = self.actions.get(action.name)
+        if handler is not None:
+            answer: Answer = await handler(ctx, route, action, zh)
+            return answer
         if action.name not in ("read", "write"):
             raise BadRequest(f"unknown action {action.name!r}")
         if action.name == "read" and "points" in action.args:

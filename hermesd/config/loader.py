@@ -16,6 +16,7 @@ from typing import Any
 import yaml
 
 from hermesd.config.drivers import DeviceKeys, drivers
+from hermesd.config.history import read_alarms, read_deadband, read_history
 from hermesd.config.model import (
     Access,
     Config,
@@ -47,7 +48,7 @@ NAME_LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 MAX_DESCRIPTION = 300  # characters: it goes into the model's prompt with every point's
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
-            "metrics", "audit")
+            "metrics", "audit", "history")
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -106,6 +107,7 @@ def validate(data: Any, source: Path) -> Config:
     memory = read_memory(top.section("memory"))
     metrics = read_metrics(top.section("metrics"))
     audit = read_audit(top.section("audit"))
+    history = read_history(top.section("history"), top.raw("history", None) is not None)
     top.finish()
 
     roles = access.roles
@@ -136,7 +138,7 @@ def validate(data: Any, source: Path) -> Config:
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
                   intents=tuple(intents), points=MappingProxyType(points), memory=memory,
-                  metrics=metrics, audit=audit)
+                  metrics=metrics, audit=audit, history=history)
 
 
 def _unknown_role(role: str, roles: Any) -> str:
@@ -222,7 +224,7 @@ def _llm(s: Section) -> Llm:
 
 
 _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                      "min", "max", "choices", "step")
+                      "min", "max", "choices", "step", "deadband", "alarms")
 
 
 def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
@@ -298,6 +300,8 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     hi = s.number("max", None)
     choices = s.texts("choices")
     step = s.number("step", None, min=1e-9, positive=True)
+    deadband = read_deadband(s, keys.kind in ("int", "float"))
+    alarms = read_alarms(s, keys.kind)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
@@ -326,7 +330,8 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                  aliases=aliases, description=description, names=MappingProxyType(names),
                  unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
                  min=lo, max=hi, choices=choices, step=step or keys.step,
-                 step_origin=keys.step_origin, params=MappingProxyType(keys.params))
+                 step_origin=keys.step_origin, params=MappingProxyType(keys.params),
+                 deadband=deadband, alarms=alarms)
 
 
 def _names(s: Section) -> dict[str, str]:

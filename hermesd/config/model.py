@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from hermesd.config.history import History, PointAlarms
 from hermesd.config.operations import Audit, Memory, Metrics
 
 ValueKind = Literal["bool", "int", "float", "string"]
@@ -85,6 +86,9 @@ class Point:
     step_origin: float = 0.0
     #: driver keys (table, address, type, topic, query, ...)
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: numbers: history stores a sample when it moved more than this (None: every change)
+    deadband: float | None = None
+    alarms: PointAlarms | None = None  # limits or a state that raise an alarm (history on)
 
     def label(self, lang: str = "en") -> str:
         """The point's name for a reply in `lang`: its own name there when the config gives
@@ -175,6 +179,7 @@ class Config:
     memory: Memory = field(default_factory=Memory)  # the memory watchdog's budgets
     metrics: Metrics = field(default_factory=Metrics)  # the Prometheus endpoint (off by default)
     audit: Audit = field(default_factory=Audit)  # the audit trail's retention, audit.jsonl's size
+    history: History = field(default_factory=History)  # the embedded history store and alarms
 
     def drivers(self) -> set[str]:
         return {d.driver for d in self.devices.values()}

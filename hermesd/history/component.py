@@ -1,0 +1,359 @@
+"""The history component: records every point's changes and gaps, writes them in batches, and
+answers the `history` action (and, with hermesd/history/alarms.py, `alarms` and `ack`).
+
+Values and device states come from the value cache's listeners; every few seconds each point
+is judged as a user would see it (stale by age, its device offline), and a point that is not
+good is in a gap until it is again. Every `history.flush` the recorder's batch is written in
+one transaction on the daemon's disk thread; a batch the store refuses (disk full, read-only)
+is kept and written with the next (bounded: past `MAX_UNWRITTEN` items the oldest is dropped
+and its time becomes a gap). Retention runs at start and hourly. Queries run on a thread of
+their own, so a slow disk write never holds an answer. Never blocks the event loop on disk;
+never lets a store failure stop the daemon (history is then `unavailable`, and says why).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import math
+import time
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from hermesd.answer import Action, Answer, Route
+from hermesd.cache import DeviceState, Reading
+from hermesd.config.model import Config, Point
+from hermesd.context import RequestContext
+from hermesd.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
+from hermesd.history import periods
+from hermesd.history.query import Reader, Summary
+from hermesd.history.recorder import Batch, Recorder, Track
+from hermesd.history.replies import history_reply
+from hermesd.history.store import Store, StoreError
+
+if TYPE_CHECKING:
+    from hermesd.daemon import Daemon
+
+log = logging.getLogger(__name__)
+
+JUDGE_INTERVAL = 5.0  # seconds between judging every point for gaps (stale by age)
+RETAIN_INTERVAL = 3600.0
+MAX_UNWRITTEN = 500_000  # samples and rows kept while the store refuses batches
+MAX_SERIES = 1440  # buckets of one series (a sparkline, a CSV export)
+MAX_GAPS_SHOWN = 20
+
+
+def tracks_of(config: Config) -> dict[str, Track]:
+    return {pid: Track(p.kind in ("int", "float", "bool"), p.deadband)
+            for pid, p in config.points.items()}
+
+
+class HistoryComponent:
+    name = "history"
+
+    def __init__(self, daemon: Daemon) -> None:
+        self.daemon = daemon
+        self.config = daemon.config
+        self.store = Store(daemon.config.paths.state_dir / "history.db")
+        self.recorder = Recorder(tracks_of(daemon.config), time.time())
+        self.unwritten: list[Batch] = []
+        self.state = "starting"
+        self.problem: str | None = None
+        self.written = 0  # batches written
+        self.dropped = 0  # batches dropped while the store refused them
+        self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
+        self._wake = asyncio.Event()
+        daemon.cache.subscribe(self._on_value)
+        daemon.cache.subscribe_devices(self._on_device)
+        daemon.engine.actions["history"] = self.answer
+
+    # -- lifecycle -------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            await self._open(loop)
+            next_flush = time.monotonic() + self.config.history.flush
+            next_retain = time.monotonic()
+            while True:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(JUDGE_INTERVAL):
+                        await self._wake.wait()
+                self._wake.clear()
+                self._judge_all(time.time())
+                if not self.store.is_open:
+                    await self._open(loop)
+                    continue
+                if time.monotonic() >= next_retain:
+                    next_retain = time.monotonic() + RETAIN_INTERVAL
+                    await self._retain(loop)
+                if time.monotonic() >= next_flush:
+                    next_flush = time.monotonic() + self.config.history.flush
+                    await self._flush(loop)
+        finally:
+            self._queries.shutdown(wait=True)
+            self._final_flush()
+
+    async def _open(self, loop: asyncio.AbstractEventLoop) -> None:
+        try:
+            seen = await loop.run_in_executor(self.daemon.disk, self.store.open)
+            if seen is not None:
+                await loop.run_in_executor(self.daemon.disk, self.store.record_stop, seen,
+                                           time.time())
+        except StoreError as exc:
+            self.store.close()
+            if self.problem != str(exc):
+                log.error("history store unavailable: %s (values are kept in memory, "
+                          "up to a bound, until it can be written)", exc)
+            self.problem = str(exc)
+            self.state = "unavailable"
+            return
+        self.state = "running"
+        self.problem = None
+        log.info("history store %s open", self.store.path)
+
+    async def reconfigure(self, config: Config) -> None:
+        self.config = config
+        self.recorder.retrack(tracks_of(config), time.time())
+
+    def status(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"state": self.state, "path": str(self.store.path),
+                               "batches_written": self.written, "batches_dropped": self.dropped,
+                               "unwritten": sum(b.size() for b in self.unwritten)}
+        if self.problem:
+            out["problem"] = self.problem
+        return out
+
+    # -- recording -------------------------------------------------------------------------
+
+    def _on_value(self, reading: Reading) -> None:
+        now = time.time()
+        self.recorder.value(reading.point, reading.value, reading.ts, now)
+        self._judge(reading.point, now)
+
+    def _on_device(self, device: str, state: DeviceState) -> None:
+        now = time.time()
+        for pid, point in self.config.points.items():
+            if point.device == device:
+                self._judge(pid, now, since=state.since)
+
+    def _judge_all(self, now: float) -> None:
+        for pid in self.recorder.points():
+            self._judge(pid, now)
+
+    def _judge(self, pid: str, now: float, since: float | None = None) -> None:
+        """Open or close the point's gap as the cache judges its value now."""
+        judged = self.daemon.cache.judge(pid, now)
+        current = self.recorder.current(pid)
+        if judged is None or current is None or judged.reading.restored:
+            return
+        good = current[1]
+        if judged.stale and good:
+            start = since
+            if start is None:
+                max_age = self.config.points[pid].max_age if pid in self.config.points else None
+                start = judged.reading.ts + max_age if max_age is not None and \
+                    "max age" in judged.why else now
+            self.recorder.set_gap(pid, _reason(judged.why), start, now)
+        elif not judged.stale and not good:
+            self.recorder.set_gap(pid, None, max(judged.reading.ts, since or 0.0), now)
+
+    async def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.unwritten.append(self.recorder.take_batch(time.time()))
+        self._bound_unwritten()
+        batches = list(self.unwritten)
+        try:
+            await loop.run_in_executor(self.daemon.disk, self.store.write, batches)
+        except StoreError as exc:
+            if self.state != "failing":
+                log.error("cannot write history to %s: %s (kept in memory and retried)",
+                          self.store.path, exc)
+            self.state = "failing"
+            self.problem = str(exc)
+            return
+        del self.unwritten[:len(batches)]
+        self.written += len(batches)
+        if self.state == "failing":
+            log.info("history written again to %s", self.store.path)
+        self.state, self.problem = "running", None
+
+    def _bound_unwritten(self) -> None:
+        while len(self.unwritten) > 1 and sum(b.size() for b in self.unwritten) > MAX_UNWRITTEN:
+            lost = self.unwritten.pop(0)
+            self.dropped += 1
+            nxt = self.unwritten[0]
+            start = min((t for s in lost.samples.values() for t, _ in s[:1]), default=lost.taken)
+            nxt.gaps_opened.insert(0, ("*", start, "not written: the store refused it"))
+            nxt.gaps_closed.insert(0, ("*", start, lost.taken))
+            log.warning("history batch of %d items dropped: the store keeps refusing writes",
+                        lost.size())
+
+    def _final_flush(self) -> None:
+        """At stop: the last batch, written before the store closes (blocking, like the
+        value cache's last snapshot)."""
+        if self.store.is_open:
+            self.unwritten.append(self.recorder.take_batch(time.time()))
+            try:
+                self.store.write(self.unwritten)
+                self.unwritten.clear()
+            except StoreError as exc:
+                log.error("history: the last batch was not written: %s", exc)
+        self.store.close()
+
+    async def _retain(self, loop: asyncio.AbstractEventLoop) -> None:
+        h = self.config.history
+        try:
+            removed = await loop.run_in_executor(self.daemon.disk, self.store.retain,
+                                                 time.time(), h.keep, h.max_size)
+        except StoreError as exc:
+            log.warning("history retention failed: %s", exc)
+            return
+        if removed:
+            log.info("history retention removed %d rows", removed)
+
+    # -- the `history` action --------------------------------------------------------------
+
+    async def answer(self, ctx: RequestContext, route: Route, action: Action, zh: bool
+                     ) -> Answer:
+        args = action.args
+        unknown = sorted(set(args) - {"point", "stat", "from", "to", "since", "series",
+                                  "step"})
+        if unknown:
+            raise BadRequest(f"history: unknown argument(s) {', '.join(unknown)}")
+        pid = args.get("point")
+        registry = self.daemon.engine.registry
+        if not isinstance(pid, str) or pid not in registry:
+            raise UnknownPoint(str(pid))
+        point = registry.get(pid)
+        checks = self.daemon.engine.policy.check_read(ctx, point)
+        stat = args.get("stat") or _default_stat(point)
+        if stat not in periods.STATS:
+            raise BadRequest(f"history: stat {str(stat)[:20]!r} is not one of "
+                             f"{', '.join(periods.STATS)}")
+        _check_stat(point, stat)
+        for key in ("from", "to", "since"):
+            if key in args and not isinstance(args[key], str):
+                raise BadRequest(f"history: {key} must be a time or duration as text")
+        series = args.get("series", 0)
+        if not isinstance(series, int) or isinstance(series, bool) or \
+                not 0 <= series <= MAX_SERIES:
+            raise BadRequest(f"history: series must be a number of buckets 0..{MAX_SERIES}")
+        step = args.get("step", 0)
+        if not isinstance(step, int | float) or isinstance(step, bool) or \
+                not 0 <= step <= periods.MAX_SPAN:
+            raise BadRequest("history: step must be the seconds of one bucket")
+        now = time.time()
+        start, end = periods.period(args.get("from"), args.get("to"), args.get("since"), now)
+        if stat == "at":
+            start = end
+        norm = Action("history", {"point": pid, "stat": stat, "from": periods.iso(start),
+                                  "to": periods.iso(end)})
+        if ctx.dry_run:
+            return Answer("dry_run", route, norm, checks=checks,
+                          reply=f"Dry run: would answer the {stat} of {pid} from the history.")
+        if not self.store.is_open and self.state != "failing":
+            raise HermesError(f"history is unavailable: {self.problem or 'not open yet'}",
+                              code=ErrorCode.NOT_READY)
+        reader = Reader(self.store, self.recorder.view(pid, now), self.unwritten)
+        started = time.perf_counter()
+        try:
+            result = await asyncio.get_running_loop().run_in_executor(
+                self._queries, _compute, reader, point, stat, start, end, now, series,
+                float(step))
+        except StoreError as exc:
+            raise HermesError(f"history cannot be read: {exc}", code=ErrorCode.INTERNAL) \
+                from None
+        timings = {"query": (time.perf_counter() - started) * 1000}
+        reply = history_reply(point, stat, result, start, end, now, zh)
+        if result["value"] is None:
+            return Answer("error", route, norm, result=result, reply=reply, timings_ms=timings,
+                          error={"code": ErrorCode.NO_DATA.value, "message": reply})
+        return Answer("ok", route, norm, result=result, reply=reply, timings_ms=timings)
+
+
+def _reason(why: str) -> str:
+    if " offline since " in why:
+        return why.split(" since ", maxsplit=1)[0]  # "plc1 offline"
+    return "stale" if "max age" in why else why[:80]
+
+
+def _default_stat(point: Point) -> str:
+    return {"bool": "on_time", "string": "last"}.get(point.kind, "mean")
+
+
+def _check_stat(point: Point, stat: str) -> None:
+    if stat == "on_time" and point.kind != "bool":
+        raise BadRequest(f"history: on_time is for on/off points; {point.id} is a {point.kind}")
+    if stat in ("min", "max", "mean") and point.kind == "string":
+        raise BadRequest(f"history: {stat} is for numbers; {point.id} is text")
+
+
+def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, now: float,
+             series: int, step: float) -> dict[str, Any]:
+    """The `result` of a history answer (blocking: store reads)."""
+    pid = point.id
+    summary = reader.summary(pid, start, end, now) if stat != "at" else \
+        reader.summary(pid, end, end, now)
+    r = summary.rollup
+    value: Any
+    extra: dict[str, Any] = {}
+    unit = point.unit
+    if stat == "at":
+        value, good = reader.value_at(pid, end, now)
+        if not good:
+            value = None
+    elif stat == "on_time":
+        value = round(r.integral, 3) if r.good > 0 else None
+        unit = "s"
+    elif stat == "changed_at":
+        value = periods.iso(r.last_change) if r.last_change is not None else None
+        if r.last_change is not None:
+            extra["changed_to"] = reader.value_at(pid, r.last_change, now)[0]
+    elif stat == "last":
+        value = r.last if r.good > 0 or r.changes else None
+    else:
+        value = {"min": r.min, "max": r.max, "mean": r.mean}[stat]
+    if isinstance(value, float) and point.kind == "float":
+        value = round(value, 6)
+    result: dict[str, Any] = {
+        "point": pid, "stat": stat, "value": value, "unit": unit,
+        "from": periods.iso(start), "to": periods.iso(summary.end if stat != "at" else end),
+        "samples": r.changes, "gaps": _gaps(summary), **extra,
+    }
+    if stat != "at":
+        result["coverage"] = round(summary.coverage, 4)
+        result["missing_s"] = round(max(0.0, summary.span - r.good), 3)
+        if point.kind in ("int", "float"):
+            result["summary"] = {"min": r.min, "max": r.max,
+                                 "mean": None if r.mean is None else round(r.mean, 6),
+                                 "last": r.last}
+    if series:
+        span = min(end, now) - start
+        if step > 0:
+            series = max(1, min(series, math.ceil(span / step)))
+        result["series"] = _series(reader, pid, start, min(end, now), now, series)
+    return result
+
+
+def _gaps(summary: Summary) -> list[dict[str, Any]]:
+    return [{"from": periods.iso(a), "to": periods.iso(b), "reason": why}
+            for a, b, why in summary.gaps[:MAX_GAPS_SHOWN]]
+
+
+def _series(reader: Reader, pid: str, start: float, end: float, now: float, n: int
+            ) -> list[dict[str, Any]]:
+    """`n` equal buckets of the period: each one's time, min, max, mean and last (None when
+    there was no good value in it)."""
+    if end <= start:
+        return []
+    width = (end - start) / n
+    out = []
+    for i in range(n):
+        a = start + i * width
+        r = reader.summary(pid, a, a + width if i < n - 1 else end, now).rollup
+        mean = r.mean
+        out.append({"t": periods.iso(a), "min": r.min, "max": r.max,
+                    "mean": None if mean is None else round(mean, 6),
+                    "last": r.last if r.good > 0 else None})
+    return out
