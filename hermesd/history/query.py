@@ -60,6 +60,7 @@ class Reader:
             elif kind == "m":
                 part = m_rows.get(int(s), Rollup())
             elif s == self.recorder.minute_start and e == now and \
+                    self.recorder.started < s and \
                     (live := self.recorder.live_minute(pid, now)) is not None:
                 part = live  # the open minute so far, from every value seen
             else:
@@ -138,17 +139,19 @@ class Reader:
 
     def _minute(self, pid: str, minute: int) -> tuple[Any, list[tuple[float, Any]]]:
         """The value at a minute's start and the samples stored in it."""
-        if minute >= self.recorder.minute_start:
-            opened = self.recorder.open_minute(pid)
-            return opened if opened is not None else (None, [])
-        row = self._rollups("m1", pid, [minute]).get(minute)
-        samples = self.store.samples(pid, minute)
+        found = set(self.store.samples(pid, minute))
         for batch in self.unwritten:
-            samples += [s for s in batch.samples.get(pid, ()) if minute <= s[0] < minute + MINUTE]
-        samples += [s for s in self.recorder.pending_samples(pid)
-                    if minute <= s[0] < minute + MINUTE]
-        samples.sort(key=lambda s: s[0])
-        return (row.first if row is not None else None), samples
+            found.update(s for s in batch.samples.get(pid, ()) if minute <= s[0] < minute + MINUTE)
+        if minute >= self.recorder.minute_start:
+            # the open minute: what the recorder saw, and what a hermesd before a restart
+            # wrote in the same minute
+            first, recent = self.recorder.open_minute(pid) or (None, [])
+            found.update(recent)
+            return first, sorted(found, key=lambda s: s[0])
+        found.update(s for s in self.recorder.pending_samples(pid)
+                     if minute <= s[0] < minute + MINUTE)
+        row = self._rollups("m1", pid, [minute]).get(minute)
+        return (row.first if row is not None else None), sorted(found, key=lambda s: s[0])
 
 
 def _runs(starts: list[float], step: int) -> list[list[float]]:

@@ -69,6 +69,7 @@ class _State:
 
 class Recorder:
     def __init__(self, tracks: Mapping[str, Track], now: float) -> None:
+        self.started = now  # what came before (in the store) is not in these rollups
         self.minute_start = int(now // MINUTE * MINUTE)
         self.hour_start = int(now // HOUR * HOUR)
         self._states = {pid: _State(track, cursor=now) for pid, track in tracks.items()}
@@ -188,7 +189,7 @@ class Recorder:
         """What a query about `pid` needs from memory, copied: queries run in a thread while
         the recorder goes on in the event loop."""
         return RecorderView(
-            minute_start=self.minute_start, hour_start=self.hour_start,
+            started=self.started, minute_start=self.minute_start, hour_start=self.hour_start,
             opened={pid: o} if (o := self.open_minute(pid)) is not None else {},
             live=self.live_minute(pid, now),
             rollups={"m1": self.pending_rollups(pid, "m1"), "h1": self.pending_rollups(pid, "h1")},
@@ -293,6 +294,7 @@ class Recorder:
 class RecorderView:
     """A copy of what the recorder holds about one point (see `Recorder.view`)."""
 
+    started: float
     minute_start: int
     hour_start: int
     opened: dict[str, tuple[Any, list[tuple[float, Any]]]]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -37,7 +38,7 @@ def _record(store: Store, seconds: int, *, flush_every: int = 60,
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Store:
+def store(tmp_path: Path) -> Iterator[Store]:
     s = Store(tmp_path / "history.db")
     assert s.open() is None  # a new store
     yield s
@@ -94,7 +95,7 @@ def test_a_month_is_read_from_hour_rows(store: Store) -> None:
 def test_deadband_thins_samples_but_not_the_max(tmp_path: Path) -> None:
     store = Store(tmp_path / "h.db")
     store.open()
-    rec = Recorder({"t": Track(True, deadband=0.5)}, T0)
+    rec = Recorder({"t": Track(True, deadband=0.5)}, T0 - 0.5)  # saw all of minute T0
     values = [20.0, 20.1, 20.2, 20.3, 20.9, 21.0, 25.0, 25.4]
     for i, v in enumerate(values):
         rec.value("t", v, T0 + i, T0 + i)
