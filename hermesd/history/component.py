@@ -64,6 +64,12 @@ class HistoryComponent:
         self.dropped = 0  # batches dropped while the store refused them
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
         self._wake = asyncio.Event()
+        # the value cache's snapshot need not be more frequent than the history's batches: a
+        # power cut loses at most one batch of either (and the disk is spared a snapshot every
+        # 10 s)
+        cache = daemon.cache
+        cache.persist_interval = max(cache.persist_interval, daemon.config.history.flush)
+        cache.refresh_interval = max(cache.refresh_interval, daemon.config.history.flush)
         daemon.cache.subscribe(self._on_value)
         daemon.cache.subscribe_devices(self._on_device)
         daemon.engine.actions["history"] = self.answer

@@ -6,7 +6,7 @@ readers do not block the writer. Every table is keyed by time first, so a batch 
 end of each B-tree and touches few pages (an SD card wears by the pages written, not by the
 rows); a point's rows are found by seeking (time, point) for each minute or hour asked about.
 
-Tables: `raw` (the samples of one point in one minute, written by one batch, as JSON),
+Tables: `raw` (the samples of one point in one minute, written by one batch, as zlib'd JSON),
 `m1`/`h1` (minute and hour rollups, see series.py), `gaps` (when a point had no good value,
 and why; point 0 is every point: hermesd was not running), `alarms` (every alarm raised, with
 its times), `meta` (the last time hermesd was known running). Nothing here follows a link: the
@@ -20,6 +20,7 @@ import logging
 import os
 import sqlite3
 import threading
+import zlib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -31,13 +32,18 @@ from hermesd.statefiles import open_state
 log = logging.getLogger(__name__)
 
 SCHEMA_VERSION = 1
+#: small pages: a batch rewrites the last page of each table it appends to, so the bytes a
+#: batch costs the disk grow with the page size (dev plant, 1 batch a minute, measured with
+#: scripts/bench/history.py: 42 KiB/min with 4 KiB pages, 21 with 1 KiB, 18 with 512 B)
+PAGE_SIZE = 1024
 ALL = 0  # the point id of a gap of every point
 _ROLLUP_COLUMNS = "first, last, min, max, integral, good, changes, last_change"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS points (id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE);
-CREATE TABLE IF NOT EXISTS raw (minute INTEGER, point INTEGER, seq INTEGER, data TEXT NOT NULL,
-    PRIMARY KEY (minute, point, seq)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS raw (minute INTEGER NOT NULL, point INTEGER NOT NULL,
+    seq INTEGER NOT NULL, data BLOB NOT NULL);
+CREATE UNIQUE INDEX IF NOT EXISTS raw_at ON raw (minute, point, seq);
 CREATE TABLE IF NOT EXISTS m1 (minute INTEGER, point INTEGER, {_ROLLUP_COLUMNS},
     PRIMARY KEY (minute, point)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS h1 (hour INTEGER, point INTEGER, {_ROLLUP_COLUMNS},
@@ -84,14 +90,17 @@ class Store:
             os.close(open_state(self.path, os.O_RDWR | os.O_CREAT))  # a plain file of ours
             db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
                                  timeout=5.0)
-            db.execute("PRAGMA auto_vacuum = INCREMENTAL")  # only takes on a new file
+            # the page size takes only on a new file, before its first table; no auto-vacuum:
+            # its pointer-map pages would be rewritten by every batch (pages freed by
+            # retention are reused, so the file stops growing at its budget)
+            db.execute(f"PRAGMA page_size = {PAGE_SIZE}")
+            db.executescript(_SCHEMA)
             mode = db.execute("PRAGMA journal_mode = WAL").fetchone()[0]
             if mode != "wal":
                 raise StoreError(f"{self.path}: cannot use write-ahead logging ({mode})")
             db.execute("PRAGMA synchronous = FULL")
             db.execute(f"PRAGMA cache_size = -{self._cache_kib}")
             db.execute("PRAGMA journal_size_limit = 4194304")
-            db.executescript(_SCHEMA)
             version = db.execute("PRAGMA user_version").fetchone()[0]
             if version not in (0, SCHEMA_VERSION):
                 raise StoreError(f"{self.path}: store version {version}, this hermesd knows "
@@ -110,7 +119,7 @@ class Store:
         return None if row is None else float(row[0])
 
     def close(self) -> None:
-        for conn in (self._reader, self._db):
+        for conn in {id(c): c for c in (self._reader, self._db)}.values():
             if conn is not None:
                 try:
                     conn.close()
@@ -163,8 +172,8 @@ class Store:
                 minute = int(t // MINUTE * MINUTE)
                 by_minute.setdefault(minute, []).append([round((t - minute) * 1000), v])
             for minute, items in by_minute.items():
-                rows.append((minute, pid, seq,
-                             json.dumps(items, separators=(",", ":"), ensure_ascii=False)))
+                text = json.dumps(items, separators=(",", ":"), ensure_ascii=False)
+                rows.append((minute, pid, seq, zlib.compress(text.encode(), 6)))
         db.executemany("INSERT OR REPLACE INTO raw VALUES (?, ?, ?, ?)", rows)
         db.executemany("INSERT OR REPLACE INTO m1 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [(m, self._id(db, name), *r.row()) for m, name, r in batch.minutes])
@@ -215,7 +224,7 @@ class Store:
         out: list[tuple[float, Any]] = []
         for (data,) in self._read("SELECT data FROM raw WHERE minute = ? AND point = ? "
                                   "ORDER BY seq", (minute, pid)):
-            out.extend((minute + ms / 1000, v) for ms, v in json.loads(data))
+            out.extend((minute + ms / 1000, v) for ms, v in json.loads(zlib.decompress(data)))
         out.sort(key=lambda s: s[0])
         return out
 
@@ -253,7 +262,8 @@ class Store:
     # -- retention -------------------------------------------------------------------------
 
     def size(self) -> int:
-        """Bytes in use (pages holding data; freed pages are not counted)."""
+        """Bytes in use (pages holding data; freed pages, reused by later batches, are not
+        counted)."""
         rows = self._read("SELECT (SELECT page_count FROM pragma_page_count) - "
                           "(SELECT freelist_count FROM pragma_freelist_count), "
                           "(SELECT page_size FROM pragma_page_size)", ())
@@ -282,8 +292,6 @@ class Store:
                         # a tenth of what the table spans, oldest first
                         cut = span[0] + max((span[1] - span[0]) // 10, MINUTE)
                         removed += db.execute(_CUT[table], (cut,)).rowcount
-                        db.execute("PRAGMA incremental_vacuum")
-                db.execute("PRAGMA incremental_vacuum")
             except sqlite3.Error as exc:
                 raise StoreError(str(exc)) from None
         return removed
