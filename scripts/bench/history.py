@@ -152,7 +152,7 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
             base.execute("COMMIT")
         base_cpu, base_w = time.process_time() - cpu0, write_bytes() - w0
         base.close()
-        base_size = dir_size(tmp) 
+        base_size = dir_size(tmp)
 
         store = Store(tmp / "history.db")
         store.open()

@@ -1,0 +1,142 @@
+"""`history` through a real hermesd: hermesctl history (reply with sparkline, --json in
+DESIGN's shape, --csv), policy, audit, gaps from a device going offline, restarts and reloads."""
+
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+from typing import Any
+
+import yaml
+
+from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
+
+
+def _plant(**history: Any) -> dict[str, Any]:
+    config = base_config({"boiler": fake_device({
+        "temp": {"name": "Boiler temperature", "type": "float", "writable": True, "min": 0,
+                 "max": 1000, "unit": "°C", "params": {"value": 500.0}},
+        "pump": {"name": "Feed pump", "type": "bool", "writable": True,
+                 "params": {"value": False}},
+        "batch": {"type": "string", "writable": True, "params": {"value": "A"}},
+    }, poll_interval="500ms")}, history={"flush": "1s", **history})
+    config["access"]["roles"]["blind"] = {"read": False, "write": False}
+    return config
+
+
+def _write(d: RunningDaemon, point: str, value: str) -> None:
+    done = d.ctl("--role", "operator", "write", point, value)
+    assert done.returncode == 0, done.stderr
+
+
+def _written(d: RunningDaemon) -> int:
+    return int(d.status()["history"]["batches_written"])
+
+
+def test_history_answers_in_words_json_and_csv(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant())
+    d.wait_until(lambda: d.status()["history"]["state"] == "running", what="history open")
+    for value in ("510", "545.5", "520"):
+        _write(d, "temp", value)
+    _write(d, "pump", "on")
+    code, answer = d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")
+    assert code == 0 and answer["status"] == "ok", answer
+    assert answer["action"]["name"] == "history"
+    args = answer["action"]["args"]
+    assert args["point"] == "temp" and args["stat"] == "max"
+    assert args["from"].endswith("Z") and args["to"].endswith("Z")
+    result = answer["result"]
+    assert {"point", "stat", "value", "unit", "from", "to", "samples", "gaps"} <= set(result)
+    assert result["value"] == 545.5 and result["unit"] == "°C"
+    assert result["samples"] >= 4 and result["summary"]["min"] == 500.0
+    assert "545.5 °C" in answer["reply"] and "highest" in answer["reply"]
+    # the words: a sparkline under the reply
+    done = d.ctl("history", "temp", "--since", "10m")
+    assert done.returncode == 0
+    assert "average of Boiler temperature" in done.stdout
+    assert any(ch in done.stdout for ch in "▁▂▃▄▅▆▇█")
+    done = d.ctl("history", "temp", "--since", "10m", "--csv")
+    rows = list(csv.reader(io.StringIO(done.stdout)))
+    assert rows[0] == ["time", "point", "min", "max", "mean", "last", "unit"]
+    assert any(r[3] == "545.5" for r in rows[1:]), rows
+    # on/off, changes and the value at a time
+    code, answer = d.ctl_json("history", "pump", "--since", "1h", "--stat", "on_time")
+    assert code == 0 and answer["result"]["unit"] == "s" and answer["result"]["value"] >= 0
+    code, answer = d.ctl_json("history", "pump", "--stat", "changed_at")
+    assert code == 0 and answer["result"]["changed_to"] is True
+    code, answer = d.ctl_json("history", "temp", "--stat", "at", "--to", "now")
+    assert code == 0 and answer["result"]["value"] == 520.0
+
+
+def test_history_refuses_what_it_cannot_answer(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant())
+    cases = [
+        (("history", "nope"), 65, "UNKNOWN_POINT"),
+        (("history", "temp", "--stat", "on_time"), 65, "BAD_REQUEST"),
+        (("history", "batch", "--stat", "max"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--stat", "median"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--since", "two hours"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--from", "yesterday-ish"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--since", "5000d"), 65, "BAD_REQUEST"),
+        (("--role", "blind", "history", "temp"), 77, "FORBIDDEN"),
+    ]
+    for args, code, error in cases:
+        got, answer = d.ctl_json(*args)
+        assert (got, answer["error"]["code"]) == (code, error), (args, answer)
+    records = [r for r in d.audit_records() if (r.get("action") or {}).get("name") == "history"]
+    assert any(r.get("status") == "forbidden" and r["role"] == "blind" for r in records)
+
+
+def test_a_device_offline_is_a_gap_and_a_restart_keeps_history(
+        daemon_runner: DaemonRunner) -> None:
+    config = _plant()
+    d = daemon_runner.start(config)
+    _write(d, "temp", "530")
+    d.request({"op": "call", "tool": "boiler", "action": "set_offline",
+               "args": {"device": "boiler", "online": False}, "role": "engineer"})
+    d.wait_until(lambda: d.ctl_json("read", "temp")[1]["status"] == "stale", what="offline")
+    d.request({"op": "call", "tool": "boiler", "action": "set_offline",
+               "args": {"device": "boiler", "online": True}, "role": "engineer"})
+    _write(d, "temp", "540")
+
+    def gap_seen() -> dict[str, Any] | None:
+        answer = d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")[1]
+        gaps = answer["result"]["gaps"]
+        return answer if any("offline" in g["reason"] for g in gaps) else None
+
+    answer = d.wait_until(gap_seen, what="the offline gap")
+    assert answer["result"]["value"] == 540.0
+    assert "no data" in answer["reply"] and "boiler offline" in answer["reply"]
+    written = _written(d)
+    d.wait_until(lambda: _written(d) > written, what="a batch written")
+    assert d.terminate() == 0
+    d2 = daemon_runner.start(config)
+    code, answer = d2.ctl_json("history", "temp", "--since", "1h", "--stat", "max")
+    assert code == 0 and answer["result"]["value"] == 540.0
+    assert any(g["reason"] == "hermesd was not running" for g in answer["result"]["gaps"])
+
+
+def test_a_reload_that_removes_a_point_keeps_its_rows(daemon_runner: DaemonRunner) -> None:
+    config = _plant()
+    d = daemon_runner.start(config)
+    _write(d, "batch", "B-7")
+    written = _written(d)
+    d.wait_until(lambda: _written(d) > written, what="a batch written")
+    del config["devices"]["boiler"]["points"]["batch"]
+    d.config_path.write_text(yaml.safe_dump({**config, "paths": yaml.safe_load(
+        d.config_path.read_text())["paths"]}, sort_keys=False, allow_unicode=True))
+    d.proc.send_signal(1)  # SIGHUP
+    d.wait_until(lambda: d.status()["reloads"]["ok"] == 1, what="the reload")
+    code, answer = d.ctl_json("history", "batch")
+    assert code == 65 and answer["error"]["code"] == "UNKNOWN_POINT"
+    written = _written(d)
+    d.wait_until(lambda: _written(d) > written, what="a batch after the reload")
+    db = sqlite3.connect(d.state_dir / "history.db")
+    try:
+        names = {n for (n,) in db.execute("SELECT name FROM points")}
+        rows = db.execute("SELECT count(*) FROM raw JOIN points ON raw.point = points.id "
+                          "WHERE points.name = 'batch'").fetchone()[0]
+    finally:
+        db.close()
+    assert "batch" in names and rows >= 1
