@@ -27,6 +27,7 @@ from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
 from hermesd.history import periods
+from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
 from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.replies import history_reply
@@ -73,6 +74,10 @@ class HistoryComponent:
         daemon.cache.subscribe(self._on_value)
         daemon.cache.subscribe_devices(self._on_device)
         daemon.engine.actions["history"] = self.answer
+        self.desk = AlarmDesk(daemon.config, lambda: daemon.engine.policy, self._urgent)
+        self._flush_now = False
+        daemon.engine.actions["alarms"] = self._alarms
+        daemon.engine.actions["ack"] = self.desk.ack
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -84,18 +89,21 @@ class HistoryComponent:
             next_retain = time.monotonic()
             while True:
                 with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(JUDGE_INTERVAL):
+                    async with asyncio.timeout(self._sleep()):
                         await self._wake.wait()
                 self._wake.clear()
-                self._judge_all(time.time())
+                now = time.time()
+                self._judge_all(now)
+                self.desk.book.tick(now)
                 if not self.store.is_open:
                     await self._open(loop)
                     continue
                 if time.monotonic() >= next_retain:
                     next_retain = time.monotonic() + RETAIN_INTERVAL
                     await self._retain(loop)
-                if time.monotonic() >= next_flush:
+                if time.monotonic() >= next_flush or self._flush_now:
                     next_flush = time.monotonic() + self.config.history.flush
+                    self._flush_now = False
                     await self._flush(loop)
         finally:
             self._queries.shutdown(wait=True)
@@ -115,6 +123,10 @@ class HistoryComponent:
             self.problem = str(exc)
             self.state = "unavailable"
             return
+        try:
+            await loop.run_in_executor(self._queries, self.desk.restore, self.store)
+        except StoreError as exc:
+            log.warning("alarms could not be read back from the history store: %s", exc)
         self.state = "running"
         self.problem = None
         log.info("history store %s open", self.store.path)
@@ -122,6 +134,7 @@ class HistoryComponent:
     async def reconfigure(self, config: Config) -> None:
         self.config = config
         self.recorder.retrack(tracks_of(config), time.time())
+        self.desk.book.reconfigure(config)
 
     def status(self) -> dict[str, Any]:
         out: dict[str, Any] = {"state": self.state, "path": str(self.store.path),
@@ -129,13 +142,27 @@ class HistoryComponent:
                                "unwritten": sum(b.size() for b in self.unwritten)}
         if self.problem:
             out["problem"] = self.problem
+        out["alarms_active"] = len(self.desk.book.active())
         return out
+
+    def _sleep(self) -> float:
+        """Until the next judging, or sooner when an alarm's delay runs out before it."""
+        due = self.desk.book.next_due()
+        if due is None:
+            return JUDGE_INTERVAL
+        return min(JUDGE_INTERVAL, max(0.05, due - time.time()))
+
+    def _urgent(self) -> None:
+        """An alarm changed: write it with a batch now, not at the batch interval."""
+        self._flush_now = True
+        self._wake.set()
 
     # -- recording -------------------------------------------------------------------------
 
     def _on_value(self, reading: Reading) -> None:
         now = time.time()
         self.recorder.value(reading.point, reading.value, reading.ts, now)
+        self.desk.book.on_value(reading.point, reading.value, min(reading.ts, now))
         self._judge(reading.point, now)
 
     def _on_device(self, device: str, state: DeviceState) -> None:
@@ -143,6 +170,7 @@ class HistoryComponent:
         for pid, point in self.config.points.items():
             if point.device == device:
                 self._judge(pid, now, since=state.since)
+        self.desk.book.on_device(device, state.online, min(state.since, now), now)
 
     def _judge_all(self, now: float) -> None:
         for pid in self.recorder.points():
@@ -169,9 +197,11 @@ class HistoryComponent:
         self.unwritten.append(self.recorder.take_batch(time.time()))
         self._bound_unwritten()
         batches = list(self.unwritten)
+        statements = self.desk.take_statements()
         try:
-            await loop.run_in_executor(self.daemon.disk, self.store.write, batches)
+            await loop.run_in_executor(self.daemon.disk, self.store.write, batches, statements)
         except StoreError as exc:
+            self.desk.give_back(statements)
             if self.state != "failing":
                 log.error("cannot write history to %s: %s (kept in memory and retried)",
                           self.store.path, exc)
@@ -201,7 +231,7 @@ class HistoryComponent:
         if self.store.is_open:
             self.unwritten.append(self.recorder.take_batch(time.time()))
             try:
-                self.store.write(self.unwritten)
+                self.store.write(self.unwritten, self.desk.take_statements())
                 self.unwritten.clear()
             except StoreError as exc:
                 log.error("history: the last batch was not written: %s", exc)
@@ -218,7 +248,18 @@ class HistoryComponent:
         if removed:
             log.info("history retention removed %d rows", removed)
 
-    # -- the `history` action --------------------------------------------------------------
+    # -- actions -----------------------------------------------------------------------------
+
+    async def _alarms(self, ctx: RequestContext, route: Route, action: Action, zh: bool
+                      ) -> Answer:
+        recent: list[Any] = []
+        if self.store.is_open and not action.args.get("active"):
+            try:
+                recent = await asyncio.get_running_loop().run_in_executor(
+                    self._queries, self.store.query, RECENT_SQL)
+            except StoreError as exc:
+                log.warning("alarms: the store's list cannot be read: %s", exc)
+        return await self.desk.alarms(ctx, route, action, zh, recent)
 
     async def answer(self, ctx: RequestContext, route: Route, action: Action, zh: bool
                      ) -> Answer:

@@ -140,3 +140,57 @@ def test_a_reload_that_removes_a_point_keeps_its_rows(daemon_runner: DaemonRunne
     finally:
         db.close()
     assert "batch" in names and rows >= 1
+
+
+def _alarm_plant() -> dict[str, Any]:
+    config = _plant()
+    points = config["devices"]["boiler"]["points"]
+    points["temp"]["alarms"] = {"high": 540, "hysteresis": 5, "delay": "1s"}
+    points["pump"]["alarms"] = {"state": True}
+    return config
+
+
+def test_alarms_raise_clear_and_are_acknowledged_by_a_role_that_may_write(
+        daemon_runner: DaemonRunner) -> None:
+    config = _alarm_plant()
+    d = daemon_runner.start(config)
+    code, answer = d.ctl_json("alarms", "--active")
+    assert code == 0 and answer["result"]["alarms"] == [] and answer["reply"] == \
+        "No active alarms."
+    _write(d, "temp", "545")
+
+    def active() -> list[dict[str, Any]]:
+        return list(d.ctl_json("alarms", "--active")[1]["result"]["alarms"])
+
+    alarms = d.wait_until(active, what="the high alarm")
+    assert [(a["id"], a["state"]) for a in alarms] == [("temp_high", "active")]
+    assert alarms[0]["message"] == "Boiler temperature high, 545 °C"
+    done = d.ctl("alarms")
+    assert "temp_high" in done.stdout and "active" in done.stdout
+    # a viewer may not acknowledge; an operator may, and it is audited
+    code, answer = d.ctl_json("ack", "temp_high")
+    assert code == 77 and answer["error"]["code"] == "FORBIDDEN"
+    code, answer = d.ctl_json("--role", "operator", "ack", "nonesuch")
+    assert code == 65 and "no alarm" in answer["error"]["message"]
+    code, answer = d.ctl_json("--role", "operator", "ack", "temp_high")
+    assert code == 0 and answer["result"]["alarm"]["state"] == "acknowledged", answer
+    records = [r for r in d.audit_records() if (r.get("action") or {}).get("name") == "ack"]
+    assert [(r["role"], r["status"]) for r in records if r["phase"] == "done"] == \
+        [("viewer", "forbidden"), ("operator", "rejected"), ("operator", "ok")]
+    # within the hysteresis: still active; below it: cleared
+    _write(d, "temp", "537")
+    assert [a["state"] for a in active()] == ["acknowledged"]
+    _write(d, "temp", "530")
+    d.wait_until(lambda: not active(), what="the alarm to clear")
+    # a bool state alarm with no delay, kept across a restart
+    _write(d, "pump", "on")
+    d.wait_until(lambda: [a["id"] for a in active()] == ["pump_state"], what="pump alarm")
+    assert d.terminate() == 0
+    # the device still has the pump on after the restart: the same occurrence stays active
+    config["devices"]["boiler"]["points"]["pump"]["params"]["value"] = True
+    d2 = daemon_runner.start(config)
+    listed = d2.ctl_json("alarms")[1]["result"]["alarms"]
+    assert sorted((a["id"], a["state"]) for a in listed) == \
+        [("pump_state", "active"), ("temp_high", "cleared")]
+    done = d2.ctl("ask", "any alarms?")
+    assert done.returncode == 0
