@@ -17,7 +17,7 @@ from hermesd.answer import Action, Answer, Route
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import BadRequest, Forbidden
-from hermesd.history.alarms import AlarmBook, AlarmEvent, Occurrence
+from hermesd.history.alarms import AlarmBook, AlarmEvent, Occurrence, alarm_message
 from hermesd.history.periods import iso
 from hermesd.history.replies import clock
 from hermesd.history.store import Store
@@ -69,6 +69,14 @@ class AlarmDesk:
         """Blocking (a store read): call from a thread."""
         self.book.restore(_occurrence(row) for row in store.query(RESTORE_SQL))
 
+    def say(self, occ: Occurrence, lang: str) -> str:
+        """An occurrence's message in `lang` (the point's name there, when it has one)."""
+        d = self.book.definition(occ.alarm)
+        if d is None or lang == "en":
+            return occ.message
+        point = self.book.config.points.get(d.point) if d.point else None
+        return alarm_message(d, point, occ.value, lang)
+
     # -- actions ---------------------------------------------------------------------------
 
     async def alarms(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
@@ -92,7 +100,7 @@ class AlarmDesk:
         shown = shown[:MAX_LISTED]
         return Answer("ok", route, Action("alarms", dict(action.args)),
                       result={"alarms": [o.to_dict(iso) for o in shown]},
-                      reply=alarms_reply(self.book.active(), zh))
+                      reply=alarms_reply(self.book.active(), zh, self.say))
 
     async def ack(self, ctx: RequestContext, route: Route, action: Action, zh: bool) -> Answer:
         alarm_id = action.args.get("alarm")
@@ -115,20 +123,25 @@ class AlarmDesk:
             occ = self.book.ack(alarm_id, ctx.peer or ctx.role, time.time())
         except KeyError:
             raise BadRequest(f"{alarm_id} has nothing to acknowledge") from None
-        reply = (f"已确认报警：{occ.message}。" if zh else f"Acknowledged: {occ.message}.")
+        reply = (f"已确认报警：{self.say(occ, 'zh')}。" if zh else f"Acknowledged: {occ.message}.")
         return Answer("ok", route, action, result={"alarm": occ.to_dict(iso)}, checks=checks,
                       reply=reply)
 
 
-def alarms_reply(active: list[Occurrence], zh: bool) -> str:
+def alarms_reply(active: list[Occurrence], zh: bool,
+                 say: Callable[[Occurrence, str], str] | None = None) -> str:
     now = time.time()
     if not active:
         return "没有报警。" if zh else "No active alarms."
     items = sorted(active, key=lambda o: o.raised)
+
+    def text(o: Occurrence) -> str:
+        return say(o, "zh" if zh else "en") if say is not None else o.message
+
     if zh:
-        listed = "；".join(f"{o.message}（{clock(o.raised, now)} 起）" for o in items[:5])
+        listed = "；".join(f"{text(o)}（{clock(o.raised, now)} 起）" for o in items[:5])
         return f"有 {len(items)} 个报警：{listed}。"
-    listed = "; ".join(f"{o.message} (since {clock(o.raised, now)})" for o in items[:5])
+    listed = "; ".join(f"{text(o)} (since {clock(o.raised, now)})" for o in items[:5])
     more = f" and {len(items) - 5} more" if len(items) > 5 else ""
     return f"{len(items)} active alarm{'s' if len(items) > 1 else ''}: {listed}{more}."
 

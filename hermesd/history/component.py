@@ -26,12 +26,13 @@ from hermesd.cache import DeviceState, Reading
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
-from hermesd.history import periods
+from hermesd.history import asking, periods
 from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
 from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.replies import history_reply
 from hermesd.history.store import Store, StoreError
+from hermesd.router.rules import Placement
 
 if TYPE_CHECKING:
     from hermesd.daemon import Daemon
@@ -78,6 +79,8 @@ class HistoryComponent:
         self._flush_now = False
         daemon.engine.actions["alarms"] = self._alarms
         daemon.engine.actions["ack"] = self.desk.ack
+        # questions about the past and about alarms, placed before the point rules
+        daemon.engine.router.pre_rules.append(self._placed)
 
     # -- lifecycle -------------------------------------------------------------------------
 
@@ -247,6 +250,36 @@ class HistoryComponent:
             return
         if removed:
             log.info("history retention removed %d rows", removed)
+
+    # -- questions in words ------------------------------------------------------------------
+
+    def _placed(self, text: str) -> Placement | None:
+        """A router pre-rule: a question about the past as a `history` action over the point
+        the rest of its words name; "any alarms?" as `alarms`; None for anything else."""
+        question = asking.parse(text, time.time())
+        if question is None:
+            return None
+        if question.kind == "alarms":
+            return Placement(Action("alarms", {"active": True}), 1.0)
+        rules = self.daemon.engine.router.rules
+        placed = rules.place(question.rest)
+        if placed is None or placed.action.name != "read" or placed.action.point is None:
+            return None
+        point = placed.action.point
+        registry = self.daemon.engine.registry
+        if question.wants_bool and point in registry and registry.get(point).kind != "bool":
+            # "feed pump 1" is its running point here
+            for word in ("running", "on", "open", "运行", "开"):
+                again = rules.place(f"{question.rest} {word}")
+                if again is not None and again.action.point in registry and \
+                        registry.get(again.action.point).kind == "bool":
+                    point = again.action.point
+                    break
+        args: dict[str, Any] = {"point": point, "stat": question.stat}
+        if question.start is not None and question.end is not None:
+            args["from"] = periods.iso(question.start)
+            args["to"] = periods.iso(question.end)
+        return Placement(Action("history", args), placed.score, placed.candidates)
 
     # -- actions -----------------------------------------------------------------------------
 

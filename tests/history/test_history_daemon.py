@@ -15,7 +15,7 @@ from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_
 
 def _plant(**history: Any) -> dict[str, Any]:
     config = base_config({"boiler": fake_device({
-        "temp": {"name": "Boiler temperature", "type": "float", "writable": True, "min": 0,
+        "temp": {"name": "Boiler temperature", "names": {"zh": "锅炉温度"}, "type": "float", "writable": True, "min": 0,
                  "max": 1000, "unit": "°C", "params": {"value": 500.0}},
         "pump": {"name": "Feed pump", "type": "bool", "writable": True,
                  "params": {"value": False}},
@@ -194,3 +194,30 @@ def test_alarms_raise_clear_and_are_acknowledged_by_a_role_that_may_write(
         [("pump_state", "active"), ("temp_high", "cleared")]
     done = d2.ctl("ask", "any alarms?")
     assert done.returncode == 0
+
+
+def test_questions_in_words_are_answered_from_the_history(daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_alarm_plant())
+    for value in ("520", "530", "548"):
+        _write(d, "temp", value)
+    code, answer = d.ctl_json("ask", "what was the highest boiler temperature in the last "
+                                     "10 minutes?")
+    assert code == 0 and answer["route"] == "rule", answer
+    assert answer["action"]["name"] == "history"
+    assert answer["action"]["args"]["point"] == "temp"
+    assert answer["action"]["args"]["stat"] == "max"
+    assert answer["result"]["value"] == 548.0
+    assert "548 °C" in answer["reply"]
+    code, answer = d.ctl_json("ask", "过去十分钟锅炉温度最高是多少")
+    assert code == 0 and answer["result"]["value"] == 548.0
+    assert "锅炉温度最高是 548 °C" in answer["reply"]
+    d.wait_until(lambda: d.ctl_json("alarms", "--active")[1]["result"]["alarms"],
+                 what="the alarm")
+    code, answer = d.ctl_json("ask", "any alarms?")
+    assert code == 0 and answer["action"]["name"] == "alarms"
+    assert answer["reply"].startswith("1 active alarm: Boiler temperature high, 548 °C")
+    code, answer = d.ctl_json("ask", "有报警吗")
+    assert code == 0 and answer["reply"].startswith("有 1 个报警：锅炉温度过高，548 °C")
+    # a question in the present is a read, as before
+    code, answer = d.ctl_json("ask", "what is the boiler temperature")
+    assert code == 0 and answer["action"]["name"] == "read"
