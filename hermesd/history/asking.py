@@ -174,10 +174,12 @@ def _resolve(how: str, m: re.Match[str], now: float, zh: bool) -> tuple[float, f
 
     if how == "last":
         amount = _number(m.group(1), zh) if m.group(1) else 1.0
+        if amount is None or amount <= 0:
+            return None
         unit = (_UNIT_ZH if zh else _UNIT_EN)[m.group(2)]
-        if "半" in m.group(0) and m.group(1):
-            amount += 0.5
-        return (now - amount * unit, now) if amount and amount > 0 else None
+        if "半" in m.group(0) and m.group(1) and m.group(1) != "半":
+            amount += 0.5  # 一个半小时: an hour and a half
+        return now - amount * unit, now
     if how in ("since", "at"):
         hour = _number(m.group(1), zh)
         if hour is None or hour > 24:

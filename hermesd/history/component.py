@@ -271,9 +271,10 @@ class HistoryComponent:
             # "feed pump 1" is its running point here
             for word in ("running", "on", "open", "运行", "开"):
                 again = rules.place(f"{question.rest} {word}")
-                if again is not None and again.action.point in registry and \
-                        registry.get(again.action.point).kind == "bool":
-                    point = again.action.point
+                other = again.action.point if again is not None else None
+                if other is not None and other in registry and \
+                        registry.get(other).kind == "bool":
+                    point = other
                     break
         args: dict[str, Any] = {"point": point, "stat": question.stat}
         if question.start is not None and question.end is not None:

@@ -15,8 +15,9 @@ from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_
 
 def _plant(**history: Any) -> dict[str, Any]:
     config = base_config({"boiler": fake_device({
-        "temp": {"name": "Boiler temperature", "names": {"zh": "锅炉温度"}, "type": "float", "writable": True, "min": 0,
-                 "max": 1000, "unit": "°C", "params": {"value": 500.0}},
+        "temp": {"name": "Boiler temperature", "names": {"zh": "锅炉温度"}, "type": "float",
+                 "writable": True, "min": 0, "max": 1000, "unit": "°C",
+                 "params": {"value": 500.0}},
         "pump": {"name": "Feed pump", "type": "bool", "writable": True,
                  "params": {"value": False}},
         "batch": {"type": "string", "writable": True, "params": {"value": "A"}},
