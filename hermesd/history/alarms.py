@@ -192,6 +192,11 @@ class AlarmBook:
     def active(self) -> list[Occurrence]:
         return [o for o in self.current() if o.cleared is None]
 
+    def states(self) -> dict[str, str]:
+        """Every watched alarm's state: its current occurrence's, else cleared."""
+        return {alarm_id: w.current.state if w.current is not None else "cleared"
+                for alarm_id, w in self._watches.items()}
+
     def definition(self, alarm_id: str) -> AlarmDef | None:
         watch = self._watches.get(alarm_id)
         return None if watch is None else watch.definition

@@ -28,10 +28,12 @@ from hermesd.context import RequestContext
 from hermesd.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
 from hermesd.history import asking, periods
 from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
+from hermesd.history.alarms import AlarmEvent
 from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.replies import history_reply
 from hermesd.history.store import Store, StoreError
+from hermesd.mqtt.alarm_entities import event_messages
 from hermesd.router.rules import Placement
 
 if TYPE_CHECKING:
@@ -81,11 +83,15 @@ class HistoryComponent:
         daemon.engine.actions["ack"] = self.desk.ack
         # questions about the past and about alarms, placed before the point rules
         daemon.engine.router.pre_rules.append(self._placed)
+        self.desk.book.listeners.append(self._tell)
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
+        bridge = self._component("mqtt")
+        if bridge is not None:  # alarm states are announced with everything else
+            bridge.alarm_states = self.desk.book.states
         try:
             await self._open(loop)
             next_flush = time.monotonic() + self.config.history.flush
@@ -147,6 +153,28 @@ class HistoryComponent:
             out["problem"] = self.problem
         out["alarms_active"] = len(self.desk.book.active())
         return out
+
+    def _component(self, name: str) -> Any:
+        return next((c for c in getattr(self.daemon, "components", ()) if c.name == name), None)
+
+    def _tell(self, event: AlarmEvent) -> None:
+        """An alarm raised, cleared or acknowledged: to MQTT (and Home Assistant), and said
+        by the voice loop when it speaks."""
+        occ = event.occurrence
+        log.log(logging.WARNING if event.what == "raised" else logging.INFO, "alarm %s %s: %s",
+                occ.alarm, event.what, occ.message)
+        bridge = self._component("mqtt")
+        if bridge is not None and bridge.topics is not None and bridge.connected:
+            for message in event_messages(bridge.topics, event):
+                bridge.sender.put(message)
+        voice = self._component("voice")
+        if voice is not None and event.what != "acknowledged" and \
+                hasattr(voice, "announce"):
+            zh = voice.config.voice.language.startswith("zh")
+            text = self.desk.say(occ, "zh" if zh else "en")
+            said = (f"报警：{text}" if event.what == "raised" else f"报警解除：{text}") if zh \
+                else (f"Alarm: {text}" if event.what == "raised" else f"Alarm cleared: {text}")
+            voice.announce(said)
 
     def _sleep(self) -> float:
         """Until the next judging, or sooner when an alarm's delay runs out before it."""

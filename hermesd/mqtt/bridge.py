@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from hermesd import strict_json
@@ -35,6 +36,7 @@ from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.errors import Busy, ProtocolError
+from hermesd.mqtt.alarm_entities import alarm_announcements, alarm_state_topics, state_messages
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
@@ -99,6 +101,8 @@ class MqttBridge:
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
+        #: every alarm's state (the history component sets this when history is on)
+        self.alarm_states: Callable[[], dict[str, str]] = dict
         handlers = self.engine.event_handlers
         handlers["connection"] = self._on_connection
         handlers["command"] = lambda tool, data: self._on_request("command", tool, data)
@@ -152,8 +156,10 @@ class MqttBridge:
         self.announcements += 1
         log.log(level, "announcing %d points to MQTT: %s", len(config.points), why)
         configs = announcements(config)
+        configs.update(alarm_announcements(config))
         self.entities = len(configs)
         owned = set(configs)
+        owned.update(alarm_state_topics(config, topics))
         owned.update(topics.state(p) for p in config.points)
         owned.update(topics.device_availability(d) for d in config.devices)
         self.sender.discard_retained()
@@ -168,6 +174,8 @@ class MqttBridge:
             judged = self.cache.judge(reading.point, now)
             if judged is not None and not judged.stale:
                 self._put_state(reading)
+        for message in state_messages(topics, self.alarm_states()):
+            self.sender.put(message)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]

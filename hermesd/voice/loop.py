@@ -98,6 +98,8 @@ class VoiceLoop:
         self._input_changed = asyncio.Event()
         self._presses: asyncio.Queue[float] = asyncio.Queue(maxsize=TALK_PRESSES)
         daemon.engine.event_handlers["talk"] = self._on_talk
+        self._announcing: set[asyncio.Task[None]] = set()  # alarms being said
+        self._saying = asyncio.Lock()
 
     @property
     def state(self) -> str:
@@ -123,6 +125,9 @@ class VoiceLoop:
                 tg.create_task(self._talk_presses(), name="voice-talk-presses")
         finally:
             self.input_state, self.activity = "stopped", "idle"
+            for task in list(self._announcing):
+                task.cancel()
+            await asyncio.gather(*self._announcing, return_exceptions=True)
             for armed in self._armed:
                 if not armed.result.done():
                     armed.result.cancel()
@@ -325,7 +330,20 @@ class VoiceLoop:
             finally:
                 self.activity = "idle"
 
+    def announce(self, text: str) -> None:
+        """Say something nobody asked (an alarm), when answers are spoken; in the background,
+        after what is being said now."""
+        if self.speaker is None or not text:
+            return
+        task = asyncio.get_running_loop().create_task(self._say(text), name="voice-say")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
     async def _say(self, text: str) -> None:
+        async with self._saying:  # one thing said at a time: answers and alarms
+            await self._say_now(text)
+
+    async def _say_now(self, text: str) -> None:
         if self.speaker is None or not text:
             return
         self.activity = "speaking"
