@@ -59,6 +59,13 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def rss_kib(pid: int | str = "self") -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    raise RuntimeError("no VmRSS in /proc/<pid>/status")
+
+
 def dir_size(path: Path) -> int:
     return sum(f.stat().st_size for f in path.rglob("*") if f.is_file())
 
@@ -101,13 +108,15 @@ def run_plant(work: Path, history: bool, broker: int, warmup: float, seconds: fl
         before = write_bytes(proc.pid)
         time.sleep(seconds)
         after = write_bytes(proc.pid)
+        rss = rss_kib(proc.pid)
         size = dir_size(work / "state")
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=15)
         sim.terminate()
         sims.cleanup()
-    return {"bytes_per_min": (after - before) / (seconds / 60), "state_dir": size}
+    return {"bytes_per_min": (after - before) / (seconds / 60), "state_dir": size,
+            "rss_kib": rss}
 
 
 def bench_plant(minutes: float, warmup: float) -> None:
@@ -124,7 +133,8 @@ def bench_plant(minutes: float, warmup: float) -> None:
           "(the whole state disk: value cache, audit log, history):")
     for name, r in (("history off (baseline)", off), ("history on", on)):
         print(f"  {name:24s} {r['bytes_per_min'] / 1024:8.1f} KiB/min  "
-              f"{r['bytes_per_min'] * 60 / 2**20:6.2f} MiB/h  state dir {r['state_dir'] / 1024:.0f} KiB")
+              f"{r['bytes_per_min'] * 60 / 2**20:6.2f} MiB/h  state dir {r['state_dir'] / 1024:.0f} KiB"
+              f"  hermesd RSS {r['rss_kib'] / 1024:.1f} MiB")
     print(f"  ratio on/off: {on['bytes_per_min'] / max(off['bytes_per_min'], 1):.2f}")
 
 
@@ -154,6 +164,7 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
         base.close()
         base_size = dir_size(tmp)
 
+        rss_before = rss_kib()
         store = Store(tmp / "history.db")
         store.open()
         rec = Recorder({n: Track(True) for n in names}, T0 - 0.5)
@@ -203,6 +214,7 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
             started = time.perf_counter()
             Reader(store, view, []).summary(name, now - 30 * 86400, now, now)
             month.append((time.perf_counter() - started) * 1000)
+        grown = (rss_kib() - rss_before) / 1024
         # baseline query: the same max over 24 h from the plain rows of one hour (what a store
         # without rollups reads for an hour; a day would be 24 times that)
         base = sqlite3.connect(tmp / "base.db")
@@ -222,8 +234,9 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
         print(f"  mean over 30 days p50 {statistics.median(month):7.2f} ms  p99 {pct(month, 0.99):7.2f} ms")
         print(f"  baseline: max over the plain rows of one point (indexed) p50 "
               f"{statistics.median(plain):.2f} ms")
-        rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"  this process's peak RSS {rss:.0f} MiB (recorder, pending batch, caches)")
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        print(f"  RSS grown by the recorder, its batches and the store's caches: {grown:.1f} MiB "
+              f"(this process's peak {peak:.0f} MiB)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 
