@@ -37,7 +37,7 @@ OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # (sparklines, CSV)
     "history": {"point": (str, True), "stat": (str, False), "from": (str, False),
                 "to": (str, False), "since": (str, False), "series": (int, False),
-                "step": ((int, float), False)},
+                "step": ((int, float), False), "value": ((str, int, float, bool), False)},
     "alarms": {"active": (bool, False)},
     "ack": {"alarm": (str, True)},
 }

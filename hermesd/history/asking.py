@@ -47,9 +47,14 @@ STATS_ZH = [
                            r"多长时间|多久")),
     ("changed_at", re.compile(r"(?:什么时候|何时|几点)")),
 ]
-_CHANGE_WORDS = re.compile(r"\b(?:last|stopp?e?d?|started|start|stop|changed?|turned|switched|"
+_CHANGE_WORDS = re.compile(r"\b(?:last|stopp?e?d?|started|start|stop|changed?|turn(?:ed)?|"
+                           r"switch(?:ed)?|go|gone|shut|down|closed?|opened|"
                            r"went|on|off|running|run|open|active|in operation)\b|最后一次|最后|"
                            r"上次|上一次|停止?了?|启动了?|关了?|开了?|变化?了?|运行了?|运转了?")
+_TO_OFF = re.compile(r"\b(?:stop|stopped|turn(?:ed)? off|switch(?:ed)? off|go(?:ne)? off|"
+                     r"went off|shut (?:down|off)|close|closed)\b|停|关")
+_TO_ON = re.compile(r"\b(?:start|started|turn(?:ed)? on|switch(?:ed)? on|go(?:ne)? on|went on|"
+                    r"open|opened)\b|启动|开")
 PAST_EN = re.compile(r"\b(?:was|were|did|been|had)\b")
 ALARMS_EN = re.compile(r"^(?:(?:are there|is there|any|what|which|list|show(?: me)?|"
                        r"current|active)\s+)+(?:(?:the|any|active|current|open)\s+)*"
@@ -102,6 +107,7 @@ class PastQuestion:
     end: float | None = None
     rest: str = ""  # the words left to name the point
     wants_bool: bool = False  # on/off words: the point is an on/off one
+    to_value: bool | None = None  # "when did it last stop": the change to off
 
 
 def parse(text: str, now: float) -> PastQuestion | None:
@@ -137,12 +143,18 @@ def parse(text: str, now: float) -> PastQuestion | None:
     for a, b in sorted(cut, reverse=True):
         rest = rest[:a] + " " + rest[b:]
     wants_bool = stat in ("on_time", "changed_at")
+    to_value = None
+    if stat == "changed_at":
+        if _TO_OFF.search(rest):
+            to_value = False
+        elif _TO_ON.search(rest):
+            to_value = True
     if wants_bool:
         rest = _CHANGE_WORDS.sub(" ", rest)
     rest = " ".join(_FILLER.sub(" ", rest).split())
     if not rest:
         return None
-    return PastQuestion("history", stat, start, end, rest, wants_bool)
+    return PastQuestion("history", stat, start, end, rest, wants_bool, to_value)
 
 
 def _find(table: list[tuple[str, re.Pattern[str]]], text: str

@@ -104,16 +104,15 @@ class HistoryComponent:
                 now = time.time()
                 self._judge_all(now)
                 self.desk.book.tick(now)
-                if not self.store.is_open:
-                    await self._open(loop)
-                    continue
-                if time.monotonic() >= next_retain:
-                    next_retain = time.monotonic() + RETAIN_INTERVAL
-                    await self._retain(loop)
                 if time.monotonic() >= next_flush or self._flush_now:
                     next_flush = time.monotonic() + self.config.history.flush
                     self._flush_now = False
+                    if not self.store.is_open:  # tried again at every batch
+                        await self._open(loop)
                     await self._flush(loop)
+                if self.store.is_open and time.monotonic() >= next_retain:
+                    next_retain = time.monotonic() + RETAIN_INTERVAL
+                    await self._retain(loop)
         finally:
             self._queries.shutdown(wait=True)
             self._final_flush()
@@ -227,6 +226,8 @@ class HistoryComponent:
     async def _flush(self, loop: asyncio.AbstractEventLoop) -> None:
         self.unwritten.append(self.recorder.take_batch(time.time()))
         self._bound_unwritten()
+        if not self.store.is_open:
+            return  # kept (bounded) until the store can be opened
         batches = list(self.unwritten)
         statements = self.desk.take_statements()
         try:
@@ -305,6 +306,9 @@ class HistoryComponent:
                     point = other
                     break
         args: dict[str, Any] = {"point": point, "stat": question.stat}
+        if question.to_value is not None and point in registry and \
+                registry.get(point).kind == "bool":
+            args["value"] = question.to_value
         if question.start is not None and question.end is not None:
             args["from"] = periods.iso(question.start)
             args["to"] = periods.iso(question.end)
@@ -327,7 +331,7 @@ class HistoryComponent:
                      ) -> Answer:
         args = action.args
         unknown = sorted(set(args) - {"point", "stat", "from", "to", "since", "series",
-                                  "step"})
+                                  "step", "value"})
         if unknown:
             raise BadRequest(f"history: unknown argument(s) {', '.join(unknown)}")
         pid = args.get("point")
@@ -352,12 +356,20 @@ class HistoryComponent:
         if not isinstance(step, int | float) or isinstance(step, bool) or \
                 not 0 <= step <= periods.MAX_SPAN:
             raise BadRequest("history: step must be the seconds of one bucket")
+        target = args.get("value")  # changed_at: the last change to this value
+        if target is not None and (stat != "changed_at" or not isinstance(
+                target, bool | int | float | str)):
+            raise BadRequest("history: value (the value changed to) goes with stat changed_at")
+        if target is not None and point.kind == "bool" and not isinstance(target, bool):
+            raise BadRequest(f"history: {point.id} is on/off; value must be true or false")
         now = time.time()
         start, end = periods.period(args.get("from"), args.get("to"), args.get("since"), now)
         if stat == "at":
             start = end
         norm = Action("history", {"point": pid, "stat": stat, "from": periods.iso(start),
                                   "to": periods.iso(end)})
+        if target is not None:
+            norm.args["value"] = target
         if ctx.dry_run:
             return Answer("dry_run", route, norm, checks=checks,
                           reply=f"Dry run: would answer the {stat} of {pid} from the history.")
@@ -369,7 +381,7 @@ class HistoryComponent:
         try:
             result = await asyncio.get_running_loop().run_in_executor(
                 self._queries, _compute, reader, point, stat, start, end, now, series,
-                float(step))
+                float(step), target)
         except StoreError as exc:
             raise HermesError(f"history cannot be read: {exc}", code=ErrorCode.INTERNAL) \
                 from None
@@ -399,7 +411,7 @@ def _check_stat(point: Point, stat: str) -> None:
 
 
 def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, now: float,
-             series: int, step: float) -> dict[str, Any]:
+             series: int, step: float, target: Any = None) -> dict[str, Any]:
     """The `result` of a history answer (blocking: store reads)."""
     pid = point.id
     summary = reader.summary(pid, start, end, now) if stat != "at" else \
@@ -415,6 +427,11 @@ def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, 
     elif stat == "on_time":
         value = round(r.integral, 3) if r.good > 0 else None
         unit = "s"
+    elif stat == "changed_at" and target is not None:
+        when = reader.last_change_to(pid, target, start, end, now)
+        value = periods.iso(when) if when is not None else None
+        if when is not None:
+            extra["changed_to"] = target
     elif stat == "changed_at":
         value = periods.iso(r.last_change) if r.last_change is not None else None
         if r.last_change is not None:

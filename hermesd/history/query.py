@@ -80,6 +80,39 @@ class Reader:
         good = value is not None and not any(a <= t < b for a, b, _ in self.gaps(pid, t, t, now))
         return value, good
 
+    def last_change_to(self, pid: str, value: Any, start: float, end: float, now: float
+                       ) -> float | None:
+        """When the point last changed to `value` within [start, end] (None: not then).
+        Hours and minutes without samples are skipped by their rollups."""
+        end = min(end, now)
+        hour = int(end // HOUR * HOUR)
+        first_hour = int(start // HOUR * HOUR)
+        hours = self._rollups("h1", pid, [float(h) for h in range(first_hour, hour + 1, HOUR)])
+        while hour >= first_hour:
+            if hour >= self.recorder.hour_start or hours.get(hour, Rollup()).changes:
+                found = self._last_change_in_hour(pid, value, hour, start, end)
+                if found is not None:
+                    return found
+            hour -= HOUR
+        return None
+
+    def _last_change_in_hour(self, pid: str, value: Any, hour: int, start: float,
+                             end: float) -> float | None:
+        minutes = [float(m) for m in range(hour, hour + HOUR, MINUTE) if m <= end]
+        rows = self._rollups("m1", pid, minutes)
+        for minute in reversed([int(m) for m in minutes]):
+            if minute + MINUTE <= start:
+                break
+            if minute < self.recorder.minute_start and not rows.get(minute, Rollup()).changes:
+                continue
+            first, samples = self._minute(pid, minute)
+            previous = [first] + [v for _, v in samples]
+            for i in range(len(samples) - 1, -1, -1):
+                t, v = samples[i]
+                if start <= t <= end and v == value and previous[i] != value:
+                    return t
+        return None
+
     def gaps(self, pid: str, start: float, end: float, now: float) -> list[Gap]:
         found: dict[tuple[str, float], Gap] = {}
         for a, b, why in self.store.gaps(pid, start, end + 1e-9):

@@ -57,10 +57,13 @@ def test_periods_and_stats(shanghai: float, text: str, stat: str, start: tuple[i
 
 
 def test_when_did_it_last_change_looks_back_a_month_at_on_off_points(shanghai: float) -> None:
-    for text in ("when did feed pump 1 last stop", "1号给水泵什么时候停的"):
+    for text, to in (("when did feed pump 1 last stop", False), ("1号给水泵什么时候停的", False),
+                     ("when did the beacon last turn on", True), ("1号给水泵什么时候启动的", True),
+                     ("when did the blower last change", None)):
         q = parse(text, shanghai)
-        assert q is not None and q.stat == "changed_at" and q.wants_bool
+        assert q is not None and q.stat == "changed_at" and q.wants_bool, text
         assert q.start == shanghai - 30 * 86400 and q.end == shanghai
+        assert q.to_value is to, text
 
 
 @pytest.mark.parametrize("text", ["any alarms?", "are there any active alarms", "alarms",

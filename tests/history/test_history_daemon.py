@@ -219,6 +219,34 @@ def test_questions_in_words_are_answered_from_the_history(daemon_runner: DaemonR
     assert answer["reply"].startswith("1 active alarm: Boiler temperature high, 548 °C")
     code, answer = d.ctl_json("ask", "有报警吗")
     assert code == 0 and answer["reply"].startswith("有 1 个报警：锅炉温度过高，548 °C")
+    # "when did it last stop": the last change to off
+    _write(d, "pump", "on")
+    _write(d, "pump", "off")
+    _write(d, "pump", "on")
+    code, answer = d.ctl_json("ask", "when did the feed pump last stop?")
+    assert code == 0 and answer["action"]["args"]["stat"] == "changed_at", answer
+    assert answer["action"]["args"]["value"] is False
+    assert answer["result"]["changed_to"] is False
+    assert "Feed pump last changed at" in answer["reply"] and "to off" in answer["reply"]
     # a question in the present is a read, as before
     code, answer = d.ctl_json("ask", "what is the boiler temperature")
     assert code == 0 and answer["action"]["name"] == "read"
+
+
+def test_a_store_that_cannot_be_opened_keeps_hermesd_running_and_is_tried_again(
+        daemon_runner: DaemonRunner) -> None:
+    config = _plant()
+    blocker = daemon_runner.tmp / "state" / "history.db"
+    blocker.mkdir(parents=True)  # not a file: the store cannot be opened
+    d = daemon_runner.start(config)
+    status = d.wait_until(lambda: (h := d.status()["history"])["state"] == "unavailable" and h,
+                          what="history unavailable")
+    assert "history.db" in status["problem"]
+    _write(d, "temp", "512")  # the daemon goes on; values are kept meanwhile
+    code, answer = d.ctl_json("history", "temp", "--stat", "max")
+    assert code == 1 and answer["error"]["code"] == "NOT_READY"
+    assert "history is unavailable" in answer["error"]["message"]
+    blocker.rmdir()
+    d.wait_until(lambda: d.status()["history"]["state"] == "running", what="the store opened")
+    code, answer = d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")
+    assert code == 0 and answer["result"]["value"] == 512.0

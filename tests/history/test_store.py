@@ -63,6 +63,9 @@ def test_a_known_series_answers_exactly(store: Store) -> None:
     pump = reader.summary("pump", T0, now, now)
     assert pump.rollup.integral == pytest.approx(3600.0)  # on for the second hour
     assert pump.rollup.last_change == T0 + 7200
+    assert reader.last_change_to("pump", False, T0, now, now) == T0 + 7200
+    assert reader.last_change_to("pump", True, T0, now, now) == T0 + 3600
+    assert reader.last_change_to("pump", True, T0 + 3601, now, now) is None
     assert reader.value_at("temp", T0 + 777.5, now) == (77.0, True)
     assert reader.value_at("temp", T0 + 5123, now) == (23.0, False)  # in the gap: not good
     assert reader.value_at("name", T0 + 9000, now) == ("batch-7", True)
