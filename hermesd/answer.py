@@ -2,6 +2,11 @@
 
 An `Action` is what was decided (by a rule, the LLM, or directly); an `Answer` is what happened.
 `respond` actions carry a `reason` from a fixed set, never free text that could claim an effect.
+
+This is the one answer builder of every door (control socket, MQTT requests and `set`, voice,
+Home Assistant's push-to-talk, hermesctl's own answers): a failure becomes an answer through
+`failure` (or `refusal`), so the same error code gets the same status, and the same exit code
+(`STATUS_EXIT`), whichever way the request came in.
 """
 
 from __future__ import annotations
@@ -9,13 +14,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from hermesd.errors import ErrorCode, HermesError
+from hermesd.core.errors import ErrorCode, HermesError
 
 Status = Literal["ok", "stale", "error", "forbidden", "rejected", "dry_run", "busy"]
 Route = Literal["rule", "llm", "direct"]
 RespondReason = Literal["greeting", "thanks", "not_understood", "unknown_point", "not_allowed",
                         "out_of_scope", "intent"]
 
+#: hermesctl's exit code for each status (README: "Exit status")
 STATUS_EXIT = {"ok": 0, "stale": 0, "dry_run": 10, "error": 1, "rejected": 65, "forbidden": 77,
                "busy": 75}
 
@@ -32,7 +38,7 @@ _STATUS_OF: dict[str, Status] = {
 
 
 def status_of(code: str) -> Status:
-    """The one mapping from an error code to an answer's status, for every edge that answers."""
+    """The one mapping from an error code to an answer's status, for every door that answers."""
     return _STATUS_OF.get(code, "error")
 
 
@@ -84,7 +90,14 @@ class Answer:
         return out
 
 
+def failure(code: str, message: str, *, route: Route = "direct", action: Action | None = None,
+            reply: str | None = None, trace_id: str = "") -> Answer:
+    """The answer to a request that failed with `code` (an `ErrorCode`, or the code a tool
+    sent): its status from `status_of`, the message as the reply unless one is given."""
+    return Answer(status_of(code), route, action, error={"code": str(code), "message": message},
+                  reply=message if reply is None else reply, trace_id=trace_id)
+
+
 def refusal(exc: HermesError, route: Route = "direct", action: Action | None = None) -> Answer:
     """The answer to a request that failed with `exc` before anything was done."""
-    return Answer(status_of(exc.code), route, action,
-                  error={"code": exc.code.value, "message": exc.message}, reply=exc.message)
+    return failure(exc.code, exc.message, route=route, action=action)

@@ -6,7 +6,7 @@ is bounded and its oldest lines go first. `Trail` is one file per UTC month
 actions that may touch a device — removed only when the whole month is older than the retention.
 Reads never reach the trail, so no flood of them can push a write out of it.
 
-Every file is opened with `O_NOFOLLOW` as a regular file (hermesd/statefiles.py). A line torn by
+Every file is opened with `O_NOFOLLOW` as a regular file (hermesd/core/statefiles.py). A line torn by
 a power cut is closed off when the file is opened, so the records after it stay readable. A
 batch cut short (a full disk) is truncated away, so no half record is left for the next batch to
 be glued onto. All of this blocks: it runs in the daemon's disk thread.
@@ -22,7 +22,7 @@ import re
 import time
 from pathlib import Path
 
-from hermesd.statefiles import fsync_dir, open_state
+from hermesd.core.statefiles import fsync_dir, open_state
 
 log = logging.getLogger(__name__)
 

@@ -5,7 +5,7 @@ stored: a value is `stale` when it is older than its point's max age, when its d
 or when it was restored from disk and not yet confirmed since the restart. The file is written
 atomically (temp file, fsync, rename, fsync of the directory), so a power cut leaves either the
 old or the new snapshot, never a torn one; a link planted in place of the file is refused, never
-written through (hermesd/statefiles.py). To spare an SD card, a snapshot is written at most
+written through (hermesd/core/statefiles.py). To spare an SD card, a snapshot is written at most
 every `persist_interval` when values change, and every `refresh_interval` when only their
 timestamps moved (polls that confirm an unchanged value). A value is never invented: no value
 means no value.
@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
+from hermesd.core.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -1,6 +1,7 @@
 """Stopping a child process the one way hermesd does it: terminate, a bounded wait, then kill.
 
-Used for tool processes and for helpers such as `arecord`. It always reaps the child and closes
+Used for tool processes (through the supervisor, also when the LLM worker must die at once),
+and for helpers such as `arecord`, `espeak-ng` and `aplay`. It always reaps the child and closes
 its pipes, so nothing outlives the stop: no zombie, no transport left open.
 """
 
@@ -12,18 +13,22 @@ import os
 
 
 async def stop_child(proc: asyncio.subprocess.Process, grace: float) -> None:
-    """SIGTERM, wait up to `grace` seconds, SIGKILL if still there; reap; close the pipes."""
-    if proc.returncode is None:
+    """SIGTERM, wait up to `grace` seconds, SIGKILL if still there; reap; close the pipes.
+
+    A `grace` of 0 is SIGKILL at once: for a child that must not run one moment longer (a
+    runaway generation, a helper past its deadline)."""
+    if proc.returncode is None and grace > 0:
         if not _exited(proc.pid):
             with contextlib.suppress(ProcessLookupError):
                 proc.terminate()
-        try:
+        with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(grace):
                 await proc.wait()
-        except TimeoutError:
+    if proc.returncode is None:
+        if not _exited(proc.pid):
             with contextlib.suppress(ProcessLookupError):
                 proc.kill()
-            await proc.wait()
+        await proc.wait()
     transport = getattr(proc, "_transport", None)  # its pipes may not have been read to the end
     if transport is not None:
         transport.close()

@@ -1,8 +1,10 @@
-"""Optional parts of the daemon that run beside the request path (MQTT bridge, LLM, voice).
+"""The parts of the daemon that run beside the request path, each as one task of its group.
 
-A component is built from the daemon when the config asks for it, runs as one task of the
-daemon's task group, follows config reloads, and reports its state in `status`. Each feature
-adds itself to `build_components` with one line; the daemon itself does not change.
+A component is built from the daemon's `Services`, runs until its task is cancelled, follows
+config reloads, and reports its state in `status` under its name. The daemon always runs the
+memory watch and the control server (and the metrics server when configured: see daemon.py);
+`build_components` adds the optional ones the config asks for (LLM, MQTT bridge, voice), each
+with one line.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     from hermesd.config.model import Config
-    from hermesd.daemon import Daemon
+    from hermesd.services import Services
 
 
 class Component(Protocol):
@@ -28,23 +30,24 @@ class Component(Protocol):
         """What `hermesctl status` shows under this component's name."""
 
 
-def build_components(daemon: Daemon, running: Collection[str] = ()) -> list[Component]:
-    """The components the daemon's config asks for, less those `running` already (a reload
+def build_components(services: Services, running: Collection[str] = ()) -> list[Component]:
+    """The optional components the config asks for, less those `running` already (a reload
     that adds an `mqtt:` section or turns voice on starts that part; one turned off stays and
     follows its config, idle)."""
     from hermesd.router.llm import LlmComponent
 
-    components: list[Component] = [] if "llm" in running else [LlmComponent(daemon)]
-    if daemon.config.mqtt is not None and "mqtt" not in running:
+    config = services.config
+    components: list[Component] = [] if "llm" in running else [LlmComponent(services)]
+    if config.mqtt is not None and "mqtt" not in running:
         from hermesd.mqtt.bridge import MqttBridge
 
-        components.append(MqttBridge(daemon))
-    if daemon.config.history.enabled and "history" not in running:
+        components.append(MqttBridge(services))
+    if config.history.enabled and "history" not in running:
         from hermesd.history.component import HistoryComponent
 
-        components.append(HistoryComponent(daemon))
-    if daemon.config.voice.enabled and "voice" not in running:
+        components.append(HistoryComponent(services))
+    if config.voice.enabled and "voice" not in running:
         from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
 
-        components.append(VoiceLoop(daemon))
+        components.append(VoiceLoop(services))
     return components

@@ -38,9 +38,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
-from hermesd import strict_json
-from hermesd.answer import STATUS_EXIT
-from hermesd.errors import ProtocolError
+from hermesd.answer import STATUS_EXIT, failure
+from hermesd.control.bounds import MAX_ANSWER, MAX_LISTEN_WINDOW, MAX_TIMEOUT
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 from hermesd.history.terminal import (
     CSV_BUCKETS,
     SPARK_BUCKETS,
@@ -54,11 +55,8 @@ EX_UNAVAILABLE = 69
 EX_IOERR = 74  # the answer could not be written to stdout (a full disk, an I/O error)
 EX_PROTOCOL = 76  # the daemon's answer is not one hermesctl can read
 EX_INTERRUPTED = 130
-MAX_TIMEOUT = 120.0  # seconds: the daemon's own limit for a request's timeout
-MAX_WINDOW = 60.0  # seconds: the daemon's limit for listen --window
 SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
-MAX_ANSWER = 8 * 1024 * 1024
 MAX_RECORDING = 6 * 1024 * 1024  # bytes of WAV: base64 of it fits the daemon's audio frame limit
 LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
 QUEUE_RETRY = 0.01  # seconds between tries to connect while hermesd's connection queue is full
@@ -163,7 +161,7 @@ class Client:
                 if not chunk:
                     raise Unreachable("hermesd closed the connection without an answer")
                 self._buffer += chunk
-                if len(self._buffer) > MAX_ANSWER:
+                if len(self._buffer) > MAX_ANSWER + 1:  # the frame and its newline
                     raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
         except TimeoutError:
             raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None
@@ -242,9 +240,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--audio", metavar="FILE.wav", help="transcribe a recording first")
     p = sub.add_parser("listen", parents=[common],
                        help="push-to-talk: take the next thing said at the microphone")
-    p.add_argument("--window", type=_seconds(MAX_WINDOW), default=10.0, metavar="SECONDS",
+    p.add_argument("--window", type=_seconds(MAX_LISTEN_WINDOW), default=10.0, metavar="SECONDS",
                    help=f"how long to wait for speech to begin (default 10, at most "
-                        f"{MAX_WINDOW:g})")
+                        f"{MAX_LISTEN_WINDOW:g})")
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
@@ -427,10 +425,8 @@ def print_json(obj: dict[str, Any]) -> None:
 
 def _failure(message: str, code: int) -> dict[str, Any]:
     """The --json answer when there is none from the daemon (unreachable, or unreadable)."""
-    error = "TOOL_UNAVAILABLE" if code == EX_UNAVAILABLE else "INTERNAL"
-    return {"status": "error", "route": "direct", "action": None, "result": None,
-            "error": {"code": error, "message": message}, "reply": message,
-            "trace_id": "", "timings_ms": {}}
+    error = ErrorCode.TOOL_UNAVAILABLE if code == EX_UNAVAILABLE else ErrorCode.INTERNAL
+    return failure(error, message).to_dict()
 
 
 def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:

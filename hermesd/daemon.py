@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from hermesd import __version__
+from hermesd.alarm_feed import AlarmFeed
 from hermesd.answer import Action, Answer, refusal
 from hermesd.audit import AuditLog
 from hermesd.cache import ValueCache
@@ -28,14 +29,16 @@ from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
+from hermesd.core.errors import BadRequest, ConfigError, HermesError
+from hermesd.core.statefiles import prepare_dir
 from hermesd.engine import Engine
-from hermesd.errors import BadRequest, ConfigError, HermesError
+from hermesd.events import EventTable
 from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
 from hermesd.prometheus import MetricsServer
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
-from hermesd.statefiles import prepare_dir
+from hermesd.services import Services
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
 
@@ -63,8 +66,12 @@ class Daemon:
         self.audit = AuditLog(paths.state_dir / "audit.jsonl", max_bytes=audit.log_size,
                               keep=audit.log_files, retention=audit.retention,
                               executor=self.disk)
-        self.supervisor = Supervisor(paths.runtime_dir, self._on_event, self._on_tool_state)
+        self.events = EventTable(self.metrics)
+        self.supervisor = Supervisor(paths.runtime_dir, self.events.dispatch,
+                                     self._on_tool_state)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
+        self.events.register("values", self.engine.on_values)
+        self.events.register("device", self.engine.on_device)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
         self.started = time.monotonic()
         self.state = "starting"
@@ -73,7 +80,6 @@ class Daemon:
         self._reload_task: asyncio.Task[bool] | None = None
         self._tasks: asyncio.TaskGroup | None = None
         self.loop_lag = 0.0
-        self.components: list[Component] = build_components(self)
         self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail,
                                   llm_model_bytes=self._llm_model_bytes)
         self.prometheus: MetricsServer | None = None
@@ -82,7 +88,19 @@ class Daemon:
             self.prometheus = MetricsServer(
                 self.metrics_snapshot, listen=config.metrics.listen,
                 socket_path=None if sock is None else paths.runtime_dir / sock)
+        #: what runs beside the request path, each a task of the one group; the control
+        #: server is started last, once the tools are
+        self.alarms = AlarmFeed()  # one for every component, whenever it is built
+        self.components: list[Component] = [self.memory]
+        if self.prometheus is not None:
+            self.components.append(self.prometheus)
+        self.components += build_components(self._services())
+        self.components.append(self.control)
         self.exit_code = 0
+
+    def _services(self) -> Services:
+        return Services(self.config, self.engine, self.cache, self.supervisor, self.metrics,
+                        self.events, self.alarms)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -107,14 +125,12 @@ class Daemon:
                 tg.create_task(self.audit.run(), name="audit-writer")
                 tg.create_task(self.supervisor.run(tool_specs(self.config)), name="supervisor")
                 tg.create_task(self._watchdog(), name="watchdog")
-                tg.create_task(self.memory.run(), name="memory-watch")
                 self._tasks = tg
-                self._start_components(self.components)
+                self._start_components([c for c in self.components if c is not self.control])
                 await self.supervisor.started()
                 late = await self.supervisor.wait_ready(TOOLS_READY_TIMEOUT)
-                await self.control.start()
-                if self.prometheus is not None:
-                    await self.prometheus.start()
+                self._start_components([self.control])
+                await self.control.listening.wait()
                 self.state = "running"
                 summary = self._summary(late)
                 log.info("hermesd %s ready: %s", __version__, summary)
@@ -225,8 +241,8 @@ class Daemon:
         for component in self.components:
             await component.reconfigure(new)
         if self.state in ("starting", "running"):
-            self._start_components(build_components(self, [c.name for c in self.components]))
-        await self.memory.reconfigure(new.memory)
+            self._start_components(build_components(self._services(),
+                                                    [c.name for c in self.components]))
         self.reloads["ok"] += 1
         self.reloads["last_error"] = None
         log.info("config reloaded from %s", new.source)
@@ -234,9 +250,6 @@ class Daemon:
         return True
 
     # -- tool callbacks ----------------------------------------------------------------------
-
-    def _on_event(self, tool: str, event: Any) -> None:
-        self.engine.on_event(tool, event)
 
     def _on_tool_state(self, tool: str, state: str) -> None:
         if state == "restarting":
@@ -321,9 +334,7 @@ class Daemon:
             "cache": {"values": sum(1 for _ in self.cache.readings()),
                       "persist_failures": self.cache.persist_failures},
             "loop_lag_s": round(self.loop_lag, 4),
-            "control": self.control.status(),
             "metrics": self.metrics.summary(),
-            "memory": self.memory.status(),
             **{c.name: c.status() for c in self.components},
         }
 

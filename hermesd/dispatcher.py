@@ -17,7 +17,7 @@ from typing import Any
 from hermesd.cache import Judgement, Reading, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
-from hermesd.errors import ErrorCode, HermesError, Timeout, ToolError
+from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
 

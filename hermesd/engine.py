@@ -20,14 +20,13 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.answer import Action, Answer, Route, respond, status_of
+from hermesd.answer import Action, Answer, Route, failure, refusal, respond
 from hermesd.audit import AuditLog, AuditUnavailable
 from hermesd.audit_records import printable
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
-from hermesd.dispatcher import Dispatcher
-from hermesd.errors import (
+from hermesd.core.errors import (
     BadRequest,
     Busy,
     ErrorCode,
@@ -37,9 +36,9 @@ from hermesd.errors import (
     Rejected,
     UnknownPoint,
 )
+from hermesd.dispatcher import Dispatcher
 from hermesd.metrics import Metrics
 from hermesd.policy import Policy
-from hermesd.protocol import Event
 from hermesd.registry import Registry, format_value
 from hermesd.replies import (
     call_reply,
@@ -85,11 +84,9 @@ class Engine:
         self.router = Router(config)
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
-        self.event_handlers: dict[str, Any] = {}
         #: actions a component answers (history, alarms, ack): name -> async handler taking
         #: (ctx, route, action, zh) and returning an Answer; policy is the handler's to check
         self.actions: dict[str, Any] = {}
-        self._bad_events_from: set[str] = set()  # tools whose unusable event was logged
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
 
@@ -132,13 +129,13 @@ class Engine:
     async def _ask(self, ctx: RequestContext, text: str, asked: dict[str, Any]) -> Answer:
         timer = _Timer(time.perf_counter())
         if not isinstance(text, str) or not text.strip():
-            return self._finish(ctx, timer, Answer("rejected", "rule", respond("not_understood"),
-                                                   error=_err(BadRequest("empty command")),
-                                                   reply="Say what you want, e.g. a point name."))
+            return self._finish(ctx, timer, failure(
+                ErrorCode.BAD_REQUEST, "empty command", route="rule",
+                action=respond("not_understood"), reply="Say what you want, e.g. a point name."))
         if len(text) > MAX_TEXT:
-            return self._finish(ctx, timer, Answer(
-                "rejected", "rule", respond("not_understood"),
-                error=_err(BadRequest(f"command is {len(text)} characters; at most {MAX_TEXT}")),
+            return self._finish(ctx, timer, failure(
+                ErrorCode.BAD_REQUEST, f"command is {len(text)} characters; at most {MAX_TEXT}",
+                route="rule", action=respond("not_understood"),
                 reply=f"That command is too long (at most {MAX_TEXT} characters)."))
         if self.inflight >= MAX_INFLIGHT:
             return self._finish(ctx, timer, _busy())
@@ -359,8 +356,8 @@ class Engine:
 
     def _failed(self, ctx: RequestContext, route: Route, action: Action, exc: HermesError,
                 zh: bool) -> Answer:
-        return Answer(status_of(exc.code), route, action, error=_err(exc),
-                      reply=error_reply(exc.message, zh))
+        return failure(exc.code, exc.message, route=route, action=action,
+                       reply=error_reply(exc.message, zh))
 
     def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
         answer.trace_id = ctx.trace_id
@@ -394,30 +391,8 @@ class Engine:
 
     # -- events from tools -------------------------------------------------------------------
 
-    def on_event(self, tool: str, event: Event) -> None:
-        """Data a tool sent on its own: point values, device state, or a handler's kind."""
-        try:
-            if event.kind == "values":
-                self._values(tool, event.data)
-            elif event.kind == "device":
-                self._device(tool, event.data)
-            else:
-                handler = self.event_handlers.get(event.kind)
-                if handler is None:
-                    raise ProtocolError(f"no handler for event kind {event.kind!r}")
-                handler(tool, event.data)
-        except (ProtocolError, TypeError, ValueError, KeyError, AttributeError) as exc:
-            # the first of a tool at warning, the rest counted (metrics) and at debug: a tool
-            # that sends nothing but bad events must not flood the log
-            self.metrics.count("bad_tool_events")
-            first = tool not in self._bad_events_from
-            self._bad_events_from.add(tool)
-            log.log(logging.WARNING if first else logging.DEBUG,
-                    "tool %s sent an unusable %s event: %s%s", tool, event.kind[:40],
-                    str(exc)[:200], "; more are counted in bad_tool_events, not logged"
-                    if first else "")
-
-    def _values(self, tool: str, data: dict[str, Any]) -> None:
+    def on_values(self, tool: str, data: dict[str, Any]) -> None:
+        """A `values` event: point values a tool polled (it may only send its own points)."""
         items = data.get("values")
         if not isinstance(items, list):
             raise ProtocolError("values: expected a list")
@@ -433,7 +408,8 @@ class Engine:
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
             self.cache.update(point.id, value, float(ts))
 
-    def _device(self, tool: str, data: dict[str, Any]) -> None:
+    def on_device(self, tool: str, data: dict[str, Any]) -> None:
+        """A `device` event: a device of the tool went on- or offline."""
         device, online = data.get("device"), data.get("online")
         if not isinstance(device, str) or not isinstance(online, bool):
             raise ProtocolError("device: expected {device: str, online: bool}")
@@ -511,8 +487,7 @@ def _err(exc: HermesError) -> dict[str, str]:
 
 
 def _busy(route: Route = "rule") -> Answer:
-    exc = Busy("hermesd is busy; try again in a moment")
-    return Answer("busy", route, None, error=_err(exc), reply=exc.message)
+    return refusal(Busy("hermesd is busy; try again in a moment"), route)
 
 
 def _iso(ts: float) -> str:

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from hermesd import __version__
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 EX_CONFIG = 78
 
@@ -53,7 +53,7 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(check_config(args.check_config))
 
     setup_logging(args.log_level)
-    from hermesd import eventloop
+    from hermesd.core import eventloop
     from hermesd.daemon import run_daemon
 
     try:

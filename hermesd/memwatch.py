@@ -20,11 +20,14 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermesd.config.operations import MIB, Budget, Memory
 from hermesd.metrics import Metrics
 from hermesd.supervisor import Supervisor
+
+if TYPE_CHECKING:
+    from hermesd.config.model import Config
 
 log = logging.getLogger(__name__)
 
@@ -84,8 +87,8 @@ class MemoryWatch:
         self.cgroup: tuple[int | None, int | None] = (None, None)
         self.read_cgroup: Callable[[], tuple[int | None, int | None]] = cgroup_memory
 
-    async def reconfigure(self, settings: Memory) -> None:
-        self.settings = settings
+    async def reconfigure(self, config: Config) -> None:
+        self.settings = config.memory
 
     def budget_of(self, tool: str) -> Budget:
         s = self.settings

@@ -27,8 +27,8 @@ from typing import Any
 
 from hermesd.config.model import Access, Point, Role
 from hermesd.context import RequestContext
-from hermesd.errors import ErrorCode, Forbidden, Rejected
-from hermesd.protocol import ActionSpec
+from hermesd.core.errors import ErrorCode, Forbidden, Rejected
+from hermesd.core.protocol import ActionSpec
 from hermesd.registry import Registry, coerce_value, format_value
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,12 @@ import logging
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermesd.metrics import BUCKETS
+
+if TYPE_CHECKING:
+    from hermesd.config.model import Config
 
 log = logging.getLogger(__name__)
 
@@ -104,6 +107,25 @@ class MetricsServer:
         self.listen = listen
         self.socket_path = socket_path
         self._server: asyncio.Server | None = None
+
+    # -- as a daemon component ---------------------------------------------------------------
+
+    name = "metrics_server"
+
+    async def run(self) -> None:
+        """Serve from the start of this task until it is cancelled."""
+        await self.start()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.stop()
+
+    async def reconfigure(self, config: Config) -> None:
+        """Nothing to adopt: where metrics are served changes with a restart."""
+
+    def status(self) -> dict[str, Any]:
+        return {"listen": None if self.listen is None else f"{self.listen[0]}:{self.listen[1]}",
+                "socket": None if self.socket_path is None else str(self.socket_path)}
 
     async def start(self) -> None:
         if self.socket_path is not None:

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
-from hermesd.errors import ErrorCode, Rejected, UnknownPoint
+from hermesd.core.errors import ErrorCode, Rejected, UnknownPoint
 
 #: how many poll intervals without a fresh value make a polled value stale, by default
 DEFAULT_MAX_AGE_POLLS = 3

@@ -33,10 +33,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermesd import peercred
 from hermesd.children import stop_child
-from hermesd.errors import HermesError, ProtocolError, ToolUnavailable
-from hermesd.protocol import Event
+from hermesd.core import peercred
+from hermesd.core.errors import HermesError, ProtocolError, ToolUnavailable
+from hermesd.core.protocol import Event
 from hermesd.tool_link import ToolLink
 
 log = logging.getLogger(__name__)
@@ -96,6 +96,7 @@ class ToolProcess:
         self._ready = asyncio.Event()
         self._restart_now = asyncio.Event()
         self._kick_reason = ""
+        self._kill_now = False  # the next stop is SIGKILL at once (kill)
         self._released = asyncio.Event()  # cleared while the tool is held stopped
         self._released.set()
         self.held_reason: str | None = None
@@ -133,6 +134,12 @@ class ToolProcess:
         A `failed` tool is started again: this is its other chance (a reload)."""
         self._kick_reason = reason
         self._restart_now.set()
+
+    def kill(self, reason: str) -> None:
+        """End this run with SIGKILL at once, not SIGTERM and a grace (a runaway the tool cannot
+        be asked to stop: an LLM generation past its deadline); restarted as after `restart`."""
+        self._kill_now = True
+        self.restart(reason)
 
     def confirm_started(self, pid: int) -> None:
         """The tool process `pid` says it has finished starting (ToolSpec.confirms_start)."""
@@ -260,6 +267,7 @@ class ToolProcess:
         # a restart asked for while the tool was down (during the backoff, or while failed)
         # has happened by now; one asked for from here on ends this run
         self._restart_now.clear()
+        self._kill_now = False
         try:
             return await self._run_once()
         except Exception as exc:
@@ -405,8 +413,9 @@ class ToolProcess:
         """terminate -> bounded wait -> kill; always reaps, always removes the socket."""
         proc, self.proc = self.proc, None
         self.link = None
+        grace, self._kill_now = (0.0 if self._kill_now else STOP_GRACE), False
         if proc is not None:
-            await stop_child(proc, STOP_GRACE)
+            await stop_child(proc, grace)
         self._remove_socket()
 
     def _remove_socket(self) -> None:

@@ -19,7 +19,7 @@ from typing import Any
 
 import fastjsonschema
 
-from hermesd.errors import (
+from hermesd.core.errors import (
     BadRequest,
     ErrorCode,
     HermesError,
@@ -28,7 +28,7 @@ from hermesd.errors import (
     ToolError,
     ToolUnavailable,
 )
-from hermesd.protocol import (
+from hermesd.core.protocol import (
     ActionSpec,
     Call,
     Configure,

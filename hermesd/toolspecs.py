@@ -100,7 +100,7 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
 
 def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:
     """The speech-to-text tool of `voice` (and `ask --audio`): model file, pin, spool dir."""
-    from hermesd.models.whisper import DEFAULT_FILENAME, default_model, expected_sha256
+    from hermesd.core.model_files import DEFAULT_WHISPER, WHISPER, default_whisper, whisper_sha256
     from hermesd.voice.prompt import vocabulary_prompt
 
     voice = config.voice
@@ -108,11 +108,11 @@ def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:
                            "language": voice.language, "prompt": vocabulary_prompt(config),
                            "spool": str(config.paths.runtime_dir / "voice")}
     if voice.model == "default":
-        found = default_model(config.paths.state_dir)
+        found = default_whisper(config.paths.state_dir)
         cfg["model"] = str(found) if found else None
-        cfg["sha256"] = expected_sha256(found) if found else None
+        cfg["sha256"] = whisper_sha256(found) if found else None
         cfg["missing"] = None if found else (
-            f"the default whisper model {DEFAULT_FILENAME} is not prepared; run scripts/models "
+            f"the default whisper model {WHISPER[DEFAULT_WHISPER].file} is not prepared; run scripts/models "
             "(or python -m hermesd.models whisper)")
     else:
         cfg["model"] = str(config.source.parent / voice.model)

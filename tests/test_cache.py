@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hermesd.cache import FUTURE_TOLERANCE, ValueCache
-from hermesd.statefiles import write_atomic
+from hermesd.core.statefiles import write_atomic
 
 
 def _cache(tmp_path: Path) -> ValueCache:

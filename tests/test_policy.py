@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from hermesd.config import load_config
 from hermesd.config.model import Access, Config, Role
 from hermesd.context import RequestContext
-from hermesd.errors import ErrorCode, Forbidden, Rejected
+from hermesd.core.errors import ErrorCode, Forbidden, Rejected
+from hermesd.core.protocol import ActionSpec
 from hermesd.policy import INTERNAL_TOOLS, Policy, whole_steps
-from hermesd.protocol import ActionSpec
 from hermesd.registry import Registry
 
 PLANT = Path(__file__).parents[1] / "configs" / "plant-dev.yaml"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from hermesd.errors import ProtocolError
-from hermesd.protocol import (
+from hermesd.core.errors import ProtocolError
+from hermesd.core.protocol import (
     MAX_FRAME,
     MESSAGE_TYPES,
     ActionSpec,

@@ -10,8 +10,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hermesd.errors import ConfigError
-from hermesd.statefiles import (
+from hermesd.core.errors import ConfigError
+from hermesd.core.statefiles import (
     UnsafeStateFile,
     open_state,
     prepare_dir,

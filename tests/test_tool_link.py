@@ -8,9 +8,9 @@ import socket
 
 import pytest
 
-from hermesd.errors import ErrorCode, HermesError
-from hermesd.eventloop import loop_factory
-from hermesd.protocol import ActionSpec, Hello, encode
+from hermesd.core.errors import ErrorCode, HermesError
+from hermesd.core.eventloop import loop_factory
+from hermesd.core.protocol import ActionSpec, Hello, encode
 from hermesd.tool_link import ToolLink
 
 READ = ActionSpec("read", "read a point",

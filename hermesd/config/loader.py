@@ -15,7 +15,8 @@ from typing import Any
 
 import yaml
 
-from hermesd.config.drivers import DeviceKeys, drivers
+from hermesd.config.driver_table import drivers
+from hermesd.config.drivers import DeviceKeys
 from hermesd.config.history import read_alarms, read_deadband, read_history
 from hermesd.config.model import (
     Access,
@@ -33,7 +34,7 @@ from hermesd.config.model import (
 )
 from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.reader import Problems, Section, describe
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
 TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")

@@ -14,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.config.model import Access
+from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_LISTEN_WINDOW, MAX_REQUEST, MAX_TIMEOUT
 from hermesd.control.limits import is_trusted
-from hermesd.errors import BadRequest, Forbidden, ProtocolError
-from hermesd.protocol import FrameDecoder, parse_frame
+from hermesd.core.errors import BadRequest, Forbidden, ProtocolError
+from hermesd.core.protocol import FrameDecoder, parse_frame
 
 OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     # op -> field -> (types, required)
@@ -45,13 +46,6 @@ COMMON: dict[str, tuple[type | tuple[type, ...], bool]] = {
     "op": (str, True), "id": ((str, int), False), "role": (str, False),
     "dry_run": (bool, False), "timeout": ((int, float), False),
 }
-MAX_TIMEOUT = 120.0
-MAX_LISTEN_WINDOW = 60.0
-MAX_REQUEST = 64 * 1024  # bytes of one request frame
-#: an `ask` that carries a recording (base64 WAV; 120 s of 16 kHz mono is 5.1 MB) may be this
-#: large, and only when its frame begins `{"op": "ask", "audio_wav": "` (spaces optional;
-#: hermesctl writes it so)
-MAX_AUDIO_REQUEST = 8 * 1024 * 1024
 AUDIO_PREFIX = re.compile(rb'\{\s*"op"\s*:\s*"ask"\s*,\s*"audio_wav"\s*:\s*"')
 
 

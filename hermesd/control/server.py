@@ -22,17 +22,20 @@ import socket
 import struct
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from hermesd.answer import Answer, status_of
+from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots
-from hermesd.control.requests import MAX_REQUEST, Peer, RequestDecoder
-from hermesd.errors import ErrorCode, ProtocolError
-from hermesd.protocol import encode_json
+from hermesd.control.requests import Peer, RequestDecoder
+from hermesd.core.errors import ErrorCode, ProtocolError
+from hermesd.core.protocol import encode_json
+
+if TYPE_CHECKING:
+    from hermesd.config.model import Config
 
 log = logging.getLogger(__name__)
 
-MAX_ANSWER = 4 * 1024 * 1024
 
 Handler = Callable[[dict[str, Any], Peer], Awaitable[dict[str, Any]]]
 
@@ -48,6 +51,23 @@ class ControlServer:
         self._quiet = OncePerCause(log)
         self.bad_frames = 0
         self.refused = 0  # connections and requests refused BUSY by the limits
+        self.listening = asyncio.Event()  # set once the socket accepts connections
+
+    # -- as a daemon component ---------------------------------------------------------------
+
+    name = "control"
+
+    async def run(self) -> None:
+        """Listen from the start of this task until it is cancelled, then close the socket."""
+        await self.start()
+        self.listening.set()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await self.stop()
+
+    async def reconfigure(self, config: Config) -> None:
+        """Nothing to adopt: the socket's path cannot change while hermesd runs."""
 
     async def start(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

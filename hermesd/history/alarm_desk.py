@@ -16,7 +16,7 @@ from typing import Any
 from hermesd.answer import Action, Answer, Route
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.errors import BadRequest, Forbidden
+from hermesd.core.errors import BadRequest, Forbidden
 from hermesd.history.alarms import AlarmBook, AlarmEvent, Occurrence, alarm_message
 from hermesd.history.periods import iso
 from hermesd.history.replies import clock

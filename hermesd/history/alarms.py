@@ -61,6 +61,7 @@ class Occurrence:
 class AlarmEvent:
     what: Literal["raised", "cleared", "acknowledged"]
     occurrence: Occurrence
+    message_zh: str | None = None  # the message in Chinese (the point's zh name), when told
 
 @dataclass
 class _Watch:

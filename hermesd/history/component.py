@@ -4,7 +4,7 @@ answers the `history` action (and, with hermesd/history/alarms.py, `alarms` and 
 Values and device states come from the value cache's listeners; every few seconds each point
 is judged as a user would see it (stale by age, its device offline), and a point that is not
 good is in a gap until it is again. Every `history.flush` the recorder's batch is written in
-one transaction on the daemon's disk thread; a batch the store refuses (disk full, read-only)
+one transaction on a thread of its own; a batch the store refuses (disk full, read-only)
 is kept and written with the next (bounded: past `MAX_UNWRITTEN` items the oldest is dropped
 and its time becomes a gap). Retention runs at start and hourly. Queries run on a thread of
 their own, so a slow disk write never holds an answer. Never blocks the event loop on disk;
@@ -19,13 +19,14 @@ import logging
 import math
 import time
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from hermesd.answer import Action, Answer, Route
 from hermesd.cache import DeviceState, Reading
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
-from hermesd.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
+from hermesd.core.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
 from hermesd.history import asking, periods
 from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
 from hermesd.history.alarms import AlarmEvent
@@ -33,11 +34,10 @@ from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.replies import history_reply
 from hermesd.history.store import Store, StoreError
-from hermesd.mqtt.alarm_entities import event_messages
 from hermesd.router.rules import Placement
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -56,42 +56,45 @@ def tracks_of(config: Config) -> dict[str, Track]:
 class HistoryComponent:
     name = "history"
 
-    def __init__(self, daemon: Daemon) -> None:
-        self.daemon = daemon
-        self.config = daemon.config
-        self.store = Store(daemon.config.paths.state_dir / "history.db")
-        self.recorder = Recorder(tracks_of(daemon.config), time.time())
+    def __init__(self, services: Services) -> None:
+        self.services = services
+        self.engine = services.engine
+        self.cache = services.cache
+        self.config = services.config
+        self.store = Store(services.config.paths.state_dir / "history.db")
+        self.recorder = Recorder(tracks_of(services.config), time.time())
         self.unwritten: list[Batch] = []
         self.state = "starting"
         self.problem: str | None = None
         self.written = 0  # batches written
         self.dropped = 0  # batches dropped while the store refused them
+        # one thread writes (its fsyncs may be slow on an SD card), one answers queries
+        self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history-w")
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
         self._wake = asyncio.Event()
         # the value cache's snapshot need not be more frequent than the history's batches: a
         # power cut loses at most one batch of either (and the disk is spared a snapshot every
         # 10 s)
-        cache = daemon.cache
-        cache.persist_interval = max(cache.persist_interval, daemon.config.history.flush)
-        cache.refresh_interval = max(cache.refresh_interval, daemon.config.history.flush)
-        daemon.cache.subscribe(self._on_value)
-        daemon.cache.subscribe_devices(self._on_device)
-        daemon.engine.actions["history"] = self.answer
-        self.desk = AlarmDesk(daemon.config, lambda: daemon.engine.policy, self._urgent)
+        cache = services.cache
+        cache.persist_interval = max(cache.persist_interval, services.config.history.flush)
+        cache.refresh_interval = max(cache.refresh_interval, services.config.history.flush)
+        cache.subscribe(self._on_value)
+        cache.subscribe_devices(self._on_device)
+        engine = services.engine
+        engine.actions["history"] = self.answer
+        self.desk = AlarmDesk(services.config, lambda: engine.policy, self._urgent)
         self._flush_now = False
-        daemon.engine.actions["alarms"] = self._alarms
-        daemon.engine.actions["ack"] = self.desk.ack
+        engine.actions["alarms"] = self._alarms
+        engine.actions["ack"] = self.desk.ack
         # questions about the past and about alarms, placed before the point rules
-        daemon.engine.router.pre_rules.append(self._placed)
+        engine.router.pre_rules.append(self._placed)
         self.desk.book.listeners.append(self._tell)
+        services.alarms.provide_states(self.desk.book.states)
 
     # -- lifecycle -------------------------------------------------------------------------
 
     async def run(self) -> None:
         loop = asyncio.get_running_loop()
-        bridge = self._component("mqtt")
-        if bridge is not None:  # alarm states are announced with everything else
-            bridge.alarm_states = self.desk.book.states
         try:
             await self._open(loop)
             next_flush = time.monotonic() + self.config.history.flush
@@ -115,13 +118,14 @@ class HistoryComponent:
                     await self._retain(loop)
         finally:
             self._queries.shutdown(wait=True)
+            self._writer.shutdown(wait=True)  # a batch in flight lands first
             self._final_flush()
 
     async def _open(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
-            seen = await loop.run_in_executor(self.daemon.disk, self.store.open)
+            seen = await loop.run_in_executor(self._writer, self.store.open)
             if seen is not None:
-                await loop.run_in_executor(self.daemon.disk, self.store.record_stop, seen,
+                await loop.run_in_executor(self._writer, self.store.record_stop, seen,
                                            time.time())
         except StoreError as exc:
             self.store.close()
@@ -153,27 +157,13 @@ class HistoryComponent:
         out["alarms_active"] = len(self.desk.book.active())
         return out
 
-    def _component(self, name: str) -> Any:
-        return next((c for c in getattr(self.daemon, "components", ()) if c.name == name), None)
-
     def _tell(self, event: AlarmEvent) -> None:
-        """An alarm raised, cleared or acknowledged: to MQTT (and Home Assistant), and said
-        by the voice loop when it speaks."""
+        """An alarm raised, cleared or acknowledged: logged, and on the daemon's alarm feed
+        (MQTT and Home Assistant, the voice loop)."""
         occ = event.occurrence
         log.log(logging.WARNING if event.what == "raised" else logging.INFO, "alarm %s %s: %s",
                 occ.alarm, event.what, occ.message)
-        bridge = self._component("mqtt")
-        if bridge is not None and bridge.topics is not None and bridge.connected:
-            for message in event_messages(bridge.topics, event):
-                bridge.sender.put(message)
-        voice = self._component("voice")
-        if voice is not None and event.what != "acknowledged" and \
-                hasattr(voice, "announce"):
-            zh = voice.config.voice.language.startswith("zh")
-            text = self.desk.say(occ, "zh" if zh else "en")
-            said = (f"报警：{text}" if event.what == "raised" else f"报警解除：{text}") if zh \
-                else (f"Alarm: {text}" if event.what == "raised" else f"Alarm cleared: {text}")
-            voice.announce(said)
+        self.services.alarms.publish(replace(event, message_zh=self.desk.say(occ, "zh")))
 
     def _sleep(self) -> float:
         """Until the next judging, or sooner when an alarm's delay runs out before it."""
@@ -208,7 +198,7 @@ class HistoryComponent:
 
     def _judge(self, pid: str, now: float, since: float | None = None) -> None:
         """Open or close the point's gap as the cache judges its value now."""
-        judged = self.daemon.cache.judge(pid, now)
+        judged = self.cache.judge(pid, now)
         current = self.recorder.current(pid)
         if judged is None or current is None or judged.reading.restored:
             return
@@ -231,7 +221,7 @@ class HistoryComponent:
         batches = list(self.unwritten)
         statements = self.desk.take_statements()
         try:
-            await loop.run_in_executor(self.daemon.disk, self.store.write, batches, statements)
+            await loop.run_in_executor(self._writer, self.store.write, batches, statements)
         except StoreError as exc:
             self.desk.give_back(statements)
             if self.state != "failing":
@@ -272,7 +262,7 @@ class HistoryComponent:
     async def _retain(self, loop: asyncio.AbstractEventLoop) -> None:
         h = self.config.history
         try:
-            removed = await loop.run_in_executor(self.daemon.disk, self.store.retain,
+            removed = await loop.run_in_executor(self._writer, self.store.retain,
                                                  time.time(), h.keep, h.max_size)
         except StoreError as exc:
             log.warning("history retention failed: %s", exc)
@@ -290,12 +280,12 @@ class HistoryComponent:
             return None
         if question.kind == "alarms":
             return Placement(Action("alarms", {"active": True}), 1.0)
-        rules = self.daemon.engine.router.rules
+        rules = self.engine.router.rules
         placed = rules.place(question.rest)
         if placed is None or placed.action.name != "read" or placed.action.point is None:
             return None
         point = placed.action.point
-        registry = self.daemon.engine.registry
+        registry = self.engine.registry
         if question.wants_bool and point in registry and registry.get(point).kind != "bool":
             # "feed pump 1" is its running point here
             for word in ("running", "on", "open", "运行", "开"):
@@ -335,11 +325,11 @@ class HistoryComponent:
         if unknown:
             raise BadRequest(f"history: unknown argument(s) {', '.join(unknown)}")
         pid = args.get("point")
-        registry = self.daemon.engine.registry
+        registry = self.engine.registry
         if not isinstance(pid, str) or pid not in registry:
             raise UnknownPoint(str(pid))
         point = registry.get(pid)
-        checks = self.daemon.engine.policy.check_read(ctx, point)
+        checks = self.engine.policy.check_read(ctx, point)
         stat = args.get("stat") or _default_stat(point)
         if stat not in periods.STATS:
             raise BadRequest(f"history: stat {str(stat)[:20]!r} is not one of "

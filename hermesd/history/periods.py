@@ -10,7 +10,7 @@ import re
 import time
 from datetime import datetime, timedelta
 
-from hermesd.errors import BadRequest
+from hermesd.core.errors import BadRequest
 
 _SINCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d|w)\s*$", re.IGNORECASE)
 _UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}

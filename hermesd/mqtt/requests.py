@@ -22,11 +22,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from hermesd import strict_json
-from hermesd.answer import Answer
+from hermesd.answer import Answer, failure
 from hermesd.config.model import Point
 from hermesd.context import new_trace_id
-from hermesd.errors import ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 from hermesd.replies import error_reply
 
 Kind = Literal["command", "set"]
@@ -90,11 +90,10 @@ class MqttRequest:
                 self.text, self.point, value, self.dry_run, error)
 
 
-def refusal(error: dict[str, str]) -> Answer:
+def payload_refusal(error: dict[str, str]) -> Answer:
     """The answer to a request that is not taken (a payload the tool refused)."""
-    status = "rejected" if error["code"] == "BAD_REQUEST" else "error"
-    return Answer(status, "direct", None, error=dict(error),  # type: ignore[arg-type]
-                  reply=error_reply(error["message"]), trace_id=new_trace_id())
+    return failure(error["code"], error["message"], reply=error_reply(error["message"]),
+                   trace_id=new_trace_id())
 
 
 def answer_payload(answer: Answer, request: MqttRequest) -> dict[str, Any]:
@@ -104,9 +103,9 @@ def answer_payload(answer: Answer, request: MqttRequest) -> dict[str, Any]:
 def unwritable_answer(request: MqttRequest) -> dict[str, Any]:
     """What is sent instead of an answer that cannot be written as strict JSON."""
     message = "the answer could not be written as JSON; see hermesd's log"
-    return {"status": "error", "route": "direct", "action": None, "result": None,
-            "error": {"code": "INTERNAL", "message": message}, "reply": error_reply(message),
-            "trace_id": new_trace_id(), "timings_ms": {}, "id": request.id}
+    answer = failure(ErrorCode.INTERNAL, message, reply=error_reply(message),
+                     trace_id=new_trace_id())
+    return {**answer.to_dict(), "id": request.id}
 
 
 def malformed_value(point: Point, value: Any) -> str | None:

@@ -5,7 +5,7 @@ points they describe. This remembers what was announced, so that what a new conf
 has is cleared (an empty retained message) even when the config changed while hermesd was
 stopped. A topic stays listed as `clearing` until its empty message is in the mqtt tool's
 durable outbox; only then is it forgotten. The file is replaced atomically, and never through a
-link planted in its place (hermesd/statefiles.py).
+link planted in its place (hermesd/core/statefiles.py).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import logging
 from collections.abc import Iterable
 from pathlib import Path
 
-from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
+from hermesd.core.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -41,6 +41,10 @@ class Router:
         self.pre_rules: list[PreRule] = []
         self.reconfigure(config)
 
+    def attach_model(self, model: ModelStage | None) -> None:
+        """Route what the rules cannot place through `model` from now on (None: rules alone)."""
+        self.model = model
+
     def reconfigure(self, config: Config) -> None:
         self.rules = RuleRouter(list(config.points.values()), config.intents, self.lexicon)
         self.semantic = Semantic(self.rules)

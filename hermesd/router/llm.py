@@ -16,22 +16,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import os
-import signal
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config
-from hermesd.errors import ToolUnavailable
-from hermesd.models import find_model
-from hermesd.models import gguf as default_model
+from hermesd.core.errors import ToolUnavailable
+from hermesd.core.model_files import DEFAULT_LLM, find_model
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.router.prompt import build
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolSpec
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +39,7 @@ def resolve_model(config: Config) -> tuple[Path | None, str | None, bool]:
     """(path, why there is none, whether it must match the pinned default's sha256)."""
     model = config.llm.model
     if model == "default":
-        path = find_model(default_model.MODEL_FILE, config.paths.state_dir)
+        path = find_model(DEFAULT_LLM.file, config.paths.state_dir)
         if path is None:
             return None, ("the default model is not prepared: run scripts/models (or "
                           "scripts/setup --all)"), True
@@ -100,13 +97,10 @@ class SupervisedWorker:
     def kill(self, reason: str) -> None:
         tool = self._process()
         proc = tool.proc if tool is not None else None
-        if proc is None or proc.returncode is not None:
+        if tool is None or proc is None or proc.returncode is not None:
             return
         log.warning("killing the LLM worker (pid %s): %s", proc.pid, reason)
-        try:
-            os.kill(proc.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        tool.kill(reason)  # the supervisor's own stop, at once, and its restart
 
     @property
     def error(self) -> str | None:
@@ -136,16 +130,16 @@ class LlmComponent:
 
     name = "llm"
 
-    def __init__(self, daemon: Daemon, options: Options | None = None) -> None:
-        self.daemon = daemon
-        self.config = daemon.config
-        self.worker = SupervisedWorker(daemon.supervisor)
-        self.stage = ModelStage(daemon.config, self.worker, options)
-        daemon.engine.event_handlers["llm"] = self.worker.on_event
+    def __init__(self, services: Services, options: Options | None = None) -> None:
+        self.router = services.engine.router
+        self.config = services.config
+        self.worker = SupervisedWorker(services.supervisor)
+        self.stage = ModelStage(services.config, self.worker, options)
+        services.events.register("llm", self.worker.on_event)
         self._attach()
 
     def _attach(self) -> None:
-        self.daemon.engine.router.model = self.stage if self.config.llm.enabled else None
+        self.router.attach_model(self.stage if self.config.llm.enabled else None)
 
     async def run(self) -> None:
         await asyncio.Event().wait()

@@ -24,7 +24,7 @@ from typing import Any, Protocol
 from hermesd.answer import Action, respond
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.errors import Busy, ErrorCode, Timeout, ToolError
+from hermesd.core.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.coverage import GENERAL, NEAR, Term, explain, explained, terms
 from hermesd.router.grammar import Choice, choices, gbnf

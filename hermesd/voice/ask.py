@@ -17,11 +17,11 @@ import time
 from dataclasses import dataclass
 from typing import Literal
 
-from hermesd.answer import Action, Answer
+from hermesd.answer import Action, Answer, failure
 from hermesd.audit_records import printable
 from hermesd.context import RequestContext
+from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.engine import MAX_TEXT, Engine
-from hermesd.errors import HermesError
 from hermesd.replies import is_chinese
 from hermesd.voice.transcribe import Heard, Transcriber
 from hermesd.voice.wake import match_wake
@@ -51,9 +51,8 @@ async def answer_recording(engine: Engine, transcriber: Transcriber, ctx: Reques
     try:
         heard = await transcriber.transcribe(ctx, pcm)
     except HermesError as exc:
-        answer = Answer("error", "rule", None, error={"code": exc.code.value,
-                                                      "message": exc.message},
-                        reply=FAILED[0].format(why=exc.message))
+        answer = failure(exc.code, exc.message, route="rule",
+                         reply=FAILED[0].format(why=exc.message))
         return Outcome("failed", None, _finish(engine, ctx, answer, None, started))
     zh = heard.language == "zh" or is_chinese(heard.text)
     woke = match_wake(heard.text, wake_phrase)
@@ -61,17 +60,17 @@ async def answer_recording(engine: Engine, transcriber: Transcriber, ctx: Reques
         return Outcome("ignored", heard, None)
     command = woke.command if woke is not None else heard.text
     if too_long:
-        refusal = Answer("rejected", "rule", Action("respond", {"reason": "too_long"}),
-                         error={"code": "BAD_REQUEST",
-                                "message": "the recording is longer than voice.max_utterance"},
-                         reply=TOO_LONG[zh].format(wake=wake_phrase.capitalize()))
+        refusal = failure(ErrorCode.BAD_REQUEST, "the recording is longer than "
+                          "voice.max_utterance", route="rule",
+                          action=Action("respond", {"reason": "too_long"}),
+                          reply=TOO_LONG[zh].format(wake=wake_phrase.capitalize()))
         return Outcome("too_long", heard, _finish(engine, ctx, refusal, heard, started))
     if not command:
         if woke is not None and require_wake:
             return Outcome("wake_only", heard, None)
-        nothing = Answer("rejected", "rule", Action("respond", {"reason": "not_understood"}),
-                         error={"code": "BAD_REQUEST", "message": "no words were recognised"},
-                         reply=EMPTY[zh])
+        nothing = failure(ErrorCode.BAD_REQUEST, "no words were recognised", route="rule",
+                          action=Action("respond", {"reason": "not_understood"}),
+                          reply=EMPTY[zh])
         return Outcome("empty", heard, _finish(engine, ctx, nothing, heard, started))
     answer = await engine.ask(ctx, command, transcript=heard.text)
     return Outcome("answered", heard, _finish(engine, ctx, answer, heard, started,

@@ -24,13 +24,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hermesd.answer import Answer
+from hermesd.answer import Answer, failure
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
+from hermesd.core.wav import WavError, duration, read_wav
 from hermesd.engine import Engine
 from hermesd.voice.ask import answer_recording
 from hermesd.voice.transcribe import Transcriber
-from hermesd.voice.wav import WavError, duration, read_wav
 
 if TYPE_CHECKING:
     from hermesd.components import Component
@@ -39,11 +39,9 @@ MAX_WAV = 8 * 1024 * 1024
 
 
 def _refused(ctx: RequestContext, code: str, message: str, started: float) -> Answer:
-    status = "rejected" if code == "BAD_REQUEST" else "forbidden" if code == "FORBIDDEN" \
-        else "error"
-    return Answer(status, "direct", None, error={"code": code, "message": message},  # type: ignore[arg-type]
-                  reply=message, trace_id=ctx.trace_id,
-                  timings_ms={"total": (time.perf_counter() - started) * 1000})
+    answer = failure(code, message, trace_id=ctx.trace_id)
+    answer.timings_ms["total"] = (time.perf_counter() - started) * 1000
+    return answer
 
 
 def _read(path: Path) -> bytes:

@@ -31,15 +31,16 @@ from typing import TYPE_CHECKING, Any
 
 from hermesd.config.model import Config, Voice
 from hermesd.context import RequestContext
-from hermesd.errors import ProtocolError
+from hermesd.core.errors import ProtocolError
+from hermesd.core.vad import Utterance, Vad, VadSettings
 from hermesd.voice.ask import Outcome, answer_recording
 from hermesd.voice.sources import Source, SourceError, open_source
 from hermesd.voice.speaker import Speaker, SpeakError
 from hermesd.voice.transcribe import TOOL, Transcriber
-from hermesd.voice.vad import Utterance, Vad, VadSettings
 
 if TYPE_CHECKING:
-    from hermesd.daemon import Daemon
+    from hermesd.history.alarms import AlarmEvent
+    from hermesd.services import Services
 
 log = logging.getLogger(__name__)
 
@@ -76,12 +77,13 @@ class _Armed:
 class VoiceLoop:
     name = "voice"
 
-    def __init__(self, daemon: Daemon) -> None:
-        self.daemon = daemon
-        self.config: Config = daemon.config
-        self.transcriber = Transcriber(daemon.engine.dispatcher,
-                                       daemon.config.paths.runtime_dir / "voice")
-        self.speaker = self._speaker(daemon.config)
+    def __init__(self, services: Services) -> None:
+        self.engine = services.engine
+        self.supervisor = services.supervisor
+        self.config: Config = services.config
+        self.transcriber = Transcriber(services.engine.dispatcher,
+                                       services.config.paths.runtime_dir / "voice")
+        self.speaker = self._speaker(services.config)
         self.input_state = "starting"  # listening | input ended | input error | off | ...
         self.activity = "idle"  # idle | waiting for whisper | transcribing | speaking
         self.source: Source | None = None
@@ -97,9 +99,10 @@ class VoiceLoop:
         self._speaking = False
         self._input_changed = asyncio.Event()
         self._presses: asyncio.Queue[float] = asyncio.Queue(maxsize=TALK_PRESSES)
-        daemon.engine.event_handlers["talk"] = self._on_talk
+        services.events.register("talk", self._on_talk)
         self._announcing: set[asyncio.Task[None]] = set()  # alarms being said
         self._saying = asyncio.Lock()
+        services.alarms.subscribe(self._on_alarm)
 
     @property
     def state(self) -> str:
@@ -301,7 +304,7 @@ class VoiceLoop:
                 peer=f"voice (push-to-talk: {armed[0].origin})" if armed else "voice")
             try:
                 outcome = await answer_recording(
-                    self.daemon.engine, self.transcriber, ctx, item.utterance.pcm,
+                    self.engine, self.transcriber, ctx, item.utterance.pcm,
                     wake_phrase=self.voice.wake_phrase,
                     require_wake=not (armed or follow_up), too_long=item.utterance.too_long)
             finally:
@@ -321,14 +324,26 @@ class VoiceLoop:
 
     async def _tool_ready(self) -> None:
         """Wait (bounded) for the whisper tool's first start or its restart after a crash."""
-        await self.daemon.supervisor.started()
-        tool = self.daemon.supervisor.tools.get(TOOL)
+        await self.supervisor.started()
+        tool = self.supervisor.tools.get(TOOL)
         if tool is not None and tool.state != "running":
             self.activity = "waiting for whisper"
             try:
                 await tool.wait_ready(TOOL_WAIT)  # if it is not back by then, the call says why
             finally:
                 self.activity = "idle"
+
+    def _on_alarm(self, event: AlarmEvent) -> None:
+        """Say an alarm raised or cleared, in the spoken language."""
+        if event.what == "acknowledged":
+            return
+        zh = self.voice.language.startswith("zh")
+        text = event.message_zh if zh and event.message_zh else event.occurrence.message
+        if zh:
+            said = f"报警：{text}" if event.what == "raised" else f"报警解除：{text}"
+        else:
+            said = f"Alarm: {text}" if event.what == "raised" else f"Alarm cleared: {text}"
+        self.announce(said)
 
     def announce(self, text: str) -> None:
         """Say something nobody asked (an alarm), when answers are spoken; in the background,

@@ -21,7 +21,7 @@ from collections.abc import AsyncGenerator
 from pathlib import Path
 
 from hermesd.children import stop_child
-from hermesd.voice.wav import NeedMore, WavError, parse_header
+from hermesd.core.wav import NeedMore, WavError, parse_header
 
 CHUNK = 3200  # bytes: 100 ms
 ARECORD = "arecord"

@@ -11,14 +11,14 @@ to espeak-ng on stdin, never as an argument, so a reply can never become an opti
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import re
 from pathlib import Path
 
+from hermesd.children import stop_child
+from hermesd.core.statefiles import write_atomic
 from hermesd.replies import is_chinese
-from hermesd.statefiles import write_atomic
 
 log = logging.getLogger(__name__)
 
@@ -105,13 +105,7 @@ async def _run(argv: list[str], stdin: bytes, timeout: float) -> bytes:
     except TimeoutError:
         raise SpeakError(f"{argv[0]} took longer than {timeout:.0f} s") from None
     finally:
-        if proc.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                proc.kill()
-            await proc.wait()
-            transport = getattr(proc, "_transport", None)  # its pipes were not read to the end
-            if transport is not None:
-                transport.close()
+        await stop_child(proc, 0)  # past its deadline or cancelled: nothing left to wait for
     if proc.returncode != 0:
         tail = err.decode(errors="replace").strip().splitlines()[-1:] or ["no message"]
         raise SpeakError(f"{argv[0]} failed with code {proc.returncode}: {tail[0][:200]}")

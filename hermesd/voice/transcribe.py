@@ -18,9 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from hermesd.context import RequestContext
+from hermesd.core.errors import ErrorCode, HermesError
+from hermesd.core.wav import duration, wav_bytes
 from hermesd.dispatcher import Dispatcher
-from hermesd.errors import ErrorCode, HermesError
-from hermesd.voice.wav import duration, wav_bytes
 
 TOOL = "whisper"
 _counter = itertools.count(1)

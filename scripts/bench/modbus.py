@@ -51,7 +51,7 @@ from hermes_tools.sim.control import request as sim_request  # noqa: E402
 from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
 
 from hermesd.config import load_config  # noqa: E402
-from hermesd.protocol import Message, encode  # noqa: E402
+from hermesd.core.protocol import Message, encode  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
 
 BLOCKS, PER_BLOCK = 20, 10

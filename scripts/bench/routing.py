@@ -47,8 +47,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from hermesd.context import RequestContext
-from hermesd.errors import HermesError
-from hermesd.models import find_model
+from hermesd.core.errors import HermesError
+from hermesd.core.model_files import find_model
 from hermesd.models.gguf import MODEL_FILE, QWEN_1_5B
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage

@@ -15,7 +15,7 @@ from typing import Any
 
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.errors import HermesError
+from hermesd.core.errors import HermesError
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage, Options
 from scripts.bench.routing_report import pct

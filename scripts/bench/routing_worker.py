@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hermesd.config.model import Config
-from hermesd.protocol import Event
+from hermesd.core.protocol import Event
 from hermesd.router.llm import TOOL, SupervisedWorker, llm_spec
 from hermesd.supervisor import Supervisor
 

@@ -37,7 +37,7 @@ import serial  # noqa: E402
 import yaml  # noqa: E402
 
 from hermesd.config import load_config  # noqa: E402
-from hermesd.protocol import Call, Configure, Event, FrameDecoder, Result, decode, encode  # noqa: E402
+from hermesd.core.protocol import Call, Configure, Event, FrameDecoder, Result, decode, encode  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
 
 SCALE_POINT = {"query": "W\r\n", "pattern": r"(?P<value>[-+]?\d+(?:\.\d+)?)\s*kg",

@@ -2,7 +2,7 @@
 
     .venv/bin/python scripts/bench/strict_json.py [--rounds 20000]
 
-`hermesd.strict_json.loads` decodes every control request, tool frame and MQTT payload. It
+`hermesd.core.strict_json.loads` decodes every control request, tool frame and MQTT payload. It
 refuses an object that names a key twice with an `object_pairs_hook` (one C-level dict build
 per object). Printed, per kind of frame, in the same run: plain `json.loads` (the least any
 decoder does), the strict decoder without the hook (as it was), and `strict_json.loads` (as it
@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from hermesd import strict_json
+from hermesd.core import strict_json
 
 FRAMES = {
     "control request": {"op": "write", "point": "pump1_speed", "value": 1000, "id": 17,

@@ -39,12 +39,12 @@ import numpy as np  # noqa: E402
 from hermes_tools.whisper.model import WhisperModel  # noqa: E402
 
 from hermesd.config import load_config  # noqa: E402
-from hermesd.models.whisper import default_model  # noqa: E402
+from hermesd.core.model_files import default_whisper as default_model  # noqa: E402
+from hermesd.core.vad import FRAME_S, Vad  # noqa: E402
+from hermesd.core.wav import read_wav  # noqa: E402
 from hermesd.router.rules import RuleRouter  # noqa: E402
 from hermesd.voice.prompt import vocabulary_prompt  # noqa: E402
-from hermesd.voice.vad import FRAME_S, Vad  # noqa: E402
 from hermesd.voice.wake import match_wake  # noqa: E402
-from hermesd.voice.wav import read_wav  # noqa: E402
 from tests.support.daemon import DaemonRunner, RunningDaemon  # noqa: E402
 from tests.voice.plant import plant_config  # noqa: E402
 from tests.voice.speech import COMMANDS, Speech, duration  # noqa: E402

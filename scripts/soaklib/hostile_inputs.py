@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 
 from hermesd.config import load_config
 from hermesd.control.requests import MAX_REQUEST
-from hermesd.protocol import Call, Configure, encode
+from hermesd.core.protocol import Call, Configure, encode
 from hermesd.toolspecs import tool_specs
 from tests.hostile import mqtt_messages as M
 from tests.hostile.strategies import (

@@ -24,8 +24,8 @@ import paho.mqtt.client as paho
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from hermesd import strict_json
-from hermesd.errors import ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 from scripts.soaklib.load import CODES, REFUSALS, STATUSES
 from scripts.soaklib.plant import PYTHON, Child, spawn
 from tests.support.mosquitto import MqttClient, Received

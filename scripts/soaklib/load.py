@@ -27,7 +27,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from hermesd.errors import ErrorCode
+from hermesd.core.errors import ErrorCode
 from scripts.soaklib.plant import PYTHON
 from tests.support.mosquitto import MqttClient, Received
 

@@ -10,7 +10,7 @@ import yaml
 
 from hermesd.config import load_config
 from hermesd.config.operations import Audit
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 
 def _load(tmp_path: Path, audit: Any) -> Any:

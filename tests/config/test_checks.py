@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hermesd.config.drivers.modbus import TYPE_WORDS
 from hermesd.config.loader import MAX_UID, SHARED_DIRS, SYSTEM_TREES, validate
 from hermesd.config.reader import MAX_DURATION
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 SOURCE = Path("/etc/hermesd/hermesd.yaml")  # only its directory matters, for relative paths
 

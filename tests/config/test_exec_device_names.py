@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hermesd.config.loader import validate
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 
 @pytest.mark.parametrize("name", ["mqtt", "modbus", "serial"])

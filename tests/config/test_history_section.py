@@ -10,7 +10,7 @@ import yaml
 
 from hermesd.config import load_config
 from hermesd.config.history import History, PointAlarms
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 
 def _load(tmp_path: Path, history: Any = None, **points: Any) -> Any:

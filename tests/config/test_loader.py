@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from hermesd.config import load_config
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 DEV_PLANT = Path(__file__).parents[2].parent / "shared" / "data" / "plant-dev.yaml"
 if not DEV_PLANT.exists():  # a clone outside the workplace: the copy in configs/

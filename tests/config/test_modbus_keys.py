@@ -9,7 +9,7 @@ import pytest
 
 from hermesd.config import load_config
 from hermesd.config.loader import validate
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 REPO = Path(__file__).resolve().parents[2]
 

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hermesd.config.loader import validate
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 
 def _config(**mqtt: Any) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermesd.config.loader import validate
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 BASE, PREFIX = "hermesd", "homeassistant"
 SETTINGS = settings(max_examples=150, deadline=None, database=None,

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from hermesd.config import load_config
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 from tests.support.daemon import DaemonRunner, base_config, fake_device
 
 

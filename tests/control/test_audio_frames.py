@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from hermesd.control.requests import MAX_AUDIO_REQUEST, MAX_REQUEST, RequestDecoder, parse
-from hermesd.errors import BadRequest, ProtocolError
+from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_REQUEST
+from hermesd.control.requests import RequestDecoder, parse
+from hermesd.core.errors import BadRequest, ProtocolError
 
 
 def _frame(obj: dict[str, object], compact: bool = True) -> bytes:

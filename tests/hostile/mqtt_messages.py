@@ -22,7 +22,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from hermesd import strict_json
+from hermesd.core import strict_json
 from hermesd.mqtt.requests import JSON_NUMBER
 
 # what a broker takes in a topic or a property: no surrogates, controls or non-characters

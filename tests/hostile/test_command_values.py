@@ -21,7 +21,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from hermesd.config.model import Config, Point
-from hermesd.errors import ErrorCode, Rejected
+from hermesd.core.errors import ErrorCode, Rejected
 from hermesd.policy import whole_steps
 from hermesd.registry import INT_LIMIT, coerce_value
 from hermesd.router.grammar import Choice

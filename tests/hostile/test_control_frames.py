@@ -21,10 +21,10 @@ from typing import Any
 import pytest
 from hypothesis import example, given
 
-from hermesd import strict_json
 from hermesd.answer import STATUS_EXIT
 from hermesd.control.requests import RequestDecoder
-from hermesd.errors import ErrorCode, ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 from tests.hostile.strategies import batch_bytes, batches, cut
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.peers import NOBODY, as_user, needs_root, open_to_everyone

@@ -19,8 +19,9 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from hermesd import ctl, strict_json
+from hermesd import ctl
 from hermesd.answer import STATUS_EXIT
+from hermesd.core import strict_json
 from tests.hostile.strategies import bad_json_texts, strict_values
 
 WORDS = ["status", "tools", "points", "read", "write", "ask", "call", "listen", "--json",

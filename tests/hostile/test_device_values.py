@@ -19,8 +19,8 @@ from hermes_tools.serial.points import BadAnswer, PointSpec
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hermesd import strict_json
-from hermesd.errors import ErrorCode, ToolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ToolError
 
 finite = st.floats(allow_nan=False, allow_infinity=False)
 scales = st.one_of(st.sampled_from([1.0, 0.1, 0.01, 10.0, 1e300, -1e300, 1e-300]),

@@ -19,10 +19,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hermesd import strict_json
 from hermesd.control.requests import RequestDecoder
-from hermesd.errors import ProtocolError
-from hermesd.protocol import FrameDecoder, parse_frame
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
+from hermesd.core.protocol import FrameDecoder, parse_frame
 from tests.hostile.strategies import strict_values, texts
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.peers import NOBODY, as_user, open_to_everyone

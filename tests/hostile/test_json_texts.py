@@ -16,9 +16,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hermesd import strict_json
-from hermesd.errors import ProtocolError
-from hermesd.protocol import parse_frame
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
+from hermesd.core.protocol import parse_frame
 from tests.hostile.strategies import INT_MAX, INT_MIN, bad_frames, bad_json_texts, strict_values
 
 

@@ -35,8 +35,8 @@ from hypothesis import strategies as st
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from hermesd import strict_json
-from hermesd.errors import ErrorCode
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode
 from tests.hostile.mqtt_messages import Message, messages, stated_value
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.mosquitto import Mosquitto, MqttClient, Received

@@ -26,7 +26,7 @@ from hermes_tools.sim.serial_ports import PtyPort
 from hypothesis import given
 from hypothesis import strategies as st
 
-from hermesd.errors import ErrorCode, HermesError
+from hermesd.core.errors import ErrorCode, HermesError
 from tests.tools.serial.harness import ToolUnderTest, plant, until, write_config
 
 TERM = b"\r\n"

@@ -33,7 +33,7 @@ import yaml
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from hermesd.protocol import MAX_FRAME, Call, Configure, encode
+from hermesd.core.protocol import MAX_FRAME, Call, Configure, encode
 from hermesd.supervisor import Supervisor, ToolProcess, ToolSpec
 from hermesd.toolspecs import tool_specs
 from tests.support.daemon import FAKE_TOOL, DaemonRunner, base_config

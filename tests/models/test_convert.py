@@ -7,9 +7,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hermesd.core.ggml_whisper import FTYPE_F16, FTYPE_F32, expected_tensors, read_ggml
 from hermesd.models.ct2 import CT2FormatError, read_ct2
 from hermesd.models.ct2_to_ggml import ConversionError, convert, main
-from hermesd.models.ggml_whisper import FTYPE_F16, FTYPE_F32, expected_tensors, read_ggml
 from hermesd.models.mel import mel_filters
 from tests.models.ct2_writer import tiny_whisper, write_ct2
 

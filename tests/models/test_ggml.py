@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hermesd.models.ggml_whisper import (
+from hermesd.core.ggml_whisper import (
     FTYPE_F16,
     FTYPE_F32,
     MAGIC,

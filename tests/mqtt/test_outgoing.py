@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
-from hermesd.errors import ToolUnavailable
+from hermesd.core.errors import ToolUnavailable
 from hermesd.mqtt.outgoing import MAX_BATCH_CHARS, Outgoing, Sender
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.models import find_model
+from hermesd.core.model_files import find_model
 from hermesd.models.gguf import MODEL_FILE
 from tests.support.daemon import DaemonRunner, RunningDaemon
 from tests.support.plants import cold_store, dev_plant

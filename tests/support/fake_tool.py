@@ -17,8 +17,8 @@ from typing import Any
 
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool, main
 
-from hermesd.errors import ErrorCode, ToolError, UnknownPoint
-from hermesd.protocol import ActionSpec
+from hermesd.core.errors import ErrorCode, ToolError, UnknownPoint
+from hermesd.core.protocol import ActionSpec
 
 OBJ = {"type": "object"}
 

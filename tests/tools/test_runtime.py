@@ -57,8 +57,8 @@ def test_a_tool_whose_task_swallows_a_cancel_still_exits(tmp_path: Path) -> None
 
 ODD_ANSWERS = '''
 from hermes_tools.runtime import Tool, main
-from hermesd.errors import ErrorCode, ToolError
-from hermesd.protocol import ActionSpec
+from hermesd.core.errors import ErrorCode, ToolError
+from hermesd.core.protocol import ActionSpec
 
 ANY = {"type": "object"}
 

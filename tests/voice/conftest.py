@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hermesd.models.whisper import default_model
+from hermesd.core.model_files import default_whisper
 from tests.voice.speech import Speech
 
 
@@ -18,6 +18,6 @@ def speech(tmp_path_factory: pytest.TempPathFactory) -> Speech:
 @pytest.fixture(scope="session")
 def whisper_model() -> Path:
     """The default model, prepared by scripts/models (scripts/test runs it)."""
-    model = default_model()
+    model = default_whisper()
     assert model is not None, "the whisper model is not prepared: run scripts/models"
     return model

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from hermesd.voice.vad import FRAME_BYTES, Vad, VadSettings, voiced_seconds
-from hermesd.voice.wav import read_wav
+from hermesd.core.vad import FRAME_BYTES, Vad, VadSettings, voiced_seconds
+from hermesd.core.wav import read_wav
 from tests.voice.speech import Speech, duration
 
 

@@ -6,7 +6,7 @@ import struct
 
 import pytest
 
-from hermesd.voice.wav import NeedMore, WavError, duration, parse_header, read_wav, wav_bytes
+from hermesd.core.wav import NeedMore, WavError, duration, parse_header, read_wav, wav_bytes
 
 
 def _fmt(code: int = 1, channels: int = 1, rate: int = 16000, bits: int = 16) -> bytes:

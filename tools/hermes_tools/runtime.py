@@ -28,9 +28,9 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd import eventloop, peercred
-from hermesd.errors import ErrorCode, HermesError, ProtocolError
-from hermesd.protocol import (
+from hermesd.core import eventloop, peercred
+from hermesd.core.errors import ErrorCode, HermesError, ProtocolError
+from hermesd.core.protocol import (
     ActionSpec,
     Call,
     Configure,

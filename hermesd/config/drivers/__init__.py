@@ -1,6 +1,6 @@
 """The device and point keys of each driver, validated into `params` for its tool.
 
-Each driver module offers `read_device(section) -> DeviceKeys` and
+Each driver module (listed in hermesd/config/driver_table.py) offers `read_device(section) -> DeviceKeys` and
 `read_point(section, device) -> PointKeys`. The loader reads the keys every point has (name,
 aliases, unit, max_age, writable, min, max, choices); a driver reads the rest and says what kind
 of value its points carry and the range their type can hold.
@@ -47,18 +47,6 @@ class DriverKeys:
     read_point: Callable[[Section, DeviceKeys], PointKeys]
     check_devices: CrossCheck | None = None  # e.g. two devices on one serial port must agree
     check_points: PointsCheck | None = None  # e.g. two writable registers must not overlap
-
-
-def drivers() -> dict[str, DriverKeys]:
-    from hermesd.config.drivers import exec_tool, modbus, mqtt, serial
-
-    return {
-        "modbus": DriverKeys(modbus.read_device, modbus.read_point, modbus.check_devices,
-                             modbus.check_points),
-        "serial": DriverKeys(serial.read_device, serial.read_point),
-        "mqtt": DriverKeys(mqtt.read_device, mqtt.read_point),
-        "exec": DriverKeys(exec_tool.read_device, exec_tool.read_point),
-    }
 
 
 def scaled_kind(raw_kind: ValueKind, scale: float, offset: float) -> ValueKind:

@@ -19,7 +19,7 @@ from hermes_tools.llm import cpu_backend
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hermesd.models import find_model
+from hermesd.core.model_files import find_model
 from hermesd.models.gguf import MODEL_FILE
 
 #: a "backend" that scores above every real one and dies like an unsupported instruction would

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 
 from hermesd.context import RequestContext
-from hermesd.errors import Busy, ErrorCode, ToolError
-from hermesd.models import find_model
+from hermesd.core.errors import Busy, ErrorCode, ToolError
+from hermesd.core.model_files import find_model
+from hermesd.core.protocol import Event
 from hermesd.models.gguf import MODEL_FILE
-from hermesd.protocol import Event
 from hermesd.router.llm import TOOL, SupervisedWorker
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.supervisor import Supervisor, ToolSpec

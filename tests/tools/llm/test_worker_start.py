@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.protocol import Event
+from hermesd.core.protocol import Event
 from hermesd.router.llm import TOOL, SupervisedWorker, llm_spec
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolProcess, ToolSpec
 from tests.support.llm_builds import broken_llama_env, tiny_model

@@ -13,7 +13,7 @@ from hermes_tools.sim.modbus import ModbusSimulator
 
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
-from hermesd.protocol import Event, Message
+from hermesd.core.protocol import Event, Message
 from hermesd.toolspecs import tool_specs
 
 POINTS: dict[str, Any] = {

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hermes_tools.modbus.tool import ModbusTool
 
-from hermesd.errors import ErrorCode, HermesError, ToolError, UnknownPoint
+from hermesd.core.errors import ErrorCode, HermesError, ToolError, UnknownPoint
 from tests.support.sim import free_port
 from tests.tools.modbus.plant import load, rtu_device, running_tool, simulating, tcp_device
 

@@ -17,7 +17,7 @@ from hermes_tools.mqtt.points import MqttPoint
 from hermes_tools.mqtt.tool import MqttTool, Topics
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
-from hermesd.protocol import Event
+from hermesd.core.protocol import Event
 
 B = "hermesd/n1"
 TOPICS = Topics(availability=f"{B}/availability", command=f"{B}/command",

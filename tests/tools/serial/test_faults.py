@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.errors import ErrorCode, HermesError
+from hermesd.core.errors import ErrorCode, HermesError
 from tests.tools.serial.conftest import StartSim
 from tests.tools.serial.harness import ReadGate, ToolUnderTest, plant, scale, until
 

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from hermes_tools.serial.points import BadAnswer, PointSpec
 
-from hermesd.errors import ErrorCode, HermesError, Rejected
+from hermesd.core.errors import ErrorCode, HermesError, Rejected
 
 
 def point(**p: Any) -> PointSpec:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hermesd.errors import ErrorCode, HermesError
+from hermesd.core.errors import ErrorCode, HermesError
 from tests.tools.serial.conftest import StartSim
 from tests.tools.serial.harness import ToolUnderTest, plant, scale, until
 

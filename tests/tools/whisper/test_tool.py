@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from hermesd.errors import BadRequest, ErrorCode, Timeout, ToolError, ToolUnavailable
+from hermesd.core.errors import BadRequest, ErrorCode, Timeout, ToolError, ToolUnavailable
+from hermesd.core.protocol import Event
+from hermesd.core.wav import read_wav
 from hermesd.models.whisper import VARIANTS
-from hermesd.protocol import Event
 from hermesd.supervisor import ToolProcess, ToolSpec
-from hermesd.voice.wav import read_wav
 from tests.voice.speech import Speech
 
 PROMPT = ("Boiler 3 temperature, Steam valve 2, Feed water tank level. Hermes, read the "

@@ -13,7 +13,7 @@ remembered in the state dir, keyed by the CPU and the build, so a restart does n
 A portable build (no variants beside libllama) has its CPU backend linked in: nothing to choose.
 This module never falls back to a level that was not tried.
 
-The record is a state file like any other (hermesd.statefiles: never read or written through a
+The record is a state file like any other (hermesd.core.statefiles: never read or written through a
 link, a regular file only), and what it names is only a level: it is taken only if it is one of
 the backend libraries actually beside libllama, and that library is loaded by the path found
 there, never by a path made from the record's text (a `../` in it must load nothing).
@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermesd.statefiles import read_state, write_atomic
+from hermesd.core.statefiles import read_state, write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -31,8 +31,8 @@ from hermes_tools.llm import cpu_backend
 from hermes_tools.llm.cores import auto_threads
 from hermes_tools.llm.engine import Engine, GrammarError, Part
 from hermes_tools.runtime import Tool
-from hermesd.errors import BadRequest, Busy, ErrorCode, HermesError, Timeout, ToolError
-from hermesd.protocol import ActionSpec
+from hermesd.core.errors import BadRequest, Busy, ErrorCode, HermesError, Timeout, ToolError
+from hermesd.core.protocol import ActionSpec
 
 log = logging.getLogger(__name__)
 
@@ -316,8 +316,8 @@ def _settle(fut: asyncio.Future[Any], outcome: tuple[bool, Any]) -> None:
 
 def _check_model(path: Path, *, verify: bool) -> str | None:
     """Why `path` cannot be loaded, or None. The default model is also checked by sha256."""
-    from hermesd.models import gguf
-    from hermesd.models.gguf_header import GgufError, read_header
+    from hermesd.core.gguf_header import GgufError, read_header
+    from hermesd.core.model_files import verify as verify_pinned
 
     if not path.is_file():
         return f"model file {path} does not exist"
@@ -325,7 +325,7 @@ def _check_model(path: Path, *, verify: bool) -> str | None:
         read_header(path, tensors=False)
     except GgufError as exc:
         return f"{path} is not a usable GGUF file: {exc}"
-    if verify and not gguf.verify(path):
+    if verify and not verify_pinned(path):
         return (f"{path} does not match the pinned sha256 of the default model; "
                 "run scripts/models again")
     return None

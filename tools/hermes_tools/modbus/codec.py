@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.strict_json import INT_MAX, INT_MIN
+from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 #: registers each fixed-size type occupies
 WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}

@@ -8,7 +8,7 @@ they are what hermesd's policy reads to decide who may call.
 
 from __future__ import annotations
 
-from hermesd.protocol import ActionSpec
+from hermesd.core.protocol import ActionSpec
 
 TABLES = ["holding", "input", "coil", "discrete"]
 TYPES = ["bool", "int16", "uint16", "int32", "uint32", "float32", "float64", "string"]

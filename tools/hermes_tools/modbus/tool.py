@@ -36,7 +36,7 @@ from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bi
 from hermes_tools.modbus.device import ModbusDevice, PointDef, describe_registers
 from hermes_tools.modbus.schemas import READ_REGISTERS_SPEC, STATUS_SPEC, WRITE_REGISTERS_SPEC
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
-from hermesd.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
 
 log = logging.getLogger(__name__)
 

@@ -38,7 +38,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from hermes_tools.mqtt.inbound import Incoming
-from hermesd.errors import ErrorCode, ToolError
+from hermesd.core.errors import ErrorCode, ToolError
 
 log = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@
 Every payload here comes from anyone who may publish to the broker. A command (`B/N/command`)
 is plain text or a JSON object `{"text", "id", "dry_run"}`; a write request (`B/N/<point>/set`)
 is a plain value or `{"value", "id", "dry_run"}`. Sizes are bounded before decoding, text must
-be UTF-8, JSON is parsed by `hermesd.strict_json` (RFC 8259 only: no NaN or Infinity, no number
+be UTF-8, JSON is parsed by `hermesd.core.strict_json` (RFC 8259 only: no NaN or Infinity, no number
 too large for a float, no lone surrogate escape, bounded nesting) and refuses duplicate keys,
 unknown fields and wrong types are refused, a set topic must name a possible point id, and an
 MQTT 5 response topic may not point into any hermesd node's namespace, the discovery prefix or a
@@ -41,8 +41,8 @@ from typing import Any
 
 from paho.mqtt.client import topic_matches_sub
 
-from hermesd import strict_json
-from hermesd.errors import ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 
 MAX_COMMAND_BYTES = 4096  # a command of 1000 characters, in UTF-8 and JSON, fits
 MAX_SET_BYTES = 256

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hermesd.statefiles import read_state, remove_stale_temps, write_atomic
+from hermesd.core.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
 

@@ -35,8 +35,8 @@ from hermes_tools.mqtt.outbox import Message, Outbox
 from hermes_tools.mqtt.points import MqttDevice, MqttPoint, StateBoard
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd import __version__
-from hermesd.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
-from hermesd.protocol import ActionSpec
+from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+from hermesd.core.protocol import ActionSpec
 
 log = logging.getLogger(__name__)
 

@@ -34,7 +34,7 @@ from typing import Any, Protocol
 from hermes_tools.serial.framing import Line, LineFramer
 from hermes_tools.serial.link import PortLost, PortSettings, SerialLink
 from hermes_tools.serial.points import BadAnswer, PointSpec
-from hermesd.errors import DeviceOffline, HermesError, Timeout, UnknownPoint
+from hermesd.core.errors import DeviceOffline, HermesError, Timeout, UnknownPoint
 
 log = logging.getLogger(__name__)
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from hermesd.errors import ErrorCode, HermesError, Rejected
-from hermesd.strict_json import INT_MAX, INT_MIN
+from hermesd.core.errors import ErrorCode, HermesError, Rejected
+from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 # what an instrument writes as a number: ASCII digits, a sign, a point, an exponent. Not what

@@ -14,7 +14,7 @@ from typing import Any
 
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermes_tools.serial.device import SerialDevice, leads_to
-from hermesd.errors import UnknownPoint
+from hermesd.core.errors import UnknownPoint
 
 log = logging.getLogger(__name__)
 

@@ -80,7 +80,7 @@ def serve(argv: list[str]) -> int:
                         format="hermes-sim %(levelname)s %(name)s: %(message)s")
     logging.getLogger("pymodbus").setLevel(logging.CRITICAL)  # we report faults ourselves
     from hermesd.config import load_config
-    from hermesd.errors import ConfigError
+    from hermesd.core.errors import ConfigError
 
     try:
         config = load_config(args.config)

@@ -17,8 +17,8 @@ from typing import Any
 
 import numpy as np
 
-from hermesd.errors import BadRequest
-from hermesd.voice.wav import FIX, SAMPLE_RATE, WavError, read_wav
+from hermesd.core.errors import BadRequest
+from hermesd.core.wav import FIX, SAMPLE_RATE, WavError, read_wav
 
 MAX_SECONDS = 300.0
 MAX_FILE = int(MAX_SECONDS * SAMPLE_RATE * 2) + 64 * 1024

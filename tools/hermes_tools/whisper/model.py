@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from hermesd.models.ct2_to_ggml import sha256_file
-from hermesd.models.ggml_whisper import GgmlFormatError, read_ggml
+from hermesd.core.ggml_whisper import GgmlFormatError, read_ggml
+from hermesd.core.hashing import sha256_file
 
 log = logging.getLogger(__name__)
 

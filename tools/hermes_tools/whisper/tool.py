@@ -29,9 +29,9 @@ from typing import Any
 from hermes_tools.runtime import Tool
 from hermes_tools.whisper.audio import pcm_of, samples
 from hermes_tools.whisper.model import ModelError, WhisperModel
-from hermesd.errors import BadRequest, ErrorCode, ToolError
-from hermesd.protocol import ActionSpec
-from hermesd.voice.vad import voiced_seconds
+from hermesd.core.errors import BadRequest, ErrorCode, ToolError
+from hermesd.core.protocol import ActionSpec
+from hermesd.core.vad import voiced_seconds
 
 log = logging.getLogger(__name__)
 

@@ -22,8 +22,8 @@ import typing
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from hermesd import strict_json
-from hermesd.errors import ErrorCode, ProtocolError
+from hermesd.core import strict_json
+from hermesd.core.errors import ErrorCode, ProtocolError
 
 MAX_FRAME = 1024 * 1024  # bytes, newline excluded
 PROTOCOL_VERSION = 1

@@ -23,7 +23,7 @@ import re
 from itertools import accumulate
 from typing import Any
 
-from hermesd.errors import ProtocolError
+from hermesd.core.errors import ProtocolError
 
 MAX_DEPTH = 64  # arrays and objects nested deeper than any message of ours
 INT_MIN = -(2**63)  # the smallest integer taken (int64)

@@ -26,7 +26,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from hermesd.errors import ConfigError
+from hermesd.core.errors import ConfigError
 
 
 class UnsafeStateFile(OSError):

@@ -1,0 +1,17 @@
+"""The numbers both ends of the control socket keep: frame sizes, timeouts, listen windows.
+
+hermesd (control/requests.py, control/server.py) and hermesctl (ctl.py) read them from here, so
+a client never refuses an answer the daemon may send, nor offers a request it would refuse.
+Imports nothing: hermesctl starts fast.
+"""
+
+from __future__ import annotations
+
+MAX_REQUEST = 64 * 1024  # bytes of one request frame
+#: an `ask` that carries a recording (base64 WAV; 120 s of 16 kHz mono is 5.1 MB) may be this
+#: large, and only when its frame begins `{"op": "ask", "audio_wav": "` (spaces optional;
+#: hermesctl writes it so)
+MAX_AUDIO_REQUEST = 8 * 1024 * 1024
+MAX_ANSWER = 4 * 1024 * 1024  # bytes of one answer frame, its newline not counted
+MAX_TIMEOUT = 120.0  # seconds a request may ask for (`timeout`)
+MAX_LISTEN_WINDOW = 60.0  # seconds of `listen --window`
