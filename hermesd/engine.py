@@ -222,7 +222,13 @@ class Engine:
             return Answer("ok", route, action, reply=reply)
         handler = self.actions.get(action.name)
         if handler is not None:
-            answer: Answer = await handler(ctx, route, action, zh)
+            try:
+                answer: Answer = await handler(ctx, route, action, zh)
+            except Forbidden as exc:
+                if not asked:
+                    raise
+                refused = respond("not_allowed", refused=action.to_dict())
+                return self._failed(ctx, route, refused, exc, zh)
             return answer
         if action.name not in ("read", "write"):
             raise BadRequest(f"unknown action {action.name!r}")

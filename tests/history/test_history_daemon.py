@@ -85,6 +85,12 @@ def test_history_refuses_what_it_cannot_answer(daemon_runner: DaemonRunner) -> N
     for args, code, error in cases:
         got, answer = d.ctl_json(*args)
         assert (got, answer["error"]["code"]) == (code, error), (args, answer)
+    # asked in words by a role that may not read: a refusal, as for a read
+    code, answer = d.ctl_json("--role", "blind", "ask", "what was the highest boiler "
+                                                       "temperature today")
+    assert code == 77 and answer["action"]["name"] == "respond", answer
+    assert answer["action"]["args"]["reason"] == "not_allowed"
+    assert answer["action"]["args"]["refused"]["name"] == "history"
     records = [r for r in d.audit_records() if (r.get("action") or {}).get("name") == "history"]
     assert any(r.get("status") == "forbidden" and r["role"] == "blind" for r in records)
 
