@@ -4,6 +4,8 @@
       status | tools | points | read POINT [POINT...] | write POINT VALUE
       ask [TEXT...] [--audio FILE] | call TOOL.ACTION JSON | listen [--window SECONDS]
       scan DEVICE [--units 1-247] [--registers TABLE:A-B ...] (see ctl_scan)
+      history POINT [--since 2h | --from T [--to T]] [--stat S] [--csv]
+      alarms [--active] | ack ID
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
@@ -41,6 +43,13 @@ from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_TIMEOUT
 from hermesd.control.client import BadAnswer, Client, Unreachable, Unsendable, shown
 from hermesd.core import strict_json
 from hermesd.core.errors import ErrorCode, ProtocolError
+from hermesd.history.terminal import (
+    CSV_BUCKETS,
+    SPARK_BUCKETS,
+    alarms_text,
+    history_csv,
+    history_text,
+)
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69
@@ -140,6 +149,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
     ctl_scan.add_parser(sub, common, _seconds)
+    p = sub.add_parser("history", parents=[common], help="a point's past: a stat, a sparkline")
+    p.add_argument("point")
+    p.add_argument("--since", default="24h", help="how far back (30m, 2h, 7d); default 24h")
+    p.add_argument("--from", dest="start", help="start time (ISO 8601; local if no offset)")
+    p.add_argument("--to", dest="end", help="end time (ISO 8601), default now")
+    p.add_argument("--stat", help="min|max|mean|last|changed_at|on_time|at")
+    p.add_argument("--csv", action="store_true", help="the series as CSV, for export")
+    p = sub.add_parser("alarms", parents=[common], help="alarms, newest first")
+    p.add_argument("--active", action="store_true", help="only those not cleared")
+    p = sub.add_parser("ack", parents=[common], help="acknowledge an alarm")
+    p.add_argument("alarm", metavar="ID")
     return parser
 
 
@@ -187,6 +207,24 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
         except ValueError as exc:
             raise Usage(str(exc)) from None
         req["timeout"] = ctl_scan.request_timeout(args)
+    elif args.command == "history":
+        req["point"] = utf8(args.point, "POINT")
+        if args.start:
+            req["from"] = utf8(args.start, "--from")
+        else:
+            req["since"] = utf8(args.since, "--since")
+        if args.end:
+            req["to"] = utf8(args.end, "--to")
+        if args.stat:
+            req["stat"] = utf8(args.stat, "--stat")
+        req["series"] = CSV_BUCKETS if args.csv else SPARK_BUCKETS
+        if args.csv:
+            req["step"] = 60  # a row a minute (a longer period: longer rows)
+    elif args.command == "alarms":
+        if args.active:
+            req["active"] = True
+    elif args.command == "ack":
+        req["alarm"] = utf8(args.alarm, "ID")
     return req
 
 
@@ -283,7 +321,9 @@ def run(argv: list[str] | None = None) -> int:
                 return failed if failed is not None else code
             print(f"hermesctl: {exc}", file=sys.stderr)
             return code
-        failed = emit(lambda: print_answer(args.command, answer, as_json), answer["status"])
+        as_csv = getattr(args, "csv", False)
+        failed = emit(lambda: print_answer(args.command, answer, as_json, as_csv),
+                      answer["status"])
         return failed if failed is not None else STATUS_EXIT[answer["status"]]
     finally:
         client.close()
@@ -367,9 +407,13 @@ def _next_line(tty: bool) -> str:
     return line.rstrip("\n")
 
 
-def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
+def print_answer(command: str, answer: dict[str, Any], as_json: bool,
+                 as_csv: bool = False) -> None:
     if as_json:
         print_json(answer)
+        return
+    if as_csv and answer.get("status") == "ok":
+        print(history_csv(answer))
         return
     try:
         if command == "scan" and answer.get("status") == "ok":
@@ -395,6 +439,10 @@ def _human(command: str, answer: dict[str, Any]) -> tuple[str, str]:
         return format_points((answer.get("result") or {}).get("points", [])), ""
     if command == "tools" and status == "ok":
         return format_tools((answer.get("result") or {}).get("tools", {})), ""
+    if command == "history" and status == "ok":
+        return history_text(answer), ""
+    if command == "alarms" and status == "ok":
+        return alarms_text(answer), ""
     reply = answer.get("reply") or ""
     heard = f"heard: {answer['transcript']!r}\n" if "transcript" in answer else ""
     if status in ("ok", "stale", "dry_run"):

@@ -20,7 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from hermesd import __version__
-from hermesd.answer import Answer, refusal
+from hermesd.alarm_feed import AlarmFeed
+from hermesd.answer import Action, Answer, refusal
 from hermesd.audit import AuditLog
 from hermesd.bus_diagnostics import BusDiagnostics
 from hermesd.cache import ValueCache
@@ -29,7 +30,7 @@ from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
-from hermesd.core.errors import ConfigError, HermesError
+from hermesd.core.errors import BadRequest, ConfigError, HermesError
 from hermesd.core.statefiles import prepare_dir
 from hermesd.engine import Engine
 from hermesd.events import EventTable
@@ -45,7 +46,8 @@ from hermesd.toolspecs import tool_specs
 log = logging.getLogger(__name__)
 
 TOOLS_READY_TIMEOUT = 10.0  # READY waits this long for tools; a late tool is shown degraded
-DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0}
+DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0,
+                   "history": 10.0, "alarms": 5.0, "ack": 5.0}
 LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is withheld
 
 
@@ -91,6 +93,7 @@ class Daemon:
                 socket_path=None if sock is None else paths.runtime_dir / sock)
         #: what runs beside the request path, each a task of the one group; the control
         #: server is started last, once the tools are
+        self.alarms = AlarmFeed()  # one for every component, whenever it is built
         self.components: list[Component] = [self.memory]
         if self.prometheus is not None:
             self.components.append(self.prometheus)
@@ -100,7 +103,7 @@ class Daemon:
 
     def _services(self) -> Services:
         return Services(self.config, self.engine, self.cache, self.supervisor, self.metrics,
-                        self.events)
+                        self.events, self.alarms)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -290,6 +293,11 @@ class Daemon:
             return await self.engine.write(ctx, f["point"], f["value"])
         if req.op == "call":
             return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+        if req.op in ("history", "alarms", "ack"):  # answered by the history component
+            if req.op not in self.engine.actions:
+                raise BadRequest(f"{req.op}: history is off (add a history: section to the "
+                                 "config)")
+            return await self.engine.act(ctx, Action(req.op, dict(f)))
         if req.op == "listen":
             from hermesd.voice.control import listen
 

@@ -85,6 +85,9 @@ class Engine:
         self.router = Router(config)
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
+        #: actions a component answers (history, alarms, ack): name -> async handler taking
+        #: (ctx, route, action, zh) and returning an Answer; policy is the handler's to check
+        self.actions: dict[str, Any] = {}
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
 
@@ -118,6 +121,10 @@ class Engine:
     async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
         return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
                                text=None)
+
+    async def act(self, ctx: RequestContext, action: Action) -> Answer:
+        """A direct request for an action a component answers (`history`, `alarms`, `ack`)."""
+        return await self._run(ctx, "direct", action, text=None)
 
     async def ask(self, ctx: RequestContext, text: str, *, transcript: str | None = None
                   ) -> Answer:
@@ -223,6 +230,16 @@ class Engine:
                                   example=example.replace("_", " "),
                                   asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
             return Answer("ok", route, action, reply=reply)
+        handler = self.actions.get(action.name)
+        if handler is not None:
+            try:
+                answer: Answer = await handler(ctx, route, action, zh)
+            except Forbidden as exc:
+                if not asked:
+                    raise
+                refused = respond("not_allowed", refused=action.to_dict())
+                return self._failed(ctx, route, refused, exc, zh)
+            return answer
         if action.name not in ("read", "write"):
             raise BadRequest(f"unknown action {action.name!r}")
         if action.name == "read" and "points" in action.args:

@@ -18,6 +18,7 @@ import yaml
 from hermesd.config import profiles
 from hermesd.config.driver_table import drivers
 from hermesd.config.drivers import DeviceKeys, read_deadband
+from hermesd.config.history import read_alarms, read_history
 from hermesd.config.home_assistant import read_device_info, read_ha
 from hermesd.config.model import (
     Access,
@@ -52,7 +53,7 @@ NAME_LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 MAX_DESCRIPTION = 300  # characters: it goes into the model's prompt with every point's
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
-            "metrics", "audit")
+            "metrics", "audit", "history")
 
 
 class _StrictLoader(yaml.SafeLoader):
@@ -127,6 +128,7 @@ def validate(data: Any, source: Path) -> Config:
     memory = read_memory(top.section("memory"))
     metrics = read_metrics(top.section("metrics"))
     audit = read_audit(top.section("audit"))
+    history = read_history(top.section("history"), top.raw("history", None) is not None)
     top.finish()
 
     roles = access.roles
@@ -157,7 +159,7 @@ def validate(data: Any, source: Path) -> Config:
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
                   intents=tuple(intents), points=MappingProxyType(points), memory=memory,
-                  metrics=metrics, audit=audit)
+                  metrics=metrics, audit=audit, history=history)
 
 
 def _unknown_role(role: str, roles: Any) -> str:
@@ -250,7 +252,7 @@ def _llm(s: Section) -> Llm:
 
 
 _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                      "min", "max", "choices", "step", "deadband", "map", "ha")
+                      "min", "max", "choices", "step", "deadband", "map", "ha", "alarms")
 
 
 def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = ()) \
@@ -368,6 +370,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                                "be written")
         kind, choices, lo, hi, step = "string", tuple(e.name for e in value_map), None, None, None
     ha = read_ha(s, kind, unit, bool(value_map))
+    alarms = read_alarms(s, kind)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
@@ -389,7 +392,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
         s.problem("choices", "only string points take choices")
     if deadband is not None and not numeric:
         s.problem("deadband", f"a {keys.kind} point takes no deadband: every change of it is "
-                              "published")
+                              "published and kept in history")
     if step is not None and not numeric:
         s.problem("step", f"a {keys.kind} point takes no step")
     elif step is not None and keys.step is not None and not _multiple(step, keys.step):
@@ -402,7 +405,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                  min=lo, max=hi, choices=choices,
                  step=None if value_map else step or keys.step,
                  step_origin=keys.step_origin, params=MappingProxyType(keys.params),
-                 value_map=value_map, ha=ha)
+                 value_map=value_map, ha=ha, alarms=alarms)
 
 
 def _names(s: Section) -> dict[str, str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from hermesd.config.history import History, PointAlarms
 from hermesd.config.operations import Audit, Memory, Metrics
 
 ValueKind = Literal["bool", "int", "float", "string"]
@@ -141,6 +142,7 @@ class Point:
     #: "string" and its choices are the names); the device sees the raw values
     value_map: tuple[MapEntry, ...] = ()
     ha: HaEntity = field(default_factory=HaEntity)  # Home Assistant tuning
+    alarms: PointAlarms | None = None  # limits or a state that raise an alarm (history on)
 
     def label(self, lang: str = "en") -> str:
         """The point's name for a reply in `lang`: its own name there when the config gives
@@ -242,6 +244,7 @@ class Config:
     memory: Memory = field(default_factory=Memory)  # the memory watchdog's budgets
     metrics: Metrics = field(default_factory=Metrics)  # the Prometheus endpoint (off by default)
     audit: Audit = field(default_factory=Audit)  # the audit trail's retention, audit.jsonl's size
+    history: History = field(default_factory=History)  # the embedded history store and alarms
 
     def drivers(self) -> set[str]:
         return {d.driver for d in self.devices.values()}

@@ -37,6 +37,12 @@ from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.core import strict_json
 from hermesd.core.errors import Busy, ProtocolError
+from hermesd.mqtt.alarm_entities import (
+    alarm_announcements,
+    alarm_state_topics,
+    event_messages,
+    state_messages,
+)
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
@@ -62,6 +68,7 @@ from hermesd.mqtt.topics import Topics
 from hermesd.registry import tool_of
 
 if TYPE_CHECKING:
+    from hermesd.history.alarms import AlarmEvent
     from hermesd.services import Services
 
 log = logging.getLogger(__name__)
@@ -106,6 +113,9 @@ class MqttBridge:
         self._quality_sent: dict[str, tuple[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
+        #: alarms raised, cleared, acknowledged (by the history component, when it is on)
+        self.alarms = services.alarms
+        self.alarms.subscribe(self._on_alarm)
         events = services.events
         events.register("connection", self._on_connection)
         events.register("command", lambda tool, data: self._on_request("command", tool, data))
@@ -161,8 +171,10 @@ class MqttBridge:
         self.announcements += 1
         log.log(level, "announcing %d points to MQTT: %s", len(config.points), why)
         configs = announcements(config)
+        configs.update(alarm_announcements(config))
         self.entities = len(configs)
         owned = set(configs)
+        owned.update(alarm_state_topics(config, topics))
         owned.update(topics.state(p) for p in config.points)
         owned.update(topics.attributes(p) for p in config.points)
         owned.update(topics.device_availability(d) for d in config.devices)
@@ -184,6 +196,14 @@ class MqttBridge:
             if judged is not None and not judged.stale:
                 self._put_state(reading)
         self._check_qualities(now)
+        for message in state_messages(topics, self.alarms.states()):
+            self.sender.put(message)
+
+    def _on_alarm(self, event: AlarmEvent) -> None:
+        """An alarm raised, cleared or acknowledged: its retained state and its event."""
+        if self.topics is not None and self.connected:
+            for message in event_messages(self.topics, event):
+                self.sender.put(message)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]

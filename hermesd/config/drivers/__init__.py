@@ -103,7 +103,7 @@ def read_deadband(s: Section, key: str = "deadband") -> Deadband | None:
         s.problem(key, what)  # "0.5" in quotes is no number; "2 %" is a percentage
         return None
     if not amount > 0 or amount == float("inf"):
-        s.problem(key, f"{raw} must be more than 0 (leave the key out to publish every change)")
+        s.problem(key, f"{raw} must be more than 0 (leave the key out to publish and keep every change)")
         return None
     if percent and amount > 100:
         s.problem(key, f"{raw} is more than 100%")

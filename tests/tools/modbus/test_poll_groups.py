@@ -102,7 +102,7 @@ async def test_an_offline_device_is_probed_by_one_group_at_a_time(tmp_path: Path
      "(50ms)"),
     ({"points": {"on": {"table": "coil", "address": 0, "deadband": 1}}},
      "devices.plc.points.on.deadband: a bool point takes no deadband: every change of it is "
-     "published"),
+     "published and kept in history"),
     ({"points": {"flow": _u16(0, deadband="2 percent")}},
      "devices.plc.points.flow.deadband: expected a change in the point's unit (e.g. 0.5) or a "
      "percentage of the last published value (e.g. 2%), got the text '2 percent'"),
