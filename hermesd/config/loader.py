@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -288,6 +289,10 @@ def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = 
                                  "one")
             profile = None
         info = read_device_info(s)
+        if profile is not None:  # the model's maker and name, unless the device says
+            info = replace(info, manufacturer=info.manufacturer or
+                           profile.about.get("manufacturer"),
+                           model=info.model or profile.about.get("model"))
         keys = known[driver].read_device(s)
         by_driver.setdefault(driver, []).append((devs.at(dev_id), keys))
         dev_points: dict[str, Point] = {}

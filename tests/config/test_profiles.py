@@ -148,3 +148,13 @@ def test_the_gateway_example_config_is_valid() -> None:
     assert {d.params["transport"] for d in config.devices.values()} == {"rtu_over_tcp"}
     assert config.points["kiln_remote_setpoint"].writable
     assert config.points["meter_2_total_active_energy"].unit == "kWh"
+
+
+def test_a_profiles_maker_and_model_name_the_device_unless_it_says(tmp_path: Path) -> None:
+    """Home Assistant's device page shows the meter's maker and model from its profile."""
+    config = _load({"meter_1": _dev("eastron_sdm120", 1),
+                    "meter_2": _dev("eastron_sdm120", 2, name="Kitchen meter", model="SDM120M")},
+                   tmp_path)
+    one, two = config.devices["meter_1"].info, config.devices["meter_2"].info
+    assert (one.name, one.manufacturer, one.model) == (None, "Eastron", "SDM120-Modbus")
+    assert (two.name, two.manufacturer, two.model) == ("Kitchen meter", "Eastron", "SDM120M")
