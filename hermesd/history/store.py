@@ -2,9 +2,10 @@
 
 Why SQLite: it ships with Python, a WAL commit is atomic and durable with `synchronous=FULL`
 (a power cut loses at most the batch being written, never corrupts what was committed), and
-readers do not block the writer. Every table is keyed by time first, so a batch appends to the
-end of each B-tree and touches few pages (an SD card wears by the pages written, not by the
-rows); a point's rows are found by seeking (time, point) for each minute or hour asked about.
+readers do not block the writer. The tables written every batch are keyed by time first, so a
+batch appends to the end of each B-tree and touches few pages (an SD card wears by the pages
+written, not by the rows); a point's minutes are found by seeking (minute, point). Hour rows,
+written once an hour, are keyed (point, hour): a month of a point is one short range.
 
 Tables: `raw` (the samples of one point in one minute, written by one batch, as zlib'd JSON),
 `m1`/`h1` (minute and hour rollups, see series.py), `gaps` (when a point had no good value,
@@ -26,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from hermesd.core.statefiles import open_state
-from hermesd.history.recorder import HOUR, MINUTE, Batch
+from hermesd.history.recorder import MINUTE, Batch
 from hermesd.history.series import Gap, Rollup
 
 log = logging.getLogger(__name__)
@@ -46,8 +47,8 @@ CREATE TABLE IF NOT EXISTS raw (minute INTEGER NOT NULL, point INTEGER NOT NULL,
 CREATE UNIQUE INDEX IF NOT EXISTS raw_at ON raw (minute, point, seq);
 CREATE TABLE IF NOT EXISTS m1 (minute INTEGER, point INTEGER, {_ROLLUP_COLUMNS},
     PRIMARY KEY (minute, point)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS h1 (hour INTEGER, point INTEGER, {_ROLLUP_COLUMNS},
-    PRIMARY KEY (hour, point)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS h1 (point INTEGER, hour INTEGER, {_ROLLUP_COLUMNS},
+    PRIMARY KEY (point, hour)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS gaps (point INTEGER, start REAL, "end" REAL, reason TEXT NOT NULL,
     PRIMARY KEY (point, start)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS alarms (seq INTEGER PRIMARY KEY, alarm TEXT NOT NULL,
@@ -60,10 +61,14 @@ _KEY = {"raw": "minute", "m1": "minute", "h1": "hour"}
 # the rollups of a point at consecutive starts: a recursive list of the starts joined by
 # primary key, one seek per row, not a scan of every point's rows in the range
 _ROLLUPS_AT = {
-    table: f"WITH RECURSIVE k(t) AS (SELECT ? UNION ALL SELECT t + {step} FROM k "  # noqa: S608
-           f"WHERE t + {step} <= ?) SELECT {table}.{_KEY[table]}, {_ROLLUP_COLUMNS} FROM k "
-           f"JOIN {table} ON {table}.{_KEY[table]} = k.t AND {table}.point = ?"
-    for table, step in (("m1", MINUTE), ("h1", HOUR))}
+    "m1": f"WITH RECURSIVE k(t) AS (SELECT ? UNION ALL SELECT t + {MINUTE} FROM k "  # noqa: S608
+          f"WHERE t + {MINUTE} <= ?) SELECT m1.minute, {_ROLLUP_COLUMNS} FROM k "
+          "JOIN m1 ON m1.minute = k.t AND m1.point = ?",
+    # hour rows are keyed by point first (written once an hour: a page per point is cheap),
+    # so a month of one point is one short range
+    "h1": f"SELECT hour, {_ROLLUP_COLUMNS} FROM h1 "  # noqa: S608
+          "WHERE hour >= ?1 AND hour <= ?2 AND point = ?3",
+}
 _SPAN = {t: f"SELECT min({k}), max({k}) FROM {t}" for t, k in _KEY.items()}  # noqa: S608
 _CUT = {t: f"DELETE FROM {t} WHERE {k} < ?" for t, k in _KEY.items()}  # noqa: S608
 
@@ -178,7 +183,7 @@ class Store:
         db.executemany("INSERT OR REPLACE INTO m1 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [(m, self._id(db, name), *r.row()) for m, name, r in batch.minutes])
         db.executemany("INSERT OR REPLACE INTO h1 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                       [(h, self._id(db, name), *r.row()) for h, name, r in batch.hours])
+                       [(self._id(db, name), h, *r.row()) for h, name, r in batch.hours])
         db.executemany("INSERT OR IGNORE INTO gaps VALUES (?, ?, NULL, ?)",
                        [(self._gap_id(db, p), start, why) for p, start, why in batch.gaps_opened])
         db.executemany("UPDATE gaps SET \"end\" = ? WHERE point = ? AND start = ?",
@@ -234,17 +239,6 @@ class Store:
                           "WHERE point IN (?, ?) AND start < ? AND (\"end\" IS NULL OR \"end\" > ?)",
                           (end, pid, ALL, end, start))
         return [(float(a), float(b), str(why)) for a, b, why in rows]
-
-    def last_change_hour(self, name: str, start: int, end: int) -> int | None:
-        """The latest hour in [start, end] (hour starts) in which the point has samples."""
-        pid = self._ids.get(name)
-        if pid is None:
-            return None
-        sql = ("WITH RECURSIVE k(t) AS (SELECT ? UNION ALL SELECT t - 3600 FROM k "
-               "WHERE t - 3600 >= ?) SELECT h1.hour FROM k JOIN h1 ON h1.hour = k.t "
-               "AND h1.point = ? WHERE h1.changes > 0 LIMIT 1")
-        rows = self._read(sql, (end, start, pid))
-        return int(rows[0][0]) if rows else None
 
     def _read(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
         reader = self._reader

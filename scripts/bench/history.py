@@ -192,7 +192,7 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
         for h in range(1, 30 * 24 + 1):
             hour = int(T0 - h * 3600)
             db.executemany("INSERT OR REPLACE INTO h1 VALUES (?,?,?,?,?,?,?,?,?,?)",
-                           ((hour, ids[n], *Rollup(1.0, 2.0, 0.0, 96.0, 48.0 * 3600, 3600.0,
+                           ((ids[n], hour, *Rollup(1.0, 2.0, 0.0, 96.0, 48.0 * 3600, 3600.0,
                                                    3600, hour + 3599.0).row())
                             for n in names))
             if h <= 24:
