@@ -51,9 +51,10 @@ async def test_fast_and_slow_groups_are_read_at_their_own_rates_in_their_own_blo
         # every request the server saw is one of the three groups' blocks, never a mix
         assert set(reads) == {fast, one_s, two_s}, reads
         # the 2 s group was read twice (at 0 s and 2 s): the 1 s group two to four times, the
-        # 100 ms group about 20 times (a loaded machine may lose some, never gain)
+        # 100 ms group about 20 times (a loaded machine may lose some, never gain; in one
+        # group all three would be read equally often)
         assert 2 <= reads[one_s] <= 4, reads
-        assert 10 <= reads[fast] <= 25, reads
+        assert 6 <= reads[fast] <= 25, reads
         status = (await t.tool.status({}, CTX))["devices"]["plc"]
         assert [(g["interval_s"], g["points"]) for g in status["poll_groups"]] == \
             [(0.1, 2), (1.0, 1), (2.0, 1)]

@@ -249,7 +249,8 @@ class ModbusTool(Tool):
                 except (CodecError, ToolError) as exc:
                     self._point_failed(dev, point.id, getattr(exc, "message", str(exc)))
                     continue
-                self._point_ok(dev, point.id)
+                if dev.point_errors:
+                    self._point_ok(dev, point.id)
                 readings.append({"point": point.id, "value": value, "ts": ts})
             if same:
                 fresh.append({"ts": ts, "points": " ".join(same)})
@@ -376,6 +377,7 @@ class ModbusTool(Tool):
         except LinkFault as exc:
             raise self._fault(dev, exc, f"a read of {registers}") from None
         self._device_ok(dev)
+        dev.forget_seen(time.monotonic())  # (again: a poll may have read in between)
         return data
 
     async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -478,6 +480,8 @@ class ModbusTool(Tool):
             if isinstance(exc, LinkFault):
                 self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
             return False, None
+        finally:
+            dev.forget_seen(time.monotonic())  # hermesd takes what was written or read back
         if table == "coil":
             return [bool(b) for b in back] == [bool(w) for w in written], back
         return list(back) == list(written), back
