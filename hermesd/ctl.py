@@ -39,7 +39,7 @@ from typing import Any, NoReturn
 
 from hermesd import ctl_scan
 from hermesd.answer import STATUS_EXIT, failure
-from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_TIMEOUT
+from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_RECORDING, MAX_TIMEOUT
 from hermesd.control.client import BadAnswer, Client, Unreachable, Unsendable, shown
 from hermesd.core import strict_json
 from hermesd.core.errors import ErrorCode, ProtocolError
@@ -58,7 +58,6 @@ EX_PROTOCOL = 76  # the daemon's answer is not one hermesctl can read
 EX_INTERRUPTED = 130
 SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
-MAX_RECORDING = 6 * 1024 * 1024  # bytes of WAV: base64 of it fits the daemon's audio frame limit
 LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
 
 
@@ -236,7 +235,7 @@ def _recording(path: str) -> str:
     except OSError as exc:
         raise Usage(f"cannot read {shown(path)}: {exc.strerror or exc}") from None
     if len(data) > MAX_RECORDING:
-        raise Usage(f"{shown(path)} is larger than {MAX_RECORDING // (1024 * 1024)} MB; a spoken "
+        raise Usage(f"{shown(path)} is larger than {MAX_RECORDING / 1e6:.1f} MB; a spoken "
                          "command is a few seconds of 16 kHz mono audio")
     return base64.b64encode(data).decode("ascii")
 
