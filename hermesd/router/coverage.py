@@ -84,6 +84,8 @@ class Term:
     spans: frozenset[tuple[int, int]] = frozenset()
     #: the kinds of what the lexicon finds in its own word, alone ("ammonia": a quantity)
     own_kinds: frozenset[str] = frozenset()
+    #: ...and those concepts, with their broader ones ("exhaust" alone: exhaust air, air)
+    own: frozenset[str] = frozenset()
 
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -130,7 +132,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         and "quantity" not in {s.kind for s in found},
                         broader=profiles.lexicon.broader(concepts),
                         spans=frozenset(s.span for s in found if s.span is not None),
-                        own_kinds=_own_kinds(t, profiles) if found else frozenset()))
+                        own_kinds=_own_kinds(t, profiles) if found else frozenset(),
+                        own=_own(t, profiles) if found else frozenset()))
     return out
 
 
@@ -195,6 +198,8 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
     phrase is explained where another word of it, of the phrase's own kind, is by the point's
     own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
     battery of "电池电量", its charge, is no quantity)."""
+    if substituted(term, p, found):
+        return 0.0
     strength = explain(term, p)
     if strength > NEAR:
         return strength
@@ -204,6 +209,38 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
                default=0.0)
+
+
+def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
+    """A word said where the point's name has another, before the same word: "exhaust fan
+    speed" of "Supply fan speed", "tail drive current" of "Head drive motor current". It
+    names something the point is not, whatever a shared concept says (an exhaust fan and a
+    supply fan are both fans)."""
+    if term.word in p.words or any(w in p.words for w in term.alts) or term.unit or \
+            not p.key or not term.shown.isascii():
+        return False  # (a Chinese word's English order is no order of the point's name)
+    if term.concepts and not (term.own and not term.own & p.concepts):
+        return False  # "shop air" of "Compressed air": one thing, said another way
+    after = next((t for t in found if t.index == term.index + 1), None)
+    if after is None:
+        return False
+    said = {w for t in found for w in t.alts} | {t.word for t in found}
+    key = p.key
+    return any(key[j] in after.alts and not key[j - 1].isdigit() and key[j - 1] not in said
+               and not stems_match(key[j - 1], term.word)
+               for j in range(1, len(key)))
+
+
+def lone_character(term: Term, tok: Token) -> bool:
+    """A Chinese character read alone (池 is a pool, a tank or a basin: it says little), not
+    one of a word the lexicon knows of several characters (浊 of 浊度, turbidity)."""
+    return tok.zh and len(tok.written or tok.raw) == 1 and \
+        not any(end - start > 1 for start, end in term.spans)
+
+
+def _own(t: Token, profiles: Profiles) -> frozenset[str]:
+    word = t.written or t.raw
+    return profiles.lexicon.broader(s.concept for s in profiles.lexicon.concepts(word))
 
 
 def _own_kinds(t: Token, profiles: Profiles) -> frozenset[str]:

@@ -30,6 +30,8 @@ from hermesd.router.vocabulary import (
     EN_UNITS,
     MODIFIERS,
     NEGATION_MARK,
+    STATE_PHRASES,
+    STATE_VERBS,
     STOP,
     SYNONYMS,
     THINGS,
@@ -162,7 +164,7 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _signs(_english_numbers(out))
+    return _state_verbs(_signs(_english_numbers(out)))
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -256,6 +258,39 @@ def _num_text(number: Number) -> str:
 def content(toks: list[Token]) -> list[Token]:
     """Tokens that can name a point (stop words dropped)."""
     return [t for t in toks if t.is_id or (t.raw not in _STOP and t.text not in _STOP)]
+
+
+# -- verbs of a state ---------------------------------------------------------------------------
+
+_STATE_LONGEST = max(len(p) for p in STATE_PHRASES)
+#: what may come before the verb of a command ("please", "can you", "go ahead and")
+_BEFORE_VERB = frozenset("please kindly can could would will you u go ahead and just now ok okay "
+                         "then".split())
+
+
+def _state_verbs(toks: list[Token]) -> list[Token]:
+    """ "take pump 1 offline", "put the fan back in service": the verb and the state said after
+    the thing become "switch ... off/on" (each keeping its words as written, for replies), so
+    the rest of the router reads a switch. Only a command that starts with the verb (after
+    words of politeness), and only a state after at least one word of the thing."""
+    start = 0
+    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
+        start += 1
+    if start >= len(toks) or toks[start].zh or toks[start].raw not in STATE_VERBS:
+        return toks
+    raws = [t.raw if not t.zh else "" for t in toks]
+    for i in range(start + 2, len(toks)):
+        for n in range(_STATE_LONGEST, 0, -1):
+            state = STATE_PHRASES.get(tuple(raws[i:i + n]))
+            if state is None:
+                continue
+            verb = toks[start]
+            phrase = " ".join(t.raw for t in toks[i:i + n])
+            return [*toks[:start], replace(verb, text="switch", raw="switch",
+                                           written=verb.raw),
+                    *toks[start + 1:i], Token(state, state, written=phrase),
+                    *toks[i + n:]]
+    return toks
 
 
 # -- English number words and signs ----------------------------------------------------------

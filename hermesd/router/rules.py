@@ -9,6 +9,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
-from hermesd.router.profiles import Profiles
+from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CHANGE_WORDS,
@@ -43,6 +44,7 @@ from hermesd.router.vocabulary import (
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
+    UNIT_SYMBOLS,
     UNIT_WORDS,
     VALUE_BEFORE,
     WH_START,
@@ -61,6 +63,7 @@ SWITCH_PROBLEMS = frozenset(("negation", "correction", "unreadable"))
 MIN_SCORE = 0.6
 MIN_MARGIN = 0.15
 LONE_MIN_SCORE = 0.3
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,7 +203,29 @@ class RuleRouter:
         # stage's), which keeps the rules fast
         plain = [frozenset[Sense]()] * len(a.toks)
         return all(explain(t, profile, exact=True)
-                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain))
+                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
+            and not self._numbers_another(a, profile)
+
+    def _numbers_another(self, a: Analysis, profile: Profile) -> bool:
+        """A number after a thing of the point that is not the point's ("conveyor 2" where the
+        one conveyor has no number, "AHU 2" of a point on device "ahu1"): a unit that does
+        not exist. "1" of a thing that has no number may be that thing."""
+        toks = a.toks
+        numbered = self.label_ids.get(profile.id, set()) | \
+            set(_DIGITS.findall(profile.point.device))
+        for i, t in enumerate(toks):
+            if i == 0 or not t.text.isdigit() or t.text in numbered or \
+                    (i + 1 < len(toks) and (toks[i + 1].unit or toks[i + 1].raw in UNIT_WORDS
+                                            or toks[i + 1].raw in UNIT_SYMBOLS)):
+                continue  # "valve 55 percent": a value
+            before = toks[i - 1]
+            if before.is_id or before.raw in VALUE_BEFORE or before.raw in PLURAL_MARKS or \
+                    before.text not in profile.words:
+                continue
+            if (numbered or t.text != "1") and any(
+                    s.kind == "thing" for s in self.profiles.lexicon.concepts(before.raw)):
+                return True
+        return False
 
     def terse_write(self, a: Analysis, point: Point | None) -> bool:
         """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):

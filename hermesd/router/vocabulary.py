@@ -76,7 +76,9 @@ ZH_WORDS: dict[str, str] = {
     # verbs (English words the rules know)
     "打开": "open", "开启": "on", "开": "on", "关闭": "close", "关掉": "off", "关上": "close",
     "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
-    "停掉": "stop", "停": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
+    "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
+    "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
+    "关机": "stop", "停机": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
     "设成": "set to", "设到": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
     "改为": "set to", "改成": "set to", "设置": "set", "设定": "set", "设": "set",
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
@@ -264,6 +266,22 @@ WRITE_VERBS = frozenset("""
     write turn switch open close start stop enable disable activate deactivate shut add subtract
     kill run
 """.split())
+#: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
+#: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command
+#: they are a switch on or off, and read as "switch ... on/off"
+STATE_VERBS = frozenset("take bring put place return send get switch set".split())
+#: the states they put a thing into, as word sequences (longest first when matched) -> on/off
+STATE_PHRASES: dict[tuple[str, ...], str] = {
+    **dict.fromkeys([("offline",), ("off", "line"), ("out", "of", "service"),
+                     ("out", "of", "operation"), ("out", "of", "commission"), ("off", "stream"),
+                     ("offstream",), ("out", "of", "duty")], "off"),
+    **dict.fromkeys([("online",), ("on", "line"), ("in", "service"), ("into", "service"),
+                     ("back", "in", "service"), ("back", "into", "service"),
+                     ("back", "online"), ("back", "on", "line"), ("in", "operation"),
+                     ("into", "operation"), ("back", "into", "operation"), ("on", "stream"),
+                     ("onstream",), ("back", "on", "stream"), ("into", "commission"),
+                     ("back", "on")], "on"),
+}
 ON_WORDS = frozenset("on open start enable activate up".split())
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())

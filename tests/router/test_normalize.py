@@ -159,3 +159,27 @@ def test_units_are_one_token_that_names_their_quantity(text: str, unit: str, qua
 def test_no_unit_is_made_of_a_letter_or_a_number(text: str) -> None:
     assert not [t for t in tokens(text) if t.unit]
     assert [t.raw for t in tokens(text) if t.unreadable] == (["0x5A"] if "0x" in text else [])
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("take compressor 1 offline", ["switch", "compressor", "1", "off"]),
+    ("please take the pump out of service", ["please", "switch", "the", "pump", "off"]),
+    ("put pump 2 back in service", ["switch", "pump", "2", "on"]),
+    ("bring the dewatering pump back online", ["switch", "the", "dewatering", "pump", "on"]),
+    ("can you put the fan on line", ["can", "you", "switch", "the", "fan", "on"]),
+])
+def test_a_verb_of_a_state_is_a_switch(text: str, want: list[str]) -> None:
+    toks = tokens(text)
+    assert [t.text for t in toks] == want
+    # replies still name the words as the person wrote them
+    assert any(t.written in ("take", "put", "bring") for t in toks)
+
+
+@pytest.mark.parametrize("text", [
+    "is compressor 1 offline",  # a question about a state: no verb of a command
+    "compressor 1 offline",
+    "take",  # a verb alone
+    "why did you take pump 1 offline",  # the verb is not the command's
+])
+def test_a_state_without_its_verb_stays_words(text: str) -> None:
+    assert "switch" not in texts(text)

@@ -1,0 +1,74 @@
+"""A word that names something the point is not is never explained by that point, whichever stage
+reads it: another qualifier of the same thing ("exhaust fan" of the supply fan), a number of a
+unit that does not exist ("conveyor 2" where the one conveyor has none, "AHU 2" of a point on
+device "ahu1"). What the rules and the semantic stage do not place, the model's choice is checked
+against: a read of such a point comes back as unknown_point."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
+from tests.support.plants import config_of, own_plant
+
+PLANTS = ("cleanroom", "mine_conveyor", "compressed_air")
+ROUTERS = {name: Router(config_of(own_plant(name))) for name in PLANTS}
+STAGES = {name: ModelStage(config_of(own_plant(name)), object()) for name in PLANTS}  # type: ignore[arg-type]
+
+
+def placed(plant: str, text: str) -> Action | None:
+    router = ROUTERS[plant]
+    analysis = router.rules.analyse(text)
+    found = router.rules.place(analysis)
+    if found is None:
+        found = router.semantic.judge(analysis).placement
+    return None if found is None else found.action
+
+
+def checked(plant: str, text: str, point: str) -> Action:
+    """What a model's read of `point` for `text` comes back as."""
+    router = ROUTERS[plant]
+    return STAGES[plant].check(router.rules.analyse(text), Action("read", {"point": point}))
+
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
+    ("cleanroom", "exhaust fan speed", "supply_fan_speed"),  # another fan
+    ("mine_conveyor", "what's the tail drive current", "drive_current"),  # another drive
+    ("cleanroom", "AHU 2 supply fan speed", "supply_fan_speed"),  # the AHU is number 1
+    ("mine_conveyor", "conveyor 2 belt speed", "belt_speed"),  # one conveyor, no number
+    ("compressed_air", "compressor 3 discharge pressure", "comp1_discharge_pressure"),
+])
+def test_a_point_that_is_not_the_one_named_is_never_read(plant: str, text: str,
+                                                         point: str) -> None:
+    action = placed(plant, text)
+    assert action is None or action.name == "respond", action
+    back = checked(plant, text, point)
+    assert back.name == "respond" and back.args["reason"] == "unknown_point", back
+
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
+    ("cleanroom", "supply fan speed", "supply_fan_speed"),
+    ("cleanroom", "AHU 1 supply fan speed", "supply_fan_speed"),  # its device's number
+    ("mine_conveyor", "head drive current", "drive_current"),
+    ("mine_conveyor", "trunk conveyor belt speed", "belt_speed"),
+])
+def test_the_point_named_is_still_placed(plant: str, text: str, point: str) -> None:
+    action = placed(plant, text)
+    assert action is not None and action.name == "read" and action.point == point, action
+    assert checked(plant, text, point).name == "read"
+
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), [
+    ("compressed_air", "take compressor 1 offline", "comp1_enable", False),
+    ("compressed_air", "put compressor 1 back in service", "comp1_enable", True),
+    ("compressed_air", "停用1号空压机", "comp1_enable", False),
+    ("mine_conveyor", "bring the dewatering pump back online", "dewater_pump", True),
+    ("cleanroom", "take the supply fan out of service", "supply_fan", False),
+])
+def test_a_state_verb_switches_the_point(plant: str, text: str, point: str,
+                                         value: bool) -> None:
+    action = placed(plant, text)
+    assert action is not None and action.name == "write", action
+    assert action.point == point and action.args["value"] is value
