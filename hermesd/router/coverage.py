@@ -12,11 +12,13 @@ the semantic stage ranks points by how much of the command they explain.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import YES_NO_MARK, Token
+from hermesd.router.normalize import YES_NO_MARK, Token, canonical
 from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
@@ -40,6 +42,15 @@ from hermesd.router.vocabulary import (
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
     1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
 PART = 0.75  # a concept of one word of a point's name, which its whole name means otherwise
+#: a Chinese word whose concept's English forms share a telling word with the point's name:
+#: 进水 (inlet: "intake side") of the "Intake pump", 排气阀 ("vent valve") of a "vent"
+BRIDGE = 0.6
+#: ...telling: a word of at most this many concepts' English forms ("side", "system", "unit",
+#: "room" are of dozens), and not alone a form of a quantity, state, role or broad thing
+BRIDGE_SPREAD = 6
+#: kinds of concept a Chinese word may be bridged by (a quantity is what it is: 甲烷 is no
+#: "limit" of a point because "lower explosive limit" is a form of methane)
+_BRIDGED = frozenset(("thing", "modifier", "medium"))
 FEW_QUANTITIES = 3  # a unit of at most this many quantities names each fairly well
 NEAR, NEAR_PREFIX, NEAR_LENGTH = 0.3, 3, 5  # "salty" begins like "salinity": a hint
 TYPO = 0.9  # a corrected word explains a little less than one written right
@@ -171,6 +182,8 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif broader := term.broader & p.concepts:
         # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps
         strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
+    elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
+        strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -209,6 +222,39 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
                default=0.0)
+
+
+@functools.cache
+def bridge_words(concept: str) -> frozenset[str]:
+    """The telling English words of a concept's forms (see BRIDGE), from the shipped lexicon."""
+    lx = lexicon()
+    if concept not in lx.concepts or lx.concept(concept).kind not in _BRIDGED:
+        return frozenset()
+    spread, broad = _spread()
+    out = set()
+    for form in lx.concept(concept).en_forms:
+        for word in (w.strip("-'").casefold() for w in form.split()):
+            if len(word) < 4 or not word.isalpha():
+                continue
+            alone = [m.concept for m in lx.concepts_of_text(word)
+                     if m.start == 0 and m.end == len(word)]
+            if any(c.id == concept for c in alone) or (spread[word] <= BRIDGE_SPREAD and not any(
+                    c.kind != "thing" or c.id in broad for c in alone)):
+                out.add(word)
+    return frozenset(canonical(w) for w in out)
+
+
+@functools.cache
+def _spread() -> tuple[Counter[str], frozenset[str]]:
+    """How many concepts' English forms each word is in; the things broader than several."""
+    lx = lexicon()
+    spread: Counter[str] = Counter()
+    narrower: Counter[str] = Counter()
+    for c in lx.concepts.values():
+        spread.update({w.strip("-'").casefold() for f in c.en_forms for w in f.split()})
+        if c.kind not in ("unit", "action"):
+            narrower.update(c.links)
+    return spread, frozenset(c for c, n in narrower.items() if n >= 2)
 
 
 def substituted(term: Term, p: Profile, found: list[Term]) -> bool:

@@ -257,6 +257,8 @@ class ModelStage:
             if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
+            if quantities and "thing" in t.kinds and t.word not in self.rules.profiles.plant_words:
+                continue  # "the press": a machine as much as a pressure, and no point's word
             if quantities - GENERAL:
                 if any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # the plant has it, on another point

@@ -180,7 +180,8 @@ class RuleRouter:
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
-                           or _switched(toks)) and not yes_no and first not in WH_START
+                           or _switched(toks)) and not yes_no and first not in WH_START \
+            and not _asks_of_a_setting(toks)
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks))
 
@@ -565,6 +566,24 @@ class RuleRouter:
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
+
+
+def _asks_of_a_setting(toks: list[Token]) -> bool:
+    """A question about a setting that states no value: "supply air set temp?" ("set" names
+    the setpoint), "chilled water valve, how far open" (a position asked after). Nothing is
+    to be written where no number is said, no on/off word ends the command, and the words ask
+    "how" or use "set" as a noun before a quantity."""
+    if any(t.is_number or t.unreadable for t in toks):
+        return False
+    if "how" in (t.raw for t in toks if not t.zh):
+        return True  # "how far open": an on/off word at the end asks after a state
+    if _switched(toks):
+        return False
+    verbs = [t for t in toks if t.raw in WRITE_VERBS and not t.zh]
+    return len(verbs) == 1 and verbs[0].raw == "set" and any(
+        t.raw == "set" and i + 1 < len(toks) and (toks[i + 1].text in QUANTITIES
+                                                  or toks[i + 1].raw == "point")
+        for i, t in enumerate(toks))
 
 
 def _switched(toks: list[Token]) -> bool:

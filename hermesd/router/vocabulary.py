@@ -23,7 +23,7 @@ SYNONYMS = {
     "heavy": "weight", "weigh": "weight", "weighs": "weight", "weighing": "weight",
     "outside": "outdoor", "outdoors": "outdoor", "exterior": "outdoor",
     "inside": "indoor", "indoors": "indoor", "interior": "indoor",
-    "press": "pressure", "pres": "pressure",
+    "pres": "pressure",  # ("press" is a machine as often as a pressure: the lexicon has both)
     "lamp": "light", "lights": "light",
     "humid": "humidity", "moisture": "humidity",
     "alarms": "alarm", "alert": "alarm", "alerts": "alarm", "siren": "alarm",
@@ -227,6 +227,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "millimetre": "mm",
     "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
+    "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
 }
 #: the quantity a unit measures
 UNIT_QUANTITIES: dict[str, str] = {
@@ -239,7 +240,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
-    "ms/cm": "conductivity", "ppt": "salinity",
+    "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write

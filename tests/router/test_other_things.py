@@ -11,6 +11,7 @@ import pytest
 from hermesd.answer import Action
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
+from hermesd.router.write_gate import gated
 from tests.support.plants import config_of, own_plant
 
 PLANTS = ("cleanroom", "mine_conveyor", "compressed_air")
@@ -72,3 +73,33 @@ def test_a_state_verb_switches_the_point(plant: str, text: str, point: str,
     action = placed(plant, text)
     assert action is not None and action.name == "write", action
     assert action.point == point and action.args["value"] is value
+
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
+    ("cleanroom", "supply air set temp?", "supply_temp_sp"),  # "set" names the setpoint
+    ("cleanroom", "chilled water valve, how far open", "chw_valve"),  # a position asked
+    ("mine_conveyor", "减速箱温度", "gearbox_temp"),
+])
+def test_a_question_about_a_setting_is_no_write(plant: str, text: str, point: str) -> None:
+    router = ROUTERS[plant]
+    analysis = router.rules.analyse(text)
+    assert not analysis.wants_write
+    action = placed(plant, text)
+    if action is not None:
+        assert action.name == "read" and action.point == point, action
+    else:
+        judged = router.semantic.judge(analysis)
+        assert point in judged.candidates
+
+
+def test_a_chinese_word_is_explained_by_the_english_forms_of_its_concept() -> None:
+    """排气阀 is a vent valve in the lexicon: a "vent" of the point's name explains it, in the
+    semantic stage and in the write gate alike."""
+    router = Router(config_of(own_plant("sawmill")))
+    action = router.semantic.judge(router.rules.analyse("一号窑排气阀开度设为百分之三十")).placement
+    assert action is not None
+    assert action.action == Action("write", {"point": "kiln1_vents", "value": 30})
+    text = "一号窑排气阀开度设为百分之三十"
+    analysis = router.rules.analyse(text)
+    assert gated(text, router.rules.points["kiln1_vents"], 30, router.rules.profiles,
+                 analysis.toks) is None
