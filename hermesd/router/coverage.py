@@ -125,11 +125,14 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
+        found: set[Sense] = set(senses[i])
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):
-            continue  # a verb ("启动", "switch off"), or "the reading"
+            if not _noun_of_a_verb(t, i, toks, senses, profiles):
+                continue  # a verb ("启动", "switch off"), or "the reading"
+            # "fan speed up to 70": the speed of the fan, whatever "speed up" is alone
+            found = {s for s in profiles.lexicon.senses(t.raw, [t])[0] if s.kind != "action"}
         word, corrected = t.text, False
-        found: set[Sense] = set(senses[i])
         if spell and not t.zh and not t.unit and word not in profiles.plant_words \
                 and not found:
             fixed = profiles.speller.correct(word)
@@ -146,6 +149,15 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         own_kinds=_own_kinds(t, profiles) if found else frozenset(),
                         own=_own(t, profiles) if found else frozenset()))
     return out
+
+
+def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],
+                    profiles: Profiles) -> bool:
+    """A quantity word that a phrase of a verb took ("speed" of "speed up"), right after a
+    word of a thing ("supply fan speed up to 70"): the noun, not the verb."""
+    if i == 0 or t.zh or not any(s.kind in ("thing", "medium") for s in senses[i - 1]):
+        return False
+    return any(s.kind == "quantity" for s in profiles.lexicon.senses(t.raw, [t])[0])
 
 
 def explain(term: Term, p: Profile, *, exact: bool = False) -> float:

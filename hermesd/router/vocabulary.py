@@ -88,6 +88,7 @@ ZH_WORDS: dict[str, str] = {
     "减少": "lower", "读取": "read", "读": "read", "查看": "show", "查询": "show",
     "显示": "show", "看看": "show", "看": "show", "告诉我": "tell me",
     "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
+    "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
     # question words and particles
     "是多少": "what", "多少": "what", "几": "what", "什么": "what", "怎么样": "how",
@@ -253,7 +254,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here
+    here back
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset("running run operating active enabled working going open on".split())
