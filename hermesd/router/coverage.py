@@ -273,11 +273,13 @@ def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
     """A word said where the point's name has another, before the same word: "exhaust fan
     speed" of "Supply fan speed", "tail drive current" of "Head drive motor current". It
     names something the point is not, whatever a shared concept says (an exhaust fan and a
-    supply fan are both fans)."""
+    supply fan are both fans). Both words must be qualifiers the lexicon knows (a thing, a
+    medium or a modifier: "exhaust", "supply", "head", "tail"): a word it does not know, a
+    typo, a role ("total") or a particle names nothing else and vetoes nothing."""
     if term.word in p.words or any(w in p.words for w in term.alts) or term.unit or \
-            not p.key or not term.shown.isascii():
+            not p.key or not term.shown.isascii() or len(term.raw) < _QUALIFIER_LENGTH:
         return False  # (a Chinese word's English order is no order of the point's name)
-    if term.concepts and not (term.own and not term.own & p.concepts):
+    if not term.own_kinds & _QUALIFIERS or term.own & p.concepts:
         return False  # "shop air" of "Compressed air": one thing, said another way
     after = next((t for t in found if t.index == term.index + 1), None)
     if after is None:
@@ -285,8 +287,19 @@ def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
     said = {w for t in found for w in t.alts} | {t.word for t in found}
     key = p.key
     return any(key[j] in after.alts and not key[j - 1].isdigit() and key[j - 1] not in said
-               and not stems_match(key[j - 1], term.word)
+               and not stems_match(key[j - 1], term.word) and _qualifier(key[j - 1])
                for j in range(1, len(key)))
+
+
+_QUALIFIERS = frozenset(("thing", "medium", "modifier"))
+_QUALIFIER_LENGTH = 4
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _qualifier(word: str) -> bool:
+    """A word the lexicon knows, alone, as a thing, medium or modifier ("supply", "head")."""
+    return any(m.kind in _QUALIFIERS and m.start == 0 and m.end == len(word)
+               for m in lexicon().concepts_of_text(word))
 
 
 def lone_character(term: Term, tok: Token) -> bool:

@@ -250,6 +250,10 @@ class ModelStage:
                   if p != profile.id and p in self.rules.profiles.by_id]
         rest = [o for o in self.rules.profiles.all if o is not profile]
         missing = []
+        # a quantity the command asks for that the point has ("the cycle time of the last
+        # shot"): a count or level said beside it is context, not what is asked
+        measured = any(set(self.semantic.quantities(t)) - GENERAL
+                       and explained(t, profile, found) >= FULL for t in found)
         for t in found:
             if substituted(t, profile, found):
                 missing.append(t)  # "exhaust fan" of the supply fan: another thing
@@ -263,7 +267,7 @@ class ModelStage:
                 if any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # the plant has it, on another point
             elif quantities:
-                if t.raw not in WEAK_QUANTITY and any(
+                if t.raw not in WEAK_QUANTITY and not measured and any(
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:

@@ -103,3 +103,22 @@ def test_a_chinese_word_is_explained_by_the_english_forms_of_its_concept() -> No
     analysis = router.rules.analyse(text)
     assert gated(text, router.rules.points["kiln1_vents"], 30, router.rules.profiles,
                  analysis.toks) is None
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("crash the supply air setpoint to 16 degrees", "supply_temp_sp", 16),
+    ("dial the supply air setpoint to 18", "supply_temp_sp", 18),
+    ("bring the supply fan speed up to 70 percent", "supply_fan_speed", 70),  # the fan's speed
+    ("knock the humidifier back to 20%", "humidifier", 20),
+])
+def test_a_verb_of_setting_is_no_word_of_a_point(text: str, point: str, value: int) -> None:
+    action = placed("cleanroom", text)
+    assert action == Action("write", {"point": point, "value": value}), action
+    analysis = ROUTERS["cleanroom"].rules.analyse(text)
+    rules = ROUTERS["cleanroom"].rules
+    assert gated(text, rules.points[point], value, rules.profiles, analysis.toks) is None
+
+
+def test_a_verb_of_setting_writes_nothing_to_a_point_it_does_not_name() -> None:
+    action = placed("cleanroom", "crash the exhaust fan speed to 20 percent")
+    assert action is None or action.name == "respond", action
