@@ -9,6 +9,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -19,7 +20,7 @@ from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
-from hermesd.router.profiles import Profiles
+from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CHANGE_WORDS,
@@ -43,6 +44,7 @@ from hermesd.router.vocabulary import (
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
+    UNIT_SYMBOLS,
     UNIT_WORDS,
     VALUE_BEFORE,
     WH_START,
@@ -62,6 +64,7 @@ SWITCH_PROBLEMS = frozenset(("negation", "correction", "unreadable"))
 MIN_SCORE = 0.6
 MIN_MARGIN = 0.15
 LONE_MIN_SCORE = 0.3
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,7 +184,8 @@ class RuleRouter:
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
-                           or _switched(toks)) and not yes_no and first not in WH_START
+                           or _switched(toks)) and not yes_no and first not in WH_START \
+            and not _asks_of_a_setting(toks)
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks))
 
@@ -204,7 +208,29 @@ class RuleRouter:
         # stage's), which keeps the rules fast
         plain = [frozenset[Sense]()] * len(a.toks)
         return all(explain(t, profile, exact=True)
-                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain))
+                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
+            and not self._numbers_another(a, profile)
+
+    def _numbers_another(self, a: Analysis, profile: Profile) -> bool:
+        """A number after a thing of the point that is not the point's ("conveyor 2" where the
+        one conveyor has no number, "AHU 2" of a point on device "ahu1"): a unit that does
+        not exist. "1" of a thing that has no number may be that thing."""
+        toks = a.toks
+        numbered = self.label_ids.get(profile.id, set()) | \
+            set(_DIGITS.findall(profile.point.device))
+        for i, t in enumerate(toks):
+            if i == 0 or not t.text.isdigit() or t.text in numbered or \
+                    (i + 1 < len(toks) and (toks[i + 1].unit or toks[i + 1].raw in UNIT_WORDS
+                                            or toks[i + 1].raw in UNIT_SYMBOLS)):
+                continue  # "valve 55 percent": a value
+            before = toks[i - 1]
+            if before.is_id or before.raw in VALUE_BEFORE or before.raw in PLURAL_MARKS or \
+                    before.text not in profile.words:
+                continue
+            if (numbered or t.text != "1") and any(
+                    s.kind == "thing" for s in self.profiles.lexicon.concepts(before.raw)):
+                return True
+        return False
 
     def terse_write(self, a: Analysis, point: Point | None) -> bool:
         """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):
@@ -552,6 +578,24 @@ class RuleRouter:
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
+
+
+def _asks_of_a_setting(toks: list[Token]) -> bool:
+    """A question about a setting that states no value: "supply air set temp?" ("set" names
+    the setpoint), "chilled water valve, how far open" (a position asked after). Nothing is
+    to be written where no number is said, no on/off word ends the command, and the words ask
+    "how" or use "set" as a noun before a quantity."""
+    if any(t.is_number or t.unreadable for t in toks):
+        return False
+    if "how" in (t.raw for t in toks if not t.zh):
+        return True  # "how far open": an on/off word at the end asks after a state
+    if _switched(toks):
+        return False
+    verbs = [t for t in toks if t.raw in WRITE_VERBS and not t.zh]
+    return len(verbs) == 1 and verbs[0].raw == "set" and any(
+        t.raw == "set" and i + 1 < len(toks) and (toks[i + 1].text in QUANTITIES
+                                                  or toks[i + 1].raw == "point")
+        for i, t in enumerate(toks))
 
 
 def _switched(toks: list[Token]) -> bool:

@@ -35,7 +35,7 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.concepts import lexicon
-from hermesd.router.coverage import Term, explained, terms
+from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
 from hermesd.router.normalize import Token, content, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
@@ -239,7 +239,9 @@ def _enough(term: Term, toks: list[Token]) -> float:
     as any word: "3档" is no speed, "华氏度" no °C."""
     tok = toks[term.index]
     written = tok.written or tok.raw
-    return NEAR_ENOUGH if tok.zh and len(written) > 1 else EXPLAINED
+    several = len(written) > 1 or ("unit" not in term.kinds
+                                   and not lone_character(term, tok))
+    return NEAR_ENOUGH if tok.zh and several else EXPLAINED
 
 
 #: a Chinese word explained at least this well (coverage's NEAR: begins like a word of it)
@@ -251,7 +253,9 @@ def _other_kind(term: Term, profile: Profile) -> bool:
     ranks candidates, but no thing to write to."""
     return "thing" in term.kinds and bool(term.concepts) and \
         term.word not in profile.names and term.word not in profile.words and \
-        not term.concepts & (profile.concepts | profile.part_concepts)
+        not term.concepts & (profile.concepts | profile.part_concepts) and \
+        not (not term.shown.isascii()
+             and any(profile.names & bridge_words(c) for c in term.concepts))
 
 
 def _hidden(text: str) -> Doubt | None:
