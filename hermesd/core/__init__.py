@@ -4,6 +4,7 @@
 - `protocol`, `strict_json`: the typed messages of the tool sockets and their framing
 - `statefiles`: atomic files (write, fsync, rename) and state directories that are ours
 - `hashing`: sha256 of files
+- `registers`: Modbus register types, their widths and ranges (the codec's, shared with the config)
 - `wav`, `vad`: audio frames (16 kHz mono 16-bit WAV) and voice activity
 - `model_files`: where the prepared models are at run time, and whether a file is still the one
   that was prepared (preparing them is build time: hermesd/models, never used at run time);

@@ -18,10 +18,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hermesd.config.drivers.modbus import TYPE_WORDS
 from hermesd.config.loader import MAX_UID, SHARED_DIRS, SYSTEM_TREES, validate
 from hermesd.config.reader import MAX_DURATION
 from hermesd.core.errors import ConfigError
+from hermesd.core.registers import WORDS
 
 SOURCE = Path("/etc/hermesd/hermesd.yaml")  # only its directory matters, for relative paths
 
@@ -45,7 +45,7 @@ def modbus_points(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
         if table == "coil":
             point["type"] = "bool"
         else:
-            rtype = draw(st.sampled_from([*TYPE_WORDS, "string", "bool"]))
+            rtype = draw(st.sampled_from([*WORDS, "string", "bool"]))
             point["type"] = rtype
             if rtype == "string":
                 point["length"] = draw(st.integers(1, 3))
@@ -67,7 +67,7 @@ def modbus_points(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
 def _cells(point: dict[str, Any]) -> set[tuple[str, int, int]]:
     """What a point writes: (table, register, the bits of it) — a bool's bit, a byte's half,
     a field's mask, else all 16."""
-    words = TYPE_WORDS.get(point["type"]) or point.get("length", 1)
+    words = WORDS.get(point["type"]) or point.get("length", 1)
     if point["table"] == "coil":
         words = 1
     bits = 0xFFFF

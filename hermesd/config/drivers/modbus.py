@@ -16,27 +16,15 @@ from hermesd.config.drivers import (
 )
 from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
-
-TABLES = ("holding", "input", "coil", "discrete")
-TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
-         "float32", "float64", "string")
-ORDERS = ("big", "little")
-#: registers each type occupies, and the raw range it can hold
-TYPE_WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2,
-              "int64": 4, "uint64": 4, "float32": 2, "float64": 4}
-TYPE_RANGE = {
-    "int8": (-(2**7), 2**7 - 1),
-    "uint8": (0, 2**8 - 1),
-    "int16": (-(2**15), 2**15 - 1),
-    "uint16": (0, 2**16 - 1),
-    "int32": (-(2**31), 2**31 - 1),
-    "uint32": (0, 2**32 - 1),
-    "int64": (-(2**63), 2**63 - 1),
-    "uint64": (0, 2**64 - 1),
-    "float32": (-3.4028234663852886e38, 3.4028234663852886e38),
-    "float64": (-1.7976931348623157e308, 1.7976931348623157e308),
-}
-
+from hermesd.core.registers import (
+    BYTE_MASK,
+    INTEGER_TYPES,
+    ORDERS,
+    TABLES,
+    TYPE_RANGE,
+    TYPES,
+    WORDS,
+)
 
 #: transports that reach the device over IP (`host`, `port`), and over a serial port (`port`)
 NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
@@ -170,9 +158,6 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
     return problems
 
 
-BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
-
-
 def field_mask(params: Mapping[str, object]) -> int | None:
     """The bits of its one register a point holds (a bool's `bit`, a byte, a `mask`); None:
     the whole register(s)."""
@@ -195,7 +180,7 @@ def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
     if params.get("table") in ("coil", "discrete"):
         return address, address, None
     length = params.get("length")
-    words = TYPE_WORDS.get(rtype) or (length if isinstance(length, int) else 1)
+    words = WORDS.get(rtype) or (length if isinstance(length, int) else 1)
     return address, address + words - 1, field_mask(params)
 
 
@@ -229,9 +214,6 @@ def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]
                 break
             active.append((first, last, bit, pid))
     return problems
-
-
-INTEGER_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
 
 
 def _field(s: Section, rtype: str | None) -> tuple[int | None, int | None]:
@@ -301,7 +283,7 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         params["mask"], params["shift"] = mask, shift
     if length is not None:
         params["length"] = length
-    if address is not None and rtype in TYPE_WORDS and address + TYPE_WORDS[rtype] > 65536:
+    if address is not None and rtype in WORDS and address + WORDS[rtype] > 65536:
         s.problem("address", f"a {rtype} at {address} runs past register 65535")
     kind: ValueKind
     if rtype == "bool":

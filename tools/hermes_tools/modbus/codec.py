@@ -19,21 +19,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+# the types' widths and ranges, owned here and kept in the shared core for the config's checks
+from hermesd.core.registers import BYTE_MASK, FLOAT32_MAX, INT_RANGE, WORDS
 from hermesd.core.strict_json import INT_MAX, INT_MIN
 
-#: registers each fixed-size type occupies
-WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "int64": 4,
-         "uint64": 4, "float32": 2, "float64": 4}
+__all__ = ["BYTE_MASK", "FLOAT32_MAX", "INT_RANGE", "WORDS", "CodecError", "Layout", "decode",
+           "decode_raw", "encode", "encode_raw", "merge", "raw_of", "set_bit"]
+
 #: struct formats of the types stored in whole registers, big-endian
 _FORMATS = {"int16": ">h", "uint16": ">H", "int32": ">i", "uint32": ">I", "int64": ">q",
             "uint64": ">Q", "float32": ">f", "float64": ">d"}
-#: the raw range each integer type can hold
-INT_RANGE = {"int8": (-(2**7), 2**7 - 1), "uint8": (0, 2**8 - 1),
-             "int16": (-(2**15), 2**15 - 1), "uint16": (0, 2**16 - 1),
-             "int32": (-(2**31), 2**31 - 1), "uint32": (0, 2**32 - 1),
-             "int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1)}
-BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
-FLOAT32_MAX = 3.4028234663852886e38
 #: how close to a whole number a scaled value must come to be written to an integer register
 _WHOLE = 1e-6
 
