@@ -13,7 +13,8 @@ import sys
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
-from hermesd.mqtt.topics import Topics
+from hermesd.core.topics import ToolTopics
+from hermesd.mqtt.topics import topics_of
 from hermesd.registry import effective_max_age, tool_of
 from hermesd.supervisor import ToolSpec
 from hermesd.value_maps import raw_kind
@@ -73,7 +74,7 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
     """The broker settings and the daemon's topics, for the mqtt tool (no secrets: paths only)."""
     mqtt = config.mqtt
     assert mqtt is not None
-    topics = Topics.of(config)
+    topics = topics_of(config)
     # an answer may go to a requester's own topic, never to any hermesd node's (B/#: not only
     # this one's), Home Assistant's or a device's; and only to mqtt.response_topics when listed
     protected = [f"{mqtt.base_topic}/#", f"{topics.prefix}/#"]
@@ -95,15 +96,10 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
             "ca": str(tls.ca) if tls.ca else None, "cert": str(tls.cert) if tls.cert else None,
             "key": str(tls.key) if tls.key else None, "insecure": tls.insecure},
         "outbox_limit": mqtt.outbox_limit,
-        "topics": {"availability": topics.availability, "command": topics.command,
-                   "response": topics.response, "set": topics.set_filter,
-                   "ha_status": topics.ha_status,
-                   "talk": topics.talk if config.voice.enabled else None,
-                   "protected": sorted(set(protected)),
-                   "allowed": None if mqtt.response_topics is None
-                   else list(mqtt.response_topics),
-                   "device_availability": [topics.device_availability(d)
-                                           for d in config.devices]},
+        "topics": ToolTopics(
+            names=topics, listen_talk=config.voice.enabled, protected=tuple(sorted(set(protected))),
+            allowed=None if mqtt.response_topics is None else tuple(mqtt.response_topics),
+            devices=tuple(topics.device_availability(d) for d in config.devices)).to_dict(),
     }
 
 

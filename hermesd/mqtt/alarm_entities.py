@@ -30,7 +30,7 @@ from hermesd.mqtt.discovery import (
     writable_over_mqtt,
 )
 from hermesd.mqtt.outgoing import Outgoing
-from hermesd.mqtt.topics import Topics
+from hermesd.mqtt.topics import Topics, topics_of
 
 EVENT_TYPES = ["raised", "cleared", "acknowledged"]
 
@@ -48,7 +48,7 @@ def alarm_announcements(config: Config) -> dict[str, str]:
     alarms live in the history store)."""
     if config.mqtt is None or not config.mqtt.discovery or not config.history.enabled:
         return {}
-    topics = Topics.of(config)
+    topics = topics_of(config)
     taken = {(component_of(p, writable_over_mqtt(config, p)), p.id)
              for p in config.points.values()}
     out: dict[str, str] = {}

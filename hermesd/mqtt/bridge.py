@@ -64,7 +64,7 @@ from hermesd.mqtt.requests import (
     unwritable_answer,
 )
 from hermesd.mqtt.retained import RetainedTopics
-from hermesd.mqtt.topics import Topics
+from hermesd.mqtt.topics import Topics, topics_of
 from hermesd.registry import tool_of
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class MqttBridge:
         self.cache = services.cache
         self.supervisor = services.supervisor
         self.metrics = services.metrics
-        self.topics: Topics | None = Topics.of(self.config) if self.config.mqtt else None
+        self.topics: Topics | None = topics_of(self.config) if self.config.mqtt else None
         self.sender = Sender(self._publish, self._sent)
         self.retained = RetainedTopics(self.config.paths.state_dir / "mqtt-retained.json")
         self.recent = RecentRequests()
@@ -143,7 +143,7 @@ class MqttBridge:
 
     async def reconfigure(self, config: Config) -> None:
         self.config = config
-        self.topics = Topics.of(config) if config.mqtt else None
+        self.topics = topics_of(config) if config.mqtt else None
         self._available = {d: up for d, up in self._available.items() if d in config.devices}
         self._state_sent = {p: t for p, t in self._state_sent.items() if p in config.points}
         self._published = {p: v for p, v in self._published.items() if p in config.points}

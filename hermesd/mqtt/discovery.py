@@ -25,7 +25,7 @@ from typing import Any
 from hermesd import __version__
 from hermesd.config.model import Config, Device, Point
 from hermesd.mqtt.ha_support import DEFAULT_CLASS_OF_UNIT, DEVICE_CLASS_STATE_CLASSES
-from hermesd.mqtt.topics import Topics
+from hermesd.mqtt.topics import Topics, topics_of
 from hermesd.registry import effective_max_age
 
 ORIGIN = {"name": "hermesd", "sw_version": __version__}
@@ -178,7 +178,7 @@ def state_payload(point: Point, value: Any) -> str:
 def entities(config: Config) -> list[Entity]:
     """Every entity of this config: the node's own, then one per point, in config order."""
     assert config.mqtt is not None
-    topics = Topics.of(config)
+    topics = topics_of(config)
     taken = {(component_of(p, writable_over_mqtt(config, p)), p.id)
              for p in config.points.values()}
     node_device = {"identifiers": [node_identifier(config)], "name": config.node.name,
@@ -291,5 +291,5 @@ def announcements(config: Config) -> dict[str, str]:
     assert config.mqtt is not None
     if not config.mqtt.discovery:
         return {}
-    topics = Topics.of(config)
+    topics = topics_of(config)
     return {e.topic(topics): e.payload() for e in entities(config)}

@@ -31,6 +31,7 @@ from hypothesis import strategies as st
 
 from hermesd.audit_records import Budgets
 from hermesd.config.loader import validate
+from hermesd.core.topics import ToolTopics
 from hermesd.mqtt.requests import MqttRequest
 from hermesd.toolspecs import mqtt_slice
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
@@ -262,10 +263,8 @@ def _may_answer_on(topic: str, allow_list: bool) -> bool:
 def _rules(tmp_path: Path, allow_list: bool) -> ReplyRules:
     config = validate(_config(1883, [f"{ALLOWED}/#"] if allow_list else None),
                       tmp_path / "hermesd.yaml")
-    t = mqtt_slice(config)["topics"]
-    allowed = t["allowed"]
-    return ReplyRules(default=t["response"], protected=tuple(t["protected"]),
-                      allowed=None if allowed is None else tuple(allowed))
+    t = ToolTopics.from_dict(mqtt_slice(config)["topics"])
+    return ReplyRules(default=t.names.response, protected=t.protected, allowed=t.allowed)
 
 
 @given(topic=REPLY_TOPICS, allow_list=st.booleans())

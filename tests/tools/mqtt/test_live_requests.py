@@ -14,22 +14,21 @@ import pytest
 from hermes_tools.mqtt.connection import Connection, Settings, Subscription
 from hermes_tools.mqtt.inbound import Incoming, ReplyRules
 from hermes_tools.mqtt.points import MqttPoint
-from hermes_tools.mqtt.tool import MqttTool, Topics
+from hermes_tools.mqtt.tool import MqttTool
 from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from hermesd.core.protocol import Event
+from hermesd.core.topics import ToolTopics, Topics
 
 B = "hermesd/n1"
-TOPICS = Topics(availability=f"{B}/availability", command=f"{B}/command",
-                response=f"{B}/response", set_filter=f"{B}/+/set",
-                ha_status="homeassistant/status", talk=f"{B}/talk",
-                protected=(f"{B}/#", "homeassistant/#"))
+TOPICS = ToolTopics(names=Topics(base=B, prefix="homeassistant", node="n1"), listen_talk=True,
+                    protected=(f"{B}/#", "homeassistant/#"))
 
 
 def _tool() -> tuple[MqttTool, list[Event]]:
     tool = MqttTool()
     tool.topics = TOPICS
-    tool.rules = ReplyRules(default=TOPICS.response, protected=TOPICS.protected)
+    tool.rules = ReplyRules(default=TOPICS.names.response, protected=TOPICS.protected)
     sent: list[Event] = []
     tool._send = sent.append  # type: ignore[assignment]  # what would go to the daemon
     return tool, sent

@@ -24,7 +24,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +36,7 @@ from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd import __version__
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
 from hermesd.core.protocol import ActionSpec
+from hermesd.core.topics import ToolTopics
 
 log = logging.getLogger(__name__)
 
@@ -76,31 +76,6 @@ STATUS_SPEC = ActionSpec(
     name="status", description="The broker connection, subscriptions and outbox.",
     input_schema={"type": "object", "additionalProperties": False, "properties": {}},
     output_schema={"type": "object", "required": ["connected"]}, effect="none")
-
-
-@dataclass(frozen=True, slots=True)
-class Topics:
-    """The daemon's topics, as its config slice names them."""
-
-    availability: str
-    command: str
-    response: str
-    set_filter: str
-    ha_status: str
-    talk: str | None
-    protected: tuple[str, ...]
-    allowed: tuple[str, ...] | None = None  # mqtt.response_topics; None: any not protected
-    #: the devices' availability topics: `offline` with the node's at a clean stop
-    devices: tuple[str, ...] = ()
-
-    @classmethod
-    def from_slice(cls, t: dict[str, Any]) -> Topics:
-        allowed = t.get("allowed")
-        return cls(availability=t["availability"], command=t["command"], response=t["response"],
-                   set_filter=t["set"], ha_status=t["ha_status"], talk=t.get("talk"),
-                   protected=tuple(t.get("protected", ())),
-                   allowed=None if allowed is None else tuple(allowed),
-                   devices=tuple(t.get("device_availability", ())))
 
 
 class Noted:
@@ -144,7 +119,7 @@ class MqttTool(Tool):
         self.action(PUBLISH_SPEC, self.publish)
         self.action(STATUS_SPEC, self.status)
         self.conn: Connection | None = None
-        self.topics: Topics | None = None
+        self.topics: ToolTopics | None = None
         self.rules: ReplyRules | None = None
         self.points: dict[str, MqttPoint] = {}
         self.devices: dict[str, MqttDevice] = {}
@@ -172,8 +147,8 @@ class MqttTool(Tool):
         mqtt = config.get("mqtt")
         if not isinstance(mqtt, dict):
             raise BadRequest("the mqtt tool needs the `mqtt` section (the broker)")
-        topics = Topics.from_slice(mqtt["topics"])
-        settings = Settings.from_slice(mqtt, topics.availability)
+        topics = ToolTopics.from_dict(mqtt["topics"])
+        settings = Settings.from_slice(mqtt, topics.names.availability)
         devices: dict[str, MqttDevice] = {}
         mqtt_points: dict[str, MqttPoint] = {}
         for dev_id, dev in config.get("devices", {}).items():
@@ -190,7 +165,7 @@ class MqttTool(Tool):
         self.outbox.limit = int(mqtt.get("outbox_limit", 1000))
 
         self.topics = topics
-        self.rules = ReplyRules(default=topics.response, protected=topics.protected,
+        self.rules = ReplyRules(default=topics.names.response, protected=topics.protected,
                                 allowed=topics.allowed)
         self.devices, self.points = devices, mqtt_points
         self.by_state, self.by_availability = {}, {}
@@ -250,10 +225,11 @@ class MqttTool(Tool):
                 qos, live_only = max(qos, had.qos), live_only and had.live_only
             wanted[topic] = Subscription(qos, live_only)
 
-        for request_topic in (self.topics.command, self.topics.set_filter, self.topics.talk):
+        names = self.topics.names
+        for request_topic in (names.command, names.set_filter, self.topics.talk):
             if request_topic:
                 want(request_topic, 1, live_only=True)
-        want(self.topics.ha_status, 1)
+        want(self.topics.names.ha_status, 1)
         for point in self.points.values():
             if point.state_topic:
                 want(point.state_topic, point.qos)
@@ -347,10 +323,10 @@ class MqttTool(Tool):
     def _route(self, msg: Incoming) -> None:
         topics, rules = self.topics, self.rules
         assert topics is not None and rules is not None
-        if msg.topic == topics.command:
+        if msg.topic == topics.names.command:
             if self._live("command", msg) and not self._duplicate(msg):
                 self._request("command", inbound.command_event(msg, rules))
-        elif msg.topic == topics.ha_status:
+        elif msg.topic == topics.names.ha_status:
             online = inbound.ha_status(msg)
             if msg.retain:
                 pass  # a retained birth comes with every connect, which announces anyway
@@ -368,7 +344,7 @@ class MqttTool(Tool):
             else:
                 self._junk(msg, "a press is PRESS")
         else:
-            point = inbound.point_of_set_topic(msg.topic, topics.set_filter)
+            point = inbound.point_of_set_topic(msg.topic, topics.names.set_filter)
             if point is not None and self._live("set", msg) and not self._duplicate(msg):
                 self._request("set", inbound.set_event(msg, point, rules))
         for pid in self.by_state.get(msg.topic, ()):
