@@ -5,6 +5,9 @@
 - `statefiles`: atomic files (write, fsync, rename) and state directories that are ours
 - `hashing`: sha256 of files
 - `registers`: Modbus register types, their widths and ranges (the codec's, shared with the config)
+- `settings`: one typed settings class per driver's device and point (modbus, serial, mqtt),
+  built by the config, sent in the configure message, read back by the tool and the simulator
+- `topics`: the MQTT topics of a node, for the daemon and its mqtt tool
 - `wav`, `vad`: audio frames (16 kHz mono 16-bit WAV) and voice activity
 - `model_files`: where the prepared models are at run time, and whether a file is still the one
   that was prepared (preparing them is build time: hermesd/models, never used at run time);

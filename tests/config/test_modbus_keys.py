@@ -36,8 +36,9 @@ def test_example_configs_are_valid() -> None:
 def test_rtu_defaults(tmp_path: Path) -> None:
     config = validate({"node": {"id": "n"}, "devices": {"a": _rtu(1)}}, tmp_path / "c.yaml")
     params = dict(config.devices["a"].params)
+    # no frame_gap: 3.5 characters at the baud rate (a key left unset is not sent)
     assert params == {"transport": "rtu", "port": "/dev/ttyUSB0", "unit": 1, "baudrate": 9600,
-                      "parity": "N", "stopbits": 1, "bytesize": 8, "frame_gap": None,
+                      "parity": "N", "stopbits": 1, "bytesize": 8,
                       "word_order": "big", "byte_order": "big", "max_block": 125,
                       "max_gap": 8, "retries": 1, "single_write": True, "backoff_max": 30.0}
 

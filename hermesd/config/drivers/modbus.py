@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
+from typing import Any
 
 from hermesd.config.drivers import (
     DeviceKeys,
@@ -25,11 +26,14 @@ from hermesd.core.registers import (
     TYPES,
     WORDS,
 )
+from hermesd.core.settings.modbus import (
+    NETWORK,
+    SERIAL,
+    TRANSPORTS,
+    ModbusDeviceSettings,
+    ModbusPointSettings,
+)
 
-#: transports that reach the device over IP (`host`, `port`), and over a serial port (`port`)
-NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
-SERIAL = ("rtu", "ascii")
-TRANSPORTS = (*NETWORK, *SERIAL)
 #: transports that carry RTU or ASCII frames: no transaction id, 0 is the broadcast address
 SERIAL_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
 
@@ -49,25 +53,26 @@ def read_device(s: Section) -> DeviceKeys:
     share one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its
     own."""
     transport = s.choice("transport", TRANSPORTS, "tcp")
-    params: dict[str, object] = {"transport": transport}
+    d = ModbusDeviceSettings  # its fields' defaults are the keys' defaults
+    params: dict[str, Any] = {"transport": transport}
     if transport in NETWORK:
         params["host"] = s.text("host", required=True)
         params["port"] = s.integer("port", 502, min=1, max=65535)
         if transport in SERIAL_FRAMED:
             # RTU frames behind a serial gateway: the unit is a device on its RS-485 side
-            params["unit"] = s.integer("unit", 1, min=1, max=247)
+            params["unit"] = s.integer("unit", d.unit, min=1, max=247)
         else:
-            params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
+            params["unit"] = s.integer("unit", d.unit, min=0, max=255)  # 0 and 255 are common on TCP
     else:
         params["port"] = s.text("port", required=True)  # a serial device path
         # 0 is the broadcast address: no device answers it, so it cannot be polled
-        params["unit"] = s.integer("unit", 1, min=1, max=247)
-        params["baudrate"] = s.integer("baudrate", 9600, min=300, max=4_000_000)
+        params["unit"] = s.integer("unit", d.unit, min=1, max=247)
+        params["baudrate"] = s.integer("baudrate", d.baudrate, min=300, max=4_000_000)
         # Modbus ASCII's default character is 7 data bits, even parity (spec 2.5.2.1)
         ascii_ = transport == "ascii"
-        params["parity"] = s.choice("parity", ("N", "E", "O"), "E" if ascii_ else "N")
-        params["stopbits"] = s.choice("stopbits", (1, 2), 1)
-        params["bytesize"] = s.choice("bytesize", (7, 8), 7 if ascii_ else 8)
+        params["parity"] = s.choice("parity", ("N", "E", "O"), "E" if ascii_ else d.parity)
+        params["stopbits"] = s.choice("stopbits", (1, 2), d.stopbits)
+        params["bytesize"] = s.choice("bytesize", (7, 8), 7 if ascii_ else d.bytesize)
         # silence between frames; default 3.5 characters at the baud rate (1.75 ms above 19200)
         params["frame_gap"] = s.duration("frame_gap", None, min=0.0, max=1.0)
         if ascii_ and params["frame_gap"] is not None:
@@ -81,22 +86,23 @@ def read_device(s: Section) -> DeviceKeys:
     if transport not in NETWORK and s.has("host"):
         s.problem("host", f"a {transport} device is on a serial `port`; host is for "
                           f"{', '.join(NETWORK)}")
-    params["word_order"] = s.choice("word_order", ORDERS, "big")  # default for its points
-    params["byte_order"] = s.choice("byte_order", ORDERS, "big")
-    params["max_block"] = s.integer("max_block", 125, min=1, max=125)  # registers per request
-    params["max_gap"] = s.integer("max_gap", 8, min=0, max=100)  # unused registers a block spans
+    params["word_order"] = s.choice("word_order", ORDERS, d.word_order)  # default for its points
+    params["byte_order"] = s.choice("byte_order", ORDERS, d.byte_order)
+    params["max_block"] = s.integer("max_block", d.max_block, min=1, max=125)  # registers per request
+    params["max_gap"] = s.integer("max_gap", d.max_gap, min=0, max=100)  # unused registers a block spans
     # extra attempts after a garbled reply or a dropped connection; a silent device is never
     # retried at once, so it holds a shared bus for at most one timeout per backoff step
-    params["retries"] = s.integer("retries", 1, min=0, max=5)
+    params["retries"] = s.integer("retries", d.retries, min=0, max=5)
     # false: write one register or coil with function 16/15 (devices that lack 6/5)
-    params["single_write"] = s.flag("single_write", True)
+    params["single_write"] = s.flag("single_write", d.single_write)
     poll = read_poll_interval(s, "poll_interval", 5.0)  # of points without their own
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
     # the longest wait between tries of a device that stopped answering
-    params["backoff_max"] = s.duration("backoff_max", max(30.0, poll or 0.0), min=0.05)
+    params["backoff_max"] = s.duration("backoff_max", max(d.backoff_max, poll or 0.0), min=0.05)
     if isinstance(params["backoff_max"], float) and poll and params["backoff_max"] < poll:
         s.problem("backoff_max", f"must be at least the poll_interval ({poll:g} s)")
-    return DeviceKeys(params, poll, timeout, read_groups(s))
+    settings = ModbusDeviceSettings(**params)  # what its tool reads back (from_dict)
+    return DeviceKeys(settings.to_dict(), poll, timeout, read_groups(s))
 
 
 def read_groups(s: Section) -> dict[str, PollGroup]:
@@ -267,12 +273,13 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         s.problem("length", "a string point needs `length` (registers, 2 characters each)")
     if length is not None and rtype != "string":
         s.problem("length", "only string points take `length`")
-    scale = s.number("scale", 1.0, nonzero=True)
-    offset = s.number("offset", 0.0)
+    p = ModbusPointSettings  # its fields' defaults are the keys' defaults
+    scale = s.number("scale", p.scale, nonzero=True)
+    offset = s.number("offset", p.offset)
     params = {
         "table": table, "address": address, "type": rtype,
-        "word_order": s.choice("word_order", ORDERS, device.params.get("word_order", "big")),
-        "byte_order": s.choice("byte_order", ORDERS, device.params.get("byte_order", "big")),
+        "word_order": s.choice("word_order", ORDERS, device.params.get("word_order", p.word_order)),
+        "byte_order": s.choice("byte_order", ORDERS, device.params.get("byte_order", p.byte_order)),
         "scale": scale, "offset": offset,
     }
     if bit is not None:
@@ -296,6 +303,7 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         kind = scaled_kind("int", scale or 1.0, offset or 0.0)
     keys = PointKeys(kind, params)
     _poll_keys(s, device, keys)
+    keys.params = ModbusPointSettings(**keys.params).to_dict()
     if table not in ("holding", "coil"):
         keys.writable_ok = False
         keys.why_not_writable = f"{table} {'inputs' if table == 'discrete' else 'registers'} " \

@@ -6,20 +6,21 @@ import re
 
 from hermesd.config.drivers import DeviceKeys, PointKeys
 from hermesd.config.reader import Section
+from hermesd.core.settings.mqtt import MqttDeviceSettings, MqttPointSettings
 
 KINDS = ("float", "int", "string", "bool")
 TOPIC = re.compile(r"[^#+\x00]+")
 
 
 def read_device(s: Section) -> DeviceKeys:
-    params = {
-        "availability_topic": s.text("availability_topic", None, pattern=TOPIC,
-                                     what="a topic without wildcards"),
-        "payload_available": s.text("payload_available", "online"),
-        "payload_not_available": s.text("payload_not_available", "offline"),
-    }
+    d = MqttDeviceSettings  # its fields' defaults are the keys' defaults
+    settings = MqttDeviceSettings(
+        availability_topic=s.text("availability_topic", None, pattern=TOPIC,
+                                  what="a topic without wildcards"),
+        payload_available=s.text("payload_available", d.payload_available),
+        payload_not_available=s.text("payload_not_available", d.payload_not_available))
     timeout = s.duration("timeout", 2.0, min=0.01, max=60)
-    return DeviceKeys(params, None, timeout)
+    return DeviceKeys(settings.to_dict(), None, timeout)
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
@@ -27,14 +28,16 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     command = s.text("command_topic", None, pattern=TOPIC, what="a topic without wildcards")
     if state is None and command is None and not s.has("state_topic"):
         s.problem("state_topic", "is required (or a command_topic for a write-only point)")
-    kind = s.choice("type", KINDS, "float")
-    params = {
-        "state_topic": state, "command_topic": command, "type": kind,
-        "payload_on": s.text("payload_on", "ON"), "payload_off": s.text("payload_off", "OFF"),
-        "qos": s.choice("qos", (0, 1, 2), 1), "retain": s.flag("retain", False),
-        "confirm": s.flag("confirm", state is not None),  # wait for the state after a write
-    }
-    keys = PointKeys(kind or "float", params)
+    p = MqttPointSettings  # its fields' defaults are the keys' defaults
+    kind = s.choice("type", KINDS, p.type)
+    settings = MqttPointSettings(
+        state_topic=state, command_topic=command, type=kind,
+        payload_on=s.text("payload_on", p.payload_on),
+        payload_off=s.text("payload_off", p.payload_off),
+        qos=s.choice("qos", (0, 1, 2), p.qos), retain=s.flag("retain", p.retain),
+        # wait for the state after a write (there is none to wait for without a state topic)
+        confirm=s.flag("confirm", p.confirm and state is not None))
+    keys = PointKeys(kind or "float", settings.to_dict())
     if command is None:
         keys.writable_ok = False
         keys.why_not_writable = "a writable MQTT point needs a `command_topic`"

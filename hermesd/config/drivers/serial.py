@@ -21,9 +21,11 @@ from __future__ import annotations
 import codecs
 import re
 import string
+from typing import Any
 
 from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
 from hermesd.config.reader import MISSING, Section, describe
+from hermesd.core.settings.serial import SerialDeviceSettings, SerialPointSettings
 
 KINDS = ("float", "int", "string", "bool")
 #: what a backslash escape looks like when YAML did not turn it into the character
@@ -31,15 +33,16 @@ _LITERAL_ESCAPE = re.compile(r"\\[rnt0]|\\x[0-9a-fA-F]{2}")
 
 
 def read_device(s: Section) -> DeviceKeys:
-    params: dict[str, object] = {
+    d = SerialDeviceSettings  # its fields' defaults are the keys' defaults
+    params: dict[str, Any] = {
         "port": s.text("port", required=True),  # a path (prefer /dev/serial/by-id/...) or URL
-        "baudrate": s.integer("baudrate", 9600, min=50, max=4_000_000),
-        "bytesize": s.choice("bytesize", (5, 6, 7, 8), 8),
-        "parity": s.choice("parity", ("N", "E", "O", "M", "S"), "N"),
-        "stopbits": s.choice("stopbits", (1, 1.5, 2), 1),
-        "terminator": _wire(s, "terminator", "\r\n"),
-        "encoding": s.text("encoding", "ascii"),
-        "max_line": s.integer("max_line", 256, min=8, max=65536),  # bytes; longer is an error
+        "baudrate": s.integer("baudrate", d.baudrate, min=50, max=4_000_000),
+        "bytesize": s.choice("bytesize", (5, 6, 7, 8), d.bytesize),
+        "parity": s.choice("parity", ("N", "E", "O", "M", "S"), d.parity),
+        "stopbits": s.choice("stopbits", (1, 1.5, 2), d.stopbits),
+        "terminator": _wire(s, "terminator", d.terminator),
+        "encoding": s.text("encoding", d.encoding),
+        "max_line": s.integer("max_line", d.max_line, min=8, max=65536),  # longer: an error
     }
     encoding = params["encoding"]
     if isinstance(encoding, str):
@@ -47,7 +50,7 @@ def read_device(s: Section) -> DeviceKeys:
             codecs.lookup(encoding)
         except LookupError:
             s.problem("encoding", f"{encoding!r} is not a known text encoding")
-            params["encoding"] = "ascii"  # so the points' checks below can still run
+            params["encoding"] = d.encoding  # so the points' checks below can still run
     _wire_text(s, "terminator", params["terminator"], params["encoding"])
     port = params["port"]
     if isinstance(port, str) and "://" in port and \
@@ -55,34 +58,36 @@ def read_device(s: Section) -> DeviceKeys:
         s.problem("port", f"{port!r}: a URL port is socket://HOST:PORT or rfc2217://HOST:PORT")
     poll = s.duration("poll_interval", 5.0, min=0.05)
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
-    return DeviceKeys(params, poll, timeout)
+    return DeviceKeys(SerialDeviceSettings(**params).to_dict(), poll, timeout)
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
-    encoding = device.params.get("encoding") or "ascii"
+    p = SerialPointSettings  # its fields' defaults are the keys' defaults
+    encoding = device.params.get("encoding") or SerialDeviceSettings.encoding
     query = _wire(s, "query", None)  # sent to ask for a value; absent: the device streams lines
     _wire_text(s, "query", query, encoding)
     pattern = s.text("pattern", required=True)
     _regex(s, "pattern", pattern, need_value=True)
-    kind = s.choice("type", KINDS, "float")
-    scale = s.number("scale", 1.0, nonzero=True)
-    offset = s.number("offset", 0.0)
+    kind = s.choice("type", KINDS, p.type)
+    scale = s.number("scale", p.scale, nonzero=True)
+    offset = s.number("offset", p.offset)
     command = _wire(s, "command", None)  # template for writes, e.g. "SET {value}\r\n"
     if isinstance(command, str):
-        _template(s, command, kind or "float")
+        _template(s, command, kind or p.type)
         _wire_text(s, "command", command, encoding)
     ack = s.text("ack", None)  # a line that confirms a command was taken, e.g. '^OK$'
     _regex(s, "ack", ack, need_value=False)
     if ack is not None and command is None:
         s.problem("ack", "only a point with a `command` waits for an acknowledgement")
-    params = {"query": query, "pattern": pattern, "type": kind, "scale": scale, "offset": offset,
-              "command": command, "ack": ack,
-              "true_text": s.text("true_text", "1"), "false_text": s.text("false_text", "0"),
-              "min_event_interval": s.duration("min_event_interval", 0.5)}
+    params: dict[str, Any] = {
+        "query": query, "pattern": pattern, "type": kind, "scale": scale, "offset": offset,
+        "command": command, "ack": ack, "true_text": s.text("true_text", p.true_text),
+        "false_text": s.text("false_text", p.false_text),
+        "min_event_interval": s.duration("min_event_interval", p.min_event_interval)}
     if kind == "bool" and params["true_text"] == params["false_text"]:
         s.problem("false_text", "true_text and false_text must differ")
-    keys = PointKeys(scaled_kind(kind or "float", scale or 1.0, offset or 0.0) if kind in
-                     ("int", "float") else (kind or "float"), params)
+    keys = PointKeys(scaled_kind(kind, scale or 1.0, offset or 0.0) if kind in
+                     ("int", "float") else (kind or "float"), SerialPointSettings(**params).to_dict())
     if command is None:
         keys.writable_ok = False
         keys.why_not_writable = "a writable serial point needs a `command` template"

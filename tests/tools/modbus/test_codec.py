@@ -19,6 +19,8 @@ from hermes_tools.modbus.codec import (
 )
 from pymodbus.client import AsyncModbusTcpClient
 
+from hermesd.core.settings.modbus import ModbusPointSettings
+
 ORDERS = [("big", "big"), ("little", "big"), ("big", "little"), ("little", "little")]
 DT = AsyncModbusTcpClient.DATATYPE
 
@@ -218,12 +220,16 @@ def test_wrong_register_counts_and_values_are_refused() -> None:
         decode([1], Layout("int4"))
 
 
+def _layout(**params: Any) -> Layout:
+    return Layout.of(ModbusPointSettings.from_dict({"table": "holding", "address": 0, **params}))
+
+
 def test_layout_from_config_params() -> None:
-    layout = Layout.of({"type": "string", "length": 5, "word_order": "little",
-                        "byte_order": "little", "scale": 1, "offset": 0})
+    layout = _layout(type="string", length=5, word_order="little", byte_order="little",
+                     scale=1, offset=0)
     assert layout.words == 5 and layout.byte_order == "little"
-    assert Layout.of({"type": "float64"}).words == 4
-    assert Layout.of({"type": "bool", "bit": 2}).words == 1
+    assert _layout(type="float64").words == 4
+    assert _layout(type="bool", bit=2).words == 1
 
 
 # -- 64-bit integers, bytes and fields --------------------------------------------------------

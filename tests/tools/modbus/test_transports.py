@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from hermes_tools.modbus.bus import Bus, LinkSpec, NoAnswer, NotConnected, quiet_pymodbus
 
+from hermesd.core.settings.modbus import ModbusDeviceSettings
 from tests.support.ports import free_port
 from tests.support.until import until
 from tests.tools.modbus.plant import POINTS, load, running_tool, simulating
@@ -164,7 +165,7 @@ async def test_a_port_that_refuses_its_settings_is_not_connected(tmp_path: Path)
     path = tmp_path / "rs485"
     config = load({"a": _serial_device("ascii", path, 1, "a_")}, tmp_path)  # 7E1
     async with simulating(config):
-        bus = Bus(LinkSpec.of(dict(config.devices["a"].params)), 0.3)
+        bus = Bus(LinkSpec.of(ModbusDeviceSettings.from_dict(config.devices["a"].params)), 0.3)
         try:
             with pytest.raises(NotConnected, match=r"cannot open .*rs485.*error"):
                 await bus.read(1, "holding", 10, 1, 0.3)

@@ -31,6 +31,7 @@ from pymodbus.framer import FramerType
 from pymodbus.logging import Log
 
 from hermes_tools.modbus import diagnostics
+from hermesd.core.settings.modbus import NETWORK, ModbusDeviceSettings
 
 log = logging.getLogger(__name__)
 
@@ -44,9 +45,6 @@ READ_FUNCTION = {"coil": 1, "discrete": 2, "holding": 3, "input": 4}
 #: after this many silent requests in a row with no reply at all, a TCP connection is reopened
 #: (a half-open connection to a rebooted PLC never answers again)
 TCP_SILENT_RECONNECT = 2
-#: transports on a serial port of this machine, and over IP
-SERIAL = ("rtu", "ascii")
-NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
 #: the frames each transport carries
 FRAMER = {"tcp": FramerType.SOCKET, "udp": FramerType.SOCKET, "rtu_over_tcp": FramerType.RTU,
           "rtu_over_udp": FramerType.RTU, "rtu": FramerType.RTU, "ascii": FramerType.ASCII}
@@ -99,20 +97,20 @@ class LinkSpec:
     transport: str  # tcp | udp | rtu_over_tcp | rtu_over_udp | rtu | ascii
     port: int | str  # TCP or UDP port, or a serial device path
     host: str | None = None
-    baudrate: int = 9600
-    parity: str = "N"
-    stopbits: int = 1
-    bytesize: int = 8
+    # a serial line's: the config's defaults (hermesd.core.settings.modbus)
+    baudrate: int = ModbusDeviceSettings.baudrate
+    parity: str = ModbusDeviceSettings.parity
+    stopbits: int = ModbusDeviceSettings.stopbits
+    bytesize: int = ModbusDeviceSettings.bytesize
     frame_gap: float | None = None
 
     @classmethod
-    def of(cls, params: dict[str, Any]) -> LinkSpec:
-        transport = str(params["transport"])
-        if transport in NETWORK:
-            return cls(transport, int(params["port"]), host=str(params["host"]))
-        return cls(transport, str(params["port"]), baudrate=int(params.get("baudrate", 9600)),
-                   parity=str(params.get("parity", "N")), stopbits=int(params.get("stopbits", 1)),
-                   bytesize=int(params.get("bytesize", 8)), frame_gap=params.get("frame_gap"))
+    def of(cls, device: ModbusDeviceSettings) -> LinkSpec:
+        if device.network:
+            return cls(device.transport, int(device.port), host=device.host)
+        return cls(device.transport, str(device.port), baudrate=device.baudrate,
+                   parity=device.parity, stopbits=device.stopbits, bytesize=device.bytesize,
+                   frame_gap=device.frame_gap)
 
     @property
     def network(self) -> bool:

@@ -21,6 +21,7 @@ from typing import Any
 
 # the types' widths and ranges, owned here and kept in the shared core for the config's checks
 from hermesd.core.registers import BYTE_MASK, FLOAT32_MAX, INT_RANGE, WORDS
+from hermesd.core.settings.modbus import ModbusPointSettings
 from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 __all__ = ["BYTE_MASK", "FLOAT32_MAX", "INT_RANGE", "WORDS", "CodecError", "Layout", "decode",
@@ -81,13 +82,11 @@ class Layout:
             and float(self.offset).is_integer()
 
     @classmethod
-    def of(cls, params: dict[str, Any]) -> Layout:
-        """The layout of a point from its config params (as hermesd sends them)."""
-        return cls(type=params["type"], word_order=params.get("word_order", "big"),
-                   byte_order=params.get("byte_order", "big"),
-                   scale=float(params.get("scale", 1.0)), offset=float(params.get("offset", 0.0)),
-                   length=params.get("length"), bit=params.get("bit"), byte=params.get("byte"),
-                   mask=params.get("mask"), shift=params.get("shift"))
+    def of(cls, point: ModbusPointSettings) -> Layout:
+        """The layout of a point from its settings (as hermesd sends them)."""
+        return cls(type=point.type, word_order=point.word_order, byte_order=point.byte_order,
+                   scale=point.scale, offset=point.offset, length=point.length, bit=point.bit,
+                   byte=point.byte, mask=point.mask, shift=point.shift)
 
 
 # -- words and bytes ----------------------------------------------------------------------

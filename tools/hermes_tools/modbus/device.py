@@ -21,6 +21,7 @@ from hermes_tools.modbus.blocks import Block, Span, plan
 from hermes_tools.modbus.bus import Bus, LinkSpec
 from hermes_tools.modbus.codec import Layout
 from hermes_tools.modbus.diagnostics import DeviceDiagnostics
+from hermesd.core.settings.modbus import ModbusDeviceSettings, ModbusPointSettings
 
 BIT_TABLES = frozenset({"coil", "discrete"})
 MODICON_PREFIX = {"coil": 0, "discrete": 1, "input": 3, "holding": 4}
@@ -70,10 +71,11 @@ class PointDef:
 
     @classmethod
     def of(cls, device: str, pid: str, params: dict[str, Any]) -> PointDef:
-        layout = Layout.of(params)
-        return cls(id=pid, device=device, table=params["table"], address=int(params["address"]),
-                   layout=layout, kind=str(params.get("kind", "float")),
-                   writable=bool(params.get("writable", False)), min=params.get("min"),
+        """A point of the config slice: the keys every point has and its Modbus settings."""
+        settings = ModbusPointSettings.from_dict(params, f"devices.{device}.points.{pid}")
+        return cls(id=pid, device=device, table=settings.table, address=settings.address,
+                   layout=Layout.of(settings), kind=str(params["kind"]),
+                   writable=bool(params["writable"]), min=params.get("min"),
                    max=params.get("max"), unit=params.get("unit"),
                    poll_interval=params.get("poll_interval"))
 
@@ -211,11 +213,11 @@ class ModbusDevice:
 
     @classmethod
     def of(cls, dev_id: str, params: dict[str, Any], bus: Bus) -> ModbusDevice:
+        """A device of the config slice: its Modbus settings, timeout, poll interval, points."""
+        settings = ModbusDeviceSettings.from_dict(params, f"devices.{dev_id}")
         points = {pid: PointDef.of(dev_id, pid, p) for pid, p in params["points"].items()}
-        return cls(id=dev_id, unit=int(params.get("unit", 1)), link=LinkSpec.of(params), bus=bus,
-                   timeout=float(params.get("timeout", 1.0)),
-                   poll_interval=params.get("poll_interval"), points=points,
-                   max_block=int(params.get("max_block", 125)),
-                   max_gap=int(params.get("max_gap", 8)), retries=int(params.get("retries", 1)),
-                   single_write=bool(params.get("single_write", True)),
-                   backoff_max=float(params.get("backoff_max", 30.0)))
+        return cls(id=dev_id, unit=settings.unit, link=LinkSpec.of(settings), bus=bus,
+                   timeout=float(params["timeout"]), poll_interval=params.get("poll_interval"),
+                   points=points, max_block=settings.max_block, max_gap=settings.max_gap,
+                   retries=settings.retries, single_write=settings.single_write,
+                   backoff_max=settings.backoff_max)

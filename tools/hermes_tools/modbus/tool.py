@@ -50,6 +50,7 @@ from hermes_tools.modbus.schemas import (
 )
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+from hermesd.core.settings.modbus import ModbusDeviceSettings
 
 log = logging.getLogger(__name__)
 
@@ -96,14 +97,16 @@ class ModbusTool(Tool):
             raise BadRequest("configure: expected `devices`")
         # one timeout per link: the longest of its devices (pymodbus's own timer must not fire)
         timeouts: dict[tuple[Any, ...], float] = {}
-        for params in devices_cfg.values():
-            key = LinkSpec.of(params).key
-            timeouts[key] = max(timeouts.get(key, 0.0), float(params.get("timeout", 1.0)))
+        specs = {dev_id: LinkSpec.of(ModbusDeviceSettings.from_dict(params, f"devices.{dev_id}"))
+                 for dev_id, params in devices_cfg.items()}
+        for dev_id, params in devices_cfg.items():
+            key = specs[dev_id].key
+            timeouts[key] = max(timeouts.get(key, 0.0), float(params["timeout"]))
         old, old_buses = self.devices, self.buses
         buses = Buses()
         devices: dict[str, ModbusDevice] = {}
         for dev_id, params in devices_cfg.items():
-            spec = LinkSpec.of(params)
+            spec = specs[dev_id]
             reuse = next((b for b in old_buses.all() if b.spec == spec), None)
             if reuse is not None and reuse.timeout < timeouts[spec.key]:
                 reuse.close_now()  # its client's own timer must grow too: made anew on use

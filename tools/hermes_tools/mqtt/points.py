@@ -16,6 +16,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hermesd.core.settings.mqtt import MqttDeviceSettings, MqttPointSettings
+
 MAX_STATE_BYTES = 1024
 _TRUE = {"on", "true", "1", "yes", "open", "high"}
 _FALSE = {"off", "false", "0", "no", "closed", "close", "low"}
@@ -25,16 +27,24 @@ _FALSE = {"off", "false", "0", "no", "closed", "close", "low"}
 class MqttDevice:
     id: str
     timeout: float  # seconds a write waits for its state to confirm
-    availability_topic: str | None = None
-    payload_available: str = "online"
-    payload_not_available: str = "offline"
+    settings: MqttDeviceSettings
 
     @classmethod
     def from_slice(cls, dev: dict[str, Any]) -> MqttDevice:
-        return cls(id=dev["id"], timeout=float(dev.get("timeout") or 2.0),
-                   availability_topic=dev.get("availability_topic"),
-                   payload_available=dev.get("payload_available") or "online",
-                   payload_not_available=dev.get("payload_not_available") or "offline")
+        return cls(id=dev["id"], timeout=float(dev["timeout"]),
+                   settings=MqttDeviceSettings.from_dict(dev, f"devices.{dev['id']}"))
+
+    @property
+    def availability_topic(self) -> str | None:
+        return self.settings.availability_topic
+
+    @property
+    def payload_available(self) -> str:
+        return self.settings.payload_available
+
+    @property
+    def payload_not_available(self) -> str:
+        return self.settings.payload_not_available
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,20 +54,19 @@ class MqttPoint:
     kind: str  # bool | int | float | string
     state_topic: str | None
     command_topic: str | None
-    payload_on: str = "ON"
-    payload_off: str = "OFF"
-    qos: int = 1
-    retain: bool = False
+    payload_on: str = MqttPointSettings.payload_on
+    payload_off: str = MqttPointSettings.payload_off
+    qos: int = MqttPointSettings.qos
+    retain: bool = MqttPointSettings.retain
     confirm: bool = True  # a write waits for the state topic to show the value
 
     @classmethod
     def from_slice(cls, device: str, point: dict[str, Any]) -> MqttPoint:
-        return cls(id=point["id"], device=device, kind=point.get("type") or point["kind"],
-                   state_topic=point.get("state_topic"), command_topic=point.get("command_topic"),
-                   payload_on=point.get("payload_on", "ON"),
-                   payload_off=point.get("payload_off", "OFF"), qos=int(point.get("qos", 1)),
-                   retain=bool(point.get("retain", False)),
-                   confirm=bool(point.get("confirm", True)) and point.get("state_topic") is not None)
+        s = MqttPointSettings.from_dict(point, f"devices.{device}.points.{point['id']}")
+        return cls(id=point["id"], device=device, kind=point["kind"] if "type" not in point
+                   else s.type, state_topic=s.state_topic, command_topic=s.command_topic,
+                   payload_on=s.payload_on, payload_off=s.payload_off, qos=s.qos,
+                   retain=s.retain, confirm=s.confirm and s.state_topic is not None)
 
 
 class StateBoard:

@@ -87,7 +87,7 @@ class SerialDevice:
         self.id = dev_id
         self.config = config
         self.settings = PortSettings.from_config(config)
-        self.timeout = float(config.get("timeout") or 1.0)
+        self.timeout = float(config["timeout"])
         poll = config.get("poll_interval")
         self.poll_interval = float(poll) if poll else None
         self.points = {pid: PointSpec.from_config(dev_id, pid, p, self.settings.encoding)

@@ -36,6 +36,8 @@ from typing import Any
 
 import serial
 
+from hermesd.core.settings.serial import SerialDeviceSettings
+
 log = logging.getLogger(__name__)
 
 READ_SLICE = 0.2  # seconds a read blocks before the reader looks at its stop flag again
@@ -48,24 +50,24 @@ READ_CHUNK = 4096
 @dataclass(frozen=True)
 class PortSettings:
     port: str  # a device path or a pyserial URL
-    baudrate: int = 9600
-    bytesize: int = 8
-    parity: str = "N"
-    stopbits: float = 1
-    terminator: bytes = b"\r\n"
-    encoding: str = "ascii"
-    max_line: int = 256  # bytes of a line without its terminator
+    # the rest: the config's defaults (hermesd.core.settings.serial)
+    baudrate: int = SerialDeviceSettings.baudrate
+    bytesize: int = SerialDeviceSettings.bytesize
+    parity: str = SerialDeviceSettings.parity
+    stopbits: float = SerialDeviceSettings.stopbits
+    terminator: bytes = SerialDeviceSettings.terminator.encode(SerialDeviceSettings.encoding)
+    encoding: str = SerialDeviceSettings.encoding
+    max_line: int = SerialDeviceSettings.max_line  # bytes of a line without its terminator
     write_timeout: float = 1.0
 
     @classmethod
     def from_config(cls, dev: dict[str, Any]) -> PortSettings:
-        encoding = str(dev.get("encoding", "ascii"))
-        return cls(port=str(dev["port"]), baudrate=int(dev.get("baudrate", 9600)),
-                   bytesize=int(dev.get("bytesize", 8)), parity=str(dev.get("parity", "N")),
-                   stopbits=dev.get("stopbits", 1),
-                   terminator=str(dev.get("terminator", "\r\n")).encode(encoding),
-                   encoding=encoding, max_line=int(dev.get("max_line", 256)),
-                   write_timeout=float(dev.get("timeout", 1.0)))
+        """The port settings of a device's config slice (its settings and its `timeout`)."""
+        d = SerialDeviceSettings.from_dict(dev, f"devices.{dev.get('id', '?')}")
+        return cls(port=d.port, baudrate=d.baudrate, bytesize=d.bytesize, parity=d.parity,
+                   stopbits=d.stopbits, terminator=d.terminator.encode(d.encoding),
+                   encoding=d.encoding, max_line=d.max_line,
+                   write_timeout=float(dev["timeout"]))
 
     @property
     def is_path(self) -> bool:

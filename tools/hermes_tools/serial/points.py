@@ -15,6 +15,7 @@ from decimal import Decimal
 from typing import Any
 
 from hermesd.core.errors import ErrorCode, HermesError, Rejected
+from hermesd.core.settings.serial import SerialPointSettings
 from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -54,18 +55,17 @@ class PointSpec:
 
     @classmethod
     def from_config(cls, device: str, pid: str, p: dict[str, Any], encoding: str) -> PointSpec:
-        query = p.get("query")
-        ack = p.get("ack")
+        """A point of the config slice: the keys every point has and its serial settings."""
+        s = SerialPointSettings.from_dict(p, f"devices.{device}.points.{pid}")
         return cls(
-            id=pid, device=device, kind=str(p.get("kind", "float")),
-            raw_type=str(p.get("type", "float")), pattern=re.compile(str(p["pattern"])),
-            query=query.encode(encoding) if isinstance(query, str) else None,
-            command=p.get("command"), ack=re.compile(ack) if isinstance(ack, str) else None,
-            scale=float(p.get("scale", 1.0)), offset=float(p.get("offset", 0.0)),
-            true_text=str(p.get("true_text", "1")), false_text=str(p.get("false_text", "0")),
+            id=pid, device=device, kind=str(p["kind"]), raw_type=s.type,
+            pattern=re.compile(s.pattern),
+            query=s.query.encode(encoding) if s.query is not None else None,
+            command=s.command, ack=re.compile(s.ack) if s.ack is not None else None,
+            scale=s.scale, offset=s.offset, true_text=s.true_text, false_text=s.false_text,
             minimum=p.get("min"), maximum=p.get("max"), choices=tuple(p.get("choices") or ()),
             writable=bool(p.get("writable")), max_age=p.get("max_age"),
-            min_event_interval=float(p.get("min_event_interval", 0.5)), encoding=encoding)
+            min_event_interval=s.min_event_interval, encoding=encoding)
 
     @property
     def streamed(self) -> bool:

@@ -46,6 +46,7 @@ from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, enc
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device, Point
+from hermesd.core.settings.modbus import ModbusDeviceSettings, ModbusPointSettings
 
 log = logging.getLogger(__name__)
 
@@ -339,16 +340,15 @@ class ModbusSimulator:
         self.points: dict[str, tuple[Unit, SimPoint]] = {}
         values = values or {}
         for dev in devices:
-            p = dev.params
-            key = LinkSpec.of(dict(p)).key
+            settings = ModbusDeviceSettings.from_dict(dev.params, f"devices.{dev.id}")
+            key = LinkSpec.of(settings).key
             endpoint = self.endpoints.get(key)
             if endpoint is None:
                 endpoint = self.endpoints[key] = Endpoint(
-                    p["transport"], p.get("host"), p["port"],
-                    baudrate=int(p.get("baudrate", 9600)))
+                    settings.transport, settings.host, settings.port, baudrate=settings.baudrate)
             points: dict[str, SimPoint] = {}
             for pid, point in dev.points.items():
-                layout = Layout.of(dict(point.params))
+                layout = Layout.of(ModbusPointSettings.from_dict(point.params))
                 slice_ = {"id": pid, "name": point.name, "kind": point.kind, "unit": point.unit,
                           "writable": point.writable, "min": point.min, "max": point.max}
                 given = values.get(pid)
@@ -361,7 +361,7 @@ class ModbusSimulator:
                 wander = wander_for(slice_, given, _type_range(layout))
                 wander.fixed = wander.fixed or bool(point.value_map)
                 points[pid] = SimPoint(point, layout, wander)
-            unit = Unit(dev.id, int(p["unit"]), points)
+            unit = Unit(dev.id, settings.unit, points)
             endpoint.units[unit.unit] = unit
             self.units[dev.id] = (endpoint, unit)
             for pid, sp in points.items():

@@ -38,6 +38,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from hermes_tools.mqtt.points import MqttPoint, decode, encode
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device
+from hermesd.core.settings.mqtt import MqttDeviceSettings
 
 log = logging.getLogger(__name__)
 
@@ -93,10 +94,9 @@ class MqttSimulator:
         self.by_command: dict[str, list[tuple[MqttDevice, TopicPoint]]] = {}
         values = values or {}
         for dev in devices:
-            p = dev.params
-            sim = MqttDevice(dev.id, {}, p.get("availability_topic"),
-                             str(p.get("payload_available") or "online"),
-                             str(p.get("payload_not_available") or "offline"))
+            p = MqttDeviceSettings.from_dict(dev.params, f"devices.{dev.id}")
+            sim = MqttDevice(dev.id, {}, p.availability_topic, p.payload_available,
+                             p.payload_not_available)
             for pid, point in dev.points.items():
                 mp = MqttPoint.from_slice(dev.id, {"id": pid, **point.params,
                                                    "kind": point.kind})

@@ -37,6 +37,7 @@ from hermes_tools.serial.points import BadAnswer, PointSpec
 from hermes_tools.sim.serial_instruments import KINDS, Instrument, infer_kind, make
 from hermes_tools.sim.serial_ports import PtyPort, Rfc2217Port, SimPort, TcpPort
 from hermesd.config.model import Config, Device
+from hermesd.core.settings.serial import SerialDeviceSettings
 
 log = logging.getLogger(__name__)
 
@@ -48,15 +49,14 @@ class SimDevice:
     """One instrument, its plug and the faults a test has put on it."""
 
     def __init__(self, device: Device, kind: str, link: Path | None, line_time: bool) -> None:
-        p = device.params
+        p = SerialDeviceSettings.from_dict(device.params, f"devices.{device.id}")
         self.id = device.id
         self.instrument: Instrument = make(kind)
-        self.encoding = str(p.get("encoding", "ascii"))
-        self.terminator = str(p.get("terminator", "\r\n")).encode(self.encoding)
-        bits = 1 + int(p.get("bytesize", 8)) + (p.get("parity", "N") != "N") + \
-            float(p.get("stopbits", 1))
-        self.char_time = bits / int(p.get("baudrate", 9600)) if line_time else 0.0
-        self.framer = LineFramer(self.terminator, int(p.get("max_line", 256)) * 4)
+        self.encoding = p.encoding
+        self.terminator = p.terminator.encode(self.encoding)
+        bits = 1 + p.bytesize + (p.parity != "N") + float(p.stopbits)
+        self.char_time = bits / p.baudrate if line_time else 0.0
+        self.framer = LineFramer(self.terminator, p.max_line * 4)
         self.delay = 0.0  # slow(): extra seconds before each answer; inf: never answers
         self.silent = False  # dropped without unplugging: it hears requests and says nothing
         self.counts: Counter[str] = Counter()  # requests heard: read | write
@@ -65,7 +65,7 @@ class SimDevice:
         self.received: list[str] = []
         self.requests: asyncio.Queue[tuple[str, Callable[[bytes], None]]] = asyncio.Queue()
         self.period_changed = asyncio.Event()
-        port = str(p["port"])
+        port = p.port
         self.port: SimPort
         if port.startswith("socket://"):
             self.port = TcpPort(port, self._on_data)
