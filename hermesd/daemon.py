@@ -70,7 +70,8 @@ class Daemon:
         self.events = EventTable(self.metrics)
         self.supervisor = Supervisor(paths.runtime_dir, self.events.dispatch,
                                      self._on_tool_state)
-        self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
+        self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics,
+                             registry)
         self.events.register("values", self.engine.on_values)
         self.events.register("device", self.engine.on_device)
         self.bus = BusDiagnostics(config)  # what tools report of each device's link

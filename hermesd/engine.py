@@ -74,9 +74,9 @@ class _Timer:
 
 class Engine:
     def __init__(self, config: Config, supervisor: Supervisor, cache: ValueCache,
-                 audit: AuditLog, metrics: Metrics) -> None:
+                 audit: AuditLog, metrics: Metrics, registry: Registry | None = None) -> None:
         self.config = config
-        self.registry = Registry.build(config)
+        self.registry = registry or Registry.build(config)  # the daemon's, built once
         self.supervisor = supervisor
         self.cache = cache
         self.audit = audit

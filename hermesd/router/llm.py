@@ -134,7 +134,7 @@ class LlmComponent:
         self.router = services.engine.router
         self.config = services.config
         self.worker = SupervisedWorker(services.supervisor)
-        self.stage = ModelStage(services.config, self.worker, options)
+        self.stage = ModelStage(services.config, self.worker, options, self.router.rules)
         services.events.register("llm", self.worker.on_event)
         self._attach()
 
@@ -148,7 +148,7 @@ class LlmComponent:
         # the worker re-prepares its prefix from the config slice the supervisor sends it;
         # the stage rebuilds its candidates, grammar and examples from the new registry
         self.config = config
-        self.stage.reconfigure(config)
+        self.stage.reconfigure(config, self.router.rules)  # the engine's router took it first
         self._attach()
 
     def status(self) -> dict[str, Any]:

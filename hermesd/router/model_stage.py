@@ -103,23 +103,26 @@ class Counters:
 
 
 class ModelStage:
-    def __init__(self, config: Config, worker: Worker, options: Options | None = None) -> None:
+    def __init__(self, config: Config, worker: Worker, options: Options | None = None,
+                 rules: RuleRouter | None = None) -> None:
         self.worker = worker
         self.options = options or Options()
         self.counters = Counters()
         self._lock = asyncio.Lock()
         self._inflight = 0
-        self.reconfigure(config)
+        self.reconfigure(config, rules)
 
     @property
     def inflight(self) -> int:
         """Commands running on the model or waiting for it."""
         return self._inflight
 
-    def reconfigure(self, config: Config) -> None:
+    def reconfigure(self, config: Config, rules: RuleRouter | None = None) -> None:
+        """Take `config`; `rules`: the router's rules of the same config (built once per
+        reload), else the stage builds its own (a stage used alone, in tests and benches)."""
         self.config = config
         self.points = dict(config.points)
-        self.rules = RuleRouter(list(config.points.values()), config.intents)
+        self.rules = rules or RuleRouter(list(config.points.values()), config.intents)
         self.semantic = Semantic(self.rules)
         self.prompt: Prompt = build(config.points.values())
 

@@ -84,7 +84,7 @@ async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any]) -> Async
     metrics = Metrics()
     events = EventTable(metrics)  # as the daemon hands events on
     supervisor = Supervisor(config.paths.runtime_dir, events.dispatch)
-    engine = Engine(config, supervisor, cache, audit, metrics)
+    engine = Engine(config, supervisor, cache, audit, metrics, registry)
     events.register("values", engine.on_values)
     events.register("device", engine.on_device)
     tasks = [asyncio.create_task(supervisor.run(tool_specs(config)), name="supervisor"),
