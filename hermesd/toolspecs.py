@@ -13,6 +13,7 @@ import sys
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
+from hermesd.core.settings.mqtt import BrokerSettings, BrokerTls
 from hermesd.core.topics import ToolTopics
 from hermesd.mqtt.topics import topics_of
 from hermesd.registry import effective_max_age, tool_of
@@ -87,20 +88,20 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
             protected += [t for t in (point.params.get("state_topic"),
                                       point.params.get("command_topic")) if t]
     tls = mqtt.tls
-    return {
-        "host": mqtt.host, "port": mqtt.port, "protocol": mqtt.protocol,
-        "client_id": mqtt.client_id or f"hermesd-{config.node.id}",
-        "keepalive": mqtt.keepalive, "username": mqtt.username,
-        "password_file": str(mqtt.password_file) if mqtt.password_file else None,
-        "tls": None if tls is None else {
-            "ca": str(tls.ca) if tls.ca else None, "cert": str(tls.cert) if tls.cert else None,
-            "key": str(tls.key) if tls.key else None, "insecure": tls.insecure},
-        "outbox_limit": mqtt.outbox_limit,
-        "topics": ToolTopics(
+    return BrokerSettings(
+        host=mqtt.host, port=mqtt.port, protocol=mqtt.protocol,
+        client_id=mqtt.client_id or f"hermesd-{config.node.id}", keepalive=mqtt.keepalive,
+        username=mqtt.username,
+        password_file=str(mqtt.password_file) if mqtt.password_file else None,
+        tls=None if tls is None else BrokerTls(
+            ca=str(tls.ca) if tls.ca else None, cert=str(tls.cert) if tls.cert else None,
+            key=str(tls.key) if tls.key else None, insecure=tls.insecure),
+        outbox_limit=mqtt.outbox_limit,
+        topics=ToolTopics(
             names=topics, listen_talk=config.voice.enabled, protected=tuple(sorted(set(protected))),
             allowed=None if mqtt.response_topics is None else tuple(mqtt.response_topics),
-            devices=tuple(topics.device_availability(d) for d in config.devices)).to_dict(),
-    }
+            devices=tuple(topics.device_availability(d) for d in config.devices)),
+    ).to_dict()
 
 
 def whisper_spec(config: Config, common: dict[str, Any]) -> ToolSpec:

@@ -22,7 +22,12 @@ from hermesd.core.settings.modbus import (
     ModbusDeviceSettings,
     ModbusPointSettings,
 )
-from hermesd.core.settings.mqtt import MqttDeviceSettings, MqttPointSettings
+from hermesd.core.settings.mqtt import (
+    BrokerSettings,
+    BrokerTls,
+    MqttDeviceSettings,
+    MqttPointSettings,
+)
 from hermesd.core.settings.serial import SerialDeviceSettings, SerialPointSettings
 from hermesd.core.topics import ToolTopics, Topics
 from hermesd.mqtt.topics import topics_of
@@ -85,6 +90,14 @@ tool_topics = st.builds(
     listen_talk=st.booleans(), protected=st.lists(names).map(tuple),
     allowed=st.none() | st.lists(names).map(tuple), devices=st.lists(names).map(tuple))
 
+brokers = st.builds(
+    BrokerSettings, host=names, port=st.integers(1, 65535), client_id=names,
+    protocol=st.sampled_from(["5", "3.1.1"]), keepalive=st.floats(5, 3600),
+    outbox_limit=st.integers(0, 1_000_000), topics=tool_topics,
+    username=st.none() | names, password_file=st.none() | names,
+    tls=st.none() | st.builds(BrokerTls, ca=st.none() | names, cert=st.none() | names,
+                              key=st.none() | names, insecure=st.booleans()))
+
 
 def _through_a_frame(obj: dict[str, Any]) -> dict[str, Any]:
     """`obj` as the tool receives it: in a configure message, framed and decoded."""
@@ -122,6 +135,11 @@ def test_mqtt_device_settings_round_trip(settings: MqttDeviceSettings) -> None:
 @given(mqtt_points)
 def test_mqtt_point_settings_round_trip(settings: MqttPointSettings) -> None:
     assert MqttPointSettings.from_dict(_through_a_frame(settings.to_dict())) == settings
+
+
+@given(brokers)
+def test_mqtt_broker_settings_round_trip(settings: BrokerSettings) -> None:
+    assert BrokerSettings.from_dict(_through_a_frame(settings.to_dict())) == settings
 
 
 @given(tool_topics)
@@ -192,7 +210,10 @@ def test_the_mqtt_tool_is_sent_the_daemons_topics_and_settings(tmp_path: Path) -
     config = validate({**config_dict({"lamp1": device}, tmp_path),
                        "mqtt": {"host": "127.0.0.1", "base_topic": "plant"}},
                       tmp_path / "hermesd.yaml")
-    topics = ToolTopics.from_dict(_through_a_frame(mqtt_slice(config)["topics"]))
+    broker = BrokerSettings.from_dict(_through_a_frame(mqtt_slice(config)))
+    assert (broker.host, broker.port, broker.keepalive, broker.outbox_limit, broker.tls) == \
+        ("127.0.0.1", 1883, 30.0, 1000, None)
+    topics = broker.topics
     assert topics.names == topics_of(config)
     assert topics.names.set_filter == "plant/test/+/set" and topics.talk is None
     assert "z2m/lamp/set" in topics.protected

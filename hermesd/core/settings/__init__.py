@@ -3,12 +3,12 @@ config (which checks the keys and builds them), the daemon (which sends them to 
 tool in its configure message) and the tool and plant simulator (which read them back with the
 same class).
 
-A settings class is a frozen dataclass of plain JSON values. `to_dict` leaves out what is None
-(a key the device does not have); `settings_of(cls, obj, where)` builds one from a dict,
-ignoring keys that are not its fields (a slice also carries the keys every point has) and
-taking the class's defaults for missing ones, so a default is written once, on the class.
-A value of the wrong type is a `BadRequest` that names its dotted path. Nothing here imports
-the rest of hermesd.
+A settings class is a frozen dataclass of plain JSON values (or of settings classes).
+`to_dict` leaves out what is None (a key the device does not have); `settings_of(cls, obj,
+where)` builds one from a dict, ignoring keys that are not its fields (a slice also carries the
+keys every point has) and taking the class's defaults for missing ones, so a default is
+written once, on the class. A value of the wrong type is a `BadRequest` that names its dotted
+path. Nothing here imports the rest of hermesd.
 """
 
 from __future__ import annotations
@@ -52,6 +52,9 @@ def _accepts(hint: Any, value: Any) -> tuple[bool, Any]:
         return ok, float(value) if ok else value
     if hint is str:
         return isinstance(value, str), value
+    if isinstance(hint, type) and hasattr(hint, "from_dict"):  # a nested settings class
+        return isinstance(value, Mapping), hint.from_dict(value) if isinstance(value, Mapping) \
+            else value
     raise TypeError(f"settings fields hold JSON scalars, not {hint!r}")
 
 
@@ -59,7 +62,7 @@ def _expected(hint: Any) -> str:
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
         return " or ".join(_expected(h) for h in typing.get_args(hint))
     return {type(None): "null", bool: "true or false", int: "an integer", float: "a number",
-            str: "a string"}.get(hint, str(hint))
+            str: "a string"}.get(hint, "an object")
 
 
 def settings_of(cls: type[T], obj: Mapping[str, Any], where: str = "") -> T:
@@ -83,5 +86,5 @@ def settings_of(cls: type[T], obj: Mapping[str, Any], where: str = "") -> T:
 
 def settings_dict(settings: Any) -> dict[str, Any]:
     """The fields of `settings` that hold a value (None: the key is not there)."""
-    return {f.name: value for f in dataclasses.fields(settings)
-            if (value := getattr(settings, f.name)) is not None}
+    return {f.name: value.to_dict() if hasattr(value, "to_dict") else value
+            for f in dataclasses.fields(settings) if (value := getattr(settings, f.name)) is not None}

@@ -1,6 +1,8 @@
 """The settings of a `driver: mqtt` device (points on other clients' topics) and of its points,
 as the config checked them (hermesd/config/drivers/mqtt.py builds them) and as the mqtt tool
-and the plant simulator read them back. The defaults here are the config's defaults."""
+and the plant simulator read them back; and the broker the mqtt tool connects to for the
+daemon (the `mqtt` section, hermesd.toolspecs.mqtt_slice). The defaults here are the config's
+defaults."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from hermesd.core.settings import settings_dict, settings_of
+from hermesd.core.topics import ToolTopics
 
 
 @dataclass(frozen=True)
@@ -41,4 +44,43 @@ class MqttPointSettings:
 
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any], where: str = "point") -> MqttPointSettings:
+        return settings_of(cls, obj, where)
+
+
+@dataclass(frozen=True)
+class BrokerTls:
+    ca: str | None = None  # CA bundle that signed the broker's certificate
+    cert: str | None = None  # client certificate (mutual TLS)
+    key: str | None = None  # client key
+    insecure: bool = False  # skip host name checking (test brokers only)
+
+    def to_dict(self) -> dict[str, Any]:
+        return settings_dict(self)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any], where: str = "mqtt.tls") -> BrokerTls:
+        return settings_of(cls, obj, where)
+
+
+@dataclass(frozen=True)
+class BrokerSettings:
+    """The broker and the daemon's topics on it. No secret travels: a password is a file.
+    Every key is sent (the config's `mqtt` section has the defaults)."""
+
+    host: str
+    port: int
+    client_id: str
+    protocol: str  # "5" | "3.1.1"
+    keepalive: float  # seconds
+    outbox_limit: int  # messages kept (persisted) while the broker is away
+    topics: ToolTopics
+    username: str | None = None
+    password_file: str | None = None  # read at connect time
+    tls: BrokerTls | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return settings_dict(self)
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any], where: str = "mqtt") -> BrokerSettings:
         return settings_of(cls, obj, where)

@@ -39,6 +39,7 @@ from paho.mqtt.subscribeoptions import SubscribeOptions
 
 from hermes_tools.mqtt.inbound import Incoming
 from hermesd.core.errors import ErrorCode, ToolError
+from hermesd.core.settings.mqtt import BrokerSettings, BrokerTls
 
 log = logging.getLogger(__name__)
 
@@ -60,14 +61,6 @@ class Subscription:
 
 
 @dataclass(frozen=True, slots=True)
-class Tls:
-    ca: str | None = None
-    cert: str | None = None
-    key: str | None = None
-    insecure: bool = False
-
-
-@dataclass(frozen=True, slots=True)
 class Settings:
     """Everything that, when changed, needs a new connection."""
 
@@ -79,17 +72,16 @@ class Settings:
     will_topic: str  # B/N/availability
     username: str | None = None
     password_file: str | None = None  # read at connect time; the secret never travels
-    tls: Tls | None = None
+    tls: BrokerTls | None = None
 
     @classmethod
-    def from_slice(cls, mqtt: dict[str, Any], will_topic: str) -> Settings:
-        tls = mqtt.get("tls")
-        return cls(host=mqtt["host"], port=int(mqtt["port"]), protocol=str(mqtt["protocol"]),
-                   client_id=mqtt["client_id"], keepalive=max(5, int(mqtt["keepalive"])),
-                   will_topic=will_topic, username=mqtt.get("username"),
-                   password_file=mqtt.get("password_file"),
-                   tls=Tls(ca=tls.get("ca"), cert=tls.get("cert"), key=tls.get("key"),
-                           insecure=bool(tls.get("insecure"))) if tls else None)
+    def of(cls, broker: BrokerSettings) -> Settings:
+        """The connection settings of the broker the daemon names; its will is the node's
+        availability topic."""
+        return cls(host=broker.host, port=broker.port, protocol=broker.protocol,
+                   client_id=broker.client_id, keepalive=max(5, int(broker.keepalive)),
+                   will_topic=broker.topics.names.availability, username=broker.username,
+                   password_file=broker.password_file, tls=broker.tls)
 
     @property
     def broker(self) -> str:

@@ -36,6 +36,7 @@ from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd import __version__
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
 from hermesd.core.protocol import ActionSpec
+from hermesd.core.settings.mqtt import BrokerSettings
 from hermesd.core.topics import ToolTopics
 
 log = logging.getLogger(__name__)
@@ -147,8 +148,9 @@ class MqttTool(Tool):
         mqtt = config.get("mqtt")
         if not isinstance(mqtt, dict):
             raise BadRequest("the mqtt tool needs the `mqtt` section (the broker)")
-        topics = ToolTopics.from_dict(mqtt["topics"])
-        settings = Settings.from_slice(mqtt, topics.names.availability)
+        broker = BrokerSettings.from_dict(mqtt)
+        topics = broker.topics
+        settings = Settings.of(broker)
         devices: dict[str, MqttDevice] = {}
         mqtt_points: dict[str, MqttPoint] = {}
         for dev_id, dev in config.get("devices", {}).items():
@@ -158,11 +160,11 @@ class MqttTool(Tool):
         state_dir = config.get("state_dir")
         path = Path(state_dir) / OUTBOX_FILE if state_dir else None
         if self.outbox.path != path:
-            self.outbox = Outbox(path, int(mqtt.get("outbox_limit", 1000)))
+            self.outbox = Outbox(path, broker.outbox_limit)
             restored = self.outbox.load()
             if restored:
                 log.info("%d unsent message(s) taken back from %s", restored, path)
-        self.outbox.limit = int(mqtt.get("outbox_limit", 1000))
+        self.outbox.limit = broker.outbox_limit
 
         self.topics = topics
         self.rules = ReplyRules(default=topics.names.response, protected=topics.protected,
