@@ -8,9 +8,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_tools.modbus.bus import LinkSpec
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hermesd.config.drivers.modbus import link_of
 from hermesd.config.loader import validate
 from hermesd.core.errors import BadRequest
 from hermesd.core.protocol import Configure, FrameDecoder, decode, encode
@@ -110,6 +112,14 @@ def _through_a_frame(obj: dict[str, Any]) -> dict[str, Any]:
 @given(modbus_devices())
 def test_modbus_device_settings_round_trip(settings: ModbusDeviceSettings) -> None:
     assert ModbusDeviceSettings.from_dict(_through_a_frame(settings.to_dict())) == settings
+
+
+@given(modbus_devices())
+def test_the_config_and_the_tool_group_devices_into_the_same_links(
+        settings: ModbusDeviceSettings) -> None:
+    """The config checks units and framing per link; the tool opens one connection per link:
+    both must mean the same link."""
+    assert link_of(settings.to_dict()) == settings.link == LinkSpec.of(settings).key
 
 
 @given(modbus_points)

@@ -32,6 +32,7 @@ from hermesd.core.settings.modbus import (
     TRANSPORTS,
     ModbusDeviceSettings,
     ModbusPointSettings,
+    link_key,
 )
 
 #: transports that carry RTU or ASCII frames: no transaction id, 0 is the broadcast address
@@ -39,13 +40,8 @@ SERIAL_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
 
 
 def link_of(params: Mapping[str, object]) -> tuple[object, ...]:
-    """What devices share when they share a link: a TCP or UDP endpoint (a gateway), or a
-    serial port (an RS-485 bus)."""
-    transport = params.get("transport")
-    if transport in NETWORK:
-        family = "udp" if transport in ("udp", "rtu_over_udp") else "tcp"
-        return (family, params.get("host"), params.get("port"))
-    return ("serial", params.get("port"))
+    """The link a device's (checked, maybe partial) params put it on."""
+    return link_key(params.get("transport"), params.get("host"), params.get("port"))
 
 
 def read_device(s: Section) -> DeviceKeys:

@@ -22,6 +22,15 @@ TRANSPORTS = (*NETWORK, *SERIAL)
 LINE_KEYS = ("baudrate", "parity", "stopbits", "bytesize", "frame_gap")
 
 
+def link_key(transport: object, host: object, port: object) -> tuple[object, ...]:
+    """What devices share when they share a link: a TCP or UDP endpoint (a gateway), or a
+    serial port (an RS-485 bus). The config checks units and framing per link; the tool
+    opens one connection per link."""
+    if transport in NETWORK:
+        return ("udp" if transport in ("udp", "rtu_over_udp") else "tcp", host, port)
+    return ("serial", port)
+
+
 @dataclass(frozen=True)
 class ModbusDeviceSettings:
     """One unit on one link (a TCP or UDP endpoint, or a serial port)."""
@@ -46,6 +55,10 @@ class ModbusDeviceSettings:
     @property
     def network(self) -> bool:
         return self.transport in NETWORK
+
+    @property
+    def link(self) -> tuple[object, ...]:
+        return link_key(self.transport, self.host, self.port)
 
     def to_dict(self) -> dict[str, Any]:
         out = settings_dict(self)

@@ -31,7 +31,7 @@ from pymodbus.framer import FramerType
 from pymodbus.logging import Log
 
 from hermes_tools.modbus import diagnostics
-from hermesd.core.settings.modbus import NETWORK, ModbusDeviceSettings
+from hermesd.core.settings.modbus import NETWORK, ModbusDeviceSettings, link_key
 
 log = logging.getLogger(__name__)
 
@@ -123,9 +123,8 @@ class LinkSpec:
 
     @property
     def key(self) -> tuple[Any, ...]:
-        if self.network:
-            return ("tcp" if self.stream else "udp", self.host, self.port)
-        return ("serial", self.port)
+        """Devices on one link (as the config groups them) share one connection."""
+        return link_key(self.transport, self.host, self.port)
 
     def describe(self) -> str:
         where = f"{self.host}:{self.port}" if self.network else str(self.port)

@@ -139,11 +139,12 @@ class ModbusDevice:
     timeout: float
     poll_interval: float | None
     points: dict[str, PointDef]
-    max_block: int = 125
-    max_gap: int = 8
-    retries: int = 1
-    single_write: bool = True
-    backoff_max: float = 30.0
+    # from its ModbusDeviceSettings (`of`), where their defaults are
+    max_block: int
+    max_gap: int
+    retries: int
+    single_write: bool
+    backoff_max: float
     shares_link: bool = False  # other devices use the same link (set by the tool)
     health: Health = field(default_factory=Health)
     #: points by poll interval, fastest first; blocks never mix points of two groups
