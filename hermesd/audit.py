@@ -39,6 +39,7 @@ from hermesd.audit_records import (
     classify,
     encode,
     iso,
+    within_bounds,
 )
 
 log = logging.getLogger(__name__)
@@ -258,6 +259,9 @@ class AuditLog:
     def _encode(self, entry: _Entry) -> bytes:
         head = {"ts": iso(entry.ts), "seq": entry.seq}
         limit = TRAIL_TEXT_LIMIT if entry.kind is Kind.TRAIL else TEXT_LIMIT
+        line, escaped = encode(head, entry.record)
+        if not escaped and within_bounds(line, limit):
+            return line  # what bounding it first would have written: nothing to cut
         try:
             record, truncated = bound(entry.record, limit)
             if truncated and isinstance(record, dict):

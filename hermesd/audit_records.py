@@ -305,6 +305,20 @@ def bound(value: Any, limit: int) -> tuple[Any, bool]:
     return walk(value, 0), changed
 
 
+def within_bounds(line: bytes, limit: int) -> bool:
+    """Whether `bound(record, limit)` would leave the record that `line` encodes unchanged,
+    told from the line alone (most records are small): fewer commas than MAX_ITEMS (no list
+    or mapping longer), fewer brackets than MAX_DEPTH (none deeper), and no stretch between
+    two quotes longer than `limit` (no longer text; a line with an escape is not judged). It
+    may say False of a record within bounds (then it is bounded the long way), never True of
+    one that is not."""
+    if line.count(b",") >= MAX_ITEMS or line.count(b"{") + line.count(b"[") >= MAX_DEPTH:
+        return False
+    if len(line) <= limit:
+        return True
+    return b"\\" not in line and max(map(len, line.split(b'"'))) <= limit
+
+
 def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
     """One JSON line: `head` (ts, seq) then the record's fields. Returns (line, escaped)."""
     try:

@@ -23,6 +23,7 @@ from hermesd import __version__
 from hermesd.alarm_feed import AlarmFeed
 from hermesd.answer import Action, Answer, refusal
 from hermesd.audit import AuditLog
+from hermesd.bus_diagnostics import BusDiagnostics
 from hermesd.cache import ValueCache
 from hermesd.components import Component, build_components
 from hermesd.config import Config, load_config
@@ -72,6 +73,8 @@ class Daemon:
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.events.register("values", self.engine.on_values)
         self.events.register("device", self.engine.on_device)
+        self.bus = BusDiagnostics(config)  # what tools report of each device's link
+        self.events.register("diagnostics", self.bus.on_event)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
         self.started = time.monotonic()
         self.state = "starting"
@@ -114,6 +117,7 @@ class Daemon:
         loop = asyncio.get_running_loop()
         self._prepare_dirs()
         self.cache.load()
+        self.engine.restate_values()  # values kept from before a point had its value map
         self.audit.open()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stop)
@@ -221,7 +225,8 @@ class Daemon:
         self.notifier.reloading()
         try:
             new = load_config(self.config.source)
-            if new.paths != self.config.paths:
+            old = self.config.paths  # paths.profiles is read anew with every load: it may change
+            if (new.paths.state_dir, new.paths.runtime_dir) != (old.state_dir, old.runtime_dir):
                 raise ConfigError([("paths", "state_dir and runtime_dir cannot change while "
                                              "running; restart hermesd to move them")])
         except ConfigError as exc:
@@ -235,6 +240,7 @@ class Daemon:
             return False
         self.config = new
         self.engine.reconfigure(new)
+        self.bus.reconfigure(new)
         self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
                                retention=new.audit.retention)
         await self.supervisor.apply(tool_specs(new))
@@ -310,7 +316,7 @@ class Daemon:
         return await ask_audio(self.engine, self.config, ctx, audio, encoded=encoded)
 
     def status(self) -> dict[str, Any]:
-        devices = {}
+        devices: dict[str, dict[str, Any]] = {}
         for dev_id, dev in self.config.devices.items():
             state = self.cache.device(dev_id)
             devices[dev_id] = {
@@ -319,6 +325,9 @@ class Daemon:
                 "since": None if state is None else state.since,
                 "reason": None if state is None or state.online else state.reason,
             }
+            bus = self.bus.status(dev_id)
+            if bus is not None:
+                devices[dev_id]["bus"] = bus
         return {
             "node": {"id": self.config.node.id, "name": self.config.node.name},
             "version": __version__, "state": self.state, "pid": os.getpid(),

@@ -17,6 +17,7 @@ from hermesd.audit_records import (
     classify,
     encode,
     printable,
+    within_bounds,
 )
 
 
@@ -126,3 +127,40 @@ def test_printable_is_what_was_said_in_characters_a_reader_sees(text: str, limit
         assert _unescape(shown) == text
     line, escaped = encode({"ts": "t", "seq": 1}, {"text": shown})
     assert not escaped and line.count(b"\n") == 1  # always one line of strict JSON
+
+
+_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=300),
+    lambda inner: st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=12), inner,
+                                                                max_size=6),
+    max_leaves=30)
+#: a list around the item limit (64), and text around the limits used below
+_RECORD = st.fixed_dictionaries({"many": st.lists(st.integers(0, 9), max_size=70)},
+                                optional={"text": st.text(max_size=300), "more": _JSON})
+
+
+@given(record=_RECORD, limit=st.sampled_from([8, 40, 256, 2048]))
+def test_a_line_judged_within_bounds_is_the_line_bounding_would_write(
+        record: dict[str, Any], limit: int) -> None:
+    """The writer's shortcut: a record whose line looks within bounds is written as it is, so
+    that must be exactly what bounding it first would have written."""
+    head = {"ts": "2026-11-30T09:00:00.000Z", "seq": 1}
+    line, escaped = encode(head, record)
+    if not escaped and within_bounds(line, limit):
+        bounded, changed = bound(record, limit)
+        assert not changed
+        assert encode(head, bounded)[0] == line
+
+
+def test_a_small_record_is_judged_within_bounds_and_a_long_text_is_not() -> None:
+    head = {"ts": "2026-11-30T09:00:00.000Z", "seq": 1}
+    small = {"phase": "done", "status": "ok", "action": {"name": "read", "args": {"point": "p"}}}
+    assert within_bounds(encode(head, small)[0], 256)
+    deep: list[Any] = []
+    for _ in range(20):
+        deep = [deep]
+    for record in ({**small, "text": "x" * 257}, {**small, "text": '\\"' * 200},
+                   {**small, "values": list(range(70))}, {**small, "deep": deep}):
+        line = encode(head, record)[0]
+        assert not within_bounds(line, 256)
+        assert bound(record, 256)[1]  # and bounding does cut it

@@ -12,6 +12,10 @@ MAX_REQUEST = 64 * 1024  # bytes of one request frame
 #: large, and only when its frame begins `{"op": "ask", "audio_wav": "` (spaces optional;
 #: hermesctl writes it so)
 MAX_AUDIO_REQUEST = 8 * 1024 * 1024
+#: bytes of a WAV file hermesctl sends in an `ask`: its base64 (4 characters for every 3 bytes)
+#: and the rest of the frame fit MAX_AUDIO_REQUEST (6 MiB exactly did not: its base64 alone is
+#: 8 MiB, and the daemon refused the frame instead of hermesctl saying the file is too large)
+MAX_RECORDING = (MAX_AUDIO_REQUEST - 4096) // 4 * 3
 MAX_ANSWER = 4 * 1024 * 1024  # bytes of one answer frame, its newline not counted
 MAX_TIMEOUT = 120.0  # seconds a request may ask for (`timeout`)
 MAX_LISTEN_WINDOW = 60.0  # seconds of `listen --window`

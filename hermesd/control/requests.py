@@ -89,11 +89,15 @@ class Request:
     timeout: float | None = None
 
 
+#: each op's fields with the common ones, merged once rather than per request
+_SPECS = {op: {**COMMON, **fields} for op, fields in OPS.items()}
+
+
 def parse(obj: dict[str, Any]) -> Request:
     op = obj.get("op")
     if not isinstance(op, str) or op not in OPS:
         raise BadRequest(f"unknown op {op!r}; expected one of {', '.join(OPS)}")
-    spec = {**COMMON, **OPS[op]}
+    spec = _SPECS[op]
     unknown = sorted(k for k in obj if k not in spec)
     if unknown:
         raise BadRequest(f"{op}: unknown field(s) {', '.join(unknown)}")

@@ -17,6 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermesd.config.model import Deadband
 from hermesd.history.series import Rollup, numeric
 
 MINUTE = 60
@@ -33,7 +34,7 @@ class Track:
     """How one point is recorded."""
 
     numeric: bool
-    deadband: float | None = None
+    deadband: Deadband | None = None  # the point's (the one MQTT publishing uses too)
 
 
 @dataclass
@@ -238,7 +239,7 @@ class Recorder:
         band = state.track.deadband
         if not force and band is not None and state.stored is not None:
             new, old = numeric(value), numeric(state.stored)
-            if new is not None and old is not None and abs(new - old) <= band:
+            if new is not None and old is not None and not band.exceeded(old, new):
                 return
         state.stored = value
         state.pending.append((t, value))

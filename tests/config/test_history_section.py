@@ -10,6 +10,7 @@ import yaml
 
 from hermesd.config import load_config
 from hermesd.config.history import History, PointAlarms
+from hermesd.config.model import Deadband
 from hermesd.core.errors import ConfigError
 
 
@@ -40,7 +41,7 @@ def test_deadband_and_alarms(tmp_path: Path) -> None:
                                                       "delay": "30s"}},
                    run={"alarms": {"state": False, "delay": "10s"}})
     temp, run = config.points["temp"], config.points["run"]
-    assert temp.deadband == 0.5
+    assert temp.deadband == Deadband(0.5)
     assert temp.alarms == PointAlarms(high=540.0, low=20.0, hysteresis=5.0, delay=30.0)
     assert run.alarms == PointAlarms(state=False, delay=10.0)
 
@@ -56,11 +57,13 @@ def test_bad_history_and_alarm_keys_are_all_reported(tmp_path: Path) -> None:
         "config error: history.flush: 0s is out of range 1s..3600s",
         "config error: history.max_size: 10K is too small for a store (at least 1M)",
         "config error: history.kep: unknown key (did you mean 'keep'?)",
-        "config error: devices.d1.points.temp.deadband: -1 is too small: at least 0",
+        "config error: devices.d1.points.temp.deadband: -1 must be more than 0 (leave the key out "
+            "to publish and keep every change)",
         "config error: devices.d1.points.temp.alarms.dealy: unknown key (did you mean "
         "'delay'?)",
         "config error: devices.d1.points.temp.alarms.low: low 20 must be below high 10",
-        "config error: devices.d1.points.run.deadband: only numeric points take a deadband",
+        "config error: devices.d1.points.run.deadband: a bool point takes no deadband: every "
+            "change of it is published and kept in history",
         "config error: devices.d1.points.run.alarms.high: a bool point alarms on a state "
         "(state: true or false), not on limits",
         "config error: devices.d1.points.run.alarms.state: a bool point alarms on a state: "

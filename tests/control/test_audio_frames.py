@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
-from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_REQUEST
+from hermesd import ctl
+from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_RECORDING, MAX_REQUEST
 from hermesd.control.requests import RequestDecoder, parse
+from hermesd.core import strict_json
 from hermesd.core.errors import BadRequest, ProtocolError
 
 
@@ -63,3 +66,18 @@ def test_ask_and_listen_fields() -> None:
         parse({"op": "listen", "window": 0})
     with pytest.raises(BadRequest, match="unknown field"):
         parse({"op": "listen", "seconds": 5})
+
+
+def test_the_largest_recording_hermesctl_sends_fits_the_daemons_frame(tmp_path: Path) -> None:
+    """hermesctl refuses a WAV over MAX_RECORDING itself; one at the limit, with every flag
+    the command takes, is a frame the daemon accepts (not a `bad frame`)."""
+    wav = tmp_path / "long.wav"
+    wav.write_bytes(b"\xff" * MAX_RECORDING)
+    args = ctl.build_parser().parse_args(["ask", "--audio", str(wav), "--role", "operator",
+                                          "--timeout", "120", "--dry-run"])
+    frame = strict_json.encode(ctl.make_request(args)) + b"\n"
+    frames = RequestDecoder().feed(frame)
+    assert len(frames) == 1 and len(frames[0]["audio_wav"]) > 8_000_000
+    wav.write_bytes(b"\xff" * (MAX_RECORDING + 1))
+    with pytest.raises(ctl.Usage, match="larger than"):
+        ctl.make_request(args)

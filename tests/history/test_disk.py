@@ -14,7 +14,7 @@ import pytest
 from hermesd.history.query import Reader
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.store import Store, StoreError
-from scripts.soaklib.disk import StateDisk
+from tests.support.soak.disk import StateDisk
 
 T0 = 1_800_000_000.0 - 1_800_000_000 % 3600
 POINTS = [f"p{i}" for i in range(100)]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from hermesd.config.model import Deadband
 from hermesd.history.query import Reader
 from hermesd.history.recorder import Recorder, Track
 from hermesd.history.store import Store, StoreError
@@ -98,7 +99,7 @@ def test_a_month_is_read_from_hour_rows(store: Store) -> None:
 def test_deadband_thins_samples_but_not_the_max(tmp_path: Path) -> None:
     store = Store(tmp_path / "h.db")
     store.open()
-    rec = Recorder({"t": Track(True, deadband=0.5)}, T0 - 0.5)  # saw all of minute T0
+    rec = Recorder({"t": Track(True, deadband=Deadband(0.5))}, T0 - 0.5)  # saw all of minute T0
     values = [20.0, 20.1, 20.2, 20.3, 20.9, 21.0, 25.0, 25.4]
     for i, v in enumerate(values):
         rec.value("t", v, T0 + i, T0 + i)
