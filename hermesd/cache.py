@@ -26,7 +26,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -139,6 +139,31 @@ class ValueCache:
         if changed:
             for listener in self._listeners:
                 listener(reading)
+        return changed
+
+    def refresh(self, point: str, ts: float) -> bool:
+        """A poll read the point's value unchanged at `ts`: its reading takes that time.
+        Only a value read since the start is confirmed this way (not one restored from disk,
+        nor none at all), and never back in time. Returns whether the reading moved."""
+        old = self._readings.get(point)
+        if old is None or old.restored or not math.isfinite(ts) or ts <= old.ts:
+            return False
+        self._readings[point] = Reading(point, old.value, ts)
+        self._refreshed = True
+        return True
+
+    def restate(self, say: Callable[[Reading], Any]) -> int:
+        """Say every kept reading anew as `say` gives it (a raw value as its point's name once
+        the point has a value map); its time, and whether it was restored, stay. Returns how
+        many changed."""
+        changed = 0
+        for pid, reading in list(self._readings.items()):
+            value = say(reading)
+            if value != reading.value or type(value) is not type(reading.value):
+                self._readings[pid] = replace(reading, value=value)
+                changed += 1
+        if changed:
+            self._dirty.set()
         return changed
 
     def set_device(self, device: str, online: bool, reason: str = "",

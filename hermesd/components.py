@@ -42,6 +42,10 @@ def build_components(services: Services, running: Collection[str] = ()) -> list[
         from hermesd.mqtt.bridge import MqttBridge
 
         components.append(MqttBridge(services))
+    if config.history.enabled and "history" not in running:
+        from hermesd.history.component import HistoryComponent
+
+        components.append(HistoryComponent(services))
     if config.voice.enabled and "voice" not in running:
         from hermesd.voice.loop import VoiceLoop  # numpy only when voice is on
 

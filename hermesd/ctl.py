@@ -3,6 +3,9 @@
     hermesctl [--socket PATH] [--json] [--role ROLE] [--dry-run] COMMAND ...
       status | tools | points | read POINT [POINT...] | write POINT VALUE
       ask [TEXT...] [--audio FILE] | call TOOL.ACTION JSON | listen [--window SECONDS]
+      scan DEVICE [--units 1-247] [--registers TABLE:A-B ...] (see ctl_scan)
+      history POINT [--since 2h | --from T [--to T]] [--stat S] [--csv]
+      alarms [--active] | ack ID
 
 The socket is `--socket`, else `$HERMESD_SOCKET`, else `<paths.runtime_dir>/control.sock` of
 /etc/hermesd/hermesd.yaml. `--json` prints exactly one JSON object. Exit status: 0 ok or stale,
@@ -29,17 +32,24 @@ import functools
 import json
 import math
 import os
-import socket
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
 
+from hermesd import ctl_scan
 from hermesd.answer import STATUS_EXIT, failure
-from hermesd.control.bounds import MAX_ANSWER, MAX_LISTEN_WINDOW, MAX_RECORDING, MAX_TIMEOUT
+from hermesd.control.bounds import MAX_LISTEN_WINDOW, MAX_RECORDING, MAX_TIMEOUT
+from hermesd.control.client import BadAnswer, Client, Unreachable, Unsendable, shown
 from hermesd.core import strict_json
 from hermesd.core.errors import ErrorCode, ProtocolError
+from hermesd.history.terminal import (
+    CSV_BUCKETS,
+    SPARK_BUCKETS,
+    alarms_text,
+    history_csv,
+    history_text,
+)
 
 EX_USAGE = 64
 EX_UNAVAILABLE = 69
@@ -49,28 +59,10 @@ EX_INTERRUPTED = 130
 SYSTEM_CONFIG = Path("/etc/hermesd/hermesd.yaml")
 DEFAULT_SOCKET = Path("/run/hermesd/control.sock")
 LISTEN_EXTRA = 150.0  # seconds beyond the window: speech that began in it, then its answer
-QUEUE_RETRY = 0.01  # seconds between tries to connect while hermesd's connection queue is full
-
-
-class Unreachable(Exception):
-    pass
-
-
-class BadAnswer(Exception):
-    """The daemon sent something that is not an answer (not strict JSON, or not its shape)."""
 
 
 class Usage(ValueError):
     """A command line (or prompt line) that cannot be sent."""
-
-
-def shown(text: str) -> str:
-    """`text` safe to print and to put in JSON: bytes that were not UTF-8 as \\xNN escapes."""
-    try:
-        raw = text.encode("utf-8", "surrogateescape")  # the bytes argv or stdin held
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "backslashreplace").decode("utf-8")
-    return raw.decode("utf-8", "backslashreplace")
 
 
 def utf8(value: str, what: str) -> str:
@@ -98,87 +90,6 @@ def socket_path(explicit: str | None) -> Path:
         if isinstance(runtime, str):
             return (SYSTEM_CONFIG.parent / runtime) / "control.sock"
     return DEFAULT_SOCKET
-
-
-class Client:
-    """A blocking client of the control socket: one request, one answer."""
-
-    def __init__(self, path: Path, timeout: float = 60.0) -> None:
-        self.path = path
-        self.timeout = timeout
-        self._sock: socket.socket | None = None
-        self._buffer = b""
-
-    def _connect(self) -> socket.socket:
-        if self._sock is None:
-            deadline = time.monotonic() + self.timeout
-            while True:
-                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                sock.settimeout(self.timeout)
-                try:
-                    sock.connect(str(self.path))
-                except BlockingIOError:
-                    # hermesd's connection queue is full (a burst of connections, such as a
-                    # flood it refuses as it accepts them): wait for room, as a blocking
-                    # client would, instead of calling hermesd unreachable
-                    sock.close()
-                    if time.monotonic() < deadline:
-                        time.sleep(QUEUE_RETRY)
-                        continue
-                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
-                                      f"its connection queue stayed full for {self.timeout:g} s"
-                                      ) from None
-                except (OSError, ValueError) as exc:
-                    sock.close()
-                    reason = getattr(exc, "strerror", None) or str(exc)
-                    raise Unreachable(f"cannot connect to hermesd at {shown(str(self.path))}: "
-                                      f"{reason} (is it running? see --socket)") from None
-                break
-            self._sock = sock
-        return self._sock
-
-    def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        try:
-            # compact, in insertion order: an audio ask must start '{"op":"ask","audio_wav":'
-            frame = strict_json.encode(obj)
-        except ProtocolError as exc:
-            raise Usage(f"the request cannot be sent: {exc}") from None
-        sock = self._connect()
-        try:
-            sock.sendall(frame + b"\n")
-            while b"\n" not in self._buffer:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise Unreachable("hermesd closed the connection without an answer")
-                self._buffer += chunk
-                if len(self._buffer) > MAX_ANSWER + 1:  # the frame and its newline
-                    raise BadAnswer(f"the answer is larger than {MAX_ANSWER} bytes")
-        except TimeoutError:
-            raise Unreachable(f"no answer from hermesd within {self.timeout:g} s") from None
-        except OSError as exc:
-            raise Unreachable(f"connection to hermesd failed: {exc}") from None
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        return read_answer(line)
-
-    def close(self) -> None:
-        if self._sock is not None:
-            self._sock.close()
-            self._sock = None
-
-
-def read_answer(line: bytes) -> dict[str, Any]:
-    """The answer in one line from the daemon; BadAnswer if it is not strict JSON of its shape."""
-    try:
-        answer = strict_json.loads(line)
-    except ProtocolError as exc:
-        raise BadAnswer(f"the answer is not valid JSON: {exc}") from None
-    if not isinstance(answer, dict):
-        raise BadAnswer(f"the answer is a JSON {type(answer).__name__}, not an object")
-    status = answer.get("status")
-    if not isinstance(status, str) or status not in STATUS_EXIT:
-        raise BadAnswer(f"the answer's status {shown(str(status))[:40]!r} is not one of "
-                        f"{', '.join(STATUS_EXIT)}")
-    return answer
 
 
 class _Parser(argparse.ArgumentParser):
@@ -236,12 +147,24 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("call", parents=[common], help="call a tool action directly")
     p.add_argument("target", metavar="TOOL.ACTION")
     p.add_argument("args", metavar="JSON", nargs="?", default="{}")
+    ctl_scan.add_parser(sub, common, _seconds)
+    p = sub.add_parser("history", parents=[common], help="a point's past: a stat, a sparkline")
+    p.add_argument("point")
+    p.add_argument("--since", default="24h", help="how far back (30m, 2h, 7d); default 24h")
+    p.add_argument("--from", dest="start", help="start time (ISO 8601; local if no offset)")
+    p.add_argument("--to", dest="end", help="end time (ISO 8601), default now")
+    p.add_argument("--stat", help="min|max|mean|last|changed_at|on_time|at")
+    p.add_argument("--csv", action="store_true", help="the series as CSV, for export")
+    p = sub.add_parser("alarms", parents=[common], help="alarms, newest first")
+    p.add_argument("--active", action="store_true", help="only those not cleared")
+    p = sub.add_parser("ack", parents=[common], help="acknowledge an alarm")
+    p.add_argument("alarm", metavar="ID")
     return parser
 
 
 def make_request(args: argparse.Namespace) -> dict[str, Any]:
     """The request a command line asks for; Usage if it cannot be one."""
-    req: dict[str, Any] = {"op": args.command}
+    req: dict[str, Any] = {"op": "call" if args.command == "scan" else args.command}
     if getattr(args, "role", None):
         req["role"] = utf8(args.role, "--role")
     if getattr(args, "dry_run", False):
@@ -276,6 +199,31 @@ def make_request(args: argparse.Namespace) -> dict[str, Any]:
         if not isinstance(call_args, dict):
             raise Usage("JSON arguments must be an object")
         req.update(tool=tool, action=action, args=call_args)
+    elif args.command == "scan":
+        utf8(args.device, "DEVICE")
+        try:
+            req.update(ctl_scan.scan_call(args))
+        except ValueError as exc:
+            raise Usage(str(exc)) from None
+        req["timeout"] = ctl_scan.request_timeout(args)
+    elif args.command == "history":
+        req["point"] = utf8(args.point, "POINT")
+        if args.start:
+            req["from"] = utf8(args.start, "--from")
+        else:
+            req["since"] = utf8(args.since, "--since")
+        if args.end:
+            req["to"] = utf8(args.end, "--to")
+        if args.stat:
+            req["stat"] = utf8(args.stat, "--stat")
+        req["series"] = CSV_BUCKETS if args.csv else SPARK_BUCKETS
+        if args.csv:
+            req["step"] = 60  # a row a minute (a longer period: longer rows)
+    elif args.command == "alarms":
+        if args.active:
+            req["active"] = True
+    elif args.command == "ack":
+        req["alarm"] = utf8(args.alarm, "ID")
     return req
 
 
@@ -353,13 +301,15 @@ def run(argv: list[str] | None = None) -> int:
     wait = (timeout or 60.0) + 5.0
     if args.command == "listen":
         wait = max(wait, args.window + LISTEN_EXTRA)
+    if args.command == "scan":
+        wait = ctl_scan.request_timeout(args) + 5.0
     client = Client(path, timeout=wait)
     try:
         if args.command == "ask" and not args.text and not args.audio:
             return interactive(client, args, as_json)
         try:
             answer = client.request(make_request(args))
-        except Usage as exc:
+        except (Usage, Unsendable) as exc:
             print(f"hermesctl: {exc}", file=sys.stderr)
             return EX_USAGE
         except (Unreachable, BadAnswer) as exc:
@@ -370,7 +320,9 @@ def run(argv: list[str] | None = None) -> int:
                 return failed if failed is not None else code
             print(f"hermesctl: {exc}", file=sys.stderr)
             return code
-        failed = emit(lambda: print_answer(args.command, answer, as_json), answer["status"])
+        as_csv = getattr(args, "csv", False)
+        failed = emit(lambda: print_answer(args.command, answer, as_json, as_csv),
+                      answer["status"])
         return failed if failed is not None else STATUS_EXIT[answer["status"]]
     finally:
         client.close()
@@ -420,7 +372,7 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
             args.text = [text]
             try:
                 answer = client.request(make_request(args))
-            except Usage as exc:
+            except (Usage, Unsendable) as exc:
                 print(f"hermesctl: {exc}", file=sys.stderr)
                 worst = max(worst, EX_USAGE)
                 continue
@@ -454,12 +406,20 @@ def _next_line(tty: bool) -> str:
     return line.rstrip("\n")
 
 
-def print_answer(command: str, answer: dict[str, Any], as_json: bool) -> None:
+def print_answer(command: str, answer: dict[str, Any], as_json: bool,
+                 as_csv: bool = False) -> None:
     if as_json:
         print_json(answer)
         return
+    if as_csv and answer.get("status") == "ok":
+        print(history_csv(answer))
+        return
     try:
-        text, err = _human(command, answer)
+        if command == "scan" and answer.get("status") == "ok":
+            asked = ((answer.get("action") or {}).get("args")) or {}
+            text, err = ctl_scan.format_scan((answer.get("result") or {})["value"], asked), ""
+        else:
+            text, err = _human(command, answer)
     except (KeyError, TypeError, AttributeError, ValueError, IndexError):
         # an answer of an unexpected shape: show it as it came rather than fail on it
         text, err = json.dumps(answer, ensure_ascii=False, indent=2), ""
@@ -478,6 +438,10 @@ def _human(command: str, answer: dict[str, Any]) -> tuple[str, str]:
         return format_points((answer.get("result") or {}).get("points", [])), ""
     if command == "tools" and status == "ok":
         return format_tools((answer.get("result") or {}).get("tools", {})), ""
+    if command == "history" and status == "ok":
+        return history_text(answer), ""
+    if command == "alarms" and status == "ok":
+        return alarms_text(answer), ""
     reply = answer.get("reply") or ""
     heard = f"heard: {answer['transcript']!r}\n" if "transcript" in answer else ""
     if status in ("ok", "stale", "dry_run"):
@@ -508,6 +472,14 @@ def format_status(s: dict[str, Any]) -> str:
         state = {True: "online", False: "OFFLINE", None: "unknown"}[d.get("online")]
         reason = f" ({d['reason']})" if d.get("reason") else ""
         lines.append(f"  {name:10} {d['driver']:7} {state}{reason}")
+        bus = d.get("bus")
+        if isinstance(bus, dict):
+            exceptions = ", ".join(f"{n}× code {c}" for c, n in
+                                   (bus.get("exceptions") or {}).items()) or "none"
+            p99 = (bus.get("latency_ms") or {}).get("p99_le")
+            lines.append(f"  {'':10} bus: {bus.get('requests')} requests, p99 "
+                         f"{'-' if p99 is None else f'≤ {p99:g} ms'}, exceptions {exceptions}, "
+                         f"{bus.get('timeouts')} timeouts, {bus.get('reconnects')} reconnects")
     lines.extend(f"write rate: role {row.get('role')} for {row.get('who')} ({row.get('source')}) "
                  f"limited since {row.get('since')}, {row.get('refused')} refused, next write "
                  f"in {row.get('next_write_in_s')} s"

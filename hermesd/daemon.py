@@ -20,15 +20,17 @@ from pathlib import Path
 from typing import Any
 
 from hermesd import __version__
-from hermesd.answer import Answer, refusal
+from hermesd.alarm_feed import AlarmFeed
+from hermesd.answer import Action, Answer, refusal
 from hermesd.audit import AuditLog
+from hermesd.bus_diagnostics import BusDiagnostics
 from hermesd.cache import ValueCache
 from hermesd.components import Component, build_components
 from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
-from hermesd.core.errors import ConfigError, HermesError
+from hermesd.core.errors import BadRequest, ConfigError, HermesError
 from hermesd.core.statefiles import prepare_dir
 from hermesd.engine import Engine
 from hermesd.events import EventTable
@@ -44,7 +46,8 @@ from hermesd.toolspecs import tool_specs
 log = logging.getLogger(__name__)
 
 TOOLS_READY_TIMEOUT = 10.0  # READY waits this long for tools; a late tool is shown degraded
-DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0}
+DEFAULT_TIMEOUT = {"read": 5.0, "write": 5.0, "call": 10.0, "ask": 30.0, "listen": 90.0,
+                   "history": 10.0, "alarms": 5.0, "ack": 5.0}
 LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is withheld
 
 
@@ -70,6 +73,8 @@ class Daemon:
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics)
         self.events.register("values", self.engine.on_values)
         self.events.register("device", self.engine.on_device)
+        self.bus = BusDiagnostics(config)  # what tools report of each device's link
+        self.events.register("diagnostics", self.bus.on_event)
         self.control = ControlServer(paths.runtime_dir / "control.sock", self.handle)
         self.started = time.monotonic()
         self.state = "starting"
@@ -88,6 +93,7 @@ class Daemon:
                 socket_path=None if sock is None else paths.runtime_dir / sock)
         #: what runs beside the request path, each a task of the one group; the control
         #: server is started last, once the tools are
+        self.alarms = AlarmFeed()  # one for every component, whenever it is built
         self.components: list[Component] = [self.memory]
         if self.prometheus is not None:
             self.components.append(self.prometheus)
@@ -97,7 +103,7 @@ class Daemon:
 
     def _services(self) -> Services:
         return Services(self.config, self.engine, self.cache, self.supervisor, self.metrics,
-                        self.events)
+                        self.events, self.alarms)
 
     # -- lifecycle ---------------------------------------------------------------------------
 
@@ -111,6 +117,7 @@ class Daemon:
         loop = asyncio.get_running_loop()
         self._prepare_dirs()
         self.cache.load()
+        self.engine.restate_values()  # values kept from before a point had its value map
         self.audit.open()
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, self.stop)
@@ -218,7 +225,8 @@ class Daemon:
         self.notifier.reloading()
         try:
             new = load_config(self.config.source)
-            if new.paths != self.config.paths:
+            old = self.config.paths  # paths.profiles is read anew with every load: it may change
+            if (new.paths.state_dir, new.paths.runtime_dir) != (old.state_dir, old.runtime_dir):
                 raise ConfigError([("paths", "state_dir and runtime_dir cannot change while "
                                              "running; restart hermesd to move them")])
         except ConfigError as exc:
@@ -232,6 +240,7 @@ class Daemon:
             return False
         self.config = new
         self.engine.reconfigure(new)
+        self.bus.reconfigure(new)
         self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
                                retention=new.audit.retention)
         await self.supervisor.apply(tool_specs(new))
@@ -284,6 +293,11 @@ class Daemon:
             return await self.engine.write(ctx, f["point"], f["value"])
         if req.op == "call":
             return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+        if req.op in ("history", "alarms", "ack"):  # answered by the history component
+            if req.op not in self.engine.actions:
+                raise BadRequest(f"{req.op}: history is off (add a history: section to the "
+                                 "config)")
+            return await self.engine.act(ctx, Action(req.op, dict(f)))
         if req.op == "listen":
             from hermesd.voice.control import listen
 
@@ -302,7 +316,7 @@ class Daemon:
         return await ask_audio(self.engine, self.config, ctx, audio, encoded=encoded)
 
     def status(self) -> dict[str, Any]:
-        devices = {}
+        devices: dict[str, dict[str, Any]] = {}
         for dev_id, dev in self.config.devices.items():
             state = self.cache.device(dev_id)
             devices[dev_id] = {
@@ -311,6 +325,9 @@ class Daemon:
                 "since": None if state is None else state.since,
                 "reason": None if state is None or state.online else state.reason,
             }
+            bus = self.bus.status(dev_id)
+            if bus is not None:
+                devices[dev_id]["bus"] = bus
         return {
             "node": {"id": self.config.node.id, "name": self.config.node.name},
             "version": __version__, "state": self.state, "pid": os.getpid(),

@@ -20,6 +20,7 @@ from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
+from hermesd.value_maps import from_device, to_device
 
 RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
@@ -80,7 +81,7 @@ class Dispatcher:
             stale = Judgement(judged.reading, judged.age, True,
                               judged.why if judged.stale and judged.why else why)
             return ReadOutcome(stale, exc)
-        value, ts = result["value"], float(result["ts"])
+        value, ts = from_device(point, result["value"]), float(result["ts"])
         self.cache.update(point.id, value, ts)
         judged = self.cache.judge(point.id)
         if judged is None or judged.reading.ts != ts:  # NaN refused by the cache, or older
@@ -89,9 +90,10 @@ class Dispatcher:
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
         tool = self.registry.tool(point)
-        result = await self.call(ctx, tool, "write", {"point": point.id, "value": value})
+        result = await self.call(ctx, tool, "write", {"point": point.id,
+                                                      "value": to_device(point, value)})
         ts = float(result.get("ts", time.time()))
-        written = result.get("value", value)
+        written = from_device(point, result["value"]) if "value" in result else value
         confirmed = result.get("confirmed")
         confirmed = confirmed if isinstance(confirmed, bool) else None
         if confirmed is False:

@@ -52,6 +52,7 @@ from hermesd.replies import (
 )
 from hermesd.router import Router
 from hermesd.supervisor import Supervisor
+from hermesd.value_maps import from_device
 
 log = logging.getLogger(__name__)
 
@@ -84,6 +85,9 @@ class Engine:
         self.router = Router(config)
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
+        #: actions a component answers (history, alarms, ack): name -> async handler taking
+        #: (ctx, route, action, zh) and returning an Answer; policy is the handler's to check
+        self.actions: dict[str, Any] = {}
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
 
@@ -94,6 +98,15 @@ class Engine:
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
         self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+        self.restate_values()
+
+    def restate_values(self) -> None:
+        """Kept values as their points are now configured: one read before its point had a
+        value map (or restored from before) is said as the map's name, never left a number
+        that no name, select or policy would know."""
+        points = self.config.points
+        self.cache.restate(lambda r: from_device(points[r.point], r.value)
+                           if r.point in points else r.value)
 
     # -- entry points ------------------------------------------------------------------------
 
@@ -108,6 +121,10 @@ class Engine:
     async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
         return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
                                text=None)
+
+    async def act(self, ctx: RequestContext, action: Action) -> Answer:
+        """A direct request for an action a component answers (`history`, `alarms`, `ack`)."""
+        return await self._run(ctx, "direct", action, text=None)
 
     async def ask(self, ctx: RequestContext, text: str, *, transcript: str | None = None
                   ) -> Answer:
@@ -213,6 +230,16 @@ class Engine:
                                   example=example.replace("_", " "),
                                   asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
             return Answer("ok", route, action, reply=reply)
+        handler = self.actions.get(action.name)
+        if handler is not None:
+            try:
+                answer: Answer = await handler(ctx, route, action, zh)
+            except Forbidden as exc:
+                if not asked:
+                    raise
+                refused = respond("not_allowed", refused=action.to_dict())
+                return self._failed(ctx, route, refused, exc, zh)
+            return answer
         if action.name not in ("read", "write"):
             raise BadRequest(f"unknown action {action.name!r}")
         if action.name == "read" and "points" in action.args:
@@ -395,7 +422,22 @@ class Engine:
             if not isinstance(value, bool | int | float | str) or \
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
-            self.cache.update(point.id, value, float(ts))
+            self.cache.update(point.id, from_device(point, value), float(ts))
+        fresh = data.get("fresh", [])
+        if not isinstance(fresh, list):
+            raise ProtocolError("values: fresh must be a list")
+        for entry in fresh:  # points a poll read unchanged: only their timestamps move
+            ts = entry.get("ts") if isinstance(entry, dict) else None
+            pids = entry.get("points") if isinstance(entry, dict) else None
+            if not isinstance(ts, int | float) or isinstance(ts, bool) \
+                    or not isinstance(pids, str):
+                raise ProtocolError("values: fresh entries are {ts: number, points: 'id id ...'}")
+            for pid in pids.split(" "):
+                point = self.registry.points.get(pid) if isinstance(pid, str) else None
+                if point is None or self.registry.tool(point) != tool:
+                    raise ProtocolError(f"fresh value for {pid!r}, which tool {tool} does not "
+                                        "serve")
+                self.cache.refresh(point.id, float(ts))
 
     def on_device(self, tool: str, data: dict[str, Any]) -> None:
         """A `device` event: a device of the tool went on- or offline."""

@@ -124,6 +124,8 @@ class Policy:
         if point.choices and value not in point.choices:
             raise Rejected(f"{value!r} is not one of {', '.join(point.choices)}",
                            code=ErrorCode.OUT_OF_RANGE)
+        if point.choices:
+            checks.append(f"{value} is one of {', '.join(point.choices)}")
         checks.append(self._rate(ctx, role, consume=not ctx.dry_run))
         return value, checks
 

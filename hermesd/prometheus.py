@@ -2,7 +2,9 @@
 
 Off unless `metrics.listen` or `metrics.socket` is set. A tiny HTTP/1.0 responder, not a web
 server: it reads one request line and its headers (bounded), answers, and closes. Rendering takes
-a snapshot of `Daemon.status()`, so it costs nothing until someone scrapes.
+a snapshot of `Daemon.status()`, so it costs nothing until someone scrapes. No series carries a
+label that changes when a process restarts (a pid): a series must be the same series after a
+restart of hermesd or of a tool, or every restart would start new ones.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hermesd.metrics import BUCKETS
+from hermesd.core.histogram import BUCKETS
 
 if TYPE_CHECKING:
     from hermesd.config.model import Config
@@ -44,6 +46,8 @@ def render(status: dict[str, Any]) -> str:
             out.append(f"{name}{{{text}}} {value}" if text else f"{name} {value}")
 
     metric("hermesd_up", "gauge", "1 while the daemon runs.", [({}, 1)])
+    metric("hermesd_build_info", "gauge", "Always 1; the running version in its label.",
+           [({"version": status.get("version", "unknown")}, 1)])
     metric("hermesd_uptime_seconds", "gauge", "Seconds since start.",
            [({}, status.get("uptime_s"))])
     tools = status.get("tools", {})
@@ -77,11 +81,12 @@ def render(status: dict[str, Any]) -> str:
         out.append(f'hermesd_request_duration_seconds_sum{{route="{route}"}} '
                    f"{mean_ms * total / 1000:.6f}")
         out.append(f'hermesd_request_duration_seconds_count{{route="{route}"}} {total}')
+    _bus(metric, out, devices)
     metric("hermesd_events_total", "counter", "Watchdog and supervision events, by kind.",
            [({"kind": k}, v) for k, v in metrics.get("events", {}).items()])
     memory = status.get("memory", {})
     metric("hermesd_memory_rss_bytes", "gauge", "Resident memory of each process.",
-           [({"process": n, "pid": p["pid"]}, int(p["rss_mib"] * 1024 * 1024))
+           [({"process": n}, int(p["rss_mib"] * 1024 * 1024))
             for n, p in memory.get("processes", {}).items()])
     metric("hermesd_loop_lag_seconds", "gauge", "Event loop lag at the last watchdog tick.",
            [({}, status.get("loop_lag_s"))])
@@ -98,6 +103,38 @@ def render(status: dict[str, Any]) -> str:
     metric("hermesd_llm_ready", "gauge", "1 when the LLM worker can answer.",
            [({}, int(llm.get("state") == "ready"))])
     return "\n".join(out) + "\n"
+
+
+def _bus(metric: Any, out: list[str], devices: dict[str, Any]) -> None:
+    """Each device's link as its tool counted it (`status` devices.<id>.bus)."""
+    bus = {n: d["bus"] for n, d in devices.items() if isinstance(d.get("bus"), dict)}
+    for key, help_text in (("requests", "Requests sent to the device."),
+                           ("timeouts", "Requests the device did not answer in time."),
+                           ("bad_replies", "Replies that were garbled or answered another "
+                                           "request."),
+                           ("reconnects", "Connections opened again after the link had been "
+                                          "up, by the device's requests.")):
+        metric(f"hermesd_device_{key}_total", "counter", help_text,
+               [({"device": n}, b.get(key)) for n, b in bus.items()])
+    metric("hermesd_device_exceptions_total", "counter",
+           "Modbus exception replies, by exception code.",
+           [({"device": n, "code": code}, count) for n, b in bus.items()
+            for code, count in b.get("exceptions", {}).items()])
+    out.append("# HELP hermesd_device_request_duration_seconds Time from request to answer "
+               "(replies and exception replies), by device.")
+    out.append("# TYPE hermesd_device_request_duration_seconds histogram")
+    for n, b in bus.items():
+        lat = b.get("latency_ms", {})
+        device = _label(n)
+        cumulative = 0
+        for bound, count in lat.get("buckets_s", {}).items():
+            cumulative += count
+            out.append(f'hermesd_device_request_duration_seconds_bucket{{device="{device}",'
+                       f'le="{bound}"}} {cumulative}')
+        out.append(f'hermesd_device_request_duration_seconds_sum{{device="{device}"}} '
+                   f"{lat.get('sum_s', 0.0):.6f}")
+        out.append(f'hermesd_device_request_duration_seconds_count{{device="{device}"}} '
+                   f"{lat.get('count', 0)}")
 
 
 class MetricsServer:

@@ -16,6 +16,7 @@ from typing import Any
 
 from hermesd.config.model import Config, Device, Point
 from hermesd.core.errors import ErrorCode, Rejected, UnknownPoint
+from hermesd.value_maps import canonical
 
 #: how many poll intervals without a fresh value make a polled value stale, by default
 DEFAULT_MAX_AGE_POLLS = 3
@@ -73,11 +74,12 @@ class Registry:
 
 
 def effective_max_age(point: Point, device: Device) -> float | None:
-    """A point's own max_age, else a few poll intervals of its device, else none (event-fed)."""
+    """A point's own max_age, else a few of its poll intervals, else none (event-fed)."""
     if point.max_age is not None:
         return point.max_age
-    if device.poll_interval is not None:
-        return DEFAULT_MAX_AGE_POLLS * device.poll_interval + device.timeout
+    interval = point.poll_interval or device.poll_interval  # its own, else its device's
+    if interval is not None:
+        return DEFAULT_MAX_AGE_POLLS * interval + device.timeout
     return None
 
 
@@ -128,8 +130,11 @@ def coerce_value(point: Point, value: Any) -> Any:
             return as_float
         return number
     if not isinstance(value, str):
+        if point.choices:
+            raise Rejected(f"{point.id} takes one of {', '.join(point.choices)}, not "
+                           f"{_show(value)}", code=ErrorCode.OUT_OF_RANGE)
         raise Rejected(f"{point.id} takes text, not {_show(value)}", code=ErrorCode.OUT_OF_RANGE)
-    return value
+    return canonical(point, value)  # a map's name as written in any case or language
 
 
 def _number(point: Point, value: Any) -> int | float:

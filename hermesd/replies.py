@@ -13,6 +13,7 @@ import time
 import unicodedata
 from typing import Any
 
+from hermesd import value_maps
 from hermesd.cache import Judgement
 from hermesd.config.model import Point
 from hermesd.registry import format_value
@@ -51,6 +52,11 @@ def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
     `exact` for a value written (every digit: 30.00000000001 is not shown as 30)."""
     if zh and (point.kind == "bool" or isinstance(value, bool)):
         return "开" if value else "关"
+    if point.value_map and isinstance(value, str):
+        if value not in point.choices:  # a raw value the map does not name, as read
+            return f"{value}（不在取值表中）" if zh else \
+                f"{value} (none of {', '.join(point.choices)})"
+        return str(value_maps.shown(point, value, "zh" if zh else "en"))
     return format_value(point, value, exact=exact)
 
 
@@ -220,6 +226,18 @@ def gate_question(problem: str, words: tuple[str, ...], point: str, unit: str, e
         return template.format(words=quoted, point=point, unit=unit or "its unit",
                                example=example)
     return value_question(problem, words, example, zh)
+
+
+def choice_question(point: Point, zh: bool = False) -> str:
+    """The answer to a write of a point of choices that names none of them (or several)."""
+    label = _name(point, zh)
+    names = [str(value_maps.shown(point, c, "zh" if zh else "en")) for c in point.choices]
+    if zh:
+        return (f"{label}可设为{'、'.join(names)}；未做任何更改。请说其中一个，例如"
+                f"“把{label}设为{names[0]}”。")
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    return (f"{label} takes {listed}; nothing was changed. Say one of them, e.g. "
+            f"“set {label} to {names[0]}”.")
 
 
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,

@@ -8,8 +8,9 @@ hands each component the new one through its `reconfigure`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from hermesd.alarm_feed import AlarmFeed
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config
 from hermesd.engine import Engine
@@ -26,3 +27,5 @@ class Services:
     supervisor: Supervisor  # the tool processes
     metrics: Metrics
     events: EventTable  # where a component registers the tool events it takes
+    #: alarm changes from the history component to MQTT and voice (empty with history off)
+    alarms: AlarmFeed = field(default_factory=AlarmFeed)

@@ -16,14 +16,23 @@ from hermesd.config.model import Config, Device, Point
 from hermesd.mqtt.topics import Topics
 from hermesd.registry import effective_max_age, tool_of
 from hermesd.supervisor import ToolSpec
+from hermesd.value_maps import raw_kind
 
 BUILTIN = ("modbus", "serial", "mqtt")
 
 
 def point_slice(point: Point, device: Device) -> dict[str, Any]:
-    return {"id": point.id, "name": point.name, "kind": point.kind, "unit": point.unit,
-            "writable": point.writable, "min": point.min, "max": point.max,
-            "choices": list(point.choices), "max_age": effective_max_age(point, device),
+    """What a tool knows of a point. A mapped point's tool sees only raw values: its raw kind,
+    and the raw values as its range (names are hermesd's, see `value_maps`)."""
+    lo, hi, choices = point.min, point.max, list(point.choices)
+    if point.value_map:
+        raws = [int(e.raw) for e in point.value_map]
+        lo, hi, choices = (None, None, []) if raw_kind(point) == "bool" else \
+            (min(raws), max(raws), [])
+    return {"id": point.id, "name": point.name, "kind": raw_kind(point), "unit": point.unit,
+            "writable": point.writable, "min": lo, "max": hi,
+            "choices": choices, "max_age": effective_max_age(point, device),
+            **({"poll_interval": point.poll_interval} if point.poll_interval else {}),
             **dict(point.params)}
 
 

@@ -9,35 +9,29 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-import time
-from collections.abc import AsyncIterator, Generator, Iterator
+from collections.abc import AsyncIterator, Callable, Generator, Iterator
 from pathlib import Path
 
 import pytest
 
+from tests.support import procfs
 from tests.support.daemon import DaemonRunner
 from tests.support.mosquitto import Mosquitto
+from tests.support.until import until_sync
 
 GRACE = 5.0  # seconds leftover threads and processes get to finish on their own
 _BEFORE = pytest.StashKey[tuple[set[threading.Thread], set[int]]]()
 
 
 def _children() -> set[int]:
-    out: set[int] = set()
-    for task in Path(f"/proc/{os.getpid()}/task").iterdir():
-        try:
-            out.update(int(p) for p in (task / "children").read_text().split())
-        except OSError:
-            continue
-    return out
+    return procfs.children(os.getpid())
 
 
-def _wait_until(condition, timeout: float) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
+def _settles(condition: Callable[[], bool], timeout: float) -> bool:
+    try:
+        until_sync(condition, timeout, "leftovers to finish")
+    except TimeoutError:
+        return False
     return True
 
 
@@ -61,8 +55,8 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
     def leaked_children() -> set[int]:
         return _children() - children_before
 
-    threads_ok = _wait_until(lambda: not leaked_threads(), GRACE)
-    children_ok = _wait_until(lambda: not leaked_children(), GRACE)
+    threads_ok = _settles(lambda: not leaked_threads(), GRACE)
+    children_ok = _settles(lambda: not leaked_children(), GRACE)
     problems = []
     if not threads_ok:
         problems.append(f"leaked threads: {[t.name for t in leaked_threads()]}")
@@ -70,11 +64,7 @@ def pytest_runtest_teardown(item: pytest.Item) -> Generator[None, None, None]:
         pids = leaked_children()
         cmds = []
         for pid in pids:
-            try:
-                cmds.append(Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
-                            .decode()[:120])
-            except OSError:
-                cmds.append(str(pid))
+            cmds.append(procfs.cmdline(pid)[:120] or str(pid))
             try:
                 os.kill(pid, 9)
             except OSError:

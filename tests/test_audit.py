@@ -15,6 +15,7 @@ import pytest
 
 from hermesd.audit import AuditLog, AuditUnavailable
 from hermesd.audit_records import Budgets
+from tests.support.until import until
 
 
 async def _with_writer(log: AuditLog) -> asyncio.Task[None]:
@@ -129,15 +130,11 @@ async def test_an_aggregate_is_written_when_its_window_ends(tmp_path: Path) -> N
     for i in range(4):
         log.append(_read(f"r{i}"))
 
-    async def aggregate_written() -> dict[str, Any]:
-        while True:  # no further record arrives: the window's end alone must bring it out
-            found = [r for r in _lines(tmp_path / "audit.jsonl") if r["phase"] == "aggregate"]
-            if found:
-                return found[0]
-            await asyncio.sleep(0.02)
+    def aggregates() -> list[dict[str, Any]]:
+        return [r for r in _lines(tmp_path / "audit.jsonl") if r["phase"] == "aggregate"]
 
-    async with asyncio.timeout(10):
-        aggregate = await aggregate_written()
+    # no further record arrives: the window's end alone must bring it out
+    aggregate = (await until(aggregates, 10, "the aggregate record"))[0]
     assert aggregate["count"] == 3
     await _stop(task)
     log.close()

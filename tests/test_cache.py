@@ -38,6 +38,29 @@ def test_fresh_old_and_offline(tmp_path: Path) -> None:
     assert j.reading.value == 523.4  # the last known value, kept
 
 
+def test_a_refresh_confirms_a_value_read_since_the_start_and_only_moves_forward(
+        tmp_path: Path) -> None:
+    cache = _cache(tmp_path)
+    heard: list[object] = []
+    cache.subscribe(heard.append)
+    assert not cache.refresh("temp", 1000.0)  # no value: nothing to confirm, none made up
+    assert cache.judge("temp") is None
+    cache.update("temp", 523.4, ts=1000.0)
+    assert cache.refresh("temp", 1031.0)  # a poll read it unchanged
+    j = cache.judge("temp", now=1032.0)
+    assert j is not None and not j.stale and j.reading.value == 523.4 and j.age == 1.0
+    assert not cache.refresh("temp", 1020.0)  # never back in time
+    assert cache.get("temp").ts == 1031.0  # type: ignore[union-attr]
+    assert len(heard) == 1  # a refresh is no change
+    cache.persist()
+    restored = _cache(tmp_path)
+    restored.load()
+    assert not restored.refresh("temp", 2000.0)  # from before the restart: a value must come
+    assert restored.get("temp").ts == 1031.0  # type: ignore[union-attr]
+    judged = restored.judge("temp", now=1032.0)
+    assert judged is not None and judged.why == "from before the restart, not confirmed since"
+
+
 def test_no_max_age_is_only_stale_when_offline(tmp_path: Path) -> None:
     cache = _cache(tmp_path)
     cache.update("level", 73.4, ts=0.0)

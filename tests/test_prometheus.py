@@ -7,6 +7,7 @@ import socket
 from pathlib import Path
 
 from tests.support.daemon import DaemonRunner, base_config, fake_device
+from tests.support.ports import free_port
 
 
 def _get(sock: socket.socket, path: str) -> tuple[str, str]:
@@ -51,9 +52,7 @@ def test_metrics_over_a_unix_socket(daemon_runner: DaemonRunner) -> None:
 
 
 def test_metrics_on_a_loopback_port(daemon_runner: DaemonRunner) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     d = daemon_runner.start(_plant({"listen": f"127.0.0.1:{port}"}))
     with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
         status, body = _get(sock, "/metrics")

@@ -23,6 +23,8 @@ from typing import Any
 
 import pytest
 
+from tests.support import procfs
+
 ROOT = Path(__file__).resolve().parents[1]
 SOAK = ROOT / "scripts" / "soak"
 DISK_FAULTS = {"disk_full", "read_only"}
@@ -41,23 +43,9 @@ def workdir() -> Iterator[Path]:
 
 def _started_from(workdir: Path) -> list[str]:
     """Live processes whose arguments name the work directory (the soak itself has exited)."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            line = Path(f"/proc/{entry}/cmdline").read_bytes().replace(b"\0", b" ").decode()
-            state = Path(f"/proc/{entry}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            continue
-        if str(workdir) in line and state != "Z":
-            found.append(f"{entry}: {line[:160]}")
-    return found
-
-
-def _mounts_under(workdir: Path) -> list[str]:
-    points = [line.split()[4] for line in Path("/proc/self/mountinfo").read_text().splitlines()]
-    return [p for p in points if p == str(workdir) or p.startswith(f"{workdir}/")]
+    pids = [int(entry) for entry in os.listdir("/proc") if entry.isdigit()]
+    return [f"{pid}: {procfs.cmdline(pid)[:160]}" for pid in pids
+            if str(workdir) in procfs.cmdline(pid) and procfs.alive(pid)]
 
 
 @pytest.mark.timeout(300)
@@ -138,7 +126,7 @@ def test_short_soak_loses_nothing_and_recovers_from_every_fault(workdir: Path) -
     # nothing left behind: by the soak's own account, and by ours
     assert report["cleanup"] == {"processes": [], "mounts": [], "notes": []}, report["cleanup"]
     assert _started_from(workdir) == []
-    assert _mounts_under(workdir) == []
+    assert procfs.mounts_under(workdir) == []
 
 
 # -- the judge of writes: it must be able to say no ----------------------------------------------
@@ -150,9 +138,9 @@ NOBODY = 65534  # no entry in access.users: the default role, viewer
 def _judge(tmp_path: Path, intents: list[dict[str, Any]], *, load: list[Any] | None = None,
            hostile: list[Any] | None = None,
            samples: list[tuple[float, str, Any]] | None = None) -> dict[str, Any]:
-    """scripts/soaklib/writes.py's judge over a planted trail, with the soak's own config."""
-    from scripts.soaklib import writes as W
-    from scripts.soaklib.plant import soak_config
+    """tests/support/soak/writes.py's judge over a planted trail, with the soak's own config."""
+    from tests.support.soak import writes as W
+    from tests.support.soak.plant import soak_config
 
     state = tmp_path / "state"
     state.mkdir(exist_ok=True)
@@ -172,7 +160,7 @@ def _write(trace: str, role: str, point: str, value: Any, **extra: Any) -> dict[
 
 
 def _load_write(trace: str, point: str, value: Any, status: str = "ok") -> Any:
-    from scripts.soaklib.load import Sent
+    from tests.support.soak.load import Sent
 
     return Sent(n=1, kind="write", target=point, sent=0.0, sent_wall=0.0, answered=0.1,
                 status=status, action="write", point=point, trace_id=trace,
@@ -180,7 +168,7 @@ def _load_write(trace: str, point: str, value: Any, status: str = "ok") -> Any:
 
 
 def _words(trace: str, text: str, says: tuple[str, Any] | None, uid: int = OPERATOR_UID) -> Any:
-    from scripts.soaklib.hostile_rig import HostileSent
+    from tests.support.soak.hostile_rig import HostileSent
 
     return HostileSent(n=1, kind="words", who=f"uid {uid}", sent=0.0, sent_wall=0.0,
                        summary=text, answered=1, traces=[trace], says=says)
@@ -239,7 +227,7 @@ def test_judge_flags_a_viewer_write_and_a_write_nobody_asked_for(tmp_path: Path)
 
 
 def test_judge_flags_a_retained_request_run_again(tmp_path: Path) -> None:
-    from scripts.soaklib.hostile_rig import HostileSent
+    from tests.support.soak.hostile_rig import HostileSent
 
     retained = HostileSent(n=1, kind="retained", who="mqtt", sent=0.0, sent_wall=0.0,
                            summary="set pump 1 to 300 (retained)", answered=1,
@@ -277,7 +265,7 @@ def test_judge_flags_a_hostile_write_answered_ok_but_not_in_the_trail(tmp_path: 
 
 
 def test_process_section_reports_first_and_max_rss() -> None:
-    from scripts.soaklib.report import Sample, process_section
+    from tests.support.soak.report import Sample, process_section
 
     mib = 2**20
     got = process_section({"hermesd": [Sample(0, 1, 50 * mib, 5), Sample(100, 1, 80 * mib, 5),

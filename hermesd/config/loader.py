@@ -9,14 +9,18 @@ from __future__ import annotations
 import math
 import os
 import re
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
 import yaml
 
+from hermesd.config import profiles
 from hermesd.config.driver_table import drivers
-from hermesd.config.drivers import DeviceKeys
+from hermesd.config.drivers import DeviceKeys, read_deadband
+from hermesd.config.history import read_alarms, read_history
+from hermesd.config.home_assistant import read_device_info, read_ha
 from hermesd.config.model import (
     Access,
     Config,
@@ -32,7 +36,9 @@ from hermesd.config.model import (
     Voice,
 )
 from hermesd.config.operations import read_audit, read_memory, read_metrics
+from hermesd.config.profiles import Profile
 from hermesd.config.reader import Problems, Section, describe
+from hermesd.config.value_maps import read_map
 from hermesd.core.errors import ConfigError
 
 IDENT = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]*")
@@ -48,16 +54,27 @@ NAME_LANGUAGE = re.compile(r"[a-z]{2,3}(?:-[A-Za-z0-9]{2,8})?")
 MAX_DESCRIPTION = 300  # characters: it goes into the model's prompt with every point's
 SHA256 = re.compile(r"[0-9a-fA-F]{64}")
 TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "intents", "memory",
-            "metrics", "audit")
+            "metrics", "audit", "history")
 
 
 class _StrictLoader(yaml.SafeLoader):
     """SafeLoader that refuses duplicate keys instead of keeping the last one."""
 
 
+class YamlMapping(dict[Any, Any]):
+    """A mapping as the file wrote it: `bool_texts` keeps the words of values YAML 1.1 took
+    for booleans (`0: off` is {0: False}; a value map needs the word "off" back)."""
+
+    bool_texts: dict[Any, str]
+
+
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+
+
 def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
     seen: dict[Any, int] = {}
-    for key_node, _ in node.value:
+    texts: dict[Any, str] = {}
+    for key_node, value_node in node.value:
         key = loader.construct_object(key_node, deep=deep)
         if isinstance(key, list | dict):
             continue
@@ -66,7 +83,12 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
                 None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
                 key_node.start_mark)
         seen[key] = key_node.start_mark.line
-    return loader.construct_mapping(node, deep=deep)
+        if isinstance(value_node, yaml.ScalarNode) and value_node.tag == _BOOL_TAG \
+                and not value_node.style:
+            texts[key] = value_node.value
+    mapping = YamlMapping(loader.construct_mapping(node, deep=deep))
+    mapping.bool_texts = texts
+    return mapping
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
@@ -99,7 +121,7 @@ def validate(data: Any, source: Path) -> Config:
     node = _node(top.section("node", required=True))
     paths = _paths(top.section("paths"), base)
     llm = _llm(top.section("llm"))
-    devices, points = _devices(top, problems)
+    devices, points = _devices(top, problems, paths.profiles)
     access = _access(top.section("access"), points)
     mqtt = _mqtt(top.section("mqtt"), base) if top.raw("mqtt", None) is not None else None
     voice = _voice(top.section("voice"), base)
@@ -107,6 +129,7 @@ def validate(data: Any, source: Path) -> Config:
     memory = read_memory(top.section("memory"))
     metrics = read_metrics(top.section("metrics"))
     audit = read_audit(top.section("audit"))
+    history = read_history(top.section("history"), top.raw("history", None) is not None)
     top.finish()
 
     roles = access.roles
@@ -137,7 +160,7 @@ def validate(data: Any, source: Path) -> Config:
     return Config(source=source, node=node, paths=paths, access=access, llm=llm,
                   devices=MappingProxyType(devices), mqtt=mqtt, voice=voice,
                   intents=tuple(intents), points=MappingProxyType(points), memory=memory,
-                  metrics=metrics, audit=audit)
+                  metrics=metrics, audit=audit, history=history)
 
 
 def _unknown_role(role: str, roles: Any) -> str:
@@ -186,6 +209,13 @@ def system_dir(path: Path) -> str | None:
 def _paths(s: Section, base: Path) -> Paths:
     state = s.text("state_dir", "/var/lib/hermesd")
     runtime = s.text("runtime_dir", "/run/hermesd")
+    profile_dirs = []
+    for i, folder in enumerate(s.texts("profiles")):
+        where = Path(os.path.normpath(base / folder))
+        if not where.is_dir():
+            s.problems.add(f"{s.at('profiles')}[{i}]", f"no directory {where}")
+        else:
+            profile_dirs.append(where)
     s.finish()
     state_dir = Path(os.path.normpath(base / state))
     run_dir = Path(os.path.normpath(base / runtime))
@@ -197,7 +227,7 @@ def _paths(s: Section, base: Path) -> Paths:
         why = system_dir(path)
         if why is not None:
             s.problem(key, f"{why}: give hermesd a directory of its own, e.g. {example}")
-    return Paths(state_dir=state_dir, runtime_dir=run_dir)
+    return Paths(state_dir=state_dir, runtime_dir=run_dir, profiles=tuple(profile_dirs))
 
 
 def _llm(s: Section) -> Llm:
@@ -223,17 +253,25 @@ def _llm(s: Section) -> Llm:
 
 
 _COMMON_POINT_KEYS = ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                      "min", "max", "choices", "step")
+                      "min", "max", "choices", "step", "deadband", "map", "ha", "alarms")
 
 
-def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[str, Point]]:
+def _devices(top: Section, problems: Problems, profile_dirs: tuple[Path, ...] = ()) \
+        -> tuple[dict[str, Device], dict[str, Point]]:
     devices: dict[str, Device] = {}
+    loaded: dict[Any, Profile | str] = {}  # each profile read once, and its problem said once
     points: dict[str, Point] = {}
     owner: dict[str, str] = {}
     known = drivers()
     by_driver: dict[str, list[tuple[str, DeviceKeys]]] = {}
     devs = top.section("devices")
-    for dev_id, raw in devs.mapping_items():
+    for dev_id, given in devs.mapping_items():
+        raw, profile = given, None
+        if isinstance(given, dict) and "profile" in given:
+            profile = _profile(given["profile"], loaded, profile_dirs, problems,
+                               devs.at(dev_id) + ".profile")
+            if profile is not None:  # the model's register format, unless the device says
+                raw = {**profile.device, **given}
         s = Section(problems, devs.at(dev_id), raw)
         devs.known.add(dev_id)
         if not IDENT.fullmatch(dev_id):
@@ -246,18 +284,30 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
             # its tool would be named like the built-in one: events of one taken for the other
             s.problem(None, f"an exec device may not be named {dev_id!r}, the name of the "
                             f"built-in {dev_id} tool")
+        if s.has("profile") and driver != "modbus":
+            s.problem("profile", "profiles are Modbus register maps: only driver modbus takes "
+                                 "one")
+            profile = None
+        info = read_device_info(s)
+        if profile is not None:  # the model's maker and name, unless the device says
+            info = replace(info, manufacturer=info.manufacturer or
+                           profile.about.get("manufacturer"),
+                           model=info.model or profile.about.get("model"))
         keys = known[driver].read_device(s)
         by_driver.setdefault(driver, []).append((devs.at(dev_id), keys))
         dev_points: dict[str, Point] = {}
         pts = s.section("points")
-        for pid, praw in pts.mapping_items():
-            pts.known.add(pid)
-            point = _point(Section(problems, pts.at(pid), praw), pid, dev_id, driver, keys,
+        own = dict(pts.mapping_items())
+        pts.known.update(own)
+        listed = profiles.expand(profile, dev_id, own) if profile is not None else \
+            [(pid, pts.at(pid), praw) for pid, praw in own.items()]
+        for pid, where, praw in listed:
+            point = _point(Section(problems, where, praw), pid, dev_id, driver, keys,
                            known[driver].read_point)
             if point is None:
                 continue
             if pid in owner:
-                problems.add(pts.at(pid), f"point id {pid!r} is already used by device "
+                problems.add(where, f"point id {pid!r} is already used by device "
                                           f"{owner[pid]}; point ids must be unique")
                 continue
             owner[pid] = dev_id
@@ -269,13 +319,28 @@ def _devices(top: Section, problems: Problems) -> tuple[dict[str, Device], dict[
         s.finish()
         devices[dev_id] = Device(id=dev_id, driver=driver, points=MappingProxyType(dev_points),
                                  params=MappingProxyType(keys.params),
-                                 poll_interval=keys.poll_interval, timeout=keys.timeout)
+                                 poll_interval=keys.poll_interval, timeout=keys.timeout,
+                                 info=info)
     for driver, entries in by_driver.items():
         check = known[driver].check_devices
         for path, message in check(entries) if check else ():
             problems.add(path, message)
     _check_names(points, problems)
     return devices, points
+
+
+def _profile(name: Any, loaded: dict[Any, Profile | str], dirs: tuple[Path, ...],
+             problems: Problems, path: str) -> Profile | None:
+    """The named profile, or None with its problem added (once per config, at its first user)."""
+    key = name if isinstance(name, str) else repr(name)
+    if key not in loaded:
+        try:
+            loaded[key] = profiles.load(name, profiles.search_dirs(dirs))
+        except profiles.ProfileError as exc:
+            loaded[key] = str(exc)
+            problems.add(path, str(exc))
+    found = loaded[key]
+    return found if isinstance(found, Profile) else None
 
 
 def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
@@ -299,10 +364,22 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     hi = s.number("max", None)
     choices = s.texts("choices")
     step = s.number("step", None, min=1e-9, positive=True)
+    deadband = read_deadband(s)
+    value_map = read_map(s, keys.kind, keys.lo, keys.hi, NAME_LANGUAGE)
+    kind = keys.kind
+    if value_map:
+        # the point is its names now: policy, router, replies and HA see text with choices
+        for key in ("min", "max", "step", "choices"):
+            if s.has(key):
+                s.problem(key, f"a point with a `map` takes no {key}: its names are what may "
+                               "be written")
+        kind, choices, lo, hi, step = "string", tuple(e.name for e in value_map), None, None, None
+    ha = read_ha(s, kind, unit, bool(value_map))
+    alarms = read_alarms(s, kind)
     s.finish()
     if writable and not keys.writable_ok:
         s.problem("writable", keys.why_not_writable)
-    numeric = keys.kind in ("int", "float")
+    numeric = kind in ("int", "float")
     if (lo is not None or hi is not None) and not numeric:
         s.problem("min" if lo is not None else "max", f"a {keys.kind} point takes no min/max")
     if writable and numeric and (not s.has("min") or not s.has("max")):
@@ -316,8 +393,11 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
         if not keys.lo - 1e-9 <= bound <= keys.hi + 1e-9:
             s.problem(key, f"{bound} cannot be held by this point's type "
                            f"(range {_fmt(keys.lo)}..{_fmt(keys.hi)})")
-    if choices and keys.kind != "string":
+    if choices and keys.kind != "string" and not value_map:
         s.problem("choices", "only string points take choices")
+    if deadband is not None and not numeric:
+        s.problem("deadband", f"a {keys.kind} point takes no deadband: every change of it is "
+                              "published and kept in history")
     if step is not None and not numeric:
         s.problem("step", f"a {keys.kind} point takes no step")
     elif step is not None and keys.step is not None and not _multiple(step, keys.step):
@@ -325,9 +405,12 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                           f"({keys.step:g})")
     return Point(id=pid, device=dev_id, driver=driver, name=name or pid,  # type: ignore[arg-type]
                  aliases=aliases, description=description, names=MappingProxyType(names),
-                 unit=unit, max_age=max_age, kind=keys.kind, writable=writable,
-                 min=lo, max=hi, choices=choices, step=step or keys.step,
-                 step_origin=keys.step_origin, params=MappingProxyType(keys.params))
+                 unit=unit, max_age=max_age, poll_interval=keys.poll_interval,
+                 deadband=deadband or keys.deadband, kind=kind, writable=writable,
+                 min=lo, max=hi, choices=choices,
+                 step=None if value_map else step or keys.step,
+                 step_origin=keys.step_origin, params=MappingProxyType(keys.params),
+                 value_map=value_map, ha=ha, alarms=alarms)
 
 
 def _names(s: Section) -> dict[str, str]:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from hermesd.config.history import History, PointAlarms
 from hermesd.config.operations import Audit, Memory, Metrics
 
 ValueKind = Literal["bool", "int", "float", "string"]
@@ -27,6 +28,8 @@ class Node:
 class Paths:
     state_dir: Path  # LKV cache, audit log, prepared models: must survive restarts
     runtime_dir: Path  # control socket and tool sockets: recreated at start
+    #: the user's directories of device profiles, searched before the shipped ones
+    profiles: tuple[Path, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,51 @@ class Llm:
 
 
 @dataclass(frozen=True, slots=True)
+class Deadband:
+    """The least change of a numeric point that is published at once (MQTT): more than
+    `amount` in the point's unit, or more than `amount` percent of the value last published.
+    A smaller change waits for the next periodic re-publish (`mqtt.republish`)."""
+
+    amount: float  # > 0; a percentage 0..100 when `percent`
+    percent: bool = False
+
+    def exceeded(self, last: float, value: float) -> bool:
+        """Whether `value` is far enough from `last` (the value last published) to publish."""
+        change = abs(value - last)
+        if self.percent:
+            return change > abs(last) * self.amount / 100 if last else change > 0
+        return change > self.amount
+
+    def describe(self) -> str:
+        return f"{self.amount:g}%" if self.percent else f"{self.amount:g}"
+
+
+@dataclass(frozen=True, slots=True)
+class MapEntry:
+    """One entry of a point's value map (`map: {0: off, 1: auto}`)."""
+
+    raw: int | bool  # what the device holds (a bool for a coil or bit point)
+    name: str  # what people read, write and are answered in
+    #: its name in other languages ({"zh": "自动"}): understood in commands, used in replies
+    names: Mapping[str, str] = field(default_factory=dict)
+
+    def label(self, lang: str = "en") -> str:
+        return self.names.get(lang) or self.name
+
+
+@dataclass(frozen=True, slots=True)
+class HaEntity:
+    """How a point looks in Home Assistant (`ha:` of a point); None: hermesd's choice."""
+
+    device_class: str | None = None  # checked against the unit HA takes for it (see mqtt/ha_units)
+    state_class: str | None = None  # measurement | total | total_increasing
+    icon: str | None = None  # mdi:...
+    suggested_display_precision: int | None = None  # decimals HA shows
+    entity_category: str | None = None  # config | diagnostic
+    enabled_by_default: bool = True
+
+
+@dataclass(frozen=True, slots=True)
 class Point:
     id: str
     device: str
@@ -76,6 +124,11 @@ class Point:
     names: Mapping[str, str] = field(default_factory=dict)
     unit: str | None = None
     max_age: float | None = None  # seconds after which a value is stale; None: only by offline
+    #: seconds between polls of this point when it has its own (a Modbus point's `poll_interval`
+    #: or its group's); None: its device's `poll_interval` (or not polled at all)
+    poll_interval: float | None = None
+    #: changes within it are not published at once (numeric points; None: every change is)
+    deadband: Deadband | None = None
     kind: ValueKind = "float"  # the value type people and policy see
     writable: bool = False
     min: float | None = None  # writable numbers: the allowed range (engineering units)
@@ -85,11 +138,26 @@ class Point:
     step_origin: float = 0.0
     #: driver keys (table, address, type, topic, query, ...)
     params: Mapping[str, Any] = field(default_factory=dict)
+    #: a value map: the point reads, writes and answers in these names (its kind is then
+    #: "string" and its choices are the names); the device sees the raw values
+    value_map: tuple[MapEntry, ...] = ()
+    ha: HaEntity = field(default_factory=HaEntity)  # Home Assistant tuning
+    alarms: PointAlarms | None = None  # limits or a state that raise an alarm (history on)
 
     def label(self, lang: str = "en") -> str:
         """The point's name for a reply in `lang`: its own name there when the config gives
         one, else its (English) name."""
         return self.names.get(lang) or self.name or self.id
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceInfo:
+    """What people (and Home Assistant's device page) call a device; None: not said."""
+
+    name: str | None = None  # "Boiler house PLC" (default: the device id)
+    manufacturer: str | None = None
+    model: str | None = None
+    configuration_url: str | None = None  # http(s):// of its own web page
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,6 +169,7 @@ class Device:
     params: Mapping[str, Any] = field(default_factory=dict)
     poll_interval: float | None = None  # seconds between polls, for drivers that poll
     timeout: float = 1.0  # seconds one request to the device may take
+    info: DeviceInfo = field(default_factory=DeviceInfo)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,6 +244,7 @@ class Config:
     memory: Memory = field(default_factory=Memory)  # the memory watchdog's budgets
     metrics: Metrics = field(default_factory=Metrics)  # the Prometheus endpoint (off by default)
     audit: Audit = field(default_factory=Audit)  # the audit trail's retention, audit.jsonl's size
+    history: History = field(default_factory=History)  # the embedded history store and alarms
 
     def drivers(self) -> set[str]:
         return {d.driver for d in self.devices.values()}

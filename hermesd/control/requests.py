@@ -33,6 +33,14 @@ OPS: dict[str, dict[str, tuple[type | tuple[type, ...], bool]]] = {
     "call": {"tool": (str, True), "action": (str, True), "args": (dict, False)},
     # push-to-talk: the next utterance at the microphone, without the wake phrase
     "listen": {"window": ((int, float), False)},
+    # the past of a point (hermesd/history): a stat over from..to (or since, a duration);
+    # series: up to that many buckets of min/max/mean as well, each at least `step` seconds
+    # (sparklines, CSV)
+    "history": {"point": (str, True), "stat": (str, False), "from": (str, False),
+                "to": (str, False), "since": (str, False), "series": (int, False),
+                "step": ((int, float), False), "value": ((str, int, float, bool), False)},
+    "alarms": {"active": (bool, False)},
+    "ack": {"alarm": (str, True)},
 }
 COMMON: dict[str, tuple[type | tuple[type, ...], bool]] = {
     "op": (str, True), "id": ((str, int), False), "role": (str, False),

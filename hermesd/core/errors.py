@@ -26,6 +26,7 @@ class ErrorCode(StrEnum):
     TOOL_UNAVAILABLE = "TOOL_UNAVAILABLE"  # the tool process is not running or died mid-call
     BUSY = "BUSY"  # a bounded queue is full; try again later
     NOT_READY = "NOT_READY"  # the daemon or a worker is still starting
+    NO_DATA = "NO_DATA"  # history holds no good value of the point in the period asked about
     INTERNAL = "INTERNAL"  # hermesd's own failure: a bug (logged), or no audit log for a write
 
 

@@ -33,7 +33,10 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 #: a number that might not fit: an exponent, or 19 digits in a row (every integer outside
 #: INT_MIN..INT_MAX, and every decimal too large for a float, has them; strings may too)
 _MAYBE_LARGE = re.compile(r"[0-9](?:[eE]|[0-9]{18})")  # one class first: twice as fast
-_LONG_DIGITS = re.compile(r"[0-9]{19}")
+#: a run of 19 digits (an integer past 64 bits may be in the text) shows as 19 nines once every
+#: digit is a nine: ten times faster than a regular expression on a long text
+_DIGITS_TO_NINES = str.maketrans("0123456789", "9" * 10)
+_NINETEEN_NINES = "9" * 19
 
 
 def _no_constant(name: str) -> Any:
@@ -111,9 +114,11 @@ def dumps(value: Any) -> str:
         text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
     except (ValueError, TypeError, RecursionError) as exc:
         raise ProtocolError(f"cannot be written as JSON: {exc}") from None
-    if _SURROGATE.search(text):
+    # both checks scan the whole text, so cheaply: a tool's event of a thousand values is tens
+    # of kilobytes, several times a second; ASCII text holds no surrogate
+    if not text.isascii() and _SURROGATE.search(text):
         raise ProtocolError("cannot be written as JSON: a string holds a lone surrogate")
-    if _LONG_DIGITS.search(text):
+    if _NINETEEN_NINES in text.translate(_DIGITS_TO_NINES):
         _check_ints(value)
     return text
 

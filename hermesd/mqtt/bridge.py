@@ -5,8 +5,10 @@ or the config is reloaded, it announces everything: discovery configs (and empty
 configs for entities whose points are gone), each device's availability, each point's value.
 HA's `online` is paced (`births`): the first at once, a burst of them (anyone may publish one)
 coalesced into at most one announcement per interval, and logged once, not once per message.
-Between announcements it publishes values as they change (retained), re-sends an unchanged
-fresh value only every `mqtt.republish` (or before a shorter HA `expire_after` runs out), and
+Between announcements it publishes values as they change (retained) — a point with a
+`deadband` only when it has moved further than that from the value last published: smaller
+changes wait for the re-send —, re-sends an unchanged (or held back) fresh value only every
+`mqtt.republish` (or before a shorter HA `expire_after` runs out), and
 keeps each device's availability `offline` while the device is offline, its tool is down, or
 (for a polled device) all its values have gone stale; when a device is available again its
 fresh values are sent at once (HA may have expired them during a long outage).
@@ -27,17 +29,24 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from hermesd.answer import Answer, refusal
 from hermesd.cache import Reading
-from hermesd.config.model import Config
+from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.core import strict_json
 from hermesd.core.errors import Busy, ProtocolError
+from hermesd.mqtt.alarm_entities import (
+    alarm_announcements,
+    alarm_state_topics,
+    event_messages,
+    state_messages,
+)
 from hermesd.mqtt.births import Births
 from hermesd.mqtt.discovery import (
     announcements,
+    attributes_payload,
     component_of,
     republish_after,
     state_payload,
@@ -59,6 +68,7 @@ from hermesd.mqtt.topics import Topics
 from hermesd.registry import tool_of
 
 if TYPE_CHECKING:
+    from hermesd.history.alarms import AlarmEvent
     from hermesd.services import Services
 
 log = logging.getLogger(__name__)
@@ -98,8 +108,14 @@ class MqttBridge:
         self.counts = {"answered": 0, "refused": 0, "duplicates": 0, "busy": 0, "retained": 0}
         self._available: dict[str, bool] = {}  # device -> what was last published
         self._state_sent: dict[str, float] = {}  # point -> monotonic time of its last state
+        self._published: dict[str, Any] = {}  # point -> the value of its last state
+        #: point -> the quality (and stale reason) its attributes last said
+        self._quality_sent: dict[str, tuple[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
+        #: alarms raised, cleared, acknowledged (by the history component, when it is on)
+        self.alarms = services.alarms
+        self.alarms.subscribe(self._on_alarm)
         events = services.events
         events.register("connection", self._on_connection)
         events.register("command", lambda tool, data: self._on_request("command", tool, data))
@@ -130,6 +146,8 @@ class MqttBridge:
         self.topics = Topics.of(config) if config.mqtt else None
         self._available = {d: up for d, up in self._available.items() if d in config.devices}
         self._state_sent = {p: t for p, t in self._state_sent.items() if p in config.points}
+        self._published = {p: v for p, v in self._published.items() if p in config.points}
+        self._quality_sent = {p: q for p, q in self._quality_sent.items() if p in config.points}
         self.announce("the config was reloaded")
 
     def status(self) -> dict[str, Any]:
@@ -153,22 +171,39 @@ class MqttBridge:
         self.announcements += 1
         log.log(level, "announcing %d points to MQTT: %s", len(config.points), why)
         configs = announcements(config)
+        configs.update(alarm_announcements(config))
         self.entities = len(configs)
         owned = set(configs)
+        owned.update(alarm_state_topics(config, topics))
         owned.update(topics.state(p) for p in config.points)
+        owned.update(topics.attributes(p) for p in config.points)
         owned.update(topics.device_availability(d) for d in config.devices)
         self.sender.discard_retained()
-        for topic in self.retained.plan(owned):  # removed entities first: HA drops them
+        # removed entities first (HA drops them), and of each its discovery config before its
+        # state: HA must not take a cleared state for a last value of a live entity
+        discovery = f"{config.mqtt.discovery_prefix}/"
+        for topic in sorted(self.retained.plan(owned),
+                            key=lambda t: (not t.startswith(discovery), t)):
             self.sender.put(Outgoing(topic, "", retain=True, durable=True))
         for topic, payload in configs.items():
             self.sender.put(Outgoing(topic, payload, retain=True))
         self._available.clear()
+        self._quality_sent.clear()
         self._check_availability()
         now = time.time()
         for reading in self.cache.readings():
             judged = self.cache.judge(reading.point, now)
             if judged is not None and not judged.stale:
                 self._put_state(reading)
+        self._check_qualities(now)
+        for message in state_messages(topics, self.alarms.states()):
+            self.sender.put(message)
+
+    def _on_alarm(self, event: AlarmEvent) -> None:
+        """An alarm raised, cleared or acknowledged: its retained state and its event."""
+        if self.topics is not None and self.connected:
+            for message in event_messages(self.topics, event):
+                self.sender.put(message)
 
     def _sent(self, batch: list[Outgoing]) -> None:
         cleared = [m.topic for m in batch if m.retain and not m.payload]
@@ -189,10 +224,22 @@ class MqttBridge:
     # -- values and availability ---------------------------------------------------------------------
 
     def _on_reading(self, reading: Reading) -> None:
-        if self.connected and reading.point in self.config.points:
-            self._put_state(reading)
+        point = self.config.points.get(reading.point)
+        if self.connected and point is not None and not self._held_back(point, reading.value):
+            self._put_state(reading, attributes=False)
 
-    def _put_state(self, reading: Reading) -> None:
+    def _held_back(self, point: Point, value: Any) -> bool:
+        """Whether a change stays within the point's deadband of the value last published (it
+        goes out with the next re-send instead)."""
+        band, last = point.deadband, self._published.get(point.id)
+        if band is None or not _number(last) or not _number(value):
+            return False
+        return not band.exceeded(float(last), float(value))
+
+    def _put_state(self, reading: Reading, *, attributes: bool = True) -> None:
+        """A point's state; and its attributes when asked (an announcement, a periodic
+        re-send, a device back) or when its quality was not good: a value that only changed
+        costs one message, not two."""
         assert self.topics is not None
         point = self.config.points.get(reading.point)
         if point is None:
@@ -200,6 +247,35 @@ class MqttBridge:
         self.sender.put(Outgoing(self.topics.state(point.id), state_payload(point, reading.value),
                                  retain=True))
         self._state_sent[point.id] = time.monotonic()
+        self._published[point.id] = reading.value
+        if attributes or self._quality_sent.get(point.id) != ("good", None):
+            age = max(0.0, time.time() - reading.ts)
+            self._put_attributes(point.id, "good", None, age, reading.ts)
+
+    def _put_attributes(self, pid: str, quality: str, reason: str | None, age: float | None,
+                        ts: float | None) -> None:
+        assert self.topics is not None
+        self.sender.put(Outgoing(self.topics.attributes(pid),
+                                 attributes_payload(quality, age, ts, reason), retain=True))
+        self._quality_sent[pid] = (quality, reason)
+
+    def _check_qualities(self, now: float) -> None:
+        """Say in a point's attributes when its value went stale (and why), or has none: the
+        value itself stays as it was, so HA shows both the last value and that it is old."""
+        if self.topics is None:
+            return
+        for pid in self.config.points:
+            judged = self.cache.judge(pid, now)
+            if judged is None:
+                wanted: tuple[str, str | None] = ("none", "no value read yet")
+            elif judged.stale:
+                wanted = ("stale", judged.why or None)
+            else:
+                continue  # a good value's attributes go with its state
+            if self._quality_sent.get(pid) != wanted:
+                self._put_attributes(pid, wanted[0], wanted[1],
+                                     None if judged is None else judged.age,
+                                     None if judged is None else judged.reading.ts)
 
     def _device_available(self, device_id: str, now: float) -> bool:
         device = self.config.devices[device_id]
@@ -241,16 +317,20 @@ class MqttBridge:
 
     def _refresh_states(self) -> None:
         """Re-send unchanged fresh values every `republish`, and before HA's expire_after
-        would make them unavailable."""
+        would make them unavailable; a point with a deadband every `republish` in any case
+        (a change it held back goes out then)."""
         mqtt = self.config.mqtt
         if mqtt is None:
             return
         mono, now = time.monotonic(), time.time()
         for point in self.config.points.values():
+            after: float | None = None
             if component_of(point, writable_over_mqtt(self.config, point)) \
-                    not in ("sensor", "binary_sensor"):
-                continue  # the only entities that take expire_after
-            after = republish_after(point, self.config.devices[point.device], mqtt.republish)
+                    in ("sensor", "binary_sensor"):  # the only entities that take expire_after
+                after = republish_after(point, self.config.devices[point.device],
+                                        mqtt.republish)
+            if point.deadband is not None:
+                after = min(after or mqtt.republish, mqtt.republish)
             if after is None:
                 continue
             if mono - self._state_sent.get(point.id, 0.0) < after:
@@ -269,6 +349,7 @@ class MqttBridge:
                 if self.connected:
                     self._check_availability()
                     self._refresh_states()
+                    self._check_qualities(time.time())
                 self._pace_births()
             except Exception:  # a bug here must not take the daemon down with it
                 log.exception("the MQTT bridge's periodic check failed")
@@ -415,6 +496,10 @@ class MqttBridge:
             request.reply_to or self.topics.response, text,
             durable=True, correlation=request.correlation, content_type="application/json",
             expiry=ANSWER_EXPIRY))
+
+
+def _number(value: Any) -> TypeGuard[int | float]:
+    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _from_mqtt_tool(tool: str, kind: str) -> None:

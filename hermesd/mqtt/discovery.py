@@ -18,32 +18,21 @@ from __future__ import annotations
 import json
 import math
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
 from hermesd import __version__
 from hermesd.config.model import Config, Device, Point
+from hermesd.mqtt.ha_support import DEFAULT_CLASS_OF_UNIT, DEVICE_CLASS_STATE_CLASSES
 from hermesd.mqtt.topics import Topics
 from hermesd.registry import effective_max_age
 
 ORIGIN = {"name": "hermesd", "sw_version": __version__}
 
-#: units HA accepts with a device class, character for character (HA's sensor/const.py)
-DEVICE_CLASS_OF_UNIT: dict[str, str] = {
-    **dict.fromkeys(("°C", "°F", "K"), "temperature"),
-    **dict.fromkeys(("Pa", "hPa", "kPa", "bar", "cbar", "mbar", "mmHg", "inHg", "psi"), "pressure"),
-    **dict.fromkeys(("g", "kg", "mg", "µg", "oz", "lb", "st"), "weight"),
-    # `m/min` is left out on purpose: HA accepts it for speed only from 2025.10 on
-    **dict.fromkeys(("m/s", "km/h", "mph", "kn", "ft/s", "mm/s", "in/s", "Beaufort"), "speed"),
-    **dict.fromkeys(("A", "mA"), "current"),
-    **dict.fromkeys(("V", "mV"), "voltage"),
-    **dict.fromkeys(("W", "kW"), "power"),
-    **dict.fromkeys(("Wh", "kWh"), "energy"),
-    **dict.fromkeys(("Hz", "kHz"), "frequency"),
-    **dict.fromkeys(("m³/h", "L/min"), "volume_flow_rate"),
-}
-#: device classes whose state class must be a total, not a measurement
-TOTAL_CLASSES = frozenset({"energy"})
+#: units HA 2024.1 accepts with a device class, character for character: a unit implies its
+#: class only where that pair is valid on the oldest HA supported (see ha_support)
+DEVICE_CLASS_OF_UNIT = DEFAULT_CLASS_OF_UNIT
 #: the node's own entities, by component; a point of the same component and id takes precedence
 NODE_OBJECTS = {"binary_sensor": "hermesd_agent", "text": "hermesd_command",
                 "sensor": "hermesd_reply", "button": "hermesd_talk"}
@@ -105,14 +94,26 @@ def component_of(point: Point, writable: bool) -> str:
 
 
 def classes_of(point: Point) -> dict[str, Any]:
-    """unit_of_measurement, device_class and state_class of a numeric point, where known."""
+    """unit_of_measurement and device_class of a numeric point: the class its `ha:` names (the
+    config checked it takes this unit), else the one its unit implies, else none."""
     out: dict[str, Any] = {}
     if point.unit:
         out["unit_of_measurement"] = point.unit
-        device_class = DEVICE_CLASS_OF_UNIT.get(point.unit)
-        if device_class is not None:
-            out["device_class"] = device_class
+    device_class = point.ha.device_class or DEVICE_CLASS_OF_UNIT.get(point.unit or "")
+    if device_class is not None:
+        out["device_class"] = device_class
     return out
+
+
+def state_class_of(point: Point, device_class: str | None) -> str:
+    """A sensor's state class: its `ha:` one, else a total for classes that are totals
+    (energy: a meter's counter is `total_increasing`), else a measurement."""
+    if point.ha.state_class is not None:
+        return point.ha.state_class
+    fits = DEVICE_CLASS_STATE_CLASSES.get(device_class or "", ("measurement",))
+    if "measurement" in fits or not fits:
+        return "measurement"
+    return "total_increasing" if "total_increasing" in fits else fits[0]
 
 
 def step_of(point: Point) -> float:
@@ -148,6 +149,19 @@ def republish_after(point: Point, device: Device, republish: float) -> float | N
     """Seconds after which an unchanged, fresh value is sent again (None: never needed)."""
     expiry = expire_after(point, device, republish)
     return None if expiry is None else min(republish, expiry / 2)
+
+
+def attributes_payload(quality: str, age: float | None, timestamp: float | None,
+                       reason: str | None) -> str:
+    """A point's `json_attributes_topic` payload: the quality of its value, how old it was when
+    sent, when it was read, and why it is stale (null when it is not)."""
+    stamp = None
+    if timestamp is not None:
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(timestamp)) + \
+            f".{int(timestamp % 1 * 1000):03d}Z"
+    return json.dumps({"quality": quality, "age_s": None if age is None else round(age, 1),
+                       "timestamp": stamp, "stale_reason": reason},
+                      ensure_ascii=False, separators=(",", ":"))
 
 
 def state_payload(point: Point, value: Any) -> str:
@@ -212,6 +226,7 @@ def point_entity(config: Config, topics: Topics, point: Point, device: Device) -
         "name": point.name, "unique_id": point_unique_id(config, point.id),
         "default_entity_id": f"{component}.{slug(config.node.id)}_{slug(point.id)}",
         "state_topic": topics.state(point.id),
+        "json_attributes_topic": topics.attributes(point.id),
         "availability": [{"topic": topics.availability},
                          {"topic": topics.device_availability(device.id)}],
         "availability_mode": "all", "qos": 1,
@@ -230,19 +245,45 @@ def point_entity(config: Config, topics: Topics, point: Point, device: Device) -
                    **classes_of(point))
     elif component == "sensor" and point.kind in ("int", "float"):
         classes = classes_of(point)
-        device_class = classes.get("device_class")
-        classes["state_class"] = "total_increasing" if device_class in TOTAL_CLASSES \
-            else "measurement"
+        classes["state_class"] = state_class_of(point, classes.get("device_class"))
         cfg.update(classes)
+        if point.ha.suggested_display_precision is not None:
+            cfg["suggested_display_precision"] = point.ha.suggested_display_precision
     elif component == "select":
         cfg["options"] = list(point.choices)
     elif component == "text":
         cfg.update(min=0, max=TEXT_MAX, mode="text")
-    cfg["device"] = {"identifiers": [device_identifier(config, device.id)], "name": device.id,
-                     "model": f"{device.driver} device", "manufacturer": "hermesd",
-                     "via_device": node_identifier(config)}
+    if point.kind == "bool" and point.ha.device_class is not None and component == \
+            "binary_sensor":
+        cfg["device_class"] = point.ha.device_class
+    if point.ha.icon is not None:
+        cfg["icon"] = point.ha.icon
+    category = point.ha.entity_category
+    if category == "diagnostic" or (category == "config" and component not in READ_ONLY):
+        # HA takes `config` only for controls: a point HA may not write is a sensor, and its
+        # config category is left out (2024.1 drops it with a warning, later releases refuse)
+        cfg["entity_category"] = category
+    if not point.ha.enabled_by_default:
+        cfg["enabled_by_default"] = False
+    cfg["device"] = device_of(config, device)
     cfg["origin"] = ORIGIN
     return Entity(component, point.id, cfg, point.id)
+
+
+READ_ONLY = frozenset({"sensor", "binary_sensor"})
+
+
+def device_of(config: Config, device: Device) -> dict[str, Any]:
+    """The HA device of a configured device: its display name, maker and model when the
+    config says them (else its id and driver), and its own web page."""
+    info = device.info
+    out: dict[str, Any] = {
+        "identifiers": [device_identifier(config, device.id)], "name": info.name or device.id,
+        "model": info.model or f"{device.driver} device",
+        "manufacturer": info.manufacturer or "hermesd", "via_device": node_identifier(config)}
+    if info.configuration_url is not None:
+        out["configuration_url"] = info.configuration_url
+    return out
 
 
 def announcements(config: Config) -> dict[str, str]:

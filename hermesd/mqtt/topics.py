@@ -64,6 +64,10 @@ class Topics:
     def set(self, point: str) -> str:
         return f"{self.base}/{point}/set"
 
+    def attributes(self, point: str) -> str:
+        """Home Assistant's `json_attributes_topic` of a point: quality, age, stale reason."""
+        return f"{self.base}/{point}/attributes"
+
     def device_availability(self, device: str) -> str:
         return f"{self.base}/{device}/availability"
 

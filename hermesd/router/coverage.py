@@ -12,11 +12,13 @@ the semantic stage ranks points by how much of the command they explain.
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import YES_NO_MARK, Token
+from hermesd.router.normalize import YES_NO_MARK, Token, canonical
 from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
@@ -40,6 +42,15 @@ from hermesd.router.vocabulary import (
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
     1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
 PART = 0.75  # a concept of one word of a point's name, which its whole name means otherwise
+#: a Chinese word whose concept's English forms share a telling word with the point's name:
+#: 进水 (inlet: "intake side") of the "Intake pump", 排气阀 ("vent valve") of a "vent"
+BRIDGE = 0.6
+#: ...telling: a word of at most this many concepts' English forms ("side", "system", "unit",
+#: "room" are of dozens), and not alone a form of a quantity, state, role or broad thing
+BRIDGE_SPREAD = 6
+#: kinds of concept a Chinese word may be bridged by (a quantity is what it is: 甲烷 is no
+#: "limit" of a point because "lower explosive limit" is a form of methane)
+_BRIDGED = frozenset(("thing", "modifier", "medium"))
 FEW_QUANTITIES = 3  # a unit of at most this many quantities names each fairly well
 NEAR, NEAR_PREFIX, NEAR_LENGTH = 0.3, 3, 5  # "salty" begins like "salinity": a hint
 TYPO = 0.9  # a corrected word explains a little less than one written right
@@ -84,6 +95,8 @@ class Term:
     spans: frozenset[tuple[int, int]] = frozenset()
     #: the kinds of what the lexicon finds in its own word, alone ("ammonia": a quantity)
     own_kinds: frozenset[str] = frozenset()
+    #: ...and those concepts, with their broader ones ("exhaust" alone: exhaust air, air)
+    own: frozenset[str] = frozenset()
 
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -112,11 +125,14 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
+        found: set[Sense] = set(senses[i])
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):
-            continue  # a verb ("启动", "switch off"), or "the reading"
+            if not _noun_of_a_verb(t, i, toks, senses, profiles):
+                continue  # a verb ("启动", "switch off"), or "the reading"
+            # "fan speed up to 70": the speed of the fan, whatever "speed up" is alone
+            found = {s for s in profiles.lexicon.senses(t.raw, [t])[0] if s.kind != "action"}
         word, corrected = t.text, False
-        found: set[Sense] = set(senses[i])
         if spell and not t.zh and not t.unit and word not in profiles.plant_words \
                 and not found:
             fixed = profiles.speller.correct(word)
@@ -130,8 +146,18 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         and "quantity" not in {s.kind for s in found},
                         broader=profiles.lexicon.broader(concepts),
                         spans=frozenset(s.span for s in found if s.span is not None),
-                        own_kinds=_own_kinds(t, profiles) if found else frozenset()))
+                        own_kinds=_own_kinds(t, profiles) if found else frozenset(),
+                        own=_own(t, profiles) if found else frozenset()))
     return out
+
+
+def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],
+                    profiles: Profiles) -> bool:
+    """A quantity word that a phrase of a verb took ("speed" of "speed up"), right after a
+    word of a thing ("supply fan speed up to 70"): the noun, not the verb."""
+    if i == 0 or t.zh or not any(s.kind in ("thing", "medium") for s in senses[i - 1]):
+        return False
+    return any(s.kind == "quantity" for s in profiles.lexicon.senses(t.raw, [t])[0])
 
 
 def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
@@ -168,6 +194,8 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif broader := term.broader & p.concepts:
         # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps
         strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
+    elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
+        strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -195,6 +223,8 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
     phrase is explained where another word of it, of the phrase's own kind, is by the point's
     own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
     battery of "电池电量", its charge, is no quantity)."""
+    if substituted(term, p, found):
+        return 0.0
     strength = explain(term, p)
     if strength > NEAR:
         return strength
@@ -204,6 +234,84 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
                default=0.0)
+
+
+@functools.cache
+def bridge_words(concept: str) -> frozenset[str]:
+    """The telling English words of a concept's forms (see BRIDGE), from the shipped lexicon."""
+    lx = lexicon()
+    if concept not in lx.concepts or lx.concept(concept).kind not in _BRIDGED:
+        return frozenset()
+    spread, broad = _spread()
+    out = set()
+    for form in lx.concept(concept).en_forms:
+        for word in (w.strip("-'").casefold() for w in form.split()):
+            if len(word) < 4 or not word.isalpha():
+                continue
+            alone = [m.concept for m in lx.concepts_of_text(word)
+                     if m.start == 0 and m.end == len(word)]
+            if any(c.id == concept for c in alone) or (spread[word] <= BRIDGE_SPREAD and not any(
+                    c.kind != "thing" or c.id in broad for c in alone)):
+                out.add(word)
+    return frozenset(canonical(w) for w in out)
+
+
+@functools.cache
+def _spread() -> tuple[Counter[str], frozenset[str]]:
+    """How many concepts' English forms each word is in; the things broader than several."""
+    lx = lexicon()
+    spread: Counter[str] = Counter()
+    narrower: Counter[str] = Counter()
+    for c in lx.concepts.values():
+        spread.update({w.strip("-'").casefold() for f in c.en_forms for w in f.split()})
+        if c.kind not in ("unit", "action"):
+            narrower.update(c.links)
+    return spread, frozenset(c for c, n in narrower.items() if n >= 2)
+
+
+def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
+    """A word said where the point's name has another, before the same word: "exhaust fan
+    speed" of "Supply fan speed", "tail drive current" of "Head drive motor current". It
+    names something the point is not, whatever a shared concept says (an exhaust fan and a
+    supply fan are both fans). Both words must be qualifiers the lexicon knows (a thing, a
+    medium or a modifier: "exhaust", "supply", "head", "tail"): a word it does not know, a
+    typo, a role ("total") or a particle names nothing else and vetoes nothing."""
+    if term.word in p.words or any(w in p.words for w in term.alts) or term.unit or \
+            not p.key or not term.shown.isascii() or len(term.raw) < _QUALIFIER_LENGTH:
+        return False  # (a Chinese word's English order is no order of the point's name)
+    if not term.own_kinds & _QUALIFIERS or term.own & p.concepts:
+        return False  # "shop air" of "Compressed air": one thing, said another way
+    after = next((t for t in found if t.index == term.index + 1), None)
+    if after is None:
+        return False
+    said = {w for t in found for w in t.alts} | {t.word for t in found}
+    key = p.key
+    return any(key[j] in after.alts and not key[j - 1].isdigit() and key[j - 1] not in said
+               and not stems_match(key[j - 1], term.word) and _qualifier(key[j - 1])
+               for j in range(1, len(key)))
+
+
+_QUALIFIERS = frozenset(("thing", "medium", "modifier"))
+_QUALIFIER_LENGTH = 4
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _qualifier(word: str) -> bool:
+    """A word the lexicon knows, alone, as a thing, medium or modifier ("supply", "head")."""
+    return any(m.kind in _QUALIFIERS and m.start == 0 and m.end == len(word)
+               for m in lexicon().concepts_of_text(word))
+
+
+def lone_character(term: Term, tok: Token) -> bool:
+    """A Chinese character read alone (池 is a pool, a tank or a basin: it says little), not
+    one of a word the lexicon knows of several characters (浊 of 浊度, turbidity)."""
+    return tok.zh and len(tok.written or tok.raw) == 1 and \
+        not any(end - start > 1 for start, end in term.spans)
+
+
+def _own(t: Token, profiles: Profiles) -> frozenset[str]:
+    word = t.written or t.raw
+    return profiles.lexicon.broader(s.concept for s in profiles.lexicon.concepts(word))
 
 
 def _own_kinds(t: Token, profiles: Profiles) -> frozenset[str]:

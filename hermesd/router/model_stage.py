@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -26,7 +27,15 @@ from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.core.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
-from hermesd.router.coverage import GENERAL, NEAR, Term, explain, explained, terms
+from hermesd.router.coverage import (
+    GENERAL,
+    NEAR,
+    Term,
+    explain,
+    explained,
+    substituted,
+    terms,
+)
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.profiles import Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
@@ -241,15 +250,24 @@ class ModelStage:
                   if p != profile.id and p in self.rules.profiles.by_id]
         rest = [o for o in self.rules.profiles.all if o is not profile]
         missing = []
+        # a quantity the command asks for that the point has ("the cycle time of the last
+        # shot"): a count or level said beside it is context, not what is asked
+        measured = any(set(self.semantic.quantities(t)) - GENERAL
+                       and explained(t, profile, found) >= FULL for t in found)
         for t in found:
+            if substituted(t, profile, found):
+                missing.append(t)  # "exhaust fan" of the supply fan: another thing
+                continue
             if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
+            if quantities and "thing" in t.kinds and t.word not in self.rules.profiles.plant_words:
+                continue  # "the press": a machine as much as a pressure, and no point's word
             if quantities - GENERAL:
                 if any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # the plant has it, on another point
             elif quantities:
-                if t.raw not in WEAK_QUANTITY and any(
+                if t.raw not in WEAK_QUANTITY and not measured and any(
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
@@ -259,9 +277,16 @@ class ModelStage:
                 missing.append(t)  # "brine": the plant has none
         if missing:
             return " ".join(t.shown for t in missing)
-        ids, _ = self.semantic.ids(a, found)
+        ids, pairs = self.semantic.ids(a, found)
         if ids and profile.ids and not ids & profile.ids:
             return " ".join(sorted(ids))
+        # "inverter 4", "AHU 2" of a point whose thing has no number, or another one
+        numbered = profile.ids | set(re.findall(r"\d+", profile.point.device))
+        other = [f"{word} {number}" for word, number in sorted(pairs)
+                 if word in profile.words and number not in numbered
+                 and (numbered or number != "1")]
+        if other:
+            return " ".join(other)
         if profile.point.kind == "bool":
             return _how_much(a)
         return None

@@ -15,11 +15,13 @@ named in English. Pure functions; no knowledge of any plant.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
+from hermesd.router.concepts import lexicon
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
     CORRECTION_MARK,
@@ -30,6 +32,9 @@ from hermesd.router.vocabulary import (
     EN_UNITS,
     MODIFIERS,
     NEGATION_MARK,
+    QUANTITIES,
+    STATE_PHRASES,
+    STATE_VERBS,
     STOP,
     SYNONYMS,
     THINGS,
@@ -65,6 +70,7 @@ _UNIT = re.compile(
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute))"
     r"|(?P<symbol>m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
+    r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
@@ -162,7 +168,7 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _signs(_english_numbers(out))
+    return _state_verbs(_said_units(_signs(_english_numbers(out))))
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -256,6 +262,59 @@ def _num_text(number: Number) -> str:
 def content(toks: list[Token]) -> list[Token]:
     """Tokens that can name a point (stop words dropped)."""
     return [t for t in toks if t.is_id or (t.raw not in _STOP and t.text not in _STOP)]
+
+
+# -- units said alone -----------------------------------------------------------------------------
+
+
+def _said_units(toks: list[Token]) -> list[Token]:
+    """ "head pressure on pump 2, in bar", "room pressure in Pa": a unit said as the last word,
+    after "in" or a comma, is a unit (it names what is asked for) wherever a number is not
+    before it. Never a single letter ("in A" may be a tank)."""
+    if not toks:
+        return toks
+    i = len(toks) - 1
+    t = toks[i]
+    if t.zh or t.unit or t.is_id or len(t.raw) < 2 or not (
+            t.after_break or (i > 0 and toks[i - 1].raw == "in")):
+        return toks
+    symbol = unit_symbol(t.raw)
+    if symbol is None:
+        return toks
+    return [*toks[:i], Token(UNIT_QUANTITIES.get(symbol, symbol), t.raw, unit=symbol)]
+
+
+# -- verbs of a state ---------------------------------------------------------------------------
+
+_STATE_LONGEST = max(len(p) for p in STATE_PHRASES)
+#: what may come before the verb of a command ("please", "can you", "go ahead and")
+_BEFORE_VERB = frozenset("please kindly can could would will you u go ahead and just now ok okay "
+                         "then".split())
+
+
+def _state_verbs(toks: list[Token]) -> list[Token]:
+    """ "take pump 1 offline", "put the fan back in service": the verb and the state said after
+    the thing become "switch ... off/on" (each keeping its words as written, for replies), so
+    the rest of the router reads a switch. Only a command that starts with the verb (after
+    words of politeness), and only a state after at least one word of the thing."""
+    start = 0
+    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
+        start += 1
+    if start >= len(toks) or toks[start].zh or toks[start].raw not in STATE_VERBS:
+        return toks
+    raws = [t.raw if not t.zh else "" for t in toks]
+    for i in range(start + 2, len(toks)):
+        for n in range(_STATE_LONGEST, 0, -1):
+            state = STATE_PHRASES.get(tuple(raws[i:i + n]))
+            if state is None:
+                continue
+            verb = toks[start]
+            phrase = " ".join(t.raw for t in toks[i:i + n])
+            return [*toks[:start], replace(verb, text="switch", raw="switch",
+                                           written=verb.raw),
+                    *toks[start + 1:i], Token(state, state, written=phrase),
+                    *toks[i + n:]]
+    return toks
 
 
 # -- English number words and signs ----------------------------------------------------------
@@ -363,6 +422,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     """
     out: list[Token] = []
     pending: Token | None = None  # an ordinal waiting for the end of the thing it numbers
+    held = 0  # ...which goes on at least until here (a plant word read character by character)
     i = 0
     if after_digits and run[0] in ZH_UNITS and before and before[-1].is_number \
             and not before[-1].groups:  # "1.5万", "3千"
@@ -406,6 +466,15 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
         word_len = next((n for n in range(min(_ZH_MAX, len(run) - i), 0, -1)
                          if run[i:i + n] in ZH_WORDS), 0)
         num_len = _numeral_length(run, i)
+        if word_len == 1 and not num_len and _plant_word(run, i) > 1 and not any(
+                w in THINGS or w in MODIFIERS or canonical(w) in QUANTITIES
+                for w in ZH_WORDS[run[i]].split()):
+            # 减 of 减速箱 (a gearbox) is no "subtract", 加 of 加湿器 no "add": a character
+            # that begins a longer plant word of the lexicon is that word's, as written
+            held = i + _plant_word(run, i)
+            out.append(Token(run[i], run[i], zh=True))
+            i += 1
+            continue
         if num_len and num_len >= word_len:
             token, num_len = _zh_number(run, i, num_len)
             i += num_len
@@ -425,13 +494,13 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
             i += word_len
             words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
                      for w in english_words.split()]
-            if pending is not None and words and not all(w.raw in THINGS or w.raw in MODIFIERS
-                                                         for w in words):
+            if pending is not None and words and i > held and not all(
+                    w.raw in THINGS or w.raw in MODIFIERS for w in words):
                 out.append(pending)  # the thing ended: its number follows it
                 pending = None
             out.extend(words)
             continue
-        if pending is not None:
+        if pending is not None and i >= held:
             out.append(pending)
             pending = None
         out.append(Token(run[i], run[i], zh=True))  # an unknown character matches itself
@@ -439,6 +508,22 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     if pending is not None:
         out.append(pending)
     return out
+
+
+@functools.cache
+def _plant_words() -> tuple[frozenset[str], int]:
+    """The lexicon's Chinese words of things, media and quantities, of two characters or more."""
+    words = frozenset(f for c in lexicon().concepts.values()
+                      if c.kind in ("thing", "medium", "quantity")
+                      for f in c.zh_forms if len(f) > 1)
+    return words, max(map(len, words), default=0)
+
+
+def _plant_word(run: str, i: int) -> int:
+    """The length of the longest plant word of the lexicon at `run[i]`, or 0."""
+    words, longest = _plant_words()
+    return next((n for n in range(min(longest, len(run) - i), 1, -1)
+                 if run[i:i + n] in words), 0)
 
 
 def _times(number: Number, unit: int) -> Number | None:

@@ -21,6 +21,7 @@ from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
 from hermesd.router.normalize import content, tokens, unit_symbol
 from hermesd.router.spelling import Speller
 from hermesd.router.vocabulary import STOP, SYNONYMS, UNIT_SYMBOLS
+from hermesd.value_maps import spellings
 
 #: words that make a point the target, not the measured value
 SETPOINT_WORDS = frozenset(("setpoint", "sp", "target", "demand", "limit"))
@@ -123,7 +124,7 @@ class Profiles:
         id_words = [w for w in _ID_PART.findall(point.id.casefold()) if not w.isdigit()]
         device_words = [w for w in _ID_PART.findall(point.device.casefold())
                         if not w.isdigit()]
-        choices = [t for choice in point.choices for t in content(tokens(choice))]
+        choices = [t for _, said in spellings(point) for t in content(tokens(said))]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words -= STOP

@@ -9,17 +9,18 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.replies import is_chinese, printable, value_question
+from hermesd.replies import choice_question, is_chinese, printable, value_question
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
 from hermesd.router.numbers import exact
-from hermesd.router.profiles import Profiles
+from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CHANGE_WORDS,
@@ -43,12 +44,14 @@ from hermesd.router.vocabulary import (
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
+    UNIT_SYMBOLS,
     UNIT_WORDS,
     VALUE_BEFORE,
     WH_START,
     WRITE_VERBS,
     YES_NO_START,
 )
+from hermesd.value_maps import spellings
 
 #: a label word that makes a point the target, not the measured value: "temperature" alone
 #: means the measurement, so a setpoint must be named to win
@@ -61,6 +64,7 @@ SWITCH_PROBLEMS = frozenset(("negation", "correction", "unreadable"))
 MIN_SCORE = 0.6
 MIN_MARGIN = 0.15
 LONE_MIN_SCORE = 0.3
+_DIGITS = re.compile(r"\d+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +166,9 @@ class RuleRouter:
                               if self.points[label.point].writable and not label.toks[-1].is_id}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
+        #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
+        self.choice_words = {t.text for p in points if p.writable
+                             for _, said in spellings(p) for t in content(tokens(said))}
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -171,13 +178,14 @@ class RuleRouter:
         first = toks[0].raw if toks else ""
         yes_no = first in YES_NO_START or YES_NO_MARK in words
         # "fan speed to 60": a value after "to" asks for a write even without a verb
-        to_value = any((t.is_number or t.unreadable) and i > 0 and toks[i - 1].raw in VALUE_BEFORE
-                       for i, t in enumerate(toks))
+        to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
+                       and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
-                           or _switched(toks)) and not yes_no and first not in WH_START
+                           or _switched(toks)) and not yes_no and first not in WH_START \
+            and not _asks_of_a_setting(toks)
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks))
 
@@ -200,7 +208,29 @@ class RuleRouter:
         # stage's), which keeps the rules fast
         plain = [frozenset[Sense]()] * len(a.toks)
         return all(explain(t, profile, exact=True)
-                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain))
+                   for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
+            and not self._numbers_another(a, profile)
+
+    def _numbers_another(self, a: Analysis, profile: Profile) -> bool:
+        """A number after a thing of the point that is not the point's ("conveyor 2" where the
+        one conveyor has no number, "AHU 2" of a point on device "ahu1"): a unit that does
+        not exist. "1" of a thing that has no number may be that thing."""
+        toks = a.toks
+        numbered = self.label_ids.get(profile.id, set()) | \
+            set(_DIGITS.findall(profile.point.device))
+        for i, t in enumerate(toks):
+            if i == 0 or not t.text.isdigit() or t.text in numbered or \
+                    (i + 1 < len(toks) and (toks[i + 1].unit or toks[i + 1].raw in UNIT_WORDS
+                                            or toks[i + 1].raw in UNIT_SYMBOLS)):
+                continue  # "valve 55 percent": a value
+            before = toks[i - 1]
+            if before.is_id or before.raw in VALUE_BEFORE or before.raw in PLURAL_MARKS or \
+                    before.text not in profile.words:
+                continue
+            if (numbered or t.text != "1") and any(
+                    s.kind == "thing" for s in self.profiles.lexicon.concepts(before.raw)):
+                return True
+        return False
 
     def terse_write(self, a: Analysis, point: Point | None) -> bool:
         """A write said without a verb ("kiln 1 setpoint 65", "intake pump 1100 rpm please"):
@@ -305,6 +335,14 @@ class RuleRouter:
                 return None  # a number said to a point that takes none: not a read
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
+        if not values and point.writable and point.choices and \
+                self.value_words(a, point).problem is None:
+            # "set the chiller mode to turbo": a point of choices asked to be set, and none of
+            # them said (or two): nothing is written, and the answer names the choices
+            zh = is_chinese(a.text)
+            return Placement(respond("not_understood", value_problem="not_stated",
+                                     choices=list(point.choices),
+                                     text=choice_question(point, zh)), best_score, others)
         if len(values) != 1:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
@@ -352,9 +390,9 @@ class RuleRouter:
             # a choice only when the command names it ("set the mode to auto"), never one it
             # does not say: the model is offered these and must not pick a mode for us
             text = {t.text for t in a.toks}
-            named = [c for c in point.choices
-                     if (ct := [t.text for t in content(tokens(c))]) and set(ct) <= text]
-            return named if len(named) == 1 else []
+            named = {c for c, said in spellings(point)
+                     if (ct := [t.text for t in content(tokens(said))]) and set(ct) <= text}
+            return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
         if words & STOP_WORDS and (point.min is None or point.min <= 0):
@@ -540,6 +578,24 @@ class RuleRouter:
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
+
+
+def _asks_of_a_setting(toks: list[Token]) -> bool:
+    """A question about a setting that states no value: "supply air set temp?" ("set" names
+    the setpoint), "chilled water valve, how far open" (a position asked after). Nothing is
+    to be written where no number is said, no on/off word ends the command, and the words ask
+    "how" or use "set" as a noun before a quantity."""
+    if any(t.is_number or t.unreadable for t in toks):
+        return False
+    if "how" in (t.raw for t in toks if not t.zh):
+        return True  # "how far open": an on/off word at the end asks after a state
+    if _switched(toks):
+        return False
+    verbs = [t for t in toks if t.raw in WRITE_VERBS and not t.zh]
+    return len(verbs) == 1 and verbs[0].raw == "set" and any(
+        t.raw == "set" and i + 1 < len(toks) and (toks[i + 1].text in QUANTITIES
+                                                  or toks[i + 1].raw == "point")
+        for i, t in enumerate(toks))
 
 
 def _switched(toks: list[Token]) -> bool:

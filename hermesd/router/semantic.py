@@ -22,18 +22,29 @@ may say none of them fits). Pure: it reads profiles and tokens, never a device.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
-from hermesd.router.coverage import ALL, GENERAL, Term, explain, explained, terms
+from hermesd.router.coverage import (
+    ALL,
+    GENERAL,
+    Term,
+    explain,
+    explained,
+    lone_character,
+    substituted,
+    terms,
+)
 from hermesd.router.meaning import Sense
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import Analysis, Placement, RuleRouter
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
+_DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
@@ -121,7 +132,14 @@ class Semantic:
             return None  # "kiln 2" is not kiln 1
         if ids and p.ids and not ids & p.ids:
             return None
-        strengths = [explain(t, p) for t in terms]
+        # "conveyor 2" of a plant whose one conveyor has no number (nor its device): a unit
+        # that does not exist; "AHU 1" of a point on device "ahu1" is that point's
+        numbered = p.ids | set(_DIGITS.findall(p.point.device))
+        if not a.wants_write and not self.rules.terse_write(a, None) and any(
+                word in p.words and number not in numbered and (numbered or number != "1")
+                for word, number in pairs):
+            return None
+        strengths = [0.0 if substituted(t, p, terms) else explain(t, p) for t in terms]
         total = sum(t.weight for t in terms)
         cover = sum(t.weight * s for t, s in zip(terms, strengths, strict=True)) / total \
             if total else 0.0
@@ -304,8 +322,7 @@ class Semantic:
         # full is the battery", "how much water") and a Chinese character read alone (度 of
         # 浊度) say too little to refuse on
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
-                  and c not in WEAK_CONCEPTS and not (a.toks[t.index].zh
-                                                      and len(a.toks[t.index].written) == 1)]
+                  and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])]
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
@@ -326,8 +343,7 @@ class Semantic:
         level, volume or count, which many points answer), a thing or a medium ("brine") the
         lexicon knows (with `general`, a level, volume or count too; not
         a Chinese character read alone: 池 is a pool, a tank or a basin)."""
-        tok = a.toks[term.index]
-        if tok.zh and len(tok.written or tok.raw) == 1:
+        if lone_character(term, a.toks[term.index]):
             return False
         quantities = set(self.quantities(term))
         return bool(quantities if general else quantities - WEAK_CONCEPTS) or \

@@ -23,7 +23,7 @@ SYNONYMS = {
     "heavy": "weight", "weigh": "weight", "weighs": "weight", "weighing": "weight",
     "outside": "outdoor", "outdoors": "outdoor", "exterior": "outdoor",
     "inside": "indoor", "indoors": "indoor", "interior": "indoor",
-    "press": "pressure", "pres": "pressure",
+    "pres": "pressure",  # ("press" is a machine as often as a pressure: the lexicon has both)
     "lamp": "light", "lights": "light",
     "humid": "humidity", "moisture": "humidity",
     "alarms": "alarm", "alert": "alarm", "alerts": "alarm", "siren": "alarm",
@@ -76,7 +76,9 @@ ZH_WORDS: dict[str, str] = {
     # verbs (English words the rules know)
     "打开": "open", "开启": "on", "开": "on", "关闭": "close", "关掉": "off", "关上": "close",
     "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
-    "停掉": "stop", "停": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
+    "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
+    "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
+    "关机": "stop", "停机": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
     "设成": "set to", "设到": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
     "改为": "set to", "改成": "set to", "设置": "set", "设定": "set", "设": "set",
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
@@ -86,6 +88,7 @@ ZH_WORDS: dict[str, str] = {
     "减少": "lower", "读取": "read", "读": "read", "查看": "show", "查询": "show",
     "显示": "show", "看看": "show", "看": "show", "告诉我": "tell me",
     "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
+    "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
     # question words and particles
     "是多少": "what", "多少": "what", "几": "what", "什么": "what", "怎么样": "how",
@@ -225,6 +228,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "kilos": "kg", "kilogram": "kg", "kilograms": "kg", "millimetre": "mm",
     "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
+    "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
 }
 #: the quantity a unit measures
 UNIT_QUANTITIES: dict[str, str] = {
@@ -237,7 +241,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
-    "ms/cm": "conductivity", "ppt": "salinity",
+    "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write
@@ -250,7 +254,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here
+    here back
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset("running run operating active enabled working going open on".split())
@@ -264,6 +268,22 @@ WRITE_VERBS = frozenset("""
     write turn switch open close start stop enable disable activate deactivate shut add subtract
     kill run
 """.split())
+#: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
+#: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command
+#: they are a switch on or off, and read as "switch ... on/off"
+STATE_VERBS = frozenset("take bring put place return send get switch set".split())
+#: the states they put a thing into, as word sequences (longest first when matched) -> on/off
+STATE_PHRASES: dict[tuple[str, ...], str] = {
+    **dict.fromkeys([("offline",), ("off", "line"), ("out", "of", "service"),
+                     ("out", "of", "operation"), ("out", "of", "commission"), ("off", "stream"),
+                     ("offstream",), ("out", "of", "duty")], "off"),
+    **dict.fromkeys([("online",), ("on", "line"), ("in", "service"), ("into", "service"),
+                     ("back", "in", "service"), ("back", "into", "service"),
+                     ("back", "online"), ("back", "on", "line"), ("in", "operation"),
+                     ("into", "operation"), ("back", "into", "operation"), ("on", "stream"),
+                     ("onstream",), ("back", "on", "stream"), ("into", "commission"),
+                     ("back", "on")], "on"),
+}
 ON_WORDS = frozenset("on open start enable activate up".split())
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())

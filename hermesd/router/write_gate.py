@@ -35,11 +35,12 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.concepts import lexicon
-from hermesd.router.coverage import Term, explained, terms
-from hermesd.router.normalize import Token, tokens, unit_symbol
+from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
+from hermesd.router.normalize import Token, content, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
+from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
 #: word, concept, unit or form of its own (a guess from a unit shared by many quantities, or a
@@ -238,7 +239,9 @@ def _enough(term: Term, toks: list[Token]) -> float:
     as any word: "3档" is no speed, "华氏度" no °C."""
     tok = toks[term.index]
     written = tok.written or tok.raw
-    return NEAR_ENOUGH if tok.zh and len(written) > 1 else EXPLAINED
+    several = len(written) > 1 or ("unit" not in term.kinds
+                                   and not lone_character(term, tok))
+    return NEAR_ENOUGH if tok.zh and several else EXPLAINED
 
 
 #: a Chinese word explained at least this well (coverage's NEAR: begins like a word of it)
@@ -250,7 +253,9 @@ def _other_kind(term: Term, profile: Profile) -> bool:
     ranks candidates, but no thing to write to."""
     return "thing" in term.kinds and bool(term.concepts) and \
         term.word not in profile.names and term.word not in profile.words and \
-        not term.concepts & (profile.concepts | profile.part_concepts)
+        not term.concepts & (profile.concepts | profile.part_concepts) and \
+        not (not term.shown.isascii()
+             and any(profile.names & bridge_words(c) for c in term.concepts))
 
 
 def _hidden(text: str) -> Doubt | None:
@@ -598,8 +603,18 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         return None if isinstance(value, bool) and said == value else \
             Doubt("not_stated", (str(value),))
     if point.kind == "string":
+        heard = {t.text for t in toks}
+        if point.choices:
+            # a choice is stated when exactly one of them is named (in any of its names) and
+            # it is the value: a map's names and nothing else ("to 1" names no mode)
+            named = {choice for choice, spelled in spellings(point)
+                     if (ws := {t.text for t in content(tokens(spelled))}) and ws <= heard}
+            if not stated and named == {value}:
+                return None
+            return Doubt("several" if len(named) > 1 else "not_stated",
+                         tuple(sorted(named)) if len(named) > 1 else (str(value),))
         wanted = {t.text for t in tokens(str(value)) if t.number is None}
-        if not stated and wanted and wanted <= {t.text for t in toks}:
+        if not stated and wanted and wanted <= heard:
             return None
         return Doubt("not_stated", (str(value),))
     if isinstance(value, bool) or not isinstance(value, (int, float)):

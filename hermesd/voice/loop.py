@@ -39,6 +39,7 @@ from hermesd.voice.speaker import Speaker, SpeakError
 from hermesd.voice.transcribe import TOOL, Transcriber
 
 if TYPE_CHECKING:
+    from hermesd.history.alarms import AlarmEvent
     from hermesd.services import Services
 
 log = logging.getLogger(__name__)
@@ -99,6 +100,9 @@ class VoiceLoop:
         self._input_changed = asyncio.Event()
         self._presses: asyncio.Queue[float] = asyncio.Queue(maxsize=TALK_PRESSES)
         services.events.register("talk", self._on_talk)
+        self._announcing: set[asyncio.Task[None]] = set()  # alarms being said
+        self._saying = asyncio.Lock()
+        services.alarms.subscribe(self._on_alarm)
 
     @property
     def state(self) -> str:
@@ -124,6 +128,9 @@ class VoiceLoop:
                 tg.create_task(self._talk_presses(), name="voice-talk-presses")
         finally:
             self.input_state, self.activity = "stopped", "idle"
+            for task in list(self._announcing):
+                task.cancel()
+            await asyncio.gather(*self._announcing, return_exceptions=True)
             for armed in self._armed:
                 if not armed.result.done():
                     armed.result.cancel()
@@ -326,7 +333,32 @@ class VoiceLoop:
             finally:
                 self.activity = "idle"
 
+    def _on_alarm(self, event: AlarmEvent) -> None:
+        """Say an alarm raised or cleared, in the spoken language."""
+        if event.what == "acknowledged":
+            return
+        zh = self.voice.language.startswith("zh")
+        text = event.message_zh if zh and event.message_zh else event.occurrence.message
+        if zh:
+            said = f"报警：{text}" if event.what == "raised" else f"报警解除：{text}"
+        else:
+            said = f"Alarm: {text}" if event.what == "raised" else f"Alarm cleared: {text}"
+        self.announce(said)
+
+    def announce(self, text: str) -> None:
+        """Say something nobody asked (an alarm), when answers are spoken; in the background,
+        after what is being said now."""
+        if self.speaker is None or not text:
+            return
+        task = asyncio.get_running_loop().create_task(self._say(text), name="voice-say")
+        self._announcing.add(task)
+        task.add_done_callback(self._announcing.discard)
+
     async def _say(self, text: str) -> None:
+        async with self._saying:  # one thing said at a time: answers and alarms
+            await self._say_now(text)
+
+    async def _say_now(self, text: str) -> None:
         if self.speaker is None or not text:
             return
         self.activity = "speaking"

@@ -24,6 +24,10 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from tests.support import procfs  # noqa: E402
+
 FAKE_TOOL = ROOT / "tests" / "support" / "fake_tool.py"
 
 ECHO_SERVER = """
@@ -67,17 +71,7 @@ async def round_trips(path: str, request: bytes, n: int, warmup: int = 200) -> l
 
 
 def rss_mib(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
-
-
-def children(pid: int) -> list[int]:
-    out = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        out += [int(p) for p in (task / "children").read_text().split()]
-    return out
+    return (procfs.rss_bytes(pid) or 0) / 2**20
 
 
 def write_config(tmp: Path) -> Path:
@@ -150,7 +144,7 @@ def main() -> None:
             # idle RSS after a moment of nothing
             time.sleep(2)
             daemon_rss = rss_mib(proc.pid)
-            tool_rss = [rss_mib(p) for p in children(proc.pid)]
+            tool_rss = [rss_mib(p) for p in sorted(procfs.children(proc.pid))]
 
             echo_path = str(tmp / "echo.sock")
             echo = subprocess.Popen([sys.executable, "-c", ECHO_SERVER, echo_path],

@@ -29,20 +29,18 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
-import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
 
 # a sibling script named like a library (serial.py) must not shadow it
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.support
 
 import yaml  # noqa: E402
 from hermes_tools.modbus.blocks import plan  # noqa: E402
@@ -51,17 +49,14 @@ from hermes_tools.sim.control import request as sim_request  # noqa: E402
 from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
 
 from hermesd.config import load_config  # noqa: E402
+from hermesd.control.client import Client  # noqa: E402
 from hermesd.core.protocol import Message, encode  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
+from tests.support import procfs  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
+from tests.support.until import until_sync  # noqa: E402
 
 BLOCKS, PER_BLOCK = 20, 10
-CLK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def write_config(tmp: Path) -> Path:
@@ -88,17 +83,8 @@ def start_sim(config: Path, tmp: Path) -> tuple[subprocess.Popen[bytes], Path]:
     proc = subprocess.Popen([sys.executable, "-m", "hermes_tools.sim", "--config", str(config),
                              "--control", str(control), "--values", "configs/demo-values.yaml",
                              "--seed", "1"], stdout=out.open("wb"), stderr=subprocess.STDOUT)
-    wait(lambda: "ready; control socket" in out.read_text(), 20, "hermes-sim ready")
+    until_sync(lambda: "ready; control socket" in out.read_text(), 20, "hermes-sim ready")
     return proc, control
-
-
-def wait(condition: Any, timeout: float, what: str) -> Any:
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise TimeoutError(what)
-        time.sleep(0.02)
-    return value
 
 
 def pct(values: list[float], q: float) -> float:
@@ -156,24 +142,6 @@ def throughput(config: Path, rounds: int, seconds: float) -> dict[str, float]:
 
 # -- 2. read latency through hermesd ---------------------------------------------------------
 
-class Control:
-    """A persistent connection to hermesd's control socket."""
-
-    def __init__(self, path: Path) -> None:
-        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(30)
-        self.sock.connect(str(path))
-        self.file = self.sock.makefile("rb")
-
-    def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        self.sock.sendall(json.dumps(obj).encode() + b"\n")
-        return dict(json.loads(self.file.readline()))
-
-    def close(self) -> None:
-        self.file.close()
-        self.sock.close()
-
-
 async def bare_reads(port: int, n: int) -> list[float]:
     client = AsyncModbusTcpClient("127.0.0.1", port=port, timeout=2, retries=0)
     await client.connect()
@@ -186,7 +154,7 @@ async def bare_reads(port: int, n: int) -> list[float]:
     return out
 
 
-def hermesd_reads(ctl: Control, n: int) -> list[float]:
+def hermesd_reads(ctl: Client, n: int) -> list[float]:
     out = []
     for _ in range(n):
         started = time.perf_counter()
@@ -198,17 +166,17 @@ def hermesd_reads(ctl: Control, n: int) -> list[float]:
 
 # -- 3. time to stale -------------------------------------------------------------------------
 
-def quality(ctl: Control, point: str) -> str:
+def quality(ctl: Client, point: str) -> str:
     points = ctl.request({"op": "points"})["result"]["points"]
     return str(next(p["quality"] for p in points if p["id"] == point))
 
 
-def time_to_stale(ctl: Control, control: Path, mode: str) -> float:
-    wait(lambda: quality(ctl, "boiler3_temp") == "good", 60, "good before the drop")
+def time_to_stale(ctl: Client, control: Path, mode: str) -> float:
+    until_sync(lambda: quality(ctl, "boiler3_temp") == "good", 60, "good before the drop")
     time.sleep(random.uniform(0.0, 2.0))  # anywhere in the 2 s poll cycle
     started = time.monotonic()
     sim_request(control, {"op": "drop", "device": "plc1", "mode": mode})
-    wait(lambda: quality(ctl, "boiler3_temp") == "stale", 30, "stale")
+    until_sync(lambda: quality(ctl, "boiler3_temp") == "stale", 30, "stale")
     elapsed = time.monotonic() - started
     sim_request(control, {"op": "restore", "device": "plc1"})
     return elapsed
@@ -217,8 +185,7 @@ def time_to_stale(ctl: Control, control: Path, mode: str) -> float:
 # -- 4. outage ------------------------------------------------------------------------------------
 
 def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK  # utime + stime
+    return procfs.cpu_seconds(pid) or 0.0
 
 
 def window(pids: dict[str, int], log: Path, seconds: float) -> dict[str, float]:
@@ -230,12 +197,6 @@ def window(pids: dict[str, int], log: Path, seconds: float) -> dict[str, float]:
     out = {f"{k}_cpu_pct": (cpu_seconds(p) - before[k]) / elapsed * 100 for k, p in pids.items()}
     out["log_lines"] = log.read_text(errors="replace").count("\n") - lines
     return out
-
-
-def rss_kb(pid: int) -> dict[str, int]:
-    status = Path(f"/proc/{pid}/status").read_text().splitlines()
-    return {line.split(":")[0]: int(line.split()[1]) for line in status
-            if line.startswith(("VmRSS", "VmHWM"))}
 
 
 # -- main ---------------------------------------------------------------------------------------
@@ -270,11 +231,11 @@ def main() -> None:
                                        str(config), "--log-level", "info"],
                                       stdout=log.open("wb"), stderr=subprocess.STDOUT)
             sock = tmp / "run" / "control.sock"
-            wait(sock.exists, 60, "hermesd control socket")
-            ctl = Control(sock)
-            tool_pid = wait(lambda: ctl.request({"op": "tools"})["result"]["tools"]["modbus"]
+            until_sync(sock.exists, 60, "hermesd control socket")
+            ctl = Client(sock, timeout=30)
+            tool_pid = until_sync(lambda: ctl.request({"op": "tools"})["result"]["tools"]["modbus"]
                             ["pid"], 30, "modbus tool pid")
-            wait(lambda: quality(ctl, "boiler3_temp") == "good", 30, "first poll")
+            until_sync(lambda: quality(ctl, "boiler3_temp") == "good", 30, "first poll")
 
             print(f"\n# 2. on-demand read latency, {args.reads} reads (ms)")
             port = load_config(config).devices["plc1"].params["port"]
@@ -295,7 +256,7 @@ def main() -> None:
             print(f"\n# 4. CPU and log lines, every device answering vs all silent for "
                   f"{args.outage:g} s")
             pids = {"tool": int(tool_pid), "hermesd": daemon.pid}
-            wait(lambda: quality(ctl, "r0_0") == "good" and quality(ctl, "boiler3_temp")
+            until_sync(lambda: quality(ctl, "r0_0") == "good" and quality(ctl, "boiler3_temp")
                  == "good", 60, "all good")
             online = window(pids, log, min(10.0, args.outage))
             for device in ("plc1", "bench"):
@@ -310,9 +271,9 @@ def main() -> None:
             for line in log.read_text(errors="replace").splitlines()[-int(outage["log_lines"]):]:
                 print(f"    {line}")
 
-            memory = rss_kb(int(tool_pid))
-            print(f"\n# 5. tool process memory: RSS {memory['VmRSS'] / 1024:.1f} MiB, peak "
-                  f"{memory['VmHWM'] / 1024:.1f} MiB (2 devices, 212 points)")
+            rss, peak = procfs.rss_bytes(int(tool_pid)) or 0, procfs.peak_rss_bytes(int(tool_pid)) or 0
+            print(f"\n# 5. tool process memory: RSS {rss / 2**20:.1f} MiB, peak "
+                  f"{peak / 2**20:.1f} MiB (2 devices, 212 points)")
             ctl.close()
         finally:
             if daemon is not None:

@@ -45,7 +45,9 @@ from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
 
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config  # noqa: E402
 from tests.support.mosquitto import Mosquitto, MqttClient  # noqa: E402
-from tests.support.sim import RunningSim, SimRunner, free_port  # noqa: E402
+from tests.support.ports import free_port  # noqa: E402
+from tests.support.sim import RunningSim, SimRunner  # noqa: E402
+from tests.support.until import until_sync  # noqa: E402
 
 B = "hermesd/test-node"
 
@@ -104,13 +106,9 @@ class BareClient:
         self._thread.join(timeout=5)
 
     def first_after(self, t0: float, timeout: float) -> float:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            later = [t for t in self.answered if t >= t0]
-            if later:
-                return later[0] - t0
-            time.sleep(0.005)
-        raise TimeoutError("the bare client did not read again")
+        later = until_sync(lambda: [t for t in self.answered if t >= t0], timeout,
+                           "the bare client to read again", every=0.005)
+        return float(later[0]) - t0
 
 
 def bench_restarts(runner: DaemonRunner, sims: SimRunner, broker: Mosquitto, restarts: int,

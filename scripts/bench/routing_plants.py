@@ -72,8 +72,12 @@ def eval_plants(folder: Path) -> list[Plant]:
 
 def own_plants() -> list[Plant]:
     """The router's development plants, written for it: measured like the held-out ones, but
-    what is tuned to them is no evidence about plants never seen."""
-    return [plant_file(PLANTS / f"{name}.yaml", "own") for name in OWN_PLANTS]
+    what is tuned to them is no evidence about plants never seen. Those the tests know first
+    (OWN_PLANTS), then any other `<name>.yaml` + `<name>.jsonl` in their folder."""
+    names = [*OWN_PLANTS, *sorted(p.stem for p in PLANTS.glob("*.yaml")
+                                  if p.with_suffix(".jsonl").is_file()
+                                  and p.stem not in OWN_PLANTS)]
+    return [plant_file(PLANTS / f"{name}.yaml", "own") for name in names]
 
 
 def select(spec: str, eval_dir: Path) -> list[Plant]:
@@ -88,7 +92,7 @@ def select(spec: str, eval_dir: Path) -> list[Plant]:
     }
     own = own_plants()
     held_out = eval_plants(eval_dir) if any(
-        w not in fixed and w != "own" and w not in OWN_PLANTS for w in wanted) else []
+        w not in fixed and w != "own" and w not in {p.name for p in own} for w in wanted) else []
     plants: list[Plant] = []
     for word in wanted:
         if word in fixed:
@@ -100,6 +104,6 @@ def select(spec: str, eval_dir: Path) -> list[Plant]:
         elif word in {p.name for p in [*own, *held_out]}:
             plants += [p for p in [*own, *held_out] if p.name == word]
         elif word != "none":
-            known = ", ".join(["all", *GROUPS, *OWN_PLANTS, *(p.name for p in held_out)])
+            known = ", ".join(["all", *GROUPS, *(p.name for p in [*own, *held_out])])
             raise SystemExit(f"--plants: no plant {word!r} (known: {known})")
     return plants

@@ -45,6 +45,7 @@ from hermesd.core.wav import read_wav  # noqa: E402
 from hermesd.router.rules import RuleRouter  # noqa: E402
 from hermesd.voice.prompt import vocabulary_prompt  # noqa: E402
 from hermesd.voice.wake import match_wake  # noqa: E402
+from tests.support import procfs  # noqa: E402
 from tests.support.daemon import DaemonRunner, RunningDaemon  # noqa: E402
 from tests.voice.plant import plant_config  # noqa: E402
 from tests.voice.speech import COMMANDS, Speech, duration  # noqa: E402
@@ -108,9 +109,8 @@ def exact_length(speech: Speech, text: str, seconds: float, name: str) -> Path:
 
 
 def rss_kb(pid: int) -> tuple[int, int]:
-    fields = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
-                  .splitlines() if ":" in line)
-    return int(fields["VmRSS"].split()[0]), int(fields["VmHWM"].split()[0])
+    """Resident now and at its peak, in KiB."""
+    return (procfs.rss_bytes(pid) or 0) // 1024, (procfs.peak_rss_bytes(pid) or 0) // 1024
 
 
 def load() -> str:

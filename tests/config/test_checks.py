@@ -51,6 +51,11 @@ def modbus_points(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
                 point["length"] = draw(st.integers(1, 3))
             if rtype == "bool":
                 point["bit"] = draw(st.integers(0, 3))
+            if rtype in ("int8", "uint8"):
+                point["byte"] = draw(st.sampled_from(["high", "low"]))
+            if rtype == "uint16" and draw(st.booleans()):
+                low = draw(st.integers(0, 12))
+                point["mask"] = ((1 << draw(st.integers(1, 4))) - 1) << low  # a field
         if table != "input" and draw(st.booleans()):
             point["writable"] = True
             if point["type"] not in ("bool", "string"):
@@ -59,19 +64,26 @@ def modbus_points(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     return points
 
 
-def _cells(point: dict[str, Any]) -> set[tuple[str, int, int | None]]:
-    """What a point writes: (table, register, bit) — a whole register is bit None."""
+def _cells(point: dict[str, Any]) -> set[tuple[str, int, int]]:
+    """What a point writes: (table, register, the bits of it) — a bool's bit, a byte's half,
+    a field's mask, else all 16."""
     words = TYPE_WORDS.get(point["type"]) or point.get("length", 1)
     if point["table"] == "coil":
         words = 1
-    return {(point["table"], point["address"] + i, point.get("bit")) for i in range(words)}
+    bits = 0xFFFF
+    if "bit" in point:
+        bits = 1 << point["bit"]
+    elif "byte" in point:
+        bits = 0xFF00 if point["byte"] == "high" else 0x00FF
+    elif "mask" in point:
+        bits = point["mask"]
+    return {(point["table"], point["address"] + i, bits) for i in range(words)}
 
 
 def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
-    for table, register, bit in _cells(a):
-        for table2, register2, bit2 in _cells(b):
-            if (table, register) == (table2, register2) and \
-                    (bit is None or bit2 is None or bit == bit2):
+    for table, register, bits in _cells(a):
+        for table2, register2, bits2 in _cells(b):
+            if (table, register) == (table2, register2) and bits & bits2:
                 return True
     return False
 
@@ -81,7 +93,8 @@ def _clash(a: dict[str, Any], b: dict[str, Any]) -> bool:
 def test_writable_modbus_points_may_not_share_a_register(points: dict[str, dict[str, Any]]
                                                          ) -> None:
     """Reads may overlap; writes that overlap would change each other behind their backs (two
-    bools on different bits of one register do not)."""
+    bools on different bits of one register do not, nor the two bytes, nor fields whose masks
+    do not meet)."""
     lines = _problems({"devices": {"plc1": {"driver": "modbus", "host": "127.0.0.1",
                                             "points": points}}})
     writable = [p for p, v in points.items() if v.get("writable")]

@@ -11,7 +11,10 @@ from typing import Any
 
 import pytest
 
+from hermesd.control.async_client import AsyncClient
+from hermesd.control.client import request_once
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
+from tests.support.peers import as_user
 
 
 @pytest.fixture
@@ -29,15 +32,9 @@ def daemon(daemon_runner: DaemonRunner) -> Iterator[RunningDaemon]:
 
 
 async def _ask(path: str, request: dict[str, Any]) -> dict[str, Any]:
-    reader, writer = await asyncio.open_unix_connection(path)
-    try:
-        writer.write(json.dumps(request).encode() + b"\n")
-        await writer.drain()
-        line = await reader.readline()
-        return dict(json.loads(line))
-    finally:
-        writer.close()
-        await writer.wait_closed()
+    """One request on a connection of its own."""
+    async with AsyncClient(path) as client:
+        return await client.request(request)
 
 
 async def test_garbage_and_silent_clients_do_not_disturb_others(daemon: RunningDaemon) -> None:
@@ -101,30 +98,7 @@ async def test_two_hundred_concurrent_clients_are_all_answered(daemon: RunningDa
 
 def _request_as(uid: int, path: str, request: dict[str, Any]) -> dict[str, Any]:
     """One request from a forked child that has become another user (needs root)."""
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: become `uid`, ask, write the answer to the pipe, leave at once
-        try:
-            os.close(read_fd)
-            os.setgid(uid)
-            os.setuid(uid)
-            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-                sock.settimeout(10)
-                sock.connect(path)
-                sock.sendall(json.dumps(request).encode() + b"\n")
-                buf = b""
-                while b"\n" not in buf:
-                    buf += sock.recv(65536)
-            os.write(write_fd, buf)
-        except BaseException as exc:  # say what went wrong instead of an empty pipe
-            os.write(write_fd, json.dumps({"status": "child failed", "error": repr(exc)}).encode())
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    with os.fdopen(read_fd, "rb") as pipe:
-        data = pipe.read()
-    os.waitpid(pid, 0)
-    return dict(json.loads(data))
+    return dict(as_user(uid, request_once, path, request))
 
 
 def test_roles_come_from_peer_credentials(daemon: RunningDaemon) -> None:

@@ -8,7 +8,7 @@ word, true/false or 0/1); on the command topic, the one number of a generated co
 for a dry run or anything else. Whether the command role may write that point, in range, is for
 the judge to add. Parametrised by the plant (the base topic `B/N`, its points), so a test's
 small plant (tests/hostile/test_mqtt_payloads.py) and the soak's dev plant
-(scripts/soaklib/hostile_inputs.py) draw the same messages. Topics and properties hold only what
+(tests/support/soak/hostile_inputs.py) draw the same messages. Topics and properties hold only what
 a broker takes (no surrogates, controls or non-characters: Mosquitto disconnects a client that
 sends them; no wildcards in a topic published to).
 """

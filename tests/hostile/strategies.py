@@ -6,7 +6,7 @@ tests judge hermesd against that, not against hermesd's own parser. Also: batche
 frames as one peer sends them (`batches`, then `batch_bytes` and `cut`), the point ids of a
 flood of reads (`odd_point_ids`), and what a stranger sends to a tool's socket
 (`stranger_payloads`). Shared by the tests in this package and the soak's hostile mix
-(scripts/soaklib/hostile_inputs.py), so a long soak runs the very generators the suite does.
+(tests/support/soak/hostile_inputs.py), so a long soak runs the very generators the suite does.
 """
 
 from __future__ import annotations

@@ -26,6 +26,7 @@ import pytest
 from hermesd.control.limits import FRAME_DEADLINE, MAX_CONNECTIONS, MAX_PER_UID, RESERVED
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.peers import NOBODY, Background, needs_root, open_to_everyone
+from tests.support.until import until_sync
 
 pytestmark = pytest.mark.skipif(not needs_root(), reason="plays other users with setuid")
 
@@ -166,9 +167,8 @@ def _hold(path: str, count: int, gate: str) -> dict[str, Any]:
             else:
                 refused.append(answer)
         Path(f"{gate}/{os.getuid()}.ready").write_text("")
-        deadline = time.monotonic() + 30
-        while not Path(f"{gate}/open").exists() and time.monotonic() < deadline:
-            time.sleep(0.02)  # waiting for the test's word, a file
+        with contextlib.suppress(TimeoutError):  # waiting for the test's word, a file
+            until_sync(Path(f"{gate}/open").exists, 30, "the test's word")
         return {"served": served, "refused": refused}
     finally:
         for sock in socks:

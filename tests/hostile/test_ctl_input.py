@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 
 from hermesd import ctl
 from hermesd.answer import STATUS_EXIT
+from hermesd.control import client
 from hermesd.core import strict_json
 from tests.hostile.strategies import bad_json_texts, strict_values
 
@@ -62,8 +63,8 @@ lines = st.one_of(answers.map(lambda a: json.dumps(a).encode()),
 def test_any_line_from_the_daemon_is_read_or_refused_and_what_is_read_prints(
         line: bytes, command: str, as_json: bool, capsys: pytest.CaptureFixture[str]) -> None:
     try:
-        answer: Any = ctl.read_answer(line.replace(b"\n", b" "))
-    except ctl.BadAnswer:
+        answer: Any = client.read_answer(line.replace(b"\n", b" "))
+    except client.BadAnswer:
         return
     assert answer["status"] in STATUS_EXIT
     capsys.readouterr()  # what earlier examples printed

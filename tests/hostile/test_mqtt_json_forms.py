@@ -147,6 +147,8 @@ def test_plain_words_taken_are_plain(text: str) -> None:
         assert not set(taken) & set("{}[]") and _visible(event["text"]), text
         assert not re.search(r"\bdry run\b", " ".join(taken.casefold().replace("_", " ").split())), text
         assert event["dry_run"] is False and event["id"] is None
+    else:  # refused, and said why: never taken as something else
+        assert event["error"]["code"] == "BAD_REQUEST" and event["text"] is None, (text, event)
 
 
 def test_one_byte_order_mark_is_dropped_and_json_whitespace_allowed() -> None:

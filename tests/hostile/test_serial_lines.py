@@ -27,7 +27,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hermesd.core.errors import ErrorCode, HermesError
-from tests.tools.serial.harness import ToolUnderTest, plant, until, write_config
+from tests.support.until import until
+from tests.tools.serial.harness import ToolUnderTest, plant, write_config
 
 TERM = b"\r\n"
 MAX_LINE = 512

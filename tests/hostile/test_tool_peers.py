@@ -21,7 +21,6 @@ import stat
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -37,7 +36,9 @@ from hermesd.core.protocol import MAX_FRAME, Call, Configure, encode
 from hermesd.supervisor import Supervisor, ToolProcess, ToolSpec
 from hermesd.toolspecs import tool_specs
 from tests.support.daemon import FAKE_TOOL, DaemonRunner, base_config
-from tests.support.sim import SimRunner, free_port
+from tests.support.ports import free_port
+from tests.support.sim import SimRunner
+from tests.support.until import until
 from tests.tools.modbus.plant import POINTS, VALUES
 
 HOSTILE_TOOL = Path(__file__).parents[1] / "support" / "hostile_tool.py"
@@ -203,14 +204,6 @@ async def supervised(plan: Path, start_timeout: float) -> AsyncIterator[tuple[To
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         shutil.rmtree(runtime, ignore_errors=True)
-
-
-async def until(condition: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def _ended(plan: Path, state: str) -> bool:
@@ -511,7 +504,7 @@ def test_a_tool_sending_unusable_events_is_logged_once_and_harms_nothing(
     code, answer = d.ctl_json("read", "level")
     assert code == 0 and answer["status"] == "ok"
     warnings = [line for line in d.log.splitlines()
-                if " WARNING hermesd.engine: tool tank sent an unusable" in line]
+                if " WARNING hermesd.events: tool tank sent an unusable" in line]
     assert len(warnings) == 1 and sent[0] >= 10  # the first, with the note: more are counted
     assert "Traceback" not in d.log
     assert d.terminate() == 0

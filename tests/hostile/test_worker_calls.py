@@ -21,10 +21,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hermesd.control.client import request_once
 from tests.hostile.strategies import strict_values
 from tests.router.conftest import require_model, wait_llm_ready
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
-from tests.support.peers import NOBODY, as_user, ask, open_to_everyone
+from tests.support.peers import NOBODY, as_user, open_to_everyone
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -62,7 +63,7 @@ def _worker_actions(d: RunningDaemon) -> list[tuple[str, str]]:
 
 def test_the_hostile_call_of_the_review_is_refused_to_everyone(daemon: RunningDaemon) -> None:
     request = {"op": "call", "tool": "llm", "action": "complete", "args": HOSTILE}
-    answers = [as_user(NOBODY, ask, str(daemon.socket), request)]
+    answers = [as_user(NOBODY, request_once, str(daemon.socket), request)]
     answers += [daemon.request({**request, "role": role})
                 for role in ("viewer", "operator", "engineer")]
     for answer in answers:
@@ -82,7 +83,7 @@ def test_no_call_reaches_a_worker_whoever_asks(daemon: RunningDaemon, data: st.D
     request: dict[str, Any] = {"op": "call", "tool": tool, "action": action, "args": args,
                                "dry_run": data.draw(st.booleans())}
     if who == "other user":
-        answer = as_user(NOBODY, ask, str(daemon.socket), request)
+        answer = as_user(NOBODY, request_once, str(daemon.socket), request)
     else:
         answer = daemon.request({**request, "role": who})
     assert answer["status"] == "forbidden", answer
@@ -114,7 +115,7 @@ def test_a_direct_tool_call_without_raw_rights_is_refused(
     """Whatever effect the action declares ("none" too: `crash` and `grow` say none)."""
     pid = daemon.tool_pid("dev")
     request = {"op": "call", "tool": "dev", "action": action, "args": args}
-    answer = as_user(NOBODY, ask, str(daemon.socket), request) if other_user else \
+    answer = as_user(NOBODY, request_once, str(daemon.socket), request) if other_user else \
         daemon.request({**request, "role": role})
     assert (answer["status"], answer["error"]["code"]) == ("forbidden", "FORBIDDEN"), answer
     assert "needs raw_" in answer["error"]["message"]

@@ -6,7 +6,7 @@ that names it unambiguously (digits, grouped digits, full-width digits, English 
 Chinese numerals and digit strings such as 一五零零); `hostile()` a way to say a value that must
 place no write, with the words an answer must name and the problem it must report (`several`,
 `correction`, `unreadable`). Shared by tests/hostile/test_command_values.py (generated plants)
-and the soak's hostile mix (the dev plant's own points, scripts/soaklib/hostile_inputs.py).
+and the soak's hostile mix (the dev plant's own points, tests/support/soak/hostile_inputs.py).
 """
 
 from __future__ import annotations

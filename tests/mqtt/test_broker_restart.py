@@ -3,6 +3,7 @@ and a requester that retries unanswered requests by id loses none and runs none 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
 from pathlib import Path
@@ -12,6 +13,7 @@ from tests.mqtt.expected_plant import FAKED_DRIVERS, B, all_configs
 from tests.support.daemon import DaemonRunner
 from tests.support.mosquitto import Mosquitto, MqttClient, Received, retained_snapshot
 from tests.support.plant import faked_plant
+from tests.support.until import until_sync
 
 COMMANDS = 24
 RESTART_AFTER = 8
@@ -75,7 +77,8 @@ def _scenario(runner: DaemonRunner, broker: Mosquitto) -> None:
                 if rid not in answers and time.monotonic() - at > RETRY_AFTER \
                         and requester.connected.is_set():
                     send(int(rid[1:]))  # the same request, the same id: a retry
-            _pause_until(lambda: len(answers) >= COMMANDS, 0.3)
+            with contextlib.suppress(TimeoutError):  # a requester's pause before it retries
+                until_sync(lambda: len(answers) >= COMMANDS, 0.3)
 
     for n in range(COMMANDS):
         first = answers[f"r{n}"][0]
@@ -89,8 +92,3 @@ def _scenario(runner: DaemonRunner, broker: Mosquitto) -> None:
     assert status["tools"]["mqtt"]["restarts"] == 0
     assert status["mqtt"]["connected"] is True
 
-
-def _pause_until(condition: Any, timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition() and time.monotonic() < deadline:
-        time.sleep(0.02)

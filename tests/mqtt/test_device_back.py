@@ -14,7 +14,8 @@ import yaml
 
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config
 from tests.support.mosquitto import Mosquitto, MqttClient, retained_snapshot
-from tests.support.sim import RunningSim, SimRunner, free_port, sim_runner
+from tests.support.ports import free_port
+from tests.support.sim import RunningSim, SimRunner, sim_runner
 from tests.tools.modbus.plant import POINTS, VALUES
 
 __all__ = ["sim_runner"]

@@ -65,7 +65,9 @@ def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage
 
 @pytest.mark.parametrize(("plant", "text", "point", "strict"), [
     ("cold", "brine temperature", "freezer1_air", True),  # a medium the plant has none of
-    ("battery", "how full is the battery", "battery_power", True),  # the charge, not power
+    # the charge, not the power (a state of charge is a level: the semantic stage places it
+    # on the charge itself; the check would refuse the power all the same)
+    ("battery", "how full is the battery", "battery_power", False),
     # (the rules refuse these before the model; the check would too)
     ("battery", "what's inverter 3 producing", "inverter1_power", False),  # another number
     ("battery", "how hot is the battery room", "heater", False),  # a measure of an on/off
@@ -84,7 +86,7 @@ def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: 
     ("fishfarm", "how much water is in the sump", "sump_level"),
 ])
 def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
-    stage, a = handed_on(plant, text)
+    stage, a = handed_on(plant, text, strict=False)
     assert stage.check(a, Action("read", {"point": point})) == \
         Action("read", {"point": point})
 

@@ -159,3 +159,58 @@ def test_units_are_one_token_that_names_their_quantity(text: str, unit: str, qua
 def test_no_unit_is_made_of_a_letter_or_a_number(text: str) -> None:
     assert not [t for t in tokens(text) if t.unit]
     assert [t.raw for t in tokens(text) if t.unreadable] == (["0x5A"] if "0x" in text else [])
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("take compressor 1 offline", ["switch", "compressor", "1", "off"]),
+    ("please take the pump out of service", ["please", "switch", "the", "pump", "off"]),
+    ("put pump 2 back in service", ["switch", "pump", "2", "on"]),
+    ("bring the dewatering pump back online", ["switch", "the", "dewatering", "pump", "on"]),
+    ("can you put the fan on line", ["can", "you", "switch", "the", "fan", "on"]),
+])
+def test_a_verb_of_a_state_is_a_switch(text: str, want: list[str]) -> None:
+    toks = tokens(text)
+    assert [t.text for t in toks] == want
+    # replies still name the words as the person wrote them
+    assert any(t.written in ("take", "put", "bring") for t in toks)
+
+
+@pytest.mark.parametrize("text", [
+    "is compressor 1 offline",  # a question about a state: no verb of a command
+    "compressor 1 offline",
+    "take",  # a verb alone
+    "why did you take pump 1 offline",  # the verb is not the command's
+])
+def test_a_state_without_its_verb_stays_words(text: str) -> None:
+    assert "switch" not in texts(text)
+
+
+@pytest.mark.parametrize(("text", "unit"), [
+    ("head pressure on pump 2, in bar", "bar"),
+    ("room pressure in Pa", "pa"),
+    ("gas reading, %", "%"),
+    ("how much sun, W/m2", "w/m²"),
+])
+def test_a_unit_said_alone_names_what_is_asked(text: str, unit: str) -> None:
+    assert tokens(text)[-1].unit == unit
+
+
+@pytest.mark.parametrize("text", [
+    "level in tank a",  # a single letter is no unit here
+    "set valve to 50%",  # a percent after a number stays the number's
+])
+def test_no_unit_is_made_of_a_letter_or_a_number_s_percent(text: str) -> None:
+    assert not [t for t in tokens(text) if t.unit]
+
+
+@pytest.mark.parametrize(("text", "first"), [
+    ("减速箱温度", "减"),  # a gearbox: no "subtract"
+    ("加湿器输出", "加"),  # a humidifier: no "add"
+])
+def test_a_character_that_begins_a_plant_word_is_that_word_s(text: str, first: str) -> None:
+    toks = tokens(text)
+    assert toks[0].raw == first and not {"subtract", "add"} & {t.raw for t in toks}
+
+
+def test_a_chinese_ordinal_still_follows_its_thing() -> None:
+    assert texts("1号给水泵转速") == ["feed", "water", "pump", "1", "speed"]

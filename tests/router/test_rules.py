@@ -121,11 +121,18 @@ def test_not_sure_hands_on(text: str) -> None:
     assert r.place(text) is None
 
 
-def test_questions_never_write() -> None:
-    for text in ("is steam valve 2 open", "阀门2打开了吗", "what is freezer 1 set to"):
-        r = COLD if "freezer" in text else DEV
-        placed = r.place(text)
-        assert placed is None or placed.action.name != "write"
+@pytest.mark.parametrize(("text", "read"), [
+    ("is steam valve 2 open", "valve2_open"),  # a question about a state reads it
+    ("阀门2打开了吗", "valve2_open"),
+    ("what is freezer 1 set to", None),  # which setting? handed on, not written
+])
+def test_questions_never_write(text: str, read: str | None) -> None:
+    placed = (COLD if "freezer" in text else DEV).place(text)
+    if read is None:
+        assert placed is None, placed
+    else:
+        assert placed is not None and placed.action.to_dict() == {
+            "name": "read", "args": {"point": read}}, placed
 
 
 def test_stop_sets_a_speed_to_zero_but_never_invents_a_number() -> None:

@@ -17,6 +17,7 @@ from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from tests.support.plants import (
     OWN_PLANTS,
+    PLANTS,
     config_of,
     dev_commands,
     dev_plant,
@@ -24,7 +25,10 @@ from tests.support.plants import (
     own_plant,
 )
 
-ROUTERS = {name: Router(config_of(own_plant(name))) for name in OWN_PLANTS}
+#: every plant written for the router: those the other tests know, then the rest of the folder
+ALL_OWN = (*OWN_PLANTS, *sorted(p.stem for p in PLANTS.glob("*.yaml")
+                                if p.stem not in OWN_PLANTS and p.with_suffix(".jsonl").is_file()))
+ROUTERS = {name: Router(config_of(own_plant(name))) for name in ALL_OWN}
 ROUTERS["dev"] = Router(config_of(dev_plant()))
 
 
@@ -49,7 +53,7 @@ def right(action: Action, expect: dict[str, Any]) -> bool:
         ("value" not in expect or action.args.get("value") == expect["value"])
 
 
-COMMANDS = [(plant, c) for plant in OWN_PLANTS for c in own_commands(plant)] + \
+COMMANDS = [(plant, c) for plant in ALL_OWN for c in own_commands(plant)] + \
     [("dev", c) for c in dev_commands()]
 
 

@@ -7,7 +7,6 @@ import asyncio
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -15,8 +14,10 @@ from hermes_tools.sim import SIMULATORS, simulator_class
 from hermes_tools.sim.mqtt import MqttSimulator
 
 from hermesd.config import load_config
-from tests.support.mosquitto import Mosquitto, MqttClient, free_port, retained_snapshot
+from tests.support.mosquitto import Mosquitto, MqttClient, retained_snapshot
+from tests.support.ports import free_port
 from tests.support.sim import SimRunner
+from tests.support.until import until
 
 REPO = Path(__file__).resolve().parents[2]
 BEACON_STATE, BEACON_SET = "plant/yard/beacon/state", "plant/yard/beacon/set"
@@ -63,16 +64,6 @@ async def yard(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator
         await asyncio.gather(task, return_exceptions=True)
 
 
-async def _until(what: str, check: Any, timeout: float = 10.0) -> Any:
-    """Poll a condition (the watcher's thread fills its list) until it holds."""
-    deadline = time.monotonic() + timeout
-    while not (result := check()):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-    return result
-
-
 def _text(client: MqttClient, topic: str) -> str | None:
     """The last payload on a topic, as text (None: nothing yet)."""
     last = client.last(topic)
@@ -92,7 +83,7 @@ async def test_sensors_publish_retained_and_keep_publishing(yard: MqttSimulator,
     assert retained[BEACON_STATE] == b"OFF" and retained[GATE_AVAIL] == b"online"
     assert retained[GATE_STATE] == b"40"
     before = len(watcher.on(OUTDOOR))
-    await _until("three more outdoor temperatures", lambda: len(watcher.on(OUTDOOR)) >= before + 3)
+    await until(lambda: len(watcher.on(OUTDOOR)) >= before + 3, what="three more outdoor temperatures")
     assert all(abs(float(m.text) - 12.5) < 1 for m in watcher.on(OUTDOOR))
     assert len(watcher.on(BEACON_STATE)) == 1  # a switch shows its state when it changes
     assert await yard.get("outdoor_temp") == {"point": "outdoor_temp",
@@ -102,11 +93,11 @@ async def test_sensors_publish_retained_and_keep_publishing(yard: MqttSimulator,
 async def test_a_switch_confirms_what_it_is_told(yard: MqttSimulator,
                                                  watcher: MqttClient) -> None:
     watcher.publish(BEACON_SET, "ON")
-    await _until("the beacon on", lambda: _text(watcher, BEACON_STATE) == "ON")
+    await until(lambda: _text(watcher, BEACON_STATE) == "ON", what="the beacon on")
     assert await yard.get("warning_beacon") == {"point": "warning_beacon", "value": True}
     watcher.publish(BEACON_SET, "MAYBE")  # not a payload the beacon takes: ignored
     watcher.publish(BEACON_SET, "OFF")
-    await _until("the beacon off", lambda: _text(watcher, BEACON_STATE) == "OFF")
+    await until(lambda: _text(watcher, BEACON_STATE) == "OFF", what="the beacon off")
     status = yard.status()["yard"]
     assert status["requests"] == {"write": 2} and status["bad_commands"] == 1
     assert [m.text for m in watcher.on(BEACON_STATE)] == ["OFF", "ON", "OFF"]
@@ -115,7 +106,7 @@ async def test_a_switch_confirms_what_it_is_told(yard: MqttSimulator,
 async def test_drop_goes_silent_and_says_so_where_the_device_can(yard: MqttSimulator,
                                                                  watcher: MqttClient) -> None:
     assert await yard.drop("gate") == {"device": "gate", "dropped": "silent"}
-    await _until("the gate's will", lambda: _text(watcher, GATE_AVAIL) == "offline")
+    await until(lambda: _text(watcher, GATE_AVAIL) == "offline", what="the gate's will")
     gate_states = len(watcher.on(GATE_STATE))
     await yard.drop("yard")
     outdoor = len(watcher.on(OUTDOOR))
@@ -123,10 +114,10 @@ async def test_drop_goes_silent_and_says_so_where_the_device_can(yard: MqttSimul
     await yard.set("gate_position", 55)  # the value changes; a silent device does not tell
     assert yard.status()["yard"]["dropped"] is True
     await yard.restore("gate")
-    await _until("the gate back", lambda: _text(watcher, GATE_AVAIL) == "online")
-    await _until("its position", lambda: _text(watcher, GATE_STATE) == "55")
+    await until(lambda: _text(watcher, GATE_AVAIL) == "online", what="the gate back")
+    await until(lambda: _text(watcher, GATE_STATE) == "55", what="its position")
     # the gate publishes again; the yard, still dropped, has said nothing all along
-    await _until("more gate positions", lambda: len(watcher.on(GATE_STATE)) >= gate_states + 3)
+    await until(lambda: len(watcher.on(GATE_STATE)) >= gate_states + 3, what="more gate positions")
     assert len(watcher.on(OUTDOOR)) == outdoor and _text(watcher, BEACON_STATE) == "OFF"
     assert yard.status()["yard"]["requests"] == {"write": 0}
     with pytest.raises(ValueError, match="an MQTT device can only go silent"):
@@ -137,18 +128,18 @@ async def test_drop_goes_silent_and_says_so_where_the_device_can(yard: MqttSimul
 
 async def test_fail_slow_and_set(yard: MqttSimulator, watcher: MqttClient) -> None:
     assert await yard.fail("yard", 3) == {"device": "yard", "fail": "3"}
-    await _until("ERR 3 on both", lambda: _text(watcher, OUTDOOR) == "ERR 3"
-                 and _text(watcher, BEACON_STATE) == "ERR 3")
+    await until(lambda: _text(watcher, OUTDOOR) == "ERR 3"
+                and _text(watcher, BEACON_STATE) == "ERR 3", what="ERR 3 on both")
     await yard.fail("yard", 0)
-    await _until("the beacon's state again", lambda: _text(watcher, BEACON_STATE) == "OFF")
+    await until(lambda: _text(watcher, BEACON_STATE) == "OFF", what="the beacon's state again")
     await yard.slow("yard", 0.5)
     sent = time.monotonic()
     watcher.publish(BEACON_SET, "ON")
-    await _until("the beacon on", lambda: _text(watcher, BEACON_STATE) == "ON")
+    await until(lambda: _text(watcher, BEACON_STATE) == "ON", what="the beacon on")
     confirmed = watcher.last(BEACON_STATE)
     assert confirmed is not None and confirmed.at - sent >= 0.5
     assert await yard.set("outdoor_temp", -4) == {"point": "outdoor_temp", "value": -4.0}
-    await _until("-4.0", lambda: _text(watcher, OUTDOOR) == "-4.0")
+    await until(lambda: _text(watcher, OUTDOOR) == "-4.0", what="-4.0")
     with pytest.raises(ValueError, match="warning_beacon: 'maybe' is neither 'ON' nor 'OFF'"):
         await yard.set("warning_beacon", "maybe")
     with pytest.raises(ValueError, match=r"seconds must be 0\.\.600"):
@@ -169,7 +160,7 @@ async def test_a_broker_that_comes_later_is_waited_for(tmp_path: Path) -> None:
         assert sim.status()["yard"]["endpoint"] == f"mqtt 127.0.0.1:{port} (not connected)"
         with Mosquitto(tmp_path / "broker", port=port), \
                 MqttClient(port, client_id="late", subscribe=("plant/#",)) as late:
-            await _until("the yard on the late broker", lambda: late.last(BEACON_STATE), 20)
+            await until(lambda: late.last(BEACON_STATE), 20, what="the yard on the late broker")
             assert sim.connected and _text(late, BEACON_STATE) == "OFF"
     finally:
         task.cancel()

@@ -14,7 +14,8 @@ from typing import Any
 import yaml
 from pymodbus.client import AsyncModbusTcpClient
 
-from tests.support.sim import SimRunner, free_port
+from tests.support.ports import free_port
+from tests.support.sim import SimRunner
 
 DEV_PLANT = Path("/work/shared/data/plant-dev.yaml")
 REPO = Path(__file__).resolve().parents[2]

@@ -22,6 +22,9 @@ from typing import Any
 
 import yaml
 
+from hermesd.control.client import request_once
+from tests.support.until import until_sync
+
 FAKE_TOOL = Path(__file__).with_name("fake_tool.py")
 
 
@@ -120,30 +123,17 @@ class RunningDaemon:
         return done.returncode, json.loads(lines[0])
 
     def request(self, obj: dict[str, Any], timeout: float = 30.0) -> dict[str, Any]:
-        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-            sock.settimeout(timeout)
-            sock.connect(str(self.socket))
-            sock.sendall(json.dumps(obj).encode() + b"\n")
-            buf = b""
-            while b"\n" not in buf:
-                chunk = sock.recv(65536)
-                if not chunk:
-                    raise ConnectionError("closed without an answer")
-                buf += chunk
-        return dict(json.loads(buf.partition(b"\n")[0]))
+        """One request on a connection of its own (the package's client), its checked answer."""
+        return request_once(self.socket, obj, timeout)
 
     def wait_until(self, condition: Callable[[], Any], timeout: float = 15.0,
                    what: str = "condition") -> Any:
-        deadline = time.monotonic() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"hermesd exited with {self.proc.returncode}:\n{self.log}")
-            time.sleep(0.05)
+        """`until_sync`, given up at once if hermesd exits meanwhile."""
+        def gone() -> str | None:
+            if self.proc.poll() is None:
+                return None
+            return f"hermesd exited with {self.proc.returncode}:\n{self.log}"
+        return until_sync(condition, timeout, what, every=0.05, gone=gone)
 
     def audit_records(self) -> list[dict[str, Any]]:
         """Every audit record of what was done so far, once it has reached the disk.

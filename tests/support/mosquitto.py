@@ -29,13 +29,10 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 from paho.mqtt.reasoncodes import ReasonCode
 
+from tests.support.ports import free_port
+from tests.support.until import until_sync
+
 MOSQUITTO = shutil.which("mosquitto") or "/usr/sbin/mosquitto"
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Mosquitto:
@@ -62,17 +59,24 @@ class Mosquitto:
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.conf)], stdout=log,
                                          stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + timeout
-        while True:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"mosquitto exited with {self.proc.returncode}:\n{self.log}")
+        proc = self.proc
+
+        def listening() -> bool:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
-                    return self
+                    return True
             except OSError:
-                if time.monotonic() > deadline:
-                    raise TimeoutError(f"mosquitto did not listen in time:\n{self.log}") from None
-                time.sleep(0.02)
+                return False
+
+        def gone() -> str | None:
+            code = proc.poll()
+            return None if code is None else f"mosquitto exited with {code}:\n{self.log}"
+
+        try:
+            until_sync(listening, timeout, "mosquitto to listen", gone=gone)
+        except TimeoutError:
+            raise TimeoutError(f"mosquitto did not listen in time:\n{self.log}") from None
+        return self
 
     def stop(self) -> None:
         proc, self.proc = self.proc, None

@@ -142,16 +142,6 @@ async def as_user_async(uid: int, job: Callable[..., Any], *args: Any) -> Any:
     return _result(data)
 
 
-async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str = "it") -> Any:
-    """Wait for a condition another process makes true (a file, a count), not for a time."""
-    deadline = time.monotonic() + timeout
-    while not (value := condition()):
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-    return value
-
-
 # -- jobs a child runs -------------------------------------------------------------------------
 
 
@@ -171,20 +161,6 @@ def read_answers(sock: socket.socket) -> list[dict[str, Any]]:
             break
         buf += chunk
     return [json.loads(line) for line in buf.splitlines() if line.strip()]
-
-
-def ask(path: str, request: dict[str, Any], timeout: float = 10.0) -> dict[str, Any]:
-    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(timeout)
-        sock.connect(path)
-        sock.sendall(json.dumps(request).encode() + b"\n")
-        buf = b""
-        while b"\n" not in buf:
-            chunk = sock.recv(65536)
-            if not chunk:
-                raise ConnectionError("closed without an answer")
-            buf += chunk
-    return dict(json.loads(buf.partition(b"\n")[0]))
 
 
 # -- pipelined raw frames ------------------------------------------------------------------------

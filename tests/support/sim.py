@@ -2,17 +2,15 @@
 
 `SimRunner.start(config_path)` returns once the simulator printed `ready` (a condition on its
 output, not a sleep); `ctl(op, **fields)` sends one control request and fails the test on an
-error answer. `free_port()` finds a TCP port nobody listens on.
+error answer.
 """
 
 from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,11 +18,7 @@ from typing import Any
 import pytest
 from hermes_tools.sim.control import request
 
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.support.until import until_sync
 
 
 class RunningSim:
@@ -76,13 +70,16 @@ class SimRunner:
                 env={**os.environ, "PYTHONUNBUFFERED": "1"})
         sim = RunningSim(proc, control, out)
         self.sims.append(sim)
-        deadline = time.monotonic() + timeout
-        while "ready; control socket" not in sim.output:
-            if proc.poll() is not None:
-                raise RuntimeError(f"hermes-sim exited with {proc.returncode}:\n{sim.output}")
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"hermes-sim did not get ready:\n{sim.output}")
-            time.sleep(0.02)
+
+        def gone() -> str | None:
+            code = proc.poll()
+            return None if code is None else f"hermes-sim exited with {code}:\n{sim.output}"
+
+        try:
+            until_sync(lambda: "ready; control socket" in sim.output, timeout, "hermes-sim",
+                       gone=gone)
+        except TimeoutError:
+            raise RuntimeError(f"hermes-sim did not get ready:\n{sim.output}") from None
         return sim
 
     def cleanup(self) -> None:

@@ -327,7 +327,10 @@ class _Session:
             return
         try:
             async with asyncio.timeout(msg.deadline_ms / 1000.0):
-                value = await action.handler(msg.args, msg.context)
+                # `deadline_s`: the time the call has, for an action that ends early with what
+                # it has (a bounded scan) rather than be cut off with nothing
+                value = await action.handler(msg.args, {**msg.context,
+                                                        "deadline_s": msg.deadline_ms / 1000.0})
         except TimeoutError:
             self._send(Error(msg.id, "TIMEOUT", f"{msg.action} took longer than "
                                                 f"{msg.deadline_ms} ms"))

@@ -1,47 +1,98 @@
-"""Keys of `driver: modbus` devices (TCP or RTU) and their register points."""
+"""Keys of `driver: modbus` devices (TCP, UDP, RTU, ASCII, RTU framing over TCP or UDP) and their
+register points."""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 
-from hermesd.config.drivers import DeviceKeys, PointKeys, scaled_kind
+from hermesd.config.drivers import (
+    DeviceKeys,
+    PointKeys,
+    PollGroup,
+    read_deadband,
+    read_poll_interval,
+    scaled_kind,
+)
 from hermesd.config.model import Point, ValueKind
 from hermesd.config.reader import Section
 
 TABLES = ("holding", "input", "coil", "discrete")
-TYPES = ("bool", "int16", "uint16", "int32", "uint32", "float32", "float64", "string")
+TYPES = ("bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+         "float32", "float64", "string")
 ORDERS = ("big", "little")
 #: registers each type occupies, and the raw range it can hold
-TYPE_WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}
+TYPE_WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2,
+              "int64": 4, "uint64": 4, "float32": 2, "float64": 4}
 TYPE_RANGE = {
+    "int8": (-(2**7), 2**7 - 1),
+    "uint8": (0, 2**8 - 1),
     "int16": (-(2**15), 2**15 - 1),
     "uint16": (0, 2**16 - 1),
     "int32": (-(2**31), 2**31 - 1),
     "uint32": (0, 2**32 - 1),
+    "int64": (-(2**63), 2**63 - 1),
+    "uint64": (0, 2**64 - 1),
     "float32": (-3.4028234663852886e38, 3.4028234663852886e38),
     "float64": (-1.7976931348623157e308, 1.7976931348623157e308),
 }
 
 
+#: transports that reach the device over IP (`host`, `port`), and over a serial port (`port`)
+NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
+SERIAL = ("rtu", "ascii")
+TRANSPORTS = (*NETWORK, *SERIAL)
+#: transports that carry RTU or ASCII frames: no transaction id, 0 is the broadcast address
+SERIAL_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
+
+
+def link_of(params: Mapping[str, object]) -> tuple[object, ...]:
+    """What devices share when they share a link: a TCP or UDP endpoint (a gateway), or a
+    serial port (an RS-485 bus)."""
+    transport = params.get("transport")
+    if transport in NETWORK:
+        family = "udp" if transport in ("udp", "rtu_over_udp") else "tcp"
+        return (family, params.get("host"), params.get("port"))
+    return ("serial", params.get("port"))
+
+
 def read_device(s: Section) -> DeviceKeys:
-    """Connection keys. Devices with the same TCP host and port, or the same serial port, share
-    one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its own."""
-    transport = s.choice("transport", ("tcp", "rtu"), "tcp")
+    """Connection keys. Devices with the same TCP (or UDP) host and port, or the same serial port,
+    share one link (a gateway, an RS-485 bus): one request at a time, each unit backed off on its
+    own."""
+    transport = s.choice("transport", TRANSPORTS, "tcp")
     params: dict[str, object] = {"transport": transport}
-    if transport == "tcp":
+    if transport in NETWORK:
         params["host"] = s.text("host", required=True)
         params["port"] = s.integer("port", 502, min=1, max=65535)
-        params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
+        if transport in SERIAL_FRAMED:
+            # RTU frames behind a serial gateway: the unit is a device on its RS-485 side
+            params["unit"] = s.integer("unit", 1, min=1, max=247)
+        else:
+            params["unit"] = s.integer("unit", 1, min=0, max=255)  # 0 and 255 are common on TCP
     else:
         params["port"] = s.text("port", required=True)  # a serial device path
-        # 0 is the RTU broadcast address: no device answers it, so it cannot be polled
+        # 0 is the broadcast address: no device answers it, so it cannot be polled
         params["unit"] = s.integer("unit", 1, min=1, max=247)
         params["baudrate"] = s.integer("baudrate", 9600, min=300, max=4_000_000)
-        params["parity"] = s.choice("parity", ("N", "E", "O"), "N")
+        # Modbus ASCII's default character is 7 data bits, even parity (spec 2.5.2.1)
+        ascii_ = transport == "ascii"
+        params["parity"] = s.choice("parity", ("N", "E", "O"), "E" if ascii_ else "N")
         params["stopbits"] = s.choice("stopbits", (1, 2), 1)
-        params["bytesize"] = s.choice("bytesize", (7, 8), 8)
+        params["bytesize"] = s.choice("bytesize", (7, 8), 7 if ascii_ else 8)
         # silence between frames; default 3.5 characters at the baud rate (1.75 ms above 19200)
         params["frame_gap"] = s.duration("frame_gap", None, min=0.0, max=1.0)
+        if ascii_ and params["frame_gap"] is not None:
+            s.problem("frame_gap", "ASCII frames end with CR LF, not with silence: only rtu "
+                                   "takes frame_gap")
+    for key in ("baudrate", "parity", "stopbits", "bytesize", "frame_gap") \
+            if transport in NETWORK else ():
+        if s.has(key):
+            s.problem(key, f"is for a serial port (rtu, ascii); a {transport} device reaches its "
+                           "line through a gateway, where the line's settings are made")
+    if transport not in NETWORK and s.has("host"):
+        s.problem("host", f"a {transport} device is on a serial `port`; host is for "
+                          f"{', '.join(NETWORK)}")
     params["word_order"] = s.choice("word_order", ORDERS, "big")  # default for its points
     params["byte_order"] = s.choice("byte_order", ORDERS, "big")
     params["max_block"] = s.integer("max_block", 125, min=1, max=125)  # registers per request
@@ -51,46 +102,93 @@ def read_device(s: Section) -> DeviceKeys:
     params["retries"] = s.integer("retries", 1, min=0, max=5)
     # false: write one register or coil with function 16/15 (devices that lack 6/5)
     params["single_write"] = s.flag("single_write", True)
-    poll = s.duration("poll_interval", 5.0, min=0.05)
+    poll = read_poll_interval(s, "poll_interval", 5.0)  # of points without their own
     timeout = s.duration("timeout", 1.0, min=0.01, max=60)
     # the longest wait between tries of a device that stopped answering
     params["backoff_max"] = s.duration("backoff_max", max(30.0, poll or 0.0), min=0.05)
     if isinstance(params["backoff_max"], float) and poll and params["backoff_max"] < poll:
         s.problem("backoff_max", f"must be at least the poll_interval ({poll:g} s)")
-    return DeviceKeys(params, poll, timeout)
+    return DeviceKeys(params, poll, timeout, read_groups(s))
+
+
+def read_groups(s: Section) -> dict[str, PollGroup]:
+    """`groups: {fast: {poll_interval: 100ms, deadband: 0.5}}`: poll groups its points may
+    join with `group: fast`. Each group is polled at its own interval, in its own coalesced
+    blocks; its `deadband` applies to its numeric points that set none of their own."""
+    groups: dict[str, PollGroup] = {}
+    sec = s.section("groups")
+    for name, raw in sec.mapping_items():
+        sec.known.add(name)
+        g = Section(sec.problems, sec.at(name), raw)
+        if not g.ok:
+            continue
+        interval = read_poll_interval(g, "poll_interval")
+        if not g.has("poll_interval"):
+            g.problem("poll_interval", "is required: how often the group's points are read")
+        deadband = read_deadband(g)
+        g.finish()
+        groups[name] = PollGroup(interval, deadband)
+    return groups
 
 
 SERIAL_KEYS = ("baudrate", "parity", "stopbits", "bytesize")
 
 
 def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]]:
-    """Devices on one link must not share a unit id; units on one serial port share its settings."""
+    """Devices on one link must not share a unit id and must frame their requests alike (one
+    gateway speaks MBAP or RTU, one bus RTU or ASCII); units on one serial port share its
+    settings."""
     problems: list[tuple[str, str]] = []
     units: dict[tuple[object, ...], str] = {}
+    framing: dict[tuple[object, ...], tuple[str, object]] = {}
     serial: dict[object, tuple[str, dict[str, object]]] = {}
     for path, keys in entries:
         p = keys.params
-        link = (p.get("transport"), p.get("host"), p.get("port")) \
-            if p.get("transport") == "tcp" else (p.get("transport"), p.get("port"))
+        link = link_of(p)
+        first = framing.setdefault(link, (path, p.get("transport")))
+        if first[0] != path and first[1] != p.get("transport") and None not in link:
+            where = f"{link[1]}:{link[2]}" if link[0] != "serial" else f"serial port {link[1]}"
+            problems.append((f"{path}.transport",
+                             f"{p.get('transport')} differs from {first[1]} of "
+                             f"{first[0].rpartition('.')[2]} on the same link ({where}): one "
+                             "link carries one kind of frame"))
         unit_key = (*link, p.get("unit"))
         if None not in unit_key:
             other = units.setdefault(unit_key, path)
             if other != path:
                 problems.append((f"{path}.unit", f"unit {p.get('unit')} on the same link is "
                                                  f"already {other.rpartition('.')[2]}"))
-        if p.get("transport") == "rtu" and p.get("port"):
+        if p.get("transport") in SERIAL and p.get("port"):
             settings = {k: p.get(k) for k in SERIAL_KEYS}
-            first = serial.setdefault(p["port"], (path, settings))
-            if first[0] != path:
-                other = first[0].rpartition(".")[2]
-                problems.extend((f"{path}.{key}", f"{settings[key]} differs from {first[1][key]} "
-                                 f"of {other} on the same serial port {p['port']}")
-                                for key in SERIAL_KEYS if settings[key] != first[1][key])
+            first_serial = serial.setdefault(p["port"], (path, settings))
+            if first_serial[0] != path:
+                other = first_serial[0].rpartition(".")[2]
+                problems.extend((f"{path}.{key}", f"{settings[key]} differs from "
+                                 f"{first_serial[1][key]} of {other} on the same serial port "
+                                 f"{p['port']}")
+                                for key in SERIAL_KEYS if settings[key] != first_serial[1][key])
     return problems
 
 
+BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
+
+
+def field_mask(params: Mapping[str, object]) -> int | None:
+    """The bits of its one register a point holds (a bool's `bit`, a byte, a `mask`); None:
+    the whole register(s)."""
+    bit, mask, byte = params.get("bit"), params.get("mask"), params.get("byte")
+    if isinstance(bit, int):
+        return 1 << bit
+    if isinstance(mask, int):
+        return mask
+    if isinstance(byte, str):
+        return BYTE_MASK.get(byte)
+    return None
+
+
 def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
-    """(first, last, bit) of the registers or bits a point occupies in its table."""
+    """(first, last, bits) of the registers or bits a point occupies in its table; `bits` the
+    mask of the bits it holds of its one register (None: all of them)."""
     address, rtype = params.get("address"), params.get("type")
     if not isinstance(address, int) or not isinstance(rtype, str):
         return None
@@ -98,15 +196,15 @@ def span(params: Mapping[str, object]) -> tuple[int, int, int | None] | None:
         return address, address, None
     length = params.get("length")
     words = TYPE_WORDS.get(rtype) or (length if isinstance(length, int) else 1)
-    bit = params.get("bit")
-    return address, address + words - 1, bit if isinstance(bit, int) else None
+    return address, address + words - 1, field_mask(params)
 
 
 def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]]:
     """Two writable points of one device must not share a register (or a bit) of one table:
     a write to one would change the other behind its back (a float32 at 10 and a uint16 at 11
-    both write register 11). Reads may overlap; two bools on different bits of one register
-    do not (each write changes its own bit)."""
+    both write register 11). Reads may overlap; points on different bits of one register (two
+    bools, the two bytes, fields with masks that do not meet) do not: each write changes only
+    its own bits."""
     by_table: dict[object, list[tuple[int, int, int | None, str]]] = {}
     for pid, point in points.items():
         where = span(point.params) if point.writable else None
@@ -119,9 +217,9 @@ def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]
         for first, last, bit, pid in spans:
             active = [a for a in active if a[1] >= first]
             for a_first, a_last, a_bit, other in active:
-                if bit is not None and a_bit is not None and bit != a_bit and a_first == a_last \
-                        == first == last:
-                    continue  # two bits of one register
+                if bit is not None and a_bit is not None and not bit & a_bit and a_first \
+                        == a_last == first == last:
+                    continue  # separate bits of one register
                 shown = f"{a_first}" if a_first == a_last else f"{a_first}..{a_last}"
                 problems.append((f"{path}.{pid}.address",
                                  f"{table} {first if first == last else f'{first}..{last}'} "
@@ -131,6 +229,36 @@ def check_points(path: str, points: Mapping[str, Point]) -> list[tuple[str, str]
                 break
             active.append((first, last, bit, pid))
     return problems
+
+
+INTEGER_TYPES = ("int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64")
+
+
+def _field(s: Section, rtype: str | None) -> tuple[int | None, int | None]:
+    """`mask` (and `shift`) of a multi-bit field in a uint16 register: value =
+    (register & mask) >> shift; `shift` defaults to the mask's lowest set bit."""
+    mask = s.integer("mask", None, min=1, max=0xFFFF)
+    shift = s.integer("shift", None, min=0, max=15)
+    if mask is None:
+        if shift is not None:
+            s.problem("shift", "`shift` goes with a `mask`")
+        return None, None
+    if rtype != "uint16":
+        s.problem("mask", f"a field with a mask is part of one uint16 register, not of a "
+                          f"{rtype}")
+        return None, None
+    low = (mask & -mask).bit_length() - 1
+    if mask >> low & ((mask >> low) + 1):
+        s.problem("mask", f"0x{mask:04X} is not one run of bits (like 0x0F00): a field is "
+                          "contiguous")
+        return None, None
+    if shift is None:
+        shift = low
+    elif shift > low:
+        s.problem("shift", f"{shift} would drop bits of the mask 0x{mask:04X} (its lowest bit "
+                           f"is {low})")
+        return None, None
+    return mask, shift
 
 
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
@@ -145,6 +273,13 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         s.problem("type", f"a bool in a {table} register needs `bit` (0..15)")
     if bit is not None and (bit_table or rtype != "bool"):
         s.problem("bit", "only a bool point in a holding or input register takes `bit`")
+    byte = s.choice("byte", ("high", "low"), None)  # which half of its register an 8-bit holds
+    if rtype in ("int8", "uint8") and byte is None:
+        s.problem("type", f"an {rtype} is half a register: say which with `byte: high` or "
+                          "`byte: low`")
+    if byte is not None and rtype not in ("int8", "uint8"):
+        s.problem("byte", "only int8 and uint8 points take `byte`")
+    mask, shift = _field(s, rtype)
     length = s.integer("length", None, min=1, max=125)  # registers of a string point
     if rtype == "string" and length is None:
         s.problem("length", "a string point needs `length` (registers, 2 characters each)")
@@ -160,6 +295,10 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     }
     if bit is not None:
         params["bit"] = bit
+    if byte is not None:
+        params["byte"] = byte
+    if mask is not None:
+        params["mask"], params["shift"] = mask, shift
     if length is not None:
         params["length"] = length
     if address is not None and rtype in TYPE_WORDS and address + TYPE_WORDS[rtype] > 65536:
@@ -174,14 +313,39 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     else:
         kind = scaled_kind("int", scale or 1.0, offset or 0.0)
     keys = PointKeys(kind, params)
+    _poll_keys(s, device, keys)
     if table not in ("holding", "coil"):
         keys.writable_ok = False
         keys.why_not_writable = f"{table} {'inputs' if table == 'discrete' else 'registers'} " \
                                 "are read-only in Modbus"
     if rtype in TYPE_RANGE and scale:
         lo, hi = TYPE_RANGE[rtype]
+        if mask is not None:
+            lo, hi = 0, mask >> (shift or 0)
         ends = sorted((lo * scale + (offset or 0), hi * scale + (offset or 0)))
         keys.lo, keys.hi = ends[0], ends[1]
-    if rtype in ("int16", "uint16", "int32", "uint32") and scale:
+    if rtype in INTEGER_TYPES and scale:
         keys.step, keys.step_origin = abs(scale), offset or 0.0  # whole raw counts only
     return keys
+
+
+def _poll_keys(s: Section, device: DeviceKeys, keys: PointKeys) -> None:
+    """`poll_interval` and `group` of a point: its own interval wins over its group's, which
+    wins over its device's. Points polled at one interval are read together, in blocks."""
+    groups = device.groups
+    name = s.text("group", None)
+    group = PollGroup(None)
+    if name is not None:
+        if name in groups:
+            group = groups[name]
+            keys.params["group"] = name
+        else:
+            near = difflib.get_close_matches(name, list(groups), n=1)
+            hint = f" (did you mean {near[0]!r}?)" if near else ""
+            known = ", ".join(sorted(groups)) or "none"
+            s.problem("group", f"no group {name!r} in the device's groups (groups: {known})"
+                               f"{hint}")
+    own = read_poll_interval(s, "poll_interval")
+    keys.poll_interval = own if own is not None else group.poll_interval
+    if group.deadband is not None and keys.kind in ("int", "float"):
+        keys.deadband = group.deadband  # a group's deadband passes over its bool and text points

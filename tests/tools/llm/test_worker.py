@@ -11,7 +11,6 @@ import asyncio
 import shutil
 import sys
 import tempfile
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -28,6 +27,7 @@ from hermesd.router.llm import TOOL, SupervisedWorker
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.supervisor import Supervisor, ToolSpec
 from tests.support.plants import config_of, dev_plant
+from tests.support.until import until
 
 PREFIX = [{"text": "<|im_start|>system\n", "markup": True},
           {"text": "Answer with one of the allowed lines."},
@@ -73,11 +73,7 @@ async def worker_process(tool: ToolSpec) -> AsyncIterator[tuple[Supervisor, Supe
 
 async def wait_state(worker: SupervisedWorker, *states: str, timeout: float = 45.0) -> str:
     """Poll the worker's state (it changes from events, which set no asyncio.Event here)."""
-    deadline = time.monotonic() + timeout
-    while worker.state not in states:
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"worker still {worker.state}, not {states}")
-        await asyncio.sleep(0.05)
+    await until(lambda: worker.state in states, timeout, f"the worker to be {' or '.join(states)}")
     return worker.state
 
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import shutil
 import tempfile
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -26,6 +25,7 @@ from hermesd.router.llm import TOOL, SupervisedWorker, llm_spec
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolProcess, ToolSpec
 from tests.support.llm_builds import broken_llama_env, tiny_model
 from tests.support.plants import config_of, dev_plant
+from tests.support.until import until
 
 
 @asynccontextmanager
@@ -50,14 +50,6 @@ async def worker(spec: ToolSpec) -> AsyncIterator[tuple[ToolProcess, SupervisedW
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         shutil.rmtree(runtime, ignore_errors=True)
-
-
-async def until(condition: Any, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 async def test_a_build_that_dies_on_a_real_decode_fails_at_start_not_on_a_request(

@@ -112,22 +112,25 @@ class ToolUnderTest:
         await self.tool.close()
 
     def values(self, point: str) -> list[dict[str, Any]]:
+        """Every report of the point, as hermesd's cache takes them: a value sent, or a poll
+        that read it unchanged (`fresh`: the value last sent, at the new time)."""
+        out: list[dict[str, Any]] = []
+        for e in self.events:
+            if e.kind != "values":
+                continue
+            out.extend(v for v in e.data["values"] if v["point"] == point)
+            out.extend({"point": point, "value": out[-1]["value"] if out else None,
+                        "ts": f["ts"], "fresh": True}
+                       for f in e.data.get("fresh", []) if point in f["points"].split(" "))
+        return out
+
+    def sent(self, point: str) -> list[dict[str, Any]]:
+        """The values of the point sent in full (decoded), not as `fresh`."""
         return [v for e in self.events if e.kind == "values" for v in e.data["values"]
                 if v["point"] == point]
 
     def states(self, device: str) -> list[dict[str, Any]]:
         return [e.data for e in self.events if e.kind == "device" and e.data["device"] == device]
-
-    async def wait_for(self, condition: Any, timeout: float = 10.0, what: str = "it") -> Any:
-        deadline = asyncio.get_running_loop().time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            if asyncio.get_running_loop().time() > deadline:
-                raise TimeoutError(f"timed out waiting for {what}")
-            await asyncio.sleep(0.02)
-
 
 @contextlib.asynccontextmanager
 async def running_tool(config: Config, *, start: bool = True) -> AsyncIterator[ToolUnderTest]:

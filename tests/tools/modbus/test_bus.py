@@ -4,7 +4,9 @@ refused connections, missing ports, exception codes, late replies, CRC errors, c
 from __future__ import annotations
 
 import asyncio
-import time
+import fcntl
+import struct
+import termios
 from pathlib import Path
 
 import pytest
@@ -19,14 +21,32 @@ from hermes_tools.modbus.bus import (
     quiet_pymodbus,
     raise_if_cancelled,
 )
+from hermes_tools.sim.modbus import ModbusSimulator
 
-from tests.support.sim import free_port
+from tests.support.ports import free_port
+from tests.support.until import until
 from tests.tools.modbus.plant import load, rtu_device, simulating, tcp_device
 
 
 @pytest.fixture(autouse=True)
 def _quiet() -> None:
     quiet_pymodbus()
+
+
+def _unread(fd: int) -> int:
+    return int(struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0" * 4))[0])
+
+
+def _all_delivered(sim: ModbusSimulator) -> bool:
+    """Every late answer the simulator owed is sent and has crossed the (pty) cable, read off it
+    by the master, which drops what nobody asked for."""
+    for endpoint in sim.endpoints.values():
+        if endpoint.tasks:
+            return False
+        cable = endpoint.bridge
+        if cable is not None and (_unread(cable.master_a) or _unread(cable.slave_b)):
+            return False
+    return True
 
 
 def test_frame_gap_follows_the_baud_rate() -> None:
@@ -38,12 +58,11 @@ def test_frame_gap_follows_the_baud_rate() -> None:
     assert LinkSpec("rtu", "/dev/x", baudrate=9600, frame_gap=0.01).gap() == 0.01
 
 
-async def test_connection_refused_is_quick_and_says_so() -> None:
+async def test_connection_refused_says_so() -> None:
     bus = Bus(LinkSpec("tcp", free_port(), "127.0.0.1"), 1.0)
-    started = time.monotonic()
+    # refused at once, not waited out: a timeout would say "cannot connect ... within 1 s"
     with pytest.raises(NotConnected, match="connection refused"):
         await bus.read(1, "holding", 0, 1, 1.0)
-    assert time.monotonic() - started < 0.5
     await bus.close()
 
 
@@ -123,7 +142,8 @@ async def test_rtu_late_reply_is_refused_not_decoded(tmp_path: Path) -> None:
         # a's late one-register answer arrives while three registers are asked for
         with pytest.raises(BadReply, match="1 registers in reply to a read of 3"):
             await bus.read(1, "holding", 10, 3, 0.5)
-        await asyncio.sleep(0.4)  # (the answer to that read arrives late in turn, unasked)
+        # (the answer to that read arrives late in turn, unasked)
+        await until(lambda: _all_delivered(sim), what="the late answer to be delivered")
         # a late coil answer while holding registers are asked for: refused by function code
         await sim.slow("a", 0.5)
         with pytest.raises(NoAnswer):
@@ -131,7 +151,7 @@ async def test_rtu_late_reply_is_refused_not_decoded(tmp_path: Path) -> None:
         await sim.slow("a", 0.35)
         with pytest.raises(BadReply, match="function 1 to a request of function 3"):
             await bus.read(1, "holding", 10, 1, 0.5)
-        await asyncio.sleep(0.4)
+        await until(lambda: _all_delivered(sim), what="the late answer to be delivered")
         # another unit's late answer is skipped by its unit id; b's own answer is taken
         await sim.slow("a", 0.5)
         await sim.slow("b", 0.35)

@@ -8,7 +8,15 @@ import struct
 from typing import Any
 
 import pytest
-from hermes_tools.modbus.codec import CodecError, Layout, decode, decode_raw, encode, set_bit
+from hermes_tools.modbus.codec import (
+    CodecError,
+    Layout,
+    decode,
+    decode_raw,
+    encode,
+    merge,
+    set_bit,
+)
 from pymodbus.client import AsyncModbusTcpClient
 
 ORDERS = [("big", "big"), ("little", "big"), ("big", "little"), ("little", "little")]
@@ -207,7 +215,7 @@ def test_wrong_register_counts_and_values_are_refused() -> None:
     with pytest.raises(CodecError, match=r"not 0\.\.65535"):
         decode([-1], Layout("int16"))
     with pytest.raises(CodecError, match="unknown type"):
-        decode([1], Layout("int8"))
+        decode([1], Layout("int4"))
 
 
 def test_layout_from_config_params() -> None:
@@ -216,3 +224,62 @@ def test_layout_from_config_params() -> None:
     assert layout.words == 5 and layout.byte_order == "little"
     assert Layout.of({"type": "float64"}).words == 4
     assert Layout.of({"type": "bool", "bit": 2}).words == 1
+
+
+# -- 64-bit integers, bytes and fields --------------------------------------------------------
+
+@pytest.mark.parametrize(("rtype", "value", "words"), [
+    ("uint64", 2**64 - 1, [0xFFFF] * 4),
+    ("uint64", 12_345_678_901, [0, 0x0002, 0xDFDC, 0x1C35]),
+    ("int64", -2, [0xFFFF, 0xFFFF, 0xFFFF, 0xFFFE]),
+    ("int64", -(2**63), [0x8000, 0, 0, 0]),
+])
+def test_64_bit_counters_round_trip_exactly(rtype: str, value: int, words: list[int]) -> None:
+    layout = Layout(rtype)
+    assert layout.words == 4
+    assert encode(value, layout) == words and decode(words, layout) == value
+    little = Layout(rtype, word_order="little")
+    assert encode(value, little) == words[::-1] and decode(words[::-1], little) == value
+
+
+def test_64_bit_ranges_are_held_to() -> None:
+    with pytest.raises(CodecError, match="does not fit a uint64"):
+        encode(2**64, Layout("uint64"))
+    with pytest.raises(CodecError, match="does not fit a uint64"):
+        encode(-1, Layout("uint64"))
+    # a scaled energy counter: Wh counts read as kWh
+    assert decode([0, 0, 0, 1500], Layout("uint64", scale=0.001)) == 1.5
+
+
+def test_the_two_bytes_of_a_register() -> None:
+    high, low = Layout("uint8", byte="high"), Layout("int8", byte="low")
+    assert decode([0x12FB], high) == 0x12 and decode([0x12FB], low) == -5
+    assert merge(0xAB, high, 0x12FB) == 0xABFB  # the low byte as it was
+    assert merge(-1, low, 0x1200) == 0x12FF and merge(127, low, 0x12FF) == 0x127F
+    with pytest.raises(CodecError, match="does not fit an int8"):
+        merge(128, low, 0)
+    with pytest.raises(CodecError, match=r"high byte\) of its register \(0\.\.255\)"):
+        merge(256, high, 0)
+    with pytest.raises(CodecError, match="merged into the register"):
+        encode(1, high)
+
+
+def test_a_field_with_mask_and_shift() -> None:
+    stage = Layout("uint16", mask=0x0F00)  # shift: the mask's lowest bit, 8
+    assert decode([0xA5C3], stage) == 5
+    assert merge(9, stage, 0xA5C3) == 0xA9C3
+    with pytest.raises(CodecError, match=r"mask 0x0F00\) of its register \(0\.\.15\)"):
+        merge(16, stage, 0)
+    with pytest.raises(CodecError, match="whole number"):
+        merge(2.5, stage, 0)
+    # a field read in steps: shifted less than its lowest bit, its raw value counts in 2s
+    coarse = Layout("uint16", mask=0x00F0, shift=3)
+    assert decode([0x0030], coarse) == 6
+    assert merge(6, coarse, 0xFF0F) == 0xFF3F
+    with pytest.raises(CodecError, match="does not fit"):
+        merge(5, coarse, 0)  # 5 << 3 has a bit outside the mask
+    # a bit is a field too: only its own bit changes
+    assert merge(True, Layout("bool", bit=15), 0x00FF) == 0x80FF
+    assert merge(False, Layout("bool", bit=0), 0x00FF) == 0x00FE
+    with pytest.raises(CodecError, match=r"not 0\.\.65535"):
+        merge(1, stage, 70000)

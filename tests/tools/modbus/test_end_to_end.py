@@ -12,7 +12,8 @@ import pytest
 import yaml
 
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config
-from tests.support.sim import RunningSim, SimRunner, free_port
+from tests.support.ports import free_port
+from tests.support.sim import RunningSim, SimRunner
 from tests.tools.modbus.plant import POINTS, VALUES
 
 FAST = {"poll_interval": "300ms", "timeout": "400ms", "backoff_max": "1s"}

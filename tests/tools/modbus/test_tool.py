@@ -3,16 +3,19 @@ backoff, on-demand reads, writes checked before any bus traffic, raw register ac
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_tools.modbus import tool as tool_module
 from hermes_tools.modbus.tool import ModbusTool
 
 from hermesd.core.errors import ErrorCode, HermesError, ToolError, UnknownPoint
-from tests.support.sim import free_port
+from tests.support.ports import free_port
+from tests.support.until import until
 from tests.tools.modbus.plant import load, rtu_device, running_tool, simulating, tcp_device
 
 CTX: dict[str, Any] = {}
@@ -31,7 +34,7 @@ async def _error(coro: Any) -> HermesError:
 async def test_poll_sends_every_value_and_refreshes_timestamps(tmp_path: Path) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)
     async with simulating(config), running_tool(config) as t:
-        await t.wait_for(lambda: len(t.values("speed")) >= 3, what="three polls")
+        await until(lambda: len(t.values("speed")) >= 3, what="three polls")
         seen = {pid: t.values(pid)[0]["value"] for pid in config.points}
         wandering = {pid: seen.pop(pid) for pid in ("temp", "pressure", "count")}
         assert seen == {"speed": 1200, "conveyor": 24.5, "label": "OK", "ready": False,
@@ -47,14 +50,34 @@ async def test_poll_sends_every_value_and_refreshes_timestamps(tmp_path: Path) -
         assert (await t.tool.status({}, CTX))["devices"]["plc"]["blocks"] == 4
 
 
+async def test_unchanged_registers_are_reported_fresh_not_sent_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config), running_tool(config) as t:
+        await until(lambda: len(t.values("speed")) >= 4, what="four polls")
+        assert len(t.sent("speed")) == 1  # decoded and sent once; then named as fresh
+        fresh = [v for v in t.values("speed") if v.get("fresh")]
+        assert fresh and {v["value"] for v in fresh} == {1200}
+        # a request on demand (here a write) gives hermesd a value of its own: the next poll
+        # sends every value in full, never `fresh` against a value hermesd no longer holds
+        await t.tool.write({"point": "speed", "value": 900}, CTX)
+        await until(lambda: len(t.sent("speed")) == 2, what="speed sent again")
+        assert t.sent("speed")[-1]["value"] == 900
+        assert len(t.sent("conveyor")) == 2  # every value in full after the write
+        # and every FULL_EVERY seconds, changed or not
+        monkeypatch.setattr(tool_module, "FULL_EVERY", 0.5)
+        sent = len(t.sent("conveyor"))
+        await until(lambda: len(t.sent("conveyor")) >= sent + 2, what="two full sends")
+
+
 async def test_offline_at_once_logged_once_backed_off_and_back(
         tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="hermes_tools")
     config = load({"plc": tcp_device(free_port(), backoff_max="1s")}, tmp_path)
     async with simulating(config) as sim, running_tool(config) as t:
-        await t.wait_for(lambda: t.states("plc"), what="online")
+        await until(lambda: t.states("plc"), what="online")
         await sim.drop("plc")
-        await t.wait_for(lambda: len(t.states("plc")) == 2, what="offline")
+        await until(lambda: len(t.states("plc")) == 2, what="offline")
         off = t.states("plc")[1]
         assert off["online"] is False and off["reason"] == "no answer within 0.3 s"
         err = await _error(t.tool.read({"point": "temp"}, CTX))
@@ -62,11 +85,11 @@ async def test_offline_at_once_logged_once_backed_off_and_back(
         # alone on its link, a silent unit is tried at its poll interval, one timeout each
         before = sim.status()["plc"]["requests"]["read"]
         started = time.monotonic()
-        await t.wait_for(lambda: (sim.status()["plc"]["requests"]["read"] - before) >= 3,
+        await until(lambda: (sim.status()["plc"]["requests"]["read"] - before) >= 3,
                          what="three more tries")
         assert time.monotonic() - started > 0.9
         await sim.restore("plc")
-        await t.wait_for(lambda: len(t.states("plc")) == 3, what="online again")
+        await until(lambda: len(t.states("plc")) == 3, what="online again")
         assert t.states("plc")[2]["online"] is True
         assert await _read(t.tool, "speed") == 1200
     # hermesd logs the outage from the one `device` event; the tool only at debug, once
@@ -84,26 +107,26 @@ async def test_a_plc_restart_is_probed_at_the_poll_interval_quietly(
     caplog.set_level(logging.DEBUG, logger="hermes_tools")
     config = load({"plc": tcp_device(free_port())}, tmp_path)  # poll 200 ms, backoff_max 30 s
     async with simulating(config) as sim, running_tool(config) as t:
-        await t.wait_for(lambda: t.states("plc"), what="online")
+        await until(lambda: t.states("plc"), what="online")
         await sim.drop("plc", "refuse")
-        await t.wait_for(lambda: len(t.states("plc")) == 2, what="offline")
+        await until(lambda: len(t.states("plc")) == 2, what="offline")
         assert t.states("plc")[1]["reason"].endswith("connection refused")
         dev = t.tool.devices["plc"]
         # doubling from 0.2 s, an eighth failure would wait 25.6 s; a probe is due within a poll
-        await t.wait_for(lambda: dev.health.failures >= 8, timeout=20, what="eight probes")
+        await until(lambda: dev.health.failures >= 8, timeout=20, what="eight probes")
         status = (await t.tool.status({}, CTX))["devices"]["plc"]
         assert status["online"] is False and status["retry_in_s"] <= 0.2
         def ours() -> int:  # pymodbus's own lines reach caplog; in the tool `bus` takes them
             return sum(r.name.startswith("hermes_tools") for r in caplog.records)
 
         logged = ours()
-        await t.wait_for(lambda: dev.health.failures >= 12, timeout=20, what="four more probes")
+        await until(lambda: dev.health.failures >= 12, timeout=20, what="four more probes")
         assert ours() == logged  # a failed probe writes no line, not even at debug
         assert dev.health.reason.endswith("connection refused")  # said every time, not once
         await sim.restore("plc")
         back = time.time()
-        await t.wait_for(lambda: len(t.states("plc")) == 3, what="online again")
-        await t.wait_for(lambda: any(v["ts"] >= back for v in t.values("speed")),
+        await until(lambda: len(t.states("plc")) == 3, what="online again")
+        await until(lambda: any(v["ts"] >= back for v in t.values("speed")),
                          what="a fresh value")
     assert not [r for r in caplog.records
                 if r.levelno >= logging.WARNING and r.name.startswith("hermes_tools")]
@@ -115,12 +138,12 @@ async def test_dead_unit_on_a_shared_rtu_bus_does_not_stop_the_others(tmp_path: 
     config = load({"a": rtu_device(path, 1, "a_"), "b": rtu_device(path, 2, "b_"),
                    "c": rtu_device(path, 3, "c_")}, tmp_path)
     async with simulating(config) as sim, running_tool(config) as t:
-        await t.wait_for(lambda: all(t.states(d) for d in "abc"), what="all online")
+        await until(lambda: all(t.states(d) for d in "abc"), what="all online")
         await sim.drop("b")
-        await t.wait_for(lambda: len(t.states("b")) == 2, what="b offline")
+        await until(lambda: len(t.states("b")) == 2, what="b offline")
         counted = {d: len(t.values(f"{d}_speed")) for d in "ac"}
         tried = sim.status()["b"]["requests"]["read"]
-        await t.wait_for(lambda: all(len(t.values(f"{d}_speed")) >= counted[d] + 15
+        await until(lambda: all(len(t.values(f"{d}_speed")) >= counted[d] + 15
                                      for d in "ac"), timeout=20, what="a and c polled on")
         # the dead unit is asked once per backoff step (0.2, 0.4, 0.8, 1.6 s ...), not once per
         # poll: it costs the bus a timeout now and then, and a and c go on meanwhile
@@ -301,7 +324,7 @@ async def test_reconfigure_keeps_the_link_and_what_it_knows(tmp_path: Path) -> N
     port = free_port()
     config = load({"plc": tcp_device(port)}, tmp_path)
     async with simulating(config), running_tool(config) as t:
-        await t.wait_for(lambda: t.states("plc"), what="online")
+        await until(lambda: t.states("plc"), what="online")
         bus = t.tool.devices["plc"].bus
         fewer = load({"plc": {**tcp_device(port), "poll_interval": "100ms"}}, tmp_path)
         summary = await t.configure(fewer)
@@ -309,7 +332,7 @@ async def test_reconfigure_keeps_the_link_and_what_it_knows(tmp_path: Path) -> N
         assert t.tool.devices["plc"].bus is bus
         assert t.tool.devices["plc"].health.online is True
         count = len(t.values("speed"))
-        await t.wait_for(lambda: len(t.values("speed")) > count + 2, what="polls go on")
+        await until(lambda: len(t.values("speed")) > count + 2, what="polls go on")
         assert len(t.states("plc")) == 1  # no second "online"
 
 
@@ -318,10 +341,40 @@ async def test_reconfigure_closes_links_nobody_uses(tmp_path: Path) -> None:
     both = load({"one": tcp_device(ports[0], prefix="a_"), "two": tcp_device(ports[1])},
                 tmp_path)
     async with simulating(both), running_tool(both) as t:
-        await t.wait_for(lambda: t.states("one") and t.states("two"), what="both online")
+        await until(lambda: t.states("one") and t.states("two"), what="both online")
         gone = t.tool.devices["two"].bus
         await t.configure(load({"one": tcp_device(ports[0], prefix="a_")}, tmp_path))
-        await t.wait_for(lambda: gone._client is None, what="the unused link closed")
+        await until(lambda: gone._client is None, what="the unused link closed")
         assert list(t.tool.devices) == ["one"]
         count = len(t.values("a_speed"))
-        await t.wait_for(lambda: len(t.values("a_speed")) > count + 2, what="one polled on")
+        await until(lambda: len(t.values("a_speed")) > count + 2, what="one polled on")
+
+
+async def test_writes_to_parts_of_one_register_never_undo_each_other(tmp_path: Path) -> None:
+    """A bit, a byte and a field of one register, written many times at once: each write
+    reads the register, merges its own bits and writes it back, one at a time per register,
+    so the register ends holding every last value (without that, a write merged into a value
+    read before another's write would put the other's old bits back)."""
+    device = tcp_device(free_port())
+    device["points"] = {
+        "flag": {"table": "holding", "address": 5, "type": "bool", "bit": 15, "writable": True},
+        "stage": {"table": "holding", "address": 5, "mask": 0x0F00, "writable": True,
+                  "min": 0, "max": 15},
+        "level": {"table": "holding", "address": 5, "type": "uint8", "byte": "low",
+                  "writable": True, "min": 0, "max": 255},
+    }
+    config = load({"plc": device}, tmp_path)
+    async with simulating(config), running_tool(config, start=False) as t:
+        for round_ in range(5):
+            flag, stage, level = bool(round_ % 2), round_ + 3, 17 * round_ + 1
+            results = await asyncio.gather(
+                t.tool.write({"point": "flag", "value": flag}, CTX),
+                t.tool.write({"point": "stage", "value": stage}, CTX),
+                t.tool.write({"point": "level", "value": level}, CTX))
+            assert all(r["confirmed"] for r in results), results
+            raw = await t.tool.read_registers({"device": "plc", "table": "holding",
+                                               "address": 5}, CTX)
+            assert raw["registers"] == [(flag << 15) | (stage << 8) | level], round_
+        assert await _read(t.tool, "stage") == 7 and await _read(t.tool, "level") == 69
+        err = await _error(t.tool.write({"point": "level", "value": 256}, CTX))
+        assert err.code == ErrorCode.OUT_OF_RANGE

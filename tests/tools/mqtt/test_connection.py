@@ -13,10 +13,10 @@ from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_
 from tests.support.mosquitto import (
     Mosquitto,
     MqttClient,
-    free_port,
     make_password_file,
     make_pki,
 )
+from tests.support.ports import free_port
 
 B = "hermesd/test-node"
 

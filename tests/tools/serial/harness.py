@@ -17,7 +17,6 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -208,18 +207,6 @@ class ToolUnderTest:
     def online(self, device: str) -> bool | None:
         states = self.states(device)
         return states[-1][0] if states else None
-
-
-async def until(condition: Callable[[], Any], timeout: float = 10.0, what: str = "it") -> Any:
-    """Poll a condition on the loop until it holds; its value, or TimeoutError naming it."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = condition()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 class ReadGate:

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ReadGate, ToolUnderTest, plant, scale, until
+from tests.tools.serial.harness import ReadGate, ToolUnderTest, plant, scale
 
 
 async def _fails(t: ToolUnderTest, point: str, code: ErrorCode) -> str:

@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import SCALE_PATTERN, ToolUnderTest, plant, scale, until
+from tests.tools.serial.harness import SCALE_PATTERN, ToolUnderTest, plant, scale
 
 
 def _scale_points() -> dict[str, object]:

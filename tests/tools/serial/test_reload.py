@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 import serial
 
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ToolUnderTest, plant, scale, tool_slice, until, write_config
+from tests.tools.serial.harness import ToolUnderTest, plant, scale, tool_slice, write_config
 
 
 async def test_reload_keeps_unchanged_devices_connected(start_sim: StartSim, by_id: Path,

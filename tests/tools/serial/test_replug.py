@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ToolUnderTest, plant, scale, until
+from tests.tools.serial.harness import ToolUnderTest, plant, scale
 
 
 async def test_unplug_and_replug_under_the_same_link(start_sim: StartSim, by_id: Path,

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ToolUnderTest, plant, until
+from tests.tools.serial.harness import ToolUnderTest, plant
 
 
 def gas_meter(port: Path, **extra: Any) -> dict[str, Any]:

@@ -8,8 +8,9 @@ from typing import Any
 import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
+from tests.support.until import until
 from tests.tools.serial.conftest import StartSim
-from tests.tools.serial.harness import ToolUnderTest, plant, until
+from tests.tools.serial.harness import ToolUnderTest, plant
 
 
 def controller(port: Path, **point: Any) -> dict[str, Any]:

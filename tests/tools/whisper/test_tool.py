@@ -20,6 +20,8 @@ from hermesd.core.protocol import Event
 from hermesd.core.wav import read_wav
 from hermesd.models.whisper import VARIANTS
 from hermesd.supervisor import ToolProcess, ToolSpec
+from tests.support import procfs
+from tests.support.until import until
 from tests.voice.speech import Speech
 
 PROMPT = ("Boiler 3 temperature, Steam valve 2, Feed water tank level. Hermes, read the "
@@ -179,17 +181,19 @@ async def test_killed_mid_transcription_fails_the_call_at_once_and_comes_back(
     long = speech.join([speech.say("Hermes, tell me everything about boiler 3.")] * 6,
                        "long2.wav")
     pid = whisper.tool.status()["pid"]
+    idle_cpu = procfs.cpu_seconds(pid) or 0.0
     call = asyncio.create_task(whisper.call("transcribe", {"path": whisper.put(long)}))
-    await asyncio.sleep(0.3)  # let it start decoding; the kill is what is under test
+    # decoding has begun when the tool burns CPU (a quarter second of it: more than a call's
+    # bookkeeping); the kill mid-transcription is what is under test
+    await until(lambda: (procfs.cpu_seconds(pid) or 0.0) > idle_cpu + 0.25, 30,
+                "the tool to start decoding")
+    assert not call.done()
     os.kill(pid, signal.SIGKILL)
-    started = time.monotonic()
+    # at once: the call's 60 s deadline would have raised Timeout, not ToolUnavailable
     with pytest.raises(ToolUnavailable):
         await call
-    assert time.monotonic() - started < 2.0
-    deadline = time.monotonic() + 30
-    while not (whisper.tool.state == "running" and whisper.tool.status()["pid"] not in (None, pid)):
-        assert time.monotonic() < deadline, whisper.tool.status()
-        await asyncio.sleep(0.05)
+    await until(lambda: whisper.tool.state == "running"
+                and whisper.tool.status()["pid"] not in (None, pid), 30, "the tool back")
     assert whisper.tool.restarts == 1
     # whichever the supervisor noticed first: the exit, or the socket closing with it
     assert "was killed by SIGKILL" in whisper.tool.last_error or \
@@ -203,10 +207,8 @@ async def _refusal(spec: ToolSpec, tmp_path: Path) -> str:
     runtime = Path(f"/tmp/hw{os.getpid()}-{time.monotonic_ns()}")
     tool, task = await _start(spec, runtime)
     try:
-        deadline = time.monotonic() + 30
-        while "failed to configure" not in tool.last_error:
-            assert time.monotonic() < deadline, tool.status()
-            await asyncio.sleep(0.05)
+        await until(lambda: "failed to configure" in tool.last_error, 30,
+                    "the tool to refuse its config")
         assert tool.state != "running"
         return tool.last_error
     finally:

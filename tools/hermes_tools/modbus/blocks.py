@@ -45,6 +45,11 @@ class Block:
     def end(self) -> int:
         return self.address + self.count
 
+    @property
+    def keys(self) -> str:
+        """Its spans' keys, space-separated (point ids hold no spaces)."""
+        return " ".join(span.key for span in self.members)
+
     def slice(self, values: list[int] | list[bool], span: Span) -> list[int] | list[bool]:
         """The part of this block's answer that belongs to `span`."""
         start = span.address - self.address

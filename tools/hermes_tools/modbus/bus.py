@@ -1,8 +1,11 @@
-"""One physical Modbus link — a TCP connection or an RTU serial port — used one request at a time.
+"""One physical Modbus link — a TCP connection, a UDP endpoint or a serial port — used one request
+at a time.
 
-Devices with the same TCP endpoint (a gateway) or the same serial port (an RS-485 bus) share a
-`Bus`. It holds one pymodbus async client, serialises requests with its own lock (RTU also keeps
-the inter-frame silence), bounds each request by the asking device's own timeout, and checks
+Devices with the same TCP or UDP endpoint (a gateway) or the same serial port (an RS-485 bus)
+share a `Bus`. The frames on it are MBAP (`tcp`, `udp`), RTU (`rtu`, and `rtu_over_tcp` /
+`rtu_over_udp` for serial-to-Ethernet gateways that pass RTU frames through) or ASCII (`ascii`).
+It holds one pymodbus async client, serialises requests with its own lock (RTU also keeps the
+inter-frame silence), bounds each request by the asking device's own timeout, and checks
 that a reply really answers the request: RTU has no transaction id, and pymodbus hands a late
 reply to whoever asks next, even one of another function. A reply that does not fit is refused,
 never decoded. The link reconnects on the next request after it was lost; it never retries a
@@ -22,9 +25,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from pymodbus.client import AsyncModbusSerialClient, AsyncModbusTcpClient
+from pymodbus.client import AsyncModbusSerialClient, AsyncModbusTcpClient, AsyncModbusUdpClient
 from pymodbus.exceptions import ConnectionException, ModbusException, ModbusIOException
+from pymodbus.framer import FramerType
 from pymodbus.logging import Log
+
+from hermes_tools.modbus import diagnostics
 
 log = logging.getLogger(__name__)
 
@@ -38,6 +44,15 @@ READ_FUNCTION = {"coil": 1, "discrete": 2, "holding": 3, "input": 4}
 #: after this many silent requests in a row with no reply at all, a TCP connection is reopened
 #: (a half-open connection to a rebooted PLC never answers again)
 TCP_SILENT_RECONNECT = 2
+#: transports on a serial port of this machine, and over IP
+SERIAL = ("rtu", "ascii")
+NETWORK = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
+#: the frames each transport carries
+FRAMER = {"tcp": FramerType.SOCKET, "udp": FramerType.SOCKET, "rtu_over_tcp": FramerType.RTU,
+          "rtu_over_udp": FramerType.RTU, "rtu": FramerType.RTU, "ascii": FramerType.ASCII}
+#: transports whose frames carry no transaction id: unit 0 is broadcast, 1..247 are devices
+RTU_FRAMED = ("rtu", "ascii", "rtu_over_tcp", "rtu_over_udp")
+Client = AsyncModbusTcpClient | AsyncModbusUdpClient | AsyncModbusSerialClient
 
 
 class LinkFault(Exception):
@@ -50,6 +65,10 @@ class LinkFault(Exception):
 
 class NoAnswer(LinkFault):
     """Nothing valid came back in time (silence, a CRC error, a truncated frame)."""
+
+
+class TimedOut(NoAnswer):
+    """Silence: nothing at all came back before the deadline."""
 
 
 class NotConnected(LinkFault):
@@ -77,8 +96,8 @@ class ExceptionReply(Exception):
 class LinkSpec:
     """Where a link goes; devices with equal specs share one `Bus`."""
 
-    transport: str  # tcp | rtu
-    port: int | str  # TCP port, or a serial device path
+    transport: str  # tcp | udp | rtu_over_tcp | rtu_over_udp | rtu | ascii
+    port: int | str  # TCP or UDP port, or a serial device path
     host: str | None = None
     baudrate: int = 9600
     parity: str = "N"
@@ -88,21 +107,35 @@ class LinkSpec:
 
     @classmethod
     def of(cls, params: dict[str, Any]) -> LinkSpec:
-        if params["transport"] == "tcp":
-            return cls("tcp", int(params["port"]), host=str(params["host"]))
-        return cls("rtu", str(params["port"]), baudrate=int(params.get("baudrate", 9600)),
+        transport = str(params["transport"])
+        if transport in NETWORK:
+            return cls(transport, int(params["port"]), host=str(params["host"]))
+        return cls(transport, str(params["port"]), baudrate=int(params.get("baudrate", 9600)),
                    parity=str(params.get("parity", "N")), stopbits=int(params.get("stopbits", 1)),
                    bytesize=int(params.get("bytesize", 8)), frame_gap=params.get("frame_gap"))
 
     @property
+    def network(self) -> bool:
+        return self.transport in NETWORK
+
+    @property
+    def stream(self) -> bool:
+        """A TCP connection, which a rebooted peer can leave half open."""
+        return self.transport in ("tcp", "rtu_over_tcp")
+
+    @property
     def key(self) -> tuple[Any, ...]:
-        return ("tcp", self.host, self.port) if self.transport == "tcp" else ("rtu", self.port)
+        if self.network:
+            return ("tcp" if self.stream else "udp", self.host, self.port)
+        return ("serial", self.port)
 
     def describe(self) -> str:
-        return f"{self.host}:{self.port}" if self.transport == "tcp" else str(self.port)
+        where = f"{self.host}:{self.port}" if self.network else str(self.port)
+        return where if self.transport in ("tcp", "rtu") else f"{where} ({self.transport})"
 
     def gap(self) -> float:
-        """Silence between RTU frames: 3.5 characters, at least 1.75 ms (spec, 2.5.1.1)."""
+        """Silence between RTU frames: 3.5 characters, at least 1.75 ms (spec, 2.5.1.1). A
+        gateway keeps the silence on its own serial side; ASCII frames end with CR LF."""
         if self.transport != "rtu":
             return 0.0
         if self.frame_gap is not None:
@@ -182,33 +215,36 @@ class Bus:
         self.spec = spec
         self.timeout = timeout  # the longest timeout of the devices on this link
         self._lock = asyncio.Lock()
-        self._client: AsyncModbusTcpClient | AsyncModbusSerialClient | None = None
+        self._client: Client | None = None
         self._quiet_since = 0.0
         self._silent = 0
         self.requests = 0  # sent, for status and benchmarks
+        self.connects = 0  # connections opened; each after the first is a reconnect
 
     # -- connection -------------------------------------------------------------------------
 
-    def _make_client(self) -> AsyncModbusTcpClient | AsyncModbusSerialClient:
+    def _make_client(self) -> Client:
         # retries=0 and reconnect_delay=0: the device's backoff decides when to try again
         slack = self.timeout + 1.0  # pymodbus's own timer must never fire before ours
-        if self.spec.transport == "tcp":
-            return AsyncModbusTcpClient(str(self.spec.host), port=int(self.spec.port),
-                                        timeout=slack, retries=0, reconnect_delay=0)
-        return AsyncModbusSerialClient(str(self.spec.port), baudrate=self.spec.baudrate,
-                                       parity=self.spec.parity, stopbits=self.spec.stopbits,
-                                       bytesize=self.spec.bytesize, timeout=slack, retries=0,
+        spec, framer = self.spec, FRAMER[self.spec.transport]
+        if spec.network:
+            kind = AsyncModbusTcpClient if spec.stream else AsyncModbusUdpClient
+            return kind(str(spec.host), port=int(spec.port), framer=framer, timeout=slack,
+                        retries=0, reconnect_delay=0)
+        return AsyncModbusSerialClient(str(spec.port), framer=framer, baudrate=spec.baudrate,
+                                       parity=spec.parity, stopbits=spec.stopbits,
+                                       bytesize=spec.bytesize, timeout=slack, retries=0,
                                        reconnect_delay=0)
 
-    async def _connected(self, timeout: float) -> AsyncModbusTcpClient | AsyncModbusSerialClient:
+    async def _connected(self, timeout: float) -> Client:
         if self._client is None:
             self._client = self._make_client()
         client = self._client
         if client.connected:
             return client
         where = self.spec.describe()
-        if self.spec.transport == "rtu" and not os.path.exists(where):  # noqa: ASYNC240 - one stat
-            raise NotConnected(f"serial port {where} does not exist")
+        if not self.spec.network and not os.path.exists(str(self.spec.port)):  # noqa: ASYNC240 - one stat
+            raise NotConnected(f"serial port {self.spec.port} does not exist")
         _CONNECT_ERRORS.expect_connect()
         try:
             async with asyncio.timeout(timeout):
@@ -216,10 +252,21 @@ class Bus:
         except TimeoutError:
             client.close()
             raise NotConnected(f"cannot connect to {where} within {timeout:g} s") from None
+        except Exception as exc:  # pyserial's own errors are no OSError
+            # a port that refuses its settings (termios.error: a pty takes no 7-bit characters;
+            # ValueError from pyserial) is a device that cannot be reached, never a crash of
+            # the poller (pymodbus lets these through; it catches only OSError)
+            client.close()
+            self._client = None
+            raise NotConnected(f"cannot open {where}: {type(exc).__name__}: "
+                               f"{str(exc)[:160]}") from None
         raise_if_cancelled()  # connect() awaits wait_for too
         if not ok or not client.connected:
             raise NotConnected(f"cannot connect to {where}: {_connect_reason(_CONNECT_ERRORS.last)}")
         self._silent = 0
+        self.connects += 1
+        if self.connects > 1:
+            diagnostics.current().reconnected()
         return client
 
     async def close(self) -> None:
@@ -238,8 +285,9 @@ class Bus:
     # -- requests ---------------------------------------------------------------------------
 
     async def _transact(self, timeout: float, send: Callable[[Any], Awaitable[Any]],
-                        expect_fc: int) -> Any:
-        """Send one request under the lock; the reply, checked for its function code."""
+                        expect_fc: int, *, probe: bool = False) -> Any:
+        """Send one request under the lock; the reply, checked for its function code.
+        `probe`: silence is expected (a scan of unit ids) and says nothing of the connection."""
         async with self._lock:
             deadline = time.monotonic() + timeout
             client = await self._connected(timeout)
@@ -249,12 +297,16 @@ class Bus:
                 if wait > 0:
                     await asyncio.sleep(wait)
             self.requests += 1
+            counted = diagnostics.current()
+            counted.sent()
+            sent_at = time.monotonic()
             try:
                 async with asyncio.timeout(max(0.001, deadline - time.monotonic())):
                     reply = await send(client)
             except TimeoutError:
-                self._no_answer(client)
-                raise NoAnswer(f"no answer within {timeout:g} s") from None
+                counted.timed_out()
+                self._no_answer(client, probe=probe)
+                raise TimedOut(f"no answer within {timeout:g} s") from None
             except ConnectionException:
                 raise NotConnected(f"connection to {self.spec.describe()} lost",
                                    lost=True) from None
@@ -262,34 +314,43 @@ class Bus:
                 if not client.connected:
                     raise NotConnected(f"connection to {self.spec.describe()} lost",
                                        lost=True) from None
-                self._no_answer(client)
+                counted.bad_reply()
+                self._no_answer(client, probe=probe)
                 raise NoAnswer(f"no valid answer ({exc})") from None
             except ModbusException as exc:
+                counted.bad_reply()
                 raise BadReply(f"pymodbus refused the exchange: {exc}") from None
             finally:
                 self._quiet_since = time.monotonic()
             raise_if_cancelled()
         self._silent = 0
         if reply is None:
+            counted.bad_reply()
             raise NoAnswer("no reply")
         if reply.isError():
             if reply.function_code != (expect_fc | 0x80):
+                counted.bad_reply()
                 raise BadReply(f"an exception reply for function {reply.function_code & 0x7F}, "
                                f"not {expect_fc} (a late answer to an earlier request?)")
+            counted.answered(self._quiet_since - sent_at, int(reply.exception_code))
             raise ExceptionReply(int(reply.exception_code))
         if reply.function_code != expect_fc:
+            counted.bad_reply()
             raise BadReply(f"a reply of function {reply.function_code} to a request of function "
                            f"{expect_fc} (a late answer to an earlier request?)")
+        counted.answered(self._quiet_since - sent_at)
         return reply
 
-    def _no_answer(self, client: Any) -> None:
+    def _no_answer(self, client: Any, *, probe: bool = False) -> None:
+        if probe:
+            return
         self._silent += 1
-        if self.spec.transport == "tcp" and self._silent >= TCP_SILENT_RECONNECT:
+        if self.spec.stream and self._silent >= TCP_SILENT_RECONNECT:
             client.close()  # the next request opens a fresh connection
 
     async def read(self, unit: int, table: str, address: int, count: int,
-                   timeout: float) -> list[int] | list[bool]:
-        """`count` registers or bits of `table` from `address`."""
+                   timeout: float, *, probe: bool = False) -> list[int] | list[bool]:
+        """`count` registers or bits of `table` from `address` (`probe`: see `_transact`)."""
         fc = READ_FUNCTION[table]
         method = {1: "read_coils", 2: "read_discrete_inputs", 3: "read_holding_registers",
                   4: "read_input_registers"}[fc]
@@ -297,7 +358,7 @@ class Bus:
         def send(client: Any) -> Awaitable[Any]:
             return getattr(client, method)(address, count=count, device_id=unit)  # type: ignore[no-any-return]
 
-        reply = await self._transact(timeout, send, fc)
+        reply = await self._transact(timeout, send, fc, probe=probe)
         if fc in (1, 2):
             bits = list(reply.bits)
             if not count <= len(bits) < count + 8:

@@ -3,8 +3,12 @@
 A `Layout` says how a point sits in its registers: its type, word order (which register holds the
 most significant word), byte order (which byte of a register comes first), scale and offset
 (value = raw × scale + offset), the length of a string and the bit of a bool packed in a
-register. `decode` and `encode` are pure functions over lists of 16-bit register values; they
-do no I/O and never guess: a value that its registers cannot hold exactly raises `CodecError`.
+register. Some points hold only part of one register: a bool's `bit`, an 8-bit half (`int8`,
+`uint8` with `byte: high|low`, the register's bits 8-15 or 0-7 whatever the byte order), a
+field (`mask`, `shift`: raw = (register & mask) >> shift). `decode` and `encode` are pure
+functions over lists of 16-bit register values; they do no I/O and never guess: a value that
+its registers cannot hold exactly raises `CodecError`. A part of a register is written by
+`merge` into the register's current value (the tool reads it first).
 """
 
 from __future__ import annotations
@@ -18,13 +22,17 @@ from typing import Any
 from hermesd.core.strict_json import INT_MAX, INT_MIN
 
 #: registers each fixed-size type occupies
-WORDS = {"int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "float32": 2, "float64": 4}
-#: struct formats of the fixed-size types, big-endian
-_FORMATS = {"int16": ">h", "uint16": ">H", "int32": ">i", "uint32": ">I", "float32": ">f",
-            "float64": ">d"}
+WORDS = {"int8": 1, "uint8": 1, "int16": 1, "uint16": 1, "int32": 2, "uint32": 2, "int64": 4,
+         "uint64": 4, "float32": 2, "float64": 4}
+#: struct formats of the types stored in whole registers, big-endian
+_FORMATS = {"int16": ">h", "uint16": ">H", "int32": ">i", "uint32": ">I", "int64": ">q",
+            "uint64": ">Q", "float32": ">f", "float64": ">d"}
 #: the raw range each integer type can hold
-INT_RANGE = {"int16": (-(2**15), 2**15 - 1), "uint16": (0, 2**16 - 1),
-             "int32": (-(2**31), 2**31 - 1), "uint32": (0, 2**32 - 1)}
+INT_RANGE = {"int8": (-(2**7), 2**7 - 1), "uint8": (0, 2**8 - 1),
+             "int16": (-(2**15), 2**15 - 1), "uint16": (0, 2**16 - 1),
+             "int32": (-(2**31), 2**31 - 1), "uint32": (0, 2**32 - 1),
+             "int64": (-(2**63), 2**63 - 1), "uint64": (0, 2**64 - 1)}
+BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
 FLOAT32_MAX = 3.4028234663852886e38
 #: how close to a whole number a scaled value must come to be written to an integer register
 _WHOLE = 1e-6
@@ -43,6 +51,26 @@ class Layout:
     offset: float = 0.0
     length: int | None = None  # registers of a string (two bytes each)
     bit: int | None = None  # a bool packed in a holding or input register: its bit 0..15
+    byte: str | None = None  # int8/uint8: the half of the register, high (bits 8-15) or low
+    mask: int | None = None  # a field of a uint16: its bits (one run, e.g. 0x0F00)
+    shift: int | None = None  # ...and how far its raw value is shifted (default: lowest bit)
+
+    @property
+    def part(self) -> int | None:
+        """The bits of its one register the point holds (None: whole registers); a write of
+        such a point is merged into the register's current value."""
+        if self.type == "bool" and self.bit is not None:
+            return 1 << self.bit
+        if self.byte is not None:
+            return BYTE_MASK[self.byte]
+        return self.mask
+
+    @property
+    def field_shift(self) -> int:
+        part = self.part or 1
+        if self.byte is not None or self.shift is None:
+            return (part & -part).bit_length() - 1
+        return self.shift
 
     @property
     def words(self) -> int:
@@ -63,7 +91,8 @@ class Layout:
         return cls(type=params["type"], word_order=params.get("word_order", "big"),
                    byte_order=params.get("byte_order", "big"),
                    scale=float(params.get("scale", 1.0)), offset=float(params.get("offset", 0.0)),
-                   length=params.get("length"), bit=params.get("bit"))
+                   length=params.get("length"), bit=params.get("bit"), byte=params.get("byte"),
+                   mask=params.get("mask"), shift=params.get("shift"))
 
 
 # -- words and bytes ----------------------------------------------------------------------
@@ -106,6 +135,12 @@ def decode_raw(registers: Sequence[int], layout: Layout) -> int | float | str | 
         _check_registers(registers, 1)
         return bool((registers[0] >> layout.bit) & 1)
     _check_registers(registers, layout.words)
+    part = layout.part
+    if part is not None:
+        raw = (registers[0] & part) >> layout.field_shift
+        if layout.type == "int8" and raw >= 0x80:
+            raw -= 0x100
+        return raw
     data = _to_bytes(registers, layout)
     if layout.type == "string":
         return data.rstrip(b"\x00").decode("utf-8", errors="replace").rstrip()
@@ -129,8 +164,9 @@ def encode_raw(raw: int | float | str, layout: Layout) -> list[int]:
             raise CodecError(f"{raw!r} is {len(data)} bytes; {layout.words} registers hold {room}")
         return _from_bytes(data.ljust(room, b"\x00"), layout)
     fmt = _FORMATS.get(layout.type)
-    if fmt is None:
-        raise CodecError(f"type {layout.type!r} is not stored in whole registers")
+    if fmt is None or layout.part is not None:
+        raise CodecError(f"a {layout.type} {_part_words(layout)}is part of a register: it is "
+                         "merged into the register's value, not written alone")
     if layout.type in INT_RANGE:
         lo, hi = INT_RANGE[layout.type]
         if isinstance(raw, bool) or not isinstance(raw, int):
@@ -177,7 +213,7 @@ def decode(registers: Sequence[int], layout: Layout) -> Any:
     it is never a value, and never an OverflowError.
     """
     if layout.type == "uint16" and layout.byte_order == "big" and len(registers) == 1 \
-            and type(registers[0]) is int and 0 <= registers[0] <= 0xFFFF:
+            and layout.mask is None and type(registers[0]) is int and 0 <= registers[0] <= 0xFFFF:
         raw: Any = registers[0]  # the common case, without struct (polls decode many of them)
     else:
         raw = decode_raw(registers, layout)
@@ -203,12 +239,16 @@ def decode(registers: Sequence[int], layout: Layout) -> Any:
     return value
 
 
-def encode(value: Any, layout: Layout) -> list[int]:
-    """The registers for the point's value (scaled); CodecError if they cannot hold it exactly."""
-    if layout.type == "bool":
-        raise CodecError("a bool is written as a coil or a bit, not as registers")
-    if layout.type == "string":
-        return encode_raw(value, layout)
+def _part_words(layout: Layout) -> str:
+    if layout.byte is not None:
+        return f"({layout.byte} byte) "
+    if layout.mask is not None:
+        return f"(mask 0x{layout.mask:04X}) "
+    return ""
+
+
+def raw_of(value: Any, layout: Layout) -> int | float:
+    """The raw number for the point's value (before scale and offset are applied)."""
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise CodecError(f"{value!r} is not a number")
     plain = layout.scale == 1.0 and layout.offset == 0.0
@@ -220,7 +260,45 @@ def encode(value: Any, layout: Layout) -> list[int]:
             raise CodecError(f"{value:g} is not a whole number of steps of {step}, "
                              f"which is all the register can hold")
         raw = int(whole)
-    return encode_raw(raw, layout)
+    return raw
+
+
+def merge(value: Any, layout: Layout, current: int) -> int:
+    """The register `current` with the point's own bits (a bool's bit, a byte, a field) set to
+    `value` and every other bit as it was: the write of a part of a register."""
+    part = layout.part
+    if part is None:
+        raise CodecError(f"a {layout.type} takes whole registers")
+    if isinstance(current, bool) or not isinstance(current, int) or not 0 <= current <= 0xFFFF:
+        raise CodecError(f"register value {current!r} is not 0..65535")
+    if layout.type == "bool":
+        if not isinstance(value, bool):
+            raise CodecError(f"a bit takes true or false, not {value!r}")
+        return (current | part) if value else (current & ~part & 0xFFFF)
+    raw = raw_of(value, layout)
+    assert isinstance(raw, int)
+    if layout.type == "int8":
+        if not -128 <= raw <= 127:
+            raise CodecError(f"raw value {raw} does not fit an int8 (-128..127)")
+        raw &= 0xFF
+    shifted = raw << layout.field_shift
+    if raw < 0 or shifted & ~part:
+        hi = part >> layout.field_shift
+        raise CodecError(f"raw value {raw} does not fit {_part_words(layout)}of its register "
+                         f"(0..{hi})")
+    return (current & ~part & 0xFFFF) | shifted
+
+
+def encode(value: Any, layout: Layout) -> list[int]:
+    """The registers for the point's value (scaled); CodecError if they cannot hold it exactly."""
+    if layout.type == "bool":
+        raise CodecError("a bool is written as a coil or a bit, not as registers")
+    if layout.type == "string":
+        return encode_raw(value, layout)
+    if layout.part is not None:
+        raise CodecError(f"a {layout.type} {_part_words(layout)}is part of a register: its "
+                         "write is merged into the register's current value")
+    return encode_raw(raw_of(value, layout), layout)
 
 
 def set_bit(register: int, bit: int, on: bool) -> int:

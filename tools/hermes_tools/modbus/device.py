@@ -11,6 +11,7 @@ than one timeout per try. Nothing here does I/O; `tool` drives it.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from dataclasses import dataclass, field
@@ -19,6 +20,7 @@ from typing import Any
 from hermes_tools.modbus.blocks import Block, Span, plan
 from hermes_tools.modbus.bus import Bus, LinkSpec
 from hermes_tools.modbus.codec import Layout
+from hermes_tools.modbus.diagnostics import DeviceDiagnostics
 
 BIT_TABLES = frozenset({"coil", "discrete"})
 MODICON_PREFIX = {"coil": 0, "discrete": 1, "input": 3, "holding": 4}
@@ -55,6 +57,7 @@ class PointDef:
     min: float | None = None
     max: float | None = None
     unit: str | None = None
+    poll_interval: float | None = None  # its own or its group's; None: its device's
 
     @property
     def span(self) -> Span:
@@ -71,7 +74,8 @@ class PointDef:
         return cls(id=pid, device=device, table=params["table"], address=int(params["address"]),
                    layout=layout, kind=str(params.get("kind", "float")),
                    writable=bool(params.get("writable", False)), min=params.get("min"),
-                   max=params.get("max"), unit=params.get("unit"))
+                   max=params.get("max"), unit=params.get("unit"),
+                   poll_interval=params.get("poll_interval"))
 
 
 @dataclass
@@ -114,6 +118,17 @@ class Health:
 
 
 @dataclass
+class PollGroup:
+    """The points of a device read at one interval: their own coalesced blocks, their own task."""
+
+    interval: float | None  # None: not polled
+    blocks: list[Block]
+
+    def describe(self) -> str:
+        return "not polled" if self.interval is None else f"every {self.interval:g} s"
+
+
+@dataclass
 class ModbusDevice:
     id: str
     unit: int
@@ -129,27 +144,63 @@ class ModbusDevice:
     backoff_max: float = 30.0
     shares_link: bool = False  # other devices use the same link (set by the tool)
     health: Health = field(default_factory=Health)
-    blocks: list[Block] = field(default_factory=list)
+    #: points by poll interval, fastest first; blocks never mix points of two groups
+    groups: list[PollGroup] = field(default_factory=list)
     point_errors: dict[str, str] = field(default_factory=dict)  # why a point cannot be read
     requests: int = 0
+    probing: bool = False  # a poll of this offline device is under way (one try at a time)
+    diagnostics: DeviceDiagnostics = field(default_factory=DeviceDiagnostics)
+    #: what each block read last (by table, address, count), while every point of it was sent:
+    #: a point whose registers read the same again is reported `fresh`, not decoded and sent
+    seen: dict[tuple[str, int, int], list[Any]] = field(default_factory=dict)
+    seen_since: float = 0.0  # monotonic time `seen` was last emptied
+
+    def forget_seen(self, now: float) -> None:
+        """Send every value in full at the next poll (after a write, a read on demand, an
+        outage, and every FULL_EVERY seconds in any case)."""
+        self.seen.clear()
+        self.seen_since = now
 
     def __post_init__(self) -> None:
-        if not self.blocks:
-            self.blocks = plan([p.span for p in self.points.values()],
-                               max_block=self.max_block, max_gap=self.max_gap)
+        if not self.groups:
+            by_interval: dict[float | None, list[Span]] = {}
+            for p in self.points.values():
+                interval = p.poll_interval or self.poll_interval
+                by_interval.setdefault(interval, []).append(p.span)
+            self.groups = [PollGroup(interval, plan(spans, max_block=self.max_block,
+                                                    max_gap=self.max_gap))
+                           for interval, spans in sorted(by_interval.items(),
+                                                         key=lambda item: item[0] or math.inf)]
+
+    @property
+    def blocks(self) -> list[Block]:
+        """Every block of every group (one poll of each group)."""
+        return [b for g in self.groups for b in g.blocks]
+
+    @blocks.setter
+    def blocks(self, blocks: list[Block]) -> None:
+        """Read all points in these blocks at the device's interval (benchmarks compare plans)."""
+        self.groups = [PollGroup(self.poll_interval, list(blocks))]
+
+    @property
+    def fastest(self) -> float | None:
+        """The shortest poll interval of its groups: how often an offline device is probed."""
+        return min((g.interval for g in self.groups if g.interval), default=self.poll_interval)
 
     def split(self, block: Block) -> list[Block]:
         """Read a refused block's points one by one from now on (a hole in the register map)."""
         singles = plan(block.members, coalesce=False)
-        at = self.blocks.index(block)
-        self.blocks[at:at + 1] = singles
+        for group in self.groups:
+            if block in group.blocks:
+                at = group.blocks.index(block)
+                group.blocks[at:at + 1] = singles
         return singles
 
     def failed(self, reason: str, *, link_down: bool = False) -> bool:
         """Record a failure; `link_down`: the link itself could not be opened (a try of this
         device is then only a connect probe, which holds nobody's bus)."""
-        first = self.poll_interval or self.timeout
-        cheap = self.poll_interval is not None and (link_down or not self.shares_link)
+        first = self.fastest or self.timeout
+        cheap = self.fastest is not None and (link_down or not self.shares_link)
         return self.health.failed(reason, first, first if cheap else
                                   max(first, self.backoff_max))
 

@@ -56,6 +56,37 @@ WRITE_REGISTERS_SPEC = ActionSpec(
                    "properties": {**ANSWER, "confirmed": {"type": "boolean"}}},
     effect="write")
 
+SPAN = {"type": "object", "required": ["table", "address", "count"],
+        "additionalProperties": False,
+        "properties": {"table": {"type": "string", "enum": TABLES}, "address": ADDRESS,
+                       "count": {"type": "integer", "minimum": 1, "maximum": 65536}}}
+
+SCAN_SPEC = ActionSpec(
+    name="scan",
+    description="Probe unit ids on the link of a configured Modbus device, and read register "
+                "ranges of those that answer; bounded in time and requests, read-only.",
+    input_schema={"type": "object", "required": ["device"], "additionalProperties": False,
+                  "properties": {
+                      "device": {"type": "string"},
+                      "units": {"type": "array", "minItems": 1, "maxItems": 256,
+                                "items": {"type": "integer", "minimum": 0, "maximum": 255}},
+                      "probe": {"type": "object", "required": ["table", "address"],
+                                "additionalProperties": False,
+                                "properties": {"table": {"type": "string", "enum": TABLES},
+                                               "address": ADDRESS}},
+                      "ranges": {"type": "array", "maxItems": 16, "items": SPAN},
+                      "timeout_ms": {"type": "integer", "minimum": 10, "maximum": 5000},
+                      "time_limit_s": {"type": "number", "minimum": 0.1, "maximum": 110},
+                      "max_requests": {"type": "integer", "minimum": 1, "maximum": 2000},
+                      "block": {"type": "integer", "minimum": 1, "maximum": 125}}},
+    output_schema={"type": "object",
+                   "required": ["device", "link", "found", "silent", "requests", "complete"],
+                   "properties": {"device": {"type": "string"}, "link": {"type": "string"},
+                                  "found": {"type": "array"}, "silent": {"type": "array"},
+                                  "requests": {"type": "integer"},
+                                  "complete": {"type": "boolean"}}},
+    effect="read")
+
 STATUS_SPEC = ActionSpec(
     name="status",
     description="The tool's view of each device: online, why not, backoff, requests sent.",

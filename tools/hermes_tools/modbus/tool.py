@@ -1,14 +1,19 @@
 """The Modbus tool process: polls every configured unit and serves reads, writes and raw access.
 
-Each device polls on its own task at its `poll_interval`, reading coalesced blocks; every poll
-that answers sends all of the device's values to hermesd (changed or not, so their timestamps
-stay fresh), and a device that stops answering is reported offline once, tried again on its
-own schedule (`device.Health`: at its poll interval unless that would hold a shared bus), and
-reported online again once it answers. A write is checked (writable, kind, range,
-what the registers can hold) before anything is sent, and read back to confirm it. Raw
-`read_registers`/`write_registers` give engineers the registers as PLC people name them; the
-daemon's policy decides who may call them. A Modbus exception becomes a documented error code
-with the register named, never a crash and never a made-up value.
+Each poll group of a device (its points at one poll interval: the device's `poll_interval`,
+or a group's or a point's own) polls on its own task, reading its own coalesced blocks. Every
+poll that answers reports that group's values to hermesd, changed or not, so their timestamps
+stay fresh; a point whose registers read as they did last time is only named as `fresh` (not
+decoded, not sent again; every value goes in full after a request on demand, an outage, and
+every `FULL_EVERY` seconds). hermesd decides what is published. A device that stops answering
+is reported offline once, tried again on its own schedule (`device.Health`: at its fastest poll
+interval unless that would hold a shared bus; one group's poll is the probe), and reported
+online again once it answers. What each device did on the wire (`diagnostics`) goes to hermesd
+as a `diagnostics` event every `DIAGNOSTICS_EVERY` seconds while it changes. A write is checked
+(writable, kind, range, what the registers can hold) before anything is sent, and read back to
+confirm it. Raw `read_registers`/`write_registers` give engineers the registers as PLC people
+name them; the daemon's policy decides who may call them. A Modbus exception becomes a
+documented error code with the register named, never a crash and never a made-up value.
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from typing import Any, TypeVar
 
 from hermes_tools.modbus.blocks import BIT_TABLES, READ_LIMIT, WRITE_LIMIT, Block
 from hermes_tools.modbus.bus import (
+    RTU_FRAMED,
     Bus,
     Buses,
     ExceptionReply,
@@ -32,9 +38,16 @@ from hermes_tools.modbus.bus import (
     quiet_pymodbus,
     raise_if_cancelled,
 )
-from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, set_bit
-from hermes_tools.modbus.device import ModbusDevice, PointDef, describe_registers
-from hermes_tools.modbus.schemas import READ_REGISTERS_SPEC, STATUS_SPEC, WRITE_REGISTERS_SPEC
+from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, merge
+from hermes_tools.modbus.device import ModbusDevice, PointDef, PollGroup, describe_registers
+from hermes_tools.modbus.diagnostics import CURRENT
+from hermes_tools.modbus.scan import LinkLost, Scan, ScanLimits, Span
+from hermes_tools.modbus.schemas import (
+    READ_REGISTERS_SPEC,
+    SCAN_SPEC,
+    STATUS_SPEC,
+    WRITE_REGISTERS_SPEC,
+)
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
 
@@ -46,6 +59,10 @@ T = TypeVar("T")
 UNIT_DOWN = frozenset({4, 10, 11})
 #: exception codes that mean "not now": the request may be repeated
 BUSY = frozenset({5, 6})
+#: seconds between `diagnostics` events (only when a device's counters changed)
+DIAGNOSTICS_EVERY = 2.0
+#: seconds after which every value is sent in full again, changed or not
+FULL_EVERY = 60.0
 
 
 class ModbusTool(Tool):
@@ -59,11 +76,16 @@ class ModbusTool(Tool):
         self.buses = Buses()
         self._retired: list[Bus] = []
         self._reconfigured = asyncio.Event()
+        self.started = time.time()  # tells hermesd which run of the tool counted what
+        #: one read-modify-write at a time per register: (device, table, address) -> its lock
+        self._merging: dict[tuple[str, str, int], asyncio.Lock] = {}
         self.action(READ_SPEC, self.read)
         self.action(WRITE_SPEC, self.write)
         self.action(READ_REGISTERS_SPEC, self.read_registers)
         self.action(WRITE_REGISTERS_SPEC, self.write_registers)
+        self.action(SCAN_SPEC, self.scan)
         self.action(STATUS_SPEC, self.status)
+        self._scanning: set[tuple[Any, ...]] = set()  # links with a scan running
 
     # -- configuration ----------------------------------------------------------------------
 
@@ -90,6 +112,8 @@ class ModbusTool(Tool):
             device = ModbusDevice.of(dev_id, params, bus)
             if dev_id in old and old[dev_id].unit == device.unit and old[dev_id].link == spec:
                 device.health = old[dev_id].health  # keep what we know of it
+            if dev_id in old:
+                device.diagnostics = old[dev_id].diagnostics  # counters run on across reloads
             devices[dev_id] = device
         users: dict[tuple[Any, ...], int] = {}
         for device in devices.values():
@@ -102,15 +126,18 @@ class ModbusTool(Tool):
         self.points = {pid: p for d in devices.values() for pid, p in d.points.items()}
         self._reconfigured.set()
         return {"devices": len(devices), "points": len(self.points),
-                "requests_per_poll": {d.id: len(d.blocks) for d in devices.values()}}
+                "requests_per_poll": {d.id: len(d.blocks) for d in devices.values()},
+                "poll_groups": {d.id: {f"{g.interval:g}s": len(g.blocks) for g in d.groups
+                                       if g.interval} for d in devices.values()}}
 
     async def run(self) -> None:
         """Poll every device on its own task; start afresh when the config changes."""
         while True:
             self._reconfigured.clear()
             async with asyncio.TaskGroup() as tg:
-                tasks = [tg.create_task(self._poll_loop(d), name=f"poll-{d.id}")
-                         for d in self.devices.values() if d.poll_interval]
+                tasks = [tg.create_task(self._poll_loop(d, g), name=f"poll-{d.id}-{g.interval}s")
+                         for d in self.devices.values() for g in d.groups if g.interval]
+                tasks.append(tg.create_task(self._report_diagnostics(), name="diagnostics"))
                 await self._reconfigured.wait()
                 for task in tasks:
                     task.cancel()
@@ -126,27 +153,54 @@ class ModbusTool(Tool):
 
     # -- polling ----------------------------------------------------------------------------
 
-    async def _poll_loop(self, dev: ModbusDevice) -> None:
-        assert dev.poll_interval is not None
+    async def _poll_loop(self, dev: ModbusDevice, group: PollGroup) -> None:
+        assert group.interval is not None
         while True:
             started = time.monotonic()
-            if dev.health.due(started):
-                await self.poll(dev)
+            probing = dev.probing  # another group's poll is trying the offline device
+            if dev.health.due(started) and not probing:
+                await self.poll(dev, group)
                 raise_if_cancelled()
             if dev.health.online is False:
                 wait = dev.health.retry_in()
+                if probing:  # that try decides; look again after the fastest interval
+                    wait = max(wait, dev.fastest or group.interval)
             else:
-                wait = started + dev.poll_interval - time.monotonic()
+                wait = started + group.interval - time.monotonic()
             await asyncio.sleep(max(0.0, wait))
 
-    async def poll(self, dev: ModbusDevice) -> int:
-        """Read every block of a device once and report what it said; returns values sent."""
+    async def _report_diagnostics(self) -> None:
+        """Send each device's counters when they changed, at most every DIAGNOSTICS_EVERY."""
+        while True:
+            changed = {d.id: d.diagnostics for d in self.devices.values()
+                       if d.diagnostics.changes != d.diagnostics.reported}
+            if changed:
+                for diag in changed.values():
+                    diag.reported = diag.changes
+                self.emit("diagnostics", {"started": self.started,
+                                          "devices": {dev_id: diag.to_dict()
+                                                      for dev_id, diag in changed.items()}})
+            await asyncio.sleep(DIAGNOSTICS_EVERY)
+
+    async def poll(self, dev: ModbusDevice, group: PollGroup | None = None) -> int:
+        """Read every block of a poll group (or of the whole device) once and report what it
+        said; returns values sent."""
         readings: list[dict[str, Any]] = []
+        fresh: list[dict[str, Any]] = []  # per block: points read unchanged, and when
         answered = False
-        pending: list[Block] = list(dev.blocks)
+        if time.monotonic() - dev.seen_since > FULL_EVERY:
+            dev.forget_seen(time.monotonic())
+        blocks = group.blocks if group is not None else dev.blocks
+        pending: list[Block] = list(blocks)
         failure: str | None = None
         link_down = False
+        # an offline device is tried by one group's poll at a time (a cancelled poll leaves
+        # this set only on a device object that a reload has replaced)
+        probe = dev.health.online is False
+        dev.probing = dev.probing or probe
         while pending:
+            if dev.health.online is False and not probe:
+                break  # another group's poll found it offline: from now on probes decide
             block = pending.pop(0)
             try:
                 data = await self._ask(dev, functools.partial(
@@ -174,21 +228,46 @@ class ModbusTool(Tool):
                 break
             answered = True
             ts = time.time()
+            key = (block.table, block.address, block.count)
+            before = dev.seen.get(key)
+            dev.seen[key] = data
+            same: list[str] = []
+            if before == data and not dev.point_errors:  # the common case: nothing moved
+                fresh.append({"ts": ts, "points": block.keys})
+                continue
+            moved = {i for i, (old, new) in enumerate(zip(before, data, strict=True))
+                     if old != new} if before is not None and len(before) == len(data) else None
             for span in block.members:
+                start = span.address - block.address
+                if moved is not None and span.key not in dev.point_errors \
+                        and moved.isdisjoint(range(start, start + span.count)):
+                    same.append(span.key)  # cheaper than decoding and sending it again
+                    continue
                 point = dev.points[span.key]
                 try:
                     value = self._decode(point, block.slice(data, span))
                 except (CodecError, ToolError) as exc:
                     self._point_failed(dev, point.id, getattr(exc, "message", str(exc)))
                     continue
-                self._point_ok(dev, point.id)
+                if dev.point_errors:
+                    self._point_ok(dev, point.id)
                 readings.append({"point": point.id, "value": value, "ts": ts})
-        self.values(readings)
+            if same:
+                fresh.append({"ts": ts, "points": " ".join(same)})
+        if probe:
+            dev.probing = False
+        if readings or fresh:
+            # `fresh`: read again unchanged at `ts` (hermesd moves their timestamps only); the
+            # ids of a block in one string, space-separated (ids hold no spaces): a thousand
+            # ids a poll cost a quarter of the JSON work as one string than as a list
+            self.emit("values", {"values": readings, "fresh": fresh} if fresh else
+                      {"values": readings})
         if failure is not None:
+            dev.forget_seen(time.monotonic())
             self._device_failed(dev, failure, link_down=link_down)
-        elif answered or not dev.blocks:
+        elif answered or not blocks:
             self._device_ok(dev)
-        return len(readings)
+        return len(readings) + sum(str(f["points"]).count(" ") + 1 for f in fresh)
 
     # -- device and point health (each change reported once) ----------------------------------
     # hermesd logs a device going offline (warning) and coming back (info) when it gets the
@@ -222,17 +301,24 @@ class ModbusTool(Tool):
     async def _ask(self, dev: ModbusDevice, request: Callable[[], Awaitable[T]]) -> T:
         """One request, again at once only if the connection had dropped (`retries`)."""
         attempt = 0
-        while True:
-            dev.requests += 1
-            try:
-                return await request()
-            except NotConnected as exc:
-                if attempt >= dev.retries or not exc.lost:
-                    raise
-                attempt += 1
+        counting = CURRENT.set(dev.diagnostics)  # what the bus sees is this device's
+        try:
+            while True:
+                dev.requests += 1
+                try:
+                    return await request()
+                except NotConnected as exc:
+                    if attempt >= dev.retries or not exc.lost:
+                        raise
+                    attempt += 1
+        finally:
+            CURRENT.reset(counting)
 
     def _reachable(self, dev: ModbusDevice) -> None:
-        """Fail at once for a device in its backoff: a user's read must not hold the bus."""
+        """Fail at once for a device in its backoff: a user's read must not hold the bus.
+        A request on demand (a read, a write) sends hermesd values of its own: the next poll
+        sends every value in full, never `fresh` against what hermesd no longer holds."""
+        dev.forget_seen(time.monotonic())
         if not dev.health.due():
             raise ToolError(ErrorCode.DEVICE_OFFLINE, dev.offline_text())
 
@@ -291,6 +377,7 @@ class ModbusTool(Tool):
         except LinkFault as exc:
             raise self._fault(dev, exc, f"a read of {registers}") from None
         self._device_ok(dev)
+        dev.forget_seen(time.monotonic())  # (again: a poll may have read in between)
         return data
 
     async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -331,20 +418,34 @@ class ModbusTool(Tool):
     async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
         point, dev = self._point(args.get("point"))
         value = self._check_value(point, args.get("value"))
-        words: list[int] | list[bool]
+        if point.table != "coil" and point.layout.part is not None:
+            # a bit, a byte or a field: read-modify-write of its register, one at a time per
+            # register among hermesd's own writes (so two of them never undo each other), and
+            # read back whole. Another Modbus master writing the register between our read and
+            # our write would lose its change: Modbus has no atomic read-modify-write short of
+            # function 22, which few devices serve; the read-back then shows NOT_CONFIRMED if
+            # the register is not what we wrote
+            key = (dev.id, point.table, point.address)
+            lock = self._merging.setdefault(key, asyncio.Lock())
+            async with lock:
+                (current,) = await self._read_span(dev, point.table, point.address, 1,
+                                                   point.registers)
+                try:
+                    words: list[int] | list[bool] = [merge(value, point.layout, int(current))]
+                except CodecError as exc:
+                    raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id}: {exc}") from None
+                return await self._send_write(point, dev, value, words)
         if point.table == "coil":
             words = [value]
-        elif point.layout.type == "bool":
-            # a bit in a holding register: read-modify-write (not atomic against the PLC's
-            # own program; Modbus has no better way short of function 22, which few support)
-            (current,) = await self._read_span(dev, point.table, point.address, 1,
-                                               point.registers)
-            words = [set_bit(int(current), point.layout.bit or 0, bool(value))]
         else:
             try:
                 words = encode(value, point.layout)
             except CodecError as exc:
                 raise ToolError(ErrorCode.OUT_OF_RANGE, f"{point.id}: {exc}") from None
+        return await self._send_write(point, dev, value, words)
+
+    async def _send_write(self, point: PointDef, dev: ModbusDevice, value: Any,
+                          words: list[int] | list[bool]) -> dict[str, Any]:
         self._reachable(dev)
         try:
             await self._ask(dev, lambda: dev.bus.write(dev.unit, point.table, point.address,
@@ -379,6 +480,8 @@ class ModbusTool(Tool):
             if isinstance(exc, LinkFault):
                 self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
             return False, None
+        finally:
+            dev.forget_seen(time.monotonic())  # hermesd takes what was written or read back
         if table == "coil":
             return [bool(b) for b in back] == [bool(w) for w in written], back
         return list(back) == list(written), back
@@ -496,6 +599,51 @@ class ModbusTool(Tool):
                 [bool(b) for b in back] if table == "coil" else [int(r) for r in back]
         return out
 
+    # -- scanning a link --------------------------------------------------------------------
+
+    async def scan(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
+        """Which unit ids answer on a configured device's link, and what their registers hold
+        (`scan.Scan`): one scan per link at a time, each of its requests queued with the
+        pollers' own."""
+        dev = self._device(args.get("device"))
+        units = list(dict.fromkeys(args.get("units") or [dev.unit]))
+        if dev.bus.spec.transport in RTU_FRAMED and not all(1 <= u <= 247 for u in units):
+            # 0 is every device at once (and none answers); 248..255 are reserved
+            raise BadRequest(f"unit ids on a {dev.bus.spec.transport} link are 1..247, not "
+                             f"{', '.join(str(u) for u in units if not 1 <= u <= 247)[:80]}")
+        ranges = [Span(r["table"], r["address"], r["count"]) for r in args.get("ranges", [])]
+        for r in ranges:
+            limit = 65536 - r.address
+            if r.count > limit:
+                raise BadRequest(f"range {r.table} {r.address} + {r.count} runs past 65535")
+        first = ranges[0] if ranges else Span("holding", 0, 1)
+        given = args.get("probe")
+        probe = Span(given["table"], given["address"], 1) if given else \
+            Span(first.table, first.address, 1)
+        block = int(args.get("block", 16))
+        limits = ScanLimits(timeout=args.get("timeout_ms", round(min(dev.timeout, 0.3) * 1000))
+                            / 1000.0, time_limit=float(args.get("time_limit_s", 30.0)),
+                            max_requests=int(args.get("max_requests", 500)), block=block)
+        deadline = time.monotonic() + float(ctx.get("deadline_s", limits.time_limit + 1.0))
+        key = dev.bus.spec.key
+        while key in self._scanning:  # the other scan ends within its own limits
+            if time.monotonic() + 0.05 > deadline:
+                raise ToolError(ErrorCode.BUSY, f"a scan of {dev.bus.spec.describe()} is "
+                                                "already running; try again when it ends",
+                                retryable=True)
+            await asyncio.sleep(0.05)
+        configured = {d.unit: d.id for d in self.devices.values() if d.bus is dev.bus}
+        self._scanning.add(key)
+        try:
+            result = await Scan(dev.bus, units, probe, ranges, limits, deadline,
+                                configured).run()
+        except LinkLost as exc:  # before anything was learnt: nothing to show but why
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, f"cannot scan {dev.bus.spec.describe()}: "
+                                                      f"{exc.reason}") from None
+        finally:
+            self._scanning.discard(key)
+        return {"device": dev.id, **result}
+
     # -- status -----------------------------------------------------------------------------
 
     async def status(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
@@ -507,7 +655,10 @@ class ModbusTool(Tool):
                 "reason": h.reason or None, "failures": h.failures,
                 "retry_in_s": round(h.retry_in(), 3) if h.online is False else None,
                 "requests": dev.requests, "blocks": len(dev.blocks),
-                "point_errors": dict(dev.point_errors)}
+                "poll_groups": [{"interval_s": g.interval, "blocks": len(g.blocks),
+                                 "points": sum(len(b.members) for b in g.blocks)}
+                                for g in dev.groups],
+                "point_errors": dict(dev.point_errors), "bus": dev.diagnostics.to_dict()}
         return {"devices": devices,
                 "links": {b.spec.describe(): {"requests": b.requests} for b in self.buses.all()}}
 

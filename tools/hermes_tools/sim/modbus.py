@@ -1,10 +1,13 @@
-"""Simulated Modbus devices for a hermesd config: TCP servers and RTU buses on pseudo-terminals.
+"""Simulated Modbus devices for a hermesd config: TCP and UDP servers, and RTU or ASCII buses on
+pseudo-terminals.
 
 Every `driver: modbus` device becomes a unit on a real pymodbus server: devices with the same
-TCP host and port share one server (like a gateway), devices on the same serial port share one
-RTU bus, served on a pty pair (`pty.PtyBridge`) and linked at the configured port path when that
-path is free to use. Each unit's registers cover its points; the points' values wander slowly
-inside their ranges while writable points hold what was written. Faults are set per unit at run
+TCP (or UDP) host and port share one server (like a gateway; `rtu_over_tcp` and `rtu_over_udp`
+serve RTU frames there, as a serial-to-Ethernet gateway passes them through), devices on the
+same serial port share one RTU or ASCII bus, served on a pty pair (`pty.PtyBridge`) and linked
+at the configured port path when that path is free to use. Each unit's registers cover its
+points; the points' values wander slowly inside their ranges while writable points hold what was
+written. Faults are set per unit at run
 time: `drop` (silence, or `refuse`: the TCP endpoint closes), `slow` (late replies), `fail`
 (an exception code, for all or some registers), `corrupt` (RTU replies with a bad CRC or cut
 short), `stick` (writes acknowledged but not taken). Requests are counted per unit, so a test
@@ -24,7 +27,7 @@ import logging
 import os
 import random
 import time
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -33,13 +36,13 @@ from typing import Any
 from pymodbus import ExceptionResponse
 from pymodbus.constants import ExcCodes
 from pymodbus.exceptions import ModbusIOException
-from pymodbus.server import ModbusSerialServer, ModbusTcpServer
+from pymodbus.server import ModbusSerialServer, ModbusTcpServer, ModbusUdpServer
 from pymodbus.server.requesthandler import ServerRequestHandler
 from pymodbus.simulator import DataType, SimData, SimDevice
 from pymodbus.transaction import TransactionManager
 
-from hermes_tools.modbus.bus import EXCEPTION_NAMES
-from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw
+from hermes_tools.modbus.bus import EXCEPTION_NAMES, FRAMER, LinkSpec
+from hermes_tools.modbus.codec import INT_RANGE, CodecError, Layout, decode, encode_raw, merge
 from hermes_tools.sim.pty import PtyBridge
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device, Point
@@ -53,6 +56,7 @@ FUNCTIONS = {1: ("coil", False), 2: ("discrete", False), 3: ("holding", False),
              4: ("input", False), 5: ("coil", True), 6: ("holding", True), 15: ("coil", True),
              16: ("holding", True)}
 TABLE_FC = {"coil": 1, "discrete": 2, "holding": 3, "input": 4}
+RTU_FRAMED = ("rtu", "rtu_over_tcp", "rtu_over_udp")  # frames with a CRC that `corrupt` can spoil
 
 
 @dataclass
@@ -94,6 +98,8 @@ class Unit:
     corrupt: str = ""  # "" | crc | truncate
     stuck: bool = False  # writes are acknowledged but not taken (a PLC program overriding them)
     requests: Counter[str] = field(default_factory=Counter)
+    reads: Counter[tuple[str, int, int]] = field(default_factory=Counter)  # (table, address, count)
+    read_times: deque[float] = field(default_factory=lambda: deque(maxlen=1000))  # monotonic
 
     def sizes(self) -> dict[str, int]:
         size = dict.fromkeys(TABLE_FC, 0)
@@ -137,6 +143,9 @@ class _Handler(ServerRequestHandler):
         table, writes = FUNCTIONS.get(pdu.function_code, ("", False))
         unit.requests["write" if writes else "read"] += 1
         unit.requests[f"fc{pdu.function_code}"] += 1
+        if table and not writes:
+            unit.reads[(table, pdu.address, int(getattr(pdu, "count", 1) or 1))] += 1
+            unit.read_times.append(time.monotonic())
         if unit.dropped:
             return
         if unit.delay:
@@ -171,7 +180,7 @@ def _corrupting(endpoint: Endpoint) -> Any:
     def trace_packet(sending: bool, data: bytes) -> bytes:
         if not sending or not data:
             return data
-        unit = endpoint.units.get(data[0]) if endpoint.transport == "rtu" else None
+        unit = endpoint.units.get(data[0]) if endpoint.transport in RTU_FRAMED else None
         if unit is None or not unit.corrupt:
             return data
         if unit.corrupt == "crc":
@@ -187,6 +196,13 @@ class _TcpServer(ModbusTcpServer):
         return _Handler(self, self.trace_packet, self.trace_pdu, self.trace_connect)  # type: ignore[no-untyped-call]
 
 
+class _UdpServer(ModbusUdpServer):
+    endpoint: Endpoint
+
+    def callback_new_connection(self) -> _Handler:
+        return _Handler(self, self.trace_packet, self.trace_pdu, self.trace_connect)  # type: ignore[no-untyped-call]
+
+
 class _SerialServer(ModbusSerialServer):
     endpoint: Endpoint
 
@@ -196,7 +212,7 @@ class _SerialServer(ModbusSerialServer):
 
 @dataclass
 class Endpoint:
-    """One served link: a TCP host:port, or an RTU bus on a pty pair."""
+    """One served link: a TCP or UDP host:port, or an RTU or ASCII bus on a pty pair."""
 
     transport: str
     host: str | None
@@ -214,13 +230,17 @@ class Endpoint:
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 
+    @property
+    def network(self) -> bool:
+        return self.transport not in ("rtu", "ascii")
+
     def describe(self) -> str:
-        if self.transport == "tcp":
-            return f"tcp {self.host}:{self.port}"
+        if self.network:
+            return f"{self.transport} {self.host}:{self.port}"
         served = self.bridge.path_b if self.bridge else "?"
         link = f" (linked at {self.linked})" if self.linked else \
             f" (configured {self.port}: point it at {served})"
-        return f"rtu {served}{link}"
+        return f"{self.transport} {served}{link}"
 
     @property
     def client_path(self) -> str | None:
@@ -228,20 +248,23 @@ class Endpoint:
 
     async def start(self) -> None:
         devices = [u.sim_device() for u in self.units.values()]
-        if self.transport == "tcp":
-            self.server = _TcpServer(devices, address=(self.host or "127.0.0.1", int(self.port)))
+        framer = FRAMER[self.transport]
+        if self.network:
+            server = _TcpServer if self.transport in ("tcp", "rtu_over_tcp") else _UdpServer
+            self.server = server(devices, address=(self.host or "127.0.0.1", int(self.port)),
+                                 framer=framer, trace_packet=_corrupting(self))
         else:
             self.bridge = PtyBridge()
             self.bridge.start()
             self.server = _SerialServer(devices, port=self.bridge.path_a, baudrate=self.baudrate,
-                                        trace_packet=_corrupting(self))
+                                        framer=framer, trace_packet=_corrupting(self))
             self.linked = _link(str(self.port), self.bridge.path_b)
         self.server.endpoint = self
         await self.server.serve_forever(background=True)
 
     async def refuse(self) -> None:
         """Close the listener and every connection: the device is gone from the network."""
-        if self.transport == "tcp" and not self.refusing:
+        if self.transport in ("tcp", "rtu_over_tcp") and not self.refusing:
             self.refusing = True
             self.server.close()
             await self._cancel_tasks()
@@ -285,6 +308,14 @@ def _link(wanted: str, actual: str) -> str | None:
     return str(path)
 
 
+def _raw_of(point: Point, name: str) -> Any:
+    """The raw value a mapped point's name stands for (the simulator is given names)."""
+    for entry in point.value_map:
+        if name in (entry.name, *entry.names.values()):
+            return entry.raw
+    raise ValueError(f"{name!r} is none of {point.id}'s names ({', '.join(point.choices)})")
+
+
 def _type_range(layout: Layout) -> tuple[float, float] | None:
     if layout.type not in INT_RANGE:
         return None
@@ -309,8 +340,7 @@ class ModbusSimulator:
         values = values or {}
         for dev in devices:
             p = dev.params
-            key: tuple[Any, ...] = ("tcp", p["host"], p["port"]) if p["transport"] == "tcp" \
-                else ("rtu", p["port"])
+            key = LinkSpec.of(dict(p)).key
             endpoint = self.endpoints.get(key)
             if endpoint is None:
                 endpoint = self.endpoints[key] = Endpoint(
@@ -321,8 +351,16 @@ class ModbusSimulator:
                 layout = Layout.of(dict(point.params))
                 slice_ = {"id": pid, "name": point.name, "kind": point.kind, "unit": point.unit,
                           "writable": point.writable, "min": point.min, "max": point.max}
-                points[pid] = SimPoint(point, layout,
-                                       wander_for(slice_, values.get(pid), _type_range(layout)))
+                given = values.get(pid)
+                if point.value_map:  # the registers hold raw values; a mode holds still
+                    raws = [int(e.raw) for e in point.value_map]
+                    bits = isinstance(point.value_map[0].raw, bool)
+                    slice_.update(kind="bool" if bits else "int", min=min(raws), max=max(raws))
+                    given = _raw_of(point, given) if isinstance(given, str) else \
+                        (point.value_map[0].raw if given is None else given)
+                wander = wander_for(slice_, given, _type_range(layout))
+                wander.fixed = wander.fixed or bool(point.value_map)
+                points[pid] = SimPoint(point, layout, wander)
             unit = Unit(dev.id, int(p["unit"]), points)
             endpoint.units[unit.unit] = unit
             self.units[dev.id] = (endpoint, unit)
@@ -369,11 +407,15 @@ class ModbusSimulator:
             await server.async_setValues(unit.unit, fc, address, [bool(value)])
             return
         layout = sp.layout
-        if layout.type == "bool":
+        if layout.part is not None:  # a bit, a byte or a field: the rest of the register stays
             (current,) = await server.async_getValues(unit.unit, fc, address, 1)
-            bit = 1 << (layout.bit or 0)
-            await server.async_setValues(unit.unit, fc, address,
-                                         [(current | bit) if value else (current & ~bit)])
+            try:
+                merged = merge(bool(value) if layout.type == "bool" else value, layout,
+                               int(current))
+            except CodecError as exc:
+                log.warning("%s: cannot simulate %r: %s", sp.point.id, value, exc)
+                return
+            await server.async_setValues(unit.unit, fc, address, [merged])
             return
         try:
             if layout.type == "string":
@@ -414,8 +456,9 @@ class ModbusSimulator:
         endpoint, unit = self._unit(device)
         unit.dropped = True
         if mode == "refuse":
-            if endpoint.transport != "tcp":
-                raise ValueError("refuse applies to TCP devices; an RTU unit can only go silent")
+            if endpoint.transport not in ("tcp", "rtu_over_tcp"):
+                raise ValueError("refuse applies to TCP devices (tcp, rtu_over_tcp); a unit on a "
+                                 "serial bus or over UDP can only go silent")
             for other in endpoint.units.values():
                 other.dropped = True
             await endpoint.refuse()
@@ -454,8 +497,9 @@ class ModbusSimulator:
 
     async def corrupt(self, device: str, kind: str) -> dict[str, Any]:
         endpoint, unit = self._unit(device)
-        if endpoint.transport != "rtu":
-            raise ValueError("corrupt applies to RTU devices (TCP has no CRC)")
+        if endpoint.transport not in RTU_FRAMED:
+            raise ValueError("corrupt applies to RTU devices (rtu, rtu_over_tcp, rtu_over_udp): "
+                             "MBAP (tcp, udp) and ASCII have no CRC")
         if kind not in ("crc", "truncate", ""):
             raise ValueError(f"corrupt kind {kind!r} is not crc|truncate")
         unit.corrupt = kind
@@ -468,6 +512,8 @@ class ModbusSimulator:
 
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         unit, sp = self._point(point)
+        if sp.point.value_map and isinstance(value, str):
+            value = _raw_of(sp.point, value)
         sp.wander.base = sp.wander.value = value
         await self._store(self.units[unit.device][0], unit, sp, value)
         return {"point": point, "value": await self.value(point)}

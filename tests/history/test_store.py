@@ -1,0 +1,165 @@
+"""The history store on a real file: a known simulated series in, exact answers out."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from hermesd.config.model import Deadband
+from hermesd.history.query import Reader
+from hermesd.history.recorder import Recorder, Track
+from hermesd.history.store import Store, StoreError
+
+T0 = 1_800_000_000.0 - 1_800_000_000 % 3600  # an hour boundary
+
+
+def _record(store: Store, seconds: int, *, flush_every: int = 60,
+            start: float = T0) -> Recorder:
+    """temp: i % 100 every second; pump on for the second hour; temp offline 5000..5300 s."""
+    rec = Recorder({"temp": Track(True), "pump": Track(True), "name": Track(False)}, start)
+    for i in range(seconds):
+        t = start + i
+        rec.value("temp", float(i % 100), t, t)
+        if i == 3600:
+            rec.value("pump", True, t, t)
+        if i == 7200:
+            rec.value("pump", False, t, t)
+        if i == 10:
+            rec.value("name", "batch-7", t, t)
+        if i == 5000:
+            rec.set_gap("temp", "plc1 offline", t, t)
+        if i == 5300:
+            rec.set_gap("temp", None, t, t)
+        if i % flush_every == flush_every - 1:
+            store.write([rec.take_batch(t)])
+    return rec
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[Store]:
+    s = Store(tmp_path / "history.db")
+    assert s.open() is None  # a new store
+    yield s
+    s.close()
+
+
+def test_a_known_series_answers_exactly(store: Store) -> None:
+    rec = _record(store, 3 * 3600)
+    now = T0 + 3 * 3600 - 1
+    reader = Reader(store, rec, [])
+    whole = reader.summary("temp", T0, now, now)
+    assert (whole.rollup.min, whole.rollup.max) == (0.0, 99.0)
+    assert whole.rollup.good == pytest.approx(3 * 3600 - 1 - 300)
+    assert whole.gaps == [(T0 + 5000, T0 + 5300, "plc1 offline")]
+    assert whole.coverage == pytest.approx((3 * 3600 - 1 - 300) / (3 * 3600 - 1))
+    # a period that starts and ends inside minutes: rebuilt from the samples there
+    part = reader.summary("temp", T0 + 10.5, T0 + 100.25, now)
+    assert (part.rollup.min, part.rollup.max) == (0.0, 99.0)
+    assert part.rollup.good == pytest.approx(89.75)
+    expected = (10 * 0.5 + sum(range(11, 100)) + 0 * 0.25) / 89.75
+    assert part.rollup.mean == pytest.approx(expected)
+    pump = reader.summary("pump", T0, now, now)
+    assert pump.rollup.integral == pytest.approx(3600.0)  # on for the second hour
+    assert pump.rollup.last_change == T0 + 7200
+    assert reader.last_change_to("pump", False, T0, now, now) == T0 + 7200
+    assert reader.last_change_to("pump", True, T0, now, now) == T0 + 3600
+    assert reader.last_change_to("pump", True, T0 + 3601, now, now) is None
+    assert reader.value_at("temp", T0 + 777.5, now) == (77.0, True)
+    assert reader.value_at("temp", T0 + 5123, now) == (23.0, False)  # in the gap: not good
+    assert reader.value_at("name", T0 + 9000, now) == ("batch-7", True)
+
+
+def test_the_last_seconds_come_from_memory(store: Store) -> None:
+    rec = _record(store, 3600 + 90, flush_every=10_000)  # nothing written since the start
+    now = T0 + 3600 + 89
+    reader = Reader(store, rec.view("temp", now), [])
+    last_minute = reader.summary("temp", now - 30, now, now)
+    assert last_minute.rollup.max == 89.0  # i % 100 for i = 3659..3689 (now: the last value)
+    assert reader.summary("temp", T0, now, now).rollup.good == pytest.approx(3600 + 89)
+
+
+def test_a_month_is_read_from_hour_rows(store: Store) -> None:
+    start = T0 - 30 * 86400
+    rec = Recorder({"temp": Track(True)}, start)
+    for h in range(30 * 24):  # one value an hour for 30 days, written hourly
+        t = start + h * 3600
+        rec.value("temp", float(h % 24), t, t)
+        store.write([rec.take_batch(t + 1)])
+    now = start + 30 * 86400
+    reader = Reader(store, rec.view("temp", now), [])
+    month = reader.summary("temp", start, now, now)
+    assert month.rollup.mean == pytest.approx(11.5)
+    assert (month.rollup.min, month.rollup.max) == (0.0, 23.0)
+    assert month.rollup.changes == 30 * 24
+
+
+def test_deadband_thins_samples_but_not_the_max(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.db")
+    store.open()
+    rec = Recorder({"t": Track(True, deadband=Deadband(0.5))}, T0 - 0.5)  # saw all of minute T0
+    values = [20.0, 20.1, 20.2, 20.3, 20.9, 21.0, 25.0, 25.4]
+    for i, v in enumerate(values):
+        rec.value("t", v, T0 + i, T0 + i)
+    store.write([rec.take_batch(T0 + 59)])
+    stored = store.samples("t", int(T0))
+    assert [v for _, v in stored] == [20.0, 20.9, 25.0]  # moved more than 0.5 from the last
+    now = T0 + 59
+    assert Reader(store, rec.view("t", now), []).summary("t", T0, now, now).rollup.max == 25.4
+    store.close()
+
+
+def test_a_restart_is_a_gap_of_every_point(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    store = Store(path)
+    store.open()
+    rec = _record(store, 600)
+    store.close()
+    again = Store(path)
+    seen = again.open()
+    assert seen == T0 + 599  # the last batch's time
+    again.record_stop(seen, T0 + 900)
+    reader = Reader(again, Recorder({"temp": Track(True)}, T0 + 900), [])
+    summary = reader.summary("temp", T0, T0 + 900, T0 + 900)
+    assert summary.gaps == [(T0 + 599, T0 + 900, "hermesd was not running")]
+    assert summary.rollup.max == 99.0
+    del rec
+    again.close()
+
+
+def test_retention_by_age_and_by_size(tmp_path: Path) -> None:
+    store = Store(tmp_path / "h.db")
+    store.open()
+    rec = Recorder({f"p{i}": Track(True) for i in range(50)}, T0)
+    for s in range(2 * 3600):
+        t = T0 + s
+        for i in range(50):
+            rec.value(f"p{i}", float((s + i) % 97), t, t)
+        if s % 60 == 59:
+            store.write([rec.take_batch(t)])
+    store.write([rec.take_batch(T0 + 2 * 3600)])  # the second hour closes
+    before = store.size()
+    assert store.retain(T0 + 2 * 3600, keep=3600, max_size=1 << 40) > 0
+    assert store.query("SELECT min(minute) FROM m1")[0][0] >= T0 + 3600
+    assert store.query("SELECT min(hour) FROM h1")[0][0] >= T0 + 3600
+    budget = before // 4
+    store.retain(T0 + 2 * 3600, keep=86400, max_size=budget)
+    assert store.size() <= budget
+    assert store.query("SELECT count(*) FROM h1")[0][0] > 0  # the hours go last
+    store.close()
+    assert sqlite3.connect(tmp_path / "h.db").execute("PRAGMA integrity_check").fetchone() == \
+        ("ok",)
+
+
+def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "h.db"
+    path.write_bytes(b"this is not sqlite" * 100)
+    with pytest.raises(StoreError):
+        Store(path).open()
+    link = tmp_path / "link.db"
+    link.symlink_to(tmp_path / "elsewhere.db")
+    with pytest.raises(StoreError, match="symbolic link"):
+        Store(link).open()
+    assert not (tmp_path / "elsewhere.db").exists()

@@ -1,0 +1,94 @@
+"""The engine in process, with a real supervisor and the fake tool as a child process: what a
+request becomes — its answer, what reaches the device, what the audit log keeps — for reads,
+writes, refusals, a device gone offline, and commands in words."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
+
+POINTS: dict[str, Any] = {
+    "level": {"name": "Tank level", "type": "float", "unit": "%", "params": {"value": 73.4}},
+    "speed": {"name": "Feed pump speed", "type": "int", "unit": "rpm", "writable": True,
+              "min": 0, "max": 1500, "params": {"value": 800}},
+}
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    async with engine_with_fake_tool(tmp_path, POINTS) as rig:
+        yield rig
+
+
+async def _device_value(rig: Rig, point: str) -> Any:
+    """What the device holds, asked of the tool itself (not through the engine or its cache)."""
+    return (await rig.call("read", {"point": point}))["value"]
+
+
+async def test_a_read_answers_the_devices_value_and_is_audited(rig: Rig) -> None:
+    answer = await rig.engine.read(rig.ctx(), "level")
+    assert (answer.status, answer.route, answer.error) == ("ok", "direct", None)
+    assert answer.result is not None
+    assert (answer.result["point"], answer.result["value"], answer.result["unit"]) == \
+        ("level", 73.4, "%")
+    assert answer.reply == "Tank level is 73.4 %."
+    records = await rig.audit_records(answer.trace_id)
+    assert [(r["action"]["name"], r["status"]) for r in records] == [("read", "ok")]
+
+
+async def test_an_allowed_write_reaches_the_device_and_is_audited_intent_then_done(rig: Rig) -> None:
+    answer = await rig.engine.write(rig.ctx("operator"), "speed", 1000)
+    assert answer.status == "ok", answer
+    assert await _device_value(rig, "speed") == 1000
+    records = await rig.audit_records(answer.trace_id, count=2)
+    assert [r["phase"] for r in records] == ["intent", "done"], records
+    assert records[0]["action"] == {"name": "write", "args": {"point": "speed", "value": 1000}}
+
+
+@pytest.mark.parametrize(("role", "value", "status", "code"), [
+    ("viewer", 1000, "forbidden", "FORBIDDEN"),  # the role may not write
+    ("operator", 1600, "rejected", "OUT_OF_RANGE"),  # above max
+    ("operator", "fast", "rejected", "OUT_OF_RANGE"),  # not a number at all
+])
+async def test_a_refused_write_never_reaches_the_device(rig: Rig, role: str, value: Any,
+                                                      status: str, code: str) -> None:
+    answer = await rig.engine.write(rig.ctx(role), "speed", value)
+    assert (answer.status, answer.error and answer.error["code"]) == (status, code), answer
+    assert await _device_value(rig, "speed") == 800
+
+
+async def test_a_dry_run_checks_everything_and_changes_nothing(rig: Rig) -> None:
+    answer = await rig.engine.write(rig.ctx("operator", dry_run=True), "speed", 1000)
+    assert answer.status == "dry_run" and answer.checks, answer
+    assert await _device_value(rig, "speed") == 800
+
+
+async def test_a_device_gone_offline_is_answered_stale_from_the_last_value(rig: Rig) -> None:
+    assert (await rig.engine.read(rig.ctx(), "level")).status == "ok"
+    await rig.call("set_offline", {"device": DEVICE, "online": False})
+    answer = await rig.engine.read(rig.ctx(), "level")
+    assert answer.status == "stale", answer
+    assert answer.error is not None and answer.error["code"] == "DEVICE_OFFLINE"
+    assert answer.result is not None
+    assert (answer.result["value"], answer.result["quality"]) == (73.4, "stale")
+    reason = answer.result["stale_reason"]
+    assert reason.startswith(f"{DEVICE} offline since ") and "unplugged by the test" in reason
+
+
+async def test_an_unknown_point_is_rejected_without_a_tool_call(rig: Rig) -> None:
+    answer = await rig.engine.read(rig.ctx(), "flux_capacitor")
+    assert (answer.status, answer.error and answer.error["code"]) == \
+        ("rejected", "UNKNOWN_POINT"), answer
+
+
+async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> None:
+    answer = await rig.engine.ask(rig.ctx(), "what is the tank level")
+    assert (answer.status, answer.route) == ("ok", "rule"), answer
+    assert answer.action is not None and answer.action.to_dict() == \
+        {"name": "read", "args": {"point": "level"}}
+    assert answer.result is not None and answer.result["value"] == 73.4
