@@ -1,4 +1,4 @@
-"""The `history` section and the per-point `deadband` and `alarms` keys: what the plant remembers.
+"""The `history` section and the per-point `alarms` key: what the plant remembers.
 
     history:                # off unless this section is given (enabled: false turns it off)
       flush: 60s            # samples are written in one batch this often (a power cut loses
@@ -8,7 +8,7 @@
 
     points:
       boiler3_temp:
-        deadband: 0.5       # a sample is stored when it moved more than this from the last one
+        deadband: 0.5       # (config/drivers) a sample is stored when it moved more than this
         alarms: {high: 540, low: 20, hysteresis: 5, delay: 30s}
       feed_pump1_run:
         alarms: {state: false, delay: 10s}   # a bool point alarms while it is in this state
@@ -66,14 +66,6 @@ def read_history(s: Section, present: bool) -> History:
                     max_size = defaults.max_size
     s.finish()
     return History(enabled=enabled, flush=flush, keep=keep, max_size=max_size)
-
-
-def read_deadband(s: Section, numeric: bool) -> float | None:
-    deadband = s.number("deadband", None, min=0.0)
-    if deadband is not None and not numeric:
-        s.problem("deadband", "only numeric points take a deadband")
-        return None
-    return float(deadband) if deadband is not None else None
 
 
 def read_alarms(s: Section, kind: str) -> PointAlarms | None:

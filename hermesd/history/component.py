@@ -31,7 +31,7 @@ from hermesd.history import asking, periods
 from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
 from hermesd.history.alarms import AlarmEvent
 from hermesd.history.query import Reader, Summary
-from hermesd.history.recorder import Batch, Recorder, Track
+from hermesd.history.recorder import EARLY_BATCH, Batch, Recorder, Track
 from hermesd.history.replies import history_reply
 from hermesd.history.store import Store, StoreError
 from hermesd.router.rules import Placement
@@ -72,6 +72,7 @@ class HistoryComponent:
         self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history-w")
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
         self._wake = asyncio.Event()
+        self._flush_now = False  # a batch is due now (an alarm changed, many samples held)
         # the value cache's snapshot need not be more frequent than the history's batches: a
         # power cut loses at most one batch of either (and the disk is spared a snapshot every
         # 10 s)
@@ -83,7 +84,6 @@ class HistoryComponent:
         engine = services.engine
         engine.actions["history"] = self.answer
         self.desk = AlarmDesk(services.config, lambda: engine.policy, self._urgent)
-        self._flush_now = False
         engine.actions["alarms"] = self._alarms
         engine.actions["ack"] = self.desk.ack
         # questions about the past and about alarms, placed before the point rules
@@ -182,6 +182,8 @@ class HistoryComponent:
     def _on_value(self, reading: Reading) -> None:
         now = time.time()
         self.recorder.value(reading.point, reading.value, reading.ts, now)
+        if self.recorder.pending >= EARLY_BATCH and not self._flush_now:
+            self._urgent()  # a busy plant: written early, so memory stays bounded
         self.desk.book.on_value(reading.point, reading.value, min(reading.ts, now))
         self._judge(reading.point, now)
 

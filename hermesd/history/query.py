@@ -175,9 +175,14 @@ class Reader:
         found = set(self.store.samples(pid, minute))
         for batch in self.unwritten:
             found.update(s for s in batch.samples.get(pid, ()) if minute <= s[0] < minute + MINUTE)
-        if minute >= self.recorder.minute_start:
-            # the open minute: what the recorder saw, and what a hermesd before a restart
-            # wrote in the same minute
+        if minute > self.recorder.minute_start:
+            # after the open minute (nothing happened since): the value it holds now
+            current = self.recorder.current(pid)
+            return (current[0] if current and current[1] else None), \
+                sorted(found, key=lambda s: s[0])
+        if minute == self.recorder.minute_start:
+            # the open minute: what the recorder saw, and what earlier batches (or a hermesd
+            # before a restart) wrote of the same minute
             first, recent = self.recorder.open_minute(pid) or (None, [])
             found.update(recent)
             return first, sorted(found, key=lambda s: s[0])

@@ -25,6 +25,8 @@ HOUR = 3600
 #: minutes closed one by one after a pause; a longer jump (a suspended machine, the clock
 #: stepped) is recorded as a gap instead of as rows of nothing
 MAX_ROLL = 180
+#: samples held before a batch is written early (a busy plant: ~2 MiB of them in memory)
+EARLY_BATCH = 20_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,7 +62,6 @@ class _State:
     minute: Rollup = field(default_factory=Rollup)
     hour: Rollup = field(default_factory=Rollup)
     stored: Any = None  # the last sample stored (the deadband is measured from it)
-    recent: list[tuple[float, Any]] = field(default_factory=list)  # samples of the open minute
     pending: list[tuple[float, Any]] = field(default_factory=list)  # samples not yet written
 
     @property
@@ -79,6 +80,7 @@ class Recorder:
         self._minutes: list[tuple[int, str, Rollup]] = []
         self._hours: list[tuple[int, str, Rollup]] = []
         self._orphans: dict[str, list[tuple[float, Any]]] = {}  # samples of removed points
+        self.pending = 0  # samples not yet taken in a batch
 
     # -- configuration ---------------------------------------------------------------------
 
@@ -149,6 +151,7 @@ class Recorder:
         for pid, samples in self._orphans.items():
             batch.samples.setdefault(pid, []).extend(samples)
         self._orphans.clear()
+        self.pending = 0
         batch.minutes, self._minutes = self._minutes, []
         batch.hours, self._hours = self._hours, []
         batch.gaps_opened, self._opened = self._opened, []
@@ -166,7 +169,9 @@ class Recorder:
         if state is None:
             return None
         first = state.minute.first
-        return first, list(state.recent)
+        # the samples written by earlier batches of this minute are the store's (a query
+        # reads them there): only those not yet taken are here
+        return first, [s for s in state.pending if s[0] >= self.minute_start]
 
     def open_gaps(self, now: float) -> list[tuple[str, float, float, str]]:
         """Gaps not yet in the store: open ones (to `now`) and those closed since the batch."""
@@ -193,6 +198,7 @@ class Recorder:
             started=self.started, minute_start=self.minute_start, hour_start=self.hour_start,
             opened={pid: o} if (o := self.open_minute(pid)) is not None else {},
             live=self.live_minute(pid, now),
+            now_value=self.current(pid),
             rollups={"m1": self.pending_rollups(pid, "m1"), "h1": self.pending_rollups(pid, "h1")},
             samples=self.pending_samples(pid),
             gaps=[g for g in self.open_gaps(now) if g[0] in (pid, "*")])
@@ -236,8 +242,8 @@ class Recorder:
             if new is not None and old is not None and not band.exceeded(old, new):
                 return
         state.stored = value
-        state.recent.append((t, value))
         state.pending.append((t, value))
+        self.pending += 1
 
     def _roll(self, t: float) -> None:
         """Close every minute (and hour) that ends at or before `t`."""
@@ -266,7 +272,6 @@ class Recorder:
             state.minute = Rollup(first=first)
             if hour_ends:
                 state.hour = Rollup(first=first)
-            state.recent = []
         self.minute_start = end
         if hour_ends:
             self.hour_start = end
@@ -300,6 +305,7 @@ class RecorderView:
     hour_start: int
     opened: dict[str, tuple[Any, list[tuple[float, Any]]]]
     live: Rollup | None
+    now_value: tuple[Any, bool] | None
     rollups: dict[str, list[tuple[int, Rollup]]]
     samples: list[tuple[float, Any]]
     gaps: list[tuple[str, float, float, str]]
@@ -312,6 +318,9 @@ class RecorderView:
 
     def live_minute(self, pid: str, now: float) -> Rollup | None:
         return self.live
+
+    def current(self, pid: str) -> tuple[Any, bool] | None:
+        return self.now_value
 
     def pending_samples(self, pid: str) -> list[tuple[float, Any]]:
         return self.samples

@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from hermesd.history.query import Reader  # noqa: E402
-from hermesd.history.recorder import Recorder, Track  # noqa: E402
+from hermesd.history.recorder import EARLY_BATCH, Recorder, Track  # noqa: E402
 from hermesd.history.series import Rollup  # noqa: E402
 from hermesd.history.store import Store  # noqa: E402
 
@@ -173,11 +173,12 @@ def bench_synthetic(points: int, seconds: int, queries: int) -> None:
             t = T0 + s
             for i, n in enumerate(names):
                 rec.value(n, float((s + i) % 97) + rng.random() * 0.01, t, t)
-            if s % 60 == 59:
+            if s % 60 == 59 or rec.pending >= EARLY_BATCH:  # as the component does
                 store.write([rec.take_batch(t + 0.5)])
         cpu, w = time.process_time() - cpu0, write_bytes() - w0
         size = store.size()
-        print(f"write path, {points} points x {seconds} s (1 change/s each, a batch a minute):")
+        print(f"write path, {points} points x {seconds} s (1 change/s each, a batch a minute or "
+              f"every {EARLY_BATCH} samples):")
         print(f"  sqlite rows (baseline)  CPU {base_cpu:6.1f} s  written {base_w / 2**20:7.1f} MiB"
               f"  size {base_size / 2**20:6.1f} MiB")
         print(f"  hermesd history         CPU {cpu:6.1f} s  written {w / 2**20:7.1f} MiB"

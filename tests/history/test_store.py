@@ -163,3 +163,14 @@ def test_a_file_that_is_not_a_store_is_refused(tmp_path: Path) -> None:
     with pytest.raises(StoreError, match="symbolic link"):
         Store(link).open()
     assert not (tmp_path / "elsewhere.db").exists()
+
+
+def test_a_quiet_point_holds_its_value_past_the_recorders_last_minute(store: Store) -> None:
+    rec = Recorder({"level": Track(True)}, T0 - 0.5)
+    rec.value("level", 71.5, T0 + 5, T0 + 5)
+    store.write([rec.take_batch(T0 + 10)])
+    now = T0 + 600  # nothing since: the recorder's open minute is still the first one
+    reader = Reader(store, rec.view("level", now), [])
+    last = reader.summary("level", now - 300, now, now)
+    assert (last.rollup.min, last.rollup.max, last.rollup.good) == (71.5, 71.5, 300.0)
+    assert reader.value_at("level", now - 1, now) == (71.5, True)

@@ -111,3 +111,24 @@ def test_with_a_candidate_that_explains_everything_the_model_only_chooses() -> N
     assert "read ph" in lines and not [line for line in lines if line.startswith("respond")]
     stage, a = handed_on("fishfarm", "how long do salmon live")
     assert [c.line for c in stage.offer(a) if c.line.startswith("respond")]
+
+
+def _moulding() -> Config:
+    return config_of({"node": {"id": "imm"}, "devices": {"press": fake_device({
+        "cycle_time": {"name": "Cycle time", "type": "float", "unit": "s"},
+        "shot_count": {"name": "Shot counter", "type": "int", "unit": "shots"},
+        "melt_temp": {"name": "Melt temperature", "type": "float", "unit": "°C"},
+    })}})
+
+
+PLANTS["moulding"] = _moulding()
+
+
+def test_a_count_beside_a_quantity_the_point_has_is_context() -> None:
+    stage, a = handed_on("moulding", "what was the cycle time of the last shot", strict=False)
+    assert stage.check(a, Action("read", {"point": "cycle_time"})) == \
+        Action("read", {"point": "cycle_time"})
+    # asked for alone, the count is what is asked: the cycle time is no answer
+    stage, a = handed_on("moulding", "how many shots so far", strict=False)
+    checked = stage.check(a, Action("read", {"point": "cycle_time"}))
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
