@@ -13,7 +13,12 @@ import sys
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
-from hermesd.core.settings.mqtt import BrokerSettings, BrokerTls
+from hermesd.core.settings.mqtt import (
+    BrokerSettings,
+    BrokerTls,
+    MqttDeviceSettings,
+    MqttPointSettings,
+)
 from hermesd.core.topics import ToolTopics
 from hermesd.mqtt.topics import topics_of
 from hermesd.registry import effective_max_age, tool_of
@@ -82,11 +87,12 @@ def mqtt_slice(config: Config) -> dict[str, Any]:
     for device in config.devices.values():
         if device.driver != "mqtt":
             continue
-        if device.params.get("availability_topic"):
-            protected.append(device.params["availability_topic"])
+        availability = MqttDeviceSettings.from_dict(device.params).availability_topic
+        if availability:
+            protected.append(availability)
         for point in device.points.values():
-            protected += [t for t in (point.params.get("state_topic"),
-                                      point.params.get("command_topic")) if t]
+            settings = MqttPointSettings.from_dict(point.params)
+            protected += [t for t in (settings.state_topic, settings.command_topic) if t]
     tls = mqtt.tls
     return BrokerSettings(
         host=mqtt.host, port=mqtt.port, protocol=mqtt.protocol,
