@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import enum
+import functools
 import json
 import math
 import time
@@ -343,10 +344,16 @@ def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
 _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": "\\u2029"})
 
 
+#: built once: `json.dumps` with these arguments builds an encoder on every call
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"),
+                            check_circular=True)
+
+
 def _dumps(obj: Any) -> bytes:
-    text = json.dumps(obj, ensure_ascii=False, allow_nan=False, separators=(",", ":"),
-                      check_circular=True)
-    return text.translate(_LINE_BREAKS).encode("utf-8") + b"\n"
+    text = _ENCODER.encode(obj)
+    if not text.isascii():  # the line breaks above are not ASCII: most lines need no pass
+        text = text.translate(_LINE_BREAKS)
+    return text.encode("utf-8") + b"\n"
 
 
 def _escape_text(text: str) -> str:
@@ -382,4 +389,11 @@ def _odd(v: Any) -> str:
 
 
 def iso(ts: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"
+    """UTC time with milliseconds, as every answer and audit line writes it."""
+    return _iso_second(math.floor(ts)) + f".{int(ts % 1 * 1000):03d}Z"
+
+
+@functools.lru_cache(maxsize=64)
+def _iso_second(whole: int) -> str:
+    # one strftime per second, not per answer and record: most stamps share their second
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(whole))

@@ -22,7 +22,7 @@ from typing import Any
 
 from hermesd.answer import Action, Answer, Route, failure, refusal, respond
 from hermesd.audit import AuditLog, AuditUnavailable
-from hermesd.audit_records import printable
+from hermesd.audit_records import iso, printable
 from hermesd.cache import ValueCache
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
@@ -269,7 +269,7 @@ class Engine:
         outcome = await self.dispatcher.read(ctx, point)
         j = outcome.judgement
         result = {"point": point.id, "value": j.reading.value, "unit": point.unit,
-                  "timestamp": _iso(j.reading.ts), "age_s": round(j.age, 3),
+                  "timestamp": iso(j.reading.ts), "age_s": round(j.age, 3),
                   "quality": j.quality}
         if j.stale:
             result["stale_reason"] = j.why
@@ -328,7 +328,7 @@ class Engine:
                              "quality": "error", "error": _err(exc)}, exc
         j = outcome.judgement
         result: dict[str, Any] = {"point": point.id, "value": j.reading.value,
-                                  "unit": point.unit, "timestamp": _iso(j.reading.ts),
+                                  "unit": point.unit, "timestamp": iso(j.reading.ts),
                                   "age_s": round(j.age, 3), "quality": j.quality}
         if j.stale:
             result["stale_reason"] = j.why
@@ -351,7 +351,7 @@ class Engine:
         if outcome.confirmed is False:
             # sent, but the device does not show it: never `ok` with the value we wished for
             result = {"point": point.id, "value": outcome.actual, "requested": outcome.value,
-                      "unit": point.unit, "timestamp": _iso(outcome.ts), "age_s": 0.0,
+                      "unit": point.unit, "timestamp": iso(outcome.ts), "age_s": 0.0,
                       "quality": "unconfirmed", "confirmed": False}
             shown = "it has not shown the new value yet" if outcome.actual is None else \
                 f"it reads back {format_value(point, outcome.actual)}"
@@ -363,7 +363,7 @@ class Engine:
                           reply=write_reply(point, outcome.value, False, zh, outcome.actual),
                           timings_ms=timings)
         result = {"point": point.id, "value": outcome.value, "unit": point.unit,
-                  "timestamp": _iso(outcome.ts), "age_s": 0.0, "quality": "good"}
+                  "timestamp": iso(outcome.ts), "age_s": 0.0, "quality": "good"}
         if outcome.confirmed is not None:
             result["confirmed"] = outcome.confirmed
         return Answer("ok", route, action, result=result, checks=checks,
@@ -520,6 +520,3 @@ def _err(exc: HermesError) -> dict[str, str]:
 def _busy(route: Route = "rule") -> Answer:
     return refusal(Busy("hermesd is busy; try again in a moment"), route)
 
-
-def _iso(ts: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"

@@ -172,19 +172,23 @@ class ToolLink:
         if self._writer.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
-        fut: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Message] = loop.create_future()
         self._pending[msg_id] = fut
+        # the deadline fails the future itself: a timer handle per call is a fifth of the
+        # cost of an asyncio.timeout() scope, and this is on every read
+        deadline = loop.call_later(timeout, _expire, fut)
         try:
             self._writer.write(encode(msg))
             if self._writer.transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 await self._writer.drain()
-            async with asyncio.timeout(timeout):
-                return await fut
+            return await fut
         except TimeoutError:
             raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
         except (ConnectionError, OSError) as exc:
             raise ToolUnavailable(self.tool, str(exc)) from None
         finally:
+            deadline.cancel()
             self._pending.pop(msg_id, None)
 
     async def call(self, action: str, args: dict[str, Any], context: dict[str, Any],
@@ -230,6 +234,11 @@ class ToolLink:
         await self._request(Ping(msg_id), msg_id, timeout)
         self.last_pong = time.monotonic()
         return self.last_pong - started
+
+
+def _expire(fut: asyncio.Future[Message]) -> None:
+    if not fut.done():
+        fut.set_exception(TimeoutError())
 
 
 #: compiled validators by schema text: a restarted tool says the same hello, and compiling

@@ -304,6 +304,8 @@ class _Connection:
             if self.writer.is_closing():
                 return
             self.writer.write(frame)
+            if not self.writer.transport.get_write_buffer_size():
+                return  # all of it went to the socket: nothing to drain, no deadline to arm
             try:
                 async with asyncio.timeout(self.limits.send):
                     await self.writer.drain()

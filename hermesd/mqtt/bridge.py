@@ -113,6 +113,9 @@ class MqttBridge:
         self._quality_sent: dict[str, tuple[str, str | None]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._running = False
+        #: point -> seconds between re-sends of an unchanged value, and the config it is of
+        self._resend_after: dict[str, float] = {}
+        self._resend_for: Config | None = None
         #: alarms raised, cleared, acknowledged (by the history component, when it is on)
         self.alarms = services.alarms
         self.alarms.subscribe(self._on_alarm)
@@ -287,11 +290,18 @@ class MqttBridge:
             return False
         if device.poll_interval is None:
             return True  # event-fed points age one by one: HA's expire_after shows each
-        judged = [self.cache.judge(p, now) for p in device.points
-                  if self.engine.registry.max_ages.get(p) is not None]
-        seen = [j for j in judged if j is not None]
-        # a polled device whose every value has gone stale has gone quiet
-        return not seen or any(not j.stale for j in seen)
+        # a polled device whose every value has gone stale has gone quiet (the first fresh one
+        # answers: this runs every tick, for every device)
+        max_ages, seen = self.engine.registry.max_ages, False
+        for p in device.points:
+            if max_ages.get(p) is None:
+                continue
+            judged = self.cache.judge(p, now)
+            if judged is not None:
+                if not judged.stale:
+                    return True
+                seen = True
+        return not seen
 
     def _check_availability(self) -> None:
         if not self.connected or self.topics is None:
@@ -323,6 +333,22 @@ class MqttBridge:
         if mqtt is None:
             return
         mono, now = time.monotonic(), time.time()
+        if self._resend_for is not self.config:  # the config's, worked out once, not per tick
+            self._resend_after = self._resend_plan()
+            self._resend_for = self.config
+        for pid, after in self._resend_after.items():
+            if mono - self._state_sent.get(pid, 0.0) < after:
+                continue
+            judged = self.cache.judge(pid, now)
+            if judged is not None and not judged.stale:
+                self._put_state(judged.reading)
+
+    def _resend_plan(self) -> dict[str, float]:
+        """Point -> seconds after which its unchanged value is sent again (the points that are
+        never re-sent are left out)."""
+        mqtt = self.config.mqtt
+        assert mqtt is not None
+        plan: dict[str, float] = {}
         for point in self.config.points.values():
             after: float | None = None
             if component_of(point, writable_over_mqtt(self.config, point)) \
@@ -331,13 +357,9 @@ class MqttBridge:
                                         mqtt.republish)
             if point.deadband is not None:
                 after = min(after or mqtt.republish, mqtt.republish)
-            if after is None:
-                continue
-            if mono - self._state_sent.get(point.id, 0.0) < after:
-                continue
-            judged = self.cache.judge(point.id, now)
-            if judged is not None and not judged.stale:
-                self._put_state(judged.reading)
+            if after is not None:
+                plan[point.id] = after
+        return plan
 
     async def _ticker(self) -> None:
         while True:

@@ -3,13 +3,15 @@
     .venv/bin/python scripts/bench/core.py [--calls 10000] [--starts 5]
 
 Prints figures and the same-run baseline (a bare asyncio Unix-socket echo server in its own
-process, driven by the same client), so the ratio holds on a noisy machine. Nothing is asserted.
+process, driven by the same client), so the ratio holds on a noisy machine, and the CPU time
+each side spent per request (warm-up included). Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -68,6 +70,18 @@ async def round_trips(path: str, request: bytes, n: int, warmup: int = 200) -> l
         writer.close()
         await writer.wait_closed()
     return times
+
+
+def cpu_seconds(pids: list[int]) -> float:
+    """CPU time of these processes' threads to the nanosecond (/proc/PID/task/TID/schedstat;
+    utime + stime come in 10 ms ticks, the time of dozens of requests)."""
+    total = 0
+    for pid in pids:
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
+                    open(f"/proc/{pid}/task/{tid}/schedstat", encoding="ascii") as f:
+                total += int(f.read().split()[0])
+    return total / 1e9
 
 
 def rss_mib(pid: int) -> float:
@@ -156,9 +170,16 @@ def main() -> None:
                 ours: list[float] = []
                 floor: list[float] = []
                 rounds = 5
+                tools = sorted(procfs.children(proc.pid))
+                cpu = {"echo": 0.0, "hermesd": 0.0, "tools": 0.0}
                 for _ in range(rounds):
+                    before = cpu_seconds([echo.pid])
                     floor += asyncio.run(round_trips(echo_path, read, args.calls // rounds))
+                    cpu["echo"] += cpu_seconds([echo.pid]) - before
+                    before, before_tools = cpu_seconds([proc.pid]), cpu_seconds(tools)
                     ours += asyncio.run(round_trips(control, read, args.calls // rounds))
+                    cpu["hermesd"] += cpu_seconds([proc.pid]) - before
+                    cpu["tools"] += cpu_seconds(tools) - before_tools
             finally:
                 echo.terminate()
                 echo.wait()
@@ -174,6 +195,9 @@ def main() -> None:
           "   (bare asyncio Unix-socket echo, the floor)")
     print(f"  ratio    p50 {percentile(ours, .5) / percentile(floor, .5):.2f}x   "
           f"p99 {percentile(ours, .99) / percentile(floor, .99):.2f}x   (target p99 <= 3x)")
+    per = {k: v / (rounds * (args.calls // rounds + 200)) * 1e6 for k, v in cpu.items()}
+    print(f"CPU per request: hermesd {per['hermesd']:.0f} us (its tool {per['tools']:.0f} us), "
+          f"echo {per['echo']:.0f} us")
     print(f"idle RSS: hermesd {daemon_rss:.1f} MiB (target <= 40), tool processes "
           f"{', '.join(f'{r:.1f}' for r in tool_rss)} MiB")
     print(f"start to READY=1 over {len(ready_times)} starts: median "
