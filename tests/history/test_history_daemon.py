@@ -80,6 +80,10 @@ def test_history_refuses_what_it_cannot_answer(daemon_runner: DaemonRunner) -> N
         (("history", "temp", "--since", "two hours"), 65, "BAD_REQUEST"),
         (("history", "temp", "--from", "yesterday-ish"), 65, "BAD_REQUEST"),
         (("history", "temp", "--since", "5000d"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--from", "0001-01-01T00:00"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--from", "9999-12-30T00:00Z"), 65, "BAD_REQUEST"),
+        (("ask", "what was the highest boiler temperature in the last 1"
+                 "00000000000000000000000000 hours"), 65, "BAD_REQUEST"),
         (("--role", "blind", "history", "temp"), 77, "FORBIDDEN"),
     ]
     for args, code, error in cases:
