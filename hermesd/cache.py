@@ -311,4 +311,6 @@ def _span(seconds: float) -> str:
         return f"{seconds / 60:.0f} min"
     if seconds < 172800:
         return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.0f} days"
+    if seconds < 3650 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return "more than 10 years"  # a stamp of 1e308 is not worth 300 digits

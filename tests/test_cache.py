@@ -195,3 +195,14 @@ def test_a_restored_value_stamped_in_the_future_is_stale_until_read_again(
         assert j is not None and j.stale and j.why.startswith("timestamped in the future")
     assert cache.update("temp", 500.0, ts=now)
     assert not cache.judge("temp").stale  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("ts", [1e308, 1e18, NOW + 11 * 365 * 86400.0])
+def test_how_far_ahead_a_reading_is_stamped_is_said_in_a_few_words(tmp_path: Path,
+                                                                   ts: float) -> None:
+    # a tool stamping 1e308 once made a stale reason of some 300 digits, in every answer
+    cache = ValueCache(tmp_path / "lkv.json", {"temp": 30.0}, {"temp": "plc1"})
+    cache.update("temp", 523.4, ts=ts, now=NOW)
+    j = cache.judge("temp", now=NOW)
+    assert j is not None and j.stale
+    assert j.why == "timestamped in the future (more than 10 years ahead of this clock)"
