@@ -260,3 +260,28 @@ def test_a_store_that_cannot_be_opened_keeps_hermesd_running_and_is_tried_again(
     d.wait_until(lambda: d.status()["history"]["state"] == "running", what="the store opened")
     code, answer = d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")
     assert code == 0 and answer["result"]["value"] == 512.0
+
+
+def test_the_value_a_change_was_to_is_one_the_point_can_hold(
+        daemon_runner: DaemonRunner) -> None:
+    # "MANUAL", 2 or "bogus" for a point of choices, or text for a number, once answered
+    # NO_DATA "There is no record of Chiller mode", which was untrue
+    config = _plant()
+    config["devices"]["boiler"]["points"]["mode"] = {
+        "name": "Chiller mode", "type": "int", "writable": True,
+        "map": {0: "off", 1: "auto", 2: "manual"}, "params": {"value": 0}}
+    d = daemon_runner.start(config)
+    for value in ("manual", "auto"):
+        _write(d, "mode", value)
+    asked = {"op": "history", "point": "mode", "stat": "changed_at", "since": "1h"}
+    answer = d.request({**asked, "value": "MANUAL"})
+    assert answer["status"] == "ok" and answer["result"]["changed_to"] == "manual", answer
+    for value, said in ((2, "takes one of off, auto, manual"),
+                        ("bogus", "takes one of off, auto, manual"),
+                        (True, "takes one of off, auto, manual")):
+        answer = d.request({**asked, "value": value})
+        assert (answer["status"], answer["error"]["code"]) == ("rejected", "BAD_REQUEST"), answer
+        assert said in answer["error"]["message"], answer
+    answer = d.request({**asked, "point": "temp", "value": "hot"})
+    assert answer["error"]["code"] == "BAD_REQUEST", answer
+    assert "temp is a number" in answer["error"]["message"]
