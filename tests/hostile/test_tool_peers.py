@@ -21,6 +21,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -525,4 +526,45 @@ def test_a_values_event_of_things_that_are_not_objects_is_refused_in_words(
     d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 4,
                  what="four events refused")
     assert "values: expected objects, got int" in d.log
+    assert "Traceback" not in d.log
+
+
+@pytest.mark.timeout(60)
+def test_a_value_not_of_its_points_kind_is_no_reading(daemon_runner: DaemonRunner) -> None:
+    """A tool that said "hot" for a temperature had it shown as a good value (and clearing the
+    temperature's alarm); "turbo" for a point of choices showed a choice no map has."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}},
+                   "mode": {"type": "int", "map": {0: "off", 1: "auto"},
+                            "params": {"value": 1}},
+                   "code": {"type": "string", "params": {"value": "A1"}},
+                   "run": {"type": "bool", "params": {"value": True}},
+                   "broken": {"type": "float", "params": {"value": "hot"}}}}}))
+    for pid in ("level", "mode", "code", "run"):
+        assert d.request({"op": "read", "point": pid})["status"] == "ok"
+    bad = [("level", "hot"), ("level", True), ("mode", "turbo"), ("code", 5), ("run", "on"),
+           ("run", 2)]
+    for pid, value in bad:
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": "values", "data": {"values": [
+                                {"point": pid, "value": value, "ts": time.time()}]}}})
+        assert answer["status"] == "ok", answer
+    d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == len(bad),
+                 what="every value of another kind refused")
+    def shown() -> dict[str, Any]:
+        return {p["id"]: p["value"] for p in d.request({"op": "points"})["result"]["points"]}
+
+    assert [shown()[pid] for pid in ("level", "mode", "code", "run")] == [73.4, "auto", "A1", True]
+    assert "temp holds" not in d.log and "level holds numbers, not 'hot'" in d.log
+    # an exec tool may say on/off as 0 or 1
+    answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                        "args": {"kind": "values", "data": {"values": [
+                            {"point": "run", "value": 0, "ts": time.time()}]}}})
+    assert answer["status"] == "ok", answer
+    d.wait_until(lambda: shown()["run"] is False, what="0 taken as off")
+    # a read answered with a value of another kind is a device error, not a reading
+    answer = d.request({"op": "read", "point": "broken"})
+    assert (answer["status"], answer["error"]["code"]) == ("error", "DEVICE_ERROR"), answer
+    assert "broken holds numbers, not 'hot'" in answer["error"]["message"]
     assert "Traceback" not in d.log
