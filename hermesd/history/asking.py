@@ -206,6 +206,8 @@ def _resolve(how: str, m: re.Match[str], now: float, zh: bool) -> tuple[float, f
         suffix = "" if zh else (m.group(3) or "")
         if suffix == "pm" and hour < 12:
             hour += 12
+        if suffix == "am" and hour == 12:
+            hour = 0  # 12 am is midnight (12 pm is noon)
         if minute > 59:
             return None
         t = at(hour + minute / 60)
