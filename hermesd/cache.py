@@ -37,6 +37,11 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 #: seconds a timestamp may be ahead of this clock before the reading counts as from the future
 FUTURE_TOLERANCE = 5.0
+#: the times a reading may carry: what an answer can say in ISO 8601 (UTC years 1 to 9999).
+#: A stamp beyond (a tool's 1e17) is no time at all, like NaN: every answer about the point
+#: once failed on it
+EARLIEST_TS = -62135596800.0
+LATEST_TS = 253402300799.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +126,7 @@ class ValueCache:
             return False  # a NaN is not a measurement
         now = time.time() if now is None else now
         ts = now if ts is None else ts
-        if not math.isfinite(ts):
+        if not _a_time(ts):
             return False  # no time at all is not a time
         old = self._readings.get(point)
         if old is not None and not old.restored and ts < old.ts and \
@@ -146,7 +151,7 @@ class ValueCache:
         Only a value read since the start is confirmed this way (not one restored from disk,
         nor none at all), and never back in time. Returns whether the reading moved."""
         old = self._readings.get(point)
-        if old is None or old.restored or not math.isfinite(ts) or ts <= old.ts:
+        if old is None or old.restored or not _a_time(ts) or ts <= old.ts:
             return False
         self._readings[point] = Reading(point, old.value, ts)
         self._refreshed = True
@@ -241,7 +246,7 @@ class ValueCache:
             for pid, entry in values.items():
                 if pid in self._max_ages and isinstance(entry, dict) \
                         and isinstance(entry.get("ts"), int | float) and "v" in entry \
-                        and not isinstance(entry["ts"], bool) and math.isfinite(entry["ts"]):
+                        and not isinstance(entry["ts"], bool) and _a_time(entry["ts"]):
                     self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
             now = time.time()
             ahead = [r.point for r in self._readings.values() if _ahead(r.ts, now)]
@@ -297,6 +302,10 @@ class ValueCache:
         finally:
             with contextlib.suppress(OSError, ValueError, TypeError):
                 self.persist()
+
+
+def _a_time(ts: float) -> bool:
+    return EARLIEST_TS <= ts <= LATEST_TS  # False for NaN too
 
 
 def _ahead(ts: float, now: float) -> bool:

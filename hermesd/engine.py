@@ -453,6 +453,10 @@ class Engine:
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
         ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        if ts is not None and not 0 <= ts <= time.time():
+            # since when a device is offline is said in every answer about its points: a time
+            # to come (1e308 broke every one of them) or before 1970 is no time it went
+            ts = None
         before = self.cache.device(device)
         if self.cache.set_device(device, online, reason, ts):
             if online:
