@@ -42,6 +42,11 @@ FUTURE_TOLERANCE = 5.0
 #: once failed on it
 EARLIEST_TS = -62135596800.0
 LATEST_TS = 253402300799.0
+#: the largest magnitude of a measurement. Beyond it are the largest floats, which devices use
+#: for "no value" (3.4e38 in a float32, 1.8e308 in a float64); history integrates values over
+#: time (up to 400 days, 3.5e7 s) and adds them up, and 1.7e308 made every mean and series of
+#: its period infinite, so that no history answer over it could be written as JSON
+MAX_MAGNITUDE = 1e300
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +127,9 @@ class ValueCache:
         """Record a value read from the device. Returns whether the value changed."""
         if point not in self._max_ages:
             return False
-        if isinstance(value, float) and not math.isfinite(value):
-            return False  # a NaN is not a measurement
+        if isinstance(value, float) and not (math.isfinite(value)
+                                             and abs(value) <= MAX_MAGNITUDE):
+            return False  # a NaN is not a measurement, nor is a float's largest value
         now = time.time() if now is None else now
         ts = now if ts is None else ts
         if not _a_time(ts):

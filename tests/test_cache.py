@@ -219,3 +219,12 @@ def test_a_stamp_no_answer_could_say_is_no_time_at_all(tmp_path: Path, ts: float
     assert not cache.refresh("temp", ts)
     reading = cache.get("temp")
     assert reading is not None and reading.ts == NOW
+
+
+@pytest.mark.parametrize("value", [1.7e308, -1.7e308, 3.0e300])
+def test_a_floats_largest_values_are_no_measurement(tmp_path: Path, value: float) -> None:
+    # a float64 register's "no value" (1.8e308) made history's means over its period infinite
+    cache = ValueCache(tmp_path / "lkv.json", {"temp": 30.0}, {"temp": "plc1"})
+    assert not cache.update("temp", value, ts=NOW, now=NOW)
+    assert cache.get("temp") is None
+    assert cache.update("temp", 3.4e38, ts=NOW, now=NOW)  # a float32's largest is a number

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
+import time
 from typing import Any
 
 import yaml
@@ -284,3 +285,20 @@ def test_the_value_a_change_was_to_is_one_the_point_can_hold(
     answer = d.request({**asked, "point": "temp", "value": "hot"})
     assert answer["error"]["code"] == "BAD_REQUEST", answer
     assert "temp is a number" in answer["error"]["message"]
+
+
+def test_a_floats_largest_value_leaves_history_answerable(daemon_runner: DaemonRunner) -> None:
+    # 1.7e308 then -1.7e308 made the period's time-weighted mean infinite: every history
+    # answer over it was INTERNAL (not writable as JSON), for as long as history kept it
+    d = daemon_runner.start(_plant())
+    now = time.time()
+    answer = d.request({"op": "call", "tool": "boiler", "action": "emit", "role": "engineer",
+                        "args": {"kind": "values", "data": {"values": [
+                            {"point": "temp", "value": 1.7e308, "ts": now + 0.5},
+                            {"point": "temp", "value": -1.7e308, "ts": now + 1.0}]}}})
+    assert answer["status"] == "ok", answer
+    d.wait_until(lambda: _written(d) >= 2, what="two batches written")
+    for stat in ("mean", "max"):
+        answer = d.request({"op": "history", "point": "temp", "since": "10m", "stat": stat,
+                            "series": 10})
+        assert answer["status"] == "ok" and answer["result"]["value"] == 500.0, answer
