@@ -23,6 +23,12 @@ from hermesd.core.histogram import BUCKETS, Histogram
 from hermesd.registry import tool_of
 
 COUNTS = ("requests", "timeouts", "bad_replies", "reconnects")
+#: the most one report may say, and where hermesd's sums stop: a count a float holds exactly,
+#: and seconds (31,000 years) no bus has waited. A tool claiming more (or naming a new run in
+#: every report, so that its claims add up) once drove the latency sum to infinity, and
+#: `status` could no longer be written as JSON until hermesd restarted
+MAX_COUNT = 2**53
+MAX_SECONDS = 1e12
 
 
 @dataclass
@@ -45,7 +51,8 @@ class BusCounts:
         if not isinstance(exceptions, dict):
             raise ProtocolError("diagnostics: exceptions must be an object")
         for code, n in exceptions.items():
-            if not (isinstance(code, str) and code.isdigit() and 0 < int(code) < 256):
+            if not (isinstance(code, str) and code.isascii() and code.isdigit()
+                    and 0 < int(code) < 256):
                 raise ProtocolError(f"diagnostics: {code!r} is no Modbus exception code")
             counts.exceptions[str(int(code))] = _count(n, f"exceptions {code}")
         latency = data.get("latency", {})
@@ -55,22 +62,24 @@ class BusCounts:
         if not isinstance(buckets, list) or len(buckets) != len(BUCKETS) + 1:
             raise ProtocolError(f"diagnostics: latency buckets must be {len(BUCKETS) + 1} counts")
         counts.latency.counts = [_count(n, "latency bucket") for n in buckets]
-        counts.latency.n = sum(counts.latency.counts)
+        counts.latency.n = min(sum(counts.latency.counts), MAX_COUNT)
         total = latency.get("sum_s", 0.0)
         if isinstance(total, bool) or not isinstance(total, int | float) \
-                or not math.isfinite(total) or total < 0:
-            raise ProtocolError("diagnostics: latency sum_s must be seconds")
+                or not math.isfinite(total) or not 0 <= total <= MAX_SECONDS:
+            raise ProtocolError(f"diagnostics: latency sum_s must be seconds (0..{MAX_SECONDS:g})")
         counts.latency.total = float(total)
         return counts
 
     def plus(self, other: BusCounts) -> BusCounts:
-        latency = Histogram([a + b for a, b in zip(self.latency.counts, other.latency.counts,
-                                                   strict=True)],
-                            self.latency.total + other.latency.total,
-                            self.latency.n + other.latency.n)
-        total = BusCounts(exceptions=self.exceptions + other.exceptions, latency=latency)
+        latency = Histogram([_sum(a, b) for a, b in zip(self.latency.counts,
+                                                        other.latency.counts, strict=True)],
+                            min(self.latency.total + other.latency.total, MAX_SECONDS),
+                            _sum(self.latency.n, other.latency.n))
+        exceptions = Counter({code: _sum(self.exceptions[code], other.exceptions[code])
+                              for code in self.exceptions.keys() | other.exceptions.keys()})
+        total = BusCounts(exceptions=exceptions, latency=latency)
         for key in COUNTS:
-            setattr(total, key, getattr(self, key) + getattr(other, key))
+            setattr(total, key, _sum(getattr(self, key), getattr(other, key)))
         return total
 
     def to_dict(self) -> dict[str, Any]:
@@ -129,9 +138,14 @@ class BusDiagnostics:
 
 
 def _count(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ProtocolError(f"diagnostics: {what} must be a count, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_COUNT:
+        raise ProtocolError(f"diagnostics: {what} must be a count (0..2**53), got "
+                            f"{str(value)[:40]}")
     return value
+
+
+def _sum(a: int, b: int) -> int:
+    return min(a + b, MAX_COUNT)
 
 
 def _ms(seconds: float | None) -> float | None:

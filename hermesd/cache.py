@@ -37,6 +37,16 @@ log = logging.getLogger(__name__)
 FORMAT_VERSION = 1
 #: seconds a timestamp may be ahead of this clock before the reading counts as from the future
 FUTURE_TOLERANCE = 5.0
+#: the times a reading may carry: what an answer can say in ISO 8601 (UTC years 1 to 9999).
+#: A stamp beyond (a tool's 1e17) is no time at all, like NaN: every answer about the point
+#: once failed on it
+EARLIEST_TS = -62135596800.0
+LATEST_TS = 253402300799.0
+#: the largest magnitude of a measurement. Beyond it are the largest floats, which devices use
+#: for "no value" (3.4e38 in a float32, 1.8e308 in a float64); history integrates values over
+#: time (up to 400 days, 3.5e7 s) and adds them up, and 1.7e308 made every mean and series of
+#: its period infinite, so that no history answer over it could be written as JSON
+MAX_MAGNITUDE = 1e300
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +127,12 @@ class ValueCache:
         """Record a value read from the device. Returns whether the value changed."""
         if point not in self._max_ages:
             return False
-        if isinstance(value, float) and not math.isfinite(value):
-            return False  # a NaN is not a measurement
+        if isinstance(value, float) and not (math.isfinite(value)
+                                             and abs(value) <= MAX_MAGNITUDE):
+            return False  # a NaN is not a measurement, nor is a float's largest value
         now = time.time() if now is None else now
         ts = now if ts is None else ts
-        if not math.isfinite(ts):
+        if not _a_time(ts):
             return False  # no time at all is not a time
         old = self._readings.get(point)
         if old is not None and not old.restored and ts < old.ts and \
@@ -146,7 +157,7 @@ class ValueCache:
         Only a value read since the start is confirmed this way (not one restored from disk,
         nor none at all), and never back in time. Returns whether the reading moved."""
         old = self._readings.get(point)
-        if old is None or old.restored or not math.isfinite(ts) or ts <= old.ts:
+        if old is None or old.restored or not _a_time(ts) or ts <= old.ts:
             return False
         self._readings[point] = Reading(point, old.value, ts)
         self._refreshed = True
@@ -241,7 +252,7 @@ class ValueCache:
             for pid, entry in values.items():
                 if pid in self._max_ages and isinstance(entry, dict) \
                         and isinstance(entry.get("ts"), int | float) and "v" in entry \
-                        and not isinstance(entry["ts"], bool) and math.isfinite(entry["ts"]):
+                        and not isinstance(entry["ts"], bool) and _a_time(entry["ts"]):
                     self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
             now = time.time()
             ahead = [r.point for r in self._readings.values() if _ahead(r.ts, now)]
@@ -299,6 +310,10 @@ class ValueCache:
                 self.persist()
 
 
+def _a_time(ts: float) -> bool:
+    return EARLIEST_TS <= ts <= LATEST_TS  # False for NaN too
+
+
 def _ahead(ts: float, now: float) -> bool:
     """Whether `ts` is in the future of `now`, beyond what clocks and delivery explain."""
     return ts > now + FUTURE_TOLERANCE
@@ -311,4 +326,6 @@ def _span(seconds: float) -> str:
         return f"{seconds / 60:.0f} min"
     if seconds < 172800:
         return f"{seconds / 3600:.1f} h"
-    return f"{seconds / 86400:.0f} days"
+    if seconds < 3650 * 86400:
+        return f"{seconds / 86400:.0f} days"
+    return "more than 10 years"  # a stamp of 1e308 is not worth 300 digits

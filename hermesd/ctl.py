@@ -33,6 +33,7 @@ import json
 import math
 import os
 import sys
+import unicodedata
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, NoReturn
@@ -411,6 +412,7 @@ def print_answer(command: str, answer: dict[str, Any], as_json: bool,
     if as_json:
         print_json(answer)
         return
+    answer = printable(answer)
     if as_csv and answer.get("status") == "ok":
         print(history_csv(answer))
         return
@@ -427,6 +429,27 @@ def print_answer(command: str, answer: dict[str, Any], as_json: bool,
         print(text)
     if err:
         print(err, file=sys.stderr)
+
+
+def printable(obj: Any) -> Any:
+    """`obj` with every text in it safe to show on a terminal: control and invisible formatting
+    characters as visible escapes (`\\x1b`, `\\x0a`, `\\u202e`). A device's text value is
+    anyone's words: raw, "\\x1b]0;...\\x07" retitles the terminal, "\\x1b[2J" clears it, and
+    "\\r\\nBoiler 3 temperature is 20 °C" prints a line hermesd never said. hermesd's own
+    replies hold none of these; `--json` shows the text exactly, as JSON escapes."""
+    if isinstance(obj, str):
+        return "".join(_escaped(ch) if unicodedata.category(ch) in ("Cc", "Cf") else ch
+                       for ch in obj)
+    if isinstance(obj, list):
+        return [printable(item) for item in obj]
+    if isinstance(obj, dict):
+        return {key: printable(value) for key, value in obj.items()}
+    return obj
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
 
 
 def _human(command: str, answer: dict[str, Any]) -> tuple[str, str]:

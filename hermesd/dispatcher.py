@@ -20,7 +20,7 @@ from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
-from hermesd.value_maps import from_device, to_device
+from hermesd.value_maps import reported, to_device
 
 RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
@@ -73,6 +73,7 @@ class Dispatcher:
         tool = self.registry.tool(point)
         try:
             result = await self.call(ctx, tool, "read", {"point": point.id})
+            value = _reported(tool, point, result["value"])
         except HermesError as exc:
             judged = self.cache.judge(point.id)
             if judged is None:
@@ -81,7 +82,7 @@ class Dispatcher:
             stale = Judgement(judged.reading, judged.age, True,
                               judged.why if judged.stale and judged.why else why)
             return ReadOutcome(stale, exc)
-        value, ts = from_device(point, result["value"]), float(result["ts"])
+        ts = float(result["ts"])
         self.cache.update(point.id, value, ts)
         judged = self.cache.judge(point.id)
         if judged is None or judged.reading.ts != ts:  # NaN refused by the cache, or older
@@ -93,7 +94,7 @@ class Dispatcher:
         result = await self.call(ctx, tool, "write", {"point": point.id,
                                                       "value": to_device(point, value)})
         ts = float(result.get("ts", time.time()))
-        written = from_device(point, result["value"]) if "value" in result else value
+        written = _reported(tool, point, result["value"]) if "value" in result else value
         confirmed = result.get("confirmed")
         confirmed = confirmed if isinstance(confirmed, bool) else None
         if confirmed is False:
@@ -105,6 +106,14 @@ class Dispatcher:
             return WriteOutcome(written, ts, False, actual)
         self.cache.update(point.id, written, ts)
         return WriteOutcome(written, ts, confirmed)
+
+
+def _reported(tool: str, point: Point, value: Any) -> Any:
+    try:
+        return reported(point, value)
+    except ValueError as exc:
+        raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
+                                                f"point: {exc}") from None
 
 
 def _why(exc: HermesError, point: Point) -> str:

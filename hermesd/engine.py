@@ -52,7 +52,7 @@ from hermesd.replies import (
 )
 from hermesd.router import Router
 from hermesd.supervisor import Supervisor
-from hermesd.value_maps import from_device
+from hermesd.value_maps import from_device, reported
 
 log = logging.getLogger(__name__)
 
@@ -422,7 +422,11 @@ class Engine:
             if not isinstance(value, bool | int | float | str) or \
                     not isinstance(ts, int | float) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
-            self.cache.update(point.id, from_device(point, value), float(ts))
+            try:
+                kept = reported(point, value)
+            except ValueError as exc:
+                raise ProtocolError(f"value from tool {tool}: {exc}") from None
+            self.cache.update(point.id, kept, float(ts))
         fresh = data.get("fresh", [])
         if not isinstance(fresh, list):
             raise ProtocolError("values: fresh must be a list")
@@ -449,6 +453,10 @@ class Engine:
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
         ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        if ts is not None and not 0 <= ts <= time.time():
+            # since when a device is offline is said in every answer about its points: a time
+            # to come (1e308 broke every one of them) or before 1970 is no time it went
+            ts = None
         before = self.cache.device(device)
         if self.cache.set_device(device, online, reason, ts):
             if online:

@@ -25,6 +25,11 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_HEADER = 8192
+#: scrapes served at once; more connections are closed as they come. The port is open to every
+#: local user, not only the control socket's group: held open, each costs the daemon a file
+#: descriptor, and at its 1,024 (systemd's default) the control socket and the tools' sockets
+#: could take no more
+MAX_CONNECTIONS = 16
 
 
 def _label(value: Any) -> str:
@@ -144,6 +149,9 @@ class MetricsServer:
         self.listen = listen
         self.socket_path = socket_path
         self._server: asyncio.Server | None = None
+        self._serving = 0
+        self.refused = 0  # connections closed unserved because MAX_CONNECTIONS were open
+        self._refusing = False
 
     # -- as a daemon component ---------------------------------------------------------------
 
@@ -162,7 +170,8 @@ class MetricsServer:
 
     def status(self) -> dict[str, Any]:
         return {"listen": None if self.listen is None else f"{self.listen[0]}:{self.listen[1]}",
-                "socket": None if self.socket_path is None else str(self.socket_path)}
+                "socket": None if self.socket_path is None else str(self.socket_path),
+                "refused": self.refused}
 
     async def start(self) -> None:
         if self.socket_path is not None:
@@ -189,6 +198,25 @@ class MetricsServer:
                 self.socket_path.unlink()
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._serving >= MAX_CONNECTIONS:
+            self.refused += 1
+            if not self._refusing:
+                self._refusing = True
+                log.warning("metrics: %d connections open; closing more as they come",
+                            MAX_CONNECTIONS)
+            writer.close()
+            return
+        if self._refusing and self._serving == 0:
+            self._refusing = False
+            log.info("metrics: serving again (%d connections were closed unserved so far)",
+                     self.refused)
+        self._serving += 1
+        try:
+            await self._answer(reader, writer)
+        finally:
+            self._serving -= 1
+
+    async def _answer(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             async with asyncio.timeout(5):
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -208,6 +236,7 @@ class MetricsServer:
         writer.write(f"HTTP/1.0 {status}\r\nContent-Type: text/plain; version=0.0.4; "
                      f"charset=utf-8\r\nContent-Length: {len(data)}\r\nConnection: close\r\n\r\n"
                      .encode() + data)
-        with contextlib.suppress(ConnectionError):
-            await writer.drain()
+        with contextlib.suppress(ConnectionError, TimeoutError):
+            async with asyncio.timeout(5):  # a scraper that does not read gives its slot up
+                await writer.drain()
         writer.close()

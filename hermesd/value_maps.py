@@ -33,6 +33,32 @@ def from_device(point: Point, value: Any) -> Any:
     return str(int(value)) if isinstance(value, bool) else str(value)
 
 
+def reported(point: Point, value: Any) -> Any:
+    """The value a tool reported for `point`, as hermesd keeps it (`from_device`), or
+    ValueError when it is not of the point's raw kind: text for a number, a number for text,
+    a bool for a number. A tool of one's own ("exec") may say an on/off as 0 or 1. Such a
+    value is no reading: kept, it would show "hot" as a good temperature, clear an alarm, or
+    name a choice no map has ("turbo")."""
+    kind = raw_kind(point)
+    if kind == "bool" and not isinstance(value, bool) and type(value) is int and \
+            value in (0, 1):
+        value = bool(value)
+    if kind == "bool":
+        fits = isinstance(value, bool)
+    elif kind == "string":
+        fits = isinstance(value, str)
+    else:
+        fits = isinstance(value, int | float) and not isinstance(value, bool)
+    if not fits:
+        shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
+        raise ValueError(f"{point.id} holds {_KIND_WORDS.get(kind, kind)}, not {shown}")
+    return from_device(point, value)
+
+
+_KIND_WORDS = {"bool": "on/off (true or false)", "int": "whole numbers", "float": "numbers",
+               "string": "text"}
+
+
 def to_device(point: Point, name: Any) -> Any:
     """The raw value the tool writes for `name` (one of the point's choices, as policy made
     sure); unchanged for a point without a map."""

@@ -195,3 +195,36 @@ def test_a_restored_value_stamped_in_the_future_is_stale_until_read_again(
         assert j is not None and j.stale and j.why.startswith("timestamped in the future")
     assert cache.update("temp", 500.0, ts=now)
     assert not cache.judge("temp").stale  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("ts", [NOW + 11 * 365 * 86400.0, 2.5e11])
+def test_how_far_ahead_a_reading_is_stamped_is_said_in_a_few_words(tmp_path: Path,
+                                                                   ts: float) -> None:
+    # a stamp of year 9000 once made a stale reason of many digits, in every answer
+    cache = ValueCache(tmp_path / "lkv.json", {"temp": 30.0}, {"temp": "plc1"})
+    cache.update("temp", 523.4, ts=ts, now=NOW)
+    j = cache.judge("temp", now=NOW)
+    assert j is not None and j.stale
+    assert j.why == "timestamped in the future (more than 10 years ahead of this clock)"
+
+
+@pytest.mark.parametrize("ts", [1e308, 1e17, 2.6e11, -1e17, float("inf")])
+def test_a_stamp_no_answer_could_say_is_no_time_at_all(tmp_path: Path, ts: float) -> None:
+    # after year 9999 (or before year 1) an answer cannot say the time: every read of the
+    # point failed formatting it
+    cache = ValueCache(tmp_path / "lkv.json", {"temp": 30.0}, {"temp": "plc1"})
+    assert not cache.update("temp", 523.4, ts=ts, now=NOW)
+    assert cache.get("temp") is None
+    cache.update("temp", 523.4, ts=NOW, now=NOW)
+    assert not cache.refresh("temp", ts)
+    reading = cache.get("temp")
+    assert reading is not None and reading.ts == NOW
+
+
+@pytest.mark.parametrize("value", [1.7e308, -1.7e308, 3.0e300])
+def test_a_floats_largest_values_are_no_measurement(tmp_path: Path, value: float) -> None:
+    # a float64 register's "no value" (1.8e308) made history's means over its period infinite
+    cache = ValueCache(tmp_path / "lkv.json", {"temp": 30.0}, {"temp": "plc1"})
+    assert not cache.update("temp", value, ts=NOW, now=NOW)
+    assert cache.get("temp") is None
+    assert cache.update("temp", 3.4e38, ts=NOW, now=NOW)  # a float32's largest is a number

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import socket
 from pathlib import Path
@@ -67,4 +68,33 @@ def test_metrics_on_a_loopback_port(daemon_runner: DaemonRunner) -> None:
 def test_metrics_are_off_by_default(daemon_runner: DaemonRunner) -> None:
     d = daemon_runner.start(base_config({}))
     assert [p.name for p in d.socket.parent.iterdir()] == ["control.sock"]
+    assert d.terminate() == 0
+
+
+def test_connections_held_open_to_the_port_cost_the_daemon_no_descriptors(
+        daemon_runner: DaemonRunner) -> None:
+    """The port is open to every local user: 3,000 idle connections once took all 1,024 file
+    descriptors systemd gives a service, and the control socket answered nobody."""
+    port = free_port()
+    d = daemon_runner.start(_plant({"listen": f"127.0.0.1:{port}"}))
+    held: list[socket.socket] = []
+    try:
+        held.extend(socket.create_connection(("127.0.0.1", port), timeout=10)
+                    for _ in range(400))
+        d.wait_until(lambda: "closing more as they come" in d.log, what="the refusal logged")
+        fds = len(os.listdir(f"/proc/{d.proc.pid}/fd"))
+        assert fds < 100, fds
+        code, answer = d.ctl_json("read", "level")
+        assert code == 0 and answer["status"] == "ok"
+    finally:
+        for sock in held:
+            sock.close()
+
+    def scraped() -> bool:
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+            sock.sendall(b"GET /metrics HTTP/1.0\r\n\r\n")
+            return sock.recv(100).startswith(b"HTTP/1.0 200 OK")  # b"" while still refused
+
+    d.wait_until(scraped, what="a scrape served once the idle connections are gone")
+    assert d.log.count("closing more as they come") == 1
     assert d.terminate() == 0

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from hermesd.config import profiles
+from hermesd.config import profiles, strict_yaml
 from hermesd.config.driver_table import drivers
 from hermesd.config.drivers import DeviceKeys, read_deadband
 from hermesd.config.history import read_alarms, read_history
@@ -57,41 +57,6 @@ TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "inten
             "metrics", "audit", "history")
 
 
-class _StrictLoader(yaml.SafeLoader):
-    """SafeLoader that refuses duplicate keys instead of keeping the last one."""
-
-
-class YamlMapping(dict[Any, Any]):
-    """A mapping as the file wrote it: `bool_texts` keeps the words of values YAML 1.1 took
-    for booleans (`0: off` is {0: False}; a value map needs the word "off" back)."""
-
-    bool_texts: dict[Any, str]
-
-
-_BOOL_TAG = "tag:yaml.org,2002:bool"
-
-
-def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool = False) -> Any:
-    seen: dict[Any, int] = {}
-    texts: dict[Any, str] = {}
-    for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=deep)
-        if isinstance(key, list | dict):
-            continue
-        if key in seen:
-            raise yaml.constructor.ConstructorError(
-                None, None, f"duplicate key {key!r} (first on line {seen[key] + 1})",
-                key_node.start_mark)
-        seen[key] = key_node.start_mark.line
-        if isinstance(value_node, yaml.ScalarNode) and value_node.tag == _BOOL_TAG \
-                and not value_node.style:
-            texts[key] = value_node.value
-    mapping = YamlMapping(loader.construct_mapping(node, deep=deep))
-    mapping.bool_texts = texts
-    return mapping
-
-
-_StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
 
 
 def load_config(path: str | os.PathLike[str]) -> Config:
@@ -104,7 +69,7 @@ def load_config(path: str | os.PathLike[str]) -> Config:
     except UnicodeDecodeError:
         raise ConfigError([("(file)", f"{source} is not UTF-8 text")]) from None
     try:
-        data = yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+        data = strict_yaml.load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}, column {mark.column + 1}" if mark else ""

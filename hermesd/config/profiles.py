@@ -21,6 +21,7 @@ from typing import Any
 
 import yaml
 
+from hermesd.config import strict_yaml
 from hermesd.config.reader import Problems, Section, describe
 
 #: the profiles shipped with hermesd (a link to the repository's configs/profiles/, installed
@@ -85,7 +86,7 @@ def load(name: Any, dirs: Sequence[Path]) -> Profile:
     try:
         if path.stat().st_size > MAX_FILE:
             raise ProfileError(f"{path}: larger than {MAX_FILE} bytes")
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = strict_yaml.load(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError) as exc:
         raise ProfileError(f"cannot read {path}: {exc}") from None
     except yaml.YAMLError as exc:

@@ -9,7 +9,7 @@ map:
 
 A mapped point reads, writes and answers in its names; its raw values are whole numbers (or
 true/false for a coil or bit point). YAML 1.1 reads a bare `off`, `on`, `yes` or `no` as a
-boolean: the strict loader keeps the words as written for such values (`loader.YamlMapping`),
+boolean: the strict loader keeps the words as written for such values (`strict_yaml.YamlMapping`),
 so `{0: off}` maps 0 to "off"; a config given as data without them must quote those names.
 Nothing here guesses: a name that is no text, a number as a name, a name used twice, a raw
 value the register cannot hold, are each an error naming the entry.

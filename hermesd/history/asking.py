@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from hermesd.history.periods import MAX_SPAN
+
 _NUM_EN = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
            "fifteen": 15, "twenty": 20, "thirty": 30, "forty-five": 45, "half an": 0.5,
@@ -191,7 +193,9 @@ def _resolve(how: str, m: re.Match[str], now: float, zh: bool) -> tuple[float, f
         unit = (_UNIT_ZH if zh else _UNIT_EN)[m.group(2)]
         if "半" in m.group(0) and m.group(1) and m.group(1) != "半":
             amount += 0.5  # 一个半小时: an hour and a half
-        return now - amount * unit, now
+        # a period longer than any answered (periods.MAX_SPAN) is refused as such by the
+        # action; bounded here so that its start is still a time ("the last 1e30 hours")
+        return now - min(amount * unit, 2 * MAX_SPAN), now
     if how in ("since", "at"):
         hour = _number(m.group(1), zh)
         if hour is None or hour > 24:
@@ -202,6 +206,8 @@ def _resolve(how: str, m: re.Match[str], now: float, zh: bool) -> tuple[float, f
         suffix = "" if zh else (m.group(3) or "")
         if suffix == "pm" and hour < 12:
             hour += 12
+        if suffix == "am" and hour == 12:
+            hour = 0  # 12 am is midnight (12 pm is noon)
         if minute > 59:
             return None
         t = at(hour + minute / 60)

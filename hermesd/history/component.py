@@ -22,6 +22,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from hermesd import value_maps
 from hermesd.answer import Action, Answer, Route
 from hermesd.cache import DeviceState, Reading
 from hermesd.config.model import Config, Point
@@ -352,8 +353,8 @@ class HistoryComponent:
         if target is not None and (stat != "changed_at" or not isinstance(
                 target, bool | int | float | str)):
             raise BadRequest("history: value (the value changed to) goes with stat changed_at")
-        if target is not None and point.kind == "bool" and not isinstance(target, bool):
-            raise BadRequest(f"history: {point.id} is on/off; value must be true or false")
+        if target is not None:
+            target = _changed_to(point, target)
         now = time.time()
         start, end = periods.period(args.get("from"), args.get("to"), args.get("since"), now)
         if stat == "at":
@@ -389,6 +390,26 @@ def _reason(why: str) -> str:
     if " offline since " in why:
         return why.split(" since ", maxsplit=1)[0]  # "plc1 offline"
     return "stale" if "max age" in why else why[:80]
+
+
+def _changed_to(point: Point, target: Any) -> Any:
+    """The value a `changed_at` question names, as the store keeps it (a map's own name,
+    "MANUAL" as "manual"), or BadRequest: a value the point can never hold has no record to
+    look for, and "no record of the point" would be untrue."""
+    if point.value_map:
+        entry = value_maps.entry_named(point, target)
+        if entry is None:
+            raise BadRequest(f"history: {point.id} takes one of {', '.join(point.choices)}; "
+                             f"value {str(target)[:40]!r} is none of them")
+        return entry.name
+    if point.kind == "bool" and not isinstance(target, bool):
+        raise BadRequest(f"history: {point.id} is on/off; value must be true or false")
+    if point.kind in ("int", "float") and (isinstance(target, bool) or
+                                           not isinstance(target, int | float)):
+        raise BadRequest(f"history: {point.id} is a number; value must be one")
+    if point.kind == "string" and not isinstance(target, str):
+        raise BadRequest(f"history: {point.id} is text; value must be text")
+    return target
 
 
 def _default_stat(point: Point) -> str:

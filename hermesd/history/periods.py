@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 import time
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from hermesd.core.errors import BadRequest
 
@@ -16,6 +16,10 @@ _SINCE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h|d|w)\s*$", re.IGNORECASE)
 _UNIT = {"s": 1, "m": 60, "min": 60, "h": 3600, "d": 86400, "w": 7 * 86400}
 #: the longest period one question may cover
 MAX_SPAN = 400 * 86400.0
+#: the times a period may name: what an ISO 8601 answer can say (UTC years 1970..9999);
+#: history began long after 1970
+_EARLIEST = 0.0
+_LATEST = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
 STATS = ("min", "max", "mean", "last", "changed_at", "on_time", "at")
 
 
@@ -42,9 +46,12 @@ def instant(text: str, now: float) -> float:
     except ValueError:
         raise BadRequest(f"{text[:40]!r} is not a time like 2026-11-30T08:00:00Z, "
                          "a duration like 2h, or now") from None
-    ts = parsed.timestamp()  # a naive time is local time
-    if not math.isfinite(ts):
-        raise BadRequest(f"{text[:40]!r} is not a usable time")
+    try:
+        ts = parsed.timestamp()  # a naive time is local time
+    except (ValueError, OverflowError, OSError):  # year 1 local is before year 1 in UTC
+        raise BadRequest(f"{text[:40]!r} is not a usable time") from None
+    if not (math.isfinite(ts) and _EARLIEST <= ts <= _LATEST):
+        raise BadRequest(f"{text[:40]!r} is not a usable time (years 1970 to 9999)")
     return ts
 
 
@@ -62,6 +69,9 @@ def period(start: str | None, end: str | None, since: str | None, now: float,
         frm = to - default
     if frm > to:
         raise BadRequest("from is after to")
+    if frm > now:
+        raise BadRequest(f"the period begins at {iso(frm)}, in the future: "
+                         "history holds only the past")
     if to - frm > MAX_SPAN:
         raise BadRequest(f"a period may cover at most {MAX_SPAN / 86400:g} days")
     return frm, to
@@ -69,7 +79,9 @@ def period(start: str | None, end: str | None, since: str | None, now: float,
 
 def iso(ts: float) -> str:
     """UTC, millisecond, with Z: the shape of every time in an answer."""
-    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ts)) + f".{int(ts % 1 * 1000):03d}Z"
+    tm = time.gmtime(ts)  # %Y would not pad a year below 1000
+    return f"{tm.tm_year:04d}" + time.strftime("-%m-%dT%H:%M:%S", tm) + \
+        f".{int(ts % 1 * 1000):03d}Z"
 
 
 def local_midnight(now: float, days_back: int = 0) -> float:

@@ -54,10 +54,22 @@ def history_csv(answer: dict[str, Any]) -> str:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["time", "point", "min", "max", "mean", "last", "unit"])
     for bucket in result.get("series") or []:
-        writer.writerow([bucket["t"], result.get("point"),
-                         *("" if bucket.get(k) is None else bucket[k]
-                           for k in ("min", "max", "mean", "last")), result.get("unit") or ""])
+        writer.writerow([bucket["t"], _cell(result.get("point")),
+                         *("" if bucket.get(k) is None else _cell(bucket[k])
+                           for k in ("min", "max", "mean", "last")),
+                         _cell(result.get("unit") or "")])
     return out.getvalue().rstrip("\n")
+
+
+# A cell a spreadsheet would run as a formula (OWASP's CSV injection: a device's text value
+# "=HYPERLINK(...)" or "=cmd|...") is written with a leading apostrophe; numbers stay numbers.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\n")
+
+
+def _cell(value: Any) -> Any:
+    if isinstance(value, str) and value.startswith(_FORMULA_START):
+        return "'" + value
+    return value
 
 
 def alarms_text(answer: dict[str, Any]) -> str:

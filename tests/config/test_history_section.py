@@ -70,3 +70,21 @@ def test_bad_history_and_alarm_keys_are_all_reported(tmp_path: Path) -> None:
         "true or false, got nothing",
         "config error: devices.d1.points.label.alarms: a string point takes no alarms",
     ]), lines
+
+
+@pytest.mark.parametrize(("deadband", "said"), [
+    (float("inf"), "inf is not a finite number"),
+    (float("nan"), "nan is not a finite number"),
+    ("nan%", "expected a change in the point's unit"),
+    ("infinity%", "expected a change in the point's unit"),
+    ("1_0%", "expected a change in the point's unit"),
+    ("\uff11%", "expected a change in the point's unit"),  # a fullwidth 1
+    ("-1%", "-1% must be more than 0"),
+])
+def test_a_deadband_that_is_no_plain_positive_number_is_named(tmp_path: Path, deadband: Any,
+                                                               said: str) -> None:
+    # "inf must be more than 0" said nothing true; float() took "1_0" and "１" as numbers
+    with pytest.raises(ConfigError) as caught:
+        _load(tmp_path, {}, temp={"deadband": deadband})
+    [line] = caught.value.lines()
+    assert line.startswith(f"config error: devices.d1.points.temp.deadband: {said}"), line

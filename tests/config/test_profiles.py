@@ -158,3 +158,20 @@ def test_a_profiles_maker_and_model_name_the_device_unless_it_says(tmp_path: Pat
     one, two = config.devices["meter_1"].info, config.devices["meter_2"].info
     assert (one.name, one.manufacturer, one.model) == (None, "Eastron", "SDM120-Modbus")
     assert (two.name, two.manufacturer, two.model) == ("Kitchen meter", "Eastron", "SDM120M")
+
+
+def test_a_profile_file_is_read_as_strictly_as_the_config(tmp_path: Path) -> None:
+    # a key written twice was once the last one kept, silently; a bare off/on in a value map
+    # was a boolean where the config reads it as the word
+    mine = tmp_path / "p"
+    twice = _write(mine, "twice", "profile: {name: X, source: s}\npoints:\n"
+                                  "  flow: {table: input, address: 3, type: uint16}\n"
+                                  "  flow: {table: input, address: 4, type: uint16}\n")
+    _write(mine, "modes", "profile: {name: X, source: s}\npoints:\n"
+                          "  mode: {table: holding, address: 5, type: uint16, writable: true,\n"
+                          "         map: {0: off, 1: on}}\n")
+    lines = _problems({"a": _dev("twice")}, tmp_path, profiles=["p"])
+    assert lines == [f"config error: devices.a.profile: {twice}: YAML syntax error at line 4: "
+                     "duplicate key 'flow' (first on line 3)"]
+    config = _load({"b": _dev("modes")}, tmp_path, profiles=["p"])
+    assert [e.name for e in config.points["b_mode"].value_map] == ["off", "on"]

@@ -37,6 +37,10 @@ def _local(now: float, day: int, hour: int, minute: int = 0) -> float:
     ("boiler 3 pressure since 8:00", "mean", (30, 8), None, "boiler 3 pressure"),
     ("boiler 3 pressure since 8 pm", "mean", (29, 20), None, "boiler 3 pressure"),
     ("what was the tank level at 8:15", "at", (30, 8, 15), (30, 8, 15), "tank level"),
+    # 12 am is midnight, 12 pm noon (12 am was read as noon)
+    ("boiler 3 pressure since 12 am", "mean", (30, 0), None, "boiler 3 pressure"),
+    ("boiler 3 pressure since 12 pm", "mean", (30, 12), None, "boiler 3 pressure"),
+    ("what was the tank level at 12:30 am", "at", (30, 0, 30), (30, 0, 30), "tank level"),
     ("how long was feed pump 1 on today", "on_time", (30, 0), None, "feed pump 1"),
     ("3号锅炉今天最高温度是多少", "max", (30, 0), None, "3号锅炉 温度"),
     ("过去一小时平均液位", "mean", (30, 13, 30), None, "液位"),

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
+import time
 from typing import Any
 
 import yaml
@@ -80,6 +81,10 @@ def test_history_refuses_what_it_cannot_answer(daemon_runner: DaemonRunner) -> N
         (("history", "temp", "--since", "two hours"), 65, "BAD_REQUEST"),
         (("history", "temp", "--from", "yesterday-ish"), 65, "BAD_REQUEST"),
         (("history", "temp", "--since", "5000d"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--from", "0001-01-01T00:00"), 65, "BAD_REQUEST"),
+        (("history", "temp", "--from", "9999-12-30T00:00Z"), 65, "BAD_REQUEST"),
+        (("ask", "what was the highest boiler temperature in the last 1"
+                 "00000000000000000000000000 hours"), 65, "BAD_REQUEST"),
         (("--role", "blind", "history", "temp"), 77, "FORBIDDEN"),
     ]
     for args, code, error in cases:
@@ -256,3 +261,44 @@ def test_a_store_that_cannot_be_opened_keeps_hermesd_running_and_is_tried_again(
     d.wait_until(lambda: d.status()["history"]["state"] == "running", what="the store opened")
     code, answer = d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")
     assert code == 0 and answer["result"]["value"] == 512.0
+
+
+def test_the_value_a_change_was_to_is_one_the_point_can_hold(
+        daemon_runner: DaemonRunner) -> None:
+    # "MANUAL", 2 or "bogus" for a point of choices, or text for a number, once answered
+    # NO_DATA "There is no record of Chiller mode", which was untrue
+    config = _plant()
+    config["devices"]["boiler"]["points"]["mode"] = {
+        "name": "Chiller mode", "type": "int", "writable": True,
+        "map": {0: "off", 1: "auto", 2: "manual"}, "params": {"value": 0}}
+    d = daemon_runner.start(config)
+    for value in ("manual", "auto"):
+        _write(d, "mode", value)
+    asked = {"op": "history", "point": "mode", "stat": "changed_at", "since": "1h"}
+    answer = d.request({**asked, "value": "MANUAL"})
+    assert answer["status"] == "ok" and answer["result"]["changed_to"] == "manual", answer
+    refused: list[Any] = [2, "bogus", True]
+    for value in refused:
+        answer = d.request({**asked, "value": value})
+        assert (answer["status"], answer["error"]["code"]) == ("rejected", "BAD_REQUEST"), answer
+        assert "takes one of off, auto, manual" in answer["error"]["message"], answer
+    answer = d.request({**asked, "point": "temp", "value": "hot"})
+    assert answer["error"]["code"] == "BAD_REQUEST", answer
+    assert "temp is a number" in answer["error"]["message"]
+
+
+def test_a_floats_largest_value_leaves_history_answerable(daemon_runner: DaemonRunner) -> None:
+    # 1.7e308 then -1.7e308 made the period's time-weighted mean infinite: every history
+    # answer over it was INTERNAL (not writable as JSON), for as long as history kept it
+    d = daemon_runner.start(_plant())
+    now = time.time()
+    answer = d.request({"op": "call", "tool": "boiler", "action": "emit", "role": "engineer",
+                        "args": {"kind": "values", "data": {"values": [
+                            {"point": "temp", "value": 1.7e308, "ts": now + 0.5},
+                            {"point": "temp", "value": -1.7e308, "ts": now + 1.0}]}}})
+    assert answer["status"] == "ok", answer
+    d.wait_until(lambda: _written(d) >= 2, what="two batches written")
+    for stat in ("mean", "max"):
+        answer = d.request({"op": "history", "point": "temp", "since": "10m", "stat": stat,
+                            "series": 10})
+        assert answer["status"] == "ok" and answer["result"]["value"] == 500.0, answer

@@ -36,3 +36,18 @@ def test_the_alarm_table() -> None:
     assert lines[1].endswith("Boiler temperature high, 545 °C")
     assert alarms_text({"reply": "No active alarms.", "result": {"alarms": []}}) == \
         "No active alarms."
+
+
+def test_csv_cells_a_spreadsheet_would_run_as_formulas_are_quoted_as_text() -> None:
+    # a device's text value (or a unit) is not the exporter's to run: OWASP's CSV injection
+    answer = {"status": "ok", "result": {"point": "batch", "unit": "@unit", "series": [
+        {"t": "2026-11-30T08:00:00.000Z", "min": None, "max": None, "mean": None,
+         "last": "=cmd|' /C calc'!A0"},
+        {"t": "2026-11-30T08:01:00.000Z", "min": None, "max": None, "mean": None,
+         "last": "+1+1"},
+        {"t": "2026-11-30T08:02:00.000Z", "min": -5.0, "max": -1.0, "mean": -2.5,
+         "last": -1.0}]}}
+    rows = list(csv.reader(io.StringIO(history_csv(answer))))
+    assert [r[5] for r in rows[1:]] == ["'=cmd|' /C calc'!A0", "'+1+1", "-1.0"]
+    assert rows[3][2:5] == ["-5.0", "-1.0", "-2.5"]  # negative numbers stay numbers
+    assert {r[6] for r in rows[1:]} == {"'@unit"}

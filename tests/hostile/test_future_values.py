@@ -52,3 +52,29 @@ def test_a_value_from_the_future_is_stale_and_the_next_reading_replaces_it(
     assert (read["status"], read["result"]["value"]) == ("ok", 20.5), read
     seen = _point(daemon)
     assert (seen["value"], seen["quality"]) == (20.5, "good"), seen
+
+
+@given(ts=st.floats(2.6e11, 1.7e308) | st.floats(-1.7e308, -6.3e10),
+       device_ts=st.floats(2.6e11, 1.7e308) | st.floats(time.time() + 60, 2.6e11))
+def test_a_stamp_that_is_no_time_breaks_no_answer(daemon: RunningDaemon, ts: float,
+                                                  device_ts: float) -> None:
+    """A value stamped 1e17 (after year 9999), or a device gone offline 'since' 1e308, made
+    every read of its points INTERNAL (OverflowError formatting the time) while the device
+    was offline."""
+    def emit(kind: str, data: dict[str, Any]) -> None:
+        answer = daemon.request({"op": "call", "tool": "dev", "action": "emit",
+                                 "role": "engineer", "args": {"kind": kind, "data": data}})
+        assert answer["status"] == "ok", answer
+
+    emit("device", {"device": "dev", "online": False, "reason": "test", "ts": device_ts})
+    try:
+        emit("values", {"values": [{"point": "temp", "value": 99.5, "ts": ts}]})
+        for request in ({"op": "read", "point": "temp"}, {"op": "points"},
+                        {"op": "ask", "text": "what is the temperature"}):
+            answer = daemon.request(request)
+            assert answer["status"] in ("ok", "stale", "error"), answer
+            assert (answer.get("error") or {}).get("code") != "INTERNAL", answer
+        assert _point(daemon)["value"] != 99.5  # no time, no reading
+        assert "offline since" in _point(daemon)["stale_reason"]
+    finally:
+        emit("device", {"device": "dev", "online": True})

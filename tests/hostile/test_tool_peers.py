@@ -21,6 +21,7 @@ import stat
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from dataclasses import replace
@@ -525,4 +526,84 @@ def test_a_values_event_of_things_that_are_not_objects_is_refused_in_words(
     d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 4,
                  what="four events refused")
     assert "values: expected objects, got int" in d.log
+    assert "Traceback" not in d.log
+
+
+@pytest.mark.timeout(60)
+def test_a_value_not_of_its_points_kind_is_no_reading(daemon_runner: DaemonRunner) -> None:
+    """A tool that said "hot" for a temperature had it shown as a good value (and clearing the
+    temperature's alarm); "turbo" for a point of choices showed a choice no map has."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}},
+                   "mode": {"type": "int", "map": {0: "off", 1: "auto"},
+                            "params": {"value": 1}},
+                   "code": {"type": "string", "params": {"value": "A1"}},
+                   "run": {"type": "bool", "params": {"value": True}},
+                   "broken": {"type": "float", "params": {"value": "hot"}}}}}))
+    for pid in ("level", "mode", "code", "run"):
+        assert d.request({"op": "read", "point": pid})["status"] == "ok"
+    bad = [("level", "hot"), ("level", True), ("mode", "turbo"), ("code", 5), ("run", "on"),
+           ("run", 2)]
+    for pid, value in bad:
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": "values", "data": {"values": [
+                                {"point": pid, "value": value, "ts": time.time()}]}}})
+        assert answer["status"] == "ok", answer
+    d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == len(bad),
+                 what="every value of another kind refused")
+    def shown() -> dict[str, Any]:
+        return {p["id"]: p["value"] for p in d.request({"op": "points"})["result"]["points"]}
+
+    assert [shown()[pid] for pid in ("level", "mode", "code", "run")] == [73.4, "auto", "A1", True]
+    assert "temp holds" not in d.log and "level holds numbers, not 'hot'" in d.log
+    # an exec tool may say on/off as 0 or 1
+    answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                        "args": {"kind": "values", "data": {"values": [
+                            {"point": "run", "value": 0, "ts": time.time()}]}}})
+    assert answer["status"] == "ok", answer
+    d.wait_until(lambda: shown()["run"] is False, what="0 taken as off")
+    # a read answered with a value of another kind is a device error, not a reading
+    answer = d.request({"op": "read", "point": "broken"})
+    assert (answer["status"], answer["error"]["code"]) == ("error", "DEVICE_ERROR"), answer
+    assert "broken holds numbers, not 'hot'" in answer["error"]["message"]
+    assert "Traceback" not in d.log
+
+
+@pytest.mark.timeout(60)
+def test_bus_diagnostics_that_add_up_past_any_number_leave_status_answerable(
+        daemon_runner: DaemonRunner) -> None:
+    """A tool naming a new run in every diagnostics report, each claiming 1.7e308 s of
+    latency, drove the sum to infinity: `status` answered INTERNAL (not writable as JSON)
+    until hermesd restarted. Counts past 2**64 would have done the same."""
+    from hermesd.bus_diagnostics import MAX_COUNT, MAX_SECONDS
+    from hermesd.core.histogram import BUCKETS
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"name": "Tank level", "type": "float", "params": {"value": 73.4}}}}}))
+
+    def report(counts: dict[str, Any], started: float) -> None:
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": "diagnostics", "data": {
+                                "devices": {"tank": counts}, "started": started}}})
+        assert answer["status"] == "ok", answer
+
+    report({"latency": {"buckets": [0] * (len(BUCKETS) + 1), "sum_s": 1.7e308}}, 1)
+    report({"requests": 2**64 - 1}, 2)
+    report({"exceptions": {"\u00b2": 1}}, 3)  # a digit, to str.isdigit(), that int() refuses
+    d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 3,
+                 what="three reports refused")
+    full = {"requests": MAX_COUNT, "exceptions": {"2": MAX_COUNT},
+            "latency": {"buckets": [MAX_COUNT] * (len(BUCKETS) + 1), "sum_s": MAX_SECONDS}}
+    for run in range(4):  # four runs' worth, each the most a report may claim
+        report(full, 10 + run)
+
+    def bus() -> dict[str, Any] | None:
+        return dict(d.status()["devices"]["tank"].get("bus") or {}) or None
+
+    counts = d.wait_until(bus, what="the counts shown")
+    assert counts["requests"] == MAX_COUNT and counts["exceptions"] == {"2": MAX_COUNT}
+    assert counts["latency_ms"]["sum_s"] == MAX_SECONDS
+    code, answer = d.ctl_json("status")
+    assert code == 0 and answer["status"] == "ok", answer
     assert "Traceback" not in d.log

@@ -8,6 +8,8 @@ of value its points carry and the range their type can hold.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,6 +84,10 @@ def read_poll_interval(s: Section, key: str = "poll_interval", default: float | 
     return seconds  # type: ignore[no-any-return]
 
 
+#: the number of a deadband written as text ("2%"): ASCII digits, a point, an exponent
+_AMOUNT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+
+
 def read_deadband(s: Section, key: str = "deadband") -> Deadband | None:
     """`deadband: 0.5` (a change in the point's unit) or `deadband: 2%` (of the value last
     published); None when absent or wrong (the problem is recorded)."""
@@ -92,17 +98,20 @@ def read_deadband(s: Section, key: str = "deadband") -> Deadband | None:
             f"published value (e.g. 2%), got {describe(raw)}")
     percent = isinstance(raw, str) and raw.strip().endswith("%")
     text = raw.strip().removesuffix("%").strip() if isinstance(raw, str) else raw
-    try:
-        if isinstance(text, bool) or not isinstance(text, int | float | str):
-            raise ValueError
-        amount = float(text)
-    except ValueError:
+    if isinstance(text, bool) or not isinstance(text, int | float | str) or \
+            (isinstance(text, str) and not _AMOUNT.fullmatch(text)):
+        # float() would also take "1_0", "１" (fullwidth), "nan" and "infinity"
         s.problem(key, what)
         return None
+    amount = float(text)
     if isinstance(raw, str) and not percent:
         s.problem(key, what)  # "0.5" in quotes is no number; "2 %" is a percentage
         return None
-    if not amount > 0 or amount == float("inf"):
+    if not math.isfinite(amount):
+        s.problem(key, f"{raw} is not a finite number (leave the key out to publish and keep "
+                       "every change)")
+        return None
+    if not amount > 0:
         s.problem(key, f"{raw} must be more than 0 (leave the key out to publish and keep every change)")
         return None
     if percent and amount > 100:
