@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from decimal import Decimal
@@ -134,7 +135,18 @@ def coerce_value(point: Point, value: Any) -> Any:
             raise Rejected(f"{point.id} takes one of {', '.join(point.choices)}, not "
                            f"{_show(value)}", code=ErrorCode.OUT_OF_RANGE)
         raise Rejected(f"{point.id} takes text, not {_show(value)}", code=ErrorCode.OUT_OF_RANGE)
+    if point.value_map:
+        return canonical(point, value)  # a map's name as written in any case or language
+    hidden = next((c for c in value if unicodedata.category(c) in _UNPRINTABLE), None)
+    if hidden is not None:  # "a\r\nFAKE", an ESC sequence: not text a person means to write
+        raise Rejected(f"{point.id} takes printable text: {_show(value)} has the control or "
+                       f"format character U+{ord(hidden):04X}", code=ErrorCode.OUT_OF_RANGE)
     return canonical(point, value)  # a map's name as written in any case or language
+
+
+#: Unicode categories of characters no text written to a device may hold: controls (CR, LF,
+#: ESC...), invisible formatting, line and paragraph separators
+_UNPRINTABLE = frozenset({"Cc", "Cf", "Zl", "Zp"})
 
 
 def _number(point: Point, value: Any) -> int | float:

@@ -18,6 +18,8 @@ from hermesd.core.errors import ErrorCode, Forbidden, Rejected
 from hermesd.core.protocol import ActionSpec
 from hermesd.policy import INTERNAL_TOOLS, Policy, whole_steps
 from hermesd.registry import Registry
+from tests.support.daemon import base_config, fake_device
+from tests.support.plants import config_of
 
 PLANT = Path(__file__).parents[1] / "configs" / "plant-dev.yaml"
 
@@ -259,3 +261,28 @@ def test_status_says_who_is_limited(config: Config, monkeypatch: pytest.MonkeyPa
     assert (row["role"], row["source"], row["who"], row["refused"]) == \
         ("operator", "control", "uid 0 (root)", 2)
     assert row["next_write_in_s"] == 20.0  # 3 a minute: one every 20 s
+
+
+_PRINTABLE = st.text(st.characters(blacklist_categories=("Cc", "Cf", "Zl", "Zp", "Cs")),
+                     max_size=20)
+_HIDDEN = st.sampled_from(["\r", "\n", "\x1b", "\x00", "\x7f", "\x85", "\u200b", "\u202e",
+                           "\ufeff", "\u2028", "\u2029"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(before=_PRINTABLE, hidden=_HIDDEN, after=_PRINTABLE)
+def test_text_written_to_a_device_holds_no_control_or_format_character(
+        before: str, hidden: str, after: str) -> None:
+    """'a\\r\\nFAKE' or an ESC sequence written to a text point reached the device: what a
+    display or a log on the other side makes of them is nobody's intent."""
+    config = config_of(base_config({"panel": fake_device({"message": {
+        "name": "Panel message", "type": "string", "writable": True}})}))
+    policy = _policy(config)
+    point = config.points["message"]
+    with pytest.raises(Rejected) as info:
+        policy.check_write(_ctx("operator", dry_run=True), point, before + hidden + after)
+    assert info.value.code == ErrorCode.OUT_OF_RANGE
+    assert f"U+{ord(hidden):04X}" in info.value.message
+    if before + after:
+        value, _ = policy.check_write(_ctx("operator", dry_run=True), point, before + after)
+        assert value == before + after  # printable text of any script still goes
