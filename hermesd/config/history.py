@@ -100,6 +100,10 @@ def read_alarms(s: Section, kind: str) -> PointAlarms | None:
         return None
     if high is not None and low is not None and low >= high:
         a.problem("low", f"low {low:g} must be below high {high:g}")
+    elif high is not None and low is not None and hysteresis and hysteresis >= high - low:
+        # a high alarm would clear only below the low limit, a low one only above the high
+        a.problem("hysteresis", f"{hysteresis:g} must be less than high - low "
+                                f"({high - low:g})")
     return PointAlarms(high=None if high is None else float(high),
                        low=None if low is None else float(low),
                        hysteresis=float(hysteresis or 0.0), delay=float(delay or 0.0))

@@ -88,3 +88,14 @@ def test_a_deadband_that_is_no_plain_positive_number_is_named(tmp_path: Path, de
         _load(tmp_path, {}, temp={"deadband": deadband})
     [line] = caught.value.lines()
     assert line.startswith(f"config error: devices.d1.points.temp.deadband: {said}"), line
+
+
+def test_a_hysteresis_as_wide_as_the_limits_is_refused(tmp_path: Path) -> None:
+    """high 90, low 10, hysteresis 80: the high alarm would clear only below the low limit."""
+    with pytest.raises(ConfigError) as caught:
+        _load(tmp_path, {}, temp={"alarms": {"high": 90, "low": 10, "hysteresis": 80}})
+    assert caught.value.lines() == [
+        "config error: devices.d1.points.temp.alarms.hysteresis: 80 must be less than high - "
+        "low (80)"]
+    assert _load(tmp_path, {}, temp={"alarms": {"high": 90, "low": 10, "hysteresis": 79.5}}
+                 ).points["temp"].alarms.hysteresis == 79.5
