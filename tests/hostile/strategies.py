@@ -12,6 +12,7 @@ flood of reads (`odd_point_ids`), and what a stranger sends to a tool's socket
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from hypothesis import strategies as st
@@ -207,9 +208,12 @@ odd_point_ids = st.one_of(
     st.text(alphabet=st.sampled_from("\x00\x1b\u202e\ufeff\U0001f525\"\\/\n\t"), max_size=300),
     st.sampled_from(["oven_temp ", "OVEN_TEMP", "oven_temp\x00", "../lkv.json", "*"]),
 )
-#: lone surrogates, as text: in JSON only as escapes (refused), in UTF-8 not at all
+#: lone surrogates, as text: in JSON only as escapes (refused), in UTF-8 not at all. A high one
+#: right before a low one is no lone surrogate but a pair: its escapes are valid JSON of one
+#: character (\ud83d\ude00 is U+1F600), which the daemon rightly reads, so none is generated
 surrogate_texts = st.text(alphabet=st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF),
-                          min_size=1, max_size=4)
+                          min_size=1, max_size=4).filter(
+    lambda t: not re.search("[\ud800-\udbff][\udc00-\udfff]", t))
 
 
 # -- a stranger at a tool's socket --------------------------------------------------------------
