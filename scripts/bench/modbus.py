@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 # a sibling script named like a library (serial.py) must not shadow it
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
@@ -96,6 +97,12 @@ def pct(values: list[float], q: float) -> float:
 
 async def bare_blocks(port: int, seconds: float) -> float:
     client = AsyncModbusTcpClient("127.0.0.1", port=port, timeout=2, retries=0)
+    return await blocks_per_s(client, seconds)
+
+
+async def blocks_per_s(client: Any, seconds: float) -> float:
+    """Registers a second a bare pymodbus client reads in BLOCKS blocks of PER_BLOCK back to
+    back for `seconds` (it connects, and is closed after)."""
     await client.connect()
     registers, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds:

@@ -32,6 +32,7 @@ from typing import Any
 
 # a sibling script named like a library (serial.py) must not shadow it
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # scripts.bench, tests.support
 
 import yaml  # noqa: E402
 from hermes_tools.modbus.bus import FRAMER, quiet_pymodbus  # noqa: E402
@@ -42,8 +43,8 @@ from pymodbus.client import AsyncModbusTcpClient, AsyncModbusUdpClient  # noqa: 
 from hermesd.config import load_config  # noqa: E402
 from hermesd.core.protocol import Event, Message  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
+from scripts.bench.modbus import BLOCKS, PER_BLOCK, blocks_per_s  # noqa: E402
 
-BLOCKS, PER_BLOCK = 20, 10
 TRANSPORTS = ("tcp", "udp", "rtu_over_tcp", "rtu_over_udp")
 
 
@@ -99,15 +100,7 @@ def start_sim(config: Path, tmp: Path) -> tuple[subprocess.Popen[bytes], Path]:
 async def bare_blocks(transport: str, port: int, seconds: float) -> float:
     kind = AsyncModbusUdpClient if "udp" in transport else AsyncModbusTcpClient
     client = kind("127.0.0.1", port=port, framer=FRAMER[transport], timeout=2, retries=0)
-    await client.connect()
-    registers, started = 0, time.perf_counter()
-    while time.perf_counter() - started < seconds:
-        for b in range(BLOCKS):
-            rr = await client.read_holding_registers(b * 100, count=PER_BLOCK, device_id=1)
-            registers += len(rr.registers)
-    elapsed = time.perf_counter() - started
-    client.close()
-    return registers / elapsed
+    return await blocks_per_s(client, seconds)
 
 
 async def tool_polls(config_path: Path, device: str, seconds: float) -> float:
