@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from hermesd.config.operations import MIB, parse_size
+from hermesd.config.operations import MIB, read_size
 from hermesd.config.reader import Section, describe
 
 
@@ -51,19 +51,12 @@ def read_history(s: Section, present: bool) -> History:
     flush = s.duration("flush", defaults.flush, min=1.0, max=3600.0)
     keep = s.duration("keep", defaults.keep, min=3600.0)
     max_size = defaults.max_size
-    raw = s.raw("max_size", None)
-    if raw is not None:
-        if not isinstance(raw, str):
-            s.problem("max_size", f"expected a size like 200M or 2G, got {describe(raw)}")
+    given = read_size(s, "max_size", "200M or 2G")
+    if given is not None:
+        if given[1] >= MIB:
+            max_size = given[1]
         else:
-            try:
-                max_size = parse_size(raw)
-            except ValueError as exc:
-                s.problem("max_size", str(exc).replace("80M or 1.5G", "200M or 2G"))
-            else:
-                if max_size < MIB:
-                    s.problem("max_size", f"{raw} is too small for a store (at least 1M)")
-                    max_size = defaults.max_size
+            s.problem("max_size", f"{given[0]} is too small for a store (at least 1M)")
     s.finish()
     return History(enabled=enabled, flush=flush, keep=keep, max_size=max_size)
 

@@ -106,6 +106,22 @@ def _size(s: Section, key: str, default: int | None) -> int | None:
     return size
 
 
+def read_size(s: Section, key: str, example: str) -> tuple[str, int] | None:
+    """`key` as a size (`200M`, `512K`): its text and its bytes; None when absent or not a size
+    (the problem is recorded, `example` in its words)."""
+    raw = s.raw(key, None)
+    if raw is None:
+        return None
+    if not isinstance(raw, str):
+        s.problem(key, f"expected a size like {example}, got {describe(raw)}")
+        return None
+    try:
+        return raw, parse_size(raw)
+    except ValueError as exc:
+        s.problem(key, str(exc).replace("80M or 1.5G", example))
+        return None
+
+
 def read_metrics(s: Section) -> Metrics:
     listen = s.text("listen", None)
     sock = s.text("socket", None)
@@ -127,19 +143,12 @@ def read_audit(s: Section) -> Audit:
     defaults = Audit()
     retention = s.duration("retention", defaults.retention, min=86400.0)  # at least a day
     log_size = defaults.log_size
-    raw = s.raw("log_size", None)
-    if raw is not None:
-        if not isinstance(raw, str):
-            s.problem("log_size", f"expected a size like 10M or 512K, got {describe(raw)}")
+    given = read_size(s, "log_size", "10M or 512K")
+    if given is not None:
+        if 64 * 1024 <= given[1] <= 1024 * MIB:
+            log_size = given[1]
         else:
-            try:
-                log_size = parse_size(raw)
-            except ValueError as exc:
-                s.problem("log_size", str(exc).replace("80M or 1.5G", "10M or 512K"))
-            else:
-                if not 64 * 1024 <= log_size <= 1024 * MIB:
-                    s.problem("log_size", f"{raw} is out of range 64K..1G")
-                    log_size = defaults.log_size
+            s.problem("log_size", f"{given[0]} is out of range 64K..1G")
     log_files = s.integer("log_files", defaults.log_files, min=1, max=100)
     s.finish()
     return Audit(retention=retention, log_size=log_size, log_files=log_files)
