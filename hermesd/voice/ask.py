@@ -62,7 +62,8 @@ async def answer_recording(engine: Engine, transcriber: Transcriber, ctx: Reques
     if too_long:
         refusal = failure(ErrorCode.BAD_REQUEST, "the recording is longer than "
                           "voice.max_utterance", route="rule",
-                          action=Action("respond", {"reason": "too_long"}),
+                          action=Action("respond", {"reason": "not_understood",
+                                                 "too_long": True}),
                           reply=TOO_LONG[zh].format(wake=wake_phrase.capitalize()))
         return Outcome("too_long", heard, _finish(engine, ctx, refusal, heard, started))
     if not command:

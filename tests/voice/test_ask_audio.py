@@ -130,7 +130,7 @@ def test_a_recording_longer_than_max_utterance_is_refused_politely(daemon_runner
     code, answer = d.ctl_json("--role", "operator", "ask", "--audio", str(wav))
     assert code == 65
     assert answer["status"] == "rejected"
-    assert answer["action"] == {"name": "respond", "args": {"reason": "too_long"}}
+    assert answer["action"] == {"name": "respond", "args": {"reason": "not_understood", "too_long": True}}
     assert answer["reply"].startswith("Sorry, that was too long for me.")
     assert answer["audio_s"] > 4
     assert d.ctl_json("read", "valve2_open")[1]["result"]["value"] is False

@@ -103,7 +103,7 @@ def test_a_sixty_second_ramble_is_cut_and_refused_politely(daemon_runner: Daemon
     refusal = heard[0]
     assert refusal["audio_s"] == pytest.approx(15.0, abs=0.1)  # cut at voice.max_utterance
     assert refusal["status"] == "rejected"
-    assert refusal["action"] == {"name": "respond", "args": {"reason": "too_long"}}
+    assert refusal["action"] == {"name": "respond", "args": {"reason": "not_understood", "too_long": True}}
     assert refusal["reply"].startswith("Sorry, that was too long for me.")
     assert refusal["transcript"].lower().startswith("hermes")
     # the rest of the ramble was skipped, and the next command was heard as usual
