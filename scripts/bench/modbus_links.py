@@ -143,8 +143,12 @@ class Polls:
 
     def _collect(self, msg: Message) -> None:
         if isinstance(msg, Event) and msg.kind == "values":
-            for v in msg.data["values"]:
-                self.seen.setdefault(v["point"].split("_")[0], []).append(time.monotonic())
+            now = time.monotonic()
+            # a value read again unchanged comes as a `fresh` id: a poll all the same
+            ids = [v["point"] for v in msg.data["values"]]
+            ids += [p for same in msg.data.get("fresh", []) for p in same["points"].split()]
+            for point in ids:
+                self.seen.setdefault(point.split("_")[0], []).append(now)
 
     def rate(self, unit: str, since: float, until: float) -> float:
         return sum(since <= t < until for t in self.seen.get(unit, [])) / (until - since)
