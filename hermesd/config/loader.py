@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
-from dataclasses import replace
+from dataclasses import MISSING, fields, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -510,6 +510,10 @@ def _user_key(user: str) -> str | None:
             "a digit or -) nor a uid (a whole number 0 or more)")
 
 
+#: the `mqtt` section's defaults, written once, on the model
+_MQTT: dict[str, Any] = {f.name: f.default for f in fields(Mqtt) if f.default is not MISSING}
+
+
 def _mqtt(s: Section, base: Path) -> Mqtt:
     host = s.text("host", "127.0.0.1")
     port = s.integer("port", 1883, min=1, max=65535)
@@ -518,7 +522,7 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
     prefix = s.text("discovery_prefix", "homeassistant", pattern=TOPIC_LEVEL,
                     what="a topic without wildcards or empty levels")
     role = s.text("command_role", "viewer")
-    protocol = s.choice("protocol", ("5", "3.1.1"), "5")
+    protocol = s.choice("protocol", ("5", "3.1.1"), _MQTT["protocol"])
     username = s.text("username", None)
     password_file = s.text("password_file", None)
     tls = None
@@ -533,11 +537,11 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
     mqtt = Mqtt(host=host, port=port, base_topic=base_topic, discovery_prefix=prefix,
                 command_role=role, protocol=protocol, username=username,
                 password_file=(base / password_file).absolute() if password_file else None,
-                tls=tls, keepalive=s.duration("keepalive", 30.0, min=5, max=3600),
-                client_id=s.text("client_id", None), discovery=s.flag("discovery", True),
-                outbox_limit=s.integer("outbox_limit", 1000, min=0, max=1_000_000),
+                tls=tls, keepalive=s.duration("keepalive", _MQTT["keepalive"], min=5, max=3600),
+                client_id=s.text("client_id", None), discovery=s.flag("discovery", _MQTT["discovery"]),
+                outbox_limit=s.integer("outbox_limit", _MQTT["outbox_limit"], min=0, max=1_000_000),
                 response_topics=_response_topics(s),
-                republish=s.duration("republish", 300.0, min=1, max=86400))
+                republish=s.duration("republish", _MQTT["republish"], min=1, max=86400))
     if password_file and not username:
         s.problem("password_file", "a password needs a `username`")
     s.finish()
