@@ -463,6 +463,10 @@ def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, 
     if stat != "at":
         result["coverage"] = round(summary.coverage, 4)
         result["missing_s"] = round(max(0.0, summary.span - r.good), 3)
+        # what no gap explains: the time before the history's first record (a stop of
+        # hermesd later on is a gap of its own)
+        in_gaps = sum(b - a for a, b, _ in summary.gaps)
+        result["unrecorded_s"] = round(max(0.0, summary.span - r.good - in_gaps), 3)
         if point.kind in ("int", "float"):
             result["summary"] = {"min": r.min, "max": r.max,
                                  "mean": None if r.mean is None else round(r.mean, 6),

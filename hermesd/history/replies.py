@@ -76,6 +76,8 @@ def history_reply(point: Point, stat: str, result: dict[str, Any], start: float,
     missing = result.get("missing_s", 0.0)
     if value is not None and missing >= 1:
         reasons = sorted({g["reason"] for g in result.get("gaps", [])})
+        if result.get("unrecorded_s", 0.0) >= 1:  # not an outage: nothing was recorded yet
+            reasons.insert(0, "记录开始之前" if zh else "before recording began")
         why = ("：" + "、".join(reasons)) if zh and reasons else \
             (": " + ", ".join(reasons)) if reasons else ""
         text += (f" 注意：这段时间有 {span(missing, True)} 没有数据{why}。" if zh else

@@ -120,6 +120,9 @@ def test_a_device_offline_is_a_gap_and_a_restart_keeps_history(
     answer = d.wait_until(gap_seen, what="the offline gap")
     assert answer["result"]["value"] == 540.0
     assert "no data" in answer["reply"] and "boiler offline" in answer["reply"]
+    # the minutes before this first daemon began to record are not laid at the device's door
+    assert answer["result"]["unrecorded_s"] >= 60
+    assert "before recording began" in answer["reply"]
     written = _written(d)
     d.wait_until(lambda: _written(d) > written, what="a batch written")
     assert d.terminate() == 0
