@@ -16,6 +16,7 @@ from typing import Any
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
 from hermesd.replies import choice_question, is_chinese, printable, value_question
+from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
@@ -389,9 +390,7 @@ class RuleRouter:
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it
             # does not say: the model is offered these and must not pick a mode for us
-            text = {t.text for t in a.toks}
-            named = {c for c, said in spellings(point)
-                     if (ct := [t.text for t in content(tokens(said))]) and set(ct) <= text}
+            named = named_choices(point, a.toks)
             return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)

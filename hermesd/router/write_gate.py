@@ -34,13 +34,13 @@ from typing import Any
 from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
+from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, content, tokens, unit_symbol
+from hermesd.router.normalize import Token, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
-from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
 #: word, concept, unit or form of its own (a guess from a unit shared by many quantities, or a
@@ -607,8 +607,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         if point.choices:
             # a choice is stated when exactly one of them is named (in any of its names) and
             # it is the value: a map's names and nothing else ("to 1" names no mode)
-            named = {choice for choice, spelled in spellings(point)
-                     if (ws := {t.text for t in content(tokens(spelled))}) and ws <= heard}
+            named = named_choices(point, toks)
             if not stated and named == {value}:
                 return None
             return Doubt("several" if len(named) > 1 else "not_stated",

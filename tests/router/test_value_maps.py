@@ -28,6 +28,10 @@ CONFIG = validate({
                        "writable": True, "min": 0, "max": 1500},
         "boiler_temp": {"name": "Boiler temperature", "table": "input", "address": 2,
                         "unit": "°C"},
+        # names of several words, one inside another: `off` within `flash_off`
+        "booth_mode": {"name": "Booth mode", "table": "holding", "address": 3,
+                       "writable": True, "map": {0: "off", 1: "spray", 2: "flash_off",
+                                                 3: "cure", 4: "flash off hold"}},
     }}}}, Path("/etc/hermesd/hermesd.yaml"))
 ROUTER = Router(CONFIG)
 MODE = CONFIG.points["chiller_mode"]
@@ -99,3 +103,28 @@ async def test_a_write_that_names_no_one_choice_is_answered_with_the_choices(tex
 def test_the_choices_are_named_in_the_language_of_the_command() -> None:
     assert choice_question(MODE, zh=True) == ("冷水机模式可设为停机、自动、手动；未做任何更改。"
                                              "请说其中一个，例如“把冷水机模式设为停机”。")
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("set the booth mode to flash off", "flash_off"),   # `off` is part of the phrase said
+    ("booth mode to flash-off", "flash_off"),
+    ("set the booth mode to off", "off"),
+    ("set the booth mode to flash off hold", "flash off hold"),
+])
+async def test_a_choice_said_within_a_longer_one_is_the_longer_one(text: str,
+                                                                    value: str) -> None:
+    assert await _route(text) == {"name": "write",
+                                  "args": {"point": "booth_mode", "value": value}}
+    assert gated(text, CONFIG.points["booth_mode"], value) is None
+
+
+@pytest.mark.parametrize("text", [
+    "turn off the booth mode flash",        # `off` and `flash_off`, not said as one phrase
+    "set the booth mode off, flash",
+    "set the booth mode to off or flash off",
+])
+async def test_choices_whose_words_do_not_make_one_phrase_stay_in_doubt(text: str) -> None:
+    action = await _route(text)
+    assert action["name"] != "write", (text, action)
+    for value in ("off", "flash_off"):
+        assert gated(text, CONFIG.points["booth_mode"], value) is not None, (text, value)
