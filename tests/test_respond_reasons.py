@@ -21,8 +21,8 @@ def documented() -> set[str]:
     return set(re.findall(r"`(\w+)`", sentence.group(1)))
 
 
-def reasons_in_source() -> list[tuple[str, str]]:
-    found = []
+def reasons_in_source() -> list[tuple[str, object]]:
+    found: list[tuple[str, object]] = []
     for path in (ROOT / "hermesd").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call) or not node.args:
