@@ -10,6 +10,11 @@ from hermesd.core.settings.mqtt import MqttDeviceSettings, MqttPointSettings
 
 KINDS = ("float", "int", "string", "bool")
 TOPIC = re.compile(r"[^#+\x00]+")
+#: up to 8 keys of printable text without dots, joined by dots (a key of digits also indexes a
+#: list); a key as JSON objects spell it, not an expression
+_KEY = r"[^.\x00-\x1f\x7f]{1,64}"
+VALUE_KEY = re.compile(rf"{_KEY}(?:\.{_KEY}){{0,7}}")
+COMMAND_KEY = re.compile(r"[^\x00-\x1f\x7f]{1,64}")
 
 
 def read_device(s: Section) -> DeviceKeys:
@@ -36,7 +41,15 @@ def read_point(s: Section, device: DeviceKeys) -> PointKeys:
         payload_off=s.text("payload_off", p.payload_off),
         qos=s.choice("qos", (0, 1, 2), p.qos), retain=s.flag("retain", p.retain),
         # wait for the state after a write (there is none to wait for without a state topic)
-        confirm=s.flag("confirm", p.confirm and state is not None))
+        confirm=s.flag("confirm", p.confirm and state is not None),
+        value_key=s.text("value_key", None, pattern=VALUE_KEY,
+                         what='a dotted path of keys, e.g. "temperature" or "ENERGY.Power"'),
+        command_key=s.text("command_key", None, pattern=COMMAND_KEY,
+                           what='a key of the JSON object a write publishes, e.g. "state"'))
+    if settings.value_key is not None and state is None:
+        s.problem("value_key", "reads the state, and the point has no `state_topic`")
+    if settings.command_key is not None and command is None:
+        s.problem("command_key", "shapes a write, and the point has no `command_topic`")
     keys = PointKeys(kind or "float", settings.to_dict())
     if command is None:
         keys.writable_ok = False

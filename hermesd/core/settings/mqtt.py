@@ -38,6 +38,11 @@ class MqttPointSettings:
     qos: int = 1
     retain: bool = False
     confirm: bool = True  # a write waits for the state topic to show the value (with one)
+    #: the state is a JSON object and the value is at this dotted path in it
+    #: ("temperature", "ENERGY.Power", "sensors.0.t"); None: the payload is the value
+    value_key: str | None = None
+    #: a write publishes the JSON object {command_key: value} instead of the bare value
+    command_key: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return settings_dict(self)

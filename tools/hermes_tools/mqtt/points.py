@@ -16,9 +16,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from hermesd.core import strict_json
+from hermesd.core.errors import ProtocolError
 from hermesd.core.settings.mqtt import MqttDeviceSettings, MqttPointSettings
 
 MAX_STATE_BYTES = 1024
+MAX_JSON_STATE_BYTES = 16384  # a JSON state holds several values (Zigbee2MQTT, Tasmota)
 _TRUE = {"on", "true", "1", "yes", "open", "high"}
 _FALSE = {"off", "false", "0", "no", "closed", "close", "low"}
 
@@ -59,6 +62,9 @@ class MqttPoint:
     qos: int = MqttPointSettings.qos
     retain: bool = MqttPointSettings.retain
     confirm: bool = True  # a write waits for the state topic to show the value
+    #: the keys to the value in a JSON object state ("ENERGY.Power" -> ("ENERGY", "Power"))
+    path: tuple[str, ...] = ()
+    command_key: str | None = None  # a write publishes {command_key: value}
 
     @classmethod
     def from_slice(cls, device: str, point: dict[str, Any]) -> MqttPoint:
@@ -66,7 +72,9 @@ class MqttPoint:
         return cls(id=point["id"], device=device, kind=point["kind"] if "type" not in point
                    else s.type, state_topic=s.state_topic, command_topic=s.command_topic,
                    payload_on=s.payload_on, payload_off=s.payload_off, qos=s.qos,
-                   retain=s.retain, confirm=s.confirm and s.state_topic is not None)
+                   retain=s.retain, confirm=s.confirm and s.state_topic is not None,
+                   path=tuple(s.value_key.split(".")) if s.value_key else (),
+                   command_key=s.command_key)
 
 
 class StateBoard:
@@ -124,15 +132,43 @@ class StateBoard:
         return False, others
 
 
+class NotInState(Exception):
+    """A JSON state that does not hold the point's key: it says nothing about the point (a
+    device that sends several kinds of state on one topic, or only what changed)."""
+
+
 def decode(point: MqttPoint, payload: bytes) -> Any:
-    """The value a state payload carries, as the point's type; ValueError if it carries none."""
-    if len(payload) > MAX_STATE_BYTES:
-        raise ValueError(f"a state of {len(payload)} bytes is longer than {MAX_STATE_BYTES}")
+    """The value a state payload carries, as the point's type; ValueError if it carries none,
+    NotInState if the point's value is taken from a JSON object that does not hold its key."""
+    return _decode(point, payload, point.path)
+
+
+def decode_command(point: MqttPoint, payload: bytes) -> Any:
+    """The value a command payload asks for (what a device makes of what `encode` sends)."""
+    return _decode(point, payload, (point.command_key,) if point.command_key else ())
+
+
+def state_payload(point: MqttPoint, value: Any) -> str:
+    """A state that shows `value` as the device would publish it (the plant simulator's); a
+    text is sent as it is, whatever the point's type (as a device may send anything)."""
+    if not point.path:
+        return value if isinstance(value, str) else _bare(point, value)
+    shown: Any = (point.payload_on if value else point.payload_off) \
+        if point.kind == "bool" and not isinstance(value, str) else value
+    for key in reversed(point.path):
+        shown = {key: shown}
+    return strict_json.dumps(shown)
+
+
+def _decode(point: MqttPoint, payload: bytes, path: tuple[str, ...]) -> Any:
+    limit = MAX_JSON_STATE_BYTES if path else MAX_STATE_BYTES
+    if len(payload) > limit:
+        raise ValueError(f"a state of {len(payload)} bytes is longer than {limit}")
     try:
         raw = payload.decode("utf-8")
     except UnicodeDecodeError:
         raise ValueError("the state is not UTF-8 text") from None
-    text = raw.strip()
+    text = (_at_path(path, raw) if path else raw).strip()
     if not text:
         raise ValueError("the state is empty")
     if point.kind == "bool":
@@ -163,8 +199,44 @@ def decode(point: MqttPoint, payload: bytes) -> Any:
     return text
 
 
+def _at_path(path: tuple[str, ...], raw: str) -> str:
+    """The text of the scalar at `path` in a JSON object."""
+    try:
+        here = strict_json.loads(raw)
+    except ProtocolError as exc:
+        raise ValueError(f"the state is not JSON ({exc})") from None
+    if not isinstance(here, dict):
+        raise ValueError(f"the state is JSON but not an object: {_show(raw.strip())}")
+    for i, key in enumerate(path):
+        if isinstance(here, dict) and key in here:
+            here = here[key]
+        elif isinstance(here, list) and key.isdigit() and key.isascii() and int(key) < len(here):
+            here = here[int(key)]
+        elif i == 0 or isinstance(here, dict | list):
+            raise NotInState(".".join(path[:i + 1]))
+        else:
+            raise ValueError(f"{'.'.join(path[:i])} is {_show(repr(here))}, "
+                             f"which holds no {key!r}")
+    if isinstance(here, bool):
+        return "true" if here else "false"
+    if isinstance(here, int | float):
+        return repr(here)
+    if isinstance(here, str):
+        return here
+    raise ValueError(f"{'.'.join(path)} holds {_show(strict_json.dumps(here))}, "
+                     "not a value")
+
+
 def encode(point: MqttPoint, value: Any) -> str:
     """The command payload that asks the device for `value`."""
+    if point.command_key is not None:
+        shown: Any = (point.payload_on if value else point.payload_off) \
+            if point.kind == "bool" else value
+        return strict_json.dumps({point.command_key: shown})
+    return _bare(point, value)
+
+
+def _bare(point: MqttPoint, value: Any) -> str:
     if point.kind == "bool":
         return point.payload_on if value else point.payload_off
     if point.kind == "int":

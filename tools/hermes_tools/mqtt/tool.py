@@ -129,6 +129,7 @@ class MqttTool(Tool):
         self.board = StateBoard()  # the last state of each point, and who waits for one
         self.online: dict[str, bool] = {}  # device -> what we last told the daemon
         self.bad_state: set[str] = set()  # points whose last state payload was unusable
+        self.keyless: set[str] = set()  # points told once that a JSON state lacked their key
         self.start_error: str | None = None  # why the connection could not even start
         self.outbox = Outbox(None, 0)
         self._outbox_changed = asyncio.Event()
@@ -137,7 +138,7 @@ class MqttTool(Tool):
         self.redeliveries = Redeliveries()
         self.counters = {"received": 0, "published": 0, "dropped": 0, "duplicates": 0,
                          "refused": 0, "retained": 0, "cleared": 0, "ignored": 0,
-                         "bad_states": 0}
+                         "bad_states": 0, "states_without_key": 0}
         self.retained_seen = Noted("retained requests")
         self.refusals_seen = Noted("refused requests")
         self.junk_seen = Noted("unusable messages")
@@ -405,6 +406,15 @@ class MqttTool(Tool):
     def _state(self, point: MqttPoint, msg: Incoming) -> None:
         try:
             value = points.decode(point, msg.payload)
+        except points.NotInState as missing:
+            # says nothing about this point (another kind of state on the topic, or only what
+            # changed): no value, no error; said once per point, in case the key is misspelt
+            self.counters["states_without_key"] += 1
+            if point.id not in self.keyless:
+                self.keyless.add(point.id)
+                log.info("a state on %s holds no %r for %s (ignored; said once per point)",
+                         inbound.show(msg.topic), str(missing), point.id)
+            return
         except ValueError as exc:
             self.counters["bad_states"] += 1
             if point.id not in self.bad_state:  # a state change: logged once

@@ -35,7 +35,7 @@ import paho.mqtt.client as paho
 from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.reasoncodes import ReasonCode
 
-from hermes_tools.mqtt.points import MqttPoint, decode, encode
+from hermes_tools.mqtt.points import MqttPoint, NotInState, decode, decode_command, state_payload
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device
 from hermesd.core.settings.mqtt import MqttDeviceSettings
@@ -238,7 +238,7 @@ class MqttSimulator:
             if tp.point.state_topic is None or (tp.writable and not everything):
                 continue
             payload = f"ERR {dev.failure}" if dev.failure is not None \
-                else encode(tp.point, tp.value)
+                else state_payload(tp.point, tp.value)
             dev.published += self._publish(tp.point.state_topic, payload)
 
     # -- commands -------------------------------------------------------------------------------
@@ -248,7 +248,7 @@ class MqttSimulator:
             if dev.dropped or dev.failure is not None:
                 continue  # gone, or broken: a command is not taken
             try:
-                value = decode(tp.point, payload)
+                value = decode_command(tp.point, payload)
             except ValueError as exc:
                 dev.bad_commands += 1
                 log.warning("%s: ignored a command on %s: %s", tp.point.id, topic, exc)
@@ -266,7 +266,8 @@ class MqttSimulator:
             return
         tp.wander.base = tp.wander.value = value
         if tp.point.state_topic is not None:
-            dev.published += self._publish(tp.point.state_topic, encode(tp.point, value))
+            dev.published += self._publish(tp.point.state_topic,
+                                           state_payload(tp.point, value))
 
     # -- control (each returns what changed, for the control channel's answer) -----------------
 
@@ -316,16 +317,16 @@ class MqttSimulator:
 
     async def set(self, point: str, value: Any) -> dict[str, Any]:
         dev, tp = self._point(point)
-        text = encode(tp.point, value) if isinstance(value, bool) else str(value)
+        text = state_payload(tp.point, value if isinstance(value, bool) else str(value))
         try:  # what the point would make of it, had the device published it
             value = decode(tp.point, text.encode())
-        except ValueError as exc:
+        except (ValueError, NotInState) as exc:
             raise ValueError(f"{point}: {exc}") from None
         if isinstance(value, float) and not math.isfinite(value):
             raise ValueError(f"{point}: {value!r} is not a value")
         tp.wander.base = tp.wander.value = value
         if tp.point.state_topic is not None and not dev.dropped and dev.failure is None:
-            self._publish(tp.point.state_topic, encode(tp.point, value))
+            self._publish(tp.point.state_topic, state_payload(tp.point, value))
         return {"point": point, "value": value}
 
     async def get(self, point: str) -> dict[str, Any]:
