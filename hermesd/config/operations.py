@@ -87,19 +87,13 @@ def read_memory(s: Section) -> Memory:
 
 
 def _size(s: Section, key: str, default: int | None) -> int | None:
-    value = s.raw(key, None)
-    if value is None:
-        return default
-    if value == "auto":
+    """A memory budget: a size of at least 16M, or `auto` (None: from the model at run time)."""
+    if s.raw(key, None) == "auto":
         return None
-    if not isinstance(value, str):
-        s.problem(key, f"expected a size like 80M or 1.5G (or auto), got {describe(value)}")
+    given = read_size(s, key, "80M or 1.5G (or auto)")
+    if given is None:
         return default
-    try:
-        size = parse_size(value)
-    except ValueError as exc:
-        s.problem(key, str(exc))
-        return default
+    value, size = given
     if size < 16 * MIB:
         s.problem(key, f"{value} is too small to run anything (at least 16M)")
         return default
