@@ -164,3 +164,66 @@ def test_keys_the_config_refuses(keys: dict[str, Any], problem: str) -> None:
                          mqtt={"host": "127.0.0.1", "port": 1883})
     with pytest.raises(ConfigError, match=problem):
         validate(config, Path("/etc/hermesd/hermesd.yaml"))
+
+
+# -- hostile states and careless configs -------------------------------------------------------
+
+@pytest.mark.parametrize(("payload", "value"), [
+    (b'{"count": 9007199254740993}', 9007199254740993),    # past a float's 53 bits: exact
+    (b'{"count": 18446744073709551615}', 2**64 - 1),       # the largest uint64, not 2**64
+    (b'{"count": -9223372036854775808}', -(2**63)),
+    (b'{"count": "12"}', 12),
+])
+def test_an_integer_is_taken_exactly(payload: bytes, value: int) -> None:
+    assert decode(_point(type="int", state_topic="s", value_key="count"), payload) == value
+
+
+@pytest.mark.parametrize(("payload", "problem"), [
+    (b'{"count": 1e20}', "past 64 bits"),   # a whole number no device register holds
+    (b'{"count": 1e300}', "past 64 bits"),  # a 301-digit integer the tool could not send on
+    (b'{"count": "1_0"}', "not a number"),  # Python's float() takes these; no device means them
+    (b'{"count": "\xd9\xa1\xd9\xa2"}', "not a number"),  # Arabic-Indic digits
+    (b'{"count": "0x10"}', "not a number"),
+    (b'{"count": "Infinity"}', "not a finite number"),
+])
+def test_a_number_no_device_sends_is_no_value(payload: bytes, problem: str) -> None:
+    with pytest.raises(ValueError, match=problem):
+        decode(_point(type="int", state_topic="s", value_key="count"), payload)
+
+
+def test_an_integer_past_64_bits_leaves_the_last_value(
+        daemon_runner: DaemonRunner, broker: Mosquitto, device: MqttClient) -> None:
+    """Before: 1e20 became the integer 10**20 on the tool's board; its `values` event could not
+    be sent (a log line per message), and every read of the point failed INTERNAL."""
+    devices = {"counter": {"driver": "mqtt", "points": {
+        "cycles": {"name": "Cycles", "state_topic": METER, "value_key": "cycles",
+                   "type": "int"},
+        "volts": {"name": "Volts", "state_topic": METER, "value_key": "volts"}}}}
+    device.publish(METER, json.dumps({"cycles": 41, "volts": 230}), retain=True)
+    d = daemon_runner.start(base_config(devices, mqtt={"host": "127.0.0.1",
+                                                       "port": broker.port}))
+    d.wait_until(lambda: _value(d, "cycles") == 41, what="the first count")
+    device.publish(METER, b'{"cycles": 1e20, "volts": 231}')
+    d.wait_until(lambda: _value(d, "volts") == 231.0, what="the state after")
+    code, answer = d.ctl_json("read", "cycles")
+    assert code == 0 and answer["status"] == "ok", answer
+    assert answer["result"]["value"] == 41
+
+
+def test_one_state_for_many_points_is_read_once(
+        daemon_runner: DaemonRunner, broker: Mosquitto, device: MqttClient) -> None:
+    """A careless config (or a big Tasmota device) puts hundreds of points on one topic, and
+    anyone who may publish there sends 16 KiB states. Before, each point parsed the whole state
+    again: 800 points took over a second of the tool's only thread per message."""
+    n = 800
+    points = {f"p{i}": {"name": f"Sensor {i}", "state_topic": METER, "value_key": f"k{i}"}
+              for i in range(n)}
+    d = daemon_runner.start(base_config({"big": {"driver": "mqtt", "points": points}},
+                                        mqtt={"host": "127.0.0.1", "port": broker.port}))
+    d.wait_until(lambda: d.status()["mqtt"]["connected"], what="the broker connection")
+    state: dict[str, Any] = {f"k{i}": 0.5 for i in range(n)}
+    state["pad"] = "x" * (16000 - len(json.dumps(state)))  # a full 16 KiB state
+    for round_ in range(10):
+        device.publish(METER, json.dumps({**state, f"k{n - 1}": float(round_)}))
+    # ten states: before, 10+ s of parsing; now well under a second
+    d.wait_until(lambda: _value(d, f"p{n - 1}") == 9.0, timeout=6, what="the tenth state")
