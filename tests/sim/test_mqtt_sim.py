@@ -4,9 +4,11 @@ they are told, faults show on the broker as a real device's would."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -188,3 +190,69 @@ def test_hermes_sim_serves_the_whole_demo_plant(sim_runner: SimRunner, tmp_path:
     sim.ctl("drop", device="yard")
     assert sim.status()["yard"]["dropped"] is True
     assert sim.terminate() == 0
+
+
+PLUG, PLUG_SET = "zigbee2mqtt/plug", "zigbee2mqtt/plug/set"
+
+
+@pytest.fixture
+async def plug(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator]:
+    """A Zigbee plug: one JSON state for all its points, one command topic for its switch and
+    its level (each with its own key)."""
+    config = {
+        "node": {"id": "n"}, "llm": {"enabled": False},
+        "paths": {"state_dir": str(tmp_path / "state"), "runtime_dir": str(tmp_path / "run")},
+        "mqtt": {"host": "127.0.0.1", "port": broker.port},
+        "devices": {"plug": {"driver": "mqtt", "points": {
+            "plug_level": {"state_topic": PLUG, "value_key": "brightness", "type": "int",
+                           "command_topic": PLUG_SET, "command_key": "brightness",
+                           "writable": True, "min": 0, "max": 254},
+            "plug_switch": {"state_topic": PLUG, "value_key": "state", "type": "bool",
+                            "command_topic": PLUG_SET, "command_key": "state",
+                            "writable": True},
+            "plug_power": {"state_topic": PLUG, "value_key": "power", "unit": "W"}}}}}
+    path = tmp_path / "plug.yaml"
+    path.write_text(yaml.safe_dump(config), encoding="utf-8")
+    loaded = load_config(path)
+    sim = MqttSimulator(loaded, list(loaded.devices.values()),
+                        {"plug_level": 100, "plug_switch": False, "plug_power": 50.0},
+                        seed=3, period=0.2)
+    task = asyncio.create_task(sim.run(), name="mqtt-sim")
+    try:
+        async with asyncio.timeout(10):
+            await sim.ready.wait()
+        assert sim.connected
+        yield sim
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+
+
+def _json(client: MqttClient, topic: str) -> dict[str, Any] | None:
+    last = client.last(topic)
+    return None if last is None else json.loads(last.payload)
+
+
+async def test_points_on_one_json_state_are_shown_together(plug: MqttSimulator,
+                                                           broker: Mosquitto) -> None:
+    """Before, each point published its own one-key object, retained: the broker kept only the
+    last, so a client that came later never saw the plug's switch or level."""
+    retained = await asyncio.to_thread(retained_snapshot, broker.port, ("zigbee2mqtt/#",))
+    state = json.loads(retained[PLUG])
+    assert state["state"] == "OFF" and state["brightness"] == 100
+    assert abs(state["power"] - 50.0) < 5
+
+
+async def test_a_command_for_one_key_is_taken_by_its_point(plug: MqttSimulator,
+                                                           broker: Mosquitto) -> None:
+    """Before, `{"state": "ON"}` reached the level's point first, which raised NotInState out of
+    the message handler: the switch never heard its command."""
+    with MqttClient(broker.port, client_id="z2m-watch", subscribe=("zigbee2mqtt/#",)) as z:
+        z.publish(PLUG_SET, json.dumps({"state": "ON"}))
+        await until(lambda: (_json(z, PLUG) or {}).get("state") == "ON", what="the plug on")
+        z.publish(PLUG_SET, json.dumps({"brightness": 30}))
+        await until(lambda: (_json(z, PLUG) or {}).get("brightness") == 30, what="level 30")
+        assert (_json(z, PLUG) or {})["state"] == "ON"
+    assert await plug.get("plug_switch") == {"point": "plug_switch", "value": True}
+    status = plug.status()["plug"]
+    assert status["requests"] == {"write": 2} and status["bad_commands"] == 0

@@ -38,6 +38,7 @@ from paho.mqtt.reasoncodes import ReasonCode
 from hermes_tools.mqtt.points import MqttPoint, NotInState, decode, decode_command, state_payload
 from hermes_tools.sim.values import Wander, wander_for
 from hermesd.config.model import Config, Device
+from hermesd.core import strict_json
 from hermesd.core.settings.mqtt import MqttDeviceSettings
 
 log = logging.getLogger(__name__)
@@ -92,6 +93,8 @@ class MqttSimulator:
         self.devices: dict[str, MqttDevice] = {}
         self.points: dict[str, tuple[MqttDevice, TopicPoint]] = {}
         self.by_command: dict[str, list[tuple[MqttDevice, TopicPoint]]] = {}
+        #: state topic -> the points shown on it (a JSON device shows all of them in one object)
+        self.by_state: dict[str, list[TopicPoint]] = {}
         values = values or {}
         for dev in devices:
             p = MqttDeviceSettings.from_dict(dev.params, f"devices.{dev.id}")
@@ -109,6 +112,8 @@ class MqttSimulator:
                 self.points[pid] = (sim, tp)
                 if mp.command_topic is not None:
                     self.by_command.setdefault(mp.command_topic, []).append((sim, tp))
+                if mp.state_topic is not None:
+                    self.by_state.setdefault(mp.state_topic, []).append(tp)
             self.devices[dev.id] = sim
         self._client: paho.Client | None = None
         self._first_attempt = asyncio.Event()  # the first connect succeeded or failed
@@ -234,12 +239,27 @@ class MqttSimulator:
         """The sensors' states (and, with `everything`, the switches' too)."""
         if dev.dropped:
             return
+        shown: set[str] = set()  # JSON state topics already published, with all their points
         for tp in dev.points.values():
-            if tp.point.state_topic is None or (tp.writable and not everything):
+            topic = tp.point.state_topic
+            if topic is None or (tp.writable and not everything) or topic in shown:
                 continue
-            payload = f"ERR {dev.failure}" if dev.failure is not None \
-                else state_payload(tp.point, tp.value)
-            dev.published += self._publish(tp.point.state_topic, payload)
+            if tp.point.path:
+                shown.add(topic)
+            payload = f"ERR {dev.failure}" if dev.failure is not None else self._state(tp)
+            dev.published += self._publish(topic, payload)
+
+    def _state(self, tp: TopicPoint) -> str:
+        """What the device shows on `tp`'s state topic: for a JSON state, the one object that
+        holds every point on the topic, as a real device sends it (a one-key object, retained,
+        would hide the others from a client that subscribes later)."""
+        if not tp.point.path or tp.point.state_topic is None:
+            return state_payload(tp.point, tp.value)
+        state: dict[str, Any] = {}
+        for other in self.by_state[tp.point.state_topic]:
+            if other.point.path:
+                _merge(state, strict_json.loads(state_payload(other.point, other.value)))
+        return strict_json.dumps(state)
 
     # -- commands -------------------------------------------------------------------------------
 
@@ -249,6 +269,8 @@ class MqttSimulator:
                 continue  # gone, or broken: a command is not taken
             try:
                 value = decode_command(tp.point, payload)
+            except NotInState:
+                continue  # a command for another point on the topic ({"brightness": 30})
             except ValueError as exc:
                 dev.bad_commands += 1
                 log.warning("%s: ignored a command on %s: %s", tp.point.id, topic, exc)
@@ -266,8 +288,7 @@ class MqttSimulator:
             return
         tp.wander.base = tp.wander.value = value
         if tp.point.state_topic is not None:
-            dev.published += self._publish(tp.point.state_topic,
-                                           state_payload(tp.point, value))
+            dev.published += self._publish(tp.point.state_topic, self._state(tp))
 
     # -- control (each returns what changed, for the control channel's answer) -----------------
 
@@ -326,7 +347,7 @@ class MqttSimulator:
             raise ValueError(f"{point}: {value!r} is not a value")
         tp.wander.base = tp.wander.value = value
         if tp.point.state_topic is not None and not dev.dropped and dev.failure is None:
-            self._publish(tp.point.state_topic, state_payload(tp.point, value))
+            self._publish(tp.point.state_topic, self._state(tp))
         return {"point": point, "value": value}
 
     async def get(self, point: str) -> dict[str, Any]:
@@ -346,3 +367,11 @@ class MqttSimulator:
                            "dropped": dev.dropped, "delay_s": dev.delay, "fail": dev.failure}
         return out
 
+
+def _merge(into: dict[str, Any], part: dict[str, Any]) -> None:
+    """Put the nested object `part` into `into` (two points under one key share its object)."""
+    for key, value in part.items():
+        if isinstance(value, dict) and isinstance(into.get(key), dict):
+            _merge(into[key], value)
+        else:
+            into[key] = value
