@@ -227,3 +227,24 @@ def test_one_state_for_many_points_is_read_once(
         device.publish(METER, json.dumps({**state, f"k{n - 1}": float(round_)}))
     # ten states: before, 10+ s of parsing; now well under a second
     d.wait_until(lambda: _value(d, f"p{n - 1}") == 9.0, timeout=6, what="the tenth state")
+
+
+def test_a_state_that_flips_from_bad_to_good_is_logged_once_per_message(
+        daemon_runner: DaemonRunner, broker: Mosquitto, device: MqttClient) -> None:
+    """Anyone who may publish on a device's topic can send junk and a good state in turn. Each
+    point logs when its state turns bad and good again; before, each of the points on a shared
+    JSON topic did, so one junk message made as many log lines as the topic has points."""
+    n = 40
+    points = {f"p{i}": {"name": f"Sensor {i}", "state_topic": METER, "value_key": f"k{i}"}
+              for i in range(n)}
+    d = daemon_runner.start(base_config({"big": {"driver": "mqtt", "points": points}},
+                                        mqtt={"host": "127.0.0.1", "port": broker.port}))
+    d.wait_until(lambda: d.status()["mqtt"]["connected"], what="the broker connection")
+    good = {f"k{i}": 1.0 for i in range(n)}
+    for round_ in range(5):
+        device.publish(METER, b"junk")
+        device.publish(METER, json.dumps({**good, "k0": float(round_)}))
+    d.wait_until(lambda: _value(d, "p0") == 4.0, what="the last good state")
+    log_text = d.log
+    assert log_text.count("ignored a state") <= 5, log_text[-3000:]
+    assert log_text.count("usable states again") <= 5, log_text[-3000:]

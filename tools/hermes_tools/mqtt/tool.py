@@ -130,6 +130,9 @@ class MqttTool(Tool):
         self.online: dict[str, bool] = {}  # device -> what we last told the daemon
         self.bad_state: set[str] = set()  # points whose last state payload was unusable
         self.keyless: set[str] = set()  # points told once that a JSON state lacked their key
+        #: the message last logged about as a state, and how: the points that share a topic
+        #: turn bad (or good) together, and one line says so, not one per point
+        self._state_said: tuple[Incoming, str] | None = None
         self.start_error: str | None = None  # why the connection could not even start
         self.outbox = Outbox(None, 0)
         self._outbox_changed = asyncio.Event()
@@ -419,14 +422,27 @@ class MqttTool(Tool):
             self.counters["bad_states"] += 1
             if point.id not in self.bad_state:  # a state change: logged once
                 self.bad_state.add(point.id)
-                log.warning("ignored a state of %s on %s: %s", point.id, msg.topic, exc)
+                if self._first_said(msg, str(exc)):
+                    log.warning("ignored a state of %s on %s: %s", point.id,
+                                inbound.show(msg.topic), exc)
             return
         if point.id in self.bad_state:
             self.bad_state.discard(point.id)
-            log.info("%s sends usable states again", point.id)
+            if self._first_said(msg, ""):
+                log.info("%s sends usable states again", point.id)
         ts = time.time()
         self.board.record(point.id, value, ts)
         self.values([{"point": point.id, "value": value, "ts": ts}])
+
+    def _first_said(self, msg: Incoming, what: str) -> bool:
+        """Whether `what` (a problem, or "" for usable again) is news for this message: a
+        junk state on a topic of 800 points is one line, not 800 (flipped with good states,
+        once a message)."""
+        said = self._state_said
+        if said is not None and said[0] is msg and said[1] == what:
+            return False
+        self._state_said = (msg, what)
+        return True
 
     def _availability(self, device: MqttDevice, msg: Incoming) -> None:
         text = msg.payload[:256].decode("utf-8", "replace").strip()
