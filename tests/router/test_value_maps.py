@@ -30,8 +30,10 @@ CONFIG = validate({
                         "unit": "°C"},
         # names of several words, one inside another: `off` within `flash_off`
         "booth_mode": {"name": "Booth mode", "table": "holding", "address": 3,
-                       "writable": True, "map": {0: "off", 1: "spray", 2: "flash_off",
-                                                 3: "cure", 4: "flash off hold"}},
+                       "writable": True, "names": {"zh": "喷房模式"},
+                       "map": {0: {"name": "off", "names": {"zh": "停机"}}, 1: "spray",
+                               2: {"name": "flash_off", "names": {"zh": "闪干停机"}},
+                               3: "cure", 4: "flash off hold"}},
     }}}}, Path("/etc/hermesd/hermesd.yaml"))
 ROUTER = Router(CONFIG)
 MODE = CONFIG.points["chiller_mode"]
@@ -110,6 +112,8 @@ def test_the_choices_are_named_in_the_language_of_the_command() -> None:
     ("booth mode to flash-off", "flash_off"),
     ("set the booth mode to off", "off"),
     ("set the booth mode to flash off hold", "flash off hold"),
+    ("把喷房模式设为闪干停机", "flash_off"),
+    ("把喷房模式设为停机", "off"),
 ])
 async def test_a_choice_said_within_a_longer_one_is_the_longer_one(text: str,
                                                                     value: str) -> None:
@@ -127,4 +131,25 @@ async def test_choices_whose_words_do_not_make_one_phrase_stay_in_doubt(text: st
     action = await _route(text)
     assert action["name"] != "write", (text, action)
     for value in ("off", "flash_off"):
+        assert gated(text, CONFIG.points["booth_mode"], value) is not None, (text, value)
+
+
+@pytest.mark.parametrize("text", [
+    "set the booth mode from flash to off",   # asks for off: "flash off" is not said
+    "booth mode flash to off",
+    "set the booth mode flash, off",          # a comma parts them
+    "set the booth mode to off flash off",    # off said on its own too
+    "set the booth mode to flash off hold off",
+    "set the booth mode to flash off, hold",
+    "把喷房模式设为闪干，停机",                # flash, then off: not 闪干停机 said as one
+    "喷房模式从闪干改为停机",
+])
+async def test_a_longer_choice_is_meant_only_when_its_words_are_said_together(
+        text: str) -> None:
+    """The words of a longer choice, with stop words or a comma between them or with a shorter
+    choice said apart as well, do not name only the longer one: before, "from flash to off"
+    wrote flash_off (stop words were dropped before the phrase was looked for)."""
+    action = await _route(text)
+    assert action["name"] != "write", (text, action)
+    for value in ("off", "flash_off", "flash off hold"):
         assert gated(text, CONFIG.points["booth_mode"], value) is not None, (text, value)
