@@ -423,6 +423,20 @@ def _check_stat(point: Point, stat: str) -> None:
         raise BadRequest(f"history: {stat} is for numbers; {point.id} is text")
 
 
+def _unrecorded(reader: Reader, pid: str, summary: Summary, now: float) -> float:
+    """The time of the period that nothing recorded: before this hermesd began to record, what
+    neither a value nor a gap covers (before the history's first record; a stop of hermesd
+    later on is a gap of its own). From then on, time without a value was recorded, as nothing
+    (a sensor not heard from yet): it is missing, not unrecorded."""
+    began = reader.recorder.started
+    if summary.start >= began or summary.coverage >= 1.0:
+        return 0.0
+    before = summary if summary.end <= began else \
+        reader.summary(pid, summary.start, began, now)
+    in_gaps = sum(b - a for a, b, _ in before.gaps)
+    return max(0.0, before.span - before.rollup.good - in_gaps)
+
+
 def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, now: float,
              series: int, step: float, target: Any = None) -> dict[str, Any]:
     """The `result` of a history answer (blocking: store reads)."""
@@ -463,10 +477,7 @@ def _compute(reader: Reader, point: Point, stat: str, start: float, end: float, 
     if stat != "at":
         result["coverage"] = round(summary.coverage, 4)
         result["missing_s"] = round(max(0.0, summary.span - r.good), 3)
-        # what no gap explains: the time before the history's first record (a stop of
-        # hermesd later on is a gap of its own)
-        in_gaps = sum(b - a for a, b, _ in summary.gaps)
-        result["unrecorded_s"] = round(max(0.0, summary.span - r.good - in_gaps), 3)
+        result["unrecorded_s"] = round(_unrecorded(reader, pid, summary, now), 3)
         if point.kind in ("int", "float"):
             result["summary"] = {"min": r.min, "max": r.max,
                                  "mean": None if r.mean is None else round(r.mean, 6),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 import sqlite3
 import time
 from typing import Any
@@ -12,6 +13,7 @@ from typing import Any
 import yaml
 
 from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
+from tests.support.mosquitto import Mosquitto, MqttClient
 
 
 def _plant(**history: Any) -> dict[str, Any]:
@@ -305,3 +307,29 @@ def test_a_floats_largest_value_leaves_history_answerable(daemon_runner: DaemonR
         answer = d.request({"op": "history", "point": "temp", "since": "10m", "stat": stat,
                             "series": 10})
         assert answer["status"] == "ok" and answer["result"]["value"] == 500.0, answer
+
+
+def test_a_sensor_silent_after_recording_began_is_not_before_recording(
+        daemon_runner: DaemonRunner, broker: Mosquitto) -> None:
+    """A sensor that says nothing for a while after hermesd started (an MQTT device that has
+    not published yet, a device offline from the start): that time was recorded, as nothing;
+    it is not 'before recording began' (before, every second without a value and without a gap
+    was said to be)."""
+    config = base_config({"room": {"driver": "mqtt", "points": {
+        "room_temp": {"name": "Room temperature", "state_topic": "sensors/room",
+                      "unit": "°C"}}}},
+        mqtt={"host": "127.0.0.1", "port": broker.port}, history={"flush": "1s"})
+    d = daemon_runner.start(config)
+    d.wait_until(lambda: d.status()["history"]["state"] == "running", what="history open")
+    since = time.time() + 1  # recording has begun by then
+    time.sleep(4)  # the sensor is silent: nothing to wait for
+    with MqttClient(broker.port, client_id="sensor", subscribe=()) as sensor:
+        sensor.publish("sensors/room", "21.5", retain=True)
+    d.wait_until(lambda: d.ctl_json("read", "room_temp")[1].get("status") == "ok",
+                 what="the first temperature")
+    frm = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(math.ceil(since)))
+    code, answer = d.ctl_json("history", "room_temp", "--from", frm, "--stat", "max")
+    assert code == 0 and answer["result"]["value"] == 21.5, answer
+    assert answer["result"]["missing_s"] >= 2
+    assert answer["result"]["unrecorded_s"] == 0
+    assert "before recording began" not in answer["reply"], answer["reply"]
