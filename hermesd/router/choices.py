@@ -1,12 +1,15 @@
 """Which of a point's choices a command names, by the words of any of its names.
 
-A choice is named when all its content words are among the command's words. When a named
-choice's words are part of a longer named choice said as one phrase ("set the booth mode to
-flash off" names `flash_off`, and `off` within it), only the longer one is meant — if the
-shorter one's words are said nowhere else. A phrase is said as the name is spelled, word after
-word, with no other word (not even "to": "from flash to off" asks for `off`) and no comma
-between. Otherwise two named choices stay two ("turn off the flash" could be `off` or
-`flash_off`; "off, flash off" says both), and the caller refuses them.
+A choice is named when all its content words are among the command's words, leaving out the
+words that name the point when one of its names is said in full ("set the booth flash to off"
+names `off`, not `flash off`). When a named choice's words are part of a longer named choice
+said as one phrase ("set the booth mode to flash off" names `flash_off`, and `off` within it),
+only the longer one is meant — if the shorter one's words are said nowhere else. A phrase is
+said as the name is spelled, word after word, with no other word (not even "to": "from flash
+to off" asks for `off`), no comma between, and no word that names the point ("turn the booth
+flash off" is the booth flash turned off, not set to `flash off`). Otherwise two named choices
+stay two ("turn off the flash" could be `off` or `flash_off`; "off, flash off" says both), and
+the caller refuses them.
 """
 
 from __future__ import annotations
@@ -22,7 +25,8 @@ def named_choices(point: Point, said: Sequence[Token]) -> set[str]:
     """The choices of `point` that the command's tokens `said` (in order) name, a choice said
     only within a longer one's phrase left out."""
     said = list(said)
-    heard = {t.text for t in said}
+    naming, in_full = _naming(point, said)
+    heard = {t.text for i, t in enumerate(said) if not (in_full and i in naming)}
     named: list[tuple[str, frozenset[str], tuple[str, ...]]] = []
     for choice, spelled in spellings(point):
         words = tokens(spelled)
@@ -34,18 +38,38 @@ def named_choices(point: Point, said: Sequence[Token]) -> set[str]:
         within: set[int] = set()  # where a longer choice that holds these words is said
         for _, longer, phrase in named:
             if needed < longer:
-                within |= _said_at(phrase, said)
-        if not within or any(t.text in needed and i not in within for i, t in enumerate(said)):
+                within |= _said_at(phrase, said, naming)
+        if not within or any(t.text in needed and i not in within and i not in naming
+                             for i, t in enumerate(said)):
             out.add(choice)
     return out
 
 
-def _said_at(phrase: tuple[str, ...], said: list[Token]) -> set[int]:
-    """The positions of the tokens that say `phrase` word for word, without a break."""
+def _naming(point: Point, said: list[Token]) -> tuple[set[int], bool]:
+    """The positions of the words that name the point, and whether a name is said in full
+    (else every word of its names is taken as naming it, wherever it stands)."""
+    names = [n for n in (point.name, point.id.replace("_", " "), *point.aliases,
+                         *point.names.values()) if n]
+    at: set[int] = set()
+    for name in names:
+        at |= _said_at(tuple(t.text for t in tokens(name)), said, set())
+    if at:
+        return at, True
+    words = {t.text for name in names for t in content(tokens(name))}
+    return {i for i, t in enumerate(said) if t.text in words}, False
+
+
+def _said_at(phrase: tuple[str, ...], said: list[Token], apart: set[int]) -> set[int]:
+    """The positions of the tokens that say `phrase` word for word, without a break and
+    without any position in `apart`."""
     n = len(phrase)
     at: set[int] = set()
+    if not n:
+        return at
     for i in range(len(said) - n + 1):
+        span = range(i, i + n)
         if all(said[i + k].text == phrase[k] for k in range(n)) and \
-                not any(said[i + k].after_break for k in range(1, n)):
-            at.update(range(i, i + n))
+                not any(said[i + k].after_break for k in range(1, n)) and \
+                not any(j in apart for j in span):
+            at.update(span)
     return at

@@ -153,3 +153,37 @@ async def test_a_longer_choice_is_meant_only_when_its_words_are_said_together(
     assert action["name"] != "write", (text, action)
     for value in ("off", "flash_off", "flash off hold"):
         assert gated(text, CONFIG.points["booth_mode"], value) is not None, (text, value)
+
+
+FLASH = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        # a choice that begins with a word of the point's own name
+        "booth_flash": {"name": "Booth flash", "table": "holding", "address": 0,
+                        "writable": True, "map": {0: "off", 1: "on", 2: "flash off"}},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("turn the booth flash off", "off"),     # the point's name, then off: not `flash off`
+    ("set booth flash off", "off"),
+    ("set the booth flash to off", "off"),
+    ("set the booth flash to flash off", "flash off"),
+    ("set the flash to flash off", None),     # the name not said in full: which flash is it?
+    ("turn the flash off", None),
+])
+async def test_a_word_that_names_the_point_is_no_word_of_a_choice(
+        text: str, value: str | None) -> None:
+    """Before, "turn the booth flash off" wrote `flash off`: the point's name and the choice
+    `off` read as the longer choice's phrase."""
+    routed = await Router(FLASH).route(RequestContext.make("control", "operator"), text)
+    action = routed.action.to_dict()
+    point = FLASH.points["booth_flash"]
+    if value is None:
+        assert action["name"] != "write", (text, action)
+        for choice in ("off", "flash off"):
+            assert gated(text, point, choice) is not None, (text, choice)
+    else:
+        assert action == {"name": "write", "args": {"point": "booth_flash", "value": value}}
+        assert gated(text, point, value) is None
