@@ -5,6 +5,7 @@ value map may name a state `off`."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import yaml
@@ -45,6 +46,21 @@ def _construct_mapping(loader: _StrictLoader, node: yaml.MappingNode, deep: bool
 
 
 _StrictLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _construct_mapping)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _construct_text(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
+    """A string, unless an escape made it hold a surrogate ("\\ud800"): no UTF-8 can carry
+    it, so nothing downstream (a tool's configure frame, a topic, a log) could."""
+    text = loader.construct_yaml_str(node)
+    if _SURROGATE.search(text):
+        raise yaml.constructor.ConstructorError(
+            None, None, "a \\uD800-\\uDFFF escape is half of a character, not text (write "
+            "a character beyond U+FFFF as \\U0001F600 or as itself)", node.start_mark)
+    return text
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:str", _construct_text)
 
 
 def load(text: str) -> Any:

@@ -240,3 +240,25 @@ def test_check_config_command(tmp_path: Path) -> None:
         "config error: llm.context: 1 is out of range 256..131072",
     ]
     assert done.stdout == ""
+
+
+@pytest.mark.parametrize("escaped", ["\\ud800", "\\udfff", "\\ud83d\\ude00"])
+@pytest.mark.parametrize("where", ["value", "key"])
+def test_a_surrogate_escape_is_refused_where_it_is_written(tmp_path: Path, escaped: str,
+                                                           where: str) -> None:
+    # half a character: no UTF-8 carries it, so the tool it is sent to could never start
+    point = f'"x{escaped}": {{state_topic: s}}' if where == "key" else \
+        f'p: {{state_topic: s, value_key: "t{escaped}"}}'
+    text = ("node: {id: a}\nmqtt: {host: 127.0.0.1}\ndevices:\n  d:\n    driver: mqtt\n"
+            f"    points:\n      {point}\n")
+    (line,) = problems(tmp_path, text)
+    assert line.startswith("config error: (file): YAML syntax error at line 7"), line
+    assert "half of a character" in line
+
+
+def test_characters_beyond_the_first_plane_are_text(tmp_path: Path) -> None:
+    text = ('node: {id: a, name: "Kiln \\U0001F525 \U0001F525"}\n'
+            "devices:\n  d1: {driver: exec, command: [x]}\n")
+    source = tmp_path / "c.yaml"
+    source.write_text(text, encoding="utf-8")
+    assert load_config(source).node.name == "Kiln \U0001F525 \U0001F525"
