@@ -173,6 +173,9 @@ class MqttTool(Tool):
         self.topics = topics
         self.rules = ReplyRules(default=topics.names.response, protected=topics.protected,
                                 allowed=topics.allowed)
+        # a key corrected (or changed) in the config is said again if states still lack it
+        self.keyless = {p for p in self.keyless if p in mqtt_points and p in self.points
+                        and mqtt_points[p].path == self.points[p].path}
         self.devices, self.points = devices, mqtt_points
         self.by_state, self.by_availability = {}, {}
         for point in mqtt_points.values():
