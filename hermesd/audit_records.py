@@ -121,6 +121,9 @@ class PeerBudget:
         limit = self.budgets.limit(kind)
         if limit is None:
             return True
+        if isinstance(record, dict) and record.get("uid").__class__ is int and \
+                record["uid"] in self.trusted:
+            return True  # before the peer's texts are cut for its key: most records are here
         source, uid, who = _peer(record)
         if uid in self.trusted:
             return True
