@@ -24,6 +24,7 @@ import json
 import math
 import time
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 
@@ -350,10 +351,15 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 #: built once: `json.dumps` with these arguments builds an encoder on every call
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"),
                             check_circular=True)
+#: ... and its C encoder, which `JSONEncoder.encode` makes anew for every line. Without the
+#: cycle check: a cycle ends in RecursionError, and the record is written escaped as before
+_C_ENCODE = c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False,
+                           False, False) if c_make_encoder is not None else None
 
 
 def _dumps(obj: Any) -> bytes:
-    text = _ENCODER.encode(obj)
+    text = "".join(_C_ENCODE(obj, 0)) if _C_ENCODE is not None and isinstance(obj, dict) \
+        else _ENCODER.encode(obj)
     if not text.isascii():  # the line breaks above are not ASCII: most lines need no pass
         text = text.translate(_LINE_BREAKS)
     return text.encode("utf-8") + b"\n"
