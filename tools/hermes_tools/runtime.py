@@ -24,7 +24,7 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -283,17 +283,17 @@ class _Session:
                                                  f"{problem}")))
 
     def _handle(self, msg: Message) -> None:
-        if isinstance(msg, Ping):
-            self._send(Pong(msg.id))
-        elif isinstance(msg, Call):
+        if isinstance(msg, Call):
             self._spawn(self._call(msg))
+        elif isinstance(msg, Ping):
+            self._send(Pong(msg.id))
         elif isinstance(msg, Configure):
             self._spawn(self._configure(msg))
         else:
             raise ProtocolError(f"unexpected {msg.TYPE} from the daemon")
 
-    def _spawn(self, coro: Awaitable[None]) -> None:
-        task = asyncio.ensure_future(coro)
+    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
