@@ -228,7 +228,8 @@ class ToolLink:
     async def _request(self, msg: Message, msg_id: int, timeout: float) -> Message:
         if self.closed.is_set():
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
-        if self._writer.is_closing():  # the peer went away and the reader has not noticed yet:
+        transport = self._writer.transport
+        if transport.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
         loop = asyncio.get_running_loop()
@@ -238,9 +239,8 @@ class ToolLink:
         # cost of an asyncio.timeout() scope, and this is on every read
         deadline = loop.call_later(timeout, _expire, fut)
         try:
-            self._writer.write(encode(msg))
-            if self._write_paused and \
-                    self._writer.transport.get_write_buffer_size() > 4 * 1024 * 1024:
+            transport.write(encode(msg))
+            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 await self._drain()
             return await fut
         except TimeoutError:
