@@ -191,6 +191,10 @@ class _Connection(asyncio.Protocol):
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._write_paused = False
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
         if self.transport is None:  # refused at once
             return
         self._end(None)
@@ -213,6 +217,7 @@ class _Connection(asyncio.Protocol):
         if not self.ended and self.transport is not None:
             with contextlib.suppress(RuntimeError):
                 self.transport.resume_reading()
+            self._arm()  # idle counts again
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -298,11 +303,12 @@ class _Connection(asyncio.Protocol):
     # -- deadlines ---------------------------------------------------------------------------
 
     def _deadline(self) -> float | None:
-        """When this connection is next due to be cut: unfinished frame, or idle."""
+        """When this connection is next due to be cut: unfinished frame, or idle (a client
+        with answers still to read is not idle: the send limit is its deadline)."""
         due = None
         if self.frame_started is not None:
             due = self.frame_started + self.limits.frame_deadline
-        if not self.inflight:
+        if not self.inflight and not self._write_paused:
             idle = self.idle_since + self.limits.idle
             due = idle if due is None or idle < due else due
         return due
@@ -328,7 +334,8 @@ class _Connection(asyncio.Protocol):
             reason = (f"frame not finished within {self.limits.frame_deadline:g} s of its first "
                       f"byte ({self.decoder.pending} bytes came)")
             self._end(self._bad_frame(reason, cause="slow frames"))
-        elif not self.inflight and now >= self.idle_since + self.limits.idle:
+        elif not self.inflight and not self._write_paused and \
+                now >= self.idle_since + self.limits.idle:
             log.debug("control client %s idle for %g s; closing", self.peer.describe(),
                       self.limits.idle)
             self._end(None)
@@ -367,9 +374,8 @@ class _Connection(asyncio.Protocol):
             self._release()
 
     def _release(self) -> None:
-        if self._send_timer is not None:
-            self._send_timer.cancel()
-            self._send_timer = None
+        # a send timer still running cuts a closed connection whose answers are never read
+        # (closing waits for them to be sent)
         if self.transport is not None:
             self.transport.close()
         if self in self.server._connections:
