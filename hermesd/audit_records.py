@@ -22,8 +22,10 @@ import enum
 import functools
 import json
 import math
+import re
 import time
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 
@@ -121,6 +123,9 @@ class PeerBudget:
         limit = self.budgets.limit(kind)
         if limit is None:
             return True
+        if isinstance(record, dict) and record.get("uid").__class__ is int and \
+                record["uid"] in self.trusted:
+            return True  # before the peer's texts are cut for its key: most records are here
         source, uid, who = _peer(record)
         if uid in self.trusted:
             return True
@@ -317,7 +322,14 @@ def within_bounds(line: bytes, limit: int) -> bool:
         return False
     if len(line) <= limit:
         return True
-    return b"\\" not in line and max(map(len, line.split(b'"'))) <= limit
+    return b"\\" not in line and _longer_than(limit).search(line) is None
+
+
+@functools.lru_cache(maxsize=8)
+def _longer_than(limit: int) -> re.Pattern[bytes]:
+    """More than `limit` bytes with no quote among them: one C-level scan of the line, not a
+    split of it into pieces (this is on every read's record)."""
+    return re.compile(rb'[^"]{%d}' % (limit + 1))
 
 
 def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
@@ -347,10 +359,15 @@ _LINE_BREAKS = str.maketrans({"\x85": "\\u0085", "\u2028": "\\u2028", "\u2029": 
 #: built once: `json.dumps` with these arguments builds an encoder on every call
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":"),
                             check_circular=True)
+#: ... and its C encoder, which `JSONEncoder.encode` makes anew for every line. Without the
+#: cycle check: a cycle ends in RecursionError, and the record is written escaped as before
+_C_ENCODE = c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False,
+                           False, False) if c_make_encoder is not None else None
 
 
 def _dumps(obj: Any) -> bytes:
-    text = _ENCODER.encode(obj)
+    text = "".join(_C_ENCODE(obj, 0)) if _C_ENCODE is not None and isinstance(obj, dict) \
+        else _ENCODER.encode(obj)
     if not text.isascii():  # the line breaks above are not ASCII: most lines need no pass
         text = text.translate(_LINE_BREAKS)
     return text.encode("utf-8") + b"\n"

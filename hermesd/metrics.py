@@ -20,7 +20,10 @@ class Metrics:
 
     def observe(self, route: str, status: str, seconds: float) -> None:
         self.requests[(route, status)] += 1
-        self.latency.setdefault(route, Histogram()).observe(seconds)
+        hist = self.latency.get(route)
+        if hist is None:  # not setdefault: that would build a Histogram on every request
+            hist = self.latency[route] = Histogram()
+        hist.observe(seconds)
 
     def count(self, event: str, n: int = 1) -> None:
         self.events[event] += n

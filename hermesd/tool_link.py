@@ -48,6 +48,7 @@ log = logging.getLogger(__name__)
 
 EventHandler = Callable[[str, Event], None]
 READ_CHUNK = 256 * 1024
+CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
 
 
 class ToolLink:
@@ -66,6 +67,9 @@ class ToolLink:
         self.closed = asyncio.Event()
         self.close_reason = ""
         self.last_pong = time.monotonic()
+        self._lost: asyncio.Future[None] | None = None  # done when the transport is gone
+        self._write_paused = False
+        self._drained: asyncio.Future[None] | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -81,6 +85,7 @@ class ToolLink:
                         if not isinstance(msg, Hello):
                             raise ProtocolError(f"expected hello first, got {msg.TYPE}")
                         self._adopt(msg)
+                        self._take_over()
                         return msg
         except TimeoutError:
             raise ToolUnavailable(self.tool, f"no hello within {timeout:g} s") from None
@@ -108,19 +113,56 @@ class ToolLink:
         self.actions = {a.name: a for a in hello.actions}
         self._validators = validators
 
+    def _take_over(self) -> None:
+        """From the hello on, this link is the connection's protocol: each frame is handled as
+        its bytes arrive, with no reader task woken per frame (the streams the supervisor
+        opened serve the handshake only). What the stream reader still held, and its end if
+        it came already, are taken along."""
+        self._lost = asyncio.get_running_loop().create_future()
+        transport = self._writer.transport
+        held, ended = _held(self._reader)
+        gone = transport.is_closing()  # lost before the swap: nobody would tell us again
+        transport.set_protocol(_LinkProtocol(self))
+        if held:
+            self._received(held)
+        if ended or gone:
+            self._ended(self._reader.exception())
+        if gone:
+            self._lost.set_result(None)
+
     async def serve(self) -> None:
-        """Read frames until the stream ends or misbehaves; then fail everything in flight."""
+        """Until the stream ends or misbehaves (frames are handled as they arrive); then every
+        call in flight has failed."""
         try:
-            while True:
-                for msg in await self._read_messages():
-                    self._dispatch(msg)
-        except ProtocolError as exc:
-            log.error("tool %s sent a bad frame: %s; closing its connection", self.tool, exc)
-            self.close_reason = f"bad frame: {exc}"
-        except (ConnectionError, EOFError) as exc:
-            self.close_reason = self.close_reason or f"connection closed ({str(exc) or 'end of stream'})"
+            await self.closed.wait()
         finally:
             self._shutdown(self.close_reason or "connection closed")
+
+    def _received(self, data: bytes) -> None:
+        if self.closed.is_set():
+            return
+        try:
+            for obj in self._decoder.feed(data):
+                self._dispatch(decode(obj))
+        except ProtocolError as exc:
+            self._bad_frame(exc)
+
+    def _bad_frame(self, exc: ProtocolError) -> None:
+        log.error("tool %s sent a bad frame: %s; closing its connection", self.tool, exc)
+        self.close_reason = f"bad frame: {exc}"
+        self._shutdown(self.close_reason)
+
+    def _ended(self, exc: Exception | None) -> None:
+        """The stream ended (exc: how, when it broke)."""
+        if self.closed.is_set():
+            return
+        if self._decoder.pending:
+            self._bad_frame(ProtocolError(f"stream ended inside a frame "
+                                          f"({self._decoder.pending} bytes)"))
+            return
+        self.close_reason = self.close_reason or \
+            f"connection closed ({str(exc or '') or 'end of stream'})"
+        self._shutdown(self.close_reason)
 
     async def _read_messages(self) -> list[Message]:
         data = await self._reader.read(READ_CHUNK)
@@ -157,8 +199,25 @@ class ToolLink:
 
     async def close(self) -> None:
         self._shutdown(self.close_reason or "closed by the daemon")
+        if self._lost is not None:  # the protocol's: the stream writer no longer hears of it
+            with contextlib.suppress(TimeoutError):  # bounded all the same: never stuck here
+                async with asyncio.timeout(CLOSE_TIMEOUT):
+                    await asyncio.shield(self._lost)
+            return
         with contextlib.suppress(ConnectionError, OSError):
             await self._writer.wait_closed()
+
+    def _resumed(self) -> None:
+        self._write_paused = False
+        if self._drained is not None and not self._drained.done():
+            self._drained.set_result(None)
+        self._drained = None
+
+    async def _drain(self) -> None:
+        """Until the tool has read enough of what was sent to it (the transport says so)."""
+        if self._drained is None:
+            self._drained = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._drained)
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -169,7 +228,8 @@ class ToolLink:
     async def _request(self, msg: Message, msg_id: int, timeout: float) -> Message:
         if self.closed.is_set():
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
-        if self._writer.is_closing():  # the peer went away and the reader has not noticed yet:
+        transport = self._writer.transport
+        if transport.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
         loop = asyncio.get_running_loop()
@@ -179,9 +239,9 @@ class ToolLink:
         # cost of an asyncio.timeout() scope, and this is on every read
         deadline = loop.call_later(timeout, _expire, fut)
         try:
-            self._writer.write(encode(msg))
-            if self._writer.transport.get_write_buffer_size() > 4 * 1024 * 1024:
-                await self._writer.drain()
+            transport.write(encode(msg))
+            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
+                await self._drain()
             return await fut
         except TimeoutError:
             raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
@@ -236,6 +296,13 @@ class ToolLink:
         return self.last_pong - started
 
 
+def _held(reader: asyncio.StreamReader) -> tuple[bytes, bool]:
+    """What a stream reader has buffered and not handed out, and whether its stream ended.
+    StreamReader offers no call that says so without waiting; these two attributes have
+    been its own since asyncio began."""
+    return bytes(getattr(reader, "_buffer", b"")), bool(getattr(reader, "_eof", False))
+
+
 def _expire(fut: asyncio.Future[Message]) -> None:
     if not fut.done():
         fut.set_exception(TimeoutError())
@@ -271,3 +338,30 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
 def _schema_message(exc: Any) -> str:
     path = getattr(exc, "name", "data") or "data"
     return f"{path.replace('data', 'args', 1)}: {getattr(exc, 'message', str(exc))}"
+
+
+class _LinkProtocol(asyncio.Protocol):
+    """A tool connection's protocol once its link has taken it over."""
+
+    def __init__(self, link: ToolLink) -> None:
+        self.link = link
+
+    def data_received(self, data: bytes) -> None:
+        self.link._received(data)
+
+    def eof_received(self) -> bool:
+        self.link._ended(None)
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        link = self.link
+        link._ended(exc)
+        link._resumed()
+        if link._lost is not None and not link._lost.done():
+            link._lost.set_result(None)
+
+    def pause_writing(self) -> None:
+        self.link._write_paused = True
+
+    def resume_writing(self) -> None:
+        self.link._resumed()

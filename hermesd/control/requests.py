@@ -8,6 +8,7 @@ role `access.users` gives them, or the default role, and may not ask for another
 
 from __future__ import annotations
 
+import functools
 import pwd
 import re
 from dataclasses import dataclass, field
@@ -74,6 +75,10 @@ class Peer:
         return is_trusted(self.uid)
 
     def describe(self) -> str:
+        return self._described
+
+    @functools.cached_property
+    def _described(self) -> str:  # said in every request's context: worked out once
         if self.uid is None:
             return "unknown peer"
         return f"uid {self.uid} ({self.name or '?'}) pid {self.pid}"
@@ -91,12 +96,27 @@ class Request:
 
 #: each op's fields with the common ones, merged once rather than per request
 _SPECS = {op: {**COMMON, **fields} for op, fields in OPS.items()}
+#: ... as each field's types (a tuple, for isinstance) and the op's required fields
+_TYPES = {op: {name: types if isinstance(types, tuple) else (types,)
+               for name, (types, _) in spec.items()} for op, spec in _SPECS.items()}
+_REQUIRED = {op: tuple(name for name, (_, required) in spec.items() if required)
+             for op, spec in _SPECS.items()}
 
 
-def parse(obj: dict[str, Any]) -> Request:
-    op = obj.get("op")
-    if not isinstance(op, str) or op not in OPS:
-        raise BadRequest(f"unknown op {op!r}; expected one of {', '.join(OPS)}")
+def _fields_hold(obj: dict[str, Any], op: str) -> bool:
+    """Whether every field of `obj` is one of the op's, of its types, and none required is
+    missing: the common case in one pass over what came; `_refuse_fields` says what did not."""
+    types = _TYPES[op]
+    for name, value in obj.items():
+        allowed = types.get(name)
+        if allowed is None or not isinstance(value, allowed) or \
+                (value.__class__ is bool and bool not in allowed):
+            return False
+    return all(name in obj for name in _REQUIRED[op])
+
+
+def _refuse_fields(obj: dict[str, Any], op: str) -> None:
+    """BadRequest naming the first thing wrong with the fields of `obj`, in the spec's order."""
     spec = _SPECS[op]
     unknown = sorted(k for k in obj if k not in spec)
     if unknown:
@@ -112,6 +132,14 @@ def parse(obj: dict[str, Any]) -> Request:
             raise BadRequest(f"{op}: field {name!r} has the wrong type (boolean)")
         if not isinstance(value, allowed):
             raise BadRequest(f"{op}: field {name!r} has the wrong type ({type(value).__name__})")
+
+
+def parse(obj: dict[str, Any]) -> Request:
+    op = obj.get("op")
+    if not isinstance(op, str) or op not in OPS:
+        raise BadRequest(f"unknown op {op!r}; expected one of {', '.join(OPS)}")
+    if not _fields_hold(obj, op):
+        _refuse_fields(obj, op)
     if op == "read" and "point" not in obj and "points" not in obj:
         raise BadRequest("read: missing field 'point' (or 'points', a list of point ids)")
     if op == "read" and "point" in obj and "points" in obj:

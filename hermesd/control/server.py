@@ -22,10 +22,10 @@ import socket
 import struct
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
-from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
+from hermesd.control.bounds import MAX_ANSWER
 from hermesd.control.limits import Limits, OncePerCause, Slots
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
@@ -46,7 +46,7 @@ class ControlServer:
         self.limits = limits or Limits()
         self._handler = handler
         self._server: asyncio.Server | None = None
-        self._connections: set[asyncio.Task[None]] = set()
+        self._connections: set[_Connection] = set()
         self._slots = Slots(self.limits)
         self._quiet = OncePerCause(log)
         self.bad_frames = 0
@@ -75,17 +75,17 @@ class ControlServer:
             self.path.unlink()
         old = os.umask(0o117)  # srw-rw----: the daemon's user and group
         try:
-            self._server = await asyncio.start_unix_server(self._accept, str(self.path),
-                                                           limit=MAX_REQUEST * 2, backlog=512)
+            # a protocol per connection, not streams: each frame is handled as its bytes
+            # arrive, with no reader task to wake and no timeout scope per read
+            self._server = await asyncio.get_running_loop().create_unix_server(
+                self._connection, str(self.path), backlog=512)
         finally:
             os.umask(old)
 
     async def stop(self) -> None:
         if self._server is not None:
             self._server.close()
-        tasks = list(self._connections)
-        for task in tasks:
-            task.cancel()
+        tasks = [task for conn in list(self._connections) for task in conn.abort()]
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._server is not None:
             await self._server.wait_closed()
@@ -97,31 +97,8 @@ class ControlServer:
         return {"connections": self._slots.total, "bad_frames": self.bad_frames,
                 "refused": self.refused, "refusing": self._quiet.active()}
 
-    async def _accept(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        peer = _peer(writer)
-        refusal = self._slots.admit_connection(peer.uid, peer.describe())
-        if refusal is not None:
-            cause, reason = refusal
-            self.refused += 1
-            self._quiet.warn(cause, "refusing control connections: %s", reason)
-            with contextlib.suppress(ConnectionError, ProtocolError):
-                writer.write(encode_json(_error(ErrorCode.BUSY, reason)))
-            writer.close()
-            return
-        self._connections.add(task)
-        try:
-            await _Connection(self, reader, writer, peer).serve()
-        except asyncio.CancelledError:
-            pass
-        except Exception:
-            log.exception("control connection of %s failed", peer.describe())
-        finally:
-            self._connections.discard(task)
-            writer.close()
-            for cause in self._slots.release_connection(peer.uid):
-                self._quiet.clear(cause, f"control connections accepted again ({cause})")
+    def _connection(self) -> asyncio.Protocol:
+        return _Connection(self)
 
     async def answer(self, obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
         """The handler's answer to one request; INTERNAL if the handler fails in any way."""
@@ -141,127 +118,136 @@ class ControlServer:
         return answer
 
 
-class _Connection:
-    """One client connection: its reader loop, its requests in flight, its deadlines."""
+class _Connection(asyncio.Protocol):
+    """One client connection: its frames as they arrive, its requests in flight, its deadlines.
 
-    def __init__(self, server: ControlServer, reader: asyncio.StreamReader,
-                 writer: asyncio.StreamWriter, peer: Peer) -> None:
+    Reading ends at the end of the stream, at a bad or unfinished frame, or when the connection
+    has been idle too long; then every request that came whole is answered, the refusal that
+    ended it (if any) is said last, and the connection is closed. Answers are written as they
+    are ready; while the peer does not read them (the transport's buffer is full) no more of
+    its requests are read, and if it still has not read them after `send` seconds it is cut.
+    """
+
+    def __init__(self, server: ControlServer) -> None:
         self.server = server
         self.limits = server.limits
-        self.reader = reader
-        self.writer = writer
-        self.peer = peer
         self.loop = asyncio.get_running_loop()
+        self.transport: asyncio.Transport | None = None
+        self.peer = Peer(None, None, None)
+        self.decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
         self.inflight: set[asyncio.Task[None]] = set()
-        self.lock = asyncio.Lock()
         self.idle_since = self.loop.time()
         self.frame_started: float | None = None
-        self._timeout: asyncio.Timeout | None = None
+        self.ended = False  # nothing more is read: the connection closes once it has answered
+        self._closer: asyncio.Task[None] | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
+        self._write_paused = False
+        self._send_timer: asyncio.TimerHandle | None = None
 
-    def _deadline(self) -> float | None:
-        """When this connection is next due to be cut: unfinished frame, or idle."""
-        due = []
-        if self.frame_started is not None:
-            due.append(self.frame_started + self.limits.frame_deadline)
-        if not self.inflight:
-            due.append(self.idle_since + self.limits.idle)
-        return min(due, default=None)
+    # -- the transport's calls ---------------------------------------------------------------
 
-    def _rearm(self) -> None:
-        if self._timeout is not None and not self._timeout.expired():
-            self._timeout.reschedule(self._deadline())
+    def connection_made(self, base: asyncio.BaseTransport) -> None:
+        transport = cast(asyncio.Transport, base)  # uvloop's is one without the subclass
+        server = self.server
+        self.peer = peer = _peer(transport)
+        refusal = server._slots.admit_connection(peer.uid, peer.describe())
+        if refusal is not None:
+            cause, reason = refusal
+            server.refused += 1
+            server._quiet.warn(cause, "refusing control connections: %s", reason)
+            with contextlib.suppress(ConnectionError, ProtocolError, RuntimeError):
+                transport.write(encode_json(_error(ErrorCode.BUSY, reason)))
+            self.ended = True
+            transport.close()
+            return
+        self.transport = transport
+        server._connections.add(self)
+        self._arm()
 
-    async def serve(self) -> None:
-        decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
-        last_word: dict[str, Any] | None = None  # the refusal that ends this connection
+    def data_received(self, data: bytes) -> None:
+        if self.ended:
+            return
         try:
-            while True:
-                try:
-                    async with asyncio.timeout_at(self._deadline()) as self._timeout:
-                        data = await self.reader.read(65536)
-                except TimeoutError:
-                    if self._past_deadline(decoder):
-                        last_word = self._cut(decoder)
-                        break
-                    continue
-                finally:
-                    self._timeout = None
-                if not data:  # the client closed its side: what it sent last is a request too
-                    last_word = await self._last_frame(decoder)
-                    break
-                now = self.loop.time()
-                had_partial = decoder.pending > 0
-                try:
-                    frames = decoder.feed(data)
-                except ProtocolError as exc:
-                    last_word = self._bad_frame(str(exc))
-                    break
-                if not decoder.pending:
-                    self.frame_started = None
-                elif frames or not had_partial:
-                    self.frame_started = now  # a new frame began in this read
-                if frames:
-                    self.idle_since = now
-                for obj in frames:
-                    await self._start(obj)
-                if decoder.error is not None:  # after the good frames that came before it
-                    last_word = self._bad_frame(str(decoder.error))
-                    break
-            # every request that came whole is answered before the connection closes, and the
-            # refusal that closes it (if any) is the last thing said
-            if self.inflight:
-                await asyncio.gather(*self.inflight, return_exceptions=True)
-            if last_word is not None:
-                await self._send(last_word)
-        finally:
-            for task in self.inflight:
-                task.cancel()
-            await asyncio.gather(*self.inflight, return_exceptions=True)
+            self._received(data)
+        except Exception:  # never the daemon's end: this connection's only
+            log.exception("control connection of %s failed", self.peer.describe())
+            self._end(None)
 
-    async def _last_frame(self, decoder: RequestDecoder) -> dict[str, Any] | None:
-        """Start the frame a client left without its newline when it closed its side; the
-        refusal that ends the connection if it is no request."""
-        try:
-            obj = decoder.finish()
-        except ProtocolError as exc:
-            return self._bad_frame(str(exc))
-        self.frame_started = None
-        if obj is not None:
-            await self._start(obj)
-        return None
+    def eof_received(self) -> bool:
+        """The client closed its side: what it sent last is a request too, and it still
+        reads every answer (the transport stays open for them)."""
+        if not self.ended:
+            last_word = None
+            try:
+                obj = self.decoder.finish()
+            except ProtocolError as exc:
+                last_word = self._bad_frame(str(exc))
+            else:
+                self.frame_started = None
+                if obj is not None:
+                    self._start(obj)
+            self._end(last_word)
+        return True
 
-    def _past_deadline(self, decoder: RequestDecoder) -> bool:
-        """After the timeout fired: whether a deadline really passed (then the connection ends)."""
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._write_paused = False
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+        if self.transport is None:  # refused at once
+            return
+        self._end(None)
+
+    def pause_writing(self) -> None:
+        """The peer is not reading its answers: read no more of its requests until it does,
+        and cut it if it does not within `send` seconds."""
+        self._write_paused = True
+        if not self.ended and self.transport is not None:
+            with contextlib.suppress(RuntimeError):
+                self.transport.pause_reading()
+        if self._send_timer is None:
+            self._send_timer = self.loop.call_later(self.limits.send, self._slow_reader)
+
+    def resume_writing(self) -> None:
+        self._write_paused = False
+        if self._send_timer is not None:
+            self._send_timer.cancel()
+            self._send_timer = None
+        if not self.ended and self.transport is not None:
+            with contextlib.suppress(RuntimeError):
+                self.transport.resume_reading()
+            self._arm()  # idle counts again
+
+    # -- frames ------------------------------------------------------------------------------
+
+    def _received(self, data: bytes) -> None:
         now = self.loop.time()
-        if self.frame_started is not None and \
-                now >= self.frame_started + self.limits.frame_deadline:
-            return True
-        if not self.inflight and now >= self.idle_since + self.limits.idle:
-            log.debug("control client %s idle for %g s; closing", self.peer.describe(),
-                      self.limits.idle)
-            return True
-        return False
+        decoder = self.decoder
+        had_partial = decoder.pending > 0
+        try:
+            frames = decoder.feed(data)
+        except ProtocolError as exc:
+            self._end(self._bad_frame(str(exc)))
+            return
+        if not decoder.pending:
+            self.frame_started = None
+        elif frames or not had_partial:
+            self.frame_started = now  # a new frame began in this read
+        if frames:
+            self.idle_since = now
+        for obj in frames:
+            self._start(obj)
+        if decoder.error is not None:  # after the good frames that came before it
+            self._end(self._bad_frame(str(decoder.error)))
+            return
+        self._arm()
 
-    def _cut(self, decoder: RequestDecoder) -> dict[str, Any] | None:
-        """The answer to a frame left unfinished at its deadline (None: the connection was idle)."""
-        if self.frame_started is None or \
-                self.loop.time() < self.frame_started + self.limits.frame_deadline:
-            return None
-        reason = (f"frame not finished within {self.limits.frame_deadline:g} s of its first "
-                  f"byte ({decoder.pending} bytes came)")
-        return self._bad_frame(reason, cause="slow frames")
-
-    def _bad_frame(self, reason: str, cause: str = "bad frames") -> dict[str, Any]:
-        self.server.bad_frames += 1
-        self.server._quiet.warn(f"{cause} of uid {self.peer.uid}",
-                                "bad frame from %s: %s; closing", self.peer.describe(), reason)
-        return _error(ErrorCode.BAD_REQUEST, f"bad frame: {reason}")
-
-    async def _start(self, obj: dict[str, Any]) -> None:
+    def _start(self, obj: dict[str, Any]) -> None:
         """Start answering one request, unless its connection or its user has too many.
 
-        A refusal is sent before the next frame is read, so a client that pipelines more than
-        it may cannot make hermesd queue answers for it faster than it reads them.
+        A refusal is written before the next frame is read, so a client that pipelines more
+        than it may cannot make hermesd queue answers for it faster than it reads them.
         """
         refusal: tuple[str, str] | None
         if len(self.inflight) >= self.limits.per_connection:
@@ -273,12 +259,11 @@ class _Connection:
             cause, reason = refusal
             self.server.refused += 1
             self.server._quiet.warn(cause, "refusing control requests: %s", reason)
-            await self._send(_error(ErrorCode.BUSY, reason, obj))
+            self._send(_error(ErrorCode.BUSY, reason, obj))
             return
-        task = asyncio.create_task(self._answer(obj))
+        task = self.loop.create_task(self._answer(obj))
         self.inflight.add(task)
         task.add_done_callback(self._done)
-        self._rearm()
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self.inflight.discard(task)
@@ -286,12 +271,13 @@ class _Connection:
             self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()
-        self._rearm()
+            if not self.ended:
+                self._arm()
 
     async def _answer(self, obj: dict[str, Any]) -> None:
-        await self._send(await self.server.answer(obj, self.peer))
+        self._send(await self.server.answer(obj, self.peer))
 
-    async def _send(self, answer: dict[str, Any]) -> None:
+    def _send(self, answer: dict[str, Any]) -> None:
         try:
             frame = encode_json(answer, MAX_ANSWER)
         except ProtocolError as exc:
@@ -300,22 +286,111 @@ class _Connection:
                                     "be sent as it was (a bug): %s", self.peer.describe(), exc)
             frame = encode_json(_error(ErrorCode.INTERNAL, f"the answer could not be encoded: "
                                                            f"{exc}", answer))
-        async with self.lock:
-            if self.writer.is_closing():
-                return
-            self.writer.write(frame)
-            if not self.writer.transport.get_write_buffer_size():
-                return  # all of it went to the socket: nothing to drain, no deadline to arm
-            try:
-                async with asyncio.timeout(self.limits.send):
-                    await self.writer.drain()
-            except TimeoutError:
-                self.server._quiet.warn(f"slow readers of uid {self.peer.uid}",
-                                        "control client %s did not read its answer within %g s; "
-                                        "closing", self.peer.describe(), self.limits.send)
-                self.writer.transport.abort()
-            except ConnectionError:
-                pass
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        transport.write(frame)  # a full buffer pauses reading (pause_writing), never this
+
+    def _slow_reader(self) -> None:
+        self._send_timer = None
+        if not self._write_paused or self.transport is None:
+            return
+        self.server._quiet.warn(f"slow readers of uid {self.peer.uid}",
+                                "control client %s did not read its answer within %g s; "
+                                "closing", self.peer.describe(), self.limits.send)
+        self.transport.abort()
+
+    # -- deadlines ---------------------------------------------------------------------------
+
+    def _deadline(self) -> float | None:
+        """When this connection is next due to be cut: unfinished frame, or idle (a client
+        with answers still to read is not idle: the send limit is its deadline)."""
+        due = None
+        if self.frame_started is not None:
+            due = self.frame_started + self.limits.frame_deadline
+        if not self.inflight and not self._write_paused:
+            idle = self.idle_since + self.limits.idle
+            due = idle if due is None or idle < due else due
+        return due
+
+    def _arm(self) -> None:
+        """Have the timer fire by the next deadline. One that fires early (the deadline moved
+        later since) only arms itself again: no timer is moved on every request."""
+        due = self._deadline()
+        if due is None or (self._timer_at is not None and self._timer_at <= due):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = self.loop.call_at(due, self._on_timer)
+        self._timer_at = due
+
+    def _on_timer(self) -> None:
+        self._timer = self._timer_at = None
+        if self.ended:
+            return
+        now = self.loop.time()
+        if self.frame_started is not None and \
+                now >= self.frame_started + self.limits.frame_deadline:
+            reason = (f"frame not finished within {self.limits.frame_deadline:g} s of its first "
+                      f"byte ({self.decoder.pending} bytes came)")
+            self._end(self._bad_frame(reason, cause="slow frames"))
+        elif not self.inflight and not self._write_paused and \
+                now >= self.idle_since + self.limits.idle:
+            log.debug("control client %s idle for %g s; closing", self.peer.describe(),
+                      self.limits.idle)
+            self._end(None)
+        else:
+            self._arm()
+
+    def _bad_frame(self, reason: str, cause: str = "bad frames") -> dict[str, Any]:
+        self.server.bad_frames += 1
+        self.server._quiet.warn(f"{cause} of uid {self.peer.uid}",
+                                "bad frame from %s: %s; closing", self.peer.describe(), reason)
+        return _error(ErrorCode.BAD_REQUEST, f"bad frame: {reason}")
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def _end(self, last_word: dict[str, Any] | None) -> None:
+        """Read no more; answer what is in flight, say `last_word`, then close."""
+        if self.ended:
+            return
+        self.ended = True
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._timer_at = None
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            with contextlib.suppress(RuntimeError):
+                transport.pause_reading()
+        self._closer = self.loop.create_task(self._close(last_word))
+
+    async def _close(self, last_word: dict[str, Any] | None) -> None:
+        try:
+            if self.inflight:
+                await asyncio.gather(*self.inflight, return_exceptions=True)
+            if last_word is not None:
+                self._send(last_word)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        # a send timer still running cuts a closed connection whose answers are never read
+        # (closing waits for them to be sent)
+        if self.transport is not None:
+            self.transport.close()
+        if self in self.server._connections:
+            self.server._connections.discard(self)
+            for cause in self.server._slots.release_connection(self.peer.uid):
+                self.server._quiet.clear(cause, f"control connections accepted again ({cause})")
+
+    def abort(self) -> list[asyncio.Task[None]]:
+        """Stop at once (the server is stopping): the tasks to await."""
+        self._end(None)
+        tasks = [*self.inflight, *([self._closer] if self._closer is not None else [])]
+        for task in tasks:
+            task.cancel()
+        self._release()  # a closer cancelled before its first step never runs its finally
+        return tasks
 
 
 def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -328,8 +403,8 @@ def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None)
     return out
 
 
-def _peer(writer: asyncio.StreamWriter) -> Peer:
-    sock = writer.get_extra_info("socket")
+def _peer(transport: asyncio.BaseTransport) -> Peer:
+    sock = transport.get_extra_info("socket")
     try:
         raw = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
         pid, uid, gid = struct.unpack("3i", raw)

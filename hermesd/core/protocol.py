@@ -175,12 +175,19 @@ class Call(Message):
     context: dict[str, Any]
     deadline_ms: int  # milliseconds from receipt: relative, so clock jumps cannot expire it
 
+    def to_dict(self) -> dict[str, Any]:  # the generic one's result, on every tool call
+        return {"type": "call", "id": self.id, "action": self.action, "args": self.args,
+                "context": self.context, "deadline_ms": self.deadline_ms}
+
 
 @dataclass(frozen=True, slots=True)
 class Result(Message):
     TYPE: ClassVar[str] = "result"
     id: int
     value: Any
+
+    def to_dict(self) -> dict[str, Any]:  # the generic one's result, on every tool answer
+        return {"type": "result", "id": self.id, "value": self.value}
 
 
 @dataclass(frozen=True, slots=True)

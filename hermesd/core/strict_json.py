@@ -21,6 +21,7 @@ import json
 import math
 import re
 from itertools import accumulate
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from hermesd.core.errors import ProtocolError
@@ -79,6 +80,21 @@ def _unique(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 _PLAIN = json.JSONDecoder(parse_constant=_no_constant, object_pairs_hook=_unique)
 _CHECKED = json.JSONDecoder(parse_constant=_no_constant, parse_float=_finite,
                             parse_int=_bounded, object_pairs_hook=_unique)
+_WHITESPACE = re.compile(r"[ \t\n\r]*").match  # JSON's whitespace, as json.decoder's
+
+
+def _decode(decoder: json.JSONDecoder, text: str) -> Any:
+    """`decoder.decode(text)`, its scanner called directly: the same value and the same
+    errors, without two Python frames around it on every frame that comes in."""
+    start = _WHITESPACE(text, 0).end()  # type: ignore[union-attr]  # `*` always matches
+    try:
+        value, end = decoder.scan_once(text, start)  # type: ignore[attr-defined]
+    except StopIteration as err:
+        raise json.JSONDecodeError("Expecting value", text, err.value) from None
+    end = _WHITESPACE(text, end).end()  # type: ignore[union-attr]
+    if end != len(text):
+        raise json.JSONDecodeError("Extra data", text, end)
+    return value
 
 
 def loads(data: bytes | bytearray | memoryview | str) -> Any:
@@ -100,7 +116,7 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
         _check_depth(text)
     decoder = _CHECKED if _MAYBE_LARGE.search(text) else _PLAIN
     try:
-        value = decoder.decode(text)
+        value = _decode(decoder, text)
     except ProtocolError:
         raise
     except RecursionError:
@@ -115,12 +131,22 @@ def loads(data: bytes | bytearray | memoryview | str) -> Any:
 #: what `json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)` builds
 #: anew on every call; every frame passes here (a control answer, a tool call, an MQTT payload)
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+#: ... and its C encoder, which `JSONEncoder.encode` also makes anew on every call. No cycle
+#: check (markers None): a cycle ends in RecursionError, refused like any other value
+_C_ENCODE = c_make_encoder(None, _ENCODER.default, encode_basestring, None, ":", ",", False,
+                           False, False) if c_make_encoder is not None else None
+
+
+def _encoded(value: Any) -> str:
+    if _C_ENCODE is None or isinstance(value, str):
+        return _ENCODER.encode(value)
+    return "".join(_C_ENCODE(value, 0))
 
 
 def _text(value: Any) -> str:
     """Compact JSON text of `value`, lone surrogates refused; integers not checked yet."""
     try:
-        text = _ENCODER.encode(value)
+        text = _encoded(value)
     except (ValueError, TypeError, RecursionError) as exc:
         raise ProtocolError(f"cannot be written as JSON: {exc}") from None
     # ASCII text holds no surrogate, so the scan of the whole text is mostly skipped

@@ -116,6 +116,8 @@ async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
         return "surprise"  # type: ignore[return-value]
     if obj.get("op") == "nan":
         return {"status": "ok", "value": float("nan")}
+    if obj.get("op") == "big":
+        return {"status": "ok", "text": "x" * (1024 * 1024)}
     return {"status": "ok", "op": obj.get("op"), "uid": peer.uid}
 
 
@@ -248,6 +250,30 @@ async def test_good_frames_before_a_bad_one_are_answered(server: ControlServer) 
         assert "NaN is not allowed" in answers[1]["error"]["message"]
     finally:
         await _close(writer)
+
+
+async def test_a_client_that_does_not_read_its_answers_is_cut_after_the_send_limit(
+        server: ControlServer, caplog: pytest.LogCaptureFixture) -> None:
+    reader, writer = await _connect(server)
+    try:
+        with caplog.at_level(logging.WARNING, logger="hermesd.control.server"):
+            # far more answer than the socket holds (two in flight, 1 MiB each), and never
+            # a byte of it read; the connection's idle limit (0.6 s) is shorter than the send
+            # limit (1 s): unread answers are no idleness, and no graceful close waits forever
+            writer.write(b'{"op": "big", "id": 1}\n{"op": "big", "id": 2}\n')
+            cut = "did not read its answer within 1 s; closing"
+            await until(lambda: any(cut in r.getMessage() for r in caplog.records),
+                        what="the slow reader to be cut")
+            await until(lambda: server.status()["connections"] == 0, what="its slot freed")
+        other_reader, other_writer = await _connect(server)
+        try:
+            other_writer.write(b'{"op": "status", "id": 1}\n')
+            answer = json.loads(await asyncio.wait_for(other_reader.readline(), 20))
+            assert (answer["status"], answer["id"]) == ("ok", 1)  # everyone else is served
+        finally:
+            await _close(other_writer)
+    finally:
+        writer.transport.abort()
 
 
 async def test_requests_beyond_a_connections_share_answer_busy(server: ControlServer) -> None:

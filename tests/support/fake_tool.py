@@ -89,7 +89,8 @@ class FakeTool(Tool):
 
     async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         point = self._point(args["point"])
-        await asyncio.sleep(float(point.get("delay", 0)))
+        if point.get("delay"):  # no yield to the loop when there is nothing to wait for
+            await asyncio.sleep(float(point["delay"]))
         if point["device"] in self.offline:
             raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point['device']} is offline")
         if point.get("error"):
