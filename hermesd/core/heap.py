@@ -3,18 +3,17 @@
 Start-up allocates far more than a running process keeps: a config parsed and validated, tool
 schemas compiled, Home Assistant's discovery configs built and sent. Python frees those objects,
 but glibc keeps the freed pages of its heap for later allocations that never come (a pinned
-object above them is enough to stop the heap shrinking), so they stay resident — 1 to 2 MiB
-per process, measured on the bridge benchmark's daemon and tools. `release` collects garbage
-cycles and asks glibc to return every free page (`malloc_trim(0)`); `eventloop.run` calls it
-a few seconds after start, once the start-up work is done, and once more later. Nothing here
-frees memory in use or changes what a process does; on a C library without `malloc_trim`
-(musl) only the garbage is collected.
+object above them is enough to stop the heap shrinking), so they stay resident — 0.5 to 1.5 MiB
+per process, measured on the bridge benchmark's daemon and tools. `release` asks glibc to
+return every free page (`malloc_trim(0)`, a fraction of a millisecond; a garbage collection
+before it gave back nothing more there and cost ten); `eventloop.run` calls it a few seconds
+after start, once the start-up work is done, and once more later. Nothing here frees memory in
+use or changes what a process does; on a C library without `malloc_trim` (musl) it does nothing.
 """
 
 from __future__ import annotations
 
 import contextlib
-import gc
 
 #: seconds after a process's start when it hands back what start-up freed: once the usual
 #: start-up (tools configured, the broker connected, the first announcement sent) is over, and
@@ -23,8 +22,7 @@ AFTER_START = (10.0, 60.0)
 
 
 def release() -> bool:
-    """Collect garbage and return free heap pages to the system; whether glibc was asked."""
-    gc.collect()
+    """Return free heap pages to the system; whether glibc was asked to."""
     try:
         import ctypes
 
