@@ -228,3 +228,28 @@ def test_a_floats_largest_values_are_no_measurement(tmp_path: Path, value: float
     assert not cache.update("temp", value, ts=NOW, now=NOW)
     assert cache.get("temp") is None
     assert cache.update("temp", 3.4e38, ts=NOW, now=NOW)  # a float32's largest is a number
+
+
+@given(ts=st.floats(NOW - 7200.0, NOW + 60.0), later=st.floats(0.0, 7200.0),
+       max_age=st.sampled_from([0.0, 0.05, 30.0, 3600.0, None]),
+       device=st.sampled_from(["unknown", "online", "offline"]),
+       restored=st.booleans(), read=st.booleans())
+def test_fresh_is_what_judge_says_of_a_value_that_is_not_stale(
+        tmp_path_factory: pytest.TempPathFactory, ts: float, later: float,
+        max_age: float | None, device: str, restored: bool, read: bool) -> None:
+    """The MQTT bridge asks `fresh` of every point every second instead of `judge`: they must
+    never disagree (no value, restored, from the future, device offline, too old, good)."""
+    path = tmp_path_factory.mktemp("c") / "lkv.json"
+    cache = ValueCache(path, {"temp": max_age}, {"temp": "plc1"})
+    if read:
+        cache.update("temp", 523.4, ts=ts, now=NOW)
+        if restored:
+            cache.persist()
+            cache = ValueCache(path, {"temp": max_age}, {"temp": "plc1"})
+            cache.load()
+    if device != "unknown":
+        cache.set_device("plc1", device == "online", "gone", ts=NOW)
+    now = NOW + later
+    judged = cache.judge("temp", now=now)
+    assert cache.fresh("temp", now) == (judged is not None and not judged.stale)
+    assert not cache.fresh("elsewhere", now)  # a point the cache does not keep: no value

@@ -13,6 +13,7 @@
   that was prepared (preparing them is build time: hermesd/models, never used at run time);
   `gguf_header`, `ggml_whisper`: the model file formats, read to check a file before loading it
 - `eventloop`, `peercred`: the event loop a process runs, and who is at the other end of a socket
+- `heap`: handing back the memory a process's start-up freed (called by `eventloop`)
 
 Tools (tools/hermes_tools) import hermesd only through this package, and `hermesd.__version__`
 (tests/test_imports.py checks it; the plant simulator, a development tool the daemon never runs,

@@ -2,7 +2,8 @@
 
 uvloop halves the cost of each socket hop on the request path (control socket -> daemon ->
 tool -> back). It is optional: without it (or with HERMESD_UVLOOP=0) the standard loop runs,
-and everything behaves the same, only slower.
+and everything behaves the same, only slower. A few seconds after start the loop hands back the
+memory start-up freed (`heap.release`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import asyncio
 import os
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
+
+from hermesd.core import heap
 
 T = TypeVar("T")
 
@@ -28,4 +31,7 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
 
 def run(main: Coroutine[Any, Any, T]) -> T:
     with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        loop = runner.get_loop()
+        for delay in heap.AFTER_START:  # timers, not tasks: nothing to cancel at the end
+            loop.call_later(delay, heap.release)
         return runner.run(main)

@@ -267,14 +267,17 @@ class MqttBridge:
         value itself stays as it was, so HA shows both the last value and that it is old."""
         if self.topics is None:
             return
+        cache = self.cache
         for pid in self.config.points:
-            judged = self.cache.judge(pid, now)
+            if cache.fresh(pid, now):
+                continue  # a good value's attributes go with its state
+            judged = cache.judge(pid, now)
             if judged is None:
                 wanted: tuple[str, str | None] = ("none", "no value read yet")
             elif judged.stale:
                 wanted = ("stale", judged.why or None)
             else:
-                continue  # a good value's attributes go with its state
+                continue  # (as `fresh` said: the same judgement at the same `now`)
             if self._quality_sent.get(pid) != wanted:
                 self._put_attributes(pid, wanted[0], wanted[1],
                                      None if judged is None else judged.age,

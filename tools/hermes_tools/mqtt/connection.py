@@ -22,6 +22,7 @@ import contextlib
 import logging
 import socket
 import ssl
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,6 +144,11 @@ class Connection:
         self._on_message = on_message
         self._on_state = on_state
         self._on_published = on_published
+        #: mids the broker has acknowledged, waiting for the event loop; paho's thread appends,
+        #: the loop takes them all at once: one hop per burst of acknowledgements, not one per
+        #: message (each hop wakes the loop)
+        self._acked: list[int] = []
+        self._acked_lock = threading.Lock()
         self._loop = asyncio.get_running_loop()
         # replaced whole: paho's thread reads it
         self._subs: tuple[tuple[str, Subscription], ...] = ()
@@ -332,9 +338,22 @@ class Connection:
 
     def _paho_publish(self, client: paho.Client, userdata: Any, mid: int, reason: ReasonCode,
                       properties: Any) -> None:
-        self._hop(self._on_published, mid)
+        with self._acked_lock:
+            self._acked.append(mid)
+            first = len(self._acked) == 1
+        if first:  # later ones join this hop until the loop has taken the list
+            self._hop(self._published)
 
     # -- back in the event loop ------------------------------------------------------------------
+
+    def _published(self) -> None:
+        with self._acked_lock:
+            mids, self._acked = self._acked, []
+        for mid in mids:
+            try:
+                self._on_published(mid)
+            except Exception:  # one bad acknowledgement must not lose the others
+                log.exception("handling the acknowledgement of message %d failed", mid)
 
     def _state(self, ready: bool, reason: str) -> None:
         if self._stopping:
