@@ -286,7 +286,7 @@ class ModelStage:
         # "inverter 4", "AHU 2" of a point whose thing has no number, or another one
         numbered = profile.ids | set(re.findall(r"\d+", profile.point.device))
         other = [f"{word} {number}" for word, number in sorted(pairs)
-                 if word in profile.words and number not in numbered
+                 if self.semantic.names(word, profile, found) and number not in numbered
                  and (numbered or number != "1")]
         if other:
             return " ".join(other)

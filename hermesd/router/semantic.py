@@ -122,7 +122,18 @@ class Semantic:
                 ids.add(t.text)
                 if i - 1 in words:
                     pairs.add((words[i - 1], t.text))
+                elif i + 1 in words and toks[i + 1].zh and "thing" in kinds[i + 1]:
+                    pairs.add((words[i + 1], t.text))  # "2号消化池": the thing after it
         return ids, pairs
+
+    @staticmethod
+    def names(word: str, p: Profile, terms: list[Term]) -> bool:
+        """Whether the word of a (thing, number) pair names `p`'s thing: one of its words, or
+        a word of another language that means a thing it has ("消化池" of a digester)."""
+        if word in p.words:
+            return True
+        return any(t.word == word and "thing" in t.kinds and t.concepts & p.concepts
+                   for t in terms)
 
     # -- fitting points ----------------------------------------------------------------------
 
@@ -136,7 +147,8 @@ class Semantic:
         # that does not exist; "AHU 1" of a point on device "ahu1" is that point's
         numbered = p.ids | set(_DIGITS.findall(p.point.device))
         if not a.wants_write and not self.rules.terse_write(a, None) and any(
-                word in p.words and number not in numbered and (numbered or number != "1")
+                self.names(word, p, terms) and number not in numbered
+                and (numbered or number != "1")
                 for word, number in pairs):
             return None
         strengths = [0.0 if substituted(t, p, terms) else explain(t, p) for t in terms]

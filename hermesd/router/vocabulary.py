@@ -290,6 +290,11 @@ CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cool
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
+#: who or what a question opening with "do"/"is" asks about ("do we", "is the"): after one of
+#: these the opening is a question, never an abbreviation ("DO" for dissolved oxygen)
+QUESTION_SUBJECTS = frozenset(
+    "i you we they it he she there the a an any all both each either this that these those "
+    "my our your their its some none not".split())
 WH_START = frozenset("what whats what's how which where when why".split())
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
