@@ -115,6 +115,8 @@ class Semantic:
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
             after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
+            if after_unit and not t.ordinal:
+                continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200
             whole = isinstance(t.number, int) and t.number >= 0
             if t.is_number and not whole:
                 continue  # 62.5 names nothing
