@@ -207,6 +207,9 @@ class ModelStage:
         if a.plural:
             return False
         profile = self.rules.profiles.by_id[best]
+        if "and" in a.words and "and" not in profile.words:
+            return False  # "turbidity before and after filtration": two points, perhaps
+        # (what the semantic stage could not split; one read is half an answer)
         every = self.semantic.terms(a)
         # a room or area of the plant is where the point is, not what is asked
         found = [t for t in every if not self._plant_place(t, profile, every)]

@@ -192,3 +192,18 @@ def test_a_place_only_one_point_names_is_still_a_word_to_refuse_on() -> None:
     judged = router.semantic.judge(analysis)
     analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits])
     assert "respond unknown_point" in [c.line for c in stage.offer(analysis)]
+
+
+def test_an_and_the_semantic_stage_could_not_split_leaves_the_model_a_refusal() -> None:
+    """ "turbidity before and after filtration" asks for two points: one read is half an
+    answer, so the model is not forced to choose one."""
+    lines = offered_on("waterworks", "turbidity before and after filtration")
+    assert "respond unknown_point" in lines
+
+
+def test_a_production_total_is_what_tonnes_produced_says() -> None:
+    """产量 (production) of "Tonnes produced today": the plant has it, so no unknown_point."""
+    router = Router(config_of(own_plant("quarry")))
+    judged = router.semantic.judge(router.rules.analyse("今天产量多少吨"))
+    assert judged.placement is None or judged.placement.action.name == "read"
+    assert judged.fits and judged.fits[0].point == "tonnes_today"
