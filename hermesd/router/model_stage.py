@@ -232,9 +232,12 @@ class ModelStage:
         is asked: where the point is, not which point ("particles in the room" of a cleanroom
         whose room temperature, humidity and pressure are points). A place no point has, or
         one point alone ("the boiler house alarm"), is still a word to refuse on ("the
-        humidity in the office", "how hot is it in the plant room")."""
+        humidity in the office", "how hot is it in the plant room"). The plant itself
+        ("leaving the plant", "the whole site") is always context, as in `missing`."""
         if not t.concepts or not t.concepts <= PLACES:
             return False
+        if t.concepts <= WHOLE_PLANT:
+            return True  # "leaving the plant": the plant itself, whatever its points say
         return sum(explained(t, o, found) >= FULL for o in self.rules.profiles.all
                    if o is not profile) >= PLACE_POINTS
 

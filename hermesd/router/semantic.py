@@ -30,6 +30,7 @@ from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
 from hermesd.router.coverage import (
     ALL,
+    FEW_QUANTITIES,
     GENERAL,
     Term,
     explain,
@@ -48,6 +49,8 @@ _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
+#: a count said right before a unit is the question's "how many", not a count asked for
+COUNTS = frozenset(("quantity.count",))
 FULL = 0.6  # a point explains a command when it explains each word at least this well (a
 # guess by a unit of many quantities, or by a broader quantity, is no explanation)
 #: words that ask "how many/much", which name a count only when nothing else is measured
@@ -88,7 +91,12 @@ class Semantic:
         self.profiles = rules.profiles
 
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
-        return terms(a.text, a.toks, self.profiles, senses=senses)
+        found = terms(a.text, a.toks, self.profiles, senses=senses)
+        # "how many m3/h", "how many amps": the unit says what is asked; "how many" asks
+        toks = a.toks
+        return [t for t in found if not (
+            t.concepts and t.concepts <= COUNTS and t.index + 1 < len(toks)
+            and toks[t.index + 1].unit)]
 
     # -- reading a command -------------------------------------------------------------------
 
@@ -340,8 +348,11 @@ class Semantic:
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
+            # (a point's unit of one quantity or two says what it has: a totaliser in m³)
             having = [p for p in self.profiles.all
-                      if quantity in p.concepts or explained(term, p, terms) >= FULL]
+                      if quantity in p.concepts or explained(term, p, terms) >= FULL
+                      or (quantity in p.unit_quantities
+                          and len(p.unit_quantities) <= FEW_QUANTITIES)]
             if not having:
                 return self._asked(a, terms)
             # the points that have the quantity are of other things: none is named by any

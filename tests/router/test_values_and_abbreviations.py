@@ -207,3 +207,22 @@ def test_a_production_total_is_what_tonnes_produced_says() -> None:
     judged = router.semantic.judge(router.rules.analyse("今天产量多少吨"))
     assert judged.placement is None or judged.placement.action.name == "read"
     assert judged.fits and judged.fits[0].point == "tonnes_today"
+
+
+def test_a_quantity_a_points_unit_measures_is_no_unknown_point() -> None:
+    """A totaliser (a flow total) of "Treated water total" in m³: the unit (volume or flow
+    total) says the plant has it; the model chooses, and may still refuse."""
+    router = Router(config_of(own_plant("waterworks")))
+    judged = router.semantic.judge(router.rules.analyse("what's the totaliser reading"))
+    assert judged.placement is None, judged.placement
+    assert [f.point for f in judged.fits][:1] == ["treated_volume"]
+    # a quantity no unit or name of the plant has is still unknown
+    judged = router.semantic.judge(router.rules.analyse("what's the temperature of the reservoir"))
+    assert judged.placement is not None
+    assert judged.placement.action.args["reason"] == "unknown_point"
+
+
+def test_how_many_before_a_unit_asks_for_what_the_unit_measures() -> None:
+    lines = offered_on("waterworks", "how many m3/h are leaving the plant")
+    assert lines[0] == "read outlet_flow"
+    assert not any(line.startswith("respond") for line in lines), lines
