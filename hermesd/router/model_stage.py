@@ -129,6 +129,11 @@ class ModelStage:
         self.rules = rules or RuleRouter(list(config.points.values()), config.intents)
         self.semantic = Semantic(self.rules)
         self.prompt: Prompt = build(config.points.values())
+        #: what the plant's own name says it handles ("... wastewater treatment works"): a
+        #: medium said of any of its points is context, never a thing the plant lacks
+        self.plant_media = frozenset(
+            s.concept for s in self.rules.profiles.lexicon.concepts(config.node.name)
+            if s.kind == "medium")
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -299,7 +304,8 @@ class ModelStage:
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
                 if profile.things and any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # "jaw crusher": another thing than the cone crusher
-            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
+            elif "medium" in t.kinds and not t.concepts & self.plant_media and \
+                    not any(explained(t, o, found) > NEAR for o in rest):
                 missing.append(t)  # "brine": the plant has none
         if missing:
             return " ".join(t.shown for t in missing)

@@ -226,3 +226,14 @@ def test_how_many_before_a_unit_asks_for_what_the_unit_measures() -> None:
     lines = offered_on("waterworks", "how many m3/h are leaving the plant")
     assert lines[0] == "read outlet_flow"
     assert not any(line.startswith("respond") for line in lines), lines
+
+
+def test_a_medium_the_plants_own_name_handles_is_context() -> None:
+    """ "sewage" at a wastewater works whose points name no medium: the plant's name says it
+    handles it; a medium neither the name nor any point has is still what it lacks."""
+    router = ROUTERS["wastewater"]
+    stage = STAGES["wastewater"]
+    ph = router.rules.profiles.by_id["influent_ph"]
+    assert stage.missing(router.rules.analyse("pH of the incoming sewage"), ph) is None
+    temp = router.rules.profiles.by_id["digester_temp"]
+    assert stage.missing(router.rules.analyse("what's the brine temperature"), temp) == "brine"
