@@ -129,11 +129,6 @@ class ModelStage:
         self.rules = rules or RuleRouter(list(config.points.values()), config.intents)
         self.semantic = Semantic(self.rules)
         self.prompt: Prompt = build(config.points.values())
-        #: what the plant's own name says it handles ("... wastewater treatment works"): a
-        #: medium said of any of its points is context, never a thing the plant lacks
-        self.plant_media = frozenset(
-            s.concept for s in self.rules.profiles.lexicon.concepts(config.node.name)
-            if s.kind == "medium")
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -237,12 +232,10 @@ class ModelStage:
         is asked: where the point is, not which point ("particles in the room" of a cleanroom
         whose room temperature, humidity and pressure are points). A place no point has, or
         one point alone ("the boiler house alarm"), is still a word to refuse on ("the
-        humidity in the office", "how hot is it in the plant room"). The plant itself
-        ("leaving the plant", "the whole site") is always context, as in `missing`."""
+        humidity in the office", "how hot is it in the plant room"). The plant itself is
+        not ("what's the temperature of the plant": of several points, none is meant)."""
         if not t.concepts or not t.concepts <= PLACES:
             return False
-        if t.concepts <= WHOLE_PLANT:
-            return True  # "leaving the plant": the plant itself, whatever its points say
         return sum(explained(t, o, found) >= FULL for o in self.rules.profiles.all
                    if o is not profile) >= PLACE_POINTS
 
@@ -304,8 +297,7 @@ class ModelStage:
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
                 if profile.things and any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # "jaw crusher": another thing than the cone crusher
-            elif "medium" in t.kinds and not t.concepts & self.plant_media and \
-                    not any(explained(t, o, found) > NEAR for o in rest):
+            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
                 missing.append(t)  # "brine": the plant has none
         if missing:
             return " ".join(t.shown for t in missing)

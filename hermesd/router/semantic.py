@@ -348,10 +348,11 @@ class Semantic:
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
-            # (a point's unit of one quantity or two says what it has: a totaliser in m³)
+            # (the unit of a point whose name says no quantity, of a few quantities, says what
+            # it has: a totaliser of "Treated water total" in m³; "PV power" in kW has no heat)
             having = [p for p in self.profiles.all
                       if quantity in p.concepts or explained(term, p, terms) >= FULL
-                      or (quantity in p.unit_quantities
+                      or (quantity in p.unit_quantities and not p.named_quantities
                           and len(p.unit_quantities) <= FEW_QUANTITIES)]
             if not having:
                 return self._asked(a, terms)

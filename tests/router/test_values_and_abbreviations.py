@@ -223,17 +223,28 @@ def test_a_quantity_a_points_unit_measures_is_no_unknown_point() -> None:
 
 
 def test_how_many_before_a_unit_asks_for_what_the_unit_measures() -> None:
-    lines = offered_on("waterworks", "how many m3/h are leaving the plant")
+    lines = offered_on("waterworks", "how many m3/h are coming out of the outlet")
     assert lines[0] == "read outlet_flow"
     assert not any(line.startswith("respond") for line in lines), lines
 
 
-def test_a_medium_the_plants_own_name_handles_is_context() -> None:
-    """ "sewage" at a wastewater works whose points name no medium: the plant's name says it
-    handles it; a medium neither the name nor any point has is still what it lacks."""
+def test_the_plant_itself_leaves_the_model_a_refusal() -> None:
+    """ "the temperature of the plant" of a plant with several temperatures: none is meant."""
+    from tests.support.plants import dev_plant
+    config = config_of(dev_plant())
+    router = Router(config)
+    stage = ModelStage(config, object(), rules=router.rules)  # type: ignore[arg-type]
+    analysis = router.rules.analyse("what's the temperature of the plant")
+    judged = router.semantic.judge(analysis)
+    analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits])
+    assert judged.placement is None or judged.placement.action.name == "respond"
+    assert "respond unknown_point" in [c.line for c in stage.offer(analysis)]
+
+
+def test_a_medium_no_point_names_is_still_one_the_plant_lacks() -> None:
+    """ "sewage temperature" at a wastewater works: no point is of sewage, and the digester's
+    heating setpoint is no answer, whatever the plant's name says."""
     router = ROUTERS["wastewater"]
-    stage = STAGES["wastewater"]
-    ph = router.rules.profiles.by_id["influent_ph"]
-    assert stage.missing(router.rules.analyse("pH of the incoming sewage"), ph) is None
-    temp = router.rules.profiles.by_id["digester_temp"]
-    assert stage.missing(router.rules.analyse("what's the brine temperature"), temp) == "brine"
+    heating = router.rules.profiles.by_id["digester_heating_sp"]
+    assert STAGES["wastewater"].missing(router.rules.analyse("what's the sewage temperature"),
+                                        heating) == "sewage"
