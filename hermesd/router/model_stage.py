@@ -56,6 +56,10 @@ SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "
 FOCUSED_REASONS: tuple[str, ...] = ()
 #: the plant itself ("leaving the plant", "the whole site"): no thing a point must have
 WHOLE_PLANT = frozenset(("thing.site",))
+#: rooms, halls, areas: where a plant's points are, said as context ("particles in the room")
+PLACES = frozenset(("thing.building", "thing.zone", "thing.floor_level", "thing.site",
+                    "thing.workshop"))
+PLACE_POINTS = 2  # ...when at least this many points are named by the place
 SURELY_COVERED = 0.6
 
 
@@ -202,9 +206,14 @@ class ModelStage:
         only chooses which ("NTU after filtration?")."""
         if a.plural:
             return False
-        found = self.semantic.terms(a)
         profile = self.rules.profiles.by_id[best]
-        strengths = [explained(t, profile, found) for t in found]
+        if "and" in a.words and "and" not in profile.words:
+            return False  # "turbidity before and after filtration": two points, perhaps
+        # (what the semantic stage could not split; one read is half an answer)
+        every = self.semantic.terms(a)
+        # a room or area of the plant is where the point is, not what is asked
+        found = [t for t in every if not self._plant_place(t, profile, every)]
+        strengths = [explained(t, profile, every) for t in found]
         # (a medium is context: "pH of the recirculation water"; the check refuses one the
         # plant has none of)
         meaningful = [s for t, s in zip(found, strengths, strict=True)
@@ -217,6 +226,18 @@ class ModelStage:
         known = all(t.concepts or t.word in self.rules.profiles.plant_words for t in found)
         return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED \
             and known
+
+    def _plant_place(self, t: Term, profile: Profile, found: list[Term]) -> bool:
+        """A room or area of this plant (several other points are in it) said beside what
+        is asked: where the point is, not which point ("particles in the room" of a cleanroom
+        whose room temperature, humidity and pressure are points). A place no point has, or
+        one point alone ("the boiler house alarm"), is still a word to refuse on ("the
+        humidity in the office", "how hot is it in the plant room"). The plant itself is
+        not ("what's the temperature of the plant": of several points, none is meant)."""
+        if not t.concepts or not t.concepts <= PLACES:
+            return False
+        return sum(explained(t, o, found) >= FULL for o in self.rules.profiles.all
+                   if o is not profile) >= PLACE_POINTS
 
     def _unit_of_value(self, a: Analysis) -> Term | None:
         """The unit said right after a number ("300 kW"), as a term."""
@@ -286,7 +307,7 @@ class ModelStage:
         # "inverter 4", "AHU 2" of a point whose thing has no number, or another one
         numbered = profile.ids | set(re.findall(r"\d+", profile.point.device))
         other = [f"{word} {number}" for word, number in sorted(pairs)
-                 if word in profile.words and number not in numbered
+                 if self.semantic.names(word, profile, found) and number not in numbered
                  and (numbered or number != "1")]
         if other:
             return " ".join(other)

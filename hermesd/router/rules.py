@@ -38,6 +38,7 @@ from hermesd.router.vocabulary import (
     PLURAL_MARKS,
     PROTECTIONS,
     QUANTITIES,
+    QUESTION_SUBJECTS,
     RELATIVE_BEFORE,
     RELATIVE_VERBS,
     RULE_BREAKING,
@@ -177,7 +178,8 @@ class RuleRouter:
         toks = self._split_groups(tokens(text))
         words = frozenset(t.raw for t in toks)
         first = toks[0].raw if toks else ""
-        yes_no = first in YES_NO_START or YES_NO_MARK in words
+        yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
+            YES_NO_MARK in words
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
@@ -190,13 +192,38 @@ class RuleRouter:
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks))
 
+    def _names_first(self, text: str, toks: list[Token]) -> bool:
+        """Whether a first word that could open a question ("do", "is") is a plant word's
+        abbreviation ("DO setpoint 1.5": dissolved oxygen) rather than a question: it names
+        what a point of this plant measures, and no one is asked about ("do we", "do the")."""
+        if len(toks) < 2 or toks[1].raw in QUESTION_SUBJECTS:
+            return False
+        senses = {s.concept for s in self.profiles.lexicon.senses(text, toks)[0]
+                  if s.kind in ("quantity", "thing")}
+        return bool(senses) and any(senses & p.concepts for p in self.profiles.all)
+
     def place(self, text: str | Analysis) -> Placement | None:
         a = text if isinstance(text, Analysis) else self.analyse(text)
         placed = self._place(a)
         if placed is not None and placed.action.name in ("read", "write") and \
                 not self.covers(a, placed.action.args["point"]):
             return None  # sure or silent: a word no one point explains is the next stage's
+        if placed is not None and placed.action.name == "read" and \
+                self._stray_number(a, placed.action.args["point"]):
+            return None  # "do setpoint 2": a number no read explains; a write, perhaps
         return placed
+
+    def _stray_number(self, a: Analysis, point: str) -> bool:
+        """A number in a command read as a read that names no thing, is none of the point's
+        own numbers and stands where a value does (after a setting word or "to", before a
+        unit: "do setpoint 2"): a write may be meant, so no read is sure."""
+        toks = a.toks
+        naming = self._naming(toks, self.points[point])
+        own = self.label_ids.get(point, set())
+        return any(t.is_number and i not in naming and t.text not in own and (
+            _unit_after(toks, i) or (i > 0 and (toks[i - 1].text in self.setting_words
+                                                or toks[i - 1].raw in VALUE_BEFORE)))
+                   for i, t in enumerate(toks))
 
     def covers(self, a: Analysis, point: str) -> bool:
         """Whether `point`'s own words (name, aliases, localized names, description, id,
@@ -458,6 +485,8 @@ class RuleRouter:
             after = toks[i + 1] if i + 1 < len(toks) else None
             if before is not None and before.raw in VALUE_BEFORE:
                 continue
+            if _unit_after(toks, i):
+                continue  # "fan pump 1200 rpm": a number with its unit is a value
             if (before is not None and before.text in self.id_words) or \
                     (after is not None and after.text in self.id_words):
                 naming.add(i)
@@ -569,6 +598,8 @@ class RuleRouter:
         for i, t in enumerate(toks[:-1]):
             nxt = toks[i + 1]
             family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
+            if nxt.is_number and _unit_after(toks, i + 1):
+                continue  # "pump 1200 rpm": a value in its unit, not pump number 1200
             if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
@@ -673,3 +704,17 @@ def _intent_action(intent: Intent) -> Action:
     if intent.action == "write":
         args["value"] = intent.value
     return Action(intent.action, args)
+
+
+def _unit_after(toks: list[Token], i: int) -> bool:
+    """Whether a unit follows the number at `i` ("1200 rpm", "55 percent", "3巴"): then the
+    number is a value in that unit, never the number of a thing."""
+    if i + 1 >= len(toks):
+        return False
+    after = toks[i + 1]
+    return bool(after.unit) or (after.raw in UNIT_WORDS and after.raw not in _NOT_UNITS) \
+        or after.raw in UNIT_SYMBOLS
+
+
+#: words after a number that say it is a value without being its unit ("up", "please")
+_NOT_UNITS = frozenset(("up", "down", "please"))

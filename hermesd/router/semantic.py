@@ -30,6 +30,7 @@ from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
 from hermesd.router.coverage import (
     ALL,
+    FEW_QUANTITIES,
     GENERAL,
     Term,
     explain,
@@ -48,6 +49,8 @@ _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
+#: a count said right before a unit is the question's "how many", not a count asked for
+COUNTS = frozenset(("quantity.count",))
 FULL = 0.6  # a point explains a command when it explains each word at least this well (a
 # guess by a unit of many quantities, or by a broader quantity, is no explanation)
 #: words that ask "how many/much", which name a count only when nothing else is measured
@@ -88,7 +91,12 @@ class Semantic:
         self.profiles = rules.profiles
 
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
-        return terms(a.text, a.toks, self.profiles, senses=senses)
+        found = terms(a.text, a.toks, self.profiles, senses=senses)
+        # "how many m3/h", "how many amps": the unit says what is asked; "how many" asks
+        toks = a.toks
+        return [t for t in found if not (
+            t.concepts and t.concepts <= COUNTS and t.index + 1 < len(toks)
+            and toks[t.index + 1].unit)]
 
     # -- reading a command -------------------------------------------------------------------
 
@@ -115,6 +123,8 @@ class Semantic:
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
             after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
+            if after_unit and not t.ordinal:
+                continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200
             whole = isinstance(t.number, int) and t.number >= 0
             if t.is_number and not whole:
                 continue  # 62.5 names nothing
@@ -122,7 +132,18 @@ class Semantic:
                 ids.add(t.text)
                 if i - 1 in words:
                     pairs.add((words[i - 1], t.text))
+                elif i + 1 in words and toks[i + 1].zh and "thing" in kinds[i + 1]:
+                    pairs.add((words[i + 1], t.text))  # "2号消化池": the thing after it
         return ids, pairs
+
+    @staticmethod
+    def names(word: str, p: Profile, terms: list[Term]) -> bool:
+        """Whether the word of a (thing, number) pair names `p`'s thing: one of its words, or
+        a word of another language that means a thing it has ("消化池" of a digester)."""
+        if word in p.words:
+            return True
+        return any(t.word == word and "thing" in t.kinds and t.concepts & p.concepts
+                   for t in terms)
 
     # -- fitting points ----------------------------------------------------------------------
 
@@ -136,7 +157,8 @@ class Semantic:
         # that does not exist; "AHU 1" of a point on device "ahu1" is that point's
         numbered = p.ids | set(_DIGITS.findall(p.point.device))
         if not a.wants_write and not self.rules.terse_write(a, None) and any(
-                word in p.words and number not in numbered and (numbered or number != "1")
+                self.names(word, p, terms) and number not in numbered
+                and (numbered or number != "1")
                 for word, number in pairs):
             return None
         strengths = [0.0 if substituted(t, p, terms) else explain(t, p) for t in terms]
@@ -326,8 +348,12 @@ class Semantic:
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
+            # (the unit of a point whose name says no quantity, of a few quantities, says what
+            # it has: a totaliser of "Treated water total" in m³; "PV power" in kW has no heat)
             having = [p for p in self.profiles.all
-                      if quantity in p.concepts or explained(term, p, terms) >= FULL]
+                      if quantity in p.concepts or explained(term, p, terms) >= FULL
+                      or (quantity in p.unit_quantities and not p.named_quantities
+                          and len(p.unit_quantities) <= FEW_QUANTITIES)]
             if not having:
                 return self._asked(a, terms)
             # the points that have the quantity are of other things: none is named by any

@@ -91,7 +91,8 @@ ZH_WORDS: dict[str, str] = {
     "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
     # question words and particles
-    "是多少": "what", "多少": "what", "几": "what", "什么": "what", "怎么样": "how",
+    "是多少": "what", "多少": "what", "有多高": "what", "多高": "what", "有多深": "what",
+    "多深": "what", "多低": "what", "几": "what", "什么": "what", "怎么样": "how",
     "如何": "how", "吗": "?yn", "是否": "?yn", "有没有": "?yn", "是不是": "?yn",
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
@@ -290,6 +291,11 @@ CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cool
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
+#: who or what a question opening with "do"/"is" asks about ("do we", "is the"): after one of
+#: these the opening is a question, never an abbreviation ("DO" for dissolved oxygen)
+QUESTION_SUBJECTS = frozenset(
+    "i you we they it he she there the a an any all both each either this that these those "
+    "my our your their its some none not".split())
 WH_START = frozenset("what whats what's how which where when why".split())
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
