@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import struct
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -125,7 +126,9 @@ class _Connection(asyncio.Protocol):
     has been idle too long; then every request that came whole is answered, the refusal that
     ended it (if any) is said last, and the connection is closed. Answers are written as they
     are ready; while the peer does not read them (the transport's buffer is full) no more of
-    its requests are read, and if it still has not read them after `send` seconds it is cut.
+    its requests are read, nor started or refused (the frames of a read wait in `backlog`: one
+    read may hold 87,000 requests of three bytes, each refusal some 80 times that), and if it
+    still has not read them after `send` seconds it is cut.
     """
 
     def __init__(self, server: ControlServer) -> None:
@@ -144,6 +147,10 @@ class _Connection(asyncio.Protocol):
         self._timer_at: float | None = None
         self._write_paused = False
         self._send_timer: asyncio.TimerHandle | None = None
+        #: frames read but not started while the peer does not read its answers, and what
+        #: ends the connection after them (a bad frame's refusal, or None at the end of stream)
+        self.backlog: deque[dict[str, Any]] = deque()
+        self._end_after: tuple[dict[str, Any] | None] | None = None
 
     # -- the transport's calls ---------------------------------------------------------------
 
@@ -166,7 +173,7 @@ class _Connection(asyncio.Protocol):
         self._arm()
 
     def data_received(self, data: bytes) -> None:
-        if self.ended:
+        if self.ended or self._end_after is not None:  # nothing after a bad frame or the end
             return
         try:
             self._received(data)
@@ -177,7 +184,7 @@ class _Connection(asyncio.Protocol):
     def eof_received(self) -> bool:
         """The client closed its side: what it sent last is a request too, and it still
         reads every answer (the transport stays open for them)."""
-        if not self.ended:
+        if not self.ended and self._end_after is None:
             last_word = None
             try:
                 obj = self.decoder.finish()
@@ -186,8 +193,9 @@ class _Connection(asyncio.Protocol):
             else:
                 self.frame_started = None
                 if obj is not None:
-                    self._start(obj)
-            self._end(last_word)
+                    self.backlog.append(obj)
+            self._end_after = (last_word,)
+            self._pump()
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -214,7 +222,10 @@ class _Connection(asyncio.Protocol):
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
-        if not self.ended and self.transport is not None:
+        if self.ended or self.transport is None:
+            return
+        self._pump()  # the requests read before it stopped reading, then read on
+        if not self.ended and not self._write_paused and not self.backlog:
             with contextlib.suppress(RuntimeError):
                 self.transport.resume_reading()
             self._arm()  # idle counts again
@@ -236,12 +247,24 @@ class _Connection(asyncio.Protocol):
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
-        for obj in frames:
-            self._start(obj)
+            self.backlog.extend(frames)
         if decoder.error is not None:  # after the good frames that came before it
-            self._end(self._bad_frame(str(decoder.error)))
+            self._end_after = (self._bad_frame(str(decoder.error)),)
+        self._pump()
+
+    def _pump(self) -> None:
+        """Start the requests read, until the peer stops reading its answers (then the rest
+        wait for `resume_writing`); once all are started, end if the stream or a bad frame
+        ended it."""
+        backlog = self.backlog
+        while backlog and not self._write_paused:
+            self._start(backlog.popleft())
+        if backlog:
             return
-        self._arm()
+        if self._end_after is not None:
+            self._end(self._end_after[0])
+        else:
+            self._arm()
 
     def _start(self, obj: dict[str, Any]) -> None:
         """Start answering one request, unless its connection or its user has too many.
@@ -306,7 +329,7 @@ class _Connection(asyncio.Protocol):
         """When this connection is next due to be cut: unfinished frame, or idle (a client
         with answers still to read is not idle: the send limit is its deadline)."""
         due = None
-        if self.frame_started is not None:
+        if self.frame_started is not None and not self.backlog:  # else none of it is read
             due = self.frame_started + self.limits.frame_deadline
         if not self.inflight and not self._write_paused:
             idle = self.idle_since + self.limits.idle
@@ -329,7 +352,7 @@ class _Connection(asyncio.Protocol):
         if self.ended:
             return
         now = self.loop.time()
-        if self.frame_started is not None and \
+        if self.frame_started is not None and not self.backlog and \
                 now >= self.frame_started + self.limits.frame_deadline:
             reason = (f"frame not finished within {self.limits.frame_deadline:g} s of its first "
                       f"byte ({self.decoder.pending} bytes came)")
@@ -355,6 +378,7 @@ class _Connection(asyncio.Protocol):
         if self.ended:
             return
         self.ended = True
+        self.backlog.clear()  # only when cut: else they have all been started
         if self._timer is not None:
             self._timer.cancel()
             self._timer = self._timer_at = None

@@ -382,3 +382,50 @@ def read_answers_after(path: str) -> list[dict[str, Any]]:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             sock.sendall(b'{"op": "status"}\n')  # a refused one was answered and closed already
         return read_answers(sock)
+
+
+async def test_a_flood_of_requests_never_read_holds_no_more_answers_than_the_socket_would(
+        server: ControlServer) -> None:
+    """A client that pipelines tiny requests and reads nothing: each read of its bytes (up to
+    256 KiB, some 87,000 frames of `{}`) must not be answered all at once into memory (a BUSY
+    answer is ~80 times the frame), only until the peer's buffer is full, as with a blocking
+    write. Measured on the server's side, in this process, before the send limit cuts it."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    sock.connect(str(server.path))
+    try:
+        flood, sent = b"{}\n" * (512 * 1024 // 3), 0
+        with contextlib.suppress(BlockingIOError):
+            while sent < len(flood):
+                sent += sock.send(flood[sent:sent + 65536])
+                await asyncio.sleep(0)  # the server reads while we write
+        assert sent > 128 * 1024
+        await until(lambda: server.refused > 100, what="requests refused BUSY")
+        (conn,) = server._connections
+        assert conn.transport is not None
+        # the transport's high-water mark is 64 KiB; one answer more may go over it
+        assert conn.transport.get_write_buffer_size() < 128 * 1024
+    finally:
+        sock.close()
+
+
+async def test_a_flood_read_late_is_answered_request_by_request(server: ControlServer) -> None:
+    """The same flood, read only once the server has stopped reading it: every request is
+    answered once (the refused ones in order), and the connection goes on after it."""
+    reader, writer = await _connect(server)
+    count = 30000
+    try:
+        writer.write(b"".join(b'{"op":"x","id":%d}\n' % i for i in range(count)))
+        await until(lambda: any(c._write_paused for c in server._connections),
+                    what="the server to stop reading the flood")
+        writer.write(b'{"op": "status", "id": "last"}\n')
+        answers = [json.loads(await asyncio.wait_for(reader.readline(), 20))
+                   for _ in range(count + 1)]
+        ids = [a["id"] for a in answers]
+        assert "last" in ids[-3:]  # answered with the last requests in flight (two)
+        ids.remove("last")
+        assert sorted(ids) == list(range(count))
+        busy = [a["id"] for a in answers if a["status"] == "busy" and a["id"] != "last"]
+        assert busy == sorted(busy) and len(busy) > count // 2
+    finally:
+        await _close(writer)
