@@ -10,8 +10,9 @@ import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.core.eventloop import loop_factory
-from hermesd.core.protocol import ActionSpec, Hello, encode
+from hermesd.core.protocol import ActionSpec, Event, Hello, encode
 from hermesd.tool_link import ToolLink
+from tests.support.until import until
 
 READ = ActionSpec("read", "read a point",
                   {"type": "object", "properties": {"point": {"type": "string"}},
@@ -50,3 +51,64 @@ def test_a_call_on_a_connection_closed_under_it_is_tool_unavailable(loop: str) -
         exc = runner.run(main())
     assert exc.code is ErrorCode.TOOL_UNAVAILABLE
     assert "fake" in str(exc) and "closed" in str(exc)
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_events_sent_in_one_write_with_the_hello_all_arrive(loop: str) -> None:
+    """A tool that writes its hello and its first events at once: the handshake's read holds
+    them all, and none may be lost at the hand-over to the link's protocol."""
+    async def main() -> list[int]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        seen: list[int] = []
+        link = ToolLink("fake", reader, writer, lambda tool, event: seen.append(event.data["n"]))
+        hello = encode(Hello(tool="fake", version="1", pid=os.getpid(), actions=(READ,)))
+        tool_writer.write(hello + b"".join(encode(Event("values", {"n": n})) for n in range(3)))
+        await tool_writer.drain()
+        await link.handshake(timeout=5)
+        server = asyncio.create_task(link.serve())
+        try:
+            tool_writer.write(encode(Event("values", {"n": 3})))
+            await until(lambda: 3 in seen, what="the event after the hello's write")
+            return seen
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        assert runner.run(main()) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_flood_of_events_before_the_handshake_reads_does_not_stop_the_link(loop: str) -> None:
+    """Megabytes of events after the hello, there before the daemon reads the hello: the
+    stream reader stops reading past twice its limit (2 MiB in the supervisor) and would start
+    again only when read below it. The link that took the connection over reads on."""
+    async def main() -> int:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=2 * 1024 * 1024)
+        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        seen: list[int] = []
+        link = ToolLink("fake", reader, writer, lambda tool, event: seen.append(event.data["n"]))
+        hello = encode(Hello(tool="fake", version="1", pid=os.getpid(), actions=(READ,)))
+        pad = "x" * 1000
+        count = 6000  # ~6 MB
+        tool_writer.write(hello + b"".join(encode(Event("values", {"n": n, "pad": pad}))
+                                           for n in range(count)))
+        # wait until the daemon's side has taken in more than 4 MiB unread (and stopped)
+        await until(lambda: tool_writer.transport.get_write_buffer_size() < 1800 * 1024,
+                    what="the daemon's reader to fill")
+        await link.handshake(timeout=5)
+        server = asyncio.create_task(link.serve())
+        try:
+            await until(lambda: len(seen) == count, what="every event")
+            return len(seen)
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        assert runner.run(main()) == 6000
