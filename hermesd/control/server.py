@@ -323,6 +323,15 @@ class _Connection(asyncio.Protocol):
                                 "closing", self.peer.describe(), self.limits.send)
         self.transport.abort()
 
+    def _unsent(self) -> None:
+        self._send_timer = None
+        if self.transport is not None and self.transport.get_write_buffer_size():
+            self.server._quiet.warn(f"slow readers of uid {self.peer.uid}",
+                                    "control client %s did not read its last answers within "
+                                    "%g s of the end; closing", self.peer.describe(),
+                                    self.limits.send)
+            self.transport.abort()
+
     # -- deadlines ---------------------------------------------------------------------------
 
     def _deadline(self) -> float | None:
@@ -398,10 +407,15 @@ class _Connection(asyncio.Protocol):
             self._release()
 
     def _release(self) -> None:
-        # a send timer still running cuts a closed connection whose answers are never read
-        # (closing waits for them to be sent)
-        if self.transport is not None:
-            self.transport.close()
+        # closing waits for the answers still buffered to be sent: a send timer still running
+        # cuts a connection whose answers are never read, and one is started for answers
+        # below the high-water mark (no pause_writing said so), else they would hold the
+        # socket open for ever once its slot is free
+        transport = self.transport
+        if transport is not None:
+            transport.close()
+            if self._send_timer is None and transport.get_write_buffer_size():
+                self._send_timer = self.loop.call_later(self.limits.send, self._unsent)
         if self in self.server._connections:
             self.server._connections.discard(self)
             for cause in self.server._slots.release_connection(self.peer.uid):

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
+import os
 import shutil
 import socket
 import tempfile
@@ -107,6 +109,18 @@ SMALL = Limits(connections=8, reserved=2, per_uid=3, inflight_per_uid=4, per_con
                frame_deadline=0.5, idle=0.6, send=1.0)
 
 
+SIXTEEN_K: list[Any] = []  # the ids of the 16k answers made
+
+
+def _answered(conn: Any, request_id: int) -> bool:
+    return request_id in SIXTEEN_K and not conn.inflight
+
+
+def fds() -> int:
+    """This process's open file descriptors."""
+    return len(os.listdir("/proc/self/fd"))
+
+
 async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
     if obj.get("op") == "sleep":
         await asyncio.sleep(float(obj.get("seconds", 0)))
@@ -118,6 +132,9 @@ async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
         return {"status": "ok", "value": float("nan")}
     if obj.get("op") == "big":
         return {"status": "ok", "text": "x" * (1024 * 1024)}
+    if obj.get("op") == "16k":
+        SIXTEEN_K.append(obj.get("id"))
+        return {"status": "ok", "text": "x" * (16 * 1024)}
     return {"status": "ok", "op": obj.get("op"), "uid": peer.uid}
 
 
@@ -429,3 +446,34 @@ async def test_a_flood_read_late_is_answered_request_by_request(server: ControlS
         assert busy == sorted(busy) and len(busy) > count // 2
     finally:
         await _close(writer)
+
+
+async def test_a_connection_ended_with_a_little_unread_is_still_cut_at_the_send_limit(
+        server: ControlServer) -> None:
+    """Answers never read that fill the socket and a little more, below the transport's
+    high-water mark (so it never says to stop writing): when the connection then ends (idle),
+    closing waits for them to be sent. It may wait `send` seconds, not for ever: its slot is
+    free at once, so a user repeating this would hold a descriptor per connection until
+    hermesd could accept none (root included)."""
+    before = fds()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(server.path))
+    try:
+        await until(lambda: server.status()["connections"] == 1, what="the connection")
+        (conn,) = server._connections
+        assert conn.transport is not None
+        transport = conn.transport
+        for i in range(200):  # one answer at a time until the socket holds no more of them
+            sock.send(b'{"op": "16k", "id": %d}\n' % i)
+            await until(functools.partial(_answered, conn, i), what="the answer written")
+            if transport.get_write_buffer_size():
+                break
+        assert 0 < transport.get_write_buffer_size() < 64 * 1024  # and never paused
+        assert not conn._write_paused
+        open_fds = fds()
+        assert open_fds == before + 2  # ours and the server's
+        await until(lambda: server.status()["connections"] == 0, what="idle: the slot freed")
+        # idle 0.6 s, send 1 s: the server's end is gone well within 10 s
+        await until(lambda: fds() == before + 1, what="the server's end of it closed")
+    finally:
+        sock.close()
