@@ -174,7 +174,7 @@ async def _rest(reader: asyncio.StreamReader) -> bytes:
         async with asyncio.timeout(20):
             while chunk := await reader.read(65536):
                 rest += chunk
-    except ConnectionResetError:
+    except (ConnectionResetError, BrokenPipeError):  # the latter: our trickle met the close
         pass
     return rest
 
