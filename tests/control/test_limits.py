@@ -15,6 +15,7 @@ import logging
 import os
 import shutil
 import socket
+import struct
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -489,3 +490,27 @@ async def test_a_connection_ended_with_a_little_unread_is_still_cut_at_the_send_
         await until(lambda: fds() == before + 1, what="the server's end of it closed")
     finally:
         sock.close()
+
+
+async def test_a_client_gone_with_requests_in_flight_frees_its_slots_quietly(
+        server: ControlServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Requests sent, then the connection reset at once: each request still runs to its end
+    (nothing to answer it to), nothing is logged as a failure, and its slots are free."""
+    with caplog.at_level(logging.WARNING):
+        for _ in range(10):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(str(server.path))
+            sock.sendall(b'{"op": "sleep", "seconds": 0.2, "id": 1}\n{"op": "x", "id": 2}\n')
+            await until(lambda: server._slots.inflight.total() > 0, what="a request in flight")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # a reset, not an end of stream
+            await until(lambda: server.status()["connections"] == 0, what="its slot freed")
+            assert not server._slots.inflight.total()  # its requests done with it
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    reader, writer = await _connect(server)
+    try:
+        writer.write(b'{"op": "status", "id": 3}\n')
+        answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
+        assert answer.get("id") == 3, (answer, server.status(), server._slots)
+    finally:
+        await _close(writer)
