@@ -129,9 +129,9 @@ class _Connection(asyncio.BufferedProtocol):
     has been idle too long; then every request that came whole is answered, the refusal that
     ended it (if any) is said last, and the connection is closed. Answers are written as they
     are ready; while the peer does not read them (the transport's buffer is full) no more of
-    its requests are read, nor started or refused (the frames of a read wait in `backlog`: one
-    read may hold 87,000 requests of three bytes, each refusal some 80 times that), and if it
-    still has not read them after `send` seconds it is cut.
+    its requests are read, nor started or refused (the frames of a read wait in `backlog`:
+    one read of READ_SIZE may hold 21,845 requests of three bytes, each refusal some 80 times
+    that), and if it still has not read them after `send` seconds it is cut.
     """
 
     def __init__(self, server: ControlServer) -> None:

@@ -417,7 +417,7 @@ def read_answers_after(path: str) -> list[dict[str, Any]]:
 async def test_a_flood_of_requests_never_read_holds_no_more_answers_than_the_socket_would(
         server: ControlServer) -> None:
     """A client that pipelines tiny requests and reads nothing: each read of its bytes (up to
-    256 KiB, some 87,000 frames of `{}`) must not be answered all at once into memory (a BUSY
+    64 KiB, 21,845 frames of `{}`) must not be answered all at once into memory (a BUSY
     answer is ~80 times the frame), only until the peer's buffer is full, as with a blocking
     write. Measured on the server's side, in this process, before the send limit cuts it."""
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
