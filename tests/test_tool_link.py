@@ -112,3 +112,38 @@ def test_a_flood_of_events_before_the_handshake_reads_does_not_stop_the_link(loo
 
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
         assert runner.run(main()) == 6000
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+@pytest.mark.parametrize(("then", "said"), [
+    (b'{"type": "result", "id": 1, "va', "stream ended inside a frame (31 bytes)"),  # then closes
+    (b"garbage\n", "bad frame"),
+    (b'{"type": "result", "id": 1, "value": {"x": "' + b"y" * (5 * 1024 * 1024) + b'"}}\n',
+     "bad frame"),
+])
+def test_a_tool_that_breaks_off_mid_answer_fails_the_call_at_once(loop: str, then: bytes,
+                                                                   said: str) -> None:
+    """The call in flight fails as soon as the tool's answer cannot be one (half a frame and
+    the end, a line that is no frame, a frame past the limit), long before its deadline."""
+    async def main() -> tuple[HermesError, float]:
+        link, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        started = asyncio.get_running_loop().time()
+        call = asyncio.create_task(link.call("read", {"point": "p"}, {}, timeout=30))
+        try:
+            tool_writer.write(then)
+            tool_writer.write_eof()
+            try:
+                await call
+            except HermesError as exc:
+                return exc, asyncio.get_running_loop().time() - started
+            raise AssertionError("the call did not fail")
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        exc, took = runner.run(main())
+    assert exc.code is ErrorCode.TOOL_UNAVAILABLE and said in str(exc)
+    assert took < 10
