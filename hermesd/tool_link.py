@@ -224,11 +224,11 @@ class ToolLink:
             self._drained.set_result(None)
         self._drained = None
 
-    async def _drain(self) -> None:
-        """Until the tool has read enough of what was sent to it (the transport says so)."""
+    def _drain(self) -> asyncio.Future[None]:
+        """Done when the tool has read enough of what was sent to it (the transport says so)."""
         if self._drained is None:
             self._drained = asyncio.get_running_loop().create_future()
-        await asyncio.shield(self._drained)
+        return self._drained
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -252,7 +252,9 @@ class ToolLink:
         try:
             transport.write(encode(msg))
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
-                await self._drain()
+                # until the tool reads, but no longer than this call's deadline: a tool that
+                # reads nothing held every call past it until its ping found it hung
+                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
             return await fut
         except TimeoutError:
             raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None

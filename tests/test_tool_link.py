@@ -147,3 +147,32 @@ def test_a_tool_that_breaks_off_mid_answer_fails_the_call_at_once(loop: str, the
         exc, took = runner.run(main())
     assert exc.code is ErrorCode.TOOL_UNAVAILABLE and said in str(exc)
     assert took < 10
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_call_to_a_tool_that_reads_nothing_ends_at_its_deadline(loop: str) -> None:
+    """A hung tool reads none of its calls: once more than 4 MiB wait to be sent, a call
+    waits for the tool to read, but no longer than its own deadline (the ping that finds the
+    tool hung comes later)."""
+    async def main() -> tuple[list[BaseException | None], float]:
+        link, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        calls = [asyncio.create_task(link.call("read", {"point": "x" * (1000 * 1000)}, {},
+                                               timeout=1)) for _ in range(10)]
+        try:
+            done, _ = await asyncio.wait(calls, timeout=20)
+            return [c.exception() if c in done else None for c in calls], loop.time() - started
+        finally:
+            for call in calls:
+                call.cancel()
+            await asyncio.gather(*calls, return_exceptions=True)
+            tool_writer.transport.abort()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        errors, took = runner.run(main())
+    assert all(isinstance(e, HermesError) and e.code is ErrorCode.TIMEOUT for e in errors), errors
+    assert took < 10
