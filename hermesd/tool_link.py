@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
 
 import fastjsonschema
 
@@ -81,12 +81,14 @@ class ToolLink:
         try:
             async with asyncio.timeout(timeout):
                 while True:
-                    for msg in await self._read_messages():
-                        if not isinstance(msg, Hello):
-                            raise ProtocolError(f"expected hello first, got {msg.TYPE}")
-                        self._adopt(msg)
-                        self._take_over()
-                        return msg
+                    messages = await self._read_messages()
+                    if messages:
+                        hello = messages[0]
+                        if not isinstance(hello, Hello):
+                            raise ProtocolError(f"expected hello first, got {hello.TYPE}")
+                        self._adopt(hello)
+                        self._take_over(messages[1:])
+                        return hello
         except TimeoutError:
             raise ToolUnavailable(self.tool, f"no hello within {timeout:g} s") from None
         except EOFError:  # IncompleteReadError too
@@ -113,16 +115,25 @@ class ToolLink:
         self.actions = {a.name: a for a in hello.actions}
         self._validators = validators
 
-    def _take_over(self) -> None:
+    def _take_over(self, after_hello: list[Message]) -> None:
         """From the hello on, this link is the connection's protocol: each frame is handled as
         its bytes arrive, with no reader task woken per frame (the streams the supervisor
-        opened serve the handshake only). What the stream reader still held, and its end if
-        it came already, are taken along."""
+        opened serve the handshake only). The messages that came in the hello's read, what the
+        stream reader still held, and its end if it came already, are taken along; and the
+        reading the stream reader stopped when it held more than twice its limit goes on."""
         self._lost = asyncio.get_running_loop().create_future()
         transport = self._writer.transport
         held, ended = _held(self._reader)
         gone = transport.is_closing()  # lost before the swap: nobody would tell us again
         transport.set_protocol(_LinkProtocol(self))
+        if not gone:
+            with contextlib.suppress(RuntimeError):  # reading it had not stopped: nothing
+                cast(asyncio.Transport, transport).resume_reading()
+        try:
+            for msg in after_hello:
+                self._dispatch(msg)
+        except ProtocolError as exc:
+            self._bad_frame(exc)
         if held:
             self._received(held)
         if ended or gone:
@@ -213,11 +224,11 @@ class ToolLink:
             self._drained.set_result(None)
         self._drained = None
 
-    async def _drain(self) -> None:
-        """Until the tool has read enough of what was sent to it (the transport says so)."""
+    def _drain(self) -> asyncio.Future[None]:
+        """Done when the tool has read enough of what was sent to it (the transport says so)."""
         if self._drained is None:
             self._drained = asyncio.get_running_loop().create_future()
-        await asyncio.shield(self._drained)
+        return self._drained
 
     # -- requests ---------------------------------------------------------------------------
 
@@ -241,7 +252,9 @@ class ToolLink:
         try:
             transport.write(encode(msg))
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
-                await self._drain()
+                # until the tool reads, but no longer than this call's deadline: a tool that
+                # reads nothing held every call past it until its ping found it hung
+                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
             return await fut
         except TimeoutError:
             raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None

@@ -10,8 +10,9 @@ import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.core.eventloop import loop_factory
-from hermesd.core.protocol import ActionSpec, Hello, encode
+from hermesd.core.protocol import ActionSpec, Event, Hello, encode
 from hermesd.tool_link import ToolLink
+from tests.support.until import until
 
 READ = ActionSpec("read", "read a point",
                   {"type": "object", "properties": {"point": {"type": "string"}},
@@ -50,3 +51,128 @@ def test_a_call_on_a_connection_closed_under_it_is_tool_unavailable(loop: str) -
         exc = runner.run(main())
     assert exc.code is ErrorCode.TOOL_UNAVAILABLE
     assert "fake" in str(exc) and "closed" in str(exc)
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_events_sent_in_one_write_with_the_hello_all_arrive(loop: str) -> None:
+    """A tool that writes its hello and its first events at once: the handshake's read holds
+    them all, and none may be lost at the hand-over to the link's protocol."""
+    async def main() -> list[int]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        seen: list[int] = []
+        link = ToolLink("fake", reader, writer, lambda tool, event: seen.append(event.data["n"]))
+        hello = encode(Hello(tool="fake", version="1", pid=os.getpid(), actions=(READ,)))
+        tool_writer.write(hello + b"".join(encode(Event("values", {"n": n})) for n in range(3)))
+        await tool_writer.drain()
+        await link.handshake(timeout=5)
+        server = asyncio.create_task(link.serve())
+        try:
+            tool_writer.write(encode(Event("values", {"n": 3})))
+            await until(lambda: 3 in seen, what="the event after the hello's write")
+            return seen
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        assert runner.run(main()) == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_flood_of_events_before_the_handshake_reads_does_not_stop_the_link(loop: str) -> None:
+    """Megabytes of events after the hello, there before the daemon reads the hello: the
+    stream reader stops reading past twice its limit (2 MiB in the supervisor) and would start
+    again only when read below it. The link that took the connection over reads on."""
+    async def main() -> int:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=2 * 1024 * 1024)
+        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        seen: list[int] = []
+        link = ToolLink("fake", reader, writer, lambda tool, event: seen.append(event.data["n"]))
+        hello = encode(Hello(tool="fake", version="1", pid=os.getpid(), actions=(READ,)))
+        pad = "x" * 1000
+        count = 6000  # ~6 MB
+        tool_writer.write(hello + b"".join(encode(Event("values", {"n": n, "pad": pad}))
+                                           for n in range(count)))
+        # wait until the daemon's side has taken in more than 4 MiB unread (and stopped)
+        await until(lambda: tool_writer.transport.get_write_buffer_size() < 1800 * 1024,
+                    what="the daemon's reader to fill")
+        await link.handshake(timeout=5)
+        server = asyncio.create_task(link.serve())
+        try:
+            await until(lambda: len(seen) == count, what="every event")
+            return len(seen)
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        assert runner.run(main()) == 6000
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+@pytest.mark.parametrize(("then", "said"), [
+    (b'{"type": "result", "id": 1, "va', "stream ended inside a frame (31 bytes)"),  # then closes
+    (b"garbage\n", "bad frame"),
+    (b'{"type": "result", "id": 1, "value": {"x": "' + b"y" * (5 * 1024 * 1024) + b'"}}\n',
+     "bad frame"),
+])
+def test_a_tool_that_breaks_off_mid_answer_fails_the_call_at_once(loop: str, then: bytes,
+                                                                   said: str) -> None:
+    """The call in flight fails as soon as the tool's answer cannot be one (half a frame and
+    the end, a line that is no frame, a frame past the limit), long before its deadline."""
+    async def main() -> tuple[HermesError, float]:
+        link, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        started = asyncio.get_running_loop().time()
+        call = asyncio.create_task(link.call("read", {"point": "p"}, {}, timeout=30))
+        try:
+            tool_writer.write(then)
+            tool_writer.write_eof()
+            try:
+                await call
+            except HermesError as exc:
+                return exc, asyncio.get_running_loop().time() - started
+            raise AssertionError("the call did not fail")
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        exc, took = runner.run(main())
+    assert exc.code is ErrorCode.TOOL_UNAVAILABLE and said in str(exc)
+    assert took < 10
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_call_to_a_tool_that_reads_nothing_ends_at_its_deadline(loop: str) -> None:
+    """A hung tool reads none of its calls: once more than 4 MiB wait to be sent, a call
+    waits for the tool to read, but no longer than its own deadline (the ping that finds the
+    tool hung comes later)."""
+    async def main() -> tuple[list[BaseException | None], float]:
+        link, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        calls = [asyncio.create_task(link.call("read", {"point": "x" * (1000 * 1000)}, {},
+                                               timeout=1)) for _ in range(10)]
+        try:
+            done, _ = await asyncio.wait(calls, timeout=20)
+            return [c.exception() if c in done else None for c in calls], loop.time() - started
+        finally:
+            for call in calls:
+                call.cancel()
+            await asyncio.gather(*calls, return_exceptions=True)
+            tool_writer.transport.abort()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        errors, took = runner.run(main())
+    assert all(isinstance(e, HermesError) and e.code is ErrorCode.TIMEOUT for e in errors), errors
+    assert took < 10

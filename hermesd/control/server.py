@@ -20,6 +20,7 @@ import logging
 import os
 import socket
 import struct
+from collections import deque
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -38,6 +39,9 @@ log = logging.getLogger(__name__)
 
 
 Handler = Callable[[dict[str, Any], Peer], Awaitable[dict[str, Any]]]
+#: the most one read takes (the transports' own is 256 KiB): a read's frames are decoded in
+#: one go, and 64 KiB of the smallest requests are 21,845 of them, some 0.1 s of the loop
+READ_SIZE = 64 * 1024
 
 
 class ControlServer:
@@ -97,7 +101,7 @@ class ControlServer:
         return {"connections": self._slots.total, "bad_frames": self.bad_frames,
                 "refused": self.refused, "refusing": self._quiet.active()}
 
-    def _connection(self) -> asyncio.Protocol:
+    def _connection(self) -> asyncio.BaseProtocol:
         return _Connection(self)
 
     async def answer(self, obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
@@ -118,14 +122,16 @@ class ControlServer:
         return answer
 
 
-class _Connection(asyncio.Protocol):
+class _Connection(asyncio.BufferedProtocol):
     """One client connection: its frames as they arrive, its requests in flight, its deadlines.
 
     Reading ends at the end of the stream, at a bad or unfinished frame, or when the connection
     has been idle too long; then every request that came whole is answered, the refusal that
     ended it (if any) is said last, and the connection is closed. Answers are written as they
     are ready; while the peer does not read them (the transport's buffer is full) no more of
-    its requests are read, and if it still has not read them after `send` seconds it is cut.
+    its requests are read, nor started or refused (the frames of a read wait in `backlog`:
+    one read of READ_SIZE may hold 21,845 requests of three bytes, each refusal some 80 times
+    that), and if it still has not read them after `send` seconds it is cut.
     """
 
     def __init__(self, server: ControlServer) -> None:
@@ -144,6 +150,11 @@ class _Connection(asyncio.Protocol):
         self._timer_at: float | None = None
         self._write_paused = False
         self._send_timer: asyncio.TimerHandle | None = None
+        #: frames read but not started while the peer does not read its answers, and what
+        #: ends the connection after them (a bad frame's refusal, or None at the end of stream)
+        self.backlog: deque[dict[str, Any]] = deque()
+        self._end_after: tuple[dict[str, Any] | None] | None = None
+        self._buffer = memoryview(bytearray(READ_SIZE))  # what each read reads into
 
     # -- the transport's calls ---------------------------------------------------------------
 
@@ -165,11 +176,14 @@ class _Connection(asyncio.Protocol):
         server._connections.add(self)
         self._arm()
 
-    def data_received(self, data: bytes) -> None:
-        if self.ended:
+    def get_buffer(self, sizehint: int) -> memoryview:
+        return self._buffer
+
+    def buffer_updated(self, nbytes: int) -> None:
+        if self.ended or self._end_after is not None:  # nothing after a bad frame or the end
             return
         try:
-            self._received(data)
+            self._received(self._buffer[:nbytes].tobytes())
         except Exception:  # never the daemon's end: this connection's only
             log.exception("control connection of %s failed", self.peer.describe())
             self._end(None)
@@ -177,7 +191,7 @@ class _Connection(asyncio.Protocol):
     def eof_received(self) -> bool:
         """The client closed its side: what it sent last is a request too, and it still
         reads every answer (the transport stays open for them)."""
-        if not self.ended:
+        if not self.ended and self._end_after is None:
             last_word = None
             try:
                 obj = self.decoder.finish()
@@ -186,8 +200,9 @@ class _Connection(asyncio.Protocol):
             else:
                 self.frame_started = None
                 if obj is not None:
-                    self._start(obj)
-            self._end(last_word)
+                    self.backlog.append(obj)
+            self._end_after = (last_word,)
+            self._pump()
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -214,7 +229,10 @@ class _Connection(asyncio.Protocol):
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
-        if not self.ended and self.transport is not None:
+        if self.ended or self.transport is None:
+            return
+        self._pump()  # the requests read before it stopped reading, then read on
+        if not self.ended and not self._write_paused and not self.backlog:
             with contextlib.suppress(RuntimeError):
                 self.transport.resume_reading()
             self._arm()  # idle counts again
@@ -236,12 +254,24 @@ class _Connection(asyncio.Protocol):
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
-        for obj in frames:
-            self._start(obj)
+            self.backlog.extend(frames)
         if decoder.error is not None:  # after the good frames that came before it
-            self._end(self._bad_frame(str(decoder.error)))
+            self._end_after = (self._bad_frame(str(decoder.error)),)
+        self._pump()
+
+    def _pump(self) -> None:
+        """Start the requests read, until the peer stops reading its answers (then the rest
+        wait for `resume_writing`); once all are started, end if the stream or a bad frame
+        ended it."""
+        backlog = self.backlog
+        while backlog and not self._write_paused:
+            self._start(backlog.popleft())
+        if backlog:
             return
-        self._arm()
+        if self._end_after is not None:
+            self._end(self._end_after[0])
+        else:
+            self._arm()
 
     def _start(self, obj: dict[str, Any]) -> None:
         """Start answering one request, unless its connection or its user has too many.
@@ -300,13 +330,22 @@ class _Connection(asyncio.Protocol):
                                 "closing", self.peer.describe(), self.limits.send)
         self.transport.abort()
 
+    def _unsent(self) -> None:
+        self._send_timer = None
+        if self.transport is not None and self.transport.get_write_buffer_size():
+            self.server._quiet.warn(f"slow readers of uid {self.peer.uid}",
+                                    "control client %s did not read its last answers within "
+                                    "%g s of the end; closing", self.peer.describe(),
+                                    self.limits.send)
+            self.transport.abort()
+
     # -- deadlines ---------------------------------------------------------------------------
 
     def _deadline(self) -> float | None:
         """When this connection is next due to be cut: unfinished frame, or idle (a client
         with answers still to read is not idle: the send limit is its deadline)."""
         due = None
-        if self.frame_started is not None:
+        if self.frame_started is not None and not self.backlog:  # else none of it is read
             due = self.frame_started + self.limits.frame_deadline
         if not self.inflight and not self._write_paused:
             idle = self.idle_since + self.limits.idle
@@ -329,7 +368,7 @@ class _Connection(asyncio.Protocol):
         if self.ended:
             return
         now = self.loop.time()
-        if self.frame_started is not None and \
+        if self.frame_started is not None and not self.backlog and \
                 now >= self.frame_started + self.limits.frame_deadline:
             reason = (f"frame not finished within {self.limits.frame_deadline:g} s of its first "
                       f"byte ({self.decoder.pending} bytes came)")
@@ -355,6 +394,7 @@ class _Connection(asyncio.Protocol):
         if self.ended:
             return
         self.ended = True
+        self.backlog.clear()  # only when cut: else they have all been started
         if self._timer is not None:
             self._timer.cancel()
             self._timer = self._timer_at = None
@@ -374,10 +414,15 @@ class _Connection(asyncio.Protocol):
             self._release()
 
     def _release(self) -> None:
-        # a send timer still running cuts a closed connection whose answers are never read
-        # (closing waits for them to be sent)
-        if self.transport is not None:
-            self.transport.close()
+        # closing waits for the answers still buffered to be sent: a send timer still running
+        # cuts a connection whose answers are never read, and one is started for answers
+        # below the high-water mark (no pause_writing said so), else they would hold the
+        # socket open for ever once its slot is free
+        transport = self.transport
+        if transport is not None:
+            transport.close()
+            if self._send_timer is None and transport.get_write_buffer_size():
+                self._send_timer = self.loop.call_later(self.limits.send, self._unsent)
         if self in self.server._connections:
             self.server._connections.discard(self)
             for cause in self.server._slots.release_connection(self.peer.uid):

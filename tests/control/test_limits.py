@@ -9,10 +9,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
+import os
 import shutil
 import socket
+import struct
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -107,6 +110,18 @@ SMALL = Limits(connections=8, reserved=2, per_uid=3, inflight_per_uid=4, per_con
                frame_deadline=0.5, idle=0.6, send=1.0)
 
 
+SIXTEEN_K: list[Any] = []  # the ids of the 16k answers made
+
+
+def _answered(conn: Any, request_id: int) -> bool:
+    return request_id in SIXTEEN_K and not conn.inflight
+
+
+def fds() -> int:
+    """This process's open file descriptors."""
+    return len(os.listdir("/proc/self/fd"))
+
+
 async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
     if obj.get("op") == "sleep":
         await asyncio.sleep(float(obj.get("seconds", 0)))
@@ -118,6 +133,9 @@ async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
         return {"status": "ok", "value": float("nan")}
     if obj.get("op") == "big":
         return {"status": "ok", "text": "x" * (1024 * 1024)}
+    if obj.get("op") == "16k":
+        SIXTEEN_K.append(obj.get("id"))
+        return {"status": "ok", "text": "x" * (16 * 1024)}
     return {"status": "ok", "op": obj.get("op"), "uid": peer.uid}
 
 
@@ -157,35 +175,47 @@ async def _rest(reader: asyncio.StreamReader) -> bytes:
         async with asyncio.timeout(20):
             while chunk := await reader.read(65536):
                 rest += chunk
-    except ConnectionResetError:
+    except (ConnectionResetError, BrokenPipeError):  # the latter: our trickle met the close
         pass
     return rest
 
 
 async def test_a_trickled_frame_is_cut_at_its_deadline_however_often_bytes_come(
         server: ControlServer) -> None:
-    reader, writer = await _connect(server)
-    writer.write(b'{"op": "st')
+    # a plain socket, not streams: a trickled byte that meets the closed server (EPIPE) must
+    # not end our reading before the answer already sent is read (a stream transport would)
+    loop = asyncio.get_running_loop()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    await loop.sock_connect(sock, str(server.path))
+    await loop.sock_sendall(sock, b'{"op": "st')
 
     async def trickle() -> None:  # a byte every 0.1 s: a deadline renewed per byte never fires
-        while not writer.is_closing():
-            await asyncio.sleep(0.1)
-            writer.write(b" ")
-            await writer.drain()
+        with contextlib.suppress(OSError):  # until the server has closed
+            while True:
+                await asyncio.sleep(0.1)
+                await loop.sock_sendall(sock, b" ")
+
+    async def received() -> bytes:  # everything until the server closes
+        data = b""
+        with contextlib.suppress(ConnectionResetError):  # it closed with our bytes unread
+            while chunk := await loop.sock_recv(sock, 65536):
+                data += chunk
+        return data
 
     trickler = asyncio.create_task(trickle())
     try:
         # the trickling never stops by itself: only a deadline that bytes do not renew cuts it
-        line = await asyncio.wait_for(reader.readline(), 20)
-        answer = json.loads(line)
+        lines = (await asyncio.wait_for(received(), 20)).splitlines()
+        assert len(lines) == 1  # one answer, then closed
+        answer = json.loads(lines[0])
         assert answer["status"] == "rejected"
         assert answer["error"]["code"] == "BAD_REQUEST"
         assert "not finished within 0.5 s of its first byte" in answer["error"]["message"]
-        assert await _rest(reader) == b""  # closed
     finally:
         trickler.cancel()
         await asyncio.gather(trickler, return_exceptions=True)
-        await _close(writer)
+        sock.close()
 
 
 async def test_an_idle_connection_is_closed_whatever_it_trickles() -> None:
@@ -382,3 +412,109 @@ def read_answers_after(path: str) -> list[dict[str, Any]]:
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             sock.sendall(b'{"op": "status"}\n')  # a refused one was answered and closed already
         return read_answers(sock)
+
+
+async def test_a_flood_of_requests_never_read_holds_no_more_answers_than_the_socket_would(
+        server: ControlServer) -> None:
+    """A client that pipelines tiny requests and reads nothing: each read of its bytes (up to
+    64 KiB, 21,845 frames of `{}`) must not be answered all at once into memory (a BUSY
+    answer is ~80 times the frame), only until the peer's buffer is full, as with a blocking
+    write. Measured on the server's side, in this process, before the send limit cuts it."""
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.setblocking(False)
+    sock.connect(str(server.path))
+    try:
+        flood, sent = b"{}\n" * (512 * 1024 // 3), 0
+        with contextlib.suppress(BlockingIOError):
+            while sent < len(flood):
+                sent += sock.send(flood[sent:sent + 65536])
+                await asyncio.sleep(0)  # the server reads while we write
+        assert sent > 128 * 1024
+        await until(lambda: server.refused > 100, what="requests refused BUSY")
+        (conn,) = server._connections
+        assert conn.transport is not None
+        # the transport's high-water mark is 64 KiB; one answer more may go over it
+        assert conn.transport.get_write_buffer_size() < 128 * 1024
+        # and the requests read but not started are one read's at most, a read at most
+        # 64 KiB: 21,845 frames of `{}` (decoding 256 KiB of them held the loop ~0.3 s)
+        await until(lambda: conn.backlog, what="requests held back")
+        assert len(conn.backlog) <= 65536 // 3
+    finally:
+        sock.close()
+
+
+async def test_a_flood_read_late_is_answered_request_by_request(server: ControlServer) -> None:
+    """The same flood, read only once the server has stopped reading it: every request is
+    answered once (the refused ones in order), and the connection goes on after it."""
+    reader, writer = await _connect(server)
+    count = 30000
+    try:
+        writer.write(b"".join(b'{"op":"x","id":%d}\n' % i for i in range(count)))
+        await until(lambda: any(c._write_paused for c in server._connections),
+                    what="the server to stop reading the flood")
+        writer.write(b'{"op": "status", "id": "last"}\n')
+        answers = [json.loads(await asyncio.wait_for(reader.readline(), 20))
+                   for _ in range(count + 1)]
+        ids = [a["id"] for a in answers]
+        assert "last" in ids[-3:]  # answered with the last requests in flight (two)
+        ids.remove("last")
+        assert sorted(ids) == list(range(count))
+        busy = [a["id"] for a in answers if a["status"] == "busy" and a["id"] != "last"]
+        assert busy == sorted(busy) and len(busy) > count // 2
+    finally:
+        await _close(writer)
+
+
+async def test_a_connection_ended_with_a_little_unread_is_still_cut_at_the_send_limit(
+        server: ControlServer) -> None:
+    """Answers never read that fill the socket and a little more, below the transport's
+    high-water mark (so it never says to stop writing): when the connection then ends (idle),
+    closing waits for them to be sent. It may wait `send` seconds, not for ever: its slot is
+    free at once, so a user repeating this would hold a descriptor per connection until
+    hermesd could accept none (root included)."""
+    before = fds()
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    sock.connect(str(server.path))
+    try:
+        await until(lambda: server.status()["connections"] == 1, what="the connection")
+        (conn,) = server._connections
+        assert conn.transport is not None
+        transport = conn.transport
+        for i in range(200):  # one answer at a time until the socket holds no more of them
+            sock.send(b'{"op": "16k", "id": %d}\n' % i)
+            await until(functools.partial(_answered, conn, i), what="the answer written")
+            if transport.get_write_buffer_size():
+                break
+        assert 0 < transport.get_write_buffer_size() < 64 * 1024  # and never paused
+        assert not conn._write_paused
+        open_fds = fds()
+        assert open_fds == before + 2  # ours and the server's
+        await until(lambda: server.status()["connections"] == 0, what="idle: the slot freed")
+        # idle 0.6 s, send 1 s: the server's end is gone well within 10 s
+        await until(lambda: fds() == before + 1, what="the server's end of it closed")
+    finally:
+        sock.close()
+
+
+async def test_a_client_gone_with_requests_in_flight_frees_its_slots_quietly(
+        server: ControlServer, caplog: pytest.LogCaptureFixture) -> None:
+    """Requests sent, then the connection reset at once: each request still runs to its end
+    (nothing to answer it to), nothing is logged as a failure, and its slots are free."""
+    with caplog.at_level(logging.WARNING):
+        for _ in range(10):
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(str(server.path))
+            sock.sendall(b'{"op": "sleep", "seconds": 0.2, "id": 1}\n{"op": "x", "id": 2}\n')
+            await until(lambda: server._slots.inflight.total() > 0, what="a request in flight")
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+            sock.close()  # a reset, not an end of stream
+            await until(lambda: server.status()["connections"] == 0, what="its slot freed")
+            assert not server._slots.inflight.total()  # its requests done with it
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING] == []
+    reader, writer = await _connect(server)
+    try:
+        writer.write(b'{"op": "status", "id": 3}\n')
+        answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
+        assert answer.get("id") == 3, (answer, server.status(), server._slots)
+    finally:
+        await _close(writer)

@@ -8,6 +8,7 @@ either refused that way or give a value that `dumps` writes again.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from typing import Any
@@ -84,3 +85,30 @@ def test_the_integer_range_is_int64_and_uint64() -> None:
 def test_a_long_decimal_without_exponent_is_not_infinity() -> None:
     with pytest.raises(ProtocolError, match="too large"):
         strict_json.loads('{"value": ' + "1" * 400 + ".5}")
+
+
+_PIECES = st.sampled_from([
+    "{", "}", "[", "]", '"', ":", ",", " ", "\t", "\n", "\r", "\x0c", "\ufeff", "\x00", "1e5",
+    "-0", "0", "-", "1", "9" * 20, str(INT_MAX), str(INT_MAX + 1), str(INT_MIN - 1), "1.5e308",
+    "1e309", "NaN", "Infinity", "true", "null", '"a"', '"\\ud800"', '"\\ud83d\\ude00"', '"\\',
+    "é", '"k":1', '"k":2', "01", "1.", ".5", "+1", '"\\x"', "\u2028"])
+
+
+def _outcome(decode: Any, text: str) -> tuple[str, Any]:
+    try:
+        return "value", json.dumps(decode(text))
+    except ProtocolError as exc:
+        return "refused", str(exc)
+    except ValueError as exc:  # JSONDecodeError
+        return "invalid", str(exc)
+    except RecursionError:
+        return "deep", None
+
+
+@given(st.lists(_PIECES, max_size=30).map("".join))
+def test_the_scanner_called_directly_decodes_as_the_decoder_does(text: str) -> None:
+    """`loads` calls the decoder's scanner itself, around `JSONDecoder.decode`'s two frames:
+    the same value, or the same error with the same message and position, for any text."""
+    for decoder in (strict_json._PLAIN, strict_json._CHECKED):
+        assert _outcome(functools.partial(strict_json._decode, decoder), text) == \
+            _outcome(decoder.decode, text)
