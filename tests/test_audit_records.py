@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import timeit
 from typing import Any
 
 import pytest
@@ -188,18 +187,13 @@ def test_a_stretch_just_at_the_limit_is_within_and_one_byte_more_is_not(
 
 
 @pytest.mark.parametrize("limit", [256, 2048])
-def test_texts_just_within_the_limit_are_judged_in_one_pass(limit: int) -> None:
+def test_texts_just_within_the_limit_are_within(limit: int) -> None:
     """Sixty texts of exactly `limit` bytes (fewer commas than MAX_ITEMS: the shortcut is
-    taken): judged as fast as one split of the line, within a wide margin for a shared machine.
-    A search for `limit + 1` non-quote bytes starting at every byte took limit/2 steps a byte:
-    135 ms a line at 2048, 1200 times the split."""
-    record = {f"k{i}": "x" * limit for i in range(60)}
+    taken) are within; one more byte in the last of them is not. (What judging such a line
+    costs is measured by scripts/bench/audit_lines.py, not asserted here.)"""
+    record: dict[str, Any] = {f"k{i}": "x" * limit for i in range(60)}
     line = encode({"ts": "2026-11-30T09:00:00.000Z", "seq": 1}, record)[0]
     assert within_bounds(line, limit)
-
-    def best(fn: Any) -> float:
-        return min(timeit.repeat(fn, number=3, repeat=7)) / 3
-
-    judged = best(lambda: within_bounds(line, limit))
-    split = best(lambda: max(map(len, line.split(b'"'))))
-    assert judged < 20 * split, f"{judged * 1e3:.3f} ms, a split {split * 1e3:.3f} ms"
+    record["k59"] += "x"
+    assert not within_bounds(encode({"ts": "2026-11-30T09:00:00.000Z", "seq": 1}, record)[0],
+                             limit)
