@@ -84,6 +84,7 @@ class ToolUnavailable(HermesError):
     def __init__(self, tool: str, reason: str = "not running") -> None:
         super().__init__(f"tool {tool} is unavailable: {reason}")
         self.tool = tool
+        self.reason = reason
 
 
 class Timeout(HermesError):

@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from hermesd.core.errors import HermesError
+from hermesd.core.errors import HermesError, ToolUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -106,7 +106,12 @@ class Sender:
                     self.failures += 1
                     if self.last_error != exc.message:
                         self.last_error = exc.message
-                        log.warning("cannot hand MQTT messages to the mqtt tool: %s", exc.message)
+                        # a tool still starting (as at every start of hermesd) is no trouble
+                        starting = isinstance(exc, ToolUnavailable) and exc.reason == "starting"
+                        log.log(logging.INFO if starting else logging.WARNING,
+                                "cannot hand MQTT messages to the mqtt tool yet: %s" if starting
+                                else "cannot hand MQTT messages to the mqtt tool: %s",
+                                exc.message)
                     await asyncio.sleep(delay)
                     delay = min(RETRY_MAX, delay * 2)
                     continue

@@ -95,3 +95,25 @@ async def test_a_batch_that_breaks_something_else_is_dropped_not_retried() -> No
         sender.put(Outgoing("b/n/response", "y"))  # and the sender goes on with the next
         await tool.wait_for(lambda: tool.attempts == 2)
     assert sender.dropped == 2 and sender.pending == 0
+
+
+async def test_a_tool_still_starting_is_said_calmly_and_a_broken_one_as_a_warning(
+        caplog: Any) -> None:
+    tool = Tool()
+    sender = Sender(tool.publish)
+    caplog.set_level("INFO", logger="hermesd.mqtt.outgoing")
+    tool.fail = ToolUnavailable("mqtt", "starting")  # every start of hermesd: no trouble
+    sender.put(Outgoing("b/n/pump/state", "1", retain=True))
+    async with running(sender):
+        await tool.wait_for(lambda: tool.attempts >= 1)
+        tool.fail = ToolUnavailable("mqtt", "exited with status 1")
+        await tool.wait_for(lambda: tool.attempts >= 2)
+        tool.fail = None
+        await tool.wait_for(lambda: tool.sent() == [("b/n/pump/state", "1")])
+    said = [(r.levelname, r.getMessage()) for r in caplog.records
+            if r.name == "hermesd.mqtt.outgoing"]
+    assert said == [
+        ("INFO", "cannot hand MQTT messages to the mqtt tool yet: tool mqtt is unavailable: "
+                 "starting"),
+        ("WARNING", "cannot hand MQTT messages to the mqtt tool: tool mqtt is unavailable: "
+                    "exited with status 1")]
