@@ -4,6 +4,7 @@ they are told, faults show on the broker as a real device's would."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections.abc import AsyncIterator, Iterator
@@ -15,7 +16,7 @@ import yaml
 from hermes_tools.sim import SIMULATORS, simulator_class
 from hermes_tools.sim.mqtt import MqttSimulator
 
-from hermesd.config import load_config
+from hermesd.config import Config, load_config
 from tests.support.mosquitto import Mosquitto, MqttClient, retained_snapshot
 from tests.support.ports import free_port
 from tests.support.sim import SimRunner
@@ -50,11 +51,10 @@ def watcher(broker: Mosquitto) -> Iterator[MqttClient]:
         yield client
 
 
-@pytest.fixture
-async def yard(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator]:
-    config = load_config(_config(tmp_path, broker.port))
-    sim = MqttSimulator(config, list(config.devices.values()),
-                        {"outdoor_temp": 12.5, "gate_position": 40}, seed=3, period=0.2)
+@contextlib.asynccontextmanager
+async def _running(config: Config, values: dict[str, Any]) -> AsyncIterator[MqttSimulator]:
+    """The simulator of every device of `config`, connected, until the block ends."""
+    sim = MqttSimulator(config, list(config.devices.values()), values, seed=3, period=0.2)
     task = asyncio.create_task(sim.run(), name="mqtt-sim")
     try:
         async with asyncio.timeout(10):
@@ -64,6 +64,13 @@ async def yard(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator
     finally:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
+
+
+@pytest.fixture
+async def yard(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator]:
+    config = load_config(_config(tmp_path, broker.port))
+    async with _running(config, {"outdoor_temp": 12.5, "gate_position": 40}) as sim:
+        yield sim
 
 
 def _text(client: MqttClient, topic: str) -> str | None:
@@ -213,19 +220,9 @@ async def plug(tmp_path: Path, broker: Mosquitto) -> AsyncIterator[MqttSimulator
             "plug_power": {"state_topic": PLUG, "value_key": "power", "unit": "W"}}}}}
     path = tmp_path / "plug.yaml"
     path.write_text(yaml.safe_dump(config), encoding="utf-8")
-    loaded = load_config(path)
-    sim = MqttSimulator(loaded, list(loaded.devices.values()),
-                        {"plug_level": 100, "plug_switch": False, "plug_power": 50.0},
-                        seed=3, period=0.2)
-    task = asyncio.create_task(sim.run(), name="mqtt-sim")
-    try:
-        async with asyncio.timeout(10):
-            await sim.ready.wait()
-        assert sim.connected
+    async with _running(load_config(path), {"plug_level": 100, "plug_switch": False,
+                                            "plug_power": 50.0}) as sim:
         yield sim
-    finally:
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
 
 
 def _json(client: MqttClient, topic: str) -> dict[str, Any] | None:
