@@ -256,6 +256,11 @@ def bridge_words(concept: str) -> frozenset[str]:
     return frozenset(canonical(w) for w in out)
 
 
+def broad(concept: str) -> bool:
+    """A concept several others are kinds of (water, air, oil): naming it says little."""
+    return concept in _spread()[1]
+
+
 @functools.cache
 def _spread() -> tuple[Counter[str], frozenset[str]]:
     """How many concepts' English forms each word is in; the things broader than several."""

@@ -29,8 +29,10 @@ from hermesd.core.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.coverage import (
     GENERAL,
+    GENERAL_WORDS,
     NEAR,
     Term,
+    broad,
     explain,
     explained,
     substituted,
@@ -211,6 +213,8 @@ class ModelStage:
             return False  # "turbidity before and after filtration": two points, perhaps
         # (what the semantic stage could not split; one read is half an answer)
         every = self.semantic.terms(a)
+        if any(self._lacks_quantity(a, t, profile) for t in every):
+            return False  # "what's the heat flow", and the best is a temperature
         # a room or area of the plant is where the point is, not what is asked
         found = [t for t in every if not self._plant_place(t, profile, every)]
         strengths = [explained(t, profile, every) for t in found]
@@ -282,6 +286,9 @@ class ModelStage:
             if substituted(t, profile, found):
                 missing.append(t)  # "exhaust fan" of the supply fan: another thing
                 continue
+            if self._lacks_quantity(a, t, profile):
+                missing.append(t)  # "heat flow" of a temperature, "steam flow" of the stock's
+                continue
             if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
@@ -297,8 +304,8 @@ class ModelStage:
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
                 if profile.things and any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # "jaw crusher": another thing than the cone crusher
-            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
-                missing.append(t)  # "brine": the plant has none
+            elif "medium" in t.kinds and self._other_medium(t, rest, found):
+                missing.append(t)  # "brine": the plant has none; "sludge" of the influent
         if missing:
             return " ".join(t.shown for t in missing)
         ids, pairs = self.semantic.ids(a, found)
@@ -314,6 +321,40 @@ class ModelStage:
         if profile.point.kind == "bool":
             return _how_much(a)
         return None
+
+    def _other_medium(self, t: Term, rest: list[Profile], found: list[Term]) -> bool:
+        """A medium the point does not explain that the plant has none of ("brine"), or that
+        names other points ("how many m3/h of sludge" of the influent flow, when the sludge
+        valves and pumps are points). A broad medium (water, air, oil: several others are
+        kinds of it) is context ("pH of the recirculation water", "how salty is the water")."""
+        media = {c for c in t.concepts if c.startswith("medium.")}
+        if media and all(broad(c) for c in media):
+            return False  # "the water in the sump", "the air": what most things hold
+        if not any(explained(t, o, found) > NEAR for o in rest):
+            return True
+        return any(explained(t, o, found) >= FULL for o in rest)
+
+    def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
+        """A quantity the command names that the point neither has (by its words or its unit)
+        nor is named by with the word as said: "heat flow" of a temperature ("heat" is read as
+        temperature alone, not in the phrase), "steam flow" of a stock flow (a flow, but not of
+        steam), whether or not another point of the plant has it."""
+        quantities = set(self.semantic.quantities(t)) - GENERAL
+        if not quantities or t.unit or not self.semantic.meaningful(a, t):
+            return False
+        own = {c for c in t.own if c.startswith("quantity.")}
+        if t.word in GENERAL_WORDS or (own and own <= GENERAL):
+            return False  # "level" of "oxygen level": the other word says which quantity
+        # its unit says what it measures when its text does not, or a kind of what its text
+        # names (kW: a heat flow, of a "Heat meter power"), but "phosphorus" is no quantity of
+        # the "MLSS" point, whatever else mg/L measures
+        lexicon = self.rules.profiles.lexicon
+        has = profile.concepts | profile.quantities | frozenset(
+            q for q in profile.unit_quantities if not profile.named_quantities
+            or lexicon.broader((q,)) & profile.named_quantities)
+        if quantities & has or t.own & has or t.raw in profile.words:
+            return False
+        return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)
