@@ -228,8 +228,17 @@ def explained(term: Term, p: Profile, found: list[Term]) -> float:
     strength = explain(term, p)
     if strength > NEAR:
         return strength
-    if not term.spans or term.literal:
+    if not term.spans or (term.literal and (not term.own or term.concepts & term.own)):
         return strength  # "jaw" of "jaw crusher" is a word the plant names points with
+    if term.literal:
+        # ...but a word that means another thing in the phrase than alone (the "blower main"
+        # is an air main, no blower) is explained by a point of that thing whose own words
+        # explain another word of the phrase
+        if not term.concepts & p.concepts:
+            return strength
+        return max((explain(other, p) for other in found if other is not term
+                    and other.spans & term.spans and other.word not in GENERAL_WORDS
+                    and explain(other, p, exact=True) >= TEXT), default=strength)
     return max((explain(other, p) for other in found if other is not term
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),

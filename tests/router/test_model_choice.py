@@ -48,7 +48,7 @@ def _battery() -> Config:
 PLANTS: dict[str, Config] = {
     "battery": _battery(), "cold": config_of(cold_store()), "dev": config_of(dev_plant()),
     **{name: config_of(own_plant(name))
-       for name in ("fishfarm", "paper_machine", "wastewater", "mine_conveyor")}}
+       for name in ("fishfarm", "paper_machine", "wastewater", "mine_conveyor", "quarry")}}
 
 
 def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage, Analysis]:
@@ -93,6 +93,9 @@ def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: 
     ("wastewater", "what's the DO in basin 3", "mlss"),
     # a medium other points of the plant are named by, which this one is not
     ("wastewater", "how many m3/h of sludge are we wasting", "influent_flow"),
+    # ...while a word of the plant's names in a phrase that means the same as the word
+    # ("jaw crusher": a crusher) still names the thing it names
+    ("quarry", "jaw crusher oil temperature", "cone_oil_temp"),
 ])
 def test_a_choice_that_lacks_the_quantity_or_medium_named_comes_back_unknown(
         plant: str, text: str, point: str) -> None:
@@ -137,6 +140,10 @@ def test_the_same_words_stand_where_the_point_has_them() -> None:
     ("wastewater", "oxygen level aeration tank two", "basin2_do"),
     # water, air, oil: what most things hold is context, whether or not a point names it
     ("mine_conveyor", "how deep is the water in the sump", "sump_level"),
+    # a word that means another thing in a phrase than alone: the "blower main" is an air
+    # main, no blower (though the plant has blowers); an influent is sewage coming in
+    ("wastewater", "what's the air pressure in the blower main", "air_main_pressure"),
+    ("wastewater", "pH of the incoming sewage", "influent_ph"),
 ])
 def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
     stage, a = handed_on(plant, text, strict=False)
