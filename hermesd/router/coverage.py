@@ -218,17 +218,20 @@ def _forms(term: Term, p: Profile) -> float:
     return strength * (TYPO if term.corrected else 1.0)
 
 
-def explained(term: Term, p: Profile, found: list[Term]) -> float:
+def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True) -> float:
     """How well `p` explains a term in its command (`found`: the command's terms): a word of a
     phrase is explained where another word of it, of the phrase's own kind, is by the point's
     own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
-    battery of "电池电量", its charge, is no quantity)."""
+    battery of "电池电量", its charge, is no quantity). `phrases`: a word of the plant's names
+    that means another thing in a phrase than alone may be explained as the phrase is (the
+    write gate, stricter, does not)."""
     if substituted(term, p, found):
         return 0.0
     strength = explain(term, p)
     if strength > NEAR:
         return strength
-    if not term.spans or (term.literal and (not term.own or term.concepts & term.own)):
+    if not term.spans or (term.literal and (not phrases or not term.own
+                                            or term.concepts & term.own)):
         return strength  # "jaw" of "jaw crusher" is a word the plant names points with
     if term.literal:
         # ...but a word that means another thing in the phrase than alone (the "blower main"

@@ -39,7 +39,7 @@ from hermesd.router.coverage import (
     terms,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
-from hermesd.router.profiles import Profile
+from hermesd.router.profiles import SETPOINT, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
@@ -63,6 +63,8 @@ PLACES = frozenset(("thing.building", "thing.zone", "thing.floor_level", "thing.
                     "thing.workshop"))
 PLACE_POINTS = 2  # ...when at least this many points are named by the place
 SURELY_COVERED = 0.6
+#: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
+SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
 
 
 class Worker(Protocol):
@@ -308,6 +310,9 @@ class ModelStage:
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
         if missing:
             return " ".join(t.shown for t in missing)
+        said = self._setpoint_said(a, found)
+        if said and profile.role != "setpoint" and any(o.role == "setpoint" for o in others):
+            return said  # "what is the boiler 3 setpoint": not the boiler's temperature
         ids, pairs = self.semantic.ids(a, found)
         if ids and profile.ids and not ids & profile.ids:
             return " ".join(sorted(ids))
@@ -321,6 +326,15 @@ class ModelStage:
         if profile.point.kind == "bool":
             return _how_much(a)
         return None
+
+    @staticmethod
+    def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:
+        """The word of a question that asks for a setting ("setpoint", "target", "SP"), not a
+        measurement; none in a write (its value goes to a setting whatever it is called)."""
+        if a.wants_write:
+            return None
+        return next((t.shown for t in found if t.word in SETPOINT_ASKED
+                     or SETPOINT in t.concepts), None)
 
     def _other_medium(self, t: Term, rest: list[Profile], found: list[Term]) -> bool:
         """A medium the point does not explain that the plant has none of ("brine"), or that

@@ -48,7 +48,8 @@ def _battery() -> Config:
 PLANTS: dict[str, Config] = {
     "battery": _battery(), "cold": config_of(cold_store()), "dev": config_of(dev_plant()),
     **{name: config_of(own_plant(name))
-       for name in ("fishfarm", "paper_machine", "wastewater", "mine_conveyor", "quarry")}}
+       for name in ("fishfarm", "paper_machine", "wastewater", "mine_conveyor", "quarry",
+                    "cleanroom")}}
 
 
 def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage, Analysis]:
@@ -192,3 +193,29 @@ def test_a_count_beside_a_quantity_the_point_has_is_context() -> None:
     stage, a = handed_on("moulding", "how many shots so far", strict=False)
     checked = stage.check(a, Action("read", {"point": "cycle_time"}))
     assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+
+
+def test_a_setting_asked_for_is_no_measurement() -> None:
+    stage, a = handed_on("dev", "what is the boiler 3 setpoint", strict=False)
+    checked = stage.check(a, Action("read", {"point": "boiler3_temp"}))
+    assert checked.name == "respond" and checked.args["asked"] == "setpoint", checked
+    assert stage.check(a, Action("read", {"point": "boiler3_setpoint"})) == \
+        Action("read", {"point": "boiler3_setpoint"})
+
+
+@pytest.mark.parametrize("text", ["O2 setpoint 8", "what's the o2 setpoint"])
+def test_a_chemical_formula_is_no_numbered_thing(text: str) -> None:
+    # "O2" is oxygen, not a thing "o" number 2 (while "kiln2" is kiln 2)
+    stage, a = handed_on("fishfarm", text, strict=False)
+    assert stage.check(a, Action("read", {"point": "o2_setpoint"})) == \
+        Action("read", {"point": "o2_setpoint"})
+    assert stage.semantic.ids(a, stage.semantic.terms(a))[1] == set()
+    stage, a = handed_on("fishfarm", "what's the oxygen in tank2", strict=False)
+    assert ("tank", "2") in stage.semantic.ids(a, stage.semantic.terms(a))[1]
+
+
+def test_a_number_before_a_unit_word_is_a_value_to_the_check() -> None:
+    # "fifty five percent": a value, no valve number 55
+    stage, a = handed_on("cleanroom", "chw valve fifty five percent", strict=False)
+    assert stage.check(a, Action("write", {"point": "chw_valve", "value": 55})) == \
+        Action("write", {"point": "chw_valve", "value": 55})
