@@ -304,8 +304,12 @@ class ModelStage:
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
-                if profile.things and any(explained(t, o, found) >= FULL for o in rest):
-                    missing.append(t)  # "jaw crusher": another thing than the cone crusher
+                if (profile.things or not self._plant_place(t, profile, found)) and any(
+                        explained(t, o, found) >= FULL for o in rest):
+                    # "jaw crusher": another thing than the cone crusher; "boiler 3" of the
+                    # outdoor temperature, a point of no thing (a room or area several points
+                    # are in is still where it is: "particles in the room")
+                    missing.append(t)
             elif "medium" in t.kinds and self._other_medium(t, rest, found):
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
         if missing:

@@ -74,6 +74,9 @@ def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage
     # (the rules refuse these before the model; the check would too)
     ("battery", "what's inverter 3 producing", "inverter1_power", False),  # another number
     ("battery", "how hot is the battery room", "heater", False),  # a measure of an on/off
+    # a thing other points are of, said of a point of no thing
+    ("dev", "what is the temperature of boiler 3", "outdoor_temp", False),
+    ("fishfarm", "how much oxygen is in tank 2", "o2_setpoint", False),
 ])
 def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: str,
                                                               point: str, strict: bool) -> None:
@@ -145,6 +148,8 @@ def test_the_same_words_stand_where_the_point_has_them() -> None:
     # main, no blower (though the plant has blowers); an influent is sewage coming in
     ("wastewater", "what's the air pressure in the blower main", "air_main_pressure"),
     ("wastewater", "pH of the incoming sewage", "influent_ph"),
+    # a room several points are in is where a point of no thing is
+    ("cleanroom", "particles in the room", "particle_count"),
 ])
 def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
     stage, a = handed_on(plant, text, strict=False)
