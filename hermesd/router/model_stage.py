@@ -291,7 +291,12 @@ class ModelStage:
             if self._lacks_quantity(a, t, profile):
                 missing.append(t)  # "heat flow" of a temperature, "steam flow" of the stock's
                 continue
-            if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
+            if explained(t, profile, found) > NEAR:
+                continue
+            if t.kinds == {"modifier"} and self._rival(t, profile, others, found):
+                missing.append(t)  # "outside" of a boiler's temperature, and the outdoor one
+                continue
+            if not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
             if quantities and "thing" in t.kinds and t.word not in self.rules.profiles.plant_words:
@@ -330,6 +335,15 @@ class ModelStage:
         if profile.point.kind == "bool":
             return _how_much(a)
         return None
+
+    @staticmethod
+    def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:
+        """Another candidate that explains this word and all that `profile` explains ("is it
+        warm outside": the outdoor temperature, not a boiler's); a word another point merely
+        shares ("how much flour is left", and the "door left open" alarm) is no rival."""
+        kept = [u for u in found if u is not t and explained(u, profile, found) >= FULL]
+        return any(explained(t, o, found) >= FULL
+                   and all(explained(u, o, found) >= FULL for u in kept) for o in others)
 
     @staticmethod
     def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:

@@ -77,6 +77,8 @@ def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage
     # a thing other points are of, said of a point of no thing
     ("dev", "what is the temperature of boiler 3", "outdoor_temp", False),
     ("fishfarm", "how much oxygen is in tank 2", "o2_setpoint", False),
+    # a word like "outside" that another candidate explains with all this one does
+    ("dev", "is it warm outside", "boiler1_temp", False),
 ])
 def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: str,
                                                               point: str, strict: bool) -> None:
@@ -150,6 +152,8 @@ def test_the_same_words_stand_where_the_point_has_them() -> None:
     ("wastewater", "pH of the incoming sewage", "influent_ph"),
     # a room several points are in is where a point of no thing is
     ("cleanroom", "particles in the room", "particle_count"),
+    # ...while a word another point merely shares is no reason ("door left open" alarm)
+    ("cold", "how much flour is left in the silo", "flour_level"),
 ])
 def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
     stage, a = handed_on(plant, text, strict=False)
