@@ -218,18 +218,30 @@ def _forms(term: Term, p: Profile) -> float:
     return strength * (TYPO if term.corrected else 1.0)
 
 
-def explained(term: Term, p: Profile, found: list[Term]) -> float:
+def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True) -> float:
     """How well `p` explains a term in its command (`found`: the command's terms): a word of a
     phrase is explained where another word of it, of the phrase's own kind, is by the point's
     own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
-    battery of "电池电量", its charge, is no quantity)."""
+    battery of "电池电量", its charge, is no quantity). `phrases`: a word of the plant's names
+    that means another thing in a phrase than alone may be explained as the phrase is (the
+    write gate, stricter, does not)."""
     if substituted(term, p, found):
         return 0.0
     strength = explain(term, p)
     if strength > NEAR:
         return strength
-    if not term.spans or term.literal:
+    if not term.spans or (term.literal and (not phrases or not term.own
+                                            or term.concepts & term.own)):
         return strength  # "jaw" of "jaw crusher" is a word the plant names points with
+    if term.literal:
+        # ...but a word that means another thing in the phrase than alone (the "blower main"
+        # is an air main, no blower) is explained by a point of that thing whose own words
+        # explain another word of the phrase
+        if not term.concepts & p.concepts:
+            return strength
+        return max((explain(other, p) for other in found if other is not term
+                    and other.spans & term.spans and other.word not in GENERAL_WORDS
+                    and explain(other, p, exact=True) >= TEXT), default=strength)
     return max((explain(other, p) for other in found if other is not term
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
@@ -254,6 +266,11 @@ def bridge_words(concept: str) -> frozenset[str]:
                     c.kind != "thing" or c.id in broad for c in alone)):
                 out.add(word)
     return frozenset(canonical(w) for w in out)
+
+
+def broad(concept: str) -> bool:
+    """A concept several others are kinds of (water, air, oil): naming it says little."""
+    return concept in _spread()[1]
 
 
 @functools.cache

@@ -29,15 +29,17 @@ from hermesd.core.errors import Busy, ErrorCode, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.coverage import (
     GENERAL,
+    GENERAL_WORDS,
     NEAR,
     Term,
+    broad,
     explain,
     explained,
     substituted,
     terms,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
-from hermesd.router.profiles import Profile
+from hermesd.router.profiles import SETPOINT, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
@@ -61,6 +63,8 @@ PLACES = frozenset(("thing.building", "thing.zone", "thing.floor_level", "thing.
                     "thing.workshop"))
 PLACE_POINTS = 2  # ...when at least this many points are named by the place
 SURELY_COVERED = 0.6
+#: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
+SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
 
 
 class Worker(Protocol):
@@ -211,6 +215,8 @@ class ModelStage:
             return False  # "turbidity before and after filtration": two points, perhaps
         # (what the semantic stage could not split; one read is half an answer)
         every = self.semantic.terms(a)
+        if any(self._lacks_quantity(a, t, profile) for t in every):
+            return False  # "what's the heat flow", and the best is a temperature
         # a room or area of the plant is where the point is, not what is asked
         found = [t for t in every if not self._plant_place(t, profile, every)]
         strengths = [explained(t, profile, every) for t in found]
@@ -282,7 +288,15 @@ class ModelStage:
             if substituted(t, profile, found):
                 missing.append(t)  # "exhaust fan" of the supply fan: another thing
                 continue
-            if explained(t, profile, found) > NEAR or not self.semantic.meaningful(a, t, True):
+            if self._lacks_quantity(a, t, profile):
+                missing.append(t)  # "heat flow" of a temperature, "steam flow" of the stock's
+                continue
+            if explained(t, profile, found) > NEAR:
+                continue
+            if t.kinds == {"modifier"} and self._rival(t, profile, others, found):
+                missing.append(t)  # "outside" of a boiler's temperature, and the outdoor one
+                continue
+            if not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
             if quantities and "thing" in t.kinds and t.word not in self.rules.profiles.plant_words:
@@ -295,12 +309,19 @@ class ModelStage:
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
-                if profile.things and any(explained(t, o, found) >= FULL for o in rest):
-                    missing.append(t)  # "jaw crusher": another thing than the cone crusher
-            elif "medium" in t.kinds and not any(explained(t, o, found) > NEAR for o in rest):
-                missing.append(t)  # "brine": the plant has none
+                if (profile.things or not self._plant_place(t, profile, found)) and any(
+                        explained(t, o, found) >= FULL for o in rest):
+                    # "jaw crusher": another thing than the cone crusher; "boiler 3" of the
+                    # outdoor temperature, a point of no thing (a room or area several points
+                    # are in is still where it is: "particles in the room")
+                    missing.append(t)
+            elif "medium" in t.kinds and self._other_medium(t, rest, found):
+                missing.append(t)  # "brine": the plant has none; "sludge" of the influent
         if missing:
             return " ".join(t.shown for t in missing)
+        said = self._setpoint_said(a, found)
+        if said and profile.role != "setpoint" and any(o.role == "setpoint" for o in others):
+            return said  # "what is the boiler 3 setpoint": not the boiler's temperature
         ids, pairs = self.semantic.ids(a, found)
         if ids and profile.ids and not ids & profile.ids:
             return " ".join(sorted(ids))
@@ -314,6 +335,58 @@ class ModelStage:
         if profile.point.kind == "bool":
             return _how_much(a)
         return None
+
+    @staticmethod
+    def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:
+        """Another candidate that explains this word and all that `profile` explains ("is it
+        warm outside": the outdoor temperature, not a boiler's); a word another point merely
+        shares ("how much flour is left", and the "door left open" alarm) is no rival."""
+        kept = [u for u in found if u is not t and explained(u, profile, found) >= FULL]
+        return any(explained(t, o, found) >= FULL
+                   and all(explained(u, o, found) >= FULL for u in kept) for o in others)
+
+    @staticmethod
+    def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:
+        """The word of a question that asks for a setting ("setpoint", "target", "SP"), not a
+        measurement; none in a write (its value goes to a setting whatever it is called)."""
+        if a.wants_write:
+            return None
+        return next((t.shown for t in found if t.word in SETPOINT_ASKED
+                     or SETPOINT in t.concepts), None)
+
+    def _other_medium(self, t: Term, rest: list[Profile], found: list[Term]) -> bool:
+        """A medium the point does not explain that the plant has none of ("brine"), or that
+        names other points ("how many m3/h of sludge" of the influent flow, when the sludge
+        valves and pumps are points). A broad medium (water, air, oil: several others are
+        kinds of it) is context ("pH of the recirculation water", "how salty is the water")."""
+        media = {c for c in t.concepts if c.startswith("medium.")}
+        if media and all(broad(c) for c in media):
+            return False  # "the water in the sump", "the air": what most things hold
+        if not any(explained(t, o, found) > NEAR for o in rest):
+            return True
+        return any(explained(t, o, found) >= FULL for o in rest)
+
+    def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
+        """A quantity the command names that the point neither has (by its words or its unit)
+        nor is named by with the word as said: "heat flow" of a temperature ("heat" is read as
+        temperature alone, not in the phrase), "steam flow" of a stock flow (a flow, but not of
+        steam), whether or not another point of the plant has it."""
+        quantities = set(self.semantic.quantities(t)) - GENERAL
+        if not quantities or t.unit or not self.semantic.meaningful(a, t):
+            return False
+        own = {c for c in t.own if c.startswith("quantity.")}
+        if t.word in GENERAL_WORDS or (own and own <= GENERAL):
+            return False  # "level" of "oxygen level": the other word says which quantity
+        # its unit says what it measures when its text does not, or a kind of what its text
+        # names (kW: a heat flow, of a "Heat meter power"), but "phosphorus" is no quantity of
+        # the "MLSS" point, whatever else mg/L measures
+        lexicon = self.rules.profiles.lexicon
+        has = profile.concepts | profile.quantities | frozenset(
+            q for q in profile.unit_quantities if not profile.named_quantities
+            or lexicon.broader((q,)) & profile.named_quantities)
+        if quantities & has or t.own & has or t.raw in profile.words:
+            return False
+        return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)

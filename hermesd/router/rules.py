@@ -221,7 +221,7 @@ class RuleRouter:
         naming = self._naming(toks, self.points[point])
         own = self.label_ids.get(point, set())
         return any(t.is_number and i not in naming and t.text not in own and (
-            _unit_after(toks, i) or (i > 0 and (toks[i - 1].text in self.setting_words
+            unit_after(toks, i) or (i > 0 and (toks[i - 1].text in self.setting_words
                                                 or toks[i - 1].raw in VALUE_BEFORE)))
                    for i, t in enumerate(toks))
 
@@ -485,7 +485,7 @@ class RuleRouter:
             after = toks[i + 1] if i + 1 < len(toks) else None
             if before is not None and before.raw in VALUE_BEFORE:
                 continue
-            if _unit_after(toks, i):
+            if unit_after(toks, i):
                 continue  # "fan pump 1200 rpm": a number with its unit is a value
             if (before is not None and before.text in self.id_words) or \
                     (after is not None and after.text in self.id_words):
@@ -598,7 +598,7 @@ class RuleRouter:
         for i, t in enumerate(toks[:-1]):
             nxt = toks[i + 1]
             family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
-            if nxt.is_number and _unit_after(toks, i + 1):
+            if nxt.is_number and unit_after(toks, i + 1):
                 continue  # "pump 1200 rpm": a value in its unit, not pump number 1200
             if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
                 return f"{t.raw} {nxt.raw}"
@@ -706,7 +706,7 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
-def _unit_after(toks: list[Token], i: int) -> bool:
+def unit_after(toks: list[Token], i: int) -> bool:
     """Whether a unit follows the number at `i` ("1200 rpm", "55 percent", "3巴"): then the
     number is a value in that unit, never the number of a thing."""
     if i + 1 >= len(toks):

@@ -40,8 +40,9 @@ from hermesd.router.coverage import (
     terms,
 )
 from hermesd.router.meaning import Sense
+from hermesd.router.normalize import Token
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
-from hermesd.router.rules import Analysis, Placement, RuleRouter
+from hermesd.router.rules import Analysis, Placement, RuleRouter, unit_after
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
@@ -114,6 +115,8 @@ class Semantic:
             before = toks[i - 1] if i > 0 else None
             if before is not None and (before.raw in PLURAL_MARKS or before.raw in VALUE_BEFORE):
                 continue
+            if before is not None and self._formula(before, t):
+                continue  # "O2 setpoint 8": oxygen, no "o 2"
             if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered):
                 continue
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
@@ -122,7 +125,7 @@ class Semantic:
                       and (j == i - 1 or toks[j].zh)]
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
-            after_unit = i + 1 < len(toks) and bool(toks[i + 1].unit)
+            after_unit = unit_after(toks, i)  # "1200 rpm", "55 percent"
             if after_unit and not t.ordinal:
                 continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200
             whole = isinstance(t.number, int) and t.number >= 0
@@ -135,6 +138,16 @@ class Semantic:
                 elif i + 1 in words and toks[i + 1].zh and "thing" in kinds[i + 1]:
                     pairs.add((words[i + 1], t.text))  # "2号消化池": the thing after it
         return ids, pairs
+
+    def _formula(self, before: Token, t: Token) -> bool:
+        """A letter word and the number written right after it that the lexicon knows only
+        together: a chemical formula (O2, CO2, H2S, NH3), not a numbered thing ("kiln2",
+        "AHU2" are a kiln and an AHU as much as "kiln" and "AHU" are)."""
+        if before.zh or t.zh or not before.raw.isalpha() or not t.raw.isdigit() or t.ordinal:
+            return False
+        lexicon = self.profiles.lexicon
+        joined = lexicon.concepts(before.raw + t.raw)
+        return bool(joined) and not joined & lexicon.concepts(before.raw)
 
     @staticmethod
     def names(word: str, p: Profile, terms: list[Term]) -> bool:

@@ -284,7 +284,7 @@ def _explained(text: str, toks: list[Token], point: Point,
     found = terms(text, toks, profiles)
     allowed = MANNER | _spellings(point.unit)
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
-        explained(t, profile, found) < _enough(t, toks) or _other_kind(t, profile))]
+        explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
 
 

@@ -18,7 +18,7 @@ from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import Analysis
 from tests.support.daemon import fake_device
-from tests.support.plants import cold_store, config_of, own_plant
+from tests.support.plants import cold_store, config_of, dev_plant, own_plant
 
 
 class NoWorker:
@@ -45,8 +45,11 @@ def _battery() -> Config:
     })}})
 
 
-PLANTS: dict[str, Config] = {"battery": _battery(), "cold": config_of(cold_store()),
-                             "fishfarm": config_of(own_plant("fishfarm"))}
+PLANTS: dict[str, Config] = {
+    "battery": _battery(), "cold": config_of(cold_store()), "dev": config_of(dev_plant()),
+    **{name: config_of(own_plant(name))
+       for name in ("fishfarm", "paper_machine", "wastewater", "mine_conveyor", "quarry",
+                    "cleanroom")}}
 
 
 def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage, Analysis]:
@@ -71,6 +74,11 @@ def handed_on(plant: str, text: str, *, strict: bool = True) -> tuple[ModelStage
     # (the rules refuse these before the model; the check would too)
     ("battery", "what's inverter 3 producing", "inverter1_power", False),  # another number
     ("battery", "how hot is the battery room", "heater", False),  # a measure of an on/off
+    # a thing other points are of, said of a point of no thing
+    ("dev", "what is the temperature of boiler 3", "outdoor_temp", False),
+    ("fishfarm", "how much oxygen is in tank 2", "o2_setpoint", False),
+    # a word like "outside" that another candidate explains with all this one does
+    ("dev", "is it warm outside", "boiler1_temp", False),
 ])
 def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: str,
                                                               point: str, strict: bool) -> None:
@@ -81,9 +89,71 @@ def test_a_choice_that_lacks_what_is_named_comes_back_unknown(plant: str, text: 
 
 
 @pytest.mark.parametrize(("plant", "text", "point"), [
+    # a quantity the point does not have, though a word of it is one the point is named by
+    ("dev", "what's the heat flow", "boiler1_temp"),  # "heat" alone is a temperature
+    ("cold", "what's the heat load on the freezer", "freezer1_air"),
+    # ...a flow, but not of what is asked: "steam" is no word of the thick stock's flow
+    ("paper_machine", "steam flow to the dryers", "stock_flow"),
+    # ...a quantity a unit of many (mg/L) would measure, of a point whose name says another
+    ("wastewater", "what's the phosphorus in the effluent", "mlss"),
+    ("wastewater", "what's the DO in basin 3", "mlss"),
+    # a medium other points of the plant are named by, which this one is not
+    ("wastewater", "how many m3/h of sludge are we wasting", "influent_flow"),
+    # ...while a word of the plant's names in a phrase that means the same as the word
+    # ("jaw crusher": a crusher) still names the thing it names
+    ("quarry", "jaw crusher oil temperature", "cone_oil_temp"),
+])
+def test_a_choice_that_lacks_the_quantity_or_medium_named_comes_back_unknown(
+        plant: str, text: str, point: str) -> None:
+    stage, a = handed_on(plant, text, strict=False)
+    checked = stage.check(a, Action("read", {"point": point}))
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+    # and the model is offered the refusal: the best candidate does not explain it all
+    assert [c for c in stage.offer(a) if c.name == "respond"]
+
+
+def _heat_plant() -> Config:
+    """A plant nobody tuned on: a district heating substation with a heat meter."""
+    return config_of({"node": {"id": "sub"}, "devices": {"meter": fake_device({
+        "heat_power": {"name": "Heat meter power", "type": "float", "unit": "kW"},
+        "supply_temp": {"name": "Primary supply temperature", "type": "float", "unit": "°C"},
+        "return_temp": {"name": "Primary return temperature", "type": "float", "unit": "°C"},
+        "water_flow": {"name": "Primary water flow", "type": "float", "unit": "m³/h"},
+    })}})
+
+
+PLANTS["substation"] = _heat_plant()
+
+
+def test_the_same_words_stand_where_the_point_has_them() -> None:
+    # the heat flow is the meter's power in kW (a unit of heat flow, and "heat" is its word)
+    stage, a = handed_on("substation", "what's the heat flow", strict=False)
+    assert stage.check(a, Action("read", {"point": "heat_power"})) == \
+        Action("read", {"point": "heat_power"})
+    checked = stage.check(a, Action("read", {"point": "supply_temp"}))
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+    checked = stage.check(a, Action("read", {"point": "water_flow"}))  # a flow, of water
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
     ("battery", "how full is the battery", "soc"),
     ("fishfarm", "how salty is the water", "salinity"),  # the water is no thing of its own
     ("fishfarm", "how much water is in the sump", "sump_level"),
+    # "level" of a phrase whose other word names the quantity ("ammonia level") asks nothing
+    # of its own
+    ("fishfarm", "ammonia levels?", "ammonia"),
+    ("wastewater", "oxygen level aeration tank two", "basin2_do"),
+    # water, air, oil: what most things hold is context, whether or not a point names it
+    ("mine_conveyor", "how deep is the water in the sump", "sump_level"),
+    # a word that means another thing in a phrase than alone: the "blower main" is an air
+    # main, no blower (though the plant has blowers); an influent is sewage coming in
+    ("wastewater", "what's the air pressure in the blower main", "air_main_pressure"),
+    ("wastewater", "pH of the incoming sewage", "influent_ph"),
+    # a room several points are in is where a point of no thing is
+    ("cleanroom", "particles in the room", "particle_count"),
+    # ...while a word another point merely shares is no reason ("door left open" alarm)
+    ("cold", "how much flour is left in the silo", "flour_level"),
 ])
 def test_a_choice_that_has_what_is_named_stands(plant: str, text: str, point: str) -> None:
     stage, a = handed_on(plant, text, strict=False)
@@ -132,3 +202,29 @@ def test_a_count_beside_a_quantity_the_point_has_is_context() -> None:
     stage, a = handed_on("moulding", "how many shots so far", strict=False)
     checked = stage.check(a, Action("read", {"point": "cycle_time"}))
     assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+
+
+def test_a_setting_asked_for_is_no_measurement() -> None:
+    stage, a = handed_on("dev", "what is the boiler 3 setpoint", strict=False)
+    checked = stage.check(a, Action("read", {"point": "boiler3_temp"}))
+    assert checked.name == "respond" and checked.args["asked"] == "setpoint", checked
+    assert stage.check(a, Action("read", {"point": "boiler3_setpoint"})) == \
+        Action("read", {"point": "boiler3_setpoint"})
+
+
+@pytest.mark.parametrize("text", ["O2 setpoint 8", "what's the o2 setpoint"])
+def test_a_chemical_formula_is_no_numbered_thing(text: str) -> None:
+    # "O2" is oxygen, not a thing "o" number 2 (while "kiln2" is kiln 2)
+    stage, a = handed_on("fishfarm", text, strict=False)
+    assert stage.check(a, Action("read", {"point": "o2_setpoint"})) == \
+        Action("read", {"point": "o2_setpoint"})
+    assert stage.semantic.ids(a, stage.semantic.terms(a))[1] == set()
+    stage, a = handed_on("fishfarm", "what's the oxygen in tank2", strict=False)
+    assert ("tank", "2") in stage.semantic.ids(a, stage.semantic.terms(a))[1]
+
+
+def test_a_number_before_a_unit_word_is_a_value_to_the_check() -> None:
+    # "fifty five percent": a value, no valve number 55
+    stage, a = handed_on("cleanroom", "chw valve fifty five percent", strict=False)
+    assert stage.check(a, Action("write", {"point": "chw_valve", "value": 55})) == \
+        Action("write", {"point": "chw_valve", "value": 55})
