@@ -12,7 +12,7 @@ from hermesd.answer import Action
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.write_gate import gated
-from tests.support.plants import config_of, own_plant
+from tests.support.plants import config_of, own_plant, placed_without_model
 
 PLANTS = ("cleanroom", "mine_conveyor", "compressed_air")
 ROUTERS = {name: Router(config_of(own_plant(name))) for name in PLANTS}
@@ -20,12 +20,8 @@ STAGES = {name: ModelStage(config_of(own_plant(name)), object()) for name in PLA
 
 
 def placed(plant: str, text: str) -> Action | None:
-    router = ROUTERS[plant]
-    analysis = router.rules.analyse(text)
-    found = router.rules.place(analysis)
-    if found is None:
-        found = router.semantic.judge(analysis).placement
-    return None if found is None else found.action
+    """What the rules, then the semantic stage, place without the model (None: the model's)."""
+    return placed_without_model(ROUTERS[plant], text)
 
 
 def checked(plant: str, text: str, point: str) -> Action:

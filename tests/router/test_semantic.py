@@ -23,6 +23,7 @@ from tests.support.plants import (
     dev_plant,
     own_commands,
     own_plant,
+    placed_without_model,
 )
 
 #: every plant written for the router: those the other tests know, then the rest of the folder
@@ -33,13 +34,8 @@ ROUTERS["dev"] = Router(config_of(dev_plant()))
 
 
 def decide(plant: str, text: str) -> Action | None:
-    """The action the rules and the semantic stage place, or None (the model's to decide)."""
-    router = ROUTERS[plant]
-    analysis = router.rules.analyse(text)
-    placed = router.rules.place(analysis)
-    if placed is None:
-        placed = router.semantic.judge(analysis).placement
-    return None if placed is None else placed.action
+    """What the rules, then the semantic stage, place without the model (None: the model's)."""
+    return placed_without_model(ROUTERS[plant], text)
 
 
 def right(action: Action, expect: dict[str, Any]) -> bool:

@@ -24,7 +24,7 @@ from hermesd.answer import Action
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.write_gate import doubt
-from tests.support.plants import config_of, own_plant
+from tests.support.plants import config_of, own_plant, placed_without_model
 
 PLANTS = ("wastewater", "paper_machine", "compressed_air")
 CONFIGS = {name: config_of(own_plant(name)) for name in PLANTS}
@@ -34,12 +34,7 @@ STAGES = {name: ModelStage(config, object()) for name, config in CONFIGS.items()
 
 def placed(plant: str, text: str) -> Action | None:
     """What the rules, then the semantic stage, place without the model (None: the model's)."""
-    router = ROUTERS[plant]
-    analysis = router.rules.analyse(text)
-    found = router.rules.place(analysis)
-    if found is None:
-        found = router.semantic.judge(analysis).placement
-    return None if found is None else found.action
+    return placed_without_model(ROUTERS[plant], text)
 
 
 def offered(plant: str, text: str) -> list[str]:

@@ -17,8 +17,10 @@ from typing import Any
 
 import yaml
 
+from hermesd.answer import Action
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
+from hermesd.router import Router
 
 FAKE_TOOL = Path(__file__).with_name("fake_tool.py")
 #: plants of other industries, with commands written before the router ran on them
@@ -196,3 +198,12 @@ COLD_STORE_COMMANDS: list[dict[str, Any]] = [
     _respond("how much does a loaf cost"),
     _respond("erase the audit log"),
 ]
+
+
+def placed_without_model(router: Router, text: str) -> Action | None:
+    """The action the rules, then the semantic stage, place (None: the model's to decide)."""
+    analysis = router.rules.analyse(text)
+    found = router.rules.place(analysis)
+    if found is None:
+        found = router.semantic.judge(analysis).placement
+    return None if found is None else found.action
