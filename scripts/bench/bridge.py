@@ -21,8 +21,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import os
 import statistics
 import subprocess
 import sys
@@ -138,18 +136,6 @@ def tree(pid: int) -> list[int]:
     return pids
 
 
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU time of these processes' threads, to the nanosecond (/proc/PID/task/TID/schedstat:
-    utime + stime in clock ticks would be 10 ms steps, a tenth of a poll's cost here)."""
-    total = 0
-    for pid in pids:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
-                    open(f"/proc/{pid}/task/{tid}/schedstat", encoding="ascii") as f:
-                total += int(f.read().split()[0])
-    return total / 1e9
-
-
 def pss_mib(pids: list[int]) -> float:
     total = 0
     for pid in pids:
@@ -171,9 +157,9 @@ def measure(pid: int, seconds: float) -> tuple[float, float, dict[str, tuple[flo
     """(CPU % of one core, PSS MiB, {process: (CPU %, PSS MiB)}) of `pid` and its descendants
     over `seconds`."""
     pids = tree(pid)
-    before = {p: cpu_seconds([p]) for p in pids}
+    before = {p: procfs.thread_cpu_seconds(p) for p in pids}
     time.sleep(seconds)
-    each = {name(p): ((cpu_seconds([p]) - before[p]) / seconds * 100, pss_mib([p]))
+    each = {name(p): ((procfs.thread_cpu_seconds(p) - before[p]) / seconds * 100, pss_mib([p]))
             for p in pids}
     return sum(c for c, _ in each.values()), sum(m for _, m in each.values()), each
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import json
 import os
 import signal
@@ -70,18 +69,6 @@ async def round_trips(path: str, request: bytes, n: int, warmup: int = 200) -> l
         writer.close()
         await writer.wait_closed()
     return times
-
-
-def cpu_seconds(pids: list[int]) -> float:
-    """CPU time of these processes' threads to the nanosecond (/proc/PID/task/TID/schedstat;
-    utime + stime come in 10 ms ticks, the time of dozens of requests)."""
-    total = 0
-    for pid in pids:
-        for tid in os.listdir(f"/proc/{pid}/task"):
-            with contextlib.suppress(FileNotFoundError, ProcessLookupError), \
-                    open(f"/proc/{pid}/task/{tid}/schedstat", encoding="ascii") as f:
-                total += int(f.read().split()[0])
-    return total / 1e9
 
 
 def rss_mib(pid: int) -> float:
@@ -173,13 +160,14 @@ def main() -> None:
                 tools = sorted(procfs.children(proc.pid))
                 cpu = {"echo": 0.0, "hermesd": 0.0, "tools": 0.0}
                 for _ in range(rounds):
-                    before = cpu_seconds([echo.pid])
+                    before = procfs.thread_cpu_seconds(echo.pid)
                     floor += asyncio.run(round_trips(echo_path, read, args.calls // rounds))
-                    cpu["echo"] += cpu_seconds([echo.pid]) - before
-                    before, before_tools = cpu_seconds([proc.pid]), cpu_seconds(tools)
+                    cpu["echo"] += procfs.thread_cpu_seconds(echo.pid) - before
+                    before = procfs.thread_cpu_seconds(proc.pid)
+                    before_tools = procfs.thread_cpu_seconds(*tools)
                     ours += asyncio.run(round_trips(control, read, args.calls // rounds))
-                    cpu["hermesd"] += cpu_seconds([proc.pid]) - before
-                    cpu["tools"] += cpu_seconds(tools) - before_tools
+                    cpu["hermesd"] += procfs.thread_cpu_seconds(proc.pid) - before
+                    cpu["tools"] += procfs.thread_cpu_seconds(*tools) - before_tools
             finally:
                 echo.terminate()
                 echo.wait()

@@ -48,6 +48,7 @@ from typing import Any
 
 # a sibling script named like a library (serial.py) must not shadow it
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.support
 
 from hermes_tools.modbus.tool import ModbusTool  # noqa: E402
 from pymodbus.client import AsyncModbusTcpClient  # noqa: E402
@@ -57,12 +58,12 @@ from hermesd.config.model import Config  # noqa: E402
 from hermesd.core.protocol import Event, Message, encode  # noqa: E402
 from hermesd.supervisor import Supervisor  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
+from tests.support import procfs  # noqa: E402
 
 REGISTERS = 1000
 CLOCK = 0  # the fast group's uint32 clock at 0..1
 #: (name, interval in seconds, first register, last register + 1)
 GROUPS = (("fast", 0.1, 0, 100), ("medium", 1.0, 100, 500), ("slow", 10.0, 500, 1000))
-CLK = os.sysconf("SC_CLK_TCK")
 SAMPLE_EVERY = 0.005  # seconds between freshness samples
 
 
@@ -225,11 +226,6 @@ def capacity(port: int, cfg: Config, plan: list[tuple[int, int]], rounds: int,
 
 # -- 2. on schedule -------------------------------------------------------------------------
 
-def cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK
-
-
 def memory_kib(pid: int) -> tuple[int, int]:
     status = dict(line.split(":", 1) for line in Path(f"/proc/{pid}/status").read_text()
                   .splitlines() if ":" in line)
@@ -299,9 +295,9 @@ async def tool_schedule(cfg: Config, seconds: float) -> dict[str, float]:
         counted[0] = 0
         window[0] = start = time.time()
         window[1] = start + seconds
-        cpu0 = cpu_seconds(pid)
+        cpu0 = (procfs.cpu_seconds(pid) or 0.0)
         await asyncio.sleep(seconds)
-        cpu = cpu_seconds(pid) - cpu0
+        cpu = (procfs.cpu_seconds(pid) or 0.0) - cpu0
         mem = memory_kib(pid)
     finally:
         runner.cancel()
@@ -341,9 +337,9 @@ async def bare_schedule_main(port: int, seconds: float,
         by_interval.setdefault(interval, []).append((address, count))
     tasks = [asyncio.create_task(group(i, m)) for i, m in sorted(by_interval.items())]
     await asyncio.sleep(max(0.0, start - time.time()))
-    cpu0 = cpu_seconds(os.getpid())
+    cpu0 = (procfs.cpu_seconds(os.getpid()) or 0.0)
     await asyncio.sleep(max(0.0, end - time.time()))
-    cpu = cpu_seconds(os.getpid()) - cpu0
+    cpu = (procfs.cpu_seconds(os.getpid()) or 0.0) - cpu0
     mem = memory_kib(os.getpid())
     for task in tasks:
         task.cancel()

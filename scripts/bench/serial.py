@@ -32,6 +32,7 @@ from typing import Any
 
 # this file is named serial.py: its own directory must not shadow pyserial's `serial`
 sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != Path(__file__).parent.resolve()]
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # tests.support
 
 import serial  # noqa: E402
 import yaml  # noqa: E402
@@ -39,6 +40,7 @@ import yaml  # noqa: E402
 from hermesd.config import load_config  # noqa: E402
 from hermesd.core.protocol import Call, Configure, Event, FrameDecoder, Result, decode, encode  # noqa: E402
 from hermesd.toolspecs import tool_specs  # noqa: E402
+from tests.support import procfs  # noqa: E402
 
 SCALE_POINT = {"query": "W\r\n", "pattern": r"(?P<value>[-+]?\d+(?:\.\d+)?)\s*kg",
                "type": "float", "unit": "kg"}
@@ -169,7 +171,7 @@ class ToolProcess:
         return await self.request(lambda i: Call(i, "read", {"point": point}, {}, 5000))
 
     def cpu_seconds(self) -> float:
-        return cpu_of(self.proc.pid)
+        return procfs.thread_cpu_seconds(self.proc.pid)
 
     async def stop(self) -> None:
         self.writer.close()
@@ -211,24 +213,13 @@ print(lines)
 """
 
 
-def cpu_of(pid: int) -> float:
-    """Seconds on a CPU of all the threads of a process (schedstat: nanoseconds, not ticks)."""
-    total = 0
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            total += int((task / "schedstat").read_text().split()[0])
-        except (OSError, IndexError, ValueError):
-            continue  # a thread that just ended
-    return total / 1e9
-
-
 def bare_reader_cpu(link: Path, seconds: float) -> tuple[float, int]:
     proc = subprocess.Popen([sys.executable, "-c", BARE_READER, str(link), str(seconds + 1.0)],
                             stdout=subprocess.PIPE, text=True)
     time.sleep(1.0)  # start-up (the interpreter and pyserial imports) is not the steady state
-    before = cpu_of(proc.pid)
+    before = procfs.thread_cpu_seconds(proc.pid)
     time.sleep(seconds)
-    used = cpu_of(proc.pid) - before
+    used = procfs.thread_cpu_seconds(proc.pid) - before
     out, _ = proc.communicate(timeout=10)
     return used, int(out.strip() or 0)
 
