@@ -51,12 +51,17 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 
 def _construct_text(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
     """A string, unless an escape made it hold a surrogate ("\\ud800"): no UTF-8 can carry
-    it, so nothing downstream (a tool's configure frame, a topic, a log) could."""
+    it, so nothing downstream (a tool's configure frame, a topic, a log) could; or a NUL
+    ("\\0", "\\x00"), which no path, topic, command argument or C string can hold."""
     text = loader.construct_yaml_str(node)
     if _SURROGATE.search(text):
         raise yaml.constructor.ConstructorError(
             None, None, "a \\uD800-\\uDFFF escape is half of a character, not text (write "
             "a character beyond U+FFFF as \\U0001F600 or as itself)", node.start_mark)
+    if "\x00" in text:
+        raise yaml.constructor.ConstructorError(
+            None, None, "a NUL character (\\0) is not text: no path, topic or name can hold "
+            "it", node.start_mark)
     return text
 
 

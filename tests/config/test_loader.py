@@ -256,6 +256,20 @@ def test_a_surrogate_escape_is_refused_where_it_is_written(tmp_path: Path, escap
     assert "half of a character" in line
 
 
+@pytest.mark.parametrize("escaped", ["\\0", "\\x00", "\\u0000"])
+@pytest.mark.parametrize("where", ["paths: {{state_dir: \"/srv/h/s{e}\"}}\n",
+                                   "devices:\n  d1: {{driver: exec, command: [x], points: "
+                                   "\"p{e}\"}}\n",
+                                   "devices:\n  \"d{e}1\": {{driver: exec, command: [x]}}\n"])
+def test_a_nul_escape_is_refused_where_it_is_written(tmp_path: Path, escaped: str,
+                                                    where: str) -> None:
+    # no path, topic or argument can hold a NUL: it once escaped as a ValueError traceback
+    text = "node: {id: a}\n" + where.format(e=escaped)
+    (line,) = problems(tmp_path, text)
+    assert line.startswith("config error: (file): YAML syntax error at line "), line
+    assert "NUL character" in line
+
+
 def test_characters_beyond_the_first_plane_are_text(tmp_path: Path) -> None:
     text = ('node: {id: a, name: "Kiln \\U0001F525 \U0001F525"}\n'
             "devices:\n  d1: {driver: exec, command: [x]}\n")
