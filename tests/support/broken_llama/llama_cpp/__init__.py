@@ -55,8 +55,39 @@ def llama_model_get_vocab(model: Any) -> Any:
     return model
 
 
+class _Batch:
+    def __init__(self, n: int) -> None:
+        self.n_tokens = 0
+        self.token = [0] * n
+        self.pos = [0] * n
+        self.n_seq_id = [0] * n
+        self.seq_id = [[0] for _ in range(n)]
+        self.logits = [False] * n
+
+
 def llama_batch_init(n: int, embd: int, seqs: int) -> Any:
-    return object()
+    return _Batch(n)
+
+
+def llama_get_memory(ctx: Any) -> Any:
+    return ctx
+
+
+def llama_memory_seq_rm(memory: Any, seq: int, start: int, end: int) -> bool:
+    return True
+
+
+def llama_decode(ctx: Any, batch: _Batch) -> int:
+    if batch.n_tokens > CRASH_AFTER:
+        _crash()
+    return 0
+
+
+_LOGITS = (ctypes.c_float * 256)()
+
+
+def llama_get_logits_ith(ctx: Any, i: int) -> Any:
+    return ctypes.cast(_LOGITS, ctypes.POINTER(ctypes.c_float))
 
 
 def llama_batch_free(batch: Any) -> None:
