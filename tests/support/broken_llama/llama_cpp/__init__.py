@@ -94,28 +94,8 @@ def llama_batch_free(batch: Any) -> None:
     pass
 
 
-def llama_sampler_chain_default_params() -> Any:
-    return None
-
-
-def llama_sampler_chain_init(params: Any) -> Any:
-    return []
-
-
 def llama_sampler_init_grammar(vocab: Any, grammar: bytes, root: bytes) -> Any:
     return object()
-
-
-def llama_sampler_init_greedy() -> Any:
-    return object()
-
-
-def llama_sampler_chain_add(chain: list[Any], sampler: Any) -> None:
-    chain.append(sampler)
-
-
-def llama_sampler_sample(chain: Any, ctx: Any, index: int) -> int:
-    return 0
 
 
 def llama_sampler_free(chain: Any) -> None:
@@ -124,3 +104,20 @@ def llama_sampler_free(chain: Any) -> None:
 
 def llama_vocab_is_eog(vocab: Any, token: int) -> bool:
     return token == 0
+
+
+class llama_token_data(ctypes.Structure):  # llama_cpp's own names
+    _fields_ = [("id", ctypes.c_int32), ("logit", ctypes.c_float), ("p", ctypes.c_float)]
+
+
+class llama_token_data_array(ctypes.Structure):
+    _fields_ = [("data", ctypes.POINTER(llama_token_data)), ("size", ctypes.c_size_t),
+                ("selected", ctypes.c_int64), ("sorted", ctypes.c_bool)]
+
+
+def llama_sampler_apply(sampler: Any, candidates: Any) -> None:
+    pass  # a grammar that allows every token
+
+
+def llama_sampler_accept(sampler: Any, token: int) -> None:
+    pass
