@@ -396,8 +396,10 @@ class ModelStage:
         elif self.options.strategy == "naive":
             line = await self._naive(ctx, text, timings)
         else:
+            # the likeliest first (the worker guesses it): a write, when the words offer one
+            likely = sorted(offered, key=lambda c: c.name != "write")
             line = await self._generate(ctx, text, gbnf(offered), timings,
-                                        choices=[c.line for c in offered])
+                                        choices=[c.line for c in likely])
         candidates = tuple(a.candidates[:TOP_CANDIDATES])
         if line is None:
             self.counters.failures += 1

@@ -119,6 +119,27 @@ async def test_worker_serves_completions_under_a_grammar() -> None:
         assert status["generations"] >= 6 and status["threads"] == 1
 
 
+async def test_the_guessed_line_never_changes_the_answer() -> None:
+    """The first of `choices` is decoded with the command as a guess and checked token by
+    token: whichever line comes first, and with no choices at all (no guess, no early stop),
+    the model answers the same; a context left with a wrong guess in it misleads no later
+    command."""
+    lines = ["read boiler3_temp", "read tank_level", "respond out_of_scope"]
+    answers = set()
+    async with worker_process(spec()) as (_, worker):
+        await wait_state(worker, "ready")
+        for text in ("what is the boiler 3 temperature", "how full is the tank",
+                     "what is the capital of France"):
+            plain = await complete(worker, text)
+            answers.add(plain["text"])
+            for order in (lines, lines[::-1], lines[1:] + lines[:1]):
+                guessed = await complete(worker, text, choices=order)
+                assert guessed["finish_reason"] == "stop"
+                assert guessed["text"] == plain["text"], (text, order)
+                assert guessed["generated_tokens"] <= plain["generated_tokens"]
+    assert len(answers) >= 2, answers  # the commands are told apart
+
+
 async def test_requests_beyond_the_queue_are_busy() -> None:
     async with worker_process(spec(queue=0)) as (_, worker):
         await wait_state(worker, "ready")

@@ -10,6 +10,7 @@ llama.cpp cannot parse is refused before sampling.
 
 from __future__ import annotations
 
+import ctypes
 import logging
 import time
 from collections.abc import Sequence
@@ -21,6 +22,9 @@ log = logging.getLogger(__name__)
 
 N_BATCH = 512
 SCORE_BATCH = 64  # tokens of one option scored in one decode
+TOP = 64  # the best tokens the grammar judges first when sampling
+#: llama_token_data as numpy lays it out: the array the grammar sampler marks
+TOKEN_DATA = [("id", "<i4"), ("logit", "<f4"), ("p", "<f4")]
 #: the warm-up: a command of the length people give, with the chat markup a request carries.
 #: A llama.cpp built for another CPU survives loading and a few tokens, then dies in llama_decode
 #: (SIGSEGV, SIGILL) on anything longer; this makes it die at start, where it is counted, and
@@ -80,9 +84,11 @@ class Engine:
         self.n_vocab = int(self.llm.n_vocab())
         self.warmed = False  # warm_up() has decoded a realistic prompt on this engine
         self._batch = llama_cpp.llama_batch_init(SCORE_BATCH, 0, 1)
+        self._gen_batch = llama_cpp.llama_batch_init(N_BATCH, 0, 1)
 
     def close(self) -> None:
         self._lib.llama_batch_free(self._batch)
+        self._lib.llama_batch_free(self._gen_batch)
         self.llm.close()
 
     # -- prompts -----------------------------------------------------------------------------
@@ -128,15 +134,7 @@ class Engine:
         if len(full) + 8 > self.context:
             raise ValueError(f"the prompt is {len(full)} tokens; the context holds {self.context}")
         if reuse:
-            held = self.llm.n_tokens
-            ids = self.llm.input_ids
-            same = 0
-            # Only the prepared prefix is reused, never the tail of the previous command: a
-            # command then costs the same whether or not it repeats the last one, and at least
-            # one token is evaluated for fresh logits.
-            limit = min(held, len(self.prefix), len(full) - 1)
-            while same < limit and ids[same] == full[same]:
-                same += 1
+            same = self._reused(full)
         else:
             same = 0
             self.llm.reset()  # type: ignore[no-untyped-call]
@@ -149,27 +147,32 @@ class Engine:
     def complete(self, suffix: Sequence[Part], *, grammar: str | None, max_tokens: int,
                  deadline: float, reuse: bool = True,
                  choices: Sequence[str] = ()) -> Completion:
-        """Greedy completion under `grammar`. With `choices` (the lines the grammar admits),
-        generation stops as soon as only one of them is still possible: its remaining tokens
-        are forced, so decoding them would only cost time."""
-        lib = self._lib
-        chain = lib.llama_sampler_chain_init(lib.llama_sampler_chain_default_params())
+        """Greedy completion under `grammar`. With `choices` (the lines the grammar admits, the
+        likeliest first), generation stops as soon as only one of them is still possible (its
+        remaining tokens are forced, so decoding them would only cost time), and the first
+        line's tokens up to that point are guessed: decoded in the same batch as the command,
+        then checked token by token against what the model picks. A right guess saves a decode
+        per token (a decode of one token costs about as much as a batch of three); a wrong one
+        costs its batch rows, and generation goes on from the first token that differed. The
+        answer is the model's greedy choice either way."""
+        rule = None
+        if grammar:
+            rule = self._lib.llama_sampler_init_grammar(self.vocab, grammar.encode(), b"root")
+            if not rule:
+                raise GrammarError("llama.cpp could not parse the grammar")
         try:
-            if grammar:
-                sampler = lib.llama_sampler_init_grammar(self.vocab, grammar.encode(), b"root")
-                if not sampler:
-                    raise GrammarError("llama.cpp could not parse the grammar")
-                lib.llama_sampler_chain_add(chain, sampler)
-            lib.llama_sampler_chain_add(chain, lib.llama_sampler_init_greedy())
             started = time.perf_counter()
-            prompt_tokens, evaluated = self._evaluate(self.tokens(suffix), reuse=reuse)
+            guess = self._guess(choices, max_tokens) if choices else []
+            prompt_tokens, evaluated, rows = self._evaluate_then(self.tokens(suffix), guess,
+                                                                 reuse=reuse)
+            answer = prompt_tokens  # the position of the answer's first token
             evaluated_at = time.perf_counter()
             out: list[int] = []
             finish = "length"
             decided: str | None = None
             while len(out) < max_tokens:
-                token = lib.llama_sampler_sample(chain, self.llm.ctx, -1)
-                if lib.llama_vocab_is_eog(self.vocab, token):
+                token = self._pick(rows[len(out)], rule)
+                if self._lib.llama_vocab_is_eog(self.vocab, token):
                     finish = "stop"
                     break
                 out.append(token)
@@ -183,14 +186,130 @@ class Engine:
                 if time.monotonic() > deadline:
                     finish = "deadline"
                     break
-                self.llm.eval([token])
+                if len(out) < len(rows):
+                    if token == guess[len(out) - 1]:
+                        continue  # guessed right: its logits are already there
+                    rows = rows[:len(out)]  # the rest of the guess is not what the model says
+                rows.append(self._decode_one(token, answer + len(out) - 1))
             done = time.perf_counter()
         finally:
-            lib.llama_sampler_free(chain)
+            if rule is not None:
+                self._lib.llama_sampler_free(rule)
+            # the next command starts from the prefix (if the context still holds it)
+            self.llm.n_tokens = min(self.llm.n_tokens, len(self.prefix))
         text = decided if decided is not None else \
             self.llm.detokenize(out).decode("utf-8", errors="replace")
         return Completion(text, finish, prompt_tokens, evaluated, len(out),
                           (evaluated_at - started) * 1000, (done - evaluated_at) * 1000)
+
+    def _guess(self, choices: Sequence[str], max_tokens: int) -> list[int]:
+        """The tokens of the first (likeliest) choice that would have to be decoded to reach
+        the token that tells it from every other choice (that one is sampled, not decoded)."""
+        toks = self.llm.tokenize(choices[0].encode(), add_bos=False, special=False)
+        for n in range(1, len(toks) + 1):
+            said = self.llm.detokenize(toks[:n]).decode("utf-8", errors="replace")
+            if sum(c.startswith(said) for c in choices) == 1:
+                return toks[:n - 1][:max_tokens - 1]
+        return toks[:max_tokens - 1]  # a prefix of another choice: up to its end
+
+    def _evaluate_then(self, suffix: list[int], guess: list[int], *, reuse: bool
+                       ) -> tuple[int, int, list[Any]]:
+        """Bring the context to prefix + suffix + guess, in one decode when it is under
+        `N_BATCH` tokens; (prompt tokens, tokens evaluated, the logits after the suffix and
+        after each guessed token)."""
+        full = self.prefix + suffix
+        if len(full) + len(guess) + 8 > self.context:
+            raise ValueError(f"the prompt is {len(full)} tokens; the context holds {self.context}")
+        same = self._reused(full) if reuse else 0
+        todo = full[same:] + guess
+        lib = self._lib
+        lib.llama_memory_seq_rm(lib.llama_get_memory(self.llm.ctx), -1, same, -1)
+        self.llm.n_tokens = same
+        want = len(guess) + 1  # rows with logits: the last suffix token and every guess
+        cut = max(0, len(todo) - N_BATCH)  # the last batch holds every row wanted
+        for start in range(0, cut, N_BATCH):
+            self._decode(todo[start:min(start + N_BATCH, cut)], N_BATCH)
+        last = todo[cut:]
+        self._decode(last, len(last) - want)
+        return len(full), len(full) - same, [self._row(len(last) - want + i)
+                                             for i in range(want)]
+
+    def _reused(self, full: list[int]) -> int:
+        """How many tokens of the prepared prefix the context still holds. Only the prefix is
+        reused, never the tail of the previous command: a command then costs the same whether
+        or not it repeats the last one, and at least one token is evaluated for fresh logits."""
+        ids = self.llm.input_ids
+        limit = min(self.llm.n_tokens, len(self.prefix), len(full) - 1)
+        same = 0
+        while same < limit and ids[same] == full[same]:
+            same += 1
+        return same
+
+    def _decode(self, toks: list[int], first_row: int) -> None:
+        """Decode `toks` after what the context holds; logits for the rows from `first_row`."""
+        pos = self.llm.n_tokens
+        batch = self._gen_batch
+        batch.n_tokens = len(toks)
+        for i, tok in enumerate(toks):
+            batch.token[i] = tok
+            batch.pos[i] = pos + i
+            batch.n_seq_id[i] = 1
+            batch.seq_id[i][0] = 0
+            batch.logits[i] = i >= first_row
+        if self._lib.llama_decode(self.llm.ctx, batch) != 0:
+            raise RuntimeError("llama_decode failed")
+        self.llm.input_ids[pos:pos + len(toks)] = toks
+        self.llm.n_tokens = pos + len(toks)
+
+    def _decode_one(self, token: int, pos: int) -> Any:
+        """Decode one generated token at `pos` (dropping what the context held from there);
+        the logits after it."""
+        lib = self._lib
+        lib.llama_memory_seq_rm(lib.llama_get_memory(self.llm.ctx), -1, pos, -1)
+        self.llm.n_tokens = pos
+        self._decode([token], 0)
+        return self._row(0)
+
+    def _row(self, i: int) -> Any:
+        import numpy as np
+
+        return np.ctypeslib.as_array(self._lib.llama_get_logits_ith(self.llm.ctx, i),
+                                     shape=(self.n_vocab,)).copy()
+
+    def _pick(self, logits: Any, rule: Any) -> int:
+        """The greedy token under `rule` (a grammar sampler), as llama.cpp's grammar + greedy
+        chain picks it, but the grammar judges only the best `TOP` tokens first: the best of
+        those it allows is the best of all it allows. Only when it allows none of them does it
+        judge the whole vocabulary (which is what costs: ~150k tokens against the grammar)."""
+        import numpy as np
+
+        if rule is None:
+            return int(np.argmax(logits))
+        top = np.sort(np.argpartition(logits, -TOP)[-TOP:])  # id order: ties go to the lowest
+        token = self._allowed_best(top, logits[top], rule)
+        if token is None:
+            token = self._allowed_best(np.arange(self.n_vocab), logits, rule)
+        if token is None:
+            raise RuntimeError("the grammar allows no token")
+        if not self._lib.llama_vocab_is_eog(self.vocab, token):
+            self._lib.llama_sampler_accept(rule, token)
+        return token
+
+    def _allowed_best(self, ids: Any, logits: Any, rule: Any) -> int | None:
+        import numpy as np
+
+        lib = self._lib
+        data = np.empty(len(ids), dtype=TOKEN_DATA)
+        data["id"] = ids
+        data["logit"] = logits
+        data["p"] = 0.0
+        array = lib.llama_token_data_array(
+            data.ctypes.data_as(ctypes.POINTER(lib.llama_token_data)), len(ids), -1, False)
+        lib.llama_sampler_apply(rule, ctypes.byref(array))
+        kept = data["logit"]
+        if not np.isfinite(kept).any():
+            return None
+        return int(data["id"][int(np.argmax(np.where(np.isfinite(kept), kept, -np.inf)))])
 
     def score(self, suffix: Sequence[Part], options: Sequence[str], *,
               reuse: bool = True) -> tuple[list[float], Completion]:

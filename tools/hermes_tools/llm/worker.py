@@ -49,7 +49,9 @@ _TIMING = {"type": "object", "required": ["prompt_tokens", "evaluated_tokens", "
 COMPLETE_SPEC = ActionSpec(
     name="complete",
     description="Complete the prepared prompt prefix + `suffix` greedily, constrained by the "
-                "GBNF `grammar` when one is given; at most `max_tokens` tokens.",
+                "GBNF `grammar` when one is given; at most `max_tokens` tokens. `choices`: the "
+                "lines the grammar admits, the likeliest first: generation stops once one is "
+                "decided, and the first is guessed (decoded with the suffix, then checked).",
     input_schema={"type": "object", "required": ["suffix", "max_tokens"],
                   "additionalProperties": False,
                   "properties": {"suffix": _PARTS,

@@ -55,36 +55,47 @@ def llama_model_get_vocab(model: Any) -> Any:
     return model
 
 
+class _Batch:
+    def __init__(self, n: int) -> None:
+        self.n_tokens = 0
+        self.token = [0] * n
+        self.pos = [0] * n
+        self.n_seq_id = [0] * n
+        self.seq_id = [[0] for _ in range(n)]
+        self.logits = [False] * n
+
+
 def llama_batch_init(n: int, embd: int, seqs: int) -> Any:
-    return object()
+    return _Batch(n)
+
+
+def llama_get_memory(ctx: Any) -> Any:
+    return ctx
+
+
+def llama_memory_seq_rm(memory: Any, seq: int, start: int, end: int) -> bool:
+    return True
+
+
+def llama_decode(ctx: Any, batch: _Batch) -> int:
+    if batch.n_tokens > CRASH_AFTER:
+        _crash()
+    return 0
+
+
+_LOGITS = (ctypes.c_float * 256)()
+
+
+def llama_get_logits_ith(ctx: Any, i: int) -> Any:
+    return ctypes.cast(_LOGITS, ctypes.POINTER(ctypes.c_float))
 
 
 def llama_batch_free(batch: Any) -> None:
     pass
 
 
-def llama_sampler_chain_default_params() -> Any:
-    return None
-
-
-def llama_sampler_chain_init(params: Any) -> Any:
-    return []
-
-
 def llama_sampler_init_grammar(vocab: Any, grammar: bytes, root: bytes) -> Any:
     return object()
-
-
-def llama_sampler_init_greedy() -> Any:
-    return object()
-
-
-def llama_sampler_chain_add(chain: list[Any], sampler: Any) -> None:
-    chain.append(sampler)
-
-
-def llama_sampler_sample(chain: Any, ctx: Any, index: int) -> int:
-    return 0
 
 
 def llama_sampler_free(chain: Any) -> None:
@@ -93,3 +104,20 @@ def llama_sampler_free(chain: Any) -> None:
 
 def llama_vocab_is_eog(vocab: Any, token: int) -> bool:
     return token == 0
+
+
+class llama_token_data(ctypes.Structure):  # llama_cpp's own names
+    _fields_ = [("id", ctypes.c_int32), ("logit", ctypes.c_float), ("p", ctypes.c_float)]
+
+
+class llama_token_data_array(ctypes.Structure):
+    _fields_ = [("data", ctypes.POINTER(llama_token_data)), ("size", ctypes.c_size_t),
+                ("selected", ctypes.c_int64), ("sorted", ctypes.c_bool)]
+
+
+def llama_sampler_apply(sampler: Any, candidates: Any) -> None:
+    pass  # a grammar that allows every token
+
+
+def llama_sampler_accept(sampler: Any, token: int) -> None:
+    pass
