@@ -170,7 +170,7 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
-    if term.word in p.names or (term.unit and term.unit == p.unit):
+    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
         strength = EXACT
     elif term.word in p.words:
         strength = TEXT
@@ -199,6 +199,19 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _same_unit(term: Term, p: Profile) -> bool:
+    """A unit the lexicon knows said alone ("cSt", "centistokes"), and the point's unit is it,
+    however the config writes it: the unit names the point as its symbol would ("NTU")."""
+    return "unit" in term.kinds and p.point.unit is not None and \
+        bool(term.concepts & unit_ids(p.point.unit))
+
+
+@functools.cache
+def unit_ids(unit: str) -> frozenset[str]:
+    """The lexicon's unit concepts of a unit as a config writes it ("cSt": unit.cp)."""
+    return frozenset(u.id for u in lexicon().units(unit))
 
 
 def _forms(term: Term, p: Profile) -> float:
