@@ -519,7 +519,26 @@ class ModelStage:
             self.counters.failures += 1
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
-        return Routed(self.check(a, action), "llm", timings, candidates)
+        checked = self.check(a, action)
+        if action.name == "read" and checked.name == "respond":
+            other = self._the_one_left(a, action)
+            if other is not None:
+                checked = Action("read", {"point": other})
+        return Routed(checked, "llm", timings, candidates)
+
+    def _the_one_left(self, a: Analysis, refused: Action) -> str | None:
+        """When the check refuses the model's read: the one other candidate that the check
+        lets through and that surely explains all the command names (`_surely_one_of`), if
+        there is exactly one; the model picked among points one of which is meant, and the
+        wrong one. With two or none, the refusal stands."""
+        if a.plural or a.wants_write:
+            return None
+        left = [p for p in a.candidates[:TOP_CANDIDATES]
+                if p != refused.args.get("point")
+                and self.check(a, Action("read", {"point": p})).name == "read"]
+        if len(left) == 1 and self._surely_one_of(a, left[0]):
+            return left[0]
+        return None
 
     def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
         """The action of one output line, if it is one we offered (or, naive, any valid one)."""

@@ -193,3 +193,50 @@ async def test_the_engine_room_and_feed_mill_writes_by_choice() -> None:
         "name": "write", "args": {"point": "pellet_mill_mode", "value": "manual"}}
     assert await _route(mill, "制粒机切换到自动") == {
         "name": "write", "args": {"point": "pellet_mill_mode", "value": "auto"}}
+
+
+class Answers:
+    """A worker whose model answers one fixed line (what the model picked is the input here;
+    the check and what follows it are under test)."""
+
+    state = "ready"
+
+    def __init__(self, line: str) -> None:
+        self.line = line
+
+    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
+        assert action == "complete"
+        return {"text": self.line, "finish_reason": "stop", "eval_ms": 0.0,
+                "generate_ms": 0.0}
+
+    def kill(self, reason: str) -> None:
+        raise AssertionError("no kill expected")
+
+
+async def _decided(plant: str, text: str, line: str) -> Action:
+    stage, a = handed_on(plant, text)
+    stage = ModelStage(PLANTS[plant], Answers(line))
+    routed = await stage(RequestContext.make("control", "operator"), text, a)
+    assert routed is not None
+    return routed.action
+
+
+@pytest.mark.parametrize(("plant", "text", "picked", "meant"), [
+    # the check refuses the model's pick; one candidate is left that explains it all
+    ("hydraulics", "what's the system pressure", "system_pressure_sp", "system_pressure"),
+    ("compressed_air", "what's the header pressure", "header_pressure_sp", "header_pressure"),
+])
+async def test_when_the_pick_is_refused_the_one_candidate_left_is_read(
+        plant: str, text: str, picked: str, meant: str) -> None:
+    assert await _decided(plant, text, f"read {picked}") == Action("read", {"point": meant})
+
+
+@pytest.mark.parametrize(("plant", "text", "picked"), [
+    ("engine_room", "2号分油机运行吗", "me_running"),  # no candidate is left
+    ("engine_room", "what's the crankcase oil mist reading", "lube_oil_pressure"),
+    ("hydraulics", "what's the oil foaming index", "oil_temp"),
+])
+async def test_when_no_one_candidate_is_left_the_refusal_stands(plant: str, text: str,
+                                                                picked: str) -> None:
+    action = await _decided(plant, text, f"read {picked}")
+    assert action.name == "respond" and action.args["reason"] == "unknown_point", action
