@@ -225,6 +225,9 @@ async def _decided(plant: str, text: str, line: str) -> Action:
     # the check refuses the model's pick; one candidate is left that explains it all
     ("hydraulics", "what's the system pressure", "system_pressure_sp", "system_pressure"),
     ("compressed_air", "what's the header pressure", "header_pressure_sp", "header_pressure"),
+    # ...whatever word nobody knows is said beside it
+    ("hydraulics", "what's the system pressure doing, roughly", "system_pressure_sp",
+     "system_pressure"),
 ])
 async def test_when_the_pick_is_refused_the_one_candidate_left_is_read(
         plant: str, text: str, picked: str, meant: str) -> None:
