@@ -13,6 +13,7 @@ the semantic stage ranks points by how much of the command they explain.
 from __future__ import annotations
 
 import functools
+import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -142,13 +143,24 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         concepts = frozenset(s.concept for s in found)
         out.append(Term(i, t.raw, t.shown, word, (word,), concepts,
                         frozenset(s.kind for s in found), t.unit, corrected,
-                        profiles.weight(word), literal=not t.zh and word in profiles.name_words
+                        _weight(word, concepts, profiles),
+                        literal=not t.zh and word in profiles.name_words
                         and "quantity" not in {s.kind for s in found},
                         broader=profiles.lexicon.broader(concepts),
                         spans=frozenset(s.span for s in found if s.span is not None),
                         own_kinds=_own_kinds(t, profiles) if found else frozenset(),
                         own=_own(t, profiles) if found else frozenset()))
     return out
+
+
+def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
+    """How much a word tells points apart (`Profiles.weight`); a unit the plant's names do
+    not say ("cSt") as much as the points in that unit are few."""
+    units = {c for c in concepts if c.startswith("unit.")}
+    if not units or word in profiles.weights:
+        return profiles.weight(word)
+    having = sum(1 for p in profiles.all if p.point.unit and units & unit_ids(p.point.unit))
+    return 1.0 + math.log(len(profiles.all) / having) if having else profiles.weight(word)
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],
@@ -170,7 +182,7 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
-    if term.word in p.names or (term.unit and term.unit == p.unit):
+    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
         strength = EXACT
     elif term.word in p.words:
         strength = TEXT
@@ -199,6 +211,19 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _same_unit(term: Term, p: Profile) -> bool:
+    """A unit the lexicon knows said alone ("cSt", "centistokes"), and the point's unit is it,
+    however the config writes it: the unit names the point as its symbol would ("NTU")."""
+    return "unit" in term.kinds and p.point.unit is not None and \
+        bool(term.concepts & unit_ids(p.point.unit))
+
+
+@functools.cache
+def unit_ids(unit: str) -> frozenset[str]:
+    """The lexicon's unit concepts of a unit as a config writes it ("cSt": unit.cp)."""
+    return frozenset(u.id for u in lexicon().units(unit))
 
 
 def _forms(term: Term, p: Profile) -> float:

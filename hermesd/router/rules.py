@@ -186,6 +186,11 @@ class RuleRouter:
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
             any(t.zh and t.raw in WH_START for t in toks)
+        # "pellet mill mode manual": a choice right after the setting it is a choice of, as
+        # a number is in "setpoint 65" (not asked: "is the mill mode manual?")
+        to_value = to_value or (not question and any(
+            t.text in self.choice_words and i > 0 and not t.zh
+            and toks[i - 1].text in self.setting_words for i, t in enumerate(toks)))
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
                            or _switched(toks)) and not yes_no and first not in WH_START \
             and not _asks_of_a_setting(toks)

@@ -283,9 +283,16 @@ class Semantic:
             return None
         return str(sure.action.args["point"])
 
-    def _several(self, fits: list[Fit], *, writable: bool = False) -> list[str]:
-        """The points a plural command means: every one that explains all its words."""
+    def _several(self, fits: list[Fit], *, writable: bool = False,
+                 terms: list[Term] | None = None) -> list[str]:
+        """The points a plural command means: every one that explains all its words; of a
+        quantity they name, the points that measure it ("power of both generators": not
+        their running flags, which an on/off point is)."""
         full = [f for f in fits if f.full]
+        if not writable and terms and any(set(self.quantities(t)) - WEAK_CONCEPTS
+                                          for t in terms):
+            measures = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
+            full = measures or full
         if not writable:
             # "temperatures of both kilns" are the measurements, not their setpoints
             measured = [f for f in full if self.profiles.by_id[f.point].role != "setpoint"]
@@ -298,7 +305,7 @@ class Semantic:
     def _plural(self, a: Analysis, terms: list[Term], fits: list[Fit], marked: bool
                 ) -> Judgement | None:
         writes = a.wants_write
-        several = self._several(fits, writable=writes)
+        several = self._several(fits, writable=writes, terms=terms)
         if not marked:
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
                             and not t.unit and not a.toks[t.index].zh]

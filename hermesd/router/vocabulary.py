@@ -80,7 +80,8 @@ ZH_WORDS: dict[str, str] = {
     "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
     "关机": "stop", "停机": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
     "设成": "set to", "设到": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
-    "改为": "set to", "改成": "set to", "设置": "set", "设定": "set", "设": "set",
+    "改为": "set to", "改成": "set to", "切换到": "set to", "切换为": "set to",
+    "切换成": "set to", "设置": "set", "设定": "set", "设": "set",
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
     "加大到": "raise to", "提高": "raise", "升高": "raise", "调高": "raise", "加大": "raise",
     "加快": "raise", "增加": "raise", "降低到": "lower to", "降到": "lower to",
@@ -89,6 +90,8 @@ ZH_WORDS: dict[str, str] = {
     "显示": "show", "看看": "show", "看": "show", "告诉我": "tell me",
     "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
     "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
+    # the modes of a mode switch, as a map's English names say them
+    "自动": "auto", "手动": "manual",
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
     # question words and particles
     "是多少": "what", "多少": "what", "有多高": "what", "多高": "what", "有多深": "what",
@@ -165,7 +168,7 @@ STOP = frozenset("""
     a an the of in on at to for from by with is are was be been it its this that there
     what whats what's how much which who me my our please could would you can tell show give
     get read check current currently right now value reading status state there's does do
-    i we us just kindly and or
+    i we us just kindly and or say says saying shows showing indicates indicating
 """.split())
 
 # -- what makes a number no value to write ---------------------------------------------------

@@ -56,7 +56,7 @@ def _exec_point(raw: dict[str, Any]) -> dict[str, Any]:
         kind = "float"
     point = {"type": kind, "params": {"value": False if kind == "bool" else 0}}
     for key in ("name", "aliases", "description", "names", "unit", "max_age", "writable",
-                "min", "max"):
+                "min", "max", "map"):
         if key in raw:
             point[key] = raw[key]
     return point
