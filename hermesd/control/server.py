@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
 from hermesd.control.bounds import MAX_ANSWER
-from hermesd.control.limits import Limits, OncePerCause, Slots
+from hermesd.control.limits import Limits, OncePerCause, Slots, is_trusted
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
 from hermesd.core.protocol import encode_json
@@ -140,6 +140,7 @@ class _Connection(asyncio.BufferedProtocol):
         self.loop = asyncio.get_running_loop()
         self.transport: asyncio.Transport | None = None
         self.peer = Peer(None, None, None)
+        self.trusted = False  # is_trusted(peer.uid), asked once
         self.decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
         self.inflight: set[asyncio.Task[None]] = set()
         self.idle_since = self.loop.time()
@@ -162,6 +163,7 @@ class _Connection(asyncio.BufferedProtocol):
         transport = cast(asyncio.Transport, base)  # uvloop's is one without the subclass
         server = self.server
         self.peer = peer = _peer(transport)
+        self.trusted = is_trusted(peer.uid)
         refusal = server._slots.admit_connection(peer.uid, peer.describe())
         if refusal is not None:
             cause, reason = refusal
@@ -284,7 +286,8 @@ class _Connection(asyncio.BufferedProtocol):
             refusal = (f"connection full: uid {self.peer.uid}", "too many requests in flight "
                        f"on this connection (at most {self.limits.per_connection})")
         else:
-            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe())
+            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
+                                                       self.trusted)
         if refusal is not None:
             cause, reason = refusal
             self.server.refused += 1
@@ -297,8 +300,10 @@ class _Connection(asyncio.BufferedProtocol):
 
     def _done(self, task: asyncio.Task[None]) -> None:
         self.inflight.discard(task)
-        for cause in self.server._slots.release_request(self.peer.uid):
-            self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
+        causes = self.server._slots.release_request(self.peer.uid, self.trusted)
+        if self.server._quiet.holding:
+            for cause in causes:
+                self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()
             if not self.ended:

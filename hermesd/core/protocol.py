@@ -39,6 +39,16 @@ def encode(message: Message) -> bytes:
     return raw + b"\n"
 
 
+def encode_call(msg_id: int, action: str, args: dict[str, Any], context: dict[str, Any],
+                deadline_ms: int) -> bytes:
+    """`encode(Call(...))` without building the message first: the frame of every tool call."""
+    raw = strict_json.encode({"type": "call", "id": msg_id, "action": action, "args": args,
+                              "context": context, "deadline_ms": deadline_ms})
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError(f"call frame of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return raw + b"\n"
+
+
 def encode_json(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
     """Frame a plain JSON object (the control socket's requests and answers)."""
     raw = strict_json.encode(obj)

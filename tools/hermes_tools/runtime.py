@@ -224,6 +224,13 @@ class _Session:
         self._decoder = FrameDecoder()
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[None] | None = None
+        #: each call's deadline (loop time) by its task, and the one timer that enforces them:
+        #: armed for the earliest, and moved only when a nearer one comes (see `_watch`)
+        self._due: dict[asyncio.Task[None], tuple[float, Call]] = {}
+        #: the calls their deadline cancelled, until their task is done
+        self._expired: dict[asyncio.Task[None], Call] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
 
     def _refusal(self, peer: peercred.PeerCred | None) -> str | None:
         """Why this peer may not talk to us, or None for the daemon that started us."""
@@ -284,7 +291,7 @@ class _Session:
 
     def _handle(self, msg: Message) -> None:
         if isinstance(msg, Call):
-            self._spawn(self._call(msg))
+            self._start_call(msg)
         elif isinstance(msg, Ping):
             self._send(Pong(msg.id))
         elif isinstance(msg, Configure):
@@ -296,6 +303,51 @@ class _Session:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _start_call(self, msg: Call) -> None:
+        """Start a call's task under its deadline, counted from now (the frame's receipt)."""
+        loop = asyncio.get_running_loop()
+        task = loop.create_task(self._call(msg))
+        self._tasks.add(task)
+        task.add_done_callback(self._call_done)
+        due = loop.time() + msg.deadline_ms / 1000.0
+        self._due[task] = (due, msg)
+        if self._timer_at is None or due < self._timer_at:
+            self._watch(loop, due)
+
+    def _call_done(self, task: asyncio.Task[None]) -> None:
+        self._tasks.discard(task)
+        self._due.pop(task, None)
+        late = self._expired.pop(task, None)
+        if late is not None and task.cancelled():
+            # its deadline came before its first step (the loop was that busy): the call
+            # never ran, and still gets its answer
+            self._send(_late(late))
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
+        """Have the session's deadline timer fire at `due` (earlier than it would): one
+        timer for every call, not a timer handle armed and cancelled per call."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(due, self._expire_due)
+        self._timer_at = due
+
+    def _expire_due(self) -> None:
+        """Cancel every call past its deadline, then wait for the earliest of the rest. A
+        timer that fires early (its call ended since) only arms itself again."""
+        self._timer = self._timer_at = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        nearest = None
+        for task, (due, msg) in list(self._due.items()):
+            if due <= now:
+                del self._due[task]
+                self._expired[task] = msg
+                task.cancel()
+            elif nearest is None or due < nearest:
+                nearest = due
+        if nearest is not None:
+            self._watch(loop, nearest)
 
     async def _configure(self, msg: Configure) -> None:
         try:
@@ -327,18 +379,15 @@ class _Session:
             self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
             return
         seconds = msg.deadline_ms / 1000.0
-        task = asyncio.current_task()
-        assert task is not None
-        # the deadline cancels this task from a timer handle: what asyncio.timeout() does, at
-        # a fraction of its cost on every call
-        fired: list[bool] = []
-        timer = asyncio.get_running_loop().call_later(seconds, _expire, task, fired)
+        # the deadline cancels this task from the session's timer (`_start_call` set it): what
+        # asyncio.timeout() does, at a fraction of its cost on every call
         try:
             # `deadline_s`: the time the call has, for an action that ends early with what
             # it has (a bounded scan) rather than be cut off with nothing
             value = await action.handler(msg.args, {**msg.context, "deadline_s": seconds})
         except asyncio.CancelledError:
-            if not fired or task.uncancel() > 0:
+            task = asyncio.current_task()
+            if task not in self._expired or (task is not None and task.uncancel() > 0):
                 raise  # not (only) the deadline: the tool is stopping
             self._send(_late(msg))
         except TimeoutError:
@@ -352,11 +401,12 @@ class _Session:
                                                  f"{exc}"))
         else:
             self._send(Result(msg.id, value))
-        finally:
-            timer.cancel()
 
     async def shutdown(self) -> None:
         self.ended()
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._timer_at = None
         tasks = list(self._tasks)
         if self._runner is not None:
             tasks.append(self._runner)
@@ -372,11 +422,6 @@ class _Session:
             for task in pending:
                 task.cancel()
             tasks = list(pending)
-
-
-def _expire(task: asyncio.Task[None], fired: list[bool]) -> None:
-    fired.append(True)
-    task.cancel()
 
 
 def _late(msg: Call) -> Error:
