@@ -49,6 +49,15 @@ def encode_call(msg_id: int, action: str, args: dict[str, Any], context: dict[st
     return raw + b"\n"
 
 
+def encode_result(msg_id: int, value: Any) -> bytes:
+    """`encode(Result(msg_id, value))` without building the message first: every answer of a
+    tool."""
+    raw = strict_json.encode({"type": "result", "id": msg_id, "value": value})
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError(f"result frame of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return raw + b"\n"
+
+
 def encode_json(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
     """Frame a plain JSON object (the control socket's requests and answers)."""
     raw = strict_json.encode(obj)

@@ -44,6 +44,7 @@ from hermesd.core.protocol import (
     Result,
     decode,
     encode,
+    encode_result,
 )
 
 log = logging.getLogger(__name__)
@@ -400,7 +401,19 @@ class _Session:
             self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
                                                  f"{exc}"))
         else:
-            self._send(Result(msg.id, value))
+            self._send_result(msg.id, value)
+
+    def _send_result(self, msg_id: int, value: Any) -> None:
+        """`_send(Result(msg_id, value))` without the message built first (every call)."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        try:
+            frame = encode_result(msg_id, value)
+        except ProtocolError:
+            self._send(Result(msg_id, value))  # which words the failure as an error frame
+            return
+        transport.write(frame)
 
     async def shutdown(self) -> None:
         self.ended()
