@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from hermesd.answer import Action, Answer, Route, failure, refusal, respond
@@ -62,14 +61,6 @@ MAX_CANDIDATES = 8  # candidate points of a routed command kept in its audit rec
 MAX_READ_POINTS = 32  # points of one read of several
 #: a read of several answers with the worst of its points' statuses
 _WORST = {"ok": 0, "stale": 1, "error": 2}
-
-
-@dataclass
-class _Timer:
-    started: float
-
-    def ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
 
 
 class Engine:
@@ -137,7 +128,7 @@ class Engine:
             self._asked.pop(ctx.trace_id, None)
 
     async def _ask(self, ctx: RequestContext, text: str, asked: dict[str, Any]) -> Answer:
-        timer = _Timer(time.perf_counter())
+        timer = time.perf_counter()
         if not isinstance(text, str) or not text.strip():
             return self._finish(ctx, timer, failure(
                 ErrorCode.BAD_REQUEST, "empty command", route="rule",
@@ -169,8 +160,8 @@ class Engine:
         return answer
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any], *,
-                   route: Route = "direct", timer: _Timer | None = None) -> Answer:
-        timer = timer or _Timer(time.perf_counter())
+                   route: Route = "direct", timer: float | None = None) -> Answer:
+        timer = time.perf_counter() if timer is None else timer
         if action in ("read", "write") and isinstance(args.get("point"), str):
             # a point read or write by another name: the same policy as `read`/`write`
             return await self._run(ctx, "direct", Action(action, dict(args)), text=None)
@@ -203,8 +194,8 @@ class Engine:
     # -- the shared path ---------------------------------------------------------------------
 
     async def _run(self, ctx: RequestContext, route: Route, action: Action, *, text: str | None,
-                   timer: _Timer | None = None) -> Answer:
-        timer = timer or _Timer(time.perf_counter())
+                   timer: float | None = None) -> Answer:
+        timer = time.perf_counter() if timer is None else timer
         zh = bool(text) and is_chinese(text or "")
         if self.inflight >= MAX_INFLIGHT:
             return self._finish(ctx, timer, _busy(route))
@@ -375,9 +366,10 @@ class Engine:
         return failure(exc.code, exc.message, route=route, action=action,
                        reply=error_reply(exc.message, zh))
 
-    def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
+    def _finish(self, ctx: RequestContext, timer: float, answer: Answer) -> Answer:
+        """`timer`: the request's start (time.perf_counter())."""
         answer.trace_id = ctx.trace_id
-        total = timer.ms()
+        total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
         self.metrics.observe(answer.route, answer.status, total / 1000)
         record = self._record(ctx, answer.route, answer.action, "done")
