@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 EventHandler = Callable[[str, Event], None]
 READ_CHUNK = 256 * 1024
 CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
+MAX_CHECKED = 4096  # (action, point) arguments remembered as valid, per link
 
 
 class ToolLink:
@@ -64,6 +65,9 @@ class ToolLink:
         self.hello: Hello | None = None
         self.actions: dict[str, ActionSpec] = {}
         self._validators: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+        #: (action, point) whose arguments `{"point": point}` passed the action's input schema:
+        #: a schema is a pure function of the arguments, and these are every read's
+        self._checked: set[tuple[str, str]] = set()
         self.closed = asyncio.Event()
         self.close_reason = ""
         self.last_pong = time.monotonic()
@@ -119,6 +123,7 @@ class ToolLink:
         self.hello = hello
         self.actions = {a.name: a for a in hello.actions}
         self._validators = validators
+        self._checked.clear()
 
     def _take_over(self, after_hello: list[Message]) -> None:
         """From the hello on, this link is the connection's protocol: each frame is handled as
@@ -311,10 +316,14 @@ class ToolLink:
             raise BadRequest(f"tool {self.tool} has no action {action!r} "
                              f"(it offers {', '.join(sorted(self.actions)) or 'none'})")
         check_in, check_out = self._validators[action]
-        try:
-            check_in(args)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
+        point = args.get("point") if len(args) == 1 else None
+        if point.__class__ is not str or (action, point) not in self._checked:
+            try:
+                check_in(args)
+            except fastjsonschema.JsonSchemaValueException as exc:
+                raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
+            if point.__class__ is str and len(self._checked) < MAX_CHECKED:
+                self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
         reply = await self._request(
             encode_call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id,
