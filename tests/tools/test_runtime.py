@@ -109,3 +109,46 @@ def test_an_answer_json_cannot_carry_is_an_internal_error_at_once(tmp_path: Path
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+FAKE_TOOL = Path(__file__).resolve().parents[1] / "support" / "fake_tool.py"
+
+
+def test_each_call_ends_at_its_own_deadline_and_the_others_are_answered(tmp_path: Path
+                                                                        ) -> None:
+    """The tool's one deadline timer: calls sent together, each with its own deadline, are
+    each answered TIMEOUT at theirs (in their order), a call that ends in time is answered
+    with its result, and a call after them all is held to its deadline too."""
+    sock_path = tmp_path / "s.sock"
+    proc = subprocess.Popen([sys.executable, str(FAKE_TOOL), "--socket", str(sock_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(10)  # an answer that never comes fails here, not at a deadline
+            conn.connect(str(sock_path))
+            lines = conn.makefile()
+            assert json.loads(lines.readline())["type"] == "hello"
+
+            def call(n: int, seconds: float, deadline_ms: int) -> bytes:
+                return json.dumps({"type": "call", "id": n, "action": "sleep",
+                                   "args": {"seconds": seconds}, "context": {},
+                                   "deadline_ms": deadline_ms}).encode() + b"\n"
+
+            conn.sendall(call(1, 30, 900) + call(2, 30, 300) + call(3, 0.05, 5000) +
+                         call(4, 30, 600))
+            answers = [json.loads(lines.readline()) for _ in range(4)]
+            conn.sendall(call(5, 30, 200))
+            answers.append(json.loads(lines.readline()))
+            lines.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert [a["id"] for a in answers] == [3, 2, 4, 1, 5]
+    assert answers[0] == {"type": "result", "id": 3, "value": {"slept": 0.05}}
+    for answer, ms in zip(answers[1:], (300, 600, 900, 200), strict=True):
+        assert answer["type"] == "error" and answer["code"] == "TIMEOUT"
+        assert answer["message"] == f"sleep took longer than {ms} ms"
