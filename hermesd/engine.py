@@ -236,9 +236,9 @@ class Engine:
         if action.name == "read" and "points" in action.args:
             return await self._read_many(ctx, route, action, self._points_of(action), zh)
         point_id = action.args.get("point")
-        if not isinstance(point_id, str) or point_id not in self.registry:
+        point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
+        if point is None:
             raise UnknownPoint(str(point_id))
-        point = self.registry.get(point_id)
         try:
             if action.name == "read":
                 return await self._read(ctx, route, action, point, zh)
