@@ -142,7 +142,9 @@ class _Connection(asyncio.BufferedProtocol):
         self.peer = Peer(None, None, None)
         self.trusted = False  # is_trusted(peer.uid), asked once
         self.decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
-        self.inflight: set[asyncio.Task[None]] = set()
+        #: the requests being answered: their tasks, by id() of the request (alive until its
+        #: task has released it: no two in flight share one)
+        self.inflight: dict[int, asyncio.Task[None]] = {}
         self.idle_since = self.loop.time()
         self.frame_started: float | None = None
         self.ended = False  # nothing more is read: the connection closes once it has answered
@@ -294,12 +296,12 @@ class _Connection(asyncio.BufferedProtocol):
             self.server._quiet.warn(cause, "refusing control requests: %s", reason)
             self._send(_error(ErrorCode.BUSY, reason, obj))
             return
-        task = self.loop.create_task(self._answer(obj))
-        self.inflight.add(task)
-        task.add_done_callback(self._done)
+        self.inflight[id(obj)] = self.loop.create_task(self._answer(obj))
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self.inflight.discard(task)
+    def _done(self, key: int) -> None:
+        """A request is answered (or its connection aborted): its slot is free. Once only."""
+        if self.inflight.pop(key, None) is None:
+            return
         causes = self.server._slots.release_request(self.peer.uid, self.trusted)
         if self.server._quiet.holding:
             for cause in causes:
@@ -310,7 +312,10 @@ class _Connection(asyncio.BufferedProtocol):
                 self._arm()
 
     async def _answer(self, obj: dict[str, Any]) -> None:
-        self._send(await self.server.answer(obj, self.peer))
+        try:
+            self._send(await self.server.answer(obj, self.peer))
+        finally:  # here, not in a done callback: one loop callback less on every request
+            self._done(id(obj))
 
     def _send(self, answer: dict[str, Any]) -> None:
         try:
@@ -412,7 +417,7 @@ class _Connection(asyncio.BufferedProtocol):
     async def _close(self, last_word: dict[str, Any] | None) -> None:
         try:
             if self.inflight:
-                await asyncio.gather(*self.inflight, return_exceptions=True)
+                await asyncio.gather(*self.inflight.values(), return_exceptions=True)
             if last_word is not None:
                 self._send(last_word)
         finally:
@@ -436,9 +441,11 @@ class _Connection(asyncio.BufferedProtocol):
     def abort(self) -> list[asyncio.Task[None]]:
         """Stop at once (the server is stopping): the tasks to await."""
         self._end(None)
-        tasks = [*self.inflight, *([self._closer] if self._closer is not None else [])]
+        tasks = [*self.inflight.values(), *([self._closer] if self._closer is not None else [])]
         for task in tasks:
             task.cancel()
+        for key in list(self.inflight):  # a task cancelled before its first step never runs
+            self._done(key)  # its finally: its slot is freed here (the rest find it freed)
         self._release()  # a closer cancelled before its first step never runs its finally
         return tasks
 
