@@ -1,12 +1,24 @@
-"""The tool runtime's shutdown: a task that swallows its cancel does not keep a tool alive."""
+"""The tool runtime: its shutdown (a task that swallows its cancel does not keep a tool
+alive), answers JSON cannot carry, and each call's deadline."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
+
+import pytest
+from hermes_tools.runtime import READ_SPEC, Tool, _Session
+
+from hermesd.core.eventloop import loop_factory
+from hermesd.core.protocol import Call
+from tests.support.until import until
 
 STUBBORN = '''
 import asyncio
@@ -152,3 +164,64 @@ def test_each_call_ends_at_its_own_deadline_and_the_others_are_answered(tmp_path
     for answer, ms in zip(answers[1:], (300, 600, 900, 200), strict=True):
         assert answer["type"] == "error" and answer["code"] == "TIMEOUT"
         assert answer["message"] == f"sleep took longer than {ms} ms"
+
+
+LOOPS = {"asyncio": None, **({"uvloop": loop_factory()} if loop_factory() else {})}
+
+
+def _hold_up_the_loop(seconds: float) -> None:
+    time.sleep(seconds)  # what a blocking action or a busy machine does to every call
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) -> None:
+    """A loop held up for longer than a call's deadline between the call's frame and its
+    first step: every call is answered and nothing is left behind. Under uvloop (timers before
+    the ready queue) the late call's deadline comes first: it is answered TIMEOUT and its
+    action never runs; asyncio runs it first, and it ends in its first step."""
+    ran: list[str] = []
+
+    class Reader(Tool):
+        name = "reader"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.action(READ_SPEC, self.read)
+
+        async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+            ran.append(args["point"])
+            return {"point": args["point"], "value": 1, "ts": 0.0}
+
+    class Transport:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+    async def main() -> tuple[list[bytes], int, int]:
+        session = _Session(Reader(), os.getpid())
+        transport = Transport()
+        session._transport = transport  # type: ignore[assignment]
+        session._start_call(Call(1, "read", {"point": "late"}, {}, 1))
+        session._start_call(Call(2, "read", {"point": "on_time"}, {}, 60000))
+        _hold_up_the_loop(0.05)  # call 1's deadline passes before it starts
+        await until(lambda: len(transport.sent) == 2, what="two answers")
+        return transport.sent, len(session._calls), len(session._due)
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        sent, calls, due = runner.run(main())
+    answers = sorted((json.loads(frame) for frame in sent), key=lambda a: a["id"])
+    if "late" in ran:
+        assert answers[0] == {"type": "result", "id": 1,
+                              "value": {"point": "late", "value": 1, "ts": 0.0}}
+    else:
+        assert answers[0] == {"type": "error", "id": 1, "code": "TIMEOUT",
+                              "message": "read took longer than 1 ms", "retryable": False}
+    assert ran == (["late", "on_time"] if loop == "asyncio" else ["on_time"])
+    assert answers[1] == {"type": "result", "id": 2,
+                          "value": {"point": "on_time", "value": 1, "ts": 0.0}}
+    assert calls == 0 and due == 0

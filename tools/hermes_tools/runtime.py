@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
+import inspect
 import logging
 import os
 import signal
@@ -225,11 +226,13 @@ class _Session:
         self._decoder = FrameDecoder()
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[None] | None = None
-        #: each call's deadline (loop time) by its task, and the one timer that enforces them:
-        #: armed for the earliest, and moved only when a nearer one comes (see `_watch`)
-        self._due: dict[asyncio.Task[None], tuple[float, Call]] = {}
-        #: the calls their deadline cancelled, until their task is done
-        self._expired: dict[asyncio.Task[None], Call] = {}
+        #: the calls being answered, by id() of their message (alive until its task ends:
+        #: no two share one): their tasks; their deadlines (loop time) while not past, and
+        #: the one timer that enforces them, armed for the earliest and moved only when a
+        #: nearer one comes (see `_watch`); and those their deadline cancelled
+        self._calls: dict[int, asyncio.Task[None]] = {}
+        self._due: dict[int, tuple[float, Call]] = {}
+        self._expired: set[int] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
 
@@ -308,22 +311,12 @@ class _Session:
     def _start_call(self, msg: Call) -> None:
         """Start a call's task under its deadline, counted from now (the frame's receipt)."""
         loop = asyncio.get_running_loop()
-        task = loop.create_task(self._call(msg))
-        self._tasks.add(task)
-        task.add_done_callback(self._call_done)
+        key = id(msg)
+        self._calls[key] = loop.create_task(self._call(msg))
         due = loop.time() + msg.deadline_ms / 1000.0
-        self._due[task] = (due, msg)
+        self._due[key] = (due, msg)
         if self._timer_at is None or due < self._timer_at:
             self._watch(loop, due)
-
-    def _call_done(self, task: asyncio.Task[None]) -> None:
-        self._tasks.discard(task)
-        self._due.pop(task, None)
-        late = self._expired.pop(task, None)
-        if late is not None and task.cancelled():
-            # its deadline came before its first step (the loop was that busy): the call
-            # never ran, and still gets its answer
-            self._send(_late(late))
 
     def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         """Have the session's deadline timer fire at `due` (earlier than it would): one
@@ -340,10 +333,18 @@ class _Session:
         loop = asyncio.get_running_loop()
         now = loop.time()
         nearest = None
-        for task, (due, msg) in list(self._due.items()):
+        for key, (due, msg) in list(self._due.items()):
             if due <= now:
-                del self._due[task]
-                self._expired[task] = msg
+                del self._due[key]
+                task = self._calls[key]
+                coro = cast(Coroutine[Any, Any, None], task.get_coro())
+                if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
+                    # its deadline came before its first step (the loop was that busy): it
+                    # never runs (nor its finally), and the call still gets its answer
+                    del self._calls[key]
+                    self._send(_late(msg))
+                else:
+                    self._expired.add(key)
                 task.cancel()
             elif nearest is None or due < nearest:
                 nearest = due
@@ -375,33 +376,39 @@ class _Session:
             self.stop.set()
 
     async def _call(self, msg: Call) -> None:
-        action = self.tool.actions().get(msg.action)
-        if action is None:
-            self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
-            return
-        seconds = msg.deadline_ms / 1000.0
-        # the deadline cancels this task from the session's timer (`_start_call` set it): what
-        # asyncio.timeout() does, at a fraction of its cost on every call
         try:
-            # `deadline_s`: the time the call has, for an action that ends early with what
-            # it has (a bounded scan) rather than be cut off with nothing
-            value = await action.handler(msg.args, {**msg.context, "deadline_s": seconds})
-        except asyncio.CancelledError:
-            task = asyncio.current_task()
-            if task not in self._expired or (task is not None and task.uncancel() > 0):
-                raise  # not (only) the deadline: the tool is stopping
-            self._send(_late(msg))
-        except TimeoutError:
-            self._send(_late(msg))
-        except HermesError as exc:
-            retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
-            self._send(Error(msg.id, exc.code.value, exc.message, retry))
-        except Exception as exc:
-            log.exception("action %s failed", msg.action)
-            self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
-                                                 f"{exc}"))
-        else:
-            self._send_result(msg.id, value)
+            action = self.tool.actions().get(msg.action)
+            if action is None:
+                self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
+                return
+            seconds = msg.deadline_ms / 1000.0
+            # the deadline cancels this task from the session's timer (`_start_call` set
+            # it): what asyncio.timeout() does, at a fraction of its cost on every call
+            try:
+                # `deadline_s`: the time the call has, for an action that ends early with what
+                # it has (a bounded scan) rather than be cut off with nothing
+                value = await action.handler(msg.args, {**msg.context, "deadline_s": seconds})
+            except asyncio.CancelledError:
+                key = id(msg)
+                if key not in self._expired or self._calls[key].uncancel() > 0:
+                    raise  # not (only) the deadline: the tool is stopping
+                self._send(_late(msg))
+            except TimeoutError:
+                self._send(_late(msg))
+            except HermesError as exc:
+                retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
+                self._send(Error(msg.id, exc.code.value, exc.message, retry))
+            except Exception as exc:
+                log.exception("action %s failed", msg.action)
+                self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
+                                                     f"{exc}"))
+            else:
+                self._send_result(msg.id, value)
+        finally:  # here, not in a done callback: one loop callback less on every call
+            key = id(msg)
+            self._calls.pop(key, None)
+            self._due.pop(key, None)
+            self._expired.discard(key)
 
     def _send_result(self, msg_id: int, value: Any) -> None:
         """`_send(Result(msg_id, value))` without the message built first (every call)."""
@@ -420,7 +427,7 @@ class _Session:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = self._timer_at = None
-        tasks = list(self._tasks)
+        tasks = [*self._tasks, *self._calls.values()]
         if self._runner is not None:
             tasks.append(self._runner)
         for task in tasks:
