@@ -373,7 +373,7 @@ class Engine:
         answer.timings_ms["total"] = total
         self.metrics.observe(answer.route, answer.status, total / 1000)
         record = self._record(ctx, answer.route, answer.action, "done")
-        record.update(status=answer.status)
+        record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
         if answer.result and "value" in answer.result:
@@ -411,8 +411,8 @@ class Engine:
             point = self.registry.points.get(pid) if isinstance(pid, str) else None
             if point is None or self.registry.tool(point) != tool:
                 raise ProtocolError(f"value for {pid!r}, which tool {tool} does not serve")
-            if not isinstance(value, bool | int | float | str) or \
-                    not isinstance(ts, int | float) or isinstance(ts, bool):
+            if not isinstance(value, (bool, int, float, str)) or \
+                    not isinstance(ts, (int, float)) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
             try:
                 kept = reported(point, value)
@@ -425,7 +425,7 @@ class Engine:
         for entry in fresh:  # points a poll read unchanged: only their timestamps move
             ts = entry.get("ts") if isinstance(entry, dict) else None
             pids = entry.get("points") if isinstance(entry, dict) else None
-            if not isinstance(ts, int | float) or isinstance(ts, bool) \
+            if not isinstance(ts, (int, float)) or isinstance(ts, bool) \
                     or not isinstance(pids, str):
                 raise ProtocolError("values: fresh entries are {ts: number, points: 'id id ...'}")
             for pid in pids.split(" "):
@@ -444,7 +444,7 @@ class Engine:
             raise ProtocolError(f"unknown device {device!r}")
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
-        ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
         if ts is not None and not 0 <= ts <= time.time():
             # since when a device is offline is said in every answer about its points: a time
             # to come (1e308 broke every one of them) or before 1970 is no time it went

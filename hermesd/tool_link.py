@@ -200,7 +200,7 @@ class ToolLink:
             except Exception:
                 log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
             return
-        if isinstance(msg, Result | Error | Pong):
+        if isinstance(msg, (Result, Error, Pong)):
             fut = self._pending.pop(msg.id, None)
             if fut is None:
                 log.debug("tool %s answered id %s nobody waits for (late)", self.tool, msg.id)

@@ -117,7 +117,8 @@ class ControlServer:
             answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
                                                 f"({type(exc).__name__}); it is logged")
         request_id = obj.get("id")
-        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+        # a tuple, not `str | int`: that builds a union object on every request
+        if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
             answer["id"] = request_id
         return answer
 
@@ -455,7 +456,7 @@ def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None)
     out = Answer(status_of(code), "direct", None, error={"code": code.value, "message": message},
                  reply=message).to_dict()
     request_id = request.get("id") if request else None
-    if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+    if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
         out["id"] = request_id
     return out
 
