@@ -275,8 +275,8 @@ class _Connection(asyncio.BufferedProtocol):
             return
         if self._end_after is not None:
             self._end(self._end_after[0])
-        else:
-            self._arm()
+        elif self.frame_started is not None or not self.inflight:
+            self._arm()  # else no deadline runs (see `_deadline`): nothing to arm
 
     def _start(self, obj: dict[str, Any]) -> None:
         """Start answering one request, unless its connection or its user has too many.
