@@ -74,6 +74,9 @@ class Answer:
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. transcript, id
 
     def to_dict(self) -> dict[str, Any]:
+        timings = {}
+        for key, ms in self.timings_ms.items():  # a loop: a comprehension is a call (3.11)
+            timings[key] = round(ms, 3)
         out: dict[str, Any] = {
             "status": self.status,
             "route": self.route,
@@ -82,7 +85,7 @@ class Answer:
             "error": self.error,
             "reply": self.reply,
             "trace_id": self.trace_id,
-            "timings_ms": {k: round(v, 3) for k, v in self.timings_ms.items()},
+            "timings_ms": timings,
         }
         if self.checks is not None:
             out["checks"] = self.checks

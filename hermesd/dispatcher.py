@@ -46,9 +46,17 @@ class Dispatcher:
         self.supervisor = supervisor
         self.cache = cache
         self.registry = registry
+        self._tools: dict[str, str] = {}  # the tool of each point asked, for this registry
 
     def reconfigure(self, registry: Registry) -> None:
         self.registry = registry
+        self._tools = {}
+
+    def _tool(self, point: Point) -> str:
+        tool = self._tools.get(point.id)
+        if tool is None:
+            tool = self._tools[point.id] = self.registry.tool(point)
+        return tool
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:
         """One tool call with retries of retryable errors, bounded by the request's deadline."""
@@ -70,7 +78,7 @@ class Dispatcher:
                 await asyncio.sleep(delay)
 
     async def read(self, ctx: RequestContext, point: Point) -> ReadOutcome:
-        tool = self.registry.tool(point)
+        tool = self._tools.get(point.id) or self._tool(point)
         try:
             result = await self.call(ctx, tool, "read", {"point": point.id})
             value = _reported(tool, point, result["value"])
@@ -90,7 +98,7 @@ class Dispatcher:
         return ReadOutcome(judged)
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
-        tool = self.registry.tool(point)
+        tool = self._tool(point)
         result = await self.call(ctx, tool, "write", {"point": point.id,
                                                       "value": to_device(point, value)})
         ts = float(result.get("ts", time.time()))

@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from dataclasses import dataclass
 from typing import Any
 
 from hermesd.answer import Action, Answer, Route, failure, refusal, respond
@@ -62,14 +61,6 @@ MAX_CANDIDATES = 8  # candidate points of a routed command kept in its audit rec
 MAX_READ_POINTS = 32  # points of one read of several
 #: a read of several answers with the worst of its points' statuses
 _WORST = {"ok": 0, "stale": 1, "error": 2}
-
-
-@dataclass
-class _Timer:
-    started: float
-
-    def ms(self) -> float:
-        return (time.perf_counter() - self.started) * 1000
 
 
 class Engine:
@@ -137,7 +128,7 @@ class Engine:
             self._asked.pop(ctx.trace_id, None)
 
     async def _ask(self, ctx: RequestContext, text: str, asked: dict[str, Any]) -> Answer:
-        timer = _Timer(time.perf_counter())
+        timer = time.perf_counter()
         if not isinstance(text, str) or not text.strip():
             return self._finish(ctx, timer, failure(
                 ErrorCode.BAD_REQUEST, "empty command", route="rule",
@@ -169,8 +160,8 @@ class Engine:
         return answer
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any], *,
-                   route: Route = "direct", timer: _Timer | None = None) -> Answer:
-        timer = timer or _Timer(time.perf_counter())
+                   route: Route = "direct", timer: float | None = None) -> Answer:
+        timer = time.perf_counter() if timer is None else timer
         if action in ("read", "write") and isinstance(args.get("point"), str):
             # a point read or write by another name: the same policy as `read`/`write`
             return await self._run(ctx, "direct", Action(action, dict(args)), text=None)
@@ -203,8 +194,8 @@ class Engine:
     # -- the shared path ---------------------------------------------------------------------
 
     async def _run(self, ctx: RequestContext, route: Route, action: Action, *, text: str | None,
-                   timer: _Timer | None = None) -> Answer:
-        timer = timer or _Timer(time.perf_counter())
+                   timer: float | None = None) -> Answer:
+        timer = time.perf_counter() if timer is None else timer
         zh = bool(text) and is_chinese(text or "")
         if self.inflight >= MAX_INFLIGHT:
             return self._finish(ctx, timer, _busy(route))
@@ -245,9 +236,9 @@ class Engine:
         if action.name == "read" and "points" in action.args:
             return await self._read_many(ctx, route, action, self._points_of(action), zh)
         point_id = action.args.get("point")
-        if not isinstance(point_id, str) or point_id not in self.registry:
+        point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
+        if point is None:
             raise UnknownPoint(str(point_id))
-        point = self.registry.get(point_id)
         try:
             if action.name == "read":
                 return await self._read(ctx, route, action, point, zh)
@@ -375,13 +366,14 @@ class Engine:
         return failure(exc.code, exc.message, route=route, action=action,
                        reply=error_reply(exc.message, zh))
 
-    def _finish(self, ctx: RequestContext, timer: _Timer, answer: Answer) -> Answer:
+    def _finish(self, ctx: RequestContext, timer: float, answer: Answer) -> Answer:
+        """`timer`: the request's start (time.perf_counter())."""
         answer.trace_id = ctx.trace_id
-        total = timer.ms()
+        total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
         self.metrics.observe(answer.route, answer.status, total / 1000)
         record = self._record(ctx, answer.route, answer.action, "done")
-        record.update(status=answer.status)
+        record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
         if answer.result and "value" in answer.result:
@@ -419,8 +411,8 @@ class Engine:
             point = self.registry.points.get(pid) if isinstance(pid, str) else None
             if point is None or self.registry.tool(point) != tool:
                 raise ProtocolError(f"value for {pid!r}, which tool {tool} does not serve")
-            if not isinstance(value, bool | int | float | str) or \
-                    not isinstance(ts, int | float) or isinstance(ts, bool):
+            if not isinstance(value, (bool, int, float, str)) or \
+                    not isinstance(ts, (int, float)) or isinstance(ts, bool):
                 raise ProtocolError(f"value for {pid}: expected a scalar and a numeric ts")
             try:
                 kept = reported(point, value)
@@ -433,7 +425,7 @@ class Engine:
         for entry in fresh:  # points a poll read unchanged: only their timestamps move
             ts = entry.get("ts") if isinstance(entry, dict) else None
             pids = entry.get("points") if isinstance(entry, dict) else None
-            if not isinstance(ts, int | float) or isinstance(ts, bool) \
+            if not isinstance(ts, (int, float)) or isinstance(ts, bool) \
                     or not isinstance(pids, str):
                 raise ProtocolError("values: fresh entries are {ts: number, points: 'id id ...'}")
             for pid in pids.split(" "):
@@ -452,7 +444,7 @@ class Engine:
             raise ProtocolError(f"unknown device {device!r}")
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
-        ts = float(ts) if isinstance(ts, int | float) and not isinstance(ts, bool) else None
+        ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
         if ts is not None and not 0 <= ts <= time.time():
             # since when a device is offline is said in every answer about its points: a time
             # to come (1e308 broke every one of them) or before 1970 is no time it went

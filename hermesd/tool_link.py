@@ -30,7 +30,6 @@ from hermesd.core.errors import (
 )
 from hermesd.core.protocol import (
     ActionSpec,
-    Call,
     Configure,
     Error,
     Event,
@@ -42,6 +41,7 @@ from hermesd.core.protocol import (
     Result,
     decode,
     encode,
+    encode_call,
 )
 
 log = logging.getLogger(__name__)
@@ -49,6 +49,7 @@ log = logging.getLogger(__name__)
 EventHandler = Callable[[str, Event], None]
 READ_CHUNK = 256 * 1024
 CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
+MAX_CHECKED = 4096  # (action, point) arguments remembered as valid, per link
 
 
 class ToolLink:
@@ -64,12 +65,20 @@ class ToolLink:
         self.hello: Hello | None = None
         self.actions: dict[str, ActionSpec] = {}
         self._validators: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
+        #: (action, point) whose arguments `{"point": point}` passed the action's input schema:
+        #: a schema is a pure function of the arguments, and these are every read's
+        self._checked: set[tuple[str, str]] = set()
         self.closed = asyncio.Event()
         self.close_reason = ""
         self.last_pong = time.monotonic()
         self._lost: asyncio.Future[None] | None = None  # done when the transport is gone
         self._write_paused = False
         self._drained: asyncio.Future[None] | None = None
+        #: each request's deadline (loop time) by id, and the one timer that enforces them:
+        #: armed for the earliest, and moved only when a nearer one comes (see `_watch`)
+        self._due: dict[int, float] = {}
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -114,6 +123,7 @@ class ToolLink:
         self.hello = hello
         self.actions = {a.name: a for a in hello.actions}
         self._validators = validators
+        self._checked.clear()
 
     def _take_over(self, after_hello: list[Message]) -> None:
         """From the hello on, this link is the connection's protocol: each frame is handled as
@@ -190,7 +200,7 @@ class ToolLink:
             except Exception:
                 log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
             return
-        if isinstance(msg, Result | Error | Pong):
+        if isinstance(msg, (Result, Error, Pong)):
             fut = self._pending.pop(msg.id, None)
             if fut is None:
                 log.debug("tool %s answered id %s nobody waits for (late)", self.tool, msg.id)
@@ -201,6 +211,10 @@ class ToolLink:
 
     def _shutdown(self, reason: str) -> None:
         self.close_reason = reason
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._timer_at = None
+        self._due.clear()
         pending, self._pending = self._pending, {}
         for fut in pending.values():
             if not fut.done():
@@ -236,7 +250,9 @@ class ToolLink:
         self._next_id += 1
         return self._next_id
 
-    async def _request(self, msg: Message, msg_id: int, timeout: float) -> Message:
+    async def _request(self, msg: Message | bytes, msg_id: int, timeout: float) -> Message:
+        """Send `msg` (a message, or a frame already encoded) and wait for the answer to
+        `msg_id`, at most `timeout` seconds."""
         if self.closed.is_set():
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
         transport = self._writer.transport
@@ -246,11 +262,14 @@ class ToolLink:
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[Message] = loop.create_future()
         self._pending[msg_id] = fut
-        # the deadline fails the future itself: a timer handle per call is a fifth of the
-        # cost of an asyncio.timeout() scope, and this is on every read
-        deadline = loop.call_later(timeout, _expire, fut)
+        # the deadline fails the future itself, from the link's one timer (`_watch`): a timer
+        # handle armed and cancelled per call costs as much as the rest of the call's sending
+        due = loop.time() + timeout
+        self._due[msg_id] = due
+        if self._timer_at is None or due < self._timer_at:
+            self._watch(loop, due)
         try:
-            transport.write(encode(msg))
+            transport.write(msg if isinstance(msg, bytes) else encode(msg))
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 # until the tool reads, but no longer than this call's deadline: a tool that
                 # reads nothing held every call past it until its ping found it hung
@@ -261,8 +280,33 @@ class ToolLink:
         except (ConnectionError, OSError) as exc:
             raise ToolUnavailable(self.tool, str(exc)) from None
         finally:
-            deadline.cancel()
+            self._due.pop(msg_id, None)
             self._pending.pop(msg_id, None)
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
+        """Have the link's timer fire at `due` (earlier than it would)."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(due, self._expire_due)
+        self._timer_at = due
+
+    def _expire_due(self) -> None:
+        """Fail every request past its deadline, then wait for the earliest of the rest. A
+        timer that fires early (its request was answered since) only arms itself again."""
+        self._timer = self._timer_at = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        nearest = None
+        for msg_id, due in list(self._due.items()):
+            if due <= now:
+                del self._due[msg_id]
+                fut = self._pending.get(msg_id)
+                if fut is not None:
+                    _expire(fut)
+            elif nearest is None or due < nearest:
+                nearest = due
+        if nearest is not None:
+            self._watch(loop, nearest)
 
     async def call(self, action: str, args: dict[str, Any], context: dict[str, Any],
                    timeout: float) -> Any:
@@ -272,13 +316,18 @@ class ToolLink:
             raise BadRequest(f"tool {self.tool} has no action {action!r} "
                              f"(it offers {', '.join(sorted(self.actions)) or 'none'})")
         check_in, check_out = self._validators[action]
-        try:
-            check_in(args)
-        except fastjsonschema.JsonSchemaValueException as exc:
-            raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
-        msg_id = self._new_id()
+        point = args.get("point") if len(args) == 1 else None
+        if point.__class__ is not str or (action, point) not in self._checked:
+            try:
+                check_in(args)
+            except fastjsonschema.JsonSchemaValueException as exc:
+                raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
+            if point.__class__ is str and len(self._checked) < MAX_CHECKED:
+                self._checked.add((action, point))
+        self._next_id = msg_id = self._next_id + 1
         reply = await self._request(
-            Call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id, timeout)
+            encode_call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id,
+            timeout)
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
         assert isinstance(reply, Result)

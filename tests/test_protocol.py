@@ -24,6 +24,8 @@ from hermesd.core.protocol import (
     Result,
     decode,
     encode,
+    encode_call,
+    encode_result,
 )
 
 SPEC = ActionSpec("read", "Read a point.", {"type": "object"}, {"type": "object"}, "read")
@@ -112,3 +114,24 @@ def test_oversize_message_is_not_encoded() -> None:
 def test_encoding_is_compact_json() -> None:
     frame = encode(Ping(id=7))
     assert json.loads(frame) == {"type": "ping", "id": 7}
+
+
+@pytest.mark.parametrize("value", [73.4, "中文 ok", {"point": "p", "value": True, "ts": 1.5},
+                                   [1, None, {"deep": [2**63]}]])
+def test_call_and_result_frames_are_those_of_their_messages(value: Any) -> None:
+    """The frames every tool call and answer is sent as, built without the message first, are
+    byte for byte the message's frame."""
+    context = {"trace_id": "0123456789abcdef", "source": "control", "role": "viewer",
+               "dry_run": False}
+    assert encode_call(7, "read", {"value": value}, context, 5000) == \
+        encode(Call(7, "read", {"value": value}, context, 5000))
+    assert encode_result(7, value) == encode(Result(7, value))
+
+
+def test_call_and_result_frames_refuse_what_their_messages_refuse() -> None:
+    huge = "x" * (MAX_FRAME + 1)
+    with pytest.raises(ProtocolError):
+        encode_call(1, "read", {"v": huge}, {}, 1)
+    for value in (huge, float("nan"), 2**64):
+        with pytest.raises(ProtocolError):
+            encode_result(1, value)

@@ -176,3 +176,80 @@ def test_a_call_to_a_tool_that_reads_nothing_ends_at_its_deadline(loop: str) -> 
         errors, took = runner.run(main())
     assert all(isinstance(e, HermesError) and e.code is ErrorCode.TIMEOUT for e in errors), errors
     assert took < 10
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_calls_a_tool_never_answers_each_end_at_their_own_deadline(loop: str) -> None:
+    """One timer keeps every call's deadline: calls started together with different
+    deadlines each end at theirs, in their order, and a later call is not held by an earlier
+    one's timer."""
+    async def main() -> list[tuple[float, BaseException | None]]:
+        link, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        ended: list[tuple[float, BaseException | None]] = []
+
+        async def call(timeout: float) -> None:
+            try:
+                await link.call("read", {"point": "p"}, {}, timeout=timeout)
+            except HermesError as exc:
+                ended.append((timeout, exc))
+            else:
+                ended.append((timeout, None))
+            ended[-1] = (loop.time() - started, ended[-1][1])
+
+        try:
+            await asyncio.gather(call(1.5), call(0.3), call(0.9))
+            await call(0.2)  # after the others: the timer is armed again for it
+            return ended
+        finally:
+            tool_writer.transport.abort()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        ended = runner.run(main())
+    assert all(isinstance(e, HermesError) and e.code is ErrorCode.TIMEOUT for _, e in ended)
+    took = [t for t, _ in ended]
+    assert took == sorted(took)
+    assert 0.3 <= took[0] < 0.8 and 0.9 <= took[1] < 1.4 and 1.5 <= took[2] < 2.5
+    assert 1.7 <= took[3] < 2.9
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_arguments_are_checked_against_the_schema_on_every_call(loop: str) -> None:
+    """The link remembers arguments that passed (every read's are the same): never one that
+    did not, nor another point's."""
+    strict = ActionSpec("read", "read a point",
+                        {"type": "object", "properties": {"point": {"type": "string",
+                                                               "pattern": "^ok_"}},
+                         "required": ["point"], "additionalProperties": False},
+                        {"type": "object"})
+
+    async def main() -> list[ErrorCode]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        link = ToolLink("fake", reader, writer, lambda tool, event: None)
+        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
+                                       actions=(strict,))))
+        await link.handshake(timeout=5)
+        codes = []
+        try:
+            for args in ({"point": "ok_a"}, {"point": "bad"}, {"point": "ok_a"},
+                         {"point": "bad"}, {"point": "ok_a", "x": 1}, {"point": 5}):
+                try:
+                    await link.call("read", args, {}, timeout=0.05)
+                except HermesError as exc:
+                    codes.append(exc.code)
+        finally:
+            tool_writer.transport.abort()
+            await link.close()
+        return codes
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        codes = runner.run(main())
+    # checked and sent (the tool never answers), refused, sent, refused, refused, refused
+    assert codes == [ErrorCode.TIMEOUT, ErrorCode.BAD_REQUEST, ErrorCode.TIMEOUT,
+                     ErrorCode.BAD_REQUEST, ErrorCode.BAD_REQUEST, ErrorCode.BAD_REQUEST]

@@ -99,10 +99,13 @@ class Slots:
             cleared.append("full")
         return cleared
 
-    def admit_request(self, uid: int | None, who: str) -> tuple[str, str] | None:
-        """None when `uid` may start one more request (and it is counted); else (cause, reason)."""
+    def admit_request(self, uid: int | None, who: str,
+                      trusted: bool | None = None) -> tuple[str, str] | None:
+        """None when `uid` may start one more request (and it is counted); else (cause, reason).
+        `trusted`: `is_trusted(uid)`, when the caller knows it already (it is asked per
+        request, and a connection's peer does not change)."""
         lim = self.limits
-        if not is_trusted(uid):
+        if not (is_trusted(uid) if trusted is None else trusted):
             if self.inflight[uid] >= lim.inflight_per_uid:
                 return (f"requests of uid {uid}", f"{who} already has {lim.inflight_per_uid} "
                         "requests in flight, the most one user may")
@@ -113,11 +116,11 @@ class Slots:
         self.inflight[uid] += 1
         return None
 
-    def release_request(self, uid: int | None) -> list[str]:
+    def release_request(self, uid: int | None, trusted: bool | None = None) -> list[str]:
         self.inflight[uid] -= 1
         if self.inflight[uid] <= 0:
             del self.inflight[uid]
-        if not is_trusted(uid):
+        if not (is_trusted(uid) if trusted is None else trusted):
             self.others_inflight -= 1
         return [f"requests of uid {uid}", "others busy"]
 
@@ -157,6 +160,12 @@ class OncePerCause:
             seen.logged, seen.more = now, 0
         else:
             seen.more += 1
+
+    @property
+    def holding(self) -> bool:
+        """Whether any cause is held (else `clear` has nothing to do: callers on every request
+        need not even word their message)."""
+        return bool(self._seen)
 
     def clear(self, cause: str, message: str) -> None:
         """The cause is gone: say so (with how many were refused quietly) if it was logged."""

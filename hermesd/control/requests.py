@@ -99,7 +99,7 @@ _SPECS = {op: {**COMMON, **fields} for op, fields in OPS.items()}
 #: ... as each field's types (a tuple, for isinstance) and the op's required fields
 _TYPES = {op: {name: types if isinstance(types, tuple) else (types,)
                for name, (types, _) in spec.items()} for op, spec in _SPECS.items()}
-_REQUIRED = {op: tuple(name for name, (_, required) in spec.items() if required)
+_REQUIRED = {op: frozenset(name for name, (_, required) in spec.items() if required)
              for op, spec in _SPECS.items()}
 
 
@@ -112,7 +112,7 @@ def _fields_hold(obj: dict[str, Any], op: str) -> bool:
         if allowed is None or not isinstance(value, allowed) or \
                 (value.__class__ is bool and bool not in allowed):
             return False
-    return all(name in obj for name in _REQUIRED[op])
+    return obj.keys() >= _REQUIRED[op]
 
 
 def _refuse_fields(obj: dict[str, Any], op: str) -> None:
@@ -221,6 +221,14 @@ class RequestDecoder(FrameDecoder):
 
     def _feed(self, data: bytes, frames: list[dict[str, Any]]) -> None:
         buffer = self._buffer
+        if not buffer and data.find(b"\n") == len(data) - 1 >= 0:
+            # one whole frame in one read, nothing held (most requests): the same checks
+            # without the copies in and out of the buffer
+            limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
+            if len(data) - 1 > limit:
+                raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
+            frames.append(parse_frame(data[:-1]))
+            return
         buffer += data
         while True:
             end = buffer.find(b"\n", self._searched)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
 from hermesd.control.bounds import MAX_ANSWER
-from hermesd.control.limits import Limits, OncePerCause, Slots
+from hermesd.control.limits import Limits, OncePerCause, Slots, is_trusted
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
 from hermesd.core.protocol import encode_json
@@ -117,7 +117,8 @@ class ControlServer:
             answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
                                                 f"({type(exc).__name__}); it is logged")
         request_id = obj.get("id")
-        if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+        # a tuple, not `str | int`: that builds a union object on every request
+        if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
             answer["id"] = request_id
         return answer
 
@@ -140,8 +141,11 @@ class _Connection(asyncio.BufferedProtocol):
         self.loop = asyncio.get_running_loop()
         self.transport: asyncio.Transport | None = None
         self.peer = Peer(None, None, None)
+        self.trusted = False  # is_trusted(peer.uid), asked once
         self.decoder = RequestDecoder()  # 64 KiB frames; only an audio ask may be larger
-        self.inflight: set[asyncio.Task[None]] = set()
+        #: the requests being answered: their tasks, by id() of the request (alive until its
+        #: task has released it: no two in flight share one)
+        self.inflight: dict[int, asyncio.Task[None]] = {}
         self.idle_since = self.loop.time()
         self.frame_started: float | None = None
         self.ended = False  # nothing more is read: the connection closes once it has answered
@@ -162,6 +166,7 @@ class _Connection(asyncio.BufferedProtocol):
         transport = cast(asyncio.Transport, base)  # uvloop's is one without the subclass
         server = self.server
         self.peer = peer = _peer(transport)
+        self.trusted = is_trusted(peer.uid)
         refusal = server._slots.admit_connection(peer.uid, peer.describe())
         if refusal is not None:
             cause, reason = refusal
@@ -270,8 +275,8 @@ class _Connection(asyncio.BufferedProtocol):
             return
         if self._end_after is not None:
             self._end(self._end_after[0])
-        else:
-            self._arm()
+        elif self.frame_started is not None or not self.inflight:
+            self._arm()  # else no deadline runs (see `_deadline`): nothing to arm
 
     def _start(self, obj: dict[str, Any]) -> None:
         """Start answering one request, unless its connection or its user has too many.
@@ -284,28 +289,34 @@ class _Connection(asyncio.BufferedProtocol):
             refusal = (f"connection full: uid {self.peer.uid}", "too many requests in flight "
                        f"on this connection (at most {self.limits.per_connection})")
         else:
-            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe())
+            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
+                                                       self.trusted)
         if refusal is not None:
             cause, reason = refusal
             self.server.refused += 1
             self.server._quiet.warn(cause, "refusing control requests: %s", reason)
             self._send(_error(ErrorCode.BUSY, reason, obj))
             return
-        task = self.loop.create_task(self._answer(obj))
-        self.inflight.add(task)
-        task.add_done_callback(self._done)
+        self.inflight[id(obj)] = self.loop.create_task(self._answer(obj))
 
-    def _done(self, task: asyncio.Task[None]) -> None:
-        self.inflight.discard(task)
-        for cause in self.server._slots.release_request(self.peer.uid):
-            self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
+    def _done(self, key: int) -> None:
+        """A request is answered (or its connection aborted): its slot is free. Once only."""
+        if self.inflight.pop(key, None) is None:
+            return
+        causes = self.server._slots.release_request(self.peer.uid, self.trusted)
+        if self.server._quiet.holding:
+            for cause in causes:
+                self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()
             if not self.ended:
                 self._arm()
 
     async def _answer(self, obj: dict[str, Any]) -> None:
-        self._send(await self.server.answer(obj, self.peer))
+        try:
+            self._send(await self.server.answer(obj, self.peer))
+        finally:  # here, not in a done callback: one loop callback less on every request
+            self._done(id(obj))
 
     def _send(self, answer: dict[str, Any]) -> None:
         try:
@@ -407,7 +418,7 @@ class _Connection(asyncio.BufferedProtocol):
     async def _close(self, last_word: dict[str, Any] | None) -> None:
         try:
             if self.inflight:
-                await asyncio.gather(*self.inflight, return_exceptions=True)
+                await asyncio.gather(*self.inflight.values(), return_exceptions=True)
             if last_word is not None:
                 self._send(last_word)
         finally:
@@ -431,9 +442,11 @@ class _Connection(asyncio.BufferedProtocol):
     def abort(self) -> list[asyncio.Task[None]]:
         """Stop at once (the server is stopping): the tasks to await."""
         self._end(None)
-        tasks = [*self.inflight, *([self._closer] if self._closer is not None else [])]
+        tasks = [*self.inflight.values(), *([self._closer] if self._closer is not None else [])]
         for task in tasks:
             task.cancel()
+        for key in list(self.inflight):  # a task cancelled before its first step never runs
+            self._done(key)  # its finally: its slot is freed here (the rest find it freed)
         self._release()  # a closer cancelled before its first step never runs its finally
         return tasks
 
@@ -443,7 +456,7 @@ def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None)
     out = Answer(status_of(code), "direct", None, error={"code": code.value, "message": message},
                  reply=message).to_dict()
     request_id = request.get("id") if request else None
-    if isinstance(request_id, str | int) and not isinstance(request_id, bool):
+    if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
         out["id"] = request_id
     return out
 

@@ -39,6 +39,25 @@ def encode(message: Message) -> bytes:
     return raw + b"\n"
 
 
+def encode_call(msg_id: int, action: str, args: dict[str, Any], context: dict[str, Any],
+                deadline_ms: int) -> bytes:
+    """`encode(Call(...))` without building the message first: the frame of every tool call."""
+    raw = strict_json.encode({"type": "call", "id": msg_id, "action": action, "args": args,
+                              "context": context, "deadline_ms": deadline_ms})
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError(f"call frame of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return raw + b"\n"
+
+
+def encode_result(msg_id: int, value: Any) -> bytes:
+    """`encode(Result(msg_id, value))` without building the message first: every answer of a
+    tool."""
+    raw = strict_json.encode({"type": "result", "id": msg_id, "value": value})
+    if len(raw) > MAX_FRAME:
+        raise ProtocolError(f"result frame of {len(raw)} bytes exceeds {MAX_FRAME}")
+    return raw + b"\n"
+
+
 def encode_json(obj: dict[str, Any], limit: int = MAX_FRAME) -> bytes:
     """Frame a plain JSON object (the control socket's requests and answers)."""
     raw = strict_json.encode(obj)
@@ -59,6 +78,12 @@ class FrameDecoder:
         self._buffer = bytearray()
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
+        if not self._buffer and data.find(b"\n") == len(data) - 1 >= 0:
+            # one whole frame in one read, nothing held (a request's every frame, mostly):
+            # the same checks without the copies in and out of the buffer
+            if len(data) - 1 > self.limit:
+                raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {self.limit}")
+            return [parse_frame(data[:-1])]
         self._buffer += data
         frames: list[dict[str, Any]] = []
         while True:
@@ -237,15 +262,15 @@ def _is_int(value: Any) -> bool:
 
 
 def _fast_result(obj: dict[str, Any]) -> Message | None:
-    if len(obj) == 3 and _is_int(obj.get("id")) and "value" in obj:
+    if len(obj) == 3 and type(obj.get("id")) is int and "value" in obj:
         return Result(obj["id"], obj["value"])
     return None
 
 
 def _fast_call(obj: dict[str, Any]) -> Message | None:
-    if len(obj) == 6 and _is_int(obj.get("id")) and type(obj.get("action")) is str \
+    if len(obj) == 6 and type(obj.get("id")) is int and type(obj.get("action")) is str \
             and type(obj.get("args")) is dict and type(obj.get("context")) is dict \
-            and _is_int(obj.get("deadline_ms")):
+            and type(obj.get("deadline_ms")) is int:  # `type() is`, not a call per field
         return Call(obj["id"], obj["action"], obj["args"], obj["context"], obj["deadline_ms"])
     return None
 

@@ -1,12 +1,24 @@
-"""The tool runtime's shutdown: a task that swallows its cancel does not keep a tool alive."""
+"""The tool runtime: its shutdown (a task that swallows its cancel does not keep a tool
+alive), answers JSON cannot carry, and each call's deadline."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
+
+import pytest
+from hermes_tools.runtime import READ_SPEC, Tool, _Session
+
+from hermesd.core.eventloop import loop_factory
+from hermesd.core.protocol import Call
+from tests.support.until import until
 
 STUBBORN = '''
 import asyncio
@@ -109,3 +121,107 @@ def test_an_answer_json_cannot_carry_is_an_internal_error_at_once(tmp_path: Path
         for stream in (proc.stdout, proc.stderr):
             if stream is not None:
                 stream.close()
+
+
+FAKE_TOOL = Path(__file__).resolve().parents[1] / "support" / "fake_tool.py"
+
+
+def test_each_call_ends_at_its_own_deadline_and_the_others_are_answered(tmp_path: Path
+                                                                        ) -> None:
+    """The tool's one deadline timer: calls sent together, each with its own deadline, are
+    each answered TIMEOUT at theirs (in their order), a call that ends in time is answered
+    with its result, and a call after them all is held to its deadline too."""
+    sock_path = tmp_path / "s.sock"
+    proc = subprocess.Popen([sys.executable, str(FAKE_TOOL), "--socket", str(sock_path)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "READY"
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as conn:
+            conn.settimeout(10)  # an answer that never comes fails here, not at a deadline
+            conn.connect(str(sock_path))
+            lines = conn.makefile()
+            assert json.loads(lines.readline())["type"] == "hello"
+
+            def call(n: int, seconds: float, deadline_ms: int) -> bytes:
+                return json.dumps({"type": "call", "id": n, "action": "sleep",
+                                   "args": {"seconds": seconds}, "context": {},
+                                   "deadline_ms": deadline_ms}).encode() + b"\n"
+
+            conn.sendall(call(1, 30, 900) + call(2, 30, 300) + call(3, 0.05, 5000) +
+                         call(4, 30, 600))
+            answers = [json.loads(lines.readline()) for _ in range(4)]
+            conn.sendall(call(5, 30, 200))
+            answers.append(json.loads(lines.readline()))
+            lines.close()
+    finally:
+        proc.terminate()
+        proc.wait(timeout=20)
+        for stream in (proc.stdout, proc.stderr):
+            if stream is not None:
+                stream.close()
+    assert [a["id"] for a in answers] == [3, 2, 4, 1, 5]
+    assert answers[0] == {"type": "result", "id": 3, "value": {"slept": 0.05}}
+    for answer, ms in zip(answers[1:], (300, 600, 900, 200), strict=True):
+        assert answer["type"] == "error" and answer["code"] == "TIMEOUT"
+        assert answer["message"] == f"sleep took longer than {ms} ms"
+
+
+LOOPS = {"asyncio": None, **({"uvloop": loop_factory()} if loop_factory() else {})}
+
+
+def _hold_up_the_loop(seconds: float) -> None:
+    time.sleep(seconds)  # what a blocking action or a busy machine does to every call
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) -> None:
+    """A loop held up for longer than a call's deadline between the call's frame and its
+    first step: every call is answered and nothing is left behind. Under uvloop (timers before
+    the ready queue) the late call's deadline comes first: it is answered TIMEOUT and its
+    action never runs; asyncio runs it first, and it ends in its first step."""
+    ran: list[str] = []
+
+    class Reader(Tool):
+        name = "reader"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.action(READ_SPEC, self.read)
+
+        async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+            ran.append(args["point"])
+            return {"point": args["point"], "value": 1, "ts": 0.0}
+
+    class Transport:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+    async def main() -> tuple[list[bytes], int, int]:
+        session = _Session(Reader(), os.getpid())
+        transport = Transport()
+        session._transport = transport  # type: ignore[assignment]
+        session._start_call(Call(1, "read", {"point": "late"}, {}, 1))
+        session._start_call(Call(2, "read", {"point": "on_time"}, {}, 60000))
+        _hold_up_the_loop(0.05)  # call 1's deadline passes before it starts
+        await until(lambda: len(transport.sent) == 2, what="two answers")
+        return transport.sent, len(session._calls), len(session._due)
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        sent, calls, due = runner.run(main())
+    answers = sorted((json.loads(frame) for frame in sent), key=lambda a: a["id"])
+    if "late" in ran:
+        assert answers[0] == {"type": "result", "id": 1,
+                              "value": {"point": "late", "value": 1, "ts": 0.0}}
+    else:
+        assert answers[0] == {"type": "error", "id": 1, "code": "TIMEOUT",
+                              "message": "read took longer than 1 ms", "retryable": False}
+    assert ran == (["late", "on_time"] if loop == "asyncio" else ["on_time"])
+    assert answers[1] == {"type": "result", "id": 2,
+                          "value": {"point": "on_time", "value": 1, "ts": 0.0}}
+    assert calls == 0 and due == 0

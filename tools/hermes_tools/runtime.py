@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
+import inspect
 import logging
 import os
 import signal
@@ -44,6 +45,7 @@ from hermesd.core.protocol import (
     Result,
     decode,
     encode,
+    encode_result,
 )
 
 log = logging.getLogger(__name__)
@@ -224,6 +226,15 @@ class _Session:
         self._decoder = FrameDecoder()
         self._tasks: set[asyncio.Task[None]] = set()
         self._runner: asyncio.Task[None] | None = None
+        #: the calls being answered, by id() of their message (alive until its task ends:
+        #: no two share one): their tasks; their deadlines (loop time) while not past, and
+        #: the one timer that enforces them, armed for the earliest and moved only when a
+        #: nearer one comes (see `_watch`); and those their deadline cancelled
+        self._calls: dict[int, asyncio.Task[None]] = {}
+        self._due: dict[int, tuple[float, Call]] = {}
+        self._expired: set[int] = set()
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at: float | None = None
 
     def _refusal(self, peer: peercred.PeerCred | None) -> str | None:
         """Why this peer may not talk to us, or None for the daemon that started us."""
@@ -284,7 +295,7 @@ class _Session:
 
     def _handle(self, msg: Message) -> None:
         if isinstance(msg, Call):
-            self._spawn(self._call(msg))
+            self._start_call(msg)
         elif isinstance(msg, Ping):
             self._send(Pong(msg.id))
         elif isinstance(msg, Configure):
@@ -296,6 +307,49 @@ class _Session:
         task = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _start_call(self, msg: Call) -> None:
+        """Start a call's task under its deadline, counted from now (the frame's receipt)."""
+        loop = asyncio.get_running_loop()
+        key = id(msg)
+        self._calls[key] = loop.create_task(self._call(msg))
+        due = loop.time() + msg.deadline_ms / 1000.0
+        self._due[key] = (due, msg)
+        if self._timer_at is None or due < self._timer_at:
+            self._watch(loop, due)
+
+    def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
+        """Have the session's deadline timer fire at `due` (earlier than it would): one
+        timer for every call, not a timer handle armed and cancelled per call."""
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = loop.call_at(due, self._expire_due)
+        self._timer_at = due
+
+    def _expire_due(self) -> None:
+        """Cancel every call past its deadline, then wait for the earliest of the rest. A
+        timer that fires early (its call ended since) only arms itself again."""
+        self._timer = self._timer_at = None
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        nearest = None
+        for key, (due, msg) in list(self._due.items()):
+            if due <= now:
+                del self._due[key]
+                task = self._calls[key]
+                coro = cast(Coroutine[Any, Any, None], task.get_coro())
+                if inspect.getcoroutinestate(coro) == inspect.CORO_CREATED:
+                    # its deadline came before its first step (the loop was that busy): it
+                    # never runs (nor its finally), and the call still gets its answer
+                    del self._calls[key]
+                    self._send(_late(msg))
+                else:
+                    self._expired.add(key)
+                task.cancel()
+            elif nearest is None or due < nearest:
+                nearest = due
+        if nearest is not None:
+            self._watch(loop, nearest)
 
     async def _configure(self, msg: Configure) -> None:
         try:
@@ -322,42 +376,58 @@ class _Session:
             self.stop.set()
 
     async def _call(self, msg: Call) -> None:
-        action = self.tool.actions().get(msg.action)
-        if action is None:
-            self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
-            return
-        seconds = msg.deadline_ms / 1000.0
-        task = asyncio.current_task()
-        assert task is not None
-        # the deadline cancels this task from a timer handle: what asyncio.timeout() does, at
-        # a fraction of its cost on every call
-        fired: list[bool] = []
-        timer = asyncio.get_running_loop().call_later(seconds, _expire, task, fired)
         try:
-            # `deadline_s`: the time the call has, for an action that ends early with what
-            # it has (a bounded scan) rather than be cut off with nothing
-            value = await action.handler(msg.args, {**msg.context, "deadline_s": seconds})
-        except asyncio.CancelledError:
-            if not fired or task.uncancel() > 0:
-                raise  # not (only) the deadline: the tool is stopping
-            self._send(_late(msg))
-        except TimeoutError:
-            self._send(_late(msg))
-        except HermesError as exc:
-            retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
-            self._send(Error(msg.id, exc.code.value, exc.message, retry))
-        except Exception as exc:
-            log.exception("action %s failed", msg.action)
-            self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
-                                                 f"{exc}"))
-        else:
-            self._send(Result(msg.id, value))
-        finally:
-            timer.cancel()
+            action = self.tool.actions().get(msg.action)
+            if action is None:
+                self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
+                return
+            seconds = msg.deadline_ms / 1000.0
+            # the deadline cancels this task from the session's timer (`_start_call` set
+            # it): what asyncio.timeout() does, at a fraction of its cost on every call
+            try:
+                # `deadline_s`: the time the call has, for an action that ends early with what
+                # it has (a bounded scan) rather than be cut off with nothing
+                value = await action.handler(msg.args, {**msg.context, "deadline_s": seconds})
+            except asyncio.CancelledError:
+                key = id(msg)
+                if key not in self._expired or self._calls[key].uncancel() > 0:
+                    raise  # not (only) the deadline: the tool is stopping
+                self._send(_late(msg))
+            except TimeoutError:
+                self._send(_late(msg))
+            except HermesError as exc:
+                retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
+                self._send(Error(msg.id, exc.code.value, exc.message, retry))
+            except Exception as exc:
+                log.exception("action %s failed", msg.action)
+                self._send(Error(msg.id, "INTERNAL", f"{msg.action} failed: {type(exc).__name__}: "
+                                                     f"{exc}"))
+            else:
+                self._send_result(msg.id, value)
+        finally:  # here, not in a done callback: one loop callback less on every call
+            key = id(msg)
+            self._calls.pop(key, None)
+            self._due.pop(key, None)
+            self._expired.discard(key)
+
+    def _send_result(self, msg_id: int, value: Any) -> None:
+        """`_send(Result(msg_id, value))` without the message built first (every call)."""
+        transport = self._transport
+        if transport is None or transport.is_closing():
+            return
+        try:
+            frame = encode_result(msg_id, value)
+        except ProtocolError:
+            self._send(Result(msg_id, value))  # which words the failure as an error frame
+            return
+        transport.write(frame)
 
     async def shutdown(self) -> None:
         self.ended()
-        tasks = list(self._tasks)
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = self._timer_at = None
+        tasks = [*self._tasks, *self._calls.values()]
         if self._runner is not None:
             tasks.append(self._runner)
         for task in tasks:
@@ -372,11 +442,6 @@ class _Session:
             for task in pending:
                 task.cancel()
             tasks = list(pending)
-
-
-def _expire(task: asyncio.Task[None], fired: list[bool]) -> None:
-    fired.append(True)
-    task.cancel()
 
 
 def _late(msg: Call) -> Error:
