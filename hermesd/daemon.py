@@ -42,6 +42,7 @@ from hermesd.sdnotify import Notifier
 from hermesd.services import Services
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
+from hermesd.zygote import Zygote
 
 log = logging.getLogger(__name__)
 
@@ -52,7 +53,8 @@ LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is wit
 
 
 class Daemon:
-    def __init__(self, config: Config, notifier: Notifier | None = None) -> None:
+    def __init__(self, config: Config, notifier: Notifier | None = None,
+                 zygote: Zygote | None = None) -> None:
         self.config = config
         self.notifier = notifier or Notifier()
         self.metrics = Metrics()
@@ -69,7 +71,7 @@ class Daemon:
                               executor=self.disk)
         self.events = EventTable(self.metrics)
         self.supervisor = Supervisor(paths.runtime_dir, self.events.dispatch,
-                                     self._on_tool_state)
+                                     self._on_tool_state, zygote)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics,
                              registry)
         self.events.register("values", self.engine.on_values)
@@ -375,8 +377,8 @@ class _Stop(Exception):
     """Raised inside the task group to cancel every component on shutdown."""
 
 
-async def run_daemon(config_path: Path) -> int:
+async def run_daemon(config_path: Path, zygote: Zygote | None = None) -> int:
     config = load_config(config_path)
-    daemon = Daemon(config)
+    daemon = Daemon(config, zygote=zygote)
     await daemon.run()
     return daemon.exit_code
