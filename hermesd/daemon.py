@@ -42,7 +42,6 @@ from hermesd.sdnotify import Notifier
 from hermesd.services import Services
 from hermesd.supervisor import Supervisor
 from hermesd.toolspecs import tool_specs
-from hermesd.zygote import Zygote
 
 log = logging.getLogger(__name__)
 
@@ -53,8 +52,7 @@ LOOP_LAG_LIMIT = 5.0  # seconds the loop may lag before the watchdog ping is wit
 
 
 class Daemon:
-    def __init__(self, config: Config, notifier: Notifier | None = None,
-                 zygote: Zygote | None = None) -> None:
+    def __init__(self, config: Config, notifier: Notifier | None = None) -> None:
         self.config = config
         self.notifier = notifier or Notifier()
         self.metrics = Metrics()
@@ -71,7 +69,7 @@ class Daemon:
                               executor=self.disk)
         self.events = EventTable(self.metrics)
         self.supervisor = Supervisor(paths.runtime_dir, self.events.dispatch,
-                                     self._on_tool_state, zygote)
+                                     self._on_tool_state)
         self.engine = Engine(config, self.supervisor, self.cache, self.audit, self.metrics,
                              registry)
         self.events.register("values", self.engine.on_values)
@@ -377,8 +375,8 @@ class _Stop(Exception):
     """Raised inside the task group to cancel every component on shutdown."""
 
 
-async def run_daemon(config_path: Path, zygote: Zygote | None = None) -> int:
+async def run_daemon(config_path: Path) -> int:
     config = load_config(config_path)
-    daemon = Daemon(config, zygote=zygote)
+    daemon = Daemon(config)
     await daemon.run()
     return daemon.exit_code

@@ -52,18 +52,12 @@ def main(argv: list[str] | None = None) -> None:
     if args.check_config is not None:
         sys.exit(check_config(args.check_config))
 
+    setup_logging(args.log_level)
     from hermesd.core import eventloop
     from hermesd.daemon import run_daemon
-    from hermesd.zygote import fork_here
 
-    # before logging is set up and before any thread: the zygote (which forks the built-in
-    # tools) shares with this process everything imported so far, and none of its settings
-    eventloop.loop_factory()  # uvloop, imported once for the daemon, the zygote and the tools
-    zygote, how = fork_here()
-    setup_logging(args.log_level)
-    logging.getLogger("hermesd.zygote").debug("%s", how)
     try:
-        code = eventloop.run(run_daemon(args.config, zygote))
+        code = eventloop.run(run_daemon(args.config))
     except ConfigError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)

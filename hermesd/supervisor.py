@@ -1,7 +1,6 @@
 """Supervision of the tool processes: start, handshake, ping, restart with backoff, stop.
 
-Each `ToolProcess` runs one loop: remove the socket file, start the program (a built-in Python
-tool is forked by the zygote, see hermesd.zygote, when it can be), wait for it to say
+Each `ToolProcess` runs one loop: remove the socket file, start the program, wait for it to say
 it listens (a `READY` line on its stdout), connect, check that the socket is served by that very
 process (SO_PEERCRED), take its hello, send its config, then ping it until it exits, hangs or
 misbehaves. It is then stopped (terminate, bounded wait, kill) and restarted after a jittered
@@ -28,7 +27,6 @@ import logging
 import os
 import random
 import signal
-import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -40,7 +38,6 @@ from hermesd.core import peercred
 from hermesd.core.errors import HermesError, ProtocolError, ToolUnavailable
 from hermesd.core.protocol import Event
 from hermesd.tool_link import ToolLink
-from hermesd.zygote import ForkedProcess, Zygote, ZygoteUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -74,35 +71,20 @@ class ToolSpec:
     #: the tool has started only once `ToolProcess.confirm_started` is called (the LLM worker:
     #: when its model is loaded and warmed up), not as soon as it has taken its config
     confirms_start: bool = False
-    #: the module of a built-in Python tool (argv is `python -m <fork>`): the zygote forks it
-    #: instead of a new interpreter being started; None: always started as a program
-    fork: str | None = None
-
-    def forkable(self) -> bool:
-        """Whether the zygote may start it: a built-in tool run by this very interpreter, with
-        nothing in its environment that only a new interpreter (or the C library) would read."""
-        return self.fork is not None and self.argv == (sys.executable, "-m", self.fork) and \
-            not any(k.startswith(_READ_AT_EXEC) for k in self.env)
-
-
-#: environment variables read when a program starts, which a forked tool would not honour
-_READ_AT_EXEC = ("PYTHON", "LD_", "MALLOC_", "GLIBC_")
 
 
 class ToolProcess:
     def __init__(self, spec: ToolSpec, runtime_dir: Path,
                  on_event: Callable[[str, Event], None],
-                 on_state: Callable[[str, str], None] | None = None,
-                 zygote: Zygote | None = None) -> None:
+                 on_state: Callable[[str, str], None] | None = None) -> None:
         self.spec = spec
-        self._zygote = zygote
         self.name = spec.name
         self.socket_path = runtime_dir / f"{spec.name}.sock"
         self._on_event = on_event
         self._on_state = on_state
         self.state = "stopped"  # starting | running | restarting | held | failed | stopped
         self.link: ToolLink | None = None
-        self.proc: asyncio.subprocess.Process | ForkedProcess | None = None
+        self.proc: asyncio.subprocess.Process | None = None
         self.restarts = 0
         self.last_error = ""
         self.start_failures = 0  # runs in a row that ended before the tool had started
@@ -313,8 +295,11 @@ class ToolProcess:
         """Start the process, wait for READY, connect, and take its hello."""
         self._remove_socket()
         self.socket_path.parent.mkdir(parents=True, exist_ok=True)
-        self.proc = await self._spawn(["--socket", str(self.socket_path)],
-                                      {**os.environ, **self.spec.env})
+        argv = [*self.spec.argv, "--socket", str(self.socket_path)]
+        env = {**os.environ, **self.spec.env}
+        self.proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+            env=env, start_new_session=True)
         assert self.proc.stdout is not None
         try:
             async with asyncio.timeout(self.spec.start_timeout):
@@ -327,7 +312,7 @@ class ToolProcess:
                                              "READY") from None
         if line.strip() != b"READY":
             code = await self._exit_code(1.0)
-            raise ToolUnavailable(self.name, f"{self._ended_how()} before listening"
+            raise ToolUnavailable(self.name, f"exited with code {code} before listening"
                                   if code is not None else f"said {line[:80]!r} instead of READY")
         reader, writer = await asyncio.open_unix_connection(str(self.socket_path),
                                                             limit=2 * 1024 * 1024)
@@ -342,31 +327,6 @@ class ToolProcess:
             await link.close()
             raise
         return link
-
-    async def _spawn(self, args: list[str], env: dict[str, str]
-                     ) -> asyncio.subprocess.Process | ForkedProcess:
-        """Start the tool: forked by the zygote when it can be, else as a program of its own
-        (as every tool once was): its own session, stdin /dev/null, stdout a pipe for READY,
-        the daemon's stderr and environment, dying with the daemon."""
-        spec = self.spec
-        if self._zygote is not None and spec.fork is not None and spec.forkable():
-            try:
-                return await self._zygote.start(spec.fork, args, env)
-            except ZygoteUnavailable as exc:
-                log.info("tool %s is started as a program: %s", self.name, exc)
-        return await asyncio.create_subprocess_exec(
-            *spec.argv, *args, stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE, env=env, start_new_session=True)
-
-    def _ended_how(self) -> str:
-        """How the tool's process ended, in words (it has ended)."""
-        proc = self.proc
-        code = proc.returncode if proc is not None else None
-        if isinstance(proc, ForkedProcess) and not proc.exit_known:
-            return "ended with the zygote that started it"
-        if code is not None and code < 0:
-            return f"was killed by {signal.Signals(-code).name}"
-        return f"exited with code {code}"
 
     def _check_peer(self, writer: asyncio.StreamWriter) -> None:
         """Trust the socket only if the process we started serves it (not a squatter that
@@ -414,7 +374,10 @@ class ToolProcess:
         if kind == "link" and proc.returncode is None:
             await self._exit_code(0.5)  # a dying tool closes its socket just before it exits
         if kind == "exit" or proc.returncode is not None:
-            return self._ended_how()
+            code = proc.returncode
+            if code is not None and code < 0:
+                return f"was killed by {signal.Signals(-code).name}"
+            return f"exited with code {code}"
         if kind == "ping":
             return str(first.result())
         if kind == "kick":
@@ -464,12 +427,8 @@ class Supervisor:
     """All tool processes of the current config, in one task group."""
 
     def __init__(self, runtime_dir: Path, on_event: Callable[[str, Event], None],
-                 on_state: Callable[[str, str], None] | None = None,
-                 zygote: Zygote | None = None) -> None:
-        """`zygote`: the one the daemon forked at its start; without it, one is started as a
-        program the first time a built-in tool starts (HERMESD_ZYGOTE=0: never)."""
+                 on_state: Callable[[str, str], None] | None = None) -> None:
         self.runtime_dir = runtime_dir
-        self.zygote = zygote if zygote is not None else Zygote()
         self._on_event = on_event
         self._on_state = on_state
         self.tools: dict[str, ToolProcess] = {}
@@ -498,14 +457,13 @@ class Supervisor:
         finally:
             self._group = None
             self._tasks.clear()
-            await self.zygote.close()
 
     async def started(self) -> None:
         await self._started.wait()
 
     def _add(self, spec: ToolSpec) -> None:
         assert self._group is not None
-        tool = ToolProcess(spec, self.runtime_dir, self._on_event, self._on_state, self.zygote)
+        tool = ToolProcess(spec, self.runtime_dir, self._on_event, self._on_state)
         self.tools[spec.name] = tool
         self._tasks[spec.name] = self._group.create_task(tool.run(), name=f"tool-{spec.name}")
 
@@ -525,7 +483,7 @@ class Supervisor:
             elif tool.state == "failed":  # a reload is a failed tool's other chance
                 tool.spec = spec
                 tool.restart("the config was reloaded")
-            elif (tool.spec.argv, tool.spec.env, tool.spec.fork) != (spec.argv, spec.env, spec.fork):
+            elif tool.spec.argv != spec.argv or tool.spec.env != spec.env:
                 tool.spec = spec
                 tool.restart("its command changed")
             elif tool.spec.config != spec.config:

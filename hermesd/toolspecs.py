@@ -1,8 +1,7 @@
 """Which tool processes a config needs, how to start each, and the config slice each is sent.
 
 Built-in drivers run as `python -m hermes_tools.<driver>` with the daemon's own interpreter, so
-a venv install needs nothing on PATH — forked by the zygote, which has that module loaded, when
-it can be; an `exec` device runs its own command. A tool only ever
+a venv install needs nothing on PATH; an `exec` device runs its own command. A tool only ever
 sees the slice of the config it serves. The mqtt tool runs whenever the config has an `mqtt`
 section, with or without `driver: mqtt` devices: it is also the daemon's link to the broker.
 """
@@ -64,11 +63,10 @@ def tool_specs(config: Config) -> dict[str, ToolSpec]:
         if tool == "mqtt" and config.mqtt is not None:
             cfg["mqtt"] = mqtt_slice(config)
         if devices and devices[0].driver == "exec":
-            specs[tool] = ToolSpec(name=tool, argv=tuple(devices[0].params["command"]), config=cfg)
-        else:  # a built-in driver: the zygote forks it (hermesd.zygote)
-            module = f"hermes_tools.{tool}"
-            specs[tool] = ToolSpec(name=tool, argv=(sys.executable, "-m", module), config=cfg,
-                                   fork=module)
+            argv = tuple(devices[0].params["command"])
+        else:
+            argv = (sys.executable, "-m", f"hermes_tools.{tool}")
+        specs[tool] = ToolSpec(name=tool, argv=argv, config=cfg)
     if config.llm.enabled:
         from hermesd.router.llm import TOOL, llm_spec
 

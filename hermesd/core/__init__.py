@@ -14,7 +14,6 @@
   `gguf_header`, `ggml_whisper`: the model file formats, read to check a file before loading it
 - `eventloop`, `peercred`: the event loop a process runs, and who is at the other end of a socket
 - `heap`: handing back the memory a process's start-up freed (called by `eventloop`)
-- `zygote`: the process that forks the built-in tools from the modules it has loaded
 
 Tools (tools/hermes_tools) import hermesd only through this package, and `hermesd.__version__`
 (tests/test_imports.py checks it; the plant simulator, a development tool the daemon never runs,

@@ -6,8 +6,7 @@ pings, events) and exits when that connection ends or on SIGTERM, removing its s
 asks the kernel to stop it when the daemon dies, so no tool outlives its daemon.
 
 Only the daemon that started it may talk to a tool: every connecting peer's SO_PEERCRED must show
-the tool's own uid and its parent's pid (recorded at start; the zygote's parent for a tool the
-zygote forked, see hermesd.core.zygote). Anyone else is closed at once without
+the tool's own uid and its parent's pid (recorded at start). Anyone else is closed at once without
 taking the daemon's place, and the tool keeps waiting for the daemon; each cause of refusal is
 logged once, and their counts when the tool exits, never a line per attempt. Every call runs
 as its own task under the deadline it was given; an exception becomes an `error` frame with a
@@ -29,7 +28,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, cast
 
-from hermesd.core import eventloop, peercred, zygote
+from hermesd.core import eventloop, peercred
 from hermesd.core.errors import ErrorCode, HermesError, ProtocolError
 from hermesd.core.protocol import (
     ActionSpec,
@@ -132,7 +131,7 @@ def main(tool: Tool, argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     logging.basicConfig(level=args.log_level.upper(), stream=sys.stderr,
                         format=f"{tool.name}[%(process)d] %(levelname)s %(name)s: %(message)s")
-    daemon_pid = zygote.daemon_pid()  # the daemon that started us: the one peer we will serve
+    daemon_pid = os.getppid()  # the daemon that started us: the one peer we will serve
     _die_with_parent()
     try:
         code = eventloop.run(serve(tool, args.socket, daemon_pid))
@@ -142,8 +141,7 @@ def main(tool: Tool, argv: list[str] | None = None) -> None:
 
 
 def _die_with_parent() -> None:
-    """PR_SET_PDEATHSIG: the kernel sends SIGTERM when our parent dies: the daemon that started
-    us, or the zygote that forked us (which dies with the daemon)."""
+    """PR_SET_PDEATHSIG: the kernel sends SIGTERM when the daemon that started us dies."""
     parent = os.getppid()
     with contextlib.suppress(OSError, AttributeError):
         libc = ctypes.CDLL(None, use_errno=True)
