@@ -1,12 +1,15 @@
-"""One broker connection, run by paho-mqtt's network thread and reported into asyncio.
+"""One broker connection, run by paho-mqtt inside the tool's event loop.
 
-paho has no asyncio API; its own thread (`loop_start`) connects, reconnects with a capped
-exponential backoff and does the blocking TCP/TLS work, so the tool's event loop never blocks on
-the network. Its callbacks only copy what arrived and hop into the event loop with
-`call_soon_threadsafe`; they never raise (an exception would end paho's thread). On every
-connect the subscriptions are made afresh (a broker restart forgets them), and only once the
-broker has acknowledged them is the birth `online` published and the connection called ready:
-`online` means "ready for commands". The last will is `offline`, retained, on the same topic.
+paho has no asyncio API, but it can be driven by any loop: its socket is watched by the event
+loop (`loop_read` when it is readable, `loop_write` when paho has something to send and the
+socket takes it, `loop_misc` each second for keepalive), so a burst of publishes goes out in
+one write and their acknowledgements come in without a thread, a wake-up pipe or a hop between
+threads (paho's own thread cost as much CPU as the rest of the tool). Only connecting blocks
+(DNS, TCP, TLS handshake): each connect runs in a worker thread, and `_keep_connected`
+reconnects with a capped exponential backoff. The callbacks never raise. On every connect the
+subscriptions are made afresh (a broker restart forgets them), and only once the broker has
+acknowledged them is the birth `online` published and the connection called ready: `online`
+means "ready for commands". The last will is `offline`, retained, on the same topic.
 
 Request topics (commands, writes, presses) are subscribed `live_only`: on MQTT 5 with retain
 handling 2, so the broker does not send their retained messages at subscribe time, and without
@@ -48,6 +51,7 @@ RECONNECT_MIN = 0.5  # seconds before the first reconnect attempt; doubles per f
 RECONNECT_MAX = 15.0  # ... up to this cap
 MAX_INFLIGHT = 100  # QoS 1 messages awaiting PUBACK at once (paho's default of 20 throttles)
 STOP_WAIT = 0.5  # seconds a clean stop waits for `offline` to be acknowledged
+MISC_EVERY = 1.0  # seconds between paho's keepalive checks (what its own thread did)
 #: the largest packet the broker may send us (MQTT 5; it drops larger ones): far above any
 #: request (refused past 4 KiB) or state we take, far below what would strain the tool's memory
 MAX_PACKET = 1 << 20
@@ -144,18 +148,21 @@ class Connection:
         self._on_message = on_message
         self._on_state = on_state
         self._on_published = on_published
-        #: mids the broker has acknowledged, waiting for the event loop; paho's thread appends,
-        #: the loop takes them all at once: one hop per burst of acknowledgements, not one per
-        #: message (each hop wakes the loop)
+        #: mids the broker has acknowledged, handled at the loop's next turn all at once
         self._acked: list[int] = []
-        self._acked_lock = threading.Lock()
         self._loop = asyncio.get_running_loop()
-        # replaced whole: paho's thread reads it
+        self._loop_thread = threading.get_ident()
         self._subs: tuple[tuple[str, Subscription], ...] = ()
         self._client: paho.Client | None = None
         self._connect_mid: int | None = None
-        self._refused = False  # paho's thread: the broker refused the last connect
+        self._refused = False  # the broker refused the last connect
         self._stopping = False
+        self._watched: socket.socket | None = None  # the socket the loop reads
+        self._writing = False  # ... and writes
+        self._closed: asyncio.Event = asyncio.Event()  # the watched socket was closed
+        self._keeper: asyncio.Task[None] | None = None
+        self._connecting = False
+        self._misc: asyncio.TimerHandle | None = None
         self.ready = False
         self.reason = "not connected yet"
         self.connects = 0
@@ -167,7 +174,7 @@ class Connection:
     # -- lifecycle -----------------------------------------------------------------------------
 
     def start(self, subscriptions: dict[str, Subscription]) -> None:
-        """Build the client and let paho's thread connect (and keep reconnecting)."""
+        """Build the client and start connecting (and reconnecting after each loss)."""
         s = self.settings
         self._subs = tuple(sorted(subscriptions.items()))
         if self.v5:
@@ -190,27 +197,28 @@ class Connection:
             if s.tls.insecure:
                 client.tls_insecure_set(True)
         client.will_set(s.will_topic, OFFLINE, qos=1, retain=True)
-        # paho takes fractional delays (it sleeps on them) though its hints say int
-        client.reconnect_delay_set(RECONNECT_MIN, RECONNECT_MAX)  # type: ignore[arg-type]
         client.max_inflight_messages_set(MAX_INFLIGHT)
+        client.on_socket_open = self._paho_socket_open
+        client.on_socket_close = self._paho_socket_close
+        client.on_socket_register_write = self._paho_register_write
+        client.on_socket_unregister_write = self._paho_unregister_write
         client.on_connect = self._paho_connect
-        client.on_connect_fail = self._paho_connect_fail
         client.on_disconnect = self._paho_disconnect
         client.on_subscribe = self._paho_subscribe
         client.on_message = self._paho_message
         client.on_publish = self._paho_publish
-        client.on_socket_open = _no_delay
         self._client = client
         props = None
         if self.v5:
             props = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]
             props.MaximumPacketSize = MAX_PACKET
         client.connect_async(s.host, s.port, keepalive=s.keepalive, properties=props)
-        client.loop_start()
+        self._keeper = asyncio.create_task(self._keep_connected(client), name="mqtt-connect")
+        self._misc = self._loop.call_later(MISC_EVERY, self._tick, client)
 
     async def stop(self, also_offline: tuple[str, ...] = ()) -> None:
         """Say `offline` (when connected) on the will topic and on `also_offline`, disconnect,
-        and end paho's thread."""
+        and stop reconnecting."""
         client, self._client = self._client, None
         if client is None:
             return
@@ -220,8 +228,19 @@ class Connection:
                      for topic in (*also_offline, self.settings.will_topic)]
             await asyncio.to_thread(_wait_published, infos, STOP_WAIT)
         self.ready = False
-        client.disconnect()
-        await asyncio.to_thread(client.loop_stop)
+        keeper, self._keeper = self._keeper, None
+        if keeper is not None:
+            keeper.cancel()
+            await asyncio.gather(keeper, return_exceptions=True)
+        if self._watched is not None:  # DISCONNECT is written, then paho closes the socket
+            client.disconnect()
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(STOP_WAIT):
+                    await self._closed.wait()
+        if self._misc is not None:
+            self._misc.cancel()
+        self._unwatch()
+        _close_socket(client)
 
     # -- what the tool uses ----------------------------------------------------------------------
 
@@ -262,11 +281,114 @@ class Connection:
         # NO_CONN: paho keeps a QoS 1 message and sends it after the reconnect
         return info.mid
 
-    # -- paho's thread -----------------------------------------------------------------------------
+    # -- driving paho from the event loop ----------------------------------------------------
+
+    async def _keep_connected(self, client: paho.Client) -> None:
+        """Connect, and connect again after each loss: RECONNECT_MIN after a connection that
+        was up, doubling up to RECONNECT_MAX while tries fail (paho's own backoff)."""
+        delay = RECONNECT_MIN
+        while True:
+            self._closed.clear()
+            before = self.connects
+            connecting = asyncio.ensure_future(asyncio.to_thread(client.reconnect))
+            self._connecting = True
+            try:
+                await asyncio.shield(connecting)
+            except asyncio.CancelledError:
+                # the connect goes on in its thread: wait for it (paho bounds it), and close
+                # what it opened, so no stray session takes this client id from a newer one
+                with contextlib.suppress(Exception):
+                    await connecting
+                _close_socket(client)
+                raise
+            except Exception as exc:  # OSError, ssl.SSLError, a name that does not resolve
+                log.debug("connecting to %s failed: %s", self.settings.broker, exc)
+                self._state(False, f"cannot reach the broker at {self.settings.broker}")
+            else:
+                self._connecting = False
+                await self._closed.wait()
+            finally:
+                self._connecting = False
+            if self.connects > before:
+                delay = RECONNECT_MIN
+            await asyncio.sleep(delay)
+            delay = min(RECONNECT_MAX, delay * 2)
+
+    def _tick(self, client: paho.Client) -> None:
+        """paho's keepalive: a ping when due, a connection given up when its answer is late."""
+        if self._stopping:
+            return
+        if not self._connecting:  # paho's connect (in its thread) owns the client meanwhile
+            with contextlib.suppress(Exception):
+                client.loop_misc()
+        self._misc = self._loop.call_later(MISC_EVERY, self._tick, client)
+
+    def _in_loop(self, fn: Callable[..., None], *args: Any) -> None:
+        """Run `fn` in the event loop: now when called there, else at its next turn (paho calls
+        the socket callbacks from the connecting thread too)."""
+        if threading.get_ident() == self._loop_thread:
+            fn(*args)
+        else:
+            with contextlib.suppress(RuntimeError):  # the loop is closed: we are shutting down
+                self._loop.call_soon_threadsafe(fn, *args)
 
     def _hop(self, fn: Callable[..., None], *args: Any) -> None:
-        with contextlib.suppress(RuntimeError):  # the loop is closed: we are shutting down
-            self._loop.call_soon_threadsafe(fn, *args)
+        """Run `fn` at the loop's next turn, outside paho's packet handling (which called us)."""
+        if threading.get_ident() == self._loop_thread:
+            self._loop.call_soon(fn, *args)
+        else:
+            with contextlib.suppress(RuntimeError):
+                self._loop.call_soon_threadsafe(fn, *args)
+
+    def _paho_socket_open(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        _no_delay(client, userdata, sock)
+        self._in_loop(self._watch, client, sock)
+
+    def _paho_socket_close(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        self._in_loop(self._unwatch, sock)
+
+    def _paho_register_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        self._in_loop(self._want_write, client, sock)
+
+    def _paho_unregister_write(self, client: paho.Client, userdata: Any, sock: Any) -> None:
+        self._in_loop(self._done_writing, sock)
+
+    def _watch(self, client: paho.Client, sock: socket.socket) -> None:
+        if self._stopping or client.socket() is not sock:
+            return  # closed (or replaced) before this turn of the loop
+        self._watched = sock
+        self._loop.add_reader(sock, self._readable, client, sock)
+        if client.want_write():
+            self._want_write(client, sock)
+
+    @staticmethod
+    def _readable(client: paho.Client, sock: socket.socket) -> None:
+        client.loop_read()
+        tls = sock if isinstance(sock, ssl.SSLSocket) else None
+        # TLS may hold decrypted bytes the socket no longer signals: read them now
+        while tls is not None and tls.pending() and client.socket() is sock:
+            client.loop_read()
+
+    def _want_write(self, client: paho.Client, sock: socket.socket) -> None:
+        if sock is self._watched and not self._writing:
+            self._writing = True
+            self._loop.add_writer(sock, client.loop_write)
+
+    def _done_writing(self, sock: socket.socket) -> None:
+        if sock is self._watched and self._writing:
+            self._writing = False
+            with contextlib.suppress(ValueError, OSError):  # already closed
+                self._loop.remove_writer(sock)
+
+    def _unwatch(self, sock: socket.socket | None = None) -> None:
+        watched = self._watched
+        if watched is None or (sock is not None and sock is not watched):
+            return
+        self._done_writing(watched)
+        with contextlib.suppress(ValueError, OSError):  # already closed
+            self._loop.remove_reader(watched)
+        self._watched = None
+        self._closed.set()
 
     def _sub_list(self, subs: tuple[tuple[str, Subscription], ...]
                   ) -> list[tuple[str, SubscribeOptions]] | list[tuple[str, int]]:
@@ -313,9 +435,6 @@ class Connection:
         client.publish(self.settings.will_topic, ONLINE, qos=1, retain=True)
         self._hop(self._state, True, "")
 
-    def _paho_connect_fail(self, client: paho.Client, userdata: Any) -> None:
-        self._hop(self._state, False, f"cannot reach the broker at {self.settings.broker}")
-
     def _paho_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
                          reason: ReasonCode, properties: Any) -> None:
         if not self._refused:  # after a refusal, the refusal is the reason worth showing
@@ -338,17 +457,14 @@ class Connection:
 
     def _paho_publish(self, client: paho.Client, userdata: Any, mid: int, reason: ReasonCode,
                       properties: Any) -> None:
-        with self._acked_lock:
-            self._acked.append(mid)
-            first = len(self._acked) == 1
-        if first:  # later ones join this hop until the loop has taken the list
+        self._acked.append(mid)
+        if len(self._acked) == 1:  # later ones join this turn until the loop has taken the list
             self._hop(self._published)
 
     # -- back in the event loop ------------------------------------------------------------------
 
     def _published(self) -> None:
-        with self._acked_lock:
-            mids, self._acked = self._acked, []
+        mids, self._acked = self._acked, []
         for mid in mids:
             try:
                 self._on_published(mid)
@@ -365,6 +481,15 @@ class Connection:
         self.reason = reason
         if changed or ready:
             self._on_state(ready, reason)
+
+
+def _close_socket(client: paho.Client) -> None:
+    """Close a client's socket that will not be used again (paho has no call that only does
+    that; `disconnect` first sends DISCONNECT, which needs the loop)."""
+    sock = client.socket()
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.close()
 
 
 def _wait_published(infos: list[paho.MQTTMessageInfo], timeout: float) -> None:

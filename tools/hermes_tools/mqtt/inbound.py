@@ -68,7 +68,7 @@ _POINT_ID = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_-]{0,199}")
 
 @dataclass(frozen=True, slots=True)
 class Incoming:
-    """One message as it arrived (copied out of paho's thread)."""
+    """One message as it arrived (copied out of paho's message)."""
 
     topic: str
     payload: bytes
