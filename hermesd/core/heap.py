@@ -19,7 +19,9 @@ latencies). `settle` is called once start-up is over (the daemon right after REA
 a reload, a tool once configured): one full collection of what start-up left (10 to 20 ms,
 once), then `gc.freeze` of the rest, and a youngest generation of 10,000 objects instead of
 700 (none ran in those 6,000 reads). Cycles made later are still collected, by every
-generation as before; only a process of our own is settled (`own_process`).
+generation as before; a frozen object dropped later in a cycle (a tool's old link after a
+restart) waits for the next settle (a reload, or the memory watch past its soft limit), so at
+most what start-up had resident stays. Only a process of our own is settled (`own_process`).
 """
 
 from __future__ import annotations
