@@ -30,6 +30,7 @@ from hermesd.config import Config, load_config
 from hermesd.context import RequestContext
 from hermesd.control.requests import Peer, Request, parse, role_for
 from hermesd.control.server import ControlServer
+from hermesd.core import heap
 from hermesd.core.errors import BadRequest, ConfigError, HermesError
 from hermesd.core.statefiles import prepare_dir
 from hermesd.engine import Engine
@@ -140,6 +141,7 @@ class Daemon:
                 summary = self._summary(late)
                 log.info("hermesd %s ready: %s", __version__, summary)
                 self.notifier.ready(summary)
+                heap.settle()  # start-up is over: later collections skip what it left
                 await self._stop.wait()
                 self.state = "stopping"
                 self.notifier.stopping()
@@ -254,6 +256,7 @@ class Daemon:
         self.reloads["last_error"] = None
         log.info("config reloaded from %s", new.source)
         self.notifier.ready(f"reloaded: {self._summary([])}")
+        heap.settle()  # the previous config's objects are collected, the new one frozen
         return True
 
     # -- tool callbacks ----------------------------------------------------------------------

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hermesd.config.operations import MIB, Budget, Memory
+from hermesd.core import heap
 from hermesd.metrics import Metrics
 from hermesd.supervisor import Supervisor
 
@@ -140,7 +141,8 @@ class MemoryWatch:
                             logging.CRITICAL)
                 self._on_daemon_hard(f"RSS {mib:.0f} MiB over {hard / MIB:.0f} MiB")
             elif soft is not None and s.rss > soft:
-                gc.collect()
+                if not heap.settle():  # settled: start-up's frozen objects are collected too
+                    gc.collect()
                 if self._cooled(s.name):
                     self._event("daemon_soft", s.name, f"hermesd uses {mib:.0f} MiB, over its "
                                 f"soft limit of {soft / MIB:.0f} MiB; caches dropped")

@@ -48,7 +48,7 @@ def reported(point: Point, value: Any) -> Any:
     elif kind == "string":
         fits = isinstance(value, str)
     else:
-        fits = isinstance(value, int | float) and not isinstance(value, bool)
+        fits = isinstance(value, (int, float)) and not isinstance(value, bool)  # no union built per read
     if not fits:
         shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:37] + "..."
         raise ValueError(f"{point.id} holds {_KIND_WORDS.get(kind, kind)}, not {shown}")

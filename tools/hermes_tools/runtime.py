@@ -29,7 +29,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any, cast
 
-from hermesd.core import eventloop, peercred
+from hermesd.core import eventloop, heap, peercred
 from hermesd.core.errors import ErrorCode, HermesError, ProtocolError
 from hermesd.core.protocol import (
     ActionSpec,
@@ -364,6 +364,7 @@ class _Session:
         if self._runner is None or self._runner.done():
             self._runner = asyncio.create_task(self._run_tool(), name=f"{self.tool.name}-run")
         self._send(Result(msg.id, summary))
+        heap.settle()  # configured: later collections skip what start-up left
 
     async def _run_tool(self) -> None:
         try:
