@@ -19,7 +19,7 @@ from hermesd.replies import choice_question, is_chinese, printable, value_questi
 from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
+from hermesd.router.normalize import YES_NO_MARK, Token, content, question_mark, tokens
 from hermesd.router.numbers import exact
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
@@ -184,7 +184,7 @@ class RuleRouter:
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
-        question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
+        question = yes_no or first in WH_START or any(map(question_mark, text.rstrip()[-1:])) or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
         # a number is in "setpoint 65" (not asked: "is the mill mode manual?")
