@@ -104,6 +104,13 @@ def test_the_wrong_read_is_refused_and_the_right_one_stands(plant: str, text: st
     # only a broad medium explains the point; the rest are words nobody here knows
     ("engine_room", "what's the crankcase oil mist reading", "lube_oil_pressure"),
     ("hydraulics", "what's the oil foaming index", "oil_temp"),
+    # a word nobody knows said with the point's words may be what is asked of it: the model
+    # picked the setpoint, and the one left (the measurement) is no gradient or deviation
+    ("hydraulics", "what's the system pressure gradient", "system_pressure_sp"),
+    ("hydraulics", "what is the system pressure deviation", "system_pressure_sp"),
+    ("hydraulics", "system pressure ripple", "system_pressure_sp"),
+    ("hydraulics", "what's the system pressure error", "system_pressure_sp"),
+    ("compressed_air", "what's the header pressure offset", "header_pressure_sp"),
 ])
 def test_a_read_that_does_not_answer_is_refused(plant: str, text: str, point: str) -> None:
     assert refused(plant, text, point)
@@ -238,6 +245,13 @@ async def test_when_the_pick_is_refused_the_one_candidate_left_is_read(
     ("engine_room", "2号分油机运行吗", "me_running"),  # no candidate is left
     ("engine_room", "what's the crankcase oil mist reading", "lube_oil_pressure"),
     ("hydraulics", "what's the oil foaming index", "oil_temp"),
+    # a word nobody knows said with the point's words may be what is asked of it: the model
+    # picked the setpoint, and the one left (the measurement) is no gradient or deviation
+    ("hydraulics", "what's the system pressure gradient", "system_pressure_sp"),
+    ("hydraulics", "what is the system pressure deviation", "system_pressure_sp"),
+    ("hydraulics", "system pressure ripple", "system_pressure_sp"),
+    ("hydraulics", "what's the system pressure error", "system_pressure_sp"),
+    ("compressed_air", "what's the header pressure offset", "header_pressure_sp"),
 ])
 async def test_when_no_one_candidate_is_left_the_refusal_stands(plant: str, text: str,
                                                                 picked: str) -> None:
