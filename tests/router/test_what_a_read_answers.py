@@ -194,6 +194,33 @@ async def test_a_choice_asked_about_writes_nothing(text: str) -> None:
     assert action["name"] != "write", (text, action)
 
 
+#: a read-only point of choices beside a writable one whose name ends the same way
+PUMPS = validate({
+    "node": {"id": "sump"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "sump_pump_mode": {"name": "Sump pump mode", "table": "input", "address": 0,
+                           "map": {0: "manual", 1: "auto"}},
+        "feed_pump_mode": {"name": "Feed pump mode", "table": "holding", "address": 1,
+                           "writable": True, "map": {0: "manual", 1: "auto"}},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("sump pump mode manual", "sump_pump_mode"),  # the state it is in, said or asked
+    ("sump pump mode auto", "sump_pump_mode"),
+])
+async def test_a_choice_after_a_read_only_point_s_name_is_its_state(text: str,
+                                                                    read: str) -> None:
+    assert await _route(Router(PUMPS), text) == {"name": "read", "args": {"point": read}}
+
+
+async def test_a_choice_said_of_points_of_both_kinds_writes_nothing() -> None:
+    # which pump is not said, and the one that cannot be set may be meant
+    action = await _route(Router(PUMPS), "pump mode manual")
+    assert action["name"] != "write", action
+
+
 async def test_the_engine_room_and_feed_mill_writes_by_choice() -> None:
     mill = Router(PLANTS["feed_mill"])
     assert await _route(mill, "pellet mill mode manual") == {
