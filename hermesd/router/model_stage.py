@@ -238,11 +238,16 @@ class ModelStage:
             if total else 0.0
         # a word nobody knows may change everything ("what is the difference between a CRAH
         # and a CRAC"): the model may still say none
-        # (`known=False`: a candidate the check alone lets through may be meant whatever
-        # else is said)
-        all_known = all(t.concepts or t.word in self.rules.profiles.plant_words for t in found)
+        # (`known=False`: a candidate the check alone lets through may be meant whatever is
+        # said apart from what names it — "..., roughly" — but not a word nobody knows in the
+        # same breath, which may be what is asked of it: "the burner temperature gradient")
+        words = self.rules.profiles.plant_words
+        unknown = [t for t in found if not t.concepts and t.word not in words]
+        named = [t for t in found if t.concepts or t.word in words]
+        all_known = not unknown or (not known and all(
+            _clause(a, t.index) not in {_clause(a, n.index) for n in named} for t in unknown))
         return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED \
-            and (all_known or not known)
+            and all_known
 
     def _plant_place(self, t: Term, profile: Profile, found: list[Term]) -> bool:
         """A room or area of this plant (several other points are in it) said beside what
@@ -532,19 +537,26 @@ class ModelStage:
 
     def _the_one_left(self, a: Analysis, refused: Action) -> str | None:
         """When the check refuses the model's read: the one other candidate that the check
-        lets through and that explains all the command names (`_surely_one_of`, words nobody
-        knows aside: the check has judged them), if there is exactly one; the model picked
-        among points one of which is meant, and the wrong one. With two or none, the refusal
-        stands. (On our plants' handed-on commands: 21 right reads, no refusal and no wrong
-        point made.)"""
+        lets through and that explains all the command names (`_surely_one_of`; a word nobody
+        knows only when said apart from those, after a break) and every role or state it says
+        (a "gradient", a "deviation", an "error": the one left is no ramp rate, deviation or
+        fault of the point's quantity), if there is exactly one; the model picked among
+        points one of which is meant, and the wrong one. With two or none, the refusal stands.
+        (On our plants' handed-on commands, before those two conditions: 21 right reads, no
+        refusal and no wrong point made.)"""
         if a.plural or a.wants_write:
             return None
         left = [p for p in a.candidates[:TOP_CANDIDATES]
                 if p != refused.args.get("point")
                 and self.check(a, Action("read", {"point": p})).name == "read"]
-        if len(left) == 1 and self._surely_one_of(a, left[0], known=False):
-            return left[0]
-        return None
+        if len(left) != 1 or not self._surely_one_of(a, left[0], known=False):
+            return None
+        found = self.semantic.terms(a)
+        profile = self.rules.profiles.by_id[left[0]]
+        if any(explained(t, profile, found) < FULL for t in found
+               if t.kinds & {"role", "state"}):
+            return None
+        return left[0]
 
     def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
         """The action of one output line, if it is one we offered (or, naive, any valid one)."""
@@ -636,6 +648,11 @@ class ModelStage:
                           "id>, write <point id> <value>, or respond <reason>."},
                  {"text": END + ASSISTANT, "markup": True}]
         return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _clause(a: Analysis, index: int) -> int:
+    """Which stretch of the command between breaks (a comma, a semicolon) a word is in."""
+    return sum(1 for t in a.toks[1:index + 1] if t.after_break)
 
 
 def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:

@@ -130,6 +130,16 @@ class Token:
         return self.number is not None or self.ident
 
 
+#: marks of a question in any script (a Greek question mark becomes ";" under NFKC); any other
+#: character Unicode names a question mark ("❓", "❔", "՞") asks too (`question_mark`)
+QUESTION_MARKS = "?？؟¿⸮\u037e⁇⁈⁉‽﹖"
+
+
+def question_mark(c: str) -> bool:
+    """Whether a character asks: a question mark of any script, or an emoji of one."""
+    return c in QUESTION_MARKS or "QUESTION MARK" in unicodedata.name(c, "")
+
+
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label."""
     text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))

@@ -19,7 +19,7 @@ from hermesd.replies import choice_question, is_chinese, printable, value_questi
 from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, content, tokens
+from hermesd.router.normalize import YES_NO_MARK, Token, content, question_mark, tokens
 from hermesd.router.numbers import exact
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
@@ -171,6 +171,15 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
+        #: a choice right after the last word of a name of a point that takes it ("mode",
+        #: "manual"): of writable points, a setting said; of read-only ones, a state reported
+        self.choice_after: dict[bool, set[tuple[str, str]]] = {True: set(), False: set()}
+        for label in self.labels:
+            point = self.points[label.point]
+            if label.toks and not label.toks[-1].is_id:
+                self.choice_after[point.writable].update(
+                    (label.toks[-1].text, t.text)
+                    for _, said in spellings(point) for t in content(tokens(said)))
 
     # -- the stage ---------------------------------------------------------------------------
 
@@ -184,13 +193,16 @@ class RuleRouter:
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
-        question = yes_no or first in WH_START or text.rstrip().endswith(("?", "？")) or \
+        question = yes_no or first in WH_START or any(map(question_mark, text.rstrip()[-1:])) or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
-        # a number is in "setpoint 65" (not asked: "is the mill mode manual?")
+        # a number is in "setpoint 65" (not asked: "is the mill mode manual?"); not where a
+        # read-only point's name ends so and takes that choice too ("sump pump mode manual"
+        # beside a writable "feed pump mode": what the sump pump is in, perhaps)
         to_value = to_value or (not question and any(
-            t.text in self.choice_words and i > 0 and not t.zh
-            and toks[i - 1].text in self.setting_words for i, t in enumerate(toks)))
+            i > 0 and not t.zh and (toks[i - 1].text, t.text) in self.choice_after[True]
+            and (toks[i - 1].text, t.text) not in self.choice_after[False]
+            for i, t in enumerate(toks)))
         wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
                            or _switched(toks)) and not yes_no and first not in WH_START \
             and not _asks_of_a_setting(toks)

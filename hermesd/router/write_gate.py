@@ -9,8 +9,9 @@ from the stages so that none of them can talk its way past it, and it is deliber
   and no other number; a choice must be named. Nothing unreadable, no ordinal or number that
   names some other thing ("pump 2" is no value for pump 1).
 - **now, and meant**: no condition, time or deferral ("if", "when", "at 5 pm", "in 10
-  minutes", "tomorrow", "如果", "明天", "5点"), no question ("should I", "?", "吗", "谁"), no
-  negation ("don't", "不要"), no statement of a state ("valve 2 is open", "2号阀打开了").
+  minutes", "tomorrow", "如果", "明天", "5点"), no question ("should I", "?", "❓", "吗", "谁",
+  "..., right"), no negation ("don't", "不要"), no statement of a state or report of a change
+  ("valve 2 is open", "2号阀打开了", "we set it to 5", "切换到手动过").
 - **exact**: no approximation or bound ("about", "at least", "~", "一千多", "1000以上"), no
   change by an amount ("by 100", "raise 100"), no fraction word.
 - **one target**: no plural or second target ("all", "both", "valves", "and", "所有", "和").
@@ -37,7 +38,7 @@ from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, tokens, unit_symbol
+from hermesd.router.normalize import Token, question_mark, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
@@ -77,6 +78,10 @@ _QUESTION = frozenset("""
     hypothetically probably guess translate note log report reports reported record measured
     measures measuring showed shown
 """.split())
+#: the last word of a statement that asks for it to be confirmed ("pump mode manual, right")
+_TAGS = frozenset("right true false".split())
+#: "you want ...", "you need ...": what the listener is asked or told of, not asked to do
+_WISHED = frozenset("want wanna need needed wanted".split())
 #: "can/could/would/will you ..." is a request made politely, not a question
 _POLITE = frozenset("can could would will".split())
 #: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
@@ -171,6 +176,9 @@ _ZH = {
 _ZH_TO = ("到", "至", "为", "成")
 _ZH_NUMERAL = frozenset("零〇一二三四五六七八九十百千万亿两0123456789")
 _STATE_DONE = "了"  # "2号阀打开了": a state, unless "把" makes it a command ("把2号阀打开了")
+#: "切换过手动", "切换到手动过": done once (a report), after a verb or ending the command; 过 of
+#: a word (过滤, 超过) is a segment of that word
+_DONE_BEFORE = "过"
 _ZH_SUBJECTS = ("我", "他", "她", "你", "它")  # 我把1号泵设为1200了: a report of what was done
 
 
@@ -227,8 +235,6 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
             or _chinese(folded, _NOBODY, None))
 
 
-#: marks of a question in any script (a Greek question mark becomes ";" under NFKC)
-_QUESTION_MARKS = "?？؟¿⸮\u037e⁇⁈⁉‽﹖"
 _QUOTES = "\"“”„«»「」『』〝〞＂"
 
 
@@ -392,8 +398,16 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound
         if word == "hold" and raw[i + 1:i + 2] == ["on"]:
             return Doubt("correction", ("hold on",))
-        if word == "i" and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
-            return Doubt("question", (f"i {raw[i + 1]}",))  # "I set pump 1 to 1200": a report
+        if word in ("i", "we") and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
+            return Doubt("question", (f"{word} {raw[i + 1]}",))  # "we set pump 1 to 1200": a
+            # report
+        if word in ("you", "u") and (i == 0 or t.after_break) and \
+                raw[i + 1:i + 2] and (raw[i + 1] in WRITE_VERBS or raw[i + 1] in _WISHED):
+            return Doubt("question", (f"{word} {raw[i + 1]}",))  # "you set pump 1 to 1200",
+            # "you want the pump in manual": said of you, or asked, not asked of you
+        if word in _TAGS and i == len(raw) - 1 and i > 0 and not (
+                point is not None and point.kind == "bool" and word in ("true", "false")):
+            return Doubt("question", (word,))  # "pump mode manual, right": asked back
         problem = next((p for p, listed in _EN if word in listed), None)
         if _NEGATED.search(word):
             problem = "negation"
@@ -434,7 +448,7 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
             time = time or duration
     if time:
         return Doubt("when", (time.group(0),))
-    marks = [c for c in text if c in _QUESTION_MARKS]
+    marks = [c for c in text if question_mark(c)]
     polite = re.match(r"\W*(?:(?:please|hey|ok|okay)\W+)?(?:can|could|would|will)\s+(?:you|u)\b",
                       folded) or re.search(r"\b(?:will|would)\s+you\W*$", folded) or \
         re.search(r"(?:帮我|帮忙|请|麻烦).*吗\s*[?？]\s*$", folded)
@@ -483,6 +497,11 @@ def _segments(run: str, words: frozenset[str], longest: int) -> list[str]:
     return out
 
 
+def _a_write_verb(piece: str) -> bool:
+    """A Chinese word of a change ("切换到", "设为", "打开")."""
+    return bool(set(ZH_WORDS.get(piece, "").split()) & WRITE_VERBS)
+
+
 def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     if not any(is_cjk(c) for c in folded):
         return None
@@ -502,6 +521,8 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             return Doubt("when", (before + piece,))  # "5点", "三点": a time of day
         if piece == "在" and not (before[-1:] in "设调定放控稳" or before in ("保持", "维持")):
             return Doubt("question", (before + piece + after,))  # 1号泵在1200转: where it is
+        if piece == _DONE_BEFORE and (not after or _a_write_verb(before)):
+            return Doubt("question", (before + piece,))  # 切换到手动过, 切换过: it was, once
         if piece == _STATE_DONE and ("把" not in text or text.startswith(_ZH_SUBJECTS)):
             return Doubt("question", (text[max(0, text.find("了") - 2):text.find("了") + 1],))
         if piece in ("现在", "目前", "当前") and (after[:1] in _ZH_NUMERAL or after[:1] in "是在已"):

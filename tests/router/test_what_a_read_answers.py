@@ -104,6 +104,13 @@ def test_the_wrong_read_is_refused_and_the_right_one_stands(plant: str, text: st
     # only a broad medium explains the point; the rest are words nobody here knows
     ("engine_room", "what's the crankcase oil mist reading", "lube_oil_pressure"),
     ("hydraulics", "what's the oil foaming index", "oil_temp"),
+    # a word nobody knows said with the point's words may be what is asked of it: the model
+    # picked the setpoint, and the one left (the measurement) is no gradient or deviation
+    ("hydraulics", "what's the system pressure gradient", "system_pressure_sp"),
+    ("hydraulics", "what is the system pressure deviation", "system_pressure_sp"),
+    ("hydraulics", "system pressure ripple", "system_pressure_sp"),
+    ("hydraulics", "what's the system pressure error", "system_pressure_sp"),
+    ("compressed_air", "what's the header pressure offset", "header_pressure_sp"),
 ])
 def test_a_read_that_does_not_answer_is_refused(plant: str, text: str, point: str) -> None:
     assert refused(plant, text, point)
@@ -187,6 +194,33 @@ async def test_a_choice_asked_about_writes_nothing(text: str) -> None:
     assert action["name"] != "write", (text, action)
 
 
+#: a read-only point of choices beside a writable one whose name ends the same way
+PUMPS = validate({
+    "node": {"id": "sump"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "sump_pump_mode": {"name": "Sump pump mode", "table": "input", "address": 0,
+                           "map": {0: "manual", 1: "auto"}},
+        "feed_pump_mode": {"name": "Feed pump mode", "table": "holding", "address": 1,
+                           "writable": True, "map": {0: "manual", 1: "auto"}},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("sump pump mode manual", "sump_pump_mode"),  # the state it is in, said or asked
+    ("sump pump mode auto", "sump_pump_mode"),
+])
+async def test_a_choice_after_a_read_only_point_s_name_is_its_state(text: str,
+                                                                    read: str) -> None:
+    assert await _route(Router(PUMPS), text) == {"name": "read", "args": {"point": read}}
+
+
+async def test_a_choice_said_of_points_of_both_kinds_writes_nothing() -> None:
+    # which pump is not said, and the one that cannot be set may be meant
+    action = await _route(Router(PUMPS), "pump mode manual")
+    assert action["name"] != "write", action
+
+
 async def test_the_engine_room_and_feed_mill_writes_by_choice() -> None:
     mill = Router(PLANTS["feed_mill"])
     assert await _route(mill, "pellet mill mode manual") == {
@@ -238,6 +272,13 @@ async def test_when_the_pick_is_refused_the_one_candidate_left_is_read(
     ("engine_room", "2号分油机运行吗", "me_running"),  # no candidate is left
     ("engine_room", "what's the crankcase oil mist reading", "lube_oil_pressure"),
     ("hydraulics", "what's the oil foaming index", "oil_temp"),
+    # a word nobody knows said with the point's words may be what is asked of it: the model
+    # picked the setpoint, and the one left (the measurement) is no gradient or deviation
+    ("hydraulics", "what's the system pressure gradient", "system_pressure_sp"),
+    ("hydraulics", "what is the system pressure deviation", "system_pressure_sp"),
+    ("hydraulics", "system pressure ripple", "system_pressure_sp"),
+    ("hydraulics", "what's the system pressure error", "system_pressure_sp"),
+    ("compressed_air", "what's the header pressure offset", "header_pressure_sp"),
 ])
 async def test_when_no_one_candidate_is_left_the_refusal_stands(plant: str, text: str,
                                                                 picked: str) -> None:
