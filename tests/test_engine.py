@@ -92,3 +92,26 @@ async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> N
     assert answer.action is not None and answer.action.to_dict() == \
         {"name": "read", "args": {"point": "level"}}
     assert answer.result is not None and answer.result["value"] == 73.4
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("set the feed pump speed to 900 " + "please " * 75, 82),
+    ("把进料泵速度设为900" + "并且马上" * 40, 85),  # two Chinese characters to a word
+])
+async def test_a_command_of_too_many_words_is_refused_before_routing(rig: Rig, text: str,
+                                                                     words: int) -> None:
+    # the routing stages weigh word against word on the daemon's loop: 1,000 Chinese
+    # characters once held it for 15 s; past MAX_WORDS nothing is routed and nothing written
+    answer = await rig.engine.ask(rig.ctx(), text)
+    assert (answer.status, answer.error and answer.error["code"]) == \
+        ("rejected", "BAD_REQUEST"), answer
+    assert answer.error is not None and f"command is {words} words; at most 80" in \
+        answer.error["message"]
+    assert "too long" in answer.reply or "太长" in answer.reply
+    assert await _device_value(rig, "speed") == 800
+
+
+async def test_a_long_command_within_the_word_limit_is_still_routed(rig: Rig) -> None:
+    answer = await rig.engine.ask(rig.ctx(), "could you please tell me, if it is not too much "
+                                  "trouble, what the level of the tank is right now " * 3)
+    assert answer.error is None or answer.error["code"] != "BAD_REQUEST", answer
