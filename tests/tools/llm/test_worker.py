@@ -126,17 +126,28 @@ async def test_the_guessed_line_never_changes_the_answer() -> None:
     command."""
     lines = ["read boiler3_temp", "read tank_level", "respond out_of_scope"]
     answers = set()
+    plain_of: dict[str, str] = {}
     async with worker_process(spec()) as (_, worker):
         await wait_state(worker, "ready")
         for text in ("what is the boiler 3 temperature", "how full is the tank",
                      "what is the capital of France"):
             plain = await complete(worker, text)
             answers.add(plain["text"])
+            plain_of[text] = plain["text"]
             for order in (lines, lines[::-1], lines[1:] + lines[:1]):
                 guessed = await complete(worker, text, choices=order)
                 assert guessed["finish_reason"] == "stop"
                 assert guessed["text"] == plain["text"], (text, order)
                 assert guessed["generated_tokens"] <= plain["generated_tokens"]
+        # a guess keeps a row of logits per token: two long lines that share a long start
+        # (and a generous max_tokens) once made 530 rows, 300 MB the worker kept
+        before = (await worker.call("status", {}, 5))["rss_mb"]
+        long_lines = ["read " + "\uA66E" * 190 + end for end in ("a", "b")]
+        long = await complete(worker, "what is the boiler 3 temperature", choices=long_lines,
+                              max_tokens=512)
+        assert long["text"] == plain_of["what is the boiler 3 temperature"]
+        after = (await worker.call("status", {}, 5))["rss_mb"]
+        assert after - before < 60, (before, after)
     assert len(answers) >= 2, answers  # the commands are told apart
 
 

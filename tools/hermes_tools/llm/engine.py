@@ -23,6 +23,9 @@ log = logging.getLogger(__name__)
 N_BATCH = 512
 SCORE_BATCH = 64  # tokens of one option scored in one decode
 TOP = 64  # the best tokens the grammar judges first when sampling
+#: tokens of a guessed line at most: each keeps a row of logits (n_vocab floats, ~0.6 MB), and
+#: two long lines sharing a prefix once held 300 MB; the router's lines are a few tokens
+MAX_GUESS = 32
 #: llama_token_data as numpy lays it out: the array the grammar sampler marks
 TOKEN_DATA = [("id", "<i4"), ("logit", "<f4"), ("p", "<f4")]
 #: the warm-up: a command of the length people give, with the chat markup a request carries.
@@ -206,11 +209,12 @@ class Engine:
         """The tokens of the first (likeliest) choice that would have to be decoded to reach
         the token that tells it from every other choice (that one is sampled, not decoded)."""
         toks = self.llm.tokenize(choices[0].encode(), add_bos=False, special=False)
+        toks = toks[:min(max_tokens - 1, MAX_GUESS)]  # each guessed token keeps a logits row
         for n in range(1, len(toks) + 1):
             said = self.llm.detokenize(toks[:n]).decode("utf-8", errors="replace")
             if sum(c.startswith(said) for c in choices) == 1:
-                return toks[:n - 1][:max_tokens - 1]
-        return toks[:max_tokens - 1]  # a prefix of another choice: up to its end
+                return toks[:n - 1]
+        return toks  # a prefix of another choice: up to its end
 
     def _evaluate_then(self, suffix: list[int], guess: list[int], *, reuse: bool
                        ) -> tuple[int, int, list[Any]]:
