@@ -55,7 +55,11 @@ class Dispatcher:
     def _tool(self, point: Point) -> str:
         tool = self._tools.get(point.id)
         if tool is None:
-            tool = self._tools[point.id] = self.registry.tool(point)
+            tool = self.registry.tool(point)
+            # kept only for this registry's own point: a request planned before a reload
+            # (its write waited for the audit) must not pin the point to its old device
+            if self.registry.points.get(point.id) is point:
+                self._tools[point.id] = tool
         return tool
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:

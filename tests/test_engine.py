@@ -4,13 +4,17 @@ writes, refusals, a device gone offline, and commands in words."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hermesd.toolspecs import tool_specs
+from tests.support.daemon import base_config, fake_device
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
+from tests.support.plants import config_of
 
 POINTS: dict[str, Any] = {
     "level": {"name": "Tank level", "type": "float", "unit": "%", "params": {"value": 73.4}},
@@ -92,3 +96,26 @@ async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> N
     assert answer.action is not None and answer.action.to_dict() == \
         {"name": "read", "args": {"point": "level"}}
     assert answer.result is not None and answer.result["value"] == 73.4
+
+
+async def test_a_point_moved_by_a_reload_under_a_write_is_read_from_its_new_device(
+        tmp_path: Path) -> None:
+    """A reload that moves a point to another device while a write to it waits for its audit
+    intent: that write was planned with the old point, but every request after it goes to the
+    point's new device (none is held to the old one's tool)."""
+    old = {"speed": {**POINTS["speed"], "params": {"value": 800}}}
+    new = {"speed": {**POINTS["speed"], "params": {"value": 1200}}}
+    async with engine_with_fake_tool(tmp_path, old, more={"dev2": {"spare": POINTS["level"]}}
+                                     ) as rig:
+        paths = {"state_dir": str(rig.config.paths.state_dir),
+                 "runtime_dir": str(rig.config.paths.runtime_dir)}
+        moved = config_of({**base_config({DEVICE: fake_device({"spare": POINTS["level"]}),
+                                          "dev2": fake_device(new)}), "paths": paths})
+        write = asyncio.create_task(rig.engine.write(rig.ctx("operator"), "speed", 1000))
+        await asyncio.sleep(0)  # the write runs up to its audit intent, and waits there
+        assert not write.done()
+        rig.engine.reconfigure(moved)  # as the daemon's reload: the engine, then the tools
+        await write
+        await rig.supervisor.apply(tool_specs(moved))
+        answer = await rig.engine.read(rig.ctx(), "speed")
+    assert (answer.status, answer.result and answer.result["value"]) == ("ok", 1200), answer
