@@ -50,6 +50,7 @@ EventHandler = Callable[[str, Event], None]
 READ_CHUNK = 256 * 1024
 CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
 MAX_CHECKED = 4096  # (action, point) arguments remembered as valid, per link
+MAX_CHECKED_POINT = 256  # characters of a point remembered so (any longer is checked each time)
 
 
 class ToolLink:
@@ -322,7 +323,11 @@ class ToolLink:
                 check_in(args)
             except fastjsonschema.JsonSchemaValueException as exc:
                 raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
-            if point.__class__ is str and len(self._checked) < MAX_CHECKED:
+            # remembered only if the check left them as they were (a schema's defaults are
+            # filled into them: those must reach the tool on every call), and only a point of
+            # a point id's length (4096 of whatever `call` is given held 256 MiB)
+            if point.__class__ is str and len(args) == 1 and len(point) <= MAX_CHECKED_POINT \
+                    and len(self._checked) < MAX_CHECKED:
                 self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
         reply = await self._request(
