@@ -17,7 +17,7 @@ from typing import Any
 from hermesd.cache import Judgement, Reading, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
-from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError
+from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, UnknownPoint
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
 from hermesd.value_maps import reported, to_device
@@ -55,11 +55,14 @@ class Dispatcher:
     def _tool(self, point: Point) -> str:
         tool = self._tools.get(point.id)
         if tool is None:
-            tool = self.registry.tool(point)
-            # kept only for this registry's own point: a request planned before a reload
-            # (its write waited for the audit) must not pin the point to its old device
-            if self.registry.points.get(point.id) is point:
-                self._tools[point.id] = tool
+            # the point as this registry has it: a request planned before a reload (a write
+            # waits for its audit intent) must neither pin the point to its old device nor
+            # find its device gone
+            current = self.registry.points.get(point.id)
+            if current is None:
+                raise UnknownPoint(point.id, f"{point.id} is no longer configured (the config "
+                                             "was reloaded)")
+            tool = self._tools[point.id] = self.registry.tool(current)
         return tool
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:

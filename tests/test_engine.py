@@ -119,3 +119,26 @@ async def test_a_point_moved_by_a_reload_under_a_write_is_read_from_its_new_devi
         await rig.supervisor.apply(tool_specs(moved))
         answer = await rig.engine.read(rig.ctx(), "speed")
     assert (answer.status, answer.result and answer.result["value"]) == ("ok", 1200), answer
+
+
+async def test_a_point_removed_by_a_reload_under_a_write_is_answered_unknown(
+        tmp_path: Path) -> None:
+    """A reload that removes a point and its device while a write to it waits for its audit
+    intent: the write is answered UNKNOWN_POINT, saying why, and reaches no tool."""
+    async with engine_with_fake_tool(tmp_path, {"level": POINTS["level"]},
+                                     more={"dev2": {"speed": POINTS["speed"]}}) as rig:
+        paths = {"state_dir": str(rig.config.paths.state_dir),
+                 "runtime_dir": str(rig.config.paths.runtime_dir)}
+        removed = config_of({**base_config({DEVICE: fake_device({"level": POINTS["level"]})}),
+                             "paths": paths})
+        write = asyncio.create_task(rig.engine.write(rig.ctx("operator"), "speed", 1000))
+        await asyncio.sleep(0)  # the write runs up to its audit intent, and waits there
+        assert not write.done()
+        rig.engine.reconfigure(removed)
+        answer = await write
+        speed = await rig.supervisor.get("dev2").connected().call(
+            "read", {"point": "speed"}, rig.ctx().for_tool(), 10)
+    assert (answer.status, answer.error and answer.error["code"]) == \
+        ("rejected", "UNKNOWN_POINT"), answer
+    assert "no longer configured" in answer.reply
+    assert speed["value"] == 800  # untouched
