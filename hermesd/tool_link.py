@@ -51,6 +51,7 @@ READ_CHUNK = 256 * 1024
 CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
 MAX_CHECKED = 4096  # (action, point) arguments remembered as valid, per link
 MAX_CHECKED_POINT = 256  # characters of a point remembered so (any longer is checked each time)
+TIMER_STEP = 0.001  # seconds: the deadline timer is never armed nearer than this
 
 
 class ToolLink:
@@ -307,7 +308,10 @@ class ToolLink:
             elif nearest is None or due < nearest:
                 nearest = due
         if nearest is not None:
-            self._watch(loop, nearest)
+            # never sooner than a millisecond: a timer that fired before its deadline (uvloop
+            # rounds to whole milliseconds) waits that long, instead of firing again and again
+            # until the clock gets there (a hundred times and more, the loop spinning)
+            self._watch(loop, max(nearest, now + TIMER_STEP))
 
     async def call(self, action: str, args: dict[str, Any], context: dict[str, Any],
                    timeout: float) -> Any:

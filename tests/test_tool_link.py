@@ -330,3 +330,42 @@ def test_arguments_passed_are_not_kept_whatever_their_size() -> None:
 
     kept = asyncio.run(main())
     assert kept < long_points * size // 4, kept
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
+    """uvloop rounds a timer to whole milliseconds: the link's timer may fire a fraction of a
+    millisecond before a call's deadline. The call still ends at its deadline, not before,
+    and the timer is armed again a bounded number of times (not on every turn of the loop
+    until the clock gets there)."""
+    async def main() -> list[tuple[float, float, int]]:
+        link, tool_writer = await _linked()
+        armed: list[float] = []
+        watch = link._watch
+
+        def counted(loop: asyncio.AbstractEventLoop, due: float) -> None:
+            armed.append(due)
+            watch(loop, due)
+
+        link._watch = counted  # type: ignore[method-assign]
+        server = asyncio.create_task(link.serve())
+        clock = asyncio.get_running_loop()
+        ended = []
+        try:
+            for timeout in (0.0104, 0.0105, 0.0106, 0.01349, 0.02051, 0.03049):
+                armed.clear()
+                started = clock.time()
+                with pytest.raises(HermesError):  # the tool never answers
+                    await link.call("read", {"point": "p"}, {}, timeout=timeout)
+                ended.append((timeout, clock.time() - started, len(armed)))
+            return ended
+        finally:
+            tool_writer.transport.abort()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        ended = runner.run(main())
+    for timeout, took, arms in ended:
+        assert took >= timeout - 0.001, (timeout, took)  # the clock's own millisecond
+        assert arms <= 3, (timeout, arms)
