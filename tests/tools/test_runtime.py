@@ -4,6 +4,7 @@ alive), answers JSON cannot carry, and each call's deadline."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import socket
@@ -256,6 +257,9 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
         def close(self) -> None:
             pass
 
+    def _sent(sent: list[bytes], count: int) -> bool:
+        return len(sent) == count
+
     async def main() -> tuple[list[bytes], list[int]]:
         session = _Session(Hung(), os.getpid())
         transport = Transport()
@@ -274,8 +278,8 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
                 await asyncio.sleep(0.0003 * (k + 1))
                 armed.clear()
                 session._start_call(Call(n * 3 + k, "read", {"point": "p"}, {}, ms))
-                await until(lambda n=n, k=k: len(transport.sent) == n * 3 + k + 1,
-                            what="its answer")
+                answers = n * 3 + k + 1
+                await until(functools.partial(_sent, transport.sent, answers), what="its answer")
                 arms.append(len(armed))
         await session.shutdown()
         return transport.sent, arms
