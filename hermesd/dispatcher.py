@@ -17,7 +17,7 @@ from typing import Any
 from hermesd.cache import Judgement, Reading, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
-from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError
+from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, UnknownPoint
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
 from hermesd.value_maps import reported, to_device
@@ -55,7 +55,14 @@ class Dispatcher:
     def _tool(self, point: Point) -> str:
         tool = self._tools.get(point.id)
         if tool is None:
-            tool = self._tools[point.id] = self.registry.tool(point)
+            # the point as this registry has it: a request planned before a reload (a write
+            # waits for its audit intent) must neither pin the point to its old device nor
+            # find its device gone
+            current = self.registry.points.get(point.id)
+            if current is None:
+                raise UnknownPoint(point.id, f"{point.id} is no longer configured (the config "
+                                             "was reloaded)")
+            tool = self._tools[point.id] = self.registry.tool(current)
         return tool
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:
@@ -80,7 +87,7 @@ class Dispatcher:
     async def read(self, ctx: RequestContext, point: Point) -> ReadOutcome:
         tool = self._tools.get(point.id) or self._tool(point)
         try:
-            result = await self.call(ctx, tool, "read", {"point": point.id})
+            result = _own(tool, point, await self.call(ctx, tool, "read", {"point": point.id}))
             value = _reported(tool, point, result["value"])
         except HermesError as exc:
             judged = self.cache.judge(point.id)
@@ -99,8 +106,8 @@ class Dispatcher:
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
         tool = self._tool(point)
-        result = await self.call(ctx, tool, "write", {"point": point.id,
-                                                      "value": to_device(point, value)})
+        result = _own(tool, point, await self.call(ctx, tool, "write", {
+            "point": point.id, "value": to_device(point, value)}))
         ts = float(result.get("ts", time.time()))
         written = _reported(tool, point, result["value"]) if "value" in result else value
         confirmed = result.get("confirmed")
@@ -114,6 +121,16 @@ class Dispatcher:
             return WriteOutcome(written, ts, False, actual)
         self.cache.update(point.id, written, ts)
         return WriteOutcome(written, ts, confirmed)
+
+
+def _own(tool: str, point: Point, result: dict[str, Any]) -> dict[str, Any]:
+    """`result`, if it is the point's own: a tool that mixed up its answers (one under the id
+    of another call in flight) never has another point's value taken for this one."""
+    answered = result.get("point", point.id)
+    if answered != point.id:
+        raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} answered for {point.id} with a "
+                                                f"result for {str(answered)[:80]!r}")
+    return result
 
 
 def _reported(tool: str, point: Point, value: Any) -> Any:

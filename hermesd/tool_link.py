@@ -50,6 +50,8 @@ EventHandler = Callable[[str, Event], None]
 READ_CHUNK = 256 * 1024
 CLOSE_TIMEOUT = 5.0  # seconds a closed connection may take to be gone
 MAX_CHECKED = 4096  # (action, point) arguments remembered as valid, per link
+MAX_CHECKED_POINT = 256  # characters of a point remembered so (any longer is checked each time)
+TIMER_STEP = 0.001  # seconds: the deadline timer is never armed nearer than this
 
 
 class ToolLink:
@@ -306,7 +308,10 @@ class ToolLink:
             elif nearest is None or due < nearest:
                 nearest = due
         if nearest is not None:
-            self._watch(loop, nearest)
+            # never sooner than a millisecond: a timer that fired before its deadline (uvloop
+            # rounds to whole milliseconds) waits that long, instead of firing again and again
+            # until the clock gets there (a hundred times and more, the loop spinning)
+            self._watch(loop, max(nearest, now + TIMER_STEP))
 
     async def call(self, action: str, args: dict[str, Any], context: dict[str, Any],
                    timeout: float) -> Any:
@@ -322,7 +327,11 @@ class ToolLink:
                 check_in(args)
             except fastjsonschema.JsonSchemaValueException as exc:
                 raise BadRequest(f"{self.tool}.{action}: {_schema_message(exc)}") from None
-            if point.__class__ is str and len(self._checked) < MAX_CHECKED:
+            # remembered only if the check left them as they were (a schema's defaults are
+            # filled into them: those must reach the tool on every call), and only a point of
+            # a point id's length (4096 of whatever `call` is given held 256 MiB)
+            if point.__class__ is str and len(args) == 1 and len(point) <= MAX_CHECKED_POINT \
+                    and len(self._checked) < MAX_CHECKED:
                 self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
         reply = await self._request(

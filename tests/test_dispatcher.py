@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.core.errors import Timeout, ToolError, ToolUnavailable
+from hermesd.core.errors import ErrorCode, Timeout, ToolError, ToolUnavailable
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
 from tests.support.until import until
 
@@ -69,3 +69,20 @@ async def test_a_tool_killed_under_a_call_fails_it_at_once_and_comes_back(rig: R
     assert rig.tool.status()["pid"] not in (None, pid)
     outcome = await rig.engine.dispatcher.read(rig.ctx(), rig.config.points["level"])
     assert outcome.judgement.reading.value == 73.4
+
+
+async def test_a_read_answered_with_another_points_reading_is_not_taken(tmp_path: Path) -> None:
+    """A tool that mixes up its answers (a result under the id of another call in flight, or
+    a plain bug) answers a read of one point with another's reading: that value is never
+    taken, nor kept, as the point's; the read fails, naming both."""
+    points = {"tank": {"name": "Tank level", "type": "float", "params": {"value": 1.0}},
+              "mixed": {"name": "Mixed level", "type": "float",
+                        "params": {"value": 2.0, "answers_as": "tank"}}}
+    async with engine_with_fake_tool(tmp_path, points) as rig:
+        point = rig.engine.registry.get("mixed")
+        with pytest.raises(ToolError) as caught:
+            await rig.engine.dispatcher.read(rig.ctx(), point)
+        kept = rig.cache.judge("mixed")
+    assert caught.value.code is ErrorCode.DEVICE_ERROR
+    assert "mixed" in caught.value.message and "tank" in caught.value.message
+    assert kept is None

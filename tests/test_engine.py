@@ -4,13 +4,17 @@ writes, refusals, a device gone offline, and commands in words."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from hermesd.toolspecs import tool_specs
+from tests.support.daemon import base_config, fake_device
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
+from tests.support.plants import config_of
 
 POINTS: dict[str, Any] = {
     "level": {"name": "Tank level", "type": "float", "unit": "%", "params": {"value": 73.4}},
@@ -115,3 +119,49 @@ async def test_a_long_command_within_the_word_limit_is_still_routed(rig: Rig) ->
     answer = await rig.engine.ask(rig.ctx(), "could you please tell me, if it is not too much "
                                   "trouble, what the level of the tank is right now " * 3)
     assert answer.error is None or answer.error["code"] != "BAD_REQUEST", answer
+
+
+async def test_a_point_moved_by_a_reload_under_a_write_is_read_from_its_new_device(
+        tmp_path: Path) -> None:
+    """A reload that moves a point to another device while a write to it waits for its audit
+    intent: that write was planned with the old point, but every request after it goes to the
+    point's new device (none is held to the old one's tool)."""
+    old = {"speed": {**POINTS["speed"], "params": {"value": 800}}}
+    new = {"speed": {**POINTS["speed"], "params": {"value": 1200}}}
+    async with engine_with_fake_tool(tmp_path, old, more={"dev2": {"spare": POINTS["level"]}}
+                                     ) as rig:
+        paths = {"state_dir": str(rig.config.paths.state_dir),
+                 "runtime_dir": str(rig.config.paths.runtime_dir)}
+        moved = config_of({**base_config({DEVICE: fake_device({"spare": POINTS["level"]}),
+                                          "dev2": fake_device(new)}), "paths": paths})
+        write = asyncio.create_task(rig.engine.write(rig.ctx("operator"), "speed", 1000))
+        await asyncio.sleep(0)  # the write runs up to its audit intent, and waits there
+        assert not write.done()
+        rig.engine.reconfigure(moved)  # as the daemon's reload: the engine, then the tools
+        await write
+        await rig.supervisor.apply(tool_specs(moved))
+        answer = await rig.engine.read(rig.ctx(), "speed")
+    assert (answer.status, answer.result and answer.result["value"]) == ("ok", 1200), answer
+
+
+async def test_a_point_removed_by_a_reload_under_a_write_is_answered_unknown(
+        tmp_path: Path) -> None:
+    """A reload that removes a point and its device while a write to it waits for its audit
+    intent: the write is answered UNKNOWN_POINT, saying why, and reaches no tool."""
+    async with engine_with_fake_tool(tmp_path, {"level": POINTS["level"]},
+                                     more={"dev2": {"speed": POINTS["speed"]}}) as rig:
+        paths = {"state_dir": str(rig.config.paths.state_dir),
+                 "runtime_dir": str(rig.config.paths.runtime_dir)}
+        removed = config_of({**base_config({DEVICE: fake_device({"level": POINTS["level"]})}),
+                             "paths": paths})
+        write = asyncio.create_task(rig.engine.write(rig.ctx("operator"), "speed", 1000))
+        await asyncio.sleep(0)  # the write runs up to its audit intent, and waits there
+        assert not write.done()
+        rig.engine.reconfigure(removed)
+        answer = await write
+        speed = await rig.supervisor.get("dev2").connected().call(
+            "read", {"point": "speed"}, rig.ctx().for_tool(), 10)
+    assert (answer.status, answer.error and answer.error["code"]) == \
+        ("rejected", "UNKNOWN_POINT"), answer
+    assert "no longer configured" in answer.reply
+    assert speed["value"] == 800  # untouched

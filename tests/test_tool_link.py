@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import gc
+import json
 import os
 import socket
+import tracemalloc
 
 import pytest
 
 from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.core.eventloop import loop_factory
-from hermesd.core.protocol import ActionSpec, Event, Hello, encode
+from hermesd.core.protocol import ActionSpec, Event, Hello, Result, encode
 from hermesd.tool_link import ToolLink
 from tests.support.until import until
 
@@ -253,3 +256,116 @@ def test_arguments_are_checked_against_the_schema_on_every_call(loop: str) -> No
     # checked and sent (the tool never answers), refused, sent, refused, refused, refused
     assert codes == [ErrorCode.TIMEOUT, ErrorCode.BAD_REQUEST, ErrorCode.TIMEOUT,
                      ErrorCode.BAD_REQUEST, ErrorCode.BAD_REQUEST, ErrorCode.BAD_REQUEST]
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_every_call_carries_the_defaults_its_schema_fills_in(loop: str) -> None:
+    """A schema with defaults fills them into the arguments as it checks them: a call whose
+    arguments passed before is sent with them all the same (the tool sees one shape)."""
+    with_default = ActionSpec("read", "read a point",
+                              {"type": "object", "properties": {
+                                  "point": {"type": "string"},
+                                  "unit": {"type": "string", "default": "SI"}},
+                               "required": ["point"], "additionalProperties": False},
+                              {"type": "object"})
+
+    async def main() -> list[dict[str, object]]:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours)
+        tool_reader, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+        link = ToolLink("fake", reader, writer, lambda tool, event: None)
+        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
+                                       actions=(with_default,))))
+        await link.handshake(timeout=5)
+        sent = []
+        try:
+            for _ in range(3):
+                with pytest.raises(HermesError):  # the tool never answers
+                    await link.call("read", {"point": "p"}, {}, timeout=0.05)
+                sent.append(json.loads(await tool_reader.readline())["args"])
+        finally:
+            tool_writer.transport.abort()
+            await link.close()
+        return sent
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        sent = runner.run(main())
+    assert sent == [{"point": "p", "unit": "SI"}] * 3
+
+
+def test_arguments_passed_are_not_kept_whatever_their_size() -> None:
+    """What the link remembers of arguments that passed stays small: calls with long strings
+    (any `call` may give them) leave nothing of them behind once answered."""
+    echo = ActionSpec("echo", "answer", {"type": "object"}, {"type": "object"}, "none")
+    long_points = 64
+    size = 60_000
+
+    async def main() -> int:
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=2**20)
+        tool_reader, tool_writer = await asyncio.open_unix_connection(sock=theirs, limit=2**20)
+        link = ToolLink("fake", reader, writer, lambda tool, event: None)
+        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
+                                       actions=(echo,))))
+        await link.handshake(timeout=5)
+
+        async def answer() -> None:
+            while line := await tool_reader.readline():
+                tool_writer.write(encode(Result(json.loads(line)["id"], {})))
+
+        tool = asyncio.create_task(answer())
+        try:
+            gc.collect()
+            tracemalloc.start()
+            before = tracemalloc.get_traced_memory()[0]
+            for n in range(long_points):
+                await link.call("echo", {"point": f"{n:05d}" + "x" * size}, {}, timeout=5)
+            gc.collect()
+            return tracemalloc.get_traced_memory()[0] - before
+        finally:
+            tracemalloc.stop()
+            tool_writer.transport.abort()
+            await link.close()
+            await tool
+
+    kept = asyncio.run(main())
+    assert kept < long_points * size // 4, kept
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
+    """uvloop rounds a timer to whole milliseconds: the link's timer may fire a fraction of a
+    millisecond before a call's deadline. The call still ends at its deadline, not before,
+    and the timer is armed again a bounded number of times (not on every turn of the loop
+    until the clock gets there)."""
+    async def main() -> list[tuple[float, float, int]]:
+        link, tool_writer = await _linked()
+        armed: list[float] = []
+        watch = link._watch
+
+        def counted(loop: asyncio.AbstractEventLoop, due: float) -> None:
+            armed.append(due)
+            watch(loop, due)
+
+        link._watch = counted  # type: ignore[method-assign]
+        server = asyncio.create_task(link.serve())
+        clock = asyncio.get_running_loop()
+        ended = []
+        try:
+            for timeout in (0.0104, 0.0105, 0.0106, 0.01349, 0.02051, 0.03049):
+                armed.clear()
+                started = clock.time()
+                with pytest.raises(HermesError):  # the tool never answers
+                    await link.call("read", {"point": "p"}, {}, timeout=timeout)
+                ended.append((timeout, clock.time() - started, len(armed)))
+            return ended
+        finally:
+            tool_writer.transport.abort()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        ended = runner.run(main())
+    for timeout, took, arms in ended:
+        assert took >= timeout - 0.001, (timeout, took)  # the clock's own millisecond
+        assert arms <= 3, (timeout, arms)

@@ -56,6 +56,7 @@ class ControlServer:
         self.bad_frames = 0
         self.refused = 0  # connections and requests refused BUSY by the limits
         self.listening = asyncio.Event()  # set once the socket accepts connections
+        self.stopping = False  # once set, a connection the loop still hands over is refused
 
     # -- as a daemon component ---------------------------------------------------------------
 
@@ -74,6 +75,7 @@ class ControlServer:
         """Nothing to adopt: the socket's path cannot change while hermesd runs."""
 
     async def start(self) -> None:
+        self.stopping = False
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(FileNotFoundError):
             self.path.unlink()
@@ -87,6 +89,7 @@ class ControlServer:
             os.umask(old)
 
     async def stop(self) -> None:
+        self.stopping = True  # uvloop may still make connections it accepted before the close
         if self._server is not None:
             self._server.close()
         tasks = [task for conn in list(self._connections) for task in conn.abort()]
@@ -167,7 +170,8 @@ class _Connection(asyncio.BufferedProtocol):
         server = self.server
         self.peer = peer = _peer(transport)
         self.trusted = is_trusted(peer.uid)
-        refusal = server._slots.admit_connection(peer.uid, peer.describe())
+        refusal = ("stopping", "hermesd is stopping") if server.stopping else \
+            server._slots.admit_connection(peer.uid, peer.describe())
         if refusal is not None:
             cause, reason = refusal
             server.refused += 1

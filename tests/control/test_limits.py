@@ -26,6 +26,7 @@ import pytest
 from hermesd.control.limits import Limits, OncePerCause, Slots
 from hermesd.control.requests import Peer
 from hermesd.control.server import ControlServer
+from hermesd.core.eventloop import loop_factory
 from tests.support.peers import (
     NOBODY,
     as_user_async,
@@ -518,3 +519,40 @@ async def test_a_client_gone_with_requests_in_flight_frees_its_slots_quietly(
         assert answer.get("id") == 3, (answer, server.status(), server._slots)
     finally:
         await _close(writer)
+
+
+LOOPS = {"asyncio": None, **({"uvloop": loop_factory()} if loop_factory() else {})}
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_server_stopped_while_clients_connect_keeps_no_connection(loop: str) -> None:
+    """Clients connecting and pipelining as the server stops: a connection the loop hands over
+    after the stop began (uvloop delivers those it accepted before the listening socket
+    closed) is refused, not served on with nobody left to end it."""
+    async def attempt() -> tuple[int, int]:
+        where = Path(tempfile.mkdtemp(prefix="hs", dir="/tmp"))
+        srv = ControlServer(where / "control.sock", _handler, Limits())
+        await srv.start()
+        socks = []
+        try:
+            for _ in range(20):  # connected at once (the listening socket's backlog)
+                sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                sock.connect(str(srv.path))
+                sock.sendall(b"".join(json.dumps({"op": "sleep", "seconds": 0.05, "id": n})
+                                      .encode() + b"\n" for n in range(8)))
+                socks.append(sock)
+            for _ in range(3):  # a few turns of the loop: it accepts some, hands over some
+                await asyncio.sleep(0)
+            await srv.stop()
+            return srv.status()["connections"], srv._slots.inflight.total()
+        finally:
+            for sock in socks:
+                sock.close()
+            shutil.rmtree(where, ignore_errors=True)
+
+    async def main() -> list[tuple[int, int]]:
+        return [await attempt() for _ in range(5)]
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        left = runner.run(main())
+    assert left == [(0, 0)] * 5  # connections, requests in flight

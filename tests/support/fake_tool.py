@@ -2,8 +2,9 @@
 
 Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a read or write
 takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
-first). The device's `poll_interval` makes it push `values` events. Extra actions let tests
-drive it: `echo`, `sleep`, `crash`, `bad_result`, `set_offline`.
+first), `answers_as` (another point: a read answers with that one's reading). The device's
+`poll_interval` makes it push `values` events. Extra actions let tests drive it: `echo`,
+`sleep`, `crash`, `bad_result`, `set_offline`.
 """
 
 from __future__ import annotations
@@ -98,7 +99,8 @@ class FakeTool(Tool):
         if self.busy_left.get(args["point"], 0) > 0:
             self.busy_left[args["point"]] -= 1
             raise ToolError(ErrorCode.BUSY, "device busy", retryable=True)
-        return {"point": args["point"], "value": self.store[args["point"]], "ts": time.time()}
+        answered = point.get("answers_as", args["point"])  # a tool that mixes up its answers
+        return {"point": answered, "value": self.store[answered], "ts": time.time()}
 
     async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         point = self._point(args["point"])

@@ -72,11 +72,16 @@ class Rig:
 
 
 @contextlib.asynccontextmanager
-async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any]) -> AsyncIterator[Rig]:
+async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any],
+                                more: dict[str, dict[str, Any]] | None = None
+                                ) -> AsyncIterator[Rig]:
+    """`more`: further fake-tool devices (device id -> its points), each its own tool."""
     runtime = Path(tempfile.mkdtemp(prefix="hi", dir="/tmp"))  # short: AF_UNIX paths
     state = tmp_path / "state"
     state.mkdir()
-    config = config_of({**base_config({DEVICE: fake_device(points)}),
+    devices = {DEVICE: fake_device(points)}
+    devices.update((dev, fake_device(pts)) for dev, pts in (more or {}).items())
+    config = config_of({**base_config(devices),
                         "paths": {"state_dir": str(state), "runtime_dir": str(runtime / "run")}})
     registry = Registry.build(config)
     cache = ValueCache(state / "lkv.json", registry.max_ages, registry.device_of())

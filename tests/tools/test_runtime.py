@@ -4,6 +4,7 @@ alive), answers JSON cannot carry, and each call's deadline."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import os
 import socket
@@ -225,3 +226,65 @@ def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) ->
     assert answers[1] == {"type": "result", "id": 2,
                           "value": {"point": "on_time", "value": 1, "ts": 0.0}}
     assert calls == 0 and due == 0
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
+    """uvloop rounds a timer to whole milliseconds: the session's timer may fire a fraction
+    of a millisecond before a call's deadline. The call is answered TIMEOUT all the same, and
+    the timer is armed again a bounded number of times (not on every turn of the loop until
+    the clock gets there)."""
+    class Hung(Tool):
+        name = "hung"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.action(READ_SPEC, self.read)
+
+        async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+            await asyncio.sleep(60)
+
+    class Transport:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def is_closing(self) -> bool:
+            return False
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+        def close(self) -> None:
+            pass
+
+    def _sent(sent: list[bytes], count: int) -> bool:
+        return len(sent) == count
+
+    async def main() -> tuple[list[bytes], list[int]]:
+        session = _Session(Hung(), os.getpid())
+        transport = Transport()
+        session._transport = transport  # type: ignore[assignment]
+        watch = session._watch
+        armed: list[float] = []
+
+        def counted(loop: asyncio.AbstractEventLoop, due: float) -> None:
+            armed.append(due)
+            watch(loop, due)
+
+        session._watch = counted  # type: ignore[method-assign]
+        arms = []
+        for n, ms in enumerate(range(7, 40, 3)):
+            for k in range(3):  # from different points within a millisecond
+                await asyncio.sleep(0.0003 * (k + 1))
+                armed.clear()
+                session._start_call(Call(n * 3 + k, "read", {"point": "p"}, {}, ms))
+                answers = n * 3 + k + 1
+                await until(functools.partial(_sent, transport.sent, answers), what="its answer")
+                arms.append(len(armed))
+        await session.shutdown()
+        return transport.sent, arms
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        sent, arms = runner.run(main())
+    assert all(json.loads(frame)["code"] == "TIMEOUT" for frame in sent)
+    assert max(arms) <= 3, arms

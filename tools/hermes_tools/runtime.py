@@ -50,6 +50,8 @@ from hermesd.core.protocol import (
 
 log = logging.getLogger(__name__)
 
+TIMER_STEP = 0.001  # seconds: the calls' deadline timer is never armed nearer than this
+
 Handler = Callable[[dict[str, Any], dict[str, Any]], Awaitable[Any]]
 ACCEPT_TIMEOUT = 30.0  # a tool nobody connects to in this time was orphaned: it exits
 SHUTDOWN_GRACE = 2.0  # seconds a cancelled task gets to end before it is cancelled again
@@ -349,7 +351,10 @@ class _Session:
             elif nearest is None or due < nearest:
                 nearest = due
         if nearest is not None:
-            self._watch(loop, nearest)
+            # never sooner than a millisecond: a timer that fired before its deadline (uvloop
+            # rounds to whole milliseconds) waits that long, instead of firing again and again
+            # until the clock gets there (a hundred times and more, the loop spinning)
+            self._watch(loop, max(nearest, now + TIMER_STEP))
 
     async def _configure(self, msg: Configure) -> None:
         try:
