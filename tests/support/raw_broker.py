@@ -57,7 +57,7 @@ class RawBroker:
 
     def __init__(self, v5: bool, after_suback: str) -> None:
         self.v5 = v5
-        self.after_suback = after_suback  # "huge" | "stop_reading"
+        self.after_suback = after_suback  # "huge" | "stop_reading" | "never" (no SUBACK)
         self.connections = 0
         self.sent_huge = 0  # bytes of the huge message written
         self._tasks: set[asyncio.Task[None]] = set()
@@ -90,6 +90,8 @@ class RawBroker:
                 kind = header >> 4
                 if kind == 1:  # CONNECT
                     writer.write(connack(self.v5))
+                elif kind == 8 and self.after_suback == "never":  # SUBSCRIBE: left unanswered
+                    continue
                 elif kind == 8:  # SUBSCRIBE
                     writer.write(suback(body, self.v5))
                     await writer.drain()

@@ -89,6 +89,21 @@ async def test_a_broker_that_stops_reading_gets_no_unbounded_backlog() -> None:
             await link.conn.stop()
 
 
+async def test_subscriptions_never_acknowledged_end_the_connection() -> None:
+    """The broker accepts the connection and answers pings but never the SUBSCRIBE: without a
+    deadline the tool would wait forever, not ready, saying nothing, trying nothing."""
+    async with RawBroker(True, after_suback="never") as broker:
+        link = Link(Settings(host="127.0.0.1", port=broker.port, protocol="5",
+                             client_id="hostile", keepalive=5, will_topic="n/availability"))
+        link.conn.start({"cmd": Subscription(1)})
+        try:
+            await until(lambda: broker.connections >= 2, 15, "a new connection")
+        finally:
+            await link.conn.stop()
+        assert link.said("did not acknowledge the subscriptions within 5 s")
+        assert not any(ready for _, ready, _ in link.states)
+
+
 async def test_a_name_that_does_not_resolve_is_named_in_the_reason() -> None:
     link = Link(_settings(free_port(), host="no-such-broker.invalid"))
     link.conn.start({"cmd": Subscription(1)})

@@ -168,6 +168,7 @@ class Connection:
         self._keeper: asyncio.Task[None] | None = None
         self._connecting = False
         self._misc: asyncio.TimerHandle | None = None
+        self._suback_due: asyncio.TimerHandle | None = None
         self._too_large = 0  # the size of a packet the broker announced past MAX_PACKET
         self.ready = False
         #: why the last refused publish was refused ("" while the broker takes what it gets)
@@ -246,8 +247,9 @@ class Connection:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(STOP_WAIT):
                     await self._closed.wait()
-        if self._misc is not None:
-            self._misc.cancel()
+        for timer in (self._misc, self._suback_due):
+            if timer is not None:
+                timer.cancel()
         self._unwatch()
         _close_socket(client)
 
@@ -458,10 +460,30 @@ class Connection:
             if subs:
                 _, mid = client.subscribe(self._sub_list(subs))
                 self._connect_mid = mid
+                self._in_loop(self._expect_suback, client, mid)
             else:
                 self._birth(client)
         except Exception:
             log.exception("on_connect failed")
+
+    def _expect_suback(self, client: paho.Client, mid: int) -> None:
+        if self._suback_due is not None:
+            self._suback_due.cancel()
+        self._suback_due = self._loop.call_later(self.settings.keepalive, self._suback_late,
+                                                 client, mid, client.socket())
+
+    def _suback_late(self, client: paho.Client, mid: int, sock: Any) -> None:
+        """A broker that answers pings but never the SUBSCRIBE would keep the tool not ready,
+        silent and not trying again: a keepalive period is as long as it gets."""
+        self._suback_due = None
+        if self._stopping or self._connect_mid != mid or sock is None or client.socket() is not sock:
+            return
+        self._connect_mid = None
+        why = (f"the broker did not acknowledge the subscriptions within "
+               f"{self.settings.keepalive:g} s")
+        log.warning("%s: connecting again", why)
+        self._state(False, why)
+        client._sock_close()  # paho's own close (and ours, through on_socket_close): no DISCONNECT
 
     def _paho_subscribe(self, client: paho.Client, userdata: Any, mid: int,
                         reasons: list[ReasonCode], properties: Any) -> None:
