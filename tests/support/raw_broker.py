@@ -62,6 +62,7 @@ class RawBroker:
         self.sent_huge = 0  # bytes of the huge message written
         self._tasks: set[asyncio.Task[None]] = set()
         self._writers: list[asyncio.StreamWriter] = []
+        self._closing = asyncio.Event()
 
     async def __aenter__(self) -> RawBroker:
         self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
@@ -70,10 +71,9 @@ class RawBroker:
 
     async def __aexit__(self, *exc: object) -> None:
         self._server.close()
+        self._closing.set()
         for writer in self._writers:
             writer.close()
-        for task in list(self._tasks):
-            task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
         await self._server.wait_closed()
 
@@ -97,7 +97,8 @@ class RawBroker:
                     await writer.drain()
                     if self.after_suback == "huge":
                         await self._huge(writer)
-                    await asyncio.Event().wait()  # never reads again, never answers
+                    await self._closing.wait()  # never reads again, never answers
+                    return
                 elif kind == 12:  # PINGREQ
                     writer.write(b"\xd0\x00")
                 elif kind == 14:  # DISCONNECT
@@ -111,6 +112,8 @@ class RawBroker:
         writer.write(publish_header("big/x", size, self.v5))
         chunk = b"h" * (1 << 20)
         for _ in range(size // len(chunk)):
+            if self._closing.is_set():
+                return
             writer.write(chunk)
             await writer.drain()
             self.sent_huge += len(chunk)
