@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import socket
 import time
 from pathlib import Path
 
@@ -144,3 +145,23 @@ def _sockets() -> int:
         with contextlib.suppress(OSError):
             count += os.readlink(fd).startswith("socket:")
     return count
+
+
+async def test_a_stop_during_a_stalled_tls_handshake_leaves_nothing_open(tmp_path: Path) -> None:
+    """The broker's port takes the TCP connection and never answers the TLS handshake; the tool
+    is stopped (a reconfigure, a shutdown) while the connect waits in its thread: the stop
+    waits for it (paho bounds it) and nothing it opened stays open (nor a thread: the autouse
+    fixture checks)."""
+    pki = make_pki(tmp_path / "pki")
+    with socket.socket() as silent:
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(4)  # the kernel completes the TCP handshake; nobody ever answers
+        link = Link(_settings(silent.getsockname()[1], tls=BrokerTls(ca=str(pki.ca))))
+        before = _sockets()
+        link.conn.start({"cmd": Subscription(1)})
+        await until(lambda: _sockets() > before, 5, "the connect's socket")
+        started = time.monotonic()
+        await link.conn.stop()
+        assert time.monotonic() - started < 6  # paho's connect timeout (5 s), not longer
+        assert _sockets() <= before
+        assert link.states == []  # a stop is not a failure to report

@@ -315,7 +315,7 @@ class Connection:
             self._closed.clear()
             self._too_large = 0
             before = self.connects
-            connecting = asyncio.ensure_future(asyncio.to_thread(client.reconnect))
+            connecting = asyncio.ensure_future(asyncio.to_thread(_connect, client))
             self._connecting = True
             try:
                 await asyncio.shield(connecting)
@@ -327,7 +327,6 @@ class Connection:
                 _close_socket(client)
                 raise
             except Exception as exc:  # OSError, ssl.SSLError, a name that does not resolve
-                _close_left_open(exc)
                 log.debug("connecting to %s failed: %s", self.settings.broker, exc)
                 self._state(False, f"cannot reach the broker at {self.settings.broker}: "
                                    f"{_why(exc)}")
@@ -574,10 +573,21 @@ def _why(exc: Exception) -> str:
     return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
 
 
+def _connect(client: paho.Client) -> None:
+    """paho's blocking connect (in a worker thread), closing what a failed one leaves open."""
+    try:
+        client.reconnect()
+    except BaseException as exc:
+        _close_left_open(exc)
+        raise
+
+
 def _close_left_open(exc: BaseException) -> None:
     """Close the sockets a failed connect left to the garbage collector: paho does not close
     the TLS socket whose handshake failed or timed out, and the exception (kept by the connect's
-    future until the next try) holds it open, up to RECONNECT_MAX seconds, per broker."""
+    future until the next try) held it open up to RECONNECT_MAX seconds. Called where the
+    exception is caught, in the connecting thread: further on, asyncio keeps its traceback but
+    not the frames of the thread, whose locals hold the socket."""
     tb = exc.__traceback__
     while tb is not None:  # the frames of the connect: paho's locals, never the client's socket
         for value in list(tb.tb_frame.f_locals.values()):
