@@ -55,6 +55,11 @@ MISC_EVERY = 1.0  # seconds between paho's keepalive checks (what its own thread
 #: the largest packet the broker may send us (MQTT 5; it drops larger ones): far above any
 #: request (refused past 4 KiB) or state we take, far below what would strain the tool's memory
 MAX_PACKET = 1 << 20
+#: messages handed to paho and not yet written (QoS 0) or acknowledged (QoS 1) past which new
+#: ones are refused: a broker that stops reading (but answers pings, or has not missed one yet)
+#: must not grow the tool's memory without bound; far above any burst a healthy link takes
+#: (the announcements of every entity at connect)
+MAX_WAITING = 10_000
 ONLINE, OFFLINE = "online", "offline"
 
 
@@ -163,7 +168,11 @@ class Connection:
         self._keeper: asyncio.Task[None] | None = None
         self._connecting = False
         self._misc: asyncio.TimerHandle | None = None
+        self._suback_due: asyncio.TimerHandle | None = None
+        self._too_large = 0  # the size of a packet the broker announced past MAX_PACKET
         self.ready = False
+        #: why the last refused publish was refused ("" while the broker takes what it gets)
+        self.not_sent = ""
         self.reason = "not connected yet"
         self.connects = 0
 
@@ -207,6 +216,7 @@ class Connection:
         client.on_subscribe = self._paho_subscribe
         client.on_message = self._paho_message
         client.on_publish = self._paho_publish
+        self._guard_packet_size(client)
         self._client = client
         props = None
         if self.v5:
@@ -237,8 +247,9 @@ class Connection:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(STOP_WAIT):
                     await self._closed.wait()
-        if self._misc is not None:
-            self._misc.cancel()
+        for timer in (self._misc, self._suback_due):
+            if timer is not None:
+                timer.cancel()
         self._unwatch()
         _close_socket(client)
 
@@ -264,7 +275,20 @@ class Connection:
         """Hand a message to paho; its mid, or None when not connected (nothing was queued)."""
         client = self._client
         if client is None or not self.ready:
+            self.not_sent = f"not connected to the broker ({self.reason})"
             return None
+        waiting = _waiting(client)
+        if waiting >= MAX_WAITING:
+            if not self.not_sent.startswith("the broker"):
+                log.warning("the broker at %s is not taking messages (%d waiting): new ones "
+                            "are dropped until it does", self.settings.broker, waiting)
+            self.not_sent = (f"the broker at {self.settings.broker} is not taking messages "
+                             f"({waiting} waiting)")
+            return None
+        if self.not_sent:
+            if self.not_sent.startswith("the broker"):
+                log.info("the broker at %s takes messages again", self.settings.broker)
+            self.not_sent = ""
         props = None
         if self.v5 and (correlation is not None or content_type or expiry):
             props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]
@@ -289,8 +313,9 @@ class Connection:
         delay = RECONNECT_MIN
         while True:
             self._closed.clear()
+            self._too_large = 0
             before = self.connects
-            connecting = asyncio.ensure_future(asyncio.to_thread(client.reconnect))
+            connecting = asyncio.ensure_future(asyncio.to_thread(_connect, client))
             self._connecting = True
             try:
                 await asyncio.shield(connecting)
@@ -303,14 +328,15 @@ class Connection:
                 raise
             except Exception as exc:  # OSError, ssl.SSLError, a name that does not resolve
                 log.debug("connecting to %s failed: %s", self.settings.broker, exc)
-                self._state(False, f"cannot reach the broker at {self.settings.broker}")
+                self._state(False, f"cannot reach the broker at {self.settings.broker}: "
+                                   f"{_why(exc)}")
             else:
                 self._connecting = False
                 await self._closed.wait()
             finally:
                 self._connecting = False
-            if self.connects > before:
-                delay = RECONNECT_MIN
+            if self.connects > before and not self._too_large:
+                delay = RECONNECT_MIN  # (a broker that sends a huge message sends it again)
             await asyncio.sleep(delay)
             delay = min(RECONNECT_MAX, delay * 2)
 
@@ -322,6 +348,26 @@ class Connection:
             with contextlib.suppress(Exception):
                 client.loop_misc()
         self._misc = self._loop.call_later(MISC_EVERY, self._tick, client)
+
+    def _guard_packet_size(self, client: paho.Client) -> None:
+        """Refuse a packet larger than MAX_PACKET before reading its body.
+
+        MQTT 5 asks the broker not to send one, but MQTT 3.1.1 cannot ask and a broker may not
+        care: paho would read all of it (up to 256 MiB) into memory, and hold the loop while
+        it copies. paho reads a packet's body with one `_sock_recv(remaining length)` (its
+        header a byte at a time), so a larger request means a packet too large: the connection
+        is given up as a broken one (MQTT 5 §3.1.2.11.4: "Packet too large" is a protocol error),
+        before a byte of the body is read.
+        """
+        recv = client._sock_recv
+
+        def sock_recv(bufsize: int) -> bytes:
+            if bufsize > MAX_PACKET:
+                self._too_large = bufsize
+                raise ConnectionAbortedError(f"a packet of {bufsize} bytes")
+            return recv(bufsize)
+
+        client._sock_recv = sock_recv  # type: ignore[method-assign]
 
     def _in_loop(self, fn: Callable[..., None], *args: Any) -> None:
         """Run `fn` in the event loop: now when called there, else at its next turn (paho calls
@@ -413,10 +459,30 @@ class Connection:
             if subs:
                 _, mid = client.subscribe(self._sub_list(subs))
                 self._connect_mid = mid
+                self._in_loop(self._expect_suback, client, mid)
             else:
                 self._birth(client)
         except Exception:
             log.exception("on_connect failed")
+
+    def _expect_suback(self, client: paho.Client, mid: int) -> None:
+        if self._suback_due is not None:
+            self._suback_due.cancel()
+        self._suback_due = self._loop.call_later(self.settings.keepalive, self._suback_late,
+                                                 client, mid, client.socket())
+
+    def _suback_late(self, client: paho.Client, mid: int, sock: Any) -> None:
+        """A broker that answers pings but never the SUBSCRIBE would keep the tool not ready,
+        silent and not trying again: a keepalive period is as long as it gets."""
+        self._suback_due = None
+        if self._stopping or self._connect_mid != mid or sock is None or client.socket() is not sock:
+            return
+        self._connect_mid = None
+        why = (f"the broker did not acknowledge the subscriptions within "
+               f"{self.settings.keepalive:g} s")
+        log.warning("%s: connecting again", why)
+        self._state(False, why)
+        client._sock_close()  # paho's own close (and ours, through on_socket_close): no DISCONNECT
 
     def _paho_subscribe(self, client: paho.Client, userdata: Any, mid: int,
                         reasons: list[ReasonCode], properties: Any) -> None:
@@ -437,7 +503,14 @@ class Connection:
 
     def _paho_disconnect(self, client: paho.Client, userdata: Any, flags: Any,
                          reason: ReasonCode, properties: Any) -> None:
-        if not self._refused:  # after a refusal, the refusal is the reason worth showing
+        if self._too_large:
+            log.warning("the broker at %s sent a packet of %d bytes, more than the %d the "
+                        "tool takes: connection given up", self.settings.broker,
+                        self._too_large, MAX_PACKET)
+            self._hop(self._state, False, f"connection lost: the broker sent a packet too large "
+                                          f"({self._too_large / (1 << 20):.1f} MiB, at most "
+                                          f"{MAX_PACKET / (1 << 20):g} MiB taken)")
+        elif not self._refused:  # after a refusal, the refusal is the reason worth showing
             self._hop(self._state, False, f"connection lost ({reason})")
 
     def _paho_message(self, client: paho.Client, userdata: Any, msg: paho.MQTTMessage) -> None:
@@ -481,6 +554,47 @@ class Connection:
         self.reason = reason
         if changed or ready:
             self._on_state(ready, reason)
+
+
+def _waiting(client: paho.Client) -> int:
+    """How many messages paho holds: packets not yet written, QoS 1 messages not acknowledged."""
+    return len(getattr(client, "_out_packet", ())) + len(getattr(client, "_out_messages", ()))
+
+
+def _why(exc: Exception) -> str:
+    """Why a connect failed, in the words an operator acts on: a certificate is not the same
+    fix as a broker that is down or a name that does not resolve."""
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return f"its TLS certificate is not trusted ({exc.verify_message})"
+    if isinstance(exc, ssl.SSLError):
+        return f"TLS failed ({exc.reason or exc})"
+    if isinstance(exc, TimeoutError):
+        return "timed out"
+    return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+
+
+def _connect(client: paho.Client) -> None:
+    """paho's blocking connect (in a worker thread), closing what a failed one leaves open."""
+    try:
+        client.reconnect()
+    except BaseException as exc:
+        _close_left_open(exc)
+        raise
+
+
+def _close_left_open(exc: BaseException) -> None:
+    """Close the sockets a failed connect left to the garbage collector: paho does not close
+    the TLS socket whose handshake failed or timed out, and the exception (kept by the connect's
+    future until the next try) held it open up to RECONNECT_MAX seconds. Called where the
+    exception is caught, in the connecting thread: further on, asyncio keeps its traceback but
+    not the frames of the thread, whose locals hold the socket."""
+    tb = exc.__traceback__
+    while tb is not None:  # the frames of the connect: paho's locals, never the client's socket
+        for value in list(tb.tb_frame.f_locals.values()):
+            if isinstance(value, socket.socket):
+                with contextlib.suppress(OSError):
+                    value.close()
+        tb = tb.tb_next
 
 
 def _close_socket(client: paho.Client) -> None:

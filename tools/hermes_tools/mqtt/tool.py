@@ -512,9 +512,9 @@ class MqttTool(Tool):
         with self.board.watch(point.id) as states:  # watching before sending: no state missed
             mid = conn.publish(point.command_topic, points.encode(point, value), qos=point.qos,
                                retain=point.retain)
-            if mid is None:
-                raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point.device} is unreachable: the "
-                                                          "MQTT broker connection was lost")
+            if mid is None:  # the connection was lost, or the broker takes nothing any more
+                raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point.device} is unreachable: "
+                                f"{conn.not_sent or 'the MQTT broker connection was lost'}")
             sent = time.time()
             if not point.confirm:  # nothing to watch: the broker's acknowledgement is all
                 if point.qos > 0:
