@@ -28,7 +28,7 @@ from hermesd.router.grammar import Choice
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import SWITCH_PROBLEMS, RuleRouter
 from tests.hostile.value_words import FULL_WIDTH, hostile, said, values, zh_number
-from tests.support.plants import FAKE_TOOL, config_of
+from tests.support.plants import FAKE_TOOL, NoWorker, config_of
 
 # -- plants ------------------------------------------------------------------------------------
 
@@ -119,16 +119,6 @@ def chinese_command(data: st.DataObject, point: Point, value_text: str) -> str:
 # -- the properties ----------------------------------------------------------------------------
 
 
-class NoWorker:
-    """`offer()` is pure: these tests never reach a model."""
-
-    state = "down"
-
-    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
-        raise AssertionError("no model call expected")
-
-    def kill(self, reason: str) -> None:
-        raise AssertionError("no kill expected")
 
 
 def stage(config: Config) -> ModelStage:

@@ -8,7 +8,6 @@ that lacks a quantity, thing or medium the command names comes back as unknown_p
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -18,17 +17,7 @@ from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import Analysis
 from tests.support.daemon import fake_device
-from tests.support.plants import cold_store, config_of, dev_plant, own_plant
-
-
-class NoWorker:
-    state = "down"
-
-    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
-        raise AssertionError("no model call expected")
-
-    def kill(self, reason: str) -> None:
-        raise AssertionError("no kill expected")
+from tests.support.plants import NoWorker, cold_store, config_of, dev_plant, own_plant
 
 
 def _battery() -> Config:

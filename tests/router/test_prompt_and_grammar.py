@@ -10,19 +10,7 @@ from hermesd.router.grammar import choices, gbnf
 from hermesd.router.model_stage import ModelStage, Options
 from hermesd.router.prompt import REASONS, build
 from hermesd.router.rules import RuleRouter
-from tests.support.plants import cold_store, config_of, dev_plant
-
-
-class NoWorker:
-    """These tests never reach a model: offering and parsing are pure."""
-
-    state = "down"
-
-    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
-        raise AssertionError("no model call expected")
-
-    def kill(self, reason: str) -> None:
-        raise AssertionError("no kill expected")
+from tests.support.plants import NoWorker, cold_store, config_of, dev_plant
 
 
 def stage(data: dict[str, Any], **options: Any) -> ModelStage:

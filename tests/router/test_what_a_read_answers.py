@@ -21,17 +21,7 @@ from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import Analysis
 from tests.support.daemon import fake_device
-from tests.support.plants import config_of, own_plant, placed_without_model
-
-
-class NoWorker:
-    state = "down"
-
-    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
-        raise AssertionError("no model call expected")
-
-    def kill(self, reason: str) -> None:
-        raise AssertionError("no kill expected")
+from tests.support.plants import NoWorker, config_of, own_plant, placed_without_model
 
 
 def _hydraulics() -> Config:

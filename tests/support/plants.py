@@ -207,3 +207,16 @@ def placed_without_model(router: Router, text: str) -> Action | None:
     if found is None:
         found = router.semantic.judge(analysis).placement
     return None if found is None else found.action
+
+
+class NoWorker:
+    """A model worker that is never there: for tests of the stages before and around the
+    model (offering, parsing, the checks), which must not reach one."""
+
+    state = "down"
+
+    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
+        raise AssertionError("no model call expected")
+
+    def kill(self, reason: str) -> None:
+        raise AssertionError("no kill expected")
