@@ -252,14 +252,7 @@ class Engine:
     def _decode(self, toks: list[int], first_row: int) -> None:
         """Decode `toks` after what the context holds; logits for the rows from `first_row`."""
         pos = self.llm.n_tokens
-        batch = self._gen_batch
-        batch.n_tokens = len(toks)
-        for i, tok in enumerate(toks):
-            batch.token[i] = tok
-            batch.pos[i] = pos + i
-            batch.n_seq_id[i] = 1
-            batch.seq_id[i][0] = 0
-            batch.logits[i] = i >= first_row
+        batch = _filled(self._gen_batch, toks, pos, first_row)
         if self._lib.llama_decode(self.llm.ctx, batch) != 0:
             raise RuntimeError("llama_decode failed")
         self.llm.input_ids[pos:pos + len(toks)] = toks
@@ -357,14 +350,7 @@ class Engine:
 
         lib = self._lib
         lib.llama_memory_seq_rm(lib.llama_get_memory(self.llm.ctx), 0, pos, -1)
-        batch = self._batch
-        batch.n_tokens = len(toks)
-        for i, tok in enumerate(toks):
-            batch.token[i] = tok
-            batch.pos[i] = pos + i
-            batch.n_seq_id[i] = 1
-            batch.seq_id[i][0] = 0
-            batch.logits[i] = True
+        batch = _filled(self._batch, toks, pos, 0)
         if lib.llama_decode(self.llm.ctx, batch) != 0:
             raise RuntimeError("llama_decode failed while scoring")
         return np.stack([np.ctypeslib.as_array(lib.llama_get_logits_ith(self.llm.ctx, i),
@@ -376,3 +362,16 @@ def _logsoftmax(logits: Any) -> Any:
 
     shifted = logits - np.max(logits)
     return shifted - np.log(np.sum(np.exp(shifted)))
+
+
+def _filled(batch: Any, toks: list[int], pos: int, first_row: int) -> Any:
+    """`batch` holding `toks` at positions pos.. of the one sequence, with logits for the rows
+    from `first_row`."""
+    batch.n_tokens = len(toks)
+    for i, tok in enumerate(toks):
+        batch.token[i] = tok
+        batch.pos[i] = pos + i
+        batch.n_seq_id[i] = 1
+        batch.seq_id[i][0] = 0
+        batch.logits[i] = i >= first_row
+    return batch
