@@ -632,7 +632,7 @@ class ModelStage:
             "suffix": self.prompt.suffix(text), "options": [c.line for c in offered],
             "reuse_prefix": self.options.reuse_prefix}, self._budget(ctx))
         _add_timings(timings, result)
-        scores = result["scores"]
+        scores = [float("-inf") if s is None else s for s in result["scores"]]
         best = max(range(len(offered)), key=lambda i: scores[i])
         return offered[best].line
 

@@ -206,3 +206,36 @@ async def test_the_stage_refuses_more_than_its_queue() -> None:
                                          for _ in range(3)), return_exceptions=True)
         assert sum(isinstance(r, Busy) for r in results) == 2, results
         assert stage.counters.busy == 2 and stage.inflight == 0
+
+
+async def test_scores_tell_the_lines_apart_and_leave_the_context_clean() -> None:
+    """`score` (the bench's scoring variant) gives each option the log-likelihood the model
+    assigns it as the whole answer: a log-probability (<= 0) for each line, null for an option
+    it cannot score (JSON has no -inf); the right point outscores the other for a command that
+    names it, and the general-knowledge question scores the refusal above a read of the named
+    point; scoring again, with or without the reused prefix, gives the same figures, and the
+    next completion is what it was."""
+    lines = ["read boiler3_temp", "read tank_level", "respond out_of_scope"]
+    async with worker_process(spec()) as (_, worker):
+        await wait_state(worker, "ready")
+
+        async def score(text: str, reuse: bool = True) -> list[float | None]:
+            result = await worker.call("score", {"suffix": [{"text": text}, TAIL],
+                                                 "options": [*lines, ""],
+                                                 "reuse_prefix": reuse}, 30)
+            scores: list[float | None] = result["scores"]
+            return scores
+
+        before = await complete(worker, "how full is the tank")
+        boiler = await score("what is the boiler 3 temperature")
+        assert len(boiler) == len(lines) + 1
+        assert boiler[-1] is None  # the empty option has no tokens to score
+        first, second, refusal = (s for s in boiler[:-1] if s is not None)
+        assert max(first, second, refusal) <= 0
+        assert first > second, boiler
+        france = await score("what is the capital of France")
+        assert france[2] is not None and france[0] is not None and france[2] > france[0], france
+        again = await score("what is the boiler 3 temperature", reuse=False)
+        assert again[:-1] == pytest.approx(boiler[:-1], abs=1e-3)
+        after = await complete(worker, "how full is the tank", reuse_prefix=False)
+        assert after["text"] == before["text"]

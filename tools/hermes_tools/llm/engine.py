@@ -309,11 +309,13 @@ class Engine:
         return int(data["id"][int(np.argmax(np.where(np.isfinite(kept), kept, -np.inf)))])
 
     def score(self, suffix: Sequence[Part], options: Sequence[str], *,
-              reuse: bool = True) -> tuple[list[float], Completion]:
+              reuse: bool = True) -> tuple[list[float | None], Completion]:
         """Log-likelihood of each option as the whole answer after prefix + suffix.
 
-        The sum of the log-probabilities of its tokens and of the end of turn. Each option is
-        decoded as one batch from the shared prompt (the context is rewound between them).
+        The sum of the log-probabilities of its tokens and of the end of turn; None for an
+        option that cannot be scored (no tokens, or more than one batch of them: JSON has no
+        -inf). Each option is decoded as one batch from the shared prompt (the context is
+        rewound between them).
         """
         import numpy as np
 
@@ -324,12 +326,12 @@ class Engine:
         first = _logsoftmax(np.ctypeslib.as_array(
             self._lib.llama_get_logits_ith(self.llm.ctx, -1), shape=(self.n_vocab,)).copy())
         eot = int(self.llm.token_eos())
-        scores: list[float] = []
+        scores: list[float | None] = []
         decoded = 0
         for option in options:
             toks = self.llm.tokenize(option.encode(), add_bos=False, special=False)
             if not toks or len(toks) > SCORE_BATCH:
-                scores.append(float("-inf"))
+                scores.append(None)
                 continue
             rows = self._decode_rows(toks, base)
             decoded += len(toks)

@@ -78,7 +78,8 @@ SCORE_SPEC = ActionSpec(
                                  "reuse_prefix": {"type": "boolean"},
                                  "deadline_ms": {"type": "integer", "minimum": 1}}},
     output_schema={**_TIMING, "required": ["scores", *_TIMING["required"]],
-                   "properties": {"scores": {"type": "array", "items": {"type": "number"}}}},
+                   "properties": {"scores": {"type": "array",
+                                             "items": {"type": ["number", "null"]}}}},
     effect="none")
 STATUS_SPEC = ActionSpec(
     name="status", description="The worker's state: loading, preparing, ready or failed.",
