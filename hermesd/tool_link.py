@@ -43,6 +43,7 @@ from hermesd.core.protocol import (
     encode,
     encode_call,
 )
+from hermesd.quick_schema import quick
 
 log = logging.getLogger(__name__)
 
@@ -404,7 +405,8 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     validator = _VALIDATORS.get(key)
     if validator is None:
-        validator = fastjsonschema.compile(schema, handlers=_NO_REMOTE)
+        # a flat object schema is checked quickly first (a read's result, on every read)
+        validator = quick(schema, fastjsonschema.compile(schema, handlers=_NO_REMOTE))
         if len(_VALIDATORS) >= _VALIDATORS_MAX:
             _VALIDATORS.pop(next(iter(_VALIDATORS)))
         _VALIDATORS[key] = validator
