@@ -15,6 +15,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import Awaitable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -287,30 +288,32 @@ class Daemon:
             return refusal(exc).to_dict()
         return answer.to_dict()
 
-    async def _request(self, ctx: RequestContext, req: Request) -> Answer:
+    def _request(self, ctx: RequestContext, req: Request) -> Awaitable[Answer]:
+        """What answers the request, to be awaited (no coroutine of its own: one frame less on
+        every request)."""
         f = req.fields
         if req.op == "read":
             if "points" in f:
-                return await self.engine.read_many(ctx, f["points"])
-            return await self.engine.read(ctx, f["point"])
+                return self.engine.read_many(ctx, f["points"])
+            return self.engine.read(ctx, f["point"])
         if req.op == "write":
-            return await self.engine.write(ctx, f["point"], f["value"])
+            return self.engine.write(ctx, f["point"], f["value"])
         if req.op == "call":
-            return await self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
+            return self.engine.call(ctx, f["tool"], f["action"], f.get("args") or {})
         if req.op in ("history", "alarms", "ack"):  # answered by the history component
             if req.op not in self.engine.actions:
                 raise BadRequest(f"{req.op}: history is off (add a history: section to the "
                                  "config)")
-            return await self.engine.act(ctx, Action(req.op, dict(f)))
+            return self.engine.act(ctx, Action(req.op, dict(f)))
         if req.op == "listen":
             from hermesd.voice.control import listen
 
-            return await listen(self.components, ctx, float(f.get("window", 10.0)))
+            return listen(self.components, ctx, float(f.get("window", 10.0)))
         if "audio_wav" in f:
-            return await self.ask_audio(ctx, f["audio_wav"], encoded=True)
+            return self.ask_audio(ctx, f["audio_wav"], encoded=True)
         if "audio" in f:
-            return await self.ask_audio(ctx, f["audio"])
-        return await self.engine.ask(ctx, f["text"])
+            return self.ask_audio(ctx, f["audio"])
+        return self.engine.ask(ctx, f["text"])
 
     async def ask_audio(self, ctx: RequestContext, audio: str, *, encoded: bool = False) -> Answer:
         """`ask --audio`: a recording (base64 WAV, or a path for trusted peers) transcribed by

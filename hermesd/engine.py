@@ -18,6 +18,7 @@ import asyncio
 import logging
 import re
 import time
+from collections.abc import Coroutine
 from typing import Any
 
 from hermesd.answer import Action, Answer, Route, failure, refusal, respond
@@ -117,21 +118,25 @@ class Engine:
 
     # -- entry points ------------------------------------------------------------------------
 
-    async def read(self, ctx: RequestContext, point_id: str) -> Answer:
-        return await self._run(ctx, "direct", Action("read", {"point": point_id}), text=None)
+    # read, read_many, write and act hand back `_run`'s coroutine, to be awaited: no coroutine
+    # of their own around it, whose frame every request would make and step through
 
-    async def read_many(self, ctx: RequestContext, point_ids: list[str]) -> Answer:
+    def read(self, ctx: RequestContext, point_id: str) -> Coroutine[Any, Any, Answer]:
+        return self._run(ctx, "direct", Action("read", {"point": point_id}), text=None)
+
+    def read_many(self, ctx: RequestContext, point_ids: list[str]
+                  ) -> Coroutine[Any, Any, Answer]:
         """One read of several points (`args.points`), answered in one reply."""
-        return await self._run(ctx, "direct", Action("read", {"points": list(point_ids)}),
-                               text=None)
+        return self._run(ctx, "direct", Action("read", {"points": list(point_ids)}), text=None)
 
-    async def write(self, ctx: RequestContext, point_id: str, value: Any) -> Answer:
-        return await self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
-                               text=None)
+    def write(self, ctx: RequestContext, point_id: str, value: Any
+              ) -> Coroutine[Any, Any, Answer]:
+        return self._run(ctx, "direct", Action("write", {"point": point_id, "value": value}),
+                         text=None)
 
-    async def act(self, ctx: RequestContext, action: Action) -> Answer:
+    def act(self, ctx: RequestContext, action: Action) -> Coroutine[Any, Any, Answer]:
         """A direct request for an action a component answers (`history`, `alarms`, `ack`)."""
-        return await self._run(ctx, "direct", action, text=None)
+        return self._run(ctx, "direct", action, text=None)
 
     async def ask(self, ctx: RequestContext, text: str, *, transcript: str | None = None
                   ) -> Answer:

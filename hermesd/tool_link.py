@@ -43,6 +43,7 @@ from hermesd.core.protocol import (
     encode,
     encode_call,
 )
+from hermesd.quick_schema import quick
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +82,9 @@ class ToolLink:
         self._due: dict[int, float] = {}
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
+        #: the loop the link runs in, once a request asked for it: asyncio.get_running_loop()
+        #: makes a getpid() system call on every call (3.11 checks for a fork)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     # -- lifecycle --------------------------------------------------------------------------
 
@@ -261,7 +265,9 @@ class ToolLink:
         if transport.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
         fut: asyncio.Future[Message] = loop.create_future()
         self._pending[msg_id] = fut
         # the deadline fails the future itself, from the link's one timer (`_watch`): a timer
@@ -296,7 +302,7 @@ class ToolLink:
         """Fail every request past its deadline, then wait for the earliest of the rest. A
         timer that fires early (its request was answered since) only arms itself again."""
         self._timer = self._timer_at = None
-        loop = asyncio.get_running_loop()
+        loop = self._loop or asyncio.get_running_loop()
         now = loop.time()
         nearest = None
         for msg_id, due in list(self._due.items()):
@@ -399,7 +405,8 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
     key = json.dumps(schema, sort_keys=True, separators=(",", ":"))
     validator = _VALIDATORS.get(key)
     if validator is None:
-        validator = fastjsonschema.compile(schema, handlers=_NO_REMOTE)
+        # a flat object schema is checked quickly first (a read's result, on every read)
+        validator = quick(schema, fastjsonschema.compile(schema, handlers=_NO_REMOTE))
         if len(_VALIDATORS) >= _VALIDATORS_MAX:
             _VALIDATORS.pop(next(iter(_VALIDATORS)))
         _VALIDATORS[key] = validator

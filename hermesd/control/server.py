@@ -107,24 +107,6 @@ class ControlServer:
     def _connection(self) -> asyncio.BaseProtocol:
         return _Connection(self)
 
-    async def answer(self, obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
-        """The handler's answer to one request; INTERNAL if the handler fails in any way."""
-        try:
-            answer = await self._handler(obj, peer)
-            if not isinstance(answer, dict):
-                raise TypeError(f"the handler answered a {type(answer).__name__}, not a dict")
-        except Exception as exc:
-            cause = f"handler {type(exc).__name__}"
-            self._quiet.warn(cause, "a control request from %s failed in hermesd (a bug): %s: %s",
-                             peer.describe(), type(exc).__name__, exc, exc_info=True)
-            answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
-                                                f"({type(exc).__name__}); it is logged")
-        request_id = obj.get("id")
-        # a tuple, not `str | int`: that builds a union object on every request
-        if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
-            answer["id"] = request_id
-        return answer
-
 
 class _Connection(asyncio.BufferedProtocol):
     """One client connection: its frames as they arrive, its requests in flight, its deadlines.
@@ -317,8 +299,26 @@ class _Connection(asyncio.BufferedProtocol):
                 self._arm()
 
     async def _answer(self, obj: dict[str, Any]) -> None:
+        """The handler's answer to one request, sent; INTERNAL if the handler fails in any
+        way. One coroutine for all of it: its frame is made and stepped on every request."""
         try:
-            self._send(await self.server.answer(obj, self.peer))
+            try:
+                answer = await self.server._handler(obj, self.peer)
+                if not isinstance(answer, dict):
+                    raise TypeError(f"the handler answered a {type(answer).__name__}, not a "
+                                    "dict")
+            except Exception as exc:
+                self.server._quiet.warn(f"handler {type(exc).__name__}", "a control request from "
+                                        "%s failed in hermesd (a bug): %s: %s",
+                                        self.peer.describe(), type(exc).__name__, exc,
+                                        exc_info=True)
+                answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
+                                                    f"({type(exc).__name__}); it is logged")
+            request_id = obj.get("id")
+            # a tuple, not `str | int`: that builds a union object on every request
+            if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+                answer["id"] = request_id
+            self._send(answer)
         finally:  # here, not in a done callback: one loop callback less on every request
             self._done(id(obj))
 

@@ -237,6 +237,9 @@ class _Session:
         self._expired: set[int] = set()
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: float | None = None
+        #: the loop the session runs in, once a call asked for it: asyncio.get_running_loop()
+        #: makes a getpid() system call on every call (3.11 checks for a fork)
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def _refusal(self, peer: peercred.PeerCred | None) -> str | None:
         """Why this peer may not talk to us, or None for the daemon that started us."""
@@ -312,7 +315,9 @@ class _Session:
 
     def _start_call(self, msg: Call) -> None:
         """Start a call's task under its deadline, counted from now (the frame's receipt)."""
-        loop = asyncio.get_running_loop()
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
         key = id(msg)
         self._calls[key] = loop.create_task(self._call(msg))
         due = loop.time() + msg.deadline_ms / 1000.0
@@ -332,7 +337,7 @@ class _Session:
         """Cancel every call past its deadline, then wait for the earliest of the rest. A
         timer that fires early (its call ended since) only arms itself again."""
         self._timer = self._timer_at = None
-        loop = asyncio.get_running_loop()
+        loop = self._loop or asyncio.get_running_loop()
         now = loop.time()
         nearest = None
         for key, (due, msg) in list(self._due.items()):
