@@ -6,6 +6,7 @@ policy and dispatcher; tools receive its public part. Nothing downstream may wid
 
 from __future__ import annotations
 
+import os
 import random
 import time
 from dataclasses import dataclass, field
@@ -18,6 +19,9 @@ Source = Literal["control", "mqtt", "voice", "internal"]
 #: unguessable. Drawn from a generator seeded once from the system's randomness: os.urandom
 #: is a getrandom() system call on every request
 _TRACE_IDS = random.Random()  # noqa: S311  # an id, not a secret
+#: a process forked from this one draws its own, as the random module's own generator does:
+#: else parent and child would hand out the same ids from then on
+os.register_at_fork(after_in_child=_TRACE_IDS.seed)
 
 
 def new_trace_id() -> str:
