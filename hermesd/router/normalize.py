@@ -270,8 +270,29 @@ def _num_text(number: Number) -> str:
 
 
 def content(toks: list[Token]) -> list[Token]:
-    """Tokens that can name a point (stop words dropped)."""
-    return [t for t in toks if t.is_id or (t.raw not in _STOP and t.text not in _STOP)]
+    """Tokens that can name a point (stop words dropped, but a quantity said as a noun:
+    "motor current")."""
+    return [t for i, t in enumerate(toks) if t.is_id or (t.raw not in _STOP and t.text
+                                                          not in _STOP) or quantity_noun(toks, i)]
+
+
+#: stop words that are also the name of a quantity: "current" is "now" before a noun ("the
+#: current temperature") and the electric current after one ("compressor 1 current")
+_QUANTITY_STOPS = frozenset(("current",))
+#: stop words that are nouns: "the current reading" is the reading now
+_STOP_NOUNS = frozenset("value reading status state".split())
+
+
+def quantity_noun(toks: list[Token], i: int) -> bool:
+    """Whether the stop word at `i` is a quantity said as a noun: last, or before no word
+    it could qualify ("current of pump 1", "电流", "motor current"), never before one ("the
+    current flow", "current reading")."""
+    t = toks[i]
+    if t.text not in _QUANTITY_STOPS:
+        return False
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return after is None or after.is_number or (
+        (after.raw in _STOP or after.text in _STOP) and after.raw not in _STOP_NOUNS)
 
 
 # -- units said alone -----------------------------------------------------------------------------
