@@ -521,7 +521,8 @@ class RuleRouter:
         if point.kind == "bool":
             on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
             if not on and not off and self._done_first(a.toks, a.question) and \
-                    a.toks[0].text in self.point_words[point.id]:
+                    next(t for t in a.toks if t.raw not in _POLITE).text \
+                    in self.point_words[point.id]:
                 return [True]  # "defrost evap 2": what the point does, asked for
             return [] if on == off else [on]
         if point.kind == "string":

@@ -16,7 +16,9 @@ import pytest
 
 from hermesd.answer import Action
 from hermesd.config.model import Config
+from hermesd.context import RequestContext
 from hermesd.router import Router
+from hermesd.router.write_gate import gated
 from tests.support.daemon import fake_device
 from tests.support.plants import config_of, own_plant, placed_without_model
 
@@ -65,6 +67,11 @@ def placed(plant: str, text: str) -> Action | None:
     return placed_without_model(ROUTERS[plant], text)
 
 
+async def routed(plant: str, text: str) -> Action:
+    """What the whole router answers without a model: the stages, then the write gate."""
+    return (await ROUTERS[plant].route(RequestContext.make("control", "engineer"), text)).action
+
+
 def refused(action: Action | None, reason: str) -> bool:
     return action is not None and action.name == "respond" and action.args["reason"] == reason
 
@@ -77,9 +84,9 @@ def refused(action: Action | None, reason: str) -> bool:
     ("substation", "stop circ 1", "circpump1", False),
     ("substation", "circ 2 on", "circpump2", True),
 ])
-def test_a_short_form_of_the_ids_names_the_thing(plant: str, text: str, point: str,
-                                                 value: Any) -> None:
-    assert placed(plant, text) == Action("write", {"point": point, "value": value})
+async def test_a_short_form_of_the_ids_names_the_thing(plant: str, text: str, point: str,
+                                                       value: Any) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
 
 
 @pytest.mark.parametrize(("plant", "text", "point"), [
@@ -124,8 +131,8 @@ def test_a_reset_of_a_count_is_refused(plant: str, text: str) -> None:
     assert refused(placed(plant, text), "not_allowed"), placed(plant, text)
 
 
-def test_a_point_named_for_a_reset_is_written_and_clear_may_be_an_adjective() -> None:
-    assert placed("substation", "pump fault reset on") == \
+async def test_a_point_named_for_a_reset_is_written_and_clear_may_be_an_adjective() -> None:
+    assert await routed("substation", "pump fault reset on") == \
         Action("write", {"point": "fault_reset", "value": True})
     action = placed("waterworks", "how clear is the water coming off the filters")
     assert action == Action("read", {"point": "filtered_turbidity"})
@@ -138,9 +145,23 @@ def test_a_point_named_for_a_reset_is_written_and_clear_may_be_an_adjective() ->
     ("cold_store", "defrost evaporator one please", "evap1_defrost"),
     ("substation", "flush heat exchanger 2", "hex2_flush"),
     ("substation", "flush hex 1", "hex1_flush"),
+    ("substation", "please flush heat exchanger 1", "hex1_flush"),
 ])
-def test_a_points_action_said_first_starts_it(plant: str, text: str, point: str) -> None:
-    assert placed(plant, text) == Action("write", {"point": point, "value": True})
+async def test_a_points_action_said_first_starts_it(plant: str, text: str, point: str) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": True})
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("defrost evap 2 tomorrow", True),  # a time: the gate asks back
+    ("defrost evap 2", False),  # the words ask to start it, never to stop it
+])
+def test_the_gate_hears_a_points_action_as_starting_it_now(text: str, value: bool) -> None:
+    router = ROUTERS["cold_store"]
+    point = router.rules.points["evap2_defrost"]
+    toks = router.rules.analyse(text).toks
+    assert gated(text, point, value, router.rules.profiles, toks) is not None
+    assert gated("defrost evap 2", point, True, router.rules.profiles,
+                 router.rules.analyse("defrost evap 2").toks) is None
 
 
 @pytest.mark.parametrize(("plant", "text", "point"), [
@@ -213,9 +234,9 @@ def test_a_plural_of_numbered_things_reads_only_them(plant: str, text: str,
     ("cement_kiln", "raw mill feed 250", "raw_mill_feed_sp", 250),
     ("substation", "makeup water feed twelve", "makeup_feed_sp", 12),
 ])
-def test_a_number_after_a_setpoints_words_is_a_write(plant: str, text: str, point: str,
-                                                     value: Any) -> None:
-    assert placed(plant, text) == Action("write", {"point": point, "value": value})
+async def test_a_number_after_a_setpoints_words_is_a_write(plant: str, text: str, point: str,
+                                                           value: Any) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
 
 
 # -- a change word that the plant names a thing by is that thing ----------------------------------
