@@ -1,8 +1,9 @@
-"""Classes of wrong rule answers found on three plants written blind (a cold store, an oil
-terminal, a cement kiln) and closed in general: short forms in point ids, a verb that is a
-point's own action, a stop that a measurement cannot take, resets of counters, lists of
-numbered things, several points of one numbered family, and terse writes after a setpoint's
-words.
+"""Classes of wrong answers found on three plants written blind (a cold store, an oil terminal,
+a cement kiln) and closed in general: short forms in point ids, a verb that is a point's own
+action, a stop that a measurement cannot take, resets of counters, lists of numbered things,
+several points of one numbered family, terse writes after a setpoint's words; and of the
+model's reads, what the check refuses: a measurement asked what it is "set to", a point of no
+number for a numbered thing the plant has.
 
 Each class is tested on one of those plants, on an older plant, and on a plant generated here
 (a district heating substation) that nobody tuned on.
@@ -10,6 +11,7 @@ Each class is tested on one of those plants, on an older plant, and on a plant g
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -18,9 +20,10 @@ from hermesd.answer import Action
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
 from hermesd.router.write_gate import gated
 from tests.support.daemon import fake_device
-from tests.support.plants import config_of, own_plant, placed_without_model
+from tests.support.plants import NoWorker, config_of, own_plant, placed_without_model
 
 
 def _substation() -> Config:
@@ -41,6 +44,7 @@ def _substation() -> Config:
                         "unit": "kPa"},
             "heat_meter": {"name": "Heat meter total", "type": "float", "unit": "MWh"},
             "fault_reset": {"name": "Pump fault reset", "type": "bool", "writable": True},
+            "supply_temp": {"name": "Supply temperature", "type": "float", "unit": "°C"},
             "supply_temp_sp": {"name": "Supply temperature setpoint", "type": "float",
                                "unit": "°C", "writable": True, "min": 60, "max": 95},
             "makeup_feed_sp": {"name": "Makeup water feed setpoint", "type": "float",
@@ -51,6 +55,7 @@ def _substation() -> Config:
             "zone2_temp": {"name": "Zone 2 return temperature", "type": "float", "unit": "°C"},
             "zone3_temp": {"name": "Zone 3 return temperature", "type": "float", "unit": "°C"},
             "outdoor_temp": {"name": "Outdoor temperature", "type": "float", "unit": "°C"},
+            "zone_pump": {"name": "Zone circulation pump", "type": "bool", "writable": True},
         }),
     }})
 
@@ -247,3 +252,44 @@ def test_a_plant_word_is_no_change_word() -> None:
     assert not router.rules.analyse("cooler fans 2 and 3").wants_write
     assert placed("cement_kiln", "cooler fans 2 and 3") == \
         Action("read", {"points": ["cooler_fan2", "cooler_fan3"]})
+
+
+# -- the model's read: what the check refuses ----------------------------------------------------
+
+def checked(plant: str, text: str, point: str) -> Action:
+    """What the model stage's check makes of the model reading `point` for this command."""
+    router = ROUTERS[plant]
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    return ModelStage(PLANTS[plant], NoWorker()).check(a, Action("read", {"point": point}))
+
+
+@pytest.mark.parametrize(("plant", "text", "wrong", "right"), [
+    ("cement_kiln", "what's the kiln rpm set to", "kiln_speed", "kiln_speed_sp"),
+    ("engine_room", "what's the jacket water temp set to", "jacket_water_temp",
+     "jacket_water_sp"),
+    ("substation", "what is the supply temp set to", "supply_temp", "supply_temp_sp"),
+])
+def test_what_a_thing_is_set_to_is_its_setpoint(plant: str, text: str, wrong: str,
+                                                right: str) -> None:
+    assert refused(checked(plant, text, wrong), "unknown_point")
+    assert checked(plant, text, right) == Action("read", {"point": right})
+
+
+@pytest.mark.parametrize(("plant", "text", "wrong"), [
+    ("tank_farm", "how much water is in the bottom of tank 1", "loading_preset"),
+    # one pump for all the zones is not zone 1's, where the plant numbers its zones
+    ("substation", "is the zone 1 pump running", "zone_pump"),
+    ("cold_store", "5号冷库温度", "glycol_return_temp"),  # an ordinal numbers a thing
+])
+def test_a_numbered_thing_is_no_point_of_no_number(plant: str, text: str, wrong: str) -> None:
+    assert refused(checked(plant, text, wrong), "unknown_point")
+
+
+@pytest.mark.parametrize(("plant", "text", "right"), [
+    ("fishfarm", "tank 2 water temperature", "tank2_temp"),
+    ("substation", "zone 1 return temp", "zone1_temp"),
+])
+def test_the_numbered_things_own_point_stands(plant: str, text: str, right: str) -> None:
+    assert checked(plant, text, right) == Action("read", {"point": right})
