@@ -453,6 +453,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     """
     out: list[Token] = []
     pending: Token | None = None  # an ordinal waiting for the end of the thing it numbers
+    thing_seen = False  # ...and a word of a thing came after it
     held = 0  # ...which goes on at least until here (a plant word read character by character)
     i = 0
     if after_digits and run[0] in ZH_UNITS and before and before[-1].is_number \
@@ -525,10 +526,16 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
             i += word_len
             words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
                      for w in english_words.split()]
-            if pending is not None and words and i > held and not all(
-                    w.raw in THINGS or w.raw in MODIFIERS for w in words):
-                out.append(pending)  # the thing ended: its number follows it
+            if pending is not None and words and i > held and (not all(
+                    w.raw in THINGS or w.raw in MODIFIERS for w in words) or (
+                    thing_seen and not any(w.raw in THINGS for w in words)
+                    and not _thing_at(run, i))):
+                # the thing ended: its number follows it ("2号罐油温": a modifier after the
+                # tank that qualifies no thing after it is the next word's, tank 2's oil)
+                out.append(pending)
                 pending = None
+            thing_seen = pending is not None and (
+                thing_seen or any(w.raw in THINGS for w in words))
             out.extend(words)
             continue
         if pending is not None and i >= held:
@@ -539,6 +546,13 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     if pending is not None:
         out.append(pending)
     return out
+
+
+def _thing_at(run: str, i: int) -> bool:
+    """Whether the longest dictionary word at `run[i]` is a thing ("泵" of "给水泵")."""
+    word_len = next((n for n in range(min(_ZH_MAX, len(run) - i), 0, -1)
+                     if run[i:i + n] in ZH_WORDS), 0)
+    return bool(word_len) and any(w in THINGS for w in ZH_WORDS[run[i:i + word_len]].split())
 
 
 @functools.cache
