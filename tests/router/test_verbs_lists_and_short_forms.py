@@ -43,6 +43,8 @@ def _substation() -> Config:
             "hex1_dp": {"name": "Heat exchanger 1 differential pressure", "type": "float",
                         "unit": "kPa"},
             "heat_meter": {"name": "Heat meter total", "type": "float", "unit": "MWh"},
+            "fill_batch_sp": {"name": "Fill batch volume setpoint", "type": "float",
+                              "unit": "m³", "writable": True, "min": 0, "max": 10},
             "fault_reset": {"name": "Pump fault reset", "type": "bool", "writable": True},
             "supply_temp": {"name": "Supply temperature", "type": "float", "unit": "°C"},
             "supply_temp_sp": {"name": "Supply temperature setpoint", "type": "float",
@@ -293,3 +295,13 @@ def test_a_numbered_thing_is_no_point_of_no_number(plant: str, text: str, wrong:
 ])
 def test_the_numbered_things_own_point_stands(plant: str, text: str, right: str) -> None:
     assert checked(plant, text, right) == Action("read", {"point": right})
+
+
+# -- a unit's jargon ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), [
+    ("tank_farm", "loading preset 32 cubes", "loading_preset", 32),  # cubic metres
+    ("substation", "fill batch volume setpoint 6 cubes", "fill_batch_sp", 6),
+])
+async def test_cubes_are_cubic_metres(plant: str, text: str, point: str, value: Any) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
