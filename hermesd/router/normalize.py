@@ -276,6 +276,25 @@ def content(toks: list[Token]) -> list[Token]:
                                                           not in _STOP) or quantity_noun(toks, i)]
 
 
+#: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
+_ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
+#: words after an "on" that end the command ("fan on please")
+_ON_ENDS = frozenset("please now thanks then again".split())
+
+
+def preposition_on(toks: list[Token], i: int) -> bool:
+    """Whether the "on" at `i` says where, not "switched on": between a thing and another
+    ("stop the defrost on evaporator 1", "the pressure on pump 2"), never after a verb it
+    completes ("switch on the fan") nor at the end ("fan 1 on please")."""
+    t = toks[i]
+    if t.raw != "on" or t.zh or i == 0:
+        return False
+    rest = [x for x in toks[i + 1:] if x.raw not in _ON_ENDS]
+    before = toks[i - 1]
+    return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
+        and before.raw not in _STOP
+
+
 #: stop words that are also the name of a quantity: "current" is "now" before a noun ("the
 #: current temperature") and the electric current after one ("compressor 1 current")
 _QUANTITY_STOPS = frozenset(("current",))

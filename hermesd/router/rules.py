@@ -19,7 +19,14 @@ from hermesd.replies import choice_question, is_chinese, printable, value_questi
 from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, content, question_mark, tokens
+from hermesd.router.normalize import (
+    YES_NO_MARK,
+    Token,
+    content,
+    preposition_on,
+    question_mark,
+    tokens,
+)
 from hermesd.router.numbers import exact
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
@@ -519,7 +526,9 @@ class RuleRouter:
             return []
         words = a.words
         if point.kind == "bool":
-            on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
+            on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i)
+                     for i, t in enumerate(a.toks))
+            off = bool(words & OFF_WORDS)
             if not on and not off and self._done_first(a.toks, a.question) and \
                     next(t for t in a.toks if t.raw not in _POLITE).text \
                     in self.point_words[point.id]:

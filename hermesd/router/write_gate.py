@@ -38,7 +38,7 @@ from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, question_mark, tokens, unit_symbol
+from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
@@ -614,6 +614,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
     # on and off words: those beside the point's names first; else its own ("Valve 2 open")
     left = Counter(dict(own.counts))
     besides = set()
+    # (an "on" that says where is no switch word: "stop the defrost on evaporator 1")
+    toks = [t for i, t in enumerate(toks) if not preposition_on(toks, i)]
     for t in toks:
         if t.number is None and left[t.text] > 0:
             left[t.text] -= 1

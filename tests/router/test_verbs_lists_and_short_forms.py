@@ -305,3 +305,17 @@ def test_the_numbered_things_own_point_stands(plant: str, text: str, right: str)
 ])
 async def test_cubes_are_cubic_metres(plant: str, text: str, point: str, value: Any) -> None:
     assert await routed(plant, text) == Action("write", {"point": point, "value": value})
+
+
+# -- an "on" that says where is no switch word ----------------------------------------------------
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), [
+    ("cold_store", "stop the defrost on evaporator 1", "evap1_defrost", False),
+    ("substation", "stop the flush on heat exchanger 2", "hex2_flush", False),
+    ("substation", "start the flush on heat exchanger 1", "hex1_flush", True),
+    ("substation", "switch on circulating pump 2", "circpump2", True),  # a verb's particle
+    ("substation", "turn circulating pump 1 on now", "circpump1", True),
+])
+async def test_an_on_that_says_where_switches_nothing(plant: str, text: str, point: str,
+                                                      value: bool) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
