@@ -91,6 +91,7 @@ ZH_WORDS: dict[str, str] = {
     "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
     "清零": "reset", "归零": "reset", "重置": "reset",
     "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
+    "窑速": "kiln speed",  # a cement or lime kiln's rotation
     # the modes of a mode switch, as a map's English names say them
     "自动": "auto", "手动": "manual",
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",

@@ -319,3 +319,35 @@ async def test_cubes_are_cubic_metres(plant: str, text: str, point: str, value: 
 async def test_an_on_that_says_where_switches_nothing(plant: str, text: str, point: str,
                                                       value: bool) -> None:
     assert await routed(plant, text) == Action("write", {"point": point, "value": value})
+
+
+# -- cement makers' Chinese (lexicon words of the trade, not of one plant's names) ---------------
+
+def _kiln_line() -> Config:
+    """Another cement line, named otherwise than the blind cement kiln."""
+    return config_of({"node": {"id": "line-3"}, "devices": {"kiln": fake_device({
+        "kiln_rpm": {"name": "Rotary kiln drive speed", "type": "float", "unit": "rpm"},
+        "idf_mode": {"name": "Induced draft fan mode", "type": "int", "writable": True,
+                     "map": {0: "off", 1: "manual", 2: "auto"}},
+        "backend_o2": {"name": "Kiln back end oxygen", "type": "float", "unit": "%"},
+        "stage4_temp": {"name": "Preheater stage 4 gas temperature", "type": "float",
+                        "unit": "°C"},
+        "cooler_fan": {"name": "Grate cooler fan", "type": "bool", "writable": True},
+    })}})
+
+
+PLANTS["kiln_line"] = _kiln_line()
+ROUTERS["kiln_line"] = Router(PLANTS["kiln_line"])
+
+
+@pytest.mark.parametrize(("plant", "text", "action"), [
+    ("cement_kiln", "窑尾氧含量是多少", Action("read", {"point": "kiln_inlet_o2"})),
+    ("cement_kiln", "高温风机切换到手动", Action("write", {"point": "id_fan_mode",
+                                                          "value": "manual"})),
+    ("cement_kiln", "把窑速调到3.6转", Action("write", {"point": "kiln_speed_sp", "value": 3.6})),
+    ("kiln_line", "窑速多少", Action("read", {"point": "kiln_rpm"})),
+    ("kiln_line", "窑尾氧含量", Action("read", {"point": "backend_o2"})),
+    ("kiln_line", "高温风机切换到自动", Action("write", {"point": "idf_mode", "value": "auto"})),
+])
+async def test_cement_makers_chinese(plant: str, text: str, action: Action) -> None:
+    assert await routed(plant, text) == action
