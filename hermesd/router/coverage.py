@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 
 from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, canonical
+from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun
 from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
@@ -120,7 +120,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         # "DO" is dissolved oxygen, whatever the stop word "do" is; the "how" of "how hot" is
         # still a stop word (the phrase has its own word), and a verb is never a name
-        named = t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1 for s in senses[i])
+        named = (t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1
+                                       for s in senses[i])) \
+            or quantity_noun(toks, i)  # "motor current", in the rules too (no lexicon)
         if t.is_id or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue

@@ -395,9 +395,12 @@ class ModelStage:
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
         if missing:
             return " ".join(t.shown for t in missing)
-        said = self._setpoint_said(a, found)
+        said = self._setpoint_said(a, found) or (
+            "set" if a.question and not a.wants_write and "set" in a.words else None)
         if said and profile.role != "setpoint" and any(o.role == "setpoint" for o in others):
-            return said  # "what is the boiler 3 setpoint": not the boiler's temperature
+            # "what is the boiler 3 setpoint", "what's the kiln rpm set to": not the boiler's
+            # temperature, nor the kiln's speed
+            return said
         ids, pairs = self.semantic.ids(a, found)
         if ids and profile.ids and not ids & profile.ids:
             return " ".join(sorted(ids))
@@ -406,6 +409,14 @@ class ModelStage:
         other = [f"{word} {number}" for word, number in sorted(pairs)
                  if self.semantic.names(word, profile, found) and number not in numbered
                  and (numbered or number != "1")]
+        if other:
+            return " ".join(other)
+        # "the bottom of tank 1" of a point of no number, in a plant that has a tank 1; "5号冷库"
+        # (an ordinal always numbers a thing) of a point that is no 5: another thing
+        other = [f"{word} {number}" for word, number in sorted(pairs)
+                 if number not in numbered and (word, number) in self.rules.numbered]
+        other += [t.shown for t in a.toks if t.ordinal and t.text not in numbered
+                  and (numbered or t.text != "1")]
         if other:
             return " ".join(other)
         if profile.point.kind == "bool":

@@ -270,8 +270,48 @@ def _num_text(number: Number) -> str:
 
 
 def content(toks: list[Token]) -> list[Token]:
-    """Tokens that can name a point (stop words dropped)."""
-    return [t for t in toks if t.is_id or (t.raw not in _STOP and t.text not in _STOP)]
+    """Tokens that can name a point (stop words dropped, but a quantity said as a noun:
+    "motor current")."""
+    return [t for i, t in enumerate(toks) if t.is_id or (t.raw not in _STOP and t.text
+                                                          not in _STOP) or quantity_noun(toks, i)]
+
+
+#: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
+_ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
+#: words after an "on" that end the command ("fan on please")
+_ON_ENDS = frozenset("please now thanks then again".split())
+
+
+def preposition_on(toks: list[Token], i: int) -> bool:
+    """Whether the "on" at `i` says where, not "switched on": between a thing and another
+    ("stop the defrost on evaporator 1", "the pressure on pump 2"), never after a verb it
+    completes ("switch on the fan") nor at the end ("fan 1 on please")."""
+    t = toks[i]
+    if t.raw != "on" or t.zh or i == 0:
+        return False
+    rest = [x for x in toks[i + 1:] if x.raw not in _ON_ENDS]
+    before = toks[i - 1]
+    return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
+        and before.raw not in _STOP
+
+
+#: stop words that are also the name of a quantity: "current" is "now" before a noun ("the
+#: current temperature") and the electric current after one ("compressor 1 current")
+_QUANTITY_STOPS = frozenset(("current",))
+#: stop words that are nouns: "the current reading" is the reading now
+_STOP_NOUNS = frozenset("value reading status state".split())
+
+
+def quantity_noun(toks: list[Token], i: int) -> bool:
+    """Whether the stop word at `i` is a quantity said as a noun: last, or before no word
+    it could qualify ("current of pump 1", "电流", "motor current"), never before one ("the
+    current flow", "current reading")."""
+    t = toks[i]
+    if t.text not in _QUANTITY_STOPS:
+        return False
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return after is None or after.is_number or (
+        (after.raw in _STOP or after.text in _STOP) and after.raw not in _STOP_NOUNS)
 
 
 # -- units said alone -----------------------------------------------------------------------------
@@ -432,6 +472,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     """
     out: list[Token] = []
     pending: Token | None = None  # an ordinal waiting for the end of the thing it numbers
+    thing_seen = False  # ...and a word of a thing came after it
     held = 0  # ...which goes on at least until here (a plant word read character by character)
     i = 0
     if after_digits and run[0] in ZH_UNITS and before and before[-1].is_number \
@@ -504,10 +545,16 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
             i += word_len
             words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
                      for w in english_words.split()]
-            if pending is not None and words and i > held and not all(
-                    w.raw in THINGS or w.raw in MODIFIERS for w in words):
-                out.append(pending)  # the thing ended: its number follows it
+            if pending is not None and words and i > held and (not all(
+                    w.raw in THINGS or w.raw in MODIFIERS for w in words) or (
+                    thing_seen and not any(w.raw in THINGS for w in words)
+                    and not _thing_at(run, i))):
+                # the thing ended: its number follows it ("2号罐油温": a modifier after the
+                # tank that qualifies no thing after it is the next word's, tank 2's oil)
+                out.append(pending)
                 pending = None
+            thing_seen = pending is not None and (
+                thing_seen or any(w.raw in THINGS for w in words))
             out.extend(words)
             continue
         if pending is not None and i >= held:
@@ -518,6 +565,13 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     if pending is not None:
         out.append(pending)
     return out
+
+
+def _thing_at(run: str, i: int) -> bool:
+    """Whether the longest dictionary word at `run[i]` is a thing ("泵" of "给水泵")."""
+    word_len = next((n for n in range(min(_ZH_MAX, len(run) - i), 0, -1)
+                     if run[i:i + n] in ZH_WORDS), 0)
+    return bool(word_len) and any(w in THINGS for w in ZH_WORDS[run[i:i + word_len]].split())
 
 
 @functools.cache

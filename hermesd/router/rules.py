@@ -19,7 +19,14 @@ from hermesd.replies import choice_question, is_chinese, printable, value_questi
 from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, content, question_mark, tokens
+from hermesd.router.normalize import (
+    YES_NO_MARK,
+    Token,
+    content,
+    preposition_on,
+    question_mark,
+    tokens,
+)
 from hermesd.router.numbers import exact
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import (
@@ -41,8 +48,11 @@ from hermesd.router.vocabulary import (
     QUESTION_SUBJECTS,
     RELATIVE_BEFORE,
     RELATIVE_VERBS,
+    RESETS,
+    RESETS_FIRST,
     RULE_BREAKING,
     SAFEGUARDS,
+    STOP,
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
@@ -154,6 +164,27 @@ class RuleRouter:
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
+        self.abbreviations = _abbreviations(points, self.profiles.name_words)
+        # "circ 1" of "circ1_current" numbers the circulating pump as "circ" did
+        self.numbered |= {(self.abbreviations[w], n) for w, n in self.numbered
+                          if w in self.abbreviations}
+        self.id_words |= {self.abbreviations[w] for w in self.id_words
+                          if w in self.abbreviations}
+        #: the words of the points' names as written ("cooler", which means a temperature
+        #: elsewhere, of a "Clinker cooler fan")
+        self.written_names = frozenset(t.raw for label in self.labels for t in label.toks)
+        #: the last word of a writable on/off point's name after the thing it is of ("defrost"
+        #: of "Evaporator 2 defrost", "backwash" of "Filter 1 backwash"): what the point does,
+        #: which a command said first is asked to do ("defrost evap 2")
+        #: — a word no name has before others ("pump" of "Transfer pump discharge pressure"
+        #: is a thing, never a verb)
+        inner = {t.text for label in self.labels for t in label.toks[:-1]}
+        self.action_heads: dict[str, set[str]] = {}
+        for label in self.labels:
+            point, last = self.points[label.point], label.toks[-1]
+            if point.writable and point.kind == "bool" and len(label.toks) > 1 \
+                    and not last.is_id and last.text not in inner:
+                self.action_heads.setdefault(last.text, set()).add(point.id)
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
@@ -166,6 +197,11 @@ class RuleRouter:
         #: right after one is what to set it to
         self.setting_words = {label.toks[-1].text for label in self.labels
                               if self.points[label.point].writable and not label.toks[-1].is_id}
+        #: every word of a writable number's names ("feed" of "Cement mill feed setpoint"): a
+        #: number right after the words of one ("cement mill feed 140") may be its value
+        self.number_words = {t.text for label in self.labels for t in label.toks
+                             if self.points[label.point].writable and not t.is_id
+                             and self.points[label.point].kind in ("int", "float")}
         self.intents = {" ".join(t.text for t in tokens(phrase)): intent
                         for intent in intents for phrase in intent.phrases}
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
@@ -184,7 +220,9 @@ class RuleRouter:
     # -- the stage ---------------------------------------------------------------------------
 
     def analyse(self, text: str) -> Analysis:
-        toks = self._split_groups(tokens(text))
+        toks = self._split_groups([
+            replace(t, text=self.abbreviations[t.text])
+            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
         words = frozenset(t.raw for t in toks)
         first = toks[0].raw if toks else ""
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
@@ -203,11 +241,55 @@ class RuleRouter:
             i > 0 and not t.zh and (toks[i - 1].text, t.text) in self.choice_after[True]
             and (toks[i - 1].text, t.text) not in self.choice_after[False]
             for i, t in enumerate(toks)))
-        wants_write = bool(words & (WRITE_VERBS | CHANGE_WORDS) or to_value
-                           or _switched(toks)) and not yes_no and first not in WH_START \
-            and not _asks_of_a_setting(toks)
+        # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
+        wants_write = bool(words & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
+                           or to_value
+                           or _switched(toks) or self._done_first(toks, question)) \
+            and not yes_no and first not in WH_START and not _asks_of_a_setting(toks)
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks))
+
+    def numbered_list(self, toks: list[Token]) -> tuple[int, int, list[int]] | None:
+        """ "cyclone 1 and 2 temperatures", "tanks 1, 2 and 3": a word of numbered things and a
+        list of their numbers joined by "and" — several things, each of which the rest of the
+        command is said of. (The word's place, where the list ends, and where its numbers are;
+        None when there is none.) "kiln one, sixty two" is a kiln and a value: a list has an
+        "and" in it, and no number of it stands before a unit."""
+        def whole(k: int) -> bool:
+            t = toks[k]
+            return isinstance(t.number, int) and t.number >= 0 and not t.groups \
+                and not t.ordinal and not unit_after(toks, k)
+
+        for i, t in enumerate(toks[:-1]):
+            if t.text not in self.families or not whole(i + 1):
+                continue
+            found, k, joined = [i + 1], i + 2, False
+            while k < len(toks):
+                if toks[k].raw == "and" and k + 1 < len(toks) and whole(k + 1):
+                    found.append(k + 1)
+                    joined, k = True, k + 2
+                elif toks[k].after_break and whole(k):
+                    found.append(k)
+                    k += 1
+                else:
+                    break
+            if joined and not (k < len(toks) and toks[k].raw in VALUE_BEFORE):
+                return i, k, found
+        return None
+
+    def _done_first(self, toks: list[Token], question: bool) -> bool:
+        """ "defrost evap 2": the command opens with what an on/off point does (the last word
+        of its name, "Evaporator 2 defrost"), before the thing: said so, it is a verb, and the
+        point is to be started. Not a question, nor a command with a number or an on/off word
+        (whose value is the rest of the rules')."""
+        words = [t for t in toks if t.raw not in _POLITE]
+        if question or len(words) < 2 or words[1].is_id or any(
+                (t.is_number and not (i > 0 and toks[i - 1].text in self.id_words))
+                or t.unreadable or t.raw in ON_WORDS | OFF_WORDS for i, t in enumerate(toks)):
+            return False
+        rest = {t.text for t in content(words[1:]) if not t.is_id}
+        return any(rest and rest <= self.point_words[p]
+                   for p in self.action_heads.get(words[0].text, ()))
 
     def _names_first(self, text: str, toks: list[Token]) -> bool:
         """Whether a first word that could open a question ("do", "is") is a plant word's
@@ -305,6 +387,8 @@ class RuleRouter:
             if before is None or before.text in self.id_words or not (
                     toks[i].after_break or before.is_number
                     or before.text in self.setting_words
+                    or before.text in (self.point_words[point.id] if point is not None
+                                       else self.number_words)
                     or any(s.kind in ("quantity", "role") for s in senses[k])):
                 return False
         return True
@@ -322,10 +406,12 @@ class RuleRouter:
             return Placement(_intent_action(intent), 1.0)
         if words & DESTRUCTIVE or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
                 or words & RULE_BREAKING - self.profiles.name_words \
-                or (words & DISABLING and words & PROTECTIONS):
+                or (words & DISABLING and words & PROTECTIONS) or self._resets(a):
             return Placement(respond("not_allowed"), 1.0)
         if a.unknown:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)
+        if self.numbered_list(toks) is not None:
+            return None  # several things, each to be found: the semantic stage's
         scored = a.scored
         if not scored and not a.wants_write:
             # short and opening with it: "hello, who are you?", not a story that has a "hi"
@@ -393,6 +479,17 @@ class RuleRouter:
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
 
+    def _resets(self, a: Analysis) -> bool:
+        """ "reset the meter totaliser to zero", "clear the counter", 流量计清零: a command to
+        put something back to nothing (not a question: "how clear is the water"), with a
+        reset word that is no word of the point it names best (a writable "Alarm reset" is
+        what it says)."""
+        verbs = [t for t in a.toks if t.raw not in _POLITE]
+        said = {t.raw for t in a.toks if t.raw in RESETS} | \
+            ({verbs[0].raw} & RESETS_FIRST if verbs else set())
+        return bool(said) and not a.question and not (
+            a.scored and said & self.point_words[a.scored[0][1]])
+
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
         names ("set the tool temperature to 160 °C" and a temperature setpoint): the next
@@ -429,7 +526,13 @@ class RuleRouter:
             return []
         words = a.words
         if point.kind == "bool":
-            on, off = bool(words & ON_WORDS), bool(words & OFF_WORDS)
+            on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i)
+                     for i, t in enumerate(a.toks))
+            off = bool(words & OFF_WORDS)
+            if not on and not off and self._done_first(a.toks, a.question) and \
+                    next(t for t in a.toks if t.raw not in _POLITE).text \
+                    in self.point_words[point.id]:
+                return [True]  # "defrost evap 2": what the point does, asked for
             return [] if on == off else [on]
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it
@@ -438,6 +541,10 @@ class RuleRouter:
             return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
+        if not point.writable:
+            # "stop comp 1": a verb of a thing, which a measurement of it (its current) does
+            # not take; what is stopped is for the next stage to find, never a read-only 0
+            return []
         if words & STOP_WORDS and (point.min is None or point.min <= 0):
             return [0]
         if words & CLOSE_WORDS and point.unit == "%" and point.min is not None \
@@ -625,6 +732,31 @@ class RuleRouter:
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
+
+
+#: words of a command's grammar, never a plant word's short form
+_FUNCTION_WORDS = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | YES_NO_START | WH_START
+
+
+def _abbreviations(points: list[Point], name_words: frozenset[str]) -> dict[str, str]:
+    """ "comp" -> "compressor" where ids shorten a word of their points' names ("comp1_current"
+    of "Compressor 1 motor current", "evap2_defrost" of "Evaporator 2 defrost"): a command
+    that says the short form means the word, whichever point it is of ("stop comp 1" is
+    compressor 1, not the current its id shares the word with). Only where every id that
+    shortens it agrees, and no point is named by the short form itself."""
+    found: dict[str, set[str]] = {}
+    for p in points:
+        names = {t.text for t in content(tokens(p.name)) if not t.is_id}
+        for t in tokens(p.id.replace("_", " ")):
+            short = t.text
+            if t.is_id or not short.isalpha() or len(short) < 3 or short in names or \
+                    t.raw in _FUNCTION_WORDS:  # "was" of "WAS" is no "waste" in "what was"
+                continue
+            longer = {n for n in names if n.isalpha() and n.startswith(short)}
+            if longer:
+                found.setdefault(short, set()).update(longer)
+    return {short: next(iter(full)) for short, full in found.items()
+            if len(full) == 1 and short not in name_words}
 
 
 def _asks_of_a_setting(toks: list[Token]) -> bool:

@@ -126,8 +126,10 @@ class Semantic:
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things)
             after_unit = unit_after(toks, i)  # "1200 rpm", "55 percent"
-            if after_unit and not t.ordinal:
-                continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200
+            if after_unit and not t.ordinal and (words.get(i - 1), t.text) \
+                    not in self.rules.numbered:
+                continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200 ("genset
+                # 2 kW" of a plant with a genset 2 is that genset's)
             whole = isinstance(t.number, int) and t.number >= 0
             if t.is_number and not whole:
                 continue  # 62.5 names nothing
@@ -212,6 +214,9 @@ class Semantic:
                                                      for found in senses)
         if a.words & SUMMARY_WORDS and not a.wants_write:
             return self._summary(a, terms, fits)
+        listed = self.rules.numbered_list(a.toks)
+        if listed is not None:
+            return self._listed(a, listed, fits)
         plural = self._plural(a, terms, fits, marks)
         if plural is not None:
             return plural
@@ -275,6 +280,40 @@ class Semantic:
                 return [sides[0], sides[1]]
         return None
 
+    def _listed(self, a: Analysis, listed: tuple[int, int, list[int]], fits: list[Fit]
+                ) -> Judgement:
+        """ "cyclone 1 and 2 temperatures": the command said of each numbered thing in turn
+        ("cyclone 1 temperatures", "cyclone 2 temperatures"), each sure of one point; a read
+        of them all, and a write refused (one point per command). A number the plant has no
+        such thing of is an unknown point; a thing whose point is in doubt, the model's (told
+        the command is plural, so that it writes nothing)."""
+        toks = a.toks
+        start, end, numbers = listed
+        family = toks[start]
+        missing = [toks[k] for k in numbers if (family.text, toks[k].text)
+                   not in self.rules.numbered]
+        if missing:
+            return Judgement(Placement(respond(
+                "unknown_point", asked=f"{family.raw} {missing[0].raw}"), 0.9), fits,
+                why="unknown")
+        meant: list[str] = []
+        for k in numbers:
+            kept = [*toks[:start + 1], toks[k], *toks[end:]]
+            side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
+            sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
+            if sure is None or sure.action.name not in ("read", "write"):
+                return Judgement(None, fits, plural=True, why="numbered list, unplaced")
+            point = str(sure.action.args["point"])
+            if point not in meant:
+                meant.append(point)
+        if a.wants_write:
+            return Judgement(Placement(self._plural_refusal(a, meant), 1.0), fits,
+                             plural=True, why="plural write")
+        if len(meant) < 2:
+            return Judgement(None, fits, plural=True, why="numbered list, unplaced")
+        return Judgement(Placement(Action("read", {"points": meant}), 1.0), fits,
+                         plural=True, why="numbered list")
+
     def _sure_without(self, a: Analysis, dropped: set[int]) -> str | None:
         kept = [t for k, t in enumerate(a.toks) if k not in dropped]
         side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
@@ -289,6 +328,12 @@ class Semantic:
         quantity they name, the points that measure it ("power of both generators": not
         their running flags, which an on/off point is)."""
         full = [f for f in fits if f.full]
+        # "temps in all three chambers": the chambers numbered so, not a point that a device
+        # named "chambers" explains the word of ("Evaporator 1 coil temperature")
+        families = {t.word for t in terms or () if t.word in self.rules.families}
+        numbered = [f for f in full if any(w in families for w, _ in
+                                           self.profiles.by_id[f.point].pairs)]
+        full = numbered or full
         if not writable and terms and any(set(self.quantities(t)) - WEAK_CONCEPTS
                                           for t in terms):
             measures = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]

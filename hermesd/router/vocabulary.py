@@ -89,7 +89,9 @@ ZH_WORDS: dict[str, str] = {
     "减少": "lower", "读取": "read", "读": "read", "查看": "show", "查询": "show",
     "显示": "show", "看看": "show", "看": "show", "告诉我": "tell me",
     "删除": "delete", "清空": "erase", "清除": "erase", "格式化": "format",
+    "清零": "reset", "归零": "reset", "重置": "reset",
     "提升机": "hoist", "提升": "lift",  # (升 alone, after a number, is litres)
+    "窑速": "kiln speed",  # a cement or lime kiln's rotation
     # the modes of a mode switch, as a map's English names say them
     "自动": "auto", "手动": "manual",
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
@@ -304,6 +306,12 @@ GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split()
 THANKS = frozenset("thanks thank thx cheers".split())
 #: what we never do, whatever point it names: refused outright
 DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
+#: "reset the meter totaliser", "clear the counter", "zero the run hours", 清零: a count, a
+#: total or a latched record put back to nothing, which no point of the plant is named for (a
+#: plant with a writable "Fault reset" says so in its names): refused like a deletion.
+#: "clear" only as the command's verb, first ("clear well level" is a place)
+RESETS = frozenset("reset rezero zeroise zeroize".split())
+RESETS_FIRST = frozenset(("clear",))
 INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
 #: "bypass the interlock", "override the alarm": refused, unless the plant names a point so
 #: ("bypass valve", "manual override")

@@ -38,7 +38,7 @@ from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, question_mark, tokens, unit_symbol
+from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
@@ -305,6 +305,9 @@ class _Own:
     zh_names: tuple[str, ...]
     labels: tuple[str, ...]  # its names, case-folded
     counts: tuple[tuple[str, int], ...] = ()  # each word, as often as one name says it
+    #: the last word of a name after the thing it is of ("defrost" of "Evaporator 2
+    #: defrost"): what an on/off point does, a verb when a command opens with it
+    acts: frozenset[str] = frozenset()
 
     @staticmethod
     def of(point: Point) -> _Own:
@@ -334,9 +337,14 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
                 texts.add(t.text)
                 raws.add(t.raw)
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
+    acts = set()
+    for label in (name, *aliases):
+        said = [t for t in tokens(label) if t.number is None]
+        if len(said) > 1 and said[-1].text not in {t.text for t in said[:-1]}:
+            acts.add(said[-1].text)
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
                 zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels),
-                tuple(counts.items()))
+                tuple(counts.items()), frozenset(acts))
 
 
 _NOBODY = _Own(frozenset(), frozenset(), frozenset(), frozenset(), (), ())
@@ -593,7 +601,11 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
             stated.append((" ".join(t.groups[1:]), rest))
             continue
         beside_thing = any(x is not None and x.number is None and x.text in own.id_words
-                           for x in (before, after))
+                           for x in (before, after)) or (
+            # "circ 1" of "Circulating pump 1": its own number after a word of its names
+            before is not None and before.number is None and before.text in own.texts
+            and not t.zh and before.text not in _SWITCH_WORDS | WRITE_VERBS
+            and float(t.number) in own.numbers)
         if t.ordinal or (beside_thing and not to_value):
             if float(t.number) not in own.numbers:
                 return Doubt("other_thing", (t.shown,))
@@ -602,6 +614,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
     # on and off words: those beside the point's names first; else its own ("Valve 2 open")
     left = Counter(dict(own.counts))
     besides = set()
+    # (an "on" that says where is no switch word: "stop the defrost on evaporator 1")
+    toks = [t for i, t in enumerate(toks) if not preposition_on(toks, i)]
     for t in toks:
         if t.number is None and left[t.text] > 0:
             left[t.text] -= 1
@@ -619,6 +633,9 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
             said = bool(number)
         elif on != off:
             said = on
+        elif not on and (first := next((t for t in toks if t.raw not in _FILLERS_FIRST), None)) \
+                is not None and first.text in own.acts and first.number is None:
+            said = True  # "defrost evap 2": what the point does, asked for first
         else:
             return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
         return None if isinstance(value, bool) and said == value else \
@@ -649,6 +666,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
     return Doubt("not_stated", ())
 
 
+_FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}
 _SWITCH_WORDS = _ON | _OFF

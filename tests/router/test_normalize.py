@@ -57,6 +57,11 @@ def test_english_ordinals_and_ids(text: str, want: list[str]) -> None:
     ("把1号给水泵转速设为900", ["feed", "water", "pump", "1", "speed", "set", "to", "900"]),
     ("第三台锅炉温度", ["boiler", "3", "temperature"]),
     ("给水箱液位多少", ["feed", "water", "tank", "level", "what"]),
+    # a modifier after the thing that qualifies no thing after it is the next word's: the
+    # number stays with the thing ("tank 2's oil temperature", never "tank oil 2")
+    ("2号罐油温是多少", ["tank", "2", "oil", "温", "what"]),
+    ("1号锅炉蒸汽压力", ["boiler", "1", "steam", "pressure"]),
+    ("1号锅炉给水泵", ["boiler", "feed", "water", "pump", "1"]),  # ...a thing after it: one
 ])
 def test_chinese_becomes_the_english_words_of_point_names(text: str, want: list[str]) -> None:
     assert texts(text) == want
