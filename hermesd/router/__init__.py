@@ -97,6 +97,9 @@ class Router:
             stopped = gated_raw(text, f"set holding register 40011 on {device or 'plc1'} to "
                                       "1200", device, tuple(action.args.get("values") or ()))
             return routed if stopped is None else replace(routed, action=stopped)
+        if action.name == "read" and analysis is not None and action.point in self.rules.points:
+            unread = self.rules.unread_value(analysis, self.rules.points[action.point])
+            return routed if unread is None else replace(routed, action=unread)
         if action.name != "write" or analysis is None or self.rules.is_intent(analysis):
             return routed
         point = self.rules.points.get(action.point or "")

@@ -235,9 +235,21 @@ def english(items: Sequence[str | Number]) -> Number | None:
     word follows it ("15 hundred", "2.5 million"). Well-formed only: "nine hundred and fifty",
     "one thousand two hundred", "fifteen hundred", "seventy-two and a half", "two point five",
     "point five", "a hundred", "zero". "five five", "twenty thirty", "hundred", "one two three"
-    are not one number.
+    are not one number. "one eighty", "two fifty five": a digit and the tens after it say the
+    hundreds as people read a number out (180, 255); not a teen ("one fifteen" may be a time).
     """
-    return _English(list(items)).parse()
+    said = _hundreds_read_out(items)
+    return said if said is not None else _English(list(items)).parse()
+
+
+def _hundreds_read_out(items: Sequence[str | Number]) -> int | None:
+    """ "one eighty" 180, "two fifty five" 255: a digit word, a tens word, perhaps a digit."""
+    words = [w for w in items if isinstance(w, str)]
+    if len(words) != len(items) or len(words) not in (2, 3) or words[0] not in _ONES \
+            or words[1] not in EN_TENS or (len(words) == 3 and words[2] not in _ONES):
+        return None
+    return _ONES[words[0]] * 100 + EN_TENS[words[1]] + (_ONES[words[2]] if len(words) == 3
+                                                        else 0)
 
 
 class _English:

@@ -305,7 +305,7 @@ class RuleRouter:
         a = text if isinstance(text, Analysis) else self.analyse(text)
         placed = self._place(a)
         if placed is not None and placed.action.name in ("read", "write") and \
-                not self.covers(a, placed.action.args["point"]):
+                not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
         if placed is not None and placed.action.name == "read" and \
                 self._stray_number(a, placed.action.args["point"]):
@@ -324,7 +324,7 @@ class RuleRouter:
                                                 or toks[i - 1].raw in VALUE_BEFORE)))
                    for i, t in enumerate(toks))
 
-    def covers(self, a: Analysis, point: str) -> bool:
+    def covers(self, a: Analysis, point: str, value: Any = None) -> bool:
         """Whether `point`'s own words (name, aliases, localized names, description, id,
         device, unit) explain every word of the command that says which point is meant, and
         the command speaks of one point ("all the pumps" speaks of several)."""
@@ -336,12 +336,14 @@ class RuleRouter:
         plain = [frozenset[Sense]()] * len(a.toks)
         return all(explain(t, profile, exact=True)
                    for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
-            and not self._numbers_another(a, profile)
+            and not self._numbers_another(a, profile, value)
 
-    def _numbers_another(self, a: Analysis, profile: Profile) -> bool:
+    def _numbers_another(self, a: Analysis, profile: Profile, value: Any = None) -> bool:
         """A number after a thing of the point that is not the point's ("conveyor 2" where the
         one conveyor has no number, "AHU 2" of a point on device "ahu1"): a unit that does
-        not exist. "1" of a thing that has no number may be that thing."""
+        not exist. "1" of a thing that has no number may be that thing. Not the value of a
+        write after the point's own number ("substation 2 valve 100", of "Substation 2
+        control valve")."""
         toks = a.toks
         numbered = self.label_ids.get(profile.id, set()) | \
             set(_DIGITS.findall(profile.point.device))
@@ -353,6 +355,9 @@ class RuleRouter:
             before = toks[i - 1]
             if before.is_id or before.raw in VALUE_BEFORE or before.raw in PLURAL_MARKS or \
                     before.text not in profile.words:
+                continue
+            if value is not None and t.number == value and not isinstance(value, bool) and \
+                    any(x.text in numbered for x in toks[:i - 1] if x.is_id):
                 continue
             if (numbered or t.text != "1") and any(
                     s.kind == "thing" for s in self.profiles.lexicon.concepts(before.raw)):
@@ -464,6 +469,9 @@ class RuleRouter:
         if not a.wants_write:
             if self.terse_write(a, None):
                 return None  # a number said to a point that takes none: not a read
+            unread = self.unread_value(a, point)
+            if unread is not None:
+                return Placement(unread, best_score, others)
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
         if not values and point.writable and point.choices and \
@@ -478,6 +486,14 @@ class RuleRouter:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
+
+    def unread_value(self, a: Analysis, point: Point) -> Action | None:
+        """ "stenter setpoint twenty thirty": not a question, and a value said to a writable
+        number that cannot be read: asked back, never read instead (None: no such value)."""
+        if a.question or not point.writable or point.kind not in ("int", "float"):
+            return None
+        said = self.value_words(a, point)
+        return self._ask_back(a, said, point) if said.problem == "unreadable" else None
 
     def _resets(self, a: Analysis) -> bool:
         """ "reset the meter totaliser to zero", "clear the counter", 流量计清零: a command to
