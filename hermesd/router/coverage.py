@@ -123,7 +123,10 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         named = (t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1
                                        for s in senses[i])) \
             or quantity_noun(toks, i)  # "motor current", in the rules too (no lexicon)
-        if t.is_id or t.unreadable or (not t.unit and not named and (
+        # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
+        # not a letter naming one of several ("line a")
+        formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
+        if (t.is_id and not formula) or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":

@@ -275,6 +275,11 @@ class ModelStage:
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
         profile = self.rules.profiles.by_id[pid]
+        if self.rules.numbered_list(a.toks) is not None and \
+                "and" not in profile.point.name.casefold().split():
+            # "are trails 1 and 2 making snow": several numbered things, of which one point
+            # (not one named so: "Filters 1 and 2 pressure") is half an answer
+            return respond("not_understood", model=f"{action.name} {pid}")
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
