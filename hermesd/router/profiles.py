@@ -27,6 +27,9 @@ from hermesd.value_maps import spellings
 SETPOINT_WORDS = frozenset(("setpoint", "sp", "target", "demand", "limit"))
 SETPOINT = "role.setpoint"
 COUNT = "quantity.count"
+POSITION = "quantity.position"
+#: things whose value in a unit of position (%) is how far open they are
+POSITIONED = frozenset(("thing.valve", "thing.damper"))
 #: kinds of concept that say which thing a command is about, and which quantity of it
 THING_KINDS = frozenset(("thing", "location"))
 _SUFFIXES = ("ations", "ation", "itions", "ition", "ings", "ing", "ions", "ion", "ers", "er",
@@ -143,6 +146,9 @@ class Profiles:
         named_quantities = frozenset(quantities)
         if unit_sure:
             quantities |= unit_quantities
+        if not quantities and POSITION in unit_quantities and \
+                any(s.concept in POSITIONED for s in senses):
+            quantities.add(POSITION)  # "Substation 1 control valve" in %: its position
         if point.kind == "int" and point.unit and not unit_quantities:
             quantities.add(COUNT)  # "bottles", "logs": a count of things
         concepts = {s.concept for s in senses} | quantities

@@ -404,6 +404,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):
             return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound
+        if word == "over" and raw[i + 1:i + 2] == ["to"] and i and \
+                not any(x.number is not None or x.unreadable for x in toks[i + 2:]):
+            continue  # "switch the mode over to manual": a change of state, no bound
         if word == "hold" and raw[i + 1:i + 2] == ["on"]:
             return Doubt("correction", ("hold on",))
         if word in ("i", "we") and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
@@ -468,8 +471,8 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
         letters = glued.group(2)
         symbol = unit_symbol(letters)
-        if letters in _ORDINAL_ENDS or symbol == mine or \
-                any(glued.group(0) in name for name in own.labels):
+        if letters in _ORDINAL_ENDS or mine in (symbol, f"°{letters}") or \
+                any(glued.group(0) in name for name in own.labels):  # ("60c" of a °C point)
             continue
         if symbol is not None and len(letters) > 1:
             return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point
