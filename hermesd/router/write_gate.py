@@ -290,8 +290,18 @@ def _explained(text: str, toks: list[Token], point: Point,
     found = terms(text, toks, profiles)
     allowed = MANNER | _spellings(point.unit)
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
-        explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))]
+        explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
+        and not _clipped(t.word, profile, profiles)]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
+
+
+def _clipped(word: str, profile: Profile, profiles: Profiles) -> bool:
+    """ "weather comp" of "Weather compensation mode": the word begins (four letters or more)
+    one word of the point's names and no other word of the plant's names."""
+    if len(word) < 4 or not word.isalpha() or word in profiles.name_words:
+        return False
+    longer = {w for w in profiles.name_words if w.startswith(word)}
+    return len(longer) == 1 and longer <= profile.names
 
 
 @dataclass(frozen=True, slots=True)
