@@ -35,14 +35,36 @@ def _bakery() -> Config:
             "proofer_mode": {"name": "Proofer mode", "type": "int", "writable": True,
                              "map": {0: "off", 1: "proof", 2: "retard"}},
             "flour_silo_level": {"name": "Flour silo level", "type": "float", "unit": "%"},
+            "heating_mode": {"name": "Weather compensation mode", "type": "int",
+                             "writable": True, "map": {0: "off", 1: "winter", 2: "summer"}},
+            "compressor1": {"name": "Compressor 1", "type": "bool", "writable": True},
             "oven1_damper": {"name": "Oven 1 flue damper", "type": "int", "unit": "%",
                              "writable": True, "min": 0, "max": 100},
         }),
     }})
 
 
+def _finishing() -> Config:
+    """A textile finishing line named otherwise than the dyehouse: a tenter frame and chemical
+    metering pumps."""
+    return config_of({"node": {"id": "finishing"}, "devices": {
+        "line": fake_device({
+            "tenter_speed": {"name": "Tenter frame line speed", "type": "float",
+                             "unit": "m/min", "writable": True, "min": 5, "max": 60},
+            "tenter_zone1_temp": {"name": "Tenter zone 1 temperature", "type": "float",
+                                  "unit": "°C"},
+            "meter_pump1": {"name": "Chemical metering pump 1", "type": "bool",
+                            "writable": True},
+            "meter_pump2": {"name": "Chemical metering pump 2", "type": "bool",
+                            "writable": True},
+            "padder_pressure": {"name": "Padder nip pressure", "type": "float", "unit": "bar"},
+        }),
+    }})
+
+
 PLANTS: dict[str, Config] = {
     "bakery": _bakery(),
+    "finishing": _finishing(),
     **{name: config_of(own_plant(name)) for name in (
         "dyehouse", "engine_room", "district_heating", "snowmaking", "cold_store",
         "feed_mill", "sawmill")}}
@@ -246,4 +268,52 @@ async def test_a_value_after_the_numbered_things_part(plant: str, text: str, poi
 ])
 async def test_no_value_taken_after_a_numbered_things_part_unasked(plant: str,
                                                                    text: str) -> None:
+    assert no_effect(await routed(plant, text))
+
+
+# -- a clipped word of one name word of the plant explains it ("weather comp") ------------------
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), [
+    ("district_heating", "weather comp to summer", "weather_mode", "summer"),
+    ("bakery", "weather compens to winter", "heating_mode", "winter"),
+    ("feed_mill", "condit temperature setpoint 80", "conditioner_sp", 80),
+])
+async def test_a_clipped_word_of_the_point(plant: str, text: str, point: str,
+                                           value: Any) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
+
+
+@pytest.mark.parametrize(("plant", "text"), [
+    ("bakery", "weather comp to summer"),  # compressor or compensation
+    ("district_heating", "weather comp summer?"),
+    ("district_heating", "is weather comp in summer"),
+    ("district_heating", "don't put weather comp to summer"),
+    ("district_heating", "weather comp to summer at 6 am"),
+    ("bakery", "weather compens winter yesterday?"),
+])
+async def test_a_clipped_word_writes_nothing_unasked_or_in_doubt(plant: str,
+                                                                 text: str) -> None:
+    assert no_effect(await routed(plant, text))
+
+
+# -- dyers' Chinese: 定型机 (the stenter), 加料泵 (a dosing pump) --------------------------------
+
+@pytest.mark.parametrize(("plant", "text", "action"), [
+    ("dyehouse", "定型机车速多少", Action("read", {"point": "stenter_speed"})),
+    ("dyehouse", "打开1号加料泵", Action("write", {"point": "dosing_pump1", "value": True})),
+    ("finishing", "定型机车速多少", Action("read", {"point": "tenter_speed"})),
+    ("finishing", "打开2号加料泵", Action("write", {"point": "meter_pump2", "value": True})),
+])
+async def test_dyers_chinese(plant: str, text: str, action: Action) -> None:
+    assert await routed(plant, text) == action
+
+
+@pytest.mark.parametrize(("plant", "text"), [
+    ("dyehouse", "1号加料泵开着吗"),
+    ("dyehouse", "不要打开1号加料泵"),
+    ("dyehouse", "打开3号加料泵"),  # there are two
+    ("finishing", "加料泵开了吗"),
+    ("finishing", "定型机车速是多少？"),
+])
+async def test_dyers_chinese_writes_nothing_unasked(plant: str, text: str) -> None:
     assert no_effect(await routed(plant, text))
