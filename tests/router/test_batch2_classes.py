@@ -62,8 +62,23 @@ def _finishing() -> Config:
     }})
 
 
+def _resort() -> Config:
+    """A ski resort named otherwise than the snowmaking plant: pistes and snow cannons."""
+    return config_of({"node": {"id": "resort"}, "devices": {
+        "pistes": fake_device({
+            "piste1_cannons": {"name": "Piste 1 snow cannons", "type": "bool",
+                               "writable": True},
+            "piste2_cannons": {"name": "Piste 2 snow cannons", "type": "bool",
+                               "writable": True},
+            "piste2_depth": {"name": "Piste 2 snow depth", "type": "float", "unit": "cm"},
+            "booster_pump": {"name": "Booster pump", "type": "bool", "writable": True},
+        }),
+    }})
+
+
 PLANTS: dict[str, Config] = {
     "bakery": _bakery(),
+    "resort": _resort(),
     "finishing": _finishing(),
     **{name: config_of(own_plant(name)) for name in (
         "dyehouse", "engine_room", "district_heating", "snowmaking", "cold_store",
@@ -316,4 +331,26 @@ async def test_dyers_chinese(plant: str, text: str, action: Action) -> None:
     ("finishing", "定型机车速是多少？"),
 ])
 async def test_dyers_chinese_writes_nothing_unasked(plant: str, text: str) -> None:
+    assert no_effect(await routed(plant, text))
+
+
+# -- snowmakers' Chinese: 雪道 (a trail, a piste), 造雪机 (a snow gun, a cannon) -------------------
+
+@pytest.mark.parametrize(("plant", "text", "action"), [
+    ("snowmaking", "3号雪道的造雪机开着吗", Action("read", {"point": "trail3_guns"})),
+    ("snowmaking", "打开4号雪道造雪机", Action("write", {"point": "trail4_guns", "value": True})),
+    ("resort", "2号雪道的造雪机开着吗", Action("read", {"point": "piste2_cannons"})),
+    ("resort", "关闭1号雪道造雪机", Action("write", {"point": "piste1_cannons", "value": False})),
+])
+async def test_snowmakers_chinese(plant: str, text: str, action: Action) -> None:
+    assert await routed(plant, text) == action
+
+
+@pytest.mark.parametrize(("plant", "text"), [
+    ("snowmaking", "5号雪道造雪机开着吗"),
+    ("snowmaking", "不要关3号雪道造雪机"),
+    ("resort", "2号雪道造雪机开了吗？"),
+    ("resort", "3号雪道造雪机打开"),  # no piste 3
+])
+async def test_snowmakers_chinese_writes_nothing_unasked(plant: str, text: str) -> None:
     assert no_effect(await routed(plant, text))
