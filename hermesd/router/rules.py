@@ -131,6 +131,9 @@ class Analysis:
     scored: list[tuple[float, str]] = field(default_factory=list)  # points sharing words
     unknown: str | None = None  # "boiler 7" where there are boilers but no 7
     plural: bool = False  # about several points (the semantic stage says): never a write
+    #: tokens said as two words of a name in a row ("make-up" of "Make-up water valve"): a
+    #: name's words, never a verb or an on/off word
+    named: frozenset[int] = frozenset()
 
     @property
     def zh(self) -> bool:
@@ -173,6 +176,9 @@ class RuleRouter:
         #: the words of the points' names as written ("cooler", which means a temperature
         #: elsewhere, of a "Clinker cooler fan")
         self.written_names = frozenset(t.raw for label in self.labels for t in label.toks)
+        #: two words in a row of a name, as written
+        self.name_pairs = frozenset((label.toks[k].raw, label.toks[k + 1].raw)
+                                    for label in self.labels for k in range(len(label.toks) - 1))
         #: the last word of a writable on/off point's name after the thing it is of ("defrost"
         #: of "Evaporator 2 defrost", "backwash" of "Filter 1 backwash"): what the point does,
         #: which a command said first is asked to do ("defrost evap 2")
@@ -224,6 +230,8 @@ class RuleRouter:
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
         words = frozenset(t.raw for t in toks)
+        named = self._name_pairs(toks)
+        spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
         first = toks[0].raw if toks else ""
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
             YES_NO_MARK in words
@@ -242,12 +250,26 @@ class RuleRouter:
             and (toks[i - 1].text, t.text) not in self.choice_after[False]
             for i, t in enumerate(toks)))
         # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
-        wants_write = bool(words & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
+        wants_write = bool(spoken & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
                            or to_value
                            or _switched(toks) or self._done_first(toks, question)) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks)
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
-                        scored=self._score(toks), unknown=self._unknown_numbered(toks))
+                        scored=self._score(toks), unknown=self._unknown_numbered(toks),
+                        named=named)
+
+    def _name_pairs(self, toks: list[Token]) -> frozenset[int]:
+        """A verb or on/off word said before the word that follows it in a name, and that
+        word ("make up" of "Make-up water valve", "start up" of "Start-up counter"); not an
+        action word after a thing ("Compressor 1 enable", "Supply fan enable")."""
+        acting = WRITE_VERBS | CHANGE_WORDS | ON_WORDS | OFF_WORDS
+        out: set[int] = set()
+        for i in range(len(toks) - 1):
+            first, second = toks[i], toks[i + 1]
+            if first.raw in acting and not first.is_id and not second.is_id and \
+                    (first.raw, second.raw) in self.name_pairs:
+                out.update((i, i + 1))
+        return frozenset(out)
 
     def numbered_list(self, toks: list[Token]) -> tuple[int, int, list[int]] | None:
         """ "cyclone 1 and 2 temperatures", "tanks 1, 2 and 3": a word of numbered things and a
@@ -542,9 +564,9 @@ class RuleRouter:
             return []
         words = a.words
         if point.kind == "bool":
-            on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i)
+            on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
                      for i, t in enumerate(a.toks))
-            off = bool(words & OFF_WORDS)
+            off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
             if not on and not off and self._done_first(a.toks, a.question) and \
                     next(t for t in a.toks if t.raw not in _POLITE).text \
                     in self.point_words[point.id]:

@@ -38,6 +38,7 @@ def _bakery() -> Config:
             "heating_mode": {"name": "Weather compensation mode", "type": "int",
                              "writable": True, "map": {0: "off", 1: "winter", 2: "summer"}},
             "compressor1": {"name": "Compressor 1", "type": "bool", "writable": True},
+            "makeup_fan": {"name": "Make-up air fan", "type": "bool", "writable": True},
             "oven1_damper": {"name": "Oven 1 flue damper", "type": "int", "unit": "%",
                              "writable": True, "min": 0, "max": 100},
         }),
@@ -82,7 +83,7 @@ PLANTS: dict[str, Config] = {
     "finishing": _finishing(),
     **{name: config_of(own_plant(name)) for name in (
         "dyehouse", "engine_room", "district_heating", "snowmaking", "cold_store",
-        "feed_mill", "sawmill")}}
+        "feed_mill", "sawmill", "mine_conveyor")}}
 ROUTERS = {name: Router(config) for name, config in PLANTS.items()}
 
 
@@ -354,3 +355,27 @@ async def test_snowmakers_chinese(plant: str, text: str, action: Action) -> None
 ])
 async def test_snowmakers_chinese_writes_nothing_unasked(plant: str, text: str) -> None:
     assert no_effect(await routed(plant, text))
+
+
+# -- a verb said as a word of a name ("make-up", "start level") is the name, no verb -------------
+
+@pytest.mark.parametrize(("plant", "text", "point"), [
+    ("district_heating", "make-up water valve", "makeup_valve"),
+    ("district_heating", "make-up valve", "makeup_valve"),
+    ("mine_conveyor", "sump pump start level", "sump_level_sp"),
+    ("bakery", "make-up air fan", "makeup_fan"),
+])
+async def test_a_name_that_says_a_verb_is_read(plant: str, text: str, point: str) -> None:
+    assert await routed(plant, text) == Action("read", {"point": point})
+
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), [
+    ("district_heating", "close the make-up valve", "makeup_valve", False),
+    ("district_heating", "open make-up water valve", "makeup_valve", True),
+    ("district_heating", "make-up valve off please", "makeup_valve", False),
+    ("bakery", "stop the make-up air fan", "makeup_fan", False),
+    ("bakery", "make-up air fan on", "makeup_fan", True),
+])
+async def test_a_verb_before_such_a_name_still_writes(plant: str, text: str, point: str,
+                                                      value: Any) -> None:
+    assert await routed(plant, text) == Action("write", {"point": point, "value": value})
