@@ -42,7 +42,9 @@ def status_of(code: str) -> Status:
     return _STATUS_OF.get(code, "error")
 
 
-@dataclass(frozen=True, slots=True)
+#: not frozen (a frozen dataclass sets each field by a call, and every request makes an action),
+#: but no code changes an action once it is made
+@dataclass(slots=True)
 class Action:
     name: str  # read | write | respond | <tool>.<action>
     args: dict[str, Any] = field(default_factory=dict)

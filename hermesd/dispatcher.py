@@ -11,8 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from hermesd.cache import Judgement, Reading, ValueCache
 from hermesd.config.model import Point
@@ -26,14 +25,12 @@ RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
 
 
-@dataclass(frozen=True, slots=True)
-class ReadOutcome:
+class ReadOutcome(NamedTuple):  # a named tuple: immutable, and cheap to make on every read
     judgement: Judgement
     error: HermesError | None = None  # why the device was not read (the value is then stale)
 
 
-@dataclass(frozen=True, slots=True)
-class WriteOutcome:
+class WriteOutcome(NamedTuple):
     value: Any
     ts: float
     confirmed: bool | None  # None: the tool does not say
@@ -98,9 +95,8 @@ class Dispatcher:
                               judged.why if judged.stale and judged.why else why)
             return ReadOutcome(stale, exc)
         ts = float(result["ts"])
-        self.cache.update(point.id, value, ts)
-        judged = self.cache.judge(point.id)
-        if judged is None or judged.reading.ts != ts:  # NaN refused by the cache, or older
+        judged = self.cache.take(point.id, value, ts)
+        if judged is None:  # NaN refused by the cache, or older than the reading it keeps
             judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
         return ReadOutcome(judged)
 
