@@ -47,15 +47,24 @@ def classify(record: Any, *, after_intent: bool) -> Kind:
     if record.get("phase") == "intent":
         return Kind.TRAIL
     action = record.get("action")
-    name = _text(action.get("name")) if isinstance(action, dict) else None
-    args = action.get("args") if isinstance(action, dict) else None
-    if name == "respond" and isinstance(args, dict) and isinstance(args.get("refused"), dict):
-        # a command the policy refused: a refused read is a failed read, anything else an attempt
-        refused = _text(args["refused"].get("name"))
-        return Kind.READ_FAILED if refused in READ_ACTIONS else Kind.ATTEMPT
-    if action is None or name in READ_ACTIONS:
-        return Kind.READ if _text(record.get("status")) in READ_OK else Kind.READ_FAILED
-    return Kind.ATTEMPT
+    if action is not None:  # (no action: an answer that touched nothing, as a read)
+        if not isinstance(action, dict):
+            return Kind.ATTEMPT
+        name = action.get("name")
+        if not isinstance(name, str):  # (an odd name, even one of no hash, names no read)
+            return Kind.ATTEMPT
+        if name == "respond":
+            args = action.get("args")
+            refused = args.get("refused") if isinstance(args, dict) else None
+            if isinstance(refused, dict):
+                # a command the policy refused: a refused read is a failed read, anything
+                # else an attempt
+                return Kind.READ_FAILED if _text(refused.get("name")) in READ_ACTIONS else \
+                    Kind.ATTEMPT
+        if name not in READ_ACTIONS:
+            return Kind.ATTEMPT
+    status = record.get("status")
+    return Kind.READ if isinstance(status, str) and status in READ_OK else Kind.READ_FAILED
 
 
 def _text(value: Any) -> str | None:
@@ -119,12 +128,14 @@ class PeerBudget:
         self.counted = 0  # records counted into aggregates instead of written
 
     def admit(self, kind: Kind, record: Any, now: float) -> bool:
-        limit = self.budgets.limit(kind)
-        if limit is None:
-            return True
+        if kind is Kind.TRAIL:
+            return True  # the trail has no budget
         if isinstance(record, dict) and record.get("uid").__class__ is int and \
                 record["uid"] in self.trusted:
             return True  # before the peer's texts are cut for its key: most records are here
+        limit = self.budgets.limit(kind)
+        if limit is None:
+            return True
         source, uid, who = _peer(record)
         if uid in self.trusted:
             return True
@@ -324,7 +335,8 @@ def within_bounds(line: bytes, limit: int) -> bool:
     if b"\\" in line:
         return False
     first = line.find(b'"')  # the stretch before the first quote, then those after each one
-    return 0 <= first <= limit and _longer_than(limit).search(line) is None
+    longer = _LONGER_THAN.get(limit) or _longer_than(limit)
+    return 0 <= first <= limit and longer.search(line) is None
 
 
 @functools.lru_cache(maxsize=8)
@@ -335,6 +347,10 @@ def _longer_than(limit: int) -> re.Pattern[bytes]:
     search for the stretch alone starts at every byte and runs to the next quote, `limit`/2
     steps a byte on a line of texts just within the limit."""
     return re.compile(rb'"[^"]{%d}' % (limit + 1))
+
+
+#: ... for the writer's two limits, looked up without a call on every record
+_LONGER_THAN = {limit: _longer_than(limit) for limit in (TEXT_LIMIT, TRAIL_TEXT_LIMIT)}
 
 
 def encode(head: dict[str, Any], record: Any) -> tuple[bytes, bool]:
