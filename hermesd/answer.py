@@ -79,10 +79,12 @@ class Answer:
         timings = {}
         for key, ms in self.timings_ms.items():  # a loop: a comprehension is a call (3.11)
             timings[key] = round(ms, 3)
+        action = self.action
         out: dict[str, Any] = {
             "status": self.status,
             "route": self.route,
-            "action": self.action.to_dict() if self.action else None,
+            "action": None if action is None else
+            {"name": action.name, "args": dict(action.args)},  # action.to_dict(), on every answer
             "result": self.result,
             "error": self.error,
             "reply": self.reply,
@@ -91,7 +93,8 @@ class Answer:
         }
         if self.checks is not None:
             out["checks"] = self.checks
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections.abc import Coroutine
 from typing import Any, NamedTuple
 
 from hermesd.cache import Judgement, Reading, ValueCache
@@ -64,27 +65,47 @@ class Dispatcher:
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:
         """One tool call with retries of retryable errors, bounded by the request's deadline."""
+        try:
+            return await self._attempt(ctx, tool, action, args)
+        except ToolError as exc:
+            return await self._retry(ctx, tool, action, args, exc)
+
+    def _attempt(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]
+                 ) -> Coroutine[Any, Any, Any]:
+        """One attempt of a call, to be awaited: no coroutine of its own, whose frame every read
+        would make and step through."""
+        remaining = ctx.remaining()
+        if remaining < MIN_CALL_TIME:
+            raise Timeout(f"no time left for {tool}.{action}")
+        return self.supervisor.get(tool).connected().call(action, args, ctx.for_tool(), remaining)
+
+    async def _retry(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any],
+                     failed: ToolError) -> Any:
+        """After an attempt failed with `failed`: again, after a short jittered backoff, while
+        the tool says another may succeed and the deadline allows; else its error."""
         attempt = 0
         while True:
-            remaining = ctx.remaining()
-            if remaining < MIN_CALL_TIME:
-                raise Timeout(f"no time left for {tool}.{action}")
-            link = self.supervisor.get(tool).connected()
+            if not failed.retryable:
+                raise failed
+            delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
+            if ctx.remaining() < delay + MIN_CALL_TIME:
+                raise failed
+            attempt += 1
+            await asyncio.sleep(delay)
             try:
-                return await link.call(action, args, ctx.for_tool(), remaining)
+                return await self._attempt(ctx, tool, action, args)
             except ToolError as exc:
-                if not exc.retryable:
-                    raise
-                delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
-                if ctx.remaining() < delay + MIN_CALL_TIME:
-                    raise
-                attempt += 1
-                await asyncio.sleep(delay)
+                failed = exc
 
     async def read(self, ctx: RequestContext, point: Point) -> ReadOutcome:
         tool = self._tools.get(point.id) or self._tool(point)
+        args = {"point": point.id}
         try:
-            result = _own(tool, point, await self.call(ctx, tool, "read", {"point": point.id}))
+            try:  # `call`, without its coroutine between this one and the tool's answer
+                answered = await self._attempt(ctx, tool, "read", args)
+            except ToolError as exc:
+                answered = await self._retry(ctx, tool, "read", args, exc)
+            result = _own(tool, point, answered)
             value = _reported(tool, point, result["value"])
         except HermesError as exc:
             judged = self.cache.judge(point.id)

@@ -405,10 +405,12 @@ class Engine:
         record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
-        if answer.result and "value" in answer.result:
-            record["value"] = answer.result["value"]
-        elif answer.result and "values" in answer.result:
-            record["values"] = [item.get("value") for item in answer.result["values"]]
+        result = answer.result
+        if result:
+            if "value" in result:
+                record["value"] = result["value"]
+            elif "values" in result:
+                record["values"] = [item.get("value") for item in result["values"]]
         self.audit.append(record)
         return answer
 
@@ -416,14 +418,16 @@ class Engine:
                 phase: str) -> dict[str, Any]:
         record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
                   "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
-                  "action": action.to_dict() if action else None}
+                  "action": None if action is None else
+                  {"name": action.name, "args": dict(action.args)}}  # action.to_dict()
         if ctx.peer_uid is not None:  # the audit log bounds reads and refusals per peer by it
             record["uid"] = ctx.peer_uid
         if ctx.origin:  # where the request came from within its door (an MQTT topic)
             record["origin"] = ctx.origin[:256]
-        asked = self._asked.get(ctx.trace_id)
-        if asked is not None:  # the words of an `ask`, and what routing went by
-            record.update(asked)
+        if self._asked:  # (none: no `ask` in progress)
+            asked = self._asked.get(ctx.trace_id)
+            if asked is not None:  # the words of an `ask`, and what routing went by
+                record.update(asked)
         return record
 
     # -- events from tools -------------------------------------------------------------------
