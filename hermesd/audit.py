@@ -38,6 +38,7 @@ from hermesd.audit_records import (
     bound,
     classify,
     encode,
+    encode_plain,
     iso,
     within_bounds,
 )
@@ -251,6 +252,15 @@ class AuditLog:
     def _lines(self, batch: list[_Entry]) -> tuple[bytes, bytes, int]:
         """The batch as lines: (for the trail, for audit.jsonl, how many for the trail). Never
         raises."""
+        plain = encode_plain([{"ts": iso(e.ts), "seq": e.seq} for e in batch],
+                             [e.record for e in batch])
+        if plain is not None:  # (most batches: reads, with nothing to cut or escape)
+            kept = [i for i, e in enumerate(batch) if e.kind is Kind.TRAIL
+                    or e.kind is Kind.ATTEMPT]
+            if not kept:
+                return b"", plain, 0
+            lines = plain.split(b"\n")
+            return b"".join(lines[i] + b"\n" for i in kept), plain, len(kept)
         trail, activity = [], []
         encode = self._encode
         for entry in batch:
