@@ -84,7 +84,7 @@ class Peer:
         return f"uid {self.uid} ({self.name or '?'}) pid {self.pid}"
 
 
-class Request(NamedTuple):  # immutable; made on every request at a tenth of a dataclass's cost
+class Request(NamedTuple):  # immutable, and made on every request for less than a dataclass
     op: str
     fields: dict[str, Any]
     id: Any = None
