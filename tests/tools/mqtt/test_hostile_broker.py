@@ -181,7 +181,9 @@ async def test_a_socket_closed_before_the_loop_hears_of_it_does_not_break_the_st
             await until(lambda: link.conn.ready, 10, "the connection")
             client = link.conn._client
             assert client is not None
-            client.socket().close()  # what paho's thread does, before the loop's next turn
+            sock = client.socket()
+            assert sock is not None
+            sock.close()  # under the connection, which still watches it
             link.conn.publish("state/x", b"1", qos=1)
         finally:
             await link.conn.stop()

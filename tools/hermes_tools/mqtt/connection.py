@@ -326,7 +326,7 @@ class Connection:
                     await connecting
                 # (closed without paho's callbacks: the loop must stop watching it first, or a
                 # DISCONNECT at the stop asks the selector to write to a closed socket)
-                self._unwatch(client.socket())
+                self._unwatch()
                 _close_socket(client)
                 raise
             except Exception as exc:  # OSError, ssl.SSLError, a name that does not resolve
