@@ -42,7 +42,9 @@ def status_of(code: str) -> Status:
     return _STATUS_OF.get(code, "error")
 
 
-@dataclass(frozen=True, slots=True)
+#: not frozen (a frozen dataclass sets each field by a call, and every request makes an action),
+#: but no code changes an action once it is made
+@dataclass(slots=True)
 class Action:
     name: str  # read | write | respond | <tool>.<action>
     args: dict[str, Any] = field(default_factory=dict)
@@ -77,10 +79,12 @@ class Answer:
         timings = {}
         for key, ms in self.timings_ms.items():  # a loop: a comprehension is a call (3.11)
             timings[key] = round(ms, 3)
+        action = self.action
         out: dict[str, Any] = {
             "status": self.status,
             "route": self.route,
-            "action": self.action.to_dict() if self.action else None,
+            "action": None if action is None else
+            {"name": action.name, "args": dict(action.args)},  # action.to_dict(), on every answer
             "result": self.result,
             "error": self.error,
             "reply": self.reply,
@@ -89,7 +93,8 @@ class Answer:
         }
         if self.checks is not None:
             out["checks"] = self.checks
-        out.update(self.extra)
+        if self.extra:
+            out.update(self.extra)
         return out
 
 

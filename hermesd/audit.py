@@ -38,6 +38,7 @@ from hermesd.audit_records import (
     bound,
     classify,
     encode,
+    encode_plain,
     iso,
     within_bounds,
 )
@@ -134,18 +135,20 @@ class AuditLog:
         """Queue a record; it reaches the disk within one batch (or is counted, past a budget)."""
         now = time.time()
         try:
-            trace = record.get("trace_id") if isinstance(record, dict) else None
             after_intent = False
-            if isinstance(trace, str) and trace in self._intents:  # the outcome of an intent
-                del self._intents[trace]
-                after_intent = True
+            if self._intents:  # (none open: no record is the outcome of one)
+                trace = record.get("trace_id") if isinstance(record, dict) else None
+                if isinstance(trace, str) and trace in self._intents:  # an intent's outcome
+                    del self._intents[trace]
+                    after_intent = True
             kind = classify(record, after_intent=after_intent)
             if not self.budget.admit(kind, record, now):
                 return
         except Exception:  # an odd record is still written (escaped), as an attempt
             log.exception("cannot classify an audit record; it is kept as an attempt")
             kind = Kind.ATTEMPT
-        self._queue.append(_Entry(now, self._next_seq(), record, kind))
+        self._seq = seq = self._seq + 1
+        self._queue.append(_Entry(now, seq, record, kind))
         self._wake.set()
 
     async def append_durable(self, record: dict[str, Any]) -> None:
@@ -186,7 +189,7 @@ class AuditLog:
                 self._queue.append(_Entry(time.time(), self._next_seq(), aggregate, kind))
             if self._queue:
                 batch, self._queue = self._queue, []
-                trail, activity = self._lines(batch)
+                trail, activity, _ = self._lines(batch)
                 # in the disk thread when there is one: after a batch still being written
                 with contextlib.suppress(Exception):
                     if self._executor is not None:
@@ -212,9 +215,10 @@ class AuditLog:
 
     async def _commit(self, batch: list[_Entry]) -> None:
         trail = b""
+        trail_count = 0
         errors: tuple[BaseException | None, BaseException | None]
         try:
-            trail, activity = self._lines(batch)
+            trail, activity, trail_count = self._lines(batch)
             errors = await asyncio.get_running_loop().run_in_executor(
                 self._executor, self._write, trail, activity, time.time())
         except asyncio.CancelledError:
@@ -233,8 +237,7 @@ class AuditLog:
             elif written:
                 self._recovered(name)
         if trail_error is None and trail:
-            self.trail_records += sum(1 for e in batch if e.kind is not Kind.READ
-                                      and e.kind is not Kind.READ_FAILED)
+            self.trail_records += trail_count
         if activity_error is None:
             self.records += len(batch)
         for entry in batch:
@@ -246,15 +249,26 @@ class AuditLog:
             else:
                 fut.set_exception(AuditUnavailable(self.failing or "audit log cannot be written"))
 
-    def _lines(self, batch: list[_Entry]) -> tuple[bytes, bytes]:
-        """The batch as lines: (for the trail, for audit.jsonl). Never raises."""
+    def _lines(self, batch: list[_Entry]) -> tuple[bytes, bytes, int]:
+        """The batch as lines: (for the trail, for audit.jsonl, how many for the trail). Never
+        raises."""
+        plain = encode_plain([{"ts": iso(e.ts), "seq": e.seq} for e in batch],
+                             [e.record for e in batch])
+        if plain is not None:  # (most batches: reads, with nothing to cut or escape)
+            kept = [i for i, e in enumerate(batch) if e.kind is Kind.TRAIL
+                    or e.kind is Kind.ATTEMPT]
+            if not kept:
+                return b"", plain, 0
+            lines = plain.split(b"\n")
+            return b"".join(lines[i] + b"\n" for i in kept), plain, len(kept)
         trail, activity = [], []
+        encode = self._encode
         for entry in batch:
-            line = self._encode(entry)
+            line = encode(entry)
             activity.append(line)
             if entry.kind is Kind.TRAIL or entry.kind is Kind.ATTEMPT:
                 trail.append(line)
-        return b"".join(trail), b"".join(activity)
+        return b"".join(trail), b"".join(activity), len(trail)
 
     def _encode(self, entry: _Entry) -> bytes:
         head = {"ts": iso(entry.ts), "seq": entry.seq}

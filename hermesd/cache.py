@@ -22,13 +22,11 @@ import asyncio
 import contextlib
 import json
 import logging
-import math
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import Executor
-from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hermesd.core.statefiles import read_state, remove_stale_temps, write_atomic
 
@@ -49,23 +47,25 @@ LATEST_TS = 253402300799.0
 MAX_MAGNITUDE = 1e300
 
 
-@dataclass(frozen=True, slots=True)
-class Reading:
+# Reading, DeviceState and Judgement are named tuples, immutable like frozen dataclasses but
+# made in a third of the bytecodes (a frozen dataclass sets each field through
+# object.__setattr__): every read makes a Reading and a Judgement
+
+
+class Reading(NamedTuple):
     point: str
     value: Any
     ts: float  # wall-clock seconds (epoch) when the device gave this value
     restored: bool = False  # loaded from disk at start, not confirmed since
 
 
-@dataclass(frozen=True, slots=True)
-class DeviceState:
+class DeviceState(NamedTuple):
     online: bool
     since: float  # epoch seconds of the last change
     reason: str = ""
 
 
-@dataclass(frozen=True, slots=True)
-class Judgement:
+class Judgement(NamedTuple):
     """A reading as a user should see it now."""
 
     reading: Reading
@@ -125,32 +125,40 @@ class ValueCache:
     def update(self, point: str, value: Any, ts: float | None = None,
                now: float | None = None) -> bool:
         """Record a value read from the device. Returns whether the value changed."""
-        if point not in self._max_ages:
-            return False
-        if isinstance(value, float) and not (math.isfinite(value)
-                                             and abs(value) <= MAX_MAGNITUDE):
-            return False  # a NaN is not a measurement, nor is a float's largest value
         now = time.time() if now is None else now
-        ts = now if ts is None else ts
-        if not _a_time(ts):
-            return False  # no time at all is not a time
+        return self._keep(point, value, now if ts is None else ts, now)[1]
+
+    def take(self, point: str, value: Any, ts: float) -> Judgement | None:
+        """`update(point, value, ts)` and then `judge(point)`, as one call (a read's answer):
+        the kept reading judged now, or None when the value was not kept (not a measurement,
+        no time, or older than the reading kept)."""
+        now = time.time()
+        reading = self._keep(point, value, ts, now)[0]
+        return None if reading is None else self._judged(reading, now)
+
+    def _keep(self, point: str, value: Any, ts: float, now: float) -> tuple[Reading | None, bool]:
+        """Keep a value read from the device: (the reading kept or None, whether it changed)."""
+        if point not in self._max_ages:
+            return _NOT_KEPT
+        if isinstance(value, float) and not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+            return _NOT_KEPT  # a NaN (no comparison holds for it) is not a measurement, nor
+            # is a float's largest value (nor infinity)
+        if not EARLIEST_TS <= ts <= LATEST_TS:  # _a_time(ts), on every reading
+            return _NOT_KEPT  # no time at all is not a time
         old = self._readings.get(point)
         if old is not None and not old.restored and ts < old.ts and \
                 not _ahead(old.ts, now):
             # an older reading arriving late does not replace a newer one; but one stamped in
             # the future is newer than nothing that comes after it
-            return False
-        reading = Reading(point, value, ts)
-        self._readings[point] = reading
-        changed = old is None or old.value != value or old.restored
-        if changed:
-            self._dirty.set()
-        else:
+            return _NOT_KEPT
+        reading = self._readings[point] = Reading(point, value, ts)
+        if old is not None and old.value == value and not old.restored:
             self._refreshed = True
-        if changed:
-            for listener in self._listeners:
-                listener(reading)
-        return changed
+            return reading, False
+        self._dirty.set()
+        for listener in self._listeners:
+            listener(reading)
+        return reading, True
 
     def refresh(self, point: str, ts: float) -> bool:
         """A poll read the point's value unchanged at `ts`: its reading takes that time.
@@ -171,7 +179,7 @@ class ValueCache:
         for pid, reading in list(self._readings.items()):
             value = say(reading)
             if value != reading.value or type(value) is not type(reading.value):
-                self._readings[pid] = replace(reading, value=value)
+                self._readings[pid] = reading._replace(value=value)
                 changed += 1
         if changed:
             self._dirty.set()
@@ -208,9 +216,11 @@ class ValueCache:
         reading = self._readings.get(point)
         if reading is None:
             return None
-        now = time.time() if now is None else now
+        return self._judged(reading, time.time() if now is None else now)
+
+    def _judged(self, reading: Reading, now: float) -> Judgement:
         age = max(0.0, now - reading.ts)
-        device = self._device_of.get(point)
+        device = self._device_of.get(reading.point)
         state = self._devices.get(device) if device else None
         if state is not None and not state.online:
             since = time.strftime("%H:%M:%S", time.localtime(state.since))
@@ -218,11 +228,11 @@ class ValueCache:
             if state.reason:
                 why += f" ({state.reason})"
             return Judgement(reading, age, True, why)
-        if _ahead(reading.ts, now):
+        if reading.ts > now + FUTURE_TOLERANCE:  # _ahead(reading.ts, now), on every read
             return Judgement(reading, age, True, "timestamped in the future "
                                                  f"({_span(reading.ts - now)} ahead of this "
                                                  "clock)")
-        max_age = self._max_ages.get(point)
+        max_age = self._max_ages.get(reading.point)
         if max_age is not None and age > max_age:
             return Judgement(reading, age, True, f"older than its max age of {max_age:g} s")
         if reading.restored:
@@ -321,6 +331,9 @@ class ValueCache:
         finally:
             with contextlib.suppress(OSError, ValueError, TypeError):
                 self.persist()
+
+
+_NOT_KEPT: tuple[None, bool] = (None, False)
 
 
 def _a_time(ts: float) -> bool:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Coroutine
+from typing import Any, NamedTuple
 
 from hermesd.cache import Judgement, Reading, ValueCache
 from hermesd.config.model import Point
@@ -26,14 +26,12 @@ RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
 
 
-@dataclass(frozen=True, slots=True)
-class ReadOutcome:
+class ReadOutcome(NamedTuple):  # a named tuple: immutable, and cheap to make on every read
     judgement: Judgement
     error: HermesError | None = None  # why the device was not read (the value is then stale)
 
 
-@dataclass(frozen=True, slots=True)
-class WriteOutcome:
+class WriteOutcome(NamedTuple):
     value: Any
     ts: float
     confirmed: bool | None  # None: the tool does not say
@@ -67,27 +65,47 @@ class Dispatcher:
 
     async def call(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]) -> Any:
         """One tool call with retries of retryable errors, bounded by the request's deadline."""
+        try:
+            return await self._attempt(ctx, tool, action, args)
+        except ToolError as exc:
+            return await self._retry(ctx, tool, action, args, exc)
+
+    def _attempt(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any]
+                 ) -> Coroutine[Any, Any, Any]:
+        """One attempt of a call, to be awaited: no coroutine of its own, whose frame every read
+        would make and step through."""
+        remaining = ctx.remaining()
+        if remaining < MIN_CALL_TIME:
+            raise Timeout(f"no time left for {tool}.{action}")
+        return self.supervisor.get(tool).connected().call(action, args, ctx.for_tool(), remaining)
+
+    async def _retry(self, ctx: RequestContext, tool: str, action: str, args: dict[str, Any],
+                     failed: ToolError) -> Any:
+        """After an attempt failed with `failed`: again, after a short jittered backoff, while
+        the tool says another may succeed and the deadline allows; else its error."""
         attempt = 0
         while True:
-            remaining = ctx.remaining()
-            if remaining < MIN_CALL_TIME:
-                raise Timeout(f"no time left for {tool}.{action}")
-            link = self.supervisor.get(tool).connected()
+            if not failed.retryable:
+                raise failed
+            delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
+            if ctx.remaining() < delay + MIN_CALL_TIME:
+                raise failed
+            attempt += 1
+            await asyncio.sleep(delay)
             try:
-                return await link.call(action, args, ctx.for_tool(), remaining)
+                return await self._attempt(ctx, tool, action, args)
             except ToolError as exc:
-                if not exc.retryable:
-                    raise
-                delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
-                if ctx.remaining() < delay + MIN_CALL_TIME:
-                    raise
-                attempt += 1
-                await asyncio.sleep(delay)
+                failed = exc
 
     async def read(self, ctx: RequestContext, point: Point) -> ReadOutcome:
         tool = self._tools.get(point.id) or self._tool(point)
+        args = {"point": point.id}
         try:
-            result = _own(tool, point, await self.call(ctx, tool, "read", {"point": point.id}))
+            try:  # `call`, without its coroutine between this one and the tool's answer
+                answered = await self._attempt(ctx, tool, "read", args)
+            except ToolError as exc:
+                answered = await self._retry(ctx, tool, "read", args, exc)
+            result = _own(tool, point, answered)
             value = _reported(tool, point, result["value"])
         except HermesError as exc:
             judged = self.cache.judge(point.id)
@@ -98,9 +116,8 @@ class Dispatcher:
                               judged.why if judged.stale and judged.why else why)
             return ReadOutcome(stale, exc)
         ts = float(result["ts"])
-        self.cache.update(point.id, value, ts)
-        judged = self.cache.judge(point.id)
-        if judged is None or judged.reading.ts != ts:  # NaN refused by the cache, or older
+        judged = self.cache.take(point.id, value, ts)
+        if judged is None:  # NaN refused by the cache, or older than the reading it keeps
             judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
         return ReadOutcome(judged)
 

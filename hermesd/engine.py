@@ -243,14 +243,15 @@ class Engine:
 
     async def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
                        *, asked: bool) -> Answer:
-        if action.name == "respond":
+        name = action.name
+        if name == "respond":
             args = action.args
             example = next(iter(self.registry.points), "a point")
             reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
                                   example=example.replace("_", " "),
                                   asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
             return Answer("ok", route, action, reply=reply)
-        handler = self.actions.get(action.name)
+        handler = self.actions.get(name)
         if handler is not None:
             try:
                 answer: Answer = await handler(ctx, route, action, zh)
@@ -260,16 +261,17 @@ class Engine:
                 refused = respond("not_allowed", refused=action.to_dict())
                 return self._failed(ctx, route, refused, exc, zh)
             return answer
-        if action.name not in ("read", "write"):
-            raise BadRequest(f"unknown action {action.name!r}")
-        if action.name == "read" and "points" in action.args:
+        if name not in ("read", "write"):
+            raise BadRequest(f"unknown action {name!r}")
+        args = action.args
+        if name == "read" and "points" in args:
             return await self._read_many(ctx, route, action, self._points_of(action), zh)
-        point_id = action.args.get("point")
+        point_id = args.get("point")
         point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
         if point is None:
             raise UnknownPoint(str(point_id))
         try:
-            if action.name == "read":
+            if name == "read":
                 return await self._read(ctx, route, action, point, zh)
             return await self._write(ctx, route, action, point, zh)
         except (Forbidden, Rejected) as exc:
@@ -281,19 +283,20 @@ class Engine:
 
     async def _read(self, ctx: RequestContext, route: Route, action: Action, point: Point,
                     zh: bool) -> Answer:
-        checks = self.policy.check_read(ctx, point)
         if ctx.dry_run:
-            return Answer("dry_run", route, action, checks=checks,
+            return Answer("dry_run", route, action, checks=self.policy.check_read(ctx, point),
                           reply=dry_run_reply("read", point, None, zh))
+        self.policy.may_read(ctx)  # (the check's sentence is a dry run's only)
         started = time.perf_counter()
         outcome = await self.dispatcher.read(ctx, point)
         j = outcome.judgement
-        result = {"point": point.id, "value": j.reading.value, "unit": point.unit,
-                  "timestamp": iso(j.reading.ts), "age_s": round(j.age, 3),
-                  "quality": j.quality}
+        reading = j.reading
+        result = {"point": point.id, "value": reading.value, "unit": point.unit,
+                  "timestamp": iso(reading.ts), "age_s": round(j.age, 3),
+                  "quality": "stale" if j.stale else "good"}  # j.quality
         if j.stale:
             result["stale_reason"] = j.why
-        answer = Answer("stale" if j.stale else "ok", route, action, result=result,
+        answer = Answer("stale" if j.stale else "ok", route, action, result,
                         reply=read_reply(point, j, zh),
                         timings_ms={"dispatch": (time.perf_counter() - started) * 1000})
         if outcome.error is not None:
@@ -405,10 +408,12 @@ class Engine:
         record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
-        if answer.result and "value" in answer.result:
-            record["value"] = answer.result["value"]
-        elif answer.result and "values" in answer.result:
-            record["values"] = [item.get("value") for item in answer.result["values"]]
+        result = answer.result
+        if result:
+            if "value" in result:
+                record["value"] = result["value"]
+            elif "values" in result:
+                record["values"] = [item.get("value") for item in result["values"]]
         self.audit.append(record)
         return answer
 
@@ -416,14 +421,16 @@ class Engine:
                 phase: str) -> dict[str, Any]:
         record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
                   "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
-                  "action": action.to_dict() if action else None}
+                  "action": None if action is None else
+                  {"name": action.name, "args": dict(action.args)}}  # action.to_dict()
         if ctx.peer_uid is not None:  # the audit log bounds reads and refusals per peer by it
             record["uid"] = ctx.peer_uid
         if ctx.origin:  # where the request came from within its door (an MQTT topic)
             record["origin"] = ctx.origin[:256]
-        asked = self._asked.get(ctx.trace_id)
-        if asked is not None:  # the words of an `ask`, and what routing went by
-            record.update(asked)
+        if self._asked:  # (none: no `ask` in progress)
+            asked = self._asked.get(ctx.trace_id)
+            if asked is not None:  # the words of an `ask`, and what routing went by
+                record.update(asked)
         return record
 
     # -- events from tools -------------------------------------------------------------------

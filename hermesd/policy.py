@@ -91,10 +91,16 @@ class Policy:
     # -- checks -----------------------------------------------------------------------------
 
     def check_read(self, ctx: RequestContext, point: Point) -> list[str]:
+        role = self.may_read(ctx)
+        return [f"role {role.name} may read {point.id}"]
+
+    def may_read(self, ctx: RequestContext) -> Role:
+        """`check_read` without its sentence, which only a dry run shows: the requester's role,
+        or Forbidden."""
         role = self.role(ctx)
         if not role.read:
             raise Forbidden(f"role {role.name} may not read points")
-        return [f"role {role.name} may read {point.id}"]
+        return role
 
     def check_write(self, ctx: RequestContext, point: Point, value: Any) -> tuple[Any, list[str]]:
         """The value as the point takes it, and the checks passed; raises on the first failure."""

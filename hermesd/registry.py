@@ -218,12 +218,16 @@ def format_value(point: Point, value: Any, *, exact: bool = False) -> str:
     """
     if point.kind == "bool" or isinstance(value, bool):
         return "on" if value else "off"
-    if isinstance(value, float) and exact:
-        text = repr(value)
-        text = text[:-2] if text.endswith(".0") else text
-    elif isinstance(value, float):
-        text = f"{value:.3g}" if abs(value) < 1 else \
-            f"{value:.6g}" if abs(value) >= 1e15 else f"{value:.2f}".rstrip("0").rstrip(".")
+    if isinstance(value, float):
+        if exact:
+            text = repr(value)
+            text = text[:-2] if text.endswith(".0") else text
+        elif -1 < value < 1:
+            text = f"{value:.3g}"
+        elif -1e15 < value < 1e15:
+            text = f"{value:.2f}".rstrip("0").rstrip(".")
+        else:  # (and inf, nan: as before)
+            text = f"{value:.6g}"
     elif isinstance(value, int) and abs(value) >= 10**30:
         text = _show(value)
     else:

@@ -10,12 +10,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hermesd.audit_records import (
+    TEXT_LIMIT,
     Budgets,
     Kind,
     PeerBudget,
     bound,
     classify,
     encode,
+    encode_plain,
     printable,
     within_bounds,
 )
@@ -197,3 +199,52 @@ def test_texts_just_within_the_limit_are_within(limit: int) -> None:
     record["k59"] += "x"
     assert not within_bounds(encode({"ts": "2026-11-30T09:00:00.000Z", "seq": 1}, record)[0],
                              limit)
+
+
+#: records as the writer meets them: mostly plain reads, some with texts past the limit, odd
+#: characters (escapes, line breaks JSON leaves raw, lone surrogates), long lists, deep nesting,
+#: values JSON cannot say, and records that are no dict at all
+_TEXT = st.text(st.characters(codec="utf-8") | st.sampled_from("\u2028\u0085\\\"\n\ud800"),
+                max_size=300)
+_ODD = st.one_of(st.floats(allow_nan=True, allow_infinity=True), st.integers(-2**70, 2**70),
+                 _TEXT, st.lists(st.integers(0, 9), max_size=70), _JSON)
+_READ = st.fixed_dictionaries(
+    {"trace_id": st.from_regex(r"[0-9a-f]{16}", fullmatch=True), "phase": st.just("done"),
+     "source": st.just("control"), "who": st.sampled_from(["uid 0 (root) pid 17", "voice"]),
+     "role": st.just("viewer"), "route": st.just("direct"), "dry_run": st.booleans(),
+     "action": st.fixed_dictionaries({"name": st.just("read"),
+                                      "args": st.fixed_dictionaries({"point": _TEXT})}),
+     "status": st.sampled_from(["ok", "stale", "error"]), "value": _ODD},
+    optional={"uid": st.integers(0, 2**32), "ts": _TEXT, "seq": _ODD})
+
+
+@given(records=st.lists(_READ | _JSON | st.dictionaries(_TEXT, _ODD, max_size=5), min_size=1,
+                        max_size=8))
+def test_a_batch_encoded_at_once_is_the_lines_one_by_one(records: list[Any]) -> None:
+    """The writer's batch shortcut: when it encodes a batch at once, that is exactly the lines
+    the records give one by one, each within the bounds of the tighter text limit (so that no
+    trail record, bounded by the looser one, is written differently)."""
+    heads = [{"ts": "2026-11-30T09:00:00.000Z", "seq": i} for i in range(len(records))]
+    joined = encode_plain(heads, records)
+    if joined is None:
+        return
+    lines = []
+    for head, record in zip(heads, records, strict=True):
+        line, escaped = encode(head, record)
+        assert not escaped
+        assert within_bounds(line, TEXT_LIMIT)
+        lines.append(line)
+    assert joined == b"".join(lines)
+
+
+def test_a_batch_of_reads_is_encoded_at_once_and_an_odd_one_is_not() -> None:
+    heads = [{"ts": "2026-11-30T09:00:00.000Z", "seq": i} for i in range(3)]
+    reads = [{"trace_id": f"{i:016x}", "phase": "done", "who": "uid 1000 (ana) pid 9",
+              "action": {"name": "read", "args": {"point": "boiler3_temp"}}, "status": "ok",
+              "value": 523.4 + i} for i in range(3)]
+    assert encode_plain(heads, reads) == b"".join(encode(h, r)[0] for h, r in
+                                                   zip(heads, reads, strict=True))
+    for odd in ({"value": float("nan")}, {"who": "\ud800"}, {"who": "x" * 257},
+                {"who": "a\\b"}, {"values": list(range(64))}):
+        assert encode_plain(heads, [*reads[:2], {**reads[2], **odd}]) is None
+    assert encode_plain(heads, [*reads[:2], "not a mapping"]) is None

@@ -11,8 +11,8 @@ from __future__ import annotations
 import functools
 import pwd
 import re
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from hermesd.config.model import Access
 from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_LISTEN_WINDOW, MAX_REQUEST, MAX_TIMEOUT
@@ -84,16 +84,16 @@ class Peer:
         return f"uid {self.uid} ({self.name or '?'}) pid {self.pid}"
 
 
-@dataclass(frozen=True)
-class Request:
+class Request(NamedTuple):  # immutable, and made on every request for less than a dataclass
     op: str
-    fields: dict[str, Any] = field(default_factory=dict)
+    fields: dict[str, Any]
     id: Any = None
     role: str | None = None
     dry_run: bool = False
     timeout: float | None = None
 
 
+_COMMON_KEYS = COMMON.keys()
 #: each op's fields with the common ones, merged once rather than per request
 _SPECS = {op: {**COMMON, **fields} for op, fields in OPS.items()}
 #: ... as each field's types (a tuple, for isinstance) and the op's required fields
@@ -140,23 +140,27 @@ def parse(obj: dict[str, Any]) -> Request:
         raise BadRequest(f"unknown op {op!r}; expected one of {', '.join(OPS)}")
     if not _fields_hold(obj, op):
         _refuse_fields(obj, op)
-    if op == "read" and "point" not in obj and "points" not in obj:
-        raise BadRequest("read: missing field 'point' (or 'points', a list of point ids)")
-    if op == "read" and "point" in obj and "points" in obj:
-        raise BadRequest("read: give one of point or points, not both")
-    if op == "read" and "points" in obj and not (
-            obj["points"] and all(isinstance(p, str) for p in obj["points"])):
-        raise BadRequest("read: points must be a non-empty list of point ids")
-    if op == "ask" and sum(k in obj for k in ("text", "audio", "audio_wav")) != 1:
+    if op == "read":
+        if "points" not in obj:
+            if "point" not in obj:
+                raise BadRequest("read: missing field 'point' (or 'points', a list of point "
+                                 "ids)")
+        elif "point" in obj:
+            raise BadRequest("read: give one of point or points, not both")
+        elif not (obj["points"] and all(isinstance(p, str) for p in obj["points"])):
+            raise BadRequest("read: points must be a non-empty list of point ids")
+    elif op == "ask" and sum(k in obj for k in ("text", "audio", "audio_wav")) != 1:
         raise BadRequest("ask: give exactly one of text, audio or audio_wav")
-    if op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:
+    elif op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:
         raise BadRequest(f"listen: window must be in (0, {MAX_LISTEN_WINDOW:g}] seconds")
     timeout = obj.get("timeout")
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
         raise BadRequest(f"timeout must be in (0, {MAX_TIMEOUT:g}] seconds")
-    fields = {k: v for k, v in obj.items() if k not in COMMON}
-    return Request(op=op, fields=fields, id=obj.get("id"), role=obj.get("role"),
-                   dry_run=bool(obj.get("dry_run", False)), timeout=timeout)
+    fields = obj.copy()  # the op's own fields, in the order they came
+    for name in _COMMON_KEYS & obj.keys():  # (mostly only `op`: no pass over every field)
+        del fields[name]
+    return Request(op, fields, obj.get("id"), obj.get("role"), bool(obj.get("dry_run", False)),
+                   timeout)
 
 
 def role_for(peer: Peer, requested: str | None, access: Access) -> str:

@@ -262,16 +262,21 @@ def _is_int(value: Any) -> bool:
 
 
 def _fast_result(obj: dict[str, Any]) -> Message | None:
-    if len(obj) == 3 and type(obj.get("id")) is int and "value" in obj:
-        return Result(obj["id"], obj["value"])
+    msg_id = obj.get("id")
+    if len(obj) == 3 and msg_id.__class__ is int and "value" in obj:
+        return Result(msg_id, obj["value"])
     return None
 
 
 def _fast_call(obj: dict[str, Any]) -> Message | None:
-    if len(obj) == 6 and type(obj.get("id")) is int and type(obj.get("action")) is str \
-            and type(obj.get("args")) is dict and type(obj.get("context")) is dict \
-            and type(obj.get("deadline_ms")) is int:  # `type() is`, not a call per field
-        return Call(obj["id"], obj["action"], obj["args"], obj["context"], obj["deadline_ms"])
+    if len(obj) != 6:
+        return None
+    get = obj.get  # each field fetched once; `__class__ is`, not a call per field
+    msg_id, action, args, context, deadline_ms = (get("id"), get("action"), get("args"),
+                                                  get("context"), get("deadline_ms"))
+    if msg_id.__class__ is int and action.__class__ is str and args.__class__ is dict \
+            and context.__class__ is dict and deadline_ms.__class__ is int:
+        return Call(msg_id, action, args, context, deadline_ms)
     return None
 
 

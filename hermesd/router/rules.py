@@ -303,14 +303,26 @@ class RuleRouter:
         """ "defrost evap 2": the command opens with what an on/off point does (the last word
         of its name, "Evaporator 2 defrost"), before the thing: said so, it is a verb, and the
         point is to be started. Not a question, nor a command with a number or an on/off word
-        (whose value is the rest of the rules')."""
+        (whose value is the rest of the rules'), nor one that says anything but the point's
+        own words after it: "defrost evap 2 status", "... show me" ask after it ("status" and
+        "me" are stop words, which name no point but still say what is asked). A list of the
+        things ("backwash filters 1 and 2") is the verb said of each: a write, which the
+        semantic stage refuses as plural."""
         words = [t for t in toks if t.raw not in _POLITE]
+        listed = self.numbered_list(toks)
+        in_list = set(listed[2]) if listed is not None else set()
         if question or len(words) < 2 or words[1].is_id or any(
-                (t.is_number and not (i > 0 and toks[i - 1].text in self.id_words))
+                (t.is_number and i not in in_list
+                 and not (i > 0 and toks[i - 1].text in self.id_words))
                 or t.unreadable or t.raw in ON_WORDS | OFF_WORDS for i, t in enumerate(toks)):
             return False
-        rest = {t.text for t in content(words[1:]) if not t.is_id}
-        return any(rest and rest <= self.point_words[p]
+        # ("backwash both filters", "defrost all the evaporators": the verb said of several,
+        # a write the semantic stage refuses as plural, never a read of them)
+        listing = {"and"} if listed is not None else set()
+        rest = [t for t in words[1:] if not t.is_id
+                and t.raw not in _ARTICLES | listing | PLURAL_MARKS]
+        several = any(t.raw in PLURAL_MARKS for t in words[1:])
+        return any((rest or several) and {t.text for t in rest} <= self.point_words[p]
                    for p in self.action_heads.get(words[0].text, ()))
 
     def _names_first(self, text: str, toks: list[Token]) -> bool:
@@ -521,12 +533,18 @@ class RuleRouter:
         """ "reset the meter totaliser to zero", "clear the counter", 流量计清零: a command to
         put something back to nothing (not a question: "how clear is the water"), with a
         reset word that is no word of the point it names best (a writable "Alarm reset" is
-        what it says)."""
+        what it says) — and that point must be what the rest of the command names: "reset
+        everything", "reset the plc", a bare 清零 name no point that a reset word alone
+        would bring to the top."""
         verbs = [t for t in a.toks if t.raw not in _POLITE]
         said = {t.raw for t in a.toks if t.raw in RESETS} | \
             ({verbs[0].raw} & RESETS_FIRST if verbs else set())
-        return bool(said) and not a.question and not (
-            a.scored and said & self.point_words[a.scored[0][1]])
+        if not said or a.question:
+            return False
+        if not a.scored or not said & self.point_words[a.scored[0][1]]:
+            return True
+        rest = {t.text for t in content(a.toks) if not t.is_id and t.raw not in said}
+        return not rest or not rest <= self.point_words[a.scored[0][1]]
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
@@ -768,6 +786,7 @@ class RuleRouter:
 
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+_ARTICLES = frozenset(("the", "a", "an"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
 

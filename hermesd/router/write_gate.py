@@ -76,7 +76,7 @@ _QUESTION = frozenset("""
     currently already still ok okay safe someone somebody anyone anybody everyone he she they
     i'd i'll example test simulate simulation pretend imagine
     hypothetically probably guess translate note log report reports reported record measured
-    measures measuring showed shown
+    measures measuring showed shown status state
 """.split())
 #: the last word of a statement that asks for it to be confirmed ("pump mode manual, right")
 _TAGS = frozenset("right true false".split())
@@ -292,7 +292,19 @@ def _explained(text: str, toks: list[Token], point: Point,
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
         and not _clipped(t.word, profile, profiles)]
+    if not unexplained:
+        # "separator speed feedback 90": a word for the measured value ("feedback", "actual",
+        # "PV", 反馈), which names no point alone (no term) but says the measurement is meant,
+        # not the setpoint beside it; unless the point's own names say it
+        own = _Own.of(point)
+        unexplained = [t.shown for t, senses in zip(toks, profiles.lexicon.senses(text, toks),
+                                                     strict=True)
+                       if t.number is None and t.text not in own.texts
+                       and any(s.concept == _MEASURED for s in senses)]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
+
+
+_MEASURED = "role.measured"
 
 
 def _clipped(word: str, profile: Profile, profiles: Profiles) -> bool:
@@ -318,6 +330,9 @@ class _Own:
     #: the last word of a name after the thing it is of ("defrost" of "Evaporator 2
     #: defrost"): what an on/off point does, a verb when a command opens with it
     acts: frozenset[str] = frozenset()
+    #: the words of its names and aliases as written, not of its id or device: "sec" of
+    #: "sec_pump1" names "Secondary pump 1", but "in a sec" still says when
+    named: frozenset[str] = frozenset()
 
     @staticmethod
     def of(point: Point) -> _Own:
@@ -348,13 +363,14 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
                 raws.add(t.raw)
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
     acts = set()
+    named = {t.raw for label in (name, *aliases, *names) for t in tokens(label)}
     for label in (name, *aliases):
         said = [t for t in tokens(label) if t.number is None]
         if len(said) > 1 and said[-1].text not in {t.text for t in said[:-1]}:
             acts.add(said[-1].text)
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
                 zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels),
-                tuple(counts.items()), frozenset(acts))
+                tuple(counts.items()), frozenset(acts), frozenset(named))
 
 
 _NOBODY = _Own(frozenset(), frozenset(), frozenset(), frozenset(), (), ())
@@ -380,7 +396,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
     for i, t in enumerate(toks):
         if t.zh or t.number is not None or t.unit:
             continue
-        if left[t.text] > 0:
+        if left[t.text] > 0 and (t.raw in own.named or t.raw not in _WHEN):
+            # (a time word its id says, not its names: "in a sec" of a "sec_pump1" says when;
+            # "DO" of "do_setpoint" is still dissolved oxygen)
             left[t.text] -= 1
             if _plural(t) and t.raw not in own.raws and t.text in own.id_words:
                 return Doubt("several_targets", (t.raw,))  # "valves" for valve 2 (of several)
@@ -647,8 +665,11 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         elif on != off:
             said = on
         elif not on and (first := next((t for t in toks if t.raw not in _FILLERS_FIRST), None)) \
-                is not None and first.text in own.acts and first.number is None:
-            said = True  # "defrost evap 2": what the point does, asked for first
+                is not None and first.text in own.acts and first.number is None and \
+                not {t.text for t in toks if t.raw not in _FILLERS_ACT} & besides:
+            # "defrost evap 2": what the point does, asked for first; with nothing but its own
+            # words ("defrost evap 2 status", "... show me" ask how it is)
+            said = True
         else:
             return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
         return None if isinstance(value, bool) and said == value else \
@@ -680,6 +701,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
 
 
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
+#: what a command that opens with a point's action may say besides the point's own words
+_FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}
 _SWITCH_WORDS = _ON | _OFF

@@ -165,3 +165,26 @@ async def test_a_stop_during_a_stalled_tls_handshake_leaves_nothing_open(tmp_pat
         assert time.monotonic() - started < 6  # paho's connect timeout (5 s), not longer
         assert _sockets() <= before
         assert link.states == []  # a stop is not a failure to report
+
+
+async def test_a_socket_closed_before_the_loop_hears_of_it_does_not_break_the_stop(
+        tmp_path: Path) -> None:
+    """A stop during a connect closed the new socket without paho's callbacks, so the loop
+    still watched it, and the DISCONNECT then asked the selector to write to a closed socket:
+    the stop failed with EBADF (seen once in a full run). That path now stops watching first;
+    and a socket closed under the connection any other way (here, directly) is no longer
+    watched once a publish or the stop finds it closed: neither raises."""
+    with Mosquitto(tmp_path / "broker") as broker:
+        link = Link(_settings(broker.port))
+        link.conn.start({"cmd": Subscription(1)})
+        try:
+            await until(lambda: link.conn.ready, 10, "the connection")
+            client = link.conn._client
+            assert client is not None
+            sock = client.socket()
+            assert sock is not None
+            sock.close()  # under the connection, which still watches it
+            link.conn.publish("state/x", b"1", qos=1)
+        finally:
+            await link.conn.stop()
+        assert link.conn._watched is None

@@ -324,6 +324,9 @@ class Connection:
                 # what it opened, so no stray session takes this client id from a newer one
                 with contextlib.suppress(Exception):
                     await connecting
+                # (closed without paho's callbacks: the loop must stop watching it first, or a
+                # DISCONNECT at the stop asks the selector to write to a closed socket)
+                self._unwatch()
                 _close_socket(client)
                 raise
             except Exception as exc:  # OSError, ssl.SSLError, a name that does not resolve
@@ -400,7 +403,7 @@ class Connection:
         self._in_loop(self._done_writing, sock)
 
     def _watch(self, client: paho.Client, sock: socket.socket) -> None:
-        if self._stopping or client.socket() is not sock:
+        if self._stopping or client.socket() is not sock or sock.fileno() < 0:
             return  # closed (or replaced) before this turn of the loop
         self._watched = sock
         self._loop.add_reader(sock, self._readable, client, sock)
@@ -417,8 +420,14 @@ class Connection:
 
     def _want_write(self, client: paho.Client, sock: socket.socket) -> None:
         if sock is self._watched and not self._writing:
+            try:
+                self._loop.add_writer(sock, client.loop_write)
+            except (OSError, ValueError):
+                # closed under us (by a thread, or without paho's callbacks): nothing to write
+                # to, and nothing to watch any more
+                self._unwatch(sock)
+                return
             self._writing = True
-            self._loop.add_writer(sock, client.loop_write)
 
     def _done_writing(self, sock: socket.socket) -> None:
         if sock is self._watched and self._writing:
