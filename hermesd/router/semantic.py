@@ -231,11 +231,12 @@ class Semantic:
                              why="unknown")
         return Judgement(self._sure(a, terms, fits), fits, why="sure")
 
-    def _sure(self, a: Analysis, terms: list[Term], fits: list[Fit]) -> Placement | None:
+    def _sure(self, a: Analysis, terms: list[Term], fits: list[Fit], *,
+              reading: bool = False) -> Placement | None:
         """One point explains every word, well, and is clearly ahead of the next that does."""
         if not terms:
             return None
-        writes = a.wants_write or self.rules.terse_write(a, None)
+        writes = not reading and (a.wants_write or self.rules.terse_write(a, None))
         full = [f for f in fits if f.full]
         if writes:
             # a writable point stands in for a read-only one of the same numbered thing
@@ -254,6 +255,11 @@ class Semantic:
         point = self.profiles.by_id[best.point].point
         others = tuple(f.point for f in fits if f.point != best.point)[:3]
         if not writes or (not a.wants_write and not self.rules.terse_write(a, point)):
+            if writes:
+                # the pick let a setpoint stand in for its measurement, for a write the words
+                # do not make of it ("rectifier 1 amps": the 1 numbers the rectifier, it is no
+                # value of 1 A): a read is of the point the words name best, among them all
+                return self._sure(a, terms, fits, reading=True)
             return Placement(Action("read", {"point": point.id}), best.score, others)
         if not point.writable:
             return None
