@@ -44,7 +44,7 @@ from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
-from hermesd.router.vocabulary import YES_NO_START
+from hermesd.router.vocabulary import PLURAL_MARKS, YES_NO_START
 
 log = logging.getLogger(__name__)
 
@@ -280,6 +280,11 @@ class ModelStage:
             # "are trails 1 and 2 making snow": several numbered things, of which one point
             # (not one named so: "Filters 1 and 2 pressure") is half an answer
             return respond("not_understood", model=f"{action.name} {pid}")
+        if a.plural and action.name == "read" and not (a.words & PLURAL_MARKS & profile.names):
+            # "temperatures of all three ORs", which the semantic stage could not place: all,
+            # both, every thing asked, of which one point (not one named so: "All pumps
+            # running") is part of an answer
+            return respond("not_understood", model=f"read {pid}")
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
