@@ -5,16 +5,17 @@ blind plant: "rectifier 1 amps" read the current setpoint)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from hermesd.answer import Action
-from hermesd.config.model import Config
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
 from tests.support.daemon import fake_device
-from tests.support.plants import NoWorker, config_of, own_plant, placed_without_model
+from tests.support.plants import (
+    config_of,
+    model_read_checked,
+    own_plant,
+    placed_without_model,
+)
 
 
 def _heaters() -> Router:
@@ -72,16 +73,6 @@ def test_a_write_still_goes_to_the_setpoint(router: Router, text: str, point: st
 HOSPITAL = own_plant("hospital_utilities")
 
 
-def _model_read(router: Router, config: Config, text: str, point: str) -> Action:
-    """What the model stage's check makes of the model reading `point` for this command, with
-    what the semantic stage found (as the router hands it on)."""
-    a = router.rules.analyse(text)
-    judged = router.semantic.judge(a)
-    assert judged.placement is None, judged.placement  # the model's to decide
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(config, NoWorker()).check(a, Action("read", {"point": point}))
-
-
 @pytest.mark.parametrize(("text", "point"), [
     ("temperatures of all three ORs", "ot1_temp"),  # found on the blind hospital plant
     ("humidity in all three ORs", "ot2_humidity"),
@@ -89,7 +80,7 @@ def _model_read(router: Router, config: Config, text: str, point: str) -> Action
 ])
 def test_one_point_read_for_all_of_them_is_refused(text: str, point: str) -> None:
     config = config_of(HOSPITAL)
-    checked = _model_read(Router(config), config, text, point)
+    checked = model_read_checked(Router(config), config, text, point)
     assert checked.name == "respond" and checked.args["reason"] == "not_understood", checked
 
 
@@ -99,9 +90,6 @@ def test_a_point_named_for_all_of_them_is_read() -> None:
         "pump1": {"name": "Pump 1", "type": "bool", "writable": True},
         "pump2": {"name": "Pump 2", "type": "bool", "writable": True},
     })}})
-    router = Router(config)
-    a = router.rules.analyse("are all the pmps going")
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    checked = ModelStage(config, NoWorker()).check(a, Action("read", {"point": "all_running"}))
+    checked = model_read_checked(Router(config), config, "are all the pmps going",
+                                 "all_running")
     assert checked == Action("read", {"point": "all_running"})

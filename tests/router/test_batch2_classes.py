@@ -8,18 +8,15 @@ write comes with commands that must make none.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from hermesd.answer import Action
 from hermesd.config.model import Config
-from hermesd.context import RequestContext
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
 from tests.support.daemon import fake_device
-from tests.support.plants import NoWorker, config_of, own_plant
+from tests.support.plants import config_of, model_read_checked, own_plant, routed_without_model
 
 
 def _bakery() -> Config:
@@ -89,16 +86,12 @@ ROUTERS = {name: Router(config) for name, config in PLANTS.items()}
 
 async def routed(plant: str, text: str) -> Action:
     """What the whole router answers without a model: the stages, then the write gate."""
-    return (await ROUTERS[plant].route(RequestContext.make("control", "engineer"), text)).action
+    return await routed_without_model(ROUTERS[plant], text)
 
 
 def checked(plant: str, text: str, point: str) -> Action:
     """What the model stage's check makes of the model reading `point` for this command."""
-    router = ROUTERS[plant]
-    a = router.rules.analyse(text)
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(PLANTS[plant], NoWorker()).check(a, Action("read", {"point": point}))
+    return model_read_checked(ROUTERS[plant], PLANTS[plant], text, point)
 
 
 def no_effect(action: Action) -> bool:

@@ -11,19 +11,22 @@ Each class is tested on one of those plants, on an older plant, and on a plant g
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from hermesd.answer import Action
 from hermesd.config.model import Config
-from hermesd.context import RequestContext
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
 from hermesd.router.write_gate import gated
 from tests.support.daemon import fake_device
-from tests.support.plants import NoWorker, config_of, own_plant, placed_without_model
+from tests.support.plants import (
+    config_of,
+    model_read_checked,
+    own_plant,
+    placed_without_model,
+    routed_without_model,
+)
 
 
 def _substation() -> Config:
@@ -76,7 +79,7 @@ def placed(plant: str, text: str) -> Action | None:
 
 async def routed(plant: str, text: str) -> Action:
     """What the whole router answers without a model: the stages, then the write gate."""
-    return (await ROUTERS[plant].route(RequestContext.make("control", "engineer"), text)).action
+    return await routed_without_model(ROUTERS[plant], text)
 
 
 def refused(action: Action | None, reason: str) -> bool:
@@ -260,11 +263,7 @@ def test_a_plant_word_is_no_change_word() -> None:
 
 def checked(plant: str, text: str, point: str) -> Action:
     """What the model stage's check makes of the model reading `point` for this command."""
-    router = ROUTERS[plant]
-    a = router.rules.analyse(text)
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(PLANTS[plant], NoWorker()).check(a, Action("read", {"point": point}))
+    return model_read_checked(ROUTERS[plant], PLANTS[plant], text, point)
 
 
 @pytest.mark.parametrize(("plant", "text", "wrong", "right"), [

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,9 @@ import yaml
 from hermesd.answer import Action
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
+from hermesd.context import RequestContext
 from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
 
 FAKE_TOOL = Path(__file__).with_name("fake_tool.py")
 #: plants of other industries, with commands written before the router ran on them
@@ -207,6 +210,21 @@ def placed_without_model(router: Router, text: str) -> Action | None:
     if found is None:
         found = router.semantic.judge(analysis).placement
     return None if found is None else found.action
+
+
+async def routed_without_model(router: Router, text: str) -> Action:
+    """What the whole router answers, as an engineer, when the stages need no model: the rules,
+    the semantic stage, then the write gate."""
+    return (await router.route(RequestContext.make("control", "engineer"), text)).action
+
+
+def model_read_checked(router: Router, config: Config, text: str, point: str) -> Action:
+    """What the model stage's check makes of the model reading `point` for this command, with
+    what the semantic stage found (as the router hands it on)."""
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    return ModelStage(config, NoWorker()).check(a, Action("read", {"point": point}))
 
 
 class NoWorker:
