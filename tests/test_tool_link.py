@@ -23,14 +23,18 @@ READ = ActionSpec("read", "read a point",
                   {"type": "object"})
 
 
-async def _linked() -> tuple[ToolLink, asyncio.StreamWriter]:
+async def _linked(*actions: ActionSpec, limit: int = 2**16
+                  ) -> tuple[ToolLink, asyncio.StreamReader, asyncio.StreamWriter]:
+    """A link that has shaken hands with a tool of `actions` (READ when none) over a socket
+    pair, and the tool's end of it (`limit`: both stream readers' buffer, asyncio's default)."""
     ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-    reader, writer = await asyncio.open_unix_connection(sock=ours)
-    _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
+    reader, writer = await asyncio.open_unix_connection(sock=ours, limit=limit)
+    tool_reader, tool_writer = await asyncio.open_unix_connection(sock=theirs, limit=limit)
     link = ToolLink("fake", reader, writer, lambda tool, event: None)
-    tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(), actions=(READ,))))
+    tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
+                                   actions=actions or (READ,))))
     await link.handshake(timeout=5)
-    return link, tool_writer
+    return link, tool_reader, tool_writer
 
 
 LOOPS = {"asyncio": None, **({"uvloop": loop_factory()} if loop_factory() else {})}
@@ -39,7 +43,7 @@ LOOPS = {"asyncio": None, **({"uvloop": loop_factory()} if loop_factory() else {
 @pytest.mark.parametrize("loop", sorted(LOOPS))
 def test_a_call_on_a_connection_closed_under_it_is_tool_unavailable(loop: str) -> None:
     async def main() -> HermesError:
-        link, tool_writer = await _linked()
+        link, _, tool_writer = await _linked()
         link._writer.transport.abort()  # what the event loop does when the peer dies
         try:
             await link.call("read", {"point": "oven_temp"}, {}, timeout=2)
@@ -129,7 +133,7 @@ def test_a_tool_that_breaks_off_mid_answer_fails_the_call_at_once(loop: str, the
     """The call in flight fails as soon as the tool's answer cannot be one (half a frame and
     the end, a line that is no frame, a frame past the limit), long before its deadline."""
     async def main() -> tuple[HermesError, float]:
-        link, tool_writer = await _linked()
+        link, _, tool_writer = await _linked()
         server = asyncio.create_task(link.serve())
         started = asyncio.get_running_loop().time()
         call = asyncio.create_task(link.call("read", {"point": "p"}, {}, timeout=30))
@@ -158,7 +162,7 @@ def test_a_call_to_a_tool_that_reads_nothing_ends_at_its_deadline(loop: str) -> 
     waits for the tool to read, but no longer than its own deadline (the ping that finds the
     tool hung comes later)."""
     async def main() -> tuple[list[BaseException | None], float]:
-        link, tool_writer = await _linked()
+        link, _, tool_writer = await _linked()
         server = asyncio.create_task(link.serve())
         loop = asyncio.get_running_loop()
         started = loop.time()
@@ -187,7 +191,7 @@ def test_calls_a_tool_never_answers_each_end_at_their_own_deadline(loop: str) ->
     deadlines each end at theirs, in their order, and a later call is not held by an earlier
     one's timer."""
     async def main() -> list[tuple[float, BaseException | None]]:
-        link, tool_writer = await _linked()
+        link, _, tool_writer = await _linked()
         server = asyncio.create_task(link.serve())
         loop = asyncio.get_running_loop()
         started = loop.time()
@@ -231,13 +235,7 @@ def test_arguments_are_checked_against_the_schema_on_every_call(loop: str) -> No
                         {"type": "object"})
 
     async def main() -> list[ErrorCode]:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        reader, writer = await asyncio.open_unix_connection(sock=ours)
-        _, tool_writer = await asyncio.open_unix_connection(sock=theirs)
-        link = ToolLink("fake", reader, writer, lambda tool, event: None)
-        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
-                                       actions=(strict,))))
-        await link.handshake(timeout=5)
+        link, _, tool_writer = await _linked(strict)
         codes = []
         try:
             for args in ({"point": "ok_a"}, {"point": "bad"}, {"point": "ok_a"},
@@ -270,13 +268,7 @@ def test_every_call_carries_the_defaults_its_schema_fills_in(loop: str) -> None:
                               {"type": "object"})
 
     async def main() -> list[dict[str, object]]:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        reader, writer = await asyncio.open_unix_connection(sock=ours)
-        tool_reader, tool_writer = await asyncio.open_unix_connection(sock=theirs)
-        link = ToolLink("fake", reader, writer, lambda tool, event: None)
-        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
-                                       actions=(with_default,))))
-        await link.handshake(timeout=5)
+        link, tool_reader, tool_writer = await _linked(with_default)
         sent = []
         try:
             for _ in range(3):
@@ -301,13 +293,7 @@ def test_arguments_passed_are_not_kept_whatever_their_size() -> None:
     size = 60_000
 
     async def main() -> int:
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
-        reader, writer = await asyncio.open_unix_connection(sock=ours, limit=2**20)
-        tool_reader, tool_writer = await asyncio.open_unix_connection(sock=theirs, limit=2**20)
-        link = ToolLink("fake", reader, writer, lambda tool, event: None)
-        tool_writer.write(encode(Hello(tool="fake", version="1", pid=os.getpid(),
-                                       actions=(echo,))))
-        await link.handshake(timeout=5)
+        link, tool_reader, tool_writer = await _linked(echo, limit=2**20)
 
         async def answer() -> None:
             while line := await tool_reader.readline():
@@ -339,7 +325,7 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
     and the timer is armed again a bounded number of times (not on every turn of the loop
     until the clock gets there)."""
     async def main() -> list[tuple[float, float, int]]:
-        link, tool_writer = await _linked()
+        link, _, tool_writer = await _linked()
         armed: list[float] = []
         watch = link._watch
 

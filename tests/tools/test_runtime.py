@@ -174,6 +174,22 @@ def _hold_up_the_loop(seconds: float) -> None:
     time.sleep(seconds)  # what a blocking action or a busy machine does to every call
 
 
+class _Transport:
+    """The daemon's end of a session's connection, as the session uses it: what it is sent."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def is_closing(self) -> bool:
+        return False
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+
 @pytest.mark.parametrize("loop", sorted(LOOPS))
 def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) -> None:
     """A loop held up for longer than a call's deadline between the call's frame and its
@@ -193,19 +209,9 @@ def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) ->
             ran.append(args["point"])
             return {"point": args["point"], "value": 1, "ts": 0.0}
 
-    class Transport:
-        def __init__(self) -> None:
-            self.sent: list[bytes] = []
-
-        def is_closing(self) -> bool:
-            return False
-
-        def write(self, data: bytes) -> None:
-            self.sent.append(data)
-
     async def main() -> tuple[list[bytes], int, int]:
         session = _Session(Reader(), os.getpid())
-        transport = Transport()
+        transport = _Transport()
         session._transport = transport  # type: ignore[assignment]
         session._start_call(Call(1, "read", {"point": "late"}, {}, 1))
         session._start_call(Call(2, "read", {"point": "on_time"}, {}, 60000))
@@ -244,25 +250,12 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
         async def read(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
             await asyncio.sleep(60)
 
-    class Transport:
-        def __init__(self) -> None:
-            self.sent: list[bytes] = []
-
-        def is_closing(self) -> bool:
-            return False
-
-        def write(self, data: bytes) -> None:
-            self.sent.append(data)
-
-        def close(self) -> None:
-            pass
-
     def _sent(sent: list[bytes], count: int) -> bool:
         return len(sent) == count
 
     async def main() -> tuple[list[bytes], list[int]]:
         session = _Session(Hung(), os.getpid())
-        transport = Transport()
+        transport = _Transport()
         session._transport = transport  # type: ignore[assignment]
         watch = session._watch
         armed: list[float] = []
