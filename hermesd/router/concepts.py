@@ -155,39 +155,61 @@ class Lexicon:
     def concepts_of_text(self, text: str) -> list[Match]:
         """The concepts `text` names, left to right, each at its longest surface form.
 
-        Where one span is a form of several concepts (of different kinds, or marked shared within
-        a kind) there is one match for each, in the order of their ids."""
+        The text is split into forms so that they cover the most of its words, in as few forms
+        as may be; of equal splits, the one taking the longest form first. Greedy longest-first
+        matching alone reads "漂洗水电导率" (rinse water conductivity) as 水电 (hydropower) and
+        leaves 导率 over; covering the most reads 水 + 电导率. Where one span is a form of
+        several concepts (of different kinds, or marked shared within a kind) there is one match
+        for each, in the order of their ids."""
         w = self._words(text)
-        keys, pieces, index = w.keys, w.pieces, self._index
+        n = len(w.keys)
+        found = [self._forms_at(text, w, i) for i in range(n)]
+        # best[i]: (words covered, -forms) of the best split of words i.. ; how: the length taken
+        best: list[tuple[int, int]] = [(0, 0)] * (n + 1)
+        how = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            best[i], how[i] = best[i + 1], 0
+            for k in found[i]:  # longest first: a shorter form must do strictly better
+                covered, forms = best[i + k]
+                if (covered + k, forms - 1) > best[i]:
+                    best[i], how[i] = (covered + k, forms - 1), k
         out: list[Match] = []
-        i, n = 0, len(keys)
+        i = 0
         while i < n:
-            first = keys[i]
-            taken = 0
-            for k in range(min(self._longest.get(first, 1), n - i), 0, -1):
-                key = first if k == 1 else first + "".join(pieces[i + 1:i + k])
-                found = index.keys.get(key)
-                if found is None:
-                    continue
-                start, end = w.starts[i], w.ends[i + k - 1]
-                traditional = bool(w.traditional) and any(
-                    p in w.traditional for p in range(i, i + k))
-                for entry in found if isinstance(found, tuple) else (found,):
-                    if isinstance(entry, Concept):  # the key is the form
-                        out.append(Match(entry, start, end, key, traditional))
-                        taken = k
-                        continue
-                    if entry in index.after_number and i - 1 not in w.numbers:
-                        continue
-                    exact = index.exact.get(entry)
-                    if exact is not None and _shape(text[start:end]) != exact:
-                        continue
-                    out.append(self._match(entry, start, end, traditional))
-                    taken = k
-                if taken:
-                    break
-            i += taken or 1
+            k = how[i]
+            if k:
+                out.extend(found[i][k])
+            i += k or 1
         return out
+
+    def _forms_at(self, text: str, w: _Words, i: int) -> dict[int, list[Match]]:
+        """The forms that begin at word `i`, by their length in words, longest first."""
+        keys, pieces, index = w.keys, w.pieces, self._index
+        n = len(keys)
+        first = keys[i]
+        at: dict[int, list[Match]] = {}
+        for k in range(min(self._longest.get(first, 1), n - i), 0, -1):
+            key = first if k == 1 else first + "".join(pieces[i + 1:i + k])
+            found = index.keys.get(key)
+            if found is None:
+                continue
+            start, end = w.starts[i], w.ends[i + k - 1]
+            traditional = bool(w.traditional) and any(
+                p in w.traditional for p in range(i, i + k))
+            matches: list[Match] = []
+            for entry in found if isinstance(found, tuple) else (found,):
+                if isinstance(entry, Concept):  # the key is the form
+                    matches.append(Match(entry, start, end, key, traditional))
+                    continue
+                if entry in index.after_number and i - 1 not in w.numbers:
+                    continue
+                exact = index.exact.get(entry)
+                if exact is not None and _shape(text[start:end]) != exact:
+                    continue
+                matches.append(self._match(entry, start, end, traditional))
+            if matches:
+                at[k] = matches
+        return at
 
     def _concept_of(self, entry: _Entry) -> Concept:
         return entry if isinstance(entry, Concept) else self._numbered[entry >> 8]

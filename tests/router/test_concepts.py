@@ -145,6 +145,15 @@ def test_chinese_is_matched_longest_first(text: str, want: list[tuple[str, str]]
     assert found(text) == want
 
 
+@pytest.mark.parametrize(("text", "want"), [
+    # longest first would take 水电 (hydropower) and leave 导率 unexplained
+    ("水电导率", [("medium.water", "水"), ("quantity.conductivity", "电导率")]),
+    ("水电站出力", [("thing.hydro", "水电"), ("quantity.power", "出力")]),
+])
+def test_chinese_is_split_to_cover_the_most(text: str, want: list[tuple[str, str]]) -> None:
+    assert found(text) == want
+
+
 def test_traditional_characters_are_folded_and_marked() -> None:
     matches = concepts_of_text("發酵罐溫度")
     assert [(m.concept.id, m.span, m.traditional) for m in matches] == [
