@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from hermesd.config import strict_yaml
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
 from tests.support.plants import (
@@ -58,7 +57,7 @@ def read_commands(path: Path) -> list[dict[str, Any]]:
 
 def plant_file(config: Path, group: str) -> Plant:
     """A plant of a `<name>.yaml` and its `<name>.jsonl` next to it."""
-    data = yaml.safe_load(config.read_text(encoding="utf-8"))
+    data = strict_yaml.load(config.read_text(encoding="utf-8"))
     return Plant(config.stem, group, data, read_commands(config.with_suffix(".jsonl")))
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from hermesd.answer import Action
+from hermesd.config import strict_yaml
 from hermesd.config.loader import validate
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
@@ -80,7 +81,7 @@ def dev_commands() -> list[dict[str, Any]]:
 
 def own_plant(name: str, **llm: Any) -> dict[str, Any]:
     """One of tests/data/plants (a Modbus plant in its file), served by fake tools."""
-    raw = yaml.safe_load((PLANTS / f"{name}.yaml").read_text(encoding="utf-8"))
+    raw = strict_yaml.load((PLANTS / f"{name}.yaml").read_text(encoding="utf-8"))
     devices = {dev_id: _exec_device({pid: _exec_point(p) for pid, p in dev["points"].items()})
                for dev_id, dev in raw["devices"].items()}
     return {"node": raw["node"], "access": raw["access"],
