@@ -10,6 +10,12 @@ to off" asks for `off`), no comma between, and no word that names the point ("tu
 flash off" is the booth flash turned off, not set to `flash off`). Otherwise two named choices
 stay two ("turn off the flash" could be `off` or `flash_off`; "off, flash off" says both), and
 the caller refuses them.
+
+When no choice is named in words, one is named in meaning: all of a choice's words are forms of
+the plant lexicon, and each of them names a concept the command names too, besides the
+concepts of the point's own names ("生产线切换到清洗模式" names `cleaning`: 清洗 and "cleaning" are
+both the CIP; "put the hoist in hand" names `manual`). A choice with a word the lexicon does not
+know is named only in words.
 """
 
 from __future__ import annotations
@@ -17,13 +23,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from hermesd.config.model import Point
+from hermesd.router.concepts import concepts_of_text
 from hermesd.router.normalize import Token, content, tokens
 from hermesd.value_maps import spellings
 
 
-def named_choices(point: Point, said: Sequence[Token]) -> set[str]:
+def named_choices(point: Point, said: Sequence[Token], text: str = "") -> set[str]:
     """The choices of `point` that the command's tokens `said` (in order) name, a choice said
-    only within a longer one's phrase left out."""
+    only within a longer one's phrase left out; if none, those its `text` names in meaning."""
     said = list(said)
     naming, in_full = _naming(point, said)
     heard = {t.text for i, t in enumerate(said) if not (in_full and i in naming)}
@@ -41,6 +48,31 @@ def named_choices(point: Point, said: Sequence[Token]) -> set[str]:
                 within |= _said_at(phrase, said, naming)
         if not within or any(t.text in needed and i not in within and i not in naming
                              for i, t in enumerate(said)):
+            out.add(choice)
+    return out or (_named_in_meaning(point, text) if text else out)
+
+
+def _named_in_meaning(point: Point, text: str) -> set[str]:
+    """The choices whose every word is a lexicon form of a concept `text` names, leaving out
+    the concepts that name the point."""
+    own = {m.concept.id for name in (point.name, point.id.replace("_", " "), *point.aliases,
+                                     *point.names.values()) if name
+           for m in concepts_of_text(name)}
+    said = {m.concept.id for m in concepts_of_text(text)} - own
+    out: set[str] = set()
+    for choice, spelled in spellings(point):
+        found = concepts_of_text(spelled)
+        if not found:
+            continue
+        spans: dict[tuple[int, int], set[str]] = {}
+        for m in found:
+            spans.setdefault(m.span, set()).add(m.concept.id)
+        rest = list(spelled)
+        for a, b in spans:
+            rest[a:b] = " " * (b - a)
+        if content(tokens("".join(rest))):
+            continue  # a word of the choice the lexicon does not know
+        if all(ids & said for ids in spans.values()):
             out.add(choice)
     return out
 

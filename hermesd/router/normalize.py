@@ -292,7 +292,7 @@ def preposition_on(toks: list[Token], i: int) -> bool:
     rest = [x for x in toks[i + 1:] if x.raw not in _ON_ENDS]
     before = toks[i - 1]
     return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
-        and before.raw not in _STOP
+        and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 
 
 #: stop words that are also the name of a quantity: "current" is "now" before a noun ("the

@@ -81,6 +81,8 @@ class Profile:
     ids: frozenset[str]  # numbers and letters that tell it from its siblings
     pairs: frozenset[tuple[str, str]]  # ("kiln", "1"): the things it numbers
     role: str  # setpoint | measurement | command | state
+    #: the concepts of its choices' names ("cleaning": the CIP), which a write of it may say
+    choice_concepts: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -160,10 +162,12 @@ class Profiles:
             role = "measurement"
         things = {s.concept for s in senses if s.kind in ("thing", "medium")}
         part_concepts = {s.concept for s in parts} - concepts
+        choice_concepts = {s.concept for _, said in spellings(point)
+                           for s in self.lexicon.concepts(said)} - concepts
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
-                       frozenset(pairs), role)
+                       frozenset(pairs), role, frozenset(choice_concepts))
 
 
 @functools.cache

@@ -443,7 +443,10 @@ class RuleRouter:
         intent = self.intents.get(" ".join(t.text for t in toks))
         if intent is not None:
             return Placement(_intent_action(intent), 1.0)
-        if words & DESTRUCTIVE or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
+        # (a word the plant names a point or a choice with is no deletion: "AHU to purge",
+        # "open the purge valve")
+        if words & DESTRUCTIVE - self.profiles.name_words - self.choice_words \
+                or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
                 or words & RULE_BREAKING - self.profiles.name_words \
                 or (words & DISABLING and words & PROTECTIONS) or self._resets(a):
             return Placement(respond("not_allowed"), 1.0)
@@ -503,6 +506,8 @@ class RuleRouter:
         if not a.wants_write:
             if self.terse_write(a, None):
                 return None  # a number said to a point that takes none: not a read
+            if point.kind == "bool" and asks_degree(a.toks):
+                return None  # "how far open is the gate": a position, no open/closed
             unread = self.unread_value(a, point)
             if unread is not None:
                 return Placement(unread, best_score, others)
@@ -593,7 +598,7 @@ class RuleRouter:
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it
             # does not say: the model is offered these and must not pick a mode for us
-            named = named_choices(point, a.toks)
+            named = named_choices(point, a.toks, a.text)
             return list(named) if len(named) == 1 else []
         if said.numbers:
             return list(said.numbers)
@@ -842,9 +847,43 @@ def _switched(toks: list[Token]) -> bool:
             return True  # 开, 关掉: a Chinese verb, before what it switches
         if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
             rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
-            if not rest:
+            if not rest or _where(toks, i + 1):
                 return True
     return False
+
+
+#: what a degree of opening is asked with: "how far open", "how wide open", "how open"
+_DEGREE = frozenset(("far", "wide", "much"))
+_OPENED = frozenset(("open", "opened", "closed", "shut"))
+
+
+def asks_degree(toks: list[Token]) -> bool:
+    """ "how far open is the intake gate": how much, which an open/closed state cannot say."""
+    for i, t in enumerate(toks[:-1]):
+        if t.raw == "how" and not t.zh:
+            j = i + 1 + (toks[i + 1].raw in _DEGREE)
+            if j < len(toks) and toks[j].raw in _OPENED:
+                return True
+    return False
+
+
+def _where(toks: list[Token], i: int) -> bool:
+    """Whether the words from `i` on only say where ("curtain pump off on the enrober", "fan
+    off in hall 2"): a preposition of place, then no other on/off word, and no number but one
+    that numbers the thing before it (not "at 5", "in 10 minutes")."""
+    if i >= len(toks) or toks[i].raw not in _PLACE or toks[i].zh:
+        return False
+    if toks[i].raw == "on" and not preposition_on(toks, i):
+        return False
+    rest = toks[i + 1:]
+    return bool(rest) and not any(
+        x.raw in ON_WORDS | OFF_WORDS
+        or (x.is_number and (toks[i + k].is_number or toks[i + k].raw in _PLACE
+                             or toks[i + k].raw in STOP))
+        for k, x in enumerate(rest))
+
+
+_PLACE = frozenset(("on", "in", "at"))
 
 
 def _pairs(toks: list[Token] | tuple[Token, ...]) -> set[tuple[str, str]]:

@@ -30,6 +30,7 @@ from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
 from hermesd.router.coverage import (
     ALL,
+    CONCEPT,
     FEW_QUANTITIES,
     GENERAL,
     Term,
@@ -42,7 +43,7 @@ from hermesd.router.coverage import (
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import Token
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
-from hermesd.router.rules import Analysis, Placement, RuleRouter, unit_after
+from hermesd.router.rules import Analysis, Placement, RuleRouter, asks_degree, unit_after
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
@@ -168,6 +169,8 @@ class Semantic:
             return None  # "kiln 2" is not kiln 1
         if ids and p.ids and not ids & p.ids:
             return None
+        if p.point.kind == "bool" and not a.wants_write and asks_degree(a.toks):
+            return None  # "how far open is the intake gate": its position, if it has one
         # "conveyor 2" of a plant whose one conveyor has no number (nor its device): a unit
         # that does not exist; "AHU 1" of a point on device "ahu1" is that point's
         numbered = p.ids | set(_DIGITS.findall(p.point.device))
@@ -177,6 +180,11 @@ class Semantic:
                 for word, number in pairs):
             return None
         strengths = [0.0 if substituted(t, p, terms) else explain(t, p) for t in terms]
+        if a.wants_write and p.choice_concepts:
+            # "生产线切换到清洗模式": 清洗 names a choice of the line mode (its "cleaning"), as
+            # the choice's own word would; the write gate then asks that it name just one
+            strengths = [max(s, CONCEPT) if t.concepts & p.choice_concepts else s
+                         for t, s in zip(terms, strengths, strict=True)]
         total = sum(t.weight for t in terms)
         cover = sum(t.weight * s for t, s in zip(terms, strengths, strict=True)) / total \
             if total else 0.0

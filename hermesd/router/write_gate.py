@@ -42,6 +42,7 @@ from hermesd.router.normalize import Token, preposition_on, question_mark, token
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
+from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
 #: word, concept, unit or form of its own (a guess from a unit shared by many quantities, or a
@@ -203,8 +204,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     folded = unicodedata.normalize("NFKC", text).casefold()
     return (_unreadable(toks, own) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
-            or _units(text, toks, own, point) or _explained(text, toks, point, profiles)
-            or _value(toks, own, point, value))
+            or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
+            or _value(toks, own, point, value, text))
 
 
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
@@ -280,16 +281,20 @@ def _hidden(text: str) -> Doubt | None:
 
 
 def _explained(text: str, toks: list[Token], point: Point,
-               profiles: Profiles | None) -> Doubt | None:
+               profiles: Profiles | None, value: Any = None) -> Doubt | None:
     """Every word that says which point is meant is one this point explains (by its names,
-    unit, description, or a concept it has): "open the drain valve" is no write to steam
-    valve 2, "he said to open valve 2" none at all."""
+    unit, description, or a concept it has), or one that means the choice written (清洗 of a
+    mode's "cleaning"): "open the drain valve" is no write to steam valve 2, "he said to open
+    valve 2" none at all."""
     if profiles is None or point.id not in profiles.by_id:
         return None
     profile = profiles.by_id[point.id]
     found = terms(text, toks, profiles)
     allowed = MANNER | _spellings(point.unit)
-    unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed and (
+    choice = {s.concept for choice, said in spellings(point) if choice == value
+              for s in profiles.lexicon.concepts(said)} if point.choices else set()
+    unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
+                   and not t.concepts & choice and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
         and not _clipped(t.word, profile, profiles)]
     if not unexplained:
@@ -616,7 +621,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     return None
 
 
-def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | None:
+def _value(toks: list[Token], own: _Own, point: Point, value: Any,
+           text: str = "") -> Doubt | None:
     stated: list[tuple[str, Number]] = []  # (as written, value): the numbers that name nothing
     for i, t in enumerate(toks):
         if t.number is None:
@@ -679,7 +685,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any) -> Doubt | No
         if point.choices:
             # a choice is stated when exactly one of them is named (in any of its names) and
             # it is the value: a map's names and nothing else ("to 1" names no mode)
-            named = named_choices(point, toks)
+            named = named_choices(point, toks, text)
             if not stated and named == {value}:
                 return None
             return Doubt("several" if len(named) > 1 else "not_stated",

@@ -1,0 +1,82 @@
+"""Three ways operators speak that the rules had taken for something else, on a combined heat
+and power plant made up here:
+
+- an on/off word followed by where the thing is ("jacket pump off on engine 1") switches it;
+- "how far open" asks how much, which an open/closed point cannot answer: its position does;
+- the "load" of a generating set is its power, in kW or MW.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.config.loader import validate
+from hermesd.context import RequestContext
+from hermesd.router import Router
+
+CONFIG = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"chp": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "eng1_power": {"name": "Engine 1 electrical output", "unit": "MW", "table": "input",
+                       "address": 0, "type": "float32"},
+        "eng1_power_sp": {"name": "Engine 1 output setpoint", "unit": "MW", "table": "holding",
+                          "address": 0, "type": "float32", "writable": True, "min": 0,
+                          "max": 2.5},
+        "eng1_jacket_pump": {"name": "Engine 1 jacket water pump", "table": "coil",
+                             "address": 0, "writable": True},
+        "flue_damper": {"name": "Flue damper", "table": "coil", "address": 1,
+                        "writable": True},
+        "flue_damper_pos": {"name": "Flue damper position", "unit": "%", "table": "input",
+                            "address": 2, "type": "float32"},
+        "hall_temp": {"name": "Engine hall temperature", "unit": "°C", "table": "input",
+                      "address": 4, "type": "float32"},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+ROUTER = Router(CONFIG)
+
+
+async def _route(text: str) -> dict[str, Any]:
+    routed = await ROUTER.route(RequestContext.make("control", "operator"), text)
+    return routed.action.to_dict()
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("jacket water pump off on engine 1", False),
+    ("jacket water pump on in engine 1", True),
+    ("engine 1 jacket water pump off", False),  # as before
+])
+async def test_a_switch_followed_by_where_is_a_write(text: str, value: bool) -> None:
+    assert await _route(text) == {"name": "write",
+                                  "args": {"point": "eng1_jacket_pump", "value": value}}
+
+
+@pytest.mark.parametrize("text", [
+    "jacket water pump off on engine 1 at 5",  # a time: not now
+    "is the jacket water pump off on engine 1",  # asked
+])
+async def test_no_switch_but_a_plain_one(text: str) -> None:
+    assert (await _route(text))["name"] != "write"
+
+
+@pytest.mark.parametrize("text", ["how far open is the flue damper",
+                                  "how wide open is the flue damper",
+                                  "how open is the flue damper"])
+async def test_how_far_open_is_the_position(text: str) -> None:
+    assert await _route(text) == {"name": "read", "args": {"point": "flue_damper_pos"}}
+
+
+async def test_whether_it_is_open_is_the_switch() -> None:
+    assert await _route("is the flue damper open") == {
+        "name": "read", "args": {"point": "flue_damper"}}
+
+
+async def test_the_load_of_a_generating_set_is_its_power() -> None:
+    assert await _route("set engine 1 load to two megawatts") == {
+        "name": "write", "args": {"point": "eng1_power_sp", "value": 2}}
+    # a read of it is the model's to choose between the output and its setpoint; both fit
+    a = ROUTER.rules.analyse("what's the load on engine 1")
+    assert [f.point for f in ROUTER.semantic.judge(a).fits[:2]] == ["eng1_power",
+                                                                    "eng1_power_sp"]
