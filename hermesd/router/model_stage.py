@@ -45,6 +45,7 @@ from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import PLURAL_MARKS, YES_NO_START
+from hermesd.router.write_gate import ids_said
 
 log = logging.getLogger(__name__)
 
@@ -285,6 +286,11 @@ class ModelStage:
             # both, every thing asked, of which one point (not one named so: "All pumps
             # running") is part of an answer
             return respond("not_understood", model=f"read {pid}")
+        if self.rules.profiles.siblings(profile) and \
+                not ids_said(a.toks, write=action.name == "write") & profile.ids:
+            # "set the HP pump to 1300", "what's the conche temperature": one of several
+            # named alike, and no number says which (the model tends to take number 1)
+            return respond("not_understood", model=f"{action.name} {pid}")
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)

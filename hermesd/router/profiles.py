@@ -110,6 +110,15 @@ class Profiles:
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
 
+    def siblings(self, profile: Profile) -> list[Profile]:
+        """The points named as this one but for their numbers ("HP pump 2 speed setpoint" of
+        "HP pump 1 speed setpoint"): which of them is meant only a number can say."""
+        if not profile.ids:
+            return []
+        stem = _stem(profile)
+        return [o for o in self.all if o is not profile and o.ids and o.ids != profile.ids
+                and o.point.kind == profile.point.kind and _stem(o) == stem]
+
     def weight(self, feature: str) -> float:
         """How much naming it tells points apart: a word of one point much, a word of all
         little; a word of none (a filler, a word the plant does not use) as much as one of
@@ -168,6 +177,12 @@ class Profiles:
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
                        frozenset(pairs), role, frozenset(choice_concepts))
+
+
+def _stem(profile: Profile) -> tuple[str, ...]:
+    """The words of a point's own name without its numbers: ("unit", "active", "power",
+    "setpoint") of "Unit 2 active power setpoint"."""
+    return tuple(k for k in profile.key if k not in profile.ids)
 
 
 @functools.cache

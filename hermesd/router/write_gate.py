@@ -41,6 +41,7 @@ from hermesd.router.coverage import Term, bridge_words, explained, lone_characte
 from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
+from hermesd.router.rules import unit_after
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
 from hermesd.value_maps import spellings
 
@@ -51,7 +52,8 @@ EXPLAINED = 0.6
 
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
-            "several_targets", "unit", "unexplained", "other_thing", "several", "not_stated")
+            "several_targets", "unit", "unexplained", "other_thing", "which", "several",
+            "not_stated")
 
 _NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
                       "none forbid forbidden prohibited".split())
@@ -205,6 +207,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     return (_unreadable(toks, own) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
+            or _which(text, toks, point, profiles)
             or _value(toks, own, point, value, text))
 
 
@@ -234,6 +237,34 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
         return Doubt("unit", tuple(units))  # a register holds a number, not a unit
     return (_english_words(toks, _NOBODY, None) or _marks(text, folded, None, _NOBODY)
             or _chinese(folded, _NOBODY, None))
+
+
+def _which(text: str, toks: list[Token], point: Point,
+           profiles: Profiles | None) -> Doubt | None:
+    """A point of several named alike but for their numbers, and the command says none of its
+    numbers ("set the HP pump to 1300" where there are HP pumps 1 and 2): which one is meant
+    is no one's guess. A number said as the value ("to 1") numbers nothing."""
+    if profiles is None or point.id not in profiles.by_id:
+        return None
+    profile = profiles.by_id[point.id]
+    if not profiles.siblings(profile):
+        return None
+    if ids_said(toks, write=True) & profile.ids:
+        return None
+    found = terms(text, toks, profiles)
+    naming = tuple(t.shown for t in found if explained(t, profile, found) >= EXPLAINED)
+    return Doubt("which", naming or tuple(t.shown for t in found[:1]))
+
+
+def ids_said(toks: list[Token], *, write: bool) -> set[str]:
+    """The numbers and letters a command says that may number a thing: any of a read's; of a
+    write's, not one said as the value ("to 1300", "1300 rpm")."""
+    return {t.text for i, t in enumerate(toks) if t.is_id and not (write and (
+        (i and toks[i - 1].raw in _VALUE_BEFORE) or unit_after(toks, i)))}
+
+
+#: words a value follows ("to 1300", "at 40"): a number after one numbers no thing
+_VALUE_BEFORE = frozenset(("to", "at", "by", "from"))
 
 
 _QUOTES = "\"“”„«»「」『』〝〞＂"

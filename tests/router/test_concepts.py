@@ -154,6 +154,18 @@ def test_chinese_is_split_to_cover_the_most(text: str, want: list[tuple[str, str
     assert found(text) == want
 
 
+@pytest.mark.parametrize(("text", "want"), [
+    ("2号精炼机温度", [("thing.conche", "精炼机"), ("quantity.temperature", "温度")]),
+    ("unit 1 field current", [("thing.machine", "unit"),
+                              ("quantity.excitation_current", "field current")]),
+    ("励磁电流", [("quantity.excitation_current", "励磁电流")]),
+    ("tail water level", [("thing.tailwater", "tail water"), ("quantity.level", "level")]),
+])
+def test_words_of_chocolate_makers_and_hydro_stations(text: str,
+                                                      want: list[tuple[str, str]]) -> None:
+    assert found(text) == want
+
+
 def test_traditional_characters_are_folded_and_marked() -> None:
     matches = concepts_of_text("發酵罐溫度")
     assert [(m.concept.id, m.span, m.traditional) for m in matches] == [
