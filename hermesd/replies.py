@@ -211,6 +211,9 @@ GATE_QUESTIONS = {
     "other_thing": ("{words} names something other than {point}; nothing was changed. Say "
                     "which one you mean, e.g. “{example}”.",
                     "{words}指的不是{point}，未做任何更改。请说明您指的是哪一个，例如“{example}”。"),
+    "which": ("There are several of {words}, and I did not hear which one; nothing was "
+              "changed. Say its number, e.g. “{example}”.",
+              "{words}不止一个，我没有听到是哪一个，未做任何更改。请说出编号，例如“{example}”。"),
     "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
                    "changed. Say it, e.g. “{example}”.",
                    "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),
