@@ -33,6 +33,7 @@ from hermesd.router.coverage import (
     CONCEPT,
     FEW_QUANTITIES,
     GENERAL,
+    NEAR,
     Term,
     explain,
     explained,
@@ -49,6 +50,11 @@ from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 TOP = 5  # candidates offered to the model
 _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
+#: what stands between "all"/"every" and the word it is said of ("all of the three zones")
+_BEFORE_NOUN = frozenset(("the", "of", "our", "my", "your", "these", "those", "its", "their"))
+#: words after "all"/"every" that name nothing ("all right", "is everything ok")
+_NOT_NOUNS = frozenset(("right", "ok", "okay", "good", "fine", "well", "set", "on", "off",
+                        "running", "in", "is", "are", "please", "now", "at", "to"))
 SURE_MARGIN = 0.12  # a sure point is this far ahead of the next that explains the command
 SURE_STRENGTH = 0.6  # ...and explains each word at least this well
 #: a count said right before a unit is the question's "how many", not a count asked for
@@ -375,6 +381,8 @@ class Semantic:
                                 if self.profiles.by_id[f.point].point.writable][:TOP]
             return Judgement(Placement(self._plural_refusal(a, meant), 1.0), fits, plural=True,
                              why="plural write")
+        if marked and several and self._marked_unexplained(a, terms, several):
+            return Judgement(None, fits, plural=True, why="plural, what is all not said")
         if len(several) >= 2 and len(several) <= MAX_READ:
             return Judgement(Placement(Action("read", {"points": several}), 1.0), fits,
                              plural=True, why="plural read")
@@ -382,6 +390,29 @@ class Semantic:
             return Judgement(Placement(Action("read", {"point": several[0]}), 0.9), fits,
                              plural=True, why="plural read of one")
         return Judgement(None, fits, plural=True, why="plural, unplaced")
+
+    def _marked_unexplained(self, a: Analysis, terms: list[Term], points: list[str]) -> bool:
+        """The word an "all"/"every"/"both" is said of is one none of `points` explains
+        ("temps in every OR", where no point is named "OR": not every temperature)."""
+        toks = a.toks
+        by_index = {t.index: t for t in terms}
+        profiles = [self.profiles.by_id[p] for p in points]
+        for i, t in enumerate(toks):
+            if t.raw not in PLURAL_MARKS or t.zh:
+                continue
+            j = i + 1
+            while j < len(toks) and (toks[j].raw in _BEFORE_NOUN or toks[j].is_number):
+                j += 1
+            if j >= len(toks):
+                continue
+            term = by_index.get(j)
+            if term is not None:
+                if not any(explained(term, p, terms) > NEAR for p in profiles):
+                    return True
+            elif toks[j].text not in _NOT_NOUNS and \
+                    not any(toks[j].text in p.words for p in profiles):
+                return True
+        return False
 
     def _plural_refusal(self, a: Analysis, meant: list[str]) -> Action:
         zh = is_chinese(a.text)

@@ -1,0 +1,51 @@
+""""All", "every" and "both" are said of something: a read of several is of the points that
+something names. A word after them that none of the points explains ("every OR" where no point
+is an OR) makes no read of every point of the quantity: which ones are meant is not known."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.config.loader import validate
+from hermesd.context import RequestContext
+from hermesd.router import Router
+
+
+def _temp(name: str, address: int) -> dict[str, Any]:
+    return {"name": name, "table": "input", "address": address, "type": "float32",
+            "unit": "°C"}
+
+
+CONFIG = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "zone1_temp": _temp("Zone 1 temperature", 0),
+        "zone2_temp": _temp("Zone 2 temperature", 2),
+        "chw_temp": _temp("Chilled water supply temperature", 4),
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+ROUTER = Router(CONFIG)
+
+
+async def _route(text: str) -> dict[str, Any]:
+    routed = await ROUTER.route(RequestContext.make("control", "viewer"), text)
+    return routed.action.to_dict()
+
+
+@pytest.mark.parametrize(("text", "points"), [
+    ("temps in all zones", ["zone1_temp", "zone2_temp"]),
+    ("temperature of both zones", ["zone1_temp", "zone2_temp"]),
+    ("all the temperatures", ["zone1_temp", "zone2_temp", "chw_temp"]),
+])
+async def test_all_of_what_the_points_are(text: str, points: list[str]) -> None:
+    assert await _route(text) == {"name": "read", "args": {"points": points}}
+
+
+@pytest.mark.parametrize("text", ["temps in every OR", "temperatures of all the kilns",
+                                  "temperature in both ovens"])
+async def test_all_of_what_no_point_is_reads_nothing(text: str) -> None:
+    action = await _route(text)
+    assert action["name"] == "respond", (text, action)
