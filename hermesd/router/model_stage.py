@@ -286,16 +286,16 @@ class ModelStage:
             # both, every thing asked, of which one point (not one named so: "All pumps
             # running") is part of an answer
             return respond("not_understood", model=f"read {pid}")
-        if self.rules.profiles.siblings(profile) and \
-                not ids_said(a.toks, write=action.name == "write") & profile.ids:
-            # "set the HP pump to 1300", "what's the conche temperature": one of several
-            # named alike, and no number says which (the model tends to take number 1)
-            return respond("not_understood", model=f"{action.name} {pid}")
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
+        if self.rules.profiles.siblings(profile) and \
+                not ids_said(a.toks, write=action.name == "write") & profile.ids:
+            # "set the HP pump to 1300", "what's the conche temperature": one of several
+            # named alike, and no number says which (the model tends to take number 1)
+            return respond("not_understood", model=f"{action.name} {pid}")
         return action
 
     def _not_asked(self, a: Analysis, profile: Profile) -> str | None:

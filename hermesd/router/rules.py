@@ -847,8 +847,8 @@ def _switched(toks: list[Token]) -> bool:
             return True  # 开, 关掉: a Chinese verb, before what it switches
         if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
             rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
-            if not rest or _where(toks, i + 1):
-                return True
+            if not rest or (_where(toks, i + 1) and toks[i - 1].raw not in ("hold", "hang")):
+                return True  # (but "hold off on opening valve 2" is a wait)
     return False
 
 
@@ -877,7 +877,7 @@ def _where(toks: list[Token], i: int) -> bool:
         return False
     rest = toks[i + 1:]
     return bool(rest) and not any(
-        x.raw in ON_WORDS | OFF_WORDS
+        x.raw in ON_WORDS | OFF_WORDS or x.raw in WRITE_VERBS or x.raw.endswith("ing")
         or (x.is_number and (toks[i + k].is_number or toks[i + k].raw in _PLACE
                              or toks[i + k].raw in STOP))
         for k, x in enumerate(rest))

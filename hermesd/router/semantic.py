@@ -372,8 +372,11 @@ class Semantic:
         writes = a.wants_write
         several = self._several(fits, writable=writes, terms=terms)
         if not marked:
+            # a plural that names what the points are ("pumps", "zones"), not one a
+            # description or a stem shares with them ("reverse the fires": the firing)
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
-                            and not t.unit and not a.toks[t.index].zh]
+                            and not t.unit and not a.toks[t.index].zh
+                            and all(self._named_by(t, p) for p in several)]
             if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
                 return None
         if writes:
@@ -390,6 +393,12 @@ class Semantic:
             return Judgement(Placement(Action("read", {"point": several[0]}), 0.9), fits,
                              plural=True, why="plural read of one")
         return Judgement(None, fits, plural=True, why="plural, unplaced")
+
+    def _named_by(self, t: Term, point: str) -> bool:
+        """The point's names (or its things and quantities) say this word."""
+        p = self.profiles.by_id[point]
+        return t.word in p.names or bool(t.concepts & (p.things | p.quantities)) or any(
+            w in p.names for w in t.alts)
 
     def _marked_unexplained(self, a: Analysis, terms: list[Term], points: list[str]) -> bool:
         """The word an "all"/"every"/"both" is said of is one none of `points` explains

@@ -52,6 +52,7 @@ ZH_WORDS: dict[str, str] = {
     "门": "door", "闸门": "gate", "大门": "gate", "窗": "window",
     "仓库": "warehouse", "冷库": "cold store", "冷藏室": "cold room", "冰柜": "freezer",
     "冷冻": "freezer", "车间": "workshop", "厂房": "hall", "房间": "room", "房": "house",
+    "鸡舍": "house", "禽舍": "house", "舍": "house",
     "室": "room", "办公室": "office", "院子": "yard", "场地": "yard", "厂区": "yard",
     "堆场": "yard", "室外": "outdoor", "户外": "outdoor", "外面": "outdoor", "外边": "outdoor",
     "室内": "indoor", "传感器": "sensor", "仪表": "meter", "表": "meter",
@@ -273,7 +274,7 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run
+    kill run kick
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command

@@ -425,6 +425,12 @@ def _unreadable(toks: list[Token], own: _Own) -> Doubt | None:
     return Doubt("unreadable", odd) if odd else None
 
 
+def _choice_words(point: Point) -> frozenset[str]:
+    """The words of a point's choices, as tokens ("minimum", "max cooling")."""
+    return frozenset(t.text for _, said in spellings(point) for t in tokens(said)
+                     if t.number is None)
+
+
 def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt | None:
     raw = [t.raw for t in toks]
     left = Counter(dict(own.counts))  # each word of the point's names, as often as a name says it
@@ -449,6 +455,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             continue  # "go ahead and open valve 2", "and thanks"
         if word in spelled and point is not None and point.unit:
             continue  # "10 minutes" of a point in min, "1000 r/min", "300 deg C": its own unit
+        if point is not None and point.choices and t.text in _choice_words(point):
+            continue  # "vent mode minimum": a choice of the point, no bound (what is named
+            # as the value is the choice check's, `_value`)
         if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
             continue  # "ok, open valve 2"
         if word == "u" and i and raw[i - 1] in _POLITE:

@@ -80,3 +80,28 @@ def test_which_choices_a_command_names(text: str, named: set[str]) -> None:
 def test_the_write_gate_takes_only_the_choice_meant(text: str, value: str,
                                                     passes: bool) -> None:
     assert (gated(text, MODE, value, ROUTER.rules.profiles) is None) is passes
+
+
+MAX_MODE = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "vent_mode": {"name": "House 2 ventilation mode", "table": "holding", "address": 0,
+                      "writable": True,
+                      "map": {0: "off", 1: "minimum", 2: "transition", 3: "tunnel"}},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "value"), [("house 2 vent mode minimum", "minimum"),
+                                             ("set house 2 ventilation mode to minimum",
+                                              "minimum")])
+async def test_a_choice_named_like_a_bound_is_a_choice(text: str, value: str) -> None:
+    routed = await Router(MAX_MODE).route(RequestContext.make("control", "operator"), text)
+    assert routed.action.to_dict() == {"name": "write",
+                                       "args": {"point": "vent_mode", "value": value}}
+
+
+async def test_a_bound_said_of_a_choice_is_still_no_write() -> None:
+    routed = await Router(MAX_MODE).route(RequestContext.make("control", "operator"),
+                                          "house 2 vent mode to at least transition")
+    assert routed.action.name != "write"

@@ -80,3 +80,17 @@ async def test_the_load_of_a_generating_set_is_its_power() -> None:
     a = ROUTER.rules.analyse("what's the load on engine 1")
     assert [f.point for f in ROUTER.semantic.judge(a).fits[:2]] == ["eng1_power",
                                                                     "eng1_power_sp"]
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("kick on the jacket water pump on engine 1", True),
+    ("kick off engine 1 jacket water pump", False),
+])
+async def test_kick_on_and_off_switch(text: str, value: bool) -> None:
+    assert await _route(text) == {"name": "write",
+                                  "args": {"point": "eng1_jacket_pump", "value": value}}
+
+
+async def test_hold_off_on_doing_it_is_a_wait() -> None:
+    assert (await _route("hold off on starting the jacket water pump on engine 1"))["name"] \
+        != "write"

@@ -26,6 +26,11 @@ CONFIG = validate({
         "zone1_temp": _temp("Zone 1 temperature", 0),
         "zone2_temp": _temp("Zone 2 temperature", 2),
         "chw_temp": _temp("Chilled water supply temperature", 4),
+        "time_to_reversal": {"name": "Time to next reversal", "unit": "min", "table": "input",
+                             "address": 6, "type": "uint16",
+                             "description": "Minutes until the firing swaps ports"},
+        "reversal_request": {"name": "Manual reversal", "table": "coil", "address": 0,
+                             "description": "Swaps the firing to the other port now"},
     }}}}, Path("/etc/hermesd/hermesd.yaml"))
 ROUTER = Router(CONFIG)
 
@@ -49,3 +54,9 @@ async def test_all_of_what_the_points_are(text: str, points: list[str]) -> None:
 async def test_all_of_what_no_point_is_reads_nothing(text: str) -> None:
     action = await _route(text)
     assert action["name"] == "respond", (text, action)
+
+
+async def test_a_plural_only_a_description_shares_is_no_read_of_several() -> None:
+    # "fires": the firing of the descriptions, no thing the points are
+    action = await _route("reverse the fires now")
+    assert not (action["name"] == "read" and "points" in action["args"]), action
