@@ -69,7 +69,7 @@ _UNIT = re.compile(
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute))"
-    r"|(?P<symbol>m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"

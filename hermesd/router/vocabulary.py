@@ -228,6 +228,8 @@ UNIT_SYMBOLS: dict[str, str] = {
     "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
     "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
     "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
+    # normal and standard cubic metres (of a gas at 0 or 15 °C): their own units
+    "nm3/h": "nm³/h", "nm3/hr": "nm³/h", "sm3/h": "sm³/h", "sm3/hr": "sm³/h",
     "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
     "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
@@ -246,7 +248,8 @@ UNIT_QUANTITIES: dict[str, str] = {
     "rpm": "speed", "m/s": "speed", "m/min": "speed", "km/h": "speed",
     "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
     "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
-    "m³/h": "flow", "l/s": "flow", "l/min": "flow", "l/h": "flow", "gpm": "flow", "t/h": "flow",
+    "m³/h": "flow", "nm³/h": "flow", "sm³/h": "flow", "l/s": "flow", "l/min": "flow",
+    "l/h": "flow", "gpm": "flow", "t/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",

@@ -110,6 +110,8 @@ UNIT_SPELLINGS = {
     "m/min": "m meter meters metre metres per min minute mpm 米 分钟 每分钟 米每分钟",
     "m/s": "m meter meters metre metres per s sec second 米 秒 每秒 米每秒",
     "m³/h": "m3 cubic meter meters metre metres per h hour 立 方 立方 立方米 米 小时 每小时",
+    "nm³/h": "nm3 normal cubic meter meters metre metres per h hour 标 立 方 标方 立方 小时 每小时",
+    "sm³/h": "sm3 standard cubic meter meters metre metres per h hour 标 立 方 立方 小时 每小时",
     "l/min": "l litre litres liter liters per min minute lpm 升 分钟 每分钟",
     "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
     "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",

@@ -94,3 +94,23 @@ async def test_kick_on_and_off_switch(text: str, value: bool) -> None:
 async def test_hold_off_on_doing_it_is_a_wait() -> None:
     assert (await _route("hold off on starting the jacket water pump on engine 1"))["name"] \
         != "write"
+
+
+GAS = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "gas_sp": {"name": "Gas flow setpoint", "unit": "Nm³/h", "table": "holding",
+                   "address": 0, "type": "float32", "writable": True, "min": 0, "max": 3000},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("gas flow setpoint to 1800 Nm3/h", True),  # its own unit, not 1800 and 3
+    ("gas flow setpoint to 1800 Nm³/h", True),
+    ("gas flow setpoint to 1800 m3/h", False),  # cubic metres at another state: asked back
+])
+async def test_normal_cubic_metres_are_a_unit(text: str, written: bool) -> None:
+    routed = await Router(GAS).route(RequestContext.make("control", "operator"), text)
+    assert (routed.action.to_dict() == {"name": "write", "args": {"point": "gas_sp",
+                                                                  "value": 1800}}) is written
