@@ -213,6 +213,11 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
+        #: the words of each point's names and choices ("ahu", "mode", "purge")
+        self.own_words = {p.id: {t.text for t in content(tokens(" ".join(
+            (*(label for label in p.aliases), p.name, p.id.replace("_", " "),
+             *(said for _, said in spellings(p))))))} | self.point_words.get(p.id, set())
+            for p in points}
         #: a choice right after the last word of a name of a point that takes it ("mode",
         #: "manual"): of writable points, a setting said; of read-only ones, a state reported
         self.choice_after: dict[bool, set[tuple[str, str]]] = {True: set(), False: set()}
@@ -436,6 +441,15 @@ class RuleRouter:
         """The command is one of the config's intent phrases."""
         return " ".join(t.text for t in a.toks) in self.intents
 
+    def _plant_words(self, a: Analysis, said: frozenset[str]) -> bool:
+        """Each of these words (of a deletion) is a word of a point's names or choices, said
+        with another word of that point: "AHU to purge", "open the nitrogen purge valve"; not
+        "purge the hall temperature" (it has no purge, whatever the purge valve has), nor
+        "purge" or "purge everything" alone."""
+        heard = {t.text for t in content(a.toks)}
+        return all(any(w in own and (own - said) & heard for own in self.own_words.values())
+                   for w in said)
+
     def _place(self, a: Analysis) -> Placement | None:
         toks, words = a.toks, a.words
         if not toks:
@@ -445,7 +459,7 @@ class RuleRouter:
             return Placement(_intent_action(intent), 1.0)
         # (a word the plant names a point or a choice with is no deletion: "AHU to purge",
         # "open the purge valve")
-        if words & DESTRUCTIVE - self.profiles.name_words - self.choice_words \
+        if not self._plant_words(a, words & DESTRUCTIVE) \
                 or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
                 or words & RULE_BREAKING - self.profiles.name_words \
                 or (words & DISABLING and words & PROTECTIONS) or self._resets(a):
@@ -847,9 +861,14 @@ def _switched(toks: list[Token]) -> bool:
             return True  # 开, 关掉: a Chinese verb, before what it switches
         if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
             rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
-            if not rest or (_where(toks, i + 1) and toks[i - 1].raw not in ("hold", "hang")):
+            if not rest or (_where(toks, i + 1) and toks[i - 1].raw not in _PHRASAL_OFF):
                 return True  # (but "hold off on opening valve 2" is a wait)
     return False
+
+
+#: words that make "off on" a verb of their own: "hold off on" (wait), "back off on" and "ease
+#: off on" (do less of it), "sign off on" (approve): none switches anything off
+_PHRASAL_OFF = frozenset(("hold", "hang", "back", "ease", "lay", "sign"))
 
 
 #: what a degree of opening is asked with: "how far open", "how wide open", "how open"

@@ -209,7 +209,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     return (_unreadable(toks, own) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
-            or _which(text, toks, point, profiles)
+            or _which(text, toks, point, profiles, value)
             or _value(toks, own, point, value, text))
 
 
@@ -242,27 +242,36 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
 
 
 def _which(text: str, toks: list[Token], point: Point,
-           profiles: Profiles | None) -> Doubt | None:
+           profiles: Profiles | None, value: Any = None) -> Doubt | None:
     """A point of several named alike but for their numbers, and the command says none of its
     numbers ("set the HP pump to 1300" where there are HP pumps 1 and 2): which one is meant
-    is no one's guess. A number said as the value ("to 1") numbers nothing."""
+    is no one's guess. A number said as the value ("to 1") numbers nothing, nor does the
+    number written, unless it is said as one ("pump 2", "second"): in "给水泵转速设定2" and
+    "feed pump speed setpoint of 2" the 2 is the speed, not pump 2."""
     if profiles is None or point.id not in profiles.by_id:
         return None
     profile = profiles.by_id[point.id]
     if not profiles.siblings(profile):
         return None
-    if ids_said(toks, write=True) & profile.ids:
+    if ids_said(toks, write=True, value=value, id_words=_Own.of(point).id_words) & profile.ids:
         return None
     found = terms(text, toks, profiles)
     naming = tuple(t.shown for t in found if explained(t, profile, found) >= EXPLAINED)
     return Doubt("which", naming or tuple(t.shown for t in found[:1]))
 
 
-def ids_said(toks: list[Token], *, write: bool) -> set[str]:
+def ids_said(toks: list[Token], *, write: bool, value: Any = None,
+             id_words: frozenset[str] = frozenset()) -> set[str]:
     """The numbers and letters a command says that may number a thing: any of a read's; of a
-    write's, not one said as the value ("to 1300", "1300 rpm")."""
+    write's, not one said as the value ("to 1300", "1300 rpm"), nor the number `value` written
+    unless it is said as a number of a thing (after one of `id_words`, "pump 2", or as an
+    ordinal, "second")."""
+    written = float(value) if isinstance(value, (int, float)) and \
+        not isinstance(value, bool) else None
     return {t.text for i, t in enumerate(toks) if t.is_id and not (write and (
-        (i and toks[i - 1].raw in _VALUE_BEFORE) or unit_after(toks, i)))}
+        (i and toks[i - 1].raw in _VALUE_BEFORE) or unit_after(toks, i)
+        or (written is not None and t.number is not None and float(t.number) == written
+            and not t.ordinal and not (i and toks[i - 1].text in id_words))))}
 
 
 #: words a value follows ("to 1300", "at 40"): a number after one numbers no thing
@@ -330,6 +339,14 @@ def _explained(text: str, toks: list[Token], point: Point,
                    and not t.concepts & choice and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
         and not _clipped(t.word, profile, profiles)]
+    if not unexplained and point.choices:
+        # the choice alone ("put it in CIP", "purge", 切到手动) names no point: two mode
+        # points may both take it, and the model's pick of one is a guess
+        words, names = _choice_words(point), _Own.of(point).texts
+        if found and not any(t.word in names or not (
+                {t.raw, t.word, t.shown} & allowed or t.concepts & choice or t.word in words)
+                for t in found):
+            unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed]
     if not unexplained:
         # "separator speed feedback 90": a word for the measured value ("feedback", "actual",
         # "PV", 反馈), which names no point alone (no term) but says the measurement is meant,
@@ -728,6 +745,13 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # a choice is stated when exactly one of them is named (in any of its names) and
             # it is the value: a map's names and nothing else ("to 1" names no mode)
             named = named_choices(point, toks, text)
+            stopping = besides & (_OFF | _ENDING) - _choice_words(point) | {
+                w for w in _ENDING_ZH if w in text
+                and not any(w in said for _, said in spellings(point))}  # 退出 of 投入/退出
+            if not stated and named == {value} and stopping:
+                # "stop CIP on the filler", "灌装机停止清洗", "disable manual": the choice named
+                # is what is to end, not what to set
+                return Doubt("several", (str(value), *sorted(stopping)))
             if not stated and named == {value}:
                 return None
             return Doubt("several" if len(named) > 1 else "not_stated",
@@ -748,6 +772,11 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     return Doubt("not_stated", ())
 
 
+#: words that end what they are said of ("pause CIP on the filler"): a choice said with one is
+#: no choice to set
+_ENDING = frozenset("pause suspend halt end finish exit leave quit abort cancel interrupt "
+                    "skip".split())
+_ENDING_ZH = ("退出", "结束", "完毕", "解除", "取消", "停用", "禁用")
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
 #: what a command that opens with a point's action may say besides the point's own words
 _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
