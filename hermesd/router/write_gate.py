@@ -450,6 +450,18 @@ def _choice_words(point: Point) -> frozenset[str]:
                      if t.number is None)
 
 
+def _in_choice(toks: list[Token], i: int, point: Point) -> bool:
+    """Token `i` is a word of one of the point's choices said whole ("minimum" of "vent mode
+    minimum"), not a word that a choice merely shares: the "about" of "set line mode to about
+    ready" is an approximation still, where "about to start" is another choice."""
+    for _, said in spellings(point):
+        words = [t.text for t in tokens(said)]
+        n = len(words)
+        if any([x.text for x in toks[j:j + n]] == words for j in range(max(0, i - n + 1), i + 1)):
+            return True
+    return False
+
+
 def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt | None:
     raw = [t.raw for t in toks]
     left = Counter(dict(own.counts))  # each word of the point's names, as often as a name says it
@@ -474,7 +486,7 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             continue  # "go ahead and open valve 2", "and thanks"
         if word in spelled and point is not None and point.unit:
             continue  # "10 minutes" of a point in min, "1000 r/min", "300 deg C": its own unit
-        if point is not None and point.choices and t.text in _choice_words(point):
+        if point is not None and point.choices and _in_choice(toks, i, point):
             continue  # "vent mode minimum": a choice of the point, no bound (what is named
             # as the value is the choice check's, `_value`)
         if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
