@@ -264,6 +264,11 @@ class Semantic:
             return None
         best = full[0]
         rest = [f.score for f in full[1:]]
+        if not writes and a.question and "set" in a.words and \
+                self.profiles.by_id[best.point].role == "setpoint":
+            # "what's conche 2 set to": of what is named, the one setting asked for, however
+            # close its measurements come (they are not what is asked)
+            rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
         point = self.profiles.by_id[best.point].point
