@@ -50,6 +50,8 @@ from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 TOP = 5  # candidates offered to the model
 _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
+#: what begins the words that say where, which both sides of an "and" share ("... in house 1")
+_WHERE = frozenset(("in", "on", "of", "at", "for", "from"))
 #: what stands between "all"/"every" and the word it is said of ("all of the three zones")
 _BEFORE_NOUN = frozenset(("the", "of", "our", "my", "your", "these", "those", "its", "their"))
 #: words after "all"/"every" that name nothing ("all right", "is everything ok")
@@ -264,6 +266,11 @@ class Semantic:
             return None
         best = full[0]
         rest = [f.score for f in full[1:]]
+        if not writes and a.question and "set" in a.words and \
+                self.profiles.by_id[best.point].role == "setpoint":
+            # "what's conche 2 set to": of what is named, the one setting asked for, however
+            # close its measurements come (they are not what is asked)
+            rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
         point = self.profiles.by_id[best.point].point
@@ -284,17 +291,29 @@ class Semantic:
                          others)
 
     def _conjunction(self, a: Analysis) -> list[str] | None:
-        """ "kiln 1 dry and wet bulb", "temperature and pressure of boiler 3": the words on
-        either side of "and" name one point each, with the rest of the command; both, in the
-        order said."""
+        """ "kiln 1 dry and wet bulb", "temperature and pressure of boiler 3", "feed, permeate
+        and concentrate pressure on train 1", "ammonia and CO2 in house 1": the words on either
+        side of "and" (and of the commas before it) name one point each, with the rest of the
+        command; all of them, in the order said."""
         toks = a.toks
         joins = [i for i, t in enumerate(toks) if t.raw == "and" and 0 < i < len(toks) - 1]
         if len(joins) != 1 or a.words & PLURAL_MARKS:
             return None
         i = joins[0]
-        # "dry and wet bulb": one word each, the rest shared; "set pump 1 to 900 and open
-        # valve 2": a whole command each
-        for left, right in (([i + 1], [i - 1]), (range(i, len(toks)), range(i + 1))):
+        # one word each, the rest shared: "dry and wet bulb"; "feed, permeate and concentrate"
+        items = [i - 1]
+        while items[0] > 0 and toks[items[0]].after_break:
+            items.insert(0, items[0] - 1)
+        items.append(i + 1)
+        found = [self._sure_without(a, (set(items) - {k}) | {i}) for k in items]
+        if all(found) and len(set(found)) == len(found):
+            return [p for p in found if p is not None]
+        # a whole command each: "set pump 1 to 900 and open valve 2"; and the first with what
+        # the second ends with, where it says where ("ammonia and CO2 in house 1")
+        n = len(toks)
+        tail = next((k for k in range(i + 2, n) if toks[k].raw in _WHERE), n)
+        for left, right in ((range(i, n), range(i + 1)),
+                            (range(i, tail), range(i + 1))):
             sides = [self._sure_without(a, set(drop) | {i}) for drop in (left, right)]
             if sides[0] is not None and sides[1] is not None and sides[0] != sides[1]:
                 return [sides[0], sides[1]]

@@ -167,6 +167,9 @@ def test_chinese_is_split_to_cover_the_most(text: str, want: list[tuple[str, str
                             ("quantity.temperature", "temperature")]),
     ("2号料塔", [("thing.silo", "料塔")]),
     ("湿帘泵", [("thing.cooling_pad", "湿帘"), ("thing.pump", "泵")]),
+    # moisture: of the air (humidity) or of a sheet, grain or soil (水分, its content)
+    ("reel moisture", [("thing.reel", "reel"), ("quantity.humidity", "moisture"),
+                       ("quantity.moisture_content", "moisture")]),
 ])
 def test_words_of_trades(text: str, want: list[tuple[str, str]]) -> None:
     assert found(text) == want

@@ -1,0 +1,51 @@
+""""What's kiln 2 set to" asks the one setting of kiln 2, however many measurements kiln 2 has;
+where it has two settings, the words do not say which."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.config.loader import validate
+from hermesd.context import RequestContext
+from hermesd.router import Router
+
+
+def _number(name: str, address: int, unit: str, **more: Any) -> dict[str, Any]:
+    return {"name": name, "table": "holding", "address": address, "type": "float32",
+            "unit": unit, **more}
+
+
+CONFIG = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "kiln2_temp": _number("Kiln 2 temperature", 0, "°C"),
+        "kiln2_temp_sp": _number("Kiln 2 temperature setpoint", 2, "°C", writable=True,
+                                 min=0, max=1200),
+        "kiln2_speed": _number("Kiln 2 speed", 4, "rpm"),
+        "kiln2_draft": _number("Kiln 2 draft", 6, "Pa"),
+        "dryer_temp": _number("Dryer temperature", 8, "°C"),
+        "dryer_temp_sp": _number("Dryer temperature setpoint", 10, "°C", writable=True,
+                                 min=0, max=300),
+        "dryer_speed_sp": _number("Dryer belt speed setpoint", 12, "m/min", writable=True,
+                                  min=0, max=20),
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+ROUTER = Router(CONFIG)
+
+
+async def _route(text: str) -> dict[str, Any]:
+    routed = await ROUTER.route(RequestContext.make("control", "viewer"), text)
+    return routed.action.to_dict()
+
+
+@pytest.mark.parametrize("text", ["what's kiln 2 set to", "what is kiln two set at?"])
+async def test_the_one_setting_is_read(text: str) -> None:
+    assert await _route(text) == {"name": "read", "args": {"point": "kiln2_temp_sp"}}
+
+
+async def test_of_two_settings_neither_is_guessed() -> None:
+    action = await _route("what's the dryer set to")
+    assert action["name"] != "read", action
