@@ -332,6 +332,11 @@ def _explained(text: str, toks: list[Token], point: Point,
         return None
     profile = profiles.by_id[point.id]
     found = terms(text, toks, profiles)
+    if not found:
+        # no word says which point is meant ("far 1", "2 back", "1 at"): whatever proposed
+        # this one guessed it
+        return Doubt("unexplained", tuple(t.shown for t in toks if not t.zh or t.written)
+                     or (text.strip(),))
     allowed = MANNER | _spellings(point.unit)
     choice = {s.concept for choice, said in spellings(point) if choice == value
               for s in profiles.lexicon.concepts(said)} if point.choices else set()
