@@ -332,3 +332,29 @@ def test_a_word_every_setpoint_has_says_no_setpoint(text: str, point: str) -> No
     # picked (the gas flow setpoint = 2 Nm³/h, or the engine's = 2 MW).
     action = _route(GAS, text, _write(point, 2))
     assert action["name"] != "write", (text, action)
+
+
+# -- "load" of a kW point -------------------------------------------------------------------------
+
+CHILLER = _plant({
+    "ch_power_sp": {"name": "Chiller 1 power limit", "table": "holding", "address": 0,
+                    "unit": "kW", "type": "float32", "writable": True, "min": 0, "max": 500},
+    "ch_power": {"name": "Chiller 1 power", "table": "input", "address": 2, "unit": "kW",
+                 "type": "float32"},
+    "gen_sp": {"name": "Generator setpoint", "table": "holding", "address": 4, "unit": "kW",
+               "type": "float32", "writable": True, "min": 0, "max": 500},
+})
+
+
+@pytest.mark.xfail(strict=True, reason="the semantic stage takes the chiller's power limit as "
+                   "sure (0.66 against the generator setpoint's 0.52) though 'load' names "
+                   "neither and both are in kW; the gate does not ask whether another writable "
+                   "point explains the words as well (see test_a_word_every_setpoint_has_says_"
+                   "no_setpoint). Not fixed: it needs the semantic margin to count a word only a "
+                   "unit explains, a scoring change to measure on the plants first")
+def test_load_in_kw_names_no_one_of_two_kw_setpoints() -> None:
+    # The user saw: "load to 80 kW" write Chiller 1 power limit = 80 kW, the rules alone,
+    # where the plant's generator setpoint is in kW too (and a generator's load is its
+    # power). Before "load" was made the power of a kW point it was asked back.
+    action = _route(CHILLER, "load to 80 kW")
+    assert action["name"] != "write", action
