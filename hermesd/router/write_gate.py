@@ -353,6 +353,16 @@ def _explained(text: str, toks: list[Token], point: Point,
                 for t in found):
             unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed]
     if not unexplained:
+        # "load to 80 kW": the words say only what the point's unit measures, and another
+        # writable point has that unit (a generator setpoint in kW beside a chiller's power
+        # limit): the unit tells them apart no better than the word
+        named = [t for t in found if not {t.raw, t.word, t.shown} & allowed
+                 and not t.concepts & choice]
+        if named and point.unit and not any(_by_name(t, profile) for t in named) and any(
+                o is not profile and o.point.writable and o.point.unit == point.unit
+                for o in profiles.all):
+            unexplained = [t.shown for t in named]
+    if not unexplained:
         # "separator speed feedback 90": a word for the measured value ("feedback", "actual",
         # "PV", 反馈), which names no point alone (no term) but says the measurement is meant,
         # not the setpoint beside it; unless the point's own names say it
@@ -365,6 +375,13 @@ def _explained(text: str, toks: list[Token], point: Point,
 
 
 _MEASURED = "role.measured"
+
+
+def _by_name(t: Term, profile: Profile) -> bool:
+    """The point's own names say this word, or a concept of them (not only its unit)."""
+    return t.word in profile.names or t.word in profile.words or any(
+        w in profile.names for w in t.alts) or bool(
+        t.concepts & (profile.concepts | profile.part_concepts | profile.things))
 
 
 def _clipped(word: str, profile: Profile, profiles: Profiles) -> bool:

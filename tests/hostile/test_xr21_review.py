@@ -346,15 +346,18 @@ CHILLER = _plant({
 })
 
 
-@pytest.mark.xfail(strict=True, reason="the semantic stage takes the chiller's power limit as "
-                   "sure (0.66 against the generator setpoint's 0.52) though 'load' names "
-                   "neither and both are in kW; the gate does not ask whether another writable "
-                   "point explains the words as well (see test_a_word_every_setpoint_has_says_"
-                   "no_setpoint). Not fixed: it needs the semantic margin to count a word only a "
-                   "unit explains, a scoring change to measure on the plants first")
 def test_load_in_kw_names_no_one_of_two_kw_setpoints() -> None:
     # The user saw: "load to 80 kW" write Chiller 1 power limit = 80 kW, the rules alone,
     # where the plant's generator setpoint is in kW too (and a generator's load is its
-    # power). Before "load" was made the power of a kW point it was asked back.
+    # power): the semantic stage took the chiller's limit as sure (0.66 against 0.52) though
+    # only the unit explains "load". Before "load" was made the power of a kW point it was
+    # asked back.
     action = _route(CHILLER, "load to 80 kW")
     assert action["name"] != "write", action
+
+
+@pytest.mark.parametrize(("text", "point"), [("set chiller 1 load to 80 kW", "ch_power_sp"),
+                                             ("set generator setpoint to 80 kW", "gen_sp")])
+def test_a_kw_point_named_takes_its_load(text: str, point: str) -> None:
+    assert _route(CHILLER, text, _write(point, 80)) == {
+        "name": "write", "args": {"point": point, "value": 80}}
