@@ -114,6 +114,8 @@ ENDED = [
     "灌装机停清洗",
     "灌装机清洗停止",
     "灌装机退出清洗",  # filler: leave cleaning
+    "filler leave CIP",
+    "filler: leave hand",
 ]
 
 
