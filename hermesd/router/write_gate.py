@@ -633,10 +633,17 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             continue  # 多 of 多少 is a question, caught there; "来" of "来一下" is no bound
         if problem == "relative" and after.startswith(_ZH_TO):
             continue  # "提高到1000": to a value
+        if problem == "relative" and piece == "加" and \
+                _ADDED_BY.match("".join(pieces[k + 1:k + 3])):
+            continue  # 加酸泵, 加碱泵, 加氯机: what adds a chemical, a name and no increase
         if problem == "question" and piece in ("需要",) and not text.endswith(("吗", "?", "？")):
             continue
         return Doubt(problem, (piece,))
     return None
+
+
+#: a chemical and then a machine, after 加 (加酸泵): a dosing machine's name
+_ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
 
 
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
