@@ -114,3 +114,21 @@ async def test_normal_cubic_metres_are_a_unit(text: str, written: bool) -> None:
     routed = await Router(GAS).route(RequestContext.make("control", "operator"), text)
     assert (routed.action.to_dict() == {"name": "write", "args": {"point": "gas_sp",
                                                                   "value": 1800}}) is written
+
+
+async def test_an_on_off_word_asked_is_a_read() -> None:
+    assert await _route("flue damper open?") == {"name": "read",
+                                                   "args": {"point": "flue_damper"}}
+    assert await _route("engine 1 jacket water pump on?") == {
+        "name": "read", "args": {"point": "eng1_jacket_pump"}}
+
+
+@pytest.mark.parametrize("text", ["oil pressure on engine 1",  # no point has an oil pressure
+                                  "how thick is the flue damper"])
+async def test_a_quantity_no_point_has_is_answered_so(text: str) -> None:
+    assert (await _route(text))["args"].get("reason") == "unknown_point"
+
+
+async def test_a_request_asked_is_still_a_request() -> None:
+    assert await _route("can you turn the flue damper on?") == {
+        "name": "write", "args": {"point": "flue_damper", "value": True}}

@@ -49,3 +49,21 @@ async def test_the_one_setting_is_read(text: str) -> None:
 async def test_of_two_settings_neither_is_guessed() -> None:
     action = await _route("what's the dryer set to")
     assert action["name"] != "read", action
+
+
+SHEET = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "ice_temp": {**_number("Ice surface temperature", 0, "°C"),
+                     "aliases": ["sheet temperature"]},
+        "ice_temp_sp": _number("Ice surface temperature setpoint", 2, "°C", writable=True,
+                               min=-9, max=-2),
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+async def test_a_write_to_a_reading_by_its_alias_is_never_the_reading() -> None:
+    # "the sheet" is the reading's alias; its setpoint may be meant, never a write to it
+    routed = await Router(SHEET).route(RequestContext.make("control", "operator"),
+                                       "set the sheet to -6.5")
+    assert routed.action.args.get("point") != "ice_temp", routed.action
