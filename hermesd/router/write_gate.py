@@ -649,7 +649,10 @@ _ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
+    written = _unit_as_written(text, toks, point)
     for i, t in enumerate(toks):
+        if i in written:
+            continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
@@ -668,6 +671,22 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
     return None
+
+
+def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
+    """Where the point's own unit, spelled as its config spells it (a unit the vocabulary may
+    not know: "g/min", "t/d"), follows a number: the positions of its tokens."""
+    unit = (point.unit or "").strip()
+    if not unit or not re.search(r"\d\s*" + re.escape(unit.casefold()) + r"(?![\w/])",
+                                 text.casefold()):
+        return set()
+    spelled = [t.raw for t in tokens(unit)]
+    n = len(spelled)
+    at: set[int] = set()
+    for i in range(1, len(toks) - n + 1):
+        if toks[i - 1].number is not None and [t.raw for t in toks[i:i + n]] == spelled:
+            at.update(range(i, i + n))
+    return at
 
 
 def _value(toks: list[Token], own: _Own, point: Point, value: Any,

@@ -132,3 +132,23 @@ async def test_a_quantity_no_point_has_is_answered_so(text: str) -> None:
 async def test_a_request_asked_is_still_a_request() -> None:
     assert await _route("can you turn the flue damper on?") == {
         "name": "write", "args": {"point": "flue_damper", "value": True}}
+
+
+SPRAY = validate({
+    "node": {"id": "n"},
+    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
+    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+        "spray": {"name": "Coating pan 1 spray rate", "unit": "g/min", "table": "holding",
+                  "address": 0, "type": "float32", "writable": True, "min": 0, "max": 400},
+    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("spray rate 180 g/min on pan 1", True),  # its own unit, as the config spells it
+    ("spray rate 180 g on pan 1", False),  # grams are no rate
+    ("spray rate 180 kg/min on pan 1", False),
+])
+async def test_a_unit_the_vocabulary_lacks_is_the_points_own(text: str, written: bool) -> None:
+    routed = await Router(SPRAY).route(RequestContext.make("control", "operator"), text)
+    assert (routed.action.to_dict() == {"name": "write", "args": {"point": "spray",
+                                                                  "value": 180}}) is written
