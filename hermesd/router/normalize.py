@@ -88,9 +88,10 @@ _PIECE = re.compile(
     r"|(?P<stray>\d+)"
     r"|(?P<word>[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+"
     r"(?:'[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+)?)")  # "pH值": pH, then 值
-#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows
+#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows ("the
+#: number one compressor": no "the one", a pronoun)
 _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
-                          r"|\b(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
+                          r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b)")
 
 

@@ -41,6 +41,8 @@ def test_numbers_in_words_and_numerals(text: str, want: list[float]) -> None:
 @pytest.mark.parametrize(("text", "want"), [
     ("#3 boiler temperature", ["3", "boiler", "temperature"]),
     ("boiler no. 3 temp", ["boiler", "3", "temperature"]),
+    ("is the number one compressor running", ["is", "1", "compressor", "running"]),
+    ("the one on the left", ["the", "one", "on", "the", "left"]),  # a pronoun
     ("Boiler3 temp", ["boiler", "3", "temperature"]),
     ("pump number 2", ["pump", "2"]),
     ("the third boiler", ["the", "3", "boiler"]),
