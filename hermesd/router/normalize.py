@@ -88,9 +88,12 @@ _PIECE = re.compile(
     r"|(?P<stray>\d+)"
     r"|(?P<word>[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+"
     r"(?:'[^\W\d_\u3007\u3400-\u4dbf\u4e00-\u9fff]+)?)")  # "pH值": pH, then 值
-#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows
+#: "1st", "2nd", "4th": an ordinal ("4th effect vacuum" is the fourth effect's)
+_ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
+#: "no. 3", "number 3", "#3", "number one": the word only says that a number follows ("the
+#: number one compressor": no "the one", a pronoun)
 _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
-                          r"|\b(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
+                          r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b)")
 
 
@@ -145,6 +148,9 @@ def tokens(text: str) -> list[Token]:
     text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
     text, units = _units(text)
     found = literals(text)
+    # the numbers written with an ordinal's ending ("4th"), and where that ending is
+    suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
+                and _ORDINAL_SUFFIX.match(text, lit.end)}
     slotted = []
     last = 0
     for k, lit in enumerate(found):
@@ -156,6 +162,7 @@ def tokens(text: str) -> list[Token]:
     text = _NUMBER_SIGN.sub(" ", text)
     out: list[Token] = []
     end = -1  # where the piece before ended: Chinese numerals and digits written together
+    ending = False  # the number before was written with an ordinal's ending ("4th")
     for match in _PIECE.finditer(text):
         kind = match.lastgroup
         raw = match.group(0)
@@ -171,10 +178,20 @@ def tokens(text: str) -> list[Token]:
                              unit=symbol))
         elif kind == "lit":
             _literal(found[ord(raw) - _SLOT], out, touching)
+            if ord(raw) - _SLOT in suffixed and out and out[-1].is_number:
+                out[-1] = replace(out[-1], ordinal=True)
+                ending = True
+                end = match.end()
+                continue
         elif kind == "stray":  # digits that only NFKC made ("㏠"): none a person typed
             out.append(_unreadable(raw))
+        elif ending and raw in ("st", "nd", "rd", "th"):
+            ending = False  # the "th" of "4th", said with its number
+            end = match.end()
+            continue
         else:
             out.append(_word(raw, out))
+        ending = False
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()

@@ -28,7 +28,7 @@ from hermesd.router.normalize import (
     tokens,
 )
 from hermesd.router.numbers import exact
-from hermesd.router.profiles import Profile, Profiles
+from hermesd.router.profiles import SETPOINT_WORDS, Profile, Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CHANGE_WORDS,
@@ -244,7 +244,8 @@ class RuleRouter:
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
-        question = yes_no or first in WH_START or any(map(question_mark, text.rstrip()[-1:])) or \
+        asked = any(map(question_mark, text.rstrip()[-1:]))  # ("fan 2 on?" asks, sets nothing)
+        question = yes_no or first in WH_START or asked or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
         # a number is in "setpoint 65" (not asked: "is the mill mode manual?"); not where a
@@ -257,8 +258,10 @@ class RuleRouter:
         # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
         wants_write = bool(spoken & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
                            or to_value
-                           or _switched(toks) or self._done_first(toks, question)) \
-            and not yes_no and first not in WH_START and not _asks_of_a_setting(toks)
+                           or (_switched(toks) and not asked)
+                           or self._done_first(toks, question)) \
+            and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
+            and not (asked and _state_last(toks))
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks),
                         named=named)
@@ -572,10 +575,16 @@ class RuleRouter:
         1's speed never stands in for the pump's.)"""
         found = terms(a.text, a.toks, self.profiles, spell=False)
         quantities = [t for t in found if "quantity" in t.kinds or t.unit]
-        ids = self.profiles.by_id[read_only].ids
-        return bool(quantities) and any(
-            all(explain(t, p) for t in quantities)
-            for p in self.profiles.all if p.point.writable and p.ids == ids)
+        profile = self.profiles.by_id[read_only]
+        ids = profile.ids
+        if not quantities:
+            # "set the sheet to -6.5" of an "Ice surface temperature" (alias "sheet
+            # temperature") that has a setpoint: the setpoint may be meant, never the reading
+            own = set(profile.key) - SETPOINT_WORDS
+            return any(p.point.writable and p.ids == ids and p.role == "setpoint"
+                       and own <= set(p.key) for p in self.profiles.all)
+        return any(all(explain(t, p) for t in quantities)
+                   for p in self.profiles.all if p.point.writable and p.ids == ids)
 
     def _stands_in(self, point: str, about: set[str]) -> bool:
         """Whether writable `point` is about what `about` names: all of it, or all but the
@@ -884,6 +893,17 @@ def asks_degree(toks: list[Token]) -> bool:
             if j < len(toks) and toks[j].raw in _OPENED:
                 return True
     return False
+
+
+#: states a thing is asked to be in, said last ("damper open?", "fan 2 on?")
+_STATES_LAST = frozenset(("on", "off", "open", "opened", "closed", "shut", "running", "stopped"))
+
+
+def _state_last(toks: list[Token]) -> bool:
+    """A state said last, after what it is of, and no verb before it: "flue damper open?"
+    asks whether it is (and a "?" is there), not to open it ("can you turn it on?" asks to)."""
+    return len(toks) > 1 and toks[-1].raw in _STATES_LAST and not toks[-1].zh and \
+        not any(t.raw in WRITE_VERBS for t in toks[:-1])
 
 
 def _where(toks: list[Token], i: int) -> bool:

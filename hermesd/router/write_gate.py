@@ -684,16 +684,26 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             continue  # 多 of 多少 is a question, caught there; "来" of "来一下" is no bound
         if problem == "relative" and after.startswith(_ZH_TO):
             continue  # "提高到1000": to a value
+        if problem == "relative" and piece == "加" and \
+                _ADDED_BY.match("".join(pieces[k + 1:k + 3])):
+            continue  # 加酸泵, 加碱泵, 加氯机: what adds a chemical, a name and no increase
         if problem == "question" and piece in ("需要",) and not text.endswith(("吗", "?", "？")):
             continue
         return Doubt(problem, (piece,))
     return None
 
 
+#: a chemical and then a machine, after 加 (加酸泵): a dosing machine's name
+_ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
+
+
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
+    written = _unit_as_written(text, toks, point)
     for i, t in enumerate(toks):
+        if i in written:
+            continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
@@ -712,6 +722,22 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
     return None
+
+
+def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
+    """Where the point's own unit, spelled as its config spells it (a unit the vocabulary may
+    not know: "g/min", "t/d"), follows a number: the positions of its tokens."""
+    unit = (point.unit or "").strip()
+    if not unit or not re.search(r"\d\s*" + re.escape(unit.casefold()) + r"(?![\w/])",
+                                 text.casefold()):
+        return set()
+    spelled = [t.raw for t in tokens(unit)]
+    n = len(spelled)
+    at: set[int] = set()
+    for i in range(1, len(toks) - n + 1):
+        if toks[i - 1].number is not None and [t.raw for t in toks[i:i + n]] == spelled:
+            at.update(range(i, i + n))
+    return at
 
 
 def _value(toks: list[Token], own: _Own, point: Point, value: Any,

@@ -4,39 +4,30 @@ request to delete anything else is still refused."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
+from tests.support.plants import modbus_plant, routed
 
 ACCESS = {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}}
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": ACCESS,
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "ahu_mode": {"name": "AHU mode", "table": "holding", "address": 0, "writable": True,
                      "map": {0: "stopped", 1: "occupied", 2: "purge"}},
         "n2_purge_valve": {"name": "Nitrogen purge valve", "table": "coil", "address": 0,
                            "writable": True},
         "hall_temp": {"name": "Hall air temperature", "table": "input", "address": 1,
                       "unit": "°C", "type": "float32"},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
-PLAIN = validate({
-    "node": {"id": "n"},
-    "access": ACCESS,
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+})
+PLAIN = modbus_plant({
         "hall_temp": {"name": "Hall air temperature", "table": "input", "address": 1,
                       "unit": "°C", "type": "float32"},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 
 
 async def _route(config: Any, text: str) -> dict[str, Any]:
-    routed = await Router(config).route(RequestContext.make("control", "operator"), text)
-    return routed.action.to_dict()
+    return await routed(Router(config), text)
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [

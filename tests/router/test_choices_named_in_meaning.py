@@ -4,36 +4,30 @@ One choice meant, and it is the value written; never two, nor a choice the point
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
 from hermesd.router.choices import named_choices
 from hermesd.router.normalize import tokens
 from hermesd.router.write_gate import gated
+from tests.support.plants import modbus_plant, routed
 
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "filler_mode": {"name": "Filler mode", "table": "holding", "address": 0,
                         "writable": True,
                         "map": {0: "off", 1: "production", 2: "cleaning", 3: "manual"}},
         "filler_output": {"name": "Filler output", "table": "input", "address": 1,
                           "unit": "bottles/h", "type": "uint16"},
         "filler_running": {"name": "Filler running", "table": "discrete", "address": 0},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 ROUTER = Router(CONFIG)
 MODE = CONFIG.points["filler_mode"]
 
 
 async def _route(text: str) -> dict[str, Any]:
-    routed = await ROUTER.route(RequestContext.make("control", "operator"), text)
-    return routed.action.to_dict()
+    return await routed(ROUTER, text, "operator")
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -82,26 +76,21 @@ def test_the_write_gate_takes_only_the_choice_meant(text: str, value: str,
     assert (gated(text, MODE, value, ROUTER.rules.profiles) is None) is passes
 
 
-MAX_MODE = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+MAX_MODE = modbus_plant({
         "vent_mode": {"name": "House 2 ventilation mode", "table": "holding", "address": 0,
                       "writable": True,
                       "map": {0: "off", 1: "minimum", 2: "transition", 3: "tunnel"}},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 
 
 @pytest.mark.parametrize(("text", "value"), [("house 2 vent mode minimum", "minimum"),
                                              ("set house 2 ventilation mode to minimum",
                                               "minimum")])
 async def test_a_choice_named_like_a_bound_is_a_choice(text: str, value: str) -> None:
-    routed = await Router(MAX_MODE).route(RequestContext.make("control", "operator"), text)
-    assert routed.action.to_dict() == {"name": "write",
-                                       "args": {"point": "vent_mode", "value": value}}
+    assert await routed(Router(MAX_MODE), text) == {
+        "name": "write", "args": {"point": "vent_mode", "value": value}}
 
 
 async def test_a_bound_said_of_a_choice_is_still_no_write() -> None:
-    routed = await Router(MAX_MODE).route(RequestContext.make("control", "operator"),
-                                          "house 2 vent mode to at least transition")
-    assert routed.action.name != "write"
+    action = await routed(Router(MAX_MODE), "house 2 vent mode to at least transition")
+    assert action["name"] != "write"

@@ -167,6 +167,14 @@ def test_chinese_is_split_to_cover_the_most(text: str, want: list[tuple[str, str
                             ("quantity.temperature", "temperature")]),
     ("2号料塔", [("thing.silo", "料塔")]),
     ("湿帘泵", [("thing.cooling_pad", "湿帘"), ("thing.pump", "泵")]),
+    ("气候补偿", [("thing.weather_compensation", "气候补偿")]),
+    ("3号缸温度", [("thing.dyeing_machine", "缸"), ("quantity.temperature", "温度")]),
+    ("气缸压力", [("thing.actuator", "气缸"), ("quantity.pressure", "压力")]),  # no 缸 there
+    ("hoist", [("thing.crane", "hoist"), ("thing.elevator", "hoist")]),
+    ("混合汁锤度", [("thing.mixed_juice", "混合汁"), ("quantity.brix", "锤度")]),
+    ("融雪池", [("thing.snow_melt_pit", "融雪池")]),
+    ("oil pressure", [("quantity.oil_pressure", "oil pressure")]),
+    ("how thick", [("quantity.thickness", "how thick"), ("quantity.viscosity", "how thick")]),
     # moisture: of the air (humidity) or of a sheet, grain or soil (水分, its content)
     ("reel moisture", [("thing.reel", "reel"), ("quantity.humidity", "moisture"),
                        ("quantity.moisture_content", "moisture")]),

@@ -4,14 +4,12 @@ concentrate pressure on train 1" reads each, with what the list shares (the pres
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
+from tests.support.plants import modbus_plant, routed
 
 
 def _input(name: str, address: int, unit: str) -> dict[str, Any]:
@@ -26,17 +24,12 @@ POINTS |= {f"h{n}_{what}": _input(f"House {n} {label}", 40 + 2 * n + k, "ppm")
                                                                 ("co2", "CO2")))}
 POINTS["t1_feed_sp"] = {**_input("Train 1 feed pressure setpoint", 60, "bar"),
                         "table": "holding", "writable": True, "min": 0, "max": 80}
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": POINTS}}},
-    Path("/etc/hermesd/hermesd.yaml"))
+CONFIG = modbus_plant(POINTS)
 ROUTER = Router(CONFIG)
 
 
 async def _route(text: str) -> dict[str, Any]:
-    routed = await ROUTER.route(RequestContext.make("control", "operator"), text)
-    return routed.action.to_dict()
+    return await routed(ROUTER, text, "operator")
 
 
 @pytest.mark.parametrize(("text", "points"), [

@@ -41,6 +41,10 @@ def test_numbers_in_words_and_numerals(text: str, want: list[float]) -> None:
 @pytest.mark.parametrize(("text", "want"), [
     ("#3 boiler temperature", ["3", "boiler", "temperature"]),
     ("boiler no. 3 temp", ["boiler", "3", "temperature"]),
+    ("is the number one compressor running", ["is", "1", "compressor", "running"]),
+    ("the one on the left", ["the", "one", "on", "the", "left"]),  # a pronoun
+    ("4th effect vacuum", ["4", "effect", "vacuum"]),
+    ("the 2nd pump", ["the", "2", "pump"]),
     ("Boiler3 temp", ["boiler", "3", "temperature"]),
     ("pump number 2", ["pump", "2"]),
     ("the third boiler", ["the", "3", "boiler"]),
@@ -219,3 +223,9 @@ def test_a_character_that_begins_a_plant_word_is_that_word_s(text: str, first: s
 
 def test_a_chinese_ordinal_still_follows_its_thing() -> None:
     assert texts("1号给水泵转速") == ["feed", "water", "pump", "1", "speed"]
+
+
+def test_a_number_with_an_ordinals_ending_numbers_a_thing() -> None:
+    assert [(t.number, t.ordinal) for t in tokens("3rd kiln") if t.is_number] == [(3, True)]
+    assert [(t.number, t.ordinal) for t in tokens("kiln 3 to 40") if t.is_number] == [
+        (3, False), (40, False)]

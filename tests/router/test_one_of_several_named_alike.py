@@ -7,19 +7,17 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hermesd.answer import Action
-from hermesd.config.loader import validate
 from hermesd.context import RequestContext
 from hermesd.router import Routed, Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import Analysis
 from hermesd.router.write_gate import gated
-from tests.support.plants import NoWorker
+from tests.support.plants import NoWorker, modbus_plant
 
 
 def _number(name: str, address: int, **more: Any) -> dict[str, Any]:
@@ -27,10 +25,7 @@ def _number(name: str, address: int, **more: Any) -> dict[str, Any]:
             **more}
 
 
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "fp1_speed": _number("Feed pump 1 speed", 0, unit="rpm"),
         "fp2_speed": _number("Feed pump 2 speed", 2, unit="rpm"),
         "fp1_speed_sp": _number("Feed pump 1 speed setpoint", 4, unit="rpm", writable=True,
@@ -38,7 +33,7 @@ CONFIG = validate({
         "fp2_speed_sp": _number("Feed pump 2 speed setpoint", 6, unit="rpm", writable=True,
                                 min=0, max=3000),
         "kiln1_temp": _number("Kiln 1 temperature", 8, unit="°C"),
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 ROUTER = Router(CONFIG)
 
 

@@ -8,19 +8,14 @@ and power plant made up here:
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
+from tests.support.plants import modbus_plant, routed
 
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"chp": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "eng1_power": {"name": "Engine 1 electrical output", "unit": "MW", "table": "input",
                        "address": 0, "type": "float32"},
         "eng1_power_sp": {"name": "Engine 1 output setpoint", "unit": "MW", "table": "holding",
@@ -34,13 +29,12 @@ CONFIG = validate({
                             "address": 2, "type": "float32"},
         "hall_temp": {"name": "Engine hall temperature", "unit": "°C", "table": "input",
                       "address": 4, "type": "float32"},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 ROUTER = Router(CONFIG)
 
 
 async def _route(text: str) -> dict[str, Any]:
-    routed = await ROUTER.route(RequestContext.make("control", "operator"), text)
-    return routed.action.to_dict()
+    return await routed(ROUTER, text, "operator")
 
 
 @pytest.mark.parametrize(("text", "value"), [
@@ -96,13 +90,10 @@ async def test_hold_off_on_doing_it_is_a_wait() -> None:
         != "write"
 
 
-GAS = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+GAS = modbus_plant({
         "gas_sp": {"name": "Gas flow setpoint", "unit": "Nm³/h", "table": "holding",
                    "address": 0, "type": "float32", "writable": True, "min": 0, "max": 3000},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 
 
 @pytest.mark.parametrize(("text", "written"), [
@@ -111,6 +102,39 @@ GAS = validate({
     ("gas flow setpoint to 1800 m3/h", False),  # cubic metres at another state: asked back
 ])
 async def test_normal_cubic_metres_are_a_unit(text: str, written: bool) -> None:
-    routed = await Router(GAS).route(RequestContext.make("control", "operator"), text)
-    assert (routed.action.to_dict() == {"name": "write", "args": {"point": "gas_sp",
-                                                                  "value": 1800}}) is written
+    action = await routed(Router(GAS), text)
+    assert (action == {"name": "write", "args": {"point": "gas_sp", "value": 1800}}) is written
+
+
+async def test_an_on_off_word_asked_is_a_read() -> None:
+    assert await _route("flue damper open?") == {"name": "read",
+                                                   "args": {"point": "flue_damper"}}
+    assert await _route("engine 1 jacket water pump on?") == {
+        "name": "read", "args": {"point": "eng1_jacket_pump"}}
+
+
+@pytest.mark.parametrize("text", ["oil pressure on engine 1",  # no point has an oil pressure
+                                  "how thick is the flue damper"])
+async def test_a_quantity_no_point_has_is_answered_so(text: str) -> None:
+    assert (await _route(text))["args"].get("reason") == "unknown_point"
+
+
+async def test_a_request_asked_is_still_a_request() -> None:
+    assert await _route("can you turn the flue damper on?") == {
+        "name": "write", "args": {"point": "flue_damper", "value": True}}
+
+
+SPRAY = modbus_plant({
+        "spray": {"name": "Coating pan 1 spray rate", "unit": "g/min", "table": "holding",
+                  "address": 0, "type": "float32", "writable": True, "min": 0, "max": 400},
+})
+
+
+@pytest.mark.parametrize(("text", "written"), [
+    ("spray rate 180 g/min on pan 1", True),  # its own unit, as the config spells it
+    ("spray rate 180 g on pan 1", False),  # grams are no rate
+    ("spray rate 180 kg/min on pan 1", False),
+])
+async def test_a_unit_the_vocabulary_lacks_is_the_points_own(text: str, written: bool) -> None:
+    action = await routed(Router(SPRAY), text)
+    assert (action == {"name": "write", "args": {"point": "spray", "value": 180}}) is written

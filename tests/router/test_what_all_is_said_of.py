@@ -4,14 +4,12 @@ is an OR) makes no read of every point of the quantity: which ones are meant is 
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
+from tests.support.plants import modbus_plant, routed
 
 
 def _temp(name: str, address: int) -> dict[str, Any]:
@@ -19,10 +17,7 @@ def _temp(name: str, address: int) -> dict[str, Any]:
             "unit": "°C"}
 
 
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "zone1_temp": _temp("Zone 1 temperature", 0),
         "zone2_temp": _temp("Zone 2 temperature", 2),
         "chw_temp": _temp("Chilled water supply temperature", 4),
@@ -31,13 +26,12 @@ CONFIG = validate({
                              "description": "Minutes until the firing swaps ports"},
         "reversal_request": {"name": "Manual reversal", "table": "coil", "address": 0,
                              "description": "Swaps the firing to the other port now"},
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 ROUTER = Router(CONFIG)
 
 
 async def _route(text: str) -> dict[str, Any]:
-    routed = await ROUTER.route(RequestContext.make("control", "viewer"), text)
-    return routed.action.to_dict()
+    return await routed(ROUTER, text, "viewer")
 
 
 @pytest.mark.parametrize(("text", "points"), [

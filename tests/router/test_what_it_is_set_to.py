@@ -3,14 +3,12 @@ where it has two settings, the words do not say which."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from hermesd.config.loader import validate
-from hermesd.context import RequestContext
 from hermesd.router import Router
+from tests.support.plants import modbus_plant, routed
 
 
 def _number(name: str, address: int, unit: str, **more: Any) -> dict[str, Any]:
@@ -18,10 +16,7 @@ def _number(name: str, address: int, unit: str, **more: Any) -> dict[str, Any]:
             "unit": unit, **more}
 
 
-CONFIG = validate({
-    "node": {"id": "n"},
-    "access": {"roles": {"viewer": {"read": True}}},
-    "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1", "points": {
+CONFIG = modbus_plant({
         "kiln2_temp": _number("Kiln 2 temperature", 0, "°C"),
         "kiln2_temp_sp": _number("Kiln 2 temperature setpoint", 2, "°C", writable=True,
                                  min=0, max=1200),
@@ -32,13 +27,12 @@ CONFIG = validate({
                                  min=0, max=300),
         "dryer_speed_sp": _number("Dryer belt speed setpoint", 12, "m/min", writable=True,
                                   min=0, max=20),
-    }}}}, Path("/etc/hermesd/hermesd.yaml"))
+})
 ROUTER = Router(CONFIG)
 
 
 async def _route(text: str) -> dict[str, Any]:
-    routed = await ROUTER.route(RequestContext.make("control", "viewer"), text)
-    return routed.action.to_dict()
+    return await routed(ROUTER, text, "viewer")
 
 
 @pytest.mark.parametrize("text", ["what's kiln 2 set to", "what is kiln two set at?"])
@@ -49,3 +43,17 @@ async def test_the_one_setting_is_read(text: str) -> None:
 async def test_of_two_settings_neither_is_guessed() -> None:
     action = await _route("what's the dryer set to")
     assert action["name"] != "read", action
+
+
+SHEET = modbus_plant({
+        "ice_temp": {**_number("Ice surface temperature", 0, "°C"),
+                     "aliases": ["sheet temperature"]},
+        "ice_temp_sp": _number("Ice surface temperature setpoint", 2, "°C", writable=True,
+                               min=-9, max=-2),
+})
+
+
+async def test_a_write_to_a_reading_by_its_alias_is_never_the_reading() -> None:
+    # "the sheet" is the reading's alias; its setpoint may be meant, never a write to it
+    action = await routed(Router(SHEET), "set the sheet to -6.5")
+    assert action["args"].get("point") != "ice_temp", action

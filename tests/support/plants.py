@@ -213,6 +213,24 @@ def placed_without_model(router: Router, text: str) -> Action | None:
     return None if found is None else found.action
 
 
+#: a viewer who reads and an operator who writes
+READ_WRITE = {"viewer": {"read": True}, "operator": {"read": True, "write": True}}
+
+
+def modbus_plant(points: dict[str, Any]) -> Config:
+    """A plant made up for a test: one Modbus device on loopback with these points, read by a
+    viewer and written by an operator."""
+    return validate({"node": {"id": "n"}, "access": {"roles": READ_WRITE},
+                     "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1",
+                                         "points": points}}},
+                    Path("/etc/hermesd/hermesd.yaml"))
+
+
+async def routed(router: Router, text: str, role: str = "operator") -> dict[str, Any]:
+    """The action the whole router answers `role` with (no model: the stages before it)."""
+    return (await router.route(RequestContext.make("control", role), text)).action.to_dict()
+
+
 async def routed_without_model(router: Router, text: str) -> Action:
     """What the whole router answers, as an engineer, when the stages need no model: the rules,
     the semantic stage, then the write gate."""
