@@ -269,7 +269,9 @@ FILLERS = frozenset("""
     here back
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
-BOOL_STATES = frozenset("running run operating active enabled working going open on".split())
+BOOL_STATES = frozenset(
+    "running run operating active enabled working going open on spinning started stopped closed "
+    "off".split())
 #: "what speed is it running at": a verb of motion before "at" says nothing of the point
 MOTION_AT = frozenset("running going turning spinning doing sitting working".split())
 

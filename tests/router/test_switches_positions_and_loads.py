@@ -138,3 +138,9 @@ SPRAY = modbus_plant({
 async def test_a_unit_the_vocabulary_lacks_is_the_points_own(text: str, written: bool) -> None:
     action = await routed(Router(SPRAY), text)
     assert (action == {"name": "write", "args": {"point": "spray", "value": 180}}) is written
+
+
+@pytest.mark.parametrize("text", ["is the flue damper closed", "is engine 1 jacket water pump stopped",
+                                  "is engine 1 jacket water pump spinning"])
+async def test_a_state_asked_of_an_on_off_point_is_its_read(text: str) -> None:
+    assert (await _route(text))["name"] == "read"
