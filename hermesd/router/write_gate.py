@@ -278,6 +278,10 @@ def ids_said(toks: list[Token], *, write: bool, value: Any = None,
 _VALUE_BEFORE = frozenset(("to", "at", "by", "from"))
 
 
+#: what happens to a plant, after "at"/"on": "fan on at start-up", "pump off on trip" say when
+_EVENTS = frozenset("start stop startup shutdown trip restart boot changeover alarm".split())
+
+
 _QUOTES = "\"“”„«»「」『』〝〞＂"
 
 
@@ -519,6 +523,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             continue
         if word == "write" and raw[i + 1:i + 2] in (["down"], ["up"]):
             return Doubt("question", ("write " + raw[i + 1],))  # "write down: set ...": a note
+        if word in ("at", "on", "upon") and raw[i + 1:i + 2] and raw[i + 1] in _EVENTS and \
+                raw[i + 1] not in own.raws:
+            return Doubt("when", (f"{word} {raw[i + 1]}",))  # "fan on at start-up", "off on stop"
         if word == "close" and raw[i + 1:i + 2] == ["to"] and \
                 any(x.number is not None for x in toks[i + 2:i + 3]):
             return Doubt("approximate", ("close to",))

@@ -144,3 +144,12 @@ async def test_a_unit_the_vocabulary_lacks_is_the_points_own(text: str, written:
                                   "is engine 1 jacket water pump spinning"])
 async def test_a_state_asked_of_an_on_off_point_is_its_read(text: str) -> None:
     assert (await _route(text))["name"] == "read"
+
+
+@pytest.mark.parametrize("text", ["jacket water pump on at start-up on engine 1",
+                                  "engine 1 jacket water pump off on stop",
+                                  "engine 1 jacket water pump on at restart"])
+async def test_a_switch_on_an_event_is_a_condition(text: str) -> None:
+    action = await _route(text)
+    assert action["name"] != "write" and action["args"].get("value_problem") in ("when", None), \
+        action
