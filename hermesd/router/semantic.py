@@ -405,6 +405,9 @@ class Semantic:
                              why="plural write")
         if marked and several and self._marked_unexplained(a, terms, several):
             return Judgement(None, fits, plural=True, why="plural, what is all not said")
+        if "both" in a.words and len(several) != 2:
+            # "temperature of both zones" where three zones have one: which two, is not said
+            return Judgement(None, fits, plural=True, why="both, of other than two")
         if len(several) >= 2 and len(several) <= MAX_READ:
             return Judgement(Placement(Action("read", {"points": several}), 1.0), fits,
                              plural=True, why="plural read")

@@ -54,3 +54,10 @@ async def test_a_plural_only_a_description_shares_is_no_read_of_several() -> Non
     # "fires": the firing of the descriptions, no thing the points are
     action = await _route("reverse the fires now")
     assert not (action["name"] == "read" and "points" in action["args"]), action
+
+
+async def test_both_is_two() -> None:
+    three = Router(modbus_plant({f"zone{n}_temp": _temp(f"Zone {n} temperature", 2 * n)
+                                 for n in (1, 2, 3)}))
+    action = await routed(three, "temperature of both zones", "viewer")
+    assert not (action["name"] == "read" and len(action["args"].get("points", [])) == 3), action
