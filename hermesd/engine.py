@@ -399,11 +399,15 @@ class Engine:
                        reply=error_reply(exc.message, zh))
 
     def _finish(self, ctx: RequestContext, timer: float, answer: Answer) -> Answer:
-        """`timer`: the request's start (time.perf_counter())."""
+        """`timer`: the request's start (time.perf_counter()).
+
+        The answer's record is made here, complete, and it is counted and queued for the audit
+        log as soon as the answer has gone (`_account`, called soon: in this turn of the loop,
+        after the step that sends the answer): neither changes the answer, and a client waits
+        for neither. A write's intent is durable before the device is touched, as ever."""
         answer.trace_id = ctx.trace_id
         total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
-        self.metrics.observe(answer.route, answer.status, total / 1000)
         record = self._record(ctx, answer.route, answer.action, "done")
         record["status"] = answer.status
         if answer.error:
@@ -414,8 +418,14 @@ class Engine:
                 record["value"] = result["value"]
             elif "values" in result:
                 record["values"] = [item.get("value") for item in result["values"]]
-        self.audit.append(record)
+        asyncio.get_running_loop().call_soon(self._account, answer.route, answer.status,
+                                             total / 1000, record)
         return answer
+
+    def _account(self, route: str, status: str, seconds: float, record: dict[str, Any]) -> None:
+        """Count an answered request and queue its audit record (see `_finish`)."""
+        self.metrics.observe(route, status, seconds)
+        self.audit.append(record)
 
     def _record(self, ctx: RequestContext, route: str, action: Action | None,
                 phase: str) -> dict[str, Any]:
