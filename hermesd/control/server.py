@@ -289,9 +289,10 @@ class _Connection(asyncio.BufferedProtocol):
         """A request is answered (or its connection aborted): its slot is free. Once only."""
         if self.inflight.pop(key, None) is None:
             return
-        causes = self.server._slots.release_request(self.peer.uid, self.trusted)
+        slots = self.server._slots
+        slots.release_request(self.peer.uid, self.trusted)
         if self.server._quiet.holding:
-            for cause in causes:
+            for cause in slots.request_causes(self.peer.uid):
                 self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()
