@@ -61,6 +61,8 @@ class ToolLink:
         self.tool = tool
         self._reader = reader
         self._writer = writer
+        #: the stream's transport, once (the writer's property is a Python call per request)
+        self._transport = writer.transport
         self._on_event = on_event
         self._decoder = FrameDecoder()
         self._pending: dict[int, asyncio.Future[Message]] = {}
@@ -72,6 +74,8 @@ class ToolLink:
         #: a schema is a pure function of the arguments, and these are every read's
         self._checked: set[tuple[str, str]] = set()
         self.closed = asyncio.Event()
+        #: `closed.is_set()`, as a plain attribute: asked on every call and every frame
+        self.shut = False
         self.close_reason = ""
         self.last_pong = time.monotonic()
         self._lost: asyncio.Future[None] | None = None  # done when the transport is gone
@@ -166,7 +170,7 @@ class ToolLink:
             self._shutdown(self.close_reason or "connection closed")
 
     def _received(self, data: bytes) -> None:
-        if self.closed.is_set():
+        if self.shut:
             return
         try:
             for obj in self._decoder.feed(data):
@@ -181,7 +185,7 @@ class ToolLink:
 
     def _ended(self, exc: Exception | None) -> None:
         """The stream ended (exc: how, when it broke)."""
-        if self.closed.is_set():
+        if self.shut:
             return
         if self._decoder.pending:
             self._bad_frame(ProtocolError(f"stream ended inside a frame "
@@ -200,18 +204,18 @@ class ToolLink:
         return [decode(obj) for obj in self._decoder.feed(data)]
 
     def _dispatch(self, msg: Message) -> None:
-        if isinstance(msg, Event):
-            try:
-                self._on_event(self.tool, msg)
-            except Exception:
-                log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
-            return
-        if isinstance(msg, (Result, Error, Pong)):
+        if msg.__class__ is Result or isinstance(msg, (Error, Pong)):  # (a result: most)
             fut = self._pending.pop(msg.id, None)
             if fut is None:
                 log.debug("tool %s answered id %s nobody waits for (late)", self.tool, msg.id)
             elif not fut.done():
                 fut.set_result(msg)
+            return
+        if isinstance(msg, Event):
+            try:
+                self._on_event(self.tool, msg)
+            except Exception:
+                log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
             return
         raise ProtocolError(f"unexpected {msg.TYPE} from a tool")
 
@@ -225,6 +229,7 @@ class ToolLink:
         for fut in pending.values():
             if not fut.done():
                 fut.set_exception(ToolUnavailable(self.tool, reason))
+        self.shut = True
         self.closed.set()
         self._writer.close()
 
@@ -259,9 +264,9 @@ class ToolLink:
     async def _request(self, msg: Message | bytes, msg_id: int, timeout: float) -> Message:
         """Send `msg` (a message, or a frame already encoded) and wait for the answer to
         `msg_id`, at most `timeout` seconds."""
-        if self.closed.is_set():
+        if self.shut:
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
-        transport = self._writer.transport
+        transport = self._transport
         if transport.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
