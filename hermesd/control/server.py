@@ -245,6 +245,14 @@ class _Connection(asyncio.BufferedProtocol):
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
+            if len(frames) == 1 and decoder.error is None and not self.backlog and \
+                    not self._write_paused:
+                # one whole request and nothing waiting (most reads): `_pump`, without the
+                # backlog's round trip
+                self._start(frames[0])
+                if self.frame_started is not None or not self.inflight:
+                    self._arm()
+                return
             self.backlog.extend(frames)
         if decoder.error is not None:  # after the good frames that came before it
             self._end_after = (self._bad_frame(str(decoder.error)),)
