@@ -263,7 +263,28 @@ class ToolLink:
 
     async def _request(self, msg: Message | bytes, msg_id: int, timeout: float) -> Message:
         """Send `msg` (a message, or a frame already encoded) and wait for the answer to
-        `msg_id`, at most `timeout` seconds."""
+        `msg_id`, at most `timeout` seconds. (`call` does the same in its own frame.)"""
+        transport, fut = self._expect(msg_id, timeout)
+        try:
+            transport.write(msg if isinstance(msg, bytes) else encode(msg))
+            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
+                # until the tool reads, but no longer than this call's deadline: a tool that
+                # reads nothing held every call past it until its ping found it hung
+                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
+            return await fut
+        except TimeoutError:
+            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+        except (ConnectionError, OSError) as exc:
+            raise ToolUnavailable(self.tool, str(exc)) from None
+        finally:
+            self._due.pop(msg_id, None)
+            self._pending.pop(msg_id, None)
+
+    def _expect(self, msg_id: int, timeout: float
+                ) -> tuple[asyncio.WriteTransport, asyncio.Future[Message]]:
+        """The transport to send a request on, and the future its answer (or its deadline,
+        `timeout` seconds from now) resolves; ToolUnavailable if the tool cannot be asked.
+        The caller sends, waits, and then forgets `msg_id` (`_request`)."""
         if self.shut:
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
         transport = self._transport
@@ -281,20 +302,7 @@ class ToolLink:
         self._due[msg_id] = due
         if self._timer_at is None or due < self._timer_at:
             self._watch(loop, due)
-        try:
-            transport.write(msg if isinstance(msg, bytes) else encode(msg))
-            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
-                # until the tool reads, but no longer than this call's deadline: a tool that
-                # reads nothing held every call past it until its ping found it hung
-                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
-            return await fut
-        except TimeoutError:
-            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
-        except (ConnectionError, OSError) as exc:
-            raise ToolUnavailable(self.tool, str(exc)) from None
-        finally:
-            self._due.pop(msg_id, None)
-            self._pending.pop(msg_id, None)
+        return transport, fut
 
     def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         """Have the link's timer fire at `due` (earlier than it would)."""
@@ -345,9 +353,22 @@ class ToolLink:
                     and len(self._checked) < MAX_CHECKED:
                 self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
-        reply = await self._request(
-            encode_call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id,
-            timeout)
+        frame = encode_call(msg_id, action, args, context, max(1, int(timeout * 1000)))
+        # `_request(frame, msg_id, timeout)`, in this frame: no coroutine of its own to make,
+        # step and resume on every call
+        transport, fut = self._expect(msg_id, timeout)
+        try:
+            transport.write(frame)
+            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
+                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
+            reply = await fut
+        except TimeoutError:
+            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+        except (ConnectionError, OSError) as exc:
+            raise ToolUnavailable(self.tool, str(exc)) from None
+        finally:
+            self._due.pop(msg_id, None)
+            self._pending.pop(msg_id, None)
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
         assert isinstance(reply, Result)
