@@ -26,6 +26,9 @@ RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
 
 
+_new_tuple = tuple.__new__  # a named tuple of all its fields, without its Python __new__
+
+
 class ReadOutcome(NamedTuple):  # a named tuple: immutable, and cheap to make on every read
     judgement: Judgement
     error: HermesError | None = None  # why the device was not read (the value is then stale)
@@ -119,7 +122,7 @@ class Dispatcher:
         judged = self.cache.take(point.id, value, ts)
         if judged is None:  # NaN refused by the cache, or older than the reading it keeps
             judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
-        return ReadOutcome(judged)
+        return _new_tuple(ReadOutcome, (judged, None))  # ReadOutcome(judged), on every read
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
         tool = self._tool(point)
