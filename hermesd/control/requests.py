@@ -233,10 +233,12 @@ class RequestDecoder(FrameDecoder):
         buffer = self._buffer
         if not buffer and data.find(b"\n") == len(data) - 1 >= 0:
             # one whole frame in one read, nothing held (most requests): the same checks
-            # without the copies in and out of the buffer
-            limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
-            if len(data) - 1 > limit:
-                raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
+            # without the copies in and out of the buffer, and whether it is an audio ask
+            # (the larger limit) asked only of a frame past the smaller one
+            if len(data) - 1 > MAX_REQUEST:
+                limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
+                if len(data) - 1 > limit:
+                    raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
             frames.append(parse_frame(data[:-1]))
             return
         buffer += data
