@@ -401,14 +401,24 @@ class Engine:
     def _finish(self, ctx: RequestContext, timer: float, answer: Answer) -> Answer:
         """`timer`: the request's start (time.perf_counter()).
 
-        The answer's record is made here, complete, and it is counted and queued for the audit
-        log as soon as the answer has gone (`_account`, called soon: in this turn of the loop,
-        after the step that sends the answer): neither changes the answer, and a client waits
-        for neither. A write's intent is durable before the device is touched, as ever."""
+        The answer is counted, and its record made and queued for the audit log, as soon as it
+        has gone (`_account`, called soon: after the step that sends it, before the loop waits
+        for more): neither changes the answer, nothing changes an answer's status, action or
+        result once it is made, and a client waits for neither. The words of an `ask` are
+        taken for its record now (they are forgotten when it returns). A write's intent is
+        durable before the device is touched, as ever."""
         answer.trace_id = ctx.trace_id
         total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
-        record = self._record(ctx, answer.route, answer.action, "done")
+        asked = self._asked.get(ctx.trace_id) if self._asked else None  # (none: no `ask`)
+        asyncio.get_running_loop().call_soon(self._account, ctx, answer, total / 1000, asked)
+        return answer
+
+    def _account(self, ctx: RequestContext, answer: Answer, seconds: float,
+                 asked: dict[str, Any] | None) -> None:
+        """Count an answered request and queue its `done` record (see `_finish`)."""
+        self.metrics.observe(answer.route, answer.status, seconds)
+        record = self._record_of(ctx, answer.route, answer.action, "done", asked)
         record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
@@ -418,17 +428,17 @@ class Engine:
                 record["value"] = result["value"]
             elif "values" in result:
                 record["values"] = [item.get("value") for item in result["values"]]
-        asyncio.get_running_loop().call_soon(self._account, answer.route, answer.status,
-                                             total / 1000, record)
-        return answer
-
-    def _account(self, route: str, status: str, seconds: float, record: dict[str, Any]) -> None:
-        """Count an answered request and queue its audit record (see `_finish`)."""
-        self.metrics.observe(route, status, seconds)
         self.audit.append(record)
 
     def _record(self, ctx: RequestContext, route: str, action: Action | None,
                 phase: str) -> dict[str, Any]:
+        return self._record_of(ctx, route, action, phase,
+                               self._asked.get(ctx.trace_id) if self._asked else None)
+
+    def _record_of(self, ctx: RequestContext, route: str, action: Action | None, phase: str,
+                   asked: dict[str, Any] | None) -> dict[str, Any]:
+        """The audit record of a request; `asked`: the words of an `ask` and what routing
+        went by (none for another request)."""
         record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
                   "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
                   "action": None if action is None else
@@ -437,10 +447,8 @@ class Engine:
             record["uid"] = ctx.peer_uid
         if ctx.origin:  # where the request came from within its door (an MQTT topic)
             record["origin"] = ctx.origin[:256]
-        if self._asked:  # (none: no `ask` in progress)
-            asked = self._asked.get(ctx.trace_id)
-            if asked is not None:  # the words of an `ask`, and what routing went by
-                record.update(asked)
+        if asked is not None:
+            record.update(asked)
         return record
 
     # -- events from tools -------------------------------------------------------------------
