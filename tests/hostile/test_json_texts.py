@@ -109,7 +109,7 @@ def _outcome(decode: Any, text: str) -> tuple[str, Any]:
 def test_the_scanner_called_directly_decodes_as_the_decoder_does(text: str) -> None:
     """`loads` calls the decoder's scanner itself, around `JSONDecoder.decode`'s two frames:
     the same value, or the same error with the same message and position, for any text."""
-    for decoder in (strict_json._PLAIN, strict_json._CHECKED):
+    for decoder in (strict_json._PLAIN, strict_json._FLOATS_CHECKED, strict_json._CHECKED):
         assert _outcome(functools.partial(strict_json._decode, decoder), text) == \
             _outcome(decoder.decode, text)
 
