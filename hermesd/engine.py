@@ -241,43 +241,58 @@ class Engine:
             self.inflight -= 1
         return self._finish(ctx, timer, answer)
 
-    async def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
-                       *, asked: bool) -> Answer:
+    def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
+                 *, asked: bool) -> Coroutine[Any, Any, Answer]:
+        """What carries out `action`, to be awaited; BadRequest or UnknownPoint at once for an
+        action or point there is not. A direct read or write is its own coroutine, with none
+        of this one's around it (whose frame every request would make, step and resume)."""
         name = action.name
         if name == "respond":
-            args = action.args
-            example = next(iter(self.registry.points), "a point")
-            reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
-                                  example=example.replace("_", " "),
-                                  asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
-            return Answer("ok", route, action, reply=reply)
+            return self._respond(route, action, zh)
         handler = self.actions.get(name)
         if handler is not None:
-            try:
-                answer: Answer = await handler(ctx, route, action, zh)
-            except Forbidden as exc:
-                if not asked:
-                    raise
-                refused = respond("not_allowed", refused=action.to_dict())
-                return self._failed(ctx, route, refused, exc, zh)
-            return answer
+            return self._handled(handler, ctx, route, action, zh, asked=asked)
         if name not in ("read", "write"):
             raise BadRequest(f"unknown action {name!r}")
         args = action.args
         if name == "read" and "points" in args:
-            return await self._read_many(ctx, route, action, self._points_of(action), zh)
+            return self._read_many(ctx, route, action, self._points_of(action), zh)
         point_id = args.get("point")
         point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
         if point is None:
             raise UnknownPoint(str(point_id))
+        act = self._read if name == "read" else self._write
+        if not asked:  # (a refusal raises, and `_run` answers it)
+            return act(ctx, route, action, point, zh)
+        return self._refused_as_asked(act(ctx, route, action, point, zh), ctx, route, action, zh)
+
+    async def _respond(self, route: Route, action: Action, zh: bool) -> Answer:
+        args = action.args
+        example = next(iter(self.registry.points), "a point")
+        reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
+                              example=example.replace("_", " "),
+                              asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
+        return Answer("ok", route, action, reply=reply)
+
+    async def _handled(self, handler: Any, ctx: RequestContext, route: Route, action: Action,
+                       zh: bool, *, asked: bool) -> Answer:
+        """An action a component answers (history, alarms, ack)."""
         try:
-            if name == "read":
-                return await self._read(ctx, route, action, point, zh)
-            return await self._write(ctx, route, action, point, zh)
-        except (Forbidden, Rejected) as exc:
+            answer: Answer = await handler(ctx, route, action, zh)
+        except Forbidden as exc:
             if not asked:
                 raise
-            # a command that tried what it may not: it becomes a `respond`, refused with a code
+            refused = respond("not_allowed", refused=action.to_dict())
+            return self._failed(ctx, route, refused, exc, zh)
+        return answer
+
+    async def _refused_as_asked(self, acting: Coroutine[Any, Any, Answer], ctx: RequestContext,
+                                route: Route, action: Action, zh: bool) -> Answer:
+        """A read or write a command asked for: one it may not do becomes a `respond`, refused
+        with a code."""
+        try:
+            return await acting
+        except (Forbidden, Rejected) as exc:
             refused = respond("not_allowed", refused=action.to_dict())
             return self._failed(ctx, route, refused, exc, zh)
 
