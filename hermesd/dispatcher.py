@@ -108,8 +108,14 @@ class Dispatcher:
                 answered = await self._attempt(ctx, tool, "read", args)
             except ToolError as exc:
                 answered = await self._retry(ctx, tool, "read", args, exc)
-            result = _own(tool, point, answered)
-            value = _reported(tool, point, result["value"])
+            if answered.get("point", point.id) != point.id:  # (`_own`, without its call)
+                _own(tool, point, answered)
+            result = answered
+            try:  # (`_reported`, without its call)
+                value = reported(point, result["value"])
+            except ValueError as exc:
+                raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
+                                                        f"point: {exc}") from None
         except HermesError as exc:
             judged = self.cache.judge(point.id)
             if judged is None:
