@@ -12,6 +12,7 @@ Home Assistant's push-to-talk, hermesctl's own answers): a failure becomes an an
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import repeat
 from typing import Any, Literal
 
 from hermesd.core.errors import ErrorCode, HermesError
@@ -76,9 +77,8 @@ class Answer:
     extra: dict[str, Any] = field(default_factory=dict)  # e.g. transcript, id
 
     def to_dict(self) -> dict[str, Any]:
-        timings = {}
-        for key, ms in self.timings_ms.items():  # a loop: a comprehension is a call (3.11)
-            timings[key] = round(ms, 3)
+        timings_ms = self.timings_ms  # each rounded, in C-level passes (no step per timing)
+        timings = dict(zip(timings_ms, map(round, timings_ms.values(), repeat(3)), strict=True))
         action = self.action
         out: dict[str, Any] = {
             "status": self.status,

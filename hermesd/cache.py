@@ -52,6 +52,11 @@ MAX_MAGNITUDE = 1e300
 # object.__setattr__): every read makes a Reading and a Judgement
 
 
+#: a named tuple made from all its fields, without its Python __new__ (the reading and the
+#: judgement of every read)
+_new_tuple = tuple.__new__
+
+
 class Reading(NamedTuple):
     point: str
     value: Any
@@ -151,7 +156,7 @@ class ValueCache:
             # an older reading arriving late does not replace a newer one; but one stamped in
             # the future is newer than nothing that comes after it
             return _NOT_KEPT
-        reading = self._readings[point] = Reading(point, value, ts)
+        reading = self._readings[point] = _new_tuple(Reading, (point, value, ts, False))
         if old is not None and old.value == value and not old.restored:
             self._refreshed = True
             return reading, False
@@ -237,7 +242,7 @@ class ValueCache:
             return Judgement(reading, age, True, f"older than its max age of {max_age:g} s")
         if reading.restored:
             return Judgement(reading, age, True, "from before the restart, not confirmed since")
-        return Judgement(reading, age, False)
+        return _new_tuple(Judgement, (reading, age, False, ""))  # Judgement(reading, age, False)
 
     def fresh(self, point: str, now: float) -> bool:
         """Whether `judge(point, now)` would find a value that is not stale, without making the

@@ -26,6 +26,9 @@ RETRY_FIRST = 0.05
 MIN_CALL_TIME = 0.005  # below this much time left, do not start another attempt
 
 
+_new_tuple = tuple.__new__  # a named tuple of all its fields, without its Python __new__
+
+
 class ReadOutcome(NamedTuple):  # a named tuple: immutable, and cheap to make on every read
     judgement: Judgement
     error: HermesError | None = None  # why the device was not read (the value is then stale)
@@ -105,8 +108,14 @@ class Dispatcher:
                 answered = await self._attempt(ctx, tool, "read", args)
             except ToolError as exc:
                 answered = await self._retry(ctx, tool, "read", args, exc)
-            result = _own(tool, point, answered)
-            value = _reported(tool, point, result["value"])
+            if answered.get("point", point.id) != point.id:  # (`_own`, without its call)
+                _own(tool, point, answered)
+            result = answered
+            try:  # (`_reported`, without its call)
+                value = reported(point, result["value"])
+            except ValueError as exc:
+                raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
+                                                        f"point: {exc}") from None
         except HermesError as exc:
             judged = self.cache.judge(point.id)
             if judged is None:
@@ -119,7 +128,7 @@ class Dispatcher:
         judged = self.cache.take(point.id, value, ts)
         if judged is None:  # NaN refused by the cache, or older than the reading it keeps
             judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
-        return ReadOutcome(judged)
+        return _new_tuple(ReadOutcome, (judged, None))  # ReadOutcome(judged), on every read
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
         tool = self._tool(point)

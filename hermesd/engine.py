@@ -241,43 +241,58 @@ class Engine:
             self.inflight -= 1
         return self._finish(ctx, timer, answer)
 
-    async def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
-                       *, asked: bool) -> Answer:
+    def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
+                 *, asked: bool) -> Coroutine[Any, Any, Answer]:
+        """What carries out `action`, to be awaited; BadRequest or UnknownPoint at once for an
+        action or point there is not. A direct read or write is its own coroutine, with none
+        of this one's around it (whose frame every request would make, step and resume)."""
         name = action.name
         if name == "respond":
-            args = action.args
-            example = next(iter(self.registry.points), "a point")
-            reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
-                                  example=example.replace("_", " "),
-                                  asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
-            return Answer("ok", route, action, reply=reply)
+            return self._respond(route, action, zh)
         handler = self.actions.get(name)
         if handler is not None:
-            try:
-                answer: Answer = await handler(ctx, route, action, zh)
-            except Forbidden as exc:
-                if not asked:
-                    raise
-                refused = respond("not_allowed", refused=action.to_dict())
-                return self._failed(ctx, route, refused, exc, zh)
-            return answer
+            return self._handled(handler, ctx, route, action, zh, asked=asked)
         if name not in ("read", "write"):
             raise BadRequest(f"unknown action {name!r}")
         args = action.args
         if name == "read" and "points" in args:
-            return await self._read_many(ctx, route, action, self._points_of(action), zh)
+            return self._read_many(ctx, route, action, self._points_of(action), zh)
         point_id = args.get("point")
         point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
         if point is None:
             raise UnknownPoint(str(point_id))
+        act = self._read if name == "read" else self._write
+        if not asked:  # (a refusal raises, and `_run` answers it)
+            return act(ctx, route, action, point, zh)
+        return self._refused_as_asked(act(ctx, route, action, point, zh), ctx, route, action, zh)
+
+    async def _respond(self, route: Route, action: Action, zh: bool) -> Answer:
+        args = action.args
+        example = next(iter(self.registry.points), "a point")
+        reply = respond_reply(str(args.get("reason")), node=self.config.node.name,
+                              example=example.replace("_", " "),
+                              asked=str(args.get("asked", "")), text=args.get("text"), zh=zh)
+        return Answer("ok", route, action, reply=reply)
+
+    async def _handled(self, handler: Any, ctx: RequestContext, route: Route, action: Action,
+                       zh: bool, *, asked: bool) -> Answer:
+        """An action a component answers (history, alarms, ack)."""
         try:
-            if name == "read":
-                return await self._read(ctx, route, action, point, zh)
-            return await self._write(ctx, route, action, point, zh)
-        except (Forbidden, Rejected) as exc:
+            answer: Answer = await handler(ctx, route, action, zh)
+        except Forbidden as exc:
             if not asked:
                 raise
-            # a command that tried what it may not: it becomes a `respond`, refused with a code
+            refused = respond("not_allowed", refused=action.to_dict())
+            return self._failed(ctx, route, refused, exc, zh)
+        return answer
+
+    async def _refused_as_asked(self, acting: Coroutine[Any, Any, Answer], ctx: RequestContext,
+                                route: Route, action: Action, zh: bool) -> Answer:
+        """A read or write a command asked for: one it may not do becomes a `respond`, refused
+        with a code."""
+        try:
+            return await acting
+        except (Forbidden, Rejected) as exc:
             refused = respond("not_allowed", refused=action.to_dict())
             return self._failed(ctx, route, refused, exc, zh)
 
@@ -399,12 +414,26 @@ class Engine:
                        reply=error_reply(exc.message, zh))
 
     def _finish(self, ctx: RequestContext, timer: float, answer: Answer) -> Answer:
-        """`timer`: the request's start (time.perf_counter())."""
+        """`timer`: the request's start (time.perf_counter()).
+
+        The answer is counted, and its record made and queued for the audit log, as soon as it
+        has gone (`_account`, called soon: after the step that sends it, before the loop waits
+        for more): neither changes the answer, nothing changes an answer's status, action or
+        result once it is made, and a client waits for neither. The words of an `ask` are
+        taken for its record now (they are forgotten when it returns). A write's intent is
+        durable before the device is touched, as ever."""
         answer.trace_id = ctx.trace_id
         total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
-        self.metrics.observe(answer.route, answer.status, total / 1000)
-        record = self._record(ctx, answer.route, answer.action, "done")
+        asked = self._asked.get(ctx.trace_id) if self._asked else None  # (none: no `ask`)
+        asyncio.get_running_loop().call_soon(self._account, ctx, answer, total / 1000, asked)
+        return answer
+
+    def _account(self, ctx: RequestContext, answer: Answer, seconds: float,
+                 asked: dict[str, Any] | None) -> None:
+        """Count an answered request and queue its `done` record (see `_finish`)."""
+        self.metrics.observe(answer.route, answer.status, seconds)
+        record = self._record_of(ctx, answer.route, answer.action, "done", asked)
         record["status"] = answer.status
         if answer.error:
             record["error"] = answer.error["code"]
@@ -415,10 +444,16 @@ class Engine:
             elif "values" in result:
                 record["values"] = [item.get("value") for item in result["values"]]
         self.audit.append(record)
-        return answer
 
     def _record(self, ctx: RequestContext, route: str, action: Action | None,
                 phase: str) -> dict[str, Any]:
+        return self._record_of(ctx, route, action, phase,
+                               self._asked.get(ctx.trace_id) if self._asked else None)
+
+    def _record_of(self, ctx: RequestContext, route: str, action: Action | None, phase: str,
+                   asked: dict[str, Any] | None) -> dict[str, Any]:
+        """The audit record of a request; `asked`: the words of an `ask` and what routing
+        went by (none for another request)."""
         record = {"trace_id": ctx.trace_id, "phase": phase, "source": ctx.source, "who": ctx.peer,
                   "role": ctx.role, "route": route, "dry_run": ctx.dry_run,
                   "action": None if action is None else
@@ -427,10 +462,8 @@ class Engine:
             record["uid"] = ctx.peer_uid
         if ctx.origin:  # where the request came from within its door (an MQTT topic)
             record["origin"] = ctx.origin[:256]
-        if self._asked:  # (none: no `ask` in progress)
-            asked = self._asked.get(ctx.trace_id)
-            if asked is not None:  # the words of an `ask`, and what routing went by
-                record.update(asked)
+        if asked is not None:
+            record.update(asked)
         return record
 
     # -- events from tools -------------------------------------------------------------------

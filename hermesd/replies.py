@@ -61,6 +61,8 @@ def _shown(point: Point, value: Any, zh: bool, *, exact: bool = False) -> str:
 
 
 def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
+    if not (zh or j.stale or point.value_map):  # (most reads: what the rest says of them)
+        return f"{point.label('en')} is {format_value(point, j.reading.value)}."
     value = _shown(point, j.reading.value, zh)
     if zh:
         if not j.stale:

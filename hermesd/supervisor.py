@@ -124,7 +124,7 @@ class ToolProcess:
 
     def connected(self) -> ToolLink:
         link = self.link
-        if link is None or self.state != "running" or link.closed.is_set():
+        if link is None or self.state != "running" or link.shut:
             raise ToolUnavailable(self.name, self.last_error or self.state)
         return link
 

@@ -61,6 +61,8 @@ class ToolLink:
         self.tool = tool
         self._reader = reader
         self._writer = writer
+        #: the stream's transport, once (the writer's property is a Python call per request)
+        self._transport = writer.transport
         self._on_event = on_event
         self._decoder = FrameDecoder()
         self._pending: dict[int, asyncio.Future[Message]] = {}
@@ -72,6 +74,8 @@ class ToolLink:
         #: a schema is a pure function of the arguments, and these are every read's
         self._checked: set[tuple[str, str]] = set()
         self.closed = asyncio.Event()
+        #: `closed.is_set()`, as a plain attribute: asked on every call and every frame
+        self.shut = False
         self.close_reason = ""
         self.last_pong = time.monotonic()
         self._lost: asyncio.Future[None] | None = None  # done when the transport is gone
@@ -166,7 +170,7 @@ class ToolLink:
             self._shutdown(self.close_reason or "connection closed")
 
     def _received(self, data: bytes) -> None:
-        if self.closed.is_set():
+        if self.shut:
             return
         try:
             for obj in self._decoder.feed(data):
@@ -181,7 +185,7 @@ class ToolLink:
 
     def _ended(self, exc: Exception | None) -> None:
         """The stream ended (exc: how, when it broke)."""
-        if self.closed.is_set():
+        if self.shut:
             return
         if self._decoder.pending:
             self._bad_frame(ProtocolError(f"stream ended inside a frame "
@@ -200,18 +204,18 @@ class ToolLink:
         return [decode(obj) for obj in self._decoder.feed(data)]
 
     def _dispatch(self, msg: Message) -> None:
-        if isinstance(msg, Event):
-            try:
-                self._on_event(self.tool, msg)
-            except Exception:
-                log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
-            return
-        if isinstance(msg, (Result, Error, Pong)):
+        if msg.__class__ is Result or isinstance(msg, (Error, Pong)):  # (a result: most)
             fut = self._pending.pop(msg.id, None)
             if fut is None:
                 log.debug("tool %s answered id %s nobody waits for (late)", self.tool, msg.id)
             elif not fut.done():
                 fut.set_result(msg)
+            return
+        if isinstance(msg, Event):
+            try:
+                self._on_event(self.tool, msg)
+            except Exception:
+                log.exception("handling event %s of tool %s failed", msg.kind, self.tool)
             return
         raise ProtocolError(f"unexpected {msg.TYPE} from a tool")
 
@@ -225,6 +229,7 @@ class ToolLink:
         for fut in pending.values():
             if not fut.done():
                 fut.set_exception(ToolUnavailable(self.tool, reason))
+        self.shut = True
         self.closed.set()
         self._writer.close()
 
@@ -258,24 +263,8 @@ class ToolLink:
 
     async def _request(self, msg: Message | bytes, msg_id: int, timeout: float) -> Message:
         """Send `msg` (a message, or a frame already encoded) and wait for the answer to
-        `msg_id`, at most `timeout` seconds."""
-        if self.closed.is_set():
-            raise ToolUnavailable(self.tool, self.close_reason or "not connected")
-        transport = self._writer.transport
-        if transport.is_closing():  # the peer went away and the reader has not noticed yet:
-            # asyncio would drop the frame silently and uvloop raise RuntimeError
-            raise ToolUnavailable(self.tool, "the connection to the tool is closed")
-        loop = self._loop
-        if loop is None:
-            loop = self._loop = asyncio.get_running_loop()
-        fut: asyncio.Future[Message] = loop.create_future()
-        self._pending[msg_id] = fut
-        # the deadline fails the future itself, from the link's one timer (`_watch`): a timer
-        # handle armed and cancelled per call costs as much as the rest of the call's sending
-        due = loop.time() + timeout
-        self._due[msg_id] = due
-        if self._timer_at is None or due < self._timer_at:
-            self._watch(loop, due)
+        `msg_id`, at most `timeout` seconds. (`call` does the same in its own frame.)"""
+        transport, fut = self._expect(msg_id, timeout)
         try:
             transport.write(msg if isinstance(msg, bytes) else encode(msg))
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
@@ -290,6 +279,30 @@ class ToolLink:
         finally:
             self._due.pop(msg_id, None)
             self._pending.pop(msg_id, None)
+
+    def _expect(self, msg_id: int, timeout: float
+                ) -> tuple[asyncio.WriteTransport, asyncio.Future[Message]]:
+        """The transport to send a request on, and the future its answer (or its deadline,
+        `timeout` seconds from now) resolves; ToolUnavailable if the tool cannot be asked.
+        The caller sends, waits, and then forgets `msg_id` (`_request`)."""
+        if self.shut:
+            raise ToolUnavailable(self.tool, self.close_reason or "not connected")
+        transport = self._transport
+        if transport.is_closing():  # the peer went away and the reader has not noticed yet:
+            # asyncio would drop the frame silently and uvloop raise RuntimeError
+            raise ToolUnavailable(self.tool, "the connection to the tool is closed")
+        loop = self._loop
+        if loop is None:
+            loop = self._loop = asyncio.get_running_loop()
+        fut: asyncio.Future[Message] = loop.create_future()
+        self._pending[msg_id] = fut
+        # the deadline fails the future itself, from the link's one timer (`_watch`): a timer
+        # handle armed and cancelled per call costs as much as the rest of the call's sending
+        due = loop.time() + timeout
+        self._due[msg_id] = due
+        if self._timer_at is None or due < self._timer_at:
+            self._watch(loop, due)
+        return transport, fut
 
     def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         """Have the link's timer fire at `due` (earlier than it would)."""
@@ -340,9 +353,22 @@ class ToolLink:
                     and len(self._checked) < MAX_CHECKED:
                 self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
-        reply = await self._request(
-            encode_call(msg_id, action, args, context, max(1, int(timeout * 1000))), msg_id,
-            timeout)
+        frame = encode_call(msg_id, action, args, context, max(1, int(timeout * 1000)))
+        # `_request(frame, msg_id, timeout)`, in this frame: no coroutine of its own to make,
+        # step and resume on every call
+        transport, fut = self._expect(msg_id, timeout)
+        try:
+            transport.write(frame)
+            if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
+                await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
+            reply = await fut
+        except TimeoutError:
+            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+        except (ConnectionError, OSError) as exc:
+            raise ToolUnavailable(self.tool, str(exc)) from None
+        finally:
+            self._due.pop(msg_id, None)
+            self._pending.pop(msg_id, None)
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
         assert isinstance(reply, Result)

@@ -39,6 +39,9 @@ def reported(point: Point, value: Any) -> Any:
     a bool for a number. A tool of one's own ("exec") may say an on/off as 0 or 1. Such a
     value is no reading: kept, it would show "hot" as a good temperature, clear an alarm, or
     name a choice no map has ("turbo")."""
+    if not point.value_map and (value.__class__ is float or value.__class__ is int) and \
+            point.kind in _NUMBER_KINDS:
+        return value  # a number of a number point without a map (most reads): kept as it is
     kind = raw_kind(point)
     if kind == "bool" and not isinstance(value, bool) and type(value) is int and \
             value in (0, 1):
@@ -55,6 +58,7 @@ def reported(point: Point, value: Any) -> Any:
     return from_device(point, value)
 
 
+_NUMBER_KINDS = frozenset({"int", "float"})
 _KIND_WORDS = {"bool": "on/off (true or false)", "int": "whole numbers", "float": "numbers",
                "string": "text"}
 

@@ -105,23 +105,34 @@ class Slots:
         `trusted`: `is_trusted(uid)`, when the caller knows it already (it is asked per
         request, and a connection's peer does not change)."""
         lim = self.limits
+        inflight = self.inflight
+        held = inflight.get(uid, 0)  # (not inflight[uid]: Counter's __missing__ is Python)
         if not (is_trusted(uid) if trusted is None else trusted):
-            if self.inflight[uid] >= lim.inflight_per_uid:
+            if held >= lim.inflight_per_uid:
                 return (f"requests of uid {uid}", f"{who} already has {lim.inflight_per_uid} "
                         "requests in flight, the most one user may")
             if self.others_inflight >= lim.inflight_others:
                 return ("others busy", f"hermesd is working on {lim.inflight_others} requests "
                         "of users other than root and its own, the most it takes at once")
             self.others_inflight += 1
-        self.inflight[uid] += 1
+        inflight[uid] = held + 1
         return None
 
-    def release_request(self, uid: int | None, trusted: bool | None = None) -> list[str]:
-        self.inflight[uid] -= 1
-        if self.inflight[uid] <= 0:
-            del self.inflight[uid]
+    def release_request(self, uid: int | None, trusted: bool | None = None) -> None:
+        """Forget one request of `uid`; `request_causes` names the causes of refusal this may
+        have ended."""
+        inflight = self.inflight
+        held = inflight.get(uid, 0) - 1
+        if held > 0:
+            inflight[uid] = held
+        else:
+            inflight.pop(uid, None)  # (not del: Counter's __delitem__ is Python)
         if not (is_trusted(uid) if trusted is None else trusted):
             self.others_inflight -= 1
+
+    @staticmethod
+    def request_causes(uid: int | None) -> list[str]:
+        """The causes of refusal a request of `uid` ending may end."""
         return [f"requests of uid {uid}", "others busy"]
 
 

@@ -93,6 +93,7 @@ class Request(NamedTuple):  # immutable, and made on every request for less than
     timeout: float | None = None
 
 
+_new_request = tuple.__new__  # a Request of every field, without its Python __new__
 _COMMON_KEYS = COMMON.keys()
 #: each op's fields with the common ones, merged once rather than per request
 _SPECS = {op: {**COMMON, **fields} for op, fields in OPS.items()}
@@ -105,13 +106,18 @@ _REQUIRED = {op: frozenset(name for name, (_, required) in spec.items() if requi
 
 def _fields_hold(obj: dict[str, Any], op: str) -> bool:
     """Whether every field of `obj` is one of the op's, of its types, and none required is
-    missing: the common case in one pass over what came; `_refuse_fields` says what did not."""
+    missing: the common case in a few C-level passes over what came (no Python step per
+    field); `_refuse_fields` says what did not."""
     types = _TYPES[op]
-    for name, value in obj.items():
-        allowed = types.get(name)
-        if allowed is None or not isinstance(value, allowed) or \
-                (value.__class__ is bool and bool not in allowed):
+    try:
+        if not all(map(isinstance, obj.values(), map(types.__getitem__, obj))):
             return False
+    except KeyError:  # a field the op does not have
+        return False
+    if bool in map(type, obj.values()):  # a bool is an int: only a field of bools takes one
+        for name, value in obj.items():
+            if value.__class__ is bool and bool not in types[name]:
+                return False
     return obj.keys() >= _REQUIRED[op]
 
 
@@ -159,8 +165,8 @@ def parse(obj: dict[str, Any]) -> Request:
     fields = obj.copy()  # the op's own fields, in the order they came
     for name in _COMMON_KEYS & obj.keys():  # (mostly only `op`: no pass over every field)
         del fields[name]
-    return Request(op, fields, obj.get("id"), obj.get("role"), bool(obj.get("dry_run", False)),
-                   timeout)
+    return _new_request(Request, (op, fields, obj.get("id"), obj.get("role"),
+                                  bool(obj.get("dry_run", False)), timeout))
 
 
 def role_for(peer: Peer, requested: str | None, access: Access) -> str:
@@ -227,10 +233,12 @@ class RequestDecoder(FrameDecoder):
         buffer = self._buffer
         if not buffer and data.find(b"\n") == len(data) - 1 >= 0:
             # one whole frame in one read, nothing held (most requests): the same checks
-            # without the copies in and out of the buffer
-            limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
-            if len(data) - 1 > limit:
-                raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
+            # without the copies in and out of the buffer, and whether it is an audio ask
+            # (the larger limit) asked only of a frame past the smaller one
+            if len(data) - 1 > MAX_REQUEST:
+                limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
+                if len(data) - 1 > limit:
+                    raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
             frames.append(parse_frame(data[:-1]))
             return
         buffer += data

@@ -245,6 +245,14 @@ class _Connection(asyncio.BufferedProtocol):
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
+            if len(frames) == 1 and decoder.error is None and not self.backlog and \
+                    not self._write_paused:
+                # one whole request and nothing waiting (most reads): `_pump`, without the
+                # backlog's round trip
+                self._start(frames[0])
+                if self.frame_started is not None or not self.inflight:
+                    self._arm()
+                return
             self.backlog.extend(frames)
         if decoder.error is not None:  # after the good frames that came before it
             self._end_after = (self._bad_frame(str(decoder.error)),)
@@ -289,9 +297,10 @@ class _Connection(asyncio.BufferedProtocol):
         """A request is answered (or its connection aborted): its slot is free. Once only."""
         if self.inflight.pop(key, None) is None:
             return
-        causes = self.server._slots.release_request(self.peer.uid, self.trusted)
+        slots = self.server._slots
+        slots.release_request(self.peer.uid, self.trusted)
         if self.server._quiet.holding:
-            for cause in causes:
+            for cause in slots.request_causes(self.peer.uid):
                 self.server._quiet.clear(cause, f"control requests accepted again ({cause})")
         if not self.inflight:
             self.idle_since = self.loop.time()

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import operator
 import types
 import typing
 from dataclasses import dataclass, field
@@ -268,15 +269,21 @@ def _fast_result(obj: dict[str, Any]) -> Message | None:
     return None
 
 
+#: a call's fields, fetched in one C-level call, and the classes they must be of (exactly: a
+#: bool is no id)
+_CALL_FIELDS = operator.itemgetter("id", "action", "args", "context", "deadline_ms")
+_CALL_CLASSES = (int, str, dict, dict, int)
+
+
 def _fast_call(obj: dict[str, Any]) -> Message | None:
     if len(obj) != 6:
         return None
-    get = obj.get  # each field fetched once; `__class__ is`, not a call per field
-    msg_id, action, args, context, deadline_ms = (get("id"), get("action"), get("args"),
-                                                  get("context"), get("deadline_ms"))
-    if msg_id.__class__ is int and action.__class__ is str and args.__class__ is dict \
-            and context.__class__ is dict and deadline_ms.__class__ is int:
-        return Call(msg_id, action, args, context, deadline_ms)
+    try:
+        fields = _CALL_FIELDS(obj)  # with `type`: six, so nothing else
+    except KeyError:
+        return None
+    if tuple(map(type, fields)) == _CALL_CLASSES:
+        return Call(*fields)
     return None
 
 

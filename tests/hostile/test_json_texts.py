@@ -109,6 +109,73 @@ def _outcome(decode: Any, text: str) -> tuple[str, Any]:
 def test_the_scanner_called_directly_decodes_as_the_decoder_does(text: str) -> None:
     """`loads` calls the decoder's scanner itself, around `JSONDecoder.decode`'s two frames:
     the same value, or the same error with the same message and position, for any text."""
-    for decoder in (strict_json._PLAIN, strict_json._CHECKED):
+    for decoder in (strict_json._PLAIN, strict_json._FLOATS_CHECKED, strict_json._CHECKED):
         assert _outcome(functools.partial(strict_json._decode, decoder), text) == \
             _outcome(decoder.decode, text)
+
+
+# -- the pre-check: a text is decoded the quick way (no Python call per number) unless it may
+#    hold a number that does not fit; whichever way it went, the outcome must be the checked one
+
+_STRING_PARTS = st.sampled_from([
+    "0", "7", "4e5f", "3d4E", "1e400", "9" * 19, "9" * 20, "-0", "NaN", "Infinity", "x", " ",
+    ":", ",", "[", "{", "}", ".", '\\"', "\\\\", "\\u0030", "\\u0065", "\\n", "\\/", "é"])
+_STRINGS = st.one_of(
+    st.lists(_STRING_PARTS, max_size=8).map(lambda parts: '"' + "".join(parts) + '"'),
+    st.integers(0, 2**64 - 1).map(lambda n: f'"{n:016x}"'))  # trace ids, as hermesd makes them
+_NUMBERS = st.one_of(
+    st.sampled_from(["0", "-0", "-0.0", "1e5", "1E+2", "2.5e-3", "1e400", "-1e400", "1E400",
+                     "-1E+309", "1e-400", "1.5e308", "1e309", str(INT_MAX), str(INT_MAX + 1),
+                     str(INT_MIN), str(INT_MIN - 1), "9" * 19, "9" * 20, "-" + "9" * 20, "1" * 400 + ".5",
+                     "0." + "1" * 25, "NaN", "Infinity", "-Infinity"]),
+    st.integers(INT_MIN - 10, INT_MAX + 10).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr))
+_SPACE = st.sampled_from(["", "", " ", "\n", "\t "])
+
+
+@st.composite
+def _texts_with_numbers(draw: st.DrawFn) -> str:
+    """JSON texts of numbers of every kind among strings full of digits and escapes, often a
+    tool call's frame; sometimes cut short, so the decoder stops at an error part way."""
+    def joined(items: list[str], left: str, right: str) -> str:
+        return left + ",".join(draw(_SPACE) + item + draw(_SPACE) for item in items) + right
+    value = draw(st.recursive(
+        st.one_of(_NUMBERS, _STRINGS, st.sampled_from(["true", "null"])),
+        lambda inner: st.one_of(
+            st.lists(inner, max_size=4).map(lambda items: joined(items, "[", "]")),
+            st.lists(st.tuples(_STRINGS, inner), max_size=4).map(
+                lambda pairs: joined([f"{k}:{v}" for k, v in pairs], "{", "}"))),
+        max_leaves=12))
+    if draw(st.booleans()):
+        value = (f'{{"type":"call","id":{draw(_NUMBERS)},"action":"read","args":{value},'
+                 f'"context":{{"trace_id":{draw(_STRINGS)},"source":"control"}},'
+                 f'"deadline_ms":{draw(_NUMBERS)}}}')
+    if draw(st.integers(0, 4)) == 0:
+        value = value[:draw(st.integers(0, len(value)))]
+    return value
+
+
+@st.composite
+def _one_number_among_strings(draw: st.DrawFn) -> str:
+    """One number, the only thing in the text that may not fit, among strings of digits."""
+    before, after = draw(st.lists(_STRINGS, max_size=3)), draw(st.lists(_STRINGS, max_size=3))
+    number = draw(_NUMBERS)
+    if draw(st.booleans()):
+        return "[" + ",".join([*before, number, *after]) + "]"
+    return "{" + ",".join(f"{k}:{draw(_STRINGS)}" for k in before) + \
+        ("," if before else "") + f'"n":{draw(_SPACE)}{number}}}'
+
+
+@given(st.one_of(_texts_with_numbers(), _one_number_among_strings()))
+def test_the_quick_path_gives_what_the_checked_one_does(text: str) -> None:
+    """Big integers and numbers past a float are refused as before, with the same message,
+    however many digits, exponents and escapes the strings around them hold."""
+    def verdict(decode: Any, data: str | bytes) -> tuple[str, str]:
+        try:
+            return "value", json.dumps(decode(data))
+        except (ProtocolError, ValueError) as exc:  # the checked decoder raises either
+            return "refused", str(exc)
+
+    checked = verdict(functools.partial(strict_json._decode, strict_json._CHECKED), text)
+    assert verdict(strict_json.loads, text) == checked
+    assert verdict(strict_json.loads, text.encode()) == checked
