@@ -10,28 +10,17 @@ the write gate, as in the daemon. None of these commands may reach a device as a
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from hermesd.answer import Action
-from hermesd.config.loader import validate
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
 from hermesd.router import Routed, Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.rules import Analysis
-from tests.support.plants import NoWorker
-
-ACCESS = {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}}
-
-
-def _plant(points: dict[str, Any]) -> Config:
-    return validate({"node": {"id": "n"}, "access": ACCESS,
-                     "devices": {"plc": {"driver": "modbus", "host": "127.0.0.1",
-                                         "points": points}}},
-                    Path("/etc/hermesd/hermesd.yaml"))
+from tests.support.plants import NoWorker, modbus_plant
 
 
 class CheckedModel:
@@ -63,8 +52,8 @@ def _mode(name: str, address: int) -> dict[str, Any]:
             "map": {0: "off", 1: "production", 2: "cleaning", 3: "manual"}}
 
 
-LINE = _plant({"filler_mode": _mode("Filler mode", 0), "capper_mode": _mode("Capper mode", 1)})
-FILLER = _plant({
+LINE = modbus_plant({"filler_mode": _mode("Filler mode", 0), "capper_mode": _mode("Capper mode", 1)})
+FILLER = modbus_plant({
     "filler_mode": _mode("Filler mode", 0),
     "filler_output": {"name": "Filler output", "table": "input", "address": 1,
                       "unit": "bottles/h", "type": "uint16"},
@@ -154,7 +143,7 @@ def test_a_choice_that_is_itself_an_off_word_is_written(text: str, value: str) -
 
 # -- deletion words ------------------------------------------------------------------------------
 
-PURGING = _plant({
+PURGING = modbus_plant({
     "ahu_mode": {"name": "AHU mode", "table": "holding", "address": 0, "writable": True,
                  "map": {0: "stopped", 1: "occupied", 2: "purge"}},
     "n2_purge_valve": {"name": "Nitrogen purge valve", "table": "coil", "address": 0,
@@ -193,7 +182,7 @@ def test_a_purge_the_plant_names_is_still_written(text: str, point: str, value: 
 
 # -- on/off followed by a place --------------------------------------------------------------------
 
-FAN = _plant({
+FAN = modbus_plant({
     "hall_fan": {"name": "Hall fan", "table": "coil", "address": 0, "writable": True},
     "curtain_pump": {"name": "Curtain pump", "table": "coil", "address": 1, "writable": True},
 })
@@ -221,7 +210,7 @@ def _number(name: str, address: int, **more: Any) -> dict[str, Any]:
             "unit": "rpm", **more}
 
 
-PUMPS = _plant({
+PUMPS = modbus_plant({
     "fp1_speed_sp": _number("Feed pump 1 speed setpoint", 0, writable=True, min=0, max=3000),
     "fp2_speed_sp": _number("Feed pump 2 speed setpoint", 2, writable=True, min=0, max=3000),
 })
@@ -250,7 +239,7 @@ def test_a_number_said_of_the_pump_still_says_which(text: str, point: str) -> No
 
 # -- a word a choice shares is still a bound --------------------------------------------------------
 
-AC = _plant({
+AC = modbus_plant({
     "ac_mode": {"name": "AC mode", "table": "holding", "address": 0, "writable": True,
                 "map": {0: "off", 1: "max cooling", 2: "eco"}},
     "line_mode": {"name": "Line mode", "table": "holding", "address": 1, "writable": True,
@@ -284,7 +273,7 @@ def test_a_choice_said_whole_is_written(text: str, point: str, value: str) -> No
 
 # -- a write whose words name no point at all --------------------------------------------------------
 
-GAS = _plant({
+GAS = modbus_plant({
     "gas_sp": {"name": "Gas flow setpoint", "unit": "Nm³/h", "table": "holding", "address": 0,
                "type": "float32", "writable": True, "min": 0, "max": 3000},
     "eng_sp": {"name": "Engine 1 output setpoint", "unit": "MW", "table": "holding",
@@ -338,7 +327,7 @@ def test_a_word_every_setpoint_has_says_no_setpoint(text: str, point: str) -> No
 
 # -- "load" of a kW point -------------------------------------------------------------------------
 
-CHILLER = _plant({
+CHILLER = modbus_plant({
     "ch_power_sp": {"name": "Chiller 1 power limit", "table": "holding", "address": 0,
                     "unit": "kW", "type": "float32", "writable": True, "min": 0, "max": 500},
     "ch_power": {"name": "Chiller 1 power", "table": "input", "address": 2, "unit": "kW",

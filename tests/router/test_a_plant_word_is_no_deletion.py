@@ -11,19 +11,16 @@ import pytest
 from hermesd.router import Router
 from tests.support.plants import modbus_plant, routed
 
-ACCESS = {"roles": {"viewer": {"read": True}, "operator": {"read": True, "write": True}}}
+HALL_TEMP = {"name": "Hall air temperature", "table": "input", "address": 1, "unit": "°C",
+             "type": "float32"}
 CONFIG = modbus_plant({
-        "ahu_mode": {"name": "AHU mode", "table": "holding", "address": 0, "writable": True,
-                     "map": {0: "stopped", 1: "occupied", 2: "purge"}},
-        "n2_purge_valve": {"name": "Nitrogen purge valve", "table": "coil", "address": 0,
-                           "writable": True},
-        "hall_temp": {"name": "Hall air temperature", "table": "input", "address": 1,
-                      "unit": "°C", "type": "float32"},
+    "ahu_mode": {"name": "AHU mode", "table": "holding", "address": 0, "writable": True,
+                 "map": {0: "stopped", 1: "occupied", 2: "purge"}},
+    "n2_purge_valve": {"name": "Nitrogen purge valve", "table": "coil", "address": 0,
+                       "writable": True},
+    "hall_temp": HALL_TEMP,
 })
-PLAIN = modbus_plant({
-        "hall_temp": {"name": "Hall air temperature", "table": "input", "address": 1,
-                      "unit": "°C", "type": "float32"},
-})
+PLAIN = modbus_plant({"hall_temp": HALL_TEMP})
 
 
 async def _route(config: Any, text: str) -> dict[str, Any]:
