@@ -45,7 +45,7 @@ from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import PLURAL_MARKS, YES_NO_START
-from hermesd.router.write_gate import ids_said
+from hermesd.router.write_gate import ids_said, told_apart
 
 log = logging.getLogger(__name__)
 
@@ -292,7 +292,8 @@ class ModelStage:
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
         if self.rules.profiles.siblings(profile) and \
-                not ids_said(a.toks, write=action.name == "write") & profile.ids:
+                not ids_said(a.toks, write=action.name == "write") & profile.ids and \
+                not told_apart(self.semantic.terms(a), profile, self.rules.profiles):
             # "set the HP pump to 1300", "what's the conche temperature": one of several
             # named alike, and no number says which (the model tends to take number 1)
             return respond("not_understood", model=f"{action.name} {pid}")

@@ -574,14 +574,29 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
                 thing_seen or any(w.raw in THINGS for w in words))
             out.extend(words)
             continue
-        if pending is not None and i >= held:
-            out.append(pending)
-            pending = None
+        if pending is not None and i >= held and not _thing_after_unknown(run, i):
+            out.append(pending)  # (unknown characters before a thing qualify it: "2号射流风机"
+            pending = None  # is jet fan 2, "射 流 fan 2")
         out.append(Token(run[i], run[i], zh=True))  # an unknown character matches itself
         i += 1
     if pending is not None:
         out.append(pending)
     return out
+
+
+#: unknown characters an ordinal looks past to the thing it numbers ("2号射流风机")
+_UNKNOWN_BEFORE_THING = 3
+
+
+def _thing_after_unknown(run: str, i: int) -> bool:
+    """Whether the characters from `run[i]` are a few that no dictionary word or numeral
+    begins, then a thing ("射流风机": a jet fan)."""
+    for j in range(i, min(len(run), i + _UNKNOWN_BEFORE_THING + 1)):
+        if _numeral_length(run, j) or run[j] in "第号":
+            return False
+        if any(run[j:j + n] in ZH_WORDS for n in range(1, min(_ZH_MAX, len(run) - j) + 1)):
+            return j > i and _thing_at(run, j)
+    return False
 
 
 def _thing_at(run: str, i: int) -> bool:

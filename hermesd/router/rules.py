@@ -10,6 +10,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -38,6 +39,7 @@ from hermesd.router.vocabulary import (
     DISABLING,
     GREETINGS,
     INJECTION,
+    NAMED_STATES,
     NEGATIONS,
     OFF_WORDS,
     ON_WORDS,
@@ -613,6 +615,14 @@ class RuleRouter:
             on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
+            try:
+                named_state = state_named(self.point_words.get(point.id, set()),
+                                          {t.raw for i, t in enumerate(a.toks)
+                                           if i not in a.named})
+            except StateConflict:
+                return []  # "close barrier 1 off": two values, none taken
+            if named_state is not None:
+                return [named_state]
             if not on and not off and self._done_first(a.toks, a.question) and \
                     next(t for t in a.toks if t.raw not in _POLITE).text \
                     in self.point_words[point.id]:
@@ -988,6 +998,28 @@ def _intent_action(intent: Intent) -> Action:
     if intent.action == "write":
         args["value"] = intent.value
     return Action(intent.action, args)
+
+
+def state_named(names: AbstractSet[str], said: AbstractSet[str]) -> bool | None:
+    """The value a command gives a switch named by a state (`names` holds "closed", "stopped"
+    or "disabled": `NAMED_STATES`) with the verb of that state or of the other one ("close
+    lane 1" sets the "Lane 1 closed signal"; "reopen lane 1" clears it); None when the switch
+    is named by no such state or the words say neither verb or both. On/off words beside the
+    verb are the switch's own; `STATE_CONFLICT` when they say the other value."""
+    states = {NAMED_STATES[w] for w in names if w in NAMED_STATES}
+    if len(states) != 1:
+        return None
+    to_state, from_state = states.pop()
+    if bool(said & to_state) == bool(said & from_state):
+        return None
+    value = bool(said & to_state)
+    if ("on" in said and not value) or ("off" in said and value):
+        raise StateConflict(value)
+    return value
+
+
+class StateConflict(ValueError):
+    """A state's verb and an on/off word that say two values ("close barrier 1 off")."""
 
 
 def unit_after(toks: list[Token], i: int) -> bool:

@@ -280,7 +280,7 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run kick
+    kill run kick reopen
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command
@@ -298,7 +298,17 @@ STATE_PHRASES: dict[tuple[str, ...], str] = {
                      ("onstream",), ("back", "on", "stream"), ("into", "commission"),
                      ("back", "on")], "on"),
 }
-ON_WORDS = frozenset("on open start enable activate up".split())
+ON_WORDS = frozenset("on open start enable activate up reopen run".split())
+#: a switch named by the state it puts a thing in when on ("Lane 1 closed signal", "Feeder
+#: stopped", "Dosing disabled"): the verb of that state turns it on, the verb of the other
+#: state off ("close lane 1" sets the closed signal, "reopen lane 1" clears it); on/off words
+#: still say the switch itself ("turn off the lane 1 closed signal")
+NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    **dict.fromkeys(("closed", "shut"), (frozenset(("close", "shut")),
+                                         frozenset(("open", "reopen")))),
+    "stopped": (frozenset(("stop",)), frozenset(("start", "restart"))),
+    "disabled": (frozenset(("disable",)), frozenset(("enable",))),
+}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())

@@ -41,7 +41,7 @@ from hermesd.router.coverage import Term, bridge_words, explained, lone_characte
 from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
-from hermesd.router.rules import unit_after
+from hermesd.router.rules import StateConflict, state_named, unit_after
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
 from hermesd.value_maps import spellings
 
@@ -241,6 +241,15 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
             or _chinese(folded, _NOBODY, None))
 
 
+def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
+    """Whether a word said names this point and none of those named alike but for their
+    numbers: "soak zone" of the "Reheat furnace zone 3" whose alias it is, where zones 1 and 2
+    are the "preheat" and "heating" zones."""
+    siblings = profiles.siblings(profile)
+    return any(explained(t, profile, found) >= EXPLAINED and not any(
+        explained(t, o, found) for o in siblings) for t in found)
+
+
 def _which(text: str, toks: list[Token], point: Point,
            profiles: Profiles | None, value: Any = None) -> Doubt | None:
     """A point of several named alike but for their numbers, and the command says none of its
@@ -256,6 +265,8 @@ def _which(text: str, toks: list[Token], point: Point,
     if ids_said(toks, write=True, value=value, id_words=_Own.of(point).id_words) & profile.ids:
         return None
     found = terms(text, toks, profiles)
+    if told_apart(found, profile, profiles):
+        return None
     naming = tuple(t.shown for t in found if explained(t, profile, found) >= EXPLAINED)
     return Doubt("which", naming or tuple(t.shown for t in found[:1]))
 
@@ -794,6 +805,10 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             if number not in (0, 1) or on or off:
                 return Doubt("several", (stated[0][0],))  # "switch on the beacon at 1"
             said = bool(number)
+        elif (by_state := _state_named(own, words)) is not None:
+            if isinstance(by_state, Doubt):
+                return by_state
+            said = by_state  # "close lane 1" of the "Lane 1 closed signal"
         elif on != off:
             said = on
         elif not on and (first := next((t for t in toks if t.raw not in _FILLERS_FIRST), None)) \
@@ -837,6 +852,15 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     if value == 0 and off and not on:
         return None  # "stop pump 1", "close vent 1": to zero (the rules allow it per point)
     return Doubt("not_stated", ())
+
+
+def _state_named(own: _Own, words: set[str]) -> bool | Doubt | None:
+    """The value the verb of the state a switch is named by gives (`rules.state_named`), or
+    the doubt of a verb and an on/off word that say two values."""
+    try:
+        return state_named(own.texts, words)
+    except StateConflict:
+        return Doubt("several", tuple(sorted(words & _SWITCH_WORDS)))
 
 
 #: words that end what they are said of ("pause CIP on the filler"): a choice said with one is

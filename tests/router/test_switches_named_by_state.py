@@ -1,0 +1,110 @@
+"""Switches and numbered things as operators name them, on a car park's barriers, blowers and
+dosing made up here (found on a blind road-tunnel plant of batch 7):
+
+- a switch named by the state it puts a thing in ("Barrier 1 closed") is set by the verb of that
+  state and cleared by the verb of the other: "close barrier 1" is on, "reopen barrier 1" off,
+  while on/off words still say the switch itself;
+- "run" a machine is to start it;
+- a Chinese ordinal numbers the thing after characters no dictionary knows ("二号罗茨风机" is
+  blower 2 of a kind unknown here, not a 2 standing alone).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hermesd.router import Router
+from hermesd.router.normalize import tokens
+from tests.support.plants import modbus_plant, model_read_checked, routed
+
+CONFIG = modbus_plant({
+    "barrier1_closed": {"name": "Barrier 1 closed", "table": "coil", "address": 0,
+                        "writable": True},
+    "barrier2_closed": {"name": "Barrier 2 closed", "table": "coil", "address": 1,
+                        "writable": True},
+    "dosing_disabled": {"name": "Salt dosing disabled", "table": "coil", "address": 2,
+                        "writable": True},
+    "drain_pump1": {"name": "Drain pump 1", "table": "coil", "address": 3, "writable": True},
+    "drain_pump2": {"name": "Drain pump 2", "table": "coil", "address": 4, "writable": True},
+    "blower1": {"name": "Blower 1", "table": "coil", "address": 5, "writable": True},
+    "blower2": {"name": "Blower 2", "table": "coil", "address": 6, "writable": True},
+    "sump_level": {"name": "Sump level", "unit": "%", "table": "input", "address": 0,
+                   "type": "float32"},
+})
+ROUTER = Router(CONFIG)
+
+
+async def _route(text: str) -> dict[str, Any]:
+    return await routed(ROUTER, text, "engineer")
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("close barrier one", "barrier1_closed", True),
+    ("shut barrier 2", "barrier2_closed", True),
+    ("reopen barrier 2", "barrier2_closed", False),
+    ("open barrier 1", "barrier1_closed", False),
+    ("switch off barrier 1 closed", "barrier1_closed", False),
+    ("switch barrier 2 closed on", "barrier2_closed", True),
+    ("disable the salt dosing", "dosing_disabled", True),
+    ("enable salt dosing", "dosing_disabled", False),
+    ("run drain pump 2", "drain_pump2", True),
+])
+async def test_the_verb_of_the_state_a_switch_is_named_by(text: str, point: str,
+                                                          value: bool) -> None:
+    assert await _route(text) == {"name": "write", "args": {"point": point, "value": value}}
+
+
+async def test_a_state_verb_beside_on_or_off_is_no_value() -> None:
+    # "close barrier 1 off": both the state's verb and off; nothing is written
+    answer = await _route("close barrier 1 off")
+    assert answer["name"] != "write", answer
+
+
+async def test_running_asked_is_still_a_read() -> None:
+    assert await _route("is drain pump 2 running") == {"name": "read",
+                                                        "args": {"point": "drain_pump2"}}
+
+
+@pytest.mark.parametrize(("text", "want"), [
+    ("启动二号罗茨风机", ["start", "罗", "茨", "fan", "2"]),
+    ("关闭2号罗茨风机", ["close", "罗", "茨", "fan", "2"]),
+])
+def test_a_chinese_ordinal_numbers_the_thing_past_unknown_characters(text: str,
+                                                                    want: list[str]) -> None:
+    assert [t.text for t in tokens(text)] == want
+
+
+def test_the_numbered_blower_is_the_one_said_in_chinese() -> None:
+    # the model's read of blower 2 stands (the number says which); of blower 1 it does not
+    said = "二号罗茨风机开着吗"
+    assert model_read_checked(ROUTER, CONFIG, said, "blower2").name == "read"
+    assert model_read_checked(ROUTER, CONFIG, said, "blower1").name == "respond"
+
+
+KILNS = modbus_plant({
+    f"zone{n}_sp": {"name": f"Kiln zone {n} temperature setpoint", "aliases": [f"{alias} setpoint"],
+                    "unit": "°C", "table": "holding", "address": 2 * n, "type": "float32",
+                    "writable": True, "min": 100, "max": 1300}
+    for n, alias in ((1, "drying zone"), (2, "firing zone"), (3, "cooling zone"))
+})
+KILN_ROUTER = Router(KILNS)
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("set the firing zone to 1240", "zone2_sp"),
+    ("bring the drying zone setpoint down to nine fifty", "zone1_sp"),
+])
+async def test_a_word_of_one_of_several_named_alike_says_which(text: str, point: str) -> None:
+    # zones 1-3 are named alike but for their numbers; an alias word names one of them
+    assert await routed(KILN_ROUTER, text, "engineer") == {
+        "name": "write", "args": {"point": point, "value": 1240 if "1240" in text else 950}}
+    assert model_read_checked(KILN_ROUTER, KILNS, text, point).name == "read"
+
+
+async def test_no_word_of_one_of_them_still_asks_which() -> None:
+    answer = await routed(KILN_ROUTER, "set the zone setpoint to 1100", "engineer")
+    assert answer["name"] == "respond", answer
+    checked = model_read_checked(KILN_ROUTER, KILNS, "what's the zone setpoint", "zone1_sp")
+    assert checked.name == "respond", checked
