@@ -352,6 +352,9 @@ class RuleRouter:
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
         if placed is not None and placed.action.name == "read" and \
+                any(t.unreadable for t in a.toks):
+            return None  # "tanks one two and three": a number no one can read may say which
+        if placed is not None and placed.action.name == "read" and \
                 self._stray_number(a, placed.action.args["point"]):
             return None  # "do setpoint 2": a number no read explains; a write, perhaps
         return placed

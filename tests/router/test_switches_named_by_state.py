@@ -108,3 +108,18 @@ async def test_no_word_of_one_of_them_still_asks_which() -> None:
     assert answer["name"] == "respond", answer
     checked = model_read_checked(KILN_ROUTER, KILNS, "what's the zone setpoint", "zone1_sp")
     assert checked.name == "respond", checked
+
+
+TANKS = modbus_plant({
+    f"tank{n}_temp": {"name": f"Tank {n} temperature", "unit": "°C", "table": "input",
+                      "address": 2 * n, "type": "float32"} for n in (1, 2, 3)
+} | {"tank_hall_co2": {"name": "Tank hall CO2", "unit": "ppm", "table": "input",
+                       "address": 10, "type": "float32"}})
+
+
+async def test_numbers_no_one_can_read_are_no_sure_read_of_the_last() -> None:
+    # "one two" is no number anyone says: never a sure read of tank 3 alone; the semantic stage
+    # reads the three tanks the words name
+    answer = await routed(Router(TANKS), "temps on tanks one two and three", "engineer")
+    assert answer == {"name": "read",
+                      "args": {"points": ["tank1_temp", "tank2_temp", "tank3_temp"]}}
