@@ -245,6 +245,13 @@ class ModelStage:
         words = self.rules.profiles.plant_words
         unknown = [t for t in found if not t.concepts and t.word not in words]
         named = [t for t in found if t.concepts or t.word in words]
+        if not meaningful and found and all(s >= FULL for s in strengths) and any(
+                self.semantic._tells_apart(t) and not any(
+                    explained(t, o, found) for o in self.rules.profiles.all if o is not profile)
+                for t in found):
+            # "we got a cobble?": a word of this point's names and no other's, and nothing
+            # said that it does not explain, though the lexicon knows none of it
+            meaningful = [FULL]
         all_known = not unknown or (not known and all(
             _clause(a, t.index) not in {_clause(a, n.index) for n in named} for t in unknown))
         return bool(meaningful) and min(meaningful) >= FULL and cover >= SURELY_COVERED \

@@ -241,7 +241,7 @@ class RuleRouter:
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
         first = toks[0].raw if toks else ""
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
-            YES_NO_MARK in words
+            YES_NO_MARK in words or _either_state(toks)
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
@@ -910,6 +910,19 @@ def asks_degree(toks: list[Token]) -> bool:
 
 #: states a thing is asked to be in, said last ("damper open?", "fan 2 on?")
 _STATES_LAST = frozenset(("on", "off", "open", "opened", "closed", "shut", "running", "stopped"))
+
+
+#: the states a switch is in, as people put them against each other ("on or off")
+_EITHER = (frozenset(("on", "running", "run", "started", "open", "enabled", "active")),
+           frozenset(("off", "stopped", "closed", "shut", "disabled", "inactive", "tripped")))
+
+
+def _either_state(toks: list[Token]) -> bool:
+    """One state or its opposite ("chiller on or off", "damper open or closed?"): which of
+    the two it is in is asked, nothing is switched."""
+    return any(t.raw == "or" and 0 < i < len(toks) - 1 and not t.zh and (
+        {toks[i - 1].raw, toks[i + 1].raw} & _EITHER[0]
+        and {toks[i - 1].raw, toks[i + 1].raw} & _EITHER[1]) for i, t in enumerate(toks))
 
 
 def _state_last(toks: list[Token]) -> bool:

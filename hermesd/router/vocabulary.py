@@ -266,7 +266,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here back
+    here back got gotten
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset(
@@ -280,7 +280,7 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run kick reopen
+    kill run kick reopen dim brighten crank
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command

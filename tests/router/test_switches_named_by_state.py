@@ -11,13 +11,15 @@ dosing made up here (found on a blind road-tunnel plant of batch 7):
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
 from hermesd.router.normalize import tokens
-from tests.support.plants import modbus_plant, model_read_checked, routed
+from tests.support.plants import NoWorker, modbus_plant, model_read_checked, routed
 
 CONFIG = modbus_plant({
     "barrier1_closed": {"name": "Barrier 1 closed", "table": "coil", "address": 0,
@@ -123,3 +125,47 @@ async def test_numbers_no_one_can_read_are_no_sure_read_of_the_last() -> None:
     answer = await routed(Router(TANKS), "temps on tanks one two and three", "engineer")
     assert answer == {"name": "read",
                       "args": {"points": ["tank1_temp", "tank2_temp", "tank3_temp"]}}
+
+
+LINE = modbus_plant({
+    "kiln_fan": {"name": "Kiln exhaust fan", "table": "coil", "address": 0, "writable": True},
+    "hall_light": {"name": "Hall lighting level", "unit": "%", "table": "holding",
+                   "address": 0, "type": "float32", "writable": True, "min": 0, "max": 100},
+    "shear_misfeed": {"name": "Shear misfeed alarm", "table": "discrete", "address": 0},
+    "shear_speed": {"name": "Shear speed", "unit": "m/min", "table": "input", "address": 0,
+                    "type": "float32"},
+})
+LINE_ROUTER = Router(LINE)
+
+
+@pytest.mark.parametrize("text", ["kiln exhaust fan on or off", "kiln exhaust fan running or stopped"])
+async def test_one_state_or_the_other_is_asked(text: str) -> None:
+    assert await routed(LINE_ROUTER, text, "engineer") == {"name": "read",
+                                                           "args": {"point": "kiln_fan"}}
+
+
+@pytest.mark.parametrize(("text", "value"), [("dim the hall lighting to forty percent", 40),
+                                             ("brighten the hall lighting to 80 %", 80)])
+async def test_dim_and_brighten_to_a_level_set_it(text: str, value: int) -> None:
+    assert await routed(LINE_ROUTER, text, "engineer") == {
+        "name": "write", "args": {"point": "hall_light", "value": value}}
+
+
+@pytest.mark.parametrize("text", ["we got a misfeed?", "misfeed?"])
+def test_a_word_of_one_point_alone_is_that_point_for_the_model(text: str) -> None:
+    # no word the lexicon knows, but one only the shear misfeed alarm is named by and nothing
+    # else: the model chooses among the candidates, with no refusal offered
+    stage = ModelStage(LINE, NoWorker())
+    a = LINE_ROUTER.rules.analyse(text)
+    judged = LINE_ROUTER.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    offered = [c.line for c in stage.offer(a)]
+    assert offered[0] == "read shear_misfeed" and not any(o.startswith("respond") for o in offered)
+
+
+def test_a_word_of_one_point_beside_what_it_does_not_say_may_be_refused() -> None:
+    stage = ModelStage(LINE, NoWorker())
+    a = LINE_ROUTER.rules.analyse("what's the misfeed count")
+    judged = LINE_ROUTER.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    assert any(c.line.startswith("respond") for c in stage.offer(a))
