@@ -71,6 +71,9 @@ INTENSIVE = frozenset(f"quantity.{q}" for q in (
 #: ...and those that say how much: "how much fuel" is a flow, a volume, a weight or a level
 AMOUNTS = frozenset(f"quantity.{q}" for q in (
     "flow", "volume", "level", "weight", "energy", "count", "power", "mass_flow"))
+#: words that ask how much there is of what they follow ("CO2 level"), which an on/off point
+#: of it (an alarm, a switch) does not say unless its name does ("High level alarm")
+AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}
 #: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
 SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
 
@@ -444,7 +447,12 @@ class ModelStage:
         if other:
             return " ".join(other)
         if profile.point.kind == "bool":
-            return _how_much(a)
+            # "CO2 level in the tank hall": a measure named, which an alarm or a switch of
+            # the same thing (on or off) does not give
+            measures = [t.shown for t in found if (self.semantic.quantities(t) and explained(
+                t, profile, found) < FULL) or (t.word in AMOUNT_WORDS and t.word not in
+                                                profile.words)]
+            return " ".join(measures) if measures else _how_much(a)
         return None
 
     @staticmethod

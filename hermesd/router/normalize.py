@@ -275,6 +275,8 @@ def _number(number: Number, raw: str, *, zh: bool = False) -> Token:
 
 
 def canonical(word: str) -> str:
+    if len(word) > 3 and word.endswith("'s"):
+        word = word[:-2]  # "how warm's the must", "the pump's speed": the word itself
     word = SYNONYMS.get(word, word)
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
         word = word[:-1]

@@ -27,7 +27,7 @@ SYNONYMS = {
     "lamp": "light", "lights": "light",
     "humid": "humidity", "moisture": "humidity",
     "alarms": "alarm", "alert": "alarm", "alerts": "alarm", "siren": "alarm",
-    "set-point": "setpoint", "target": "setpoint",
+    "set-point": "setpoint", "target": "setpoint", "aiming": "setpoint", "aim": "setpoint",
     "belt": "conveyor",
     "packing": "packaging", "packed": "packaging", "pack": "packaging",
 }

@@ -169,3 +169,38 @@ def test_a_word_of_one_point_beside_what_it_does_not_say_may_be_refused() -> Non
     judged = LINE_ROUTER.semantic.judge(a)
     a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
     assert any(c.line.startswith("respond") for c in stage.offer(a))
+
+
+CELLAR = modbus_plant({
+    "vat2_temp": {"name": "Vat 2 temperature", "unit": "°C", "table": "input", "address": 0,
+                  "type": "float32"},
+    "vat2_sugar": {"name": "Vat 2 sugar", "unit": "°Bx", "table": "input", "address": 2,
+                   "type": "float32"},
+    "vat2_temp_sp": {"name": "Vat 2 temperature setpoint", "unit": "°C", "table": "holding",
+                     "address": 0, "type": "float32", "writable": True, "min": 4, "max": 30},
+    "cellar_co2": {"name": "Cellar CO2 concentration", "unit": "ppm", "table": "input",
+                   "address": 4, "type": "float32"},
+    "cellar_co2_alarm": {"name": "Cellar CO2 alarm", "table": "discrete", "address": 0},
+})
+CELLAR_ROUTER = Router(CELLAR)
+
+
+async def test_a_word_with_s_is_the_word() -> None:
+    # "warm's" is "warm is": a temperature, not an unknown word
+    assert await routed(CELLAR_ROUTER, "how warm's vat 2", "engineer") == {
+        "name": "read", "args": {"point": "vat2_temp"}}
+
+
+def test_a_measure_asked_is_no_read_of_an_alarm() -> None:
+    # the alarm is of the CO2, but says no level of it; the concentration does
+    said = "co2 level in the cellar"
+    assert model_read_checked(CELLAR_ROUTER, CELLAR, said, "cellar_co2_alarm").name == "respond"
+    assert model_read_checked(CELLAR_ROUTER, CELLAR, said, "cellar_co2").name == "read"
+    # ...while the alarm asked of is its own
+    asked = "has the cellar co2 alarm tripped"
+    assert model_read_checked(CELLAR_ROUTER, CELLAR, asked, "cellar_co2_alarm").name == "read"
+
+
+async def test_what_we_are_aiming_for_is_the_setpoint() -> None:
+    assert model_read_checked(CELLAR_ROUTER, CELLAR, "what vat 2 temperature are we aiming for",
+                              "vat2_temp").name == "respond"
