@@ -449,9 +449,10 @@ class ModelStage:
         if profile.point.kind == "bool":
             # "CO2 level in the tank hall": a measure named, which an alarm or a switch of
             # the same thing (on or off) does not give
-            measures = [t.shown for t in found if (self.semantic.quantities(t) and explained(
+            # (not a word that is a thing as well: a "press" is a machine as often)
+            measures = [t.shown for t in found if ((self.semantic.quantities(t) and explained(
                 t, profile, found) < FULL) or (t.word in AMOUNT_WORDS and t.word not in
-                                                profile.words)]
+                                               profile.words)) and "thing" not in t.kinds]
             return " ".join(measures) if measures else _how_much(a)
         return None
 

@@ -204,3 +204,15 @@ def test_a_measure_asked_is_no_read_of_an_alarm() -> None:
 async def test_what_we_are_aiming_for_is_the_setpoint() -> None:
     assert model_read_checked(CELLAR_ROUTER, CELLAR, "what vat 2 temperature are we aiming for",
                               "vat2_temp").name == "respond"
+
+
+def test_a_machine_named_like_a_measure_is_no_measure_asked() -> None:
+    # a "press" is a machine as often as a pressure: asking about it is no measure
+    presses = modbus_plant({
+        "auto_mode": {"name": "Automatic mode", "table": "discrete", "address": 0},
+        "inj_pressure": {"name": "Injection pressure", "unit": "bar", "table": "input",
+                         "address": 0, "type": "float32"},
+        "screw_rpm": {"name": "Screw speed", "unit": "rpm", "table": "input", "address": 2,
+                      "type": "float32"}})
+    assert model_read_checked(Router(presses), presses, "is the press in auto",
+                              "auto_mode").name == "read"
