@@ -107,6 +107,8 @@ class Options:
     #: when the best candidate explains every quantity, unit and thing a command names, the
     #: model chooses among the candidates, with no refusal to fall back on
     focused: bool = True
+    #: a read the check refuses is asked of the model once more, without the refused point
+    second_choice: bool = True
     max_tokens: int = MAX_TOKENS
 
 
@@ -577,7 +579,33 @@ class ModelStage:
             other = self._the_one_left(a, action)
             if other is not None:
                 checked = Action("read", {"point": other})
+            elif self.options.second_choice and self.options.strategy == "grammar":
+                again = await self._second_choice(ctx, text, a, offered, action, timings)
+                if again is not None:
+                    checked = again
         return Routed(checked, "llm", timings, candidates)
+
+    async def _second_choice(self, ctx: RequestContext, text: str, a: Analysis,
+                             offered: list[Choice], refused: Action,
+                             timings: dict[str, float]) -> Action | None:
+        """The model's read the check refused, asked once more without it: the model picked
+        among points one of which is meant, and the wrong one. Its second read stands only if
+        the check lets it through; the model may now say none of these (a refusal is always
+        offered), and whatever it says apart from a read that passes, the first refusal
+        stands."""
+        point = refused.args.get("point")
+        rest = [c for c in offered if c.name == "read" and c.args.get("point") != point]
+        if not rest:
+            return None
+        rest += choices([], [], SOME_REASONS)
+        self.counters.extra["second_choice"] = self.counters.extra.get("second_choice", 0) + 1
+        line = await self._generate(ctx, text, gbnf(rest), timings,
+                                    choices=[c.line for c in rest])
+        action = self.parse(line, rest) if line is not None else None
+        if action is None or action.name != "read":
+            return None
+        checked = self.check(a, action)
+        return checked if checked.name == "read" else None
 
     def _the_one_left(self, a: Analysis, refused: Action) -> str | None:
         """When the check refuses the model's read: the one other candidate that the check

@@ -16,6 +16,8 @@ from typing import Any
 
 import pytest
 
+from hermesd.answer import Action
+from hermesd.context import RequestContext
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
 from hermesd.router.normalize import tokens
@@ -216,3 +218,58 @@ def test_a_machine_named_like_a_measure_is_no_measure_asked() -> None:
                       "type": "float32"}})
     assert model_read_checked(Router(presses), presses, "is the press in auto",
                               "auto_mode").name == "read"
+
+
+VATS = modbus_plant({
+    "vat2_temp": {"name": "Vat 2 temperature", "unit": "°C", "table": "input", "address": 0,
+                  "type": "float32"},
+    "vat2_jacket_temp": {"name": "Vat 2 jacket temperature", "unit": "°C", "table": "input",
+                         "address": 2, "type": "float32"},
+    "vat2_sugar": {"name": "Vat 2 sugar", "unit": "°Bx", "table": "input", "address": 4,
+                   "type": "float32"},
+})
+
+
+class Scripted:
+    """A worker whose model answers the given lines in turn (what the model picks is the
+    input here; the stage's check and second asking are under test); it keeps the grammars."""
+
+    state = "ready"
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.grammars: list[str] = []
+
+    async def call(self, action: str, args: dict[str, Any], timeout: float) -> Any:
+        assert action == "complete"
+        self.grammars.append(args["grammar"])
+        return {"text": self.lines.pop(0), "finish_reason": "stop", "eval_ms": 0.0,
+                "generate_ms": 0.0}
+
+    def kill(self, reason: str) -> None:
+        raise AssertionError("no kill expected")
+
+
+async def _asked(text: str, worker: Scripted) -> Action:
+    router = Router(VATS)
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    routed = await ModelStage(VATS, worker)(RequestContext.make("control", "operator"), text, a)
+    assert routed is not None
+    return routed.action
+
+
+async def test_a_refused_pick_is_asked_again_without_it() -> None:
+    # the sugar is no temperature: refused; two temperatures are left, so the model is asked
+    # once more, without the sugar and with a refusal it may give
+    worker = Scripted("read vat2_sugar", "read vat2_temp")
+    assert await _asked("how warm is vat 2", worker) == Action("read", {"point": "vat2_temp"})
+    assert len(worker.grammars) == 2
+    assert "vat2_sugar" not in worker.grammars[1] and "respond" in worker.grammars[1]
+
+
+async def test_a_second_refusal_leaves_the_first_standing() -> None:
+    worker = Scripted("read vat2_sugar", "respond unknown_point")
+    action = await _asked("how warm is vat 2", worker)
+    assert action.name == "respond" and action.args.get("model") == "read vat2_sugar", action
