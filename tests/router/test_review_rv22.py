@@ -126,3 +126,82 @@ def test_reset_or_acknowledge_an_alarm_keeps_a_refusal_on_offer() -> None:
     for text in ("reset the misfeed", "acknowledge misfeed", "mute the misfeed"):
         offered = _offered(LINE, text)
         assert any(o.startswith("respond") for o in offered), (text, offered)
+
+
+async def test_shut_the_closed_loop_pump_does_not_start_it() -> None:
+    # "closed" of "Closed loop pump" makes "shut" the verb of its state: "shut the closed loop
+    # pump" now writes True (runs the pump); before rv22 it wrote False
+    plant = modbus_plant({"cl_pump": _coil("Closed loop pump", 0)})
+    answer = await _route(Router(plant), "shut the closed loop pump")
+    assert answer != {"name": "write", "args": {"point": "cl_pump", "value": True}}, answer
+
+
+async def test_a_device_word_does_not_say_which_sibling() -> None:
+    # pump 1 is served by the device "drive_vfd", pump 2 by "plc": wiring names, not the
+    # operator's. "set the pump drive speed to 50" now writes pump 1 and "set the pump speed on
+    # the plc to 50" pump 2; before rv22 both asked which pump
+    from pathlib import Path
+
+    from hermesd.config.loader import validate
+    from tests.support.plants import READ_WRITE
+
+    def speed(name: str) -> dict[str, Any]:
+        return {"name": name, "unit": "%", "table": "holding", "address": 0, "type": "float32",
+                "writable": True, "min": 0, "max": 100}
+
+    plant = validate({"node": {"id": "n"}, "access": {"roles": READ_WRITE}, "devices": {
+        "drive_vfd": {"driver": "modbus", "host": "127.0.0.1", "port": 502,
+                      "points": {"pump1_speed": speed("Pump 1 speed")}},
+        "plc": {"driver": "modbus", "host": "127.0.0.1", "port": 503,
+                "points": {"pump2_speed": speed("Pump 2 speed")}}}},
+        Path("/etc/hermesd/hermesd.yaml"))
+    router = Router(plant)
+    for text in ("set the pump drive speed to 50", "set pump vfd to 50%"):
+        answer = await _route(router, text)
+        assert answer["name"] != "write", (text, answer)
+
+
+async def test_got_does_not_turn_a_report_into_a_write() -> None:
+    # "got" is now a filler, so "I got pump 2 off" (a report of what was done) becomes
+    # "I pump 2 off" and writes False; before rv22 it was not understood
+    plant = modbus_plant({"p1": _coil("Pump 1", 0), "p2": _coil("Pump 2", 1)})
+    answer = await _route(Router(plant), "I got pump 2 off")
+    assert answer["name"] != "write", answer
+
+
+def test_a_level_switch_answers_is_the_level_high() -> None:
+    # lesser (a refusal where a read was right): the new "amount asked of an on/off point"
+    # refusal ignores that the yes/no question is exactly what the switch says; before rv22
+    # both were reads
+    from tests.support.plants import model_read_checked
+    plant = modbus_plant({
+        "t2_hi": {"name": "Tank 2 high alarm", "table": "discrete", "address": 0},
+        "sump_float": {"name": "Sump float switch", "table": "discrete", "address": 1},
+        "t2_temp": {"name": "Tank 2 temperature", "unit": "°C", "table": "input", "address": 0,
+                    "type": "float32"}})
+    router = Router(plant)
+    assert model_read_checked(router, plant, "is the tank 2 level high", "t2_hi").name == "read"
+    assert model_read_checked(router, plant, "is the sump level high",
+                              "sump_float").name == "read"
+
+
+# -- pre-existing (not made by rv22, found while reviewing it) -----------------------------------
+
+async def test_start_the_conveyor_does_not_press_its_stop_button() -> None:
+    # pre-existing, same family as feature 1: a switch named by the action it does ("stop
+    # button") - "start the conveyor" writes the STOP button True, "stop the conveyor" writes
+    # it False
+    plant = modbus_plant({"stopbtn": _coil("Conveyor stop button", 0)})
+    answer = await _route(Router(plant), "start the conveyor")
+    assert answer != {"name": "write", "args": {"point": "stopbtn", "value": True}}, answer
+
+
+async def test_the_article_a_is_not_pump_a() -> None:
+    # pre-existing: "set a pump speed to 50" writes Pump A (the article read as the letter)
+    plant = modbus_plant({
+        "pa": {"name": "Pump A speed", "unit": "%", "table": "holding", "address": 0,
+               "type": "float32", "writable": True, "min": 0, "max": 100},
+        "pb": {"name": "Pump B speed", "unit": "%", "table": "holding", "address": 2,
+               "type": "float32", "writable": True, "min": 0, "max": 100}})
+    answer = await _route(Router(plant), "set a pump speed to 50")
+    assert answer["name"] != "write", answer
