@@ -44,7 +44,7 @@ from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
-from hermesd.router.vocabulary import PLURAL_MARKS, YES_NO_START
+from hermesd.router.vocabulary import PLURAL_MARKS, WH_START, YES_NO_START
 from hermesd.router.write_gate import ids_said, told_apart
 
 log = logging.getLogger(__name__)
@@ -250,12 +250,14 @@ class ModelStage:
         words = self.rules.profiles.plant_words
         unknown = [t for t in found if not t.concepts and t.word not in words]
         named = [t for t in found if t.concepts or t.word in words]
-        if not meaningful and found and all(s >= FULL for s in strengths) and any(
+        if not meaningful and found and a.question and not a.wants_write and all(
+                s >= FULL for s in strengths) and any(
                 self.semantic._tells_apart(t) and not any(
                     explained(t, o, found) for o in self.rules.profiles.all if o is not profile)
                 for t in found):
-            # "we got a cobble?": a word of this point's names and no other's, and nothing
-            # said that it does not explain, though the lexicon knows none of it
+            # "cobble?": a word of this point's names and no other's, asked, and nothing said
+            # that it does not explain, though the lexicon knows none of it (not "reset the
+            # misfeed", which asks for what no read does)
             meaningful = [FULL]
         all_known = not unknown or (not known and all(
             _clause(a, t.index) not in {_clause(a, n.index) for n in named} for t in unknown))
@@ -449,14 +451,20 @@ class ModelStage:
         if other:
             return " ".join(other)
         if profile.point.kind == "bool":
-            # "CO2 level in the tank hall": a measure named, which an alarm or a switch of
-            # the same thing (on or off) does not give
-            # (not a word that is a thing as well: a "press" is a machine as often)
-            measures = [t.shown for t in found if ((self.semantic.quantities(t) and explained(
-                t, profile, found) < FULL) or (t.word in AMOUNT_WORDS and t.word not in
-                                               profile.words)) and "thing" not in t.kinds]
-            return " ".join(measures) if measures else _how_much(a)
+            return self._measure_asked(a, profile, found) or _how_much(a)
         return None
+
+    def _measure_asked(self, a: Analysis, profile: Profile, found: list[Term]) -> str | None:
+        """ "CO2 level in the tank hall": a measure named, which an alarm or a switch of the
+        same thing (on or off) does not give; asked yes or no, it may ("is the tank 2 level
+        high", "methane level ok?", of its high-level switch and gas alarm). Not a word that
+        is a thing as well: a "press" is a machine as often."""
+        if a.yes_no or (a.question and a.toks and a.toks[0].raw not in WH_START):
+            return None
+        measures = [t.shown for t in found if ((self.semantic.quantities(t) and explained(
+            t, profile, found) < FULL) or (t.word in AMOUNT_WORDS and t.word not in
+                                           profile.words)) and "thing" not in t.kinds]
+        return " ".join(measures) or None
 
     @staticmethod
     def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:

@@ -40,6 +40,7 @@ from hermesd.router.vocabulary import (
     THINGS,
     UNIT_QUANTITIES,
     UNIT_SYMBOLS,
+    WRITE_VERBS,
     ZH_DIGITS,
     ZH_MINUS,
     ZH_UNITS,
@@ -265,7 +266,7 @@ def _negative(sign: Token, t: Token) -> Token:
 def _word(raw: str, before: list[Token]) -> Token:
     prev = before[-1] if before else None
     if len(raw) == 1 and prev is not None and not prev.is_id and prev.raw not in _STOP \
-            and raw not in ("i",):
+            and raw not in ("i",) and not (raw == "a" and prev.raw in WRITE_VERBS):
         return Token(raw, raw, ident=True)  # "line a": a letter naming one of several
     return Token(canonical(raw), raw)
 

@@ -54,6 +54,7 @@ from hermesd.router.vocabulary import (
     RESETS_FIRST,
     RULE_BREAKING,
     SAFEGUARDS,
+    STATE_SIGNALS,
     STOP,
     STOP_WORDS,
     SUMMARY_WORDS,
@@ -233,9 +234,9 @@ class RuleRouter:
     # -- the stage ---------------------------------------------------------------------------
 
     def analyse(self, text: str) -> Analysis:
-        toks = self._split_groups([
+        toks = _run_is_start(self._split_groups([
             replace(t, text=self.abbreviations[t.text])
-            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
+            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)]))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -619,13 +620,12 @@ class RuleRouter:
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
             try:
-                named_state = state_named(self.point_words.get(point.id, set()),
-                                          {t.raw for i, t in enumerate(a.toks)
-                                           if i not in a.named})
+                by_state = state_named(point, {t.raw for i, t in enumerate(a.toks)
+                                               if i not in a.named}, a.words)
             except StateConflict:
                 return []  # "close barrier 1 off": two values, none taken
-            if named_state is not None:
-                return [named_state]
+            if by_state is not None:
+                return [by_state]
             if not on and not off and self._done_first(a.toks, a.question) and \
                     next(t for t in a.toks if t.raw not in _POLITE).text \
                     in self.point_words[point.id]:
@@ -917,6 +917,21 @@ _EITHER = (frozenset(("on", "running", "run", "started", "open", "enabled", "act
            frozenset(("off", "stopped", "closed", "shut", "disabled", "inactive", "tripped")))
 
 
+#: what "run" is a noun of ("run hours of pump 2", "run status"): no start asked
+_RUN_NOUNS = frozenset("hours hour time times status state feedback count counter mode signal "
+                       "light indication".split())
+
+
+def _run_is_start(toks: list[Token]) -> list[Token]:
+    """ "run sump pump 2": a command opening with "run" asks to start the thing (never a
+    "run" elsewhere: "pump 2 run" may be a clipped question, "run hours" a noun)."""
+    first = next((i for i, t in enumerate(toks) if t.raw not in _POLITE), None)
+    if first is None or toks[first].raw != "run" or toks[first].zh or first + 1 >= len(toks) \
+            or toks[first + 1].raw in _RUN_NOUNS:
+        return toks
+    return [*toks[:first], replace(toks[first], raw="start", text="start"), *toks[first + 1:]]
+
+
 def _either_state(toks: list[Token]) -> bool:
     """One state or its opposite ("chiller on or off", "damper open or closed?"): which of
     the two it is in is asked, nothing is switched."""
@@ -1016,17 +1031,41 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
-def state_named(names: AbstractSet[str], said: AbstractSet[str]) -> bool | None:
-    """The value a command gives a switch named by a state (`names` holds "closed", "stopped"
-    or "disabled": `NAMED_STATES`) with the verb of that state or of the other one ("close
-    lane 1" sets the "Lane 1 closed signal"; "reopen lane 1" clears it); None when the switch
-    is named by no such state or the words say neither verb or both. On/off words beside the
-    verb are the switch's own; `STATE_CONFLICT` when they say the other value."""
-    states = {NAMED_STATES[w] for w in names if w in NAMED_STATES}
-    if len(states) != 1:
+def named_state(name: str) -> str | None:
+    """The state a switch is named by ("closed" of "Lane 1 closed signal", "stopped" of
+    "Feeder stopped"): one of `NAMED_STATES` said last in its name, or before only words of
+    a signal (`STATE_SIGNALS`); not one that qualifies a thing ("Closed loop pump", "Fuel
+    shut-off valve"), nor one of an alias or a description."""
+    words = [t.text for t in tokens(name)]
+    for i, w in enumerate(words):
+        if w in NAMED_STATES and all(x in STATE_SIGNALS for x in words[i + 1:]):
+            return w
+    return None
+
+
+def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -> bool | None:
+    """The value a command gives a switch named by a state (`named_state`) with the verb of
+    that state or of the other one ("close lane 1" sets the "Lane 1 closed signal"; "reopen
+    lane 1" clears it); None when the switch is named by no such state, or the words say
+    neither verb nor on/off, or both verbs, or on/off with the state itself said ("switch off
+    the lane 1 closed signal": the switch's own words). `StateConflict` when the verb and an
+    on/off word say two values, or on/off are said of the thing without its state ("turn on
+    the feeder" of "Feeder stopped": on may mean running, or the stop)."""
+    if point.kind != "bool":
         return None
-    to_state, from_state = states.pop()
+    name = {t.text for t in tokens(point.name)}
+    if said & {"start", "run", "stop"} and "stop" in name and not name & {"start", "run"}:
+        # "start the conveyor" of its "Conveyor stop button": on would press the stop, and
+        # "stop the conveyor" release it
+        raise StateConflict(None)
+    state = named_state(point.name)
+    if state is None:
+        return None
+    to_state, from_state = NAMED_STATES[state]
+    switched = said & {"on", "off"}
     if bool(said & to_state) == bool(said & from_state):
+        if switched and not said & (to_state | from_state) and state not in heard:
+            raise StateConflict(None)
         return None
     value = bool(said & to_state)
     if ("on" in said and not value) or ("off" in said and value):
@@ -1035,7 +1074,8 @@ def state_named(names: AbstractSet[str], said: AbstractSet[str]) -> bool | None:
 
 
 class StateConflict(ValueError):
-    """A state's verb and an on/off word that say two values ("close barrier 1 off")."""
+    """A state's verb and an on/off word that say two values ("close barrier 1 off"), or
+    on/off said of a thing whose switch is named by a state ("turn on the feeder")."""
 
 
 def unit_after(toks: list[Token], i: int) -> bool:

@@ -27,7 +27,7 @@ SYNONYMS = {
     "lamp": "light", "lights": "light",
     "humid": "humidity", "moisture": "humidity",
     "alarms": "alarm", "alert": "alarm", "alerts": "alarm", "siren": "alarm",
-    "set-point": "setpoint", "target": "setpoint", "aiming": "setpoint", "aim": "setpoint",
+    "set-point": "setpoint", "target": "setpoint", "aiming": "setpoint",
     "belt": "conveyor",
     "packing": "packaging", "packed": "packaging", "pack": "packaging",
 }
@@ -266,7 +266,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here back got gotten
+    here back
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset(
@@ -298,17 +298,19 @@ STATE_PHRASES: dict[tuple[str, ...], str] = {
                      ("onstream",), ("back", "on", "stream"), ("into", "commission"),
                      ("back", "on")], "on"),
 }
-ON_WORDS = frozenset("on open start enable activate up reopen run".split())
+ON_WORDS = frozenset("on open start enable activate up reopen".split())
 #: a switch named by the state it puts a thing in when on ("Lane 1 closed signal", "Feeder
 #: stopped", "Dosing disabled"): the verb of that state turns it on, the verb of the other
 #: state off ("close lane 1" sets the closed signal, "reopen lane 1" clears it); on/off words
 #: still say the switch itself ("turn off the lane 1 closed signal")
 NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    **dict.fromkeys(("closed", "shut"), (frozenset(("close", "shut")),
-                                         frozenset(("open", "reopen")))),
-    "stopped": (frozenset(("stop",)), frozenset(("start", "restart"))),
+    "closed": (frozenset(("close", "shut")), frozenset(("open", "reopen"))),
+    "stopped": (frozenset(("stop",)), frozenset(("start", "restart", "run"))),
     "disabled": (frozenset(("disable",)), frozenset(("enable",))),
 }
+#: ...said last in its name, or before only these ("Lane 1 closed signal"): not "Closed loop
+#: pump", "Fuel shut-off valve"
+STATE_SIGNALS = frozenset("signal status indication flag state".split())
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())

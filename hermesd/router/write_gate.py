@@ -246,8 +246,10 @@ def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
     numbers: "soak zone" of the "Reheat furnace zone 3" whose alias it is, where zones 1 and 2
     are the "preheat" and "heating" zones."""
     siblings = profiles.siblings(profile)
-    return any(explained(t, profile, found) >= EXPLAINED and not any(
-        explained(t, o, found) for o in siblings) for t in found)
+    # (a word of its names: not of a description, an id or a device, which may say what all
+    # of them are and only one says: "drive", the VFD one is on)
+    return any(t.word in profile.names and explained(t, profile, found) >= EXPLAINED
+               and not any(explained(t, o, found) for o in siblings) for t in found)
 
 
 def _which(text: str, toks: list[Token], point: Point,
@@ -805,7 +807,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             if number not in (0, 1) or on or off:
                 return Doubt("several", (stated[0][0],))  # "switch on the beacon at 1"
             said = bool(number)
-        elif (by_state := _state_named(own, words)) is not None:
+        elif (by_state := _state_named(point, words, {t.text for t in toks})) is not None:
             if isinstance(by_state, Doubt):
                 return by_state
             said = by_state  # "close lane 1" of the "Lane 1 closed signal"
@@ -854,11 +856,11 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     return Doubt("not_stated", ())
 
 
-def _state_named(own: _Own, words: set[str]) -> bool | Doubt | None:
+def _state_named(point: Point, words: set[str], heard: set[str]) -> bool | Doubt | None:
     """The value the verb of the state a switch is named by gives (`rules.state_named`), or
-    the doubt of a verb and an on/off word that say two values."""
+    the doubt of words that say two values, or on/off of a thing its state names."""
     try:
-        return state_named(own.texts, words)
+        return state_named(point, words, heard)
     except StateConflict:
         return Doubt("several", tuple(sorted(words & _SWITCH_WORDS)))
 

@@ -1,6 +1,6 @@
-"""Hostile review of rv22 (f016d82..ee8df41..243518e): commands the new code gets wrong.
-
-Each test says what should happen; they fail on the branch as reviewed."""
+"""Hostile review of rv22 (f016d82..ee8df41..243518e): commands the router got wrong as
+reviewed (ten of them made by that round's changes, three older), kept as regressions; each
+test says what should happen. The comments tell what the code under review did."""
 
 from __future__ import annotations
 

@@ -153,7 +153,7 @@ async def test_dim_and_brighten_to_a_level_set_it(text: str, value: int) -> None
         "name": "write", "args": {"point": "hall_light", "value": value}}
 
 
-@pytest.mark.parametrize("text", ["we got a misfeed?", "misfeed?"])
+@pytest.mark.parametrize("text", ["is there a misfeed?", "misfeed?"])
 def test_a_word_of_one_point_alone_is_that_point_for_the_model(text: str) -> None:
     # no word the lexicon knows, but one only the shear misfeed alarm is named by and nothing
     # else: the model chooses among the candidates, with no refusal offered
@@ -273,3 +273,11 @@ async def test_a_second_refusal_leaves_the_first_standing() -> None:
     worker = Scripted("read vat2_sugar", "respond unknown_point")
     action = await _asked("how warm is vat 2", worker)
     assert action.name == "respond" and action.args.get("model") == "read vat2_sugar", action
+
+
+@pytest.mark.parametrize("text", ["start the conveyor", "stop the conveyor", "run the conveyor"])
+async def test_start_or_stop_of_a_stop_button_is_asked_back(text: str) -> None:
+    plant = modbus_plant({"stop_button": {"name": "Conveyor stop button", "table": "coil",
+                                          "address": 0, "writable": True}})
+    answer = await routed(Router(plant), text, "engineer")
+    assert answer["name"] != "write", answer
