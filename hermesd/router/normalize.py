@@ -577,9 +577,11 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
                 thing_seen or any(w.raw in THINGS for w in words))
             out.extend(words)
             continue
-        if pending is not None and i >= held and not _thing_after_unknown(run, i):
-            out.append(pending)  # (unknown characters before a thing qualify it: "2号射流风机"
-            pending = None  # is jet fan 2, "射 流 fan 2")
+        if pending is not None and i >= held and (thing_seen or not _thing_after_unknown(run, i)):
+            # (unknown characters before a thing qualify it: "2号射流风机" is jet fan 2, "射 流
+            # fan 2"; not after the thing it numbers: "二号仓下料阀" is silo 2's valve)
+            out.append(pending)
+            pending = None
         out.append(Token(run[i], run[i], zh=True))  # an unknown character matches itself
         i += 1
     if pending is not None:

@@ -74,6 +74,7 @@ async def test_running_asked_is_still_a_read() -> None:
 @pytest.mark.parametrize(("text", "want"), [
     ("启动二号罗茨风机", ["start", "罗", "茨", "fan", "2"]),
     ("关闭2号罗茨风机", ["close", "罗", "茨", "fan", "2"]),
+    ("打开二号仓下料阀", ["open", "silo", "2", "下", "料", "valve"]),  # not past the silo
 ])
 def test_a_chinese_ordinal_numbers_the_thing_past_unknown_characters(text: str,
                                                                     want: list[str]) -> None:
