@@ -608,7 +608,7 @@ class ModelStage:
         rest += choices([], [], SOME_REASONS)
         self.counters.extra["second_choice"] = self.counters.extra.get("second_choice", 0) + 1
         line = await self._generate(ctx, text, gbnf(rest), timings,
-                                    choices=[c.line for c in rest])
+                                    choices=[c.line for c in rest], again=True)
         action = self.parse(line, rest) if line is not None else None
         if action is None or action.name != "read":
             return None
@@ -693,10 +693,12 @@ class ModelStage:
 
     async def _generate(self, ctx: RequestContext, text: str, grammar: str | None,
                         timings: dict[str, float], suffix: list[dict[str, Any]] | None = None,
-                        choices: list[str] | None = None) -> str | None:
+                        choices: list[str] | None = None, again: bool = False) -> str | None:
         args: dict[str, Any] = {
             "suffix": suffix or self.prompt.suffix(text), "grammar": grammar,
             "max_tokens": self.options.max_tokens, "reuse_prefix": self.options.reuse_prefix}
+        if again and self.options.reuse_prefix:
+            args["reuse_suffix"] = True  # the same command, just asked: its tokens are there
         if choices and self.options.early_stop:
             args["choices"] = choices
         result = await self._call("complete", args, self._budget(ctx))

@@ -151,6 +151,26 @@ async def test_the_guessed_line_never_changes_the_answer() -> None:
     assert len(answers) >= 2, answers  # the commands are told apart
 
 
+async def test_the_same_command_asked_again_reuses_its_tokens() -> None:
+    """A command asked again under another grammar (the router's second choice) reuses what
+    the first completion decoded of it, and answers as a fresh completion of it would; a
+    different command asked with `reuse_suffix` still starts from the prefix alone."""
+    text = "what is the boiler 3 temperature right now please"
+    narrower = 'root ::= "read tank_level" | "respond out_of_scope"\n'
+    async with worker_process(spec()) as (_, worker):
+        await wait_state(worker, "ready")
+        first = await complete(worker, text)
+        again = await complete(worker, text, grammar=narrower, reuse_suffix=True)
+        assert again["evaluated_tokens"] == 1 < first["evaluated_tokens"]
+        fresh = await complete(worker, text, grammar=narrower)
+        assert fresh["evaluated_tokens"] == first["evaluated_tokens"]
+        assert again["text"] == fresh["text"]
+        other = await complete(worker, "how full is the tank", reuse_suffix=True)
+        plain = await complete(worker, "how full is the tank")
+        assert other["text"] == plain["text"]
+        assert other["evaluated_tokens"] == plain["evaluated_tokens"] > 1
+
+
 async def test_requests_beyond_the_queue_are_busy() -> None:
     async with worker_process(spec(queue=0)) as (_, worker):
         await wait_state(worker, "ready")

@@ -86,6 +86,10 @@ class Engine:
         self.prefix: list[int] = []
         self.n_vocab = int(self.llm.n_vocab())
         self.warmed = False  # warm_up() has decoded a realistic prompt on this engine
+        #: tokens the context holds from the last completion (prefix, suffix and more), which
+        #: a completion of the same command may reuse (`complete(reuse_tail=True)`); 0 when
+        #: anything else has used the context since
+        self._held = 0
         self._batch = llama_cpp.llama_batch_init(SCORE_BATCH, 0, 1)
         self._gen_batch = llama_cpp.llama_batch_init(N_BATCH, 0, 1)
 
@@ -109,6 +113,7 @@ class Engine:
             raise ValueError(f"the prompt prefix is {len(tokens)} tokens; the context holds "
                              f"{self.context} (raise llm.context or shorten names)")
         self.llm.reset()  # type: ignore[no-untyped-call]
+        self._held = 0
         self.llm.eval(tokens)
         self.prefix = tokens
         return len(tokens)
@@ -128,11 +133,13 @@ class Engine:
         done = self.complete(parts, grammar=WARM_UP_GRAMMAR, max_tokens=2,
                              deadline=time.monotonic() + 120)
         self.llm.n_tokens = len(self.prefix)
+        self._held = 0
         self.warmed = True
         return done.evaluated_tokens + done.generated_tokens
 
     def _evaluate(self, suffix: list[int], *, reuse: bool) -> tuple[int, int]:
         """Bring the context to prefix + suffix; returns (prompt tokens, tokens evaluated)."""
+        self._held = 0
         full = self.prefix + suffix
         if len(full) + 8 > self.context:
             raise ValueError(f"the prompt is {len(full)} tokens; the context holds {self.context}")
@@ -148,7 +155,7 @@ class Engine:
     # -- completion --------------------------------------------------------------------------
 
     def complete(self, suffix: Sequence[Part], *, grammar: str | None, max_tokens: int,
-                 deadline: float, reuse: bool = True,
+                 deadline: float, reuse: bool = True, reuse_tail: bool = False,
                  choices: Sequence[str] = ()) -> Completion:
         """Greedy completion under `grammar`. With `choices` (the lines the grammar admits, the
         likeliest first), generation stops as soon as only one of them is still possible (its
@@ -157,7 +164,9 @@ class Engine:
         then checked token by token against what the model picks. A right guess saves a decode
         per token (a decode of one token costs about as much as a batch of three); a wrong one
         costs its batch rows, and generation goes on from the first token that differed. The
-        answer is the model's greedy choice either way."""
+        answer is the model's greedy choice either way. `reuse_tail`: the same command asked
+        again (another grammar): what the last completion decoded of it is reused too, and only
+        its last token is decoded again for fresh logits."""
         rule = None
         if grammar:
             rule = self._lib.llama_sampler_init_grammar(self.vocab, grammar.encode(), b"root")
@@ -167,7 +176,7 @@ class Engine:
             started = time.perf_counter()
             guess = self._guess(choices, max_tokens) if choices else []
             prompt_tokens, evaluated, rows = self._evaluate_then(self.tokens(suffix), guess,
-                                                                 reuse=reuse)
+                                                                 reuse=reuse, tail=reuse_tail)
             answer = prompt_tokens  # the position of the answer's first token
             evaluated_at = time.perf_counter()
             out: list[int] = []
@@ -198,7 +207,9 @@ class Engine:
         finally:
             if rule is not None:
                 self._lib.llama_sampler_free(rule)
-            # the next command starts from the prefix (if the context still holds it)
+            # the next command starts from the prefix (if the context still holds it); the
+            # same command asked again may start from all of it
+            self._held = int(self.llm.n_tokens)
             self.llm.n_tokens = min(self.llm.n_tokens, len(self.prefix))
         text = decided if decided is not None else \
             self.llm.detokenize(out).decode("utf-8", errors="replace")
@@ -216,15 +227,16 @@ class Engine:
                 return toks[:n - 1]
         return toks  # a prefix of another choice: up to its end
 
-    def _evaluate_then(self, suffix: list[int], guess: list[int], *, reuse: bool
-                       ) -> tuple[int, int, list[Any]]:
+    def _evaluate_then(self, suffix: list[int], guess: list[int], *, reuse: bool,
+                       tail: bool = False) -> tuple[int, int, list[Any]]:
         """Bring the context to prefix + suffix + guess, in one decode when it is under
         `N_BATCH` tokens; (prompt tokens, tokens evaluated, the logits after the suffix and
         after each guessed token)."""
         full = self.prefix + suffix
         if len(full) + len(guess) + 8 > self.context:
             raise ValueError(f"the prompt is {len(full)} tokens; the context holds {self.context}")
-        same = self._reused(full) if reuse else 0
+        same = self._reused(full, tail=tail) if reuse else 0
+        self._held = 0
         todo = full[same:] + guess
         lib = self._lib
         lib.llama_memory_seq_rm(lib.llama_get_memory(self.llm.ctx), -1, same, -1)
@@ -238,12 +250,15 @@ class Engine:
         return len(full), len(full) - same, [self._row(len(last) - want + i)
                                              for i in range(want)]
 
-    def _reused(self, full: list[int]) -> int:
+    def _reused(self, full: list[int], *, tail: bool = False) -> int:
         """How many tokens of the prepared prefix the context still holds. Only the prefix is
         reused, never the tail of the previous command: a command then costs the same whether
-        or not it repeats the last one, and at least one token is evaluated for fresh logits."""
+        or not it repeats the last one, and at least one token is evaluated for fresh logits.
+        With `tail` (the same command asked again) all that the last completion left matching
+        is reused, up to the suffix's last token."""
         ids = self.llm.input_ids
-        limit = min(self.llm.n_tokens, len(self.prefix), len(full) - 1)
+        limit = min(self._held, len(full) - 1) if tail and self._held else \
+            min(self.llm.n_tokens, len(self.prefix), len(full) - 1)
         same = 0
         while same < limit and ids[same] == full[same]:
             same += 1

@@ -51,7 +51,9 @@ COMPLETE_SPEC = ActionSpec(
     description="Complete the prepared prompt prefix + `suffix` greedily, constrained by the "
                 "GBNF `grammar` when one is given; at most `max_tokens` tokens. `choices`: the "
                 "lines the grammar admits, the likeliest first: generation stops once one is "
-                "decided, and the first is guessed (decoded with the suffix, then checked).",
+                "decided, and the first is guessed (decoded with the suffix, then checked). "
+                "`reuse_suffix`: the same suffix as the last completion's, asked again (with "
+                "another grammar): what that one decoded of it is reused.",
     input_schema={"type": "object", "required": ["suffix", "max_tokens"],
                   "additionalProperties": False,
                   "properties": {"suffix": _PARTS,
@@ -60,6 +62,7 @@ COMPLETE_SPEC = ActionSpec(
                                  "max_tokens": {"type": "integer", "minimum": 1,
                                                 "maximum": 512},
                                  "reuse_prefix": {"type": "boolean"},
+                                 "reuse_suffix": {"type": "boolean"},
                                  "choices": {"type": "array", "maxItems": 512,
                                              "items": {"type": "string", "maxLength": 200}},
                                  "deadline_ms": {"type": "integer", "minimum": 1}}},
@@ -242,6 +245,7 @@ class LlmWorker(Tool):
             return engine.complete(suffix, grammar=args.get("grammar"),
                                    max_tokens=int(args["max_tokens"]), deadline=deadline,
                                    reuse=bool(args.get("reuse_prefix", True)),
+                                   reuse_tail=bool(args.get("reuse_suffix", False)),
                                    choices=list(args.get("choices") or ())).to_dict()
 
         return await self._run(work, deadline)
