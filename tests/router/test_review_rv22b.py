@@ -64,6 +64,8 @@ async def _decided(plant: str, text: str, worker: Script) -> Action:
      "system_pressure"),
     ("compressed_air", "what's the header pressure offset", "header_pressure_sp",
      "header_pressure"),
+    # the same in Chinese (system pressure gradient), the model first picking the cooler fan
+    ("hydraulics", "系统压力梯度", "cooler_fan", "system_pressure"),
 ])
 async def test_the_second_choice_does_not_read_what_the_one_left_guard_refused(
         plant: str, text: str, first: str, second: str) -> None:
