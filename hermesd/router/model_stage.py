@@ -25,7 +25,7 @@ from typing import Any, Protocol
 from hermesd.answer import Action, respond
 from hermesd.config.model import Config
 from hermesd.context import RequestContext
-from hermesd.core.errors import Busy, ErrorCode, Timeout, ToolError
+from hermesd.core.errors import Busy, ErrorCode, HermesError, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.coverage import (
     GENERAL,
@@ -65,6 +65,9 @@ PLACES = frozenset(("thing.building", "thing.zone", "thing.floor_level", "thing.
                     "thing.workshop"))
 PLACE_POINTS = 2  # ...when at least this many points are named by the place
 SURELY_COVERED = 0.6
+#: seconds a command must have left for the model to be asked a second time (the second
+#: asking reuses the command's tokens: a decode of one and the answer's, ~0.1-0.3 s here)
+SECOND_CHOICE_TIME = 1.0
 #: quantities that say how hot, how hard or how fast, never how much there is
 INTENSIVE = frozenset(f"quantity.{q}" for q in (
     "temperature", "pressure", "ph", "frequency", "voltage", "viscosity", "speed", "humidity"))
@@ -598,22 +601,29 @@ class ModelStage:
                              timings: dict[str, float]) -> Action | None:
         """The model's read the check refused, asked once more without it: the model picked
         among points one of which is meant, and the wrong one. Its second read stands only if
-        the check lets it through; the model may now say none of these (a refusal is always
-        offered), and whatever it says apart from a read that passes, the first refusal
-        stands."""
+        the check lets it through and it explains all the command names and every role it
+        says, as the one left must (`_the_one_left`); the model may now say none of these (a
+        refusal is always offered), and whatever it says apart from such a read, or if the
+        worker fails or the time is short, the first refusal stands."""
         point = refused.args.get("point")
         rest = [c for c in offered if c.name == "read" and c.args.get("point") != point]
-        if not rest:
+        if not rest or ctx.remaining() < SECOND_CHOICE_TIME:
             return None
         rest += choices([], [], SOME_REASONS)
         self.counters.extra["second_choice"] = self.counters.extra.get("second_choice", 0) + 1
-        line = await self._generate(ctx, text, gbnf(rest), timings,
-                                    choices=[c.line for c in rest], again=True)
-        action = self.parse(line, rest) if line is not None else None
-        if action is None or action.name != "read":
+        try:
+            line = await self._generate(ctx, text, gbnf(rest), timings,
+                                        choices=[c.line for c in rest], again=True)
+        except HermesError as exc:  # the answer the command has stands (`_call` has
+            log.info("second choice not made: %s", exc)  # dealt with the worker)
             return None
-        checked = self.check(a, action)
-        return checked if checked.name == "read" else None
+        action = self.parse(line, rest) if line is not None else None
+        if action is None or action.name != "read" or \
+                self.check(a, action).name != "read" or \
+                not self._surely_one_of(a, action.args["point"], known=False) or \
+                not self._says_its_roles(a, action.args["point"]):
+            return None  # the same guards as the one left's: a "gradient" is no pressure
+        return action
 
     def _the_one_left(self, a: Analysis, refused: Action) -> str | None:
         """When the check refuses the model's read: the one other candidate that the check
@@ -631,12 +641,15 @@ class ModelStage:
                 and self.check(a, Action("read", {"point": p})).name == "read"]
         if len(left) != 1 or not self._surely_one_of(a, left[0], known=False):
             return None
+        return left[0] if self._says_its_roles(a, left[0]) else None
+
+    def _says_its_roles(self, a: Analysis, point: str) -> bool:
+        """Whether `point` is every role and state the command says (a "gradient", a
+        "deviation", an "offset" is no read of the pressure itself)."""
         found = self.semantic.terms(a)
-        profile = self.rules.profiles.by_id[left[0]]
-        if any(explained(t, profile, found) < FULL for t in found
-               if t.kinds & {"role", "state"}):
-            return None
-        return left[0]
+        profile = self.rules.profiles.by_id[point]
+        return all(explained(t, profile, found) >= FULL for t in found
+                   if t.kinds & {"role", "state"})
 
     def parse(self, line: str, offered: list[Choice] | None) -> Action | None:
         """The action of one output line, if it is one we offered (or, naive, any valid one)."""

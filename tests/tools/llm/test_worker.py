@@ -154,7 +154,8 @@ async def test_the_guessed_line_never_changes_the_answer() -> None:
 async def test_the_same_command_asked_again_reuses_its_tokens() -> None:
     """A command asked again under another grammar (the router's second choice) reuses what
     the first completion decoded of it, and answers as a fresh completion of it would; a
-    different command asked with `reuse_suffix` still starts from the prefix alone."""
+    different command asked with `reuse_suffix` reuses no more than the tokens it shares with
+    the last one (none here past the prefix) and answers as it would alone."""
     text = "what is the boiler 3 temperature right now please"
     narrower = 'root ::= "read tank_level" | "respond out_of_scope"\n'
     async with worker_process(spec()) as (_, worker):

@@ -53,7 +53,8 @@ COMPLETE_SPEC = ActionSpec(
                 "lines the grammar admits, the likeliest first: generation stops once one is "
                 "decided, and the first is guessed (decoded with the suffix, then checked). "
                 "`reuse_suffix`: the same suffix as the last completion's, asked again (with "
-                "another grammar): what that one decoded of it is reused.",
+                "another grammar): what that one decoded of it is reused (of another suffix, "
+                "the tokens it shares with that one, from the start).",
     input_schema={"type": "object", "required": ["suffix", "max_tokens"],
                   "additionalProperties": False,
                   "properties": {"suffix": _PARTS,
