@@ -234,9 +234,11 @@ class RuleRouter:
     # -- the stage ---------------------------------------------------------------------------
 
     def analyse(self, text: str) -> Analysis:
-        toks = _run_is_start(self._split_groups([
+        toks = self._split_groups([
             replace(t, text=self.abbreviations[t.text])
-            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)]))
+            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
+        if "run" not in self.profiles.name_words:  # (else "run" is what a point does:
+            toks = _run_is_start(toks)  # "Blower 1 run", whose own word it is)
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
