@@ -1033,12 +1033,11 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
-def named_state(name: str) -> str | None:
+def named_state(words: list[str]) -> str | None:
     """The state a switch is named by ("closed" of "Lane 1 closed signal", "stopped" of
     "Feeder stopped"): one of `NAMED_STATES` said last in its name, or before only words of
     a signal (`STATE_SIGNALS`); not one that qualifies a thing ("Closed loop pump", "Fuel
-    shut-off valve"), nor one of an alias or a description."""
-    words = [t.text for t in tokens(name)]
+    shut-off valve"), nor one of an alias or a description. `words`: its name's, canonical."""
     for i, w in enumerate(words):
         if w in NAMED_STATES and all(x in STATE_SIGNALS for x in words[i + 1:]):
             return w
@@ -1055,12 +1054,13 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -
     the feeder" of "Feeder stopped": on may mean running, or the stop)."""
     if point.kind != "bool":
         return None
-    name = {t.text for t in tokens(point.name)}
+    words = [t.text for t in tokens(point.name)]  # (its name once, for both questions)
+    name = set(words)
     if said & {"start", "run", "stop"} and "stop" in name and not name & {"start", "run"}:
         # "start the conveyor" of its "Conveyor stop button": on would press the stop, and
         # "stop the conveyor" release it
         raise StateConflict(None)
-    state = named_state(point.name)
+    state = named_state(words)
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
