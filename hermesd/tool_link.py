@@ -183,6 +183,12 @@ class ToolLink:
         self.close_reason = f"bad frame: {exc}"
         self._shutdown(self.close_reason)
 
+    def _wrong_answer(self, reply: Message, asked: str) -> ToolUnavailable:
+        """A tool answered a request with the wrong kind of message (a pong to a call, a
+        result to a ping): it does not speak the protocol; its connection is closed."""
+        self._bad_frame(ProtocolError(f"answered {asked} with a {reply.TYPE}"))
+        return ToolUnavailable(self.tool, self.close_reason or "closed")
+
     def _ended(self, exc: Exception | None) -> None:
         """The stream ended (exc: how, when it broke)."""
         if self.shut:
@@ -371,7 +377,8 @@ class ToolLink:
             self._pending.pop(msg_id, None)
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
-        assert isinstance(reply, Result)
+        if reply.__class__ is not Result:
+            raise self._wrong_answer(reply, f"call {msg_id}")
         try:
             check_out(reply.value)
         except fastjsonschema.JsonSchemaValueException as exc:
@@ -387,14 +394,17 @@ class ToolLink:
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), f"tool {self.tool} refused its config: "
                                                    f"{reply.message}")
-        assert isinstance(reply, Result)
+        if not isinstance(reply, Result):
+            raise self._wrong_answer(reply, f"configure {msg_id}")
         return reply.value
 
     async def ping(self, timeout: float) -> float:
         """Round trip of a ping in seconds; raises Timeout or ToolUnavailable."""
         msg_id = self._new_id()
         started = time.monotonic()
-        await self._request(Ping(msg_id), msg_id, timeout)
+        reply = await self._request(Ping(msg_id), msg_id, timeout)
+        if not isinstance(reply, Pong):
+            raise self._wrong_answer(reply, f"ping {msg_id}")
         self.last_pong = time.monotonic()
         return self.last_pong - started
 

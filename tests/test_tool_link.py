@@ -157,6 +157,44 @@ def test_a_tool_that_breaks_off_mid_answer_fails_the_call_at_once(loop: str, the
 
 
 @pytest.mark.parametrize("loop", sorted(LOOPS))
+@pytest.mark.parametrize(("asked", "answer"), [
+    ("call", b'{"type": "pong", "id": %d}\n'),
+    ("configure", b'{"type": "pong", "id": %d}\n'),
+    ("ping", b'{"type": "result", "id": %d, "value": 1}\n'),
+])
+def test_a_request_answered_with_the_wrong_kind_of_message_closes_the_link(
+        loop: str, asked: str, answer: bytes) -> None:
+    """A pong for a call or for the config, a result for a ping: the tool does not speak the
+    protocol. The request fails as the tool being unavailable, saying why, and the link is
+    closed (it used to end in an AssertionError out of the supervisor's configure)."""
+    async def main() -> tuple[HermesError, bool]:
+        link, tool_reader, tool_writer = await _linked()
+        server = asyncio.create_task(link.serve())
+        request = asyncio.create_task(
+            link.call("read", {"point": "p"}, {}, timeout=30) if asked == "call"
+            else link.configure({"devices": {}}, 30) if asked == "configure"
+            else link.ping(30))
+        try:
+            msg_id = json.loads(await tool_reader.readline())["id"]
+            tool_writer.write(answer % msg_id)
+            try:
+                await request
+            except HermesError as exc:
+                return exc, link.shut
+            raise AssertionError(f"the {asked} did not fail")
+        finally:
+            tool_writer.close()
+            await link.close()
+            await server
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        exc, shut = runner.run(main())
+    assert exc.code is ErrorCode.TOOL_UNAVAILABLE and shut
+    wrong = "pong" if asked != "ping" else "result"
+    assert f"answered {asked} " in str(exc) and f"with a {wrong}" in str(exc)
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
 def test_a_call_to_a_tool_that_reads_nothing_ends_at_its_deadline(loop: str) -> None:
     """A hung tool reads none of its calls: once more than 4 MiB wait to be sent, a call
     waits for the tool to read, but no longer than its own deadline (the ping that finds the

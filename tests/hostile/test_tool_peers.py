@@ -123,6 +123,7 @@ def plans(remote_ref: str, *, hangs: bool) -> st.SearchStrategy[list[list[Any]]]
         st.sampled_from([
             ["send", hex_(b'{"type": "error", "id": 1, "code": "INTERNAL", "message": "no"}\n')],
             ["send", hex_(b'{"type": "result", "id": 1, "value": NaN}\n')],
+            ["send", hex_(b'{"type": "pong", "id": 1}\n')],  # a pong for the config
             ["send", hex_(b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, '
                           b'"actions": []}\n')]]))
     connected = st.one_of(
