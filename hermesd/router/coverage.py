@@ -255,7 +255,7 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
     battery of "电池电量", its charge, is no quantity). `phrases`: a word of the plant's names
     that means another thing in a phrase than alone may be explained as the phrase is (the
     write gate, stricter, does not)."""
-    if substituted(term, p, found):
+    if said_otherwise(term, p, found):
         return 0.0
     strength = explain(term, p)
     if strength > NEAR:
@@ -336,6 +336,39 @@ def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
     return any(key[j] in after.alts and not key[j - 1].isdigit() and key[j - 1] not in said
                and not stems_match(key[j - 1], term.word) and _qualifier(key[j - 1])
                for j in range(1, len(key)))
+
+
+def said_otherwise(term: Term, p: Profile, found: list[Term]) -> bool:
+    """The term names another thing than the point's own of the same kind (`substituted`,
+    `other_medium`): the point does not explain it, however its words do."""
+    return substituted(term, p, found) or other_medium(term, p)
+
+
+def other_medium(term: Term, p: Profile) -> bool:
+    """A medium said in a phrase where the point's is another of the same kind: "hot water
+    supply temperature" of "Chilled water supply temperature". Both are water, and every
+    other word of the phrase may be the point's ("hot" is a temperature word), but the
+    hot water is not the chilled water. Only a medium the lexicon ranks beside the point's
+    (one broader concept in common, neither broader than the other) vetoes: "water" of
+    "Chilled water ..." is the chilled water said broadly."""
+    for said in term.concepts:
+        if said in p.concepts or not said.startswith(_MEDIUM):
+            continue
+        kin = _broader_of(said)
+        if any(other.startswith(_MEDIUM) and other not in term.broader and
+               _broader_of(other) & kin for other in p.concepts):
+            return True
+    return False
+
+
+_MEDIUM = "medium."
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _broader_of(concept: str) -> frozenset[str]:
+    """The concepts a medium is directly a kind of ("medium.hot_water": water)."""
+    lx = lexicon()
+    return frozenset(lx.concept(concept).links) if concept in lx.concepts else frozenset()
 
 
 _QUALIFIERS = frozenset(("thing", "medium", "modifier"))

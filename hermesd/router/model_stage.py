@@ -36,7 +36,7 @@ from hermesd.router.coverage import (
     explain,
     explained,
     lone_character,
-    substituted,
+    said_otherwise,
     terms,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
@@ -389,8 +389,8 @@ class ModelStage:
         measured = any(set(self.semantic.quantities(t)) - GENERAL
                        and explained(t, profile, found) >= FULL for t in found)
         for t in found:
-            if substituted(t, profile, found):
-                missing.append(t)  # "exhaust fan" of the supply fan: another thing
+            if said_otherwise(t, profile, found):
+                missing.append(t)  # "exhaust fan" of the supply fan, hot water of the chilled
                 continue
             if self._lacks_quantity(a, t, profile):
                 missing.append(t)  # "heat flow" of a temperature, "steam flow" of the stock's
@@ -399,6 +399,11 @@ class ModelStage:
                 missing.append(t)  # 分油机 (a purifier) of the lube oil pressure, by its "oil"
                 continue
             if explained(t, profile, found) > NEAR:
+                continue
+            if t.literal and not t.kinds and any(explained(t, o, found) >= FULL for o in rest):
+                # "downdraft" of the CC booth's humidity: a word the lexicon does not know,
+                # which the plant names another point with, and not this one
+                missing.append(t)
                 continue
             if self._other_unit(a, t, rest, found):
                 missing.append(t)  # "cSt" of an engine load in %: another point's unit

@@ -196,7 +196,7 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _state_verbs(_said_units(_signs(_english_numbers(out))))
+    return _state_verbs(_attributive(_said_units(_signs(_english_numbers(out)))))
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -320,6 +320,8 @@ def preposition_on(toks: list[Token], i: int) -> bool:
 _QUANTITY_STOPS = frozenset(("current",))
 #: stop words that are nouns: "the current reading" is the reading now
 _STOP_NOUNS = frozenset("value reading status state".split())
+#: words of a setting or a limit of a quantity: "current setpoint", "current limit"
+_ROLES_AFTER = frozenset("setpoint sp limit trip alarm".split())
 
 
 def quantity_noun(toks: list[Token], i: int) -> bool:
@@ -330,6 +332,11 @@ def quantity_noun(toks: list[Token], i: int) -> bool:
     if t.text not in _QUANTITY_STOPS:
         return False
     after = toks[i + 1] if i + 1 < len(toks) else None
+    if after is not None and after.text in _ROLES_AFTER and i > 0:
+        # "rack 3 current setpoint", "motor current limit": the current's setting, after the
+        # thing it is of; "the current setpoint" is the setting now
+        before = toks[i - 1]
+        return before.is_number or (before.raw not in _STOP and before.text not in _STOP)
     return after is None or after.is_number or (
         (after.raw in _STOP or after.text in _STOP) and after.raw not in _STOP_NOUNS)
 
@@ -360,6 +367,35 @@ _STATE_LONGEST = max(len(p) for p in STATE_PHRASES)
 #: what may come before the verb of a command ("please", "can you", "go ahead and")
 _BEFORE_VERB = frozenset("please kindly can could would will you u go ahead and just now ok okay "
                          "then".split())
+
+
+def _attributive(toks: list[Token]) -> list[Token]:
+    """ "hot water", "cold store", "warm side": a temperature word before the thing it
+    qualifies is part of that thing's name, not a question of temperature, and stays the word
+    it is (so "hot water supply temperature" is not explained by "Chilled water supply
+    temperature", whose words have a temperature too). "how hot is the tank", "tank 2 hot?",
+    "warm up the oven" keep the temperature. "warm" and "cool" are verbs too: first, or
+    after "please" or "you", they still set a temperature ("cool tank 2 to 12")."""
+    for i in range(len(toks) - 1):
+        t, after = toks[i], toks[i + 1]
+        if t.text != "temperature" or t.raw not in _THERMAL or after.number is not None or \
+                after.unit or after.ident or after.raw in _STOP or after.text in _STOP or \
+                after.text in _NOT_QUALIFIED:
+            continue
+        before = toks[i - 1].raw if i else ""
+        if before in _DEGREE or (t.raw in _THERMAL_VERBS and (not i or before in _ASKING)):
+            continue
+        toks[i] = replace(t, text=t.raw)
+    return toks
+
+
+#: temperature words that qualify a thing when said before it ("hot water")
+_THERMAL = frozenset("hot cold warm cool chilly".split())
+_THERMAL_VERBS = frozenset("warm cool".split())
+#: ...but not before these: "how hot", "too cold", "cold enough"
+_DEGREE = frozenset("how too so very".split())
+_ASKING = frozenset("please pls you".split())
+_NOT_QUALIFIED = frozenset("temperature setpoint enough outdoor indoor".split())
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

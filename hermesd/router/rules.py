@@ -54,6 +54,7 @@ from hermesd.router.vocabulary import (
     RESETS_FIRST,
     RULE_BREAKING,
     SAFEGUARDS,
+    SHORT_THANKS,
     STATE_SIGNALS,
     STOP,
     STOP_WORDS,
@@ -480,6 +481,10 @@ class RuleRouter:
         if self.numbered_list(toks) is not None:
             return None  # several things, each to be found: the semantic stage's
         scored = a.scored
+        if words & THANKS and not a.question and not a.wants_write and len(toks) <= 4 and \
+                "please" not in words and \
+                all(t.raw in THANKS | SHORT_THANKS for t in content(toks)):
+            return Placement(respond("thanks"), 1.0)  # "ta, cheers": not the total acid
         if not scored and not a.wants_write:
             # short and opening with it: "hello, who are you?", not a story that has a "hi"
             opening = {t.raw for t in toks[:2]}

@@ -38,7 +38,7 @@ from hermesd.router.coverage import (
     explain,
     explained,
     lone_character,
-    substituted,
+    said_otherwise,
     terms,
 )
 from hermesd.router.meaning import Sense
@@ -187,7 +187,7 @@ class Semantic:
                 and (numbered or number != "1")
                 for word, number in pairs):
             return None
-        strengths = [0.0 if substituted(t, p, terms) else explain(t, p) for t in terms]
+        strengths = [0.0 if said_otherwise(t, p, terms) else explain(t, p) for t in terms]
         if a.wants_write and p.choice_concepts:
             # "生产线切换到清洗模式": 清洗 names a choice of the line mode (its "cleaning"), as
             # the choice's own word would; the write gate then asks that it name just one
@@ -273,6 +273,10 @@ class Semantic:
             rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
+        if not writes and a.question and "set" in a.words and self._setting_beside(best, fits):
+            # "what load is genset 3 set to": a setting is asked, and the genset's output is
+            # none; its load setpoint, named otherwise, is the model's to weigh
+            return None
         point = self.profiles.by_id[best.point].point
         others = tuple(f.point for f in fits if f.point != best.point)[:3]
         if not writes or (not a.wants_write and not self.rules.terse_write(a, point)):
@@ -289,6 +293,14 @@ class Semantic:
             return None
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
+
+    def _setting_beside(self, best: Fit, fits: list[Fit]) -> bool:
+        """`best` is no setpoint, and a setpoint of its own numbered thing is among the fits."""
+        by_id = self.profiles.by_id
+        mine = by_id[best.point]
+        return mine.role != "setpoint" and any(
+            by_id[f.point].role == "setpoint" and by_id[f.point].ids == mine.ids
+            for f in fits if f.point != best.point)
 
     def _conjunction(self, a: Analysis) -> list[str] | None:
         """ "kiln 1 dry and wet bulb", "temperature and pressure of boiler 3", "feed, permeate

@@ -324,6 +324,9 @@ QUESTION_SUBJECTS = frozenset(
 WH_START = frozenset("what whats what's how which where when why".split())
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
+#: short thanks that are a point's abbreviation as often ("TA", total acid): thanks only said
+#: beside a word of THANKS ("ta, cheers")
+SHORT_THANKS = frozenset("ta ty tx".split())
 #: what we never do, whatever point it names: refused outright
 DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
 #: "reset the meter totaliser", "clear the counter", "zero the run hours", 清零: a count, a
