@@ -400,9 +400,12 @@ class ModelStage:
                 continue
             if explained(t, profile, found) > NEAR:
                 continue
-            if t.literal and not t.kinds and any(explained(t, o, found) >= FULL for o in rest):
-                # "downdraft" of the CC booth's humidity: a word the lexicon does not know,
-                # which the plant names another point with, and not this one
+            if t.literal and not t.kinds and not measured and \
+                    any(explained(t, o, found) >= FULL for o in rest):
+                # "CC booth downdraft?" of the CC booth's humidity: a word the lexicon does not
+                # know, which the plant names another point with and not this one, where
+                # nothing the point measures is asked ("last" of the last shot's peak
+                # pressure, beside the last cycle time, only says which shot)
                 missing.append(t)
                 continue
             if self._other_unit(a, t, rest, found):

@@ -91,14 +91,26 @@ def test_ta_beside_cheers_is_thanks_not_the_total_acid() -> None:
 
 # -- the model's pick, checked -------------------------------------------------------------------
 
-@pytest.mark.parametrize(("text", "point", "said"), [
-    ("CC booth downdraft?", "cc_rh", "downdraft"),  # only the basecoat booth has one
-    ("how hot is the oxidiser running", "tco_temp", "oxidiser"),  # the topcoat oven is none
-])
-def test_a_word_only_another_point_is_named_with_refuses_the_pick(text: str, point: str,
-                                                                  said: str) -> None:
-    checked = model_read_checked(ROUTERS["paint_shop"], CONFIGS["paint_shop"], text, point)
-    assert checked.name == "respond" and checked.args.get("asked") == said, checked
+def test_a_word_only_another_point_is_named_with_refuses_the_pick() -> None:
+    """Only the basecoat booth has a downdraft; the clearcoat booth's humidity is not asked."""
+    checked = model_read_checked(ROUTERS["paint_shop"], CONFIGS["paint_shop"],
+                                 "CC booth downdraft?", "cc_rh")
+    assert checked.name == "respond" and checked.args.get("asked") == "downdraft", checked
+
+
+def test_such_a_word_beside_what_the_point_measures_only_says_which() -> None:
+    """ "last" names the last cycle time, and here says which shot's peak pressure."""
+    plant = {"node": {"id": "n"}, "access": {"roles": {"viewer": {"read": True}}},
+             "devices": {"press": {"driver": "modbus", "host": "127.0.0.1", "points": {
+                 "peak_pressure": {"name": "Peak injection pressure", "unit": "bar",
+                                   "table": "input", "address": 0, "type": "float32"},
+                 "cycle_time": {"name": "Last cycle time", "unit": "s", "table": "input",
+                                "address": 2, "type": "float32"}}}}}
+    config = config_of(plant)
+    checked = model_read_checked(Router(config), config,
+                                 "what was the injection pressure peak on the last shot",
+                                 "peak_pressure")
+    assert (checked.name, checked.args) == ("read", {"point": "peak_pressure"})
 
 
 def test_the_point_named_with_that_word_passes() -> None:
