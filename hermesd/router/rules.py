@@ -238,8 +238,9 @@ class RuleRouter:
         toks = self._split_groups([
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
-        if "run" not in self.profiles.name_words:  # (else "run" is what a point does:
-            toks = _run_is_start(toks)  # "Blower 1 run", whose own word it is)
+        if "run" not in self.profiles.name_words or not self._run_named(toks):
+            toks = _run_is_start(toks)  # (else "run" is what the point named does: "Blower 1
+            # run", whose own word it is, "run blower 1 value")
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -284,6 +285,13 @@ class RuleRouter:
                     (first.raw, second.raw) in self.name_pairs:
                 out.update((i, i + 1))
         return frozenset(out)
+
+    def _run_named(self, toks: list[Token]) -> bool:
+        """The words said with "run" name a point whose own name has it ("run blower 1 value":
+        "Blower 1 run"); "run the condensate pump", where only the engines' "run command"
+        points have it, asks to start the pump."""
+        said = {t.text for t in content(toks) if t.raw != "run" and not t.is_number}
+        return any("run" in words and said <= words for words in self.point_words.values())
 
     def numbered_list(self, toks: list[Token]) -> tuple[int, int, list[int]] | None:
         """ "cyclone 1 and 2 temperatures", "tanks 1, 2 and 3": a word of numbered things and a

@@ -52,6 +52,8 @@ _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 #: what begins the words that say where, which both sides of an "and" share ("... in house 1")
 _WHERE = frozenset(("in", "on", "of", "at", "for", "from"))
+#: words that join two things asked together: "temperature and pressure", "actual vs setpoint"
+_JOINS = frozenset(("and", "vs", "versus"))
 #: what stands between "all"/"every" and the word it is said of ("all of the three zones")
 _BEFORE_NOUN = frozenset(("the", "of", "our", "my", "your", "these", "those", "its", "their"))
 #: words after "all"/"every" that name nothing ("all right", "is everything ok")
@@ -308,7 +310,7 @@ class Semantic:
         side of "and" (and of the commas before it) name one point each, with the rest of the
         command; all of them, in the order said."""
         toks = a.toks
-        joins = [i for i, t in enumerate(toks) if t.raw == "and" and 0 < i < len(toks) - 1]
+        joins = [i for i, t in enumerate(toks) if t.raw in _JOINS and 0 < i < len(toks) - 1]
         if len(joins) != 1 or a.words & PLURAL_MARKS:
             return None
         i = joins[0]

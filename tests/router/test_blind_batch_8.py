@@ -133,3 +133,18 @@ def test_clearcoat_spray_booth_in_chinese_is_the_clearcoat_booth() -> None:
 async def test_a_gas_booster_in_chinese_is_started() -> None:
     action = await routed_without_model(ROUTERS["landfill_gas"], "启动1号增压风机")
     assert (action.name, action.args) == ("write", {"point": "booster1_run", "value": True})
+
+
+# -- "run" and "vs" ------------------------------------------------------------------------------
+
+async def test_run_starts_a_thing_no_point_named_with_run_is_of() -> None:
+    """The engines have "run command" points, so "run" was no start anywhere on the site: "run
+    the condensate pump" offered the model nothing but refusals."""
+    action = await routed_without_model(ROUTERS["landfill_gas"], "run the condensate pump")
+    assert (action.name, action.args) == ("write", {"point": "condensate_pump", "value": True})
+
+
+def test_actual_vs_setpoint_reads_both() -> None:
+    action = placed_without_model(ROUTERS["battery_formation"], "fill weight actual vs setpoint")
+    assert action is not None and action.name == "read", action
+    assert action.args["points"] == ["fill_weight", "fill_weight_sp"]
