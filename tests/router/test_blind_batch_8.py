@@ -125,6 +125,9 @@ def test_clearcoat_spray_booth_in_chinese_is_the_clearcoat_booth() -> None:
     checked = model_read_checked(ROUTERS["paint_shop"], CONFIGS["paint_shop"],
                                  "清漆喷房温度是多少", "cc_temp")
     assert (checked.name, checked.args) == ("read", {"point": "cc_temp"})
+    bath = model_read_checked(ROUTERS["paint_shop"], CONFIGS["paint_shop"],
+                              "清漆喷房温度是多少", "ed_temp")  # "coat" of "e-coat" is no clearcoat
+    assert bath.name == "respond", bath
     wrong = model_read_checked(ROUTERS["paint_shop"], CONFIGS["paint_shop"],
                                "电泳烘炉一区温度", "ed_temp")  # the oven's zone, not the bath
     assert wrong.name == "respond", wrong
