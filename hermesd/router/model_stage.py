@@ -42,7 +42,7 @@ from hermesd.router.coverage import (
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
-from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, unit_after
+from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, set_asked, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import PLURAL_MARKS, WH_START, YES_NO_START
 from hermesd.router.write_gate import ids_said, told_apart
@@ -400,8 +400,8 @@ class ModelStage:
                 continue
             if explained(t, profile, found) > NEAR:
                 continue
-            if t.literal and not t.kinds and not measured and \
-                    any(explained(t, o, found) >= FULL for o in rest):
+            if t.literal and not t.kinds and not measured and not self._qualifies_own(
+                    t, profile, found) and any(explained(t, o, found) >= FULL for o in rest):
                 # "CC booth downdraft?" of the CC booth's humidity: a word the lexicon does not
                 # know, which the plant names another point with and not this one, where
                 # nothing the point measures is asked ("last" of the last shot's peak
@@ -438,11 +438,19 @@ class ModelStage:
         if missing:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (
-            "set" if a.question and not a.wants_write and "set" in a.words else None)
+            "set" if a.question and not a.wants_write and set_asked(a.toks) else None)
         if said and profile.role != "setpoint" and any(o.role == "setpoint" for o in others):
             # "what is the boiler 3 setpoint", "what's the kiln rpm set to": not the boiler's
             # temperature, nor the kiln's speed
             return said
+        if not said and profile.role == "setpoint" and not self._setting_asked(a, found) and \
+                others and a.candidates[0] == others[0].id and others[0].role != "setpoint":
+            # "air speed in the basecoat booth", and the model read the bell speed setpoint:
+            # no setting is asked, a measurement ranks first, and the setpoint leaves a word
+            unexplained = [t.shown for t in found if explained(t, profile, found) <= NEAR
+                           and self.semantic.meaningful(a, t, True)]
+            if unexplained:
+                return " ".join(unexplained)
         ids, pairs = self.semantic.ids(a, found)
         if ids and profile.ids and not ids & profile.ids:
             return " ".join(sorted(ids))
@@ -476,6 +484,13 @@ class ModelStage:
             t, profile, found) < FULL) or (t.word in AMOUNT_WORDS and t.word not in
                                            profile.words)) and "thing" not in t.kinds]
         return " ".join(measures) or None
+
+    @staticmethod
+    def _qualifies_own(t: Term, profile: Profile, found: list[Term]) -> bool:
+        """The word stands before a word the point is named with: "hilltop" of "the hilltop
+        reservoir outlet valve" says which reservoir, and the valve is the reservoir's."""
+        after = next((o for o in found if o.index == t.index + 1), None)
+        return after is not None and explained(after, profile, found) > NEAR
 
     @staticmethod
     def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:

@@ -289,11 +289,12 @@ def _num_text(number: Number) -> str:
     return str(number) if isinstance(number, int) else repr(number)
 
 
-def content(toks: list[Token]) -> list[Token]:
+def content(toks: list[Token], *, label: bool = False) -> list[Token]:
     """Tokens that can name a point (stop words dropped, but a quantity said as a noun:
-    "motor current")."""
+    "motor current"). `label`: the tokens are a point's name (see `quantity_noun`)."""
     return [t for i, t in enumerate(toks) if t.is_id or (t.raw not in _STOP and t.text
-                                                          not in _STOP) or quantity_noun(toks, i)]
+                                                          not in _STOP)
+            or quantity_noun(toks, i, label=label)]
 
 
 #: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
@@ -324,7 +325,7 @@ _STOP_NOUNS = frozenset("value reading status state".split())
 _ROLES_AFTER = frozenset("setpoint sp limit trip alarm".split())
 
 
-def quantity_noun(toks: list[Token], i: int) -> bool:
+def quantity_noun(toks: list[Token], i: int, *, label: bool = False) -> bool:
     """Whether the stop word at `i` is a quantity said as a noun: last, or before no word
     it could qualify ("current of pump 1", "电流", "motor current"), never before one ("the
     current flow", "current reading")."""
@@ -332,9 +333,10 @@ def quantity_noun(toks: list[Token], i: int) -> bool:
     if t.text not in _QUANTITY_STOPS:
         return False
     after = toks[i + 1] if i + 1 < len(toks) else None
-    if after is not None and after.text in _ROLES_AFTER and i > 0:
-        # "rack 3 current setpoint", "motor current limit": the current's setting, after the
-        # thing it is of; "the current setpoint" is the setting now
+    if label and after is not None and after.text in _ROLES_AFTER and i > 0:
+        # a point named "Rack 3 current setpoint", "Motor current limit": the current's
+        # setting, after the thing it is of. Said in a command, "kiln current setpoint" is the
+        # kiln's setting now, and "the current setpoint" is always
         before = toks[i - 1]
         return before.is_number or (before.raw not in _STOP and before.text not in _STOP)
     return after is None or after.is_number or (
@@ -385,7 +387,7 @@ def _attributive(toks: list[Token]) -> list[Token]:
         before = toks[i - 1].raw if i else ""
         if before in _DEGREE or (t.raw in _THERMAL_VERBS and (not i or before in _ASKING)):
             continue
-        toks[i] = replace(t, text=t.raw)
+        toks[i] = replace(t, text=_QUALIFYING.get(t.raw, t.raw))
     return toks
 
 
@@ -395,7 +397,10 @@ _THERMAL_VERBS = frozenset("warm cool".split())
 #: ...but not before these: "how hot", "too cold", "cold enough"
 _DEGREE = frozenset("how too so very".split())
 _ASKING = frozenset("please pls you".split())
-_NOT_QUALIFIED = frozenset("temperature setpoint enough outdoor indoor".split())
+_NOT_QUALIFIED = frozenset("temperature setpoint enough outdoor indoor yet now already still "
+                           "again today tonight here there anymore".split())
+#: the thing word a cold word before a thing is ("cold water": the chilled water)
+_QUALIFYING = {"cold": "chilled", "cool": "chilled", "chilly": "chilled"}
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

@@ -127,12 +127,12 @@ class Profiles:
 
     def _profile(self, point: Point) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
-        label_toks = [content(tokens(label)) for label in labels]
+        label_toks = [content(tokens(label), label=True) for label in labels]
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
         ids = {t.text for toks in label_toks for t in toks if t.is_id}
         pairs = {(t.text, toks[i + 1].text) for toks in label_toks for i, t in
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id}
-        own = content(tokens(point.name))
+        own = content(tokens(point.name), label=True)
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))
         id_words = [w for w in _ID_PART.findall(point.id.casefold()) if not w.isdigit()]

@@ -937,13 +937,27 @@ _RUN_NOUNS = frozenset("hours hour time times status state feedback count counte
                        "light indication".split())
 
 
+def set_asked(toks: list[Token]) -> bool:
+    """ "what is the kiln set to", "is it set": "set" asks for a setting, not as a noun
+    ("generator set 1", "booster set 2 pressure")."""
+    return any(t.raw == "set" and not t.zh and (k + 1 == len(toks) or toks[k + 1].raw in _SET_AFTER)
+               for k, t in enumerate(toks))
+
+
+_SET_AFTER = frozenset(("to", "at", "for", "on", "up", "now"))
+
+
+#: words that make "run" an ending: "run down", "run out"
+_RUN_AWAY = frozenset(("down", "out", "dry", "empty"))
+
+
 def _run_is_start(toks: list[Token]) -> list[Token]:
     """ "run sump pump 2": a command opening with "run" asks to start the thing (never a
     "run" elsewhere: "pump 2 run" may be a clipped question, "run hours" a noun)."""
     first = next((i for i, t in enumerate(toks) if t.raw not in _POLITE), None)
     if first is None or toks[first].raw != "run" or toks[first].zh or first + 1 >= len(toks) \
-            or toks[first + 1].raw in _RUN_NOUNS:
-        return toks
+            or toks[first + 1].raw in _RUN_NOUNS or any(t.raw in _RUN_AWAY for t in toks[first + 1:]):
+        return toks  # ("run down the fans", "run the tank out": to stop, to empty)
     return [*toks[:first], replace(toks[first], raw="start", text="start"), *toks[first + 1:]]
 
 

@@ -44,7 +44,14 @@ from hermesd.router.coverage import (
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import Token
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
-from hermesd.router.rules import Analysis, Placement, RuleRouter, asks_degree, unit_after
+from hermesd.router.rules import (
+    Analysis,
+    Placement,
+    RuleRouter,
+    asks_degree,
+    set_asked,
+    unit_after,
+)
 from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
@@ -275,7 +282,7 @@ class Semantic:
             rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
-        if not writes and a.question and "set" in a.words and self._setting_beside(best, fits):
+        if not writes and a.question and set_asked(a.toks) and self._setting_beside(best, fits):
             # "what load is genset 3 set to": a setting is asked, and the genset's output is
             # none; its load setpoint, named otherwise, is the model's to weigh
             return None
@@ -314,6 +321,11 @@ class Semantic:
         if len(joins) != 1 or a.words & PLURAL_MARKS:
             return None
         i = joins[0]
+        if toks[i].raw != "and" and (toks[i + 1].text not in self.profiles.plant_words
+                                     or toks[i - 1].is_number):
+            # "flow vs yesterday": a comparison with a time, not two points; "zone 2 vs zone
+            # 3": two numbered things, each the rest of the command's (the model's to place)
+            return None
         # one word each, the rest shared: "dry and wet bulb"; "feed, permeate and concentrate"
         items = [i - 1]
         while items[0] > 0 and toks[items[0]].after_break:

@@ -66,6 +66,7 @@ ZH_WORDS: dict[str, str] = {
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states
     "温度": "temperature", "多热": "temperature", "热": "temperature", "冷": "temperature",
+    "热水": "hot water", "冷水": "chilled water",
     "压力": "pressure", "压强": "pressure", "液位": "level", "水位": "level", "料位": "level",
     "满": "level", "转速": "speed", "速度": "speed", "多快": "speed", "快": "speed",
     "慢": "speed", "流量": "flow", "重量": "weight", "多重": "weight", "重": "weight",

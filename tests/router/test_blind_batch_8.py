@@ -151,3 +151,16 @@ def test_actual_vs_setpoint_reads_both() -> None:
     action = placed_without_model(ROUTERS["battery_formation"], "fill weight actual vs setpoint")
     assert action is not None and action.name == "read", action
     assert action.args["points"] == ["fill_weight", "fill_weight_sp"]
+
+
+# -- a setting read where none was asked ---------------------------------------------------------
+
+def test_air_speed_is_the_downdraft_not_the_bell_speed_setpoint() -> None:
+    """The model read the bell speed setpoint: no setting was asked, a measurement ranked
+    first, and the setpoint leaves "air" unexplained. "air speed" is a velocity (m/s)."""
+    router, config = ROUTERS["paint_shop"], CONFIGS["paint_shop"]
+    text = "air speed in the basecoat booth"
+    assert _placed("paint_shop", text) == ("read", "bc_downdraft")
+    checked = model_read_checked(router, config, text, "bc_bell_speed_sp")
+    assert checked.name == "respond" and checked.args.get("asked") == "air", checked
+    assert model_read_checked(router, config, "bell speed?", "bc_bell_speed_sp").name == "read"
