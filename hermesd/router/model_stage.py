@@ -490,7 +490,14 @@ class ModelStage:
         """The word stands before a word the point is named with: "hilltop" of "the hilltop
         reservoir outlet valve" says which reservoir, and the valve is the reservoir's."""
         after = next((o for o in found if o.index == t.index + 1), None)
-        return after is not None and explained(after, profile, found) > NEAR
+        if after is None or explained(after, profile, found) <= NEAR:
+            return False
+        # ...unless the point's name says another word there: "CC booth" of "BC Booth
+        # Downdraft" is the other booth
+        said = {o.word for o in found}
+        key = profile.key
+        return not any(key[j] == after.word and key[j - 1] not in said and
+                       not key[j - 1].isdigit() for j in range(1, len(key)))
 
     @staticmethod
     def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:

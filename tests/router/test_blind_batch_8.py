@@ -98,6 +98,16 @@ def test_a_word_only_another_point_is_named_with_refuses_the_pick() -> None:
     assert checked.name == "respond" and checked.args.get("asked") == "downdraft", checked
 
 
+def test_the_other_booths_downdraft_is_no_answer_either() -> None:
+    """With the humidity refused the model read the basecoat booth's downdraft: "CC" stands
+    where that point's name says "BC"."""
+    router, config = ROUTERS["paint_shop"], CONFIGS["paint_shop"]
+    checked = model_read_checked(router, config, "CC booth downdraft?", "bc_downdraft")
+    assert checked.name == "respond" and checked.args.get("asked") == "cc", checked
+    own = model_read_checked(router, config, "BC booth downdraft?", "bc_downdraft")
+    assert (own.name, own.args) == ("read", {"point": "bc_downdraft"})
+
+
 def test_such_a_word_beside_what_the_point_measures_only_says_which() -> None:
     """ "last" names the last cycle time, and here says which shot's peak pressure."""
     plant = {"node": {"id": "n"}, "access": {"roles": {"viewer": {"read": True}}},
