@@ -26,6 +26,7 @@ from hermesd.router.vocabulary import (
     CHANGE_WORDS,
     FILLERS,
     GREETINGS,
+    MEDIUM_QUALIFIERS,
     MOTION_AT,
     OFF_WORDS,
     ON_WORDS,
@@ -181,18 +182,10 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
     """How well point `p` explains one term (0: not at all). `exact`: by its own words and
     unit only, as the rules require."""
     if len(term.alts) > 1:
-        best = max(_explain(replace(term, word=w, alts=(w,)), p, exact=exact)
-                   for w in term.alts)
-        for w in term.alts:
-            if w in _THERMAL_QUALIFIERS:  # 热水 is hot water: its "water" is not all it says
-                best = min(best, _explain(replace(term, word=w, alts=(w,)), p, exact=exact))
-        return best
+        each = {w: _explain(replace(term, word=w, alts=(w,)), p, exact=exact) for w in term.alts}
+        # 热水 is hot water: its "water" is not all it says
+        return min([max(each.values()), *(s for w, s in each.items() if w in MEDIUM_QUALIFIERS)])
     return _explain(term, p, exact=exact)
-
-
-#: the words of a Chinese word for a medium that say which ("热水": hot water): one that is
-#: not the point's leaves the word unexplained, whatever its other words are
-_THERMAL_QUALIFIERS = frozenset(("hot", "chilled"))
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
@@ -363,7 +356,8 @@ def other_medium(term: Term, p: Profile) -> bool:
     for said in term.concepts:
         if said in p.concepts or not said.startswith(_MEDIUM):
             continue
-        if _OPPOSITE_WORD.get(said) in p.words:
+        if said in _QUALIFIED and any(w in p.words for w, m in MEDIUM_QUALIFIERS.items()
+                                      if m != said):
             return True  # "chilled water" of "Resurfacer hot water tank", which the lexicon
             # reads as a hot liquor tank
         kin = _broader_of(said)
@@ -374,8 +368,7 @@ def other_medium(term: Term, p: Profile) -> bool:
 
 
 _MEDIUM = "medium."
-#: a medium, and the word of a point's name that says it is the opposite one
-_OPPOSITE_WORD = {"medium.chilled_water": "hot", "medium.hot_water": "chilled"}
+_QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
 
 
 @functools.lru_cache(maxsize=1 << 10)

@@ -10,6 +10,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -238,9 +239,7 @@ class RuleRouter:
         toks = self._split_groups([
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
-        if "run" not in self.profiles.name_words or not self._run_named(toks):
-            toks = _run_is_start(toks)  # (else "run" is what the point named does: "Blower 1
-            # run", whose own word it is, "run blower 1 value")
+        toks = _run_is_start(toks, self._run_named)
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -288,8 +287,10 @@ class RuleRouter:
 
     def _run_named(self, toks: list[Token]) -> bool:
         """The words said with "run" name a point whose own name has it ("run blower 1 value":
-        "Blower 1 run"); "run the condensate pump", where only the engines' "run command"
-        points have it, asks to start the pump."""
+        "Blower 1 run", whose own word it is); "run the condensate pump", where only the
+        engines' "run command" points have it, asks to start the pump."""
+        if "run" not in self.profiles.name_words:
+            return False
         said = {t.text for t in content(toks) if t.raw != "run" and not t.is_number}
         return any("run" in words and said <= words for words in self.point_words.values())
 
@@ -951,12 +952,14 @@ _SET_AFTER = frozenset(("to", "at", "for", "on", "up", "now"))
 _RUN_AWAY = frozenset(("down", "out", "dry", "empty"))
 
 
-def _run_is_start(toks: list[Token]) -> list[Token]:
+def _run_is_start(toks: list[Token], named: Callable[[list[Token]], bool]) -> list[Token]:
     """ "run sump pump 2": a command opening with "run" asks to start the thing (never a
-    "run" elsewhere: "pump 2 run" may be a clipped question, "run hours" a noun)."""
+    "run" elsewhere: "pump 2 run" may be a clipped question, "run hours" a noun), unless
+    `named` says the words name a point whose own name has "run" (asked only then)."""
     first = next((i for i, t in enumerate(toks) if t.raw not in _POLITE), None)
     if first is None or toks[first].raw != "run" or toks[first].zh or first + 1 >= len(toks) \
-            or toks[first + 1].raw in _RUN_NOUNS or any(t.raw in _RUN_AWAY for t in toks[first + 1:]):
+            or toks[first + 1].raw in _RUN_NOUNS or any(t.raw in _RUN_AWAY for t in toks[first + 1:]) \
+            or named(toks):
         return toks  # ("run down the fans", "run the tank out": to stop, to empty)
     return [*toks[:first], replace(toks[first], raw="start", text="start"), *toks[first + 1:]]
 

@@ -66,7 +66,7 @@ ZH_WORDS: dict[str, str] = {
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states
     "温度": "temperature", "多热": "temperature", "热": "temperature", "冷": "temperature",
-    "热水": "hot water", "冷水": "chilled water",
+    "热水": "hot water", "冷水": "chilled water",  # (MEDIUM_QUALIFIERS)
     "压力": "pressure", "压强": "pressure", "液位": "level", "水位": "level", "料位": "level",
     "满": "level", "转速": "speed", "速度": "speed", "多快": "speed", "快": "speed",
     "慢": "speed", "流量": "flow", "重量": "weight", "多重": "weight", "重": "weight",
@@ -312,6 +312,9 @@ NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 #: ...said last in its name, or before only these ("Lane 1 closed signal"): not "Closed loop
 #: pump", "Fuel shut-off valve"
 STATE_SIGNALS = frozenset("signal status indication flag state".split())
+#: words that say which water a point's name is of, and that water ("热水": hot water): a
+#: command's must be the point's, whatever its other words are
+MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water"}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
