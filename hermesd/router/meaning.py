@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from hermesd.router import concepts
+from hermesd.router.concepts import Match
 from hermesd.router.normalize import Token, tokens
 
 #: kinds whose links are broader concepts of the same kind (a unit's are its quantities, an
@@ -39,8 +40,9 @@ class Lexicon(Protocol):
     def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
         """The senses of each token of `text` (tokens of a phrase share its senses)."""
 
-    def concepts(self, text: str) -> frozenset[Sense]:
-        """The concepts a point's text names, with their broader ones."""
+    def concepts(self, text: str, measures: frozenset[str] = frozenset()) -> frozenset[Sense]:
+        """The concepts a point's text names, with their broader ones; a word that is a form
+        of several quantities is the ones of them the point's unit `measures`, if any is."""
 
     def broader(self, concepts: Iterable[str]) -> frozenset[str]:
         """These concepts and every broader one ("quantity.dry_bulb": a temperature)."""
@@ -76,10 +78,27 @@ class PlantLexicon:
         quantities, _ = self.unit(unit)
         return {Sense(q, "quantity") for q in quantities}
 
-    def concepts(self, text: str) -> frozenset[Sense]:
-        return self._closure({Sense(m.concept.id, m.kind)
-                              for m in self.lexicon.concepts_of_text(text)
-                              if m.kind not in ("action", "unit")})
+    def concepts(self, text: str, measures: frozenset[str] = frozenset()) -> frozenset[Sense]:
+        found = [m for m in self.lexicon.concepts_of_text(text) if m.kind not in ("action", "unit")]
+        if measures:
+            found = self._as_measured(found, measures)
+        return self._closure({Sense(m.concept.id, m.kind) for m in found})
+
+    def _as_measured(self, found: list[Match], measures: frozenset[str]
+                     ) -> list[Match]:
+        """ "dP" is a dew point or a differential pressure; of a point in inH2O, the latter."""
+        by_span: dict[tuple[int, int], list[Match]] = {}
+        for m in found:
+            if m.kind == "quantity":
+                by_span.setdefault(m.span, []).append(m)
+        dropped: set[int] = set()
+        for same in by_span.values():
+            if len(same) < 2:
+                continue
+            fits = [m for m in same if self.broader((m.concept.id,)) & measures]
+            if fits:
+                dropped |= {id(m) for m in same if m not in fits}
+        return [m for m in found if id(m) not in dropped]
 
     def broader(self, concepts: Iterable[str]) -> frozenset[str]:
         found = {Sense(c, self.lexicon.concept(c).kind) for c in concepts

@@ -280,7 +280,13 @@ def canonical(word: str) -> str:
         word = word[:-2]  # "how warm's the must", "the pump's speed": the word itself
     word = SYNONYMS.get(word, word)
     if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
+        # "presses" is presses of the "Press 1", "boxes" of a box, "batteries" of a battery
+        if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
+            word = word[:-2]
+        elif word.endswith("ies") and len(word) > 4:
+            word = word[:-3] + "y"
+        else:
+            word = word[:-1]
         word = SYNONYMS.get(word, word)
     return word
 

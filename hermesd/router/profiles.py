@@ -142,17 +142,17 @@ class Profiles:
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words -= STOP
+        unit = unit_symbol(point.unit) if point.unit else None
+        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
+            else (frozenset(), False)
         senses: set[Sense] = set()
         for text in (*labels, point.description or ""):
-            senses |= self.lexicon.concepts(text)
+            senses |= self.lexicon.concepts(text, unit_quantities)
         # and of each word of its names alone, which explain less: "Backwash blower" is a
         # blower, of a backwash
         parts: set[Sense] = set()
         for word in {t.raw for toks in label_toks for t in toks if len(t.raw) >= 3}:
             parts |= self.lexicon.concepts(word)
-        unit = unit_symbol(point.unit) if point.unit else None
-        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
-            else (frozenset(), False)
         quantities = {s.concept for s in senses if s.kind == "quantity"}
         named_quantities = frozenset(quantities)
         if unit_sure:

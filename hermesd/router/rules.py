@@ -632,6 +632,10 @@ class RuleRouter:
             return []
         words = a.words
         if point.kind == "bool":
+            if said.numbers:
+                # "up the flavour to 7.5%": a number is said, which no switch takes; the words
+                # are about another point, or a timed action we cannot do ("on for 10 min")
+                return []
             on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))

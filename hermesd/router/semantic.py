@@ -23,6 +23,7 @@ may say none of them fits). Pure: it reads profiles and tokens, never a device.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,7 +43,7 @@ from hermesd.router.coverage import (
     terms,
 )
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import Token
+from hermesd.router.normalize import Token, content
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
     Analysis,
@@ -331,16 +332,23 @@ class Semantic:
         while items[0] > 0 and toks[items[0]].after_break:
             items.insert(0, items[0] - 1)
         items.append(i + 1)
-        found = [self._sure_without(a, (set(items) - {k}) | {i}) for k in items]
+        # a side that ends in a number is no write of it when the whole is none ("platen
+        # temps for presses 1, 2 and 3": the 1 numbers a press, it sets nothing)
+        reading = not (a.wants_write or self.rules.terse_write(a, None))
+        found = [self._sure_without(a, (set(items) - {k}) | {i}, reading) for k in items]
         if all(found) and len(set(found)) == len(found):
             return [p for p in found if p is not None]
         # a whole command each: "set pump 1 to 900 and open valve 2"; and the first with what
         # the second ends with, where it says where ("ammonia and CO2 in house 1")
         n = len(toks)
         tail = next((k for k in range(i + 2, n) if toks[k].raw in _WHERE), n)
-        for left, right in ((range(i, n), range(i + 1)),
-                            (range(i, tail), range(i + 1))):
-            sides = [self._sure_without(a, set(drop) | {i}) for drop in (left, right)]
+        pairs: list[tuple[Iterable[int], Iterable[int]]] = [
+            (range(i, n), range(i + 1)), (range(i, tail), range(i + 1))]
+        if len(content(toks[i + 1:])) == 1:
+            # "nitrogen pressure and the setpoint": the second is the first's, with that word
+            pairs.append((range(i, n), ()))
+        for left, right in pairs:
+            sides = [self._sure_without(a, set(drop) | {i}, reading) for drop in (left, right)]
             if sides[0] is not None and sides[1] is not None and sides[0] != sides[1]:
                 return [sides[0], sides[1]]
         return None
@@ -379,10 +387,12 @@ class Semantic:
         return Judgement(Placement(Action("read", {"points": meant}), 1.0), fits,
                          plural=True, why="numbered list")
 
-    def _sure_without(self, a: Analysis, dropped: set[int]) -> str | None:
+    def _sure_without(self, a: Analysis, dropped: set[int], reading: bool = False
+                      ) -> str | None:
         kept = [t for k, t in enumerate(a.toks) if k not in dropped]
         side = replace(a, toks=kept, words=frozenset(t.raw for t in kept))
-        sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side))
+        sure = self._sure(side, terms(a.text, kept, self.profiles), self.fits(side),
+                          reading=reading)
         if sure is None or sure.action.name not in ("read", "write"):
             return None
         return str(sure.action.args["point"])

@@ -174,7 +174,7 @@ STOP = frozenset("""
     a an the of in on at to for from by with is are was be been it its this that there
     what whats what's how much which who me my our please could would you can tell show give
     get read check current currently right now value reading status state there's does do
-    i we us just kindly and or say says saying shows showing indicates indicating
+    i we us just kindly pls plz and or say says saying shows showing indicates indicating
 """.split())
 
 # -- what makes a number no value to write ---------------------------------------------------
