@@ -44,7 +44,7 @@ from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, set_asked, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
-from hermesd.router.vocabulary import PLURAL_MARKS, WH_START, YES_NO_START
+from hermesd.router.vocabulary import OPPOSITE_MODIFIERS, PLURAL_MARKS, WH_START, YES_NO_START
 from hermesd.router.write_gate import ids_said, told_apart
 
 log = logging.getLogger(__name__)
@@ -400,6 +400,10 @@ class ModelStage:
                 continue
             if explained(t, profile, found) > NEAR:
                 continue
+            if t.kinds == {"modifier"} and self._other_end(t, profile, rest):
+                missing.append(t)  # "baghouse outlet temp" of the baghouse's high temperature
+                # trip, where its inlet temperature is told apart from an outlet's
+                continue
             if t.literal and not t.kinds and not measured and not self._qualifies_own(
                     t, profile, found) and any(explained(t, o, found) >= FULL for o in rest):
                 # "CC booth downdraft?" of the CC booth's humidity: a word the lexicon does not
@@ -498,6 +502,14 @@ class ModelStage:
         key = profile.key
         return not any(key[j] == after.word and key[j - 1] not in said and
                        not key[j - 1].isdigit() for j in range(1, len(key)))
+
+    @staticmethod
+    def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:
+        """The word names one end or side of a thing ("outlet"), and this point or another of
+        its thing is named by the other end ("inlet")."""
+        ends = {OPPOSITE_MODIFIERS[c] for c in t.concepts if c in OPPOSITE_MODIFIERS}
+        return bool(ends) and (bool(ends & profile.concepts) or any(
+            ends & o.concepts and o.things & profile.things for o in rest))
 
     @staticmethod
     def _rival(t: Term, profile: Profile, others: list[Profile], found: list[Term]) -> bool:

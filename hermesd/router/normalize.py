@@ -171,8 +171,15 @@ def tokens(text: str) -> list[Token]:
         broken = end >= 0 and any(c in ",;" for c in text[end:match.start()])
         before = len(out)
         if kind == "cjk":
+            letter = None
+            if touching and out and len(out[-1].raw) == 1 and out[-1].raw.isascii() \
+                    and out[-1].raw.isalpha() and not out[-1].zh:
+                # "B包装机": bagger B, as "2号包装机" is bagger 2
+                gone = out.pop()
+                letter = Token(gone.raw, gone.raw, ident=True, zh=True,
+                               after_break=gone.after_break)
             out.extend(_chinese(raw, out, after_digits=touching and bool(out)
-                                and _was_literal(out[-1])))
+                                and _was_literal(out[-1]), letter=letter))
         elif kind == "unit":
             written, symbol = units[ord(raw) - _UNIT_SLOT]
             out.append(Token(UNIT_QUANTITIES.get(symbol, symbol), written.casefold(),
@@ -530,7 +537,8 @@ def _signs(toks: list[Token]) -> list[Token]:
 # -- Chinese ---------------------------------------------------------------------------------
 
 
-def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> list[Token]:
+def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
+             letter: Token | None = None) -> list[Token]:
     """One run of Chinese characters: longest dictionary words, numerals, ordinals.
 
     An ordinal ("3号", "第三") waits for the thing it numbers and goes after it, as English
@@ -538,7 +546,8 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
     one that is not one well-formed number stays one unreadable token, as written.
     """
     out: list[Token] = []
-    pending: Token | None = None  # an ordinal waiting for the end of the thing it numbers
+    #: an ordinal waiting for the end of the thing it numbers (or a letter written against it)
+    pending: Token | None = letter
     thing_seen = False  # ...and a word of a thing came after it
     held = 0  # ...which goes on at least until here (a plant word read character by character)
     i = 0
@@ -609,6 +618,10 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False) -> li
             continue
         if word_len:
             english_words = ZH_WORDS[run[i:i + word_len]]
+            if pending is not None and _plant_word(run, i, things=True) > word_len:
+                # "2号包装机": 包装 (packaging) begins the thing 包装机, which its number follows
+                # whole
+                held = max(held, i + _plant_word(run, i, things=True))
             i += word_len
             words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
                      for w in english_words.split()]
@@ -659,17 +672,19 @@ def _thing_at(run: str, i: int) -> bool:
 
 
 @functools.cache
-def _plant_words() -> tuple[frozenset[str], int]:
-    """The lexicon's Chinese words of things, media and quantities, of two characters or more."""
-    words = frozenset(f for c in lexicon().concepts.values()
-                      if c.kind in ("thing", "medium", "quantity")
+def _plant_words(kinds: tuple[str, ...] = ("thing", "medium", "quantity")
+                 ) -> tuple[frozenset[str], int]:
+    """The lexicon's Chinese words of things, media and quantities (of `kinds`), of two
+    characters or more."""
+    words = frozenset(f for c in lexicon().concepts.values() if c.kind in kinds
                       for f in c.zh_forms if len(f) > 1)
     return words, max(map(len, words), default=0)
 
 
-def _plant_word(run: str, i: int) -> int:
-    """The length of the longest plant word of the lexicon at `run[i]`, or 0."""
-    words, longest = _plant_words()
+def _plant_word(run: str, i: int, *, things: bool = False) -> int:
+    """The length of the longest plant word (`things`: of a thing) of the lexicon at `run[i]`,
+    or 0."""
+    words, longest = _plant_words(("thing",)) if things else _plant_words()
     return next((n for n in range(min(longest, len(run) - i), 1, -1)
                  if run[i:i + n] in words), 0)
 

@@ -136,8 +136,9 @@ class Semantic:
                 continue
             if before is not None and self._formula(before, t):
                 continue  # "O2 setpoint 8": oxygen, no "o 2"
-            if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered):
-                continue
+            if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered) \
+                    and not (t.zh and "thing" in kinds.get(i - 1, ())):
+                continue  # (a letter written against a Chinese thing names it: "B包装机")
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
             # "conveyer 2": a thing's; "2号滤池": one written before the thing in Chinese
             things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
@@ -272,6 +273,11 @@ class Semantic:
             settable = {by_id[f.point].ids for f in full if by_id[f.point].point.writable}
             full = [f for f in full if by_id[f.point].point.writable
                     or by_id[f.point].ids not in settable]
+            if a.wants_write:
+                # "关掉B包装机" (switch bagger B off): its speed, which takes no "off" (its
+                # least is 20), is no rival of its run switch
+                full = [f for f in full if not by_id[f.point].point.writable
+                        or self.rules.values(a, by_id[f.point].point)]
         if not full:
             return None
         best = full[0]

@@ -315,6 +315,14 @@ STATE_SIGNALS = frozenset("signal status indication flag state".split())
 #: words that say which water a point's name is of, and that water ("热水": hot water): a
 #: command's must be the point's, whatever its other words are
 MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water"}
+#: modifiers that tell two ends, sides or places of one thing apart: a point of the thing named
+#: by one of them is not asked for by the other
+OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
+    ("inlet", "outlet"), ("supply", "return"), ("top", "bottom"), ("north", "south"),
+    ("east", "west"), ("left", "right"), ("front", "rear"), ("hot_side", "cold_side"),
+    ("upstream", "downstream"), ("suction", "discharge"), ("indoor", "outdoor"),
+    ("inner", "outer"), ("import", "export"), ("raw", "treated"), ("head_end", "tail_end"),
+    ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())

@@ -7,7 +7,7 @@ import pytest
 
 from hermesd.config.model import Config
 from hermesd.router import Router
-from hermesd.router.normalize import canonical
+from hermesd.router.normalize import canonical, tokens
 from tests.support.plants import (
     config_of,
     model_read_checked,
@@ -102,3 +102,32 @@ async def test_chinese_words_of_the_trade(plant: str, text: str, point: str,
                                           value: object) -> None:
     action = await routed_without_model(ROUTERS[plant], text)
     assert (action.name, action.args) == ("write", {"point": point, "value": value})
+
+
+# -- a letter written against a Chinese thing numbers it -------------------------------------------
+
+def test_a_letter_before_a_chinese_thing_names_it() -> None:
+    """ "B包装机" is bagger B, as "2号包装机" is bagger 2: the letter was left before the
+    thing, where it named nothing, and bagger A's points stayed candidates."""
+    assert [t.raw for t in tokens("关掉B包装机")] == ["off", "packaging", "机", "b"]
+    assert [t.raw for t in tokens("2号包装机")] == ["packaging", "机", "2"]
+    assert [t.raw for t in tokens("3号锅炉温度")] == ["boiler", "3", "temperature"]
+    assert _placed("chip_fryer", "B包装机速度是多少") == ("read", "bagger_b_speed")
+
+
+async def test_switching_off_a_thing_is_its_switch_not_a_speed_that_takes_no_off() -> None:
+    action = await routed_without_model(ROUTERS["chip_fryer"], "关掉B包装机")
+    assert (action.name, action.args) == ("write", {"point": "bagger_b_run", "value": False})
+
+
+# -- one end of a thing is not the other -----------------------------------------------------------
+
+@pytest.mark.parametrize("point", ["bh_hi_temp", "bh_inlet_temp"])
+def test_the_outlet_of_a_thing_whose_inlet_is_named_is_not_asked(point: str) -> None:
+    """The baghouse has an inlet temperature and a high temperature trip, no outlet: the model
+    read the trip for "baghouse outlet temp"."""
+    checked = model_read_checked(ROUTERS["asphalt_plant"], CONFIGS["asphalt_plant"],
+                                 "baghouse outlet temp", point)
+    assert checked.name == "respond" and checked.args.get("asked") == "outlet", checked
+    assert model_read_checked(ROUTERS["asphalt_plant"], CONFIGS["asphalt_plant"],
+                              "baghouse temp", "bh_inlet_temp").name == "read"
