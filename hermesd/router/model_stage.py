@@ -19,11 +19,11 @@ import asyncio
 import logging
 import re
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from hermesd.answer import Action, respond
-from hermesd.config.model import Config
+from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import Busy, ErrorCode, HermesError, Timeout, ToolError
 from hermesd.router import Routed
@@ -40,12 +40,14 @@ from hermesd.router.coverage import (
     terms,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
+from hermesd.router.normalize import tokens
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, set_asked, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import OPPOSITE_MODIFIERS, PLURAL_MARKS, WH_START, YES_NO_START
 from hermesd.router.write_gate import ids_said, told_apart
+from hermesd.value_maps import spellings
 
 log = logging.getLogger(__name__)
 
@@ -293,6 +295,8 @@ class ModelStage:
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
         profile = self.rules.profiles.by_id[pid]
+        if action.name == "write" and profile.point.kind == "string":
+            a = _without_choice(a, profile.point, str(action.args.get("value")))
         if self.rules.numbered_list(a.toks) is not None and \
                 "and" not in profile.point.name.casefold().split():
             # "are trails 1 and 2 making snow": several numbered things, of which one point
@@ -785,6 +789,24 @@ class ModelStage:
                           "id>, write <point id> <value>, or respond <reason>."},
                  {"text": END + ASSISTANT, "markup": True}]
         return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _without_choice(a: Analysis, point: Point, choice: str) -> Analysis:
+    """The command without the words that say the choice written ("silo 1" of "divert to silo
+    1" names the choice `silo_1`, no silo of the plant's)."""
+    texts = [t.text for t in a.toks]
+    for name, spelled in spellings(point):
+        if name != choice:
+            continue
+        phrase = [t.text for t in tokens(spelled)]
+        n = len(phrase)
+        at = next((i for i in range(len(texts) - n, -1, -1) if n and texts[i:i + n] == phrase),
+                  None)
+        if at is not None:
+            kept = a.toks[:at] + a.toks[at + n:]
+            return replace(a, toks=kept, words=frozenset(t.raw for t in kept),
+                           named=frozenset())
+    return a
 
 
 def _clause(a: Analysis, index: int) -> int:

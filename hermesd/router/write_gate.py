@@ -79,7 +79,9 @@ _QUESTION = frozenset("""
     currently already still ok okay safe someone somebody anyone anybody everyone he she they
     i'd i'll example test simulate simulation pretend imagine
     hypothetically probably guess translate note log report reports reported record measured
-    measures measuring showed shown status state
+    measures measuring showed shown status state condition yet presently coming going
+    looking
+    there's theres
 """.split())
 #: the last word of a statement that asks for it to be confirmed ("pump mode manual, right")
 _TAGS = frozenset("right true false".split())
@@ -166,7 +168,7 @@ _ZH = {
             "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
             "周一 周二 "
             "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
-    "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 "
+    "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 状态 状况 情况 "
                 "需要 提醒 告诉 通知 检查 看看 是 已 已经 着 开着 关着 目前 正在 说 让 要求 叫 他 她 "
                 "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟",
     "approximate": "多 左右 大约 约 大概 差不多 以上 以下 上下 至少 最多 超过 不到 不超过 "
@@ -206,7 +208,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
         return hidden
     toks = tokens(text) if toks is None else toks
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _english_words(toks, own, point)
+    return (_unreadable(toks, own) or _pasted(text) or _no_change_asked(text, own)
+            or _reported(toks, folded) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
@@ -241,6 +244,86 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
             or _chinese(folded, _NOBODY, None))
 
 
+#: the lexicon's actions that ask for no change now, and what a write said with one is:
+#: "show boiler 2 on", "确认2号锅炉停机" (confirm it is stopped), "ack bilge pump off" (an event
+#: acknowledged), "calibrate ... to 40", "暂缓启动" (hold off starting), "预约启动" (book a start)
+_NO_CHANGE = {"action.read": "question", "action.acknowledge": "question",
+              "action.calibrate": "question", "action.pause": "when", "action.schedule": "when"}
+#: forms of those that also say "keep" or "fetch", which a write may: "hold the speed at 900",
+#: "保持2号阀打开", "get pump 2 running"
+_KEPT_FORMS = frozenset(("hold", "保持", "get", "give me"))
+
+
+def _no_change_asked(text: str, own: _Own) -> Doubt | None:
+    """A word that asks to see, acknowledge, calibrate, hold off or plan, which is not a word
+    of the point's own names (an "Alarm acknowledge" coil is acknowledged by writing it)."""
+    for m in lexicon().concepts_of_text(text):
+        problem = _NO_CHANGE.get(m.concept.id)
+        if problem is None or m.form in _KEPT_FORMS:
+            continue
+        said = text[m.start:m.end]
+        words = [t for t in tokens(said) if t.number is None]
+        if words and all(t.text in own.texts or t.raw in own.named for t in words):
+            continue
+        folded = said.casefold()
+        if any(folded in label if is_cjk(folded[0]) else
+               re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", label) for label in own.labels):
+            continue  # (as a word: the "ack" of "backwash" is none)
+        return Doubt(problem, (said,))
+    return None
+
+
+#: marks of text pasted or written about a command, not one: a label and its value
+#: ("makeup valve: OPEN", "补水阀：开"), a bracketed state ("[open]", "(on)"), a checklist,
+#: comment or bullet opening ("- [ ]", "✓", "# ", "// ")
+_PASTED_OPENING = re.compile(r"^\s*(?:[-*•]\s|#\s|//|\[|-\s*\[)")
+_PASTED_MARKS = frozenset(":：[]()（）【】{}<>")
+#: symbols that are units, not marks
+_UNIT_SYMBOLS = frozenset("°℃℉%‰")
+
+
+def _pasted(text: str) -> Doubt | None:
+    if _PASTED_OPENING.match(text):
+        return Doubt("question", (text.strip()[:2],))
+    clock = re.sub(r"\d{1,2}:\d{2}", "", text)  # a time says when (asked elsewhere)
+    marks = [c for c in clock if c in _PASTED_MARKS]
+    if marks:
+        return Doubt("question", (marks[0],))
+    symbols = [c for c in text if unicodedata.category(c) == "So" and c not in _UNIT_SYMBOLS]
+    if symbols:
+        return Doubt("question", (symbols[0],))  # "✓ bilge pump on", "bilge pump on 🤔"
+    return None
+
+
+#: states a slash or hyphen may join: "on/off", "open/closed", "up/down" name both
+_STATE_PAIR = re.compile(
+    r"\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\s*/\s*"
+    r"(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\b"
+    r"|\b(on|off|open|closed?)\s*-\s*(on|off|open|closed?)\b")  # ("start-up" is a time)
+
+
+def _reported(toks: list[Token], folded: str) -> Doubt | None:
+    """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
+    "on/off"; "补水阀开启的"."""
+    pair = _STATE_PAIR.search(folded)
+    if pair and len({g for g in pair.groups() if g}) == 2:
+        return Doubt("several", (pair.group(0),))
+    for i, t in enumerate(toks[:-1]):
+        nxt = toks[i + 1]
+        stated = nxt.number is not None or nxt.raw in ON_WORDS or nxt.raw in OFF_WORDS or \
+            nxt.raw in _STATES or nxt.raw in ("at", "still")
+        if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
+            return Doubt("question", (f"{t.raw} {nxt.raw}",))
+        if t.raw == "now" and stated and not any(x.raw in WRITE_VERBS for x in toks[:i]):
+            return Doubt("question", (f"now {nxt.raw}",))
+    if re.search(r"[\u4e00-\u9fff]的\s*[。.!！]?\s*$", folded):
+        return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
+    return None
+
+
+_STATES = frozenset("open opened closed shut running stopped started tripped".split())
+
+
 def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
     """Whether a word said names this point and none of those named alike but for their
     numbers: "soak zone" of the "Reheat furnace zone 3" whose alias it is, where zones 1 and 2
@@ -262,15 +345,41 @@ def _which(text: str, toks: list[Token], point: Point,
     if profiles is None or point.id not in profiles.by_id:
         return None
     profile = profiles.by_id[point.id]
-    if not profiles.siblings(profile):
-        return None
-    if ids_said(toks, write=True, value=value, id_words=_Own.of(point).id_words) & profile.ids:
-        return None
+    said = ids_said(toks, write=True, value=value, id_words=_Own.of(point).id_words)
     found = terms(text, toks, profiles)
-    if told_apart(found, profile, profiles):
-        return None
     naming = tuple(t.shown for t in found if explained(t, profile, found) >= EXPLAINED)
-    return Doubt("which", naming or tuple(t.shown for t in found[:1]))
+    if profiles.siblings(profile) and not said & profile.ids and \
+            not told_apart(found, profile, profiles):
+        return Doubt("which", naming or tuple(t.shown for t in found[:1]))
+    if naming and _peer(found, toks, profile, profiles, said):
+        # "start the pump" where the pump-over pump and the glycol pump are both pumps; "set
+        # the oven to 160" where the topcoat oven and three ED oven zones are ovens
+        return Doubt("which", naming)
+    return None
+
+
+def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Profiles,
+          said: set[str]) -> bool:
+    """Another writable point of the same kind and role that explains every word this one
+    does, where this one's name is not said whole: nothing said tells them apart."""
+    mine = [t for t in found if explained(t, profile, found) >= EXPLAINED]
+    extra = len(set(profile.key) - {t.word for t in found} - profile.ids)
+    words = {t.text for t in toks if t.number is None}
+    for other in profiles.all:
+        if other is profile or not other.point.writable or \
+                other.point.kind != profile.point.kind or other.role != profile.role:
+            continue
+        if said and not said & other.ids and (other.ids or said & profile.ids):
+            continue  # "pump 2" is not pump 1, nor the firewater pump
+        if (words & profile.names) - other.names:
+            continue  # a word of its names said ("rinse" of the rinse valve, a verb too)
+        if profile.ids and other.ids and profile.ids != other.ids and not said:
+            continue  # numbered alike: the siblings' question, asked above
+        # (a point whose whole name is said is the one meant over those it is part of)
+        if all(explained(t, other, found) >= EXPLAINED for t in mine) and \
+                (extra or not set(other.key) - {t.word for t in found} - other.ids):
+            return True
+    return False
 
 
 def ids_said(toks: list[Token], *, write: bool, value: Any = None,
@@ -672,7 +781,13 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
         before = pieces[k - 1] if k else ""
         after = pieces[k + 1] if k + 1 < len(pieces) else ""
         if piece.endswith("点") and after[:1] and after[0] in _ZH_NUMERAL:
+            if (len(piece) > 1 and piece[-2] not in _ZH_NUMERAL) or \
+                    (len(piece) == 1 and not (before[-1:] and before[-1] in _ZH_NUMERAL)):
+                # 设定点五: the setpoint's 点 and five, or "point five" (0.5)?
+                return Doubt("unreadable", (piece + after,))
             continue  # 一点五, 三点五: a decimal point
+        if piece == "成" and before[-1:] and before[-1] in _ZH_NUMERAL and before[-1] not in "0123456789":
+            return Doubt("unreadable", (before + piece,))  # 八成: eighty percent, or "probably"
         if piece == "点" and before and before[-1] in _ZH_NUMERAL and not (
                 after and after[0] in _ZH_NUMERAL):
             return Doubt("when", (before + piece,))  # "5点", "三点": a time of day
@@ -684,6 +799,8 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             return Doubt("question", (text[max(0, text.find("了") - 2):text.find("了") + 1],))
         if piece in ("现在", "目前", "当前") and (after[:1] in _ZH_NUMERAL or after[:1] in "是在已"):
             return Doubt("question", (piece + after,))  # 1号泵现在1000转: what it is, no command
+        if "状态" in piece or "状况" in piece:
+            return Doubt("question", (piece,))  # 补水阀开启状态: how it is, not what to do
         if problem is None:
             continue
         if problem == "several_targets" and piece == "每" and after[:1] in ("分", "秒", "小", "时"):

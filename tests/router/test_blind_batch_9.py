@@ -3,12 +3,17 @@ before anything was changed for it: each test says what a person on that plant w
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
+from hermesd.answer import Action
 from hermesd.config.model import Config
 from hermesd.router import Router
+from hermesd.router.model_stage import ModelStage
 from hermesd.router.normalize import canonical, tokens
 from tests.support.plants import (
+    NoWorker,
     config_of,
     model_read_checked,
     own_plant,
@@ -131,3 +136,27 @@ def test_the_outlet_of_a_thing_whose_inlet_is_named_is_not_asked(point: str) -> 
     assert checked.name == "respond" and checked.args.get("asked") == "outlet", checked
     assert model_read_checked(ROUTERS["asphalt_plant"], CONFIGS["asphalt_plant"],
                               "baghouse temp", "bh_inlet_temp").name == "read"
+
+
+# -- a choice named with a number ------------------------------------------------------------------
+
+def _model_write_checked(plant: str, text: str, point: str, value: object) -> Action:
+    router, config = ROUTERS[plant], CONFIGS[plant]
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    return ModelStage(config, NoWorker()).check(a, Action("write", {"point": point,
+                                                                    "value": value}))
+
+
+@pytest.mark.parametrize("text", ["swing the diverter over to silo 1", "set the diverter to silo 1"])
+def test_the_silo_1_of_a_diverter_choice_is_the_choice_not_a_silo(text: str) -> None:
+    """The diverter's choices are `silo_1` and `silo_2`, and the plant has silo 1's gate and
+    level too: the check took "silo 1" for another thing than the diverter and refused the
+    model's write of `silo_1`."""
+    checked = _model_write_checked("asphalt_plant", text, "slat_divert", "silo_1")
+    assert (checked.name, checked.args) == ("write", {"point": "slat_divert",
+                                                      "value": "silo_1"})
+    other = _model_write_checked("asphalt_plant", "set the diverter to silo 3", "slat_divert",
+                                 "silo_1")
+    assert other.name == "respond", other
