@@ -169,6 +169,7 @@ _ZH = {
             "周一 周二 "
             "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
     "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 状态 状况 情况 "
+                "一直 仍 仍然 依然 依旧 还在 "
                 "需要 提醒 告诉 通知 检查 看看 是 已 已经 着 开着 关着 目前 正在 说 让 要求 叫 他 她 "
                 "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟",
     "approximate": "多 左右 大约 约 大概 差不多 以上 以下 上下 至少 最多 超过 不到 不超过 "
@@ -208,7 +209,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
         return hidden
     toks = tokens(text) if toks is None else toks
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _pasted(text) or _no_change_asked(text, own)
+    return (_unreadable(toks, own) or _pasted(text, toks) or _no_change_asked(text, own)
             or _reported(toks, folded) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
@@ -276,19 +277,25 @@ def _no_change_asked(text: str, own: _Own) -> Doubt | None:
 #: marks of text pasted or written about a command, not one: a label and its value
 #: ("makeup valve: OPEN", "补水阀：开"), a bracketed state ("[open]", "(on)"), a checklist,
 #: comment or bullet opening ("- [ ]", "✓", "# ", "// ")
-_PASTED_OPENING = re.compile(r"^\s*(?:[-*•]\s|#\s|//|\[|-\s*\[)")
-_PASTED_MARKS = frozenset(":：[]()（）【】{}<>")
+_PASTED_OPENING = re.compile(r"^\s*(?:[-*•+]\s|[a-z0-9][.)]\s|#\s|//|\[|-\s*\[)",
+                             re.IGNORECASE)
+#: ...and of a label and its value, marked up: which a verb that sets no state may still
+#: carry ("set engine room fan speed: 60", "set jacket water to 80 (°C)")
+_PASTED_MARKS = frozenset(":：[]()（）【】{}<>=*`…—\t")
 #: symbols that are units, not marks
 _UNIT_SYMBOLS = frozenset("°℃℉%‰")
+#: verbs of a write that name no state (a state word after a label is what a screen shows)
+_SETTING_VERBS = frozenset("set change adjust put turn switch raise lower increase "
+                           "decrease reduce bump boost write".split())
 
 
-def _pasted(text: str) -> Doubt | None:
+def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     if _PASTED_OPENING.match(text):
         return Doubt("question", (text.strip()[:2],))
-    clock = re.sub(r"\d{1,2}:\d{2}", "", text)  # a time says when (asked elsewhere)
+    clock = re.sub(r"\d{1,2}:\d{2}", "", text).replace("...", "…")  # (a time says when)
     marks = [c for c in clock if c in _PASTED_MARKS]
-    if marks:
-        return Doubt("question", (marks[0],))
+    if marks and not any(t.raw in _SETTING_VERBS for t in toks):
+        return Doubt("question", (marks[0].replace("\t", "\\t"),))
     symbols = [c for c in text if unicodedata.category(c) == "So" and c not in _UNIT_SYMBOLS]
     if symbols:
         return Doubt("question", (symbols[0],))  # "✓ bilge pump on", "bilge pump on 🤔"
@@ -297,16 +304,17 @@ def _pasted(text: str) -> Doubt | None:
 
 #: states a slash or hyphen may join: "on/off", "open/closed", "up/down" name both
 _STATE_PAIR = re.compile(
-    r"\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\s*/\s*"
+    r"\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\s*[/\\|,]\s*"
     r"(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\b"
-    r"|\b(on|off|open|closed?)\s*-\s*(on|off|open|closed?)\b")  # ("start-up" is a time)
+    r"|\b(on|off|open|closed?|run|start|stop)\s*-\s*(on|off|open|closed?|stop|run|start)\b")
 
 
 def _reported(toks: list[Token], folded: str) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
     pair = _STATE_PAIR.search(folded)
-    if pair and len({g for g in pair.groups() if g}) == 2:
+    if pair and len({g for g in pair.groups() if g}) == 2 and \
+            not re.fullmatch(r"(start|run)\s*-\s*up", pair.group(0)):  # "start-up": a time
         return Doubt("several", (pair.group(0),))
     for i, t in enumerate(toks[:-1]):
         nxt = toks[i + 1]
@@ -314,7 +322,9 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
             nxt.raw in _STATES or nxt.raw in ("at", "still")
         if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
             return Doubt("question", (f"{t.raw} {nxt.raw}",))
-        if t.raw == "now" and stated and not any(x.raw in WRITE_VERBS for x in toks[:i]):
+        if t.raw == "now" and stated and i and not t.after_break and \
+                toks[i - 1].raw not in _URGES and not any(x.raw in WRITE_VERBS for x in toks[:i]):
+            # ("now start boiler 2", "right, now open it": a command, urged)
             return Doubt("question", (f"now {nxt.raw}",))
     if re.search(r"[\u4e00-\u9fff]的\s*[。.!！]?\s*$", folded):
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
@@ -322,6 +332,7 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
 
 
 _STATES = frozenset("open opened closed shut running stopped started tripped".split())
+_URGES = frozenset("right ok okay and so then just please go".split())
 
 
 def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
@@ -363,21 +374,22 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     """Another writable point of the same kind and role that explains every word this one
     does, where this one's name is not said whole: nothing said tells them apart."""
     mine = [t for t in found if explained(t, profile, found) >= EXPLAINED]
-    extra = len(set(profile.key) - {t.word for t in found} - profile.ids)
-    words = {t.text for t in toks if t.number is None}
+    words = {t.text for t in toks if t.number is None} | {t.word for t in found}
+    extra = len(set(profile.key) - words - profile.ids)
     for other in profiles.all:
         if other is profile or not other.point.writable or \
                 other.point.kind != profile.point.kind or other.role != profile.role:
             continue
-        if said and not said & other.ids and (other.ids or said & profile.ids):
-            continue  # "pump 2" is not pump 1, nor the firewater pump
+        if said & profile.ids - other.ids or \
+                (said and not said & other.ids and (other.ids or said & profile.ids)):
+            continue  # "pump 2" is not pump 1, nor the firewater pump; "Z1" is not Z2
         if (words & profile.names) - other.names:
             continue  # a word of its names said ("rinse" of the rinse valve, a verb too)
         if profile.ids and other.ids and profile.ids != other.ids and not said:
             continue  # numbered alike: the siblings' question, asked above
         # (a point whose whole name is said is the one meant over those it is part of)
         if all(explained(t, other, found) >= EXPLAINED for t in mine) and \
-                (extra or not set(other.key) - {t.word for t in found} - other.ids):
+                (extra or not set(other.key) - words - other.ids):
             return True
     return False
 
@@ -786,7 +798,7 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
                 # 设定点五: the setpoint's 点 and five, or "point five" (0.5)?
                 return Doubt("unreadable", (piece + after,))
             continue  # 一点五, 三点五: a decimal point
-        if piece == "成" and before[-1:] and before[-1] in _ZH_NUMERAL and before[-1] not in "0123456789":
+        if piece == "成" and before[-1:] and before[-1] in _ZH_NUMERAL:
             return Doubt("unreadable", (before + piece,))  # 八成: eighty percent, or "probably"
         if piece == "点" and before and before[-1] in _ZH_NUMERAL and not (
                 after and after[0] in _ZH_NUMERAL):

@@ -56,3 +56,39 @@ async def test_no_write_is_made_of_an_attack(line: dict[str, Any]) -> None:
 def test_the_attacks_are_all_there() -> None:
     assert len(LINES) == 457
     assert {x["text"] for x in LINES} >= LEFT
+
+
+#: the second review's bypasses of the first fix (none may be written) and the plain writes
+#: that fix refused at first (each must be)
+BYPASSES = [
+    ("engine_room", "bilge pump on\\off"), ("engine_room", "bilge pump on, off"),
+    ("engine_room", "bilge pump run-stop"), ("engine_room", "bilge pump\tON"),
+    ("engine_room", "**bilge pump on**"), ("engine_room", "`bilge pump on`"),
+    ("engine_room", "+ start bilge pump"), ("engine_room", "a. start bilge pump"),
+    ("engine_room", "bilge pump — ON"), ("engine_room", "bilge pump ... ON"),
+    ("engine_room", "boiler 2 on…"), ("district_heating", "make-up valve = OPEN"),
+    ("district_heating", "补水阀一直开"), ("district_heating", "补水阀还在开"),
+    ("cold_store", "condenser fan speed 8成"),
+]
+PLAIN_WRITES = [
+    ("paint_shop", "set EDO Z1 SP to 180", "edo_z1_sp", 180),
+    ("paint_shop", "EDO Z2 SP 180", "edo_z2_sp", 180),
+    ("district_heating", "now start boiler 2", "boiler2", True),
+    ("district_heating", "right, now open the make-up valve", "makeup_valve", True),
+    ("engine_room", "set engine room fan speed: 60", "er_fan_speed", 60),
+    ("engine_room", "set jacket water to 80 (°C)", "jacket_water_sp", 80),
+    ("engine_room", "start the bilge pump", "bilge_pump", True),
+]
+
+
+@pytest.mark.parametrize(("plant", "text"), BYPASSES)
+async def test_no_write_is_made_of_a_second_attack(plant: str, text: str) -> None:
+    action = await routed_without_model(_router(plant), text)
+    assert action.name != "write", (text, action)
+
+
+@pytest.mark.parametrize(("plant", "text", "point", "value"), PLAIN_WRITES)
+async def test_plain_writes_are_still_written(plant: str, text: str, point: str,
+                                              value: Any) -> None:
+    action = await routed_without_model(_router(plant), text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})
