@@ -341,9 +341,22 @@ def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
     are the "preheat" and "heating" zones."""
     siblings = profiles.siblings(profile)
     # (a word of its names: not of a description, an id or a device, which may say what all
-    # of them are and only one says: "drive", the VFD one is on)
-    return any(t.word in profile.names and explained(t, profile, found) >= EXPLAINED
+    # of them are and only one says: "drive", the VFD one is on; nor of its localized name
+    # alone when a sibling has none: "输油泵" of transfer pump 1 only, where pump 2 is given no
+    # Chinese name, says which pumps, not which one)
+    localized = _localized_only(profile) if any(not o.point.names for o in siblings) \
+        else frozenset()
+    return any(t.word in profile.names and t.word not in localized
+               and explained(t, profile, found) >= EXPLAINED
                and not any(explained(t, o, found) for o in siblings) for t in found)
+
+
+def _localized_only(profile: Profile) -> frozenset[str]:
+    """The words of a point's localized names that its own name and aliases do not say."""
+    point = profile.point
+    said = {t.text for n in point.names.values() for t in tokens(n)}
+    own = {t.text for n in (point.name, *point.aliases) for t in tokens(n)}
+    return frozenset(said - own)
 
 
 def _which(text: str, toks: list[Token], point: Point,

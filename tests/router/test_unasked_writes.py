@@ -69,6 +69,9 @@ BYPASSES = [
     ("engine_room", "boiler 2 on…"), ("district_heating", "make-up valve = OPEN"),
     ("district_heating", "补水阀一直开"), ("district_heating", "补水阀还在开"),
     ("cold_store", "condenser fan speed 8成"),
+    # a Chinese name given to one of several alike says which kind, not which one
+    ("tank_farm", "启动输油泵"), ("hospital_utilities", "启动医用空压机"),
+    ("tyre_curing", "硫化时间设定12"),
 ]
 PLAIN_WRITES = [
     ("paint_shop", "set EDO Z1 SP to 180", "edo_z1_sp", 180),
@@ -78,6 +81,7 @@ PLAIN_WRITES = [
     ("engine_room", "set engine room fan speed: 60", "er_fan_speed", 60),
     ("engine_room", "set jacket water to 80 (°C)", "jacket_water_sp", 80),
     ("engine_room", "start the bilge pump", "bilge_pump", True),
+    ("tank_farm", "启动1号输油泵", "pump1", True),
 ]
 
 
