@@ -293,6 +293,9 @@ def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     if _PASTED_OPENING.match(text):
         return Doubt("question", (text.strip()[:2],))
     clock = re.sub(r"\d{1,2}:\d{2}", "", text).replace("...", "…")  # (a time says when)
+    # "feed pump 1: 1000 rpm", "feed pump 1 = 1000": a label given a number is a plain write;
+    # given a state ("makeup valve: OPEN") it is what a screen shows
+    clock = re.sub(r"[:：=]\s*(?=[-+]?\d)", " ", clock)
     marks = [c for c in clock if c in _PASTED_MARKS]
     if marks and not any(t.raw in _SETTING_VERBS for t in toks):
         return Doubt("question", (marks[0].replace("\t", "\\t"),))
@@ -385,8 +388,10 @@ def _which(text: str, toks: list[Token], point: Point,
 def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Profiles,
           said: set[str]) -> bool:
     """Another writable point of the same kind and role that explains every word this one
-    does, where this one's name is not said whole: nothing said tells them apart."""
-    mine = [t for t in found if explained(t, profile, found) >= EXPLAINED]
+    does as well as it does, where this one's name is not said whole: nothing said tells
+    them apart."""
+    strength = {id(t): explained(t, profile, found, phrases=False) for t in found}
+    mine = [t for t in found if strength[id(t)] >= EXPLAINED]
     words = {t.text for t in toks if t.number is None} | {t.word for t in found}
     extra = len(set(profile.key) - words - profile.ids)
     for other in profiles.all:
@@ -401,7 +406,8 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         if profile.ids and other.ids and profile.ids != other.ids and not said:
             continue  # numbered alike: the siblings' question, asked above
         # (a point whose whole name is said is the one meant over those it is part of)
-        if all(explained(t, other, found) >= EXPLAINED for t in mine) and \
+        # (as well as this one: any pump is a form of the "dosing pump" said, less well)
+        if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
                 (extra or not set(other.key) - words - other.ids):
             return True
     return False
