@@ -45,7 +45,7 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "") -> set[st
         within: set[int] = set()  # where a longer choice that holds these words is said
         for _, longer, phrase in named:
             if needed < longer:
-                within |= _said_at(phrase, said, naming)
+                within |= said_at(phrase, said, naming)
         if not within or any(t.text in needed and i not in within and i not in naming
                              for i, t in enumerate(said)):
             out.add(choice)
@@ -84,14 +84,14 @@ def _naming(point: Point, said: list[Token]) -> tuple[set[int], bool]:
                          *point.names.values()) if n]
     at: set[int] = set()
     for name in names:
-        at |= _said_at(tuple(t.text for t in tokens(name)), said, set())
+        at |= said_at(tuple(t.text for t in tokens(name)), said, set())
     if at:
         return at, True
     words = {t.text for name in names for t in content(tokens(name))}
     return {i for i, t in enumerate(said) if t.text in words}, False
 
 
-def _said_at(phrase: tuple[str, ...], said: list[Token], apart: set[int]) -> set[int]:
+def said_at(phrase: tuple[str, ...], said: list[Token], apart: set[int]) -> set[int]:
     """The positions of the tokens that say `phrase` word for word, without a break and
     without any position in `apart`."""
     n = len(phrase)

@@ -292,7 +292,7 @@ class Lexicon:
                 continues = False
             else:
                 if len(word) > 3 and word[-1] == "s":
-                    word = _singular(word)
+                    word = singular(word)
                 piece = " " + word if continues else word
                 continues = True
             w.keys.append(word)
@@ -323,7 +323,7 @@ def _normalise(text: str) -> tuple[str, list[int] | None]:
     return "".join(parts), where
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
     """ "pumps" -> "pump", "batteries" -> "battery", "switches" -> "switch"; text and forms go
     through the same rule, so it needs to be consistent more than right ("gases" -> "gase")."""
     if len(word) <= 3 or word[-1] != "s" or not word.isascii() or word.endswith(_PLURAL_KEPT):

@@ -27,6 +27,7 @@ from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import Busy, ErrorCode, HermesError, Timeout, ToolError
 from hermesd.router import Routed
+from hermesd.router.choices import said_at
 from hermesd.router.coverage import (
     GENERAL,
     GENERAL_WORDS,
@@ -794,16 +795,11 @@ class ModelStage:
 def _without_choice(a: Analysis, point: Point, choice: str) -> Analysis:
     """The command without the words that say the choice written ("silo 1" of "divert to silo
     1" names the choice `silo_1`, no silo of the plant's)."""
-    texts = [t.text for t in a.toks]
     for name, spelled in spellings(point):
-        if name != choice:
-            continue
-        phrase = [t.text for t in tokens(spelled)]
-        n = len(phrase)
-        at = next((i for i in range(len(texts) - n, -1, -1) if n and texts[i:i + n] == phrase),
-                  None)
-        if at is not None:
-            kept = a.toks[:at] + a.toks[at + n:]
+        at = said_at(tuple(t.text for t in tokens(spelled)), a.toks, set()) \
+            if name == choice else set()
+        if at:
+            kept = [t for i, t in enumerate(a.toks) if i not in at]
             return replace(a, toks=kept, words=frozenset(t.raw for t in kept),
                            named=frozenset())
     return a

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from hermesd.router.concepts import lexicon
+from hermesd.router.concepts import lexicon, singular
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
     CORRECTION_MARK,
@@ -286,15 +286,9 @@ def canonical(word: str) -> str:
     if len(word) > 3 and word.endswith("'s"):
         word = word[:-2]  # "how warm's the must", "the pump's speed": the word itself
     word = SYNONYMS.get(word, word)
-    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        # "presses" is presses of the "Press 1", "boxes" of a box, "batteries" of a battery
-        if word.endswith(("sses", "shes", "ches", "xes", "zzes")):
-            word = word[:-2]
-        elif word.endswith("ies") and len(word) > 4:
-            word = word[:-3] + "y"
-        else:
-            word = word[:-1]
-        word = SYNONYMS.get(word, word)
+    one = singular(word)  # the lexicon's rule: "presses" of the "Press 1", "batteries"
+    if one != word:
+        word = SYNONYMS.get(one, one)
     return word
 
 

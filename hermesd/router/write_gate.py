@@ -168,7 +168,7 @@ _ZH = {
             "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
             "周一 周二 "
             "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
-    "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 状态 状况 情况 "
+    "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 情况 "
                 "一直 仍 仍然 依然 依旧 还在 "
                 "需要 提醒 告诉 通知 检查 看看 是 已 已经 着 开着 关着 目前 正在 说 让 要求 叫 他 她 "
                 "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟",
@@ -281,7 +281,7 @@ _PASTED_OPENING = re.compile(r"^\s*(?:[-*•+]\s|[a-z0-9][.)]\s|#\s|//|\[|-\s*\[
                              re.IGNORECASE)
 #: ...and of a label and its value, marked up: which a verb that sets no state may still
 #: carry ("set engine room fan speed: 60", "set jacket water to 80 (°C)")
-_PASTED_MARKS = frozenset(":：[]()（）【】{}<>=*`…—\t")
+_PASTED_MARKS = frozenset(":：[]()（）【】{}=*`…—\t")  # (< and > are maths)
 #: symbols that are units, not marks
 _UNIT_SYMBOLS = frozenset("°℃℉%‰")
 #: verbs of a write that name no state (a state word after a label is what a screen shows)
@@ -312,6 +312,12 @@ _STATE_PAIR = re.compile(
     r"|\b(on|off|open|closed?|run|start|stop)\s*-\s*(on|off|open|closed?|stop|run|start)\b")
 
 
+#: states a report says a point is in ("valve's open"), and words that urge a command on
+#: before "now" ("right, now open it")
+_STATES = frozenset("open opened closed shut running stopped started tripped".split())
+_URGES = frozenset("right ok okay and so then just please go".split())
+
+
 def _reported(toks: list[Token], folded: str) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
@@ -333,9 +339,6 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
     return None
 
-
-_STATES = frozenset("open opened closed shut running stopped started tripped".split())
-_URGES = frozenset("right ok okay and so then just please go".split())
 
 
 def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
