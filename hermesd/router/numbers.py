@@ -295,12 +295,16 @@ class _English:
         first = True
         while True:
             start = self.i
-            if not first and self.peek() == "and" and self.peek(1) not in ("a", "half"):
+            joined = not first and self.peek() == "and" and self.peek(1) not in ("a", "half")
+            if joined:
                 self.i += 1  # "one thousand and five"
             chunk = self.chunk()
             if chunk is None:
                 self.i = start
                 return total if not first else None
+            if not first and not joined and self.i == start + 1 and chunk < 10 and \
+                    self.peek() is None:
+                return None  # "one thousand two": 1002 as written, 1200 as often meant
             first = False
             scale = self.peek()
             if isinstance(scale, str) and scale in _BIG:

@@ -95,8 +95,10 @@ class Profiles:
     def __init__(self, points: Iterable[Point], lexicon: Lexicon | None = None) -> None:
         self.lexicon: Lexicon = lexicon or default_lexicon()
         self.by_id: dict[str, Profile] = {}
+        points = list(points)
+        borrowed = _machine_aliases(points)
         for point in points:
-            self.by_id[point.id] = self._profile(point)
+            self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
         self.all = list(self.by_id.values())
         count: dict[str, int] = {}
         for profile in self.all:
@@ -125,7 +127,7 @@ class Profiles:
         all: it must be explained for a rule to be sure, but it does not outweigh the rest."""
         return self.weights.get(feature, 1.0)
 
-    def _profile(self, point: Point) -> Profile:
+    def _profile(self, point: Point, borrowed: frozenset[str] = frozenset()) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
         label_toks = [content(tokens(label), label=True) for label in labels]
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
@@ -141,7 +143,7 @@ class Profiles:
         choices = [t for _, said in spellings(point) for t in content(tokens(said))]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
-        words -= STOP
+        words = (words | borrowed) - STOP
         unit = unit_symbol(point.unit) if point.unit else None
         unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
             else (frozenset(), False)
@@ -177,6 +179,30 @@ class Profiles:
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
                        frozenset(pairs), role, frozenset(choice_concepts))
+
+
+def _machine_aliases(points: list[Point]) -> dict[str, frozenset[str]]:
+    """ "Ironer" (a switch named by its machine) with the alias "flatwork ironer": the machine is
+    called so on the plant, and every point named after it ("Ironer speed", "Ironer fault") may
+    be named so too. The words of such aliases, by the points they explain besides their own."""
+    def words(label: str) -> list[str]:
+        return [t.text for t in content(tokens(label), label=True)]
+
+    named = [(p.id, words(p.name)) for p in points]
+    borrowed: dict[str, set[str]] = {}
+    for point in points:
+        if point.kind != "bool" or not point.aliases:
+            continue
+        machine = words(point.name)
+        if not machine:
+            continue
+        extra = {w for alias in point.aliases for w in words(alias)} - set(machine)
+        n = len(machine)
+        for pid, name in named:
+            if pid != point.id and any(name[i:i + n] == machine
+                                       for i in range(len(name) - n + 1)):
+                borrowed.setdefault(pid, set()).update(extra)
+    return {pid: frozenset(w) for pid, w in borrowed.items()}
 
 
 def _stem(profile: Profile) -> tuple[str, ...]:

@@ -240,6 +240,7 @@ class RuleRouter:
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
         toks = _run_is_start(toks, self._run_named)
+        toks = _checked_state(toks)
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -566,12 +567,14 @@ class RuleRouter:
                          others)
 
     def unread_value(self, a: Analysis, point: Point) -> Action | None:
-        """ "stenter setpoint twenty thirty": not a question, and a value said to a writable
-        number that cannot be read: asked back, never read instead (None: no such value)."""
+        """ "stenter setpoint twenty thirty", "intake pump speed -100": not a question, and a
+        value said to a writable number that cannot be read or says a change: asked back, never
+        read instead (None: no such value)."""
         if a.question or not point.writable or point.kind not in ("int", "float"):
             return None
         said = self.value_words(a, point)
-        return self._ask_back(a, said, point) if said.problem == "unreadable" else None
+        return self._ask_back(a, said, point) if said.problem in ("unreadable", "relative") \
+            else None
 
     def _resets(self, a: Analysis) -> bool:
         """ "reset the meter totaliser to zero", "clear the counter", 流量计清零: a command to
@@ -693,6 +696,8 @@ class RuleRouter:
                 odd.append(f"{t.shown} {toks[i + 1].shown}")
             elif i > 0 and (raw[i - 1] in DELTA_BEFORE or raw[i - 1] in RELATIVE_BEFORE):
                 relative.append(f"{toks[i - 1].shown} {t.shown}")
+            elif _minus_as_change(t, point, raw[:i]):
+                relative.append(t.shown)
             else:
                 numbers.append((i, t))
         if odd:
@@ -976,6 +981,32 @@ def _either_state(toks: list[Token]) -> bool:
         and {toks[i - 1].raw, toks[i + 1].raw} & _EITHER[1]) for i, t in enumerate(toks))
 
 
+#: verbs that open a request to find out whether something is so, never to make it so
+_CHECKS = frozenset("check confirm verify".split())
+_CHECK_OPENERS = frozenset("please pls plz can could would you u just quickly".split())
+
+
+def _checked_state(toks: list[Token]) -> list[Token]:
+    """ "confirm heating pump 2 is stopped", "check that the press is on", "verify if the
+    valve is open": what it is in is asked, nothing is switched. The verb becomes the mark of a
+    yes/no question (as 吗 does), so that it is no word a point must explain ("check valve"
+    said otherwise stays a thing)."""
+    raw = [t.raw if not t.zh else "" for t in toks]
+    k = 0
+    while k < len(raw) and raw[k] in _CHECK_OPENERS:
+        k += 1
+    if k >= len(raw) or raw[k] not in _CHECKS or raw[k + 1:k + 2] in (["valve"], ["weigher"]):
+        return toks  # a check valve, a check weigher: things
+    rest = raw[k + 1:]
+    if not any(w in ("is", "are", "was", "has", "have", "if", "whether") for w in rest) or \
+            any(w in WRITE_VERBS for w in rest[:1]):
+        return toks
+    mark = replace(toks[k], text=YES_NO_MARK, raw=YES_NO_MARK)
+    if rest[:1] in (["if"], ["whether"]):
+        return [*toks[:k], mark, *toks[k + 2:]]  # "check if ...": the "if" asks as well
+    return [*toks[:k], mark, *toks[k + 1:]]
+
+
 def _state_last(toks: list[Token]) -> bool:
     """A state said last, after what it is of, and no verb before it: "flue damper open?"
     asks whether it is (and a "?" is there), not to open it ("can you turn it on?" asks to)."""
@@ -1044,6 +1075,20 @@ def _ungrouped(toks: list[Token]) -> list[Token]:
         else:
             out.append(t)
     return out
+
+
+#: verbs that say the number after them is the value, whatever its sign ("set X -5")
+_SET_VERBS = frozenset("set change adjust make put write".split())
+
+
+def _minus_as_change(t: Token, point: Point | None, before: list[str]) -> bool:
+    """ "intake pump speed -100": a minus on a point that is never below zero says a decrease
+    as often as a value; asked back unless "to"/"at" or a verb of setting says it is the value
+    ("set X to -100" is written, and the policy names the range)."""
+    if t.number is None or t.number >= 0 or point is None or point.min is None \
+            or point.min < 0 or not t.raw.startswith(("-", "−", "minus")):
+        return False
+    return not (before and before[-1] in VALUE_BEFORE) and not _SET_VERBS & set(before)
 
 
 def _example(point: Point | None) -> str:

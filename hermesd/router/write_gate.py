@@ -705,6 +705,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
                 raw[i + 1:i + 2] and (raw[i + 1] in WRITE_VERBS or raw[i + 1] in _WISHED):
             return Doubt("question", (f"{word} {raw[i + 1]}",))  # "you set pump 1 to 1200",
             # "you want the pump in manual": said of you, or asked, not asked of you
+        if word == "current" and not any(w in WRITE_VERBS for w in raw[:i]):
+            return Doubt("question", (t.shown,))  # "current makeup valve open": the state it
+            # is in (a current the point measures is its own word, passed above)
         if word in _TAGS and i == len(raw) - 1 and i > 0 and not (
                 point is not None and point.kind == "bool" and word in ("true", "false")):
             return Doubt("question", (word,))  # "pump mode manual, right": asked back

@@ -97,6 +97,8 @@ def test_english_number_words(words: list[str | int | float], want: float) -> No
     ["thousand"], ["hundred", "hundred"], ["one", "thousand", "one", "thousand"],
     ["two", "point", "fifteen"], ["zero", "five"], ["a", "half"], ["thousand", "million"],
     ["one", "thousand", "two", "million"], [5],
+    # 1002 as written, 1200 as often meant: "one thousand and two" or "... two hundred" says which
+    ["one", "thousand", "two"], ["a", "thousand", "five"],
 ])
 def test_ill_formed_number_words_are_no_number(words: list[str | int]) -> None:
     assert english(words) is None

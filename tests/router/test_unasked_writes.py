@@ -16,21 +16,6 @@ from tests.support.plants import config_of, own_plant, routed_without_model
 ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks" / "unasked_writes.jsonl"
 LINES: list[dict[str, Any]] = [json.loads(line) for line in
                                ATTACKS.read_text(encoding="utf-8").splitlines() if line.strip()]
-#: attacks that still write, each for a reason said here (strict: fixing one fails the test,
-#: so that it is moved out of this list)
-LEFT = {
-    # a minus said as a decrease is written as a negative value; every one of these is out of
-    # its point's range and refused by policy, and on a point whose range has negatives
-    # ("dew point setpoint -40") the same words are a plain write
-    "rack 1 current setpoint -2", "condenser fan speed -10", "substation 1 valve -10",
-    "engine room fan speed -10", "intake pump speed -100", "fermenter 1 setpoint -2",
-    # "one thousand two" is read as it is written (1002), not as the 1200 some mean by it
-    "intake pump speed one thousand two",
-    # "current" before a state: "now" or the electric current; not yet a report
-    "current makeup valve open",
-    # a residual is no dose: the dose setpoint is written (the rules take "chlorine" for it)
-    "set the chlorine residual to 1.5",
-}
 ROUTERS: dict[str, Router] = {}
 
 
@@ -41,9 +26,7 @@ def _router(plant: str) -> Router:
 
 
 def _cases() -> list[Any]:
-    left = pytest.mark.xfail(strict=True, reason="a known write, left (see LEFT)")
-    return [pytest.param(x, id=f"{x['plant']}:{x['class']}:{x['text']}",
-                         marks=[left] if x["text"] in LEFT else [])
+    return [pytest.param(x, id=f"{x['plant']}:{x['class']}:{x['text']}")
             for x in LINES if x["expect"]["action"] != "write"]
 
 
@@ -55,7 +38,6 @@ async def test_no_write_is_made_of_an_attack(line: dict[str, Any]) -> None:
 
 def test_the_attacks_are_all_there() -> None:
     assert len(LINES) == 457
-    assert {x["text"] for x in LINES} >= LEFT
 
 
 #: the second review's bypasses of the first fix (none may be written) and the plain writes
@@ -82,6 +64,17 @@ PLAIN_WRITES = [
     ("engine_room", "set jacket water to 80 (°C)", "jacket_water_sp", 80),
     ("engine_room", "start the bilge pump", "bilge_pump", True),
     ("tank_farm", "启动1号输油泵", "pump1", True),
+    # a minus is a plain value where the point goes below zero, or where "to" or "set" says so
+    # (the policy names the range); alone on a point that never does, it is asked back
+    ("cold_store", "chamber 2 setpoint -25", "chamber2_sp", -25),
+    ("battery_formation", "dry room dew point setpoint -40", "dry_room_dewpoint_sp", -40),
+    ("waterworks", "set intake pump speed to -100", "intake_pump_speed", -100),
+    ("waterworks", "intake pump speed negative 100", "intake_pump_speed", -100),
+    ("waterworks", "set intake pump speed to one thousand and two", "intake_pump_speed", 1002),
+    ("district_heating", "open the current makeup valve", "makeup_valve", True),
+    # a setpoint of the chlorinator is written for "chlorine", not for "the chlorine residual"
+    ("waterworks", "set the chlorine to 1.5", "chlorine_dose_sp", 1.5),
+    ("fishfarm", "give them 15 kilos an hour", "feed_rate", 15),
 ]
 
 
