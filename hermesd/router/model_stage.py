@@ -545,13 +545,18 @@ class ModelStage:
 
     def _other_thing(self, a: Analysis, t: Term, profile: Profile, rest: list[Profile]
                      ) -> bool:
-        """A Chinese word of a thing that names another point, of which this point is no
-        kind: its characters' English words may match this point's name (油 of 分油机, a
-        purifier, is the "oil" of "Lube oil pressure"), its meaning does not."""
+        """A word of a thing that names another point, of which this point is no kind: a
+        Chinese word's characters' English words may match this point's name (油 of 分油机, a
+        purifier, is the "oil" of "Lube oil pressure"), its meaning does not; a "transfer
+        pump" is a pump, but of the plant's pumps the transfer pump is meant, not the disposal
+        pump."""
         things = {c for c in t.concepts if c.startswith("thing.")}
         tok = a.toks[t.index]
-        if not tok.zh or not things or t.kinds != {"thing"} or lone_character(t, tok):
+        if not things or t.kinds != {"thing"} or (tok.zh and lone_character(t, tok)):
             return False  # (池 alone is a pool, a tank or a basin)
+        if not tok.zh and (explain(t, profile) <= NEAR or explain(t, profile, exact=True) > 0):
+            return False  # an English thing the point does not claim, or claims by its own
+            # words (its device "booth"): the checks below
         lexicon = self.rules.profiles.lexicon
         has = profile.concepts | profile.part_concepts
         if things & (has | lexicon.broader(tuple(has))):

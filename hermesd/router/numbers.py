@@ -95,7 +95,7 @@ def _shadow(c: str) -> str:
     """One character for each character: full-width forms folded, other scripts' digits marked."""
     if c.isascii():
         return c
-    if c in "−–":  # minus sign, en dash
+    if c in "−–‐‑‒":  # minus sign, en dash, the hyphens a word processor writes
         return "-"
     if c == "，":  # the Chinese comma separates; it never groups digits
         return c

@@ -270,9 +270,9 @@ class Semantic:
             # ("set kiln 2 to 70 degrees": its setpoint), never of another (pump 1's speed is
             # not the pump's)
             by_id = self.profiles.by_id
-            settable = [by_id[f.point] for f in full if by_id[f.point].point.writable]
+            settable = {by_id[f.point].ids for f in full if by_id[f.point].point.writable}
             full = [f for f in full if by_id[f.point].point.writable
-                    or not any(_stands_in(w, by_id[f.point], terms) for w in settable)]
+                    or by_id[f.point].ids not in settable]
             if a.wants_write:
                 # "关掉B包装机" (switch bagger B off): its speed, which takes no "off" (its
                 # least is 20), is no rival of its run switch
@@ -583,18 +583,3 @@ class Semantic:
 
     def describe(self, judgement: Judgement) -> dict[str, Any]:
         return {"why": judgement.why, "candidates": judgement.candidates}
-
-
-def _stands_in(setting: Profile, measured: Profile, terms: list[Term]) -> bool:
-    """A writable point is written for a read-only one ("set kiln 2 to 70 degrees": its
-    setpoint) when it is of the same numbered thing. Where the command names the measured one
-    by a word of its name that the writable one lacks (the word itself, not a unit that means
-    it), the writable one must belong to nothing the measured one does not, unless the command
-    says that too: the chlorine dosing setpoint (of the chlorinator) is no setting of "the
-    chlorine residual"; "set the chlorinator to 1.5" is."""
-    if setting.ids != measured.ids:
-        return False
-    if not {t.word for t in terms if t.raw == t.word} & (measured.names - setting.words):
-        return True
-    said = frozenset().union(*(t.concepts | t.broader for t in terms))
-    return setting.things - measured.things <= said

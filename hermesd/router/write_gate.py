@@ -42,7 +42,7 @@ from hermesd.router.normalize import Token, preposition_on, question_mark, token
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import StateConflict, state_named, unit_after
-from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, WRITE_VERBS, ZH_WORDS
+from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, STATE_VERBS, WRITE_VERBS, ZH_WORDS
 from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
@@ -162,7 +162,8 @@ _EN = (("negation", _NEGATION), ("correction", _CORRECTION), ("when", _WHEN),
 
 #: Chinese words that make a write doubtful, by problem (matched as whole segments)
 _ZH = {
-    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消 禁止 严禁 禁 甭 无需 无须 免",
+    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消 禁止 严禁 禁 甭 无需 无须 免 不是 并非",
+    "correction": "算了 其实 不对 错了 说错 搞错 改口",
     "when": "如果 假如 假设 要是 若是 若 的话 一旦 只要 除非 直到 等到 之前 以前 以后 之后 然后 "
             "稍后 等会 等会儿 待会 过会 一会儿 回头 改天 晚点 明天 明早 今天 今晚 晚上 早上 "
             "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
@@ -171,9 +172,11 @@ _ZH = {
     "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 情况 "
                 "一直 仍 仍然 依然 依旧 还在 "
                 "需要 提醒 告诉 通知 检查 看看 是 已 已经 着 开着 关着 目前 正在 说 让 要求 叫 他 她 "
-                "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟",
+                "他们 她们 对吧 可以吧 行吧 好吧 例如 比如 测试 模拟 可能 也许 或许 兴许 最好 "
+                "应当 得要",
     "approximate": "多 左右 大约 约 大概 差不多 以上 以下 上下 至少 最多 超过 不到 不超过 "
-                   "低于 高于 大于 小于 之间 来 将近 接近 最高 最低 上限 下限 以内 封顶 出头 附近",
+                   "低于 高于 大于 小于 之间 来 将近 接近 最高 最低 上限 下限 以内 封顶 出头 附近 "
+                   "慢慢 缓慢 缓缓 逐渐 逐步 渐渐",
     "relative": "增加 减少 提高 降低 调高 调低 升高 加 减 升 降 倍 一半 分之 半 调快 调慢 提速 "
                 "降速 上调 下调 增大 减小 加快 放慢 一点 微 稍 一些",
     "several_targets": "所有 全部 全都 都 每 每个 每台 各 各个 和 与 及 以及 跟 还有 同时 一起 "
@@ -227,6 +230,9 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
         text = re.sub(rf"\b(?:on|at|of)\s+(?:the\s+)?(?:device\s+)?{re.escape(device)}\b", " ",
                       text, flags=re.IGNORECASE)
     toks = tokens(text)
+    said = _pasted(text, toks) or _no_change_asked(text, _NOBODY) or _raw_words(text, toks)
+    if said:
+        return said
     switch = {t.text for t in toks} & _SWITCH_WORDS
     if switch & _ON and switch & _OFF:
         return Doubt("several", tuple(sorted(switch)))  # "turn coil 2 on device plc1 off"
@@ -243,6 +249,27 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
         return Doubt("unit", tuple(units))  # a register holds a number, not a unit
     return (_english_words(toks, _NOBODY, None) or _marks(text, folded, None, _NOBODY)
             or _chinese(folded, _NOBODY, None))
+
+
+#: the words a raw register write is said in besides its numbers, table, type and device
+#: ("please set holding register 40011 on plc1 to 1200 as a uint16 now")
+_RAW_WORDS = frozenset("""
+    set write put force change turn switch to on off true false high low as a an the address
+    addr register registers holding input inputs coil coils discrete discretes hr ir di at
+    value bit word device unit plc of into in please kindly now pls plz go ahead modbus raw
+    int int16 uint uint16 int32 uint32 float float32 float64 double real lreal dint udint
+    short long dword bool string signed unsigned decimal
+""".split())
+
+
+def _raw_words(text: str, toks: list[Token]) -> Doubt | None:
+    """Every word of a raw register write is one of its grammar's: "(done)", "earlier", "jk",
+    确认 tell of a write, they do not ask for one."""
+    if any(is_cjk(c) for c in text):
+        return Doubt("unexplained", tuple(dict.fromkeys(c for c in text if is_cjk(c)))[:4])
+    odd = [t.shown for t in toks if t.number is None and not t.unreadable
+           and t.raw not in _RAW_WORDS and t.text not in _RAW_WORDS and t.raw.isalpha()]
+    return Doubt("unexplained", tuple(odd)) if odd else None
 
 
 #: the lexicon's actions that ask for no change now, and what a write said with one is:
@@ -281,7 +308,7 @@ _PASTED_OPENING = re.compile(r"^\s*(?:[-*•+]\s|[a-z0-9][.)]\s|#\s|//|\[|-\s*\[
                              re.IGNORECASE)
 #: ...and of a label and its value, marked up: which a verb that sets no state may still
 #: carry ("set engine room fan speed: 60", "set jacket water to 80 (°C)")
-_PASTED_MARKS = frozenset(":：[]()（）【】{}=*`…—\t")  # (< and > are maths)
+_PASTED_MARKS = frozenset(":：[]()（）【】〔〕［］｛｝{}=*`…—―⸺⸻\t\n\r")  # (< > are maths)
 #: symbols that are units, not marks
 _UNIT_SYMBOLS = frozenset("°℃℉%‰")
 #: verbs of a write that name no state (a state word after a label is what a screen shows)
@@ -292,13 +319,20 @@ _SETTING_VERBS = frozenset("set change adjust put turn switch raise lower increa
 def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     if _PASTED_OPENING.match(text):
         return Doubt("question", (text.strip()[:2],))
-    clock = re.sub(r"\d{1,2}:\d{2}", "", text).replace("...", "…")  # (a time says when)
+    clock = re.sub(r"\d{1,2}:\d{2}", "", text.strip()).replace("...", "…")  # (a time: when)
     # "feed pump 1: 1000 rpm", "feed pump 1 = 1000": a label given a number is a plain write;
     # given a state ("makeup valve: OPEN") it is what a screen shows
     clock = re.sub(r"[:：=]\s*(?=[-+]?\d)", " ", clock)
     marks = [c for c in clock if c in _PASTED_MARKS]
     if marks and not any(t.raw in _SETTING_VERBS for t in toks):
-        return Doubt("question", (marks[0].replace("\t", "\\t"),))
+        return Doubt("question", (marks[0].replace("\t", "\\t").replace("\n", "\\n")
+                                  .replace("\r", "\\r"),))
+    odd = re.search(r"[(（]\s*[-+]?\d[\d.,]*\s*[)）]|[—―⸺⸻]\s*\d", text)
+    if odd:
+        return Doubt("unreadable", (odd.group(0),))  # "(2)": minus two in a ledger; "— 2"
+    run = re.search(r"([^\w\s])\1\1", text)
+    if run:
+        return Doubt("question", (run.group(0),))  # "60%%%", "!!!": no value said once
     symbols = [c for c in text if unicodedata.category(c) == "So" and c not in _UNIT_SYMBOLS]
     if symbols:
         return Doubt("question", (symbols[0],))  # "✓ bilge pump on", "bilge pump on 🤔"
@@ -307,9 +341,15 @@ def _pasted(text: str, toks: list[Token]) -> Doubt | None:
 
 #: states a slash or hyphen may join: "on/off", "open/closed", "up/down" name both
 _STATE_PAIR = re.compile(
-    r"\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\s*[/\\|,]\s*"
+    r"(?<!from )\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)"
+    r"(?:\s*(?:[^\w\s]{1,3}|_)\s*|\s+(?:and\s+|or\s+|n\s+|to\s+)?)"
     r"(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\b"
     r"|\b(on|off|open|closed?|run|start|stop)\s*-\s*(on|off|open|closed?|stop|run|start)\b")
+#: the other state of each, for a pair said with a space alone ("bilge pump on off"): only
+#: opposites are a pair there ("shut off", "start up", "open up" are one verb)
+_OPPOSITE = {"on": "off", "off": "on", "open": "closed", "opened": "closed", "closed": "open",
+             "close": "open", "shut": "open", "up": "down", "down": "up", "start": "stop",
+             "stop": "start", "run": "stop", "auto": "manual", "manual": "auto"}
 
 
 #: states a report says a point is in ("valve's open"), and words that urge a command on
@@ -321,14 +361,25 @@ _URGES = frozenset("right ok okay and so then just please go".split())
 def _reported(toks: list[Token], folded: str) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
-    pair = _STATE_PAIR.search(folded)
-    if pair and len({g for g in pair.groups() if g}) == 2 and \
-            not re.fullmatch(r"(start|run)\s*-\s*up", pair.group(0)):  # "start-up": a time
+    for pair in _STATE_PAIR.finditer(folded):
+        said = [g for g in pair.groups() if g]
+        if len(set(said)) != 2 or re.fullmatch(r"(start|run)\s*-\s*up", pair.group(0)):
+            continue  # "start-up": a time
+        spaced = not re.search(r"[^\w\s]", pair.group(0))
+        if spaced and ((_OPPOSITE.get(said[0]) != said[1] and _OPPOSITE.get(said[1]) != said[0])
+                       or folded[pair.end():].strip(" .!?？。")):
+            continue  # "shut off", "open up": one verb; "pump off on the enrober": a place
         return Doubt("several", (pair.group(0),))
     for i, t in enumerate(toks[:-1]):
         nxt = toks[i + 1]
         stated = nxt.number is not None or nxt.raw in ON_WORDS or nxt.raw in OFF_WORDS or \
             nxt.raw in _STATES or nxt.raw in ("at", "still")
+        if t.raw == "back" and nxt.raw in ON_WORDS | OFF_WORDS | _STATES and \
+                not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i]):
+            return Doubt("question", (f"back {nxt.raw}",))  # "bilge pump back on": it is
+        if nxt.raw == "again" and (t.raw in ON_WORDS | OFF_WORDS | _STATES) and \
+                not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i]):
+            return Doubt("question", (f"{t.raw} again",))  # "boiler 2 off again": it is
         if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
             return Doubt("question", (f"{t.raw} {nxt.raw}",))
         if t.raw == "now" and stated and i and not t.after_break and \
@@ -438,7 +489,10 @@ _VALUE_BEFORE = frozenset(("to", "at", "by", "from"))
 _EVENTS = frozenset("start stop startup shutdown trip restart boot changeover alarm".split())
 
 
-_QUOTES = "\"“”„«»「」『』〝〞＂"
+_QUOTES = "\"“”„«»「」『』〝〞〟‟＂‘‚‛‹›《》〈〉﹁﹂﹃﹄＇′″‴〖〗〘〙〚〛⟨⟩⟪⟫⸢⸣⸤⸥"
+#: an ASCII or closing single quote that opens or closes words, not an apostrophe ("valve's",
+#: "don't", "pumps' speed" stay words): "'start the bilge pump'"
+_SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(\[]))['’](?=\S)|(?<=\S)['’](?=\s*$)")
 
 
 def _enough(term: Term, toks: list[Token]) -> float:
@@ -470,10 +524,12 @@ def _other_kind(term: Term, profile: Profile) -> bool:
 def _hidden(text: str) -> Doubt | None:
     """Characters that hide words from a reader (a zero-width space, a soft hyphen, a
     direction mark) or quote someone: a write is never taken from such text."""
-    odd = [c for c in text if unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn")]
+    odd = [c for c in text if unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn", "Cc")
+           and c not in "\t\n\r"]  # (a tab or a line break is pasted text, `_pasted`)
     if odd:
         return Doubt("unreadable", tuple(dict.fromkeys(f"\\u{ord(c):04x}" for c in odd)))
-    quotes = [c for c in text if c in _QUOTES]
+    quotes = [c for c in text if c in _QUOTES or unicodedata.category(c) in ("Pi", "Pf")] + \
+        [m.group(0) for m in _SINGLE_QUOTED.finditer(text)]
     if quotes:
         return Doubt("question", (quotes[0],))  # words quoted: about a command, not one
     maths = [c for c in text if unicodedata.category(c) == "Sm" and c not in "=+−-"]
@@ -808,6 +864,9 @@ def _a_write_verb(piece: str) -> bool:
 def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     if not any(is_cjk(c) for c in folded):
         return None
+    said = _zh_statement(folded)
+    if said:
+        return Doubt("question", (said,))
     for name in sorted(own.zh_names, key=len, reverse=True):
         folded = folded.replace(name, " ")
     words, ours, longest = _zh_dictionary()
@@ -864,6 +923,32 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
         if problem == "question" and piece in ("需要",) and not text.endswith(("吗", "?", "？")):
             continue
         return Doubt(problem, (piece,))
+    return None
+
+
+#: who may be asked politely before 可以/能 ("你能打开2号阀吗", "请问可以打开吗")
+_ASKED = ("你", "您", "请", "请问", "麻烦", "帮我", "帮忙")
+#: a verb of setting before 为 ("设为", "改为", "切换为"): a value, not a state reported
+_SET_BEFORE_WEI = "设改调定置换变转成整"
+
+
+def _zh_statement(folded: str) -> str | None:
+    """What is said of a point, not asked of us: "我们可以打开补水阀" (we can open it), "2号锅炉
+    可以停机" (boiler 2 may be stopped), "补水阀能打开" (it can open), "补水阀开好" (it is
+    opened), "补水阀为开" (the valve is open)."""
+    text = re.sub(r"\s+", "", folded)
+    for m in re.finditer(r"可以|能够|能(?=打开|开启|启动|关闭|关掉|停止|停机|开|关|停)", text):
+        # (能 alone, before no verb of switching, is of 太阳能, 节能)
+        before = text[:m.start()]
+        if before and is_cjk(before[-1]) and not before.endswith(_ASKED) and \
+                not before.endswith("不"):  # 可不可以: asked
+            return before[-2:] + m.group(0)
+    done = re.search(r"(?:开|关|停|启动|打开|关闭|停机)好[。.!！]?$", text)
+    if done and "把" not in text:
+        return done.group(0)  # "补水阀开好" (it is opened); "把补水阀开好" asks for it
+    for m in re.finditer(r"为(?=[开关启停运手自])", text):
+        if m.start() == 0 or text[m.start() - 1] not in _SET_BEFORE_WEI:
+            return text[max(0, m.start() - 2):m.end() + 1]
     return None
 
 

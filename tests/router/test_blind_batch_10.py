@@ -9,7 +9,7 @@ import pytest
 
 from hermesd.config.model import Config
 from hermesd.router import Router
-from tests.support.plants import config_of, own_plant, routed_without_model
+from tests.support.plants import config_of, model_read_checked, own_plant, routed_without_model
 
 CONFIGS: dict[str, Config] = {name: config_of(own_plant(name)) for name in (
     "biogas_plant", "wellpad", "laundry")}
@@ -58,3 +58,15 @@ async def test_field_words_find_tag_abbreviations(text: str, want: tuple[str, An
     """Before: none of TBG, CSG, SEP, LVL was known as tubing, casing, separator, level, so
     each of these was refused as out of scope."""
     assert await _routed("wellpad", text) == want
+
+
+def test_the_model_may_not_read_another_kind_of_pump_for_the_one_named() -> None:
+    """ "transfer pump 1", and the model read the salt water disposal pump: it is a pump, but
+    the plant has transfer pumps (XFER P1, P2), and that is not one of them."""
+    config = CONFIGS["wellpad"]
+    checked = model_read_checked(ROUTERS["wellpad"], config,
+                                 "confirm transfer pump 1 is stopped", "swd_pmp")
+    assert checked.name == "respond" and checked.args["reason"] == "unknown_point", checked
+    kept = model_read_checked(ROUTERS["wellpad"], config, "is the disposal pump running",
+                              "swd_pmp")
+    assert kept.name == "read", kept

@@ -18,6 +18,8 @@ def read(text: str) -> list[tuple[str, object]]:
     ("1,600.5", [("1,600.5", 1600.5)]),
     ("to -25", [("-25", -25)]),
     ("to −25", [("−25", -25)]),  # the minus sign a word processor writes
+    ("to ‐2", [("‐2", -2)]),  # the hyphen (U+2010) and non-breaking hyphen a word processor
+    ("to ‑1.5", [("‑1.5", -1.5)]),  # writes are a minus before a number, never dropped
     (".5 bar", [(".5", 0.5)]),
     ("１５００", [("１５００", 1500)]),  # full-width, as Chinese input methods write digits
     ("boiler-3", [("3", 3)]),  # a hyphen in a name is no minus
