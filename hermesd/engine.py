@@ -103,6 +103,9 @@ class Engine:
         self.actions: dict[str, Any] = {}
         #: what an `ask` in progress said and how it was routed, by trace id, for its records
         self._asked: dict[str, dict[str, Any]] = {}
+        #: the loop requests are answered in, once one was: asyncio.get_running_loop() makes a
+        #: getpid() system call on every call (3.11 checks for a fork), once per request here
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def reconfigure(self, config: Config) -> None:
         self.config = config
@@ -431,7 +434,10 @@ class Engine:
         total = (time.perf_counter() - timer) * 1000
         answer.timings_ms["total"] = total
         asked = self._asked.get(ctx.trace_id) if self._asked else None  # (none: no `ask`)
-        asyncio.get_running_loop().call_soon(self._account, ctx, answer, total / 1000, asked)
+        loop = self._loop
+        if loop is None or not loop.is_running():  # (an engine outliving its loop: tests)
+            loop = self._loop = asyncio.get_running_loop()
+        loop.call_soon(self._account, ctx, answer, total / 1000, asked)
         return answer
 
     def _account(self, ctx: RequestContext, answer: Answer, seconds: float,
