@@ -308,6 +308,10 @@ class ModelStage:
             # both, every thing asked, of which one point (not one named so: "All pumps
             # running") is part of an answer
             return respond("not_understood", model=f"read {pid}")
+        if action.name == "read" and not a.question and self._value_said(a):
+            # "hold 14 inches of oil in the sep": a value said to be had is no question of
+            # what it is
+            return respond("not_understood", model=f"read {pid}")
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
@@ -431,6 +435,8 @@ class ModelStage:
             if quantities - GENERAL:
                 if any(explained(t, o, found) >= FULL for o in rest):
                     missing.append(t)  # the plant has it, on another point
+                elif not any(explained(t, o, found) > NEAR for o in rest):
+                    missing.append(t)  # "how many kilos in the tunnel": no point measures it
             elif quantities:
                 if t.raw not in WEAK_QUANTITY and not measured and any(
                         quantities & (o.concepts | o.unit_quantities) for o in others):
@@ -444,6 +450,8 @@ class ModelStage:
                     missing.append(t)
             elif "medium" in t.kinds and self._other_medium(t, rest, found):
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
+            elif "medium" in t.kinds and self._another_medium(t, profile):
+                missing.append(t)  # "water tank 2 level" of oil tank 2
         if missing:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (
@@ -592,6 +600,30 @@ class ModelStage:
         if not any(explained(t, o, found) > NEAR for o in rest):
             return True
         return any(explained(t, o, found) >= FULL for o in rest)
+
+    def _value_said(self, a: Analysis) -> bool:
+        """A number with a unit after it ("14 inches", "45 psi"), not after a word that numbers
+        things ("genset 2 kW": generator 2's power): a value, not a name."""
+        toks = a.toks
+        lexicon = self.rules.profiles.lexicon
+
+        def numbers_a_thing(i: int) -> bool:
+            return i >= 0 and (toks[i].text in self.rules.id_words or any(
+                s.kind == "thing" for s in lexicon.concepts(toks[i].raw)))
+
+        return any(("unit" in t.kinds or t.unit) and t.index and toks[t.index - 1].is_number
+                   and not numbers_a_thing(t.index - 2) for t in self.semantic.terms(a))
+
+    def _another_medium(self, t: Term, profile: Profile) -> bool:
+        """The point holds a medium of its own, and the one said is neither it nor a kind of
+        it, nor it one of the said ("water" of an oil tank's level; "water" of a hot water
+        temperature is still its own)."""
+        said = {c for c in t.concepts if c.startswith("medium.")}
+        held = {c for c in profile.things if c.startswith("medium.")}
+        if not said or not held:
+            return False
+        lexicon = self.rules.profiles.lexicon
+        return not (said & lexicon.broader(tuple(held)) or held & lexicon.broader(tuple(said)))
 
     def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
         """A quantity the command names that the point neither has (by its words or its unit)
