@@ -103,6 +103,8 @@ async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> N
     ("把进料泵速度设为900" + "并且马上" * 40, 85),  # two Chinese characters to a word
     # each sign is weighed as a word: "60" and 990 "%" held the routing stages 38 s
     ("set the feed pump speed to 900" + "%" * 900, 907),
+    # counted as the router reads it, folded: one letter (U+FDFA) is several words then
+    ("set the feed pump speed to 900 " + "\ufdfa" * 30, 98),
 ])
 async def test_a_command_of_too_many_words_is_refused_before_routing(rig: Rig, text: str,
                                                                      words: int) -> None:

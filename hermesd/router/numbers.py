@@ -109,6 +109,8 @@ def _shadow(c: str) -> str:
     if c in (_FOREIGN, _HIDDEN):
         return "?"
     folded = unicodedata.normalize("NFKC", c)
+    if folded in "−–‐‑‒":  # "︲2": a vertical en dash is a minus as much as "–2"
+        return "-"
     return folded if len(folded) == 1 and folded.isascii() else c
 
 

@@ -207,12 +207,13 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     plant's `profiles`, every word that says which point is meant must be one `point` explains
     (`toks`: the command's tokens as the router read them)."""
     own = _Own.of(point)
-    hidden = _hidden(text)
+    nfkc = unicodedata.normalize("NFKC", text)
+    hidden = _hidden(text, nfkc)
     if hidden:
         return hidden
     toks = tokens(text) if toks is None else toks
-    folded = unicodedata.normalize("NFKC", text).casefold()
-    return (_unreadable(toks, own) or _pasted(text, toks) or _no_change_asked(text, own)
+    folded = nfkc.casefold()
+    return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
             or _reported(toks, folded) or _english_words(toks, own, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
@@ -223,21 +224,23 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
     """For a raw register write ("set holding register 40011 on plc1 to 99"), whose numbers
     its own rule reads: None when the words ask for it now, plainly, once; else why not."""
-    hidden = _hidden(text)
+    hidden = _hidden(text, unicodedata.normalize("NFKC", text))
     if hidden:
         return hidden
     if device:  # "on plc1", "on the device plc1": where, not a value
         text = re.sub(rf"\b(?:on|at|of)\s+(?:the\s+)?(?:device\s+)?{re.escape(device)}\b", " ",
                       text, flags=re.IGNORECASE)
     toks = tokens(text)
-    said = _pasted(text, toks) or _no_change_asked(text, _NOBODY) or _raw_words(text, toks)
+    said = _pasted(unicodedata.normalize("NFKC", text), toks) or \
+        _no_change_asked(text, _NOBODY) or _raw_words(text, toks)
     if said:
         return said
-    switch = {t.text for t in toks} & _SWITCH_WORDS
-    if switch & _ON and switch & _OFF:
+    switch = {t.text for t in toks} & (_SWITCH_WORDS | _LEVELS)
+    on = switch & (_ON | {"high"})
+    if on and switch - on:
         return Doubt("several", tuple(sorted(switch)))  # "turn coil 2 on device plc1 off"
     if values and all(isinstance(v, bool) for v in values) and switch and \
-            any(v != bool(switch & _ON) for v in values):
+            any(v != bool(on) for v in values):
         return Doubt("not_stated", tuple(sorted(switch)))  # the words say the other state
     if len(re.findall(r"\bas\s+(?:u?int|float|bool|string)", text, re.IGNORECASE)) > 1:
         return Doubt("several", ("as",))
@@ -257,9 +260,14 @@ _RAW_WORDS = frozenset("""
     set write put force change turn switch to on off true false high low as a an the address
     addr register registers holding input inputs coil coils discrete discretes hr ir di at
     value bit word device unit plc of into in please kindly now pls plz go ahead modbus raw
+    thanks thank thx you me for could would can
     int int16 uint uint16 int32 uint32 float float32 float64 double real lreal dint udint
     short long dword bool string signed unsigned decimal
 """.split())
+
+
+#: number words that are also times ("... to 1200 in a second": later)
+_TIMES = frozenset(("second", "seconds"))
 
 
 def _raw_words(text: str, toks: list[Token]) -> Doubt | None:
@@ -267,8 +275,10 @@ def _raw_words(text: str, toks: list[Token]) -> Doubt | None:
     确认 tell of a write, they do not ask for one."""
     if any(is_cjk(c) for c in text):
         return Doubt("unexplained", tuple(dict.fromkeys(c for c in text if is_cjk(c)))[:4])
-    odd = [t.shown for t in toks if t.number is None and not t.unreadable
-           and t.raw not in _RAW_WORDS and t.text not in _RAW_WORDS and t.raw.isalpha()]
+    odd = [t.shown for t in toks if _TIMES & set(t.raw.split()) or (
+        t.number is None and not t.unreadable and t.raw not in _RAW_WORDS
+        and t.text not in _RAW_WORDS
+        and re.sub("['’]", "", t.raw).isalpha())]  # ("I've set ...": done; "we'll": later)
     return Doubt("unexplained", tuple(odd)) if odd else None
 
 
@@ -308,7 +318,8 @@ _PASTED_OPENING = re.compile(r"^\s*(?:[-*•+]\s|[a-z0-9][.)]\s|#\s|//|\[|-\s*\[
                              re.IGNORECASE)
 #: ...and of a label and its value, marked up: which a verb that sets no state may still
 #: carry ("set engine room fan speed: 60", "set jacket water to 80 (°C)")
-_PASTED_MARKS = frozenset(":：[]()（）【】〔〕［］｛｝{}=*`…—―⸺⸻\t\n\r")  # (< > are maths)
+_PASTED_MARKS = frozenset(":：꞉[]()（）【】〔〕［］｛｝{}=*`…—―⸺⸻\t\n\r\u2028\u2029")  # (< > are maths)
+_LINE_BREAKS = frozenset("\t\n\r\u2028\u2029")
 #: symbols that are units, not marks
 _UNIT_SYMBOLS = frozenset("°℃℉%‰")
 #: verbs of a write that name no state (a state word after a label is what a screen shows)
@@ -319,20 +330,26 @@ _SETTING_VERBS = frozenset("set change adjust put turn switch raise lower increa
 def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     if _PASTED_OPENING.match(text):
         return Doubt("question", (text.strip()[:2],))
+    wrapped = re.fullmatch(r"\s*([(\[{/:|~<'-]).*([)\]}/:|~>'-])\s*", text, re.DOTALL)
+    if wrapped:
+        return Doubt("question", wrapped.groups())  # "(set fan speed to 60)", "/start it/"
     clock = re.sub(r"\d{1,2}:\d{2}", "", text.strip()).replace("...", "…")  # (a time: when)
     # "feed pump 1: 1000 rpm", "feed pump 1 = 1000": a label given a number is a plain write;
     # given a state ("makeup valve: OPEN") it is what a screen shows
     clock = re.sub(r"[:：=]\s*(?=[-+]?\d)", " ", clock)
     marks = [c for c in clock if c in _PASTED_MARKS]
-    if marks and not any(t.raw in _SETTING_VERBS for t in toks):
+    lines = [c for c in clock if c in _LINE_BREAKS]  # (several lines: pasted, whatever verb)
+    if lines or (marks and not any(t.raw in _SETTING_VERBS for t in toks)):
+        marks = lines or marks
         return Doubt("question", (marks[0].replace("\t", "\\t").replace("\n", "\\n")
-                                  .replace("\r", "\\r"),))
+                                  .replace("\r", "\\r").replace("\u2028", "\\u2028")
+                                  .replace("\u2029", "\\u2029"),))
     odd = re.search(r"[(（]\s*[-+]?\d[\d.,]*\s*[)）]|[—―⸺⸻]\s*\d", text)
     if odd:
         return Doubt("unreadable", (odd.group(0),))  # "(2)": minus two in a ledger; "— 2"
-    run = re.search(r"([^\w\s])\1\1", text)
-    if run:
-        return Doubt("question", (run.group(0),))  # "60%%%", "!!!": no value said once
+    run = re.search(r"([^\w\s.!?。])\1\1|([%‰°])\2|__", text)
+    if run:  # ("!!!", "...", "。。。": a sentence said loudly or trailing off)
+        return Doubt("question", (run.group(0),))  # "60%%", "60 ___": no value said once
     symbols = [c for c in text if unicodedata.category(c) == "So" and c not in _UNIT_SYMBOLS]
     if symbols:
         return Doubt("question", (symbols[0],))  # "✓ bilge pump on", "bilge pump on 🤔"
@@ -340,11 +357,16 @@ def _pasted(text: str, toks: list[Token]) -> Doubt | None:
 
 
 #: states a slash or hyphen may join: "on/off", "open/closed", "up/down" name both
+_STATE_WORDS = "on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual"
+_APART = r"(?<![^\W_])", r"(?![^\W_])"  # a word's ends, "_" being none of it ("on_off")
 _STATE_PAIR = re.compile(
-    r"(?<!from )\b(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)"
-    r"(?:\s*(?:[^\w\s]{1,3}|_)\s*|\s+(?:and\s+|or\s+|n\s+|to\s+)?)"
-    r"(on|off|open|opened|closed?|shut|up|down|start|stop|run|auto|manual)\b"
-    r"|\b(on|off|open|closed?|run|start|stop)\s*-\s*(on|off|open|closed?|stop|run|start)\b")
+    rf"{_APART[0]}({_STATE_WORDS}){_APART[1]}"
+    r"((?:\s|_|[^\w\s]){0,9}?(?:\b(?:and|or|n|to)\b(?:\s|_|[^\w\s]){1,9}?)?)"
+    rf"{_APART[0]}({_STATE_WORDS}){_APART[1]}")
+#: words that may follow a state pair said with a space alone, which still names both
+#: ("bilge pump on off please"): what follows it otherwise is a place ("pump off on the enrober")
+_AFTER_PAIR = frozenset("please pls plz now thanks thank you thx immediately again then ok okay "
+                        "right quickly asap quick".split())
 #: the other state of each, for a pair said with a space alone ("bilge pump on off"): only
 #: opposites are a pair there ("shut off", "start up", "open up" are one verb)
 _OPPOSITE = {"on": "off", "off": "on", "open": "closed", "opened": "closed", "closed": "open",
@@ -362,23 +384,26 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
     for pair in _STATE_PAIR.finditer(folded):
-        said = [g for g in pair.groups() if g]
-        if len(set(said)) != 2 or re.fullmatch(r"(start|run)\s*-\s*up", pair.group(0)):
-            continue  # "start-up": a time
-        spaced = not re.search(r"[^\w\s]", pair.group(0))
-        if spaced and ((_OPPOSITE.get(said[0]) != said[1] and _OPPOSITE.get(said[1]) != said[0])
-                       or folded[pair.end():].strip(" .!?？。")):
+        first, join, second = pair.groups()
+        if first == second or re.fullmatch(r"(start|run)\s*-\s*up", pair.group(0)) or \
+                (re.search(r"\bfrom\s+$", folded[:pair.start()]) and "to" in join.split()):
+            continue  # "start-up": a time; "from on to off": a change asked for
+        spaced = re.fullmatch(r"\s+(?:(?:and|or|n|to)\s+)?", join)
+        after = re.findall(r"\w+", folded[pair.end():])
+        if spaced and ((_OPPOSITE.get(first) != second and _OPPOSITE.get(second) != first)
+                       or not set(after) <= _AFTER_PAIR):
             continue  # "shut off", "open up": one verb; "pump off on the enrober": a place
         return Doubt("several", (pair.group(0),))
     for i, t in enumerate(toks[:-1]):
         nxt = toks[i + 1]
         stated = nxt.number is not None or nxt.raw in ON_WORDS or nxt.raw in OFF_WORDS or \
             nxt.raw in _STATES or nxt.raw in ("at", "still")
-        if t.raw == "back" and nxt.raw in ON_WORDS | OFF_WORDS | _STATES and \
-                not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i]):
-            return Doubt("question", (f"back {nxt.raw}",))  # "bilge pump back on": it is
-        if nxt.raw == "again" and (t.raw in ON_WORDS | OFF_WORDS | _STATES) and \
-                not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i]):
+        state = ON_WORDS | OFF_WORDS | _STATES
+        then = toks[i + 2].raw if i + 2 < len(toks) and nxt.raw == "to" else nxt.raw
+        unasked = not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i])
+        if t.raw in ("back", "again") and then in state and unasked:
+            return Doubt("question", (f"{t.raw} {nxt.raw}",))  # "bilge pump back (to) on"
+        if nxt.raw == "again" and t.raw in state and unasked:
             return Doubt("question", (f"{t.raw} again",))  # "boiler 2 off again": it is
         if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
             return Doubt("question", (f"{t.raw} {nxt.raw}",))
@@ -492,7 +517,7 @@ _EVENTS = frozenset("start stop startup shutdown trip restart boot changeover al
 _QUOTES = "\"“”„«»「」『』〝〞〟‟＂‘‚‛‹›《》〈〉﹁﹂﹃﹄＇′″‴〖〗〘〙〚〛⟨⟩⟪⟫⸢⸣⸤⸥"
 #: an ASCII or closing single quote that opens or closes words, not an apostrophe ("valve's",
 #: "don't", "pumps' speed" stay words): "'start the bilge pump'"
-_SINGLE_QUOTED = re.compile(r"(?:^|(?<=[\s(\[]))['’](?=\S)|(?<=\S)['’](?=\s*$)")
+_SINGLE_QUOTED = re.compile(r"(?:^|(?<=[^\w'’]))['’](?=\S)|(?<=\S)['’](?=\s*$|[^\w\s])")
 
 
 def _enough(term: Term, toks: list[Token]) -> float:
@@ -521,18 +546,45 @@ def _other_kind(term: Term, profile: Profile) -> bool:
              and any(profile.names & bridge_words(c) for c in term.concepts))
 
 
-def _hidden(text: str) -> Doubt | None:
+#: the punctuation and signs a command is written with (after NFKC: "！" is "!"); brackets
+#: and quotes are weighed apart (`_quote`, `_pasted`)
+_PLAIN_MARKS = frozenset(".,!?;:'\"%&*/@#\\_-‐‑‒–—―⸺⸻〜。、·・‰`")
+
+
+def _quote(c: str) -> bool:
+    """A quotation mark, or a bracket of a title or a quotation (《》, 「」, ❨❩): not "( [ {"
+    and 【】〔〕, which `_pasted` weighs, nor the apostrophe ’ (`_SINGLE_QUOTED`)."""
+    kind = unicodedata.category(c)
+    return c in _QUOTES or (kind in ("Pi", "Pf") and c != "’") or \
+        (kind in ("Ps", "Pe") and c not in "()[]{}【】〔〕")
+
+
+def _strange_mark(c: str) -> bool:
+    """A mark no command is written with: a ditto mark 〃, a hyphen bullet ⁃, a section sign,
+    another script's hyphen (֊ before a number is a minus the reader would drop), a modifier
+    letter's accent or minus (˗)."""
+    return unicodedata.category(c) in ("Po", "Pd", "Pc", "Sk") and c not in _PLAIN_MARKS
+
+
+def _hidden(text: str, nfkc: str) -> Doubt | None:
     """Characters that hide words from a reader (a zero-width space, a soft hyphen, a
-    direction mark) or quote someone: a write is never taken from such text."""
+    direction mark, a combining strike-through), quote someone, or are no sign a command is
+    written with (a ditto mark, a hyphen bullet, an Armenian hyphen before a number): a write
+    is never taken from such text. Look-alikes are judged by what they fold to (`nfkc`):
+    "｢" is "「", "﹙" is "("."""
     odd = [c for c in text if unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn", "Cc")
-           and c not in "\t\n\r"]  # (a tab or a line break is pasted text, `_pasted`)
+           and c not in "\t\n\r"] + \
+        [c for c in nfkc if unicodedata.category(c) == "Mn"]  # (tab, line break: `_pasted`)
     if odd:
         return Doubt("unreadable", tuple(dict.fromkeys(f"\\u{ord(c):04x}" for c in odd)))
-    quotes = [c for c in text if c in _QUOTES or unicodedata.category(c) in ("Pi", "Pf")] + \
-        [m.group(0) for m in _SINGLE_QUOTED.finditer(text)]
+    quotes = [c for c in nfkc if _quote(c)] + \
+        [m.group(0) for m in _SINGLE_QUOTED.finditer(nfkc)]
     if quotes:
         return Doubt("question", (quotes[0],))  # words quoted: about a command, not one
-    maths = [c for c in text if unicodedata.category(c) == "Sm" and c not in "=+−-"]
+    marks = [c for c in nfkc if _strange_mark(c)]
+    if marks:
+        return Doubt("unreadable", (marks[0],))
+    maths = [c for c in nfkc if unicodedata.category(c) == "Sm" and c not in "=+−-"]
     if maths:
         return Doubt("approximate", (maths[0],))  # "≲ 1000", "~1000", "<1000"
     return None
@@ -926,10 +978,11 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     return None
 
 
+_ZH_SWITCHING = "打开|开启|启动|关闭|关掉|停止|停机|开|关|停"
 #: who may be asked politely before 可以/能 ("你能打开2号阀吗", "请问可以打开吗")
-_ASKED = ("你", "您", "请", "请问", "麻烦", "帮我", "帮忙")
+_ASKED = ("你", "您", "请", "请问", "麻烦", "帮我", "帮忙", "好的", "行", "那就")
 #: a verb of setting before 为 ("设为", "改为", "切换为"): a value, not a state reported
-_SET_BEFORE_WEI = "设改调定置换变转成整"
+_SET_BEFORE_WEI = "设改调定置换变转成整复原切选投"
 
 
 def _zh_statement(folded: str) -> str | None:
@@ -937,8 +990,9 @@ def _zh_statement(folded: str) -> str | None:
     可以停机" (boiler 2 may be stopped), "补水阀能打开" (it can open), "补水阀开好" (it is
     opened), "补水阀为开" (the valve is open)."""
     text = re.sub(r"\s+", "", folded)
-    for m in re.finditer(r"可以|能够|能(?=打开|开启|启动|关闭|关掉|停止|停机|开|关|停)", text):
-        # (能 alone, before no verb of switching, is of 太阳能, 节能)
+    for m in re.finditer(rf"可以|能够|(?:(?<![智功性节动电热效])能|可|将)(?={_ZH_SWITCHING})", text):
+        # (能 alone, before no verb of switching, is of 太阳能, 节能; 将 after the thing is
+        # "will": "2号锅炉将停机", before it the 把 of a command: "将2号锅炉停机")
         before = text[:m.start()]
         if before and is_cjk(before[-1]) and not before.endswith(_ASKED) and \
                 not before.endswith("不"):  # 可不可以: asked
@@ -1115,6 +1169,8 @@ _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}
 _SWITCH_WORDS = _ON | _OFF
+#: the states of a coil a raw write may also say ("set coil 2 high")
+_LEVELS = frozenset(("high", "low"))
 
 
 def _float(digits: str) -> float | None:

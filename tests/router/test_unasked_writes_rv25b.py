@@ -1,0 +1,92 @@
+"""The third review's findings (tests/data/attacks/rv25b.jsonl), against the write gate as the
+second review left it: look-alike quotes, colons, minus signs and line breaks, state pairs with
+a word after them, contractions around raw register writes, Chinese "will" (将) and "may" (可)
+are not written; and the plain writes that gate over-blocked ("start the bilge pump!!!",
+"set the engine room fan’s speed to 60", "把气候补偿模式恢复为自动") are written again, by the
+rules or, where the rules leave them to the model, through the gate the model's write meets."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.config import strict_yaml
+from hermesd.router import Router
+from hermesd.router.write_gate import doubt
+from tests.support.plants import PLANTS, config_of, dev_plant, own_plant, routed_without_model
+
+FINDINGS = Path(__file__).resolve().parents[1] / "data" / "attacks" / "rv25b.jsonl"
+LINES: list[dict[str, Any]] = [json.loads(line) for line in
+                               FINDINGS.read_text(encoding="utf-8").split("\n") if line.strip()]
+ROUTERS: dict[tuple[str, bool], Router] = {}
+
+
+def _router(plant: str, raw: bool) -> Router:
+    """The plant's router; `raw`: on the plant as its file has it (Modbus devices, which raw
+    register commands reach)."""
+    if (plant, raw) not in ROUTERS:
+        if raw:
+            data = strict_yaml.load((PLANTS / f"{plant}.yaml").read_text(encoding="utf-8"))
+            config = config_of({k: v for k, v in data.items() if k != "paths"})
+        else:
+            config = config_of(dev_plant() if plant == "dev" else own_plant(plant))
+        ROUTERS[plant, raw] = Router(config)
+    return ROUTERS[plant, raw]
+
+
+def _raw(line: dict[str, Any]) -> bool:
+    return "raw" in line["class"]
+
+
+def _written(action: Action) -> bool:
+    return action.name == "write" or action.name.startswith("modbus.write")
+
+
+def _cases(kept: Any) -> list[Any]:
+    return [pytest.param(x, id=f"{x['plant']}:{x['class']}:{x['text']!r}")
+            for x in LINES if kept(x)]
+
+
+@pytest.mark.parametrize("line", _cases(lambda x: not x["expect"]["action"].endswith("write")
+                                        and not x["expect"]["action"].startswith("modbus")))
+async def test_no_write_is_made_of_a_finding(line: dict[str, Any]) -> None:
+    router = _router(line["plant"], _raw(line))
+    action = await routed_without_model(router, line["text"])
+    assert not _written(action), (line["text"], action)
+    if "gate" in line:  # the write a stage (the model) might propose is refused too
+        point, value = line["gate"]
+        found = doubt(line["text"], router.rules.points[point], value, router.rules.profiles)
+        assert found is not None, (line["text"], point, value)
+
+
+@pytest.mark.parametrize("line", _cases(lambda x: x["expect"]["action"] == "write"))
+async def test_a_plain_write_is_written(line: dict[str, Any]) -> None:
+    router = _router(line["plant"], _raw(line))
+    action = await routed_without_model(router, line["text"])
+    expect = line["expect"]
+    if _written(action) or "gate" not in line:
+        assert (action.name, action.args) == ("write", {"point": expect["point"],
+                                                        "value": expect["value"]}), action
+    else:  # left to the model: its write of the value said passes the gate
+        found = doubt(line["text"], router.rules.points[expect["point"]], expect["value"],
+                      router.rules.profiles)
+        assert found is None, (line["text"], found)
+
+
+@pytest.mark.parametrize("line", _cases(lambda x: x["expect"]["action"].startswith("modbus")))
+async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
+    action = await routed_without_model(_router(line["plant"], True), line["text"])
+    expect = line["expect"]
+    assert action.name == expect["action"], (line["text"], action)
+    assert (action.args["device"], action.args["table"], action.args["address"],
+            list(action.args["values"])) == \
+        (expect["device"], expect["table"], expect["address"], expect["values"]), action
+
+
+def test_the_findings_are_all_there() -> None:
+    assert len(LINES) == 120
+    assert sum(x["class"].startswith("OB_") for x in LINES) == 21
