@@ -105,6 +105,8 @@ async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> N
     ("set the feed pump speed to 900" + "%" * 900, 907),
     # counted as the router reads it, folded: one letter (U+FDFA) is several words then
     ("set the feed pump speed to 900 " + "\ufdfa" * 30, 98),
+    # letters and digits apart, as the router splits them: "é1" is two words to it
+    ("set the feed pump speed to 900 " + "é1" * 40, 87),
 ])
 async def test_a_command_of_too_many_words_is_refused_before_routing(rig: Rig, text: str,
                                                                      words: int) -> None:

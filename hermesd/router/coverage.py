@@ -173,6 +173,9 @@ def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[
                     profiles: Profiles) -> bool:
     """A quantity word that a phrase of a verb took ("speed" of "speed up"), right after a
     word of a thing ("supply fan speed up to 70"): the noun, not the verb."""
+    if not t.zh and t.text in profiles.name_words and i + 1 < len(toks) and \
+            any(s.kind == "quantity" for s in senses[i + 1]):
+        return True  # "change the rinse temperature": of a "rinse water temperature"
     if i == 0 or t.zh or not any(s.kind in ("thing", "medium") for s in senses[i - 1]):
         return False
     return any(s.kind == "quantity" for s in profiles.lexicon.senses(t.raw, [t])[0])
@@ -198,7 +201,10 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif exact:
         return 0.0
     elif term.literal:
-        return _forms(term, p)
+        # ...though a thing of a kind the point is a form of ("engine" of a CHP unit, which
+        # the plant names its engine's points with) may be what is meant: a hint
+        return _forms(term, p) or (MAYBE if any(c.startswith("thing.")
+                                                for c in term.own & p.concepts) else 0.0)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
     elif term.concepts & p.part_concepts:

@@ -307,7 +307,7 @@ def content(toks: list[Token], *, label: bool = False) -> list[Token]:
 #: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
 _ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
 #: words after an "on" that end the command ("fan on please")
-_ON_ENDS = frozenset("please now thanks then again".split())
+_ON_ENDS = frozenset("please now thanks then again asap thx ty cheers".split())
 
 
 def preposition_on(toks: list[Token], i: int) -> bool:

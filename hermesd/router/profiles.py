@@ -83,6 +83,9 @@ class Profile:
     role: str  # setpoint | measurement | command | state
     #: the concepts of its choices' names ("cleaning": the CIP), which a write of it may say
     choice_concepts: frozenset[str] = frozenset()
+    #: the words only its description says (not its names, id, device or choices): what may
+    #: tell which point a reading is, never enough alone for a rule to write
+    described: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -144,6 +147,8 @@ class Profiles:
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words = (words | borrowed) - STOP
+        described = words - names - borrowed - {t.text for t in choices} - \
+            {tok.text for w in id_words + device_words for tok in tokens(w)}
         unit = unit_symbol(point.unit) if point.unit else None
         unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
             else (frozenset(), False)
@@ -178,7 +183,8 @@ class Profiles:
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
-                       frozenset(pairs), role, frozenset(choice_concepts))
+                       frozenset(pairs), role, frozenset(choice_concepts),
+                       frozenset(described))
 
 
 def _machine_aliases(points: list[Point]) -> dict[str, frozenset[str]]:

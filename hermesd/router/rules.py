@@ -44,6 +44,7 @@ from hermesd.router.vocabulary import (
     NEGATIONS,
     OFF_WORDS,
     ON_WORDS,
+    PARTICLE_VERBS,
     PERCENT,
     PLURAL_MARKS,
     PROTECTIONS,
@@ -395,7 +396,11 @@ class RuleRouter:
         # the point's own words, not meanings: the lexicon is not asked (it is the next
         # stage's), which keeps the rules fast
         plain = [frozenset[Sense]()] * len(a.toks)
-        return all(explain(t, profile, exact=True)
+        # (a write: by the point's names, not by what its description says of it — "target
+        # 15.5 % out of the dryer" is no write of a metering roll "that lets grain out of the
+        # dryer")
+        return all(explain(t, profile, exact=True) and (
+            value is None or t.word not in profile.described or t.word in profile.names)
                    for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
             and not self._numbers_another(a, profile, value)
 
@@ -702,7 +707,8 @@ class RuleRouter:
                 numbers.append((i, t))
         if odd:
             return ValueWords(problem="unreadable", words=tuple(odd))
-        verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
+        verbs = [t.shown for i, t in enumerate(toks) if t.raw in RELATIVE_VERBS
+                 and not (t.raw in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS)]
         if numbers and verbs and not any(i > 0 and raw[i - 1] in VALUE_BEFORE
                                          for i, _ in numbers):
             relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"

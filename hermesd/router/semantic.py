@@ -307,6 +307,9 @@ class Semantic:
         values = self.rules.values(a, point)
         if len(values) != 1:
             return None
+        described = self.profiles.by_id[point.id].described - self.profiles.by_id[point.id].names
+        if any(t.word in described and not t.concepts for t in terms):
+            return None  # a word only its description says: the model's to weigh, not sure
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
 

@@ -105,6 +105,8 @@ ZH_WORDS: dict[str, str] = {
     "如何": "how", "吗": "?yn", "是否": "?yn", "有没有": "?yn", "是不是": "?yn",
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
+    "请您": "please", "劳驾": "please", "您": "you", "哦": "", "哈": "", "辛苦了": "",
+    "马上": "now", "立即": "now", "立刻": "now", "赶紧": "now", "尽快": "now", "快点": "now",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
     "按下": "", "还剩": "", "还有": "", "还": "", "根": "", "着": "", "过": "", "一共": "",
@@ -175,6 +177,7 @@ STOP = frozenset("""
     what whats what's how much which who me my our please could would you can tell show give
     get read check current currently right now value reading status state there's does do
     i we us just kindly pls plz and or say says saying shows showing indicates indicating
+    asap thx ty thanks cheers hey
 """.split())
 
 # -- what makes a number no value to write ---------------------------------------------------
@@ -195,6 +198,9 @@ NEGATIONS = frozenset(("not", "don't", "dont", "never", "doesn't", "shouldn't", 
 RELATIVE_VERBS = frozenset("""
     raise lower increase decrease reduce bump boost drop slow add subtract up down more less
 """.split())
+#: verbs whose "up"/"down" is a particle, no change by an amount: "shut down", "fire up
+#: transfer pump 2" (its 2 numbers the pump)
+PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch crank".split())
 #: words right before a number that make it a change or a bound, not a value ("by 10")
 RELATIVE_BEFORE = frozenset("by another extra additional plus than".split())
 #: words right after a number that make it something other than the value to set
@@ -345,7 +351,7 @@ DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
 #: total or a latched record put back to nothing, which no point of the plant is named for (a
 #: plant with a writable "Fault reset" says so in its names): refused like a deletion.
 #: "clear" only as the command's verb, first ("clear well level" is a place)
-RESETS = frozenset("reset rezero zeroise zeroize".split())
+RESETS = frozenset("reset rezero zeroise zeroize tare".split())
 RESETS_FIRST = frozenset(("clear",))
 INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
 #: "bypass the interlock", "override the alarm": refused, unless the plant names a point so

@@ -42,7 +42,14 @@ from hermesd.router.normalize import Token, preposition_on, question_mark, token
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import StateConflict, state_named, unit_after
-from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, STATE_VERBS, WRITE_VERBS, ZH_WORDS
+from hermesd.router.vocabulary import (
+    OFF_WORDS,
+    ON_WORDS,
+    PARTICLE_VERBS,
+    STATE_VERBS,
+    WRITE_VERBS,
+    ZH_WORDS,
+)
 from hermesd.value_maps import spellings
 
 #: how well the point must explain each word of a write that says which point is meant: by a
@@ -92,16 +99,15 @@ _POLITE = frozenset("can could would will".split())
 #: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
 #: "pump 1 up to 1200" is a bound (these words before "up" are no verb)
 _NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
-#: "shut down", "open up": a particle of the verb, no change by an amount
-_PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
 #: politeness, who asks ("I need you to"), "keep"/"leave" a state, "again", "back to"
 MANNER = frozenset("""
     go ahead try again back immediately now right away quickly fully completely wide keep leave
     bring take want need let's lets pls plz please kindly u you i setpoint target sp true false
     ramp crank push run
-    can could would will
-    马上 马 上 立即 立刻 赶紧 先 再 能 可以 可 以 帮 帮我 帮忙 麻烦 一下 请 好 到 为 至 成 里 全 最大
+    can could would will asap thx ty thanks cheers hey ok okay
+    马上 马 上 立即 立刻 赶紧 尽快 快点 请您 您 劳驾 哦 哈 辛苦了 先 再 能 可以 可 以 帮 帮我
+    帮忙 麻烦 一下 请 好 到 为 至 成 里 全 最大
     最 大
 """.split())
 #: how a unit is spelled besides its symbol, by the symbol of the point's unit
@@ -162,7 +168,8 @@ _EN = (("negation", _NEGATION), ("correction", _CORRECTION), ("when", _WHEN),
 
 #: Chinese words that make a write doubtful, by problem (matched as whole segments)
 _ZH = {
-    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消 禁止 严禁 禁 甭 无需 无须 免 不是 并非",
+    "negation": "不 别 没 勿 莫 未 不要 不用 别再 取消 禁止 严禁 禁 甭 无需 无须 免 不是 并非 "
+                "不必 不需 不需要 没必要 何必",
     "correction": "算了 其实 不对 错了 说错 搞错 改口",
     "when": "如果 假如 假设 要是 若是 若 的话 一旦 只要 除非 直到 等到 之前 以前 以后 之后 然后 "
             "稍后 等会 等会儿 待会 过会 一会儿 回头 改天 晚点 明天 明早 今天 今晚 晚上 早上 "
@@ -207,7 +214,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     plant's `profiles`, every word that says which point is meant must be one `point` explains
     (`toks`: the command's tokens as the router read them)."""
     own = _Own.of(point)
-    nfkc = unicodedata.normalize("NFKC", text)
+    nfkc = _folded(text)
     hidden = _hidden(text, nfkc)
     if hidden:
         return hidden
@@ -224,14 +231,14 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
     """For a raw register write ("set holding register 40011 on plc1 to 99"), whose numbers
     its own rule reads: None when the words ask for it now, plainly, once; else why not."""
-    hidden = _hidden(text, unicodedata.normalize("NFKC", text))
+    hidden = _hidden(text, _folded(text))
     if hidden:
         return hidden
     if device:  # "on plc1", "on the device plc1": where, not a value
         text = re.sub(rf"\b(?:on|at|of)\s+(?:the\s+)?(?:device\s+)?{re.escape(device)}\b", " ",
                       text, flags=re.IGNORECASE)
     toks = tokens(text)
-    said = _pasted(unicodedata.normalize("NFKC", text), toks) or \
+    said = _pasted(_folded(text), toks) or _raw_shape(text) or \
         _no_change_asked(text, _NOBODY) or _raw_words(text, toks)
     if said:
         return said
@@ -260,7 +267,6 @@ _RAW_WORDS = frozenset("""
     set write put force change turn switch to on off true false high low as a an the address
     addr register registers holding input inputs coil coils discrete discretes hr ir di at
     value bit word device unit plc of into in please kindly now pls plz go ahead modbus raw
-    thanks thank thx you me for could would can
     int int16 uint uint16 int32 uint32 float float32 float64 double real lreal dint udint
     short long dword bool string signed unsigned decimal
 """.split())
@@ -270,11 +276,32 @@ _RAW_WORDS = frozenset("""
 _TIMES = frozenset(("second", "seconds"))
 
 
+#: the polite words a raw write may be said with, where they may be said
+_RAW_POLITE = re.compile(r"^\s*(?:(?:could|would|can)\s+you\s+)|[\s,]*(?:thanks|thank\s+you|thx|"
+                         r"for\s+me)[\s.!]*$", re.IGNORECASE)
+
+
+def _raw_shape(text: str) -> Doubt | None:
+    """A raw write of several addresses ("40011-40012", "coil 2-5"), for later ("in 5"), or
+    as two types ("as a float as an int")."""
+    span = re.search(r"\d\s*[-–~]\s*\d|\d\s+(?:through|thru)\s+\d", text, re.IGNORECASE)
+    if span:
+        return Doubt("several", (span.group(0),))
+    later = re.search(r"\b(?:in|after|within)\s+\d", text, re.IGNORECASE)
+    if later:
+        return Doubt("when", (later.group(0),))
+    if len(re.findall(r"\bas\s+(?:an?\s+)?(?:u?int|float|bool|string|double|real|short|long)",
+                      text, re.IGNORECASE)) > 1:
+        return Doubt("several", ("as",))
+    return None
+
+
 def _raw_words(text: str, toks: list[Token]) -> Doubt | None:
     """Every word of a raw register write is one of its grammar's: "(done)", "earlier", "jk",
     确认 tell of a write, they do not ask for one."""
     if any(is_cjk(c) for c in text):
         return Doubt("unexplained", tuple(dict.fromkeys(c for c in text if is_cjk(c)))[:4])
+    toks = tokens(_RAW_POLITE.sub(" ", text))
     odd = [t.shown for t in toks if _TIMES & set(t.raw.split()) or (
         t.number is None and not t.unreadable and t.raw not in _RAW_WORDS
         and t.text not in _RAW_WORDS
@@ -319,7 +346,7 @@ _PASTED_OPENING = re.compile(r"^\s*(?:[-*•+]\s|[a-z0-9][.)]\s|#\s|//|\[|-\s*\[
 #: ...and of a label and its value, marked up: which a verb that sets no state may still
 #: carry ("set engine room fan speed: 60", "set jacket water to 80 (°C)")
 _PASTED_MARKS = frozenset(":：꞉[]()（）【】〔〕［］｛｝{}=*`…—―⸺⸻\t\n\r\u2028\u2029")  # (< > are maths)
-_LINE_BREAKS = frozenset("\t\n\r\u2028\u2029")
+_LINE_BREAKS = frozenset("\n\r\u2028\u2029")
 #: symbols that are units, not marks
 _UNIT_SYMBOLS = frozenset("°℃℉%‰")
 #: verbs of a write that name no state (a state word after a label is what a screen shows)
@@ -411,7 +438,7 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
                 toks[i - 1].raw not in _URGES and not any(x.raw in WRITE_VERBS for x in toks[:i]):
             # ("now start boiler 2", "right, now open it": a command, urged)
             return Doubt("question", (f"now {nxt.raw}",))
-    if re.search(r"[\u4e00-\u9fff]的\s*[。.!！]?\s*$", folded):
+    if re.search(r"[\u4e00-\u9fff\w]\s*的\s*[。.!！]?\s*$", folded):
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
     return None
 
@@ -566,14 +593,24 @@ def _strange_mark(c: str) -> bool:
     return unicodedata.category(c) in ("Po", "Pd", "Pc", "Sk") and c not in _PLAIN_MARKS
 
 
+def _folded(text: str) -> str:
+    """`text` as its marks are judged: NFKC, with the ring accent "˚" macOS types for a degree
+    sign read as one ("75˚C")."""
+    return unicodedata.normalize("NFKC", text.replace("˚", "°"))
+
+
+#: letters that show nothing (Hangul fillers) and a space drawn as a line (Ogham)
+_BLANK_LETTERS = frozenset("\u3164\u115f\u1160\uffa0\u1680")
+
+
 def _hidden(text: str, nfkc: str) -> Doubt | None:
     """Characters that hide words from a reader (a zero-width space, a soft hyphen, a
     direction mark, a combining strike-through), quote someone, or are no sign a command is
     written with (a ditto mark, a hyphen bullet, an Armenian hyphen before a number): a write
     is never taken from such text. Look-alikes are judged by what they fold to (`nfkc`):
     "｢" is "「", "﹙" is "("."""
-    odd = [c for c in text if unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn", "Cc")
-           and c not in "\t\n\r"] + \
+    odd = [c for c in text if (unicodedata.category(c) in ("Cf", "Cs", "Co", "Cn", "Cc")
+           and c not in "\t\n\r") or c in _BLANK_LETTERS] + \
         [c for c in nfkc if unicodedata.category(c) == "Mn"]  # (tab, line break: `_pasted`)
     if odd:
         return Doubt("unreadable", tuple(dict.fromkeys(f"\\u{ord(c):04x}" for c in odd)))
@@ -581,7 +618,9 @@ def _hidden(text: str, nfkc: str) -> Doubt | None:
         [m.group(0) for m in _SINGLE_QUOTED.finditer(nfkc)]
     if quotes:
         return Doubt("question", (quotes[0],))  # words quoted: about a command, not one
-    marks = [c for c in nfkc if _strange_mark(c)]
+    marks = [c for c in nfkc if _strange_mark(c)] + \
+        [c for c in text if unicodedata.category(c) == "So" and c not in _UNIT_SYMBOLS
+         and not "\u3380" <= c <= "\u33ff"]  # (ⓞⓝ folds to "on"; ㎏ is a unit)
     if marks:
         return Doubt("unreadable", (marks[0],))
     maths = [c for c in nfkc if unicodedata.category(c) == "Sm" and c not in "=+−-"]
@@ -795,7 +834,7 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             return Doubt("approximate", ("close to",))
         if t.ident and point is not None and t.text not in own.texts:
             return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
-        if word in ("up", "down") and i and raw[i - 1] in _PARTICLE_VERBS:
+        if word in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS:
             continue  # "shut down", "open up"
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
@@ -846,11 +885,19 @@ _DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?
 _TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
 
+#: a value with a letter typed for a digit before it ("to l00", "at I200": l and I for 1, O for
+#: 0), which the number reader would drop
+_LETTER_FOR_DIGIT = re.compile(r"(?:\b(?:to|at)|[=为到至成])\s*([lio]+\d[\d.,]*)(?![\w])")
+
+
 def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     """What only the characters say: a question mark, an approximation, a percent sign."""
     mark = _APPROX_MARKS.search(folded)
     if mark:
         return Doubt("approximate", (mark.group(0).strip(),))
+    slip = _LETTER_FOR_DIGIT.search(folded)
+    if slip:
+        return Doubt("unreadable", (slip.group(1),))  # "to l00": 100 meant, 0 read
     time = _TIME.search(folded)
     mine = unit_symbol(unit or "") or (unit or "").casefold()
     for duration in _DURATION.finditer(folded):  # "in 10 s", "for 5 min", never "2's"

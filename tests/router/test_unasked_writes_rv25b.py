@@ -3,7 +3,10 @@ second review left it: look-alike quotes, colons, minus signs and line breaks, s
 a word after them, contractions around raw register writes, Chinese "will" (将) and "may" (可)
 are not written; and the plain writes that gate over-blocked ("start the bilge pump!!!",
 "set the engine room fan’s speed to 60", "把气候补偿模式恢复为自动") are written again, by the
-rules or, where the rules leave them to the model, through the gate the model's write meets."""
+rules or, where the rules leave them to the model, through the gate the model's write meets.
+The fourth review's (rv26.jsonl) in the same shape: a letter for a digit ("to l00"), 不必,
+"on 的", raw ranges and delays, circled letters, Hangul fillers; "75˚C", 请您, 立即, "asap"
+written again."""
 
 from __future__ import annotations
 
@@ -19,9 +22,12 @@ from hermesd.router import Router
 from hermesd.router.write_gate import doubt
 from tests.support.plants import PLANTS, config_of, dev_plant, own_plant, routed_without_model
 
-FINDINGS = Path(__file__).resolve().parents[1] / "data" / "attacks" / "rv25b.jsonl"
-LINES: list[dict[str, Any]] = [json.loads(line) for line in
-                               FINDINGS.read_text(encoding="utf-8").split("\n") if line.strip()]
+ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
+#: (split on "\n" alone: a finding may hold U+2028, which splitlines() breaks at)
+LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
+                               for name in ("rv25b.jsonl", "rv26.jsonl")
+                               for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
+                               if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
 
 
@@ -47,7 +53,7 @@ def _written(action: Action) -> bool:
 
 
 def _cases(kept: Any) -> list[Any]:
-    return [pytest.param(x, id=f"{x['plant']}:{x['class']}:{x['text']!r}")
+    return [pytest.param(x, id=f"{x['file'][:-6]}:{x['plant']}:{x['class']}:{x['text']!r}")
             for x in LINES if kept(x)]
 
 
@@ -88,5 +94,6 @@ async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
 
 
 def test_the_findings_are_all_there() -> None:
-    assert len(LINES) == 120
-    assert sum(x["class"].startswith("OB_") for x in LINES) == 21
+    count = {name: [x for x in LINES if x["file"] == name] for name in ("rv25b.jsonl", "rv26.jsonl")}
+    assert (len(count["rv25b.jsonl"]), len(count["rv26.jsonl"])) == (120, 64)
+    assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
