@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
-from hermesd.answer import Action
+from hermesd.answer import Action, respond
 from hermesd.router import Router
 from hermesd.router.model_stage import ModelStage
+from hermesd.router.write_gate import doubt
 from tests.support.plants import (
     OWN_PLANTS,
     PLANTS,
@@ -34,8 +35,16 @@ ROUTERS["dev"] = Router(config_of(dev_plant()))
 
 
 def decide(plant: str, text: str) -> Action | None:
-    """What the rules, then the semantic stage, place without the model (None: the model's)."""
-    return placed_without_model(ROUTERS[plant], text)
+    """What the rules, then the semantic stage, place without the model (None: the model's),
+    as it leaves the router: a write the write gate refuses ("BIN 2 AER FAN: ON", a screen's
+    text) is asked back, never sent, whichever stage placed it."""
+    router = ROUTERS[plant]
+    action = placed_without_model(router, text)
+    if action is not None and action.name == "write" and doubt(
+            text, router.rules.points[action.point], action.args["value"],
+            router.rules.profiles) is not None:
+        return respond("not_understood", value_problem="gate")
+    return action
 
 
 def right(action: Action, expect: dict[str, Any]) -> bool:
