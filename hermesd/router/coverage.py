@@ -201,10 +201,7 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif exact:
         return 0.0
     elif term.literal:
-        # ...though a thing of a kind the point is a form of ("engine" of a CHP unit, which
-        # the plant names its engine's points with) may be what is meant: a hint
-        return _forms(term, p) or (MAYBE if any(c.startswith("thing.")
-                                                for c in term.own & p.concepts) else 0.0)
+        return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
     elif term.concepts & p.part_concepts:

@@ -45,10 +45,3 @@ async def test_fire_up_is_no_change_by_an_amount() -> None:
     """Before: "up … 2" was asked back as a relative change; the 2 numbers the pump."""
     action = await routed_without_model(ROUTERS["wellpad"], "fire up transfer pump 2")
     assert action.args.get("value_problem") != "relative", action
-
-
-async def test_the_engine_of_a_chp_plant_is_its_chp() -> None:
-    """Before: "engine" (a word of the plant's names) explained no CHP point, so the semantic
-    stage answered unknown point before the model could see the CHP's output."""
-    assert await _routed("biogas_plant", "how many kilowatts is the engine putting out") != \
-        ("respond", "unknown_point")
