@@ -41,7 +41,7 @@ def decide(plant: str, text: str) -> Action | None:
     router = ROUTERS[plant]
     action = placed_without_model(router, text)
     if action is not None and action.name == "write" and doubt(
-            text, router.rules.points[action.point], action.args["value"],
+            text, router.rules.points[action.args["point"]], action.args["value"],
             router.rules.profiles) is not None:
         return respond("not_understood", value_problem="gate")
     return action
