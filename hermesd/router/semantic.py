@@ -82,6 +82,12 @@ WEAK_CONCEPTS = GENERAL
 NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
 
 
+#: the words of an alarm's name that say it is one: "Kettle wall temperature high" is no
+#: temperature unless one of them is said
+_ALARM_WORDS = frozenset(
+    "high low hi lo alarm fault trip tripped alert warning failure fail".split())
+
+
 @dataclass(frozen=True, slots=True)
 class Fit:
     """How one point fits a command."""
@@ -278,6 +284,12 @@ class Semantic:
                 # least is 20), is no rival of its run switch
                 full = [f for f in full if not by_id[f.point].point.writable
                         or self.rules.values(a, by_id[f.point].point)]
+        if not writes and any("quantity" in t.kinds or t.unit for t in terms):
+            # "kettle wall temp": a value is asked, which the "Kettle wall temperature high"
+            # alarm (on or off, every word of it said but "high") does not give
+            said = {t.word for t in terms}
+            full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"
+                    or not (self.profiles.by_id[f.point].names & _ALARM_WORDS) - said] or full
         if not full:
             return None
         best = full[0]

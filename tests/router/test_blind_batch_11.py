@@ -45,3 +45,18 @@ async def test_fire_up_is_no_change_by_an_amount() -> None:
     """Before: "up … 2" was asked back as a relative change; the 2 numbers the pump."""
     action = await routed_without_model(ROUTERS["wellpad"], "fire up transfer pump 2")
     assert action.args.get("value_problem") != "relative", action
+
+
+async def test_a_metal_the_plant_does_not_measure_is_no_level_of_its_bath() -> None:
+    """Before: the model read the zinc level (a depth below the rim) for the aluminium in the
+    zinc, a content no point measures."""
+    assert await _routed("galvanizer", "what's the aluminium level in the zinc") == \
+        ("respond", "unknown_point")
+
+
+async def test_a_value_asked_is_not_the_alarm_on_it() -> None:
+    """Before: "Kettle wall temperature high" (an alarm whose every word but "high" was said)
+    tied with the wall temperature, and the model read the alarm: a confidently wrong answer."""
+    assert await _routed("galvanizer", "wall temps on the kettle") == ("read", "kettle_wall_temp")
+    assert await _routed("galvanizer", "is the kettle wall temperature high") == \
+        ("read", "wall_temp_high")
