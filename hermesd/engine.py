@@ -66,7 +66,7 @@ MAX_WORDS = 80
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 #: (letters and digits apart, as the router reads them: "é1é1" is four words)
-_OTHER_WORD = re.compile(f"[^\\W\\d_{_CJK}]+|\\d+")
+_OTHER_WORD = re.compile(f"[^\\W\\d_〇{_CJK}]+|\\d+|〇")
 #: signs that count as words: any but the punctuation of a sentence (which separates words)
 _SIGN = re.compile(r"[^\w\s,.;:!?'\"()\-，。、；：！？（）“”‘’]")
 

@@ -101,6 +101,11 @@ class Term:
     own: frozenset[str] = frozenset()
 
 
+#: a verb of what a machine draws, which says nothing of which point is asked ("drawing",
+#: "making", "putting out" do: an import, a production, an output)
+_DRAWING = frozenset(("pulling",))
+_WHAT_HOW = frozenset("what what's whats how how's hows".split())
+
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
           senses: list[frozenset[Sense]] | None = None) -> list[Term]:
     """The terms of a command's tokens (`text`: the command, where the lexicon reads it;
@@ -132,6 +137,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
+        if t.raw in MOTION_AT | _DRAWING and toks[0].raw in _WHAT_HOW and (
+                i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")):
+            continue  # "how hot is the second stack running", "what's stack 1 pulling in amps"
         found: set[Sense] = set(senses[i])
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):

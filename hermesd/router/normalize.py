@@ -30,6 +30,7 @@ from hermesd.router.vocabulary import (
     EN_SCALES,
     EN_TENS,
     EN_UNITS,
+    ENDING_WORDS,
     MODIFIERS,
     NEGATION_MARK,
     QUANTITIES,
@@ -306,8 +307,6 @@ def content(toks: list[Token], *, label: bool = False) -> list[Token]:
 
 #: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
 _ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
-#: words after an "on" that end the command ("fan on please")
-_ON_ENDS = frozenset("please now thanks then again asap thx ty cheers".split())
 
 
 def preposition_on(toks: list[Token], i: int) -> bool:
@@ -317,7 +316,7 @@ def preposition_on(toks: list[Token], i: int) -> bool:
     t = toks[i]
     if t.raw != "on" or t.zh or i == 0:
         return False
-    rest = [x for x in toks[i + 1:] if x.raw not in _ON_ENDS]
+    rest = [x for x in toks[i + 1:] if x.raw not in ENDING_WORDS]
     before = toks[i - 1]
     return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"

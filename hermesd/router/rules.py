@@ -33,18 +33,19 @@ from hermesd.router.numbers import exact
 from hermesd.router.profiles import SETPOINT_WORDS, Profile, Profiles
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
+    CALIBRATING,
     CHANGE_WORDS,
     CORRECTIONS,
     DELTA_BEFORE,
     DESTRUCTIVE,
     DISABLING,
+    ENDING_WORDS,
     GREETINGS,
     INJECTION,
     NAMED_STATES,
     NEGATIONS,
     OFF_WORDS,
     ON_WORDS,
-    PARTICLE_VERBS,
     PERCENT,
     PLURAL_MARKS,
     PROTECTIONS,
@@ -489,7 +490,8 @@ class RuleRouter:
         if not self._plant_words(a, words & DESTRUCTIVE) \
                 or ("ignore" in words and words & (INJECTION | SAFEGUARDS)) \
                 or words & RULE_BREAKING - self.profiles.name_words \
-                or (words & DISABLING and words & PROTECTIONS) or self._resets(a):
+                or (words & DISABLING and words & PROTECTIONS) or self._resets(a) \
+                or (words & CALIBRATING - self.profiles.name_words and not a.question):
             return Placement(respond("not_allowed"), 1.0)
         if a.unknown:
             return Placement(respond("unknown_point", asked=a.unknown), 0.9)
@@ -707,8 +709,7 @@ class RuleRouter:
                 numbers.append((i, t))
         if odd:
             return ValueWords(problem="unreadable", words=tuple(odd))
-        verbs = [t.shown for i, t in enumerate(toks) if t.raw in RELATIVE_VERBS
-                 and not (t.raw in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS)]
+        verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
         if numbers and verbs and not any(i > 0 and raw[i - 1] in VALUE_BEFORE
                                          for i, _ in numbers):
             relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"
@@ -913,7 +914,7 @@ def _switched(toks: list[Token]) -> bool:
         if t.zh and t.raw in ("on", "off"):
             return True  # 开, 关掉: a Chinese verb, before what it switches
         if t.raw in ON_WORDS | OFF_WORDS and t.raw not in ("up",) and i > 0:
-            rest = [x for x in toks[i + 1:] if x.raw not in ("please", "now", "thanks")]
+            rest = [x for x in toks[i + 1:] if x.raw not in ENDING_WORDS - {"then", "again"}]
             if not rest or (_where(toks, i + 1) and toks[i - 1].raw not in _PHRASAL_OFF):
                 return True  # (but "hold off on opening valve 2" is a wait)
     return False

@@ -86,6 +86,7 @@ NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
 #: temperature unless one of them is said
 _ALARM_WORDS = frozenset(
     "high low hi lo alarm fault trip tripped alert warning failure fail".split())
+_ALARM_SHORT = {"hi": "high", "lo": "low", "alm": "alarm", "flt": "fault"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,7 +288,7 @@ class Semantic:
         if not writes and any("quantity" in t.kinds or t.unit for t in terms):
             # "kettle wall temp": a value is asked, which the "Kettle wall temperature high"
             # alarm (on or off, every word of it said but "high") does not give
-            said = {t.word for t in terms}
+            said = {_ALARM_SHORT.get(t.raw, t.text) for t in a.toks}  # ("hi": no term)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"
                     or not (self.profiles.by_id[f.point].names & _ALARM_WORDS) - said] or full
         if not full:

@@ -106,7 +106,8 @@ ZH_WORDS: dict[str, str] = {
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "请您": "please", "劳驾": "please", "您": "you", "哦": "", "哈": "", "辛苦了": "",
-    "马上": "now", "立即": "now", "立刻": "now", "赶紧": "now", "尽快": "now", "快点": "now",
+    "马上": "please", "立即": "please", "立刻": "please", "赶紧": "please", "尽快": "please",
+    "快点": "please",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
     "按下": "", "还剩": "", "还有": "", "还": "", "根": "", "着": "", "过": "", "一共": "",
@@ -195,12 +196,13 @@ NEGATION_MARK = "?not"
 NEGATIONS = frozenset(("not", "don't", "dont", "never", "doesn't", "shouldn't", NEGATION_MARK))
 #: verbs of a change; with a number not introduced by "to"/"at" they ask for a change by it
 #: ("raise pump 1 speed 100", "提高200"), whose base we never guess
+#: words after a state that end the command ("fan on please", "boiler 2 off asap")
+ENDING_WORDS = frozenset("please now thanks then again asap thx ty cheers".split())
 RELATIVE_VERBS = frozenset("""
     raise lower increase decrease reduce bump boost drop slow add subtract up down more less
 """.split())
-#: verbs whose "up"/"down" is a particle, no change by an amount: "shut down", "fire up
-#: transfer pump 2" (its 2 numbers the pump)
-PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch crank".split())
+#: verbs whose "up"/"down" is a particle, no change by an amount: "shut down", "open up"
+PARTICLE_VERBS = frozenset("shut open power start fire spin close wind switch".split())
 #: words right before a number that make it a change or a bound, not a value ("by 10")
 RELATIVE_BEFORE = frozenset("by another extra additional plus than".split())
 #: words right after a number that make it something other than the value to set
@@ -351,7 +353,10 @@ DESTRUCTIVE = frozenset("delete erase wipe format destroy purge".split())
 #: total or a latched record put back to nothing, which no point of the plant is named for (a
 #: plant with a writable "Fault reset" says so in its names): refused like a deletion.
 #: "clear" only as the command's verb, first ("clear well level" is a place)
-RESETS = frozenset("reset rezero zeroise zeroize tare".split())
+RESETS = frozenset("reset rezero zeroise zeroize".split())
+#: "tare the load cell", "calibrate the pH probe": work on an instrument no point does, unless
+#: the plant names a point so ("Weighbridge tare")
+CALIBRATING = frozenset("tare calibrate recalibrate".split())
 RESETS_FIRST = frozenset(("clear",))
 INJECTION = frozenset("instructions instruction rules rule prompt previous system".split())
 #: "bypass the interlock", "override the alarm": refused, unless the plant names a point so

@@ -197,7 +197,7 @@ _STATE_DONE = "了"  # "2号阀打开了": a state, unless "把" makes it a comm
 #: "切换过手动", "切换到手动过": done once (a report), after a verb or ending the command; 过 of
 #: a word (过滤, 超过) is a segment of that word
 _DONE_BEFORE = "过"
-_ZH_SUBJECTS = ("我", "他", "她", "你", "它")  # 我把1号泵设为1200了: a report of what was done
+_ZH_SUBJECTS = ("我", "他", "她", "你", "您", "它")  # 我把1号泵设为1200了: a report of what was done
 
 
 @dataclass(frozen=True, slots=True)
@@ -284,14 +284,16 @@ _RAW_POLITE = re.compile(r"^\s*(?:(?:could|would|can)\s+you\s+)|[\s,]*(?:thanks|
 def _raw_shape(text: str) -> Doubt | None:
     """A raw write of several addresses ("40011-40012", "coil 2-5"), for later ("in 5"), or
     as two types ("as a float as an int")."""
-    span = re.search(r"\d\s*[-–~]\s*\d|\d\s+(?:through|thru)\s+\d", text, re.IGNORECASE)
+    span = re.search(r"\d\s*(?:[-–~&,]|\.\.)\s*\d|\d\s+(?:through|thru|and)\s+\d"
+                     r"|\b(?:coils?|registers?|inputs?|address(?:es)?)\s+\d+\s+\d"
+                     r"|\b(?:on|off|true|false|high|low)\s*[,;]?\s*\d", text, re.IGNORECASE)
     if span:
         return Doubt("several", (span.group(0),))
     later = re.search(r"\b(?:in|after|within)\s+\d", text, re.IGNORECASE)
     if later:
         return Doubt("when", (later.group(0),))
-    if len(re.findall(r"\bas\s+(?:an?\s+)?(?:u?int|float|bool|string|double|real|short|long)",
-                      text, re.IGNORECASE)) > 1:
+    if len(re.findall(r"\b(?:u?int(?:8|16|32|64)?|float(?:32|64)?|bool|string|double|real|"
+                      r"lreal|short|long|u?dint|dword)\b", text, re.IGNORECASE)) > 1:
         return Doubt("several", ("as",))
     return None
 
@@ -365,7 +367,8 @@ def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     # given a state ("makeup valve: OPEN") it is what a screen shows
     clock = re.sub(r"[:：=]\s*(?=[-+]?\d)", " ", clock)
     marks = [c for c in clock if c in _PASTED_MARKS]
-    lines = [c for c in clock if c in _LINE_BREAKS]  # (several lines: pasted, whatever verb)
+    lines = [c for c in clock if c in _LINE_BREAKS] or \
+        (["\t"] if clock.count("\t") > 1 else [])  # (lines, a row of cells: pasted, whatever verb)
     if lines or (marks and not any(t.raw in _SETTING_VERBS for t in toks)):
         marks = lines or marks
         return Doubt("question", (marks[0].replace("\t", "\\t").replace("\n", "\\n")
@@ -438,7 +441,8 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
                 toks[i - 1].raw not in _URGES and not any(x.raw in WRITE_VERBS for x in toks[:i]):
             # ("now start boiler 2", "right, now open it": a command, urged)
             return Doubt("question", (f"now {nxt.raw}",))
-    if re.search(r"[\u4e00-\u9fff\w]\s*的\s*[。.!！]?\s*$", folded):
+    if re.search(r"[\u4e00-\u9fff\w]\s*的(?:[\s哦哈啊呀吧呢，,。.!！]|谢谢|辛苦了|thanks|thx)*$",
+                 folded):
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
     return None
 
@@ -834,8 +838,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
             return Doubt("approximate", ("close to",))
         if t.ident and point is not None and t.text not in own.texts:
             return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
-        if word in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS:
-            continue  # "shut down", "open up"
+        if word in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS and (
+                point is None or point.kind == "bool"):
+            continue  # "shut down", "open up" (a switch); "power down … 40" of a speed: by 40
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):
@@ -887,7 +892,8 @@ _TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(
 
 #: a value with a letter typed for a digit before it ("to l00", "at I200": l and I for 1, O for
 #: 0), which the number reader would drop
-_LETTER_FOR_DIGIT = re.compile(r"(?:\b(?:to|at)|[=为到至成])\s*([lio]+\d[\d.,]*)(?![\w])")
+_LETTER_FOR_DIGIT = re.compile(
+    r"(?:\b(?:to|at)|[=为到至成])\s*[(\[]?\s*([lio!|]+\s?\d[\d.,]*)(?![\w])")
 
 
 def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
@@ -990,7 +996,9 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             return Doubt("question", (before + piece + after,))  # 1号泵在1200转: where it is
         if piece == _DONE_BEFORE and (not after or _a_write_verb(before)):
             return Doubt("question", (before + piece,))  # 切换到手动过, 切换过: it was, once
-        if piece == _STATE_DONE and ("把" not in text or text.startswith(_ZH_SUBJECTS)):
+        if piece == _STATE_DONE and ("把" not in text or text.startswith(_ZH_SUBJECTS)
+                                     or re.search(f"[{''.join(_ZH_SUBJECTS)}]们?把", text)):
+            # (谢谢您把补水阀打开了: thanks for what was done)
             return Doubt("question", (text[max(0, text.find("了") - 2):text.find("了") + 1],))
         if piece in ("现在", "目前", "当前") and (after[:1] in _ZH_NUMERAL or after[:1] in "是在已"):
             return Doubt("question", (piece + after,))  # 1号泵现在1000转: what it is, no command
@@ -1044,6 +1052,9 @@ def _zh_statement(folded: str) -> str | None:
         if before and is_cjk(before[-1]) and not before.endswith(_ASKED) and \
                 not before.endswith("不"):  # 可不可以: asked
             return before[-2:] + m.group(0)
+    by = re.search(f"[{''.join(_ZH_SUBJECTS)}]们?(?:{_ZH_SWITCHING})的", text)
+    if by:
+        return by.group(0)  # "您开的补水阀": the valve you opened
     done = re.search(r"(?:开|关|停|启动|打开|关闭|停机)好[。.!！]?$", text)
     if done and "把" not in text:
         return done.group(0)  # "补水阀开好" (it is opened); "把补水阀开好" asks for it

@@ -41,12 +41,6 @@ async def test_a_verb_word_of_a_name_before_a_quantity_names_the_point() -> None
     assert judged.fits[0].point == "rinse_temp" and judged.fits[0].full, judged.fits[:2]
 
 
-async def test_fire_up_is_no_change_by_an_amount() -> None:
-    """Before: "up … 2" was asked back as a relative change; the 2 numbers the pump."""
-    action = await routed_without_model(ROUTERS["wellpad"], "fire up transfer pump 2")
-    assert action.args.get("value_problem") != "relative", action
-
-
 async def test_a_metal_the_plant_does_not_measure_is_no_level_of_its_bath() -> None:
     """Before: the model read the zinc level (a depth below the rim) for the aluminium in the
     zinc, a content no point measures."""

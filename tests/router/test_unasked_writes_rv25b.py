@@ -6,7 +6,9 @@ are not written; and the plain writes that gate over-blocked ("start the bilge p
 rules or, where the rules leave them to the model, through the gate the model's write meets.
 The fourth review's (rv26.jsonl) in the same shape: a letter for a digit ("to l00"), 不必,
 "on 的", raw ranges and delays, circled letters, Hangul fillers; "75˚C", 请您, 立即, "asap"
-written again."""
+written again. The fifth's (rv27.jsonl): reports said to 您, "…的哦", a row of tab-separated
+cells, "crank up … 40", and reads: a command that names a value is not the alarm on it ("kettle
+wall temp"), unless the alarm's word is said ("… hi"); its own plants are in attacks/plants."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ from tests.support.plants import PLANTS, config_of, dev_plant, own_plant, routed
 ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
 #: (split on "\n" alone: a finding may hold U+2028, which splitlines() breaks at)
 LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
-                               for name in ("rv25b.jsonl", "rv26.jsonl")
+                               for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -35,7 +37,11 @@ def _router(plant: str, raw: bool) -> Router:
     """The plant's router; `raw`: on the plant as its file has it (Modbus devices, which raw
     register commands reach)."""
     if (plant, raw) not in ROUTERS:
-        if raw:
+        if plant.startswith("x_"):  # a plant a reviewer wrote for a shape no other has
+            data = strict_yaml.load((ATTACKS / "plants" / f"{plant}.yaml").read_text(
+                encoding="utf-8"))
+            config = config_of({k: v for k, v in data.items() if k != "paths"})
+        elif raw:
             data = strict_yaml.load((PLANTS / f"{plant}.yaml").read_text(encoding="utf-8"))
             config = config_of({k: v for k, v in data.items() if k != "paths"})
         else:
@@ -63,6 +69,10 @@ async def test_no_write_is_made_of_a_finding(line: dict[str, Any]) -> None:
     router = _router(line["plant"], _raw(line))
     action = await routed_without_model(router, line["text"])
     assert not _written(action), (line["text"], action)
+    if action.name == "read":  # a read is of what was asked, or none (a refusal, a question)
+        expect = line["expect"]
+        assert (expect["action"], action.args.get("point", action.args.get("points"))) == \
+            ("read", expect.get("point", expect.get("points"))), (line["text"], action)
     if "gate" in line:  # the write a stage (the model) might propose is refused too
         point, value = line["gate"]
         found = doubt(line["text"], router.rules.points[point], value, router.rules.profiles)
@@ -94,6 +104,7 @@ async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
 
 
 def test_the_findings_are_all_there() -> None:
-    count = {name: [x for x in LINES if x["file"] == name] for name in ("rv25b.jsonl", "rv26.jsonl")}
-    assert (len(count["rv25b.jsonl"]), len(count["rv26.jsonl"])) == (120, 64)
+    count = {name: [x for x in LINES if x["file"] == name]
+             for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21

@@ -240,15 +240,32 @@ class SerialDevice:
         while True:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(WATCH_PERIOD):
-                    return await asyncio.shield(lost)
+                    return await self._why_failed(link, await asyncio.shield(lost))
             if link.lost_reason is not None:  # lost before we were listening for it
-                return link.lost_reason
+                return await self._why_failed(link, link.lost_reason)
             if self.settings.is_path:
                 now = leads_to(port)
                 if now is None:
                     return f"{port} disappeared (unplugged)"
                 if now != link.opened:
                     return f"{port} now leads to {now} (replugged)"
+
+    async def _why_failed(self, link: SerialLink, error: str) -> str:
+        """A port that failed (EIO) as its device path goes: unplugged, which the path says a
+        moment after the error (udev removes the link once the kernel has dropped the tty)."""
+        if not self.settings.is_path:
+            return error
+        port = self.settings.port
+        deadline = time.monotonic() + 2 * WATCH_PERIOD
+        while True:
+            now = leads_to(port)
+            if now is None:
+                return f"{port} disappeared (unplugged): {error}"
+            if now != link.opened:
+                return f"{port} now leads to {now} (replugged): {error}"
+            if time.monotonic() >= deadline:
+                return error
+            await asyncio.sleep(WATCH_PERIOD / 5)
 
     async def _wait_to_retry(self, delay: float) -> None:
         """Sleep `delay`, but retry at once when a missing device path appears again."""
