@@ -270,9 +270,11 @@ class ToolLink:
     async def _request(self, msg: Message | bytes, msg_id: int, timeout: float) -> Message:
         """Send `msg` (a message, or a frame already encoded) and wait for the answer to
         `msg_id`, at most `timeout` seconds. (`call` does the same in its own frame.)"""
-        transport, fut = self._expect(msg_id, timeout)
+        transport = self._open()
+        frame = msg if isinstance(msg, bytes) else encode(msg)
         try:
-            transport.write(msg if isinstance(msg, bytes) else encode(msg))
+            transport.write(frame)
+            fut = self._expect(msg_id, timeout)
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 # until the tool reads, but no longer than this call's deadline: a tool that
                 # reads nothing held every call past it until its ping found it hung
@@ -286,17 +288,21 @@ class ToolLink:
             self._due.pop(msg_id, None)
             self._pending.pop(msg_id, None)
 
-    def _expect(self, msg_id: int, timeout: float
-                ) -> tuple[asyncio.WriteTransport, asyncio.Future[Message]]:
-        """The transport to send a request on, and the future its answer (or its deadline,
-        `timeout` seconds from now) resolves; ToolUnavailable if the tool cannot be asked.
-        The caller sends, waits, and then forgets `msg_id` (`_request`)."""
+    def _open(self) -> asyncio.WriteTransport:
+        """The transport to send a request on; ToolUnavailable if the tool cannot be asked."""
         if self.shut:
             raise ToolUnavailable(self.tool, self.close_reason or "not connected")
         transport = self._transport
         if transport.is_closing():  # the peer went away and the reader has not noticed yet:
             # asyncio would drop the frame silently and uvloop raise RuntimeError
             raise ToolUnavailable(self.tool, "the connection to the tool is closed")
+        return transport
+
+    def _expect(self, msg_id: int, timeout: float) -> asyncio.Future[Message]:
+        """The future the answer to `msg_id` (or its deadline, `timeout` seconds from now)
+        resolves. Made once the request is written, not before: its answer cannot come before
+        the loop reads again, and until the write the tool waits for every step of this one.
+        The caller waits, and then forgets `msg_id` (`_request`)."""
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()
@@ -308,7 +314,7 @@ class ToolLink:
         self._due[msg_id] = due
         if self._timer_at is None or due < self._timer_at:
             self._watch(loop, due)
-        return transport, fut
+        return fut
 
     def _watch(self, loop: asyncio.AbstractEventLoop, due: float) -> None:
         """Have the link's timer fire at `due` (earlier than it would)."""
@@ -362,9 +368,10 @@ class ToolLink:
         frame = encode_call(msg_id, action, args, context, max(1, int(timeout * 1000)))
         # `_request(frame, msg_id, timeout)`, in this frame: no coroutine of its own to make,
         # step and resume on every call
-        transport, fut = self._expect(msg_id, timeout)
+        transport = self._open()
         try:
             transport.write(frame)
+            fut = self._expect(msg_id, timeout)
             if self._write_paused and transport.get_write_buffer_size() > 4 * 1024 * 1024:
                 await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
             reply = await fut
