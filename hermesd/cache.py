@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -176,6 +176,23 @@ class ValueCache:
         self._refreshed = True
         return True
 
+    def refresh_many(self, points: Iterable[str], ts: float) -> int:
+        """`refresh(point, ts)` of each of `points` (a poll's points read unchanged), in one
+        pass; returns how many readings moved."""
+        if not _a_time(ts):
+            return 0
+        readings = self._readings
+        moved = 0
+        for point in points:
+            old = readings.get(point)
+            if old is None or old.restored or ts <= old.ts:
+                continue
+            readings[point] = _new_tuple(Reading, (point, old.value, ts, False))
+            moved += 1
+        if moved:
+            self._refreshed = True
+        return moved
+
     def restate(self, say: Callable[[Reading], Any]) -> int:
         """Say every kept reading anew as `say` gives it (a raw value as its point's name once
         the point has a value map); its time, and whether it was restored, stay. Returns how
@@ -256,6 +273,25 @@ class ValueCache:
             return False
         max_age = self._max_ages.get(point)
         return max_age is None or max(0.0, now - reading.ts) <= max_age
+
+    def not_fresh(self, points: Iterable[str], now: float) -> list[str]:
+        """Those of `points` that `fresh(point, now)` finds not fresh, in order: one pass for
+        a check of every point every second (the MQTT bridge's), not a call per point."""
+        readings, device_of, max_ages = self._readings, self._device_of, self._max_ages
+        offline = {d for d, state in self._devices.items() if d and not state.online}
+        ahead = now + FUTURE_TOLERANCE  # _ahead(ts, now): ts > ahead
+        out = []
+        for point in points:
+            reading = readings.get(point)
+            if reading is None or reading.restored or reading.ts > ahead or \
+                    (offline and device_of.get(point) in offline):
+                out.append(point)
+                continue
+            max_age = max_ages.get(point)
+            # (`max(0.0, now - ts) > max_age`, without a call per point)
+            if max_age is not None and (now - reading.ts > max_age or max_age < 0.0):
+                out.append(point)
+        return out
 
     # -- persistence -----------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ case- and space-insensitive; the router builds its richer matching on top of `la
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import unicodedata
@@ -69,6 +70,19 @@ class Registry:
 
     def tool(self, point: Point) -> str:
         return tool_of(self.devices[point.device])
+
+    def served_by(self, tool: str) -> frozenset[str]:
+        """The ids of the points `tool` serves (none for a tool that serves none)."""
+        return self._served.get(tool, frozenset())
+
+    @functools.cached_property
+    def _served(self) -> dict[str, frozenset[str]]:
+        # worked out once per registry: a poll's event names every point it read (a bridge's
+        # 120 points each second), and each must be the sending tool's own
+        served: dict[str, set[str]] = {}
+        for pid, point in self.points.items():
+            served.setdefault(self.tool(point), set()).add(pid)
+        return {tool: frozenset(pids) for tool, pids in served.items()}
 
     def device_of(self) -> dict[str, str]:
         return {pid: p.device for pid, p in self.points.items()}

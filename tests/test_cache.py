@@ -253,3 +253,29 @@ def test_fresh_is_what_judge_says_of_a_value_that_is_not_stale(
     judged = cache.judge("temp", now=now)
     assert cache.fresh("temp", now) == (judged is not None and not judged.stale)
     assert not cache.fresh("elsewhere", now)  # a point the cache does not keep: no value
+    # the bridge's pass over every point says the same of each, in the order asked
+    expected = [p for p in ("elsewhere", "temp", "elsewhere") if not cache.fresh(p, now)]
+    assert cache.not_fresh(["elsewhere", "temp", "elsewhere"], now) == expected
+
+
+@given(first=st.sampled_from([None, 1000.0]), restored=st.booleans(),
+       ts=st.sampled_from([999.0, 1000.0, 1031.0, 1e17, float("nan")]))
+def test_refresh_many_is_refresh_of_each(tmp_path_factory: pytest.TempPathFactory,
+                                         first: float | None, restored: bool, ts: float) -> None:
+    """A poll's points read unchanged are refreshed in one pass: as one refresh each."""
+    def cache_of(path: Path) -> ValueCache:
+        cache = ValueCache(path, {"temp": 30.0, "level": None},
+                           {"temp": "plc1", "level": "plc1"})
+        if first is not None:
+            cache.update("temp", 523.4, ts=first, now=first)
+            if restored:
+                cache.persist()
+                cache = ValueCache(path, {"temp": 30.0, "level": None},
+                                   {"temp": "plc1", "level": "plc1"})
+                cache.load()
+        return cache
+
+    one, many = (cache_of(tmp_path_factory.mktemp("c") / "lkv.json") for _ in range(2))
+    moved = sum(one.refresh(p, ts) for p in ("temp", "level", "elsewhere"))
+    assert many.refresh_many(["temp", "level", "elsewhere"], ts) == moved
+    assert list(one.readings()) == list(many.readings())

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from hermesd.core.errors import ProtocolError
 from hermesd.toolspecs import tool_specs
 from tests.support.daemon import base_config, fake_device
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
@@ -171,3 +172,22 @@ async def test_a_point_removed_by_a_reload_under_a_write_is_answered_unknown(
         ("rejected", "UNKNOWN_POINT"), answer
     assert "no longer configured" in answer.reply
     assert speed["value"] == 800  # untouched
+
+
+async def test_a_values_event_is_taken_only_for_the_sending_tools_own_points(rig: Rig) -> None:
+    """A poll's `fresh` entry moves its points' timestamps; one that names a point the tool
+    does not serve is refused whole: none of its points moves."""
+    engine, cache = rig.engine, rig.cache
+    engine.on_values(DEVICE, {"values": [{"point": "level", "value": 70.0, "ts": 1000.0},
+                                         {"point": "speed", "value": 900, "ts": 1000.0}]})
+    engine.on_values(DEVICE, {"values": [], "fresh": [{"ts": 1010.0, "points": "level speed"}]})
+    assert [cache.get(p).ts for p in ("level", "speed")] == [1010.0, 1010.0]  # type: ignore[union-attr]
+    for points in ("level nowhere", "level ", "speed level other"):
+        with pytest.raises(ProtocolError, match="which tool dev does not serve"):
+            engine.on_values(DEVICE, {"values": [], "fresh": [{"ts": 1020.0, "points": points}]})
+    with pytest.raises(ProtocolError, match="which tool other does not serve"):
+        engine.on_values("other", {"values": [], "fresh": [{"ts": 1020.0, "points": "level"}]})
+    with pytest.raises(ProtocolError, match="which tool other does not serve"):
+        engine.on_values("other", {"values": [{"point": "level", "value": 1.0, "ts": 1020.0}]})
+    assert [cache.get(p).ts for p in ("level", "speed")] == [1010.0, 1010.0]  # type: ignore[union-attr]
+    assert cache.get("level").value == 70.0  # type: ignore[union-attr]

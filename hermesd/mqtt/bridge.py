@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from typing import TYPE_CHECKING, Any, TypeGuard
 
@@ -116,6 +117,8 @@ class MqttBridge:
         #: point -> seconds between re-sends of an unchanged value, and the config it is of
         self._resend_after: dict[str, float] = {}
         self._resend_for: Config | None = None
+        #: monotonic time before which no point is due to be sent again (`_refresh_states`)
+        self._resend_due = 0.0
         #: alarms raised, cleared, acknowledged (by the history component, when it is on)
         self.alarms = services.alarms
         self.alarms.subscribe(self._on_alarm)
@@ -268,9 +271,8 @@ class MqttBridge:
         if self.topics is None:
             return
         cache = self.cache
-        for pid in self.config.points:
-            if cache.fresh(pid, now):
-                continue  # a good value's attributes go with its state
+        # (a good value's attributes go with its state)
+        for pid in cache.not_fresh(self.config.points, now):
             judged = cache.judge(pid, now)
             if judged is None:
                 wanted: tuple[str, str | None] = ("none", "no value read yet")
@@ -339,12 +341,20 @@ class MqttBridge:
         if self._resend_for is not self.config:  # the config's, worked out once, not per tick
             self._resend_after = self._resend_plan()
             self._resend_for = self.config
+            self._resend_due = 0.0
+        if mono < self._resend_due:
+            return  # none is due yet: no pass over every point on every tick
+        sent_at = self._state_sent
+        due = math.inf
         for pid, after in self._resend_after.items():
-            if mono - self._state_sent.get(pid, 0.0) < after:
-                continue
-            judged = self.cache.judge(pid, now)
-            if judged is not None and not judged.stale:
-                self._put_state(judged.reading)
+            if mono - sent_at.get(pid, 0.0) >= after:
+                judged = self.cache.judge(pid, now)
+                if judged is not None and not judged.stale:
+                    self._put_state(judged.reading)
+            # a state sent moves its point's next re-send later, never sooner: this is the
+            # earliest any can be due (a hair early, never late, whatever the rounding)
+            due = min(due, sent_at.get(pid, 0.0) + after - 1e-6)
+        self._resend_due = due
 
     def _resend_plan(self) -> dict[str, float]:
         """Point -> seconds after which its unchanged value is sent again (the points that are
