@@ -839,8 +839,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
         if t.ident and point is not None and t.text not in own.texts:
             return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
         if word in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS and (
-                point is None or point.kind == "bool"):
-            continue  # "shut down", "open up" (a switch); "power down … 40" of a speed: by 40
+                point is None or point.kind == "bool" or not any(
+                    x.number is not None and x.number not in own.numbers for x in toks[i + 1:])):
+            continue  # "shut down feed pump 1", "open up"; "power down … 40" of a speed: by 40
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):
