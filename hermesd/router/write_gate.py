@@ -249,8 +249,6 @@ def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doub
     if values and all(isinstance(v, bool) for v in values) and switch and \
             any(v != bool(on) for v in values):
         return Doubt("not_stated", tuple(sorted(switch)))  # the words say the other state
-    if len(re.findall(r"\bas\s+(?:u?int|float|bool|string)", text, re.IGNORECASE)) > 1:
-        return Doubt("several", ("as",))
     folded = unicodedata.normalize("NFKC", text).casefold()
     units = [t.shown for t in toks if t.unit] + [
         t.raw for i, t in enumerate(toks) if i and toks[i - 1].number is not None
