@@ -452,6 +452,12 @@ class ModelStage:
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
             elif "medium" in t.kinds and self._another_medium(t, profile):
                 missing.append(t)  # "water tank 2 level" of oil tank 2
+        for t in found:
+            k = t.index + 1
+            if t not in missing and k < len(a.toks) and a.toks[k].is_number and \
+                    a.toks[k].text not in profile.ids and explained(t, profile, found) <= NEAR:
+                missing.append(t)  # "grip force on cabin 12": a thing numbered so, which
+                # the point (the haul rope's tension) is not
         if missing:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (

@@ -20,7 +20,7 @@ from hermesd.config.model import Point
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
 from hermesd.router.normalize import content, tokens, unit_symbol
 from hermesd.router.spelling import Speller
-from hermesd.router.vocabulary import STOP, SYNONYMS, UNIT_SYMBOLS
+from hermesd.router.vocabulary import QUANTITIES, STOP, SYNONYMS, UNIT_SYMBOLS
 from hermesd.value_maps import spellings
 
 #: words that make a point the target, not the measured value
@@ -144,6 +144,9 @@ class Profiles:
         device_words = [w for w in _ID_PART.findall(point.device.casefold())
                         if not w.isdigit()]
         choices = [t for _, said in spellings(point) for t in content(tokens(said))]
+        if point.kind == "bool":
+            # "too cold" of a switch's description is no temperature it tells (see below)
+            extra = [t for t in extra if t.text not in QUANTITIES]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words = (words | borrowed) - STOP
@@ -153,8 +156,17 @@ class Profiles:
         unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
             else (frozenset(), False)
         senses: set[Sense] = set()
-        for text in (*labels, point.description or ""):
+        for text in labels:
             senses |= self.lexicon.concepts(text, unit_quantities)
+        if point.description:
+            # a description's quantities are what the point measures or sets only where its
+            # names say none and it holds a number ("TCU setpoint": "holds the mould
+            # temperature"); an on/off switch "run when the seawater is too cold" tells no
+            # temperature, nor does a mode "slow running in wind" a wind speed
+            counted = point.kind in ("int", "float") and not point.choices and \
+                not any(s.kind == "quantity" for s in senses)
+            senses |= {s for s in self.lexicon.concepts(point.description, unit_quantities)
+                       if counted or s.kind != "quantity"}
         # and of each word of its names alone, which explain less: "Backwash blower" is a
         # blower, of a backwash
         parts: set[Sense] = set()

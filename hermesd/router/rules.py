@@ -10,6 +10,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -198,6 +199,9 @@ class RuleRouter:
             if point.writable and point.kind == "bool" and len(label.toks) > 1 \
                     and not last.is_id and last.text not in inner:
                 self.action_heads.setdefault(last.text, set()).add(point.id)
+        #: a letter written against a number in the plant's own names ("EDO Z1 SP")
+        self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
+                      for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
@@ -220,6 +224,9 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
+        #: the words of every point's choices, and the states a screen shows
+        self.state_words = {t.text for p in points for _, said in spellings(p)
+                            for t in content(tokens(said))} | _SHOWN_STATES
         #: the words of each point's names and choices ("ahu", "mode", "purge")
         self.own_words = {p.id: {t.text for t in content(tokens(" ".join(
             (*(label for label in p.aliases), p.name, p.id.replace("_", " "),
@@ -238,11 +245,14 @@ class RuleRouter:
     # -- the stage ---------------------------------------------------------------------------
 
     def analyse(self, text: str) -> Analysis:
+        row = self._screen_row(text)
         toks = self._split_groups([
             replace(t, text=self.abbreviations[t.text])
-            if not t.zh and t.text in self.abbreviations else t for t in tokens(text)])
+            if not t.zh and t.text in self.abbreviations else t
+            for t in tokens(text if row is None else row)])
+        toks = self._initials(text, toks)
         toks = _run_is_start(toks, self._run_named)
-        toks = _checked_state(toks)
+        toks = _or_not(_still_so(_checked_state(toks)))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -253,7 +263,8 @@ class RuleRouter:
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
-        asked = any(map(question_mark, text.rstrip()[-1:]))  # ("fan 2 on?" asks, sets nothing)
+        asked = any(map(question_mark, text.rstrip()[-1:])) or row is not None  # ("fan 2 on?"
+        # asks, sets nothing; so does a screen's row, "BIN 2 AER FAN: ON")
         question = yes_no or first in WH_START or asked or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
@@ -270,10 +281,52 @@ class RuleRouter:
                            or (_switched(toks) and not asked)
                            or self._done_first(toks, question)) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
-            and not (asked and _state_last(toks))
+            and not (asked and _state_last(toks, named))
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks),
                         named=named)
+
+    def _initials(self, text: str, toks: list[Token]) -> list[Token]:
+        """ "R2" of "Roaster 2", "T3" of "Tank 3": a letter written against a number is the
+        first letter of the numbered thing it names, where the plant numbers exactly one
+        thing so beginning with that number (not a letter the plant names things with: "line
+        A", "EDO Z1 SP"; and not "P2" where both pumps and presses are numbered 2)."""
+        glued = {(m.group(1).casefold(), m.group(2)) for m in _GLUED.finditer(text)}
+        if not glued:
+            return toks
+        out = list(toks)
+        for i, t in enumerate(toks[:-1]):
+            number = toks[i + 1]
+            if t.zh or len(t.raw) != 1 or (t.raw, number.raw) not in glued or \
+                    not number.is_number or t.raw in self.lettered or \
+                    (t.raw, number.raw) in self.glued:
+                continue  # ("EDO Z1 SP": the plant's own names say "Z1")
+            named = {w for w, n in self.numbered if n == number.text and w.startswith(t.raw)
+                     and w.isalpha() and len(w) > 1}
+            if len(named) != 1:
+                continue
+            word = named.pop()
+            out[i] = replace(t, text=word, raw=word)
+        return out
+
+    def _screen_row(self, text: str) -> str | None:
+        """The row of a screen pasted or read out ("BIN 2 AER FAN: ON", "SCADA banner: ACID
+        TRANSFER PUMP RUNNING", "HMI shows 'RO UNIT: OFF', is that right"): what it shows is
+        asked about, nothing is set. A row ends in a state or a choice and holds no verb;
+        without a screen named first, it has a colon before its state."""
+        folded = unicodedata.normalize("NFKC", text).strip()
+        shown = _SCREEN.match(folded)
+        row = folded if shown is None else shown.group("row")
+        row = _TAG_QUESTION.sub("", row).strip().strip(_ROW_QUOTES).strip()
+        toks = tokens(row)
+        named = self._name_pairs(toks)  # ("make" of "make-up water valve" is a name's word)
+        if not toks or toks[-1].zh or any(t.raw in WRITE_VERBS | _KEEPS and i not in named
+                                          for i, t in enumerate(toks[:-1])) \
+                or (toks[-1].raw not in _STATES_LAST and toks[-1].text not in self.state_words):
+            return None
+        if shown is None and not _ROW_COLON.search(row):
+            return None  # "pump 2 on" is said to switch it
+        return row
 
     def _name_pairs(self, toks: list[Token]) -> frozenset[int]:
         """A verb or on/off word said before the word that follows it in a name, and that
@@ -316,7 +369,8 @@ class RuleRouter:
                 if toks[k].raw == "and" and k + 1 < len(toks) and whole(k + 1):
                     found.append(k + 1)
                     joined, k = True, k + 2
-                elif toks[k].after_break and whole(k):
+                elif (toks[k].after_break or k == found[-1] + 1) and whole(k):
+                    # "towers 1, 2 and 3", "towers 1 2 and 3"
                     found.append(k)
                     k += 1
                 else:
@@ -991,6 +1045,12 @@ def _either_state(toks: list[Token]) -> bool:
 #: verbs that open a request to find out whether something is so, never to make it so
 _CHECKS = frozenset("check confirm verify".split())
 _CHECK_OPENERS = frozenset("please pls plz can could would you u just quickly".split())
+#: words after a check verb that make it ask what is so ("confirm pump 2 is off")
+_CHECKED = frozenset(("is", "are", "was", "has", "have", "if", "whether", "still"))
+#: what a thing did, said after a check verb: "confirm the reclaim belt stopped", "check the
+#: burners went to auto" (whether it did is asked)
+_CHECKED_PAST = frozenset("stopped started tripped closed opened shut went came changed "
+                          "switched turned dropped stayed remained".split())
 
 
 def _checked_state(toks: list[Token]) -> list[Token]:
@@ -1005,20 +1065,87 @@ def _checked_state(toks: list[Token]) -> list[Token]:
     if k >= len(raw) or raw[k] not in _CHECKS or raw[k + 1:k + 2] in (["valve"], ["weigher"]):
         return toks  # a check valve, a check weigher: things
     rest = raw[k + 1:]
-    if not any(w in ("is", "are", "was", "has", "have", "if", "whether") for w in rest) or \
+    if not any(w in _CHECKED or w in _CHECKED_PAST for w in rest) or \
             any(w in WRITE_VERBS for w in rest[:1]):
         return toks
     mark = replace(toks[k], text=YES_NO_MARK, raw=YES_NO_MARK)
+    toks = [*toks[:k + 1], *_moved_to_is(toks[k + 1:])]
     if rest[:1] in (["if"], ["whether"]):
         return [*toks[:k], mark, *toks[k + 2:]]  # "check if ...": the "if" asks as well
     return [*toks[:k], mark, *toks[k + 1:]]
 
 
-def _state_last(toks: list[Token]) -> bool:
+#: verbs of a thing moving into a state ("went to auto", "switched off"): once asked about,
+#: they say what it is in, as "is" does
+_MOVED = frozenset("went came changed switched turned got".split())
+
+
+def _moved_to_is(toks: list[Token]) -> list[Token]:
+    """ "the burners went to auto" → "the burners is auto": the state it is in is the one it
+    moved to (asked after a check verb only)."""
+    out: list[Token] = []
+    skip = False
+    for i, t in enumerate(toks):
+        if skip and t.raw in ("to", "into", "over"):
+            continue
+        skip = False
+        if t.raw in _MOVED and not t.zh:
+            out.append(replace(t, raw="is", text="is"))
+            skip = True
+            continue
+        out.append(t)
+    return out
+
+
+def _still_so(toks: list[Token]) -> list[Token]:
+    """ "degreaser heater still off", "is fan 2 still running": a state said to be kept asks
+    whether it is; with no verb before it, "still" becomes the mark of a yes/no question."""
+    for i, t in enumerate(toks):
+        if t.raw == "still" and not t.zh and 0 < i < len(toks) - 1 and \
+                toks[-1].raw in _STATES_LAST and not toks[-1].zh and \
+                all(x.raw not in WRITE_VERBS and x.raw not in _KEEPS for x in toks[:i]):
+            return [*toks[:i], replace(t, text=YES_NO_MARK, raw=YES_NO_MARK), *toks[i + 1:]]
+    return toks
+
+
+#: a letter written against a number ("R2", "t3"), not inside a longer word ("CO2", "H2O")
+_GLUED = re.compile(r"(?<![^\W\d_])([A-Za-z])(\d{1,3})(?![^\W_])")
+
+#: a screen named before the row it shows ("SCADA banner:", "the HMI shows")
+_SCREEN = re.compile(
+    r"(?i)^(?:the\s+|my\s+|our\s+)?(?:scada|hmi|dcs|plc|screen|panel|display|banner|pop-?up|"
+    r"readout|status\s+(?:line|bar|page))(?:\s+(?:banner|screen|page|display|message|panel))?"
+    r"(?:\s+(?:says|shows|reads|displays|is\s+showing|showing|is\s+saying))?\s*[:：]?\s*"
+    r"(?P<row>.+)$")
+#: a question tagged on after a row ("…, is that right")
+_TAG_QUESTION = re.compile(r"(?i)[,，]?\s*(?:is\s+(?:that|this|it)\s+(?:right|correct|true|"
+                           r"ok|normal)|right|correct|true)\s*[?？]*\s*$|[?？]+\s*$")
+_ROW_QUOTES = "'\"“”‘’「」『』«»`"
+#: a name and its state apart by a colon or an equals sign, as screens show them
+_ROW_COLON = re.compile(r"[^:：=]\s*[:：=]\s*\S+\s*[.!]?$")
+#: states a screen shows of a thing
+_SHOWN_STATES = frozenset("on off open opened closed shut running run stopped stop tripped "
+                          "fault faulted alarm normal healthy ok ready auto manual local remote "
+                          "enabled disabled active inactive standby".split())
+
+def _or_not(toks: list[Token]) -> list[Token]:
+    """ "aux drive engaged or not", "burner lit or not?": whether it is so is asked; the
+    "or not" becomes the mark of a yes/no question."""
+    if len(toks) > 2 and [t.raw for t in toks[-2:]] == ["or", "not"] and not toks[-1].zh:
+        return [*toks[:-2], replace(toks[-1], text=YES_NO_MARK, raw=YES_NO_MARK)]
+    return toks
+
+
+#: verbs that ask for a state to be kept ("leave pump 2 still running" is no question)
+_KEEPS = frozenset("keep leave hold let make".split())
+
+
+def _state_last(toks: list[Token], named: AbstractSet[int] = frozenset()) -> bool:
     """A state said last, after what it is of, and no verb before it: "flue damper open?"
-    asks whether it is (and a "?" is there), not to open it ("can you turn it on?" asks to)."""
+    asks whether it is (and a "?" is there), not to open it ("can you turn it on?" asks to).
+    A verb that is a word of a name (`named`: "make" of "make-up valve") is no verb."""
     return len(toks) > 1 and toks[-1].raw in _STATES_LAST and not toks[-1].zh and \
-        not any(t.raw in WRITE_VERBS for t in toks[:-1])
+        not any(t.raw in WRITE_VERBS and i not in named for i, t in enumerate(toks[:-1]))
 
 
 def _where(toks: list[Token], i: int) -> bool:

@@ -543,7 +543,8 @@ class Semantic:
         # full is the battery", "how much water") and a Chinese character read alone (度 of
         # 浊度) say too little to refuse on
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
-                  and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])]
+                  and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])
+                  and "thing" not in t.kinds]  # ("lift": a height, or an elevator)
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:

@@ -844,9 +844,11 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):
             return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound
-        if word == "over" and raw[i + 1:i + 2] == ["to"] and i and \
-                not any(x.number is not None or x.unreadable for x in toks[i + 2:]):
-            continue  # "switch the mode over to manual": a change of state, no bound
+        if word == "over" and raw[i + 1:i + 2] == ["to"] and i and not any(
+                (x.number is not None and not (point is not None and _in_choice(toks, k, point)))
+                or x.unreadable for k, x in enumerate(toks[i + 2:], i + 2)):
+            continue  # "switch the mode over to manual", "… over to silo two" (a choice
+            # "silo_2"): a change of state, no bound
         if word == "hold" and raw[i + 1:i + 2] == ["on"]:
             return Doubt("correction", ("hold on",))
         if word in ("i", "we") and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
@@ -1116,6 +1118,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     for i, t in enumerate(toks):
         if t.number is None:
             continue
+        if point.choices and _in_choice(toks, i, point):
+            continue  # "silo two" of a choice "silo_2": a word of the choice, no number to set
         before = toks[i - 1] if i else None
         after = toks[i + 1] if i + 1 < len(toks) else None
         to_value = before is not None and before.raw in ("to", "at", "=")
