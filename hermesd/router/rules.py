@@ -1085,7 +1085,7 @@ def _moved_to_is(toks: list[Token]) -> list[Token]:
     moved to (asked after a check verb only)."""
     out: list[Token] = []
     skip = False
-    for i, t in enumerate(toks):
+    for t in toks:
         if skip and t.raw in ("to", "into", "over"):
             continue
         skip = False
