@@ -1277,7 +1277,11 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
-    switched = said & {"on", "off"}
+    # (any other verb of on or off: "kill the burner" of "Burner inhibit", 打开 of "Hall
+    # lights off", "open the door" of "Door unlock" say no value of the switch)
+    switched = said & (ON_WORDS | OFF_WORDS) - to_state - from_state
+    if switched and not (to_state or from_state):
+        raise StateConflict(None)  # "turn on the hall lights" of "Hall lights off"
     if bool(said & to_state) == bool(said & from_state):
         if switched and not said & (to_state | from_state) and state not in heard:
             raise StateConflict(None)

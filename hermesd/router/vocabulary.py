@@ -312,14 +312,32 @@ ON_WORDS = frozenset("on open start enable activate up reopen".split())
 #: stopped", "Dosing disabled"): the verb of that state turns it on, the verb of the other
 #: state off ("close lane 1" sets the closed signal, "reopen lane 1" clears it); on/off words
 #: still say the switch itself ("turn off the lane 1 closed signal")
+_CLOSING = (frozenset(("close", "shut")), frozenset(("open", "reopen")))
+_STOPPING = (frozenset(("stop",)), frozenset(("start", "restart", "run")))
+_DISABLING = (frozenset(("disable",)), frozenset(("enable",)))
+_INHIBITING = (frozenset(("inhibit", "block", "disable")),
+               frozenset(("enable", "release", "permit", "allow", "unblock")))
+_SILENCING = (frozenset(("silence", "mute")), frozenset(("unmute", "unsilence")))
+_LOCKING = (frozenset(("lock",)), frozenset(("unlock",)))
+#: (a command coil is named by what it does when on as often as by the state it brings:
+#: "Drain valve close command", "Burner inhibit", "Alarm horn silence", "Hall lights off")
 NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
-    "closed": (frozenset(("close", "shut")), frozenset(("open", "reopen"))),
-    "stopped": (frozenset(("stop",)), frozenset(("start", "restart", "run"))),
-    "disabled": (frozenset(("disable",)), frozenset(("enable",))),
+    "closed": _CLOSING, "close": _CLOSING, "shut": _CLOSING,
+    "stopped": _STOPPING, "stop": _STOPPING,
+    "disabled": _DISABLING, "disable": _DISABLING,
+    "inhibit": _INHIBITING, "inhibited": _INHIBITING,
+    "blocked": _INHIBITING, "block": _INHIBITING,
+    "silence": _SILENCING, "silenced": _SILENCING, "mute": _SILENCING, "muted": _SILENCING,
+    "lock": _LOCKING, "locked": _LOCKING,
+    "unlock": (_LOCKING[1], _LOCKING[0]), "unlocked": (_LOCKING[1], _LOCKING[0]),
+    # "Hall lights off": on/off said of the lights could mean either; only its own verb of
+    # nothing, so every on/off word said of the thing is in doubt
+    "off": (frozenset(), frozenset()),
 }
-#: ...said last in its name, or before only these ("Lane 1 closed signal"): not "Closed loop
-#: pump", "Fuel shut-off valve"
-STATE_SIGNALS = frozenset("signal status indication flag state".split())
+#: ...said last in its name, or before only these ("Lane 1 closed signal", "Drain valve close
+#: command"): not "Closed loop pump", "Fuel shut-off valve"
+STATE_SIGNALS = frozenset("signal status indication flag state command cmd request req coil "
+                          "output relay bit button pushbutton pb".split())
 #: words that say which water a point's name is of, and that water ("热水": hot water): a
 #: command's must be the point's, whatever its other words are
 MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water"}

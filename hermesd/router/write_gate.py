@@ -1215,8 +1215,11 @@ def _state_named(point: Point, words: set[str], heard: set[str]) -> bool | Doubt
     the doubt of words that say two values, or on/off of a thing its state names."""
     try:
         return state_named(point, words, heard)
-    except StateConflict:
-        return Doubt("several", tuple(sorted(words & _SWITCH_WORDS)))
+    except StateConflict as conflict:
+        # a verb and an on/off word that say two values; or a verb that says no value of a
+        # switch named by what it does ("kill the burner" of "Burner inhibit")
+        return Doubt("several" if conflict.args and conflict.args[0] is not None
+                     else "not_stated", tuple(sorted(words & _SWITCH_WORDS)))
 
 
 #: words that end what they are said of ("pause CIP on the filler"): a choice said with one is

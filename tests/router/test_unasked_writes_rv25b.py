@@ -8,7 +8,11 @@ The fourth review's (rv26.jsonl) in the same shape: a letter for a digit ("to l0
 "on 的", raw ranges and delays, circled letters, Hangul fillers; "75˚C", 请您, 立即, "asap"
 written again. The fifth's (rv27.jsonl): reports said to 您, "…的哦", a row of tab-separated
 cells, "crank up … 40", and reads: a command that names a value is not the alarm on it ("kettle
-wall temp"), unless the alarm's word is said ("… hi"); its own plants are in attacks/plants."""
+wall temp"), unless the alarm's word is said ("… hi"); its own plants are in attacks/plants.
+The sixth's (rv28.jsonl, plant x_inverted): a coil named by what it does when on ("Flue damper
+shut", "Burner inhibit", "Hall lights off") is set by its own verb and cleared by the opposite
+one; an on/off word or another verb said of the thing writes nothing ("open the flue damper" had
+shut it)."""
 
 from __future__ import annotations
 
@@ -27,7 +31,8 @@ from tests.support.plants import PLANTS, config_of, dev_plant, own_plant, routed
 ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
 #: (split on "\n" alone: a finding may hold U+2028, which splitlines() breaks at)
 LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
-                               for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl")
+                               for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
+                                            "rv28.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -105,6 +110,6 @@ async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
 
 def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
-             for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl")}
-    assert [len(lines) for lines in count.values()] == [120, 64, 74]
+             for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
