@@ -6,6 +6,7 @@ what no stage places becomes `respond` (not understood).
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
@@ -39,6 +40,9 @@ class Router:
         self.lexicon = lexicon
         self.model: ModelStage | None = None
         self.pre_rules: list[PreRule] = []
+        #: one command placed by the rules and the semantic stage per turn of the event loop
+        #: (see `route`)
+        self._turn = asyncio.Lock()
         self.reconfigure(config)
 
     def attach_model(self, model: ModelStage | None) -> None:
@@ -58,6 +62,28 @@ class Router:
             self.pre_rules.insert(0, rule)
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
+        # The rules and the semantic stage run on the event loop and take up to a few hundred
+        # milliseconds for a long command on a big plant. Commands that arrive together (64
+        # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,
+        # so that timers, the watchdog's ping and other clients' answers run between them:
+        # the lock is taken, then the loop is let go once before the work.
+        async with self._turn:
+            await asyncio.sleep(0)
+            placed, analysis, timings = self._place(text)
+        if placed is not None:
+            return self._gate(text, analysis, Routed(placed.action, "rule", timings,
+                                                     placed.candidates))
+        if self.model is not None and analysis is not None:
+            routed = await self.model(ctx, text, analysis)
+            if routed is not None:
+                return self._gate(text, analysis, Routed(
+                    routed.action, routed.route, {**timings, **routed.timings_ms},
+                    routed.candidates))
+        return Routed(respond("not_understood"), "rule", timings)
+
+    def _place(self, text: str) -> tuple[Placement | None, Analysis | None, dict[str, float]]:
+        """What the rules, or else the semantic stage, make of the text: the placement (None:
+        the model's, if any), the analysis the model is handed, and the stages' times."""
         started = time.perf_counter()
         placed = None
         analysis = None
@@ -77,16 +103,7 @@ class Router:
             analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
                                plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
-        if placed is not None:
-            return self._gate(text, analysis, Routed(placed.action, "rule", timings,
-                                                     placed.candidates))
-        if self.model is not None and analysis is not None:
-            routed = await self.model(ctx, text, analysis)
-            if routed is not None:
-                return self._gate(text, analysis, Routed(
-                    routed.action, routed.route, {**timings, **routed.timings_ms},
-                    routed.candidates))
-        return Routed(respond("not_understood"), "rule", timings)
+        return placed, analysis, timings
 
     def _gate(self, text: str, analysis: Analysis | None, routed: Routed) -> Routed:
         """Every write the words led to passes the write gate, whichever stage placed it;

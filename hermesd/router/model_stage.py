@@ -303,6 +303,9 @@ class ModelStage:
             # "are trails 1 and 2 making snow": several numbered things, of which one point
             # (not one named so: "Filters 1 and 2 pressure") is half an answer
             return respond("not_understood", model=f"{action.name} {pid}")
+        if action.name == "read" and self._half_of_two(a, profile):
+            # "BT and ET on roaster 2": two things joined, of which the point is one
+            return respond("not_understood", model=f"read {pid}")
         if a.plural and action.name == "read" and not (a.words & PLURAL_MARKS & profile.names):
             # "temperatures of all three ORs", which the semantic stage could not place: all,
             # both, every thing asked, of which one point (not one named so: "All pumps
@@ -324,6 +327,22 @@ class ModelStage:
             # named alike, and no number says which (the model tends to take number 1)
             return respond("not_understood", model=f"{action.name} {pid}")
         return action
+
+    def _half_of_two(self, a: Analysis, profile: Profile) -> bool:
+        """Two words joined by "and", the point explains one and not the other ("BT and ET",
+        "pressure and flow"): two things are asked, of which a read of the point is half."""
+        found = {t.index: t for t in self.semantic.terms(a)}
+        for k, t in enumerate(a.toks[1:-1], 1):
+            if t.raw != "and" or t.zh:
+                continue
+            left, right = found.get(k - 1), found.get(k + 1)
+            if left is None or right is None:
+                continue
+            terms = list(found.values())
+            sides = [explained(x, profile, terms) > NEAR for x in (left, right)]
+            if sides[0] != sides[1]:
+                return True
+        return False
 
     def _not_asked(self, a: Analysis, profile: Profile) -> str | None:
         """What a question asks that a read of this point does not answer:

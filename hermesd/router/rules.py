@@ -1133,7 +1133,19 @@ def _or_not(toks: list[Token]) -> list[Token]:
     "or not" becomes the mark of a yes/no question."""
     if len(toks) > 2 and [t.raw for t in toks[-2:]] == ["or", "not"] and not toks[-1].zh:
         return [*toks[:-2], replace(toks[-1], text=YES_NO_MARK, raw=YES_NO_MARK)]
+    raw = [t.raw if not t.zh else "" for t in toks]
+    for pair in _EITHER_SAID:
+        n = len(pair)
+        for i in range(len(raw) - n + 1):
+            if tuple(raw[i:i + n]) == pair:  # "in service or out of service": on or off
+                either = [replace(toks[i], text=w, raw=w) for w in ("on", "or", "off")]
+                return [*toks[:i], *either, *toks[i + n:]]
     return toks
+
+
+#: a state and its opposite said in words of more than one ("ORV 1 in service or out of service")
+_EITHER_SAID = (("in", "service", "or", "out", "of", "service"),
+                ("online", "or", "offline"), ("on", "line", "or", "off", "line"))
 
 
 #: verbs that ask for a state to be kept ("leave pump 2 still running" is no question)

@@ -43,6 +43,7 @@ ZH_WORDS: dict[str, str] = {
     "筒仓": "silo", "料仓": "silo", "仓": "silo", "容器": "vessel", "管道": "pipe", "管": "pipe",
     "风机": "fan", "风扇": "fan", "电动机": "motor", "电机": "motor", "马达": "motor",
     "压缩机": "compressor", "冷水机": "chiller", "冷却塔": "cooling tower",
+    "冷却盘": "cooling tray", "冷却": "cooling", "再冷凝器": "recondenser",
     "加热器": "heater", "加热": "heating", "辊速": "roller speed",
     "搅拌机": "mixer", "搅拌器": "mixer", "发电机": "generator",
     "输送带": "conveyor", "传送带": "conveyor", "输送机": "conveyor", "传送机": "conveyor",
@@ -229,6 +230,11 @@ UNIT_SYMBOLS: dict[str, str] = {
     "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
     "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
     "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
+    # a gauge pressure is said in its plain unit ("100 bar" of a point in barg); an absolute
+    # one (bara, psia) stays its own unit
+    "barg": "bar", "bar(g)": "bar", "mbarg": "mbar", "mbar(g)": "mbar", "psig": "psi",
+    "kpag": "kpa", "kpa(g)": "kpa", "bara": "bara", "bar(a)": "bara", "mbara": "mbara",
+    "psia": "psia", "kpaa": "kpaa",
     "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
     "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
     "mw": "mw", "megawatt": "mw", "megawatts": "mw",
