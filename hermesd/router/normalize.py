@@ -74,10 +74,13 @@ _UNIT = re.compile(
     r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
-    r"|kwh|mwh|kw|mw|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
+    r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
+    r"|kilonewtons?"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
     r"|(?:milli|centi)?(?:metres?|meters)|lit(?:re|er)s?|tonnes?|kilograms?|kilos?))(?![\w/])",
     re.IGNORECASE)
+#: "e-stop", "e-brake": an emergency stop, an emergency brake
+_EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
@@ -148,6 +151,7 @@ def question_mark(c: str) -> bool:
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label."""
     text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
+    text = _EMERGENCY.sub("emergency ", text)
     text, units = _units(text)
     found = literals(text)
     # the numbers written with an ordinal's ending ("4th"), and where that ending is

@@ -237,6 +237,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "psia": "psia", "kpaa": "kpaa",
     "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
     "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
+    "kn": "kn", "kilonewton": "kn", "kilonewtons": "kn",
     "mw": "mw", "megawatt": "mw", "megawatts": "mw",
     "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
     "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
@@ -269,6 +270,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
+    "kn": "tension",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write
@@ -295,7 +297,7 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run kick reopen dim brighten crank
+    kill run kick reopen dim brighten crank engage disengage
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command
@@ -313,7 +315,7 @@ STATE_PHRASES: dict[tuple[str, ...], str] = {
                      ("onstream",), ("back", "on", "stream"), ("into", "commission"),
                      ("back", "on")], "on"),
 }
-ON_WORDS = frozenset("on open start enable activate up reopen".split())
+ON_WORDS = frozenset("on open start enable activate up reopen engage".split())
 #: a switch named by the state it puts a thing in when on ("Lane 1 closed signal", "Feeder
 #: stopped", "Dosing disabled"): the verb of that state turns it on, the verb of the other
 #: state off ("close lane 1" sets the closed signal, "reopen lane 1" clears it); on/off words
@@ -357,7 +359,7 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
-OFF_WORDS = frozenset("off close shut stop disable deactivate kill".split())
+OFF_WORDS = frozenset("off close shut stop disable deactivate kill disengage".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())
 #: who or what a question opening with "do"/"is" asks about ("do we", "is the"): after one of
