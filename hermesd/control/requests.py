@@ -198,12 +198,22 @@ class RequestDecoder(FrameDecoder):
     that was whole is still answered before the connection is closed. At the end of the stream,
     `finish` takes what is left as the last frame: a client that sends its request and closes
     its side without a final newline is answered too.
+
+    The frames over MAX_REQUEST that `feed` or `finish` returned are also in `large`, with
+    their sizes, until the caller takes them (the server counts the bytes of recordings each
+    user holds); `discard` lets go of an unfinished frame at once (a connection cut).
     """
 
     def __init__(self) -> None:
         super().__init__(MAX_REQUEST)
         self._searched = 0  # bytes of the buffer known to hold no newline
         self.error: ProtocolError | None = None
+        self.large: list[tuple[dict[str, Any], int]] = []
+
+    def discard(self) -> None:
+        """Forget the unfinished frame (its memory too: a recording may be 8 MiB)."""
+        self._buffer = bytearray()
+        self._searched = 0
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         if self.error is not None:
@@ -227,7 +237,10 @@ class RequestDecoder(FrameDecoder):
         self._searched = 0
         if not line.strip():
             return None
-        return parse_frame(line)
+        obj = parse_frame(line)
+        if len(line) > MAX_REQUEST:
+            self.large.append((obj, len(line)))
+        return obj
 
     def _feed(self, data: bytes, frames: list[dict[str, Any]]) -> None:
         buffer = self._buffer
@@ -239,6 +252,9 @@ class RequestDecoder(FrameDecoder):
                 limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
                 if len(data) - 1 > limit:
                     raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
+                frames.append(parse_frame(data[:-1]))
+                self.large.append((frames[-1], len(data) - 1))
+                return
             frames.append(parse_frame(data[:-1]))
             return
         buffer += data
@@ -255,4 +271,7 @@ class RequestDecoder(FrameDecoder):
             self._searched = 0
             if len(line) > limit:
                 raise ProtocolError(f"frame of {len(line)} bytes exceeds {limit}")
-            frames.append(parse_frame(line))
+            obj = parse_frame(line)
+            frames.append(obj)
+            if len(line) > MAX_REQUEST:
+                self.large.append((obj, len(line)))

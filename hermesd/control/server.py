@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
-from hermesd.control.bounds import MAX_ANSWER
+from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots, is_trusted
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
@@ -102,7 +102,8 @@ class ControlServer:
 
     def status(self) -> dict[str, Any]:
         return {"connections": self._slots.total, "bad_frames": self.bad_frames,
-                "refused": self.refused, "refusing": self._quiet.active()}
+                "refused": self.refused, "refusing": self._quiet.active(),
+                "recording_bytes": self._slots.audio.total()}
 
     def _connection(self) -> asyncio.BaseProtocol:
         return _Connection(self)
@@ -144,6 +145,11 @@ class _Connection(asyncio.BufferedProtocol):
         self.backlog: deque[dict[str, Any]] = deque()
         self._end_after: tuple[dict[str, Any] | None] | None = None
         self._buffer = memoryview(bytearray(READ_SIZE))  # what each read reads into
+        #: bytes of recordings counted against the peer's share (Slots.admit_audio): of the
+        #: frame being received, and of each one received, by id() of its request, until
+        #: it is answered or dropped
+        self.audio_pending = 0
+        self.audio_held: dict[int, int] = {}
 
     # -- the transport's calls ---------------------------------------------------------------
 
@@ -191,7 +197,8 @@ class _Connection(asyncio.BufferedProtocol):
             else:
                 self.frame_started = None
                 if obj is not None:
-                    self.backlog.append(obj)
+                    kept, last_word = self._hold_audio([obj])
+                    self.backlog.extend(kept)
             self._end_after = (last_word,)
             self._pump()
         return True
@@ -239,14 +246,17 @@ class _Connection(asyncio.BufferedProtocol):
         except ProtocolError as exc:
             self._end(self._bad_frame(str(exc)))
             return
+        refused = None
+        if decoder.large or self.audio_pending or decoder.pending > MAX_REQUEST:
+            frames, refused = self._hold_audio(frames)
         if not decoder.pending:
             self.frame_started = None
         elif frames or not had_partial:
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
-            if len(frames) == 1 and decoder.error is None and not self.backlog and \
-                    not self._write_paused:
+            if len(frames) == 1 and decoder.error is None and refused is None and \
+                    not self.backlog and not self._write_paused:
                 # one whole request and nothing waiting (most reads): `_pump`, without the
                 # backlog's round trip
                 self._start(frames[0])
@@ -254,9 +264,56 @@ class _Connection(asyncio.BufferedProtocol):
                     self._arm()
                 return
             self.backlog.extend(frames)
-        if decoder.error is not None:  # after the good frames that came before it
+        if refused is not None:  # after the good frames that came before it
+            self._end_after = (refused,)
+        elif decoder.error is not None:  # after the good frames that came before it
             self._end_after = (self._bad_frame(str(decoder.error)),)
         self._pump()
+
+    def _hold_audio(self, frames: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                                  dict[str, Any] | None]:
+        """Count the recordings this connection now holds (the frames over MAX_REQUEST just
+        received, and the one still coming) against the peer's share. The frames to start,
+        and the refusal that ends the connection after them when the share is exceeded: the
+        frame over it, and all after it, are dropped."""
+        slots, uid, trusted = self.server._slots, self.peer.uid, self.trusted
+        decoder = self.decoder
+        slots.release_audio(uid, self.audio_pending, trusted)
+        self.audio_pending = 0
+        large, decoder.large = decoder.large, []
+        for obj, size in large:
+            refusal = slots.admit_audio(uid, self.peer.describe(), size, trusted)
+            if refusal is not None:
+                return frames[:next(i for i, f in enumerate(frames) if f is obj)], \
+                    self._refuse_audio(refusal)
+            self.audio_held[id(obj)] = size
+        if decoder.pending > MAX_REQUEST:
+            refusal = slots.admit_audio(uid, self.peer.describe(), decoder.pending, trusted)
+            if refusal is not None:
+                return frames, self._refuse_audio(refusal)
+            self.audio_pending = decoder.pending
+        return frames, None
+
+    def _refuse_audio(self, refusal: tuple[str, str]) -> dict[str, Any]:
+        cause, reason = refusal
+        self.server.refused += 1
+        self.server._quiet.warn(cause, "refusing a recording on the control socket: %s; "
+                                "closing that connection", reason)
+        self.decoder.discard()  # read no more of it, and hold none of it
+        self.frame_started = None
+        return _error(ErrorCode.BUSY, f"{reason}; closing this connection")
+
+    def _release_audio(self, key: int) -> None:
+        """The recording of request `key` (if it was one) is answered or dropped."""
+        size = self.audio_held.pop(key, 0)
+        if size:
+            self.server._slots.release_audio(self.peer.uid, size, self.trusted)
+            self._audio_released()
+
+    def _audio_released(self) -> None:
+        if self.server._quiet.holding:
+            for cause in self.server._slots.audio_causes(self.peer.uid):
+                self.server._quiet.clear(cause, f"recordings accepted again ({cause})")
 
     def _pump(self) -> None:
         """Start the requests read, until the peer stops reading its answers (then the rest
@@ -289,12 +346,15 @@ class _Connection(asyncio.BufferedProtocol):
             cause, reason = refusal
             self.server.refused += 1
             self.server._quiet.warn(cause, "refusing control requests: %s", reason)
+            self._release_audio(id(obj))
             self._send(_error(ErrorCode.BUSY, reason, obj))
             return
         self.inflight[id(obj)] = self.loop.create_task(self._answer(obj))
 
     def _done(self, key: int) -> None:
         """A request is answered (or its connection aborted): its slot is free. Once only."""
+        if self.audio_held:
+            self._release_audio(key)
         if self.inflight.pop(key, None) is None:
             return
         slots = self.server._slots
@@ -418,7 +478,15 @@ class _Connection(asyncio.BufferedProtocol):
         if self.ended:
             return
         self.ended = True
+        if self.audio_held:
+            for obj in self.backlog:
+                self._release_audio(id(obj))
         self.backlog.clear()  # only when cut: else they have all been started
+        self.decoder.discard()  # an unfinished frame is never finished now
+        if self.audio_pending:
+            self.server._slots.release_audio(self.peer.uid, self.audio_pending, self.trusted)
+            self.audio_pending = 0
+            self._audio_released()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = self._timer_at = None
