@@ -8,7 +8,9 @@ can still ask `status` (and act) when everyone else has filled theirs. The bytes
 (frames past MAX_REQUEST: an audio `ask`) are counted the same way, from a frame's first byte
 past that size until its answer is sent: any one user may hold `audio_per_uid`, all but root
 and hermesd's own user together `audio_others`, everyone `audio_total`; else 32 unfinished
-8 MiB frames of one user would take hermesd past its memory budget. The time limits
+8 MiB frames of one user would take hermesd past its memory budget. The bytes of answers
+not yet read are bounded per user (`unsent_per_uid`) and for all but root and hermesd's own
+(`unsent_others`); the server counts them (control/server.py). The time limits
 (`frame_deadline`, `idle`, `send`) are absolute: trickling a byte at a time renews none of
 them. `OncePerCause` logs a refusal when its cause first appears and when it clears, never once
 per attempt. No I/O here besides logging.
@@ -23,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from hermesd.control.bounds import MAX_AUDIO_REQUEST
+from hermesd.control.bounds import MAX_ANSWER, MAX_AUDIO_REQUEST
 
 MAX_CONNECTIONS = 512  # control connections at once, everyone together
 RESERVED = 32  # of those, the slots only root and hermesd's own user may take
@@ -44,6 +46,12 @@ AUDIO_PER_UID = MAX_AUDIO_REQUEST
 #: well within the daemon's default soft memory budget (96 MiB) on top of its ~35 MiB
 AUDIO_OTHERS = 2 * MAX_AUDIO_REQUEST
 AUDIO_TOTAL = 3 * MAX_AUDIO_REQUEST
+#: bytes of answers one user has not read yet (all its connections), and all users but root
+#: and hermesd's own together: past half of it their new requests are answered BUSY, and a
+#: connection whose answer would take it past it is closed (else 32 connections of answers
+#: never read took hermesd past its memory budget). Twice the largest answer (MAX_ANSWER).
+UNSENT_PER_UID = 2 * MAX_ANSWER
+UNSENT_OTHERS = 4 * MAX_ANSWER
 
 
 @dataclass(frozen=True)
@@ -62,6 +70,8 @@ class Limits:
     audio_per_uid: int = AUDIO_PER_UID
     audio_others: int = AUDIO_OTHERS
     audio_total: int = AUDIO_TOTAL
+    unsent_per_uid: int = UNSENT_PER_UID
+    unsent_others: int = UNSENT_OTHERS
 
 
 def is_trusted(uid: int | None) -> bool:

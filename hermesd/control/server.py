@@ -51,6 +51,10 @@ class ControlServer:
         self._handler = handler
         self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
+        #: connections whose transport is open, closing ones included (their unread answers
+        #: are still held); and how many of other users' have stopped reading theirs
+        self._open: set[_Connection] = set()
+        self._paused_others = 0
         self._slots = Slots(self.limits)
         self._quiet = OncePerCause(log)
         self.bad_frames = 0
@@ -107,6 +111,19 @@ class ControlServer:
 
     def _connection(self) -> asyncio.BaseProtocol:
         return _Connection(self)
+
+    def _unsent(self, uid: int | None) -> tuple[int, int]:
+        """Bytes of answers not yet read by `uid`, and by all but root and hermesd's own user.
+        Asked only while one of theirs has stopped reading: until then each holds less than
+        its transport's high-water mark."""
+        mine = others = 0
+        for conn in self._open:
+            if not conn.trusted and conn.transport is not None:
+                size = conn.transport.get_write_buffer_size()
+                others += size
+                if conn.peer.uid == uid:
+                    mine += size
+        return mine, others
 
 
 class _Connection(asyncio.BufferedProtocol):
@@ -171,6 +188,7 @@ class _Connection(asyncio.BufferedProtocol):
             return
         self.transport = transport
         server._connections.add(self)
+        server._open.add(self)
         self._arm()
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -204,7 +222,8 @@ class _Connection(asyncio.BufferedProtocol):
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._write_paused = False
+        self._paused(False)
+        self.server._open.discard(self)
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
@@ -215,7 +234,7 @@ class _Connection(asyncio.BufferedProtocol):
     def pause_writing(self) -> None:
         """The peer is not reading its answers: read no more of its requests until it does,
         and cut it if it does not within `send` seconds."""
-        self._write_paused = True
+        self._paused(True)
         if not self.ended and self.transport is not None:
             with contextlib.suppress(RuntimeError):
                 self.transport.pause_reading()
@@ -223,7 +242,7 @@ class _Connection(asyncio.BufferedProtocol):
             self._send_timer = self.loop.call_later(self.limits.send, self._slow_reader)
 
     def resume_writing(self) -> None:
-        self._write_paused = False
+        self._paused(False)
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
@@ -234,6 +253,11 @@ class _Connection(asyncio.BufferedProtocol):
             with contextlib.suppress(RuntimeError):
                 self.transport.resume_reading()
             self._arm()  # idle counts again
+
+    def _paused(self, paused: bool) -> None:
+        if paused != self._write_paused and not self.trusted:
+            self.server._paused_others += 1 if paused else -1
+        self._write_paused = paused
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -340,8 +364,12 @@ class _Connection(asyncio.BufferedProtocol):
             refusal = (f"connection full: uid {self.peer.uid}", "too many requests in flight "
                        f"on this connection (at most {self.limits.per_connection})")
         else:
-            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
-                                                       self.trusted)
+            refusal = None
+            if self.server._paused_others and not self.trusted:
+                refusal = self._unread_refusal()
+            if refusal is None:
+                refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
+                                                           self.trusted)
         if refusal is not None:
             cause, reason = refusal
             self.server.refused += 1
@@ -350,6 +378,21 @@ class _Connection(asyncio.BufferedProtocol):
             self._send(_error(ErrorCode.BUSY, reason, obj))
             return
         self.inflight[id(obj)] = self.loop.create_task(self._answer(obj))
+
+    def _unread_refusal(self) -> tuple[str, str] | None:
+        """Why a request may not start while its user (or all other users) have half their
+        share of answers unread: its answer could only take them past it."""
+        lim = self.limits
+        mine, others = self.server._unsent(self.peer.uid)
+        if mine >= lim.unsent_per_uid // 2:
+            return (f"unread answers of uid {self.peer.uid}", f"{self.peer.describe()} has "
+                    f"{mine} bytes of answers not yet read, over half of the "
+                    f"{lim.unsent_per_uid} one user may; read them first")
+        if others >= lim.unsent_others // 2:
+            return ("unread answers of others", f"users other than root and hermesd's own have "
+                    f"{others} bytes of answers not yet read, over half of the "
+                    f"{lim.unsent_others} they may together")
+        return None
 
     def _done(self, key: int) -> None:
         """A request is answered (or its connection aborted): its slot is free. Once only."""
@@ -403,7 +446,28 @@ class _Connection(asyncio.BufferedProtocol):
         transport = self.transport
         if transport is None or transport.is_closing():
             return
+        if self.server._paused_others and not self.trusted and self._over_unread(len(frame)):
+            transport.abort()
+            return
         transport.write(frame)  # a full buffer pauses reading (pause_writing), never this
+
+    def _over_unread(self, size: int) -> bool:
+        """Whether an answer of `size` bytes would take this user (or all other users) past
+        their share of answers not yet read; if so, it is logged: the connection is cut."""
+        lim = self.limits
+        mine, others = self.server._unsent(self.peer.uid)
+        if mine + size > lim.unsent_per_uid:
+            cause, limit, whose = (f"unread answers of uid {self.peer.uid}",
+                                   lim.unsent_per_uid, "one user may hold")
+        elif others + size > lim.unsent_others:
+            cause, limit, whose = ("unread answers of others", lim.unsent_others,
+                                   "all users but root and hermesd's own may hold")
+        else:
+            return False
+        self.server._quiet.warn(cause, "control client %s does not read its answers: one of "
+                                "%d bytes would go past the %d bytes of unread answers %s; "
+                                "closing", self.peer.describe(), size, limit, whose)
+        return True
 
     def _slow_reader(self) -> None:
         self._send_timer = None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import shutil
 import socket
 import tempfile
@@ -27,15 +28,20 @@ from tests.support.peers import NOBODY, as_user_async, needs_root, open_to_every
 from tests.support.until import until, until_sync
 
 KIB = 1024
-#: a user may hold 200 KiB of recordings, all but root 300 KiB, everyone 400 KiB
+#: a user may hold 200 KiB of recordings, all but root 300 KiB, everyone 400 KiB; 1 MiB of
+#: answers not yet read, all but root 2 MiB; the send limit is long: only those cut here
 SMALL = Limits(per_uid=4, audio_per_uid=200 * KIB, audio_others=300 * KIB,
-               audio_total=400 * KIB)
+               audio_total=400 * KIB, unsent_per_uid=1024 * KIB, unsent_others=2048 * KIB,
+               send=30.0)
+BIG = 256 * KIB  # the answer to `big`
 PREFIX = b'{"op": "ask", "audio_wav": "'
 
 
 async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
     if obj.get("op") == "ask":
         return {"status": "ok", "audio_chars": len(obj.get("audio_wav", ""))}
+    if obj.get("op") == "big":
+        return {"status": "ok", "text": "x" * BIG}
     return {"status": "ok", "op": obj.get("op")}
 
 
@@ -145,3 +151,94 @@ async def test_everyone_together_holds_no_more_than_the_total(server: ControlSer
     finally:
         writer.close()
     await until(lambda: server.status()["recording_bytes"] == 0, what="the answered one let go")
+
+
+def _never_read(path: str, count: int, gate: str, then: bytes = b"") -> list[dict[str, Any]]:
+    """Pipeline `count` requests for a large answer and read none of them (the attack, small);
+    at the test's word (`gate`), send `then` on a second connection and return its answers."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.connect(path)
+        sock.sendall(b"".join(b'{"op": "big", "id": %d}\n' % i for i in range(count)))
+        Path(gate + ".ready").write_text("")
+        until_sync(Path(gate).exists, 20, "the test's word")
+        if not then:
+            return []
+        with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as other:
+            other.settimeout(10)
+            other.connect(path)
+            other.sendall(then)
+            other.shutdown(socket.SHUT_WR)
+            return read_answers(other)
+
+
+def _settled(server: ControlServer) -> bool:
+    """The attacker's connection is cut, or has stopped reading with nothing left running."""
+    conns = [c for c in server._open if not c.trusted]
+    return not conns or all(c._write_paused and not c.inflight for c in conns)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not needs_root(), reason="plays other users with setuid (needs root)")
+async def test_answers_never_read_are_cut_at_the_users_share(
+        server: ControlServer, caplog: pytest.LogCaptureFixture) -> None:
+    """20 answers of 256 KiB asked for and never read: without a bound all 5 MiB are held
+    (until the send limit, 30 s here); with it, the connection is cut once its next answer
+    would take its user past 1 MiB, and nothing it asked for is held any more."""
+    gate = Path(tempfile.mkdtemp(prefix="hg", dir="/tmp"))
+    gate.chmod(0o777)
+    attack = asyncio.create_task(as_user_async(NOBODY, _never_read, str(server.path), 20,
+                                               str(gate / "go")))
+    most = 0
+
+    def cut() -> bool:
+        nonlocal most
+        most = max(most, server._unsent(NOBODY)[0])
+        return (gate / "go.ready").exists() and not server._open and \
+            not server._slots.inflight.total()
+
+    try:
+        with caplog.at_level(logging.WARNING, logger="hermesd.control.server"):
+            await until(cut, 20, "the connection that reads nothing to be cut",
+                        gone=lambda: "the attacker ended" if attack.done() else None)
+        assert most <= SMALL.unsent_per_uid
+        said = [r.getMessage() for r in caplog.records if "does not read" in r.getMessage()]
+        assert len(said) == 1, said
+        assert f"past the {SMALL.unsent_per_uid} bytes of unread answers one user may " \
+               "hold; closing" in said[0]
+    finally:
+        (gate / "go").write_text("")
+        await asyncio.wait_for(attack, 30)
+        shutil.rmtree(gate, ignore_errors=True)
+
+
+@pytest.mark.timeout(60)
+@pytest.mark.skipif(not needs_root(), reason="plays other users with setuid (needs root)")
+async def test_a_user_with_half_its_share_unread_is_answered_busy_and_root_is_served(
+        server: ControlServer) -> None:
+    """Three answers of 256 KiB unread (over half of 1 MiB): the same user's next request,
+    on another connection, is answered BUSY naming the limit; root is answered as ever."""
+    gate = Path(tempfile.mkdtemp(prefix="hg", dir="/tmp"))
+    gate.chmod(0o777)
+    attack = asyncio.create_task(as_user_async(
+        NOBODY, _never_read, str(server.path), 3, str(gate / "go"),
+        b'{"op": "status", "id": "next"}\n'))
+    try:
+        await until(lambda: (gate / "go.ready").exists() and server._open and
+                    _settled(server), 20, "three answers held",
+                    gone=lambda: "the attacker ended" if attack.done() else None)
+        assert server._unsent(NOBODY)[0] >= SMALL.unsent_per_uid // 2
+        reader, writer = await asyncio.open_unix_connection(str(server.path))
+        try:
+            writer.write(b'{"op": "status", "id": "root"}\n')
+            answer = json.loads(await asyncio.wait_for(reader.readline(), 20))
+            assert answer == {"status": "ok", "op": "status", "id": "root"}
+        finally:
+            writer.close()
+        (gate / "go").write_text("")
+        (answer,) = await asyncio.wait_for(attack, 30)
+    finally:
+        (gate / "go").write_text("")
+        shutil.rmtree(gate, ignore_errors=True)
+    assert (answer["status"], answer["error"]["code"], answer["id"]) == ("busy", "BUSY", "next")
+    assert f"over half of the {SMALL.unsent_per_uid} one user may; read them first" in \
+        answer["error"]["message"]
