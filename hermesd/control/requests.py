@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from hermesd.config.model import Access
-from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_LISTEN_WINDOW, MAX_REQUEST, MAX_TIMEOUT
+from hermesd.control.bounds import (
+    MAX_AUDIO_REQUEST,
+    MAX_ID,
+    MAX_LISTEN_WINDOW,
+    MAX_REQUEST,
+    MAX_TIMEOUT,
+)
 from hermesd.control.limits import is_trusted
 from hermesd.core.errors import BadRequest, Forbidden, ProtocolError
 from hermesd.core.protocol import FrameDecoder, parse_frame
@@ -159,13 +165,17 @@ def parse(obj: dict[str, Any]) -> Request:
         raise BadRequest("ask: give exactly one of text, audio or audio_wav")
     elif op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:
         raise BadRequest(f"listen: window must be in (0, {MAX_LISTEN_WINDOW:g}] seconds")
+    request_id = obj.get("id")
+    if request_id.__class__ is str and len(request_id) > MAX_ID:
+        raise BadRequest(f"id is {len(request_id)} characters long, more than the {MAX_ID} an "
+                         "id may have")
     timeout = obj.get("timeout")
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
         raise BadRequest(f"timeout must be in (0, {MAX_TIMEOUT:g}] seconds")
     fields = obj.copy()  # the op's own fields, in the order they came
     for name in _COMMON_KEYS & obj.keys():  # (mostly only `op`: no pass over every field)
         del fields[name]
-    return _new_request(Request, (op, fields, obj.get("id"), obj.get("role"),
+    return _new_request(Request, (op, fields, request_id, obj.get("role"),
                                   bool(obj.get("dry_run", False)), timeout))
 
 

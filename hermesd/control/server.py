@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
-from hermesd.control.bounds import MAX_ANSWER, MAX_REQUEST
+from hermesd.control.bounds import MAX_ANSWER, MAX_ID, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots, is_trusted
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
@@ -427,8 +427,7 @@ class _Connection(asyncio.BufferedProtocol):
                 answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
                                                     f"({type(exc).__name__}); it is logged")
             request_id = obj.get("id")
-            # a tuple, not `str | int`: that builds a union object on every request
-            if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+            if _echoed(request_id):
                 answer["id"] = request_id
             self._send(answer)
         finally:  # here, not in a done callback: one loop callback less on every request
@@ -441,8 +440,12 @@ class _Connection(asyncio.BufferedProtocol):
             # nothing that is not strict JSON leaves hermesd: say what went wrong instead
             self.server._quiet.warn("unencodable answers", "a control answer to %s could not "
                                     "be sent as it was (a bug): %s", self.peer.describe(), exc)
-            frame = encode_json(_error(ErrorCode.INTERNAL, f"the answer could not be encoded: "
-                                                           f"{exc}", answer))
+            try:
+                frame = encode_json(_error(ErrorCode.INTERNAL, "the answer could not be "
+                                           f"encoded: {exc}", answer))
+            except ProtocolError:  # not even with its id: without it, never nothing at all
+                frame = encode_json(_error(ErrorCode.INTERNAL, "the answer could not be "
+                                           f"encoded: {exc}"))
         transport = self.transport
         if transport is None or transport.is_closing():
             return
@@ -601,9 +604,18 @@ def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None)
     out = Answer(status_of(code), "direct", None, error={"code": code.value, "message": message},
                  reply=message).to_dict()
     request_id = request.get("id") if request else None
-    if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+    if _echoed(request_id):
         out["id"] = request_id
     return out
+
+
+def _echoed(request_id: object) -> bool:
+    """Whether an answer carries this `id`: an integer, or a string of at most MAX_ID
+    characters (a longer one is refused by name, in requests.parse, and not echoed)."""
+    # a tuple, not `str | int`: that builds a union object on every request
+    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+        return False
+    return not isinstance(request_id, str) or len(request_id) <= MAX_ID
 
 
 def _peer(transport: asyncio.BaseTransport) -> Peer:
