@@ -17,5 +17,8 @@ MAX_AUDIO_REQUEST = 8 * 1024 * 1024
 #: 8 MiB, and the daemon refused the frame instead of hermesctl saying the file is too large)
 MAX_RECORDING = (MAX_AUDIO_REQUEST - 4096) // 4 * 3
 MAX_ANSWER = 4 * 1024 * 1024  # bytes of one answer frame, its newline not counted
+#: characters of a request's `id` (a string; an integer is any JSON integer): the answer echoes
+#: it, and an id of megabytes in an 8 MiB audio frame made an answer too large to send
+MAX_ID = 256
 MAX_TIMEOUT = 120.0  # seconds a request may ask for (`timeout`)
 MAX_LISTEN_WINDOW = 60.0  # seconds of `listen --window`

@@ -4,7 +4,13 @@ Every user in the socket's group may connect; none may hold it. `Slots` admits o
 new connection and each request by the peer's uid: any one user may hold `per_uid` connections
 and `inflight_per_uid` requests at once, all of them together `inflight_others` requests, and
 the last `reserved` of the `connections` slots are kept for root and hermesd's own user, who
-can still ask `status` (and act) when everyone else has filled theirs. The time limits
+can still ask `status` (and act) when everyone else has filled theirs. The bytes of recordings
+(frames past MAX_REQUEST: an audio `ask`) are counted the same way, from a frame's first byte
+past that size until its answer is sent: any one user may hold `audio_per_uid`, all but root
+and hermesd's own user together `audio_others`, everyone `audio_total`; else 32 unfinished
+8 MiB frames of one user would take hermesd past its memory budget. The bytes of answers
+not yet read are bounded per user (`unsent_per_uid`) and for all but root and hermesd's own
+(`unsent_others`); the server counts them (control/server.py). The time limits
 (`frame_deadline`, `idle`, `send`) are absolute: trickling a byte at a time renews none of
 them. `OncePerCause` logs a refusal when its cause first appears and when it clears, never once
 per attempt. No I/O here besides logging.
@@ -19,6 +25,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+from hermesd.control.bounds import MAX_ANSWER, MAX_AUDIO_REQUEST
+
 MAX_CONNECTIONS = 512  # control connections at once, everyone together
 RESERVED = 32  # of those, the slots only root and hermesd's own user may take
 MAX_PER_UID = 32  # connections any other user may hold at once
@@ -30,6 +38,20 @@ MAX_PER_CONNECTION = 64  # requests in flight on one connection (everyone)
 FRAME_DEADLINE = 10.0  # seconds from a frame's first byte to its newline
 IDLE_TIMEOUT = 60.0  # seconds a connection may hold no request in flight before it is closed
 SEND_TIMEOUT = 10.0  # seconds an answer may wait for its peer to read it
+#: bytes of recordings (frames over MAX_REQUEST) one user may hold at once, being received or
+#: being answered: one recording of the largest size (MAX_AUDIO_REQUEST) at a time
+AUDIO_PER_UID = MAX_AUDIO_REQUEST
+#: ... all users but root and hermesd's own together; and everyone. Each byte held costs about
+#: twice that while it is answered (the frame's text, then its WAV): 24 MiB of recordings stay
+#: well within the daemon's default soft memory budget (96 MiB) on top of its ~35 MiB
+AUDIO_OTHERS = 2 * MAX_AUDIO_REQUEST
+AUDIO_TOTAL = 3 * MAX_AUDIO_REQUEST
+#: bytes of answers one user has not read yet (all its connections), and all users but root
+#: and hermesd's own together: past half of it their new requests are answered BUSY, and a
+#: connection whose answer would take it past it is closed (else 32 connections of answers
+#: never read took hermesd past its memory budget). Twice the largest answer (MAX_ANSWER).
+UNSENT_PER_UID = 2 * MAX_ANSWER
+UNSENT_OTHERS = 4 * MAX_ANSWER
 
 
 @dataclass(frozen=True)
@@ -45,6 +67,11 @@ class Limits:
     frame_deadline: float = FRAME_DEADLINE
     idle: float = IDLE_TIMEOUT
     send: float = SEND_TIMEOUT
+    audio_per_uid: int = AUDIO_PER_UID
+    audio_others: int = AUDIO_OTHERS
+    audio_total: int = AUDIO_TOTAL
+    unsent_per_uid: int = UNSENT_PER_UID
+    unsent_others: int = UNSENT_OTHERS
 
 
 def is_trusted(uid: int | None) -> bool:
@@ -60,6 +87,8 @@ class Slots:
     connections: Counter[int | None] = field(default_factory=Counter)
     inflight: Counter[int | None] = field(default_factory=Counter)
     others_inflight: int = 0
+    audio: Counter[int | None] = field(default_factory=Counter)  # bytes of recordings held
+    audio_others: int = 0
 
     @property
     def total(self) -> int:
@@ -129,6 +158,45 @@ class Slots:
             inflight.pop(uid, None)  # (not del: Counter's __delitem__ is Python)
         if not (is_trusted(uid) if trusted is None else trusted):
             self.others_inflight -= 1
+
+    def admit_audio(self, uid: int | None, who: str, size: int,
+                    trusted: bool) -> tuple[str, str] | None:
+        """None when `uid` may hold `size` more bytes of recordings (and they are counted);
+        else (cause, reason), naming the limit."""
+        lim = self.limits
+        if not trusted:
+            held = self.audio.get(uid, 0)
+            if held + size > lim.audio_per_uid:
+                return (f"recordings of uid {uid}", f"{who} would hold {held + size} bytes of "
+                        f"recordings being sent or answered, over the {lim.audio_per_uid} one "
+                        "user may (send one recording at a time)")
+            if self.audio_others + size > lim.audio_others:
+                return ("recordings of others", f"users other than root and hermesd's own "
+                        f"would hold {self.audio_others + size} bytes of recordings being sent "
+                        f"or answered, over the {lim.audio_others} they may together")
+        total = self.audio.total()
+        if total + size > lim.audio_total:
+            return ("recordings", f"hermesd would hold {total + size} bytes of recordings being "
+                    f"sent or answered, over its limit of {lim.audio_total}")
+        self.audio[uid] += size
+        if not trusted:
+            self.audio_others += size
+        return None
+
+    def release_audio(self, uid: int | None, size: int, trusted: bool) -> None:
+        """Forget `size` bytes of recordings of `uid` (admitted before)."""
+        if not size:
+            return
+        self.audio[uid] -= size
+        if self.audio[uid] <= 0:
+            del self.audio[uid]
+        if not trusted:
+            self.audio_others -= size
+
+    @staticmethod
+    def audio_causes(uid: int | None) -> list[str]:
+        """The causes of refusal releasing recordings of `uid` may end."""
+        return [f"recordings of uid {uid}", "recordings of others", "recordings"]
 
     @staticmethod
     def request_causes(uid: int | None) -> list[str]:

@@ -15,7 +15,13 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from hermesd.config.model import Access
-from hermesd.control.bounds import MAX_AUDIO_REQUEST, MAX_LISTEN_WINDOW, MAX_REQUEST, MAX_TIMEOUT
+from hermesd.control.bounds import (
+    MAX_AUDIO_REQUEST,
+    MAX_ID,
+    MAX_LISTEN_WINDOW,
+    MAX_REQUEST,
+    MAX_TIMEOUT,
+)
 from hermesd.control.limits import is_trusted
 from hermesd.core.errors import BadRequest, Forbidden, ProtocolError
 from hermesd.core.protocol import FrameDecoder, parse_frame
@@ -159,13 +165,17 @@ def parse(obj: dict[str, Any]) -> Request:
         raise BadRequest("ask: give exactly one of text, audio or audio_wav")
     elif op == "listen" and not 0 < obj.get("window", 10) <= MAX_LISTEN_WINDOW:
         raise BadRequest(f"listen: window must be in (0, {MAX_LISTEN_WINDOW:g}] seconds")
+    request_id = obj.get("id")
+    if request_id.__class__ is str and len(request_id) > MAX_ID:
+        raise BadRequest(f"id is {len(request_id)} characters long, more than the {MAX_ID} an "
+                         "id may have")
     timeout = obj.get("timeout")
     if timeout is not None and not 0 < timeout <= MAX_TIMEOUT:
         raise BadRequest(f"timeout must be in (0, {MAX_TIMEOUT:g}] seconds")
     fields = obj.copy()  # the op's own fields, in the order they came
     for name in _COMMON_KEYS & obj.keys():  # (mostly only `op`: no pass over every field)
         del fields[name]
-    return _new_request(Request, (op, fields, obj.get("id"), obj.get("role"),
+    return _new_request(Request, (op, fields, request_id, obj.get("role"),
                                   bool(obj.get("dry_run", False)), timeout))
 
 
@@ -198,12 +208,22 @@ class RequestDecoder(FrameDecoder):
     that was whole is still answered before the connection is closed. At the end of the stream,
     `finish` takes what is left as the last frame: a client that sends its request and closes
     its side without a final newline is answered too.
+
+    The frames over MAX_REQUEST that `feed` or `finish` returned are also in `large`, with
+    their sizes, until the caller takes them (the server counts the bytes of recordings each
+    user holds); `discard` lets go of an unfinished frame at once (a connection cut).
     """
 
     def __init__(self) -> None:
         super().__init__(MAX_REQUEST)
         self._searched = 0  # bytes of the buffer known to hold no newline
         self.error: ProtocolError | None = None
+        self.large: list[tuple[dict[str, Any], int]] = []
+
+    def discard(self) -> None:
+        """Forget the unfinished frame (its memory too: a recording may be 8 MiB)."""
+        self._buffer = bytearray()
+        self._searched = 0
 
     def feed(self, data: bytes) -> list[dict[str, Any]]:
         if self.error is not None:
@@ -227,7 +247,10 @@ class RequestDecoder(FrameDecoder):
         self._searched = 0
         if not line.strip():
             return None
-        return parse_frame(line)
+        obj = parse_frame(line)
+        if len(line) > MAX_REQUEST:
+            self.large.append((obj, len(line)))
+        return obj
 
     def _feed(self, data: bytes, frames: list[dict[str, Any]]) -> None:
         buffer = self._buffer
@@ -239,6 +262,9 @@ class RequestDecoder(FrameDecoder):
                 limit = MAX_AUDIO_REQUEST if AUDIO_PREFIX.match(data, 0, 64) else MAX_REQUEST
                 if len(data) - 1 > limit:
                     raise ProtocolError(f"frame of {len(data) - 1} bytes exceeds {limit}")
+                frames.append(parse_frame(data[:-1]))
+                self.large.append((frames[-1], len(data) - 1))
+                return
             frames.append(parse_frame(data[:-1]))
             return
         buffer += data
@@ -255,4 +281,7 @@ class RequestDecoder(FrameDecoder):
             self._searched = 0
             if len(line) > limit:
                 raise ProtocolError(f"frame of {len(line)} bytes exceeds {limit}")
-            frames.append(parse_frame(line))
+            obj = parse_frame(line)
+            frames.append(obj)
+            if len(line) > MAX_REQUEST:
+                self.large.append((obj, len(line)))

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from hermesd.answer import Answer, status_of
-from hermesd.control.bounds import MAX_ANSWER
+from hermesd.control.bounds import MAX_ANSWER, MAX_ID, MAX_REQUEST
 from hermesd.control.limits import Limits, OncePerCause, Slots, is_trusted
 from hermesd.control.requests import Peer, RequestDecoder
 from hermesd.core.errors import ErrorCode, ProtocolError
@@ -51,6 +51,10 @@ class ControlServer:
         self._handler = handler
         self._server: asyncio.Server | None = None
         self._connections: set[_Connection] = set()
+        #: connections whose transport is open, closing ones included (their unread answers
+        #: are still held); and how many of other users' have stopped reading theirs
+        self._open: set[_Connection] = set()
+        self._paused_others = 0
         self._slots = Slots(self.limits)
         self._quiet = OncePerCause(log)
         self.bad_frames = 0
@@ -102,10 +106,24 @@ class ControlServer:
 
     def status(self) -> dict[str, Any]:
         return {"connections": self._slots.total, "bad_frames": self.bad_frames,
-                "refused": self.refused, "refusing": self._quiet.active()}
+                "refused": self.refused, "refusing": self._quiet.active(),
+                "recording_bytes": self._slots.audio.total()}
 
     def _connection(self) -> asyncio.BaseProtocol:
         return _Connection(self)
+
+    def _unsent(self, uid: int | None) -> tuple[int, int]:
+        """Bytes of answers not yet read by `uid`, and by all but root and hermesd's own user.
+        Asked only while one of theirs has stopped reading: until then each holds less than
+        its transport's high-water mark."""
+        mine = others = 0
+        for conn in self._open:
+            if not conn.trusted and conn.transport is not None:
+                size = conn.transport.get_write_buffer_size()
+                others += size
+                if conn.peer.uid == uid:
+                    mine += size
+        return mine, others
 
 
 class _Connection(asyncio.BufferedProtocol):
@@ -144,6 +162,11 @@ class _Connection(asyncio.BufferedProtocol):
         self.backlog: deque[dict[str, Any]] = deque()
         self._end_after: tuple[dict[str, Any] | None] | None = None
         self._buffer = memoryview(bytearray(READ_SIZE))  # what each read reads into
+        #: bytes of recordings counted against the peer's share (Slots.admit_audio): of the
+        #: frame being received, and of each one received, by id() of its request, until
+        #: it is answered or dropped
+        self.audio_pending = 0
+        self.audio_held: dict[int, int] = {}
 
     # -- the transport's calls ---------------------------------------------------------------
 
@@ -165,6 +188,7 @@ class _Connection(asyncio.BufferedProtocol):
             return
         self.transport = transport
         server._connections.add(self)
+        server._open.add(self)
         self._arm()
 
     def get_buffer(self, sizehint: int) -> memoryview:
@@ -191,13 +215,15 @@ class _Connection(asyncio.BufferedProtocol):
             else:
                 self.frame_started = None
                 if obj is not None:
-                    self.backlog.append(obj)
+                    kept, last_word = self._hold_audio([obj])
+                    self.backlog.extend(kept)
             self._end_after = (last_word,)
             self._pump()
         return True
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._write_paused = False
+        self._paused(False)
+        self.server._open.discard(self)
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
@@ -208,7 +234,7 @@ class _Connection(asyncio.BufferedProtocol):
     def pause_writing(self) -> None:
         """The peer is not reading its answers: read no more of its requests until it does,
         and cut it if it does not within `send` seconds."""
-        self._write_paused = True
+        self._paused(True)
         if not self.ended and self.transport is not None:
             with contextlib.suppress(RuntimeError):
                 self.transport.pause_reading()
@@ -216,7 +242,7 @@ class _Connection(asyncio.BufferedProtocol):
             self._send_timer = self.loop.call_later(self.limits.send, self._slow_reader)
 
     def resume_writing(self) -> None:
-        self._write_paused = False
+        self._paused(False)
         if self._send_timer is not None:
             self._send_timer.cancel()
             self._send_timer = None
@@ -227,6 +253,11 @@ class _Connection(asyncio.BufferedProtocol):
             with contextlib.suppress(RuntimeError):
                 self.transport.resume_reading()
             self._arm()  # idle counts again
+
+    def _paused(self, paused: bool) -> None:
+        if paused != self._write_paused and not self.trusted:
+            self.server._paused_others += 1 if paused else -1
+        self._write_paused = paused
 
     # -- frames ------------------------------------------------------------------------------
 
@@ -239,14 +270,17 @@ class _Connection(asyncio.BufferedProtocol):
         except ProtocolError as exc:
             self._end(self._bad_frame(str(exc)))
             return
+        refused = None
+        if decoder.large or self.audio_pending or decoder.pending > MAX_REQUEST:
+            frames, refused = self._hold_audio(frames)
         if not decoder.pending:
             self.frame_started = None
         elif frames or not had_partial:
             self.frame_started = now  # a new frame began in this read
         if frames:
             self.idle_since = now
-            if len(frames) == 1 and decoder.error is None and not self.backlog and \
-                    not self._write_paused:
+            if len(frames) == 1 and decoder.error is None and refused is None and \
+                    not self.backlog and not self._write_paused:
                 # one whole request and nothing waiting (most reads): `_pump`, without the
                 # backlog's round trip
                 self._start(frames[0])
@@ -254,9 +288,56 @@ class _Connection(asyncio.BufferedProtocol):
                     self._arm()
                 return
             self.backlog.extend(frames)
-        if decoder.error is not None:  # after the good frames that came before it
+        if refused is not None:  # after the good frames that came before it
+            self._end_after = (refused,)
+        elif decoder.error is not None:  # after the good frames that came before it
             self._end_after = (self._bad_frame(str(decoder.error)),)
         self._pump()
+
+    def _hold_audio(self, frames: list[dict[str, Any]]) -> tuple[list[dict[str, Any]],
+                                                                  dict[str, Any] | None]:
+        """Count the recordings this connection now holds (the frames over MAX_REQUEST just
+        received, and the one still coming) against the peer's share. The frames to start,
+        and the refusal that ends the connection after them when the share is exceeded: the
+        frame over it, and all after it, are dropped."""
+        slots, uid, trusted = self.server._slots, self.peer.uid, self.trusted
+        decoder = self.decoder
+        slots.release_audio(uid, self.audio_pending, trusted)
+        self.audio_pending = 0
+        large, decoder.large = decoder.large, []
+        for obj, size in large:
+            refusal = slots.admit_audio(uid, self.peer.describe(), size, trusted)
+            if refusal is not None:
+                return frames[:next(i for i, f in enumerate(frames) if f is obj)], \
+                    self._refuse_audio(refusal)
+            self.audio_held[id(obj)] = size
+        if decoder.pending > MAX_REQUEST:
+            refusal = slots.admit_audio(uid, self.peer.describe(), decoder.pending, trusted)
+            if refusal is not None:
+                return frames, self._refuse_audio(refusal)
+            self.audio_pending = decoder.pending
+        return frames, None
+
+    def _refuse_audio(self, refusal: tuple[str, str]) -> dict[str, Any]:
+        cause, reason = refusal
+        self.server.refused += 1
+        self.server._quiet.warn(cause, "refusing a recording on the control socket: %s; "
+                                "closing that connection", reason)
+        self.decoder.discard()  # read no more of it, and hold none of it
+        self.frame_started = None
+        return _error(ErrorCode.BUSY, f"{reason}; closing this connection")
+
+    def _release_audio(self, key: int) -> None:
+        """The recording of request `key` (if it was one) is answered or dropped."""
+        size = self.audio_held.pop(key, 0)
+        if size:
+            self.server._slots.release_audio(self.peer.uid, size, self.trusted)
+            self._audio_released()
+
+    def _audio_released(self) -> None:
+        if self.server._quiet.holding:
+            for cause in self.server._slots.audio_causes(self.peer.uid):
+                self.server._quiet.clear(cause, f"recordings accepted again ({cause})")
 
     def _pump(self) -> None:
         """Start the requests read, until the peer stops reading its answers (then the rest
@@ -283,18 +364,40 @@ class _Connection(asyncio.BufferedProtocol):
             refusal = (f"connection full: uid {self.peer.uid}", "too many requests in flight "
                        f"on this connection (at most {self.limits.per_connection})")
         else:
-            refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
-                                                       self.trusted)
+            refusal = None
+            if self.server._paused_others and not self.trusted:
+                refusal = self._unread_refusal()
+            if refusal is None:
+                refusal = self.server._slots.admit_request(self.peer.uid, self.peer.describe(),
+                                                           self.trusted)
         if refusal is not None:
             cause, reason = refusal
             self.server.refused += 1
             self.server._quiet.warn(cause, "refusing control requests: %s", reason)
+            self._release_audio(id(obj))
             self._send(_error(ErrorCode.BUSY, reason, obj))
             return
         self.inflight[id(obj)] = self.loop.create_task(self._answer(obj))
 
+    def _unread_refusal(self) -> tuple[str, str] | None:
+        """Why a request may not start while its user (or all other users) have half their
+        share of answers unread: its answer could only take them past it."""
+        lim = self.limits
+        mine, others = self.server._unsent(self.peer.uid)
+        if mine >= lim.unsent_per_uid // 2:
+            return (f"unread answers of uid {self.peer.uid}", f"{self.peer.describe()} has "
+                    f"{mine} bytes of answers not yet read, over half of the "
+                    f"{lim.unsent_per_uid} one user may; read them first")
+        if others >= lim.unsent_others // 2:
+            return ("unread answers of others", f"users other than root and hermesd's own have "
+                    f"{others} bytes of answers not yet read, over half of the "
+                    f"{lim.unsent_others} they may together")
+        return None
+
     def _done(self, key: int) -> None:
         """A request is answered (or its connection aborted): its slot is free. Once only."""
+        if self.audio_held:
+            self._release_audio(key)
         if self.inflight.pop(key, None) is None:
             return
         slots = self.server._slots
@@ -324,8 +427,7 @@ class _Connection(asyncio.BufferedProtocol):
                 answer = _error(ErrorCode.INTERNAL, "hermesd failed on this request "
                                                     f"({type(exc).__name__}); it is logged")
             request_id = obj.get("id")
-            # a tuple, not `str | int`: that builds a union object on every request
-            if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+            if _echoed(request_id):
                 answer["id"] = request_id
             self._send(answer)
         finally:  # here, not in a done callback: one loop callback less on every request
@@ -338,12 +440,37 @@ class _Connection(asyncio.BufferedProtocol):
             # nothing that is not strict JSON leaves hermesd: say what went wrong instead
             self.server._quiet.warn("unencodable answers", "a control answer to %s could not "
                                     "be sent as it was (a bug): %s", self.peer.describe(), exc)
-            frame = encode_json(_error(ErrorCode.INTERNAL, f"the answer could not be encoded: "
-                                                           f"{exc}", answer))
+            try:
+                frame = encode_json(_error(ErrorCode.INTERNAL, "the answer could not be "
+                                           f"encoded: {exc}", answer))
+            except ProtocolError:  # not even with its id: without it, never nothing at all
+                frame = encode_json(_error(ErrorCode.INTERNAL, "the answer could not be "
+                                           f"encoded: {exc}"))
         transport = self.transport
         if transport is None or transport.is_closing():
             return
+        if self.server._paused_others and not self.trusted and self._over_unread(len(frame)):
+            transport.abort()
+            return
         transport.write(frame)  # a full buffer pauses reading (pause_writing), never this
+
+    def _over_unread(self, size: int) -> bool:
+        """Whether an answer of `size` bytes would take this user (or all other users) past
+        their share of answers not yet read; if so, it is logged: the connection is cut."""
+        lim = self.limits
+        mine, others = self.server._unsent(self.peer.uid)
+        if mine + size > lim.unsent_per_uid:
+            cause, limit, whose = (f"unread answers of uid {self.peer.uid}",
+                                   lim.unsent_per_uid, "one user may hold")
+        elif others + size > lim.unsent_others:
+            cause, limit, whose = ("unread answers of others", lim.unsent_others,
+                                   "all users but root and hermesd's own may hold")
+        else:
+            return False
+        self.server._quiet.warn(cause, "control client %s does not read its answers: one of "
+                                "%d bytes would go past the %d bytes of unread answers %s; "
+                                "closing", self.peer.describe(), size, limit, whose)
+        return True
 
     def _slow_reader(self) -> None:
         self._send_timer = None
@@ -418,7 +545,15 @@ class _Connection(asyncio.BufferedProtocol):
         if self.ended:
             return
         self.ended = True
+        if self.audio_held:
+            for obj in self.backlog:
+                self._release_audio(id(obj))
         self.backlog.clear()  # only when cut: else they have all been started
+        self.decoder.discard()  # an unfinished frame is never finished now
+        if self.audio_pending:
+            self.server._slots.release_audio(self.peer.uid, self.audio_pending, self.trusted)
+            self.audio_pending = 0
+            self._audio_released()
         if self._timer is not None:
             self._timer.cancel()
             self._timer = self._timer_at = None
@@ -469,9 +604,18 @@ def _error(code: ErrorCode, message: str, request: dict[str, Any] | None = None)
     out = Answer(status_of(code), "direct", None, error={"code": code.value, "message": message},
                  reply=message).to_dict()
     request_id = request.get("id") if request else None
-    if isinstance(request_id, (str, int)) and not isinstance(request_id, bool):
+    if _echoed(request_id):
         out["id"] = request_id
     return out
+
+
+def _echoed(request_id: object) -> bool:
+    """Whether an answer carries this `id`: an integer, or a string of at most MAX_ID
+    characters (a longer one is refused by name, in requests.parse, and not echoed)."""
+    # a tuple, not `str | int`: that builds a union object on every request
+    if not isinstance(request_id, (str, int)) or isinstance(request_id, bool):
+        return False
+    return not isinstance(request_id, str) or len(request_id) <= MAX_ID
 
 
 def _peer(transport: asyncio.BaseTransport) -> Peer:

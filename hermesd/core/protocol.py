@@ -109,6 +109,9 @@ def parse_frame(line: bytes) -> dict[str, Any]:
     try:
         obj = strict_json.loads(line)
     except ProtocolError as exc:
+        if line.startswith(b"\xef\xbb\xbf"):  # else "Expecting value", which hides it
+            raise ProtocolError("frame begins with a UTF-8 byte-order mark (EF BB BF); send "
+                                "the JSON without one") from None
         raise ProtocolError(f"frame is not valid JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise ProtocolError(f"frame is a JSON {type(obj).__name__}, not an object")

@@ -81,3 +81,12 @@ def test_the_largest_recording_hermesctl_sends_fits_the_daemons_frame(tmp_path: 
     wav.write_bytes(b"\xff" * (MAX_RECORDING + 1))
     with pytest.raises(ctl.Usage, match="larger than"):
         ctl.make_request(args)
+
+
+def test_a_frame_with_a_byte_order_mark_is_refused_naming_it() -> None:
+    with pytest.raises(ProtocolError, match=r"begins with a UTF-8 byte-order mark \(EF BB BF\)"):
+        RequestDecoder().feed(b'\xef\xbb\xbf{"op": "status"}\n')
+    decoder = RequestDecoder()  # assembled from pieces too
+    assert decoder.feed(b'\xef\xbb\xbf{"op": ') == []
+    with pytest.raises(ProtocolError, match="byte-order mark"):
+        decoder.feed(b'"status"}\n')

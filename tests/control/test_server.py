@@ -139,3 +139,35 @@ def test_requests_pipelined_on_one_connection(daemon: RunningDaemon) -> None:
             buf += sock.recv(65536)
     ids = sorted(json.loads(line)["id"] for line in buf.splitlines())
     assert ids == sorted(f"r{i}" for i in range(10))
+
+
+def _answers_to(path: str, frame: bytes) -> list[dict[str, Any]]:
+    """Every answer to `frame` sent on a connection of its own, closed after it."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(20)
+        sock.connect(path)
+        sock.sendall(frame)
+        sock.shutdown(socket.SHUT_WR)
+        buf = b""
+        while chunk := sock.recv(1 << 20):
+            buf += chunk
+    return [json.loads(line) for line in buf.splitlines()]
+
+
+@pytest.mark.parametrize("op", ['"op": "ask", "audio_wav": "UklGRg=="', '"op": "status"'])
+def test_an_over_long_id_is_refused_by_name_and_not_echoed(daemon: RunningDaemon,
+                                                          op: str) -> None:
+    """An id of 5 MiB (in an audio ask, which may be 8 MiB) made an answer too large to send,
+    and the request got none at all; now it is refused, naming the id, and the daemon goes on.
+    (60 KiB in a plain request: the same, within the 64 KiB frame.)"""
+    size = 5 * 1024 * 1024 if "audio" in op else 60 * 1024
+    frame = b'{%s, "id": "%s"}\n' % (op.encode(), b"x" * size)
+    (answer,) = _answers_to(str(daemon.socket), frame)
+    assert (answer["status"], answer["error"]["code"]) == ("rejected", "BAD_REQUEST")
+    assert answer["error"]["message"] == (f"id is {size} characters long, more than the 256 "
+                                          "an id may have")
+    assert "id" not in answer
+    (answer,) = _answers_to(str(daemon.socket), b'{%s, "id": "%s"}\n' % (op.encode(),
+                                                                         b"x" * 256))
+    assert answer["id"] == "x" * 256  # the longest id is echoed as before
+    assert daemon.request({"op": "status", "id": 1})["id"] == 1  # and the daemon goes on
