@@ -471,9 +471,10 @@ class ModelStage:
                 missing.append(t)  # "brine": the plant has none; "sludge" of the influent
             elif "medium" in t.kinds and self._another_medium(t, profile):
                 missing.append(t)  # "water tank 2 level" of oil tank 2
-        for t in found:
+        for t in found if not a.wants_write else ():
             k = t.index + 1
             if t not in missing and k < len(a.toks) and a.toks[k].is_number and \
+                    not a.toks[t.index].zh and not unit_after(a.toks, k) and \
                     a.toks[k].text not in profile.ids and explained(t, profile, found) <= NEAR:
                 missing.append(t)  # "grip force on cabin 12": a thing numbered so, which
                 # the point (the haul rope's tension) is not
