@@ -211,7 +211,7 @@ class Engine:
             spec = self.supervisor.get(tool).connected().actions.get(action)
             if spec is None:
                 raise BadRequest(f"tool {tool} has no action {action!r}")
-            checks = self.policy.check_call(ctx, tool, spec)
+            checks = self.policy.check_call(ctx, tool, spec, args)
             _check_deadline(ctx, args)
             if ctx.dry_run:
                 return self._finish(ctx, timer, Answer(

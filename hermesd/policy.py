@@ -25,10 +25,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from hermesd.config.drivers.modbus import span
 from hermesd.config.model import Access, Point, Role
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, Forbidden, Rejected
 from hermesd.core.protocol import ActionSpec
+from hermesd.core.registers import BIT_TABLES, WORDS
 from hermesd.registry import Registry, coerce_value, format_value
 
 log = logging.getLogger(__name__)
@@ -135,9 +137,12 @@ class Policy:
         checks.append(self._rate(ctx, role, consume=not ctx.dry_run))
         return value, checks
 
-    def check_call(self, ctx: RequestContext, tool: str, spec: ActionSpec) -> list[str]:
+    def check_call(self, ctx: RequestContext, tool: str, spec: ActionSpec,
+                   args: Mapping[str, Any] | None = None) -> list[str]:
         """A direct tool call (`call`): never to hermesd's own workers; `raw_read` for any
-        action, `raw_write` (and a write of the requester's rate) for one with a device effect."""
+        action, `raw_write` (and a write of the requester's rate) for one with a device effect;
+        and a raw write never to the registers or coils of a configured point, whose own
+        writability and range only a write of the point by name checks."""
         role = self.role(ctx)
         worker = INTERNAL_TOOLS.get(tool)
         if worker is not None:
@@ -147,7 +152,17 @@ class Policy:
             if not role.raw_write:
                 raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which writes "
                                 "to devices directly (needs raw_write)")
+            written = args or {}
+            covered = self._configured_under(written)
+            if covered is not None:
+                table = written.get("table")
+                what = "coil" if table == "coil" else f"{table} register"
+                raise Forbidden(
+                    f"{what} {written.get('address')} on {written.get('device')} holds the "
+                    f"configured point {covered.label()} ({covered.id}); write it by name, so "
+                    "that its writability and range are checked")
             return [f"role {role.name} may write raw ({tool}.{spec.name})",
+                    "no configured point is on the registers written",
                     self._rate(ctx, role, consume=not ctx.dry_run)]
         if not role.raw_read:
             what = "reads devices directly" if spec.effect == "read" else \
@@ -155,6 +170,30 @@ class Policy:
             raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which {what} "
                             "(needs raw_read)")
         return [f"role {role.name} may call {tool}.{spec.name}"]
+
+    def _configured_under(self, args: Mapping[str, Any]) -> Point | None:
+        """The configured point whose registers (or coils) a raw write's span touches, if any:
+        `device`, `table`, `address`, and as many as its `values`, or as its one `value`'s
+        `type` (or `length`) takes."""
+        device, table, address = args.get("device"), args.get("table"), args.get("address")
+        if not isinstance(device, str) or not isinstance(address, int):
+            return None
+        values = args.get("values")
+        if isinstance(values, list) and values:
+            count = len(values)
+        elif table in BIT_TABLES:
+            count = 1
+        else:
+            length = args.get("length")
+            count = WORDS.get(str(args.get("type")), length if isinstance(length, int) else 1)
+        last = address + count - 1
+        for point in self.registry:
+            if point.device != device or point.params.get("table") != table:
+                continue
+            taken = span(point.params)
+            if taken is not None and taken[0] <= last and address <= taken[1]:
+                return point
+        return None
 
     # -- write rate ------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 from types import MappingProxyType
+from typing import Any
 
 import pytest
 import yaml
@@ -12,7 +13,8 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from hermesd.config import load_config
-from hermesd.config.model import Access, Config, Role
+from hermesd.config.drivers.modbus import span
+from hermesd.config.model import Access, Config, Point, Role
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, Forbidden, Rejected
 from hermesd.core.protocol import ActionSpec
@@ -286,3 +288,57 @@ def test_text_written_to_a_device_holds_no_control_or_format_character(
     if before + after:
         value, _ = policy.check_write(_ctx("operator", dry_run=True), point, before + after)
         assert value == before + after  # printable text of any script still goes
+
+
+# -- a raw write never reaches a configured point ----------------------------------------------
+
+RAW_WRITE = ActionSpec("write_registers", "", {"type": "object"}, {"type": "object"}, "write")
+
+
+def _raw_policy(config: Config) -> Policy:
+    return Policy(_access(read=True, write=True, raw_read=True, raw_write=True),
+                  Registry.build(config))
+
+
+def _modbus_points(config: Config) -> list[Point]:
+    return [p for p in config.points.values() if p.driver == "modbus"
+            and isinstance(p.params.get("address"), int)]
+
+
+def test_a_raw_write_to_any_register_of_a_configured_point_is_refused(config: Config) -> None:
+    """A raw write (by words or `call`) to a register of a configured point would get round
+    the point's writability and range: "set holding register 40001 on plc7 to 9999" wrote 9999
+    into a speed of range 0..1500 (review atk7, F11). It is refused, naming the point, whichever
+    of its registers the write begins at or spans."""
+    policy = _raw_policy(config)
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    points = _modbus_points(config)
+    assert points
+    for point in points:
+        first, last, _ = span(point.params) or (0, 0, None)
+        table = point.params["table"]
+        for address in {first, last, max(0, first - 1)}:
+            values: list[Any] = [True] * (first - address + 1) if table == "coil" else \
+                [0] * (first - address + 1)
+            args = {"device": point.device, "table": table, "address": address,
+                    "values": values}
+            # (from the register before, it may name the point there first)
+            with pytest.raises(Forbidden, match="holds the configured point .*; write it by "
+                                                "name"):
+                policy.check_call(ctx, "modbus", RAW_WRITE, args)
+
+
+def test_a_raw_write_beside_every_configured_point_is_allowed(config: Config) -> None:
+    """Raw access stays what it is for: the registers the config does not name."""
+    policy = _raw_policy(config)
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    taken = {(p.device, p.params["table"], a) for p in _modbus_points(config)
+             for a in range((span(p.params) or (0, -1, None))[0],
+                            (span(p.params) or (0, -1, None))[1] + 1)}
+    device = next(iter({p.device for p in _modbus_points(config)}))
+    free = next(a for a in range(1000, 60000) if (device, "holding", a) not in taken
+                and (device, "holding", a + 1) not in taken)
+    checks = policy.check_call(ctx, "modbus", RAW_WRITE, {
+        "device": device, "table": "holding", "address": free, "value": 7.5,
+        "type": "float32"})
+    assert "no configured point is on the registers written" in checks

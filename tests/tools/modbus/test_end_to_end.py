@@ -192,8 +192,15 @@ def test_bad_writes_send_nothing(daemon_runner: DaemonRunner, sim_runner: SimRun
         (("--role", "operator", "ask", "set holding register 40011 on plc to 5"),
          "forbidden", "FORBIDDEN"),
         (("--role", "engineer", "call", "modbus.write_registers",
-          '{"device": "plc", "table": "holding", "address": 10, "values": [70000]}'),
+          '{"device": "plc", "table": "holding", "address": 15, "values": [70000]}'),
          "rejected", "BAD_REQUEST"),
+        # raw access is for the registers the config does not name: the speed's own range and
+        # writability are checked only when it is written by name
+        (("--role", "engineer", "call", "modbus.write_registers",
+          '{"device": "plc", "table": "holding", "address": 10, "values": [9999]}'),
+         "forbidden", "FORBIDDEN"),
+        (("--role", "engineer", "ask", "set holding register 40011 on plc to 9999"),
+         "forbidden", "FORBIDDEN"),
     ]
     for args, status, code in refused:
         answer = d.ctl_json(*args)[1]
@@ -221,12 +228,19 @@ def test_raw_registers_by_asking(daemon_runner: DaemonRunner, sim_runner: SimRun
     assert "raw_read" in answer["error"]["message"]
     answer = d.ctl_json("--role", "engineer", "ask",
                         "set holding register 40011 on plc to 1000")[1]
+    assert answer["status"] == "forbidden", answer  # the speed's register: write it by name
+    assert "(speed); write it by name" in answer["error"]["message"]
+    assert sim.ctl("get", point="speed")["value"] == 1200
+    answer = d.ctl_json("--role", "engineer", "ask",
+                        "set holding register 40016 on plc to 1000")[1]
     assert answer["status"] == "ok" and answer["reply"].endswith("confirmed.")
-    assert sim.ctl("get", point="speed")["value"] == 1000
+    answer = d.ctl_json("--role", "engineer", "ask", "read holding register 40016 on plc")[1]
+    assert answer["result"]["value"]["registers"] == [1000]
     answer = d.ctl_json("--role", "engineer", "--dry-run", "ask",
-                        "set holding register 40011 on plc to 7")[1]
+                        "set holding register 40016 on plc to 7")[1]
     assert answer["status"] == "dry_run"
-    assert sim.ctl("get", point="speed")["value"] == 1000
+    answer = d.ctl_json("--role", "engineer", "ask", "read holding register 40016 on plc")[1]
+    assert answer["result"]["value"]["registers"] == [1000]
     audit = (d.state_dir / "audit.jsonl").read_text()
     assert '"name":"modbus.write_registers"' in audit.replace(" ", "")
 
