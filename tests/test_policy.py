@@ -323,8 +323,8 @@ def test_a_raw_write_to_any_register_of_a_configured_point_is_refused(config: Co
             args = {"device": point.device, "table": table, "address": address,
                     "values": values}
             # (from the register before, it may name the point there first)
-            with pytest.raises(Forbidden, match="holds the configured point .*; write it by "
-                                                "name"):
+            with pytest.raises(Forbidden, match=r"holds the configured point .*; write it by "
+                                                r"name"):
                 policy.check_call(ctx, "modbus", RAW_WRITE, args)
 
 
