@@ -84,6 +84,7 @@ class Daemon:
         self.reloads: dict[str, Any] = {"ok": 0, "refused": 0, "last_error": None}
         self._stop = asyncio.Event()
         self._reload_task: asyncio.Task[bool] | None = None
+        self._reload_again = False  # a SIGHUP came while a reload ran
         self._tasks: asyncio.TaskGroup | None = None
         self.loop_lag = 0.0
         self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail,
@@ -222,8 +223,20 @@ class Daemon:
 
     def request_reload(self) -> None:
         if self._reload_task is None or self._reload_task.done():
-            self._reload_task = asyncio.get_running_loop().create_task(self.reload(),
+            self._reload_task = asyncio.get_running_loop().create_task(self._reload_all(),
                                                                        name="reload")
+        elif not self._reload_again:
+            # the running reload read the file before this SIGHUP: one more follows it (any
+            # number of SIGHUPs meanwhile make one), so the newest file is the one applied
+            self._reload_again = True
+            log.info("reload asked for while one runs; another follows it")
+
+    async def _reload_all(self) -> bool:
+        ok = await self.reload()
+        while self._reload_again:
+            self._reload_again = False
+            ok = await self.reload()
+        return ok
 
     async def reload(self) -> bool:
         self.notifier.reloading()

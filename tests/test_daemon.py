@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Any
 
 from tests.support import procfs
@@ -129,6 +130,61 @@ def test_sighup_with_a_bad_config_keeps_the_running_one(daemon_runner: DaemonRun
     assert "fan_speed.max" in status["reloads"]["last_error"]
     code, answer = d.ctl_json("--role", "operator", "write", "fan_speed", "2500")
     assert (code, answer["status"]) == (0, "ok")  # the old range (max 3000) still applies
+    assert d.terminate() == 0
+
+
+def test_a_sighup_during_a_reload_is_followed_by_another(daemon_runner: DaemonRunner) -> None:
+    """A reload reads the file when it starts; a SIGHUP for a newer file while it runs (the tool
+    slow to take its new settings, or two quick `systemctl reload`s) used to be dropped, and the
+    newer file never applied while `status` said all reloads went well (review atk7, F8)."""
+    d = daemon_runner.start(_plant())
+    tool = d.tool_pid("oven")
+    assert tool is not None
+    first = _plant()
+    first["devices"]["oven"]["points"]["door_open"] = {"name": "Oven door", "type": "bool",
+                                                      "params": {"value": False}}
+    daemon_runner.write_config(first)
+    os.kill(tool, signal.SIGSTOP)  # the tool takes its new settings only when let go
+    try:
+        d.notify.messages.clear()
+        d.proc.send_signal(signal.SIGHUP)
+        d.notify.wait_for(lambda m: "RELOADING=1" in m)  # the first file is read
+        second = _plant()
+        second["devices"]["oven"]["points"]["lamp_on"] = {
+            "name": "Oven lamp", "type": "bool", "params": {"value": True}}
+        daemon_runner.write_config(second)
+        d.proc.send_signal(signal.SIGHUP)
+        d.wait_until(lambda: "another follows it" in d.log, what="the second reload queued")
+    finally:
+        os.kill(tool, signal.SIGCONT)
+    d.wait_until(lambda: d.status()["reloads"]["ok"] == 2, what="two reloads")
+    code, answer = d.ctl_json("read", "lamp_on")  # the newer file is the one running
+    assert (code, answer["result"]["value"]) == (0, True)
+    assert d.ctl_json("read", "door_open")[1]["status"] == "rejected"
+    assert d.terminate() == 0
+
+
+def test_a_config_that_is_no_regular_file_is_refused_at_once(daemon_runner: DaemonRunner,
+                                                             tmp_path: Path) -> None:
+    """A FIFO put where the config was held the whole daemon in open() until someone wrote to
+    it: control socket, tool pings and the watchdog stopped (review atk7, F9)."""
+    d = daemon_runner.start(_plant())
+    path = d.config_path
+    kept = tmp_path / "kept.yaml"
+    os.replace(path, kept)
+    os.mkfifo(path)
+    try:
+        d.notify.messages.clear()
+        d.proc.send_signal(signal.SIGHUP)
+        ready = d.notify.wait_for(lambda m: "READY=1" in m)
+        assert "reload refused (1 problem)" in ready
+        status = d.status()
+        assert "is not a regular file (it is a FIFO)" in status["reloads"]["last_error"]
+        code, answer = d.ctl_json("read", "oven_temp")
+        assert code == 0 and answer["status"] == "ok"
+    finally:
+        os.unlink(path)
+        os.replace(kept, path)
     assert d.terminate() == 0
 
 

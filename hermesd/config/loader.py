@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import stat
 from dataclasses import MISSING, fields, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -59,11 +60,49 @@ TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "inten
 
 
 
+#: the largest config file read (a plant of thousands of points is well under 1 MiB)
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+
+
+def _read_regular(source: Path) -> bytes:
+    """The bytes of a regular file of at most MAX_CONFIG_BYTES. Opened without blocking and
+    refused by name when it is no regular file: a FIFO put where the config was would hold the
+    daemon's loop until someone wrote to it, and /dev/zero would be read until memory ran out."""
+    fd = os.open(source, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            raise ConfigError([("(file)", f"{source} is not a regular file (it is a "
+                                          f"{_file_kind(mode)})")])
+        chunks = []
+        size = 0
+        while size <= MAX_CONFIG_BYTES:
+            chunk = os.read(fd, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > MAX_CONFIG_BYTES:
+        raise ConfigError([("(file)", f"{source} is larger than {MAX_CONFIG_BYTES} bytes")])
+    return b"".join(chunks)
+
+
+def _file_kind(mode: int) -> str:
+    for test, kind in ((stat.S_ISFIFO, "FIFO"), (stat.S_ISCHR, "character device"),
+                       (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket"),
+                       (stat.S_ISDIR, "directory")):
+        if test(mode):
+            return kind
+    return "special file"
+
+
 def load_config(path: str | os.PathLike[str]) -> Config:
     """Read, validate and freeze a config file; raises ConfigError listing every problem."""
     source = Path(os.path.normpath(Path(path).absolute()))
     try:
-        text = source.read_text(encoding="utf-8")
+        text = _read_regular(source).decode("utf-8")
     except OSError as exc:
         raise ConfigError([("(file)", f"cannot read {source}: {exc.strerror or exc}")]) from None
     except UnicodeDecodeError:
