@@ -446,6 +446,10 @@ class ModelStage:
             if t.kinds == {"modifier"} and self._rival(t, profile, others, found):
                 missing.append(t)  # "outside" of a boiler's temperature, and the outdoor one
                 continue
+            if t.kinds == {"state"} and profile.point.kind != "bool" and any(
+                    o.point.kind == "bool" and explained(t, o, found) > NEAR for o in others):
+                missing.append(t)  # "burner lit or not" of the burner's output in %, beside
+                continue  # the burner's on/off
             if not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))

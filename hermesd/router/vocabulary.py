@@ -288,7 +288,7 @@ FILLERS = frozenset("""
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset(
     "running run operating active enabled working going open on spinning started stopped closed "
-    "off".split())
+    "off lit engaged disengaged energised energized".split())
 #: "what speed is it running at": a verb of motion before "at" says nothing of the point
 MOTION_AT = frozenset("running going turning spinning doing sitting working".split())
 
