@@ -36,6 +36,7 @@ from hermesd.core.errors import (
     HermesError,
     ProtocolError,
     Rejected,
+    Unanswered,
     UnknownPoint,
 )
 from hermesd.dispatcher import Dispatcher
@@ -50,6 +51,7 @@ from hermesd.replies import (
     read_many_reply,
     read_reply,
     respond_reply,
+    unsure_write_reply,
     write_reply,
 )
 from hermesd.router import Router
@@ -227,6 +229,12 @@ class Engine:
             if route != "direct":  # an asked command that may not act: a refusal, as in _execute
                 act = respond("not_allowed", refused=act.to_dict())
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
+        except Unanswered as exc:
+            if spec is None or spec.effect != "write":
+                return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
+            unsure = f"{exc.message}; the write may or may not have taken effect"
+            return self._finish(ctx, timer, failure(exc.code, unsure, route=route, action=act,
+                                                    reply=f"Not sure it was done: {unsure}."))
         except HermesError as exc:
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
         return self._finish(ctx, timer, Answer("ok", route, act, result={"value": value},
@@ -396,7 +404,18 @@ class Engine:
         except AuditUnavailable as exc:
             raise HermesError(f"writes are refused: {exc}", code=ErrorCode.INTERNAL) from None
         started = time.perf_counter()
-        outcome = await self.dispatcher.write(ctx, point, value)
+        try:
+            outcome = await self.dispatcher.write(ctx, point, value)
+        except Unanswered as exc:
+            # the tool was sent the write and did not answer: it may have done it (begun in
+            # time, ended late); never "could not do that" for a write that may be done
+            unsure = f"{exc.message}; the write may or may not have taken effect"
+            return failure(exc.code, unsure, route=route, action=action,
+                           reply=unsure_write_reply(point, value, exc.message, zh))
+        except HermesError as exc:
+            # answered with the checked action, as its intent was recorded: the audit's `done`
+            # record then carries the value as the intent did (444, not the words "444")
+            return self._failed(ctx, route, action, exc, zh)
         timings = {"dispatch": (time.perf_counter() - started) * 1000}
         if outcome.confirmed is False:
             # sent, but the device does not show it: never `ok` with the value we wished for

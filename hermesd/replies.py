@@ -125,6 +125,16 @@ def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = Fal
     return f"{_name(point, zh)} set to {shown}."
 
 
+def unsure_write_reply(point: Point, value: Any, why: str, zh: bool = False) -> str:
+    """A write sent to its tool that got no answer in time: it may or may not have been done."""
+    shown = _shown(point, value, zh, exact=True)
+    if zh:
+        return (f"不确定是否已将{_name(point, zh)}设为{shown}：{why}；该写入可能已生效，也可能未生效。"
+                f"请读取{_name(point, zh)}确认。")
+    return (f"Not sure whether {_name(point, zh)} was set to {shown}: {why}; the write may or "
+            f"may not have taken effect. Read {_name(point, zh)} to see.")
+
+
 def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False, *,
                   points: list[Point] | None = None) -> str:
     if points:
