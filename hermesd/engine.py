@@ -525,7 +525,8 @@ class Engine:
                 kept = reported(point, value)
             except ValueError as exc:
                 raise ProtocolError(f"value from tool {tool}: {exc}") from None
-            self.cache.update(point.id, kept, float(ts))
+            # `retained`: a broker's stored copy of the state, of unknown age (see cache.py)
+            self.cache.update(point.id, kept, float(ts), retained=item.get("retained") is True)
         fresh = data.get("fresh", [])
         if not isinstance(fresh, list):
             raise ProtocolError("values: fresh must be a list")
