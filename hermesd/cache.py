@@ -15,6 +15,12 @@ stepped back, or a device keeps its own) is never fresh: it is judged stale, "ti
 the future", however young it looks, and any later reading replaces it, even one stamped
 before it. Otherwise a value stamped an hour ahead would stay "good, age 0" for that hour.
 
+Each point's definition has a fingerprint (registry.fingerprint: its device, register, type,
+scale, unit, topic ...), kept with its value in the snapshot. A reload or restart that
+redefines a point drops the value read under the old definition: 21.5 read as °C at one
+register is no value of the point that now reads °F at another. (A snapshot entry without
+one, from before fingerprints, is restored as ever: stale until confirmed.)
+
 A reading `retained` is an MQTT broker's stored copy of a state, sent at every (re)subscribe: of
 unknown age (the device that sent it may be long gone), so it is shown, stamped when it
 arrived, but always stale until a live message confirms a value. One equal to the value kept
@@ -99,8 +105,11 @@ class ValueCache:
 
     def __init__(self, path: Path, max_ages: Mapping[str, float | None],
                  devices_of: Mapping[str, str], *, persist_interval: float = 10.0,
-                 refresh_interval: float = 60.0, executor: Executor | None = None) -> None:
+                 refresh_interval: float = 60.0, executor: Executor | None = None,
+                 fingerprints: Mapping[str, str] | None = None) -> None:
         self.path = path
+        #: each point's definition's fingerprint (none given: values are kept by id alone)
+        self._fingerprints = dict(fingerprints or {})
         self._executor = executor  # the thread that does the blocking write and fsync
         self.persist_interval = persist_interval
         self.refresh_interval = refresh_interval
@@ -116,11 +125,20 @@ class ValueCache:
 
     # -- configuration ---------------------------------------------------------------------
 
-    def reconfigure(self, max_ages: Mapping[str, float | None], devices_of: Mapping[str, str]) -> None:
-        """Adopt a new point set; readings of points that no longer exist are dropped."""
+    def reconfigure(self, max_ages: Mapping[str, float | None], devices_of: Mapping[str, str],
+                    fingerprints: Mapping[str, str] | None = None) -> None:
+        """Adopt a new point set; readings of points that no longer exist are dropped, and
+        those of points whose definition changed (their fingerprint, when given)."""
         self._max_ages = dict(max_ages)
         self._device_of = dict(devices_of)
-        for pid in [p for p in self._readings if p not in self._max_ages]:
+        old, self._fingerprints = self._fingerprints, dict(fingerprints or {})
+        redefined = [p for p in self._readings if p in self._max_ages and p in old
+                     and self._fingerprints.get(p, old[p]) != old[p]]
+        if redefined:
+            log.info("dropped the last value of %d redefined point(s) (a value read under "
+                     "the old definition is not theirs), e.g. %s", len(redefined),
+                     ", ".join(redefined[:3]))
+        for pid in [p for p in self._readings if p not in self._max_ages] + redefined:
             del self._readings[pid]
         for dev in [d for d in self._devices if d not in set(self._device_of.values())]:
             del self._devices[dev]
@@ -338,11 +356,19 @@ class ValueCache:
             values = data["values"]
             if not isinstance(values, dict):
                 raise TypeError("values is not an object")
+            redefined = []
             for pid, entry in values.items():
                 if pid in self._max_ages and isinstance(entry, dict) \
                         and isinstance(entry.get("ts"), int | float) and "v" in entry \
                         and not isinstance(entry["ts"], bool) and _a_time(entry["ts"]):
+                    saved = entry.get("f")
+                    if isinstance(saved, str) and saved != self._fingerprints.get(pid, saved):
+                        redefined.append(pid)  # read under another definition: not its value
+                        continue
                     self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
+            if redefined:
+                log.info("did not restore the last value of %d point(s) redefined since it "
+                         "was saved, e.g. %s", len(redefined), ", ".join(redefined[:3]))
             now = time.time()
             ahead = [r.point for r in self._readings.values() if _ahead(r.ts, now)]
             if ahead:  # judged stale, and replaced by the first reading after the restart
@@ -358,7 +384,9 @@ class ValueCache:
             self._readings.clear()
 
     def snapshot(self) -> bytes:
-        values = {r.point: {"v": r.value, "ts": r.ts} for r in self._readings.values()}
+        marks = self._fingerprints
+        values = {r.point: {"v": r.value, "ts": r.ts, "f": marks[r.point]} if r.point in marks
+                  else {"v": r.value, "ts": r.ts} for r in self._readings.values()}
         data = {"version": FORMAT_VERSION, "saved": time.time(), "values": values}
         try:
             return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

@@ -119,7 +119,8 @@ class Engine:
         self.policy.reconfigure(config.access, self.registry)
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
-        self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+        self.cache.reconfigure(self.registry.max_ages, self.registry.device_of(),
+                               self.registry.fingerprints())
         self.restate_values()
 
     def restate_values(self) -> None:

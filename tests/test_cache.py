@@ -306,3 +306,38 @@ def test_refresh_many_is_refresh_of_each(tmp_path_factory: pytest.TempPathFactor
     moved = sum(one.refresh(p, ts) for p in ("temp", "level", "elsewhere"))
     assert many.refresh_many(["temp", "level", "elsewhere"], ts) == moved
     assert list(one.readings()) == list(many.readings())
+
+
+def test_a_value_read_under_another_definition_is_dropped(tmp_path: Path) -> None:
+    """A reload or restart that redefines a point (its register, scale, unit: its fingerprint)
+    drops the value read under the old definition, never answers it in the new unit; values
+    of points whose definition stayed are kept (restored: stale until confirmed)."""
+    path = tmp_path / "lkv.json"
+    ages: dict[str, float | None] = {"temp": 30.0, "level": None}
+    devices = {"temp": "plc1", "level": "plc1"}
+    cache = ValueCache(path, ages, devices, fingerprints={"temp": "c-at-1", "level": "m"})
+    cache.update("temp", 21.5, ts=time.time())
+    cache.update("level", 3.0, ts=time.time())
+    cache.persist()
+    assert {k: v["f"] for k, v in json.loads(path.read_bytes())["values"].items()} == \
+        {"temp": "c-at-1", "level": "m"}
+
+    restarted = ValueCache(path, ages, devices, fingerprints={"temp": "f-at-5", "level": "m"})
+    restarted.load()
+    assert restarted.judge("temp") is None  # not 21.5 "°F"
+    level = restarted.judge("level")
+    assert level is not None and level.reading.value == 3.0 and level.stale
+
+    cache.reconfigure(ages, devices, {"temp": "f-at-5", "level": "m"})  # a reload
+    assert cache.get("temp") is None and cache.get("level") is not None
+    cache.update("temp", 70.7, ts=time.time())  # read under the new definition: kept
+    cache.reconfigure(ages, devices, {"temp": "f-at-5", "level": "m"})
+    assert cache.get("temp") is not None
+
+    # a snapshot from before fingerprints: restored by id, as ever (stale until confirmed)
+    path.write_text(json.dumps({"version": 1, "saved": 1.0,
+                                "values": {"temp": {"v": 21.5, "ts": time.time()}}}))
+    older = ValueCache(path, ages, devices, fingerprints={"temp": "f-at-5"})
+    older.load()
+    judged = older.judge("temp")
+    assert judged is not None and judged.stale and judged.reading.restored
