@@ -78,6 +78,10 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
         noun = DEVICE_NOUN.get(point.driver, "device")
         return f"{_name(point, zh)}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
     when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
+    if j.reading.retained and j.why.startswith("retained by the broker"):
+        # its time is when the broker's copy arrived, not when it was true: no "1 s old"
+        return (f"{_name(point, zh)}: last known value {value}, of unknown age (stale: "
+                f"{j.why}; the copy arrived at {when}).")
     return (f"{_name(point, zh)}: last known value {value} at {when}, {_age(j.age)} old "
             f"(stale: {j.why}).")
 

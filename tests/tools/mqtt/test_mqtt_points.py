@@ -81,7 +81,8 @@ def test_a_retained_state_is_shown_stale_until_a_live_one_comes(daemon_runner: D
     assert answer["status"] == "stale" and answer["result"]["quality"] == "stale", answer
     assert answer["result"]["value"] == 4.5
     assert answer["result"]["stale_reason"].startswith("retained by the broker, age unknown")
-    assert "retained by the broker" in answer["reply"]
+    assert answer["reply"].startswith("Outdoor temperature: last known value 4.5 °C, of "
+                                      "unknown age (stale: retained by the broker"), answer
     points = {p["id"]: p for p in d.request({"op": "points"})["result"]["points"]}
     assert points["outdoor_temp"]["quality"] == "stale"
     assert not device.on("hermesd/test-node/outdoor_temp/state")  # not published as current
