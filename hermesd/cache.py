@@ -14,6 +14,18 @@ A reading stamped in the future (more than `FUTURE_TOLERANCE` ahead of this cloc
 stepped back, or a device keeps its own) is never fresh: it is judged stale, "timestamped in
 the future", however young it looks, and any later reading replaces it, even one stamped
 before it. Otherwise a value stamped an hour ahead would stay "good, age 0" for that hour.
+
+Each point's definition has a fingerprint (registry.fingerprint: its device, register, type,
+scale, unit, topic ...), kept with its value in the snapshot. A reload or restart that
+redefines a point drops the value read under the old definition: 21.5 read as °C at one
+register is no value of the point that now reads °F at another. (A snapshot entry without
+one, from before fingerprints, is restored as ever: stale until confirmed.)
+
+A reading `retained` is an MQTT broker's stored copy of a state, sent at every (re)subscribe: of
+unknown age (the device that sent it may be long gone), so it is shown, stamped when it
+arrived, but always stale until a live message confirms a value. One equal to the value kept
+says nothing new and leaves that reading as it is; it is not passed to listeners (history, the
+MQTT bridge), which would take it for a value of the moment it arrived.
 """
 
 from __future__ import annotations
@@ -62,6 +74,7 @@ class Reading(NamedTuple):
     value: Any
     ts: float  # wall-clock seconds (epoch) when the device gave this value
     restored: bool = False  # loaded from disk at start, not confirmed since
+    retained: bool = False  # a broker's stored copy of unknown age, not confirmed live since
 
 
 class DeviceState(NamedTuple):
@@ -92,8 +105,11 @@ class ValueCache:
 
     def __init__(self, path: Path, max_ages: Mapping[str, float | None],
                  devices_of: Mapping[str, str], *, persist_interval: float = 10.0,
-                 refresh_interval: float = 60.0, executor: Executor | None = None) -> None:
+                 refresh_interval: float = 60.0, executor: Executor | None = None,
+                 fingerprints: Mapping[str, str] | None = None) -> None:
         self.path = path
+        #: each point's definition's fingerprint (none given: values are kept by id alone)
+        self._fingerprints = dict(fingerprints or {})
         self._executor = executor  # the thread that does the blocking write and fsync
         self.persist_interval = persist_interval
         self.refresh_interval = refresh_interval
@@ -109,11 +125,20 @@ class ValueCache:
 
     # -- configuration ---------------------------------------------------------------------
 
-    def reconfigure(self, max_ages: Mapping[str, float | None], devices_of: Mapping[str, str]) -> None:
-        """Adopt a new point set; readings of points that no longer exist are dropped."""
+    def reconfigure(self, max_ages: Mapping[str, float | None], devices_of: Mapping[str, str],
+                    fingerprints: Mapping[str, str] | None = None) -> None:
+        """Adopt a new point set; readings of points that no longer exist are dropped, and
+        those of points whose definition changed (their fingerprint, when given)."""
         self._max_ages = dict(max_ages)
         self._device_of = dict(devices_of)
-        for pid in [p for p in self._readings if p not in self._max_ages]:
+        old, self._fingerprints = self._fingerprints, dict(fingerprints or {})
+        redefined = [p for p in self._readings if p in self._max_ages and p in old
+                     and self._fingerprints.get(p, old[p]) != old[p]]
+        if redefined:
+            log.info("dropped the last value of %d redefined point(s) (a value read under "
+                     "the old definition is not theirs), e.g. %s", len(redefined),
+                     ", ".join(redefined[:3]))
+        for pid in [p for p in self._readings if p not in self._max_ages] + redefined:
             del self._readings[pid]
         for dev in [d for d in self._devices if d not in set(self._device_of.values())]:
             del self._devices[dev]
@@ -128,20 +153,23 @@ class ValueCache:
     # -- updates ---------------------------------------------------------------------------
 
     def update(self, point: str, value: Any, ts: float | None = None,
-               now: float | None = None) -> bool:
-        """Record a value read from the device. Returns whether the value changed."""
+               now: float | None = None, *, retained: bool = False) -> bool:
+        """Record a value read from the device (`retained`: a broker's stored copy of it, of
+        unknown age). Returns whether the value changed."""
         now = time.time() if now is None else now
-        return self._keep(point, value, now if ts is None else ts, now)[1]
+        return self._keep(point, value, now if ts is None else ts, now, retained)[1]
 
-    def take(self, point: str, value: Any, ts: float) -> Judgement | None:
+    def take(self, point: str, value: Any, ts: float, *, retained: bool = False
+             ) -> Judgement | None:
         """`update(point, value, ts)` and then `judge(point)`, as one call (a read's answer):
         the kept reading judged now, or None when the value was not kept (not a measurement,
         no time, or older than the reading kept)."""
         now = time.time()
-        reading = self._keep(point, value, ts, now)[0]
+        reading = self._keep(point, value, ts, now, retained)[0]
         return None if reading is None else self._judged(reading, now)
 
-    def _keep(self, point: str, value: Any, ts: float, now: float) -> tuple[Reading | None, bool]:
+    def _keep(self, point: str, value: Any, ts: float, now: float, retained: bool = False
+              ) -> tuple[Reading | None, bool]:
         """Keep a value read from the device: (the reading kept or None, whether it changed)."""
         if point not in self._max_ages:
             return _NOT_KEPT
@@ -156,8 +184,10 @@ class ValueCache:
             # an older reading arriving late does not replace a newer one; but one stamped in
             # the future is newer than nothing that comes after it
             return _NOT_KEPT
-        reading = self._readings[point] = _new_tuple(Reading, (point, value, ts, False))
-        if old is not None and old.value == value and not old.restored:
+        if retained:
+            return self._keep_retained(old, point, value, ts)
+        reading = self._readings[point] = _new_tuple(Reading, (point, value, ts, False, False))
+        if old is not None and old.value == value and not old.restored and not old.retained:
             self._refreshed = True
             return reading, False
         self._dirty.set()
@@ -165,12 +195,22 @@ class ValueCache:
             listener(reading)
         return reading, True
 
+    def _keep_retained(self, old: Reading | None, point: str, value: Any, ts: float
+                       ) -> tuple[Reading | None, bool]:
+        """A broker's stored copy of a state: the reading kept as it is if it holds that value
+        already (the copy says nothing newer), else the copy, stale until confirmed live."""
+        if old is not None and old.value == value and type(old.value) is type(value):
+            return old, False
+        self._readings[point] = reading = Reading(point, value, ts, False, True)
+        self._dirty.set()
+        return reading, True
+
     def refresh(self, point: str, ts: float) -> bool:
         """A poll read the point's value unchanged at `ts`: its reading takes that time.
         Only a value read since the start is confirmed this way (not one restored from disk,
         nor none at all), and never back in time. Returns whether the reading moved."""
         old = self._readings.get(point)
-        if old is None or old.restored or not _a_time(ts) or ts <= old.ts:
+        if old is None or old.restored or old.retained or not _a_time(ts) or ts <= old.ts:
             return False
         self._readings[point] = Reading(point, old.value, ts)
         self._refreshed = True
@@ -185,9 +225,9 @@ class ValueCache:
         moved = 0
         for point in points:
             old = readings.get(point)
-            if old is None or old.restored or ts <= old.ts:
+            if old is None or old.restored or old.retained or ts <= old.ts:
                 continue
-            readings[point] = _new_tuple(Reading, (point, old.value, ts, False))
+            readings[point] = _new_tuple(Reading, (point, old.value, ts, False, False))
             moved += 1
         if moved:
             self._refreshed = True
@@ -259,13 +299,16 @@ class ValueCache:
             return Judgement(reading, age, True, f"older than its max age of {max_age:g} s")
         if reading.restored:
             return Judgement(reading, age, True, "from before the restart, not confirmed since")
+        if reading.retained:
+            return Judgement(reading, age, True, "retained by the broker, age unknown: no live "
+                                                 "message has confirmed it")
         return _new_tuple(Judgement, (reading, age, False, ""))  # Judgement(reading, age, False)
 
     def fresh(self, point: str, now: float) -> bool:
         """Whether `judge(point, now)` would find a value that is not stale, without making the
         judgement (a check of every point every second costs a tenth of it this way)."""
         reading = self._readings.get(point)
-        if reading is None or reading.restored or _ahead(reading.ts, now):
+        if reading is None or reading.restored or reading.retained or _ahead(reading.ts, now):
             return False
         device = self._device_of.get(point)
         state = self._devices.get(device) if device else None
@@ -283,7 +326,7 @@ class ValueCache:
         out = []
         for point in points:
             reading = readings.get(point)
-            if reading is None or reading.restored or reading.ts > ahead or \
+            if reading is None or reading.restored or reading.retained or reading.ts > ahead or \
                     (offline and device_of.get(point) in offline):
                 out.append(point)
                 continue
@@ -313,11 +356,19 @@ class ValueCache:
             values = data["values"]
             if not isinstance(values, dict):
                 raise TypeError("values is not an object")
+            redefined = []
             for pid, entry in values.items():
                 if pid in self._max_ages and isinstance(entry, dict) \
                         and isinstance(entry.get("ts"), int | float) and "v" in entry \
                         and not isinstance(entry["ts"], bool) and _a_time(entry["ts"]):
+                    saved = entry.get("f")
+                    if isinstance(saved, str) and saved != self._fingerprints.get(pid, saved):
+                        redefined.append(pid)  # read under another definition: not its value
+                        continue
                     self._readings[pid] = Reading(pid, entry["v"], float(entry["ts"]), True)
+            if redefined:
+                log.info("did not restore the last value of %d point(s) redefined since it "
+                         "was saved, e.g. %s", len(redefined), ", ".join(redefined[:3]))
             now = time.time()
             ahead = [r.point for r in self._readings.values() if _ahead(r.ts, now)]
             if ahead:  # judged stale, and replaced by the first reading after the restart
@@ -333,7 +384,9 @@ class ValueCache:
             self._readings.clear()
 
     def snapshot(self) -> bytes:
-        values = {r.point: {"v": r.value, "ts": r.ts} for r in self._readings.values()}
+        marks = self._fingerprints
+        values = {r.point: {"v": r.value, "ts": r.ts, "f": marks[r.point]} if r.point in marks
+                  else {"v": r.value, "ts": r.ts} for r in self._readings.values()}
         data = {"version": FORMAT_VERSION, "saved": time.time(), "values": values}
         try:
             return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()

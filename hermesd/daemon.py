@@ -64,7 +64,8 @@ class Daemon:
         # pool, so a slow or full disk cannot grow threads (and their malloc arenas) under load
         self.disk = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-disk")
         self.cache = ValueCache(paths.state_dir / "lkv.json", registry.max_ages,
-                                registry.device_of(), executor=self.disk)
+                                registry.device_of(), executor=self.disk,
+                                fingerprints=registry.fingerprints())
         audit = config.audit
         self.audit = AuditLog(paths.state_dir / "audit.jsonl", max_bytes=audit.log_size,
                               keep=audit.log_files, retention=audit.retention,

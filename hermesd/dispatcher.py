@@ -125,7 +125,8 @@ class Dispatcher:
                               judged.why if judged.stale and judged.why else why)
             return ReadOutcome(stale, exc)
         ts = float(result["ts"])
-        judged = self.cache.take(point.id, value, ts)
+        # a tool's `retained`: a broker's stored copy, of unknown age (stale until confirmed)
+        judged = self.cache.take(point.id, value, ts, retained=result.get("retained") is True)
         if judged is None:  # NaN refused by the cache, or older than the reading it keeps
             judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
         return _new_tuple(ReadOutcome, (judged, None))  # ReadOutcome(judged), on every read

@@ -36,6 +36,7 @@ from hermesd.core.errors import (
     HermesError,
     ProtocolError,
     Rejected,
+    Unanswered,
     UnknownPoint,
 )
 from hermesd.dispatcher import Dispatcher
@@ -50,6 +51,7 @@ from hermesd.replies import (
     read_many_reply,
     read_reply,
     respond_reply,
+    unsure_write_reply,
     write_reply,
 )
 from hermesd.router import Router
@@ -117,7 +119,8 @@ class Engine:
         self.policy.reconfigure(config.access, self.registry)
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
-        self.cache.reconfigure(self.registry.max_ages, self.registry.device_of())
+        self.cache.reconfigure(self.registry.max_ages, self.registry.device_of(),
+                               self.registry.fingerprints())
         self.restate_values()
 
     def restate_values(self) -> None:
@@ -227,6 +230,12 @@ class Engine:
             if route != "direct":  # an asked command that may not act: a refusal, as in _execute
                 act = respond("not_allowed", refused=act.to_dict())
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
+        except Unanswered as exc:
+            if spec is None or spec.effect != "write":
+                return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
+            unsure = f"{exc.message}; the write may or may not have taken effect"
+            return self._finish(ctx, timer, failure(exc.code, unsure, route=route, action=act,
+                                                    reply=f"Not sure it was done: {unsure}."))
         except HermesError as exc:
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
         return self._finish(ctx, timer, Answer("ok", route, act, result={"value": value},
@@ -396,7 +405,18 @@ class Engine:
         except AuditUnavailable as exc:
             raise HermesError(f"writes are refused: {exc}", code=ErrorCode.INTERNAL) from None
         started = time.perf_counter()
-        outcome = await self.dispatcher.write(ctx, point, value)
+        try:
+            outcome = await self.dispatcher.write(ctx, point, value)
+        except Unanswered as exc:
+            # the tool was sent the write and did not answer: it may have done it (begun in
+            # time, ended late); never "could not do that" for a write that may be done
+            unsure = f"{exc.message}; the write may or may not have taken effect"
+            return failure(exc.code, unsure, route=route, action=action,
+                           reply=unsure_write_reply(point, value, exc.message, zh))
+        except HermesError as exc:
+            # answered with the checked action, as its intent was recorded: the audit's `done`
+            # record then carries the value as the intent did (444, not the words "444")
+            return self._failed(ctx, route, action, exc, zh)
         timings = {"dispatch": (time.perf_counter() - started) * 1000}
         if outcome.confirmed is False:
             # sent, but the device does not show it: never `ok` with the value we wished for
@@ -506,7 +526,8 @@ class Engine:
                 kept = reported(point, value)
             except ValueError as exc:
                 raise ProtocolError(f"value from tool {tool}: {exc}") from None
-            self.cache.update(point.id, kept, float(ts))
+            # `retained`: a broker's stored copy of the state, of unknown age (see cache.py)
+            self.cache.update(point.id, kept, float(ts), retained=item.get("retained") is True)
         fresh = data.get("fresh", [])
         if not isinstance(fresh, list):
             raise ProtocolError("values: fresh must be a list")

@@ -7,6 +7,8 @@ case- and space-insensitive; the router builds its richer matching on top of `la
 from __future__ import annotations
 
 import functools
+import hashlib
+import json
 import math
 import re
 import unicodedata
@@ -22,6 +24,22 @@ from hermesd.value_maps import canonical
 
 #: how many poll intervals without a fresh value make a polled value stale, by default
 DEFAULT_MAX_AGE_POLLS = 3
+#: driver keys that say how often or how a point is asked or answered, not what its value means
+#: (left out of its definition's fingerprint)
+NOT_MEANING = frozenset({"poll_interval", "min_event_interval", "qos", "retain", "confirm",
+                         "command_topic", "command_key"})
+
+
+def fingerprint(point: Point) -> str:
+    """What a value of `point` means, in a few hex digits: its device, driver, unit and driver
+    keys (register, table, type, scale, topic, key, ...). A value kept under another
+    fingerprint was read under another definition (another register, scale or unit) and is
+    not this point's value. Names, texts, limits and value maps are not in it (a map is
+    applied to a kept value anew: `ValueCache.restate`)."""
+    meaning = {"device": point.device, "driver": point.driver, "unit": point.unit,
+               "params": {k: v for k, v in point.params.items() if k not in NOT_MEANING}}
+    text = json.dumps(meaning, sort_keys=True, default=repr, ensure_ascii=True)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
 def fold(text: str) -> str:
@@ -86,6 +104,10 @@ class Registry:
 
     def device_of(self) -> dict[str, str]:
         return {pid: p.device for pid, p in self.points.items()}
+
+    def fingerprints(self) -> dict[str, str]:
+        """Each point's `fingerprint`: the cache drops a value kept under another."""
+        return {pid: fingerprint(p) for pid, p in self.points.items()}
 
 
 def effective_max_age(point: Point, device: Device) -> float | None:

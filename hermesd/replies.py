@@ -78,6 +78,10 @@ def read_reply(point: Point, j: Judgement, zh: bool = False) -> str:
         noun = DEVICE_NOUN.get(point.driver, "device")
         return f"{_name(point, zh)}: {noun} {j.why}; last value {value}, {_age(j.age)} old."
     when = time.strftime("%H:%M:%S", time.localtime(j.reading.ts))
+    if j.reading.retained and j.why.startswith("retained by the broker"):
+        # its time is when the broker's copy arrived, not when it was true: no "1 s old"
+        return (f"{_name(point, zh)}: last known value {value}, of unknown age (stale: "
+                f"{j.why}; the copy arrived at {when}).")
     return (f"{_name(point, zh)}: last known value {value} at {when}, {_age(j.age)} old "
             f"(stale: {j.why}).")
 
@@ -123,6 +127,16 @@ def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = Fal
         back = "" if actual is None else f"; it reads back {_shown(point, actual, zh)}"
         return f"Sent {_name(point, zh)} = {shown}, but the device has not confirmed it yet{back}."
     return f"{_name(point, zh)} set to {shown}."
+
+
+def unsure_write_reply(point: Point, value: Any, why: str, zh: bool = False) -> str:
+    """A write sent to its tool that got no answer in time: it may or may not have been done."""
+    shown = _shown(point, value, zh, exact=True)
+    if zh:
+        return (f"不确定是否已将{_name(point, zh)}设为{shown}：{why}；该写入可能已生效，也可能未生效。"
+                f"请读取{_name(point, zh)}确认。")
+    return (f"Not sure whether {_name(point, zh)} was set to {shown}: {why}; the write may or "
+            f"may not have taken effect. Read {_name(point, zh)} to see.")
 
 
 def dry_run_reply(action: str, point: Point | None, value: Any, zh: bool = False, *,

@@ -27,8 +27,10 @@ from hermesd.core.errors import (
     Timeout,
     ToolError,
     ToolUnavailable,
+    Unanswered,
 )
 from hermesd.core.protocol import (
+    EXPIRES_AT_VERSION,
     ActionSpec,
     Configure,
     Error,
@@ -68,6 +70,8 @@ class ToolLink:
         self._pending: dict[int, asyncio.Future[Message]] = {}
         self._next_id = 0
         self.hello: Hello | None = None
+        #: whether the tool takes a call's absolute deadline (`Call.expires_at`)
+        self._absolute = False
         self.actions: dict[str, ActionSpec] = {}
         self._validators: dict[str, tuple[Callable[[Any], Any], Callable[[Any], Any]]] = {}
         #: (action, point) whose arguments `{"point": point}` passed the action's input schema:
@@ -131,6 +135,7 @@ class ToolLink:
                 raise ProtocolError(f"action {spec.name}: unusable schema: "
                                     f"{type(exc).__name__}: {exc}") from None
         self.hello = hello
+        self._absolute = hello.protocol >= EXPIRES_AT_VERSION
         self.actions = {a.name: a for a in hello.actions}
         self._validators = validators
         self._checked.clear()
@@ -365,7 +370,10 @@ class ToolLink:
                     and len(self._checked) < MAX_CHECKED:
                 self._checked.add((action, point))
         self._next_id = msg_id = self._next_id + 1
-        frame = encode_call(msg_id, action, args, context, max(1, int(timeout * 1000)))
+        # the absolute deadline too, for a tool that takes it: one that reads the frame only
+        # after it (it was held up) drops the call instead of doing it after our TIMEOUT answer
+        frame = encode_call(msg_id, action, args, context, max(1, int(timeout * 1000)),
+                            time.monotonic() + timeout if self._absolute else None)
         # `_request(frame, msg_id, timeout)`, in this frame: no coroutine of its own to make,
         # step and resume on every call
         transport = self._open()
@@ -376,7 +384,7 @@ class ToolLink:
                 await asyncio.wait((self._drain(), fut), return_when=asyncio.FIRST_COMPLETED)
             reply = await fut
         except TimeoutError:
-            raise Timeout(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+            raise Unanswered(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
         except (ConnectionError, OSError) as exc:
             raise ToolUnavailable(self.tool, str(exc)) from None
         finally:

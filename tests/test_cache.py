@@ -92,6 +92,33 @@ def test_listeners_hear_changes_only(tmp_path: Path) -> None:
     assert states == [False, True]
 
 
+def test_a_retained_copy_is_stale_until_a_live_reading_and_never_replaces_one(
+        tmp_path: Path) -> None:
+    """A broker's stored copy of a state is of unknown age: stale however young its arrival,
+    not passed to listeners, never confirmed by a refresh; a copy of the value kept says
+    nothing newer (the live reading stays, and ages); a live reading confirms it."""
+    cache = _cache(tmp_path)
+    heard: list[object] = []
+    cache.subscribe(lambda r: heard.append(r.value))
+    assert cache.update("temp", 4.2, ts=1000.0, retained=True)
+    j = cache.judge("temp", now=1000.5)
+    assert j is not None and j.stale and j.age == 0.5 and j.quality == "stale"
+    assert j.why.startswith("retained by the broker, age unknown")
+    assert not cache.fresh("temp", 1000.5) and cache.not_fresh(["temp"], 1000.5) == ["temp"]
+    assert not cache.refresh("temp", 1001.0) and cache.refresh_many(["temp"], 1001.0) == 0
+    assert heard == []
+    cache.update("temp", 4.2, ts=1002.0)  # live: the same value, confirmed
+    j = cache.judge("temp", now=1002.5)
+    assert j is not None and not j.stale and heard == [4.2]
+    assert not cache.update("temp", 4.2, ts=1010.0, retained=True)  # a reconnect's copy
+    j = cache.judge("temp", now=1040.0)
+    assert j is not None and j.stale and j.reading.ts == 1002.0 and not j.reading.retained
+    assert j.why == "older than its max age of 30 s"
+    assert cache.update("temp", 5.0, ts=1041.0, retained=True)  # one never seen live
+    j = cache.judge("temp", now=1041.0)
+    assert j is not None and j.stale and j.reading.value == 5.0 and heard == [4.2]
+
+
 def test_snapshot_round_trip_marks_restored_values(tmp_path: Path) -> None:
     cache = _cache(tmp_path)
     cache.update("temp", 523.4, ts=1000.0)
@@ -279,3 +306,38 @@ def test_refresh_many_is_refresh_of_each(tmp_path_factory: pytest.TempPathFactor
     moved = sum(one.refresh(p, ts) for p in ("temp", "level", "elsewhere"))
     assert many.refresh_many(["temp", "level", "elsewhere"], ts) == moved
     assert list(one.readings()) == list(many.readings())
+
+
+def test_a_value_read_under_another_definition_is_dropped(tmp_path: Path) -> None:
+    """A reload or restart that redefines a point (its register, scale, unit: its fingerprint)
+    drops the value read under the old definition, never answers it in the new unit; values
+    of points whose definition stayed are kept (restored: stale until confirmed)."""
+    path = tmp_path / "lkv.json"
+    ages: dict[str, float | None] = {"temp": 30.0, "level": None}
+    devices = {"temp": "plc1", "level": "plc1"}
+    cache = ValueCache(path, ages, devices, fingerprints={"temp": "c-at-1", "level": "m"})
+    cache.update("temp", 21.5, ts=time.time())
+    cache.update("level", 3.0, ts=time.time())
+    cache.persist()
+    assert {k: v["f"] for k, v in json.loads(path.read_bytes())["values"].items()} == \
+        {"temp": "c-at-1", "level": "m"}
+
+    restarted = ValueCache(path, ages, devices, fingerprints={"temp": "f-at-5", "level": "m"})
+    restarted.load()
+    assert restarted.judge("temp") is None  # not 21.5 "°F"
+    level = restarted.judge("level")
+    assert level is not None and level.reading.value == 3.0 and level.stale
+
+    cache.reconfigure(ages, devices, {"temp": "f-at-5", "level": "m"})  # a reload
+    assert cache.get("temp") is None and cache.get("level") is not None
+    cache.update("temp", 70.7, ts=time.time())  # read under the new definition: kept
+    cache.reconfigure(ages, devices, {"temp": "f-at-5", "level": "m"})
+    assert cache.get("temp") is not None
+
+    # a snapshot from before fingerprints: restored by id, as ever (stale until confirmed)
+    path.write_text(json.dumps({"version": 1, "saved": 1.0,
+                                "values": {"temp": {"v": 21.5, "ts": time.time()}}}))
+    older = ValueCache(path, ages, devices, fingerprints={"temp": "f-at-5"})
+    older.load()
+    judged = older.judge("temp")
+    assert judged is not None and judged.stale and judged.reading.restored

@@ -9,8 +9,10 @@ import pytest
 
 from hermesd.core.errors import ProtocolError
 from hermesd.core.protocol import (
+    EXPIRES_AT_VERSION,
     MAX_FRAME,
     MESSAGE_TYPES,
+    PROTOCOL_VERSION,
     ActionSpec,
     Call,
     Configure,
@@ -34,6 +36,8 @@ SAMPLES: list[Message] = [
     Configure(id=1, config={"devices": {"plc1": {"points": {}}}}),
     Call(id=2, action="read", args={"point": "boiler3_temp"},
          context={"trace_id": "abc", "role": "viewer"}, deadline_ms=1500),
+    Call(id=5, action="write", args={"point": "speed", "value": 444}, context={},
+         deadline_ms=3000, expires_at=81234.5625),
     Result(id=2, value={"point": "boiler3_temp", "value": 523.4, "ts": 1.5}),
     Error(id=3, code="DEVICE_OFFLINE", message="plc1 does not answer", retryable=False),
     Event(kind="values", data={"values": [{"point": "x", "value": True, "ts": 2.0}]}),
@@ -82,6 +86,14 @@ def test_unicode_survives() -> None:
     (b'{"type": "error", "id": 1, "code": "OOPS", "message": "x"}\n', "not a documented code"),
     (b'{"type": "call", "id": 1, "action": "read", "args": [], "context": {}, "deadline_ms": 5}\n',
      "expected an object"),
+    (b'{"type": "call", "id": 1, "action": "read", "args": {}, "context": {}, "deadline_ms": 5, '
+     b'"expires_at": "soon"}\n', "expected a number"),
+    (b'{"type": "call", "id": 1, "action": "read", "args": {}, "context": {}, "deadline_ms": 5, '
+     b'"expires_at": true}\n', "expected a number"),
+    (b'{"type": "call", "id": 1, "action": "read", "args": {}, "context": {}, "deadline_ms": 5, '
+     b'"expires_at": 1' + b"0" * 400 + b'}\n', "outside 64 bits"),
+    (b'{"type": "call", "id": 1, "action": "read", "args": {}, "context": {}, "deadline_ms": 5, '
+     b'"expires": 1.5}\n', "unknown field(s) expires"),
     (b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [1]}\n',
      "expected objects"),
     (b'{"type": "hello", "tool": "t", "version": "1", "pid": 1, "actions": [{"name": "a", '
@@ -126,6 +138,31 @@ def test_call_and_result_frames_are_those_of_their_messages(value: Any) -> None:
     assert encode_call(7, "read", {"value": value}, context, 5000) == \
         encode(Call(7, "read", {"value": value}, context, 5000))
     assert encode_result(7, value) == encode(Result(7, value))
+    assert encode_call(7, "read", {"value": value}, context, 5000, 1234.25) == \
+        encode(Call(7, "read", {"value": value}, context, 5000, 1234.25))
+
+
+def test_a_call_without_its_absolute_deadline_is_the_version_1_frame() -> None:
+    """A daemon sends `expires_at` only to a tool that speaks version 2; without it, the frame
+    is byte for byte what version 1 sent (a tool of version 1 refuses an unknown field)."""
+    assert PROTOCOL_VERSION >= EXPIRES_AT_VERSION == 2
+    assert Hello(tool="t", version="1", pid=1, actions=()).protocol == PROTOCOL_VERSION
+    frame = encode(Call(1, "read", {}, {}, 5))
+    assert json.loads(frame) == {"type": "call", "id": 1, "action": "read", "args": {},
+                                 "context": {}, "deadline_ms": 5}
+    assert decode(json.loads(frame)).expires_at is None  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("expires_at", [12.5, 12, 0.0])
+def test_an_absolute_deadline_decodes_the_same_on_the_fast_and_the_strict_path(
+        expires_at: float) -> None:
+    """The fast path takes a float; an integer (another encoder's 12 for 12.0) takes the strict
+    one: both give the same message, a float."""
+    obj = {"type": "call", "id": 1, "action": "read", "args": {}, "context": {},
+           "deadline_ms": 5, "expires_at": expires_at}
+    message = decode(obj)
+    assert message == Call(1, "read", {}, {}, 5, float(expires_at))
+    assert type(message.expires_at) is float
 
 
 def test_call_and_result_frames_refuse_what_their_messages_refuse() -> None:

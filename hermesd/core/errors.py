@@ -91,6 +91,12 @@ class Timeout(HermesError):
     code = ErrorCode.TIMEOUT
 
 
+class Unanswered(Timeout):
+    """A call a tool was sent and did not answer by its deadline: what it asked for may or may
+    not have been done (a tool drops a call it reads only after its deadline, but one it began
+    in time may still end after it)."""
+
+
 class Busy(HermesError):
     code = ErrorCode.BUSY
 

@@ -11,6 +11,10 @@ Messages (the `type` field names them):
                   `error` (documented code), `event` (tool-initiated data), `pong`
   daemon -> tool: `configure` (the tool's slice of the config), `call` (id, action, args,
                   context, deadline), `ping`
+
+Versions (`Hello.protocol`, the tool's): 2 adds `Call.expires_at`, the call's deadline on the
+host's monotonic clock. The daemon sends it only to a tool that says 2 or more, so a tool of
+version 1 is never sent a field it would refuse.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from hermesd.core import strict_json
 from hermesd.core.errors import ErrorCode, ProtocolError
 
 MAX_FRAME = 1024 * 1024  # bytes, newline excluded
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # what the tools of this tree speak (see the module docstring)
+#: the first version whose calls carry `expires_at`
+EXPIRES_AT_VERSION = 2
 
 Effect = Literal["none", "read", "write"]
 
@@ -41,10 +47,13 @@ def encode(message: Message) -> bytes:
 
 
 def encode_call(msg_id: int, action: str, args: dict[str, Any], context: dict[str, Any],
-                deadline_ms: int) -> bytes:
+                deadline_ms: int, expires_at: float | None = None) -> bytes:
     """`encode(Call(...))` without building the message first: the frame of every tool call."""
-    raw = strict_json.encode({"type": "call", "id": msg_id, "action": action, "args": args,
-                              "context": context, "deadline_ms": deadline_ms})
+    obj = {"type": "call", "id": msg_id, "action": action, "args": args, "context": context,
+           "deadline_ms": deadline_ms}
+    if expires_at is not None:
+        obj["expires_at"] = expires_at
+    raw = strict_json.encode(obj)
     if len(raw) > MAX_FRAME:
         raise ProtocolError(f"call frame of {len(raw)} bytes exceeds {MAX_FRAME}")
     return raw + b"\n"
@@ -203,10 +212,18 @@ class Call(Message):
     args: dict[str, Any]
     context: dict[str, Any]
     deadline_ms: int  # milliseconds from receipt: relative, so clock jumps cannot expire it
+    #: when the call expires, in `time.monotonic()` seconds (CLOCK_MONOTONIC: one clock for
+    #: every process on the host, and wall-clock jumps do not move it). A tool that reads the
+    #: frame only after it (it was held up: stopped, swapping, its loop blocked) drops the call
+    #: undone: its caller was answered TIMEOUT already. None from a daemon of version 1.
+    expires_at: float | None = None
 
     def to_dict(self) -> dict[str, Any]:  # the generic one's result, on every tool call
-        return {"type": "call", "id": self.id, "action": self.action, "args": self.args,
-                "context": self.context, "deadline_ms": self.deadline_ms}
+        out = {"type": "call", "id": self.id, "action": self.action, "args": self.args,
+               "context": self.context, "deadline_ms": self.deadline_ms}
+        if self.expires_at is not None:
+            out["expires_at"] = self.expires_at
+        return out
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,14 +296,21 @@ _CALL_CLASSES = (int, str, dict, dict, int)
 
 
 def _fast_call(obj: dict[str, Any]) -> Message | None:
-    if len(obj) != 6:
+    size = len(obj)
+    if size not in (6, 7):
         return None
     try:
         fields = _CALL_FIELDS(obj)  # with `type`: six, so nothing else
     except KeyError:
         return None
-    if tuple(map(type, fields)) == _CALL_CLASSES:
+    if tuple(map(type, fields)) != _CALL_CLASSES:
+        return None
+    if size == 6:
         return Call(*fields)
+    expires_at = obj.get("expires_at")  # the seventh field, and only it
+    if expires_at.__class__ is float:
+        msg_id, action, args, context, deadline_ms = fields
+        return Call(msg_id, action, args, context, deadline_ms, expires_at)
     return None
 
 
@@ -358,6 +382,10 @@ def _check(msg: str, fname: str, value: Any, hint: Any) -> Any:
         raise ProtocolError(f"{msg}.{fname}: expected true or false, got {json.dumps(value)[:40]}")
     if hint is str and not isinstance(value, str):
         raise ProtocolError(f"{msg}.{fname}: expected a string, got {json.dumps(value)[:40]}")
+    if hint is float:
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            raise ProtocolError(f"{msg}.{fname}: expected a number, got {json.dumps(value)[:40]}")
+        return float(value)  # (frames hold no integer beyond 64 bits: strict_json refuses it)
     return value
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hermes_tools.runtime import READ_SPEC, Tool, _Session
+from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool, _Session
 
 from hermesd.core.eventloop import loop_factory
 from hermesd.core.protocol import Call
@@ -193,9 +193,9 @@ class _Transport:
 @pytest.mark.parametrize("loop", sorted(LOOPS))
 def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) -> None:
     """A loop held up for longer than a call's deadline between the call's frame and its
-    first step: every call is answered and nothing is left behind. Under uvloop (timers before
-    the ready queue) the late call's deadline comes first: it is answered TIMEOUT and its
-    action never runs; asyncio runs it first, and it ends in its first step."""
+    first step: every call is answered and nothing is left behind. Under either loop (uvloop
+    runs the timer first, asyncio the call's first step) the late call's action never runs:
+    it is answered TIMEOUT, "not started", and nothing was done."""
     ran: list[str] = []
 
     class Reader(Tool):
@@ -222,13 +222,10 @@ def test_a_call_whose_deadline_passes_before_it_starts_is_answered(loop: str) ->
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
         sent, calls, due = runner.run(main())
     answers = sorted((json.loads(frame) for frame in sent), key=lambda a: a["id"])
-    if "late" in ran:
-        assert answers[0] == {"type": "result", "id": 1,
-                              "value": {"point": "late", "value": 1, "ts": 0.0}}
-    else:
-        assert answers[0] == {"type": "error", "id": 1, "code": "TIMEOUT",
-                              "message": "read took longer than 1 ms", "retryable": False}
-    assert ran == (["late", "on_time"] if loop == "asyncio" else ["on_time"])
+    assert (answers[0]["type"], answers[0]["id"], answers[0]["code"]) == ("error", 1, "TIMEOUT")
+    assert answers[0]["message"].startswith("read was not started: its deadline had passed")
+    assert answers[0]["message"].endswith("(nothing was done)")
+    assert ran == ["on_time"]
     assert answers[1] == {"type": "result", "id": 2,
                           "value": {"point": "on_time", "value": 1, "ts": 0.0}}
     assert calls == 0 and due == 0
@@ -281,3 +278,55 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
         sent, arms = runner.run(main())
     assert all(json.loads(frame)["code"] == "TIMEOUT" for frame in sent)
     assert max(arms) <= 3, arms
+
+
+@pytest.mark.parametrize("loop", sorted(LOOPS))
+def test_a_call_read_after_its_absolute_deadline_is_dropped_undone(loop: str) -> None:
+    """The deadline is the daemon's (`expires_at`, on the host's monotonic clock), not counted
+    from when the tool reads the frame: a tool held up until after it (stopped, swapping) does
+    not do the call, late, after its caller was answered TIMEOUT. A call still in time is held
+    to that same absolute deadline, however long `deadline_ms` says."""
+    done: list[str] = []
+
+    class Writer(Tool):
+        name = "writer"
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.action(WRITE_SPEC, self.write)
+
+        async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+            if args["point"] == "slow":
+                await asyncio.sleep(60)
+            done.append(args["point"])
+            return {"point": args["point"], "value": args["value"], "ts": 0.0}
+
+    async def main() -> tuple[list[dict[str, Any]], float, int, int]:
+        session = _Session(Writer(), os.getpid())
+        transport = _Transport()
+        session._transport = transport  # type: ignore[assignment]
+        now = time.monotonic()
+        # sent with 3 s to go, read 4 s later: 1 s too late, though 3000 ms from now is ahead
+        session._start_call(Call(1, "write", {"point": "late", "value": 444}, {}, 3000,
+                                 now - 1.0))
+        session._start_call(Call(2, "write", {"point": "slow", "value": 1}, {}, 60000,
+                                 now + 0.2))
+        session._start_call(Call(3, "write", {"point": "on_time", "value": 2}, {}, 60000,
+                                 now + 30.0))
+        await until(lambda: len(transport.sent) == 3, what="three answers")
+        took = time.monotonic() - now
+        return [json.loads(f) for f in transport.sent], took, len(session._calls), \
+            len(session._due)
+
+    with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
+        answers, took, calls, due = runner.run(main())
+    by_id = {a["id"]: a for a in answers}
+    assert done == ["on_time"]
+    assert (by_id[1]["type"], by_id[1]["code"]) == ("error", "TIMEOUT")
+    assert by_id[1]["message"].startswith("write was not started: its deadline had passed 1")
+    assert by_id[1]["message"].endswith("(nothing was done)")
+    assert (by_id[2]["type"], by_id[2]["code"]) == ("error", "TIMEOUT")
+    assert by_id[3] == {"type": "result", "id": 3,
+                        "value": {"point": "on_time", "value": 2, "ts": 0.0}}
+    assert took < 30  # the slow call ended at its absolute deadline, not 60 s after its read
+    assert calls == 0 and due == 0

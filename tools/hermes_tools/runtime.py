@@ -314,13 +314,25 @@ class _Session:
         task.add_done_callback(self._tasks.discard)
 
     def _start_call(self, msg: Call) -> None:
-        """Start a call's task under its deadline, counted from now (the frame's receipt)."""
+        """Start a call's task under its deadline: the absolute one the daemon sent
+        (`expires_at`), else `deadline_ms` counted from now (the frame's receipt). A call read
+        only after its deadline is dropped undone: the daemon has answered it TIMEOUT already,
+        and a write done now would be one its requester was told had failed."""
         loop = self._loop
         if loop is None:
             loop = self._loop = asyncio.get_running_loop()
+        seconds = msg.deadline_ms / 1000.0
+        if msg.expires_at is not None:
+            left = msg.expires_at - time.monotonic()
+            if left <= 0:
+                log.debug("call %s (%s) dropped: its deadline passed %.3f s before it was read",
+                          msg.id, msg.action, -left)
+                self._send(_dropped(msg, -left))
+                return
+            seconds = min(seconds, left)
         key = id(msg)
         self._calls[key] = loop.create_task(self._call(msg))
-        due = loop.time() + msg.deadline_ms / 1000.0
+        due = loop.time() + seconds
         self._due[key] = (due, msg)
         if self._timer_at is None or due < self._timer_at:
             self._watch(loop, due)
@@ -349,7 +361,7 @@ class _Session:
                     # its deadline came before its first step (the loop was that busy): it
                     # never runs (nor its finally), and the call still gets its answer
                     del self._calls[key]
-                    self._send(_late(msg))
+                    self._send(_dropped(msg, now - due))
                 else:
                     self._expired.add(key)
                 task.cancel()
@@ -392,7 +404,14 @@ class _Session:
             if action is None:
                 self._send(Error(msg.id, "BAD_REQUEST", f"no action {msg.action!r}"))
                 return
-            seconds = msg.deadline_ms / 1000.0
+            due = self._due.get(id(msg))
+            loop = self._loop
+            seconds = due[0] - loop.time() if due is not None and loop is not None else 0.0
+            if seconds <= 0:
+                # its deadline came before its first step (the loop was held up that long, and
+                # the timer has not run yet): dropped undone, as if it had been read this late
+                self._send(_dropped(msg, -seconds))
+                return
             # the deadline cancels this task from the session's timer (`_start_call` set
             # it): what asyncio.timeout() does, at a fraction of its cost on every call
             try:
@@ -457,6 +476,11 @@ class _Session:
 
 def _late(msg: Call) -> Error:
     return Error(msg.id, "TIMEOUT", f"{msg.action} took longer than {msg.deadline_ms} ms")
+
+
+def _dropped(msg: Call, late: float) -> Error:
+    return Error(msg.id, "TIMEOUT", f"{msg.action} was not started: its deadline had passed "
+                                    f"{late:.3g} s before the tool read it (nothing was done)")
 
 
 class _Connection(asyncio.Protocol):

@@ -57,13 +57,42 @@ def test_states_feed_the_cache_and_hermesd_state_topic(daemon_runner: DaemonRunn
     device.publish(WEATHER, "4.5", retain=True)  # there before hermesd starts
     d = _start(daemon_runner, broker)
     code, answer = d.ctl_json("read", "outdoor_temp")
-    assert code == 0 and answer["status"] == "ok", answer
+    assert code == 0 and answer["status"] == "stale", answer  # (the broker's copy: see below)
     assert answer["result"]["value"] == 4.5 and answer["result"]["unit"] == "°C"
     device.publish(WEATHER, "5.25")
     device.wait_topic("hermesd/test-node/outdoor_temp/state", lambda m: m.payload == b"5.25")
-    assert d.ctl_json("read", "outdoor_temp")[1]["result"]["value"] == 5.25
+    answer = d.ctl_json("read", "outdoor_temp")[1]
+    assert answer["status"] == "ok" and answer["result"]["value"] == 5.25
     # a start where the bridge has messages before the mqtt tool is up is no warning
     assert "WARNING hermesd.mqtt.outgoing" not in d.log
+
+
+def test_a_retained_state_is_shown_stale_until_a_live_one_comes(daemon_runner: DaemonRunner,
+                                                                  broker: Mosquitto,
+                                                                  device: MqttClient) -> None:
+    """The broker's stored copy of a state (sent at every subscribe) is of unknown age: the
+    sensor that sent it may be long dead. hermesd shows it, never as fresh: stale, in words and
+    in `quality`, until a live message confirms a value; and does not pass it on as the state
+    of the moment (its own state topic, history)."""
+    device.publish(WEATHER, "4.5", retain=True)  # the sensor's last word; then it died
+    d = _start(daemon_runner, broker)
+    code, answer = d.ctl_json("read", "outdoor_temp")
+    assert code == 0, answer
+    assert answer["status"] == "stale" and answer["result"]["quality"] == "stale", answer
+    assert answer["result"]["value"] == 4.5
+    assert answer["result"]["stale_reason"].startswith("retained by the broker, age unknown")
+    assert answer["reply"].startswith("Outdoor temperature: last known value 4.5 °C, of "
+                                      "unknown age (stale: retained by the broker"), answer
+    points = {p["id"]: p for p in d.request({"op": "points"})["result"]["points"]}
+    assert points["outdoor_temp"]["quality"] == "stale"
+    assert not device.on("hermesd/test-node/outdoor_temp/state")  # not published as current
+
+    device.publish(WEATHER, "4.5")  # alive after all: the same value, live
+    d.wait_until(lambda: d.ctl_json("read", "outdoor_temp")[1]["status"] == "ok",
+                 what="the live state taken")
+    answer = d.ctl_json("read", "outdoor_temp")[1]
+    assert (answer["result"]["value"], answer["result"]["quality"]) == (4.5, "good")
+    device.wait_topic("hermesd/test-node/outdoor_temp/state", lambda m: m.payload == b"4.5")
 
 
 def test_a_write_confirmed_by_the_device(daemon_runner: DaemonRunner, broker: Mosquitto,

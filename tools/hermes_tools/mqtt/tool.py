@@ -127,6 +127,9 @@ class MqttTool(Tool):
         self.by_state: dict[str, list[str]] = {}  # state topic -> point ids
         self.by_availability: dict[str, list[str]] = {}  # availability topic -> device ids
         self.board = StateBoard()  # the last state of each point, and who waits for one
+        #: points whose last state was the broker's stored (retained) copy: of unknown age, so
+        #: told to the daemon as `retained` (stale until a live state) and never as fresh
+        self.retained_state: set[str] = set()
         self.online: dict[str, bool] = {}  # device -> what we last told the daemon
         self.bad_state: set[str] = set()  # points whose last state payload was unusable
         self.keyless: set[str] = set()  # points told once that a JSON state lacked their key
@@ -185,6 +188,7 @@ class MqttTool(Tool):
             if device.availability_topic:
                 self.by_availability.setdefault(device.availability_topic, []).append(device.id)
         self.board.keep_only(set(mqtt_points))
+        self.retained_state &= set(mqtt_points)
         for gone in [d for d in self.online if d not in devices]:
             del self.online[gone]
 
@@ -433,9 +437,14 @@ class MqttTool(Tool):
             self.bad_state.discard(point.id)
             if self._first_said(msg, ""):
                 log.info("%s sends usable states again", point.id)
-        ts = time.time()
+        ts = time.time()  # when it arrived: for a retained copy, not when it was true
         self.board.record(point.id, value, ts)
-        self.values([{"point": point.id, "value": value, "ts": ts}])
+        if msg.retain:
+            self.retained_state.add(point.id)
+            self.values([{"point": point.id, "value": value, "ts": ts, "retained": True}])
+        else:
+            self.retained_state.discard(point.id)
+            self.values([{"point": point.id, "value": value, "ts": ts}])
 
     def _first_said(self, msg: Incoming, what: str) -> bool:
         """Whether `what` (a problem, or "" for usable again) is news for this message: a
@@ -500,6 +509,8 @@ class MqttTool(Tool):
         if last is None:
             code = ErrorCode.TIMEOUT if connected else ErrorCode.DEVICE_OFFLINE
             raise ToolError(code, f"no state of {point.id} has arrived on {point.state_topic} yet")
+        if point.id in self.retained_state:
+            return {"point": point.id, "value": last[0], "ts": last[1], "retained": True}
         return {"point": point.id, "value": last[0], "ts": last[1]}
 
     async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> dict[str, Any]:
