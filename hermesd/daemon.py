@@ -43,7 +43,7 @@ from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
 from hermesd.services import Services
 from hermesd.supervisor import Supervisor
-from hermesd.toolspecs import tool_specs
+from hermesd.toolspecs import checked_tool_specs, tool_specs
 
 log = logging.getLogger(__name__)
 
@@ -247,6 +247,7 @@ class Daemon:
             if (new.paths.state_dir, new.paths.runtime_dir) != (old.state_dir, old.runtime_dir):
                 raise ConfigError([("paths", "state_dir and runtime_dir cannot change while "
                                              "running; restart hermesd to move them")])
+            specs = checked_tool_specs(new)  # (before anything is applied)
         except ConfigError as exc:
             for line in exc.lines():
                 log.error("reload refused: %s", line)
@@ -261,7 +262,7 @@ class Daemon:
         self.bus.reconfigure(new)
         self.audit.reconfigure(max_bytes=new.audit.log_size, keep=new.audit.log_files,
                                retention=new.audit.retention)
-        await self.supervisor.apply(tool_specs(new))
+        await self.supervisor.apply(specs)
         for component in self.components:
             await component.reconfigure(new)
         if self.state in ("starting", "running"):
@@ -397,6 +398,7 @@ class _Stop(Exception):
 
 async def run_daemon(config_path: Path) -> int:
     config = load_config(config_path)
+    checked_tool_specs(config)  # every tool's settings fit in a frame, or a config error
     daemon = Daemon(config)
     await daemon.run()
     return daemon.exit_code

@@ -69,9 +69,11 @@ def main(argv: list[str] | None = None) -> None:
 
 def check_config(path: Path) -> int:
     from hermesd.config import load_config
+    from hermesd.toolspecs import checked_tool_specs
 
     try:
         config = load_config(path)
+        checked_tool_specs(config)
     except ConfigError as exc:
         for line in exc.lines():
             print(line, file=sys.stderr)

@@ -156,13 +156,14 @@ class Policy:
             covered = self._configured_under(written)
             if covered is not None:
                 table = written.get("table")
-                what = "coil" if table == "coil" else f"{table} register"
+                what = "a topic of" if "messages" in written else \
+                    f"{'coil' if table == 'coil' else f'{table} register'} " \
+                    f"{written.get('address')} on {written.get('device')} holds"
                 raise Forbidden(
-                    f"{what} {written.get('address')} on {written.get('device')} holds the "
-                    f"configured point {covered.label()} ({covered.id}); write it by name, so "
-                    "that its writability and range are checked")
+                    f"{what} the configured point {covered.label()} ({covered.id}); write it by "
+                    "name, so that its writability and range are checked")
             return [f"role {role.name} may write raw ({tool}.{spec.name})",
-                    "no configured point is on the registers written",
+                    "no configured point is on the registers or topics written",
                     self._rate(ctx, role, consume=not ctx.dry_run)]
         if not role.raw_read:
             what = "reads devices directly" if spec.effect == "read" else \
@@ -175,9 +176,18 @@ class Policy:
         """The configured point whose registers (or coils) a raw write's span touches, if any:
         `device`, `table`, `address`, and as many as its `values`, or as its one `value`'s
         `type` (or `length`) takes."""
+        messages = args.get("messages")
+        if isinstance(messages, list):
+            return self._topic_of_a_point(messages)
         device, table, address = args.get("device"), args.get("table"), args.get("address")
-        if not isinstance(device, str) or not isinstance(address, int):
-            return None
+        if isinstance(address, float) and address.is_integer():
+            address = int(address)  # ("0.0": a whole number still, as the schema lets it be)
+        if device is None and address is None:
+            return None  # no register said: not a register write
+        if not isinstance(device, str) or isinstance(address, bool) or \
+                not isinstance(address, int):
+            raise Rejected(f"a raw write needs a device and a whole-number address; got "
+                           f"{device!r} and {address!r}", code=ErrorCode.BAD_REQUEST)
         values = args.get("values")
         if isinstance(values, list) and values:
             count = len(values)
@@ -192,6 +202,17 @@ class Policy:
                 continue
             taken = span(point.params)
             if taken is not None and taken[0] <= last and address <= taken[1]:
+                return point
+        return None
+
+    def _topic_of_a_point(self, messages: list[Any]) -> Point | None:
+        """The configured MQTT point whose state or command topic a raw publish names, if any
+        (a publish on its command topic would get round its range; on its state topic, fake
+        its reading)."""
+        topics = {m.get("topic") for m in messages if isinstance(m, dict)}
+        for point in self.registry:
+            if point.driver == "mqtt" and topics & {point.params.get("state_topic"),
+                                                    point.params.get("command_topic")} - {None}:
                 return point
         return None
 

@@ -13,6 +13,8 @@ import sys
 from typing import Any
 
 from hermesd.config.model import Config, Device, Point
+from hermesd.core.errors import ConfigError, ProtocolError
+from hermesd.core.protocol import MAX_FRAME, Configure, encode
 from hermesd.core.settings.mqtt import (
     BrokerSettings,
     BrokerTls,
@@ -47,6 +49,24 @@ def device_slice(device: Device) -> dict[str, Any]:
     return {"id": device.id, "driver": device.driver, "poll_interval": device.poll_interval,
             "timeout": device.timeout, **dict(device.params),
             "points": {pid: point_slice(p, device) for pid, p in device.points.items()}}
+
+
+def checked_tool_specs(config: Config) -> dict[str, ToolSpec]:
+    """`tool_specs`, or ConfigError when a tool's settings would not fit in one frame: a
+    reload to such a config would be half applied (hermesd's own points changed, the tool's
+    not), and a start would fail at the tool."""
+    specs = tool_specs(config)
+    problems = []
+    for name, spec in specs.items():
+        try:
+            encode(Configure(0, spec.config))
+        except ProtocolError as exc:
+            problems.append(("devices", f"the {name} tool's settings ({exc}) do not fit in one "
+                                        f"frame of {MAX_FRAME} bytes: split its points over "
+                                        "fewer or smaller devices, or several nodes"))
+    if problems:
+        raise ConfigError(problems)
+    return specs
 
 
 def tool_specs(config: Config) -> dict[str, ToolSpec]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -186,6 +188,35 @@ def test_a_config_that_is_no_regular_file_is_refused_at_once(daemon_runner: Daem
         os.unlink(path)
         os.replace(kept, path)
     assert d.terminate() == 0
+
+
+def test_a_reload_whose_tool_settings_do_not_fit_a_frame_is_refused_whole(
+        daemon_runner: DaemonRunner) -> None:
+    """A config whose settings for one tool exceed a protocol frame (thousands of points on
+    one device) was half applied on reload: hermesd's points changed, the tool kept its old
+    ones, status said nothing, and the daemon exited 1 at SIGTERM (review atk8, G2). It is
+    refused before anything changes, as `--check-config` refuses it."""
+    d = daemon_runner.start(_plant())
+    big = _plant()
+    points = big["devices"]["oven"]["points"]
+    for k in range(5000):  # (a file under 1 MiB, its tool's settings over a 1 MiB frame)
+        points[f"generated_sensor_{k:05d}_of_the_oven_line"] = {
+            "name": f"Generated sensor {k} of the oven line", "type": "float", "unit": "°C",
+            "params": {"value": float(k)}}
+    path = daemon_runner.write_config(big)
+    d.notify.messages.clear()
+    d.proc.send_signal(signal.SIGHUP)
+    ready = d.notify.wait_for(lambda m: "READY=1" in m)
+    assert "reload refused (1 problem)" in ready
+    assert "settings" in d.status()["reloads"]["last_error"]
+    assert "do not fit in one frame" in d.status()["reloads"]["last_error"]
+    assert d.ctl_json("read", "generated_sensor_00001_of_the_oven_line")[1]["status"] == \
+        "rejected"  # nothing of it was applied
+    assert d.ctl_json("read", "oven_temp")[1]["status"] == "ok"
+    assert d.terminate() == 0
+    checked = subprocess.run([sys.executable, "-m", "hermesd.main", "--check-config", str(path)],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert checked.returncode == 78 and "do not fit in one frame" in checked.stderr
 
 
 def test_cache_and_audit_survive_sigkill(daemon_runner: DaemonRunner) -> None:

@@ -341,4 +341,41 @@ def test_a_raw_write_beside_every_configured_point_is_allowed(config: Config) ->
     checks = policy.check_call(ctx, "modbus", RAW_WRITE, {
         "device": device, "table": "holding", "address": free, "value": 7.5,
         "type": "float32"})
-    assert "no configured point is on the registers written" in checks
+    assert "no configured point is on the registers or topics written" in checks
+
+
+def test_a_raw_write_s_address_is_a_whole_number_or_refused(config: Config) -> None:
+    """ "address": 0.0 passed the check above as no register at all (the schema lets an
+    integral float be an integer), and a dry run said every check passed (review atk8, G6)."""
+    policy = _raw_policy(config)
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    point = _modbus_points(config)[0]
+    first = (span(point.params) or (0, 0, None))[0]
+    with pytest.raises(Forbidden, match=f"\\({point.id}\\); write it by name"):
+        policy.check_call(ctx, "modbus", RAW_WRITE, {
+            "device": point.device, "table": point.params["table"], "address": float(first),
+            "values": [1]})
+    with pytest.raises(Rejected, match="whole-number address"):
+        policy.check_call(ctx, "modbus", RAW_WRITE, {
+            "device": point.device, "table": point.params["table"], "address": "0",
+            "values": [1]})
+
+
+def test_a_raw_publish_on_a_configured_point_s_topic_is_refused() -> None:
+    """A publish on an MQTT point's command topic got round its range (100 to a point of
+    0..60 %), and one on its state topic would fake its reading (review atk8, G5)."""
+    config = config_of({"node": {"id": "yard"}, "mqtt": {"host": "127.0.0.1", "port": 1883},
+                        "devices": {"yard": {"driver": "mqtt", "points": {
+                            "heater": {"name": "Heater output", "state_topic": "site/heater/state",
+                                       "command_topic": "site/heater/set", "unit": "%",
+                                       "writable": True, "min": 0, "max": 60}}}}})
+    policy = _raw_policy(config)
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    publish = ActionSpec("publish", "", {"type": "object"}, {"type": "object"}, "write")
+    for topic in ("site/heater/set", "site/heater/state"):
+        with pytest.raises(Forbidden, match=r"topic of the configured point .*\(heater\)"):
+            policy.check_call(ctx, "mqtt", publish,
+                              {"messages": [{"topic": "other/x", "payload": "1"},
+                                            {"topic": topic, "payload": "100"}]})
+    assert policy.check_call(ctx, "mqtt", publish,
+                             {"messages": [{"topic": "site/other", "payload": "100"}]})

@@ -60,8 +60,11 @@ TOP_KEYS = ("node", "paths", "access", "llm", "devices", "mqtt", "voice", "inten
 
 
 
-#: the largest config file read (a plant of thousands of points is well under 1 MiB)
-MAX_CONFIG_BYTES = 16 * 1024 * 1024
+#: the largest config file read. A plant of a few thousand points is well under it; parsing
+#: one costs about 100 bytes of memory per byte of YAML and runs on the daemon's loop at a
+#: reload, so a larger file would outgrow the memory budget and hold the watchdog's ping (and
+#: one tool's settings must fit a 1 MiB frame in any case)
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 def _read_regular(source: Path) -> bytes:

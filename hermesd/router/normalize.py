@@ -75,12 +75,14 @@ _UNIT = re.compile(
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
-    r"|kilonewtons?"
+    r"|kilonewtons?|knots?|kts"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
     r"|(?:milli|centi)?(?:metres?|meters)|lit(?:re|er)s?|tonnes?|kilograms?|kilos?))(?![\w/])",
     re.IGNORECASE)
 #: "e-stop", "e-brake": an emergency stop, an emergency brake
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
+#: "de-energise", "de energize": one word, which says the opposite of its second half
+_DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
@@ -151,7 +153,7 @@ def question_mark(c: str) -> bool:
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label."""
     text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
-    text = _EMERGENCY.sub("emergency ", text)
+    text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", text))
     text, units = _units(text)
     found = literals(text)
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
@@ -230,7 +232,10 @@ def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 def unit_symbol(unit: str) -> str | None:
-    """One symbol for a unit however it is written ("kW", "kilowatts" -> "kw"), or None."""
+    """One symbol for a unit however it is written ("kW", "kilowatts" -> "kw"), or None.
+    Letter case tells one unit apart once: "kN" (or "KN") is a force, "kn" knots."""
+    if unit.strip() in ("kN", "KN"):
+        return "kN"
     key = "".join(unit.casefold().split()).replace("³", "3").replace("²", "2")
     key = key.replace("℃", "°c").replace("μ", "µ")
     return UNIT_SYMBOLS.get(key)

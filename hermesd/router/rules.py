@@ -281,7 +281,7 @@ class RuleRouter:
                            or (_switched(toks) and not asked)
                            or self._done_first(toks, question)) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
-            and not (asked and _state_last(toks, named))
+            and not (asked and _state_last(toks, named)) and row is None
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks),
                         named=named)
@@ -320,10 +320,14 @@ class RuleRouter:
         row = _TAG_QUESTION.sub("", row).strip().strip(_ROW_QUOTES).strip()
         toks = tokens(row)
         named = self._name_pairs(toks)  # ("make" of "make-up water valve" is a name's word)
-        if not toks or toks[-1].zh or any(t.raw in WRITE_VERBS | _KEEPS and i not in named
-                                          for i, t in enumerate(toks[:-1])) \
-                or (toks[-1].raw not in _STATES_LAST and toks[-1].text not in self.state_words):
+        if not toks:
             return None
+        value = toks[-2] if toks[-1].unit and len(toks) > 1 else toks[-1]
+        if toks[-1].zh or any(t.raw in WRITE_VERBS | _KEEPS and i not in named
+                              for i, t in enumerate(toks[:-1])) \
+                or (toks[-1].raw not in _STATES_LAST and toks[-1].text not in self.state_words
+                    and not value.is_number):
+            return None  # (a row shows a state, a choice, or a number: "PUMP 2 SPEED: 100")
         if shown is None and not _ROW_COLON.search(row):
             return None  # "pump 2 on" is said to switch it
         return row
@@ -1066,8 +1070,8 @@ def _checked_state(toks: list[Token]) -> list[Token]:
         return toks  # a check valve, a check weigher: things
     rest = raw[k + 1:]
     if not any(w in _CHECKED or w in _CHECKED_PAST for w in rest) or \
-            any(w in WRITE_VERBS for w in rest[:1]):
-        return toks
+            any(w in WRITE_VERBS for w in rest):
+        return toks  # ("confirm mixer 2 stopped and start it" asks for a start too)
     mark = replace(toks[k], text=YES_NO_MARK, raw=YES_NO_MARK)
     toks = [*toks[:k + 1], *_moved_to_is(toks[k + 1:])]
     if rest[:1] in (["if"], ["whether"]):
@@ -1103,7 +1107,8 @@ def _still_so(toks: list[Token]) -> list[Token]:
     for i, t in enumerate(toks):
         if t.raw == "still" and not t.zh and 0 < i < len(toks) - 1 and \
                 toks[-1].raw in _STATES_LAST and not toks[-1].zh and \
-                all(x.raw not in WRITE_VERBS and x.raw not in _KEEPS for x in toks[:i]):
+                all(x.raw not in WRITE_VERBS and x.raw not in _KEEPS for x in toks):
+            # (not "mixer 2 still off, turn it on": a command after it)
             return [*toks[:i], replace(t, text=YES_NO_MARK, raw=YES_NO_MARK), *toks[i + 1:]]
     return toks
 
@@ -1122,7 +1127,7 @@ _TAG_QUESTION = re.compile(r"(?i)[,，]?\s*(?:is\s+(?:that|this|it)\s+(?:right|c
                            r"ok|normal)|right|correct|true)\s*[?？]*\s*$|[?？]+\s*$")
 _ROW_QUOTES = "'\"“”‘’「」『』«»`"
 #: a name and its state apart by a colon or an equals sign, as screens show them
-_ROW_COLON = re.compile(r"[^:：=]\s*[:：=]\s*\S+\s*[.!]?$")
+_ROW_COLON = re.compile(r"[^:：=]\s*[:：=]\s*\S+(?:\s+\S+)?\s*[.!]?$")
 #: states a screen shows of a thing
 _SHOWN_STATES = frozenset("on off open opened closed shut running run stopped stop tripped "
                           "fault faulted alarm normal healthy ok ready auto manual local remote "
@@ -1263,10 +1268,22 @@ def named_state(words: list[str]) -> str | None:
     "Feeder stopped"): one of `NAMED_STATES` said last in its name, or before only words of
     a signal (`STATE_SIGNALS`); not one that qualifies a thing ("Closed loop pump", "Fuel
     shut-off valve"), nor one of an alias or a description. `words`: its name's, canonical."""
+    words = _joined_de(words)
     for i, w in enumerate(words):
         if w in NAMED_STATES and all(x in STATE_SIGNALS for x in words[i + 1:]):
             return w
     return None
+
+
+def _joined_de(words: list[str]) -> list[str]:
+    """ "de energise" (of "de-energise") as one word."""
+    out: list[str] = []
+    for w in words:
+        if out and out[-1] == "de" and w.startswith("energi"):
+            out[-1] = "de" + w
+        else:
+            out.append(w)
+    return out
 
 
 def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -> bool | None:

@@ -237,7 +237,9 @@ UNIT_SYMBOLS: dict[str, str] = {
     "psia": "psia", "kpaa": "kpaa",
     "rpm": "rpm", "m/s": "m/s", "m/min": "m/min", "km/h": "km/h",
     "kw": "kw", "kilowatt": "kw", "kilowatts": "kw", "w": "w", "watt": "w", "watts": "w",
-    "kn": "kn", "kilonewton": "kn", "kilonewtons": "kn",
+    # (kN, a force, is told from kn, knots, by its capital: see normalize.unit_symbol)
+    "kilonewton": "kN", "kilonewtons": "kN", "kn": "kn", "kt": "kn", "kts": "kn",
+    "knot": "kn", "knots": "kn",
     "mw": "mw", "megawatt": "mw", "megawatts": "mw",
     "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
     "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
@@ -270,7 +272,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
-    "kn": "tension",
+    "kN": "tension", "kn": "speed",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write
@@ -297,7 +299,8 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run kick reopen dim brighten crank engage disengage
+    kill run kick reopen dim brighten crank engage disengage mute unmute silence inhibit
+    release resume pause lock unlock deenergise deenergize energise energize
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command
@@ -327,6 +330,11 @@ _INHIBITING = (frozenset(("inhibit", "block", "disable")),
                frozenset(("enable", "release", "permit", "allow", "unblock")))
 _SILENCING = (frozenset(("silence", "mute")), frozenset(("unmute", "unsilence")))
 _LOCKING = (frozenset(("lock",)), frozenset(("unlock",)))
+_RELEASING = (frozenset(("release", "disengage")), frozenset(("apply", "engage", "set")))
+_PAUSING = (frozenset(("pause", "hold", "halt", "suspend")),
+            frozenset(("resume", "unpause", "continue")))
+_LOWERING = (frozenset(("lower",)), frozenset(("raise", "lift")))
+_DEENERGISING = (frozenset(("deenergise", "deenergize")), frozenset(("energise", "energize")))
 #: (a command coil is named by what it does when on as often as by the state it brings:
 #: "Drain valve close command", "Burner inhibit", "Alarm horn silence", "Hall lights off")
 NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
@@ -338,6 +346,13 @@ NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "silence": _SILENCING, "silenced": _SILENCING, "mute": _SILENCING, "muted": _SILENCING,
     "lock": _LOCKING, "locked": _LOCKING,
     "unlock": (_LOCKING[1], _LOCKING[0]), "unlocked": (_LOCKING[1], _LOCKING[0]),
+    # ("Hoist brake release": "engage the brake" is the other state; "Conveyor pause",
+    # "Barrier gate lower", "Steam valve de-energise")
+    "release": _RELEASING, "released": _RELEASING,
+    "pause": _PAUSING, "paused": _PAUSING, "hold": _PAUSING, "halt": _PAUSING,
+    "lower": _LOWERING, "lowered": _LOWERING,
+    "deenergise": _DEENERGISING, "deenergize": _DEENERGISING,
+    "deenergised": _DEENERGISING, "deenergized": _DEENERGISING,
     # "Hall lights off": on/off said of the lights could mean either; only its own verb of
     # nothing, so every on/off word said of the thing is in doubt
     "off": (frozenset(), frozenset()),

@@ -1080,7 +1080,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
                                                                   "kelvin")):
-                return Doubt("unit", (t.shown if t.unit == mine else t.raw,)
+                return Doubt("unit", (t.shown if t.unit == mine else
+                                      t.unit if t.raw == mine.casefold() else t.raw,)
                              if t.unit != mine else (f"{t.raw} {after}",))
         elif t.raw in ("fahrenheit", "kelvin", "kelvins") and not _mine(t, own):
             return Doubt("unit", (t.raw,))
@@ -1100,9 +1101,13 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
     """Where the point's own unit, spelled as its config spells it (a unit the vocabulary may
     not know: "g/min", "t/d"), follows a number: the positions of its tokens."""
     unit = (point.unit or "").strip()
-    if not unit or not re.search(r"\d\s*" + re.escape(unit.casefold()) + r"(?![\w/])",
-                                 text.casefold()):
+    found = re.search(r"\d\s*(" + re.escape(unit.casefold()) + r")(?![\w/])", text.casefold()) \
+        if unit else None
+    if found is None:
         return set()
+    said = text[found.start(1):found.end(1)]
+    if unit_symbol(said) != unit_symbol(unit):
+        return set()  # "30 kN" of a point in kn (knots): letter case tells them apart
     spelled = [t.raw for t in tokens(unit)]
     n = len(spelled)
     at: set[int] = set()

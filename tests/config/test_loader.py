@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -216,6 +217,29 @@ def test_duplicate_yaml_keys_are_errors(tmp_path: Path) -> None:
 def test_yaml_syntax_error_names_the_line(tmp_path: Path) -> None:
     (line,) = problems(tmp_path, "node:\n  id: [unclosed\n")
     assert line.startswith("config error: (file): YAML syntax error at line 3")
+
+
+def test_a_config_that_is_no_regular_file_is_refused_without_waiting(tmp_path: Path) -> None:
+    """A FIFO where the config was held hermesd in open() until someone wrote to it; a device
+    (/dev/zero) would be read until memory ran out (review atk7, F9)."""
+    fifo = tmp_path / "hermesd.yaml"
+    os.mkfifo(fifo)  # nobody writes to it: a blocking open would never return
+    with pytest.raises(ConfigError) as info:
+        load_config(fifo)
+    assert info.value.lines() == [f"config error: (file): {fifo} is not a regular file (it is "
+                                  "a FIFO)"]
+    with pytest.raises(ConfigError, match="character device"):
+        load_config("/dev/zero")
+
+
+def test_a_config_over_a_mebibyte_is_refused(tmp_path: Path) -> None:
+    """Parsing costs about 100 bytes of memory per byte of YAML, on the daemon's loop at a
+    reload: a 1.5 MB file held the watchdog 21 s and outgrew the memory budget (atk8, G1)."""
+    path = tmp_path / "hermesd.yaml"
+    path.write_text("# " + "x" * (1024 * 1024) + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as info:
+        load_config(path)
+    assert info.value.lines() == [f"config error: (file): {path} is larger than 1048576 bytes"]
 
 
 def test_missing_file(tmp_path: Path) -> None:
