@@ -14,6 +14,7 @@
   `gguf_header`, `ggml_whisper`: the model file formats, read to check a file before loading it
 - `eventloop`, `peercred`: the event loop a process runs, and who is at the other end of a socket
 - `heap`: handing back the memory a process's start-up freed (called by `eventloop`)
+- `deferred`: a module a library imports but may never use, loaded at its first use
 
 Tools (tools/hermes_tools) import hermesd only through this package, and `hermesd.__version__`
 (tests/test_imports.py checks it; the plant simulator, a development tool the daemon never runs,

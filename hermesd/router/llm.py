@@ -23,11 +23,10 @@ from typing import TYPE_CHECKING, Any
 from hermesd.config.model import Config
 from hermesd.core.errors import ToolUnavailable
 from hermesd.core.model_files import DEFAULT_LLM, find_model
-from hermesd.router.model_stage import ModelStage, Options
-from hermesd.router.prompt import build
 from hermesd.supervisor import GIVE_UP_AFTER, Supervisor, ToolSpec
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the model stage and its prompt are imported only when the LLM is on
+    from hermesd.router.model_stage import ModelStage, Options
     from hermesd.services import Services
 
 log = logging.getLogger(__name__)
@@ -54,6 +53,8 @@ def resolve_model(config: Config) -> tuple[Path | None, str | None, bool]:
 
 def llm_spec(config: Config) -> ToolSpec:
     """How to run the worker, and its config slice: model, threads, context, prompt prefix."""
+    from hermesd.router.prompt import build
+
     path, error, verify = resolve_model(config)
     prompt = build(config.points.values())
     return ToolSpec(name=TOOL, argv=(sys.executable, "-m", "hermes_tools.llm"), config={
@@ -134,9 +135,20 @@ class LlmComponent:
         self.router = services.engine.router
         self.config = services.config
         self.worker = SupervisedWorker(services.supervisor)
-        self.stage = ModelStage(services.config, self.worker, options, self.router.rules)
+        self._options = options
+        self._stage: ModelStage | None = None
         services.events.register("llm", self.worker.on_event)
         self._attach()
+
+    @property
+    def stage(self) -> ModelStage:
+        """The model stage, over the router's rules: built when the LLM is on (or when first
+        asked for), so a daemon without it builds neither the stage nor the rules at start."""
+        if self._stage is None:
+            from hermesd.router.model_stage import ModelStage
+
+            self._stage = ModelStage(self.config, self.worker, self._options, self.router.rules)
+        return self._stage
 
     def _attach(self) -> None:
         self.router.attach_model(self.stage if self.config.llm.enabled else None)
@@ -148,7 +160,8 @@ class LlmComponent:
         # the worker re-prepares its prefix from the config slice the supervisor sends it;
         # the stage rebuilds its candidates, grammar and examples from the new registry
         self.config = config
-        self.stage.reconfigure(config, self.router.rules)  # the engine's router took it first
+        if self._stage is not None:  # (else it is built from this config when needed)
+            self._stage.reconfigure(config, self.router.rules)  # the engine's router took it first
         self._attach()
 
     def status(self) -> dict[str, Any]:

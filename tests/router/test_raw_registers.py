@@ -165,12 +165,16 @@ def test_registered_only_with_modbus_devices_and_on_reload(tmp_path: Path) -> No
     modbus = {"plc1": {"driver": "modbus", "host": "h", "points": {"s": {"table": "holding",
                                                                          "address": 0}}}}
     router = Router(_config(exec_only, tmp_path))
+    assert router.rules  # (the stages of a config are built at their first use)
     assert not any(isinstance(r, RawRegisterRule) for r in router.pre_rules)
     router.reconfigure(_config({**exec_only, **modbus}, tmp_path))
+    assert router.rules
     assert [type(r) for r in router.pre_rules] == [RawRegisterRule]
     router.reconfigure(_config({**exec_only, **modbus}, tmp_path))
+    assert router.rules
     assert len(router.pre_rules) == 1
     router.reconfigure(_config(exec_only, tmp_path))
+    assert router.rules
     assert router.pre_rules == []
 
 
