@@ -46,7 +46,14 @@ from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, set_asked, unit_after
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
-from hermesd.router.vocabulary import OPPOSITE_MODIFIERS, PLURAL_MARKS, WH_START, YES_NO_START
+from hermesd.router.vocabulary import (
+    OFF_WORDS,
+    ON_WORDS,
+    OPPOSITE_MODIFIERS,
+    PLURAL_MARKS,
+    WH_START,
+    YES_NO_START,
+)
 from hermesd.router.write_gate import ids_said, told_apart
 from hermesd.value_maps import spellings
 
@@ -303,6 +310,14 @@ class ModelStage:
             # "are trails 1 and 2 making snow": several numbered things, of which one point
             # (not one named so: "Filters 1 and 2 pressure") is half an answer
             return respond("not_understood", model=f"{action.name} {pid}")
+        if action.name == "write" and profile.point.kind in ("int", "float") and \
+                a.words & (ON_WORDS | OFF_WORDS) and not any(t.is_number for t in a.toks
+                                                            if not t.ordinal and t.text
+                                                            not in profile.ids) and any(
+                o.point.kind == "bool" and o.point.writable and o.ids == profile.ids
+                and o.things & profile.things for o in self.rules.profiles.all):
+            # "stop turbine three": its run command, not its curtailment setpoint to 0
+            return respond("not_understood", model=f"write {pid}")
         if action.name == "read" and self._half_of_two(a, profile):
             # "BT and ET on roaster 2": two things joined, of which the point is one
             return respond("not_understood", model=f"read {pid}")

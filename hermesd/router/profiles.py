@@ -130,13 +130,25 @@ class Profiles:
         all: it must be explained for a rule to be sure, but it does not outweigh the rest."""
         return self.weights.get(feature, 1.0)
 
+    def _formula(self, letters: str, digits: str) -> bool:
+        """ "pO2", "CO2", "NH3" in a name: a measure of a gas, its number no thing's (the
+        "2" of "BR1 pO2" is no bioreactor 2). A lower-case letter before capitals (pO2, pCO2)
+        or a formula the lexicon knows whole and not by its letters."""
+        if re.fullmatch(r"[a-z][A-Z][A-Za-z]*", letters):
+            return True
+        whole = self.lexicon.concepts(letters + digits)
+        return bool(whole) and not self.lexicon.concepts(letters)
+
     def _profile(self, point: Point, borrowed: frozenset[str] = frozenset()) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
         label_toks = [content(tokens(label), label=True) for label in labels]
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
-        ids = {t.text for toks in label_toks for t in toks if t.is_id}
+        formulas = {m.group(2) for label in labels for m in _FORMULA.finditer(label)
+                    if self._formula(m.group(1), m.group(2))}
+        ids = {t.text for toks in label_toks for t in toks if t.is_id} - formulas
         pairs = {(t.text, toks[i + 1].text) for toks in label_toks for i, t in
-                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id}
+                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id
+                 and toks[i + 1].text not in formulas}
         own = content(tokens(point.name), label=True)
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))
@@ -197,6 +209,10 @@ class Profiles:
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
                        frozenset(pairs), role, frozenset(choice_concepts),
                        frozenset(described))
+
+
+#: letters and the number written against them in a name ("pO2", "CO2", "BR1")
+_FORMULA = re.compile(r"(?<![^\W\d_])([A-Za-z]+)(\d+)(?![\d.])")
 
 
 def _machine_aliases(points: list[Point]) -> dict[str, frozenset[str]]:

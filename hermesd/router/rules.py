@@ -261,7 +261,13 @@ class RuleRouter:
             YES_NO_MARK in words or _either_state(toks)
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
-                       and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks))
+                       and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks)) or any(
+            # "freezer 2 into production", "route CIP to the media tank": a choice said after
+            # "into", or after "to the"
+            t.text in self.choice_words and i > 1 and not t.zh and (
+                toks[i - 1].raw == "into" or (toks[i - 1].raw in _ARTICLES
+                                              and toks[i - 2].raw in VALUE_BEFORE | {"into"}))
+            for i, t in enumerate(toks))
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         asked = any(map(question_mark, text.rstrip()[-1:])) or row is not None  # ("fan 2 on?"
         # asks, sets nothing; so does a screen's row, "BIN 2 AER FAN: ON")

@@ -79,6 +79,8 @@ ZH_WORDS: dict[str, str] = {
     "运行": "running", "运转": "running", "在转": "running",
     # verbs (English words the rules know)
     "打开": "open", "开启": "on", "开": "on", "关闭": "close", "关掉": "off", "关上": "close",
+    "锁上": "lock",
+    "静音": "mute",
     "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
     "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
     "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
@@ -300,7 +302,7 @@ WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
     write turn switch open close start stop enable disable activate deactivate shut add subtract
     kill run kick reopen dim brighten crank engage disengage mute unmute silence inhibit
-    release resume pause lock unlock deenergise deenergize energise energize
+    release resume pause lock unlock deenergise deenergize energise energize apply
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back
 #: in service", "bring the pump back online"): with one of STATE_PHRASES later in the command

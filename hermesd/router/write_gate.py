@@ -361,9 +361,8 @@ def _pasted(text: str, toks: list[Token]) -> Doubt | None:
     if wrapped:
         return Doubt("question", wrapped.groups())  # "(set fan speed to 60)", "/start it/"
     clock = re.sub(r"\d{1,2}:\d{2}", "", text.strip()).replace("...", "…")  # (a time: when)
-    # "feed pump 1: 1000 rpm", "feed pump 1 = 1000": a label given a number is a plain write;
-    # given a state ("makeup valve: OPEN") it is what a screen shows
-    clock = re.sub(r"[:：=]\s*(?=[-+]?\d)", " ", clock)
+    # "PUMP 2 SPEED: 100", "makeup valve: OPEN": a label given a number or a state, with no
+    # verb that sets it, is what a screen shows ("set fan speed: 60" asks for the write)
     marks = [c for c in clock if c in _PASTED_MARKS]
     lines = [c for c in clock if c in _LINE_BREAKS] or \
         (["\t"] if clock.count("\t") > 1 else [])  # (lines, a row of cells: pasted, whatever verb)
@@ -1195,6 +1194,13 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
                 # "stop CIP on the filler", "灌装机停止清洗", "disable manual": the choice named
                 # is what is to end, not what to set
                 return Doubt("several", (str(value), *sorted(stopping)))
+            to = max((i for i, t in enumerate(toks) if t.raw in ("to", "into") and not t.zh),
+                     default=None)
+            if not stated and named == {value} and to is not None and \
+                    value not in named_choices(point, toks[to + 1:], ""):
+                # "change Q control over to power factor mode": the choice named is the one it
+                # is moved from; what it is moved to is no choice said
+                return Doubt("not_stated", (str(value),))
             if not stated and named == {value}:
                 return None
             return Doubt("several" if len(named) > 1 else "not_stated",
