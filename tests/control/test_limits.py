@@ -30,8 +30,8 @@ from hermesd.core.eventloop import loop_factory
 from tests.support.peers import (
     NOBODY,
     as_user_async,
+    control_server,
     needs_root,
-    open_to_everyone,
     read_answers,
 )
 from tests.support.until import until, until_sync
@@ -143,15 +143,8 @@ async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
 
 @pytest.fixture
 async def server() -> AsyncIterator[ControlServer]:
-    where = Path(tempfile.mkdtemp(prefix="hl", dir="/tmp"))
-    srv = ControlServer(where / "control.sock", _handler, SMALL)
-    await srv.start()
-    open_to_everyone(srv.path)
-    try:
+    async with control_server(_handler, SMALL, "hl") as srv:
         yield srv
-    finally:
-        await srv.stop()
-        shutil.rmtree(where, ignore_errors=True)
 
 
 async def _connect(srv: ControlServer) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

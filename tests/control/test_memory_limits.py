@@ -24,7 +24,13 @@ import pytest
 from hermesd.control.limits import Limits
 from hermesd.control.requests import Peer
 from hermesd.control.server import ControlServer
-from tests.support.peers import NOBODY, as_user_async, needs_root, open_to_everyone, read_answers
+from tests.support.peers import (
+    NOBODY,
+    as_user_async,
+    control_server,
+    needs_root,
+    read_answers,
+)
 from tests.support.until import until, until_sync
 
 KIB = 1024
@@ -47,15 +53,8 @@ async def _handler(obj: dict[str, Any], peer: Peer) -> dict[str, Any]:
 
 @pytest.fixture
 async def server() -> AsyncIterator[ControlServer]:
-    where = Path(tempfile.mkdtemp(prefix="hm", dir="/tmp"))
-    srv = ControlServer(where / "control.sock", _handler, SMALL)
-    await srv.start()
-    open_to_everyone(srv.path)
-    try:
+    async with control_server(_handler, SMALL, "hm") as srv:
         yield srv
-    finally:
-        await srv.stop()
-        shutil.rmtree(where, ignore_errors=True)
 
 
 def _unfinished_recordings(path: str, count: int, size: int, gate: str) -> dict[str, Any]:

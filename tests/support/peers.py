@@ -7,6 +7,8 @@ the test goes on doing other things; `as_user_async` for a test whose event loop
 socket the child talks to (it must keep running).
 `open_to_everyone(path)` makes a socket reachable by such a child. `send_as(uid, socket,
 frames)` pipelines raw request frames as that user and summarises the answers.
+`control_server(handler, limits, prefix)` serves a ControlServer in a fresh temporary directory,
+reachable by every user, for as long as the `async with` lasts.
 """
 
 from __future__ import annotations
@@ -17,11 +19,13 @@ import json
 import os
 import resource
 import select
+import shutil
 import signal
 import socket
+import tempfile
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -218,3 +222,20 @@ def _summary(answers: list[bytes], elapsed: float) -> dict[str, Any]:
         except ValueError:
             kinds["unreadable"] += 1
     return {"answers": len(answers), "kinds": dict(kinds), "elapsed": elapsed}
+
+
+@contextlib.asynccontextmanager
+async def control_server(handler: Callable[..., Awaitable[dict[str, Any]]], limits: Any,
+                         prefix: str) -> AsyncIterator[Any]:
+    """A ControlServer on a socket in a fresh directory under /tmp, open to every user."""
+    from hermesd.control.server import ControlServer
+
+    where = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
+    srv = ControlServer(where / "control.sock", handler, limits)
+    await srv.start()
+    open_to_everyone(srv.path)
+    try:
+        yield srv
+    finally:
+        await srv.stop()
+        shutil.rmtree(where, ignore_errors=True)
