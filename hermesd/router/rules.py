@@ -1076,8 +1076,9 @@ def _checked_state(toks: list[Token]) -> list[Token]:
         return toks  # a check valve, a check weigher: things
     rest = raw[k + 1:]
     if not any(w in _CHECKED or w in _CHECKED_PAST for w in rest) or \
-            any(w in WRITE_VERBS for w in rest):
-        return toks  # ("confirm mixer 2 stopped and start it" asks for a start too)
+            any(w in WRITE_VERBS and w not in _STATES_LAST for w in rest):
+        return toks  # ("confirm mixer 2 stopped and start it" asks for a start too; "check
+        # the SSV is open" asks a state)
     mark = replace(toks[k], text=YES_NO_MARK, raw=YES_NO_MARK)
     toks = [*toks[:k + 1], *_moved_to_is(toks[k + 1:])]
     if rest[:1] in (["if"], ["whether"]):
@@ -1113,7 +1114,7 @@ def _still_so(toks: list[Token]) -> list[Token]:
     for i, t in enumerate(toks):
         if t.raw == "still" and not t.zh and 0 < i < len(toks) - 1 and \
                 toks[-1].raw in _STATES_LAST and not toks[-1].zh and \
-                all(x.raw not in WRITE_VERBS and x.raw not in _KEEPS for x in toks):
+                all(x.raw not in WRITE_VERBS and x.raw not in _KEEPS for x in toks[:-1]):
             # (not "mixer 2 still off, turn it on": a command after it)
             return [*toks[:i], replace(t, text=YES_NO_MARK, raw=YES_NO_MARK), *toks[i + 1:]]
     return toks
