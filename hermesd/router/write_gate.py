@@ -1194,7 +1194,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
                 # "stop CIP on the filler", "灌装机停止清洗", "disable manual": the choice named
                 # is what is to end, not what to set
                 return Doubt("several", (str(value), *sorted(stopping)))
-            to = max((i for i, t in enumerate(toks) if t.raw in ("to", "into") and not t.zh),
+            to = min((i for i, t in enumerate(toks) if t.raw in ("to", "into") and not t.zh),
                      default=None)
             if not stated and named == {value} and to is not None and \
                     value not in named_choices(point, toks[to + 1:], ""):
