@@ -324,6 +324,8 @@ class RuleRouter:
         shown = _SCREEN.match(folded)
         row = folded if shown is None else shown.group("row")
         row = _TAG_QUESTION.sub("", row).strip().strip(_ROW_QUOTES).strip()
+        if shown is None and not _ROW_COLON.search(row):
+            return None  # "pump 2 on" is said to switch it (and no row is tokenized twice)
         toks = tokens(row)
         named = self._name_pairs(toks)  # ("make" of "make-up water valve" is a name's word)
         if not toks:
@@ -334,8 +336,6 @@ class RuleRouter:
                 or (toks[-1].raw not in _STATES_LAST and toks[-1].text not in self.state_words
                     and not value.is_number):
             return None  # (a row shows a state, a choice, or a number: "PUMP 2 SPEED: 100")
-        if shown is None and not _ROW_COLON.search(row):
-            return None  # "pump 2 on" is said to switch it
         return row
 
     def _name_pairs(self, toks: list[Token]) -> frozenset[int]:
