@@ -759,6 +759,7 @@ class RuleRouter:
         numbers: list[tuple[int, Token]] = []
         odd: list[str] = []
         relative: list[str] = []
+        minus: list[tuple[int, Token]] = []  # "-100" alone may be a decrease
         for i, t in enumerate(toks):
             if not t.is_number or i in naming:
                 continue
@@ -768,11 +769,15 @@ class RuleRouter:
             elif i > 0 and (raw[i - 1] in DELTA_BEFORE or raw[i - 1] in RELATIVE_BEFORE):
                 relative.append(f"{toks[i - 1].shown} {t.shown}")
             elif _minus_as_change(t, point, raw[:i]):
-                relative.append(t.shown)
+                minus.append((i, t))
             else:
                 numbers.append((i, t))
         if odd:
             return ValueWords(problem="unreadable", words=tuple(odd))
+        if numbers and minus:  # "to 0, -1": two values, the second no change
+            numbers = sorted(numbers + minus, key=lambda n: n[0])
+        else:
+            relative += [t.shown for _, t in minus]
         verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
         if numbers and verbs and not any(i > 0 and raw[i - 1] in VALUE_BEFORE
                                          for i, _ in numbers):

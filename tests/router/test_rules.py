@@ -185,6 +185,7 @@ def test_a_write_takes_exactly_the_value_the_words_name(text: str, value: float)
     ("set feed pump 1 to 1500, I mean 100", "correction", ["i mean"]),
     ("set feed pump 1 to 1500 and 100", "several", ["1500", "100"]),
     ("set feed pump 1 to 1 60", "several", ["1", "60"]),
+    ("feed pump 1 speed to 0, -1", "several", ["0", "-1"]),  # a minus after a value is no change
     ("raise the conveyor speed by 5", "relative", ["by 5"]),
     ("raise feed pump 1 speed 100", "relative", ["raise … 100"]),
     ("don't set feed pump 1 to 900", "negation", ["don't"]),
