@@ -20,7 +20,16 @@ from hermesd.config.model import Point
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
 from hermesd.router.normalize import content, tokens, unit_symbol
 from hermesd.router.spelling import Speller
-from hermesd.router.vocabulary import QUANTITIES, STOP, SYNONYMS, UNIT_SYMBOLS
+from hermesd.router.vocabulary import (
+    KINDS,
+    OFF_WORDS,
+    ON_WORDS,
+    QUANTITIES,
+    STOP,
+    SYNONYMS,
+    UNIT_SYMBOLS,
+    WRITE_VERBS,
+)
 from hermesd.value_maps import spellings
 
 #: words that make a point the target, not the measured value
@@ -99,7 +108,7 @@ class Profiles:
         self.lexicon: Lexicon = lexicon or default_lexicon()
         self.by_id: dict[str, Profile] = {}
         points = list(points)
-        borrowed = _machine_aliases(points)
+        borrowed = _machine_aliases(points, self.lexicon)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
         self.all = list(self.by_id.values())
@@ -215,7 +224,7 @@ class Profiles:
 _FORMULA = re.compile(r"(?<![^\W\d_])([A-Za-z]+)(\d+)(?![\d.])")
 
 
-def _machine_aliases(points: list[Point]) -> dict[str, frozenset[str]]:
+def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozenset[str]]:
     """ "Ironer" (a switch named by its machine) with the alias "flatwork ironer": the machine is
     called so on the plant, and every point named after it ("Ironer speed", "Ironer fault") may
     be named so too. The words of such aliases, by the points they explain besides their own."""
@@ -236,7 +245,62 @@ def _machine_aliases(points: list[Point]) -> dict[str, frozenset[str]]:
             if pid != point.id and any(name[i:i + n] == machine
                                        for i in range(len(name) - n + 1)):
                 borrowed.setdefault(pid, set()).update(extra)
+    for pid, extra in _renamed_things(points, named, lexicon).items():
+        borrowed.setdefault(pid, set()).update(extra)
     return {pid: frozenset(w) for pid, w in borrowed.items()}
+
+
+#: words that name no thing, whatever an alias has them beside ("load-out belt", "run back")
+_NO_THING = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | frozenset(
+    "out in down back over through away run running".split())
+
+#: what a word means that is no thing's name: "rate", "auto", "air", "discharge"
+_NO_THING_KINDS = frozenset(("quantity", "state", "role", "modifier", "medium"))
+
+
+def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
+                    lexicon: Lexicon) -> dict[str, set[str]]:
+    """ "MPT top oil", "GSU oil temperature" of "Main transformer top oil temperature": an alias
+    that says the point's own words but calls the thing they are of by a word no name has names
+    that thing so ("MPT", "GSU" = "main transformer"), and every point named after the same thing
+    may be called so too ("WTI on the GSU" of "Main transformer winding hot spot temperature").
+    The thing is the run of the name's words the alias leaves out, bar the quantity and role
+    it may drop ("temperature", "setpoint"), cut to what other points' names share."""
+    def words(label: str) -> list[str]:
+        return [t.text for t in content(tokens(label), label=True)]
+
+    def contains(name: list[str], run: list[str]) -> bool:
+        n = len(run)
+        return any(name[i:i + n] == run for i in range(len(name) - n + 1))
+
+    in_names = {w for _, name in named for w in name}
+    said: dict[tuple[str, ...], set[str]] = {}
+    for point in points:
+        name = words(point.name)
+        for alias in point.aliases:
+            own = words(alias)
+            extra = [w for w in own if w not in name]
+            if any(w in in_names or w in _NO_THING or KINDS.get(w) or not w.isalpha()
+                   or len(w) < 2 or any(s.kind in _NO_THING_KINDS for s in lexicon.concepts(w))
+                   for w in extra):
+                continue  # "tank" a name says of another thing; "2" of "O2"
+            left = [i for i, w in enumerate(name) if w not in own and KINDS.get(w) not in
+                    ("quantity", "role")]
+            if not extra or len(extra) > 2 or len(extra) == len(own) or not left or \
+                    left != list(range(left[0], left[-1] + 1)):
+                continue  # a new name for the whole point, or words left out here and there
+            run = name[left[0]:left[-1] + 1]
+            while run and not any(pid != point.id and contains(other, run)
+                                  for pid, other in named):
+                run = run[:-1]
+            if run:
+                said.setdefault(tuple(run), set()).update(extra)
+    renamed: dict[str, set[str]] = {}
+    for run, extra in said.items():
+        for pid, name in named:
+            if contains(name, list(run)):
+                renamed.setdefault(pid, set()).update(extra)
+    return renamed
 
 
 def _stem(profile: Profile) -> tuple[str, ...]:
