@@ -703,6 +703,10 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
             s.problem("point", f"unknown point id {point!r}")
         if action == "write" and value is None:
             s.problem("value", "a write intent needs a value")
+        elif value is not None and not isinstance(value, bool | int | float | str):
+            s.problem("value", f"is {describe(value)}: a write intent writes one value (a "
+                               "number, on/off, or a choice's name)")
+            value = None
         if action == "respond" and reply is None:
             s.problem("reply", "a respond intent needs a reply")
         s.finish()

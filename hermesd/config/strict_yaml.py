@@ -68,6 +68,70 @@ def _construct_text(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
 _StrictLoader.add_constructor("tag:yaml.org,2002:str", _construct_text)
 
 
+#: how many values aliases (`*name`) may add to what the file writes out: a shared block reused
+#: for hundreds of points is fine, "a billion laughs" (aliases of aliases, 10^10 values from
+#: 1 KB) is refused before anything is built from it
+MAX_ALIASED = 200_000
+
+
 def load(text: str) -> Any:
-    """The document in `text`; yaml.YAMLError (with its mark) for bad YAML or a duplicate key."""
-    return yaml.load(text, Loader=_StrictLoader)  # noqa: S506 - a SafeLoader subclass
+    """The document in `text`; yaml.YAMLError (with its mark) for bad YAML, a duplicate key,
+    nesting too deep to read, an alias that contains itself, or aliases that multiply the file
+    past `MAX_ALIASED` values."""
+    loader = _StrictLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_aliases(node)
+        return loader.construct_document(node)
+    except RecursionError:
+        raise yaml.YAMLError("blocks nested too deeply (thousands of [ or { inside each "
+                             "other)") from None
+    finally:
+        loader.dispose()
+
+
+def _check_aliases(root: yaml.Node) -> None:
+    """Count the values the document stands for with every alias expanded (each node once, by
+    memo, without recursion: nesting may be deep), and refuse a node that contains itself."""
+    size: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            continue
+        if key in size:
+            continue
+        if key in on_path:
+            raise yaml.constructor.ConstructorError(
+                None, None, "an alias refers to a block that contains it: the value would "
+                "never end", node.start_mark)
+        on_path.add(key)
+        stack.append((node, True))
+        for child in children:
+            if id(child) in on_path:
+                raise yaml.constructor.ConstructorError(
+                    None, None, "an alias refers to a block that contains it: the value would "
+                    "never end", child.start_mark)
+            if id(child) not in size:
+                stack.append((child, False))
+    written = len(size)
+    if size[id(root)] - written > MAX_ALIASED:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"aliases (*name) expand this file to {size[id(root)]:,} values, "
+                        f"{written:,} written: more than {MAX_ALIASED:,} repeated values is no "
+                        "config but a bomb", root.start_mark)
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    return []

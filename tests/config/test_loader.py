@@ -6,6 +6,7 @@ import copy
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -240,6 +241,61 @@ def test_a_config_over_a_mebibyte_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as info:
         load_config(path)
     assert info.value.lines() == [f"config error: (file): {path} is larger than 1048576 bytes"]
+
+
+_LAUGHS = "".join(f"l{i}: &l{i} [{', '.join([f'*l{i - 1}'] * 10)}]\n" for i in range(1, 9))
+
+
+@pytest.mark.parametrize(("where", "bomb", "expected"), [
+    ("an exec point's params", "devices: {d: {driver: exec, command: [x], points: {p: "
+     "{type: int, params: {v: *l8}}}}}\n", "aliases (*name) expand this file to"),
+    ("a write intent's value", "devices: {d: {driver: exec, command: [x], points: {p: "
+     "{type: int, writable: true}}}}\nintents: {boost: {phrases: [boost now], action: write, "
+     "point: p, value: *l8}}\n", "aliases (*name) expand this file to"),
+    ("a block inside itself", "devices: &d {d: {driver: exec, command: [x], points: {p: "
+     "{type: int, params: {v: *d}}}}}\n", "an alias refers to a block that contains it"),
+])
+def test_aliases_that_multiply_or_contain_themselves_are_refused_at_once(
+        tmp_path: Path, where: str, bomb: str, expected: str) -> None:
+    """Aliases of aliases stand for 10^9 values in 1 KB: building them held the loop and grew
+    memory by GBs at a reload, at `--check-config` and at the first ask of an intent (review
+    atk9, H6/H7); an alias inside its own block never ends. Refused before any is built."""
+    text = "node: {id: a}\nl0: &l0 x\n" + _LAUGHS + bomb
+    text = text.replace("l0: &l0 x", "x-l0: &l0 x").replace("l1: &l1", "x-l1: &l1")
+    for i in range(2, 9):
+        text = text.replace(f"\nl{i}: &l{i}", f"\nx-l{i}: &l{i}")
+    if "*d" in bomb:
+        text = "node: {id: a}\n" + bomb
+    started = time.monotonic()
+    (line,) = problems(tmp_path, text)
+    assert line.startswith("config error: (file): YAML syntax error at line"), (where, line)
+    assert expected in line, (where, line)
+    assert time.monotonic() - started < 5, where
+
+
+def test_a_block_reused_by_alias_is_read_as_written(tmp_path: Path) -> None:
+    """A shared block (one set of settings for many points) stays usable."""
+    points = ", ".join(f"p{i}: *shared" for i in range(1, 300))
+    path = tmp_path / "c.yaml"
+    path.write_text("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p0: "
+                    f"&shared {{type: int, unit: A, params: {{value: 3}}}}, {points}}}}}}}\n",
+                    encoding="utf-8")
+    config = load_config(path)
+    assert len(config.points) == 300 and {p.unit for p in config.points.values()} == {"A"}
+
+
+def test_blocks_nested_too_deeply_are_refused_by_name(tmp_path: Path) -> None:
+    (line,) = problems(tmp_path, "node: {id: a}\nx: " + "[" * 5000 + "]" * 5000 + "\n")
+    assert "nested too deeply" in line
+
+
+def test_a_write_intent_writes_one_value(tmp_path: Path) -> None:
+    text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: int, "
+            "writable: true, min: 0, max: 9}}}}\nintents: {boost: {phrases: [boost now], "
+            "action: write, point: p, value: [1, 2]}}\n")
+    assert problems(tmp_path, text) == [
+        "config error: intents.boost.value: is a list: a write intent writes one value (a "
+        "number, on/off, or a choice's name)"]
 
 
 def test_missing_file(tmp_path: Path) -> None:
