@@ -132,6 +132,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
         # not a letter naming one of several ("line a")
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
+        if t.raw.isdigit() and not t.is_number:
+            continue  # the "2" of "CO2" (`Profiles.formula_words`): the letters' term has it
         if (t.is_id and not formula) or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from hermesd.config.model import Point
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
-from hermesd.router.normalize import content, tokens, unit_symbol
+from hermesd.router.normalize import Token, content, tokens, unit_symbol
 from hermesd.router.spelling import Speller
 from hermesd.router.vocabulary import (
     KINDS,
@@ -108,6 +108,10 @@ class Profiles:
         self.lexicon: Lexicon = lexicon or default_lexicon()
         self.by_id: dict[str, Profile] = {}
         points = list(points)
+        #: the formulas the plant's names write ("co2", "l2"): one said is a word, no number
+        self.formulas = frozenset(
+            (m.group(1).casefold(), m.group(2)) for p in points for label in (p.name, *p.aliases)
+            for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2)))
         borrowed = _machine_aliases(points, self.lexicon)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
@@ -139,26 +143,46 @@ class Profiles:
         all: it must be explained for a rule to be sure, but it does not outweigh the rest."""
         return self.weights.get(feature, 1.0)
 
+    def formula_words(self, toks: list[Token]) -> list[Token]:
+        """ "boiler co2", "L2 current": the number of a formula of the plant's names, said, is
+        a word of it and numbers nothing ("co" and "2" would make it boiler 2's, or phase L2
+        feeder 2's). The tokens stay as many, where the lexicon reads "co 2" as CO2."""
+        if not self.formulas:
+            return toks
+        out = list(toks)
+        for i in range(len(out) - 1):
+            t, after = out[i], out[i + 1]
+            if not t.zh and not t.is_number and after.is_number and \
+                    (t.raw, after.raw) in self.formulas:
+                out[i + 1] = Token(t.raw + after.raw, after.raw)  # "co" "co2": no "2" of an id
+        return out
+
     def _formula(self, letters: str, digits: str) -> bool:
-        """ "pO2", "CO2", "NH3" in a name: a measure of a gas, its number no thing's (the
-        "2" of "BR1 pO2" is no bioreactor 2). A lower-case letter before capitals (pO2, pCO2)
-        or a formula the lexicon knows whole and not by its letters."""
+        """ "pO2", "CO2", "NH3", "L2" in a name: a measure of a gas or a phase, its number no
+        thing's (the "2" of "BR1 pO2" is no bioreactor 2). A lower-case letter before capitals
+        (pO2, pCO2), or a formula the lexicon knows whole as other than its letters (CO2 is no
+        CO)."""
+        if letters.casefold() in _NUMBER_MARKS:
+            return False  # "Transfer pump No2" is pump 2, whatever NO2 is
         if re.fullmatch(r"[a-z][A-Z][A-Za-z]*", letters):
             return True
-        whole = self.lexicon.concepts(letters + digits)
-        return bool(whole) and not self.lexicon.concepts(letters)
+        whole = {s.concept for s in self.lexicon.concepts(letters + digits)}
+        return bool(whole) and not whole & {s.concept for s in self.lexicon.concepts(letters)}
 
     def _profile(self, point: Point, borrowed: frozenset[str] = frozenset()) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
-        label_toks = [content(tokens(label), label=True) for label in labels]
+        label_toks = [self.formula_words(content(tokens(label), label=True))
+                      for label in labels]
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
-        formulas = {m.group(2) for label in labels for m in _FORMULA.finditer(label)
-                    if self._formula(m.group(1), m.group(2))}
-        ids = {t.text for toks in label_toks for t in toks if t.is_id} - formulas
-        pairs = {(t.text, toks[i + 1].text) for toks in label_toks for i, t in
-                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id
-                 and toks[i + 1].text not in formulas}
-        own = content(tokens(point.name), label=True)
+        # the numbers of the names without their formulas: "Boiler 2 O2 trim" is boiler 2's,
+        # by the 2 it writes apart, not the one of O2 (nor is the boiler unnumbered)
+        numbered = [content(tokens(_FORMULA.sub(
+            lambda m: m.group(1) if self._formula(m.group(1), m.group(2)) else m.group(0),
+            label)), label=True) for label in labels]
+        ids = {t.text for toks in numbered for t in toks if t.is_id}
+        pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
+                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id}
+        own = self.formula_words(content(tokens(point.name), label=True))
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))
         id_words = [w for w in _ID_PART.findall(point.id.casefold()) if not w.isdigit()]
@@ -221,6 +245,8 @@ class Profiles:
 
 
 #: letters and the number written against them in a name ("pO2", "CO2", "BR1")
+#: letters that say "number" before one ("No2", "Nr 3")
+_NUMBER_MARKS = frozenset(("no", "nr", "num"))
 _FORMULA = re.compile(r"(?<![^\W\d_])([A-Za-z]+)(\d+)(?![\d.])")
 
 

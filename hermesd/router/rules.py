@@ -164,7 +164,7 @@ class RuleRouter:
         self.id_words: set[str] = set()
         for p in points:
             for text in (p.id, p.name, *p.aliases, *p.names.values()):
-                toks = tuple(content(_ungrouped(tokens(text))))
+                toks = tuple(self.profiles.formula_words(content(_ungrouped(tokens(text)))))
                 if toks:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
@@ -249,7 +249,7 @@ class RuleRouter:
         toks = self._split_groups([
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t
-            for t in tokens(text if row is None else row)])
+            for t in self.profiles.formula_words(tokens(text if row is None else row))])
         toks = self._initials(text, toks)
         toks = _run_is_start(toks, self._run_named)
         toks = _or_not(_still_so(_checked_state(toks)))

@@ -451,8 +451,10 @@ class Semantic:
         if not marked:
             # a plural that names what the points are ("pumps", "zones"), not one a
             # description or a stem shares with them ("reverse the fires": the firing)
+            # — nor what "how many" counts ("how many cars so far": the car counter)
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
                             and not t.unit and not a.toks[t.index].zh
+                            and not (t.index > 0 and a.toks[t.index - 1].raw == "many")
                             and all(self._named_by(t, p) for p in several)]
             if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
                 return None
