@@ -39,6 +39,7 @@ from hermesd.router.coverage import (
     lone_character,
     said_otherwise,
     terms,
+    unit_ids,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.normalize import tokens
@@ -458,6 +459,9 @@ class ModelStage:
             if self._other_unit(a, t, rest, found):
                 missing.append(t)  # "cSt" of an engine load in %: another point's unit
                 continue
+            if self._foreign_unit(a, t, profile):
+                missing.append(t)  # "how many kilos" of a CO2 in ppm: no unit of it
+                continue
             if t.kinds == {"modifier"} and self._rival(t, profile, others, found):
                 missing.append(t)  # "outside" of a boiler's temperature, and the outdoor one
                 continue
@@ -624,6 +628,24 @@ class ModelStage:
                 (t.index and a.toks[t.index - 1].is_number):
             return False
         return any(explain(t, o, exact=True) >= FULL for o in rest)
+
+    def _foreign_unit(self, a: Analysis, t: Term, profile: Profile) -> bool:
+        """A unit said alone, not of a value, that measures nothing the point does: "how many
+        kilos did we pick" of a CO2 in ppm. (A unit of the same quantity, "°F" of a point in
+        °C, "psi" of one in bar, is only another way to ask.)"""
+        if not (t.unit or "unit" in t.kinds) or not profile.point.unit or \
+                (t.index and a.toks[t.index - 1].is_number):
+            return False
+        if t.concepts & unit_ids(profile.point.unit):
+            return False
+        lexicon = self.rules.profiles.lexicon
+        measures, _ = lexicon.unit(t.unit or t.raw)
+        said = set(measures) - GENERAL
+        if not said or len(measures) > 3:
+            return False  # "%", "ppm": a share of whatever is asked about
+        has = profile.quantities | profile.unit_quantities | profile.concepts
+        return not said & has and not lexicon.broader(tuple(said)) & has and \
+            not said & lexicon.broader(tuple(has))
 
     @staticmethod
     def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:

@@ -437,7 +437,26 @@ class RuleRouter:
         if placed is not None and placed.action.name == "read" and \
                 self._stray_number(a, placed.action.args["point"]):
             return None  # "do setpoint 2": a number no read explains; a write, perhaps
+        if placed is not None and placed.action.name == "read" and \
+                self._quantity_of_a_switch(a, placed.action.args["point"]):
+            return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
         return placed
+
+    def _quantity_of_a_switch(self, a: Analysis, point: str) -> bool:
+        """A quantity asked of an on/off point whose name only has the word in a name of its
+        thing ("pressure" of "High pressure pump 1"): a point that measures it is meant, if
+        any; the next stage weighs them."""
+        profile = self.profiles.by_id[point]
+        if profile.point.kind != "bool":
+            return False
+        toks = a.toks
+        own = {(label.toks[k].raw, label.toks[k + 1].raw) for label in self.labels
+               if label.point == point for k in range(len(label.toks) - 1)}
+        return any(
+            t.text in QUANTITIES and t.text not in profile.quantities and not t.zh
+            and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
+            and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)
+            for i, t in enumerate(toks))  # "is high pressure pump 1 on": the name's word
 
     def _stray_number(self, a: Analysis, point: str) -> bool:
         """A number in a command read as a read that names no thing, is none of the point's
