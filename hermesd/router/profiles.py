@@ -322,10 +322,10 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
             if run:
                 said.setdefault(tuple(run), set()).update(extra)
     renamed: dict[str, set[str]] = {}
-    for thing, words in said.items():
+    for thing, calls in said.items():
         for pid, name in named:
             if contains(name, list(thing)):
-                renamed.setdefault(pid, set()).update(words)
+                renamed.setdefault(pid, set()).update(calls)
     return renamed
 
 
