@@ -363,6 +363,42 @@ NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 #: command"): not "Closed loop pump", "Fuel shut-off valve"
 STATE_SIGNALS = frozenset("signal status indication flag state command cmd request req coil "
                           "output relay bit button pushbutton pb".split())
+#: the last words of a coil's name that make its thing run, as a plain on/off does ("Pump 1
+#: run", "Boiler 2 enable", "Sprinklers activate"): on/off said of the thing is the coil's value
+RUN_WORDS = frozenset("run running start started on enable enabled active activate go operate "
+                      "operating".split())
+#: the known opposites of actions a coil may be named by ("Feeder 3 isolate", "Fan 5 brake"),
+#: besides the de-/un-/dis- forms every action has (`sense_opposites`): what clears the coil.
+#: A coil named by any other action is still set by its own word and written by on/off only
+#: when the command says that word too; this table only lets more commands clear one.
+_SENSE_PAIRS = (
+    ("isolate", "normalise normalize"), ("suppress", "restore"), ("defeat", "restore"),
+    ("unload", "load"), ("brake", "release"), ("deactivate", "activate"),
+    ("disengage", "engage"), ("reverse", "forward"), ("retract", "extend"),
+    ("dim", "brighten"), ("open", "close shut"), ("hold", "release resume"),
+    ("bypass", "normalise normalize"), ("mask", "unmask"),
+)
+SENSE_OPPOSITES: dict[str, frozenset[str]] = {}
+for _word, _others in _SENSE_PAIRS:
+    for _other in _others.split():
+        SENSE_OPPOSITES[_word] = SENSE_OPPOSITES.get(_word, frozenset()) | {_other}
+        SENSE_OPPOSITES[_other] = SENSE_OPPOSITES.get(_other, frozenset()) | {_word}
+#: ...and its undoing said as a word of its own before it ("de-isolate", "un-suppress")
+UNDO_PREFIXES = ("de", "un", "dis", "non")
+#: Chinese words that undo the action said right after them (解除隔离: de-isolate, 取消屏蔽)
+UNDO_ZH = ("解除", "取消", "撤销", "撤消", "退出", "复位")
+
+
+def sense_opposites(word: str) -> frozenset[str]:
+    """The words that undo `word`, an action a coil is named by: the table's, and its de-/un-/
+    dis- forms ("isolate": "deisolate", "unisolate"; "disengage": "engage")."""
+    out = set(SENSE_OPPOSITES.get(word, ())) | {p + word for p in UNDO_PREFIXES}
+    for prefix in UNDO_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            out.add(word[len(prefix):])
+    return frozenset(out)
+
+
 #: words that say which water a point's name is of, and that water ("热水": hot water): a
 #: command's must be the point's, whatever its other words are
 MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water"}

@@ -38,15 +38,29 @@ from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
+from hermesd.router.normalize import (
+    Token,
+    preposition_on,
+    question_mark,
+    tokens,
+    unit_symbol,
+)
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
-from hermesd.router.rules import StateConflict, state_named, unit_after
+from hermesd.router.rules import (
+    StateConflict,
+    point_sense,
+    sense_shown,
+    sense_unsaid,
+    state_named,
+    unit_after,
+)
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
     PARTICLE_VERBS,
     STATE_VERBS,
+    UNDO_PREFIXES,
     WRITE_VERBS,
     ZH_WORDS,
 )
@@ -60,7 +74,7 @@ EXPLAINED = 0.6
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
             "several_targets", "unit", "unexplained", "other_thing", "which", "several",
-            "not_stated")
+            "sense", "not_stated")
 
 _NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
                       "none forbid forbidden prohibited".split())
@@ -646,6 +660,11 @@ def _explained(text: str, toks: list[Token], point: Point,
         return Doubt("unexplained", tuple(t.shown for t in toks if not t.zh or t.written)
                      or (text.strip(),))
     allowed = MANNER | _spellings(point.unit)
+    sense = point_sense(point)
+    if sense is not None:
+        # "normalise feeder 3", "de-isolate …": the undoing of the action the switch is named
+        # by says its value, as the action does (`rules.state_named` decides which)
+        allowed = allowed | sense.opposites | set(UNDO_PREFIXES)
     choice = {s.concept for choice, said in spellings(point) if choice == value
               for s in profiles.lexicon.concepts(said)} if point.choices else set()
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
@@ -1164,8 +1183,13 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             number = stated[0][1]
             if number not in (0, 1) or on or off:
                 return Doubt("several", (stated[0][0],))  # "switch on the beacon at 1"
+            unsaid = sense_unsaid(point, {t.text for t in toks}, text)
+            if unsaid is not None:
+                # "set fan 5 to 1" of "Fan 5 brake"
+                return Doubt("sense", (sense_shown(point, unsaid, is_chinese(text)),))
             said = bool(number)
-        elif (by_state := _state_named(point, words, {t.text for t in toks})) is not None:
+        elif (by_state := _state_named(point, words, {t.text for t in toks},
+                                       [t.text for t in toks], text)) is not None:
             if isinstance(by_state, Doubt):
                 return by_state
             said = by_state  # "close lane 1" of the "Lane 1 closed signal"
@@ -1221,12 +1245,17 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     return Doubt("not_stated", ())
 
 
-def _state_named(point: Point, words: set[str], heard: set[str]) -> bool | Doubt | None:
+def _state_named(point: Point, words: set[str], heard: set[str], order: list[str],
+                 text: str) -> bool | Doubt | None:
     """The value the verb of the state a switch is named by gives (`rules.state_named`), or
-    the doubt of words that say two values, or on/off of a thing its state names."""
+    the doubt of words that say two values, or on/off of a thing its state names, or of a
+    thing whose switch is named by an action the words do not say ("turn on fan 5" of "Fan 5
+    brake": the doubt names the action)."""
     try:
-        return state_named(point, words, heard)
+        return state_named(point, words, heard, order, text)
     except StateConflict as conflict:
+        if conflict.sense is not None and conflict.args[0] is None:
+            return Doubt("sense", (sense_shown(point, conflict.sense, is_chinese(text)),))
         # a verb and an on/off word that say two values; or a verb that says no value of a
         # switch named by what it does ("kill the burner" of "Burner inhibit")
         return Doubt("several" if conflict.args and conflict.args[0] is not None
