@@ -242,7 +242,11 @@ UNIT_SYMBOLS: dict[str, str] = {
     # (kN, a force, is told from kn, knots, by its capital: see normalize.unit_symbol)
     "kilonewton": "kN", "kilonewtons": "kN", "kn": "kn", "kt": "kn", "kts": "kn",
     "knot": "kn", "knots": "kn",
-    "mw": "mw", "megawatt": "mw", "megawatts": "mw",
+    "mw": "mw", "megawatt": "mw", "megawatts": "mw", "milliwatt": "mW", "milliwatts": "mW",
+    "ml": "ml", "millilitre": "ml", "millilitres": "ml", "milliliter": "ml",
+    "milliliters": "ml", "megalitre": "Ml", "megalitres": "Ml", "megaliter": "Ml",
+    "megaliters": "Ml", "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "millisiemens": "mS", "mv": "mv", "millivolt": "mv", "millivolts": "mv",
     "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
     "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
     "hz": "hz", "hertz": "hz",
@@ -261,6 +265,16 @@ UNIT_SYMBOLS: dict[str, str] = {
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
 }
+#: units that letter case tells apart, as written -> their symbol (any other case of the same
+#: letters is the unit of UNIT_SYMBOLS, the one people mean when they do not mind case): an SI
+#: prefix m is milli, M mega ("mW" a milliwatt, "MW" or "mw" a megawatt; "ML" or "Ml" a
+#: megalitre, "ml" or "mL" a millilitre), an S siemens ("mS"; "ms" milliseconds), an N newtons
+#: ("kN"; "kn" knots). A point in one of them is written only in a command that writes its
+#: unit so (`normalize.case_matters`)
+CASED_UNITS: dict[str, str] = {
+    "kN": "kN", "KN": "kN", "mW": "mW", "mWh": "mWh", "ML": "Ml", "Ml": "Ml", "mS": "mS",
+    "MS": "MS", "mPa": "mPa", "MV": "MV", "MA": "MA",
+}
 #: the quantity a unit measures
 UNIT_QUANTITIES: dict[str, str] = {
     "°c": "temperature", "°f": "temperature",
@@ -274,7 +288,8 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
-    "kN": "tension", "kn": "speed",
+    "kN": "tension", "kn": "speed", "mW": "power", "mWh": "energy", "mPa": "pressure",
+    "mv": "voltage", "MV": "voltage", "MA": "current",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write

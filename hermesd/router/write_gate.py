@@ -40,6 +40,7 @@ from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
 from hermesd.router.normalize import (
     Token,
+    case_matters,
     preposition_on,
     question_mark,
     tokens,
@@ -927,7 +928,9 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     mine = unit_symbol(unit or "") or (unit or "").casefold()
     for duration in _DURATION.finditer(folded):  # "in 10 s", "for 5 min", never "2's"
         said = duration.group(0).lstrip("0123456789. ")
-        if said not in _spellings(mine):  # a duration is no deferral in the point's own unit
+        written = text[duration.start():duration.end()].lstrip("0123456789. ") \
+            if len(text) == len(folded) else said  # ("20 mS" of a point in mS: no time)
+        if said not in _spellings(mine) and unit_symbol(written) != mine:
             time = time or duration
     if time:
         return Doubt("when", (time.group(0),))
@@ -942,7 +945,9 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
         return Doubt("unit", (foreign.group(0),))
     for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
         letters = glued.group(2)
-        symbol = unit_symbol(letters)
+        # (as written where case tells units apart: "50mW" is no "50MW")
+        symbol = unit_symbol(text[glued.start(2):glued.end(2)]
+                             if len(text) == len(folded) else letters)
         if letters in _ORDINAL_ENDS or mine in (symbol, f"°{letters}") or \
                 any(glued.group(0) in name for name in own.labels):  # ("60c" of a °C point)
             continue
@@ -1089,6 +1094,13 @@ _ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
 
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    if point.unit and case_matters(point.unit):
+        # "50 MW" of a point in mW, "50 ML" of one in mL: the letters of its unit in another
+        # case are another unit, whatever the tokens made of them
+        for said in re.finditer(r"\d\s*(" + re.escape(point.unit.strip()) + r")(?![\w/])",
+                                text, re.IGNORECASE):
+            if unit_symbol(said.group(1)) != mine:
+                return Doubt("unit", (said.group(1),))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
     for i, t in enumerate(toks):
