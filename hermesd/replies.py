@@ -230,6 +230,11 @@ GATE_QUESTIONS = {
     "which": ("There are several of {words}, and I did not hear which one; nothing was "
               "changed. Say its number, e.g. “{example}”.",
               "{words}不止一个，我没有听到是哪一个，未做任何更改。请说出编号，例如“{example}”。"),
+    "sense": ("{point} is a switch named by what it does when on ({words}), and I did not hear "
+              "that said; on or off of the thing itself may mean the opposite, so nothing was "
+              "changed. Say it with its own word, e.g. “{example}”.",
+              "{point}是按其接通时的动作（{words}）命名的开关，我没有听到这个动作；对设备本身说开或关可能正好相反，"
+              "所以未做任何更改。请用它自己的词说，例如“{example}”。"),
     "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
                    "changed. Say it, e.g. “{example}”.",
                    "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),

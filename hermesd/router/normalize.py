@@ -24,6 +24,7 @@ from decimal import Decimal
 from hermesd.router.concepts import lexicon, singular
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
+    CASED_UNITS,
     CORRECTION_MARK,
     EN_MINUS,
     EN_ORDINALS,
@@ -74,10 +75,11 @@ _UNIT = re.compile(
     r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
-    r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|kilowatts?|megawatts?"
+    r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
-    r"|(?:milli|centi)?(?:metres?|meters)|lit(?:re|er)s?|tonnes?|kilograms?|kilos?))(?![\w/])",
+    r"|(?:milli|centi)?(?:metres?|meters)|(?:milli|mega)?lit(?:re|er)s?|tonnes?|kilograms?"
+    r"|kilos?))(?![\w/])",
     re.IGNORECASE)
 #: "e-stop", "e-brake": an emergency stop, an emergency brake
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
@@ -233,12 +235,24 @@ def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 def unit_symbol(unit: str) -> str | None:
     """One symbol for a unit however it is written ("kW", "kilowatts" -> "kw"), or None.
-    Letter case tells one unit apart once: "kN" (or "KN") is a force, "kn" knots."""
-    if unit.strip() in ("kN", "KN"):
-        return "kN"
+    Letter case tells some units apart (`CASED_UNITS`): "kN" (or "KN") is a force, "kn"
+    knots; "mW" a milliwatt, "MW" (or "mw") a megawatt."""
+    cased = CASED_UNITS.get(unit.strip())
+    if cased is not None:
+        return cased
     key = "".join(unit.casefold().split()).replace("³", "3").replace("²", "2")
     key = key.replace("℃", "°c").replace("μ", "µ")
     return UNIT_SYMBOLS.get(key)
+
+
+#: the letters of the units letter case tells apart, case-folded ("mw" of mW and MW)
+_CASED_FOLDED = frozenset(u.casefold() for u in CASED_UNITS)
+
+
+def case_matters(unit: str) -> bool:
+    """Whether the unit's letters mean another unit in another case ("mW" and "MW", "mL" and
+    "ML", "kN" and "kn"): a command must write it as its point does."""
+    return unit.strip().casefold() in _CASED_FOLDED
 
 
 def _hugs_cjk(text: str, lit: Literal) -> bool:

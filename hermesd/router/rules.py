@@ -9,16 +9,23 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.config.model import Intent, Point
-from hermesd.replies import choice_question, is_chinese, printable, value_question
+from hermesd.replies import (
+    choice_question,
+    gate_question,
+    is_chinese,
+    printable,
+    value_question,
+)
 from hermesd.router.choices import named_choices
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
@@ -31,7 +38,13 @@ from hermesd.router.normalize import (
     tokens,
 )
 from hermesd.router.numbers import exact
-from hermesd.router.profiles import SETPOINT_WORDS, Profile, Profiles
+from hermesd.router.profiles import (
+    SETPOINT_WORDS,
+    Profile,
+    Profiles,
+    default_lexicon,
+    stems_match,
+)
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CALIBRATING,
@@ -57,19 +70,24 @@ from hermesd.router.vocabulary import (
     RESETS,
     RESETS_FIRST,
     RULE_BREAKING,
+    RUN_WORDS,
     SAFEGUARDS,
+    SENSE_OPPOSITES,
     SHORT_THANKS,
     STATE_SIGNALS,
     STOP,
     STOP_WORDS,
     SUMMARY_WORDS,
     THANKS,
+    UNDO_PREFIXES,
+    UNDO_ZH,
     UNIT_SYMBOLS,
     UNIT_WORDS,
     VALUE_BEFORE,
     WH_START,
     WRITE_VERBS,
     YES_NO_START,
+    sense_opposites,
 )
 from hermesd.value_maps import spellings
 
@@ -199,6 +217,14 @@ class RuleRouter:
             if point.writable and point.kind == "bool" and len(label.toks) > 1 \
                     and not last.is_id and last.text not in inner:
                 self.action_heads.setdefault(last.text, set()).add(point.id)
+        #: the words that undo what a switch named by an action does ("normalise" of "Feeder
+        #: 3 isolate", "release" of "Fan 5 brake"): said first, a verb, as its action is
+        self.undoings: dict[str, set[str]] = {}
+        for point in points:
+            sense = point_sense(point) if point.writable else None
+            if sense is not None and not sense.named:
+                for word in sense.opposites:
+                    self.undoings.setdefault(word, set()).add(point.id)
         #: a letter written against a number in the plant's own names ("EDO Z1 SP")
         self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
                       for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
@@ -412,8 +438,13 @@ class RuleRouter:
         rest = [t for t in words[1:] if not t.is_id
                 and t.raw not in _ARTICLES | listing | PLURAL_MARKS]
         several = any(t.raw in PLURAL_MARKS for t in words[1:])
+        heads = self.action_heads.get(words[0].text, set()) | self.undoings.get(
+            words[0].text, set())
+        if words[0].raw in UNDO_PREFIXES and words[1].text in self.action_heads:
+            # "de-isolate feeder 3": the undoing of what the point does, said first
+            heads, rest = self.action_heads[words[1].text], rest[1:]
         return any((rest or several) and {t.text for t in rest} <= self.point_words[p]
-                   for p in self.action_heads.get(words[0].text, ()))
+                   for p in heads)
 
     def _names_first(self, text: str, toks: list[Token]) -> bool:
         """Whether a first word that could open a question ("do", "is") is a plant word's
@@ -651,10 +682,31 @@ class RuleRouter:
             return Placement(respond("not_understood", value_problem="not_stated",
                                      choices=list(point.choices),
                                      text=choice_question(point, zh)), best_score, others)
+        if not values and point.writable and point.kind == "bool":
+            refused = self._sense_refused(a, point)
+            if refused is not None:
+                return Placement(refused, best_score, others)
         if len(values) != 1:
             return None
         return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
                          others)
+
+    def _sense_refused(self, a: Analysis, point: Point) -> Action | None:
+        """The answer to on/off said of the thing of a switch named by an action the command
+        does not say ("turn on fan 5" of "Fan 5 brake", the best match): nothing is written,
+        and the answer names the switch and its action. None: no such refusal."""
+        try:
+            _state_of(a, point)
+        except StateConflict as conflict:
+            if conflict.sense is not None and conflict.args[0] is None:
+                zh = is_chinese(a.text)
+                label = point.label("zh" if zh else "en")
+                example = f"打开{label}" if zh else f"switch on {label}"
+                shown = sense_shown(point, conflict.sense, zh)
+                return respond("not_understood", unreadable=[shown], value_problem="sense",
+                               text=gate_question("sense", (shown,), label, "", example,
+                                                  zh=zh))
+        return None
 
     def unread_value(self, a: Analysis, point: Point) -> Action | None:
         """ "stenter setpoint twenty thirty", "intake pump speed -100": not a question, and a
@@ -733,8 +785,7 @@ class RuleRouter:
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
             try:
-                by_state = state_named(point, {t.raw for i, t in enumerate(a.toks)
-                                               if i not in a.named}, a.words)
+                by_state = _state_of(a, point)
             except StateConflict:
                 return []  # "close barrier 1 off": two values, none taken
             if by_state is not None:
@@ -1294,6 +1345,13 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
+def _state_of(a: Analysis, point: Point) -> bool | None:
+    """`state_named` of the command's words: those it says of the thing (not a verb that is
+    a word of a name, "make up" of "Make-up water valve"), all it heard, in order."""
+    return state_named(point, {t.raw for i, t in enumerate(a.toks) if i not in a.named},
+                       a.words | {t.text for t in a.toks}, [t.text for t in a.toks], a.text)
+
+
 def named_state(words: list[str]) -> str | None:
     """The state a switch is named by ("closed" of "Lane 1 closed signal", "stopped" of
     "Feeder stopped"): one of `NAMED_STATES` said last in its name, or before only words of
@@ -1317,14 +1375,19 @@ def _joined_de(words: list[str]) -> list[str]:
     return out
 
 
-def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -> bool | None:
+def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
+                order: Sequence[str] = (), text: str = "") -> bool | None:
     """The value a command gives a switch named by a state (`named_state`) with the verb of
     that state or of the other one ("close lane 1" sets the "Lane 1 closed signal"; "reopen
     lane 1" clears it); None when the switch is named by no such state, or the words say
     neither verb nor on/off, or both verbs, or on/off with the state itself said ("switch off
     the lane 1 closed signal": the switch's own words). `StateConflict` when the verb and an
     on/off word say two values, or on/off are said of the thing without its state ("turn on
-    the feeder" of "Feeder stopped": on may mean running, or the stop)."""
+    the feeder" of "Feeder stopped": on may mean running, or the stop).
+
+    A switch named by any other action after its thing ("Feeder 3 isolate", "Fan 5 brake":
+    `point_sense`) is decided by `_by_sense`. `order`: the command's words in order (its
+    first, and "de" before an action); `text`: the command as said (its Chinese)."""
     if point.kind != "bool":
         return None
     words = [t.text for t in tokens(point.name)]  # (its name once, for both questions)
@@ -1333,7 +1396,10 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -
         # "start the conveyor" of its "Conveyor stop button": on would press the stop, and
         # "stop the conveyor" release it
         raise StateConflict(None)
-    state = named_state(words)
+    sense = point_sense(point)
+    if sense is not None and not sense.named:
+        return _by_sense(sense, said, heard, order, text)
+    state = sense.word if sense is not None else named_state(words)
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
@@ -1352,9 +1418,229 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str]) -
     return value
 
 
+@dataclass(frozen=True, slots=True)
+class ActionSense:
+    """What a switch named by an action after its thing does when on ("isolate" of "Feeder 3
+    isolate", "brake" of "Fan 5 brake"): a generic on/off said of the thing says nothing of
+    it (on may start the fan, or brake it)."""
+
+    word: str  # the action, canonical
+    opposites: frozenset[str]  # the words that undo it ("deisolate", "normalise")
+    #: the words between the thing's number and a state word that make it an action of its
+    #: own ("fail", "safe" of "Damper 2 fail-safe close": "close damper 2" is no fail-safe)
+    qualifiers: tuple[str, ...] = ()
+    zh: tuple[str, ...] = ()  # the action as its Chinese names end in it ("隔离")
+    #: a state of `NAMED_STATES`, unqualified: its own verbs decide (`state_named`)
+    named: bool = False
+    #: what the lexicon reads the action as ("heating" of 供暖 too)
+    concepts: frozenset[str] = frozenset()
+    #: the point's aliases that name a thing and no action ("drag" of "Drag Slat", "SCV" of
+    #: "Submerged combustion vaporiser"): their words, and what their last word is
+    plain: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
+
+
+def point_sense(point: Point) -> ActionSense | None:
+    """The action a writable on/off point is named by after the thing it acts on, or None:
+    the last word of its name (before signal words: "command", "coil"), when something is
+    named before it and it is neither a number, a thing the lexicon knows ("Kiln exhaust
+    fan", "Boiler 1 burner") nor a word of running ("Pump 1 run", "Boiler 2 enable"); a
+    state word before a word of running ("inhibit" of "Pump 7 inhibit run"). Its Chinese
+    names' last two characters are the same action said in Chinese ("3号馈线隔离")."""
+    if point.kind != "bool":
+        return None
+    sense = _sense(point.name, tuple(point.names.values()))
+    if sense is None or sense.named or not point.aliases:
+        return sense
+    plain = tuple(_plain(alias) for alias in point.aliases
+                  if _sense(alias, ()) is None and not is_chinese(alias))
+    return replace(sense, plain=tuple(p for p in plain if p[0])) if plain else sense
+
+
+@functools.lru_cache(maxsize=4096)
+def _plain(alias: str) -> tuple[frozenset[str], frozenset[str]]:
+    """An alias's words (not its numbers) and the concepts of its last word."""
+    every = tokens(alias)
+    senses = default_lexicon().senses(alias, every)
+    kept = [(t, c) for t, c in zip(every, senses, strict=True)
+            if t.number is None and t in content(every, label=True)]
+    return frozenset(t.text for t, _ in kept), \
+        frozenset(x.concept for x in kept[-1][1]) if kept else frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
+    every = tokens(name)
+    # (what the lexicon reads each word as, in its phrase: "guns" of "snow guns" is a thing)
+    things = [any(s.kind in _THING_KINDS for s in senses)
+              for senses in default_lexicon().senses(name, every)]
+    kept = {id(t) for t in content(every, label=True)}
+    zh = tuple(tail for label in (name, *names) if (tail := _zh_tail(label)))
+    if any(t.zh for t in every):
+        # a name said in Chinese alone: its last two characters, when they are no word the
+        # tokens know (a thing, a number, "启动": start)
+        last = [(t, thing) for t, thing in zip(every, things, strict=True) if t.zh or t.is_id]
+        if not last or last[-1][0].is_id or last[-1][1] or last[-1][0].text in RUN_WORDS \
+                or last[-1][0].text in NAMED_STATES or not zh or not is_chinese(name[-1:]):
+            return None
+        return ActionSense(zh[0], frozenset(), zh=zh)
+    texts: list[str] = []
+    ids: list[bool] = []
+    known: list[bool] = []
+    meant: list[frozenset[str]] = []
+    for t, thing, senses in zip(every, things, default_lexicon().senses(name, every),
+                                strict=True):
+        if id(t) not in kept and t.text not in RUN_WORDS:
+            continue  # (a stop word; not "on" of "ED Rect On", which says it runs)
+        if texts and texts[-1] == "de" and t.text.startswith("energi"):
+            texts[-1] = "de" + t.text  # ("de-energise" as one word, as `named_state` reads it)
+        else:
+            texts.append(t.text)
+            ids.append(t.is_id)
+            known.append(thing)
+            meant.append(frozenset(x.concept for x in senses))
+    while texts and texts[-1] in STATE_SIGNALS:
+        texts, ids, known = texts[:-1], ids[:-1], known[:-1]
+    k = len(texts) - 1
+    if k < 1 or ids[k] or not texts[k].isalpha():
+        return None
+    if texts[k] in RUN_WORDS:
+        # "Pump 7 inhibit run": the action said before the running it acts on
+        j = k - 1
+        while j >= 1 and texts[j] in RUN_WORDS and not ids[j]:
+            j -= 1
+        if j < 1 or ids[j] or texts[j] not in NAMED_STATES.keys() | SENSE_OPPOSITES.keys():
+            return None
+        k = j
+    word = texts[k]
+    if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
+        return None  # "Kiln exhaust fan", "Trail 4 snow guns": the thing switched
+    qualifiers: tuple[str, ...] = ()
+    if word in NAMED_STATES:
+        # "Damper 2 fail-safe close": words between the thing's number and the state
+        before = [j for j in range(k) if ids[j]]
+        if before:
+            qualifiers = tuple(texts[before[-1] + 1:k])
+        if not qualifiers:
+            return ActionSense(word, frozenset(), zh=zh, named=True)
+        return ActionSense(word, NAMED_STATES[word][1] | sense_opposites(word), qualifiers, zh)
+    return ActionSense(word, sense_opposites(word), zh=zh, concepts=meant[k])
+
+
+#: what the lexicon knows a switch is of, never what it does: a thing, a place, a medium
+_THING_KINDS = frozenset(("thing", "location", "medium", "modifier"))
+
+
+def _zh_tail(label: str) -> str:
+    """The last two characters of a Chinese name ("隔离" of "3号馈线隔离", "雪机" of
+    "4号雪道造雪机"): said in a command, its name is (a Chinese command that names the thing
+    without them does not name a switch named by an action)."""
+    folded = unicodedata.normalize("NFKC", label).strip().casefold()
+    if len(folded) < 3 or not all(is_chinese(c) for c in folded[-2:]):
+        return ""
+    return folded[-2:]
+
+
+def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str],
+             order: Sequence[str], text: str) -> tuple[bool, bool]:
+    """Whether the command says the action a switch is named by (or a name of the switch that
+    says no action), and whether it says its undoing."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    qualified = all(w in heard for w in sense.qualifiers)
+    # its undoing: a word of it, "de"/"un" before the action, 解除 before its Chinese
+    undone = qualified and (bool(said & sense.opposites) or any(
+        w in UNDO_PREFIXES and _said_as(order[i + 1], sense.word)
+        for i, w in enumerate(order[:-1])) or any(
+        undo in folded[:folded.find(tail)] for undo in UNDO_ZH for tail in sense.zh
+        if tail in folded))  # (解除灌装机隔离: the undoing said before the thing)
+    own = qualified and (any(_said_as(w, sense.word) for w in heard) or any(
+        tail in folded for tail in sense.zh) or any(words <= heard for words, _ in sense.plain))
+    if qualified and not own and not undone and (sense.concepts or sense.plain):
+        # the action, or a name of the point that says none, said in other words ("供暖"
+        # of "heating", "整流器" of its alias "ED rectifier")
+        meant = {x.concept for senses in default_lexicon().senses(text, tokens(text))
+                 for x in senses}
+        own = bool(sense.concepts & meant) or any(
+            concepts and concepts <= meant for _, concepts in sense.plain)
+    return own, undone
+
+
+def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str],
+              order: Sequence[str], text: str) -> bool | None:
+    """The value a command gives a switch named by an action (`point_sense`): true when it
+    says the action itself as its verb ("isolate feeder 3", 隔离3号馈线), false when it says
+    its undoing ("de-isolate feeder 3", "normalise feeder 3", 解除隔离); on/off said with the
+    action named ("turn on the fan 5 brake", "fan 5 brake off") as said. Any other on/off,
+    of the thing alone ("turn on fan 5", "start compressor 2", 打开火灾报警), says nothing of
+    it: `StateConflict`, naming the action. None: no value is said."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    own, undone = _said_of(sense, said, heard, order, text)
+    first = next((w for w in order if w not in _POLITE), "")
+    verb = own and not undone and (_said_as(first, sense.word) or any(
+        folded.lstrip("请您把马上立即现在").startswith(tail) for tail in sense.zh))
+    # (on/off besides the action and its undoing: "disengage" is an off word, and the
+    # action of "Winch clutch disengage")
+    # (the action's words count as on/off only when they do not say it: "close damper 2" of
+    # "Damper 2 fail-safe close" is a plain close)
+    switches = {w for w in said if not (undone and w in sense.opposites)
+                and not (own and _said_as(w, sense.word))}
+    on, off = bool(switches & _ON_SAID), bool(switches & _OFF_SAID)
+    if undone:
+        if on:
+            raise StateConflict(False, sense.word)
+        return False
+    if verb:
+        if off:
+            raise StateConflict(True, sense.word)  # "isolate feeder 3 off"
+        return True
+    if own:
+        # "turn on the fan 5 brake", "fan 5 brake off": the switch said with its action
+        return None if on == off else on
+    if on or off or said & _SENSE_VERBS or any(w in folded for w in _SENSE_VERBS_ZH):
+        raise StateConflict(None, sense.word)  # "turn on fan 5" of "Fan 5 brake"
+    return None
+
+
+def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None:
+    """The action a switch is named by (`point_sense`) when the command says neither it nor
+    its undoing ("set fan 5 to 1" of "Fan 5 brake"): a value said to the thing is none of
+    the switch. None: the switch is named by no such action, or the command says it."""
+    sense = point_sense(point)
+    if sense is None or sense.named:
+        return None
+    own, undone = _said_of(sense, heard, heard, [], text)
+    return None if own or undone else sense.word
+
+
+def sense_shown(point: Point, word: str, zh: bool) -> str:
+    """The action a switch is named by as an answer names it: its Chinese name's (屏蔽) to a
+    command said in Chinese."""
+    sense = point_sense(point)
+    return sense.zh[0] if zh and sense is not None and sense.zh else word
+
+
+def _said_as(word: str, action: str) -> bool:
+    """A form of the action ("isolated", "isolating" of "isolate")."""
+    return word == action or stems_match(word, action)
+
+
+#: what says on or off of a switch, besides the verbs ("set … to true")
+_ON_SAID = ON_WORDS | {"true"}
+_OFF_SAID = OFF_WORDS | {"false"}
+#: verbs that say on or off of a thing in other words ("bring … online", "kill")
+_SENSE_VERBS = frozenset(("kill", "run", "restart", "reopen"))
+#: ...in Chinese, which the tokens read as no on/off word (投入: put in service, 切除: cut out)
+_SENSE_VERBS_ZH = ("投入", "投运", "切除", "恢复")
+
+
 class StateConflict(ValueError):
     """A state's verb and an on/off word that say two values ("close barrier 1 off"), or
-    on/off said of a thing whose switch is named by a state ("turn on the feeder")."""
+    on/off said of a thing whose switch is named by a state ("turn on the feeder"). `sense`:
+    the action the switch is named by, when that is what on/off did not say ("brake" of
+    "Fan 5 brake")."""
+
+    def __init__(self, value: bool | None, sense: str | None = None) -> None:
+        super().__init__(value)
+        self.sense = sense
 
 
 def unit_after(toks: list[Token], i: int) -> bool:

@@ -242,7 +242,11 @@ UNIT_SYMBOLS: dict[str, str] = {
     # (kN, a force, is told from kn, knots, by its capital: see normalize.unit_symbol)
     "kilonewton": "kN", "kilonewtons": "kN", "kn": "kn", "kt": "kn", "kts": "kn",
     "knot": "kn", "knots": "kn",
-    "mw": "mw", "megawatt": "mw", "megawatts": "mw",
+    "mw": "mw", "megawatt": "mw", "megawatts": "mw", "milliwatt": "mW", "milliwatts": "mW",
+    "ml": "ml", "millilitre": "ml", "millilitres": "ml", "milliliter": "ml",
+    "milliliters": "ml", "megalitre": "Ml", "megalitres": "Ml", "megaliter": "Ml",
+    "megaliters": "Ml", "ms": "ms", "millisecond": "ms", "milliseconds": "ms",
+    "millisiemens": "mS", "mv": "mv", "millivolt": "mv", "millivolts": "mv",
     "kwh": "kwh", "mwh": "mwh", "a": "a", "amp": "a", "amps": "a", "ampere": "a",
     "amperes": "a", "ma": "ma", "v": "v", "volt": "v", "volts": "v", "kv": "kv",
     "hz": "hz", "hertz": "hz",
@@ -261,6 +265,16 @@ UNIT_SYMBOLS: dict[str, str] = {
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
 }
+#: units that letter case tells apart, as written -> their symbol (any other case of the same
+#: letters is the unit of UNIT_SYMBOLS, the one people mean when they do not mind case): an SI
+#: prefix m is milli, M mega ("mW" a milliwatt, "MW" or "mw" a megawatt; "ML" or "Ml" a
+#: megalitre, "ml" or "mL" a millilitre), an S siemens ("mS"; "ms" milliseconds), an N newtons
+#: ("kN"; "kn" knots). A point in one of them is written only in a command that writes its
+#: unit so (`normalize.case_matters`)
+CASED_UNITS: dict[str, str] = {
+    "kN": "kN", "KN": "kN", "mW": "mW", "mWh": "mWh", "ML": "Ml", "Ml": "Ml", "mS": "mS",
+    "MS": "MS", "mPa": "mPa", "MV": "MV", "MA": "MA",
+}
 #: the quantity a unit measures
 UNIT_QUANTITIES: dict[str, str] = {
     "°c": "temperature", "°f": "temperature",
@@ -274,7 +288,8 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
-    "kN": "tension", "kn": "speed",
+    "kN": "tension", "kn": "speed", "mW": "power", "mWh": "energy", "mPa": "pressure",
+    "mv": "voltage", "MV": "voltage", "MA": "current",
 }
 
 #: words that make a command about several points: a read of all of them, and never a write
@@ -363,6 +378,42 @@ NAMED_STATES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
 #: command"): not "Closed loop pump", "Fuel shut-off valve"
 STATE_SIGNALS = frozenset("signal status indication flag state command cmd request req coil "
                           "output relay bit button pushbutton pb".split())
+#: the last words of a coil's name that make its thing run, as a plain on/off does ("Pump 1
+#: run", "Boiler 2 enable", "Sprinklers activate"): on/off said of the thing is the coil's value
+RUN_WORDS = frozenset("run running start started on enable enabled active activate go operate "
+                      "operating".split())
+#: the known opposites of actions a coil may be named by ("Feeder 3 isolate", "Fan 5 brake"),
+#: besides the de-/un-/dis- forms every action has (`sense_opposites`): what clears the coil.
+#: A coil named by any other action is still set by its own word and written by on/off only
+#: when the command says that word too; this table only lets more commands clear one.
+_SENSE_PAIRS = (
+    ("isolate", "normalise normalize"), ("suppress", "restore"), ("defeat", "restore"),
+    ("unload", "load"), ("brake", "release"), ("deactivate", "activate"),
+    ("disengage", "engage"), ("reverse", "forward"), ("retract", "extend"),
+    ("dim", "brighten"), ("open", "close shut"), ("hold", "release resume"),
+    ("bypass", "normalise normalize"), ("mask", "unmask"),
+)
+SENSE_OPPOSITES: dict[str, frozenset[str]] = {}
+for _word, _others in _SENSE_PAIRS:
+    for _other in _others.split():
+        SENSE_OPPOSITES[_word] = SENSE_OPPOSITES.get(_word, frozenset()) | {_other}
+        SENSE_OPPOSITES[_other] = SENSE_OPPOSITES.get(_other, frozenset()) | {_word}
+#: ...and its undoing said as a word of its own before it ("de-isolate", "un-suppress")
+UNDO_PREFIXES = ("de", "un", "dis", "non")
+#: Chinese words that undo the action said right after them (解除隔离: de-isolate, 取消屏蔽)
+UNDO_ZH = ("解除", "取消", "撤销", "撤消", "退出", "复位")
+
+
+def sense_opposites(word: str) -> frozenset[str]:
+    """The words that undo `word`, an action a coil is named by: the table's, and its de-/un-/
+    dis- forms ("isolate": "deisolate", "unisolate"; "disengage": "engage")."""
+    out = set(SENSE_OPPOSITES.get(word, ())) | {p + word for p in UNDO_PREFIXES}
+    for prefix in UNDO_PREFIXES:
+        if word.startswith(prefix) and len(word) - len(prefix) >= 3:
+            out.add(word[len(prefix):])
+    return frozenset(out)
+
+
 #: words that say which water a point's name is of, and that water ("热水": hot water): a
 #: command's must be the point's, whatever its other words are
 MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water"}

@@ -38,15 +38,30 @@ from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
-from hermesd.router.normalize import Token, preposition_on, question_mark, tokens, unit_symbol
+from hermesd.router.normalize import (
+    Token,
+    case_matters,
+    preposition_on,
+    question_mark,
+    tokens,
+    unit_symbol,
+)
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles
-from hermesd.router.rules import StateConflict, state_named, unit_after
+from hermesd.router.rules import (
+    StateConflict,
+    point_sense,
+    sense_shown,
+    sense_unsaid,
+    state_named,
+    unit_after,
+)
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
     PARTICLE_VERBS,
     STATE_VERBS,
+    UNDO_PREFIXES,
     WRITE_VERBS,
     ZH_WORDS,
 )
@@ -60,7 +75,7 @@ EXPLAINED = 0.6
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
             "several_targets", "unit", "unexplained", "other_thing", "which", "several",
-            "not_stated")
+            "sense", "not_stated")
 
 _NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
                       "none forbid forbidden prohibited".split())
@@ -646,6 +661,11 @@ def _explained(text: str, toks: list[Token], point: Point,
         return Doubt("unexplained", tuple(t.shown for t in toks if not t.zh or t.written)
                      or (text.strip(),))
     allowed = MANNER | _spellings(point.unit)
+    sense = point_sense(point)
+    if sense is not None:
+        # "normalise feeder 3", "de-isolate …": the undoing of the action the switch is named
+        # by says its value, as the action does (`rules.state_named` decides which)
+        allowed = allowed | sense.opposites | set(UNDO_PREFIXES)
     choice = {s.concept for choice, said in spellings(point) if choice == value
               for s in profiles.lexicon.concepts(said)} if point.choices else set()
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
@@ -908,7 +928,9 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     mine = unit_symbol(unit or "") or (unit or "").casefold()
     for duration in _DURATION.finditer(folded):  # "in 10 s", "for 5 min", never "2's"
         said = duration.group(0).lstrip("0123456789. ")
-        if said not in _spellings(mine):  # a duration is no deferral in the point's own unit
+        written = text[duration.start():duration.end()].lstrip("0123456789. ") \
+            if len(text) == len(folded) else said  # ("20 mS" of a point in mS: no time)
+        if said not in _spellings(mine) and unit_symbol(written) != mine:
             time = time or duration
     if time:
         return Doubt("when", (time.group(0),))
@@ -923,7 +945,9 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
         return Doubt("unit", (foreign.group(0),))
     for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
         letters = glued.group(2)
-        symbol = unit_symbol(letters)
+        # (as written where case tells units apart: "50mW" is no "50MW")
+        symbol = unit_symbol(text[glued.start(2):glued.end(2)]
+                             if len(text) == len(folded) else letters)
         if letters in _ORDINAL_ENDS or mine in (symbol, f"°{letters}") or \
                 any(glued.group(0) in name for name in own.labels):  # ("60c" of a °C point)
             continue
@@ -1070,6 +1094,13 @@ _ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
 
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    if point.unit and case_matters(point.unit):
+        # "50 MW" of a point in mW, "50 ML" of one in mL: the letters of its unit in another
+        # case are another unit, whatever the tokens made of them
+        for said in re.finditer(r"\d\s*(" + re.escape(point.unit.strip()) + r")(?![\w/])",
+                                text, re.IGNORECASE):
+            if unit_symbol(said.group(1)) != mine:
+                return Doubt("unit", (said.group(1),))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
     for i, t in enumerate(toks):
@@ -1164,8 +1195,13 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             number = stated[0][1]
             if number not in (0, 1) or on or off:
                 return Doubt("several", (stated[0][0],))  # "switch on the beacon at 1"
+            unsaid = sense_unsaid(point, {t.text for t in toks}, text)
+            if unsaid is not None:
+                # "set fan 5 to 1" of "Fan 5 brake"
+                return Doubt("sense", (sense_shown(point, unsaid, is_chinese(text)),))
             said = bool(number)
-        elif (by_state := _state_named(point, words, {t.text for t in toks})) is not None:
+        elif (by_state := _state_named(point, words, {t.text for t in toks},
+                                       [t.text for t in toks], text)) is not None:
             if isinstance(by_state, Doubt):
                 return by_state
             said = by_state  # "close lane 1" of the "Lane 1 closed signal"
@@ -1221,12 +1257,17 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     return Doubt("not_stated", ())
 
 
-def _state_named(point: Point, words: set[str], heard: set[str]) -> bool | Doubt | None:
+def _state_named(point: Point, words: set[str], heard: set[str], order: list[str],
+                 text: str) -> bool | Doubt | None:
     """The value the verb of the state a switch is named by gives (`rules.state_named`), or
-    the doubt of words that say two values, or on/off of a thing its state names."""
+    the doubt of words that say two values, or on/off of a thing its state names, or of a
+    thing whose switch is named by an action the words do not say ("turn on fan 5" of "Fan 5
+    brake": the doubt names the action)."""
     try:
-        return state_named(point, words, heard)
+        return state_named(point, words, heard, order, text)
     except StateConflict as conflict:
+        if conflict.sense is not None and conflict.args[0] is None:
+            return Doubt("sense", (sense_shown(point, conflict.sense, is_chinese(text)),))
         # a verb and an on/off word that say two values; or a verb that says no value of a
         # switch named by what it does ("kill the burner" of "Burner inhibit")
         return Doubt("several" if conflict.args and conflict.args[0] is not None
