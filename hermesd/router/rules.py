@@ -1514,6 +1514,9 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     word = texts[k]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
         return None  # "Kiln exhaust fan", "Trail 4 snow guns": the thing switched
+    if word not in NAMED_STATES and word not in SENSE_OPPOSITES and not meant[k] and \
+            not _VERB_SHAPED.fullmatch(word):
+        return None  # "Triple foam arch", "Tire shine": a word no lexicon knows, no verb's
     qualifiers: tuple[str, ...] = ()
     if word in NAMED_STATES:
         # "Damper 2 fail-safe close": words between the thing's number and the state
@@ -1526,6 +1529,9 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     return ActionSense(word, sense_opposites(word), zh=zh, concepts=meant[k])
 
 
+#: a word shaped as an action ("isolate", "energise", "unlatch", "purging"), which a switch
+#: named by it may do to its thing (an unknown noun, "arch", "shine", is the thing)
+_VERB_SHAPED = re.compile(r"(?:de|un|dis|re|non)[a-z]{3,}|[a-z]{2,}(?:ate|ise|ize|ify|ess|ed|ing)")
 #: what the lexicon knows a switch is of, never what it does: a thing, a place, a medium
 _THING_KINDS = frozenset(("thing", "location", "medium", "modifier"))
 

@@ -393,7 +393,8 @@ _SENSE_PAIRS = (
     ("unload", "load"), ("brake", "release"), ("deactivate", "activate"),
     ("disengage", "engage"), ("reverse", "forward"), ("retract", "extend"),
     ("dim", "brighten"), ("open", "close shut"), ("hold", "release resume"),
-    ("bypass", "normalise normalize"), ("mask", "unmask"),
+    ("bypass", "normalise normalize"), ("mask", "unmask"), ("lockout", "release"),
+    ("override", "normalise normalize"), ("shed", "restore"), ("trip", "reset"),
 )
 SENSE_OPPOSITES: dict[str, frozenset[str]] = {}
 for _word, _others in _SENSE_PAIRS:

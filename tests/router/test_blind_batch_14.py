@@ -58,3 +58,9 @@ def test_a_unit_the_point_cannot_measure_is_no_read_of_it() -> None:
     b = replace(b, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
     assert stage.check(b, Action("read", {"point": "room1_air_temp"})) == \
         Action("read", {"point": "room1_air_temp"})
+
+
+async def test_a_switch_named_by_a_noun_is_switched_by_its_thing() -> None:
+    """After the rule for switches named by an action ("Feeder 3 isolate"), "turn the tri-foam
+    off" was refused: "arch" of "Triple foam arch" is a thing, not what the switch does."""
+    assert await _routed("carwash", "turn the tri-foam off") == ("write", "triple_foam")
