@@ -170,6 +170,12 @@ def state_payload(point: Point, value: Any) -> str:
         return ON if value else OFF
     if isinstance(value, bool):  # a bool value on a numeric point: say it as a number
         return str(int(value))
+    # what json.dumps says of a plain int or a finite float, without the encoder it makes
+    # for every call (every state sent)
+    if value.__class__ is int:
+        return int.__repr__(value)
+    if value.__class__ is float and math.isfinite(value):
+        return float.__repr__(value)
     if isinstance(value, int | float):
         return json.dumps(value)
     return str(value)[:TEXT_MAX]

@@ -421,7 +421,7 @@ class Connection:
     def _want_write(self, client: paho.Client, sock: socket.socket) -> None:
         if sock is self._watched and not self._writing:
             try:
-                self._loop.add_writer(sock, client.loop_write)
+                self._loop.add_writer(sock, _write_corked, client, sock)
             except (OSError, ValueError):
                 # closed under us (by a thread, or without paho's callbacks): nothing to write
                 # to, and nothing to watch any more
@@ -563,6 +563,31 @@ class Connection:
         self.reason = reason
         if changed or ready:
             self._on_state(ready, reason)
+
+
+def _write_corked(client: paho.Client, sock: socket.socket) -> None:
+    """paho's `loop_write`, its packets leaving in as few TCP segments as they fit.
+
+    paho sends each queued packet with a send() of its own, and with TCP_NODELAY each goes out
+    as a segment of its own: a batch of states woke the broker once per message, and its
+    acknowledgements came back one wake-up each (bridge bench: ~9 preemptions of the tool per
+    poll). Corked for the batch, uncorked at its end (which sends what is left at once): no
+    packet waits longer than this call, and what paho is told was sent is unchanged. A socket
+    that cannot be corked (not TCP) is written as before."""
+    corked = _cork(sock, 1)
+    try:
+        client.loop_write()
+    finally:
+        if corked:
+            _cork(sock, 0)
+
+
+def _cork(sock: Any, on: int) -> bool:
+    try:
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_CORK, on)
+    except (OSError, AttributeError):  # closed meanwhile, or no TCP socket
+        return False
+    return True
 
 
 def _waiting(client: paho.Client) -> int:

@@ -558,13 +558,16 @@ class MqttTool(Tool):
         sent = queued = dropped = 0
         for m in args["messages"]:
             topic = m["topic"]
-            if any(ch in topic for ch in "+#\x00"):
+            if "+" in topic or "#" in topic or "\x00" in topic:
                 raise BadRequest(f"cannot publish to {topic!r}: wildcards are for subscribing")
             correlation = bytes.fromhex(m["correlation"]) if m.get("correlation") else None
-            message = Message(topic=topic, payload=m["payload"].encode(), qos=m.get("qos", 1),
-                              retain=m.get("retain", False), correlation=correlation,
-                              content_type=m.get("content_type"), expiry=m.get("expiry"))
-            if m.get("durable") and self.outbox.limit > 0 and message.qos > 0:
+            qos = m.get("qos", 1)
+            if m.get("durable") and self.outbox.limit > 0 and qos > 0:
+                # (a message is made only for the outbox: a state, most of what comes here,
+                # goes to paho as it is)
+                message = Message(topic=topic, payload=m["payload"].encode(), qos=qos,
+                                  retain=m.get("retain", False), correlation=correlation,
+                                  content_type=m.get("content_type"), expiry=m.get("expiry"))
                 lost = self.outbox.add(message)
                 if lost is not None:
                     dropped += 1
@@ -573,9 +576,10 @@ class MqttTool(Tool):
                 self._outbox_changed.set()
                 queued += 1
                 continue
-            mid = conn.publish(topic, message.payload, qos=message.qos, retain=message.retain,
-                               correlation=correlation, content_type=message.content_type,
-                               expiry=message.expiry) if conn is not None else None
+            mid = conn.publish(topic, m["payload"].encode(), qos=qos,
+                               retain=m.get("retain", False), correlation=correlation,
+                               content_type=m.get("content_type"),
+                               expiry=m.get("expiry")) if conn is not None else None
             if mid is None:
                 dropped += 1
             else:
