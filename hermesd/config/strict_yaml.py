@@ -71,7 +71,7 @@ _StrictLoader.add_constructor("tag:yaml.org,2002:str", _construct_text)
 #: how many values aliases (`*name`) may add to what the file writes out: a shared block reused
 #: for hundreds of points is fine, "a billion laughs" (aliases of aliases, 10^10 values from
 #: 1 KB) is refused before anything is built from it
-MAX_ALIASED = 200_000
+MAX_ALIASED = 50_000
 
 
 def load(text: str) -> Any:

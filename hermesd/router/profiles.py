@@ -280,6 +280,8 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozens
 _NO_THING = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | frozenset(
     "out in down back over through away run running".split())
 
+#: a word of a name that numbers or letters its thing ("2", "b")
+_NUMBERED = re.compile(r"\d+|[a-z]")
 #: what a word means that is no thing's name: "rate", "auto", "air", "discharge"
 _NO_THING_KINDS = frozenset(("quantity", "state", "role", "modifier", "medium"))
 
@@ -318,7 +320,10 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
             run = name[left[0]:left[-1] + 1]
             while run and not any(pid != point.id and contains(other, run)
                                   for pid, other in named):
-                run = run[:-1]
+                # "main transformer top" to "main transformer"; never "boiler 2" to
+                # "boiler": the word names boiler 2, not every boiler
+                run = run[:-1] if not _NUMBERED.fullmatch(run[-1]) and not any(
+                    _NUMBERED.fullmatch(w) for w in run[:-1]) else []
             if run:
                 said.setdefault(tuple(run), set()).update(extra)
     renamed: dict[str, set[str]] = {}

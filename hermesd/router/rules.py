@@ -483,11 +483,18 @@ class RuleRouter:
         toks = a.toks
         own = {(label.toks[k].raw, label.toks[k + 1].raw) for label in self.labels
                if label.point == point for k in range(len(label.toks) - 1)}
-        return any(
-            t.text in QUANTITIES and t.text not in profile.quantities and not t.zh
-            and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
-            and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)
-            for i, t in enumerate(toks))  # "is high pressure pump 1 on": the name's word
+        asked = {t.text for i, t in enumerate(toks)
+                 if t.text in QUANTITIES and t.text not in profile.quantities and not t.zh
+                 and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
+                 and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)}
+        # ("is high pressure pump 1 on": the name's word) — and only where a point named
+        # after the switch ends its name with it ("High pressure pump 1 pressure"), never
+        # another measure of the thing whose name has the word as the switch's does
+        n = len(profile.key)
+        return bool(asked) and any(
+            o.key and o.key[-1] in asked and o is not profile and any(
+                o.key[k:k + n] == profile.key for k in range(len(o.key) - n))
+            for o in self.profiles.all)
 
     def _stray_number(self, a: Analysis, point: str) -> bool:
         """A number in a command read as a read that names no thing, is none of the point's
@@ -1434,9 +1441,6 @@ class ActionSense:
     named: bool = False
     #: what the lexicon reads the action as ("heating" of 供暖 too)
     concepts: frozenset[str] = frozenset()
-    #: the point's aliases that name a thing and no action ("drag" of "Drag Slat", "SCV" of
-    #: "Submerged combustion vaporiser"): their words, and what their last word is
-    plain: tuple[tuple[frozenset[str], frozenset[str]], ...] = ()
 
 
 def point_sense(point: Point) -> ActionSense | None:
@@ -1448,23 +1452,7 @@ def point_sense(point: Point) -> ActionSense | None:
     names' last two characters are the same action said in Chinese ("3号馈线隔离")."""
     if point.kind != "bool":
         return None
-    sense = _sense(point.name, tuple(point.names.values()))
-    if sense is None or sense.named or not point.aliases:
-        return sense
-    plain = tuple(_plain(alias) for alias in point.aliases
-                  if _sense(alias, ()) is None and not is_chinese(alias))
-    return replace(sense, plain=tuple(p for p in plain if p[0])) if plain else sense
-
-
-@functools.lru_cache(maxsize=4096)
-def _plain(alias: str) -> tuple[frozenset[str], frozenset[str]]:
-    """An alias's words (not its numbers) and the concepts of its last word."""
-    every = tokens(alias)
-    senses = default_lexicon().senses(alias, every)
-    kept = [(t, c) for t, c in zip(every, senses, strict=True)
-            if t.number is None and t in content(every, label=True)]
-    return frozenset(t.text for t, _ in kept), \
-        frozenset(x.concept for x in kept[-1][1]) if kept else frozenset()
+    return _sense(point.name, tuple(point.names.values()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1503,6 +1491,11 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     k = len(texts) - 1
     if k < 1 or ids[k] or not texts[k].isalpha():
         return None
+    if texts[k] in _PARTICLES and k >= 2 and not ids[k - 1] and texts[k - 1].isalpha() and \
+            (texts[k - 1] in _PHRASAL or not known[k - 1]):  # (not "Hall lights off")
+        # "Gas 2 shut off", "Boiler 1 shut down", "Pump 6 turn off": the phrase is the
+        # action, which no on/off said of the thing may set ("shut gas 2 off" — atk10 J1)
+        return ActionSense(texts[k - 1] + texts[k], frozenset(), zh=zh)
     if texts[k] in RUN_WORDS:
         # "Pump 7 inhibit run": the action said before the running it acts on
         j = k - 1
@@ -1529,6 +1522,9 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     return ActionSense(word, sense_opposites(word), zh=zh, concepts=meant[k])
 
 
+#: the word that ends a phrasal action ("shut off", "shut down", "lock out")
+_PARTICLES = frozenset(("off", "down", "out"))
+_PHRASAL = frozenset("shut cut turn switch power hold lock close run kick cool burn".split())
 #: a word shaped as an action ("isolate", "energise", "unlatch", "purging"), which a switch
 #: named by it may do to its thing (an unknown noun, "arch", "shine", is the thing)
 _VERB_SHAPED = re.compile(r"(?:de|un|dis|re|non)[a-z]{3,}|[a-z]{2,}(?:ate|ise|ize|ify|ess|ed|ing)")
@@ -1558,16 +1554,22 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
         for i, w in enumerate(order[:-1])) or any(
         undo in folded[:folded.find(tail)] for undo in UNDO_ZH for tail in sense.zh
         if tail in folded))  # (解除灌装机隔离: the undoing said before the thing)
+    # (an alias that names the thing alone is no saying of the action: "turn on the fire
+    # alarm" of "Fire alarm suppress" with the alias "fire alarm" would suppress it — atk10 J3)
     own = qualified and (any(_said_as(w, sense.word) for w in heard) or any(
-        tail in folded for tail in sense.zh) or any(words <= heard for words, _ in sense.plain))
-    if qualified and not own and not undone and (sense.concepts or sense.plain):
-        # the action, or a name of the point that says none, said in other words ("供暖"
-        # of "heating", "整流器" of its alias "ED rectifier")
-        meant = {x.concept for senses in default_lexicon().senses(text, tokens(text))
-                 for x in senses}
-        own = bool(sense.concepts & meant) or any(
-            concepts and concepts <= meant for _, concepts in sense.plain)
+        tail in folded for tail in sense.zh))
     return own, undone
+
+
+def _meant_of(sense: ActionSense, text: str) -> bool:
+    """The action said in other words ("供暖" of "heating"): then on/off said beside it is
+    no value of the switch ("disable feeder 3" of "Feeder 3 isolate", where "disable" means
+    isolate to the lexicon, is an off word as well — atk10 J2)."""
+    if not sense.concepts:
+        return False
+    meant = {x.concept for senses in default_lexicon().senses(text, tokens(text))
+             for x in senses}
+    return bool(sense.concepts & meant)
 
 
 def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str],
@@ -1580,6 +1582,8 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     it: `StateConflict`, naming the action. None: no value is said."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     own, undone = _said_of(sense, said, heard, order, text)
+    meant = not own and not undone and all(w in heard for w in sense.qualifiers) and \
+        _meant_of(sense, text)
     first = next((w for w in order if w not in _POLITE), "")
     verb = own and not undone and (_said_as(first, sense.word) or any(
         folded.lstrip("请您把马上立即现在").startswith(tail) for tail in sense.zh))
@@ -1590,6 +1594,10 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     switches = {w for w in said if not (undone and w in sense.opposites)
                 and not (own and _said_as(w, sense.word))}
     on, off = bool(switches & _ON_SAID), bool(switches & _OFF_SAID)
+    if meant:
+        if on or off or said & _SENSE_VERBS:
+            raise StateConflict(None, sense.word)  # "disable feeder 3": which way, unsaid
+        return None  # "heating" of a "Heating" switch: the thing, no value said of it
     if undone:
         if on:
             raise StateConflict(False, sense.word)
@@ -1614,7 +1622,7 @@ def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None
     if sense is None or sense.named:
         return None
     own, undone = _said_of(sense, heard, heard, [], text)
-    return None if own or undone else sense.word
+    return None if own or undone or _meant_of(sense, text) else sense.word
 
 
 def sense_shown(point: Point, word: str, zh: bool) -> str:

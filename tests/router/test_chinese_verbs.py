@@ -5,12 +5,14 @@ table", read the hoist brake release, by the 起升 of 升起升降台)."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from hermesd.router import Router
 from tests.support.plants import config_of, routed_without_model
 
-POINTS = {
+POINTS: dict[str, Any] = {
     "gate_lower": {"name": "Sluice gate lower", "type": "bool", "writable": True,
                    "names": {"zh": "闸门下降"}},
     "hoist_release": {"name": "Gate hoist brake release", "type": "bool", "writable": True,

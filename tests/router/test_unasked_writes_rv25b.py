@@ -16,7 +16,11 @@ shut it). The seventh's (rv29.jsonl, atk8; plants x_inv, x_rope, x_mill): the sa
 named "… release", "… pause", "… lower", "… de-energise"; kN is no knot; a screen's row with a
 number is not written. The ninth's (rv30.jsonl, atk9; plant x_sub): coils named by any other action
 ("Feeder 3 isolate", "Fire alarm suppress", "Fan 5 brake", "Winch clutch disengage"): on/off said
-of the thing writes nothing; the action's own verb or its known opposite does."""
+of the thing writes nothing; the action's own verb or its known opposite does. The tenth's
+(rv31.jsonl, atk10; plants x_phrasal, x_syn, x_plainalias, x_renamed): a phrasal action ("Gas 2
+shut off"), a verb the lexicon equates with the action said as on/off ("disable feeder 3"), an
+alias naming the thing alone, and a renaming alias ("Babcock" of boiler 2) lent to another
+boiler's points: none writes."""
 
 from __future__ import annotations
 
@@ -36,7 +40,8 @@ ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
 #: (split on "\n" alone: a finding may hold U+2028, which splitlines() breaks at)
 LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
-                                            "rv28.jsonl", "rv29.jsonl", "rv30.jsonl")
+                                            "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
+                                            "rv31.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -115,6 +120,6 @@ async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
 def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
-                          "rv29.jsonl", "rv30.jsonl")}
-    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32]
+                          "rv29.jsonl", "rv30.jsonl", "rv31.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
