@@ -1561,15 +1561,20 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
     return own, undone
 
 
-def _meant_of(sense: ActionSense, text: str) -> bool:
-    """The action said in other words ("供暖" of "heating"): then on/off said beside it is
-    no value of the switch ("disable feeder 3" of "Feeder 3 isolate", where "disable" means
-    isolate to the lexicon, is an off word as well — atk10 J2)."""
+def _meant_of(sense: ActionSense, text: str) -> str | None:
+    """The action said in other words: "said" when by a word that is no on/off ("打开上站供暖"
+    of "Summit station heating": 供暖 is the heating, 打开 switches it); "switched" when the
+    word is an on/off itself ("disable feeder 3" of "Feeder 3 isolate": "disable" means
+    isolate to the lexicon, and off as well — which way is not said, atk10 J2)."""
     if not sense.concepts:
-        return False
-    meant = {x.concept for senses in default_lexicon().senses(text, tokens(text))
-             for x in senses}
-    return bool(sense.concepts & meant)
+        return None
+    toks = tokens(text)
+    carriers = [t for t, senses in zip(toks, default_lexicon().senses(text, toks), strict=True)
+                if sense.concepts & {x.concept for x in senses}]
+    if not carriers:
+        return None
+    return "switched" if any(t.raw in _ON_SAID | _OFF_SAID | _SENSE_VERBS or t.text in
+                             _ON_SAID | _OFF_SAID | _SENSE_VERBS for t in carriers) else "said"
 
 
 def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str],
@@ -1582,8 +1587,8 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     it: `StateConflict`, naming the action. None: no value is said."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     own, undone = _said_of(sense, said, heard, order, text)
-    meant = not own and not undone and all(w in heard for w in sense.qualifiers) and \
-        _meant_of(sense, text)
+    meant = _meant_of(sense, text) if not own and not undone and all(
+        w in heard for w in sense.qualifiers) else None
     first = next((w for w in order if w not in _POLITE), "")
     verb = own and not undone and (_said_as(first, sense.word) or any(
         folded.lstrip("请您把马上立即现在").startswith(tail) for tail in sense.zh))
@@ -1594,10 +1599,10 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     switches = {w for w in said if not (undone and w in sense.opposites)
                 and not (own and _said_as(w, sense.word))}
     on, off = bool(switches & _ON_SAID), bool(switches & _OFF_SAID)
-    if meant:
-        if on or off or said & _SENSE_VERBS:
-            raise StateConflict(None, sense.word)  # "disable feeder 3": which way, unsaid
-        return None  # "heating" of a "Heating" switch: the thing, no value said of it
+    if meant == "switched":
+        raise StateConflict(None, sense.word)  # "disable feeder 3": which way, unsaid
+    if meant == "said":
+        return None if on == off else on  # "打开上站供暖": the heating, switched on
     if undone:
         if on:
             raise StateConflict(False, sense.word)
@@ -1622,7 +1627,7 @@ def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None
     if sense is None or sense.named:
         return None
     own, undone = _said_of(sense, heard, heard, [], text)
-    return None if own or undone or _meant_of(sense, text) else sense.word
+    return None if own or undone or _meant_of(sense, text) is not None else sense.word
 
 
 def sense_shown(point: Point, word: str, zh: bool) -> str:

@@ -64,3 +64,12 @@ async def test_a_switch_named_by_a_noun_is_switched_by_its_thing() -> None:
     """After the rule for switches named by an action ("Feeder 3 isolate"), "turn the tri-foam
     off" was refused: "arch" of "Triple foam arch" is a thing, not what the switch does."""
     assert await _routed("carwash", "turn the tri-foam off") == ("write", "triple_foam")
+
+
+async def test_a_switch_named_by_a_word_said_otherwise_is_switched_as_said() -> None:
+    """The action said in other words by no on/off (打开上站供暖: 供暖, heating, of "Summit
+    station heating") is switched as said; one said by an on/off word ("disable feeder 3" of
+    "Feeder 3 isolate") is refused (tests/data/attacks/rv31.jsonl)."""
+    router = Router(config_of(own_plant("aerial_ropeway")))
+    action = await routed_without_model(router, "打开上站供暖")
+    assert (action.name, action.args) == ("write", {"point": "summit_heating", "value": True})
