@@ -394,16 +394,8 @@ class ToolProcess:
         return None
 
     async def _pings(self, link: ToolLink) -> str:
-        """Ping the tool once it has said nothing for PING_INTERVAL: any frame (a result, an
-        event) shows its loop turning as well as a pong does, so a tool that reports every
-        second is not woken to answer pings as well (a round trip through both processes, two
-        a second with the bridge's two tools). A hung tool is found as soon as before: at most
-        PING_INTERVAL + PING_TIMEOUT after it last said anything."""
         while True:
-            wait = link.heard + PING_INTERVAL - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-                continue
+            await asyncio.sleep(PING_INTERVAL)
             try:
                 await link.ping(PING_TIMEOUT)
             except HermesError as exc:

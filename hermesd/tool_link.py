@@ -82,9 +82,6 @@ class ToolLink:
         self.shut = False
         self.close_reason = ""
         self.last_pong = time.monotonic()
-        #: monotonic time the tool was last heard from (any frame, or the connection made): a
-        #: frame shows its loop turning as well as a pong does (see Supervisor's pings)
-        self.heard = self.last_pong
         self._lost: asyncio.Future[None] | None = None  # done when the transport is gone
         self._write_paused = False
         self._drained: asyncio.Future[None] | None = None
@@ -180,7 +177,6 @@ class ToolLink:
     def _received(self, data: bytes) -> None:
         if self.shut:
             return
-        self.heard = time.monotonic()
         try:
             for obj in self._decoder.feed(data):
                 self._dispatch(decode(obj))

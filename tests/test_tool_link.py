@@ -8,14 +8,12 @@ import json
 import os
 import socket
 import tracemalloc
-from pathlib import Path
 
 import pytest
 
-from hermesd import supervisor
 from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.core.eventloop import loop_factory
-from hermesd.core.protocol import ActionSpec, Event, Hello, Pong, Result, encode
+from hermesd.core.protocol import ActionSpec, Event, Hello, Result, encode
 from hermesd.tool_link import ToolLink
 from tests.support.until import until
 
@@ -395,49 +393,3 @@ def test_a_deadline_the_timer_reaches_early_is_not_a_spin(loop: str) -> None:
     for timeout, took, arms in ended:
         assert took >= timeout - 0.001, (timeout, took)  # the clock's own millisecond
         assert arms <= 3, (timeout, arms)
-
-
-def test_a_tool_that_speaks_is_not_pinged_and_one_that_falls_silent_is(
-        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """Any frame of a tool shows its loop turning, as a pong would: while it sends events
-    (every second, a poller's values) the supervisor sends it no ping; once it falls silent it
-    is pinged, and a tool that answers no ping is hung."""
-    monkeypatch.setattr(supervisor, "PING_INTERVAL", 0.3)
-    monkeypatch.setattr(supervisor, "PING_TIMEOUT", 0.3)
-    events = 150  # one every 10 ms: five ping intervals and more
-
-    async def main() -> tuple[list[tuple[str, int]], str]:
-        link, tool_reader, tool_writer = await _linked()
-        serving = asyncio.create_task(link.serve())
-        tool = supervisor.ToolProcess(supervisor.ToolSpec("fake", ("true",)), tmp_path,
-                                      lambda tool, event: None)
-        pings = asyncio.create_task(tool._pings(link))
-        sent = 0
-        frames: list[tuple[str, int]] = []  # what the tool read, and how many events it had sent
-
-        async def read() -> None:
-            while line := await tool_reader.readline():
-                frame = json.loads(line)
-                frames.append((frame["type"], sent))
-                if frame["type"] == "ping" and len(frames) == 1:  # the first one is answered
-                    tool_writer.write(encode(Pong(frame["id"])))
-
-        reading = asyncio.create_task(read())
-        try:
-            for _ in range(events):
-                tool_writer.write(encode(Event("values", {"n": sent})))
-                sent += 1
-                await asyncio.sleep(0.01)  # (the pace of a talking tool, not a wait for anything)
-            hung = await pings  # silent now: pinged, answered once, then it answers no more
-        finally:
-            reading.cancel()
-            serving.cancel()
-            tool_writer.close()
-            await link.close()
-            await asyncio.gather(reading, serving, return_exceptions=True)
-        return frames, hung
-
-    with asyncio.Runner(loop_factory=loop_factory()) as runner:
-        frames, hung = runner.run(main())
-    assert frames[:2] == [("ping", events), ("ping", events)]  # none while it talked
-    assert "hung" in hung
