@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
-from tests.support.plants import config_of, routed_without_model
+from tests.support.plants import exec_plant, routed_without_model
 
 POINTS: dict[str, Any] = {
     "gate_lower": {"name": "Sluice gate lower", "type": "bool", "writable": True,
@@ -21,11 +21,7 @@ POINTS: dict[str, Any] = {
                    "names": {"zh": "格栅皮带暂停"}},
     "gate_position": {"name": "Sluice gate position", "unit": "%", "names": {"zh": "闸门开度"}},
 }
-ROUTER = Router(config_of({"node": {"id": "sluice"}, "devices": {"plc": {
-    "driver": "exec", "command": ["true"],
-    "points": {pid: {"type": "float", "params": {"value": False if p.get("type") == "bool"
-                                                  else 0}, **p}
-               for pid, p in POINTS.items()}}}}))
+ROUTER = Router(exec_plant("sluice", POINTS))
 
 
 @pytest.mark.parametrize("text", ["升起闸门", "降下闸门", "释放起升制动器", "继续格栅皮带",

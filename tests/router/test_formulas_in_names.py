@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
-from tests.support.plants import config_of, placed_without_model
+from tests.support.plants import exec_plant, placed_without_model
 
 POINTS: dict[str, Any] = {
     "k1_o2": {"name": "Kiln 1 O2", "unit": "%"},
@@ -30,11 +30,7 @@ POINTS: dict[str, Any] = {
     "pump2": {"name": "Transfer pump No2", "type": "bool", "writable": True},
     "pump3": {"name": "Transfer pump No3", "type": "bool", "writable": True},
 }
-ROUTER = Router(config_of({"node": {"id": "kilns"}, "devices": {"plc": {
-    "driver": "exec", "command": ["true"],
-    "points": {pid: {"type": "float", "params": {"value": False if p.get("type") == "bool"
-                                                  else 0}, **p}
-               for pid, p in POINTS.items()}}}}))
+ROUTER = Router(exec_plant("kilns", POINTS))
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [

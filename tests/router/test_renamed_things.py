@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
-from tests.support.plants import config_of, placed_without_model
+from tests.support.plants import exec_plant, placed_without_model
 
 POINTS: dict[str, Any] = {
     "kiln_shell_temp": {"name": "Rotary kiln shell temperature", "unit": "°C",
@@ -21,10 +21,7 @@ POINTS: dict[str, Any] = {
     "cooler_grate_speed": {"name": "Clinker cooler grate speed", "unit": "spm"},
     "burner_coal_flow": {"name": "Main burner coal flow", "unit": "t/h"},
 }
-ROUTER = Router(config_of({"node": {"id": "kiln"}, "devices": {"plc": {
-    "driver": "exec", "command": ["true"],
-    "points": {pid: {"type": "float", "params": {"value": 0}, **p}
-               for pid, p in POINTS.items()}}}}))
+ROUTER = Router(exec_plant("kiln", POINTS))
 
 
 @pytest.mark.parametrize(("text", "point"), [

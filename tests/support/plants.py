@@ -48,6 +48,13 @@ def config_of(data: dict[str, Any]) -> Config:
     return validate(data, Path("/tmp/hermesd-test.yaml"))
 
 
+def exec_plant(node: str, points: dict[str, Any]) -> Config:
+    """A plant made up for a test: one device of the fake tool with these points (`name`,
+    `aliases`, `names`, `unit`, `type`, `writable`, `min`/`max`, `map`, as a config writes them)."""
+    return config_of({"node": {"id": node}, "devices": {"plc": _exec_device(
+        {pid: _exec_point(raw) for pid, raw in points.items()})}})
+
+
 def _exec_device(points: dict[str, Any]) -> dict[str, Any]:
     return {"driver": "exec", "command": [sys.executable, str(FAKE_TOOL)], "points": points}
 
