@@ -235,6 +235,11 @@ GATE_QUESTIONS = {
               "changed. Say it with its own word, e.g. “{example}”.",
               "{point}是按其接通时的动作（{words}）命名的开关，我没有听到这个动作；对设备本身说开或关可能正好相反，"
               "所以未做任何更改。请用它自己的词说，例如“{example}”。"),
+    "part": ("{point} is switched by its own name ({words}), a part of what you named, and I "
+             "did not hear that said; on or off of the rest is not on or off of it, so nothing "
+             "was changed. Say it with its name, e.g. “{example}”.",
+             "{point}要用它自己的名称（{words}）来开关，它只是您所说设备的一部分，我没有听到这个名称；"
+             "对设备其余部分说开或关不等于开关它，所以未做任何更改。请用它的名称说，例如“{example}”。"),
     "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
                    "changed. Say it, e.g. “{example}”.",
                    "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),

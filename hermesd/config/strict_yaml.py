@@ -67,6 +67,22 @@ def _construct_text(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
 
 _StrictLoader.add_constructor("tag:yaml.org,2002:str", _construct_text)
 
+#: the longest whole number a config may write (digits, with a sign, 0x, _ or base-60 colons):
+#: no setting takes more, and a number of thousands of digits cannot even be converted
+MAX_INT_TEXT = 40
+
+
+def _construct_int(loader: _StrictLoader, node: yaml.ScalarNode) -> Any:
+    """A whole number, unless it is written longer than `MAX_INT_TEXT` characters."""
+    if len(node.value) > MAX_INT_TEXT:
+        raise yaml.constructor.ConstructorError(
+            None, None, f"a whole number written in {len(node.value)} characters: no setting "
+            f"takes one longer than {MAX_INT_TEXT}", node.start_mark)
+    return loader.construct_yaml_int(node)
+
+
+_StrictLoader.add_constructor("tag:yaml.org,2002:int", _construct_int)
+
 
 #: how many values aliases (`*name`) may add to what the file writes out: a shared block reused
 #: for hundreds of points is fine, "a billion laughs" (aliases of aliases, 10^10 values from

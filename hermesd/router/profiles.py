@@ -157,6 +157,27 @@ class Profiles:
                 out[i + 1] = Token(t.raw + after.raw, after.raw)  # "co" "co2": no "2" of an id
         return out
 
+    def other_formula(self, toks: list[Token], profile: Profile) -> str | None:
+        """A formula said (`formula_words`: "l1", "co2") that the point's words do not write,
+        nor its concepts mean: "feeder 1 l1 current" is no read of "Feeder 1 L3 current",
+        whose "l" alone it shares (review atk11). None: every formula said is the point's."""
+        said: dict[str, list[str]] = {}  # by letters: "l" -> ["l1", "l2"] ("L1 and L2 …")
+        for t in toks:
+            if not t.zh and t.raw.isdigit() and t.text != t.raw and \
+                    (t.text[:-len(t.raw)], t.raw) in self.formulas:
+                said.setdefault(t.text[:-len(t.raw)], []).append(t.text)
+        for formulas in said.values():
+            if not any(f in profile.words or self._meant_by(f) <= profile.concepts
+                       for f in formulas):
+                return formulas[0]
+        return None
+
+    def _meant_by(self, formula: str) -> frozenset[str]:
+        """What the lexicon reads a formula as; the word itself when nothing (which no
+        point's concepts hold)."""
+        return frozenset(s.concept for s in self.lexicon.concepts(formula)) or \
+            frozenset((formula,))
+
     def _formula(self, letters: str, digits: str) -> bool:
         """ "pO2", "CO2", "NH3", "L2" in a name: a measure of a gas or a phase, its number no
         thing's (the "2" of "BR1 pO2" is no bioreactor 2). A lower-case letter before capitals

@@ -10,6 +10,7 @@ points, values found in the text) that stage builds on. It knows nothing of any 
 from __future__ import annotations
 
 import functools
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Sequence
@@ -212,11 +213,17 @@ class RuleRouter:
         #: is a thing, never a verb)
         inner = {t.text for label in self.labels for t in label.toks[:-1]}
         self.action_heads: dict[str, set[str]] = {}
+        self.phrasal_heads: dict[tuple[str, str], set[str]] = {}
         for label in self.labels:
             point, last = self.points[label.point], label.toks[-1]
             if point.writable and point.kind == "bool" and len(label.toks) > 1 \
                     and not last.is_id and last.text not in inner:
                 self.action_heads.setdefault(last.text, set()).add(point.id)
+            if point.writable and point.kind == "bool" and len(label.toks) > 2 and \
+                    last.raw in _PARTICLES | {"up"} and not label.toks[-2].is_id:
+                # "top up tank 2" of "Tank 2 top up": a phrasal action, its verb said first
+                self.phrasal_heads.setdefault(
+                    (label.toks[-2].text, last.raw), set()).add(point.id)
         #: the words that undo what a switch named by an action does ("normalise" of "Feeder
         #: 3 isolate", "release" of "Fan 5 brake"): said first, a verb, as its action is
         self.undoings: dict[str, set[str]] = {}
@@ -425,6 +432,13 @@ class RuleRouter:
         things ("backwash filters 1 and 2") is the verb said of each: a write, which the
         semantic stage refuses as plural."""
         words = [t for t in toks if t.raw not in _POLITE]
+        if not question and len(words) > 2 and (words[0].text, words[1].raw) in \
+                self.phrasal_heads and not any((t.is_number and not t.is_id) or t.unreadable
+                                               for t in words[2:]):
+            # "lock out motor 4", "top up tank 2": the phrasal action a point is named by
+            after = {t.text for t in words[2:] if not t.is_id and t.raw not in _ARTICLES}
+            return any(after and after <= self.point_words[p]
+                       for p in self.phrasal_heads[words[0].text, words[1].raw])
         listed = self.numbered_list(toks)
         in_list = set(listed[2]) if listed is not None else set()
         if question or len(words) < 2 or words[1].is_id or any(
@@ -462,6 +476,10 @@ class RuleRouter:
         if placed is not None and placed.action.name in ("read", "write") and \
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
+        if placed is not None and placed.action.name in ("read", "write") and any(
+                self.profiles.other_formula(a.toks, self.profiles.by_id[p])
+                for p in _placed_points(placed.action)):
+            return None  # "feeder 1 l1 current" of "Feeder 1 L3 current": another phase
         if placed is not None and placed.action.name == "read" and \
                 any(t.unreadable for t in a.toks):
             return None  # "tanks one two and three": a number no one can read may say which
@@ -689,7 +707,8 @@ class RuleRouter:
             return Placement(respond("not_understood", value_problem="not_stated",
                                      choices=list(point.choices),
                                      text=choice_question(point, zh)), best_score, others)
-        if not values and point.writable and point.kind == "bool":
+        if not values and point.writable and point.kind == "bool" and \
+                not self._value_places(a.toks):  # (not "bump the tank 2 setpoint up to 18")
             refused = self._sense_refused(a, point)
             if refused is not None:
                 return Placement(refused, best_score, others)
@@ -710,8 +729,9 @@ class RuleRouter:
                 label = point.label("zh" if zh else "en")
                 example = f"打开{label}" if zh else f"switch on {label}"
                 shown = sense_shown(point, conflict.sense, zh)
-                return respond("not_understood", unreadable=[shown], value_problem="sense",
-                               text=gate_question("sense", (shown,), label, "", example,
+                problem = sense_problem(point)
+                return respond("not_understood", unreadable=[shown], value_problem=problem,
+                               text=gate_question(problem, (shown,), label, "", example,
                                                   zh=zh))
         return None
 
@@ -1352,6 +1372,12 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
+def _placed_points(action: Action) -> list[str]:
+    """The point or points a read or write names."""
+    point = action.args.get("point")
+    return [point] if isinstance(point, str) else list(action.args.get("points", ()))
+
+
 def _state_of(a: Analysis, point: Point) -> bool | None:
     """`state_named` of the command's words: those it says of the thing (not a verb that is
     a word of a name, "make up" of "Make-up water valve"), all it heard, in order."""
@@ -1410,6 +1436,12 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
+    if said & to_state and _undone_state(to_state, order, text):
+        # "解除暂停3号输送机", "release the pause on conveyor 3", "take pump 4 off hold": the
+        # state's word said as what is lifted
+        if said & from_state or "on" in said:
+            raise StateConflict(False)
+        return False
     # (any other verb of on or off: "kill the burner" of "Burner inhibit", 打开 of "Hall
     # lights off", "open the door" of "Door unlock" say no value of the switch)
     switched = said & (ON_WORDS | OFF_WORDS) - to_state - from_state
@@ -1423,6 +1455,26 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     if ("on" in said and not value) or ("off" in said and value):
         raise StateConflict(value)
     return value
+
+
+def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str) -> bool:
+    """Whether the state a switch is named by is said as what is lifted: 解除/退出/复位 in
+    Chinese; in English "release", "lift", "clear", "remove" or "end" before its word, or
+    "off"/"out of" right before it ("take pump 4 off hold")."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if any(undo in folded for undo in UNDO_ZH):
+        return True
+    at = next((i for i, w in enumerate(order) if w in to_state), None)
+    if at is None:
+        return False
+    lifting = _LIFTING - to_state
+    return any(w in lifting for w in order[:at]) or (
+        at >= 1 and order[at - 1] in ("off", "of") and (order[at - 1] == "off" or (
+            at >= 2 and order[at - 2] == "out")))
+
+
+#: words that lift a state said after them ("release the pause", "lift the lock")
+_LIFTING = frozenset(("release", "lift", "clear", "remove", "end"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -1441,6 +1493,15 @@ class ActionSense:
     named: bool = False
     #: what the lexicon reads the action as ("heating" of 供暖 too)
     concepts: frozenset[str] = frozenset()
+    #: the word is a thing of its own, a part of what is named before it ("heater" of "Tank 2
+    #: heater", "defrost" of "Freezer 3 defrost"): switched by on/off said of it, never by
+    #: on/off said of the tank alone; nothing undoes it but off
+    thing: bool = False
+    #: the other words of its name, which say no undoing ("trip" of "Heater trip reset")
+    before: frozenset[str] = frozenset()
+    #: of a thing: its words between the number and it, any of which names it too ("dasher"
+    #: of "Freezer 2 dasher motor", "cooling" of "Tank 2 cooling jacket valve")
+    part: tuple[str, ...] = ()
 
 
 def point_sense(point: Point) -> ActionSense | None:
@@ -1505,21 +1566,37 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             return None
         k = j
     word = texts[k]
+    numbered = [j for j in range(k) if ids[j]]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
-        return None  # "Kiln exhaust fan", "Trail 4 snow guns": the thing switched
+        if numbered:
+            # "Tank 2 heater", "Freezer 3 defrost": a part of a numbered thing, which "turn
+            # on tank 2" says nothing of
+            return ActionSense(word, frozenset(), zh=zh, concepts=meant[k], thing=True,
+                               part=tuple(texts[numbered[-1] + 1:k]))
+        return None  # "Kiln exhaust fan", "Hopper dryer heater": the thing switched
+    if any(word == verb + particle for verb in _PHRASAL for particle in _PARTICLES):
+        # "Gas 2 shutoff", "Burner fuel cutoff": the phrasal action written as one word
+        return ActionSense(word, frozenset(), zh=zh, before=frozenset(texts[:k]))
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and not meant[k] and \
             not _VERB_SHAPED.fullmatch(word):
+        if numbered:
+            # "Door 4 latch", "Turbine 1 feather": a word no lexicon knows after a numbered
+            # thing, which is a thing of its own — the door is not its latch
+            return ActionSense(word, frozenset(), zh=zh, thing=True,
+                               part=tuple(texts[numbered[-1] + 1:k]))
         return None  # "Triple foam arch", "Tire shine": a word no lexicon knows, no verb's
-    qualifiers: tuple[str, ...] = ()
+    # "Damper 2 fail-safe close", "Damper 2 fail open": words between the thing's number and
+    # a state or an on/off, which make it an action of its own ("open damper 2" is no
+    # fail-open; "kill roll cooling on stand 3" is the "Stand 3 work roll cooling")
+    qualifiers = tuple(texts[numbered[-1] + 1:k]) \
+        if numbered and (word in NAMED_STATES or word in _ON_SAID | _OFF_SAID) else ()
     if word in NAMED_STATES:
-        # "Damper 2 fail-safe close": words between the thing's number and the state
-        before = [j for j in range(k) if ids[j]]
-        if before:
-            qualifiers = tuple(texts[before[-1] + 1:k])
         if not qualifiers:
             return ActionSense(word, frozenset(), zh=zh, named=True)
-        return ActionSense(word, NAMED_STATES[word][1] | sense_opposites(word), qualifiers, zh)
-    return ActionSense(word, sense_opposites(word), zh=zh, concepts=meant[k])
+        return ActionSense(word, NAMED_STATES[word][1] | sense_opposites(word), qualifiers, zh,
+                           before=frozenset(texts[:k]))
+    return ActionSense(word, sense_opposites(word), qualifiers, zh=zh, concepts=meant[k],
+                       before=frozenset(texts[:k]))
 
 
 #: the word that ends a phrasal action ("shut off", "shut down", "lock out")
@@ -1548,8 +1625,9 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
     says no action), and whether it says its undoing."""
     folded = unicodedata.normalize("NFKC", text).casefold()
     qualified = all(w in heard for w in sense.qualifiers)
-    # its undoing: a word of it, "de"/"un" before the action, 解除 before its Chinese
-    undone = qualified and (bool(said & sense.opposites) or any(
+    # its undoing: a word of it, "de"/"un" before the action, 解除 before its Chinese (a
+    # thing has none: off)
+    undone = qualified and not sense.thing and (bool(said & sense.opposites - sense.before) or any(
         w in UNDO_PREFIXES and _said_as(order[i + 1], sense.word)
         for i, w in enumerate(order[:-1])) or any(
         undo in folded[:folded.find(tail)] for undo in UNDO_ZH for tail in sense.zh
@@ -1557,7 +1635,10 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
     # (an alias that names the thing alone is no saying of the action: "turn on the fire
     # alarm" of "Fire alarm suppress" with the alias "fire alarm" would suppress it — atk10 J3)
     own = qualified and (any(_said_as(w, sense.word) for w in heard) or any(
-        tail in folded for tail in sense.zh))
+        tail in folded for tail in sense.zh) or any(
+        a + b == sense.word for a, b in itertools.pairwise(order)) or _phrasal_said(
+        sense.word, order) or any(  # ("shut off", "shut boiler 1 down")
+        _said_as(w, p) for w in heard for p in sense.part))  # ("the dasher on freezer 2")
     return own, undone
 
 
@@ -1573,6 +1654,11 @@ def _meant_of(sense: ActionSense, text: str) -> str | None:
                 if sense.concepts & {x.concept for x in senses}]
     if not carriers:
         return None
+    if not sense.thing and any(not t.zh for t in carriers):
+        # "open boiler 1 drain" of "Boiler 1 purge": an English word of the same concept is
+        # another action (the lexicon's groups are loose: drain, purge, bleed, flush), which
+        # the switch is not named by; only its own word says it (atk11)
+        return "switched"
     return "switched" if any(t.raw in _ON_SAID | _OFF_SAID | _SENSE_VERBS or t.text in
                              _ON_SAID | _OFF_SAID | _SENSE_VERBS for t in carriers) else "said"
 
@@ -1589,15 +1675,22 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     own, undone = _said_of(sense, said, heard, order, text)
     meant = _meant_of(sense, text) if not own and not undone and all(
         w in heard for w in sense.qualifiers) else None
-    first = next((w for w in order if w not in _POLITE), "")
-    verb = own and not undone and (_said_as(first, sense.word) or any(
+    spoken = [w for w in order if w not in _POLITE]
+    # ("cut off" of "Burner fuel cutoff": the two words are the action, and "off" no off)
+    phrased = {w for pair in itertools.pairwise(order) if "".join(pair) == sense.word
+               for w in pair} if own else set()
+    around = own and _phrasal_first(sense.word, spoken)  # ("shut boiler 1 down")
+    if around:
+        phrased |= {spoken[0], sense.word[len(spoken[0]):]}
+    verb = own and not undone and (_said_as(spoken[0] if spoken else "", sense.word) or
+                                   "".join(spoken[:2]) == sense.word or around or any(
         folded.lstrip("请您把马上立即现在").startswith(tail) for tail in sense.zh))
     # (on/off besides the action and its undoing: "disengage" is an off word, and the
     # action of "Winch clutch disengage")
     # (the action's words count as on/off only when they do not say it: "close damper 2" of
     # "Damper 2 fail-safe close" is a plain close)
     switches = {w for w in said if not (undone and w in sense.opposites)
-                and not (own and _said_as(w, sense.word))}
+                and not (own and _said_as(w, sense.word)) and w not in phrased}
     on, off = bool(switches & _ON_SAID), bool(switches & _OFF_SAID)
     if meant == "switched":
         raise StateConflict(None, sense.word)  # "disable feeder 3": which way, unsaid
@@ -1630,16 +1723,50 @@ def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None
     return None if own or undone or _meant_of(sense, text) is not None else sense.word
 
 
+def sense_problem(point: Point) -> str:
+    """What an on/off said beside the switch's own word is answered with: "part" of a switch
+    named by a thing after the thing it is part of ("Tank 2 heater"), "sense" of one named by
+    an action ("Fan 5 brake")."""
+    sense = point_sense(point)
+    return "part" if sense is not None and sense.thing else "sense"
+
+
 def sense_shown(point: Point, word: str, zh: bool) -> str:
     """The action a switch is named by as an answer names it: its Chinese name's (屏蔽) to a
     command said in Chinese."""
     sense = point_sense(point)
-    return sense.zh[0] if zh and sense is not None and sense.zh else word
+    if zh and sense is not None and sense.zh:
+        return sense.zh[0]
+    verb = next((v for v in _PHRASAL if word.startswith(v) and word[len(v):] in _PARTICLES),
+                None)
+    if verb is None or word in point.name.casefold():
+        return word
+    return f"{verb} {word[len(verb):]}"  # ("turn off" of "Pump 6 turn off", not "turnoff")
+
+
+def _phrasal_said(action: str, order: Sequence[str]) -> bool:
+    """Whether a phrasal action ("shutdown" of "Boiler 1 shut down") is said around its thing:
+    its verb, then its particle ("shut boiler 1 down"; "turn … on" is no "turn off")."""
+    for verb in _PHRASAL:
+        if action.startswith(verb) and action[len(verb):] in _PARTICLES and verb in order:
+            return action[len(verb):] in order[order.index(verb) + 1:]
+    return False
+
+
+def _phrasal_first(action: str, spoken: Sequence[str]) -> bool:
+    """A phrasal action said around its thing as the command's verb ("shut boiler 1 down")."""
+    return bool(spoken) and action.startswith(spoken[0]) and spoken[0] in _PHRASAL and \
+        _phrasal_said(action, spoken)
 
 
 def _said_as(word: str, action: str) -> bool:
-    """A form of the action ("isolated", "isolating" of "isolate")."""
-    return word == action or stems_match(word, action)
+    """A form of the action ("isolated", "isolating" of "isolate"); a phrasal action in one
+    word only as itself ("turn" is no "turnoff": "turn on pump 6" of "Pump 6 turn off")."""
+    if word == action:
+        return True
+    if any(action.startswith(verb) and action[len(verb):] in _PARTICLES for verb in _PHRASAL):
+        return False
+    return stems_match(word, action)
 
 
 #: what says on or off of a switch, besides the verbs ("set … to true")

@@ -235,7 +235,7 @@ class Semantic:
                              for t in terms) or (not a.wants_write and "set" in a.words)
         found = [f for p in self.profiles.all
                  if (f := self.fit(a, terms, ids, pairs, p, setpoint_named)) is not None
-                 and f.score > 0]
+                 and f.score > 0 and not self.profiles.other_formula(a.toks, p)]
         return sorted(found, key=lambda f: (-f.score, f.point))
 
     # -- the stage ---------------------------------------------------------------------------

@@ -317,8 +317,8 @@ MOTION_AT = frozenset("running going turning spinning doing sitting working".spl
 
 WRITE_VERBS = frozenset("""
     set change adjust make put raise lower increase decrease reduce bump slow drop boost
-    write turn switch open close start stop enable disable activate deactivate shut add subtract
-    kill run kick reopen dim brighten crank engage disengage mute unmute silence inhibit
+    write turn switch open close start stop enable disable activate deactivate shut cut add
+    subtract kill run kick reopen dim brighten crank engage disengage mute unmute silence inhibit
     release resume pause lock unlock deenergise deenergize energise energize apply
 """.split())
 #: verbs that put a thing into a state said after it ("take pump 1 offline", "put the fan back

@@ -51,6 +51,7 @@ from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
     StateConflict,
     point_sense,
+    sense_problem,
     sense_shown,
     sense_unsaid,
     state_named,
@@ -75,7 +76,7 @@ EXPLAINED = 0.6
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
             "several_targets", "unit", "unexplained", "other_thing", "which", "several",
-            "sense", "not_stated")
+            "sense", "part", "not_stated")
 
 _NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
                       "none forbid forbidden prohibited".split())
@@ -654,6 +655,9 @@ def _explained(text: str, toks: list[Token], point: Point,
     if profiles is None or point.id not in profiles.by_id:
         return None
     profile = profiles.by_id[point.id]
+    formula = profiles.other_formula(profiles.formula_words(toks), profile)
+    if formula is not None:
+        return Doubt("other_thing", (formula.upper(),))  # "l1" of "Feeder 1 L3 current limit"
     found = terms(text, toks, profiles)
     if not found:
         # no word says which point is meant ("far 1", "2 back", "1 at"): whatever proposed
@@ -1198,7 +1202,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             unsaid = sense_unsaid(point, {t.text for t in toks}, text)
             if unsaid is not None:
                 # "set fan 5 to 1" of "Fan 5 brake"
-                return Doubt("sense", (sense_shown(point, unsaid, is_chinese(text)),))
+                return Doubt(sense_problem(point),
+                             (sense_shown(point, unsaid, is_chinese(text)),))
             said = bool(number)
         elif (by_state := _state_named(point, words, {t.text for t in toks},
                                        [t.text for t in toks], text)) is not None:
@@ -1267,7 +1272,8 @@ def _state_named(point: Point, words: set[str], heard: set[str], order: list[str
         return state_named(point, words, heard, order, text)
     except StateConflict as conflict:
         if conflict.sense is not None and conflict.args[0] is None:
-            return Doubt("sense", (sense_shown(point, conflict.sense, is_chinese(text)),))
+            return Doubt(sense_problem(point),
+                         (sense_shown(point, conflict.sense, is_chinese(text)),))
         # a verb and an on/off word that say two values; or a verb that says no value of a
         # switch named by what it does ("kill the burner" of "Burner inhibit")
         return Doubt("several" if conflict.args and conflict.args[0] is not None

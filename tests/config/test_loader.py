@@ -289,6 +289,30 @@ def test_blocks_nested_too_deeply_are_refused_by_name(tmp_path: Path) -> None:
     assert "nested too deeply" in line
 
 
+@pytest.mark.parametrize(("where", "number"), [
+    ("a Modbus address", "1" * 5000),
+    ("a port", "9" * 4400),
+    ("a range in hex", "0x" + "f" * 4000),
+    ("a range in base 60", "1" + ":00" * 3000),
+])
+def test_a_whole_number_too_long_to_read_is_refused_by_name(
+        tmp_path: Path, where: str, number: str) -> None:
+    """Review atk11: an integer over 4,300 digits escaped as a Python ValueError (or an
+    OverflowError when turned into a float) and crashed `--check-config` and start-up with a
+    traceback, not a config error."""
+    key = {"a Modbus address": "address", "a port": "port"}.get(where, "max")
+    point = {"table": "holding", "address": 0, "type": "int16", "writable": True, "min": 0}
+    point[key] = number
+    device = {"driver": "modbus", "host": "127.0.0.1", "port": 5020}
+    if key == "port":
+        device["port"] = number
+    fields = ", ".join(f"{k}: {v}" for k, v in point.items())
+    text = ("node: {id: a}\ndevices: {d: {" + ", ".join(f"{k}: {v}" for k, v in device.items())
+            + ", points: {p: {" + fields + "}}}}\n")
+    (line,) = problems(tmp_path, text)
+    assert "a whole number written in" in line and "longer than 40" in line, (where, line)
+
+
 def test_a_write_intent_writes_one_value(tmp_path: Path) -> None:
     text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: int, "
             "writable: true, min: 0, max: 9}}}}\nintents: {boost: {phrases: [boost now], "
