@@ -287,14 +287,23 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozens
         if not machine:
             continue
         extra = {w for alias in point.aliases for w in words(alias)} - set(machine)
-        n = len(machine)
         for pid, name in named:
-            if pid != point.id and any(name[i:i + n] == machine
-                                       for i in range(len(name) - n + 1)):
+            if pid != point.id and _names_thing(name, machine):
                 borrowed.setdefault(pid, set()).update(extra)
     for pid, extra in _renamed_things(points, named, lexicon).items():
         borrowed.setdefault(pid, set()).update(extra)
     return {pid: frozenset(w) for pid, w in borrowed.items()}
+
+
+def _names_thing(name: list[str], thing: list[str]) -> bool:
+    """Whether a name is of the thing these words name: it opens with them, or has them after
+    what is measured ("Ironer speed" of the ironer, "Reactive power at the point of
+    connection"); not after another word of a thing ("Station main transformer load" is no
+    main transformer's, "Transfer pump 2 pressure" no pump 2's — review atk11)."""
+    n = len(thing)
+    return bool(thing) and any(name[i:i + n] == thing and (i == 0 or any(
+        KINDS.get(w) in ("quantity", "role") for w in name[:i]))  # ("Power factor at the
+        for i in range(len(name) - n + 1))                        # point of connection")
 
 
 #: words that name no thing, whatever an alias has them beside ("load-out belt", "run back")
@@ -318,10 +327,6 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
     def words(label: str) -> list[str]:
         return [t.text for t in content(tokens(label), label=True)]
 
-    def contains(name: list[str], run: list[str]) -> bool:
-        n = len(run)
-        return any(name[i:i + n] == run for i in range(len(name) - n + 1))
-
     in_names = {w for _, name in named for w in name}
     said: dict[tuple[str, ...], set[str]] = {}
     for point in points:
@@ -339,18 +344,22 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
                     left != list(range(left[0], left[-1] + 1)):
                 continue  # a new name for the whole point, or words left out here and there
             run = name[left[0]:left[-1] + 1]
-            while run and not any(pid != point.id and contains(other, run)
+            things = [i for i, w in enumerate(run) if any(
+                s.kind == "thing" for s in lexicon.concepts(w))]
+            while run and not any(pid != point.id and _names_thing(other, run)
                                   for pid, other in named):
                 # "main transformer top" to "main transformer"; never "boiler 2" to
-                # "boiler": the word names boiler 2, not every boiler
+                # "boiler": the word names boiler 2, not every boiler; never "steam boiler"
+                # to "steam" (atk11): a run that has lost its thing names none
                 run = run[:-1] if not _NUMBERED.fullmatch(run[-1]) and not any(
-                    _NUMBERED.fullmatch(w) for w in run[:-1]) else []
+                    _NUMBERED.fullmatch(w) for w in run[:-1]) and (
+                    not things or len(run) - 1 > things[-1]) else []
             if run:
                 said.setdefault(tuple(run), set()).update(extra)
     renamed: dict[str, set[str]] = {}
     for thing, calls in said.items():
         for pid, name in named:
-            if contains(name, list(thing)):
+            if _names_thing(name, list(thing)):
                 renamed.setdefault(pid, set()).update(calls)
     return renamed
 

@@ -444,12 +444,14 @@ class RuleRouter:
         if question or len(words) < 2 or words[1].is_id or any(
                 (t.is_number and i not in in_list
                  and not (i > 0 and toks[i - 1].text in self.id_words))
-                or t.unreadable or t.raw in ON_WORDS | OFF_WORDS for i, t in enumerate(toks)):
+                or t.unreadable or (t.raw in ON_WORDS | OFF_WORDS and not preposition_on(toks, i))
+                for i, t in enumerate(toks)):  # (not "reset the burner trip on oven 1")
             return False
         # ("backwash both filters", "defrost all the evaporators": the verb said of several,
         # a write the semantic stage refuses as plural, never a read of them)
         listing = {"and"} if listed is not None else set()
-        rest = [t for t in words[1:] if not t.is_id
+        where = {id(t) for i, t in enumerate(toks) if preposition_on(toks, i)}
+        rest = [t for t in words[1:] if not t.is_id and id(t) not in where
                 and t.raw not in _ARTICLES | listing | PLURAL_MARKS]
         several = any(t.raw in PLURAL_MARKS for t in words[1:])
         heads = self.action_heads.get(words[0].text, set()) | self.undoings.get(
