@@ -172,6 +172,21 @@ class Profiles:
                 return formulas[0]
         return None
 
+    def by_description(self, word: str, concepts: frozenset[str], profile: Profile) -> bool:
+        """Whether the point explains a command's word by its description alone (the word, or
+        a concept of it, the description has and none of its names): a description tells the
+        model what a point is; it does not make the rules sure (review atk12: "set dryer
+        moisture to 15" wrote a "Metering roll speed" described "… out of the dryer; controls
+        moisture")."""
+        described = profile.described - profile.names
+        if not described or word in profile.names:
+            return False
+        named = {s.concept for w in profile.names for s in self.lexicon.concepts(w)}
+        if concepts & named:
+            return False
+        return word in described or bool(concepts & {
+            s.concept for w in described for s in self.lexicon.concepts(w)})
+
     def _meant_by(self, formula: str) -> frozenset[str]:
         """What the lexicon reads a formula as; the word itself when nothing (which no
         point's concepts hold)."""

@@ -206,6 +206,12 @@ class RuleRouter:
         #: two words in a row of a name, as written
         self.name_pairs = frozenset((label.toks[k].raw, label.toks[k + 1].raw)
                                     for label in self.labels for k in range(len(label.toks) - 1))
+        #: ...and the points whose names have each pair
+        self.pair_points: dict[tuple[str, str], set[str]] = {}
+        for label in self.labels:
+            for k in range(len(label.toks) - 1):
+                self.pair_points.setdefault((label.toks[k].raw, label.toks[k + 1].raw),
+                                            set()).add(label.point)
         #: the last word of a writable on/off point's name after the thing it is of ("defrost"
         #: of "Evaporator 2 defrost", "backwash" of "Filter 1 backwash"): what the point does,
         #: which a command said first is asked to do ("defrost evap 2")
@@ -380,9 +386,20 @@ class RuleRouter:
         for i in range(len(toks) - 1):
             first, second = toks[i], toks[i + 1]
             if first.raw in acting and not first.is_id and not second.is_id and \
-                    (first.raw, second.raw) in self.name_pairs:
+                    (first.raw, second.raw) in self.name_pairs and \
+                    self._pair_names(toks, i, (first.raw, second.raw)):
                 out.update((i, i + 1))
         return frozenset(out)
+
+    def _pair_names(self, toks: list[Token], i: int, pair: tuple[str, str]) -> bool:
+        """Whether a point named with the pair ("turn off" of "Fan turn off delay") has a word
+        said beside it, other than the pair: "turn off condensate pump 1" names no such point,
+        and its "turn off" is the verb (review atk12)."""
+        said = {t.text for k, t in enumerate(toks) if k not in (i, i + 1) and not t.is_id
+                and t.raw not in _ARTICLES | _POLITE}
+        if not said:
+            return True  # ("start-up counter" said as "start up"? the name, alone)
+        return any(said & self.point_words.get(p, set()) for p in self.pair_points[pair])
 
     def _run_named(self, toks: list[Token]) -> bool:
         """The words said with "run" name a point whose own name has it ("run blower 1 value":
@@ -482,6 +499,15 @@ class RuleRouter:
                 self.profiles.other_formula(a.toks, self.profiles.by_id[p])
                 for p in _placed_points(placed.action)):
             return None  # "feeder 1 l1 current" of "Feeder 1 L3 current": another phase
+        if placed is not None and placed.action.name in ("read", "write") and \
+                isinstance(placed.action.args.get("point"), str) and \
+                self._by_description(a, placed.action):
+            return None  # "dryer moisture" of a roll speed its description says so of
+        if placed is not None and placed.action.name == "read" and counted(a.toks):
+            return None  # "what are the two tempering ovens reading": a count, not oven 2
+        if placed is not None and placed.action.name == "read" and \
+                self.said_to_do(a, placed.action.args.get("point")):
+            return None  # "pulse the bags" of "Bag filter pulse cleaning": asked to do it
         if placed is not None and placed.action.name == "read" and \
                 any(t.unreadable for t in a.toks):
             return None  # "tanks one two and three": a number no one can read may say which
@@ -492,6 +518,37 @@ class RuleRouter:
                 self._quantity_of_a_switch(a, placed.action.args["point"]):
             return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
         return placed
+
+    def _by_description(self, a: Analysis, action: Action) -> bool:
+        """A write with a word the point explains by its description alone
+        (`Profiles.by_description`), or a read with all its words so: the next stage's to
+        weigh."""
+        profile = self.profiles.by_id[action.args["point"]]
+        if not profile.described:
+            return False
+        said = [t for t in terms(a.text, a.toks, self.profiles, spell=False) if not t.unit]
+        alone = [self.profiles.by_description(t.word, t.concepts, profile) for t in said]
+        if action.name == "write":
+            return any(alone)
+        return bool(said) and all(alone)
+
+    def said_to_do(self, a: Analysis, point: Any) -> bool:
+        """ "pulse the bags": no question, and its first word is a word of the writable switch
+        read that names no thing, quantity or state of it ("pulse" of "Bag filter pulse
+        cleaning"): what the switch does is asked for, which a read does not do."""
+        if a.question or not isinstance(point, str) or not self.points[point].writable or \
+                self.points[point].kind != "bool":
+            return False
+        first = next((t for t in a.toks if t.raw not in _POLITE), None)
+        if first is None or first.is_number or first.zh or \
+                first.text not in self.point_words.get(point, set()) or \
+                first.raw in YES_NO_START | WH_START or any(
+                    label.point == point and label.toks and label.toks[0].text == first.text
+                    for label in self.labels):
+            return False  # (the name said as it opens: "make-up water valve")
+        return not any(s.kind in ("thing", "location", "medium", "quantity", "state", "role",
+                                  "modifier")
+                       for s in self.profiles.lexicon.concepts(first.raw))
 
     def _quantity_of_a_switch(self, a: Analysis, point: str) -> bool:
         """A quantity asked of an on/off point whose name only has the word in a name of its
@@ -544,7 +601,26 @@ class RuleRouter:
         return all(explain(t, profile, exact=True) and (
             value is None or t.word not in profile.described or t.word in profile.names)
                    for t in terms(a.text, a.toks, self.profiles, spell=False, senses=plain)) \
-            and not self._numbers_another(a, profile, value)
+            and not self._numbers_another(a, profile, value) \
+            and self.quantity_asked_again(a, point) is None
+
+    def quantity_asked_again(self, a: Analysis, point: str) -> str | None:
+        """A quantity said more often than any name of the point says it: "high pressure
+        pump 1 pressure" asks the pressure of a pump whose name holds the word once, as a
+        name; "temperature control 4 temperature" a temperature of a switch (review atk11).
+        None: no quantity is asked beyond the point's own words."""
+        said: dict[str, int] = {}
+        for t in a.toks:
+            if t.text in QUANTITIES and t.raw in QUANTITIES and not t.zh and not t.unit:
+                said[t.text] = said.get(t.text, 0) + 1  # (as words: "amps" is a unit)
+        if not said or max(said.values()) < 2:
+            return None
+        labels = [[t.text for t in label.toks] for label in self.labels
+                  if label.point == point] or [[]]
+        for word, n in said.items():
+            if n > 1 and all(words.count(word) < n for words in labels):
+                return word
+        return None
 
     def _numbers_another(self, a: Analysis, profile: Profile, value: Any = None) -> bool:
         """A number after a thing of the point that is not the point's ("conveyor 2" where the
@@ -1374,6 +1450,19 @@ def _intent_action(intent: Intent) -> Action:
     return Action(intent.action, args)
 
 
+def counted(toks: list[Token]) -> bool:
+    """ "the two tempering ovens", "both three zones": a number said in words after "the",
+    "these", "all" or "both" and before a plural noun counts things, it numbers none."""
+    for i, t in enumerate(toks):
+        if i == 0 or not t.is_number or not t.raw.isalpha() or t.ordinal or \
+                toks[i - 1].raw not in ("the", "these", "those", "all", "both"):
+            continue  # (not "the second press")
+        if any(x.raw.endswith("s") and not x.raw.endswith("ss") and x.raw.isalpha()
+               and not x.is_number and len(x.raw) > 3 for x in toks[i + 1:i + 4]):
+            return True
+    return False
+
+
 def _placed_points(action: Action) -> list[str]:
     """The point or points a read or write names."""
     point = action.args.get("point")
@@ -1438,7 +1527,7 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
-    if said & to_state and _undone_state(to_state, order, text):
+    if said & to_state and _undone_state(to_state, order, text, name):
         # "解除暂停3号输送机", "release the pause on conveyor 3", "take pump 4 off hold": the
         # state's word said as what is lifted
         if said & from_state or "on" in said:
@@ -1459,7 +1548,8 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     return value
 
 
-def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str) -> bool:
+def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str,
+                  name: AbstractSet[str] = frozenset()) -> bool:
     """Whether the state a switch is named by is said as what is lifted: 解除/退出/复位 in
     Chinese; in English "release", "lift", "clear", "remove" or "end" before its word, or
     "off"/"out of" right before it ("take pump 4 off hold")."""
@@ -1469,7 +1559,7 @@ def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str) -
     at = next((i for i, w in enumerate(order) if w in to_state), None)
     if at is None:
         return False
-    lifting = _LIFTING - to_state
+    lifting = _LIFTING - to_state - name  # ("set lift 2 lock": the lift is the thing)
     return any(w in lifting for w in order[:at]) or (
         at >= 1 and order[at - 1] in ("off", "of") and (order[at - 1] == "off" or (
             at >= 2 and order[at - 2] == "out")))
@@ -1530,10 +1620,26 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
         # a name said in Chinese alone: its last two characters, when they are no word the
         # tokens know (a thing, a number, "启动": start)
         last = [(t, thing) for t, thing in zip(every, things, strict=True) if t.zh or t.is_id]
+        words = [(t, thing) for t, thing in last if not t.is_id]
+        if len(words) >= 2 and words[-1][1] and zh and any(t.is_id for t, _ in last) and \
+                words[-1][0].written != words[0][0].written:
+            # "1号锅炉给水泵": a part of a numbered thing, which 停止1号锅炉 does not name
+            part = words[-1][0].written or zh[0]
+            return ActionSense(part, frozenset(), zh=(part, *zh), thing=True)
         if not last or last[-1][0].is_id or last[-1][1] or last[-1][0].text in RUN_WORDS \
                 or last[-1][0].text in NAMED_STATES or not zh or not is_chinese(name[-1:]):
             return None
         return ActionSense(zh[0], frozenset(), zh=zh)
+    of = next((i for i, t in enumerate(every) if t.raw in ("for", "of") and i > 0 and
+               any(x.is_id for x in every[i + 1:])), None)
+    if of is not None and things[of - 1] and not every[of - 1].is_id and \
+            every[of - 1].text not in _OWN_POWER | _WHOLE:
+        # "Heater for tank 6": the heater, which "turn on tank 6" does not name (atk12)
+        head = every[of - 1]
+        return ActionSense(head.text, frozenset(), zh=zh, thing=True,
+                           concepts=default_lexicon().broader(
+                               s.concept for s in default_lexicon().concepts(head.raw)),
+                           part=tuple(t.text for t in every[:of - 1] if id(t) in kept))
     texts: list[str] = []
     ids: list[bool] = []
     known: list[bool] = []
@@ -1552,6 +1658,12 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     while texts and texts[-1] in STATE_SIGNALS:
         texts, ids, known = texts[:-1], ids[:-1], known[:-1]
     k = len(texts) - 1
+    if k >= 2 and ids[k] and known[k - 1] and not ids[k - 1] and any(ids[:k - 1]) and \
+            texts[k - 1] not in _OWN_POWER:
+        # "Boiler 2 feed pump 2": a numbered part of a numbered thing
+        j = max(i for i in range(k - 1) if ids[i])
+        return ActionSense(texts[k - 1], frozenset(), zh=zh, concepts=meant[k - 1],
+                           thing=True, part=tuple(texts[j + 1:k - 1]))
     if k < 1 or ids[k] or not texts[k].isalpha():
         return None
     if texts[k] in _PARTICLES and k >= 2 and not ids[k - 1] and texts[k - 1].isalpha() and \
@@ -1564,18 +1676,34 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
         j = k - 1
         while j >= 1 and texts[j] in RUN_WORDS and not ids[j]:
             j -= 1
+        if j >= 1 and not ids[j] and known[j] and any(ids[:j]) and texts[j] not in _OWN_POWER and \
+                texts[j] not in NAMED_STATES.keys() | SENSE_OPPOSITES.keys():
+            # "Boiler 3 ID fan run": the part runs, not the boiler
+            n = max(i for i in range(j) if ids[i])
+            return ActionSense(texts[j], frozenset(), zh=zh, concepts=meant[j], thing=True,
+                               part=tuple(texts[n + 1:j]))
         if j < 1 or ids[j] or texts[j] not in NAMED_STATES.keys() | SENSE_OPPOSITES.keys():
             return None
         k = j
     word = texts[k]
     numbered = [j for j in range(k) if ids[j]]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
-        if numbered:
+        if numbered and word not in _OWN_POWER:
             # "Tank 2 heater", "Freezer 3 defrost": a part of a numbered thing, which "turn
             # on tank 2" says nothing of
-            return ActionSense(word, frozenset(), zh=zh, concepts=meant[k], thing=True,
+            # (its broader concepts too: 风机, a fan, names the "Backwash blower")
+            return ActionSense(word, frozenset(), zh=zh, thing=True,
+                               concepts=default_lexicon().broader(meant[k]),
                                part=tuple(texts[numbered[-1] + 1:k]))
-        return None  # "Kiln exhaust fan", "Hopper dryer heater": the thing switched
+        first = frozenset(s.concept for s in default_lexicon().concepts(texts[0]))
+        if not ids[0] and any(c.startswith("thing.") for c in first) and \
+                word not in _OWN_POWER | _WHOLE and not first & meant[k]:
+            # "Boiler feed pump", "Furnace ID fan": a part of the thing named first, which
+            # "stop the boiler" does not name; "feed" or "pump" does (atk12)
+            return ActionSense(word, frozenset(), zh=zh, thing=True,
+                               concepts=default_lexicon().broader(meant[k]),
+                               part=tuple(texts[1:k]))
+        return None  # "Dust suppression spray pump", "Fogging system": the thing switched
     if any(word == verb + particle for verb in _PHRASAL for particle in _PARTICLES):
         # "Gas 2 shutoff", "Burner fuel cutoff": the phrasal action written as one word
         return ActionSense(word, frozenset(), zh=zh, before=frozenset(texts[:k]))
@@ -1601,6 +1729,11 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
                        before=frozenset(texts[:k]))
 
 
+#: what runs a machine, named after it: "Pump 3 motor", "Conveyor 2 drive" are the pump and
+#: the conveyor switched, not a part of them (atk12)
+_OWN_POWER = frozenset("motor drive starter contactor vfd inverter".split())
+#: last words that name the whole of what is named before them ("Fogging system")
+_WHOLE = frozenset("system unit machine package skid plant equipment set station".split())
 #: the word that ends a phrasal action ("shut off", "shut down", "lock out")
 _PARTICLES = frozenset(("off", "down", "out"))
 _PHRASAL = frozenset("shut cut turn switch power hold lock close run kick cool burn".split())
@@ -1702,7 +1835,7 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
         if on:
             raise StateConflict(False, sense.word)
         return False
-    if verb:
+    if verb and not (sense.thing and (on or off)):  # ("blower off": the blower, switched)
         if off:
             raise StateConflict(True, sense.word)  # "isolate feeder 3 off"
         return True

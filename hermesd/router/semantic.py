@@ -50,6 +50,7 @@ from hermesd.router.rules import (
     Placement,
     RuleRouter,
     asks_degree,
+    counted,
     set_asked,
     unit_after,
 )
@@ -307,7 +308,8 @@ class Semantic:
             # none; its load setpoint, named otherwise, is the model's to weigh
             return None
         point = self.profiles.by_id[best.point].point
-        if self._described_only(terms, self.profiles.by_id[best.point]):
+        if self._described_only(terms, self.profiles.by_id[best.point]) or \
+                self.rules.quantity_asked_again(a, best.point) is not None:
             return None  # "HCl at the stack?" of a damper described as "… to the stack … acid"
         others = tuple(f.point for f in fits if f.point != best.point)[:3]
         if not writes or (not a.wants_write and not self.rules.terse_write(a, point)):
@@ -316,33 +318,28 @@ class Semantic:
                 # do not make of it ("rectifier 1 amps": the 1 numbers the rectifier, it is no
                 # value of 1 A): a read is of the point the words name best, among them all
                 return self._sure(a, terms, fits, reading=True)
+            if counted(a.toks) or self.rules.said_to_do(a, point.id):
+                return None  # "the two ovens" counts; "pulse the bags" asks it done
             return Placement(Action("read", {"point": point.id}), best.score, others)
         if not point.writable:
             return None
         values = self.rules.values(a, point)
         if len(values) != 1:
             return None
-        described = self.profiles.by_id[point.id].described - self.profiles.by_id[point.id].names
-        if any(t.word in described and not t.concepts for t in terms):
+        profile = self.profiles.by_id[point.id]
+        if any(self.profiles.by_description(t.word, t.concepts, profile) for t in terms
+               if not t.unit):
             return None  # a word only its description says: the model's to weigh, not sure
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
 
     def _described_only(self, terms: list[Term], profile: Profile) -> bool:
-        """Whether every word the point explains of the command it explains by its
-        description alone (a word or concept of it, none of its names'): a description
-        tells the model what a point is, it does not make the point sure (review b15: "HCl
-        at the stack?" read the bypass damper whose description says the gas goes to the
-        stack below the acid dew point)."""
-        described = profile.described - profile.names
-        if not described:
-            return False
-        lexicon = self.profiles.lexicon
-        named = {s.concept for w in profile.names for s in lexicon.concepts(w)}
-        of_description = {s.concept for w in described for s in lexicon.concepts(w)}
+        """Whether the point explains every word of the command (but units) by its
+        description alone (review b15: "HCl at the stack?" read the bypass damper whose
+        description says the gas goes to the stack below the acid dew point)."""
         said = [t for t in terms if not t.unit]
-        return bool(said) and all(t.word not in profile.names and not t.concepts & named and (
-            t.word in described or t.concepts & of_description) for t in said)
+        return bool(said) and all(self.profiles.by_description(t.word, t.concepts, profile)
+                                  for t in said)
 
     def _setting_beside(self, best: Fit, fits: list[Fit]) -> bool:
         """`best` is no setpoint, and a setpoint of its own numbered thing is among the fits."""

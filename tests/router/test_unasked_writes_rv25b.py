@@ -21,10 +21,12 @@ of the thing writes nothing; the action's own verb or its known opposite does. T
 shut off"), a verb the lexicon equates with the action said as on/off ("disable feeder 3"), an
 alias naming the thing alone, and a renaming alias ("Babcock" of boiler 2) lent to another
 boiler's points: none writes. The eleventh's (rv32.jsonl, atk11 and atk10's J4/J5; plants x_j4,
-x_head, x_sw1, x_zh1, x_zh2, x_m1, x_f1, x_f2, x_ren2): a part or an action after a numbered thing
+x_head, x_sw1, x_zh1, x_zh2, x_m1, x_f1, x_f2, x_ren2, x_q1): a part or an action after a numbered thing
 ("Freezer 3 defrost", "Tank 2 heater", "Door 4 latch") is not switched by on/off of the thing;
 "turn" is no "turn off"; 解除暂停 and "release the pause" clear a pause; another phase's L1 is
-no L3."""
+no L3. The twelfth's (rv33.jsonl, atk12; plants x_unn, x_num2, x_num3, x_z2, x_lift, x_mot,
+x_tof, x_desc): the same for parts of unnumbered things, numbered parts, parts that run, parts
+named before their thing and names in Chinese; a motor or drive is its machine."""
 
 from __future__ import annotations
 
@@ -45,7 +47,7 @@ ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
 LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
                                             "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
-                                            "rv31.jsonl", "rv32.jsonl")
+                                            "rv31.jsonl", "rv32.jsonl", "rv33.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -124,6 +126,6 @@ async def test_a_plain_raw_register_write_is_sent(line: dict[str, Any]) -> None:
 def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
-                          "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl")}
-    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 61]
+                          "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl", "rv33.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 31]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
