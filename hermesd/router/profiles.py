@@ -112,6 +112,7 @@ class Profiles:
         self.formulas = frozenset(
             (m.group(1).casefold(), m.group(2)) for p in points for label in (p.name, *p.aliases)
             for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2)))
+        self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         borrowed = _machine_aliases(points, self.lexicon)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
@@ -152,8 +153,10 @@ class Profiles:
         out = list(toks)
         for i in range(len(out) - 1):
             t, after = out[i], out[i + 1]
-            if not t.zh and not t.is_number and after.is_number and \
-                    (t.raw, after.raw) in self.formulas:
+            if not t.zh and not t.is_number and after.is_number and after.raw.isdigit() and (
+                    (t.raw, after.raw) in self.formulas or (
+                        len(t.raw) > 1 and t.raw in self._formula_letters)):
+                # (and "so3" where the plant writes SO2: another formula, no thing 3)
                 out[i + 1] = Token(t.raw + after.raw, after.raw)  # "co" "co2": no "2" of an id
         return out
 
@@ -163,10 +166,17 @@ class Profiles:
         whose "l" alone it shares (review atk11). None: every formula said is the point's."""
         said: dict[str, list[str]] = {}  # by letters: "l" -> ["l1", "l2"] ("L1 and L2 …")
         for t in toks:
-            if not t.zh and t.raw.isdigit() and t.text != t.raw and \
-                    (t.text[:-len(t.raw)], t.raw) in self.formulas:
-                said.setdefault(t.text[:-len(t.raw)], []).append(t.text)
-        for formulas in said.values():
+            letters = t.text[:-len(t.raw)] if t.raw.isdigit() else ""
+            if not t.zh and letters and t.text != t.raw and (
+                    (letters, t.raw) in self.formulas or
+                    (len(letters) > 1 and letters in self._formula_letters)):
+                said.setdefault(letters, []).append(t.text)
+        for letters, formulas in said.items():
+            own = {w for w in profile.words if w[:len(letters)] == letters and
+                   w[len(letters):].isdigit() and (letters, w[len(letters):]) in self.formulas}
+            if len(own) > 1 and own != set(formulas):
+                # "L2-L3 voltage" is no "L1-L2 voltage", nor is "l1" alone (atk12)
+                return next((f for f in formulas if f not in own), formulas[0])
             if not any(f in profile.words or self._meant_by(f) <= profile.concepts
                        for f in formulas):
                 return formulas[0]

@@ -1930,6 +1930,9 @@ def unit_after(toks: list[Token], i: int) -> bool:
     if i + 1 >= len(toks):
         return False
     after = toks[i + 1]
+    if i + 2 < len(toks) and toks[i + 2].text == after.raw + toks[i + 2].raw and \
+            toks[i + 2].raw.isdigit():
+        return False  # "feeder 2 l3 current": the l of the formula L3, no litres
     return bool(after.unit) or (after.raw in UNIT_WORDS and after.raw not in _NOT_UNITS) \
         or after.raw in UNIT_SYMBOLS
 
