@@ -1692,7 +1692,7 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             # "Tank 2 heater", "Freezer 3 defrost": a part of a numbered thing, which "turn
             # on tank 2" says nothing of
             # (its broader concepts too: 风机, a fan, names the "Backwash blower")
-            return ActionSense(word, frozenset(), zh=zh, thing=True,
+            return ActionSense(word, frozenset(), zh=_zh_part(names, zh), thing=True,
                                concepts=default_lexicon().broader(meant[k]),
                                part=tuple(texts[numbered[-1] + 1:k]))
         first = frozenset(s.concept for s in default_lexicon().concepts(texts[0]))
@@ -1700,7 +1700,7 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
                 word not in _OWN_POWER | _WHOLE and not first & meant[k]:
             # "Boiler feed pump", "Furnace ID fan": a part of the thing named first, which
             # "stop the boiler" does not name; "feed" or "pump" does (atk12)
-            return ActionSense(word, frozenset(), zh=zh, thing=True,
+            return ActionSense(word, frozenset(), zh=_zh_part(names, zh), thing=True,
                                concepts=default_lexicon().broader(meant[k]),
                                part=tuple(texts[1:k]))
         return None  # "Dust suppression spray pump", "Fogging system": the thing switched
@@ -1742,6 +1742,15 @@ _PHRASAL = frozenset("shut cut turn switch power hold lock close run kick cool b
 _VERB_SHAPED = re.compile(r"(?:de|un|dis|re|non)[a-z]{3,}|[a-z]{2,}(?:ate|ise|ize|ify|ess|ed|ing)")
 #: what the lexicon knows a switch is of, never what it does: a thing, a place, a medium
 _THING_KINDS = frozenset(("thing", "location", "medium", "modifier"))
+
+
+def _zh_part(names: tuple[str, ...], zh: tuple[str, ...]) -> tuple[str, ...]:
+    """The Chinese of a part, as its Chinese names write it last ("加热器" of "2号罐加热器",
+    not the two characters "热器"), before the names' last two characters."""
+    words = [t.written for name in names if is_chinese(name[-1:])
+             for t in [x for x in tokens(name) if x.zh and not x.is_id][-1:] if t.written
+             and name.endswith(t.written)]
+    return tuple(dict.fromkeys([*words, *zh]))
 
 
 def _zh_tail(label: str) -> str:

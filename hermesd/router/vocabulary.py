@@ -83,6 +83,9 @@ ZH_WORDS: dict[str, str] = {
     "静音": "mute",
     "升起": "raise", "降下": "lower", "放下": "lower", "继续": "resume", "暂停": "pause",
     "释放": "release", "隔离": "isolate",
+    # (atk12: said first, each was split into characters and the command read, not written)
+    "切断": "cut", "解除": "release", "锁定": "lock", "吹扫": "purge",
+    "点火": "start", "解锁": "unlock",
     "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
     "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
     "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
