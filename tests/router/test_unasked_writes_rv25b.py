@@ -25,8 +25,9 @@ x_head, x_sw1, x_zh1, x_zh2, x_m1, x_f1, x_f2, x_ren2, x_q1): a part or an actio
 ("Freezer 3 defrost", "Tank 2 heater", "Door 4 latch") is not switched by on/off of the thing;
 "turn" is no "turn off"; 解除暂停 and "release the pause" clear a pause; another phase's L1 is
 no L3. The twelfth's (rv33.jsonl, atk12; plants x_unn, x_num2, x_num3, x_z2, x_lift, x_mot,
-x_tof, x_desc, x_ph_f, x_z1, x_conc, x_z3): the same for parts of unnumbered things, numbered parts, parts that run, parts
-named before their thing and names in Chinese; a motor or drive is its machine."""
+x_tof, x_desc, x_ph_f, x_z1, x_conc, x_z3): the same for parts of unnumbered things,
+numbered parts, parts that run, parts named before their thing and names in Chinese; a motor
+or drive is its machine; a line voltage's phases; Chinese verbs said first."""
 
 from __future__ import annotations
 
