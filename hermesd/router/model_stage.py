@@ -45,7 +45,14 @@ from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.normalize import tokens
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
-from hermesd.router.rules import SWITCH_PROBLEMS, Analysis, RuleRouter, set_asked, unit_after
+from hermesd.router.rules import (
+    SWITCH_PROBLEMS,
+    Analysis,
+    RuleRouter,
+    counted,
+    set_asked,
+    unit_after,
+)
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.vocabulary import (
     OFF_WORDS,
@@ -326,6 +333,14 @@ class ModelStage:
             # "temperatures of all three ORs", which the semantic stage could not place: all,
             # both, every thing asked, of which one point (not one named so: "All pumps
             # running") is part of an answer
+            return respond("not_understood", model=f"read {pid}")
+        if action.name == "read" and (counted(a.toks) or self.rules.said_to_do(a, pid)):
+            # "what are the two tempering ovens reading": one oven is half the answer;
+            # "pulse the bags": asked to do what the switch does, not how it is
+            return respond("not_understood", model=f"read {pid}")
+        if action.name == "read" and self.semantic.described_only(self.semantic.terms(a),
+                                                                  profile):
+            # "HCl at the stack?": a damper whose description alone says "stack" and "acid"
             return respond("not_understood", model=f"read {pid}")
         if action.name == "read" and not a.question and self._value_said(a):
             # "hold 14 inches of oil in the sep": a value said to be had is no question of

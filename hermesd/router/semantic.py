@@ -308,7 +308,7 @@ class Semantic:
             # none; its load setpoint, named otherwise, is the model's to weigh
             return None
         point = self.profiles.by_id[best.point].point
-        if self._described_only(terms, self.profiles.by_id[best.point]) or \
+        if self.described_only(terms, self.profiles.by_id[best.point]) or \
                 self.rules.quantity_asked_again(a, best.point) is not None:
             return None  # "HCl at the stack?" of a damper described as "… to the stack … acid"
         others = tuple(f.point for f in fits if f.point != best.point)[:3]
@@ -333,7 +333,7 @@ class Semantic:
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
 
-    def _described_only(self, terms: list[Term], profile: Profile) -> bool:
+    def described_only(self, terms: list[Term], profile: Profile) -> bool:
         """Whether the point explains every word of the command (but units) by its
         description alone (review b15: "HCl at the stack?" read the bypass damper whose
         description says the gas goes to the stack below the acid dew point)."""

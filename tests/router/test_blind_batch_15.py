@@ -4,10 +4,13 @@ before anything was changed for it, with 4 confidently wrong, all by the rules: 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
+from hermesd.answer import Action
 from hermesd.router import Router
-from tests.support.plants import config_of, own_plant, routed_without_model
+from hermesd.router.model_stage import ModelStage
+from tests.support.plants import NoWorker, config_of, own_plant, routed_without_model
 
 ROUTERS = {name: Router(config_of(own_plant(name)))
            for name in ("olive_mill", "heat_treat", "efw_plant")}
@@ -43,3 +46,24 @@ async def test_an_interlock_said_off_writes_nothing() -> None:
     assert (name, reason) == ("respond", "not_allowed")
     assert (await routed_without_model(ROUTERS["heat_treat"], "switch furnace 1 off")).args == \
         {"point": "f1_mode", "value": "off"}
+
+
+def _model_read(plant: str, text: str, point: str) -> Action:
+    """What the model stage makes of the model's read of `point` for `text`."""
+    router = ROUTERS[plant]
+    a = router.rules.analyse(text)
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    return ModelStage(router.config, NoWorker()).check(a, Action("read", {"point": point}))
+
+
+def test_the_models_read_is_refused_where_the_rules_were_silent() -> None:
+    """With the rules silent on these, the model read them as the rules had (batch 15 after
+    its fixes: 3 confidently wrong, all by the model): one oven of two, the pulse switch asked
+    to pulse, the damper described as sending gas to the stack."""
+    assert _model_read("heat_treat", "what are the two tempering ovens reading",
+                       "temper2_temp").name == "respond"
+    assert _model_read("efw_plant", "pulse the bags", "bagfilter_pulse").name == "respond"
+    assert _model_read("efw_plant", "HCl at the stack?", "bagfilter_bypass").name == "respond"
+    assert _model_read("heat_treat", "tempering oven 2 temperature", "temper2_temp") == \
+        Action("read", {"point": "temper2_temp"})
