@@ -1527,7 +1527,7 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     if state is None:
         return None
     to_state, from_state = NAMED_STATES[state]
-    if said & to_state and _undone_state(to_state, order, text, name):
+    if said & to_state and _undone_state(to_state, order, text, words):
         # "解除暂停3号输送机", "release the pause on conveyor 3", "take pump 4 off hold": the
         # state's word said as what is lifted
         if said & from_state or "on" in said:
@@ -1549,7 +1549,7 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
 
 
 def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str,
-                  name: AbstractSet[str] = frozenset()) -> bool:
+                  name: Sequence[str] = ()) -> bool:
     """Whether the state a switch is named by is said as what is lifted: 解除/退出/复位 in
     Chinese; in English "release", "lift", "clear", "remove" or "end" before its word, or
     "off"/"out of" right before it ("take pump 4 off hold")."""
@@ -1559,7 +1559,9 @@ def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str,
     at = next((i for i, w in enumerate(order) if w in to_state), None)
     if at is None:
         return False
-    lifting = _LIFTING - to_state - name  # ("set lift 2 lock": the lift is the thing)
+    # (a word of the name said as often as the name says it is the name's: "set lift 2
+    # lock"; "lift the lock on lift 2" says it once more, as the verb — atk12, atk13)
+    lifting = {w for w in _LIFTING - to_state if order.count(w) > list(name).count(w)}
     return any(w in lifting for w in order[:at]) or (
         at >= 1 and order[at - 1] in ("off", "of") and (order[at - 1] == "off" or (
             at >= 2 and order[at - 2] == "out")))
@@ -1622,9 +1624,12 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
         last = [(t, thing) for t, thing in zip(every, things, strict=True) if t.zh or t.is_id]
         words = [(t, thing) for t, thing in last if not t.is_id]
         if len(words) >= 2 and words[-1][1] and zh and any(t.is_id for t, _ in last) and \
-                words[-1][0].written != words[0][0].written:
-            # "1号锅炉给水泵": a part of a numbered thing, which 停止1号锅炉 does not name
-            part = words[-1][0].written or zh[0]
+                words[-1][0].written != words[0][0].written and \
+                _strict_thing(words[0][0].raw) and not _own_power_zh(name) and not (
+                    _concepts_of(words[-2][0].raw) & _concepts_of(words[-1][0].raw)):
+            # "1号锅炉给水泵": a part of a numbered thing, which 停止1号锅炉 does not name (not
+            # "3号车间照明灯", whose 照明 and 灯 are one thing, the lights)
+            part = words[-1][0].written if len(words[-1][0].written) > 1 else zh[0]
             return ActionSense(part, frozenset(), zh=(part, *zh), thing=True)
         if not last or last[-1][0].is_id or last[-1][1] or last[-1][0].text in RUN_WORDS \
                 or last[-1][0].text in NAMED_STATES or not zh or not is_chinese(name[-1:]):
@@ -1632,8 +1637,9 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
         return ActionSense(zh[0], frozenset(), zh=zh)
     of = next((i for i, t in enumerate(every) if t.raw in ("for", "of") and i > 0 and
                any(x.is_id for x in every[i + 1:])), None)
-    if of is not None and things[of - 1] and not every[of - 1].is_id and \
-            every[of - 1].text not in _OWN_POWER | _WHOLE:
+    if of is not None and things[of - 1] and not every[of - 1].is_id and (
+            every[of - 1].text not in _OWN_POWER | _WHOLE or any(
+                id(t) in kept for t in every[:of - 1])):
         # "Heater for tank 6": the heater, which "turn on tank 6" does not name (atk12)
         head = every[of - 1]
         return ActionSense(head.text, frozenset(), zh=zh, thing=True,
@@ -1688,7 +1694,12 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     word = texts[k]
     numbered = [j for j in range(k) if ids[j]]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
-        if numbered and word not in _OWN_POWER:
+        acts = [texts[k - 1]] if texts[k - 1] in _PART_ACTS and not ids[k - 1] else []
+        if acts:
+            # "Valve 8 close solenoid", "Gate 3 lower motor", "Engine 14 kill switch": the
+            # device does the action before it, which only its own word sets (atk13)
+            return ActionSense(acts[-1], frozenset(), zh=zh, before=frozenset(texts[:k]))
+        if numbered and word not in _OWN_POWER and (word not in _WHOLE or numbered[-1] != k - 1):
             # "Tank 2 heater", "Freezer 3 defrost": a part of a numbered thing, which "turn
             # on tank 2" says nothing of
             # (its broader concepts too: 风机, a fan, names the "Backwash blower")
@@ -1697,7 +1708,8 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
                                part=tuple(texts[numbered[-1] + 1:k]))
         first = frozenset(s.concept for s in default_lexicon().concepts(texts[0]))
         if not ids[0] and any(c.startswith("thing.") for c in first) and \
-                word not in _OWN_POWER | _WHOLE and not first & meant[k]:
+                word not in _OWN_POWER and (word not in _WHOLE or k > 1) and \
+                not first & meant[k]:
             # "Boiler feed pump", "Furnace ID fan": a part of the thing named first, which
             # "stop the boiler" does not name; "feed" or "pump" does (atk12)
             return ActionSense(word, frozenset(), zh=_zh_part(names, zh), thing=True,
@@ -1734,6 +1746,34 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
 _OWN_POWER = frozenset("motor drive starter contactor vfd inverter".split())
 #: last words that name the whole of what is named before them ("Fogging system")
 _WHOLE = frozenset("system unit machine package skid plant equipment set station".split())
+#: ...in Chinese: a switch, a VFD, a motor, a starter, a contactor of the machine named before
+_OWN_POWER_ZH = ("开关", "变频器", "电机", "马达", "电动机", "启动器", "接触器", "驱动")
+
+
+def _own_power_zh(name: str) -> bool:
+    """A Chinese name of one thing and what powers it ("1号泵开关", "3号风机变频器"): the
+    thing switched (not "9号发动机急停开关", whose 急停 is another part)."""
+    suffix = next((x for x in _OWN_POWER_ZH if name.endswith(x)), None)
+    if suffix is None:
+        return False
+    stem = re.sub(r"\d+号", "", name[:-len(suffix)])
+    return len({frozenset(s.concept for s in found) for found in default_lexicon().senses(
+        stem, tokens(stem))}) <= 1
+
+
+def _concepts_of(word: str) -> frozenset[str]:
+    """What the lexicon reads a word as, with the broader concepts."""
+    return default_lexicon().broader(s.concept for s in default_lexicon().concepts(word))
+
+
+def _strict_thing(word: str) -> bool:
+    """Whether the lexicon knows the word as a thing (not a medium, place or modifier)."""
+    return any(s.concept.startswith("thing.") for s in default_lexicon().concepts(word))
+
+
+#: words of an action a device named after them does ("close" of "Valve 8 close solenoid")
+_PART_ACTS = frozenset("open close shut start stop kill trip lower raise up down forward "
+                       "reverse brake release lock unlock hold".split())
 #: the word that ends a phrasal action ("shut off", "shut down", "lock out")
 _PARTICLES = frozenset(("off", "down", "out"))
 _PHRASAL = frozenset("shut cut turn switch power hold lock close run kick cool burn".split())
@@ -1748,8 +1788,8 @@ def _zh_part(names: tuple[str, ...], zh: tuple[str, ...]) -> tuple[str, ...]:
     """The Chinese of a part, as its Chinese names write it last ("加热器" of "2号罐加热器",
     not the two characters "热器"), before the names' last two characters."""
     words = [t.written for name in names if is_chinese(name[-1:])
-             for t in [x for x in tokens(name) if x.zh and not x.is_id][-1:] if t.written
-             and name.endswith(t.written)]
+             for t in [x for x in tokens(name) if x.zh and not x.is_id][-1:]
+             if len(t.written) > 1 and name.endswith(t.written)]
     return tuple(dict.fromkeys([*words, *zh]))
 
 
