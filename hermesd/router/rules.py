@@ -1559,10 +1559,19 @@ def _undone_state(to_state: AbstractSet[str], order: Sequence[str], text: str,
     at = next((i for i, w in enumerate(order) if w in to_state), None)
     if at is None:
         return False
-    # (a word of the name said as often as the name says it is the name's: "set lift 2
-    # lock"; "lift the lock on lift 2" says it once more, as the verb — atk12, atk13)
-    lifting = {w for w in _LIFTING - to_state if order.count(w) > list(name).count(w)}
-    return any(w in lifting for w in order[:at]) or (
+    # (a word of the name said beside its neighbour in the name is the name's: "set lift 2
+    # lock"; "lift the lock on lift 2", "end the pause on conveyor 4" lift — atk12-14)
+    name = list(name)
+
+    def of_name(i: int) -> bool:  # said beside the word it has beside it in the name
+        w = order[i]
+        if w not in name:
+            return False
+        j = name.index(w)
+        return (i + 1 < len(order) and j + 1 < len(name) and order[i + 1] == name[j + 1]) or \
+            (i > 0 and j > 0 and order[i - 1] == name[j - 1])
+    lifting = {i for i, w in enumerate(order[:at]) if w in _LIFTING - to_state and not of_name(i)}
+    return bool(lifting) or (
         at >= 1 and order[at - 1] in ("off", "of") and (order[at - 1] == "off" or (
             at >= 2 and order[at - 2] == "out")))
 
@@ -1619,6 +1628,13 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     kept = {id(t) for t in content(every, label=True)}
     zh = tuple(tail for label in (name, *names) if (tail := _zh_tail(label)))
     if any(t.zh for t in every):
+        folded = unicodedata.normalize("NFKC", name).casefold()
+        act = next((a for a in _ZH_ACTS if a in folded[1:] and
+                    folded.index(a, 1) + len(a) < len(folded)), None)
+        if act is not None:
+            # "12号阀关闭电磁阀", "9号卷帘门下降电机": a device that does the action in its
+            # name, set only by that action (atk14)
+            return ActionSense(act, frozenset(), zh=(act,))
         # a name said in Chinese alone: its last two characters, when they are no word the
         # tokens know (a thing, a number, "启动": start)
         last = [(t, thing) for t, thing in zip(every, things, strict=True) if t.zh or t.is_id]
@@ -1641,6 +1657,9 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             every[of - 1].text not in _OWN_POWER | _WHOLE or any(
                 id(t) in kept for t in every[:of - 1])):
         # "Heater for tank 6": the heater, which "turn on tank 6" does not name (atk12)
+        acts = [a for t in every[:of - 1] if (a := _act_of(t.text))]
+        if acts:  # "Close solenoid for valve 5": closes it (atk14)
+            return ActionSense(acts[-1], frozenset(), zh=zh)
         head = every[of - 1]
         return ActionSense(head.text, frozenset(), zh=zh, thing=True,
                            concepts=default_lexicon().broader(
@@ -1664,6 +1683,19 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     while texts and texts[-1] in STATE_SIGNALS:
         texts, ids, known = texts[:-1], ids[:-1], known[:-1]
     k = len(texts) - 1
+    tag = k
+    while tag > 0 and ids[tag]:
+        tag -= 1
+    if tag < k - 1 and tag >= 2 and any(ids[:tag]):
+        # "Door 6 close motor M1": the device's tag after it names no thing
+        texts, ids, known, meant = texts[:tag + 1], ids[:tag + 1], known[:tag + 1], \
+            meant[:tag + 1]
+        k = tag
+    if k >= 2 and ids[k] and not ids[k - 1] and any(ids[:k - 1]) and (acts := [
+            a for w in texts[max(i for i in range(k - 1) if ids[i]) + 1:k]
+            if (a := _act_of(w))]):
+        # "Boiler 2 close valve 2": the action of a numbered device (atk14)
+        return ActionSense(acts[-1], frozenset(), zh=zh, before=frozenset(texts[:k]))
     if k >= 2 and ids[k] and known[k - 1] and not ids[k - 1] and any(ids[:k - 1]) and \
             texts[k - 1] not in _OWN_POWER:
         # "Boiler 2 feed pump 2": a numbered part of a numbered thing
@@ -1694,11 +1726,19 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     word = texts[k]
     numbered = [j for j in range(k) if ids[j]]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
-        acts = [texts[k - 1]] if texts[k - 1] in _PART_ACTS and not ids[k - 1] else []
+        start = numbered[-1] + 1 if numbered else 0
+        acts = [a for j, w in enumerate(texts[start:k], start)
+                if (a := _act_of(w, past=bool(numbered))) and (a not in ("up", "down") or
+                                                               j == k - 1)]
         if acts:
-            # "Valve 8 close solenoid", "Gate 3 lower motor", "Engine 14 kill switch": the
-            # device does the action before it, which only its own word sets (atk13)
+            # "Valve 8 close solenoid", "Gate 3 lowering motor", "Engine 14 kill switch": the
+            # device does the action in its name, which only that action sets (atk13, atk14)
             return ActionSense(acts[-1], frozenset(), zh=zh, before=frozenset(texts[:k]))
+        if word in _OWN_POWER and k - 1 > (numbered[-1] if numbered else 0) and \
+                _strict_thing(texts[k - 1]) and not ids[k - 1]:
+            # "Tank 2 agitator motor", "Boiler 1 ID fan VFD": the motor of a part is the part
+            # (atk14)
+            word, k = texts[k - 1], k - 1
         if numbered and word not in _OWN_POWER and (word not in _WHOLE or numbered[-1] != k - 1):
             # "Tank 2 heater", "Freezer 3 defrost": a part of a numbered thing, which "turn
             # on tank 2" says nothing of
@@ -1706,15 +1746,18 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             return ActionSense(word, frozenset(), zh=_zh_part(names, zh), thing=True,
                                concepts=default_lexicon().broader(meant[k]),
                                part=tuple(texts[numbered[-1] + 1:k]))
-        first = frozenset(s.concept for s in default_lexicon().concepts(texts[0]))
-        if not ids[0] and any(c.startswith("thing.") for c in first) and \
-                word not in _OWN_POWER and (word not in _WHOLE or k > 1) and \
-                not first & meant[k]:
+        # the first word before it the lexicon knows as a thing of its own ("boiler" of
+        # "Boiler feed pump", "pump" of "Hot water pump recirculation valve" — atk14)
+        # (never the word right before it: "spray pump" of "Dust suppression spray pump" is
+        # one thing)
+        owner = next((j for j in range(k) if not ids[j] and _strict_thing(texts[j]) and
+                      not _concepts_of(texts[j]) & meant[k] and (j == 0 or j < k - 1)), None)
+        if owner is not None and word not in _OWN_POWER and (word not in _WHOLE or k > 1):
             # "Boiler feed pump", "Furnace ID fan": a part of the thing named first, which
             # "stop the boiler" does not name; "feed" or "pump" does (atk12)
             return ActionSense(word, frozenset(), zh=_zh_part(names, zh), thing=True,
                                concepts=default_lexicon().broader(meant[k]),
-                               part=tuple(texts[1:k]))
+                               part=tuple(texts[owner + 1:k]))
         return None  # "Dust suppression spray pump", "Fogging system": the thing switched
     if any(word == verb + particle for verb in _PHRASAL for particle in _PARTICLES):
         # "Gas 2 shutoff", "Burner fuel cutoff": the phrasal action written as one word
@@ -1725,7 +1768,8 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             # "Door 4 latch", "Turbine 1 feather": a word no lexicon knows after a numbered
             # thing, which is a thing of its own — the door is not its latch
             return ActionSense(word, frozenset(), zh=zh, thing=True,
-                               part=tuple(texts[numbered[-1] + 1:k]))
+                               part=tuple(texts[numbered[-1] + 1:k]),
+                               before=frozenset(texts[:k]))
         return None  # "Triple foam arch", "Tire shine": a word no lexicon knows, no verb's
     # "Damper 2 fail-safe close", "Damper 2 fail open": words between the thing's number and
     # a state or an on/off, which make it an action of its own ("open damper 2" is no
@@ -1773,7 +1817,23 @@ def _strict_thing(word: str) -> bool:
 
 #: words of an action a device named after them does ("close" of "Valve 8 close solenoid")
 _PART_ACTS = frozenset("open close shut start stop kill trip lower raise up down forward "
-                       "reverse brake release lock unlock hold".split())
+                       "reverse brake release lock unlock hold descend ascend retract extend "
+                       "rev".split())
+
+
+def _act_of(word: str, past: bool = False) -> str | None:
+    """The action a word of a device's name says ("close", "closing", "lowering"), or None."""
+    if word in _PART_ACTS:
+        return word
+    if not word.endswith("ing") and not (past and word.endswith("ed")):
+        return None  # ("closed" of "Closed loop cooling valve" says what loop, no action;
+        # after a thing's number it is the device's: "Valve 10 closed solenoid")
+    return next((act for act in _PART_ACTS if len(act) >= 4 and stems_match(word, act)), None)
+#: Chinese actions a device named after them does ("关闭" of 12号阀关闭电磁阀)
+_ZH_ACTS = ("关闭", "打开", "开启", "下降", "上升", "制动", "急停", "停止", "启动", "反转",
+            "正转", "锁定", "解锁")
+#: verbs whose up/down is their own ("start up", "power down"), no direction
+_UP_VERBS = frozenset("start power slow speed warm cool wind ramp step back".split())
 #: the word that ends a phrasal action ("shut off", "shut down", "lock out")
 _PARTICLES = frozenset(("off", "down", "out"))
 _PHRASAL = frozenset("shut cut turn switch power hold lock close run kick cool burn".split())
@@ -1818,6 +1878,11 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
         if tail in folded))  # (解除灌装机隔离: the undoing said before the thing)
     # (an alias that names the thing alone is no saying of the action: "turn on the fire
     # alarm" of "Fire alarm suppress" with the alias "fire alarm" would suppress it — atk10 J3)
+    if sense.word in ("up", "down") and any(
+            w == sense.word and i > 0 and order[i - 1] in _PHRASAL | _UP_VERBS and
+            order[i - 1] not in sense.before  # (not "start up" of "Generator 2 start up")
+            for i, w in enumerate(order)) and order.count(sense.word) == 1:
+        return False, False  # "start up lift 2" of "Lift 2 up motor": a verb's particle
     own = qualified and (any(_said_as(w, sense.word) for w in heard) or any(
         tail in folded for tail in sense.zh) or any(
         a + b == sense.word for a, b in itertools.pairwise(order)) or _phrasal_said(
@@ -1884,7 +1949,7 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
         if on:
             raise StateConflict(False, sense.word)
         return False
-    if verb and not (sense.thing and (on or off)):  # ("blower off": the blower, switched)
+    if verb and not sense.thing:  # (a part said first, "defrost freezer 3": `_done_first`)
         if off:
             raise StateConflict(True, sense.word)  # "isolate feeder 3 off"
         return True

@@ -30,7 +30,9 @@ numbered parts, parts that run, parts named before their thing and names in Chin
 or drive is its machine; a line voltage's phases; Chinese verbs said first. The thirteenth's
 (rv34.jsonl, atk13; plants x_a13_*): a lifting word said once more than the name says it; a
 device named by the action before it ("Valve 8 close solenoid"); a system with a word of its
-own; Chinese names ending in 开关 or 阀门."""
+own; Chinese names ending in 开关 or 阀门. The fourteenth's (rv35.jsonl, atk14; plants
+x_a14_*): devices named by an action in any form or place ("closing", "Door 6 close motor M1",
+"Close solenoid for valve 5", 12号阀关闭电磁阀), parts before "for", motors of parts."""
 
 from __future__ import annotations
 
@@ -51,7 +53,8 @@ ATTACKS = Path(__file__).resolve().parents[1] / "data" / "attacks"
 LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
                                             "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
-                                            "rv31.jsonl", "rv32.jsonl", "rv33.jsonl", "rv34.jsonl")
+                                            "rv31.jsonl", "rv32.jsonl", "rv33.jsonl", "rv34.jsonl",
+                                            "rv35.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -131,6 +134,6 @@ def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
                           "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl", "rv33.jsonl",
-                          "rv34.jsonl")}
-    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24]
+                          "rv34.jsonl", "rv35.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24, 30]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
