@@ -246,7 +246,9 @@ class RuleRouter:
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
+        self.point_labels: dict[str, list[Label]] = {}  # each point's labels
         for label in self.labels:
+            self.point_labels.setdefault(label.point, []).append(label)
             self.label_ids.setdefault(label.point, set()).update(label.ids)
             self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
         #: the last word of a writable point's name ("setpoint", "speed", "CSS"): a number
@@ -543,8 +545,8 @@ class RuleRouter:
         if first is None or first.is_number or first.zh or \
                 first.text not in self.point_words.get(point, set()) or \
                 first.raw in YES_NO_START | WH_START or any(
-                    label.point == point and label.toks and label.toks[0].text == first.text
-                    for label in self.labels):
+                    label.toks and label.toks[0].text == first.text
+                    for label in self.point_labels.get(point, ())):
             return False  # (the name said as it opens: "make-up water valve")
         return not any(s.kind in ("thing", "location", "medium", "quantity", "state", "role",
                                   "modifier")
@@ -558,8 +560,8 @@ class RuleRouter:
         if profile.point.kind != "bool":
             return False
         toks = a.toks
-        own = {(label.toks[k].raw, label.toks[k + 1].raw) for label in self.labels
-               if label.point == point for k in range(len(label.toks) - 1)}
+        own = {(label.toks[k].raw, label.toks[k + 1].raw)
+               for label in self.point_labels.get(point, ()) for k in range(len(label.toks) - 1)}
         asked = {t.text for i, t in enumerate(toks)
                  if t.text in QUANTITIES and t.text not in profile.quantities and not t.zh
                  and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
@@ -615,8 +617,8 @@ class RuleRouter:
                 said[t.text] = said.get(t.text, 0) + 1  # (as words: "amps" is a unit)
         if not said or max(said.values()) < 2:
             return None
-        labels = [[t.text for t in label.toks] for label in self.labels
-                  if label.point == point] or [[]]
+        labels = [[t.text for t in label.toks]
+                  for label in self.point_labels.get(point, ())] or [[]]
         for word, n in said.items():
             if n > 1 and all(words.count(word) < n for words in labels):
                 return word
