@@ -30,6 +30,10 @@ if TYPE_CHECKING:  # imported when the stages are built (`Router._build`)
     from hermesd.router.semantic import Semantic
 
 
+#: what may stand before the second of two things said with "and" ("and its setpoint")
+_OWNING = frozenset(("the", "its", "their", "his", "her"))
+
+
 @dataclass(frozen=True)
 class Routed:
     action: Action
@@ -130,17 +134,38 @@ class Router:
                 break
         else:
             analysis = rules.analyse(text)
-            placed = rules.place(analysis)
+            placed = self._both_read(analysis, rules.place(analysis))
         timings = {"rules": (time.perf_counter() - started) * 1000}
         if placed is None and analysis is not None:
             # the semantic stage: what is sure by meaning, and the candidates for the model
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
-            placed = judged.placement
+            placed = self._both_read(analysis, judged.placement)
             analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
                                plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
         return placed, analysis, timings
+
+    def _both_read(self, a: Analysis, placed: Placement | None) -> Placement | None:
+        """ "sorter speed and setpoint", "R1 temperature and setpoint": a read of one point
+        whose name holds the words on both sides of the "and" is a read of two points, one
+        named by each side with the rest of the command (the semantic stage's conjunction)."""
+        point = placed.action.args.get("point") if placed is not None else None
+        joins = [i for i, t in enumerate(a.toks) if t.raw == "and"]
+        if placed is None or placed.action.name != "read" or not isinstance(point, str) \
+                or len(joins) != 1 or a.wants_write or a.zh:
+            return placed
+        i = joins[0]
+        said = [t for t in a.toks[i + 1:] if t.raw not in _OWNING]
+        if not said or not {t.text for t in said} <= self.rules.point_words.get(point, set()):
+            return placed
+        # what the words before the "and" name alone ("sorter speed"): another point
+        left, _, _ = self._place(" ".join(t.raw for t in a.toks[:i]))
+        other = left.action.args.get("point") if left is not None else None
+        if left is None or left.action.name != "read" or not isinstance(other, str) \
+                or other == point:
+            return placed
+        return replace(placed, action=Action("read", {"points": [other, point]}))
 
     def _gate(self, text: str, analysis: Analysis | None, routed: Routed) -> Routed:
         """Every write the words led to passes the write gate, whichever stage placed it;

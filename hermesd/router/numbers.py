@@ -267,7 +267,7 @@ class _English:
         value: Decimal
         if self.peek() == "point":
             value = Decimal(0)
-        elif self.peek() == "zero":
+        elif self.peek() in ("zero", "nought", "naught"):
             self.i += 1
             value = Decimal(0)
         else:

@@ -235,20 +235,23 @@ class Profiles:
         device_words = [w for w in _ID_PART.findall(point.device.casefold())
                         if not w.isdigit()]
         choices = [t for _, said in spellings(point) for t in content(tokens(said))]
-        if point.kind == "bool":
-            # "too cold" of a switch's description is no temperature it tells (see below)
-            extra = [t for t in extra if t.text not in QUANTITIES]
+        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
+            else (frozenset(), False)
+        senses: set[Sense] = set()
+        for text in labels:
+            senses |= self.lexicon.concepts(text, unit_quantities)
+        if point.kind == "bool" or any(s.kind == "quantity" for s in senses):
+            # "too cold" of a switch's description is no temperature it tells (see below),
+            # nor is "leaving the cooler, target about 12 %" of a "Dried pasta moisture" a
+            # temperature or a setpoint: a description tells the quantity of a point whose
+            # names tell none
+            extra = [t for t in extra if t.text not in QUANTITIES | SETPOINT_WORDS]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         words = (words | borrowed) - STOP
         described = words - names - borrowed - {t.text for t in choices} - \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         unit = unit_symbol(point.unit) if point.unit else None
-        unit_quantities, unit_sure = self.lexicon.unit(point.unit) if point.unit \
-            else (frozenset(), False)
-        senses: set[Sense] = set()
-        for text in labels:
-            senses |= self.lexicon.concepts(text, unit_quantities)
         if point.description:
             # a description's quantities are what the point measures or sets only where its
             # names say none and it holds a number ("TCU setpoint": "holds the mould

@@ -13,7 +13,7 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -325,7 +325,8 @@ class RuleRouter:
         # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
         wants_write = bool(spoken & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
                            or to_value
-                           or (_switched(toks) and not asked)
+                           or ((_switched(toks) or _on_off_action(toks, self.action_heads))
+                               and not asked)
                            or self._done_first(toks, question)) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
             and not (asked and _state_last(toks, named)) and row is None
@@ -837,10 +838,13 @@ class RuleRouter:
             ({verbs[0].raw} & RESETS_FIRST if verbs else set())
         if not said or a.question:
             return False
-        if not a.scored or not said & self.point_words[a.scored[0][1]]:
-            return True
         rest = {t.text for t in content(a.toks) if not t.is_id and t.raw not in said}
-        return not rest or not rest <= self.point_words[a.scored[0][1]]
+        # a point that is such a reset and that the rest of the command names whole: "reset
+        # the burner trip" of a "Dryer burner trip reset", though the trip itself scores
+        # first; "clear the jam" of a "Sorter jam reset"
+        return not rest or not any(
+            self.point_words[pid] & (said | RESETS) and rest <= self.point_words[pid]
+            for _, pid in a.scored)
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
@@ -1164,6 +1168,14 @@ def _switched(toks: list[Token]) -> bool:
             if not rest or (_where(toks, i + 1) and toks[i - 1].raw not in _PHRASAL_OFF):
                 return True  # (but "hold off on opening valve 2" is a wait)
     return False
+
+
+def _on_off_action(toks: list[Token], heads: Mapping[str, object]) -> bool:
+    """ "take scrubber pump 2 off bypass", "put the line on hold": on or off said before the
+    action a switch is named by (its name's last word) puts it in or out of that state."""
+    return any(t.raw in ("on", "off") and not t.zh and i > 0 and any(
+        x.text in heads and not any(y.is_id or y.is_number for y in toks[i + 1:j + 1])
+        for j, x in enumerate(toks[i + 1:i + 4], i + 1)) for i, t in enumerate(toks))
 
 
 #: words that make "off on" a verb of their own: "hold off on" (wait), "back off on" and "ease
@@ -1874,7 +1886,7 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
     # its undoing: a word of it, "de"/"un" before the action, 解除 before its Chinese (a
     # thing has none: off)
     undone = qualified and not sense.thing and (bool(said & sense.opposites - sense.before) or any(
-        w in UNDO_PREFIXES and _said_as(order[i + 1], sense.word)
+        w in UNDO_PREFIXES and said_as(order[i + 1], sense.word)
         for i, w in enumerate(order[:-1])) or any(
         undo in folded[:folded.find(tail)] for undo in UNDO_ZH for tail in sense.zh
         if tail in folded))  # (解除灌装机隔离: the undoing said before the thing)
@@ -1885,11 +1897,11 @@ def _said_of(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str]
             order[i - 1] not in sense.before  # (not "start up" of "Generator 2 start up")
             for i, w in enumerate(order)) and order.count(sense.word) == 1:
         return False, False  # "start up lift 2" of "Lift 2 up motor": a verb's particle
-    own = qualified and (any(_said_as(w, sense.word) for w in heard) or any(
+    own = qualified and (any(said_as(w, sense.word) for w in heard) or any(
         tail in folded for tail in sense.zh) or any(
         a + b == sense.word for a, b in itertools.pairwise(order)) or _phrasal_said(
         sense.word, order) or any(  # ("shut off", "shut boiler 1 down")
-        _said_as(w, p) for w in heard for p in sense.part))  # ("the dasher on freezer 2")
+        said_as(w, p) for w in heard for p in sense.part))  # ("the dasher on freezer 2")
     return own, undone
 
 
@@ -1933,7 +1945,7 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     around = own and _phrasal_first(sense.word, spoken)  # ("shut boiler 1 down")
     if around:
         phrased |= {spoken[0], sense.word[len(spoken[0]):]}
-    verb = own and not undone and (_said_as(spoken[0] if spoken else "", sense.word) or
+    verb = own and not undone and (said_as(spoken[0] if spoken else "", sense.word) or
                                    "".join(spoken[:2]) == sense.word or around or any(
         folded.lstrip("请您把马上立即现在").startswith(tail) for tail in sense.zh))
     # (on/off besides the action and its undoing: "disengage" is an off word, and the
@@ -1941,7 +1953,7 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     # (the action's words count as on/off only when they do not say it: "close damper 2" of
     # "Damper 2 fail-safe close" is a plain close)
     switches = {w for w in said if not (undone and w in sense.opposites)
-                and not (own and _said_as(w, sense.word)) and w not in phrased}
+                and not (own and said_as(w, sense.word)) and w not in phrased}
     on, off = bool(switches & _ON_SAID), bool(switches & _OFF_SAID)
     if meant == "switched":
         raise StateConflict(None, sense.word)  # "disable feeder 3": which way, unsaid
@@ -2010,7 +2022,7 @@ def _phrasal_first(action: str, spoken: Sequence[str]) -> bool:
         _phrasal_said(action, spoken)
 
 
-def _said_as(word: str, action: str) -> bool:
+def said_as(word: str, action: str) -> bool:
     """A form of the action ("isolated", "isolating" of "isolate"); a phrasal action in one
     word only as itself ("turn" is no "turnoff": "turn on pump 6" of "Pump 6 turn off")."""
     if word == action:

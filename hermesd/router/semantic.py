@@ -51,6 +51,8 @@ from hermesd.router.rules import (
     RuleRouter,
     asks_degree,
     counted,
+    point_sense,
+    said_as,
     set_asked,
     unit_after,
 )
@@ -192,8 +194,10 @@ class Semantic:
 
     def fit(self, a: Analysis, terms: list[Term], ids: set[str],
             pairs: set[tuple[str, str]], p: Profile, setpoint_named: bool) -> Fit | None:
-        if any(w == word and n != number for word, number in pairs for w, n in p.pairs):
-            return None  # "kiln 2" is not kiln 1
+        if any((word, number) not in p.pairs and any(w == word for w, _ in p.pairs)
+               for word, number in pairs):
+            return None  # "kiln 2" is not kiln 1 (a point named "R1 temp" and "R-101
+            # temperature" is R 1's)
         if ids and p.ids and not ids & p.ids:
             return None
         if p.point.kind == "bool" and not a.wants_write and asks_degree(a.toks):
@@ -226,6 +230,10 @@ class Semantic:
             score *= 0.85  # "kiln 1 temperature" is the measurement; "...set to", the setpoint
         if a.yes_no:
             score *= 1.05 if p.point.kind == "bool" else 0.95
+        if not a.wants_write and p.role == "command" and (sense := point_sense(p.point)) \
+                is not None and not sense.thing and \
+                not any(said_as(t.raw, sense.word) for t in a.toks):
+            score *= 0.85  # "has R1 tripped on high temp": the trip, not its reset switch
         full = all(s >= FULL for s in strengths) and ids <= p.ids
         return Fit(p.id, score, full, min(strengths, default=1.0), named)
 
