@@ -240,6 +240,11 @@ GATE_QUESTIONS = {
              "was changed. Say it with its name, e.g. “{example}”.",
              "{point}要用它自己的名称（{words}）来开关，它只是您所说设备的一部分，我没有听到这个名称；"
              "对设备其余部分说开或关不等于开关它，所以未做任何更改。请用它的名称说，例如“{example}”。"),
+    "switchgear": ("{point} is switchgear: opening it switches off and closing it switches on, "
+                   "the opposite of a valve, so I did not take {words} as on or off and nothing "
+                   "was changed. Say on or off, e.g. “{example}”.",
+                   "{point}是开关设备：断开即断电，合上即通电，与阀门相反，所以我没有把“{words}”当作开或关，"
+                   "未做任何更改。请说开或关，例如“{example}”。"),
     "not_stated": ("I did not hear the value for {point} said once and plainly; nothing was "
                    "changed. Say it, e.g. “{example}”.",
                    "我没有听清要给{point}设定的数值，未做任何更改。请明确说出，例如“{example}”。"),

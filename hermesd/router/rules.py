@@ -841,9 +841,9 @@ class RuleRouter:
         rest = {t.text for t in content(a.toks) if not t.is_id and t.raw not in said}
         # a point that is such a reset and that the rest of the command names whole: "reset
         # the burner trip" of a "Dryer burner trip reset", though the trip itself scores
-        # first; "clear the jam" of a "Sorter jam reset"
+        # first ("clear the jam" of a "Sorter jam reset" is not what it says)
         return not rest or not any(
-            self.point_words[pid] & (said | RESETS) and rest <= self.point_words[pid]
+            self.point_words[pid] & said and rest <= self.point_words[pid]
             for _, pid in a.scored)
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:

@@ -86,6 +86,8 @@ ZH_WORDS: dict[str, str] = {
     # (atk12: said first, each was split into characters and the command read, not written)
     "切断": "cut", "解除": "release", "锁定": "lock", "吹扫": "purge",
     "点火": "start", "解锁": "unlock",
+    # (atk15: 断开 was read by its 开, "on"; 合闸/分闸 close and open a breaker: on and off)
+    "断开": "off", "合闸": "on", "分闸": "off",
     "关": "off", "启动": "start", "开动": "start", "停止": "stop", "停下": "stop",
     "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
     "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",

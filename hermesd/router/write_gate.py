@@ -41,6 +41,7 @@ from hermesd.router.coverage import Term, bridge_words, explained, lone_characte
 from hermesd.router.normalize import (
     Token,
     case_matters,
+    content,
     preposition_on,
     question_mark,
     tokens,
@@ -76,7 +77,7 @@ EXPLAINED = 0.6
 #: the problems, in the order they are looked for (the first found is answered)
 PROBLEMS = ("unreadable", "negation", "correction", "when", "question", "approximate", "relative",
             "several_targets", "unit", "unexplained", "other_thing", "which", "several",
-            "sense", "part", "not_stated")
+            "sense", "part", "switchgear", "not_stated")
 
 _NEGATION = frozenset("not never no nothing neither nor without cancel undo abort cannot nobody "
                       "none forbid forbidden prohibited".split())
@@ -241,7 +242,45 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
+            or _switchgear(text, toks, point)
+            or _numbers_in_a_row(toks, point)
             or _value(toks, own, point, value, text))
+
+
+def _numbers_in_a_row(toks: list[Token], point: Point) -> Doubt | None:
+    """ "start pump 1 2", "open valve 1 & 2": a number said right after a thing's number,
+    with no unit, "to", word or comma between, lists a second thing; it is no value for the
+    first (a speed of 2 rpm). ("kiln one, sixty two and a half": a comma, then the value.)"""
+    if point.kind == "bool" or not any(t.raw in _SWITCH_WORDS for t in toks):
+        return None  # ("HP pump 1 1450": no on/off said, the speed of pump 1)
+    for i, t in enumerate(toks[2:], 2):
+        before = toks[i - 1]
+        if t.is_number and before.is_number and before.is_id and not toks[i - 2].is_number \
+                and not t.after_break and not unit_after(toks, i):
+            return Doubt("several", (before.raw, t.raw))
+    return None
+
+
+#: what opens and closes a circuit: "open" switches it off
+_SWITCHGEAR = frozenset("""
+    breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
+    recloser acb mccb mcb vcb cb switchgear
+""".split())
+_OPEN_CLOSE = frozenset("open opened opening close closed closing shut".split())
+
+
+def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
+    """ "open breaker 4": of switchgear, open is off and close on; of a valve, the opposite.
+    On/off of a breaker that is no switch named by opening or closing is not taken from
+    either word ("Breaker 4 close" is what it says)."""
+    if point.kind != "bool" or is_chinese(text):
+        return None
+    named = {t.raw for label in (point.name, *point.aliases)
+             for t in content(tokens(label), label=True)}
+    if not named & _SWITCHGEAR or named & _OPEN_CLOSE:
+        return None
+    said = tuple(dict.fromkeys(t.raw for t in toks if t.raw in _OPEN_CLOSE))
+    return Doubt("switchgear", said) if said else None
 
 
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:

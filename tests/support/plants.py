@@ -212,11 +212,9 @@ COLD_STORE_COMMANDS: list[dict[str, Any]] = [
 
 
 def placed_without_model(router: Router, text: str) -> Action | None:
-    """The action the rules, then the semantic stage, place (None: the model's to decide)."""
-    analysis = router.rules.analyse(text)
-    found = router.rules.place(analysis)
-    if found is None:
-        found = router.semantic.judge(analysis).placement
+    """The action the rules, then the semantic stage, place (None: the model's to decide),
+    as the router's own placing does (before the write gate)."""
+    found, _, _ = router._place(text)
     return None if found is None else found.action
 
 
