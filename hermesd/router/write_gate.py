@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -48,7 +49,7 @@ from hermesd.router.normalize import (
     unit_symbol,
 )
 from hermesd.router.numbers import Number, exact, is_cjk
-from hermesd.router.profiles import Profile, Profiles
+from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.rules import (
     StateConflict,
     point_sense,
@@ -242,17 +243,192 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
-            or _switchgear(text, toks, point)
+            or _unsaid_part(text, toks, point, profiles) or _switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point)
             or _value(toks, own, point, value, text))
+
+
+#: words of a switch's name that are the switch of its thing, not a part of it ("Pump 1 motor
+#: run", "Valve 3 solenoid", "Feed pump 1 VFD")
+_OWN_SWITCH = frozenset("""
+    motor motors drive drives run running command cmd starter contactor solenoid actuator
+    switch power enable enabled control ctrl relay output coil request req vfd vsd inverter
+    circuit status onoff unit system skid package equipment
+""".split())
+#: modifiers that say which of a thing's machines, not what it does
+_WHICH = frozenset(f"modifier.{m}" for m in """
+    main middle north south east west left right front rear inner outer indoor outdoor
+""".split())
+#: states that are what a switch does to its thing, said before the thing's name
+_ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
+#: what may follow the state a switch is named by ("Valve 8 open command")
+_ASKING = frozenset(("command", "cmd", "request", "req"))
+#: what parts a name in a tag list ("Close solenoid - Valve 8", "Brake, Hoist 9")
+_NAME_BREAK = re.compile(r"\s[-\u2013\u2014]\s|[,;:/()\[\]|]")
+
+
+def _unsaid_part(text: str, toks: list[Token], point: Point,
+                 profiles: Profiles | None) -> Doubt | None:
+    """On/off of a thing is on/off of a switch only where the switch's name says no more than
+    that thing: each of its words is said (or a word of the same meaning, or its initials),
+    qualifies a word or number said after it ("Hot oil circulation pump 1" of "start pump 1")
+    and is no action ("Closing coil Valve 4"), is the switch's own ("motor", "run",
+    "solenoid", "system"), says which ("main"), is a tag ("M1"), is the state it is named by,
+    last ("Valve 8 open" of "close valve 8"), or is the machine of a function said ("Caustic
+    dosing pump" of "start caustic dosing"). What is left names a part or an action the
+    command did not: "Valve 3 shutdown solenoid", "Tank 2 heater", "Feed pump - Boiler 1" of
+    "stop boiler 1". Any one of the switch's English names that says no more passes; a switch
+    named by what it does is the rules' to hear (`state_named`)."""
+    if point.kind != "bool":
+        return None
+    sense = point_sense(point)
+    if sense is not None and not sense.thing:
+        return None
+    if is_chinese(text):
+        return _unsaid_part_zh(text, point)
+    heard = {t.text for t in toks} | {t.raw for t in toks}
+    meant: set[str] = set()  # what the words the name does not say itself mean
+
+    def literal(t: Token) -> bool:
+        return t.text in heard or t.raw in heard or any(
+            len(w) > 3 and stems_match(t.raw, w) for w in heard)
+
+    def said(t: Token) -> bool:
+        if literal(t):
+            return True
+        if profiles is None:
+            return False
+        # a word of the same meaning ("generator" of a "CHP engine")
+        return bool({s.concept for s in profiles.lexicon.concepts(t.raw)} & meant)
+
+    def thing(t: Token) -> bool:
+        return profiles is not None and any(
+            s.kind == "thing" for s in profiles.lexicon.concepts(t.raw))
+
+    def acting(t: Token) -> bool:
+        """a word of what a switch does ("closing", "reverse", "lowering")"""
+        return t.raw in ON_WORDS | OFF_WORDS or (profiles is not None and any(
+            s.kind == "action" or s.concept in _ACTING
+            for s in profiles.lexicon.concepts(t.raw)))
+
+    def which(t: Token) -> bool:
+        """a word that only says which machine ("main" of "Mill 6 main motor")"""
+        return profiles is not None and any(s.concept in _WHICH
+                                            for s in profiles.lexicon.concepts(t.raw))
+
+    def kin(t: Token, other: Token) -> bool:
+        """ "engine" after a "CHP" said: a word for what the one said is"""
+        return profiles is not None and bool(
+            {s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing"} &
+            {s.concept for s in profiles.lexicon.concepts(other.raw)})
+
+    first: list[str] | None = None
+    for label in (point.name, *point.aliases):
+        own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
+        meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
+        # stands for no solenoid too)
+        if profiles is not None:
+            meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
+                         and t.text not in own for s in profiles.lexicon.concepts(t.raw))
+        unsaid = _unsaid_words(label, said, heard.__contains__, kin, thing, which, acting)
+        if not unsaid:
+            return None
+        first = first or unsaid
+    return Doubt("part", tuple(first or ()))
+
+
+#: the verbs a Chinese on/off is said with, before or after the thing (longest first)
+_ZH_ON_OFF = tuple(sorted((
+    "打开", "开启", "关闭", "关掉", "关上", "启动", "开动", "停止", "停下", "停掉", "投运",
+    "投入", "切除", "断开", "合上", "合闸", "分闸", "开", "关", "停", "启"), key=len,
+    reverse=True))
+_ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", "。", "！", "!", " ")
+#: what a Chinese switch's name may say after its thing and be its switch ("1号泵开关"), or
+#: end the word said ("搅拌" of 搅拌器)
+_ZH_OWN = tuple(sorted((
+    "电机", "马达", "开关", "接触器", "启动器", "变频器", "驱动器", "驱动", "运行", "命令", "控制",
+    "电源", "继电器", "线圈", "输出", "使能", "启停", "电磁阀", "执行器", "系统", "机组", "门", "灯",
+    "器", "机"), key=len,
+    reverse=True))
+
+
+def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
+    """`_unsaid_part` of a Chinese command: the thing said (the command without its verb)
+    and what the switch's Chinese name says after it, other than its own switch: 停止1号锅炉 of
+    1号锅炉给水泵 leaves 给水泵; 打开3号阀 of 3号阀关阀电磁阀 leaves 关阀."""
+    name = point.names.get("zh") or (point.name if is_chinese(point.name) else None)
+    if not name:
+        return None
+    said = _folded(text)
+    for filler in _ZH_FILLERS:
+        said = said.replace(filler, "")
+    for verb in _ZH_ON_OFF:
+        if said.startswith(verb):
+            said = said[len(verb):]
+            break
+        if said.endswith(verb):
+            said = said[:-len(verb)]
+            break
+    if len(said) < 2 or said not in name:
+        return None  # (the thing said otherwise: the rules' and the model's to judge)
+    rest = name[name.index(said) + len(said):]
+    while rest:
+        own = next((w for w in _ZH_OWN if rest.startswith(w)), None)
+        if own is None:
+            return Doubt("part", (rest,))
+        rest = rest[len(own):]
+    return None
+
+
+def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[str], bool],
+                  kin: Callable[[Token, Token], bool],
+                  thing: Callable[[Token], bool], which: Callable[[Token], bool],
+                  acting: Callable[[Token], bool]) -> list[str]:
+    """The words of a switch's name that say more than the command did (`_unsaid_part`).
+    After what it does, the machine that does it may go unsaid ("start caustic dosing" of a
+    "Caustic dosing pump", "close the ESD" of an "ESD valve"); after a thing or its number,
+    no other thing may ("Tank 2 heater", "Boiler pump")."""
+    unsaid: list[str] = []
+    for segment in _NAME_BREAK.split(label):
+        words = content(tokens(segment), label=True)
+        # (a switch's own word says nothing of which: "start" is no "starter" said)
+        heard = [said(t) and t.raw not in _OWN_SWITCH for t in words]
+        for i in range(len(words) - 1):  # "paddlewheel" of "Paddle wheel aerator"
+            if spoken(words[i].raw + words[i + 1].raw):
+                heard[i] = heard[i + 1] = True
+            for j in range(i + 2, min(len(words), i + 5) + 1):  # "ORV" of "Open rack
+                run = "".join(t.raw[0] for t in words[i:j])   # vaporiser"
+                if not any(t.is_number for t in words[i:j]) and spoken(run):
+                    heard[i:j] = [True] * (j - i)
+        last = max((i for i, h in enumerate(heard) if h), default=-1)
+        trailing = words[last + 1:]
+        if last >= 0 and not words[last].is_id and not thing(words[last]) and trailing and \
+                all(thing(t) or t.raw in _OWN_SWITCH for t in trailing):
+            continue
+        # before what is said, a word of an action or a state is no qualifier: "Closing coil
+        # Valve 4", "Reverse starter conveyor 2"
+        unsaid += [t.raw for t, h in zip(words[:last], heard[:last], strict=True)
+                   if not h and acting(t)]
+        for i, t in enumerate(trailing, last + 1):
+            rest = words[i + 1:]
+            if t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or \
+                    t.raw in _OWN_SWITCH or t.text in _OWN_SWITCH or which(t) or \
+                    (t.raw in ON_WORDS | OFF_WORDS and all(r.raw in _ASKING for r in rest)) \
+                    or (last >= 0 and kin(t, words[last])):
+                continue
+            unsaid.append(t.raw)
+    return unsaid
 
 
 def _numbers_in_a_row(toks: list[Token], point: Point) -> Doubt | None:
     """ "start pump 1 2", "open valve 1 & 2": a number said right after a thing's number,
     with no unit, "to", word or comma between, lists a second thing; it is no value for the
     first (a speed of 2 rpm). ("kiln one, sixty two and a half": a comma, then the value.)"""
-    if point.kind == "bool" or not any(t.raw in _SWITCH_WORDS for t in toks):
-        return None  # ("HP pump 1 1450": no on/off said, the speed of pump 1)
+    if point.kind == "bool" or not any(t.raw in _SWITCH_WORDS - {"on", "off"} or (
+            t.raw in ("on", "off") and i > 0 and toks[i - 1].raw in ("turn", "switch"))
+            for i, t in enumerate(toks)):
+        return None  # ("HP pump 1 1450", "cure time on press 3 forty minutes": no on/off
+        # said, a value of the thing)
     for i, t in enumerate(toks[2:], 2):
         before = toks[i - 1]
         if t.is_number and before.is_number and before.is_id and not toks[i - 2].is_number \
