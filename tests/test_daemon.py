@@ -135,30 +135,35 @@ def test_sighup_with_a_bad_config_keeps_the_running_one(daemon_runner: DaemonRun
     assert d.terminate() == 0
 
 
-def test_a_sighup_during_a_reload_is_followed_by_another(daemon_runner: DaemonRunner) -> None:
+def test_a_sighup_during_a_reload_is_followed_by_another(daemon_runner: DaemonRunner,
+                                                        tmp_path: Path) -> None:
     """A reload reads the file when it starts; a SIGHUP for a newer file while it runs (the tool
     slow to take its new settings, or two quick `systemctl reload`s) used to be dropped, and the
     newer file never applied while `status` said all reloads went well (review atk7, F8)."""
     d = daemon_runner.start(_plant())
-    tool = d.tool_pid("oven")
-    assert tool is not None
+    let_go = tmp_path / "let-go"
     first = _plant()
-    first["devices"]["oven"]["points"]["door_open"] = {"name": "Oven door", "type": "bool",
-                                                      "params": {"value": False}}
+    # the tool takes its new settings only when let go, and answers pings meanwhile (a tool
+    # stopped outright is taken for hung within seconds on a busy machine, and restarted)
+    first["devices"]["oven"]["points"]["door_open"] = {
+        "name": "Oven door", "type": "bool",
+        "params": {"value": False, "hold_configure": str(let_go)}}
     daemon_runner.write_config(first)
-    os.kill(tool, signal.SIGSTOP)  # the tool takes its new settings only when let go
     try:
         d.notify.messages.clear()
         d.proc.send_signal(signal.SIGHUP)
-        d.notify.wait_for(lambda m: "RELOADING=1" in m)  # the first file is read
+        d.notify.wait_for(lambda m: "RELOADING=1" in m)  # a reload runs
         second = _plant()
         second["devices"]["oven"]["points"]["lamp_on"] = {
-            "name": "Oven lamp", "type": "bool", "params": {"value": True}}
-        daemon_runner.write_config(second)
+            "name": "Oven lamp", "type": "bool",
+            "params": {"value": True, "hold_configure": str(let_go)}}
+        # (put in place whole, as an editor saves: the running reload reads one file or the
+        # other, never half of one; whichever it read, its tool holds it until let go)
+        os.replace(daemon_runner.write_config(second, "next.yaml"), d.config_path)
         d.proc.send_signal(signal.SIGHUP)
         d.wait_until(lambda: "another follows it" in d.log, what="the second reload queued")
     finally:
-        os.kill(tool, signal.SIGCONT)
+        let_go.touch()
     d.wait_until(lambda: d.status()["reloads"]["ok"] == 2, what="two reloads")
     code, answer = d.ctl_json("read", "lamp_on")  # the newer file is the one running
     assert (code, answer["result"]["value"]) == (0, True)

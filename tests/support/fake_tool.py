@@ -66,6 +66,11 @@ class FakeTool(Tool):
             if dev.get("poll_interval"):
                 self.poll[dev_id] = dev["poll_interval"]
             for pid, point in dev["points"].items():
+                if point.get("hold_configure"):
+                    # a tool slow to take its settings, answering pings meanwhile: done when
+                    # the test creates this file (in another process: no event to await)
+                    while not os.path.exists(point["hold_configure"]):  # noqa: ASYNC110
+                        await asyncio.sleep(0.02)
                 self.points[pid] = {**point, "device": dev_id}
                 self.store.setdefault(pid, point.get("value", 0))
                 self.busy_left.setdefault(pid, int(point.get("busy_times", 0)))
