@@ -261,6 +261,8 @@ _WHICH = frozenset(f"modifier.{m}" for m in """
 """.split())
 #: states that are what a switch does to its thing, said before the thing's name
 _ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
+#: what signals an action rather than doing it ("Pump 22 start horn")
+_SIGNALS = frozenset(("thing.alarm_device", "thing.light"))
 #: what may follow the state a switch is named by ("Valve 8 open command")
 _ASKING = frozenset(("command", "cmd", "request", "req"))
 #: what parts a name in a tag list ("Close solenoid - Valve 8", "Brake, Hoist 9")
@@ -283,7 +285,9 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
         return None
     sense = point_sense(point)
     if sense is not None and not sense.thing:
-        return None
+        # named by what it does, which the rules hear (`state_named`); but what follows that
+        # word names a part: "start pump 22" of a "Pump 22 start horn", "... start bypass"
+        return None if is_chinese(text) else _after_the_action(point, sense.word, profiles)
     if is_chinese(text):
         return _unsaid_part_zh(text, point)
     heard = {t.text for t in toks} | {t.raw for t in toks}
@@ -378,6 +382,30 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
             return Doubt("part", (rest,))
         rest = rest[len(own):]
     return None
+
+
+def _after_the_action(point: Point, action: str, profiles: Profiles | None) -> Doubt | None:
+    """The words after the action a switch is named by, in every one of its English names,
+    that are not the switch's own ("Pump 22 start horn": "horn"). The machine that does it may
+    follow ("Fresh oil make-up valve"), a signal of it may not (horn, lamp, beacon)."""
+    def machine(t: Token) -> bool:
+        senses = profiles.lexicon.concepts(t.raw) if profiles is not None else set()
+        return any(s.kind == "thing" for s in senses) and \
+            not any(s.concept in _SIGNALS for s in senses)
+
+    first: list[str] | None = None
+    for label in (point.name, *point.aliases):
+        words = content(tokens(label), label=True)
+        at = next((i for i, t in enumerate(words) if action in (t.raw, t.text)), None)
+        if at is None:
+            return None
+        after = [t.raw for t in words[at + 1:] if not (
+            t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or t.raw in _OWN_SWITCH
+            or t.text in _OWN_SWITCH or t.raw in _ASKING or machine(t))]
+        if not after:
+            return None
+        first = first or after
+    return Doubt("part", tuple(first or ()))
 
 
 def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[str], bool],
