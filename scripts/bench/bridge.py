@@ -125,6 +125,28 @@ def start(args: list[str]) -> subprocess.Popen[str]:
     return proc
 
 
+#: an interpreter that runs an event loop and nothing else: what each of hermesd's three
+#: processes is before any code of its own (the design runs each tool as its own process)
+IDLE = "import asyncio\nasync def main():\n    print('READY', flush=True)\n" \
+    "    await asyncio.Event().wait()\nasyncio.run(main())\n"
+
+
+def interpreters(n: int) -> float:
+    """PSS (MiB) of `n` bare asyncio interpreters running side by side."""
+    procs = [subprocess.Popen([sys.executable, "-c", IDLE], stdout=subprocess.PIPE, text=True)
+             for _ in range(n)]
+    try:
+        for proc in procs:
+            assert proc.stdout is not None
+            if proc.stdout.readline().strip() != "READY":
+                raise RuntimeError("a bare interpreter did not start")
+        return pss_mib([proc.pid for proc in procs])
+    finally:
+        for proc in procs:
+            proc.terminate()
+            proc.wait()
+
+
 # -- measuring ------------------------------------------------------------------------------
 
 def tree(pid: int) -> list[int]:
@@ -245,6 +267,10 @@ def main() -> None:
                   f"   PSS {statistics.median(r[2][proc][1] for r in rows):.1f} MiB")
     print(f"  ratio    CPU {med(ours, 0) / med(floor, 0):.2f}x   PSS "
           f"{med(ours, 1) / med(floor, 1):.2f}x")
+    # the floor of the design's three processes: half of hermesd's PSS is below it
+    empty = interpreters(len(ours[0][2]))
+    print(f"  {len(ours[0][2])} bare asyncio interpreters side by side (no code of ours): PSS "
+          f"{empty:.1f} MiB; half of hermesd's is {med(ours, 1) / 2:.1f} MiB")
 
 
 if __name__ == "__main__":
