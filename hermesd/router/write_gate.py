@@ -244,7 +244,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
             or _unsaid_part(text, toks, point, profiles) or _switchgear(text, toks, point)
-            or _numbers_in_a_row(toks, point)
+            or _numbers_in_a_row(toks, point, profiles)
             or _value(toks, own, point, value, text))
 
 
@@ -253,16 +253,20 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
 _OWN_SWITCH = frozenset("""
     motor motors drive drives run running command cmd starter contactor solenoid actuator
     switch power enable enabled control ctrl relay output coil request req vfd vsd inverter
-    circuit status onoff unit system skid package equipment
+    circuit status onoff unit system skid package equipment dol soft
 """.split())
 #: modifiers that say which of a thing's machines, not what it does
 _WHICH = frozenset(f"modifier.{m}" for m in """
-    main middle north south east west left right front rear inner outer indoor outdoor
+    main middle inner outer indoor outdoor
 """.split())
 #: states that are what a switch does to its thing, said before the thing's name
 _ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
 #: what signals an action rather than doing it ("Pump 22 start horn")
 _SIGNALS = frozenset(("thing.alarm_device", "thing.light"))
+#: what says a run of things numbered from one to another ("pumps 1 to 3")
+_THROUGH = frozenset(("to", "through", "thru", "till", "until"))
+#: what drives a thing that opens and closes, either way
+_MOTORS = frozenset("motor motors drive drives".split())
 #: what may follow the state a switch is named by ("Valve 8 open command")
 _ASKING = frozenset(("command", "cmd", "request", "req"))
 #: what parts a name in a tag list ("Close solenoid - Valve 8", "Brake, Hoist 9")
@@ -289,8 +293,18 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
         # word names a part: "start pump 22" of a "Pump 22 start horn", "... start bypass"
         return None if is_chinese(text) else _after_the_action(point, sense.word, profiles)
     if is_chinese(text):
-        return _unsaid_part_zh(text, point)
+        zh = _unsaid_part_zh(text, point)
+        if zh is not None or point.names.get("zh") or is_chinese(point.name) or not any(
+                not t.zh and t.raw.isascii() and t.raw.isalpha() and len(t.raw) > 1
+                for t in toks):
+            return zh
+        # (an English-named switch said of with a Chinese word in it, "open valve 3 谢谢",
+        # "启动 hoist 9": its English name is held to the words as any English command's)
     heard = {t.text for t in toks} | {t.raw for t in toks}
+    named = {t.raw for label in (point.name, *point.aliases) for t in tokens(label)}
+    if heard & _OPEN_CLOSE and named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
+        # "close gate 3" of a "Gate 3 motor": off stops the motor, it closes nothing
+        return Doubt("part", tuple(sorted(named & _MOTORS)))
     meant: set[str] = set()  # what the words the name does not say itself mean
 
     def literal(t: Token) -> bool:
@@ -308,6 +322,16 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
     def thing(t: Token) -> bool:
         return profiles is not None and any(
             s.kind == "thing" for s in profiles.lexicon.concepts(t.raw))
+
+    owners = {s.concept for i, t in enumerate(toks[1:], 1) if t.is_id and profiles is not None
+              for s in profiles.lexicon.concepts(toks[i - 1].raw) if s.kind == "thing"}
+
+    def other(t: Token) -> bool:
+        """a machine's word other than the one the command numbered"""
+        if profiles is None or not owners:
+            return False
+        mine = {s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing"}
+        return bool(mine) and not mine & owners
 
     def acting(t: Token) -> bool:
         """a word of what a switch does ("closing", "reverse", "lowering")"""
@@ -334,7 +358,8 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
         if profiles is not None:
             meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
                          and t.text not in own for s in profiles.lexicon.concepts(t.raw))
-        unsaid = _unsaid_words(label, said, heard.__contains__, kin, thing, which, acting)
+        unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
+                               acting)
         if not unsaid:
             return None
         first = first or unsaid
@@ -344,9 +369,10 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
 #: the verbs a Chinese on/off is said with, before or after the thing (longest first)
 _ZH_ON_OFF = tuple(sorted((
     "打开", "开启", "关闭", "关掉", "关上", "启动", "开动", "停止", "停下", "停掉", "投运",
-    "投入", "切除", "断开", "合上", "合闸", "分闸", "开", "关", "停", "启"), key=len,
+    "投入", "切除", "断开", "合上", "合闸", "分闸", "关停", "停运", "开", "关", "停", "启"), key=len,
     reverse=True))
-_ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", "。", "！", "!", " ")
+_ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", "。", "！", "!", " ", "马上",
+               "现在", "立即", "立刻", "赶紧", "赶快", "运行")
 #: what a Chinese switch's name may say after its thing and be its switch ("1号泵开关"), or
 #: end the word said ("搅拌" of 搅拌器)
 _ZH_OWN = tuple(sorted((
@@ -356,6 +382,33 @@ _ZH_OWN = tuple(sorted((
     reverse=True))
 
 
+#: what ends a Chinese thing's word and may be left off (阀门, 阀)
+_ZH_COMPLETIONS = ("门",)
+_ZH_NUMERALS = {c: i for i, c in enumerate("零一二三四五六七八九")}
+
+
+def _zh_number(said: str) -> int | None:
+    """一 to 九十九 (八, 十二, 三十): the number, else None."""
+    if all(c in _ZH_NUMERALS for c in said):
+        return int("".join(str(_ZH_NUMERALS[c]) for c in said)) if said else None
+    tens, _, ones = said.partition("十")
+    if not _ or not all(c in _ZH_NUMERALS for c in tens + ones) or len(tens) > 1 or \
+            len(ones) > 1:
+        return None
+    return (_ZH_NUMERALS[tens] if tens else 1) * 10 + (_ZH_NUMERALS[ones] if ones else 0)
+
+
+def _numbered_first(said: str) -> str:
+    """A Chinese thing with its number as a gateway's names write it first: 8号卷扬机 of
+    八号卷扬机, 卷扬机8, 卷扬机#8 and 卷扬机抱闸#1 (1号卷扬机抱闸)."""
+    said = said.replace("#", "号")
+    said = re.sub(r"([零一二三四五六七八九十]+)号",
+                  lambda m: f"{n}号" if (n := _zh_number(m.group(1))) is not None
+                  else m.group(0), said)
+    m = re.fullmatch(r"(\D+?)号?(\d+)号?", said)
+    return f"{m.group(2)}号{m.group(1)}" if m else said
+
+
 def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     """`_unsaid_part` of a Chinese command: the thing said (the command without its verb)
     and what the switch's Chinese name says after it, other than its own switch: 停止1号锅炉 of
@@ -363,7 +416,7 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     name = point.names.get("zh") or (point.name if is_chinese(point.name) else None)
     if not name:
         return None
-    said = _folded(text)
+    said = re.sub(r"[A-Za-z]+", "", _folded(text))  # ("stop 8号卷扬机")
     for filler in _ZH_FILLERS:
         said = said.replace(filler, "")
     for verb in _ZH_ON_OFF:
@@ -373,11 +426,16 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
         if said.endswith(verb):
             said = said[:-len(verb)]
             break
+    said, name = _numbered_first(said), _numbered_first(name)
+    if said not in name and said.endswith(_ZH_COMPLETIONS):
+        said = said[:-1]  # 3号阀门 of 3号阀...
     if len(said) < 2 or said not in name:
         return None  # (the thing said otherwise: the rules' and the model's to judge)
     rest = name[name.index(said) + len(said):]
     while rest:
-        own = next((w for w in _ZH_OWN if rest.startswith(w)), None)
+        # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
+        own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \
+            next((w for w in _ZH_ON_OFF if rest == w and w in text), None)
         if own is None:
             return Doubt("part", (rest,))
         rest = rest[len(own):]
@@ -409,7 +467,7 @@ def _after_the_action(point: Point, action: str, profiles: Profiles | None) -> D
 
 
 def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[str], bool],
-                  kin: Callable[[Token, Token], bool],
+                  other: Callable[[Token], bool], kin: Callable[[Token, Token], bool],
                   thing: Callable[[Token], bool], which: Callable[[Token], bool],
                   acting: Callable[[Token], bool]) -> list[str]:
     """The words of a switch's name that say more than the command did (`_unsaid_part`).
@@ -421,6 +479,11 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
         words = content(tokens(segment), label=True)
         # (a switch's own word says nothing of which: "start" is no "starter" said)
         heard = [said(t) and t.raw not in _OWN_SWITCH for t in words]
+        for i, t in enumerate(words):
+            # a number numbers the word before it: "boiler 1" said is no "Boiler feed pump 1"
+            # (the 1 is the pump's), nor "hoist 9" a "Hoist brake 9"
+            if heard[i] and t.is_id and i > 0 and not heard[i - 1] and other(words[i - 1]):
+                heard[i] = False
         for i in range(len(words) - 1):  # "paddlewheel" of "Paddle wheel aerator"
             if spoken(words[i].raw + words[i + 1].raw):
                 heard[i] = heard[i + 1] = True
@@ -448,10 +511,22 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
     return unsaid
 
 
-def _numbers_in_a_row(toks: list[Token], point: Point) -> Doubt | None:
+def _numbers_in_a_row(toks: list[Token], point: Point,
+                      profiles: Profiles | None = None) -> Doubt | None:
     """ "start pump 1 2", "open valve 1 & 2": a number said right after a thing's number,
     with no unit, "to", word or comma between, lists a second thing; it is no value for the
     first (a speed of 2 rpm). ("kiln one, sixty two and a half": a comma, then the value.)"""
+    if point.kind != "bool" and profiles is not None:
+        # "start pump 1, 2", "bring pump 1 2 online": the second a pump the plant has
+        pairs = {pair for p in profiles.all for pair in p.pairs}
+        switched = any(t.raw in _SWITCH_WORDS - {"on", "off"} for t in toks)
+        for i, t in enumerate(toks[2:], 2):
+            if t.is_number and toks[i - 1].is_id and (toks[i - 2].text, t.text) in pairs \
+                    and not unit_after(toks, i):
+                return Doubt("several", (toks[i - 1].raw, t.raw))
+            if switched and i > 2 and t.is_number and toks[i - 1].raw in _THROUGH and \
+                    toks[i - 2].is_id and (toks[i - 3].text, t.text) in pairs:
+                return Doubt("several", (toks[i - 2].raw, t.raw))  # "start pump 1 to 2"
     if point.kind == "bool" or not any(t.raw in _SWITCH_WORDS - {"on", "off"} or (
             t.raw in ("on", "off") and i > 0 and toks[i - 1].raw in ("turn", "switch"))
             for i, t in enumerate(toks)):
@@ -468,8 +543,13 @@ def _numbers_in_a_row(toks: list[Token], point: Point) -> Doubt | None:
 #: what opens and closes a circuit: "open" switches it off
 _SWITCHGEAR = frozenset("""
     breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
-    recloser acb mccb mcb vcb cb switchgear
+    recloser acb mccb mcb vcb cb gcb elcb rcd rccb switchgear sectionaliser sectionalizer
+    coupler tie earthing grounding lbs rmu knife fuse switch
 """.split())
+#: Chinese switchgear, and the verbs that say open or close of a valve, not of it
+_SWITCHGEAR_ZH = ("断路器", "刀闸", "隔离开关", "接触器", "开关柜", "空开", "接地开关", "负荷开关",
+                  "母联")
+_VALVE_VERBS_ZH = ("打开", "开启", "关闭", "关上", "关掉")
 _OPEN_CLOSE = frozenset("open opened opening close closed closing shut".split())
 
 
@@ -477,8 +557,16 @@ def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
     """ "open breaker 4": of switchgear, open is off and close on; of a valve, the opposite.
     On/off of a breaker that is no switch named by opening or closing is not taken from
     either word ("Breaker 4 close" is what it says)."""
-    if point.kind != "bool" or is_chinese(text):
+    if point.kind != "bool":
         return None
+    if is_chinese(text):
+        zh_name = point.names.get("zh") or point.name
+        said = [v for v in _VALVE_VERBS_ZH if v in text]
+        if said and any(w in zh_name for w in _SWITCHGEAR_ZH) and \
+                not any(v in zh_name for v in ("合闸", "分闸", "断开", "闭合")):
+            return Doubt("switchgear", (said[0],))
+        if point.names.get("zh") or is_chinese(point.name):
+            return None
     named = {t.raw for label in (point.name, *point.aliases)
              for t in content(tokens(label), label=True)}
     if not named & _SWITCHGEAR or named & _OPEN_CLOSE:

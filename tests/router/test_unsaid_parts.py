@@ -36,6 +36,19 @@ def _plant(name: str) -> Router:
     ("2号罐加热器", "启动2号罐"),
     ("Pump 22 start horn", "start pump 22"),           # after the action: a signal of it
     ("Pump 9 start bypass", "start pump 9"),
+    # atk16: a number numbers the word before it
+    ("Boiler feed pump 1", "stop boiler 1"),
+    ("Hoist brake 9", "start hoist 9"),
+    ("Trolley 2 left motor", "start trolley 2"),
+    # a Chinese word in an English command, and Chinese said otherwise than the name
+    ("Valve 3 shutdown solenoid", "open valve 3 谢谢"),
+    ("Hoist 19 down motor", "启动 hoist 19"),
+    ("8号卷扬机抱闸", "停止八号卷扬机"),
+    ("8号卷扬机抱闸", "卷扬机8停止"),
+    ("8号卷扬机抱闸", "马上停止8号卷扬机"),
+    ("锅炉给水泵1#", "停止1号锅炉"),
+    ("3号阀关阀电磁阀", "打开3号阀门"),
+    ("Gate 3 motor", "close gate 3"),                    # the motor runs either way
 ])
 async def test_a_part_or_action_not_said_is_asked_back(name: str, text: str) -> None:
     action = await routed_without_model(_plant(name), text)
@@ -61,7 +74,35 @@ async def test_a_part_or_action_not_said_is_asked_back(name: str, text: str) -> 
     ("3号车间照明灯", "打开3号车间照明", True),
     ("Fresh oil make-up valve", "open the fresh oil make-up valve", True),
     ("Conveyor 3 hold", "hold conveyor 3", True),
+    ("13号泵电机启动", "启动13号泵", True),
+    ("Gate 3 motor", "start gate 3 motor", True),
 ])
 async def test_the_switch_of_the_thing_said_is_written(name: str, text: str, value: Any) -> None:
     action = await routed_without_model(_plant(name), text)
     assert (action.name, action.args) == ("write", {"point": "p", "value": value})
+
+
+SWITCHGEAR = exec_plant("switchgear", {
+    "lbs3": {"name": "LBS 3", "type": "bool", "writable": True},
+    "br4": {"name": "4号断路器", "type": "bool", "writable": True},
+    "p2": {"name": "Pump 2", "type": "bool", "writable": True},
+    "p1s": {"name": "Pump 1 speed", "type": "float", "unit": "rpm", "writable": True,
+            "min": 0, "max": 1500},
+    "p2s": {"name": "Pump 2 speed", "type": "float", "unit": "rpm", "writable": True,
+            "min": 0, "max": 1500},
+})
+
+
+@pytest.mark.parametrize("text", ["open LBS 3", "打开4号断路器", "start pump 1, 2",
+                                  "start pump 1 to 2", "bring pump 1 2 online"])
+async def test_switchgear_opened_and_a_second_pump_write_nothing(text: str) -> None:
+    action = await routed_without_model(Router(SWITCHGEAR), text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("switch LBS 3 off", "lbs3", False), ("合闸4号断路器", "br4", True),
+    ("pump 1 1450 rpm", "p1s", 1450)])
+async def test_switchgear_said_on_or_off_is_written(text: str, point: str, value: Any) -> None:
+    action = await routed_without_model(Router(SWITCHGEAR), text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})
