@@ -561,10 +561,10 @@ def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
         return None
     if is_chinese(text):
         zh_name = point.names.get("zh") or point.name
-        said = [v for v in _VALVE_VERBS_ZH if v in text]
-        if said and any(w in zh_name for w in _SWITCHGEAR_ZH) and \
+        verbs = [v for v in _VALVE_VERBS_ZH if v in text]
+        if verbs and any(w in zh_name for w in _SWITCHGEAR_ZH) and \
                 not any(v in zh_name for v in ("合闸", "分闸", "断开", "闭合")):
-            return Doubt("switchgear", (said[0],))
+            return Doubt("switchgear", (verbs[0],))
         if point.names.get("zh") or is_chinese(point.name):
             return None
     named = {t.raw for label in (point.name, *point.aliases)
