@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
-from tests.support.plants import config_of, exec_plant, own_plant, routed_without_model
+from tests.support.plants import config_of, own_plant, routed_without_model
 
 ROUTERS = {name: Router(config_of(own_plant(name)))
            for name in ("resin_plant", "pasta_factory", "baggage_hall")}
@@ -70,39 +70,3 @@ async def test_reads_that_went_to_the_wrong_point() -> None:
     name, point = await _routed(ROUTERS["pasta_factory"],
                                 "is the cooler getting the pasta down, what temp is it")
     assert (name, point) != ("read", "pasta_moisture")
-
-
-SWITCHGEAR = exec_plant("switchgear", {
-    "br4": {"name": "Breaker 4", "type": "bool", "writable": True},
-    "k6": {"name": "Contactor 6", "type": "bool", "writable": True},
-    "br5c": {"name": "Breaker 5 close", "type": "bool", "writable": True},
-    "p2": {"name": "Pump 2", "type": "bool", "writable": True},
-    "p1s": {"name": "Pump 1 speed", "type": "float", "unit": "rpm", "writable": True,
-            "min": 0, "max": 1500},
-    "p2s": {"name": "Pump 2 speed", "type": "float", "unit": "rpm", "writable": True,
-            "min": 0, "max": 1500},
-})
-
-
-@pytest.mark.parametrize("text", ["open breaker 4", "close breaker 4", "open contactor 6",
-                                  "start pump 1 2", "turn on pump 1 2", "start pump 1 & 2"])
-async def test_open_and_close_of_switchgear_and_a_second_number_write_nothing(
-        text: str) -> None:
-    """Opening a breaker switches it off: open/close of switchgear is asked back. "start
-    pump 1 2" had written 2 rpm to pump 1."""
-    action = await routed_without_model(Router(SWITCHGEAR), text)
-    assert action.name == "respond", action
-
-
-@pytest.mark.parametrize(("text", "point", "value"), [
-    ("switch breaker 4 off", "br4", False),
-    ("close breaker 5", "br5c", True),
-    ("断开2号泵", "p2", False),
-    ("2号泵断开", "p2", False),
-    ("set pump 1 to 900 rpm", "p1s", 900),
-])
-async def test_switchgear_said_on_or_off_and_a_plain_value_are_written(
-        text: str, point: str, value: Any) -> None:
-    """断开 (disconnect) was read by its 开 and started the pump."""
-    action = await routed_without_model(Router(SWITCHGEAR), text)
-    assert (action.name, action.args) == ("write", {"point": point, "value": value})

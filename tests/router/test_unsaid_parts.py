@@ -84,7 +84,10 @@ async def test_the_switch_of_the_thing_said_is_written(name: str, text: str, val
 
 SWITCHGEAR = exec_plant("switchgear", {
     "lbs3": {"name": "LBS 3", "type": "bool", "writable": True},
-    "br4": {"name": "4号断路器", "type": "bool", "writable": True},
+    "zh4": {"name": "4号断路器", "type": "bool", "writable": True},
+    "br4": {"name": "Breaker 4", "type": "bool", "writable": True},
+    "k6": {"name": "Contactor 6", "type": "bool", "writable": True},
+    "br5c": {"name": "Breaker 5 close", "type": "bool", "writable": True},
     "p2": {"name": "Pump 2", "type": "bool", "writable": True},
     "p1s": {"name": "Pump 1 speed", "type": "float", "unit": "rpm", "writable": True,
             "min": 0, "max": 1500},
@@ -93,16 +96,22 @@ SWITCHGEAR = exec_plant("switchgear", {
 })
 
 
-@pytest.mark.parametrize("text", ["open LBS 3", "打开4号断路器", "start pump 1, 2",
-                                  "start pump 1 to 2", "bring pump 1 2 online"])
+@pytest.mark.parametrize("text", [
+    "open LBS 3", "打开4号断路器", "open breaker 4", "close breaker 4", "open contactor 6",
+    "start pump 1 2", "turn on pump 1 2", "start pump 1 & 2", "start pump 1, 2",
+    "start pump 1 to 2", "bring pump 1 2 online"])
 async def test_switchgear_opened_and_a_second_pump_write_nothing(text: str) -> None:
+    """Opening switchgear switches it off: open/close of it is asked back. "start pump 1 2"
+    had written 2 rpm to pump 1."""
     action = await routed_without_model(Router(SWITCHGEAR), text)
     assert action.name == "respond", action
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
-    ("switch LBS 3 off", "lbs3", False), ("合闸4号断路器", "br4", True),
-    ("pump 1 1450 rpm", "p1s", 1450)])
+    ("switch LBS 3 off", "lbs3", False), ("合闸4号断路器", "zh4", True),
+    ("switch breaker 4 off", "br4", False), ("close breaker 5", "br5c", True),
+    ("断开2号泵", "p2", False), ("2号泵断开", "p2", False),   # (断开 was read by its 开)
+    ("pump 1 1450 rpm", "p1s", 1450), ("set pump 1 to 900 rpm", "p1s", 900)])
 async def test_switchgear_said_on_or_off_is_written(text: str, point: str, value: Any) -> None:
     action = await routed_without_model(Router(SWITCHGEAR), text)
     assert (action.name, action.args) == ("write", {"point": point, "value": value})
