@@ -308,8 +308,10 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
     meant: set[str] = set()  # what the words the name does not say itself mean
 
     def literal(t: Token) -> bool:
+        # (an on/off verb says no other word by its stem: "shut valve 3" is no "shutdown"
+        # said of a "Valve 3 shutdown solenoid", "close" no "closer")
         return t.text in heard or t.raw in heard or any(
-            len(w) > 3 and stems_match(t.raw, w) for w in heard)
+            len(w) > 3 and w not in _SWITCH_WORDS and stems_match(t.raw, w) for w in heard)
 
     def said(t: Token) -> bool:
         if literal(t):
