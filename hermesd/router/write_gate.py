@@ -495,9 +495,10 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
                     heard[i:j] = [True] * (j - i)
         last = max((i for i, h in enumerate(heard) if h), default=-1)
         trailing = words[last + 1:]
-        if last >= 0 and not words[last].is_id and not thing(words[last]) and trailing and \
-                all(thing(t) or t.raw in _OWN_SWITCH for t in trailing):
-            continue
+        machines = [t for t in trailing if t.raw not in _OWN_SWITCH]
+        if last >= 0 and not words[last].is_id and not thing(words[last]) and \
+                len(machines) == 1 and thing(machines[0]):
+            continue  # (one machine: "start aeration" is no "Aeration tank mixer")
         # before what is said, a word of an action or a state is no qualifier: "Closing coil
         # Valve 4", "Reverse starter conveyor 2"
         unsaid += [t.raw for t, h in zip(words[:last], heard[:last], strict=True)

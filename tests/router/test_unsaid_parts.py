@@ -51,6 +51,7 @@ def _plant(name: str) -> Router:
     ("Gate 3 motor", "close gate 3"),                    # the motor runs either way
     ("Valve 3 shutdown solenoid", "shut valve 3"),       # an on/off verb names no word by
     ("Valve 3 closer solenoid", "close valve 3"),        # its stem
+    ("Aeration tank mixer", "start aeration"),           # a function, then two machines
 ])
 async def test_a_part_or_action_not_said_is_asked_back(name: str, text: str) -> None:
     action = await routed_without_model(_plant(name), text)
