@@ -126,6 +126,8 @@ class Profiles:
         self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
         self.plant_words = frozenset(w for p in self.all for w in p.words)
         self.name_words = frozenset(w for p in self.all for w in p.names)
+        #: ("pump", "2"): the numbered things of the plant
+        self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
 

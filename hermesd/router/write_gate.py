@@ -48,7 +48,7 @@ from hermesd.router.normalize import (
     tokens,
     unit_symbol,
 )
-from hermesd.router.numbers import Number, exact, is_cjk
+from hermesd.router.numbers import Number, chinese, exact, is_cjk
 from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.rules import (
     StateConflict,
@@ -386,26 +386,12 @@ _ZH_OWN = tuple(sorted((
 
 #: what ends a Chinese thing's word and may be left off (阀门, 阀)
 _ZH_COMPLETIONS = ("门",)
-_ZH_NUMERALS = {c: i for i, c in enumerate("零一二三四五六七八九")}
-
-
-def _zh_number(said: str) -> int | None:
-    """一 to 九十九 (八, 十二, 三十): the number, else None."""
-    if all(c in _ZH_NUMERALS for c in said):
-        return int("".join(str(_ZH_NUMERALS[c]) for c in said)) if said else None
-    tens, _, ones = said.partition("十")
-    if not _ or not all(c in _ZH_NUMERALS for c in tens + ones) or len(tens) > 1 or \
-            len(ones) > 1:
-        return None
-    return (_ZH_NUMERALS[tens] if tens else 1) * 10 + (_ZH_NUMERALS[ones] if ones else 0)
-
-
 def _numbered_first(said: str) -> str:
     """A Chinese thing with its number as a gateway's names write it first: 8号卷扬机 of
     八号卷扬机, 卷扬机8, 卷扬机#8 and 卷扬机抱闸#1 (1号卷扬机抱闸)."""
     said = said.replace("#", "号")
-    said = re.sub(r"([零一二三四五六七八九十]+)号",
-                  lambda m: f"{n}号" if (n := _zh_number(m.group(1))) is not None
+    said = re.sub(r"([零〇一二两三四五六七八九十百]+)号",
+                  lambda m: f"{n}号" if isinstance(n := chinese(m.group(1)), int)
                   else m.group(0), said)
     m = re.fullmatch(r"(\D+?)号?(\d+)号?", said)
     return f"{m.group(2)}号{m.group(1)}" if m else said
@@ -521,7 +507,7 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
     first (a speed of 2 rpm). ("kiln one, sixty two and a half": a comma, then the value.)"""
     if point.kind != "bool" and profiles is not None:
         # "start pump 1, 2", "bring pump 1 2 online": the second a pump the plant has
-        pairs = {pair for p in profiles.all for pair in p.pairs}
+        pairs = profiles.pairs
         switched = any(t.raw in _SWITCH_WORDS - {"on", "off"} for t in toks)
         for i, t in enumerate(toks[2:], 2):
             if t.is_number and toks[i - 1].is_id and (toks[i - 2].text, t.text) in pairs \
