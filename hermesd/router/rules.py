@@ -327,7 +327,10 @@ class RuleRouter:
                            or to_value
                            or ((_switched(toks) or _on_off_action(toks, self.action_heads))
                                and not asked)
-                           or self._done_first(toks, question)) \
+                           or self._done_first(toks, question)
+                           # "zero out every kiln setpoint", "zero the counter": a verb
+                           or (first in ("zero", "nil") and len(toks) > 1
+                               and not toks[1].is_number and not toks[1].unit)) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
             and not (asked and _state_last(toks, named)) and row is None
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
@@ -740,7 +743,7 @@ class RuleRouter:
                 about = {t.text for t in content(a.toks)} & self.point_words[scored[0][1]]
                 named = self._named_ids(a.toks, self._value_places(a.toks))
                 writable = [(s, p) for s, p in writable if self._stands_in(p, about)
-                            and self.label_ids.get(p, set()) <= named]
+                            and self._numbers_said(p, named)]
             if writable:
                 scored = writable
             target = self.points[scored[0][1]] if scored else None
@@ -845,6 +848,12 @@ class RuleRouter:
         return not rest or not any(
             self.point_words[pid] & said and rest <= self.point_words[pid]
             for _, pid in a.scored)
+
+    def _numbers_said(self, point: str, named: AbstractSet[str]) -> bool:
+        """Whether every number of one of the point's numbered names is `named` ("Kiln firing
+        zone 2 temperature setpoint" of "firing zone 2", though its id says "z2")."""
+        numbered = [set(label.ids) for label in self.point_labels.get(point, ()) if label.ids]
+        return not numbered or any(ids <= named for ids in numbered)
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
@@ -1528,7 +1537,7 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
     first, and "de" before an action); `text`: the command as said (its Chinese)."""
     if point.kind != "bool":
         return None
-    words = [t.text for t in tokens(point.name)]  # (its name once, for both questions)
+    words = [t.text for t in tokens(unpaired(point.name))]  # (once, for both questions)
     name = set(words)
     if said & {"start", "run", "stop"} and "stop" in name and not name & {"start", "run"}:
         # "start the conveyor" of its "Conveyor stop button": on would press the stop, and
@@ -1621,6 +1630,25 @@ class ActionSense:
     part: tuple[str, ...] = ()
 
 
+#: a name ended by both of its switch's actions, the one of on first ("Pump 1 start/stop",
+#: "Valve 16 open/close", "Fan 3 on-off command", "5号泵启停"): the thing, switched both ways
+_PAIRED = re.compile(
+    r"(?:\s+(?:start|run|open|on)\s*[/\\&+-]?\s*(?:stop|close|off)"
+    r"(?:\s+(?:command|cmd|control|ctrl|request|req|signal|output|coil|bit))?"
+    r"|(?:启停|启/停|启动/停止|开/关|开/停|开启/关闭|打开/关闭)(?:控制|命令|指令|信号)?)\s*$",
+    re.IGNORECASE)
+
+
+def unpaired(label: str) -> str:
+    """A switch's name without the pair of actions it ends in ("Pump 1 start/stop" -> "Pump
+    1"): on starts it and off stops it as on/off of the thing does (not "stop/start", whose
+    on is not said)."""
+    found = _PAIRED.search(label)
+    if found is None or not label[:found.start()].strip():
+        return label
+    return label[:found.start()].rstrip(" -_/")
+
+
 def point_sense(point: Point) -> ActionSense | None:
     """The action a writable on/off point is named by after the thing it acts on, or None:
     the last word of its name (before signal words: "command", "coil"), when something is
@@ -1630,7 +1658,7 @@ def point_sense(point: Point) -> ActionSense | None:
     names' last two characters are the same action said in Chinese ("3号馈线隔离")."""
     if point.kind != "bool":
         return None
-    return _sense(point.name, tuple(point.names.values()))
+    return _sense(unpaired(point.name), tuple(unpaired(n) for n in point.names.values()))
 
 
 @functools.lru_cache(maxsize=4096)
@@ -1748,6 +1776,10 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
             # "Valve 8 close solenoid", "Gate 3 lowering motor", "Engine 14 kill switch": the
             # device does the action in its name, which only that action sets (atk13, atk14)
             return ActionSense(acts[-1], frozenset(), zh=zh, before=frozenset(texts[:k]))
+        if word in _ACTUATORS and k >= 1 and (
+                _concepts_of(texts[k - 1]) & _ACTUATED or (
+                    k >= 2 and ids[k - 1] and _concepts_of(texts[k - 2]) & _ACTUATED)):
+            return None  # "Valve 19 actuator", "CV-7 solenoid": the valve, switched
         if word in _OWN_POWER and k - 1 > (numbered[-1] if numbered else 0) and \
                 _strict_thing(texts[k - 1]) and not ids[k - 1]:
             # "Tank 2 agitator motor", "Boiler 1 ID fan VFD": the motor of a part is the part
@@ -1802,6 +1834,11 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
 #: what runs a machine, named after it: "Pump 3 motor", "Conveyor 2 drive" are the pump and
 #: the conveyor switched, not a part of them (atk12)
 _OWN_POWER = frozenset("motor drive starter contactor vfd inverter".split())
+#: what opens and closes a valve, damper or gate, named after it: "Valve 19 actuator", "CV-7
+#: solenoid" are the valve switched (a tank's solenoid is a part of the tank)
+_ACTUATORS = frozenset(("actuator", "solenoid"))
+_ACTUATED = frozenset(("thing.valve", "thing.damper", "thing.door", "thing.penstock"))
+_ACTUATORS_ZH = ("电动执行机构", "执行机构", "执行器", "电磁阀", "电动头")
 #: last words that name the whole of what is named before them ("Fogging system")
 _WHOLE = frozenset("system unit machine package skid plant equipment set station".split())
 #: ...in Chinese: a switch, a VFD, a motor, a starter, a contactor of the machine named before
@@ -1812,6 +1849,12 @@ def _own_power_zh(name: str) -> bool:
     """A Chinese name of one thing and what powers it ("1号泵开关", "3号风机变频器"): the
     thing switched (not "9号发动机急停开关", whose 急停 is another part)."""
     suffix = next((x for x in _OWN_POWER_ZH if name.endswith(x)), None)
+    actuator = next((x for x in _ACTUATORS_ZH if name.endswith(x)), None)
+    if actuator is not None:
+        # (3号阀执行器: the valve's; 1号罐电磁阀 is a part of the tank)
+        stem = re.sub(r"\d+号", "", name[:-len(actuator)])
+        return bool(stem) and all(_concepts_of(t.raw) & _ACTUATED for t in tokens(stem)
+                                  if not t.is_id)
     if suffix is None:
         return False
     stem = re.sub(r"\d+号", "", name[:-len(suffix)])

@@ -58,6 +58,7 @@ from hermesd.router.rules import (
     sense_unsaid,
     state_named,
     unit_after,
+    unpaired,
 )
 from hermesd.router.vocabulary import (
     OFF_WORDS,
@@ -261,6 +262,16 @@ _WHICH = frozenset(f"modifier.{m}" for m in """
 """.split())
 #: states that are what a switch does to its thing, said before the thing's name
 _ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
+#: machines switched on and off themselves, which name no other machine they are said before
+#: ("Feed pump boiler 1" is a pump)
+_ACTORS = frozenset(f"thing.{m}" for m in """
+    pump fan valve brake motor heater compressor damper mixer vfd soft_starter actuator spray
+    light alarm_device lock conveyor
+""".split())
+#: machines that move or make a medium: "start the cooling water" starts its pump, "turn on
+#: the hot water" its heater ("stop the compressed air" is no air dryer)
+_MOVERS = frozenset(f"thing.{m}" for m in
+                    "pump fan blower compressor conveyor heater boiler chiller".split())
 #: what signals an action rather than doing it ("Pump 22 start horn")
 _SIGNALS = frozenset(("thing.alarm_device", "thing.light"))
 #: what says a run of things numbered from one to another ("pumps 1 to 3")
@@ -341,6 +352,28 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
             s.kind == "action" or s.concept in _ACTING
             for s in profiles.lexicon.concepts(t.raw)))
 
+    def machine(t: Token, after: Token) -> bool:
+        """a word of a machine that is switched itself (a pump, a brake, a fan), not of a
+        place with the word after it ("pump station", "fan room")"""
+        if profiles is None:
+            return False
+        lexicon = profiles.lexicon
+        if lexicon.concepts(f"{t.raw} {after.raw}") - lexicon.concepts(t.raw) - \
+                lexicon.concepts(after.raw):
+            return False  # (a phrase of its own)
+        return bool(profiles.lexicon.broader(
+            s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing") & _ACTORS)
+
+    def moves(m: Token, w: Token) -> bool:
+        """whether machine `m` is what a function or medium `w` said switches: any machine of
+        a function ("aeration"); of a medium, only what moves it ("start the cooling water"
+        of its pump, not "stop the compressed air" of an "Compressed air dryer")"""
+        if profiles is None or not any(s.kind == "medium"
+                                       for s in profiles.lexicon.concepts(w.raw)):
+            return True
+        return bool(profiles.lexicon.broader(
+            s.concept for s in profiles.lexicon.concepts(m.raw) if s.kind == "thing") & _MOVERS)
+
     def which(t: Token) -> bool:
         """a word that only says which machine ("main" of "Mill 6 main motor")"""
         return profiles is not None and any(s.concept in _WHICH
@@ -353,7 +386,7 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
             {s.concept for s in profiles.lexicon.concepts(other.raw)})
 
     first: list[str] | None = None
-    for label in (point.name, *point.aliases):
+    for label in map(unpaired, (point.name, *point.aliases)):  # ("Pump 1 start/stop")
         own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
         meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
         # stands for no solenoid too)
@@ -361,7 +394,7 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
             meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
                          and t.text not in own for s in profiles.lexicon.concepts(t.raw))
         unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
-                               acting)
+                               acting, machine, moves)
         if not unsaid:
             return None
         first = first or unsaid
@@ -379,8 +412,8 @@ _ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", 
 #: end the word said ("搅拌" of 搅拌器)
 _ZH_OWN = tuple(sorted((
     "电机", "马达", "开关", "接触器", "启动器", "变频器", "驱动器", "驱动", "运行", "命令", "控制",
-    "电源", "继电器", "线圈", "输出", "使能", "启停", "电磁阀", "执行器", "系统", "机组", "门", "灯",
-    "器", "机"), key=len,
+    "电源", "继电器", "线圈", "输出", "使能", "启停", "电磁阀", "执行器", "执行机构", "电动", "系统",
+    "机组", "门", "灯", "器", "机"), key=len,
     reverse=True))
 
 
@@ -404,6 +437,7 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     name = point.names.get("zh") or (point.name if is_chinese(point.name) else None)
     if not name:
         return None
+    name = unpaired(name)  # (19号泵启/停)
     said = re.sub(r"[A-Za-z]+", "", _folded(text))  # ("stop 8号卷扬机")
     for filler in _ZH_FILLERS:
         said = said.replace(filler, "")
@@ -457,7 +491,10 @@ def _after_the_action(point: Point, action: str, profiles: Profiles | None) -> D
 def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[str], bool],
                   other: Callable[[Token], bool], kin: Callable[[Token, Token], bool],
                   thing: Callable[[Token], bool], which: Callable[[Token], bool],
-                  acting: Callable[[Token], bool]) -> list[str]:
+                  acting: Callable[[Token], bool],
+                  machine: Callable[[Token, Token], bool] = lambda t, after: False,
+                  moves: Callable[[Token, Token], bool] = lambda m, w: True,
+                  ) -> list[str]:
     """The words of a switch's name that say more than the command did (`_unsaid_part`).
     After what it does, the machine that does it may go unsaid ("start caustic dosing" of a
     "Caustic dosing pump", "close the ESD" of an "ESD valve"); after a thing or its number,
@@ -483,12 +520,20 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
         trailing = words[last + 1:]
         machines = [t for t in trailing if t.raw not in _OWN_SWITCH]
         if last >= 0 and not words[last].is_id and not thing(words[last]) and \
-                len(machines) == 1 and thing(machines[0]):
+                len(machines) == 1 and thing(machines[0]) and moves(machines[0], words[last]):
             continue  # (one machine: "start aeration" is no "Aeration tank mixer")
         # before what is said, a word of an action or a state is no qualifier: "Closing coil
         # Valve 4", "Reverse starter conveyor 2"
         unsaid += [t.raw for t, h in zip(words[:last], heard[:last], strict=True)
                    if not h and acting(t)]
+        # nor a machine before another machine said, in tag-list order: "Feed pump boiler 1"
+        # and "Brake Mill 1" of "stop boiler 1", "stop mill 1" (not "Boiler feed pump 1")
+        head = max((i for i in range(last + 1) if heard[i] and not words[i].is_id), default=-1)
+        if head > 0 and thing(words[head]):
+            unsaid += [t.raw for t, h, after in zip(words[:head], heard[:head],
+                                                     words[1:head + 1], strict=True)
+                       if not h and machine(t, after) and not kin(t, words[head])
+                       and t.raw not in unsaid and t.raw not in _OWN_SWITCH]
         for i, t in enumerate(trailing, last + 1):
             rest = words[i + 1:]
             if t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or \
@@ -533,7 +578,7 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
 _SWITCHGEAR = frozenset("""
     breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
     recloser acb mccb mcb vcb cb gcb elcb rcd rccb switchgear sectionaliser sectionalizer
-    coupler tie earthing grounding lbs rmu knife fuse switch
+    coupler tie earthing grounding lbs rmu knife fuse switch feeder feeders
 """.split())
 #: Chinese switchgear, and the verbs that say open or close of a valve, not of it
 _SWITCHGEAR_ZH = ("断路器", "刀闸", "隔离开关", "接触器", "开关柜", "空开", "接地开关", "负荷开关",
@@ -558,9 +603,13 @@ def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
             return None
     named = {t.raw for label in (point.name, *point.aliases)
              for t in content(tokens(label), label=True)}
-    if not named & _SWITCHGEAR or named & _OPEN_CLOSE:
+    # (what it is may be said only in its description: "Feeder 5", "11 kV feeder breaker")
+    described = {t.raw for t in content(tokens(point.description or ""), label=True)}
+    if not (named | described) & _SWITCHGEAR or named & _OPEN_CLOSE:
         return None
-    said = tuple(dict.fromkeys(t.raw for t in toks if t.raw in _OPEN_CLOSE))
+    # (not "shut off", "shut down": off of anything)
+    said = tuple(dict.fromkeys(t.raw for i, t in enumerate(toks) if t.raw in _OPEN_CLOSE and not (
+        t.raw == "shut" and any(n.raw in ("off", "down") for n in toks[i + 1:]))))
     return Doubt("switchgear", said) if said else None
 
 
@@ -979,6 +1028,8 @@ def _explained(text: str, toks: list[Token], point: Point,
     if formula is not None:
         return Doubt("other_thing", (formula.upper(),))  # "l1" of "Feeder 1 L3 current limit"
     found = terms(text, toks, profiles)
+    if not found and _by_tag(toks, point):
+        return None  # "stop P-101" of a switch named "P-101": its tag, said whole
     if not found:
         # no word says which point is meant ("far 1", "2 back", "1 at"): whatever proposed
         # this one guessed it
@@ -1024,6 +1075,18 @@ def _explained(text: str, toks: list[Token], point: Point,
                        if t.number is None and t.text not in own.texts
                        and any(s.concept == _MEASURED for s in senses)]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
+
+
+def _by_tag(toks: list[Token], point: Point) -> bool:
+    """Whether the command names the point by a tag that is the whole of one of its names
+    ("P-101", "XV 12"), and says nothing but that and on/off."""
+    said = [t for t in toks if t.raw not in _SWITCH_WORDS | MANNER]
+    for label in map(unpaired, (point.name, *point.aliases)):
+        own = tokens(label)
+        if own and any(t.is_id for t in own) and len(own) <= 3 and \
+                [(t.raw, t.text) for t in said] == [(t.raw, t.text) for t in own]:
+            return True
+    return False
 
 
 _MEASURED = "role.measured"

@@ -52,6 +52,15 @@ def _plant(name: str) -> Router:
     ("Valve 3 shutdown solenoid", "shut valve 3"),       # an on/off verb names no word by
     ("Valve 3 closer solenoid", "close valve 3"),        # its stem
     ("Aeration tank mixer", "start aeration"),           # a function, then two machines
+    # atk16/atk17: a machine before the machine said, in tag-list order without a separator
+    ("Feed pump boiler 1", "stop boiler 1"),
+    ("Brake Mill 1", "stop mill 1"),
+    ("Compressed air dryer", "stop the compressed air"),  # a medium said of what treats it
+    ("Boiler 1 feed pump start/stop", "stop boiler 1"),  # a paired name is its thing's
+    ("Conveyor 4 stop/start", "start conveyor 4"),       # (on first only)
+    ("Tank 2 solenoid", "open tank 2"),                  # a tank's solenoid is a part
+    ("1号罐电磁阀", "打开1号罐"),
+    ("Valve 5 actuator reset", "open valve 5"),
 ])
 async def test_a_part_or_action_not_said_is_asked_back(name: str, text: str) -> None:
     action = await routed_without_model(_plant(name), text)
@@ -79,6 +88,28 @@ async def test_a_part_or_action_not_said_is_asked_back(name: str, text: str) -> 
     ("Conveyor 3 hold", "hold conveyor 3", True),
     ("13号泵电机启动", "启动13号泵", True),
     ("Gate 3 motor", "start gate 3 motor", True),
+    # atk16 over-blocking: a name ended by both its actions is its thing, switched both ways
+    ("Pump 1 start/stop", "start pump 1", True),
+    ("Pump 1 Start Stop", "stop pump 1", False),
+    ("Valve 16 open/close", "close valve 16", False),
+    ("Pump 12 motor on/off", "start pump 12", True),
+    ("Mixer 17 start/stop command", "start mixer 17", True),
+    ("P-101 Start/Stop CMD", "stop P-101", False),
+    ("P-101", "start P-101", True),                     # a switch named by its tag alone
+    ("5号泵启停", "启动5号泵", True),
+    ("19号泵启/停", "停止19号泵", False),
+    ("12号风机启停控制", "启动12号风机", True),
+    # ...and what opens a valve is the valve
+    ("Valve 19 actuator", "open valve 19", True),
+    ("CV-7 solenoid", "close CV-7", False),
+    ("3号阀执行器", "打开3号阀", True),
+    ("11号阀电动执行机构", "关闭11号阀", False),
+    # a machine before the one said is only a qualifier in the usual order
+    ("Boiler feed pump 2", "start pump 2", True),
+    ("Conveyor belt 4", "start belt 4", True),
+    ("Pump station 5 inlet valve", "open valve 5", True),   # (a place, not a pump)
+    ("Cooling water pump", "start the cooling water", True),  # a medium, what moves it
+    ("Hot water heater", "turn on the hot water", True),
 ])
 async def test_the_switch_of_the_thing_said_is_written(name: str, text: str, value: Any) -> None:
     action = await routed_without_model(_plant(name), text)
@@ -92,6 +123,10 @@ SWITCHGEAR = exec_plant("switchgear", {
     "k6": {"name": "Contactor 6", "type": "bool", "writable": True},
     "br5c": {"name": "Breaker 5 close", "type": "bool", "writable": True},
     "p2": {"name": "Pump 2", "type": "bool", "writable": True},
+    # what it is said only in a description, or by a feeder's name (atk16)
+    "f5": {"name": "Feeder 5", "type": "bool", "writable": True},
+    "q7": {"name": "Q7", "type": "bool", "writable": True,
+           "description": "11 kV incomer circuit breaker"},
     "p1s": {"name": "Pump 1 speed", "type": "float", "unit": "rpm", "writable": True,
             "min": 0, "max": 1500},
     "p2s": {"name": "Pump 2 speed", "type": "float", "unit": "rpm", "writable": True,
@@ -102,7 +137,8 @@ SWITCHGEAR = exec_plant("switchgear", {
 @pytest.mark.parametrize("text", [
     "open LBS 3", "打开4号断路器", "open breaker 4", "close breaker 4", "open contactor 6",
     "start pump 1 2", "turn on pump 1 2", "start pump 1 & 2", "start pump 1, 2",
-    "start pump 1 to 2", "bring pump 1 2 online"])
+    "start pump 1 to 2", "bring pump 1 2 online", "open feeder 5", "close feeder 5",
+    "open Q7"])
 async def test_switchgear_opened_and_a_second_pump_write_nothing(text: str) -> None:
     """Opening switchgear switches it off: open/close of it is asked back. "start pump 1 2"
     had written 2 rpm to pump 1."""
@@ -113,6 +149,7 @@ async def test_switchgear_opened_and_a_second_pump_write_nothing(text: str) -> N
 @pytest.mark.parametrize(("text", "point", "value"), [
     ("switch LBS 3 off", "lbs3", False), ("合闸4号断路器", "zh4", True),
     ("switch breaker 4 off", "br4", False), ("close breaker 5", "br5c", True),
+    ("switch off feeder 5", "f5", False),
     ("断开2号泵", "p2", False), ("2号泵断开", "p2", False),   # (断开 was read by its 开)
     ("pump 1 1450 rpm", "p1s", 1450), ("set pump 1 to 900 rpm", "p1s", 900)])
 async def test_switchgear_said_on_or_off_is_written(text: str, point: str, value: Any) -> None:
