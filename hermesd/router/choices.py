@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text
 from hermesd.router.normalize import Token, content, tokens
+from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, RUN_WORDS
 from hermesd.value_maps import spellings
 
 
@@ -49,7 +50,33 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "") -> set[st
         if not within or any(t.text in needed and i not in within and i not in naming
                              for i, t in enumerate(said)):
             out.add(choice)
-    return out or (_named_in_meaning(point, text) if text else out)
+    return out or _named_in_form(point, heard) or (
+        _named_in_meaning(point, text) if text else out)
+
+
+def _named_in_form(point: Point, heard: set[str]) -> set[str]:
+    """The one one-word choice said in another form of its word ("hold" of "holding",
+    "vent" of "venting", "ripened" of "ripen"); none if two are. (Not an on/off word: "stop
+    the kiln" is no "stopped".)"""
+    heard = heard - ON_WORDS - OFF_WORDS - RUN_WORDS
+    found = set()
+    for choice, spelled in spellings(point):
+        words = content(tokens(spelled))
+        if len(words) == 1 and heard & _forms(words[0].text):
+            found.add(choice)
+    return found if len(found) == 1 else set()
+
+
+def _forms(word: str) -> set[str]:
+    """A verb's word and its -ing and -ed forms, either way round ("hold", "holding")."""
+    if not word.isalpha() or len(word) < 3:
+        return set()
+    for end in ("ing", "ed"):
+        root = word[:-len(end)]
+        if word.endswith(end) and len(root) >= 3:
+            return {root, root + "e"} | ({root[:-1]} if root[-1] == root[-2] else set())
+    stem = word[:-1] if word.endswith("e") else word
+    return {f"{form}{end}" for form in (stem, word + word[-1]) for end in ("ing", "ed")}
 
 
 def _named_in_meaning(point: Point, text: str) -> set[str]:

@@ -294,6 +294,12 @@ class Semantic:
                 # least is 20), is no rival of its run switch
                 full = [f for f in full if not by_id[f.point].point.writable
                         or self.rules.values(a, by_id[f.point].point)]
+                # "switch the kiln to hold": a choice said that a writable point takes; a
+                # read-only point of the same thing takes no choice, and is no rival
+                chose = [f for f in full if by_id[f.point].point.writable and any(
+                    isinstance(v, str) for v in self.rules.values(a, by_id[f.point].point))]
+                if chose:
+                    full = [f for f in full if f in chose or by_id[f.point].point.writable]
         if not writes and any("quantity" in t.kinds or t.unit for t in terms):
             # "kettle wall temp": a value is asked, which the "Kettle wall temperature high"
             # alarm (on or off, every word of it said but "high") does not give

@@ -111,7 +111,7 @@ ZH_WORDS: dict[str, str] = {
     "忽略": "ignore", "指令": "instructions", "规则": "rules", "播放": "play", "音乐": "music",
     # question words and particles
     "是多少": "what", "多少": "what", "有多高": "what", "多高": "what", "有多深": "what",
-    "多深": "what", "多低": "what", "几": "what", "什么": "what", "怎么样": "how",
+    "多深": "what", "多低": "what", "多大": "what", "几": "what", "什么": "what", "怎么样": "how",
     "如何": "how", "吗": "?yn", "是否": "?yn", "有没有": "?yn", "是不是": "?yn",
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
