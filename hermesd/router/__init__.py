@@ -102,6 +102,10 @@ class Router:
         return rules
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
+        from hermesd.router.concepts import simplified
+
+        # traditional Chinese is read as simplified, by every stage (啟動1號泵: 启动1号泵)
+        text = simplified(text)
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

@@ -123,7 +123,7 @@ class _Index:
 class Lexicon:
     """The loaded, validated lexicon. Immutable; its queries are pure."""
 
-    __slots__ = ("_fold", "_index", "_longest", "_narrower", "_numbered", "concepts")
+    __slots__ = ("_fold", "_index", "_longest", "_narrower", "_numbered", "_simplify", "concepts")
 
     def __init__(self, concepts: Mapping[str, Concept], index: _Index,
                  fold: Mapping[str, str]) -> None:
@@ -131,6 +131,7 @@ class Lexicon:
         self._numbered = tuple(concepts.values())
         self._index = index
         self._fold = fold
+        self._simplify = str.maketrans(dict(fold))
         # the first word of each key of several words -> the most words of a key it starts;
         # the string of a one-word key is reused for its word
         one_word = {key: key for key in index.keys if len(_TOKEN.findall(key)) == 1}
@@ -151,6 +152,11 @@ class Lexicon:
     def concept(self, ident: str) -> Concept:
         """The concept with this id; KeyError if there is none."""
         return self.concepts[ident]
+
+    def simplified(self, text: str) -> str:
+        """`text` with its traditional Chinese characters written simplified (啟動1號泵 ->
+        启动1号泵)."""
+        return text.translate(self._simplify)
 
     def concepts_of_text(self, text: str) -> list[Match]:
         """The concepts `text` names, left to right, each at its longest surface form.
@@ -379,6 +385,11 @@ def load(directory: Traversable | None = None) -> Lexicon:
 def lexicon() -> Lexicon:
     """The shipped lexicon, loaded and validated on first use."""
     return load()
+
+
+def simplified(text: str) -> str:
+    """`text` in simplified Chinese characters (see `Lexicon.simplified`)."""
+    return lexicon().simplified(text) if not text.isascii() else text
 
 
 def concepts_of_text(text: str) -> list[Match]:

@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from decimal import Decimal
 
-from hermesd.router.concepts import lexicon, singular
+from hermesd.router.concepts import lexicon, simplified, singular
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
     CASED_UNITS,
@@ -153,8 +153,8 @@ def question_mark(c: str) -> bool:
 
 
 def tokens(text: str) -> list[Token]:
-    """The canonical tokens of a command or a label."""
-    text = unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text))
+    """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
+    text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", text))
     text, units = _units(text)
     found = literals(text)

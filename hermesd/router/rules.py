@@ -28,6 +28,7 @@ from hermesd.replies import (
     value_question,
 )
 from hermesd.router.choices import named_choices
+from hermesd.router.concepts import simplified
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -552,6 +553,9 @@ class RuleRouter:
                     label.toks and label.toks[0].text == first.text
                     for label in self.point_labels.get(point, ())):
             return False  # (the name said as it opens: "make-up water valve")
+        if first.text not in self.profiles.by_id[point].names:
+            return True  # "gas room 1" of a "Room 1 Ethylene Inject" (id room1_gas_inject):
+            # a word of its id alone opens the command, as its verb as likely as its thing
         return not any(s.kind in ("thing", "location", "medium", "quantity", "state", "role",
                                   "modifier")
                        for s in self.profiles.lexicon.concepts(first.raw))
@@ -1658,7 +1662,8 @@ def point_sense(point: Point) -> ActionSense | None:
     names' last two characters are the same action said in Chinese ("3号馈线隔离")."""
     if point.kind != "bool":
         return None
-    return _sense(unpaired(point.name), tuple(unpaired(n) for n in point.names.values()))
+    return _sense(simplified(unpaired(point.name)),
+                  tuple(simplified(unpaired(n)) for n in point.names.values()))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -37,7 +37,7 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
-from hermesd.router.concepts import lexicon
+from hermesd.router.concepts import lexicon, simplified
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
 from hermesd.router.normalize import (
     Token,
@@ -241,6 +241,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     folded = nfkc.casefold()
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
             or _reported(toks, folded) or _english_words(toks, own, point)
+            or _by_an_amount(toks, folded)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
@@ -268,20 +269,90 @@ _ACTORS = frozenset(f"thing.{m}" for m in """
     pump fan valve brake motor heater compressor damper mixer vfd soft_starter actuator spray
     light alarm_device lock conveyor
 """.split())
-#: machines that move or make a medium: "start the cooling water" starts its pump, "turn on
-#: the hot water" its heater ("stop the compressed air" is no air dryer)
-_MOVERS = frozenset(f"thing.{m}" for m in
-                    "pump fan blower compressor conveyor heater boiler chiller".split())
+#: machines that move a medium: "start the cooling water" starts its pump ("stop the
+#: compressed air" is no air dryer, "turn on lube oil" no lube oil heater)
+_MOVERS = frozenset(f"thing.{m}" for m in "pump fan blower compressor conveyor".split())
+#: words of a name that say which of a thing's machines by where it is
+_SIDES = frozenset("left right".split())
 #: what signals an action rather than doing it ("Pump 22 start horn")
 _SIGNALS = frozenset(("thing.alarm_device", "thing.light"))
 #: what says a run of things numbered from one to another ("pumps 1 to 3")
 _THROUGH = frozenset(("to", "through", "thru", "till", "until"))
 #: what drives a thing that opens and closes, either way
-_MOTORS = frozenset("motor motors drive drives".split())
+_MOTORS = frozenset("motor motors drive drives starter vfd vsd inverter".split())
+#: ...in Chinese, after a door, gate or valve (8号门电机: 关闭8号门 stops its motor)
+_MOTORS_ZH = ("电机", "马达", "驱动", "变频器", "启动器")
+_OPENED_ZH = ("门", "阀", "闸")
+#: words of a valve whose solenoid is energised to close it, or that opens unpowered
+#: ("Valve 3 normally open solenoid", "NO valve 3", "Valve 3 fail open solenoid")
+_INVERTED = frozenset("normally fail failsafe no nc".split())
 #: what may follow the state a switch is named by ("Valve 8 open command")
 _ASKING = frozenset(("command", "cmd", "request", "req"))
 #: what parts a name in a tag list ("Close solenoid - Valve 8", "Brake, Hoist 9")
 _NAME_BREAK = re.compile(r"\s[-\u2013\u2014]\s|[,;:/()\[\]|]")
+
+
+#: Chinese words of a change in a direction, which a number after says by how much: 转速快100
+#: (100 faster), 温度设定热10度
+_ZH_DIRECTION = "快慢热冷"
+
+
+def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
+    """A number said as a change: "knock pump 1 back 100 rpm" (not "back to 100"), 快100."""
+    for i, t in enumerate(toks[:-1]):
+        if t.raw == "back" and toks[i + 1].number is not None:
+            return Doubt("relative", (f"{t.raw} {toks[i + 1].raw}",))
+    digits = "\\d零〇一二两三四五六七八九十百"
+    found = re.search(rf"[{_ZH_DIRECTION}](?=[{digits}]+(?![{digits}号#]))", folded)
+    if found and not re.search(r"[到至为成]\s*$", folded[:found.start()]):
+        return Doubt("relative", (folded[found.start():found.end() + 3],))
+    return None
+
+
+def _inverted(point: Point) -> tuple[str, ...]:
+    """The words that say a valve opens unpowered ("normally open", "fail open", "NO valve
+    3"): its solenoid's on is no open."""
+    for label in (point.name, *point.aliases):
+        words = [t.raw for t in tokens(label)]
+        valve = any(w in _FLOW or w == "solenoid" for w in words)
+        for i, w in enumerate(words):
+            if w in ("normally", "fail", "failsafe") and i + 1 < len(words) and \
+                    words[i + 1] in _OPEN_CLOSE | {"safe"} and valve:
+                return (w, words[i + 1])
+            if w in ("no", "nc") and valve and re.search(rf"\b{w}\b", label, re.IGNORECASE) and \
+                    label.strip()[:2].isupper():
+                return (w,)
+    return ()
+
+
+def _lettered_unsaid(text: str, point: Point) -> Doubt | None:
+    """The letter of a switch's number ("Pump 1A", one of 1A and 1B) that the command does
+    not say."""
+    said = _folded(text).replace(" ", "")
+    for label in (point.name, *point.aliases):
+        found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", label)
+        if found is None or re.search(rf"{found.group(1)}{found.group(2)}(?![a-z])", said,
+                                      re.IGNORECASE):
+            return None
+    found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", point.name)
+    return Doubt("part", (found.group(0),)) if found else None
+
+
+#: the times a rate is per, as written after its "/"
+_PER = {"s": "s", "sec": "s", "second": "s", "min": "min", "minute": "min", "h": "h", "hr": "h",
+        "hour": "h", "d": "d", "day": "d"}
+
+
+def _per(unit: str) -> str | None:
+    """The time a rate is per ("h" of "t/h", "min" of "kg/min"), None if no known one."""
+    tail = unit.rsplit("/", 1)[-1].strip().casefold().removesuffix("s") if "/" in unit else ""
+    return _PER.get(tail) or _PER.get(tail + "s")
+
+
+def _english_said(toks: list[Token]) -> bool:
+    """Whether a command says an English word (of two letters or more)."""
+    return any(not t.zh and t.raw.isascii() and t.raw.isalpha() and len(t.raw) > 1
+               for t in toks)
 
 
 def _unsaid_part(text: str, toks: list[Token], point: Point,
@@ -298,6 +369,12 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
     named by what it does is the rules' to hear (`state_named`)."""
     if point.kind != "bool":
         return None
+    inverted = _inverted(point)
+    if inverted and not {t.text[:8] for t in toks} & {"energise", "energize", "deenergi"} and \
+            not set(inverted) <= {t.raw for t in toks}:  # ("set damper 2 to fail open")
+        # on or off of a valve that opens unpowered ("Valve 3 normally open solenoid"): on
+        # may close it; only "energise" says which
+        return Doubt("sense", inverted)
     sense = point_sense(point)
     if sense is not None and not sense.thing:
         # named by what it does, which the rules hear (`state_named`); but what follows that
@@ -305,15 +382,16 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
         return None if is_chinese(text) else _after_the_action(point, sense.word, profiles)
     if is_chinese(text):
         zh = _unsaid_part_zh(text, point)
-        if zh is not None or point.names.get("zh") or is_chinese(point.name) or not any(
-                not t.zh and t.raw.isascii() and t.raw.isalpha() and len(t.raw) > 1
-                for t in toks):
+        if zh is None and not is_chinese(point.name):
+            zh = _lettered_unsaid(text, point)  # (启动1号泵 of a "Pump 1A")
+        if zh is not None or not _english_said(toks) or is_chinese(point.name):
             return zh
-        # (an English-named switch said of with a Chinese word in it, "open valve 3 谢谢",
-        # "启动 hoist 9": its English name is held to the words as any English command's)
+        # (a switch said of in English with a Chinese word in it, "open valve 3 谢谢",
+        # "启动 hoist 9": its English name is held to the words as any English command's,
+        # whether or not it has a Chinese name too — atk16, atk17)
     heard = {t.text for t in toks} | {t.raw for t in toks}
     named = {t.raw for label in (point.name, *point.aliases) for t in tokens(label)}
-    if heard & _OPEN_CLOSE and named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
+    if _opened(toks) and named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
         # "close gate 3" of a "Gate 3 motor": off stops the motor, it closes nothing
         return Doubt("part", tuple(sorted(named & _MOTORS)))
     meant: set[str] = set()  # what the words the name does not say itself mean
@@ -338,6 +416,14 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
 
     owners = {s.concept for i, t in enumerate(toks[1:], 1) if t.is_id and profiles is not None
               for s in profiles.lexicon.concepts(toks[i - 1].raw) if s.kind == "thing"}
+    # "steam 2": a number after a word the lexicon knows as no thing (a medium) numbers none
+    unowned = profiles is not None and not owners and any(
+        t.is_id and (senses := profiles.lexicon.concepts(toks[i - 1].raw)) and
+        not any(s.kind == "thing" for s in senses) for i, t in enumerate(toks[1:], 1))
+    if profiles is not None:  # "the first boiler", "the 2nd boiler": the thing after it
+        owners |= {s.concept for i, t in enumerate(toks[:-1]) if t.is_id and not (
+            i > 0 and any(x.kind == "thing" for x in profiles.lexicon.concepts(toks[i - 1].raw)))
+                   for s in profiles.lexicon.concepts(toks[i + 1].raw) if s.kind == "thing"}
 
     def other(t: Token) -> bool:
         """a machine's word other than the one the command numbered"""
@@ -394,7 +480,7 @@ def _unsaid_part(text: str, toks: list[Token], point: Point,
             meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
                          and t.text not in own for s in profiles.lexicon.concepts(t.raw))
         unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
-                               acting, machine, moves)
+                               acting, machine, moves, not unowned)
         if not unsaid:
             return None
         first = first or unsaid
@@ -430,6 +516,28 @@ def _numbered_first(said: str) -> str:
     return f"{m.group(2)}号{m.group(1)}" if m else said
 
 
+def _said_start(text: str, name: str) -> str | None:
+    """The longest start of a Chinese name (numbered first) that the command says, numbered
+    as the name is ("8号卷扬机" of 8号卷扬机抱闸 in "8号卷扬机停机", "#8卷扬机", "第8台卷扬机")."""
+    text = re.sub(r"#\s*(\d+)", r"\1号", text)
+    text = re.sub(r"第([\d零〇一二两三四五六七八九十百]+)[台个座号]?", r"\1号", text)
+    text = re.sub(r"([零〇一二两三四五六七八九十百]+)(?=号)",
+                  lambda m: str(n) if isinstance(n := chinese(m.group(1)), int) else m.group(0),
+                  text)
+    numbered = re.search(r"\d", name) is not None
+    for end in range(len(name), 1, -1):
+        start = name[:end]
+        if (not numbered or re.search(r"\d", start)) and start in text and \
+                not start[-1].isdigit() and start[-1] != "号":
+            after = text[text.index(start) + len(start):]
+            for verb in _ZH_ON_OFF:
+                after = after.replace(verb, "")
+            if any(is_cjk(c) and c in name[end:] for c in after):
+                return None  # (洗果泵 of 洗果机循环泵: the rest said shorter, the rules' to judge)
+            return start
+    return None
+
+
 def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     """`_unsaid_part` of a Chinese command: the thing said (the command without its verb)
     and what the switch's Chinese name says after it, other than its own switch: 停止1号锅炉 of
@@ -437,8 +545,8 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     name = point.names.get("zh") or (point.name if is_chinese(point.name) else None)
     if not name:
         return None
-    name = unpaired(name)  # (19号泵启/停)
-    said = re.sub(r"[A-Za-z]+", "", _folded(text))  # ("stop 8号卷扬机")
+    name = simplified(unpaired(name))  # (19号泵启/停; 8號捲揚機抱閘)
+    said = re.sub(r"[A-Za-z]+", "", simplified(_folded(text)))  # ("stop 8号卷扬机")
     for filler in _ZH_FILLERS:
         said = said.replace(filler, "")
     for verb in _ZH_ON_OFF:
@@ -452,8 +560,15 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     if said not in name and said.endswith(_ZH_COMPLETIONS):
         said = said[:-1]  # 3号阀门 of 3号阀...
     if len(said) < 2 or said not in name:
+        # words around the thing that are neither verbs nor fillers the lists know (停机,
+        # 停用, 谢谢, "#3"): the longest start of the name said, with its number (atk17)
+        said = _said_start(simplified(_folded(text)), name) or ""
+    if len(said) < 2 or said not in name:
         return None  # (the thing said otherwise: the rules' and the model's to judge)
     rest = name[name.index(said) + len(said):]
+    opening = any(v in simplified(text) for v in _VALVE_VERBS_ZH)
+    if opening and rest.startswith(_MOTORS_ZH) and said.endswith(_OPENED_ZH):
+        return Doubt("part", (rest,))  # 关闭8号门 of 8号门电机: off stops it, closes nothing
     while rest:
         # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
         own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \
@@ -494,20 +609,30 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
                   acting: Callable[[Token], bool],
                   machine: Callable[[Token, Token], bool] = lambda t, after: False,
                   moves: Callable[[Token, Token], bool] = lambda m, w: True,
-                  ) -> list[str]:
+                  numbered: bool = True) -> list[str]:
     """The words of a switch's name that say more than the command did (`_unsaid_part`).
     After what it does, the machine that does it may go unsaid ("start caustic dosing" of a
     "Caustic dosing pump", "close the ESD" of an "ESD valve"); after a thing or its number,
     no other thing may ("Tank 2 heater", "Boiler pump")."""
     unsaid: list[str] = []
     for segment in _NAME_BREAK.split(label):
-        words = content(tokens(segment), label=True)
+        every = tokens(segment)
+        kept = {id(t) for t in content(every, label=True)}
+        # (a side is no stop word here: "Crane 1 right motor" is one of two; nor the letter
+        # of "Pump 1A", one of 1A and 1B)
+        lettered = {id(t) for i, t in enumerate(every[1:], 1) if every[i - 1].is_id and
+                    len(t.raw) == 1 and t.raw.isalpha() and
+                    re.search(rf"\d{t.raw}(?![a-z])", segment, re.IGNORECASE)}
+        words = [t for t in every if id(t) in kept | lettered or t.raw in _SIDES]
         # (a switch's own word says nothing of which: "start" is no "starter" said)
         heard = [said(t) and t.raw not in _OWN_SWITCH for t in words]
         for i, t in enumerate(words):
             # a number numbers the word before it: "boiler 1" said is no "Boiler feed pump 1"
-            # (the 1 is the pump's), nor "hoist 9" a "Hoist brake 9"
-            if heard[i] and t.is_id and i > 0 and not heard[i - 1] and other(words[i - 1]):
+            # (the 1 is the pump's), nor "hoist 9" a "Hoist brake 9", nor "steam 2" a "Steam
+            # drain valve 2" (a medium numbered, no thing)
+            if heard[i] and t.is_id and i > 0 and not heard[i - 1] and (
+                    other(words[i - 1]) or (not numbered and len(words[i - 1].raw) > 1
+                                            and not words[i - 1].is_id)):
                 heard[i] = False
         for i in range(len(words) - 1):  # "paddlewheel" of "Paddle wheel aerator"
             if spoken(words[i].raw + words[i + 1].raw):
@@ -561,29 +686,42 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
             if switched and i > 2 and t.is_number and toks[i - 1].raw in _THROUGH and \
                     toks[i - 2].is_id and (toks[i - 3].text, t.text) in pairs:
                 return Doubt("several", (toks[i - 2].raw, t.raw))  # "start pump 1 to 2"
-    if point.kind == "bool" or not any(t.raw in _SWITCH_WORDS - {"on", "off"} or (
-            t.raw in ("on", "off") and i > 0 and toks[i - 1].raw in ("turn", "switch"))
+    if point.kind == "bool" or not any(
+            t.raw in _SWITCH_WORDS - {"on", "off"} or t.text in _SWITCH_WORDS - {"on", "off"}
+            or t.raw in _BRINGING or (t.raw in ("on", "off") and (
+                (i > 0 and toks[i - 1].raw in ("turn", "switch", "kick")) or i == len(toks) - 1))
             for i, t in enumerate(toks)):
         return None  # ("HP pump 1 1450", "cure time on press 3 forty minutes": no on/off
         # said, a value of the thing)
     for i, t in enumerate(toks[2:], 2):
         before = toks[i - 1]
+        # ("open valve 1, 2": after a comma too, when an on/off is said and no unit)
         if t.is_number and before.is_number and before.is_id and not toks[i - 2].is_number \
-                and not t.after_break and not unit_after(toks, i):
+                and not unit_after(toks, i):
             return Doubt("several", (before.raw, t.raw))
     return None
+
+
+#: verbs that switch a thing on or off without an on/off word ("energise pump 1", "bring pump
+#: 1 online")
+_BRINGING = frozenset("energise energize deenergise deenergize online offline kick".split())
 
 
 #: what opens and closes a circuit: "open" switches it off
 _SWITCHGEAR = frozenset("""
     breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
     recloser acb mccb mcb vcb cb gcb elcb rcd rccb switchgear sectionaliser sectionalizer
-    coupler tie earthing grounding lbs rmu knife fuse switch feeder feeders
+    coupler tie earthing grounding lbs rmu knife fuse switch feeder feeders bkr ckt qf qs ds
+    ocb mpcb rcbo interrupter bus ats
 """.split())
+#: what opens and closes a flow: a "Knife gate valve", "Tie valve 2" is no switchgear
+_FLOW = frozenset("valve valves damper dampers gate gates penstock sluice".split())
 #: Chinese switchgear, and the verbs that say open or close of a valve, not of it
 _SWITCHGEAR_ZH = ("断路器", "刀闸", "隔离开关", "接触器", "开关柜", "空开", "接地开关", "负荷开关",
-                  "母联")
-_VALVE_VERBS_ZH = ("打开", "开启", "关闭", "关上", "关掉")
+                  "母联", "空气开关", "馈线开关", "熔断器")
+_VALVE_VERBS_ZH = ("打开", "开启", "关闭", "关上", "关掉", "开", "关")
+#: what says a circuit's state whatever it is: no doubt of open or close
+_BREAKER_VERBS_ZH = ("合闸", "分闸", "断开", "闭合", "合上")
 _OPEN_CLOSE = frozenset("open opened opening close closed closing shut".split())
 
 
@@ -594,23 +732,33 @@ def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
     if point.kind != "bool":
         return None
     if is_chinese(text):
-        zh_name = point.names.get("zh") or point.name
-        verbs = [v for v in _VALVE_VERBS_ZH if v in text]
-        if verbs and any(w in zh_name for w in _SWITCHGEAR_ZH) and \
-                not any(v in zh_name for v in ("合闸", "分闸", "断开", "闭合")):
+        zh_name = simplified(point.names.get("zh") or point.name)
+        said = simplified(text)
+        # the switchgear said (关闭1号泵 of a 1号泵接触器 stops the pump), then 打开, 开, or
+        # "open" said of it ("open 4号断路器"); its words are no verbs (开关)
+        gear = [w for w in _SWITCHGEAR_ZH if w in zh_name and w in said]
+        for w in (*_SWITCHGEAR_ZH, "开关"):
+            said = said.replace(w, " ")
+        verbs = [v for v in _VALVE_VERBS_ZH if v in said] + \
+            [t.raw for t in toks if t.raw in _OPEN_CLOSE]
+        if verbs and gear and not any(v in zh_name or v in said for v in _BREAKER_VERBS_ZH):
             return Doubt("switchgear", (verbs[0],))
-        if point.names.get("zh") or is_chinese(point.name):
-            return None
+        if not _english_said(toks) or is_chinese(point.name):
+            return None  # (said in Chinese of its Chinese name: judged above)
     named = {t.raw for label in (point.name, *point.aliases)
              for t in content(tokens(label), label=True)}
     # (what it is may be said only in its description: "Feeder 5", "11 kV feeder breaker")
     described = {t.raw for t in content(tokens(point.description or ""), label=True)}
-    if not (named | described) & _SWITCHGEAR or named & _OPEN_CLOSE:
+    if not (named | described) & _SWITCHGEAR or named & (_OPEN_CLOSE | _FLOW):
         return None
-    # (not "shut off", "shut down": off of anything)
-    said = tuple(dict.fromkeys(t.raw for i, t in enumerate(toks) if t.raw in _OPEN_CLOSE and not (
+    opened = _opened(toks)
+    return Doubt("switchgear", opened) if opened else None
+
+
+def _opened(toks: list[Token]) -> tuple[str, ...]:
+    """The words of opening or closing said (not "shut off", "shut down": off of anything)."""
+    return tuple(dict.fromkeys(t.raw for i, t in enumerate(toks) if t.raw in _OPEN_CLOSE and not (
         t.raw == "shut" and any(n.raw in ("off", "down") for n in toks[i + 1:]))))
-    return Doubt("switchgear", said) if said else None
 
 
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
@@ -1125,6 +1273,8 @@ class _Own:
     #: the words of its names and aliases as written, not of its id or device: "sec" of
     #: "sec_pump1" names "Secondary pump 1", but "in a sec" still says when
     named: frozenset[str] = frozenset()
+    #: a name of it is written number first ("#1 Boiler ID fan", "1#泵")
+    numbered_first: bool = False
 
     @staticmethod
     def of(point: Point) -> _Own:
@@ -1160,9 +1310,11 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
         said = [t for t in tokens(label) if t.number is None]
         if len(said) > 1 and said[-1].text not in {t.text for t in said[:-1]}:
             acts.add(said[-1].text)
+    first = any((toks := tokens(label)) and toks[0].number is not None
+                for label in (name, *aliases))
     return _Own(frozenset(texts), frozenset(raws), frozenset(numbers), frozenset(id_words),
                 zh_names, tuple(unicodedata.normalize("NFKC", x).casefold() for x in labels),
-                tuple(counts.items()), frozenset(acts), frozenset(named))
+                tuple(counts.items()), frozenset(acts), frozenset(named), first)
 
 
 _NOBODY = _Own(frozenset(), frozenset(), frozenset(), frozenset(), (), ())
@@ -1488,6 +1640,12 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                                 text, re.IGNORECASE):
             if unit_symbol(said.group(1)) != mine:
                 return Doubt("unit", (said.group(1),))
+    for said in re.finditer(r"\d\s*([A-Za-zµ°³²]+\s*/\s*[A-Za-z]+)", text):
+        # a rate per another time than the point's ("3 t/min" of a point in t/h)
+        rate = said.group(1).replace(" ", "")
+        per = _per(rate)
+        if point.unit and "/" in point.unit and per and per != _per(point.unit):
+            return Doubt("unit", (rate,))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
     for i, t in enumerate(toks):
@@ -1557,7 +1715,11 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "circ 1" of "Circulating pump 1": its own number after a word of its names
             before is not None and before.number is None and before.text in own.texts
             and not t.zh and before.text not in _SWITCH_WORDS | WRITE_VERBS
-            and float(t.number) in own.numbers)
+            and float(t.number) in own.numbers) or (
+            # "#1 boiler ID fan", "no. 1 boiler", 1#泵: its own number before a word of its
+            # names, where its names number it first
+            t.is_id and after is not None and after.number is None and after.text in own.texts
+            and float(t.number) in own.numbers and own.numbered_first)
         if t.ordinal or (beside_thing and not to_value):
             if float(t.number) not in own.numbers:
                 return Doubt("other_thing", (t.shown,))
