@@ -32,7 +32,13 @@ or drive is its machine; a line voltage's phases; Chinese verbs said first. The 
 device named by the action before it ("Valve 8 close solenoid"); a system with a word of its
 own; Chinese names ending in 开关 or 阀门. The fourteenth's (rv35.jsonl, atk14; plants
 x_a14_*): devices named by an action in any form or place ("closing", "Door 6 close motor M1",
-"Close solenoid for valve 5", 12号阀关闭电磁阀), parts before "for", motors of parts."""
+"Close solenoid for valve 5", 12号阀关闭电磁阀), parts before "for", motors of parts. The
+fifteenth's and sixteenth's (rv36.jsonl, atk16's over-blocking and atk17; plants x_atk16_*,
+x_atk17_*): a Chinese word in an English command of a bilingual point, traditional characters,
+Chinese said with words no list has, switchgear by its tags, a gate's drive, a valve that opens
+unpowered, lettered numbers ("Pump 1A"), ordinals, a number said as a change, a rate per
+another time; and the plain writes they over-blocked ("Pump 1 start/stop", "Valve 19
+actuator", "#1 Boiler ID fan", 1#泵)."""
 
 from __future__ import annotations
 
@@ -54,7 +60,7 @@ LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
                                             "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
                                             "rv31.jsonl", "rv32.jsonl", "rv33.jsonl", "rv34.jsonl",
-                                            "rv35.jsonl")
+                                            "rv35.jsonl", "rv36.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -134,6 +140,7 @@ def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
                           "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl", "rv33.jsonl",
-                          "rv34.jsonl", "rv35.jsonl")}
-    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24, 30]
+                          "rv34.jsonl", "rv35.jsonl", "rv36.jsonl")}
+    assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24, 30,
+                                                        122]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21
