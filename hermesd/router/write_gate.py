@@ -28,7 +28,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,19 +36,20 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices
-from hermesd.router.concepts import lexicon, simplified
+from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
+from hermesd.router.doubts import Doubt
+from hermesd.router.doubts import folded as _folded
 from hermesd.router.normalize import (
     Token,
     case_matters,
-    content,
     preposition_on,
     question_mark,
     tokens,
     unit_symbol,
 )
-from hermesd.router.numbers import Number, chinese, exact, is_cjk
-from hermesd.router.profiles import Profile, Profiles, stems_match
+from hermesd.router.numbers import Number, exact, is_cjk
+from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
     StateConflict,
     point_sense,
@@ -60,6 +60,7 @@ from hermesd.router.rules import (
     unit_after,
     unpaired,
 )
+from hermesd.router.switch_words import switchgear, unsaid_part
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
@@ -219,14 +220,6 @@ _DONE_BEFORE = "过"
 _ZH_SUBJECTS = ("我", "他", "她", "你", "您", "它")  # 我把1号泵设为1200了: a report of what was done
 
 
-@dataclass(frozen=True, slots=True)
-class Doubt:
-    """Why the words do not plainly ask for this write, and the words that say so."""
-
-    problem: str
-    words: tuple[str, ...]
-
-
 def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
           toks: list[Token] | None = None) -> Doubt | None:
     """None when `text` plainly asks, now, for `value` on `point`; else why not. With the
@@ -245,53 +238,13 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
-            or _unsaid_part(text, toks, point, profiles) or _switchgear(text, toks, point)
+            or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
             or _value(toks, own, point, value, text))
 
 
-#: words of a switch's name that are the switch of its thing, not a part of it ("Pump 1 motor
-#: run", "Valve 3 solenoid", "Feed pump 1 VFD")
-_OWN_SWITCH = frozenset("""
-    motor motors drive drives run running command cmd starter contactor solenoid actuator
-    switch power enable enabled control ctrl relay output coil request req vfd vsd inverter
-    circuit status onoff unit system skid package equipment dol soft
-""".split())
-#: modifiers that say which of a thing's machines, not what it does
-_WHICH = frozenset(f"modifier.{m}" for m in """
-    main middle inner outer indoor outdoor
-""".split())
-#: states that are what a switch does to its thing, said before the thing's name
-_ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
-#: machines switched on and off themselves, which name no other machine they are said before
-#: ("Feed pump boiler 1" is a pump)
-_ACTORS = frozenset(f"thing.{m}" for m in """
-    pump fan valve brake motor heater compressor damper mixer vfd soft_starter actuator spray
-    light alarm_device lock conveyor
-""".split())
-#: machines that move a medium: "start the cooling water" starts its pump ("stop the
-#: compressed air" is no air dryer, "turn on lube oil" no lube oil heater)
-_MOVERS = frozenset(f"thing.{m}" for m in "pump fan blower compressor conveyor".split())
-#: words of a name that say which of a thing's machines by where it is
-_SIDES = frozenset("left right".split())
-#: what signals an action rather than doing it ("Pump 22 start horn")
-_SIGNALS = frozenset(("thing.alarm_device", "thing.light"))
 #: what says a run of things numbered from one to another ("pumps 1 to 3")
 _THROUGH = frozenset(("to", "through", "thru", "till", "until"))
-#: what drives a thing that opens and closes, either way
-_MOTORS = frozenset("motor motors drive drives starter vfd vsd inverter".split())
-#: ...in Chinese, after a door, gate or valve (8号门电机: 关闭8号门 stops its motor)
-_MOTORS_ZH = ("电机", "马达", "驱动", "变频器", "启动器")
-_OPENED_ZH = ("门", "阀", "闸")
-#: words of a valve whose solenoid is energised to close it, or that opens unpowered
-#: ("Valve 3 normally open solenoid", "NO valve 3", "Valve 3 fail open solenoid")
-_INVERTED = frozenset("normally fail failsafe no nc".split())
-#: what may follow the state a switch is named by ("Valve 8 open command")
-_ASKING = frozenset(("command", "cmd", "request", "req"))
-#: what parts a name in a tag list ("Close solenoid - Valve 8", "Brake, Hoist 9")
-_NAME_BREAK = re.compile(r"\s[-\u2013\u2014]\s|[,;:/()\[\]|]")
-
-
 #: Chinese words of a change in a direction, which a number after says by how much: 转速快100
 #: (100 faster), 温度设定热10度
 _ZH_DIRECTION = "快慢热冷"
@@ -309,35 +262,6 @@ def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
     return None
 
 
-def _inverted(point: Point) -> tuple[str, ...]:
-    """The words that say a valve opens unpowered ("normally open", "fail open", "NO valve
-    3"): its solenoid's on is no open."""
-    for label in (point.name, *point.aliases):
-        words = [t.raw for t in tokens(label)]
-        valve = any(w in _FLOW or w == "solenoid" for w in words)
-        for i, w in enumerate(words):
-            if w in ("normally", "fail", "failsafe") and i + 1 < len(words) and \
-                    words[i + 1] in _OPEN_CLOSE | {"safe"} and valve:
-                return (w, words[i + 1])
-            if w in ("no", "nc") and valve and re.search(rf"\b{w}\b", label, re.IGNORECASE) and \
-                    label.strip()[:2].isupper():
-                return (w,)
-    return ()
-
-
-def _lettered_unsaid(text: str, point: Point) -> Doubt | None:
-    """The letter of a switch's number ("Pump 1A", one of 1A and 1B) that the command does
-    not say."""
-    said = _folded(text).replace(" ", "")
-    for label in (point.name, *point.aliases):
-        found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", label)
-        if found is None or re.search(rf"{found.group(1)}{found.group(2)}(?![a-z])", said,
-                                      re.IGNORECASE):
-            return None
-    found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", point.name)
-    return Doubt("part", (found.group(0),)) if found else None
-
-
 #: the times a rate is per, as written after its "/"
 _PER = {"s": "s", "sec": "s", "second": "s", "min": "min", "minute": "min", "h": "h", "hr": "h",
         "hour": "h", "d": "d", "day": "d"}
@@ -347,327 +271,6 @@ def _per(unit: str) -> str | None:
     """The time a rate is per ("h" of "t/h", "min" of "kg/min"), None if no known one."""
     tail = unit.rsplit("/", 1)[-1].strip().casefold().removesuffix("s") if "/" in unit else ""
     return _PER.get(tail) or _PER.get(tail + "s")
-
-
-def _english_said(toks: list[Token]) -> bool:
-    """Whether a command says an English word (of two letters or more)."""
-    return any(not t.zh and t.raw.isascii() and t.raw.isalpha() and len(t.raw) > 1
-               for t in toks)
-
-
-def _unsaid_part(text: str, toks: list[Token], point: Point,
-                 profiles: Profiles | None) -> Doubt | None:
-    """On/off of a thing is on/off of a switch only where the switch's name says no more than
-    that thing: each of its words is said (or a word of the same meaning, or its initials),
-    qualifies a word or number said after it ("Hot oil circulation pump 1" of "start pump 1")
-    and is no action ("Closing coil Valve 4"), is the switch's own ("motor", "run",
-    "solenoid", "system"), says which ("main"), is a tag ("M1"), is the state it is named by,
-    last ("Valve 8 open" of "close valve 8"), or is the machine of a function said ("Caustic
-    dosing pump" of "start caustic dosing"). What is left names a part or an action the
-    command did not: "Valve 3 shutdown solenoid", "Tank 2 heater", "Feed pump - Boiler 1" of
-    "stop boiler 1". Any one of the switch's English names that says no more passes; a switch
-    named by what it does is the rules' to hear (`state_named`)."""
-    if point.kind != "bool":
-        return None
-    inverted = _inverted(point)
-    if inverted and not {t.text[:8] for t in toks} & {"energise", "energize", "deenergi"} and \
-            not set(inverted) <= {t.raw for t in toks}:  # ("set damper 2 to fail open")
-        # on or off of a valve that opens unpowered ("Valve 3 normally open solenoid"): on
-        # may close it; only "energise" says which
-        return Doubt("sense", inverted)
-    sense = point_sense(point)
-    if sense is not None and not sense.thing:
-        # named by what it does, which the rules hear (`state_named`); but what follows that
-        # word names a part: "start pump 22" of a "Pump 22 start horn", "... start bypass"
-        return None if is_chinese(text) else _after_the_action(point, sense.word, profiles)
-    if is_chinese(text):
-        zh = _unsaid_part_zh(text, point)
-        if zh is None and not is_chinese(point.name):
-            zh = _lettered_unsaid(text, point)  # (启动1号泵 of a "Pump 1A")
-        if zh is not None or not _english_said(toks) or is_chinese(point.name):
-            return zh
-        # (a switch said of in English with a Chinese word in it, "open valve 3 谢谢",
-        # "启动 hoist 9": its English name is held to the words as any English command's,
-        # whether or not it has a Chinese name too — atk16, atk17)
-    heard = {t.text for t in toks} | {t.raw for t in toks}
-    named = {t.raw for label in (point.name, *point.aliases) for t in tokens(label)}
-    if _opened(toks) and named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
-        # "close gate 3" of a "Gate 3 motor": off stops the motor, it closes nothing
-        return Doubt("part", tuple(sorted(named & _MOTORS)))
-    meant: set[str] = set()  # what the words the name does not say itself mean
-
-    def literal(t: Token) -> bool:
-        # (an on/off verb says no other word by its stem: "shut valve 3" is no "shutdown"
-        # said of a "Valve 3 shutdown solenoid", "close" no "closer")
-        return t.text in heard or t.raw in heard or any(
-            len(w) > 3 and w not in _SWITCH_WORDS and stems_match(t.raw, w) for w in heard)
-
-    def said(t: Token) -> bool:
-        if literal(t):
-            return True
-        if profiles is None:
-            return False
-        # a word of the same meaning ("generator" of a "CHP engine")
-        return bool({s.concept for s in profiles.lexicon.concepts(t.raw)} & meant)
-
-    def thing(t: Token) -> bool:
-        return profiles is not None and any(
-            s.kind == "thing" for s in profiles.lexicon.concepts(t.raw))
-
-    owners = {s.concept for i, t in enumerate(toks[1:], 1) if t.is_id and profiles is not None
-              for s in profiles.lexicon.concepts(toks[i - 1].raw) if s.kind == "thing"}
-    # "steam 2": a number after a word the lexicon knows as no thing (a medium) numbers none
-    unowned = profiles is not None and not owners and any(
-        t.is_id and (senses := profiles.lexicon.concepts(toks[i - 1].raw)) and
-        not any(s.kind == "thing" for s in senses) for i, t in enumerate(toks[1:], 1))
-    if profiles is not None:  # "the first boiler", "the 2nd boiler": the thing after it
-        owners |= {s.concept for i, t in enumerate(toks[:-1]) if t.is_id and not (
-            i > 0 and any(x.kind == "thing" for x in profiles.lexicon.concepts(toks[i - 1].raw)))
-                   for s in profiles.lexicon.concepts(toks[i + 1].raw) if s.kind == "thing"}
-
-    def other(t: Token) -> bool:
-        """a machine's word other than the one the command numbered"""
-        if profiles is None or not owners:
-            return False
-        mine = {s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing"}
-        return bool(mine) and not mine & owners
-
-    def acting(t: Token) -> bool:
-        """a word of what a switch does ("closing", "reverse", "lowering")"""
-        return t.raw in ON_WORDS | OFF_WORDS or (profiles is not None and any(
-            s.kind == "action" or s.concept in _ACTING
-            for s in profiles.lexicon.concepts(t.raw)))
-
-    def machine(t: Token, after: Token) -> bool:
-        """a word of a machine that is switched itself (a pump, a brake, a fan), not of a
-        place with the word after it ("pump station", "fan room")"""
-        if profiles is None:
-            return False
-        lexicon = profiles.lexicon
-        if lexicon.concepts(f"{t.raw} {after.raw}") - lexicon.concepts(t.raw) - \
-                lexicon.concepts(after.raw):
-            return False  # (a phrase of its own)
-        return bool(profiles.lexicon.broader(
-            s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing") & _ACTORS)
-
-    def moves(m: Token, w: Token) -> bool:
-        """whether machine `m` is what a function or medium `w` said switches: any machine of
-        a function ("aeration"); of a medium, only what moves it ("start the cooling water"
-        of its pump, not "stop the compressed air" of an "Compressed air dryer")"""
-        if profiles is None or not any(s.kind == "medium"
-                                       for s in profiles.lexicon.concepts(w.raw)):
-            return True
-        return bool(profiles.lexicon.broader(
-            s.concept for s in profiles.lexicon.concepts(m.raw) if s.kind == "thing") & _MOVERS)
-
-    def which(t: Token) -> bool:
-        """a word that only says which machine ("main" of "Mill 6 main motor")"""
-        return profiles is not None and any(s.concept in _WHICH
-                                            for s in profiles.lexicon.concepts(t.raw))
-
-    def kin(t: Token, other: Token) -> bool:
-        """ "engine" after a "CHP" said: a word for what the one said is"""
-        return profiles is not None and bool(
-            {s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing"} &
-            {s.concept for s in profiles.lexicon.concepts(other.raw)})
-
-    first: list[str] | None = None
-    for label in map(unpaired, (point.name, *point.aliases)):  # ("Pump 1 start/stop")
-        own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
-        meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
-        # stands for no solenoid too)
-        if profiles is not None:
-            meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
-                         and t.text not in own for s in profiles.lexicon.concepts(t.raw))
-        unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
-                               acting, machine, moves, not unowned)
-        if not unsaid:
-            return None
-        first = first or unsaid
-    return Doubt("part", tuple(first or ()))
-
-
-#: the verbs a Chinese on/off is said with, before or after the thing (longest first)
-_ZH_ON_OFF = tuple(sorted((
-    "打开", "开启", "关闭", "关掉", "关上", "启动", "开动", "停止", "停下", "停掉", "投运",
-    "投入", "切除", "断开", "合上", "合闸", "分闸", "关停", "停运", "开", "关", "停", "启"), key=len,
-    reverse=True))
-_ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", "。", "！", "!", " ", "马上",
-               "现在", "立即", "立刻", "赶紧", "赶快", "运行")
-#: what a Chinese switch's name may say after its thing and be its switch ("1号泵开关"), or
-#: end the word said ("搅拌" of 搅拌器)
-_ZH_OWN = tuple(sorted((
-    "电机", "马达", "开关", "接触器", "启动器", "变频器", "驱动器", "驱动", "运行", "命令", "控制",
-    "电源", "继电器", "线圈", "输出", "使能", "启停", "电磁阀", "执行器", "执行机构", "电动", "系统",
-    "机组", "门", "灯", "器", "机"), key=len,
-    reverse=True))
-
-
-#: what ends a Chinese thing's word and may be left off (阀门, 阀)
-_ZH_COMPLETIONS = ("门",)
-def _numbered_first(said: str) -> str:
-    """A Chinese thing with its number as a gateway's names write it first: 8号卷扬机 of
-    八号卷扬机, 卷扬机8, 卷扬机#8 and 卷扬机抱闸#1 (1号卷扬机抱闸)."""
-    said = said.replace("#", "号")
-    said = re.sub(r"([零〇一二两三四五六七八九十百]+)号",
-                  lambda m: f"{n}号" if isinstance(n := chinese(m.group(1)), int)
-                  else m.group(0), said)
-    m = re.fullmatch(r"(\D+?)号?(\d+)号?", said)
-    return f"{m.group(2)}号{m.group(1)}" if m else said
-
-
-def _said_start(text: str, name: str) -> str | None:
-    """The longest start of a Chinese name (numbered first) that the command says, numbered
-    as the name is ("8号卷扬机" of 8号卷扬机抱闸 in "8号卷扬机停机", "#8卷扬机", "第8台卷扬机")."""
-    text = re.sub(r"#\s*(\d+)", r"\1号", text)
-    text = re.sub(r"第([\d零〇一二两三四五六七八九十百]+)[台个座号]?", r"\1号", text)
-    text = re.sub(r"([零〇一二两三四五六七八九十百]+)(?=号)",
-                  lambda m: str(n) if isinstance(n := chinese(m.group(1)), int) else m.group(0),
-                  text)
-    numbered = re.search(r"\d", name) is not None
-    for end in range(len(name), 1, -1):
-        start = name[:end]
-        if (not numbered or re.search(r"\d", start)) and start in text and \
-                not start[-1].isdigit() and start[-1] != "号":
-            after = text[text.index(start) + len(start):]
-            for verb in _ZH_ON_OFF:
-                after = after.replace(verb, "")
-            if any(is_cjk(c) and c in name[end:] for c in after):
-                return None  # (洗果泵 of 洗果机循环泵: the rest said shorter, the rules' to judge)
-            return start
-    return None
-
-
-def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
-    """`_unsaid_part` of a Chinese command: the thing said (the command without its verb)
-    and what the switch's Chinese name says after it, other than its own switch: 停止1号锅炉 of
-    1号锅炉给水泵 leaves 给水泵; 打开3号阀 of 3号阀关阀电磁阀 leaves 关阀."""
-    name = point.names.get("zh") or (point.name if is_chinese(point.name) else None)
-    if not name:
-        return None
-    name = simplified(unpaired(name))  # (19号泵启/停; 8號捲揚機抱閘)
-    said = re.sub(r"[A-Za-z]+", "", simplified(_folded(text)))  # ("stop 8号卷扬机")
-    for filler in _ZH_FILLERS:
-        said = said.replace(filler, "")
-    for verb in _ZH_ON_OFF:
-        if said.startswith(verb):
-            said = said[len(verb):]
-            break
-        if said.endswith(verb):
-            said = said[:-len(verb)]
-            break
-    said, name = _numbered_first(said), _numbered_first(name)
-    if said not in name and said.endswith(_ZH_COMPLETIONS):
-        said = said[:-1]  # 3号阀门 of 3号阀...
-    if len(said) < 2 or said not in name:
-        # words around the thing that are neither verbs nor fillers the lists know (停机,
-        # 停用, 谢谢, "#3"): the longest start of the name said, with its number (atk17)
-        said = _said_start(simplified(_folded(text)), name) or ""
-    if len(said) < 2 or said not in name:
-        return None  # (the thing said otherwise: the rules' and the model's to judge)
-    rest = name[name.index(said) + len(said):]
-    opening = any(v in simplified(text) for v in _VALVE_VERBS_ZH)
-    if opening and rest.startswith(_MOTORS_ZH) and said.endswith(_OPENED_ZH):
-        return Doubt("part", (rest,))  # 关闭8号门 of 8号门电机: off stops it, closes nothing
-    while rest:
-        # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
-        own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \
-            next((w for w in _ZH_ON_OFF if rest == w and w in text), None)
-        if own is None:
-            return Doubt("part", (rest,))
-        rest = rest[len(own):]
-    return None
-
-
-def _after_the_action(point: Point, action: str, profiles: Profiles | None) -> Doubt | None:
-    """The words after the action a switch is named by, in every one of its English names,
-    that are not the switch's own ("Pump 22 start horn": "horn"). The machine that does it may
-    follow ("Fresh oil make-up valve"), a signal of it may not (horn, lamp, beacon)."""
-    def machine(t: Token) -> bool:
-        senses = profiles.lexicon.concepts(t.raw) if profiles is not None else set()
-        return any(s.kind == "thing" for s in senses) and \
-            not any(s.concept in _SIGNALS for s in senses)
-
-    first: list[str] | None = None
-    for label in (point.name, *point.aliases):
-        words = content(tokens(label), label=True)
-        at = next((i for i, t in enumerate(words) if action in (t.raw, t.text)), None)
-        if at is None:
-            return None
-        after = [t.raw for t in words[at + 1:] if not (
-            t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or t.raw in _OWN_SWITCH
-            or t.text in _OWN_SWITCH or t.raw in _ASKING or machine(t))]
-        if not after:
-            return None
-        first = first or after
-    return Doubt("part", tuple(first or ()))
-
-
-def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[str], bool],
-                  other: Callable[[Token], bool], kin: Callable[[Token, Token], bool],
-                  thing: Callable[[Token], bool], which: Callable[[Token], bool],
-                  acting: Callable[[Token], bool],
-                  machine: Callable[[Token, Token], bool] = lambda t, after: False,
-                  moves: Callable[[Token, Token], bool] = lambda m, w: True,
-                  numbered: bool = True) -> list[str]:
-    """The words of a switch's name that say more than the command did (`_unsaid_part`).
-    After what it does, the machine that does it may go unsaid ("start caustic dosing" of a
-    "Caustic dosing pump", "close the ESD" of an "ESD valve"); after a thing or its number,
-    no other thing may ("Tank 2 heater", "Boiler pump")."""
-    unsaid: list[str] = []
-    for segment in _NAME_BREAK.split(label):
-        every = tokens(segment)
-        kept = {id(t) for t in content(every, label=True)}
-        # (a side is no stop word here: "Crane 1 right motor" is one of two; nor the letter
-        # of "Pump 1A", one of 1A and 1B)
-        lettered = {id(t) for i, t in enumerate(every[1:], 1) if every[i - 1].is_id and
-                    len(t.raw) == 1 and t.raw.isalpha() and
-                    re.search(rf"\d{t.raw}(?![a-z])", segment, re.IGNORECASE)}
-        words = [t for t in every if id(t) in kept | lettered or t.raw in _SIDES]
-        # (a switch's own word says nothing of which: "start" is no "starter" said)
-        heard = [said(t) and t.raw not in _OWN_SWITCH for t in words]
-        for i, t in enumerate(words):
-            # a number numbers the word before it: "boiler 1" said is no "Boiler feed pump 1"
-            # (the 1 is the pump's), nor "hoist 9" a "Hoist brake 9", nor "steam 2" a "Steam
-            # drain valve 2" (a medium numbered, no thing)
-            if heard[i] and t.is_id and i > 0 and not heard[i - 1] and (
-                    other(words[i - 1]) or (not numbered and len(words[i - 1].raw) > 1
-                                            and not words[i - 1].is_id)):
-                heard[i] = False
-        for i in range(len(words) - 1):  # "paddlewheel" of "Paddle wheel aerator"
-            if spoken(words[i].raw + words[i + 1].raw):
-                heard[i] = heard[i + 1] = True
-            for j in range(i + 2, min(len(words), i + 5) + 1):  # "ORV" of "Open rack
-                run = "".join(t.raw[0] for t in words[i:j])   # vaporiser"
-                if not any(t.is_number for t in words[i:j]) and spoken(run):
-                    heard[i:j] = [True] * (j - i)
-        last = max((i for i, h in enumerate(heard) if h), default=-1)
-        trailing = words[last + 1:]
-        machines = [t for t in trailing if t.raw not in _OWN_SWITCH]
-        if last >= 0 and not words[last].is_id and not thing(words[last]) and \
-                len(machines) == 1 and thing(machines[0]) and moves(machines[0], words[last]):
-            continue  # (one machine: "start aeration" is no "Aeration tank mixer")
-        # before what is said, a word of an action or a state is no qualifier: "Closing coil
-        # Valve 4", "Reverse starter conveyor 2"
-        unsaid += [t.raw for t, h in zip(words[:last], heard[:last], strict=True)
-                   if not h and acting(t)]
-        # nor a machine before another machine said, in tag-list order: "Feed pump boiler 1"
-        # and "Brake Mill 1" of "stop boiler 1", "stop mill 1" (not "Boiler feed pump 1")
-        head = max((i for i in range(last + 1) if heard[i] and not words[i].is_id), default=-1)
-        if head > 0 and thing(words[head]):
-            unsaid += [t.raw for t, h, after in zip(words[:head], heard[:head],
-                                                     words[1:head + 1], strict=True)
-                       if not h and machine(t, after) and not kin(t, words[head])
-                       and t.raw not in unsaid and t.raw not in _OWN_SWITCH]
-        for i, t in enumerate(trailing, last + 1):
-            rest = words[i + 1:]
-            if t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or \
-                    t.raw in _OWN_SWITCH or t.text in _OWN_SWITCH or which(t) or \
-                    (t.raw in ON_WORDS | OFF_WORDS and all(r.raw in _ASKING for r in rest)) \
-                    or (last >= 0 and kin(t, words[last])):
-                continue
-            unsaid.append(t.raw)
-    return unsaid
 
 
 def _numbers_in_a_row(toks: list[Token], point: Point,
@@ -705,60 +308,6 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
 #: verbs that switch a thing on or off without an on/off word ("energise pump 1", "bring pump
 #: 1 online")
 _BRINGING = frozenset("energise energize deenergise deenergize online offline kick".split())
-
-
-#: what opens and closes a circuit: "open" switches it off
-_SWITCHGEAR = frozenset("""
-    breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
-    recloser acb mccb mcb vcb cb gcb elcb rcd rccb switchgear sectionaliser sectionalizer
-    coupler tie earthing grounding lbs rmu knife fuse switch feeder feeders bkr ckt qf qs ds
-    ocb mpcb rcbo interrupter bus ats
-""".split())
-#: what opens and closes a flow: a "Knife gate valve", "Tie valve 2" is no switchgear
-_FLOW = frozenset("valve valves damper dampers gate gates penstock sluice".split())
-#: Chinese switchgear, and the verbs that say open or close of a valve, not of it
-_SWITCHGEAR_ZH = ("断路器", "刀闸", "隔离开关", "接触器", "开关柜", "空开", "接地开关", "负荷开关",
-                  "母联", "空气开关", "馈线开关", "熔断器")
-_VALVE_VERBS_ZH = ("打开", "开启", "关闭", "关上", "关掉", "开", "关")
-#: what says a circuit's state whatever it is: no doubt of open or close
-_BREAKER_VERBS_ZH = ("合闸", "分闸", "断开", "闭合", "合上")
-_OPEN_CLOSE = frozenset("open opened opening close closed closing shut".split())
-
-
-def _switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
-    """ "open breaker 4": of switchgear, open is off and close on; of a valve, the opposite.
-    On/off of a breaker that is no switch named by opening or closing is not taken from
-    either word ("Breaker 4 close" is what it says)."""
-    if point.kind != "bool":
-        return None
-    if is_chinese(text):
-        zh_name = simplified(point.names.get("zh") or point.name)
-        said = simplified(text)
-        # the switchgear said (关闭1号泵 of a 1号泵接触器 stops the pump), then 打开, 开, or
-        # "open" said of it ("open 4号断路器"); its words are no verbs (开关)
-        gear = [w for w in _SWITCHGEAR_ZH if w in zh_name and w in said]
-        for w in (*_SWITCHGEAR_ZH, "开关"):
-            said = said.replace(w, " ")
-        verbs = [v for v in _VALVE_VERBS_ZH if v in said] + \
-            [t.raw for t in toks if t.raw in _OPEN_CLOSE]
-        if verbs and gear and not any(v in zh_name or v in said for v in _BREAKER_VERBS_ZH):
-            return Doubt("switchgear", (verbs[0],))
-        if not _english_said(toks) or is_chinese(point.name):
-            return None  # (said in Chinese of its Chinese name: judged above)
-    named = {t.raw for label in (point.name, *point.aliases)
-             for t in content(tokens(label), label=True)}
-    # (what it is may be said only in its description: "Feeder 5", "11 kV feeder breaker")
-    described = {t.raw for t in content(tokens(point.description or ""), label=True)}
-    if not (named | described) & _SWITCHGEAR or named & (_OPEN_CLOSE | _FLOW):
-        return None
-    opened = _opened(toks)
-    return Doubt("switchgear", opened) if opened else None
-
-
-def _opened(toks: list[Token]) -> tuple[str, ...]:
-    """The words of opening or closing said (not "shut off", "shut down": off of anything)."""
-    return tuple(dict.fromkeys(t.raw for i, t in enumerate(toks) if t.raw in _OPEN_CLOSE and not (
-        t.raw == "shut" and any(n.raw in ("off", "down") for n in toks[i + 1:]))))
 
 
 def doubt_raw(text: str, device: str = "", values: tuple[Any, ...] = ()) -> Doubt | None:
@@ -1125,12 +674,6 @@ def _strange_mark(c: str) -> bool:
     another script's hyphen (֊ before a number is a minus the reader would drop), a modifier
     letter's accent or minus (˗)."""
     return unicodedata.category(c) in ("Po", "Pd", "Pc", "Sk") and c not in _PLAIN_MARKS
-
-
-def _folded(text: str) -> str:
-    """`text` as its marks are judged: NFKC, with the ring accent "˚" macOS types for a degree
-    sign read as one ("75˚C")."""
-    return unicodedata.normalize("NFKC", text.replace("˚", "°"))
 
 
 #: letters that show nothing (Hangul fillers) and a space drawn as a line (Ogham)
@@ -1887,3 +1430,4 @@ def _example(point: Point, zh: bool) -> str:
     shown = str(value) if isinstance(value, int) else f"{value:.1f}"
     unit = f" {point.unit}" if point.unit else ""
     return f"把{label}设为{shown}{point.unit or ''}" if zh else f"set {label} to {shown}{unit}"
+
