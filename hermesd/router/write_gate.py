@@ -65,6 +65,7 @@ from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
     PARTICLE_VERBS,
+    QUANTITIES,
     STATE_VERBS,
     UNDO_PREFIXES,
     WRITE_VERBS,
@@ -571,7 +572,33 @@ def _which(text: str, toks: list[Token], point: Point,
         # "start the pump" where the pump-over pump and the glycol pump are both pumps; "set
         # the oven to 160" where the topcoat oven and three ED oven zones are ovens
         return Doubt("which", naming)
+    if naming and _quantity_unsaid(found, toks, profile, profiles, value):
+        return Doubt("which", naming)
     return None
+
+
+def _quantity_unsaid(found: list[Term], toks: list[Token], profile: Profile,
+                     profiles: Profiles, value: Any) -> bool:
+    """A number said to a thing, with no quantity or unit ("set room 1 to 16.5"), where another
+    writable number of the same thing explains the words as well and takes the value (room 1's
+    temperature setpoint, and its fan speed in %): which one is meant is not said."""
+    point = profile.point
+    if point.kind not in ("int", "float") or point.choices or not isinstance(value, int | float) \
+            or any("quantity" in t.kinds or t.unit for t in found) or any(
+                t.unit or t.text in QUANTITIES or unit_symbol(t.raw) for t in toks):
+        return False  # ("把窑速调到3.6转": 转, revolutions, says a speed)
+    strength = {id(t): explained(t, profile, found, phrases=False) for t in found}
+    mine = [t for t in found if strength[id(t)] >= EXPLAINED]
+    for other in profiles.all:
+        o = other.point
+        if other is profile or not o.writable or o.kind not in ("int", "float") or o.choices \
+                or other.ids != profile.ids:
+            continue
+        if (o.min is not None and value < o.min) or (o.max is not None and value > o.max):
+            continue  # (a value only one of them takes tells them apart)
+        if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine):
+            return True
+    return False
 
 
 def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Profiles,

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
+from hermesd.router.write_gate import gated
 from tests.support.plants import config_of, exec_plant, own_plant, routed_without_model
 
 ROUTERS = {name: Router(config_of(own_plant(name)))
@@ -63,3 +64,21 @@ async def test_an_on_off_word_names_no_choice_by_its_form() -> None:
     assert (stop.name, stop.args) == ("write", {"point": "run", "value": False})
     hold = await routed_without_model(router, "put the kiln on hold")
     assert (hold.name, hold.args) == ("write", {"point": "mode", "value": "holding"})
+
+
+async def test_a_number_said_to_a_thing_with_two_settings_asks_which() -> None:
+    """ "set room 1 to 16.5": room 1 has a temperature setpoint and a fan speed in %, both
+    taking 16.5, and no quantity or unit is said. The model is offered the settings first (it
+    had been offered only readings, and refused), and whichever it picks, the write gate asks
+    which."""
+    router = ROUTERS["fruit_ripening"]
+    placed, analysis, _ = router._place("set room 1 to 16.5")
+    assert placed is None and analysis is not None
+    assert set(analysis.candidates[:2]) == {"room1_temp_sp", "room1_fan_speed"}
+    for point in ("room1_temp_sp", "room1_fan_speed"):
+        action = gated("set room 1 to 16.5", router.rules.points[point], 16.5,
+                       router.rules.profiles)
+        assert action is not None and action.args.get("value_problem") == "which", action
+    # a unit, or a value only one of them takes, says which
+    said = await routed_without_model(router, "set room 1 to 16.5 degrees")
+    assert (said.name, said.args) == ("write", {"point": "room1_temp_sp", "value": 16.5})
