@@ -145,12 +145,13 @@ class Router:
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
             placed = self._both_read(analysis, judged.placement)
+            said = analysis
             scored = [(f.score, f.point) for f in judged.fits]
-            if analysis.wants_write:
+            if said.wants_write:
                 # the model is offered first the points the value said can be written to ("set
                 # room 1 to 16.5": its temperature setpoint, not its humidity reading)
-                scored.sort(key=lambda sp: not self._takes(analysis, sp[1]))
-            analysis = replace(analysis, scored=scored, plural=judged.plural)
+                scored.sort(key=lambda sp: not self._takes(said, sp[1]))
+            analysis = replace(said, scored=scored, plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
         return placed, analysis, timings
 
