@@ -320,12 +320,21 @@ def _num_text(number: Number) -> str:
     return str(number) if isinstance(number, int) else repr(number)
 
 
-def content(toks: list[Token], *, label: bool = False) -> list[Token]:
+def content(toks: list[Token], *, label: bool = False,
+            kept: frozenset[str] = frozenset()) -> list[Token]:
     """Tokens that can name a point (stop words dropped, but a quantity said as a noun:
-    "motor current"). `label`: the tokens are a point's name (see `quantity_noun`)."""
+    "motor current"). `label`: the tokens are a point's name (see `quantity_noun`); `kept`:
+    words kept all the same (a name's abbreviation written in capitals: "DO" of "Tank 2 DO")."""
     return [t for i, t in enumerate(toks) if t.is_id or (t.raw not in _STOP and t.text
                                                           not in _STOP)
-            or quantity_noun(toks, i, label=label)]
+            or quantity_noun(toks, i, label=label) or t.raw in kept]
+
+
+def capitals(text: str) -> frozenset[str]:
+    """The stop words a name writes in capitals, as abbreviations ("DO" of "ocean tank DO":
+    dissolved oxygen, no verb)."""
+    return frozenset(w.casefold() for w in re.findall(r"\b[A-Z]{2,3}\b", text)
+                     if w.casefold() in _STOP)
 
 
 #: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")

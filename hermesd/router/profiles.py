@@ -229,7 +229,10 @@ class Profiles:
             label)), label=True) for label in labels]
         ids = {t.text for toks in numbered for t in toks if t.is_id}
         pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
-                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id}
+                 enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {
+            # "#3 retort temperature": numbered first, retort 3
+            (toks[1].text, toks[0].text) for toks in numbered
+            if len(toks) > 1 and toks[0].is_id and not toks[1].is_id}
         own = self.formula_words(content(tokens(point.name), label=True))
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))

@@ -34,6 +34,7 @@ from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
     YES_NO_MARK,
     Token,
+    capitals,
     content,
     preposition_on,
     question_mark,
@@ -172,6 +173,18 @@ class Analysis:
         return [p for _, p in self.scored]
 
 
+#: an instrument or equipment tag opening a name ("TT-201 ocean tank temperature", "P-101
+#: main pump speed")
+_TAG_FIRST = re.compile(r"^\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?\s+(\S+\s+\S.*)$")
+
+
+def _untagged(name: str) -> tuple[str, ...]:
+    """The name without the tag it opens with, a name of the point as people say it ("ocean
+    tank temperature" of "TT-201 ocean tank temperature"); none if it has no such tag."""
+    found = _TAG_FIRST.match(name)
+    return (found.group(1),) if found else ()
+
+
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
@@ -183,14 +196,18 @@ class RuleRouter:
         #: "#3 boiler"): a number beside one of them names, it is no value
         self.id_words: set[str] = set()
         for p in points:
-            for text in (p.id, p.name, *p.aliases, *p.names.values()):
-                toks = tuple(self.profiles.formula_words(content(_ungrouped(tokens(text)))))
+            for text in (p.id, p.name, *p.aliases, *p.names.values(), *_untagged(p.name)):
+                toks = tuple(self.profiles.formula_words(content(_ungrouped(tokens(text)),
+                                                                 kept=capitals(text))))
                 if toks:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
                     for i, t in enumerate(toks[:-1]):
                         if toks[i + 1].is_id and not t.is_id:
                             self.numbered.add((t.text, toks[i + 1].text))
+                    if len(toks) > 1 and toks[0].is_id and not toks[1].is_id:
+                        # "#3 retort temperature": numbered first, retort 3
+                        self.numbered.add((toks[1].text, toks[0].text))
                     for i, t in enumerate(toks):  # "pump 1"; "#3 boiler", a name's first
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
@@ -1643,10 +1660,16 @@ _PAIRED = re.compile(
     re.IGNORECASE)
 
 
+#: what says a valve is shut unpowered, the usual way, which no command need say ("Valve 3
+#: normally closed solenoid", "NC valve 3", "Valve 3 fail closed solenoid")
+_CLOSED_UNPOWERED = re.compile(r"\b(?:normally|fail)[\s-]*(?:closed?|shut)\b|\bNC\b")
+
+
 def unpaired(label: str) -> str:
     """A switch's name without the pair of actions it ends in ("Pump 1 start/stop" -> "Pump
     1"): on starts it and off stops it as on/off of the thing does (not "stop/start", whose
-    on is not said)."""
+    on is not said); nor with the words that say it is shut unpowered ("normally closed")."""
+    label = " ".join(_CLOSED_UNPOWERED.sub(" ", label).split()) or label
     found = _PAIRED.search(label)
     if found is None or not label[:found.start()].strip():
         return label
@@ -1842,7 +1865,8 @@ _OWN_POWER = frozenset("motor drive starter contactor vfd inverter".split())
 #: what opens and closes a valve, damper or gate, named after it: "Valve 19 actuator", "CV-7
 #: solenoid" are the valve switched (a tank's solenoid is a part of the tank)
 _ACTUATORS = frozenset(("actuator", "solenoid"))
-_ACTUATED = frozenset(("thing.valve", "thing.damper", "thing.door", "thing.penstock"))
+_ACTUATED = frozenset(("thing.valve", "thing.damper", "thing.penstock"))  # (not a door:
+# energising a door's solenoid, a maglock, locks it)
 _ACTUATORS_ZH = ("电动执行机构", "执行机构", "执行器", "电磁阀", "电动头")
 #: last words that name the whole of what is named before them ("Fogging system")
 _WHOLE = frozenset("system unit machine package skid plant equipment set station".split())

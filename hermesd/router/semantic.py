@@ -470,6 +470,11 @@ class Semantic:
             full = measured or full
         else:
             full = [f for f in full if self.profiles.by_id[f.point].point.writable]
+        # of the points of one numbered thing, those its words name best ("temps on all three
+        # retorts": retort 1's temperature, not its probe offset in °C too)
+        pairs = {f.point: self.profiles.by_id[f.point].pairs for f in full}
+        full = [f for f in full if not any(g.named > f.named and pairs[g.point] & pairs[f.point]
+                                           for g in full)]
         order = list(self.profiles.by_id)
         return sorted((f.point for f in full), key=order.index)
 

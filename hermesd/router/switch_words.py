@@ -58,7 +58,19 @@ _ACTORS = frozenset(f"thing.{m}" for m in """
 
 #: machines that move a medium: "start the cooling water" starts its pump ("stop the
 #: compressed air" is no air dryer, "turn on lube oil" no lube oil heater)
-_MOVERS = frozenset(f"thing.{m}" for m in "pump fan blower compressor conveyor".split())
+_MOVERS_OF_LIQUID = frozenset(("thing.pump",))
+_MOVERS_OF_GAS = frozenset(f"thing.{m}" for m in "fan blower compressor".split())
+#: ...("stop cooling water" is no "Cooling water fan")
+_GASES = frozenset(f"medium.{m}" for m in """
+    air compressed_air combustion_air exhaust_air outside_air mixed_air flue_gas natural_gas
+    biogas nitrogen oxygen_gas co2_gas hydrogen argon lpg steam
+""".split())
+#: plant units a machine named before them is a part of ("Barring gear turbine 1", "Dryer
+#: compressor 2", "Cooler kiln 2")
+_UNITS = frozenset(f"thing.{m}" for m in """
+    turbine engine boiler filter heat_exchanger furnace crusher crane thickener_mining hopper
+    compressor tank reactor grinding_mill silo generator chiller
+""".split())
 
 
 #: words of a name that say which of a thing's machines by where it is
@@ -74,10 +86,10 @@ _MOTORS = frozenset("motor motors drive drives starter vfd vsd inverter".split()
 
 
 #: ...in Chinese, after a door, gate or valve (8号门电机: 关闭8号门 stops its motor)
-_MOTORS_ZH = ("电机", "马达", "驱动", "变频器", "启动器")
+_MOTORS_ZH = ("电动机", "电机", "马达", "驱动", "变频器", "启动器")
 
 
-_OPENED_ZH = ("门", "阀", "闸")
+_OPENED_ZH = ("门", "阀", "闸", "窗", "板", "帘")
 
 
 #: words of a valve whose solenoid is energised to close it, or that opens unpowered
@@ -94,32 +106,47 @@ _NAME_BREAK = re.compile(r"\s[-\u2013\u2014]\s|[,;:/()\[\]|]")
 
 
 def _inverted(point: Point) -> tuple[str, ...]:
-    """The words that say a valve opens unpowered ("normally open", "fail open", "NO valve
-    3"): its solenoid's on is no open."""
+    """The words that say a valve (or door) opens unpowered ("normally open", "fail open",
+    "spring to open", "NO valve 3", "energise to close", 常开, 通电关闭): its solenoid's on is
+    no open. Not a switch named by the action ("Damper 2 fail open": a command to fail it
+    open, which its own words set)."""
     for label in (point.name, *point.aliases):
         words = [t.raw for t in tokens(label)]
-        valve = any(w in _FLOW or w == "solenoid" for w in words)
+        valve = any(w in _FLOW | _DOORS or w in ("solenoid", "actuator") for w in words)
+        if not valve:
+            continue
         for i, w in enumerate(words):
-            if w in ("normally", "fail", "failsafe") and i + 1 < len(words) and \
-                    words[i + 1] in _OPEN_CLOSE | {"safe"} and valve:
-                return (w, words[i + 1])
-            if w in ("no", "nc") and valve and re.search(rf"\b{w}\b", label, re.IGNORECASE) and \
+            state = next((x for x in words[i + 1:i + 3] if x != "to"), "")
+            if w in ("normally", "fail", "failsafe", "spring") and \
+                    state in ("open", "opened", "opening", "safe"):
+                if words[-1] == state and w == "fail":
+                    continue  # ("Damper 2 fail open": named by the action)
+                return (w, state)
+            if w == "no" and re.search(rf"\b{w}\b", label, re.IGNORECASE) and \
                     label.strip()[:2].isupper():
                 return (w,)
-    return ()
+    said = folded(point.description or "").casefold()
+    found = re.search(r"normally[\s-]open|fail[\s-]*(?:safe[\s-]*)?open|spring[\s-]*(?:to[\s-]*|"
+                      r"return[\s,]*(?:fail[\s-]*)?)?open|energi[sz]e[ds]?\s+to\s+close|"
+                      r"常开|通电关|断电开|失电开", said)
+    return (found.group(0),) if found else ()
 
 
-def _lettered_unsaid(text: str, point: Point) -> Doubt | None:
-    """The letter of a switch's number ("Pump 1A", one of 1A and 1B) that the command does
-    not say."""
-    said = folded(text).replace(" ", "")
+#: a number with a letter ("Pump 1A", "Pump 1-A", "Pump 1 A": one of 1A and 1B)
+_LETTERED = re.compile(r"(?<![\w.])(\d+)[\s-]?([A-Za-z])(?![\w-])")
+
+
+def lettered_unsaid(text: str, point: Point) -> Doubt | None:
+    """The letter of a point's number ("Pump 1A", one of 1A and 1B) that the command does not
+    say with it ("start pump 1", 启动1号泵)."""
+    said = re.sub(r"(\d)[\s-]([A-Za-z])(?![\w-])", r"\1\2", folded(text))
     for label in (point.name, *point.aliases):
-        found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", label)
-        if found is None or re.search(rf"{found.group(1)}{found.group(2)}(?![a-z])", said,
-                                      re.IGNORECASE):
+        found = _LETTERED.search(label)
+        if found is None or re.search(rf"(?<!\d){found.group(1)}{found.group(2)}(?![a-z])",
+                                      said, re.IGNORECASE):
             return None
-    found = re.search(r"(\d+)([A-Za-z])(?![A-Za-z])", point.name)
-    return Doubt("part", (found.group(0),)) if found else None
+    found = _LETTERED.search(point.name)
+    return Doubt("which", (found.group(0),)) if found else None
 
 
 def _english_said(toks: list[Token]) -> bool:
@@ -143,8 +170,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
     if point.kind != "bool":
         return None
     inverted = _inverted(point)
-    if inverted and not {t.text[:8] for t in toks} & {"energise", "energize", "deenergi"} and \
-            not set(inverted) <= {t.raw for t in toks}:  # ("set damper 2 to fail open")
+    if inverted and not {t.text[:8] for t in toks} & {"energise", "energize", "deenergi"}:
         # on or off of a valve that opens unpowered ("Valve 3 normally open solenoid"): on
         # may close it; only "energise" says which
         return Doubt("sense", inverted)
@@ -156,7 +182,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
     if is_chinese(text):
         zh = _unsaid_part_zh(text, point)
         if zh is None and not is_chinese(point.name):
-            zh = _lettered_unsaid(text, point)  # (启动1号泵 of a "Pump 1A")
+            zh = lettered_unsaid(text, point)  # (启动1号泵 of a "Pump 1A")
         if zh is not None or not _english_said(toks) or is_chinese(point.name):
             return zh
         # (a switch said of in English with a Chinese word in it, "open valve 3 谢谢",
@@ -164,7 +190,8 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         # whether or not it has a Chinese name too — atk16, atk17)
     heard = {t.text for t in toks} | {t.raw for t in toks}
     named = {t.raw for label in (point.name, *point.aliases) for t in tokens(label)}
-    if _opened(toks) and named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
+    if (_opened(toks) or any(v in simplified(text) for v in _VALVE_VERBS_ZH)) and \
+            named & _MOTORS and not named & (_OPEN_CLOSE | _SWITCHGEAR):
         # "close gate 3" of a "Gate 3 motor": off stops the motor, it closes nothing
         return Doubt("part", tuple(sorted(named & _MOTORS)))
     meant: set[str] = set()  # what the words the name does not say itself mean
@@ -211,27 +238,34 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
             s.kind == "action" or s.concept in _ACTING
             for s in profiles.lexicon.concepts(t.raw)))
 
-    def machine(t: Token, after: Token) -> bool:
-        """a word of a machine that is switched itself (a pump, a brake, a fan), not of a
-        place with the word after it ("pump station", "fan room")"""
+    def machine(t: Token, after: Token, head: Token) -> bool:
+        """a word of a machine that is switched itself (a pump, a brake, a fan), or of any
+        machine before a plant unit (a turbine, a kiln: "Barring gear turbine 1", "Cooler
+        kiln 2"), not of a place with the word after it ("pump station", "fan room")"""
         if profiles is None:
             return False
         lexicon = profiles.lexicon
         if lexicon.concepts(f"{t.raw} {after.raw}") - lexicon.concepts(t.raw) - \
                 lexicon.concepts(after.raw):
             return False  # (a phrase of its own)
-        return bool(profiles.lexicon.broader(
-            s.concept for s in profiles.lexicon.concepts(t.raw) if s.kind == "thing") & _ACTORS)
+        mine = lexicon.broader(s.concept for s in lexicon.concepts(t.raw) if s.kind == "thing")
+        owner = lexicon.broader(s.concept for s in lexicon.concepts(head.raw)
+                                if s.kind == "thing")
+        return bool(mine & _ACTORS) or bool(mine and owner & _UNITS and not owner & _ACTORS)
 
     def moves(m: Token, w: Token) -> bool:
         """whether machine `m` is what a function or medium `w` said switches: any machine of
         a function ("aeration"); of a medium, only what moves it ("start the cooling water"
         of its pump, not "stop the compressed air" of an "Compressed air dryer")"""
-        if profiles is None or not any(s.kind == "medium"
-                                       for s in profiles.lexicon.concepts(w.raw)):
+        if profiles is None:
             return True
+        media = profiles.lexicon.broader(s.concept for s in profiles.lexicon.concepts(w.raw)
+                                         if s.kind == "medium")
+        if not media:
+            return True
+        movers = _MOVERS_OF_GAS if media & _GASES else _MOVERS_OF_LIQUID
         return bool(profiles.lexicon.broader(
-            s.concept for s in profiles.lexicon.concepts(m.raw) if s.kind == "thing") & _MOVERS)
+            s.concept for s in profiles.lexicon.concepts(m.raw) if s.kind == "thing") & movers)
 
     def which(t: Token) -> bool:
         """a word that only says which machine ("main" of "Mill 6 main motor")"""
@@ -275,7 +309,7 @@ _ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", 
 #: end the word said ("搅拌" of 搅拌器)
 _ZH_OWN = tuple(sorted((
     "电机", "马达", "开关", "接触器", "启动器", "变频器", "驱动器", "驱动", "运行", "命令", "控制",
-    "电源", "继电器", "线圈", "输出", "使能", "启停", "电磁阀", "执行器", "执行机构", "电动", "系统",
+    "电源", "继电器", "线圈", "输出", "使能", "启停", "常闭", "电磁阀", "执行器", "执行机构", "电动", "系统",
     "机组", "门", "灯", "器", "机"), key=len,
     reverse=True))
 
@@ -386,7 +420,7 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
                   other: Callable[[Token], bool], kin: Callable[[Token, Token], bool],
                   thing: Callable[[Token], bool], which: Callable[[Token], bool],
                   acting: Callable[[Token], bool],
-                  machine: Callable[[Token, Token], bool] = lambda t, after: False,
+                  machine: Callable[[Token, Token, Token], bool] = lambda t, a, h: False,
                   moves: Callable[[Token, Token], bool] = lambda m, w: True,
                   numbered: bool = True) -> list[str]:
     """The words of a switch's name that say more than the command did (`_unsaid_part`).
@@ -401,7 +435,7 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
         # of "Pump 1A", one of 1A and 1B)
         lettered = {id(t) for i, t in enumerate(every[1:], 1) if every[i - 1].is_id and
                     len(t.raw) == 1 and t.raw.isalpha() and
-                    re.search(rf"\d{t.raw}(?![a-z])", segment, re.IGNORECASE)}
+                    re.search(rf"\d[\s-]?{t.raw}(?![a-z])", segment, re.IGNORECASE)}
         words = [t for t in every if id(t) in kept | lettered or t.raw in _SIDES]
         # (a switch's own word says nothing of which: "start" is no "starter" said)
         heard = [said(t) and t.raw not in _OWN_SWITCH for t in words]
@@ -436,7 +470,7 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
         if head > 0 and thing(words[head]):
             unsaid += [t.raw for t, h, after in zip(words[:head], heard[:head],
                                                      words[1:head + 1], strict=True)
-                       if not h and machine(t, after) and not kin(t, words[head])
+                       if not h and machine(t, after, words[head]) and not kin(t, words[head])
                        and t.raw not in unsaid and t.raw not in _OWN_SWITCH]
         for i, t in enumerate(trailing, last + 1):
             rest = words[i + 1:]
@@ -454,17 +488,28 @@ _SWITCHGEAR = frozenset("""
     breaker breakers contactor contactors isolator isolators disconnector disconnect incomer
     recloser acb mccb mcb vcb cb gcb elcb rcd rccb switchgear sectionaliser sectionalizer
     coupler tie earthing grounding lbs rmu knife fuse switch feeder feeders bkr ckt qf qs ds
-    ocb mpcb rcbo interrupter bus ats
+    ocb mpcb rcbo interrupter bus ats qa km circuit incoming outgoing cutout link mod es break
+    capacitor hv lv mcc
 """.split())
 
 
+#: switchgear a description may say a point is
+_CIRCUIT_BREAKERS = frozenset("""
+    breaker contactor isolator disconnector incomer recloser acb mccb mcb vcb switchgear rmu lbs
+""".split())
 #: what opens and closes a flow: a "Knife gate valve", "Tie valve 2" is no switchgear
 _FLOW = frozenset("valve valves damper dampers gate gates penstock sluice".split())
+#: ...and what opens to let people or air through
+_DOORS = frozenset("""
+    door doors window windows skylight skylights louvre louver hatch vent flap lid barrier
+    shutter
+""".split())
 
 
 #: Chinese switchgear, and the verbs that say open or close of a valve, not of it
 _SWITCHGEAR_ZH = ("断路器", "刀闸", "隔离开关", "接触器", "开关柜", "空开", "接地开关", "负荷开关",
-                  "母联", "空气开关", "馈线开关", "熔断器")
+                  "母联", "空气开关", "馈线开关", "熔断器", "接地刀", "闸刀", "微断", "漏保",
+                  "进线柜", "馈线柜", "电容器", "隔离刀")
 
 
 _VALVE_VERBS_ZH = ("打开", "开启", "关闭", "关上", "关掉", "开", "关")
@@ -499,10 +544,13 @@ def switchgear(text: str, toks: list[Token], point: Point) -> Doubt | None:
             return None  # (said in Chinese of its Chinese name: judged above)
     named = {t.raw for label in (point.name, *point.aliases)
              for t in content(tokens(label), label=True)}
-    # (what it is may be said only in its description: "Feeder 5", "11 kV feeder breaker")
-    described = {t.raw for t in content(tokens(point.description or ""), label=True)}
-    if not (named | described) & _SWITCHGEAR or named & (_OPEN_CLOSE | _FLOW):
-        return None
+    # (what it is may be said only in its description: "Feeder 5", "11 kV feeder breaker";
+    # not a door's "limit switch")
+    described = {t.raw for t in content(tokens(point.description or ""), label=True)} & \
+        _CIRCUIT_BREAKERS
+    if not (named | described) & _SWITCHGEAR or named & (_FLOW | _DOORS) or (
+            named & _OPEN_CLOSE and not {"open", "close"} <= named):
+        return None  # ("Breaker 4 open/close": which way on is, is not said)
     opened = _opened(toks)
     return Doubt("switchgear", opened) if opened else None
 

@@ -60,7 +60,7 @@ from hermesd.router.rules import (
     unit_after,
     unpaired,
 )
-from hermesd.router.switch_words import switchgear, unsaid_part
+from hermesd.router.switch_words import lettered_unsaid, switchgear, unsaid_part
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
@@ -235,7 +235,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     folded = nfkc.casefold()
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
             or _reported(toks, folded) or _english_words(toks, own, point)
-            or _by_an_amount(toks, folded)
+            or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
@@ -249,15 +249,27 @@ _THROUGH = frozenset(("to", "through", "thru", "till", "until"))
 #: Chinese words of a change in a direction, which a number after says by how much: 转速快100
 #: (100 faster), 温度设定热10度
 _ZH_DIRECTION = "快慢热冷"
+#: what a number said before makes a change by it ("10 degrees warmer", "100 rpm faster")
+_COMPARATIVES = frozenset("""
+    warmer colder cooler hotter faster slower higher lower more less quicker bigger smaller
+""".split())
 
 
 def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
-    """A number said as a change: "knock pump 1 back 100 rpm" (not "back to 100"), 快100."""
+    """A number said as a change: "knock pump 1 back 100 rpm" (not "back to 100"), "10
+    degrees warmer", 快100, 开大10%."""
     for i, t in enumerate(toks[:-1]):
         if t.raw == "back" and toks[i + 1].number is not None:
             return Doubt("relative", (f"{t.raw} {toks[i + 1].raw}",))
+        if t.number is not None:
+            # (right after it, or after its unit: "10 degrees warmer"; said in English)
+            after = [x for x in toks[i + 1:i + 3] if not x.zh]
+            if after and (after[0].raw in _COMPARATIVES or (
+                    len(after) > 1 and after[0].unit and after[1].raw in _COMPARATIVES)):
+                return Doubt("relative", (" ".join([t.raw, *(x.raw for x in after)]),))
     digits = "\\d零〇一二两三四五六七八九十百"
-    found = re.search(rf"[{_ZH_DIRECTION}](?=[{digits}]+(?![{digits}号#]))", folded)
+    found = re.search(rf"(?:[{_ZH_DIRECTION}]|开大|关小|开小|关大|调大|调小|加大|减小)\s*个?\s*"
+                      rf"(?=[{digits}]+(?![{digits}号#]))", folded)
     if found and not re.search(r"[到至为成]\s*$", folded[:found.start()]):
         return Doubt("relative", (folded[found.start():found.end() + 3],))
     return None
@@ -293,7 +305,8 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
     if point.kind == "bool" or not any(
             t.raw in _SWITCH_WORDS - {"on", "off"} or t.text in _SWITCH_WORDS - {"on", "off"}
             or t.raw in _BRINGING or (t.raw in ("on", "off") and (
-                (i > 0 and toks[i - 1].raw in ("turn", "switch", "kick")) or i == len(toks) - 1))
+                (i > 0 and toks[i - 1].raw in ("turn", "switch", "kick")) or
+                all(x.raw in _AFTER_ON_OFF for x in toks[i + 1:])))
             for i, t in enumerate(toks)):
         return None  # ("HP pump 1 1450", "cure time on press 3 forty minutes": no on/off
         # said, a value of the thing)
@@ -306,6 +319,8 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
     return None
 
 
+#: what may follow an on or off said last ("pump 1 2 on please")
+_AFTER_ON_OFF = frozenset("please pls now thanks thank you thx again right away".split())
 #: verbs that switch a thing on or off without an on/off word ("energise pump 1", "bring pump
 #: 1 online")
 _BRINGING = frozenset("energise energize deenergise deenergize online offline kick".split())

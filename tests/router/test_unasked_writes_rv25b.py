@@ -38,7 +38,12 @@ x_atk17_*): a Chinese word in an English command of a bilingual point, tradition
 Chinese said with words no list has, switchgear by its tags, a gate's drive, a valve that opens
 unpowered, lettered numbers ("Pump 1A"), ordinals, a number said as a change, a rate per
 another time; and the plain writes they over-blocked ("Pump 1 start/stop", "Valve 19
-actuator", "#1 Boiler ID fan", 1#泵)."""
+actuator", "#1 Boiler ID fan", 1#泵). The seventeenth's (rv37.jsonl, atk18; plants x_atk18_*):
+valves that open unpowered by their names or descriptions, switchgear by more of its names and
+in Chinese, machines named before a plant unit ("Barring gear turbine 1"), a medium of what
+does not move it, lettered numbers written "1-A", changes said "10 degrees warmer" or 开大10%;
+and the plain writes it found refused ("open valve 3" of a normally closed one, a door whose
+description has a limit switch)."""
 
 from __future__ import annotations
 
@@ -60,7 +65,7 @@ LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
                                             "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
                                             "rv31.jsonl", "rv32.jsonl", "rv33.jsonl", "rv34.jsonl",
-                                            "rv35.jsonl", "rv36.jsonl")
+                                            "rv35.jsonl", "rv36.jsonl", "rv37.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -140,7 +145,7 @@ def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
                           "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl", "rv33.jsonl",
-                          "rv34.jsonl", "rv35.jsonl", "rv36.jsonl")}
+                          "rv34.jsonl", "rv35.jsonl", "rv36.jsonl", "rv37.jsonl")}
     assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24, 30,
-                                                        122]
+                                                        122, 93]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21

@@ -238,3 +238,72 @@ BILINGUAL = exec_plant("bilingual", {
 async def test_what_the_words_do_not_say_plainly_writes_nothing(text: str) -> None:
     action = await routed_without_model(Router(BILINGUAL), text)
     assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    # atk18: valves that open unpowered, however their name or description says it
+    ("Normally open valve 3", "open normally open valve 3"),
+    ("Valve 3 spring to open solenoid", "open valve 3"),
+    ("Valve 7 solenoid", "open valve 7"),                          # (described below)
+    # switchgear by more of its names, and in Chinese
+    ("QA1", "open QA1"), ("ES 4", "open ES 4"), ("Load break 4", "open load break 4"),
+    ("Breaker 4 open/close", "open breaker 4"), ("1号接地刀", "打开1号接地刀"),
+    ("2号进线柜", "打开2号进线柜"),
+    # a machine before a plant unit is a part of it; a medium names what moves it
+    ("Barring gear turbine 1", "start turbine 1"), ("Cooler kiln 2", "stop kiln 2"),
+    ("Cooling water fan", "stop cooling water"),
+    ("8号门电动机", "关闭8号门"), ("1号窗电机", "关闭1号窗"),
+    # a door's solenoid is a lock, no door
+    ("Door 3 solenoid", "open door 3"),
+])
+async def test_atk18_writes_are_asked_back(name: str, text: str) -> None:
+    point: dict[str, Any] = {"name": name, "type": "bool", "writable": True}
+    if name == "Valve 7 solenoid":
+        point["description"] = "normally open valve, energise to close"
+    router = Router(exec_plant("atk18", {"p": point}))
+    action = await routed_without_model(router, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("name", "text", "value"), [
+    ("Damper 2 fail open", "set damper 2 to fail open", True),   # named by the action
+    ("Cooler fan 2", "start fan 2", True),                        # a fan's qualifier
+    ("Cooling water pump", "start the cooling water", True),
+    ("Combustion air fan", "start the combustion air", True),
+])
+async def test_atk18_plain_writes_are_written(name: str, text: str, value: Any) -> None:
+    action = await routed_without_model(_plant(name), text)
+    assert (action.name, action.args) == ("write", {"point": "p", "value": value})
+
+
+LETTERED = exec_plant("lettered", {
+    "a": {"name": "Pump 1-A", "type": "bool", "writable": True},
+    "b": {"name": "Pump 1-B", "type": "bool", "writable": True},
+    "fa": {"name": "Feeder 1A speed", "type": "float", "unit": "Hz", "writable": True,
+           "min": 0, "max": 50},
+    "fb": {"name": "Feeder 1B speed", "type": "float", "unit": "Hz", "writable": True,
+           "min": 0, "max": 50},
+    "t": {"name": "Oven 2 temperature setpoint", "type": "float", "unit": "°C",
+          "writable": True, "min": 0, "max": 300},
+    "v": {"name": "3号阀开度", "type": "float", "unit": "%", "writable": True, "min": 0,
+          "max": 100},
+    "s": {"name": "Pump 4 speed", "type": "float", "unit": "rpm", "writable": True,
+          "min": 0, "max": 1500},
+})
+
+
+@pytest.mark.parametrize("text", [
+    "start pump 1", "启动1号泵", "set feeder 1 speed to 30 Hz",
+    "oven 2 setpoint 10 degrees warmer", "make oven 2 10 degrees colder", "3号阀开大10%",
+    "3号阀关小 10%", "pump 4 2 on please"])
+async def test_a_letter_or_an_amount_unsaid_writes_nothing(text: str) -> None:
+    action = await routed_without_model(Router(LETTERED), text)
+    assert action.name == "respond", action
+
+
+async def test_a_lettered_number_said_whole_is_written() -> None:
+    router = Router(LETTERED)
+    for text, point, value in (("start pump 1-A", "a", True), ("start pump 1-B", "b", True),
+                               ("set feeder 1B speed to 30 Hz", "fb", 30)):
+        action = await routed_without_model(router, text)
+        assert (action.name, action.args) == ("write", {"point": point, "value": value})
