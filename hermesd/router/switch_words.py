@@ -92,9 +92,9 @@ _MOTORS_ZH = ("电动机", "电机", "马达", "驱动", "变频器", "启动器
 _OPENED_ZH = ("门", "阀", "闸", "窗", "板", "帘")
 
 
-#: words of a valve whose solenoid is energised to close it, or that opens unpowered
-#: ("Valve 3 normally open solenoid", "NO valve 3", "Valve 3 fail open solenoid")
-_INVERTED = frozenset("normally fail failsafe no nc".split())
+#: words before "open" that say a valve opens unpowered ("Valve 3 normally open solenoid",
+#: "Valve 3 fail open solenoid", "spring to open")
+_INVERTED = frozenset("normally fail failsafe spring".split())
 
 
 #: what may follow the state a switch is named by ("Valve 8 open command")
@@ -117,8 +117,7 @@ def _inverted(point: Point) -> tuple[str, ...]:
             continue
         for i, w in enumerate(words):
             state = next((x for x in words[i + 1:i + 3] if x != "to"), "")
-            if w in ("normally", "fail", "failsafe", "spring") and \
-                    state in ("open", "opened", "opening", "safe"):
+            if w in _INVERTED and state in ("open", "opened", "opening", "safe"):
                 if words[-1] == state and w == "fail":
                     continue  # ("Damper 2 fail open": named by the action)
                 return (w, state)
