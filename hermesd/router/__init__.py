@@ -145,20 +145,10 @@ class Router:
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
             placed = self._both_read(analysis, judged.placement)
-            said = analysis
-            scored = [(f.score, f.point) for f in judged.fits]
-            if said.wants_write:
-                # the model is offered first the points the value said can be written to ("set
-                # room 1 to 16.5": its temperature setpoint, not its humidity reading)
-                scored.sort(key=lambda sp: not self._takes(said, sp[1]))
-            analysis = replace(said, scored=scored, plural=judged.plural)
+            analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
+                               plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
         return placed, analysis, timings
-
-    def _takes(self, a: Analysis, point_id: str) -> bool:
-        """Whether the point is writable and the command says a value it takes."""
-        point = self.rules.points.get(point_id)
-        return point is not None and point.writable and bool(self.rules.values(a, point))
 
     def _both_read(self, a: Analysis, placed: Placement | None) -> Placement | None:
         """ "sorter speed and setpoint", "R1 temperature and setpoint": a read of one point
