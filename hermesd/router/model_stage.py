@@ -516,6 +516,13 @@ class ModelStage:
                     a.toks[k].text not in profile.ids and explained(t, profile, found) <= NEAR:
                 missing.append(t)  # "grip force on cabin 12": a thing numbered so, which
                 # the point (the haul rope's tension) is not
+        for t in found if not a.wants_write else ():
+            k = t.index - 1
+            if t not in missing and k >= 0 and a.toks[k].is_id and \
+                    a.toks[k].text not in profile.ids and \
+                    (t.word, a.toks[k].text) in self.rules.profiles.pairs:
+                missing.append(t)  # "#3 retort pressure": retort 3's, which a retorts' steam
+                # header is not
         if missing:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (

@@ -178,6 +178,15 @@ class Analysis:
 _TAG_FIRST = re.compile(r"^\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?\s+(\S+\s+\S.*)$")
 
 
+def _verb_of(verb: str, noun: str) -> bool:
+    """Whether `verb` is the verb of the action `noun` names ("aerate" of "aeration", "inject"
+    of "injection", "gas" of "gassing")."""
+    if len(verb) < 3 or not verb.isalpha() or verb == noun:
+        return False
+    stem = verb[:-1] if verb.endswith("e") else verb
+    return noun in (verb + "ion", stem + "ion", stem + "ing", verb + verb[-1] + "ing")
+
+
 def _untagged(name: str) -> tuple[str, ...]:
     """The name without the tag it opens with, a name of the point as people say it ("ocean
     tank temperature" of "TT-201 ocean tank temperature"); none if it has no such tag."""
@@ -564,8 +573,12 @@ class RuleRouter:
                 self.points[point].kind != "bool":
             return False
         first = next((t for t in a.toks if t.raw not in _POLITE), None)
+        words = self.point_words.get(point, set())
+        if first is not None and not first.zh and first.text not in words and \
+                any(_verb_of(first.raw, w) for w in words) and not a.wants_write:
+            return True  # "aerate silo 1" of a "Silo 1 aeration": its verb, said first
         if first is None or first.is_number or first.zh or \
-                first.text not in self.point_words.get(point, set()) or \
+                first.text not in words or \
                 first.raw in YES_NO_START | WH_START or any(
                     label.toks and label.toks[0].text == first.text
                     for label in self.point_labels.get(point, ())):
