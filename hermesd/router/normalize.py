@@ -330,6 +330,12 @@ def content(toks: list[Token], *, label: bool = False,
             or quantity_noun(toks, i, label=label) or t.raw in kept]
 
 
+def numbered_first(text: str) -> bool:
+    """Whether a name writes its thing's number first, marked as one ("#3 retort", "No. 1
+    boiler feed pump", "1# pump"; not "2 pack mixer", "4 stroke engine")."""
+    return re.match(r"\s*(?:#\s*\d|no\.?\s*\d|n°\s*\d|\d+\s*#)", text, re.IGNORECASE) is not None
+
+
 def capitals(text: str) -> frozenset[str]:
     """The stop words a name writes in capitals, as abbreviations ("DO" of "ocean tank DO":
     dissolved oxygen, no verb)."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from hermesd.config.model import Point
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
-from hermesd.router.normalize import Token, content, tokens, unit_symbol
+from hermesd.router.normalize import Token, content, numbered_first, tokens, unit_symbol
 from hermesd.router.spelling import Speller
 from hermesd.router.vocabulary import (
     KINDS,
@@ -231,8 +231,8 @@ class Profiles:
         pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {
             # "#3 retort temperature": numbered first, retort 3
-            (toks[1].text, toks[0].text) for toks in numbered
-            if len(toks) > 1 and toks[0].is_id and not toks[1].is_id}
+            (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=True)
+            if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and numbered_first(label)}
         own = self.formula_words(content(tokens(point.name), label=True))
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))

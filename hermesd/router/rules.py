@@ -36,6 +36,7 @@ from hermesd.router.normalize import (
     Token,
     capitals,
     content,
+    numbered_first,
     preposition_on,
     question_mark,
     tokens,
@@ -214,7 +215,8 @@ class RuleRouter:
                     for i, t in enumerate(toks[:-1]):
                         if toks[i + 1].is_id and not t.is_id:
                             self.numbered.add((t.text, toks[i + 1].text))
-                    if len(toks) > 1 and toks[0].is_id and not toks[1].is_id:
+                    if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and \
+                            numbered_first(text):
                         # "#3 retort temperature": numbered first, retort 3
                         self.numbered.add((toks[1].text, toks[0].text))
                     for i, t in enumerate(toks):  # "pump 1"; "#3 boiler", a name's first
@@ -357,7 +359,7 @@ class RuleRouter:
                            or self._done_first(toks, question)
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
-                               and not toks[1].is_number and not toks[1].unit)) \
+                               and toks[1].raw in ("out", "the", "all", "every", "each"))) \
             and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
             and not (asked and _state_last(toks, named)) and row is None
         return Analysis(text, toks, words, yes_no, wants_write, question=question,

@@ -124,11 +124,22 @@ def _inverted(point: Point) -> tuple[str, ...]:
             if w == "no" and re.search(rf"\b{w}\b", label, re.IGNORECASE) and \
                     label.strip()[:2].isupper():
                 return (w,)
-    said = folded(point.description or "").casefold()
-    found = re.search(r"normally[\s-]open|fail[\s-]*(?:safe[\s-]*)?open|spring[\s-]*(?:to[\s-]*|"
-                      r"return[\s,]*(?:fail[\s-]*)?)?open|energi[sz]e[ds]?\s+to\s+close|"
-                      r"常开|通电关|断电开|失电开", said)
-    return (found.group(0),) if found else ()
+    for said in (point.description or "", point.name, *point.aliases, *point.names.values()):
+        text = folded(said).casefold().strip()
+        found = _OPENS_UNPOWERED.search(text)
+        if found and not (said != point.description and found.group(0).startswith("fail")
+                          and found.end() == len(text)):  # ("Damper 2 fail open": an action)
+            return (found.group(0),)
+    return ()
+
+
+#: how a description or name says a valve opens unpowered, or shuts powered
+_OPENS_UNPOWERED = re.compile(
+    r"normally[\s-]open|fail[\s-]*(?:safe[\s-]*)?open|spring[\s-]*(?:to[\s-]*|return[\s,]*"
+    r"(?:fail[\s-]*)?)?open|energi[sz]e[ds]?\s+to\s+close|de-?energi[sz]e[ds]?\s+to\s+open|"
+    r"air[\s-]+to[\s-]+close|\batc\b|closes?\s+when\s+(?:energi[sz]ed|powered)|"
+    r"opens?\s+on\s+(?:loss\s+of\s+(?:power|air|signal)|power\s+fail)|"
+    r"常开|通电关|得电关|断电开|失电开|失电打开|断电打开|气关|故障开")
 
 
 #: a number with a letter ("Pump 1A", "Pump 1-A", "Pump 1 A": one of 1A and 1B)

@@ -236,6 +236,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
             or _reported(toks, folded) or _english_words(toks, own, point)
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
+            or _switched_and_set(toks, folded, point) or _zero_of(toks, folded)
+            or _choice_or_switch(toks, point, value, profiles)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _which(text, toks, point, profiles, value)
@@ -273,6 +275,50 @@ def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
     if found and not re.search(r"[到至为成]\s*$", folded[:found.start()]):
         return Doubt("relative", (folded[found.start():found.end() + 3],))
     return None
+
+
+def _switched_and_set(toks: list[Token], folded: str, point: Point) -> Doubt | None:
+    """A thing started or stopped for a time ("start pump 3 for 10 minutes", 启动3号泵10分钟):
+    a run asked for, with how long, which is no value of a setting (its on-time in minutes
+    may take the number, and the pump would not start)."""
+    if point.kind not in ("int", "float"):
+        return None
+    started = any(t.raw in _STARTING | _SWITCH_WORDS for t in toks) or \
+        any(w in folded for w in _STARTING_ZH)
+    timed = any(t.raw == "for" and i + 1 < len(toks) and toks[i + 1].number is not None
+                for i, t in enumerate(toks)) or re.search(r"\d\s*(?:分钟|小时|秒)", folded)
+    return Doubt("when", ("for",)) if started and timed else None
+
+
+#: the verbs of starting or stopping a thing, which no number is the value of
+_STARTING = frozenset("start starts started run runs stop stops stopped".split())
+_STARTING_ZH = ("启动", "起动", "停止", "停机", "开机", "关机")
+
+
+def _choice_or_switch(toks: list[Token], point: Point, value: Any,
+                      profiles: Profiles | None) -> Doubt | None:
+    """ "turn off kiln 1 hold" of a kiln mode whose choices hold "off", where "Kiln 1 hold" is
+    a switch of its own whose every word is said: on/off of the switch, or the mode's "off"?"""
+    if profiles is None or not point.choices or str(value).casefold() not in _SWITCH_WORDS:
+        return None
+    said = {t.text for t in toks}
+    for other in profiles.all:
+        o = other.point
+        if o is not point and o.writable and o.kind == "bool" and \
+                (words := {t.text for t in tokens(o.name) if not t.is_id}) and words <= said:
+            return Doubt("which", (o.name,))
+    return None
+
+
+def _zero_of(toks: list[Token], folded: str) -> Doubt | None:
+    """ "pump 2 zero speed", 2号线零流量: a state reported (no speed, no flow), not a value to
+    set."""
+    for i, t in enumerate(toks[:-1]):
+        if t.raw in ("zero", "no") and toks[i + 1].text in QUANTITIES and not (
+                i > 0 and toks[i - 1].raw in _VALUE_BEFORE):
+            return Doubt("question", (f"{t.raw} {toks[i + 1].raw}",))
+    found = re.search(r"(?<![为到成至])零(?:流量|压力|转速|速度|温度|液位)", folded)
+    return Doubt("question", (found.group(0),)) if found else None
 
 
 #: the times a rate is per, as written after its "/"
@@ -595,8 +641,9 @@ def _which(text: str, toks: list[Token], point: Point,
 def _quantity_unsaid(found: list[Term], toks: list[Token], profile: Profile,
                      profiles: Profiles, value: Any) -> bool:
     """A number said to a thing, with no quantity or unit ("set room 1 to 16.5"), where another
-    writable number of the same thing explains the words as well and takes the value (room 1's
-    temperature setpoint, and its fan speed in %): which one is meant is not said."""
+    writable number of the same thing explains the words as well (room 1's temperature
+    setpoint, and its fan speed in %): which one is meant is not said, whatever their ranges
+    ("set boiler 1 to 80" is no firing rate because 80 bar is too much)."""
     point = profile.point
     if point.kind not in ("int", "float") or point.choices or not isinstance(value, int | float) \
             or any("quantity" in t.kinds or t.unit for t in found) or any(
@@ -609,8 +656,6 @@ def _quantity_unsaid(found: list[Term], toks: list[Token], profile: Profile,
         if other is profile or not o.writable or o.kind not in ("int", "float") or o.choices \
                 or other.ids != profile.ids:
             continue
-        if (o.min is not None and value < o.min) or (o.max is not None and value > o.max):
-            continue  # (a value only one of them takes tells them apart)
         if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine):
             return True
     return False

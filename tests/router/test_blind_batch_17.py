@@ -39,7 +39,7 @@ async def test_zeroing_every_setpoint_is_a_plural_write_and_writes_nothing() -> 
     action = await routed_without_model(ROUTERS["brickworks"], "zero out every kiln setpoint")
     assert action.name == "respond" and action.args["reason"] == "not_allowed", action
     assert action.args.get("plural") is True
-    zeroed = await routed_without_model(ROUTERS["brickworks"], "zero kiln draught setpoint")
+    zeroed = await routed_without_model(ROUTERS["brickworks"], "zero the kiln draught setpoint")
     assert (zeroed.name, zeroed.args) == ("write", {"point": "kiln_draught_sp", "value": 0})
 
 

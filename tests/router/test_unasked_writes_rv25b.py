@@ -43,7 +43,10 @@ valves that open unpowered by their names or descriptions, switchgear by more of
 in Chinese, machines named before a plant unit ("Barring gear turbine 1"), a medium of what
 does not move it, lettered numbers written "1-A", changes said "10 degrees warmer" or 开大10%;
 and the plain writes it found refused ("open valve 3" of a normally closed one, a door whose
-description has a limit switch)."""
+description has a limit switch). The eighteenth's (rv38.jsonl, atk19; plants x_atk19_*): valves
+that open unpowered said otherwise ("air to close", 失电开), the mode's "off" said of a switch
+named like it ("turn off kiln 1 hold"), a run for a time ("start pump 3 for 10 minutes"), a
+state reported with "zero" ("line 2 zero flow")."""
 
 from __future__ import annotations
 
@@ -65,7 +68,8 @@ LINES: list[dict[str, Any]] = [dict(json.loads(line), file=name)
                                for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl",
                                             "rv28.jsonl", "rv29.jsonl", "rv30.jsonl",
                                             "rv31.jsonl", "rv32.jsonl", "rv33.jsonl", "rv34.jsonl",
-                                            "rv35.jsonl", "rv36.jsonl", "rv37.jsonl")
+                                            "rv35.jsonl", "rv36.jsonl", "rv37.jsonl",
+                                            "rv38.jsonl")
                                for line in (ATTACKS / name).read_text(encoding="utf-8").split("\n")
                                if line.strip()]
 ROUTERS: dict[tuple[str, bool], Router] = {}
@@ -145,7 +149,8 @@ def test_the_findings_are_all_there() -> None:
     count = {name: [x for x in LINES if x["file"] == name]
              for name in ("rv25b.jsonl", "rv26.jsonl", "rv27.jsonl", "rv28.jsonl",
                           "rv29.jsonl", "rv30.jsonl", "rv31.jsonl", "rv32.jsonl", "rv33.jsonl",
-                          "rv34.jsonl", "rv35.jsonl", "rv36.jsonl", "rv37.jsonl")}
+                          "rv34.jsonl", "rv35.jsonl", "rv36.jsonl", "rv37.jsonl",
+                          "rv38.jsonl")}
     assert [len(lines) for lines in count.values()] == [120, 64, 74, 26, 21, 32, 45, 67, 45, 24, 30,
-                                                        122, 93]
+                                                        122, 93, 29]
     assert sum(x["class"].startswith("OB_") for x in count["rv25b.jsonl"]) == 21

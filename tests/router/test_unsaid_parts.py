@@ -302,3 +302,29 @@ async def test_a_lettered_number_said_whole_is_written() -> None:
                                ("set feeder 1B speed to 30 Hz", "fb", 30)):
         action = await routed_without_model(router, text)
         assert (action.name, action.args) == ("write", {"point": point, "value": value})
+
+
+ATK19 = exec_plant("atk19", {
+    "v": {"name": "Valve 9 solenoid", "type": "bool", "writable": True,
+          "description": "air to close actuator"},
+    "zv": {"name": "4号阀失电开电磁阀", "type": "bool", "writable": True},
+    "hold": {"name": "Kiln 1 hold", "type": "bool", "writable": True},
+    "mode": {"name": "Kiln 1 mode", "type": "int", "writable": True,
+             "map": {0: "off", 1: "holding", 2: "ramping"}},
+    "ontime": {"name": "Pump 3 on time", "type": "float", "unit": "min", "writable": True,
+               "min": 0, "max": 60},
+    "p3": {"name": "Pump 3", "type": "bool", "writable": True},
+    "flow": {"name": "Line 2 flow setpoint", "type": "float", "unit": "m3/h", "writable": True,
+             "min": 0, "max": 100},
+})
+
+
+@pytest.mark.parametrize("text", [
+    "open valve 9", "打开4号阀",                                 # opens unpowered, said otherwise
+    "turn off kiln 1 hold", "kiln 1 hold off",                  # the switch, or the mode's off?
+    "start pump 3 for 10 minutes", "启动3号泵10分钟",            # a run, for a time
+    "zero flow on line 2", "line 2 zero flow",                  # a state reported
+])
+async def test_atk19_writes_nothing(text: str) -> None:
+    action = await routed_without_model(Router(ATK19), text)
+    assert action.name != "write", action
