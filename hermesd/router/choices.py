@@ -62,9 +62,17 @@ def _named_in_form(point: Point, heard: set[str]) -> set[str]:
     found = set()
     for choice, spelled in spellings(point):
         words = content(tokens(spelled))
-        if len(words) == 1 and heard & _forms(words[0].text):
+        if len(words) == 1 and any(said_in_form(w, words[0].text) for w in heard):
             found.add(choice)
     return found if len(found) == 1 else set()
+
+
+def said_in_form(word: str, choice: str) -> bool:
+    """Whether `word` is a one-word choice said in another form: of its verb ("hold" of
+    "holding") or cut short as a faceplate writes it ("auto" of "automatic", "man" of
+    "manual")."""
+    return word != choice and word.isalpha() and (
+        word in _forms(choice) or (len(word) >= 3 and choice.startswith(word)))
 
 
 def _forms(word: str) -> set[str]:

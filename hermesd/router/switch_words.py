@@ -89,7 +89,9 @@ _MOTORS = frozenset("motor motors drive drives starter vfd vsd inverter".split()
 _MOTORS_ZH = ("电动机", "电机", "马达", "驱动", "变频器", "启动器")
 
 
-_OPENED_ZH = ("门", "阀", "闸", "窗", "板", "帘")
+#: what opens a valve, said after it (3号阀执行器: the valve switched; a window's is not)
+_ACTUATORS_ZH = ("电动执行机构", "执行机构", "执行器", "电磁阀")
+_OPENED_ZH = ("门", "阀", "闸", "窗", "板", "帘", "叶")
 
 
 #: words before "open" that say a valve opens unpowered ("Valve 3 normally open solenoid",
@@ -392,6 +394,8 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
     opening = any(v in simplified(text) for v in _VALVE_VERBS_ZH)
     if opening and rest.startswith(_MOTORS_ZH) and said.endswith(_OPENED_ZH):
         return Doubt("part", (rest,))  # 关闭8号门 of 8号门电机: off stops it, closes nothing
+    if rest.startswith(_ACTUATORS_ZH) and not said.endswith(("阀", "风门", "闸门")):
+        return Doubt("part", (rest,))  # 关闭2号通风窗 of its 执行器: a valve's is the valve
     while rest:
         # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
         own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \

@@ -35,7 +35,7 @@ from typing import Any
 from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
-from hermesd.router.choices import named_choices
+from hermesd.router.choices import named_choices, said_in_form
 from hermesd.router.concepts import lexicon
 from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
 from hermesd.router.doubts import Doubt
@@ -821,6 +821,10 @@ def _explained(text: str, toks: list[Token], point: Point,
         allowed = allowed | sense.opposites | set(UNDO_PREFIXES)
     choice = {s.concept for choice, said in spellings(point) if choice == value
               for s in profiles.lexicon.concepts(said)} if point.choices else set()
+    if point.choices and isinstance(value, str):
+        # ("put loop 3 in auto": the choice "automatic" cut short, "hold" of "holding")
+        allowed = allowed | {t.raw for t in toks for choice, said in spellings(point)
+                             if choice == value and said_in_form(t.raw, said.casefold())}
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
                    and not t.concepts & choice and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))

@@ -328,3 +328,17 @@ ATK19 = exec_plant("atk19", {
 async def test_atk19_writes_nothing(text: str) -> None:
     action = await routed_without_model(Router(ATK19), text)
     assert action.name != "write", action
+
+
+async def test_a_choice_cut_short_is_written_and_a_window_actuator_is_no_valve() -> None:
+    """ "put loop 3 in auto" of a mode whose choice is "automatic" (atk19 over-blocking); a
+    window's actuator is switched by its own name, not by 关闭 of the window (a valve's is)."""
+    router = Router(exec_plant("atk19b", {
+        "c": {"name": "Loop 3 mode", "type": "int", "writable": True,
+              "map": {0: "manual", 1: "automatic", 2: "cascade"}},
+        "w": {"name": "2号通风窗执行器", "type": "bool", "writable": True},
+    }))
+    auto = await routed_without_model(router, "put loop 3 in auto")
+    assert (auto.name, auto.args) == ("write", {"point": "c", "value": "automatic"})
+    window = await routed_without_model(router, "关闭2号通风窗")
+    assert window.name == "respond", window
