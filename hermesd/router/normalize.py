@@ -103,7 +103,10 @@ _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 #: number one compressor": no "the one", a pronoun)
 _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
                           r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
-                          r"|eight|nine|ten|eleven|twelve)\b)")
+                          r"|eight|nine|ten|eleven|twelve)\b)", re.IGNORECASE)
+#: "NO2" written in capitals against its digits, in a text that writes small letters too:
+#: nitrogen dioxide, no number sign ("B2 NO2 level"; "Pump No2", "PUMP NO2" are pump 2)
+_NITROGEN = re.compile(r"\bNO(?=\d)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,8 +159,15 @@ def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", text))
+    if re.search("[a-z]", text):
+        text = _NITROGEN.sub("N\N{ZERO WIDTH JOINER}O", text)
     text, units = _units(text)
     found = literals(text)
+    # a bare number that opens the text, unmarked, may qualify the word after it ("2 pack
+    # mixer", "3 way valve"): see `_spec`
+    leading = bool(found) and not text[:found[0].start].strip() and not numbered_first(text)
+    hyphened = {k for k, lit in enumerate(found) if re.match(r"-[a-z]", text[lit.end:lit.end + 2],
+                                                            re.IGNORECASE)}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}
@@ -168,11 +178,13 @@ def tokens(text: str) -> list[Token]:
                     else chr(_SLOT + k)]
         last = lit.end
     slotted.append(text[last:])
-    text = unicodedata.normalize("NFKC", "".join(slotted)).casefold().replace("’", "'")
-    text = _NUMBER_SIGN.sub(" ", text)
+    text = unicodedata.normalize("NFKC", "".join(slotted))
+    text = _NUMBER_SIGN.sub(" ", text).replace("\N{ZERO WIDTH JOINER}", "")
+    text = text.casefold().replace("’", "'")
     out: list[Token] = []
     end = -1  # where the piece before ended: Chinese numerals and digits written together
     ending = False  # the number before was written with an ordinal's ending ("4th")
+    literal = -1  # which number the piece before was
     for match in _PIECE.finditer(text):
         kind = match.lastgroup
         raw = match.group(0)
@@ -195,6 +207,7 @@ def tokens(text: str) -> list[Token]:
                              unit=symbol))
         elif kind == "lit":
             _literal(found[ord(raw) - _SLOT], out, touching)
+            literal = ord(raw) - _SLOT
             if ord(raw) - _SLOT in suffixed and out and out[-1].is_number:
                 out[-1] = replace(out[-1], ordinal=True)
                 ending = True
@@ -207,12 +220,39 @@ def tokens(text: str) -> list[Token]:
             end = match.end()
             continue
         else:
+            between = text[end:match.start()].strip()
+            if out and _spec(out[-1], raw, hyphen=literal in hyphened and between == "-",
+                             leading=leading and literal == 0 and len(out) == 1 and not between):
+                out[-1] = Token(f"{out[-1].raw}-{raw}", f"{out[-1].raw}-{raw}")
             out.append(_word(raw, out))
         ending = False
+        if kind != "lit":
+            literal = -1
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
     return _state_verbs(_attributive(_said_units(_signs(_english_numbers(out)))))
+
+
+#: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
+_NUMBERED_SIDES = frozenset("north south east west left right upper lower top bottom front "
+                            "rear inner outer inlet outlet main standby duty".split())
+
+
+def _spec(number: Token, word: str, *, hyphen: bool, leading: bool) -> bool:
+    """Whether a number is a specification of the word after it, and numbers no thing: written
+    onto it ("3-way valve", "4-stroke engine", "7-roll straightener") or opening a name
+    unmarked ("2 pack mixer", "100 mesh screen", "3216 temperature controller"; not "3 pumps",
+    nor "#3 retort", which `numbered_first` reads as retort 3). Its token becomes a word of its
+    own ("3-way"), and the word after it stays a word: "start mixer 2" is then no "2 pack
+    mixer", and "open valve 3" no "3 way valve"."""
+    if not (number.is_number and number.raw.isdigit() and not number.ordinal and
+            (hyphen or leading)):
+        return False
+    if not (word.isascii() and word.isalpha() and len(word) > 1) or word in _STOP or \
+            word in _NUMBER_WORDS or word in _NUMBERED_SIDES:
+        return False
+    return hyphen or singular(word) == word or word.endswith("ss")
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -633,6 +673,17 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             out.append(Token(run[i], run[i], zh=True))
             i += 1
             continue
+        if num_len and _numbered_word(run, i) > num_len:
+            # 一氧化碳 (carbon monoxide), 二次风机, 三通阀: a plant word that opens with a
+            # numeral numbers nothing, and the numeral is read as written
+            out.append(Token(run[i:i + num_len], run[i:i + num_len], zh=True))
+            i += num_len
+            continue
+        if word_len == 1 and run[i] == "度" and _degree_ends(run, i):
+            # 浓度 (concentration), 浊度, 密度: no degrees, no temperature
+            out.append(Token(run[i], run[i], zh=True))
+            i += 1
+            continue
         if num_len and num_len >= word_len:
             token, num_len = _zh_number(run, i, num_len)
             i += num_len
@@ -710,6 +761,34 @@ def _plant_words(kinds: tuple[str, ...] = ("thing", "medium", "quantity")
     words = frozenset(f for c in lexicon().concepts.values() if c.kind in kinds
                       for f in c.zh_forms if len(f) > 1)
     return words, max(map(len, words), default=0)
+
+
+@functools.cache
+def _zh_forms() -> tuple[frozenset[str], frozenset[str]]:
+    """The lexicon's Chinese forms of three characters or more that open with a numeral and
+    are no unit (一氧化碳, 二次风机, 三通阀; not 一楼, the first floor, nor 千瓦), and its
+    forms of a quantity other than a temperature that end in 度 (浓度, 浊度; not 多少度)."""
+    concepts = lexicon().concepts.values()
+    numbered = frozenset(f for c in concepts if c.kind != "unit" for f in c.zh_forms
+                         if len(f) > 2 and f[0] in _ZH_NUMERAL)
+    degrees = frozenset(f for c in concepts if c.kind == "quantity" and
+                        "temperature" not in c.id for f in c.zh_forms
+                        if len(f) > 1 and f.endswith("度"))
+    return numbered, degrees
+
+
+def _numbered_word(run: str, i: int) -> int:
+    """The length of the longest of the lexicon's words that open with a numeral at `run[i]`
+    (`_zh_forms`), or 0."""
+    numbered = _zh_forms()[0]
+    return next((n for n in range(min(8, len(run) - i), 2, -1) if run[i:i + n] in numbered),
+                0)
+
+
+def _degree_ends(run: str, i: int) -> bool:
+    """Whether the 度 at `run[i]` ends a quantity of the lexicon other than a temperature."""
+    degrees = _zh_forms()[1]
+    return any(run[j:i + 1] in degrees for j in range(max(0, i - 7), i))
 
 
 def _plant_word(run: str, i: int, *, things: bool = False) -> int:

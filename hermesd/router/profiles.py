@@ -111,7 +111,7 @@ class Profiles:
         #: the formulas the plant's names write ("co2", "l2"): one said is a word, no number
         self.formulas = frozenset(
             (m.group(1).casefold(), m.group(2)) for p in points for label in (p.name, *p.aliases)
-            for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2)))
+            for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2), label))
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         borrowed = _machine_aliases(points, self.lexicon)
         for point in points:
@@ -205,12 +205,14 @@ class Profiles:
         return frozenset(s.concept for s in self.lexicon.concepts(formula)) or \
             frozenset((formula,))
 
-    def _formula(self, letters: str, digits: str) -> bool:
+    def _formula(self, letters: str, digits: str, label: str = "") -> bool:
         """ "pO2", "CO2", "NH3", "L2" in a name: a measure of a gas or a phase, its number no
         thing's (the "2" of "BR1 pO2" is no bioreactor 2). A lower-case letter before capitals
         (pO2, pCO2), or a formula the lexicon knows whole as other than its letters (CO2 is no
-        CO)."""
-        if letters.casefold() in _NUMBER_MARKS:
+        CO). "NO2" in capitals in a `label` that writes small letters too is nitrogen dioxide
+        (as `normalize.tokens` reads it)."""
+        if letters.casefold() in _NUMBER_MARKS and not (letters == "NO" and
+                                                        re.search("[a-z]", label)):
             return False  # "Transfer pump No2" is pump 2, whatever NO2 is
         if re.fullmatch(r"[a-z][A-Z][A-Za-z]*", letters):
             return True
@@ -225,7 +227,7 @@ class Profiles:
         # the numbers of the names without their formulas: "Boiler 2 O2 trim" is boiler 2's,
         # by the 2 it writes apart, not the one of O2 (nor is the boiler unnumbered)
         numbered = [content(tokens(_FORMULA.sub(
-            lambda m: m.group(1) if self._formula(m.group(1), m.group(2)) else m.group(0),
+            lambda m: m.group(1) if self._formula(m.group(1), m.group(2), label) else m.group(0),
             label)), label=True) for label in labels]
         ids = {t.text for toks in numbered for t in toks if t.is_id}
         pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in

@@ -35,6 +35,7 @@ from hermesd.router.normalize import (
     YES_NO_MARK,
     Token,
     capitals,
+    canonical,
     content,
     numbered_first,
     preposition_on,
@@ -273,9 +274,17 @@ class RuleRouter:
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
+        #: the numbers the names write as a specification of the word after them ("2 pack
+        #: mixer", "3-way valve": `normalize._spec`), with that word
+        self.specs = {tuple(t.raw.split("-", 1)) for label in self.labels for t in label.toks
+                      if re.fullmatch(r"\d+-[a-z]+", t.raw)}
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         self.point_labels: dict[str, list[Label]] = {}  # each point's labels
+        #: the things each point's labels number, and their numbers
+        self.point_pairs: dict[str, set[tuple[str, str]]] = {}
+        for label in self.labels:
+            self.point_pairs.setdefault(label.point, set()).update(label.pairs)
         for label in self.labels:
             self.point_labels.setdefault(label.point, []).append(label)
             self.label_ids.setdefault(label.point, set()).update(label.ids)
@@ -663,6 +672,21 @@ class RuleRouter:
             if n > 1 and all(words.count(word) < n for words in labels):
                 return word
         return None
+
+    def specs_written(self, text: str) -> str:
+        """The command with each number the names write as a specification written onto its
+        word, as `normalize._spec` reads the names: "start the 2 pack mixer" says "2-pack",
+        not mixer 2. Not after a word that numbers things here ("pump 2 speed" of a plant
+        with a "Pump 2" is pump 2's speed, whatever a "2 speed fan" is)."""
+        for number, word in self.specs:
+            def written(m: re.Match[str]) -> str:
+                before = re.findall(r"[^\W\d_]+", text[:m.start()].casefold())
+                if before and canonical(before[-1]) in self.families:
+                    return m.group(0)
+                return f"{m.group(1)}-{m.group(2)}"
+            text = re.sub(rf"(?<![\w.#-])({number})\s+({word})\b", written, text,
+                          flags=re.IGNORECASE)
+        return text
 
     def _numbers_another(self, a: Analysis, profile: Profile, value: Any = None) -> bool:
         """A number after a thing of the point that is not the point's ("conveyor 2" where the
@@ -1099,8 +1123,9 @@ class RuleRouter:
             if missing_ids and stray:
                 continue  # the text names another number ("boiler 7" is not "boiler 1")
             if any(w == word and n != number and (word, number) not in said
-                   for word, number in label.pairs for w, n in said):
-                continue  # "boiler 1 ... 3" names boiler 1, whatever else says 3
+                   for word, number in self.point_pairs[label.point] for w, n in said):
+                continue  # "boiler 1 ... 3" names boiler 1, whatever else says 3; nor is
+                # "B1 NO2 level" the "NO2 level" of "B2 NO2 level"
             score = matched / label.weight
             numbered = {w for w, _ in label.pairs}
             if missing_ids or any(w not in numbered and t.text == w for w, _ in said
