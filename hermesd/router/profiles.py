@@ -219,6 +219,12 @@ class Profiles:
         whole = {s.concept for s in self.lexicon.concepts(letters + digits)}
         return bool(whole) and not whole & {s.concept for s in self.lexicon.concepts(letters)}
 
+    def _without_formulas(self, label: str) -> str:
+        """The label with each formula's digits left out ("Boiler 2 O2 trim": "Boiler 2 O
+        trim")."""
+        return _FORMULA.sub(lambda m: m.group(1) if self._formula(m.group(1), m.group(2), label)
+                            else m.group(0), label)
+
     def _profile(self, point: Point, borrowed: frozenset[str] = frozenset()) -> Profile:
         labels = [point.name, *point.aliases, *point.names.values()]
         label_toks = [self.formula_words(content(tokens(label), label=True))
@@ -226,9 +232,8 @@ class Profiles:
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
         # the numbers of the names without their formulas: "Boiler 2 O2 trim" is boiler 2's,
         # by the 2 it writes apart, not the one of O2 (nor is the boiler unnumbered)
-        numbered = [content(tokens(_FORMULA.sub(
-            lambda m: m.group(1) if self._formula(m.group(1), m.group(2), label) else m.group(0),
-            label)), label=True) for label in labels]
+        numbered = [content(tokens(self._without_formulas(label)), label=True)
+                    for label in labels]
         ids = {t.text for toks in numbered for t in toks if t.is_id}
         pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {

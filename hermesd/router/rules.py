@@ -34,8 +34,8 @@ from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
     YES_NO_MARK,
     Token,
-    capitals,
     canonical,
+    capitals,
     content,
     numbered_first,
     preposition_on,
@@ -679,14 +679,16 @@ class RuleRouter:
         not mixer 2. Not after a word that numbers things here ("pump 2 speed" of a plant
         with a "Pump 2" is pump 2's speed, whatever a "2 speed fan" is)."""
         for number, word in self.specs:
-            def written(m: re.Match[str]) -> str:
-                before = re.findall(r"[^\W\d_]+", text[:m.start()].casefold())
-                if before and canonical(before[-1]) in self.families:
-                    return m.group(0)
-                return f"{m.group(1)}-{m.group(2)}"
-            text = re.sub(rf"(?<![\w.#-])({number})\s+({word})\b", written, text,
+            text = re.sub(rf"(?<![\w.#-])({number})\s+({word})\b",
+                          functools.partial(self._spec_written, text), text,
                           flags=re.IGNORECASE)
         return text
+
+    def _spec_written(self, text: str, m: re.Match[str]) -> str:
+        before = re.findall(r"[^\W\d_]+", text[:m.start()].casefold())
+        if before and canonical(before[-1]) in self.families:
+            return m.group(0)
+        return f"{m.group(1)}-{m.group(2)}"
 
     def _numbers_another(self, a: Analysis, profile: Profile, value: Any = None) -> bool:
         """A number after a thing of the point that is not the point's ("conveyor 2" where the
