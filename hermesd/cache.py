@@ -304,6 +304,19 @@ class ValueCache:
                                                  "message has confirmed it")
         return _new_tuple(Judgement, (reading, age, False, ""))  # Judgement(reading, age, False)
 
+    def judge_unkept(self, point: str, value: Any, ts: float) -> Judgement:
+        """A read's answer when `take` did not keep the tool's value: the newer reading the
+        cache keeps, judged now; else the tool's, judged by the same rules (its device
+        offline, its max age), and stale when its time is no time. Never fresh by default."""
+        now = time.time()
+        kept = self._readings.get(point)
+        if kept is not None and (not EARLIEST_TS <= ts <= LATEST_TS or kept.ts >= ts):
+            return self._judged(kept, now)
+        if not EARLIEST_TS <= ts <= LATEST_TS:
+            return Judgement(Reading(point, value, now), 0.0, True,
+                             "the device gave it no time one can read")
+        return self._judged(Reading(point, value, ts), now)
+
     def fresh(self, point: str, now: float) -> bool:
         """Whether `judge(point, now)` would find a value that is not stale, without making the
         judgement (a check of every point every second costs a tenth of it this way)."""

@@ -14,7 +14,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any, NamedTuple
 
-from hermesd.cache import Judgement, Reading, ValueCache
+from hermesd.cache import Judgement, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, UnknownPoint
@@ -127,8 +127,9 @@ class Dispatcher:
         ts = float(result["ts"])
         # a tool's `retained`: a broker's stored copy, of unknown age (stale until confirmed)
         judged = self.cache.take(point.id, value, ts, retained=result.get("retained") is True)
-        if judged is None:  # NaN refused by the cache, or older than the reading it keeps
-            judged = Judgement(Reading(point.id, value, ts), max(0.0, time.time() - ts), False)
+        if judged is None:  # NaN refused by the cache, or older than the reading it keeps:
+            # judged all the same (offline, max age), never fresh by default
+            judged = self.cache.judge_unkept(point.id, value, ts)
         return _new_tuple(ReadOutcome, (judged, None))  # ReadOutcome(judged), on every read
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:

@@ -341,3 +341,22 @@ def test_a_value_read_under_another_definition_is_dropped(tmp_path: Path) -> Non
     older.load()
     judged = older.judge("temp")
     assert judged is not None and judged.stale and judged.reading.restored
+
+
+def test_a_read_the_cache_did_not_keep_is_judged_all_the_same(tmp_path: Path) -> None:
+    """A tool's answer older than the reading kept (a write's echo came first) answers the
+    kept reading, judged now: stale past its max age or with its device offline, never a
+    fresh-looking value by default."""
+    cache = _cache(tmp_path)
+    now = time.time()
+    cache.update("temp", 80.0, ts=now - 40)  # the kept reading, e.g. a write's echo
+    assert cache.take("temp", 79.0, now - 41) is None  # older: not kept
+    j = cache.judge_unkept("temp", 79.0, now - 41)
+    assert j.reading.value == 80.0 and j.stale and j.why == "older than its max age of 30 s"
+    cache.update("temp", 81.0, ts=time.time())
+    cache.set_device("plc1", False, "connection refused")
+    j = cache.judge_unkept("temp", 80.5, now - 1)
+    assert j.stale and j.why.startswith("plc1 offline since ")
+    # a value of no time one can read is stale, whatever else
+    j = cache.judge_unkept("level", 5.0, 1e300)
+    assert j.stale and "no time" in j.why
