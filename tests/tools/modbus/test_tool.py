@@ -378,3 +378,19 @@ async def test_writes_to_parts_of_one_register_never_undo_each_other(tmp_path: P
         assert await _read(t.tool, "stage") == 7 and await _read(t.tool, "level") == 69
         err = await _error(t.tool.write({"point": "level", "value": 256}, CTX))
         assert err.code == ErrorCode.OUT_OF_RANGE
+
+
+async def test_a_write_the_plc_acknowledges_to_carry_out_later_is_sent_once(
+        tmp_path: Path) -> None:
+    """Exception 5 (ACKNOWLEDGE) to a write: the PLC took it and is still at it. It is never
+    sent again (hermesd would retry a "busy" write until its deadline); the answer says it
+    is not confirmed yet."""
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config) as sim, running_tool(config) as t:
+        await until(lambda: len(t.values("speed")) >= 1, what="a poll")
+        await sim.fail("plc", 5, table="holding", address=10, count=1)
+        before = sim.status()["plc"]["requests"].get("write", 0)
+        result = await t.tool.write({"point": "speed", "value": 900}, CTX)
+        assert result["confirmed"] is False and result["value"] == 900
+        assert sim.status()["plc"]["requests"]["write"] == before + 1
+        await sim.fail("plc", 0)

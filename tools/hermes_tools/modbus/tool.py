@@ -60,6 +60,9 @@ T = TypeVar("T")
 UNIT_DOWN = frozenset({4, 10, 11})
 #: exception codes that mean "not now": the request may be repeated
 BUSY = frozenset({5, 6})
+#: exception 5 to a write: the device took it and is still carrying it out (no refusal: a
+#: write answered so is never sent again)
+ACKNOWLEDGE = 5
 #: seconds between `diagnostics` events (only when a device's counters changed)
 DIAGNOSTICS_EVERY = 2.0
 #: seconds after which every value is sent in full again, changed or not
@@ -455,7 +458,10 @@ class ModbusTool(Tool):
                                                        words, dev.timeout,
                                                        single=dev.single_write))
         except ExceptionReply as exc:
-            raise self._exception(dev, exc, point.registers, writing=value) from None
+            if exc.code != ACKNOWLEDGE:
+                raise self._exception(dev, exc, point.registers, writing=value) from None
+            self._device_ok(dev)  # taken, still being carried out: never sent again; the
+            # read back tells whether it shows yet (unconfirmed when not)
         except LinkFault as exc:
             raise self._fault(dev, exc, f"the write to {point.registers} (it may or may not "
                                         "have taken effect)") from None
@@ -586,8 +592,10 @@ class ModbusTool(Tool):
             await self._ask(dev, lambda: dev.bus.write(dev.unit, table, address, words,
                                                        dev.timeout, single=dev.single_write))
         except ExceptionReply as exc:
-            raise self._exception(dev, exc, registers, writing=args.get("value",
-                                                                        args.get("values"))) from None
+            if exc.code != ACKNOWLEDGE:
+                raise self._exception(dev, exc, registers, writing=args.get(
+                    "value", args.get("values"))) from None
+            # (taken, still being carried out: never sent again, as above)
         except LinkFault as exc:
             raise self._fault(dev, exc, f"the write to {registers} (it may or may not have "
                                         "taken effect)") from None
