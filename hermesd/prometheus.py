@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import logging
 import os
+import stat
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -175,8 +176,7 @@ class MetricsServer:
 
     async def start(self) -> None:
         if self.socket_path is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.socket_path.unlink()
+            _remove_socket(self.socket_path)  # one left by a run that died; nothing else
             old = os.umask(0o117)
             try:
                 self._server = await asyncio.start_unix_server(self._serve, str(self.socket_path))
@@ -194,8 +194,7 @@ class MetricsServer:
             await self._server.wait_closed()
             self._server = None
         if self.socket_path is not None:
-            with contextlib.suppress(FileNotFoundError):
-                self.socket_path.unlink()
+            _remove_socket(self.socket_path)
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._serving >= MAX_CONNECTIONS:
@@ -240,3 +239,11 @@ class MetricsServer:
             async with asyncio.timeout(5):  # a scraper that does not read gives its slot up
                 await writer.drain()
         writer.close()
+
+
+def _remove_socket(path: Path) -> None:
+    """Remove a socket at `path`; any other file there is left alone (binding then fails and
+    says so, rather than a file of someone's being replaced)."""
+    with contextlib.suppress(FileNotFoundError):
+        if stat.S_ISSOCK(path.lstat().st_mode):
+            path.unlink()

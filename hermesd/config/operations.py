@@ -116,6 +116,10 @@ def read_size(s: Section, key: str, example: str) -> tuple[str, int] | None:
         return None
 
 
+#: a metrics socket's name: a file of its own in the runtime dir, never a path
+_SOCKET_NAME = re.compile(r"(?!\.)[A-Za-z0-9._-]{1,64}")
+
+
 def read_metrics(s: Section) -> Metrics:
     listen = s.text("listen", None)
     sock = s.text("socket", None)
@@ -129,6 +133,12 @@ def read_metrics(s: Section) -> Metrics:
             address = (match.group(1), int(match.group(2)))
     if address is not None and sock is not None:
         s.problem("socket", "give listen or socket, not both")
+    if sock is not None and not _SOCKET_NAME.fullmatch(sock):
+        # a path could name any file, which the server would replace with its socket (the
+        # audit trail, by "../state/…"): a plain name, made in paths.runtime_dir
+        s.problem("socket", f"expected a file name in paths.runtime_dir (letters, digits, "
+                            f"'.', '_', '-'; e.g. metrics.sock), got {sock!r}")
+        sock = None
     s.finish()
     return Metrics(listen=address, socket=sock, enabled=address is not None or sock is not None)
 
