@@ -66,10 +66,26 @@ class AppendFile:
                 os.close(self._fd)
             self._fd = None
 
+    def _follow(self) -> None:
+        """When the path no longer names the open file (deleted, or moved away by someone),
+        the records go to a file at the path again, never into one nobody can find."""
+        if self._fd is None:
+            return
+        held = os.fstat(self._fd)
+        try:
+            there = os.lstat(self.path)
+        except FileNotFoundError:
+            there = None
+        if there is None or (there.st_ino, there.st_dev) != (held.st_ino, held.st_dev):
+            log.warning("%s was %s while open; writing to a new file there", self.path,
+                        "deleted" if there is None else "replaced")
+            self.close()
+
     def size(self) -> int:
         return os.fstat(self._fd).st_size if self._fd is not None else 0
 
     def append(self, data: bytes) -> None:
+        self._follow()
         self.open()
         fd = self._fd
         assert fd is not None
@@ -97,6 +113,7 @@ class ActivityLog(AppendFile):
 
     def append(self, data: bytes) -> None:
         for chunk in _chunks(data, self.max_bytes):
+            self._follow()
             self.open()
             size = self.size()
             if size and size + len(chunk) > self.max_bytes:

@@ -65,3 +65,22 @@ def test_the_open_month_is_never_pruned(tmp_path: Path) -> None:
     trail.append(b'{"a":1}\n', _ts(2025, 3, 31))
     assert trail.prune(_ts(2025, 6, 1)) == []  # still open: its file stays
     trail.close()
+
+
+def test_records_never_go_into_a_file_deleted_or_moved_while_open(tmp_path: Path) -> None:
+    """Someone deletes the trail and audit.jsonl, or moves them away, while hermesd runs: the
+    next records are in files at the paths again, never in ones nobody can find."""
+    log = ActivityLog(tmp_path / "audit.jsonl", max_bytes=100_000, keep=2)
+    trail = Trail(tmp_path, "audit-trail", 400 * DAY)
+    now = _ts(2026, 12, 4)
+    log.append(b'{"n":1}\n')
+    trail.append(b'{"n":1}\n', now)
+    (tmp_path / "audit.jsonl").unlink()
+    (tmp_path / "audit-trail-2026-12.jsonl").rename(tmp_path / "moved.jsonl")
+    log.append(b'{"n":2}\n')
+    trail.append(b'{"n":2}\n', now)
+    log.close()
+    trail.close()
+    assert (tmp_path / "audit.jsonl").read_text() == '{"n":2}\n'
+    assert (tmp_path / "audit-trail-2026-12.jsonl").read_text() == '{"n":2}\n'
+    assert (tmp_path / "moved.jsonl").read_text() == '{"n":1}\n'
