@@ -21,7 +21,7 @@ from hermesd.core.protocol import ActionSpec
 from hermesd.policy import INTERNAL_TOOLS, Policy, whole_steps
 from hermesd.registry import Registry
 from tests.support.daemon import base_config, fake_device
-from tests.support.plants import config_of
+from tests.support.plants import config_of, exec_plant
 
 PLANT = Path(__file__).parents[1] / "configs" / "plant-dev.yaml"
 
@@ -379,3 +379,28 @@ def test_a_raw_publish_on_a_configured_point_s_topic_is_refused() -> None:
                                             {"topic": topic, "payload": "100"}]})
     assert policy.check_call(ctx, "mqtt", publish,
                              {"messages": [{"topic": "site/other", "payload": "100"}]})
+
+
+@pytest.mark.parametrize(("name", "word", "expected"), [
+    ("Valve 8 close solenoid", "close", True),   # its own action: on
+    ("Valve 8 close solenoid", "on", True),
+    ("Valve 8 close solenoid", "open", None),    # on would close the valve: refused
+    ("Burner inhibit", "enable", None),           # on would disable the burner: refused
+    ("Burner inhibit", "off", False),
+    ("Damper 2 open", "close", False),
+    ("Valve 3 normally open", "open", None),     # its solenoid's on closes it
+    ("Pump 1", "start", True),
+    ("Pump 1", "stop", False),
+])
+def test_an_action_word_is_read_as_the_switch_does_it(config: Config, name: str, word: str,
+                                                       expected: bool | None) -> None:
+    plant = exec_plant("words", {"p": {"name": name, "type": "bool", "writable": True}})
+    policy = Policy(config.access, Registry.build(plant))  # the dev plant's roles
+    dry = _ctx("engineer", dry_run=True)
+    if expected is None:
+        with pytest.raises(Rejected) as info:
+            policy.check_write(dry, plant.points["p"], word)
+        assert info.value.code == ErrorCode.OUT_OF_RANGE
+        assert repr(word) in info.value.message and "write on or off" in info.value.message
+    else:
+        assert policy.check_write(dry, plant.points["p"], word)[0] is expected

@@ -135,6 +135,12 @@ def _inverted(point: Point) -> tuple[str, ...]:
     return ()
 
 
+def opens_unpowered(point: Point) -> str:
+    """How a valve's (or door's) name or description says it opens unpowered ("normally
+    open", 常开), or "" (`_inverted`): on is no open for it."""
+    return " ".join(_inverted(point))
+
+
 #: how a description or name says a valve opens unpowered, or shuts powered
 _OPENS_UNPOWERED = re.compile(
     r"normally[\s-]open|fail[\s-]*(?:safe[\s-]*)?open|spring[\s-]*(?:to[\s-]*|return[\s,]*"
