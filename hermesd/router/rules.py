@@ -988,12 +988,23 @@ class RuleRouter:
             # "stop comp 1": a verb of a thing, which a measurement of it (its current) does
             # not take; what is stopped is for the next stage to find, never a read-only 0
             return []
-        if words & STOP_WORDS and (point.min is None or point.min <= 0):
-            return [0]
+        if self._bound(point):
+            return []  # "stop pump 1" of its minimum speed, "close damper 3" of its minimum
+            # position: a limit of the thing, which stopping it sets to no zero
+        concepts = self.profiles.by_id[point.id].concepts
+        if words & STOP_WORDS and (point.min is None or point.min <= 0) and \
+                concepts & _STOPPED_AT_ZERO:
+            return [0]  # "stop feed pump 1": its speed (not a freezer's setpoint, 0 °C)
         if words & CLOSE_WORDS and point.unit == "%" and point.min is not None \
                 and point.min <= 0 and not words & ON_WORDS:
             return [0]  # "close vent 1": a position in % to zero
         return []
+
+    def _bound(self, point: Point) -> bool:
+        """Whether a point's name says it is a limit, an offset or a time of its thing, not
+        what the thing does ("Pump 1 minimum speed", "Heater 3 high limit")."""
+        return any(label.toks and any(t.text in _BOUNDS or t.raw in _BOUNDS for t in label.toks)
+                   for label in self.point_labels.get(point.id, ()))
 
     def value_words(self, a: Analysis, point: Point | None) -> ValueWords:
         """The numbers a command gives as a value for `point` (None: for no point in
@@ -1179,6 +1190,14 @@ class RuleRouter:
                 return f"{t.raw} {nxt.raw}"
         return None
 
+
+#: what stopping a thing sets to zero: how fast it goes, how much it moves or gives
+_STOPPED_AT_ZERO = frozenset(f"quantity.{q}" for q in (
+    "speed line_speed screw_speed wire_speed injection_speed stroke_rate flow air_flow "
+    "gas_flow steam_flow mass_flow fill_rate frequency power".split()))
+#: words of a limit, an offset or a time of a thing, which stopping or closing it never zeroes
+_BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip high low "
+                    "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 _ARTICLES = frozenset(("the", "a", "an"))

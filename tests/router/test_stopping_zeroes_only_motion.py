@@ -1,0 +1,40 @@
+""""Stop", "off" and "close" said of a thing that has no on/off point: zero is written only to
+what stopping it zeroes (its speed, flow, power; a position in % by "close"), never to a
+setpoint of a temperature ("turn off freezer 1" is no 0 °C) nor to a limit, an offset or a
+minimum of the thing (atk20)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.router import Router
+from tests.support.plants import exec_plant, routed_without_model
+
+PLANT = Router(exec_plant("stopping", {
+    "f1": {"name": "Freezer 1 temperature setpoint", "unit": "°C", "writable": True,
+           "min": -40, "max": 10},
+    "o1": {"name": "Oven 1 setpoint", "unit": "°C", "writable": True, "min": 0, "max": 300},
+    "p1": {"name": "Pump 1 minimum speed", "unit": "rpm", "writable": True, "min": 0,
+           "max": 3000},
+    "d3": {"name": "Damper 3 minimum position", "unit": "%", "writable": True, "min": 0,
+           "max": 100},
+    "h3": {"name": "Heater 3 high limit", "unit": "°C", "writable": True, "min": 0, "max": 200},
+    "c4": {"name": "Conveyor 4 speed offset", "unit": "%", "writable": True, "min": -10,
+           "max": 10},
+    "p2": {"name": "Pump 2 speed", "unit": "rpm", "writable": True, "min": 0, "max": 3000},
+    "v5": {"name": "Valve 5 position", "unit": "%", "writable": True, "min": 0, "max": 100},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "turn off freezer 1", "turn off oven 1", "stop pump 1", "close damper 3",
+    "turn off heater 3", "stop conveyor 4"])
+async def test_no_zero_to_what_stopping_does_not_zero(text: str) -> None:
+    action = await routed_without_model(PLANT, text)
+    assert action.name == "respond"
+
+
+@pytest.mark.parametrize(("text", "point"), [("stop pump 2", "p2"), ("close valve 5", "v5")])
+async def test_a_speed_or_a_position_is_zeroed(text: str, point: str) -> None:
+    action = await routed_without_model(PLANT, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": 0})
