@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text
 from hermesd.router.normalize import Token, content, tokens
-from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, RUN_WORDS
+from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, RUN_WORDS, STOP, WRITE_VERBS
 from hermesd.value_maps import spellings
 
 
@@ -70,9 +70,10 @@ def _named_in_form(point: Point, heard: set[str]) -> set[str]:
 def said_in_form(word: str, choice: str) -> bool:
     """Whether `word` is a one-word choice said in another form: of its verb ("hold" of
     "holding") or cut short as a faceplate writes it ("auto" of "automatic", "man" of
-    "manual")."""
+    "manual"; never a word of the sentence: "the" of "thermal", "set" of "setback")."""
     return word != choice and word.isalpha() and (
-        word in _forms(choice) or (len(word) >= 3 and choice.startswith(word)))
+        word in _forms(choice) or (len(word) >= 3 and choice.startswith(word)
+                                   and word not in STOP and word not in WRITE_VERBS))
 
 
 def _forms(word: str) -> set[str]:

@@ -12,7 +12,7 @@ from hermesd.router import Router
 from hermesd.router.choices import named_choices
 from hermesd.router.normalize import tokens
 from hermesd.router.write_gate import gated
-from tests.support.plants import modbus_plant, routed
+from tests.support.plants import exec_plant, modbus_plant, routed
 
 CONFIG = modbus_plant({
         "filler_mode": {"name": "Filler mode", "table": "holding", "address": 0,
@@ -94,3 +94,15 @@ async def test_a_choice_named_like_a_bound_is_a_choice(text: str, value: str) ->
 async def test_a_bound_said_of_a_choice_is_still_no_write() -> None:
     action = await routed(Router(MAX_MODE), "house 2 vent mode to at least transition")
     assert action["name"] != "write"
+
+
+@pytest.mark.parametrize(("choices", "text", "unwanted"), [
+    (("off", "heat", "cool", "auto", "setback"), "set zone 1 thermostat mode automatic",
+     "setback"),                        # "set" is no cut-short "setback"
+    (("thermal", "catalytic", "standby"), "put the oxidizer on hold", "thermal"),  # nor "the"
+])
+def test_a_word_of_the_sentence_is_no_choice_cut_short(choices: tuple[str, ...], text: str,
+                                                       unwanted: str) -> None:
+    config = exec_plant("cut", {"m": {"name": "Mode", "type": "int", "writable": True,
+                                      "map": dict(enumerate(choices))}})
+    assert unwanted not in named_choices(config.points["m"], tokens(text), text)
