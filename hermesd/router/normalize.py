@@ -395,10 +395,16 @@ def preposition_on(toks: list[Token], i: int) -> bool:
     if t.raw != "on" or t.zh or i == 0:
         return False
     rest = [x for x in toks[i + 1:] if x.raw not in ENDING_WORDS]
+    if rest and rest[0].raw in _ON_STATES:
+        return True  # "put conveyor 2 on hold": a state it is put in, never switched on
     before = toks[i - 1]
     return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 
+
+#: states of waiting a thing is put "on": "on hold", "on standby" (no "on" of a switch; but
+#: "on bypass", "on duty" may be a switch's own state)
+_ON_STATES = frozenset("hold holding standby pause idle".split())
 
 #: stop words that are also the name of a quantity: "current" is "now" before a noun ("the
 #: current temperature") and the electric current after one ("compressor 1 current")

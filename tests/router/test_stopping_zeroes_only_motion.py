@@ -38,3 +38,22 @@ async def test_no_zero_to_what_stopping_does_not_zero(text: str) -> None:
 async def test_a_speed_or_a_position_is_zeroed(text: str, point: str) -> None:
     action = await routed_without_model(PLANT, text)
     assert (action.name, action.args) == ("write", {"point": point, "value": 0})
+
+
+SWITCHES = Router(exec_plant("holding", {
+    "c2": {"name": "Conveyor 2", "type": "bool", "writable": True},
+    "p1": {"name": "Pump 1", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", ["put conveyor 2 on hold", "put pump 1 on standby",
+                                  "set conveyor 2 on hold for now"])
+async def test_on_hold_switches_nothing_on(text: str) -> None:
+    action = await routed_without_model(SWITCHES, text)
+    assert action.name == "respond"
+
+
+@pytest.mark.parametrize("text", ["turn conveyor 2 on", "switch on conveyor 2", "conveyor 2 on"])
+async def test_on_still_switches_on(text: str) -> None:
+    action = await routed_without_model(SWITCHES, text)
+    assert (action.name, action.args) == ("write", {"point": "c2", "value": True})
