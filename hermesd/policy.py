@@ -32,6 +32,7 @@ from hermesd.core.errors import ErrorCode, Forbidden, Rejected
 from hermesd.core.protocol import ActionSpec
 from hermesd.core.registers import BIT_TABLES, WORDS
 from hermesd.registry import Registry, coerce_value, format_value
+from hermesd.switch_values import action_word
 
 log = logging.getLogger(__name__)
 
@@ -114,7 +115,7 @@ class Policy:
         if not role.may_write(point.id):
             raise Forbidden(f"role {role.name} may not write {point.id}")
         checks.append(f"role {role.name} may write {point.id}")
-        value = coerce_value(point, value)
+        value = coerce_value(point, action_word(point, value))
         checks.append(f"{_show(value)} is a valid {point.kind}")
         if point.kind in ("int", "float"):
             lo, hi = point.min, point.max

@@ -124,35 +124,6 @@ def effective_max_age(point: Point, device: Device) -> float | None:
 
 _TRUE = {"true", "on", "1", "yes", "open", "start", "enable", "enabled", "high"}
 _FALSE = {"false", "off", "0", "no", "close", "closed", "stop", "disable", "disabled", "low"}
-#: words of an action, not of on/off: what they mean depends on what the switch does
-_ACTION_WORDS = frozenset({"open", "start", "enable", "enabled", "high", "close", "closed",
-                           "stop", "disable", "disabled", "low"})
-
-
-def _action_value(point: Point, word: str) -> bool:
-    """An action word written to an on/off point, read as the router reads it: of a switch
-    named by what it does ("Valve 8 close solenoid", "Burner inhibit"), its own action is on
-    and that action's opposites off, any other word refused ("open" of the close solenoid
-    would switch it on and close the valve); open or close of a valve that opens unpowered
-    refused too; of any other switch, as `_TRUE`/`_FALSE` say."""
-    from hermesd.router.rules import point_sense  # the router's reading, loaded when needed
-    from hermesd.router.switch_words import opens_unpowered
-
-    unpowered = opens_unpowered(point) if word.startswith(("open", "clos")) else ""
-    if unpowered:
-        raise Rejected(f"{point.id} ({point.name}) opens unpowered ({unpowered}): {word!r} "
-                       f"could be read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
-    sense = point_sense(point) if point.writable else None
-    if sense is None:
-        return word in _TRUE
-    if word == sense.word or word.removesuffix("d") == sense.word:
-        return True
-    if word in sense.opposites or word.removesuffix("d") in sense.opposites:
-        return False
-    raise Rejected(f"{point.id} ({point.name}) switches on to {sense.word}: {word!r} could be "
-                   f"read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
-
-
 #: a number as text: ASCII digits, one optional minus, one optional decimal point. Not "1_000",
 #: "1e4", "0x10", "nan", "inf", "+5", " ١٢" or "１２": Python's float() takes those, people don't
 #: mean them, and a typed value must be exactly what the person typed
@@ -176,10 +147,7 @@ def coerce_value(point: Point, value: Any) -> Any:
         if isinstance(value, int | float) and not _minus_zero(value) and value in (0, 1):
             return bool(value)
         if isinstance(value, str) and value.strip().lower() in _TRUE | _FALSE:
-            word = value.strip().lower()
-            if word in _ACTION_WORDS:
-                return _action_value(point, word)
-            return word in _TRUE
+            return value.strip().lower() in _TRUE
         raise Rejected(f"{point.id} is on/off: {_show(value)} is not true/false/on/off",
                        code=ErrorCode.OUT_OF_RANGE)
     if kind in ("int", "float"):

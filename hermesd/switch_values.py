@@ -1,0 +1,45 @@
+"""Action words written to an on/off point on the direct doors (`write`, MQTT `…/set`), read
+as the router reads them (`policy.Policy.check_write` asks before `registry.coerce_value`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hermesd.config.model import Point
+from hermesd.core.errors import ErrorCode, Rejected
+from hermesd.router.rules import point_sense
+from hermesd.router.switch_words import opens_unpowered
+
+#: words of an action, not of on/off: what they mean depends on what the switch does
+ACTION_WORDS = frozenset({"open", "start", "enable", "enabled", "high", "close", "closed",
+                          "stop", "disable", "disabled", "low"})
+_TRUE = frozenset({"open", "start", "enable", "enabled", "high"})
+
+
+def action_word(point: Point, value: Any) -> Any:
+    """The value, or for an action word to an on/off point, what it means for this switch."""
+    if point.kind == "bool" and isinstance(value, str) and \
+            value.strip().lower() in ACTION_WORDS:
+        return action_value(point, value.strip().lower())
+    return value
+
+
+def action_value(point: Point, word: str) -> bool:
+    """An action word written to an on/off point, read as the router reads it: of a switch
+    named by what it does ("Valve 8 close solenoid", "Burner inhibit"), its own action is on
+    and that action's opposites off, any other word refused ("open" of the close solenoid
+    would switch it on and close the valve); open or close of a valve that opens unpowered
+    refused too; of any other switch, as `registry.coerce_value` reads it."""
+    unpowered = opens_unpowered(point) if word.startswith(("open", "clos")) else ""
+    if unpowered:
+        raise Rejected(f"{point.id} ({point.name}) opens unpowered ({unpowered}): {word!r} "
+                       f"could be read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
+    sense = point_sense(point) if point.writable else None
+    if sense is None:
+        return word in _TRUE
+    if word == sense.word or word.removesuffix("d") == sense.word:
+        return True
+    if word in sense.opposites or word.removesuffix("d") in sense.opposites:
+        return False
+    raise Rejected(f"{point.id} ({point.name}) switches on to {sense.word}: {word!r} could be "
+                   f"read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
