@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from hermesd.config.drivers.modbus import span
+from hermesd.config.drivers.modbus import one_unit, span
 from hermesd.config.model import Access, Point, Role
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, Forbidden, Rejected
@@ -173,6 +173,17 @@ class Policy:
                             "(needs raw_read)")
         return [f"role {role.name} may call {tool}.{spec.name}"]
 
+    def _one_device(self, device: str) -> set[str]:
+        """The configured devices a raw request to `device` may reach: itself, and any other
+        entry for the same unit under another spelling of its link (`localhost` and
+        `127.0.0.1`), or unit 0 or 255 of a TCP device that ignores the unit id."""
+        devices = self.registry.devices
+        named = devices.get(device)
+        if named is None or named.driver != "modbus":
+            return {device}
+        return {device} | {d.id for d in devices.values()
+                           if d.driver == "modbus" and one_unit(named.params, d.params)}
+
     def _configured_under(self, args: Mapping[str, Any]) -> Point | None:
         """The configured point whose registers (or coils) a raw write's span touches, if any:
         `device`, `table`, `address`, and as many as its `values`, or as its one `value`'s
@@ -198,8 +209,9 @@ class Policy:
             length = args.get("length")
             count = WORDS.get(str(args.get("type")), length if isinstance(length, int) else 1)
         last = address + count - 1
+        reached = self._one_device(device)
         for point in self.registry:
-            if point.device != device or point.params.get("table") != table:
+            if point.device not in reached or point.params.get("table") != table:
                 continue
             taken = span(point.params)
             if taken is not None and taken[0] <= last and address <= taken[1]:

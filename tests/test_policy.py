@@ -344,6 +344,33 @@ def test_a_raw_write_beside_every_configured_point_is_allowed(config: Config) ->
     assert "no configured point is on the registers or topics written" in checks
 
 
+def test_a_raw_write_through_another_entry_for_the_same_plc_is_refused(
+        tmp_path: Path) -> None:
+    """A second device entry can reach the same registers: a TCP PLC that ignores the unit id
+    answers unit 255 as it answers unit 1. A raw write to plc1's configured speed register
+    through `plc1_any` had put 9999 into a point of range 0..1500 (review atk20s, #6). Unit 2
+    behind the same gateway is another device, and stays free."""
+    point = {"table": "holding", "address": 10, "type": "uint16", "writable": True,
+             "min": 0, "max": 1500}
+    tcp = {"driver": "modbus", "host": "127.0.0.1", "port": 5020}
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({"node": {"id": "n"}, "devices": {
+        "plc1": {**tcp, "points": {"pump1_speed": point}},
+        "plc1_any": {**tcp, "host": "localhost", "unit": 255, "points": {}},
+        "meter2": {**tcp, "unit": 2, "points": {}}}}))
+    config = load_config(path)
+    policy = _raw_policy(config)
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    for device in ("plc1", "plc1_any"):
+        with pytest.raises(Forbidden, match=r"holding register 10 on .* holds the configured "
+                                            r"point .*\(pump1_speed\)"):
+            policy.check_call(ctx, "modbus", RAW_WRITE, {
+                "device": device, "table": "holding", "address": 10, "values": [9999]})
+    checks = policy.check_call(ctx, "modbus", RAW_WRITE, {
+        "device": "meter2", "table": "holding", "address": 10, "values": [9999]})
+    assert "no configured point is on the registers or topics written" in checks
+
+
 def test_a_raw_write_s_address_is_a_whole_number_or_refused(config: Config) -> None:
     """ "address": 0.0 passed the check above as no register at all (the schema lets an
     integral float be an integer), and a dry run said every check passed (review atk8, G6)."""

@@ -63,6 +63,30 @@ def test_tcp_units_behind_one_gateway(tmp_path: Path) -> None:
     assert lines == ["config error: devices.b.unit: unit 255 on the same link is already a"]
 
 
+def test_one_unit_under_two_spellings_of_its_link_is_refused(tmp_path: Path) -> None:
+    """`localhost` and `127.0.0.1` (any loopback address), or a by-id link and the serial
+    device it names, are one link: a second entry for the same unit there would let a raw write
+    reach a configured point's registers past its range (review atk20s, #6)."""
+    tcp = {"driver": "modbus", "port": 5020, "points": {}}
+    lines = _problems({"a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": "localhost"},
+                       "c": {**tcp, "host": "127.0.0.2"}}, tmp_path)
+    assert lines == [
+        "config error: devices.b.unit: unit 1 on the same link is already a (127.0.0.1:5020 is "
+        "the same place as localhost:5020)",
+        "config error: devices.c.unit: unit 1 on the same link is already a (127.0.0.1:5020 is "
+        "the same place as 127.0.0.2:5020)"]
+    by_id = tmp_path / "usb-FTDI_FT232R-if00-port0"
+    by_id.symlink_to("/dev/ttyUSB0")
+    lines = _problems({"a": _rtu(3), "b": {**_rtu(3, "q"), "port": str(by_id)}}, tmp_path)
+    assert lines == [f"config error: devices.b.unit: unit 3 on the same link is already a "
+                     f"(/dev/ttyUSB0 is the same place as {by_id})"]
+    # another port, another address, another unit: other places
+    validate({"node": {"id": "n"}, "devices": {
+        "a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": "localhost", "port": 5021},
+        "c": {**tcp, "host": "10.0.0.9"}, "d": {**tcp, "host": "localhost", "unit": 2}}},
+        tmp_path / "c.yaml")
+
+
 def test_bad_values_are_named(tmp_path: Path) -> None:
     lines = _problems({"a": _rtu(0, stopbits=3, frame_gap="2s"),
                        "b": {**_rtu(2), "port": "/dev/ttyUSB1", "poll_interval": "10s",

@@ -4,6 +4,10 @@ register points."""
 from __future__ import annotations
 
 import difflib
+import functools
+import ipaddress
+import os
+import socket
 from collections.abc import Mapping
 from typing import Any
 
@@ -127,9 +131,10 @@ SERIAL_KEYS = ("baudrate", "parity", "stopbits", "bytesize")
 def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]]:
     """Devices on one link must not share a unit id and must frame their requests alike (one
     gateway speaks MBAP or RTU, one bus RTU or ASCII); units on one serial port share its
-    settings."""
+    settings. One link is one place however it is spelled: `localhost` and `127.0.0.1`, a
+    by-id link and the ttyUSB it names."""
     problems: list[tuple[str, str]] = []
-    units: dict[tuple[object, ...], str] = {}
+    units: list[tuple[str, Mapping[str, Any]]] = []
     framing: dict[tuple[object, ...], tuple[str, object]] = {}
     serial: dict[object, tuple[str, dict[str, object]]] = {}
     for path, keys in entries:
@@ -142,12 +147,15 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
                              f"{p.get('transport')} differs from {first[1]} of "
                              f"{first[0].rpartition('.')[2]} on the same link ({where}): one "
                              "link carries one kind of frame"))
-        unit_key = (*link, p.get("unit"))
-        if None not in unit_key:
-            other = units.setdefault(unit_key, path)
-            if other != path:
+        if None not in (*link, p.get("unit")):
+            other = next((o for o, q in units if q.get("unit") == p.get("unit")
+                          and one_link(p, q)), None)
+            if other is not None:
+                aliased = "" if link_of(dict(units)[other]) == link else \
+                    f" ({_where(dict(units)[other])} is the same place as {_where(p)})"
                 problems.append((f"{path}.unit", f"unit {p.get('unit')} on the same link is "
-                                                 f"already {other.rpartition('.')[2]}"))
+                                                 f"already {other.rpartition('.')[2]}{aliased}"))
+            units.append((path, p))
         if p.get("transport") in SERIAL and p.get("port"):
             settings = {k: p.get(k) for k in SERIAL_KEYS}
             first_serial = serial.setdefault(p["port"], (path, settings))
@@ -158,6 +166,72 @@ def check_devices(entries: list[tuple[str, DeviceKeys]]) -> list[tuple[str, str]
                                  f"{p['port']}")
                                 for key in SERIAL_KEYS if settings[key] != first_serial[1][key])
     return problems
+
+
+def _where(params: Mapping[str, Any]) -> str:
+    link = link_of(params)
+    return f"{link[1]}:{link[2]}" if link[0] != "serial" else str(link[1])
+
+
+#: units a Modbus/TCP device that ignores the unit id is often configured with: either may
+#: reach the same registers as the device's other entries at its address
+ANY_UNIT = (0, 255)
+
+
+def one_unit(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two devices' requests may reach the same registers: the same link (however
+    spelled) and the same unit; on MBAP (tcp, udp), unit 0 or 255 beside any other."""
+    if not one_link(a, b):
+        return False
+    if a.get("unit") == b.get("unit"):
+        return True
+    return a.get("transport") in ("tcp", "udp") and \
+        (a.get("unit") in ANY_UNIT or b.get("unit") in ANY_UNIT)
+
+
+def one_link(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    """Whether two devices' links are one place: the same kind and port, and a host address
+    in common (every loopback address, and 0.0.0.0, is this machine), or one serial device."""
+    la, lb = link_of(a), link_of(b)
+    if la == lb:
+        return True
+    if la[0] != lb[0]:
+        return False
+    if la[0] == "serial":
+        return _device_file(str(la[1])) == _device_file(str(lb[1]))
+    return la[2] == lb[2] and bool(_addresses(str(la[1])) & _addresses(str(lb[1])))
+
+
+def _device_file(port: str) -> str:
+    return os.path.realpath(port)
+
+
+@functools.lru_cache(maxsize=256)
+def _addresses(host: str) -> frozenset[str]:
+    """The addresses a host name stands for (its own spelling when it does not resolve)."""
+    try:
+        return frozenset({_place(ipaddress.ip_address(host.strip("[]")))})
+    except ValueError:
+        pass
+    try:
+        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return frozenset({host.lower().rstrip(".")})
+    places = set()
+    for *_, sockaddr in found:
+        try:
+            places.add(_place(ipaddress.ip_address(str(sockaddr[0]).split("%")[0])))
+        except ValueError:
+            continue
+    return frozenset(places) or frozenset({host.lower().rstrip(".")})
+
+
+def _place(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback or ip.is_unspecified:
+        return "this machine"
+    return str(ip)
 
 
 def field_mask(params: Mapping[str, object]) -> int | None:
