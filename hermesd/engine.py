@@ -42,7 +42,7 @@ from hermesd.core.errors import (
 from hermesd.dispatcher import Dispatcher
 from hermesd.metrics import Metrics
 from hermesd.policy import Policy
-from hermesd.registry import Registry, format_value
+from hermesd.registry import Registry, format_value, tool_of
 from hermesd.replies import (
     call_reply,
     dry_run_reply,
@@ -553,6 +553,10 @@ class Engine:
             raise ProtocolError("device: expected {device: str, online: bool}")
         if device not in self.registry.devices:
             raise ProtocolError(f"unknown device {device!r}")
+        if tool_of(self.registry.devices[device]) != tool:
+            # a tool speaks for its own devices: any other could make a polled PLC look dead
+            # for good (it reports only changes), or a dead one alive (review atk20s, #9)
+            raise ProtocolError(f"device event for {device}, which tool {tool} does not serve")
         reason = str(data.get("reason") or "")[:200]
         ts = data.get("ts")
         ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None

@@ -531,6 +531,36 @@ def test_a_values_event_of_things_that_are_not_objects_is_refused_in_words(
 
 
 @pytest.mark.timeout(60)
+def test_a_tool_says_only_whether_its_own_devices_are_online(
+        daemon_runner: DaemonRunner) -> None:
+    """Any tool could mark any device offline: a PLC polled fine all along then answered stale
+    for good, since its own tool reports only changes (review atk20s, #9)."""
+    exec_tool = {"driver": "exec", "command": [sys.executable, str(FAKE_TOOL)]}
+    d = daemon_runner.start(base_config({
+        "tank": {**exec_tool, "points": {"level": {"type": "float", "params": {"value": 73.4}}}},
+        "pump": {**exec_tool, "points": {"flow": {"type": "float", "params": {"value": 12.5}}}}}))
+
+    def emit(device: str, online: bool) -> None:
+        answer = d.request({"op": "call", "tool": "tank", "action": "emit", "role": "engineer",
+                            "args": {"kind": "device", "data": {
+                                "device": device, "online": online, "reason": "tank says so"}}})
+        assert answer["status"] == "ok", answer
+
+    emit("pump", False)
+    d.wait_until(lambda: d.status()["metrics"]["events"].get("bad_tool_events") == 1,
+                 what="the event for another tool's device refused")
+    assert "device event for pump, which tool tank does not serve" in d.log
+    answer = d.request({"op": "read", "point": "flow"})
+    assert (answer["status"], answer["result"]["value"]) == ("ok", 12.5), answer
+    assert d.status()["devices"]["pump"]["online"] in (True, None)  # (exec: not said)
+    emit("tank", False)  # its own device: taken
+    d.wait_until(lambda: d.status()["devices"]["tank"]["online"] is False,
+                 what="the tool's own device offline")
+    assert d.status()["metrics"]["events"].get("bad_tool_events") == 1
+    assert "Traceback" not in d.log
+
+
+@pytest.mark.timeout(60)
 def test_a_value_not_of_its_points_kind_is_no_reading(daemon_runner: DaemonRunner) -> None:
     """A tool that said "hot" for a temperature had it shown as a good value (and clearing the
     temperature's alarm); "turbo" for a point of choices showed a choice no map has."""
