@@ -58,3 +58,24 @@ def test_a_write_its_tool_reads_after_the_deadline_is_not_done_and_not_denied(
     assert intent["action"]["args"]["value"] == done["action"]["args"]["value"] == 444
     assert type(done["action"]["args"]["value"]) is int
     assert (done["status"], done["error"]) == ("error", "TIMEOUT")
+
+
+def test_a_write_the_plc_answers_late_is_said_unsure_not_failed(
+        daemon_runner: DaemonRunner, sim_runner: SimRunner) -> None:
+    """The PLC took the write and answered after the device's timeout: the answer had been
+    "Could not do that", DEVICE_OFFLINE, with 555 in the PLC (review atk20s, #10). It is
+    NOT_CONFIRMED, and says the write may have been done."""
+    path = daemon_runner.write_config(base_config({"plc": tcp_device(free_port())}))
+    values = path.with_name("values.yaml")
+    values.write_text(f"speed: {VALUES['speed']}\n")
+    sim = sim_runner.start(path, "--values", str(values))
+    d = daemon_runner.start(path)
+    d.wait_until(lambda: d.ctl_json("read", "speed")[1]["status"] == "ok", what="a fresh speed")
+    sim.ctl("slow", device="plc", seconds=0.6)  # each answer 0.3 s after the device's timeout
+    code, answer = d.ctl_json("--role", "operator", "write", "speed", "555")
+    assert code != 0
+    assert answer["status"] == "error" and answer["error"]["code"] == "NOT_CONFIRMED", answer
+    assert "did not answer the write to" in answer["error"]["message"]
+    assert answer["reply"].startswith("Not sure whether speed was set to 555 rpm: ")
+    assert "Could not do that" not in answer["reply"]
+    d.wait_until(lambda: sim.ctl("get", point="speed")["value"] == 555, what="the PLC took it")

@@ -332,6 +332,17 @@ class ModbusTool(Tool):
         self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
         return ToolError(ErrorCode.DEVICE_OFFLINE, f"{dev.id} did not answer {what}: {exc.reason}")
 
+    def _write_fault(self, dev: ModbusDevice, exc: LinkFault, registers: str) -> ToolError:
+        """A write without a usable answer. Not sent (no connection could be opened):
+        DEVICE_OFFLINE. Sent and unanswered, or answered garbled: the device may have taken
+        it, as a PLC slow to answer does, so NOT_CONFIRMED; never "could not do that"."""
+        if isinstance(exc, NotConnected) and not exc.lost:
+            return self._fault(dev, exc, f"the write to {registers}, which was not sent")
+        self._device_failed(dev, exc.reason, link_down=isinstance(exc, NotConnected))
+        return ToolError(ErrorCode.NOT_CONFIRMED,
+                         f"{dev.id} did not answer the write to {registers}: {exc.reason}; it "
+                         "may or may not have taken effect")
+
     def _exception(self, dev: ModbusDevice, exc: ExceptionReply, registers: str, *,
                    writing: Any = None) -> ToolError:
         """A Modbus exception as a documented error that names the registers."""
@@ -463,8 +474,7 @@ class ModbusTool(Tool):
             self._device_ok(dev)  # taken, still being carried out: never sent again; the
             # read back tells whether it shows yet (unconfirmed when not)
         except LinkFault as exc:
-            raise self._fault(dev, exc, f"the write to {point.registers} (it may or may not "
-                                        "have taken effect)") from None
+            raise self._write_fault(dev, exc, point.registers) from None
         ts = time.time()
         confirmed, back = await self._read_back(dev, point.table, point.address, len(words), words)
         if not confirmed and back is not None:
@@ -597,8 +607,7 @@ class ModbusTool(Tool):
                     "value", args.get("values"))) from None
             # (taken, still being carried out: never sent again, as above)
         except LinkFault as exc:
-            raise self._fault(dev, exc, f"the write to {registers} (it may or may not have "
-                                        "taken effect)") from None
+            raise self._write_fault(dev, exc, registers) from None
         ts = time.time()
         self._device_ok(dev)
         confirmed, back = await self._read_back(dev, table, address, len(words), words)
