@@ -14,7 +14,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any, NamedTuple
 
-from hermesd.cache import Judgement, ValueCache
+from hermesd.cache import MAX_MAGNITUDE, Judgement, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, UnknownPoint
@@ -116,6 +116,11 @@ class Dispatcher:
             except ValueError as exc:
                 raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
                                                         f"point: {exc}") from None
+            if isinstance(value, float) and not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
+                # NaN, infinity, a float's largest value ("no value" on many devices): what
+                # the cache refuses to keep is never answered as a good reading (atk21, HUGE)
+                raise ToolError(ErrorCode.DEVICE_ERROR, f"{point.id}: the device reported "
+                                                        f"{value!r}, which is no measurement")
         except HermesError as exc:
             judged = self.cache.judge(point.id)
             if judged is None:

@@ -36,6 +36,13 @@ def action_value(point: Point, word: str) -> bool:
                        f"could be read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
     sense = point_sense(point) if point.writable else None
     if sense is None:
+        acting = _acts_in_chinese(point)
+        if acting:
+            # 8号阀关电磁阀, 5号断路器合闸, 1号炉禁止点火: what it does is in its Chinese name,
+            # which no English action word can be checked against (atk21, ZHSW)
+            raise Rejected(f"{point.id} ({point.name}) is named by what it does ({acting}): "
+                           f"{word!r} could be read backwards; write on or off",
+                           code=ErrorCode.OUT_OF_RANGE)
         return word in _TRUE
     if word == sense.word or word.removesuffix("d") == sense.word:
         return True
@@ -43,3 +50,14 @@ def action_value(point: Point, word: str) -> bool:
         return False
     raise Rejected(f"{point.id} ({point.name}) switches on to {sense.word}: {word!r} could be "
                    f"read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
+
+
+#: characters of an action in a Chinese name: close, open, start, stop, make, break, inhibit,
+#: lock, raise, lower, reverse, ignite
+_ZH_ACTION_CHARS = "关开启停合分断禁锁升降反点止闭制"
+
+
+def _acts_in_chinese(point: Point) -> str:
+    """The Chinese name of a switch that says an action, if any ("" if none)."""
+    return next((name for name in (point.name, *point.aliases, *point.names.values())
+                 if any(c in name for c in _ZH_ACTION_CHARS)), "")

@@ -418,6 +418,11 @@ def test_a_raw_publish_on_a_configured_point_s_topic_is_refused() -> None:
     ("Valve 3 normally open", "open", None),     # its solenoid's on closes it
     ("Pump 1", "start", True),
     ("Pump 1", "stop", False),
+    # named in Chinese by what it does: no English action word can be checked against it
+    # (atk21: "open" closed valve 8, "start" stopped fan 2, "enable" inhibited ignition)
+    ("8号阀关电磁阀", "open", None), ("5号断路器合闸", "open", None),
+    ("2号风机停止", "start", None), ("1号炉禁止点火", "enable", None),
+    ("2号风机停止", "on", True), ("1号泵", "start", True),
 ])
 def test_an_action_word_is_read_as_the_switch_does_it(config: Config, name: str, word: str,
                                                        expected: bool | None) -> None:

@@ -150,6 +150,15 @@ def validate(data: Any, source: Path) -> Config:
         if devices.get(name) is not None and devices[name].driver == "exec":
             problems.add(f"devices.{name}", f"the name {name} is taken by {worker}; rename "
                                             "this device")
+    if metrics.socket is not None:
+        # the runtime dir holds hermesd's own sockets: a metrics socket of one's name would
+        # take its place, or be taken (atk21, METRICSOCK)
+        tools = {"llm", "whisper", "modbus", "mqtt", "serial", *devices}
+        taken = {"control.sock", "voice", *(f"{t}.sock" for t in tools)}
+        if metrics.socket in taken:
+            problems.add("metrics.socket", f"{metrics.socket} is the name of one of hermesd's "
+                                           "own sockets (control, tools, workers, voice); "
+                                           "name another file, e.g. metrics.sock")
     if mqtt is None:
         for dev in devices.values():
             if dev.driver == "mqtt":

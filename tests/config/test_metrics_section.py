@@ -33,3 +33,15 @@ def test_a_socket_path_is_refused(tmp_path: Path, sock: str) -> None:
         _load(tmp_path, {"socket": sock})
     [line] = caught.value.lines()
     assert line.startswith("config error: metrics.socket: ") and repr(sock) in line
+
+
+@pytest.mark.parametrize("sock", ["control.sock", "modbus.sock", "llm.sock", "voice"])
+def test_the_name_of_one_of_hermesds_own_sockets_is_refused(tmp_path: Path, sock: str) -> None:
+    """`control.sock` or `modbus.sock` passed, and the control server or the tool then took
+    the name: metrics were silently gone (review atk21, METRICSOCK)."""
+    with pytest.raises(ConfigError) as caught:
+        _load(tmp_path, {"socket": sock})
+    [line] = caught.value.lines()
+    assert line == (f"config error: metrics.socket: {sock} is the name of one of hermesd's own "
+                    "sockets (control, tools, workers, voice); name another file, e.g. "
+                    "metrics.sock")

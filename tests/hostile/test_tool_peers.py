@@ -561,6 +561,20 @@ def test_a_tool_says_only_whether_its_own_devices_are_online(
 
 
 @pytest.mark.timeout(60)
+def test_a_read_answered_with_no_measurement_is_never_good(daemon_runner: DaemonRunner) -> None:
+    """1e305 (a float's "no value" marker on many devices) was answered "Outdoor temperature is
+    1e+305 °C", quality good, while the cache refused to keep it (review atk21, HUGE)."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"huge": {"name": "Tank level", "type": "float",
+                            "params": {"value": 1e305}}}}}))
+    answer = d.request({"op": "read", "point": "huge"})
+    assert (answer["status"], answer["error"]["code"]) == ("error", "DEVICE_ERROR"), answer
+    assert "1e+305, which is no measurement" in answer["error"]["message"]
+    assert "Traceback" not in d.log
+
+
+@pytest.mark.timeout(60)
 def test_a_value_not_of_its_points_kind_is_no_reading(daemon_runner: DaemonRunner) -> None:
     """A tool that said "hot" for a temperature had it shown as a good value (and clearing the
     temperature's alarm); "turbo" for a point of choices showed a choice no map has."""
