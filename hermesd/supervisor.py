@@ -54,6 +54,10 @@ STABLE_AFTER = 60.0  # a tool up this long starts its backoff afresh
 #: (a CPU-incompatible build, a corrupt model, a broken install) — and each try of the LLM
 #: worker costs a model load
 GIVE_UP_AFTER = 3
+#: lines of a tool's stdout after READY that are logged (the rest is read and dropped), and
+#: the characters of each
+STDOUT_LINES_LOGGED = 20
+STDOUT_LINE_CHARS = 200
 
 
 @dataclass(frozen=True)
@@ -328,6 +332,25 @@ class ToolProcess:
             raise
         return link
 
+    async def _drain(self, proc: asyncio.subprocess.Process) -> None:
+        """Read the tool's stdout after READY until it ends, logging its first lines."""
+        stdout = proc.stdout
+        if stdout is None:
+            return
+        logged, pending = 0, b""
+        while chunk := await stdout.read(65536):
+            if logged >= STDOUT_LINES_LOGGED:
+                continue
+            *lines, pending = (pending + chunk).split(b"\n")
+            pending = pending[-STDOUT_LINE_CHARS:]
+            for line in lines:
+                if logged < STDOUT_LINES_LOGGED:
+                    logged += 1
+                    log.info("tool %s printed: %s%s", self.name,
+                             line[:STDOUT_LINE_CHARS].decode("utf-8", "replace"),
+                             "" if logged < STDOUT_LINES_LOGGED else
+                             " (more of its output is read and not logged)")
+
     def _check_peer(self, writer: asyncio.StreamWriter) -> None:
         """Trust the socket only if the process we started serves it (not a squatter that
         bound the path first, nor a grandchild of a wrapper script)."""
@@ -350,6 +373,9 @@ class ToolProcess:
                 tg.create_task(link.serve(), name=f"{self.name}-link"): "link",
                 tg.create_task(proc.wait(), name=f"{self.name}-wait"): "exit"}
             configured = tg.create_task(self._configure(link))
+            # what it prints after READY is read and dropped (a few lines logged): a full pipe
+            # would hang it mid-print, and a ping later kill it (review atk20s, #12)
+            drain = tg.create_task(self._drain(proc), name=f"{self.name}-stdout")
             done, _ = await asyncio.wait([configured, *tasks], return_when=asyncio.FIRST_COMPLETED)
             if configured in done and configured.result() is None:
                 self.link = link
@@ -365,7 +391,7 @@ class ToolProcess:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
             else:
                 configured.cancel()
-            for task in [*tasks, configured]:
+            for task in [*tasks, configured, drain]:
                 task.cancel()
         if configured.done() and not configured.cancelled() and configured.result() is not None:
             return f"failed to configure: {configured.result()}"

@@ -561,6 +561,29 @@ def test_a_tool_says_only_whether_its_own_devices_are_online(
 
 
 @pytest.mark.timeout(60)
+def test_a_tool_printing_on_stdout_after_ready_goes_on_serving(
+        daemon_runner: DaemonRunner) -> None:
+    """An exec tool that printed after READY filled the pipe nobody read, hung mid-print and
+    was killed as hung, again and again (review atk20s, #12). Its output is read; a few lines
+    are logged."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"type": "float", "params": {"value": 73.4}}}}}))
+    pid = d.running_tool_pid("tank")
+    for _ in range(3):  # 3 MB: fifty times what a pipe holds
+        answer = d.request({"op": "call", "tool": "tank", "action": "print", "role": "engineer",
+                            "args": {"bytes": 1_000_000}})
+        assert answer["status"] == "ok", answer
+        assert answer["result"]["value"]["printed"] == 1_000_000, answer
+    answer = d.request({"op": "read", "point": "level"})
+    assert (answer["status"], answer["result"]["value"]) == ("ok", 73.4), answer
+    assert d.status()["tools"]["tank"]["pid"] == pid
+    assert d.status()["tools"]["tank"]["restarts"] == 0
+    assert d.log.count("tool tank printed: chatter xxx") == 20
+    assert "(more of its output is read and not logged)" in d.log
+
+
+@pytest.mark.timeout(60)
 def test_a_read_answered_with_no_measurement_is_never_good(daemon_runner: DaemonRunner) -> None:
     """1e305 (a float's "no value" marker on many devices) was answered "Outdoor temperature is
     1e+305 °C", quality good, while the cache refused to keep it (review atk21, HUGE)."""

@@ -4,7 +4,7 @@ Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a
 takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
 first), `answers_as` (another point: a read answers with that one's reading). The device's
 `poll_interval` makes it push `values` events. Extra actions let tests drive it: `echo`,
-`sleep`, `crash`, `bad_result`, `set_offline`.
+`sleep`, `crash`, `bad_result`, `set_offline`, `print` (lines on its stdout pipe).
 """
 
 from __future__ import annotations
@@ -58,6 +58,12 @@ class FakeTool(Tool):
         self.action(ActionSpec("emit", "Send an event of any kind (for hostile-tool tests).",
                                {"type": "object", "required": ["kind", "data"]}, OBJ, "none"),
                     self.emit_event)
+        # the pipe hermesd read READY from, kept past the runtime's redirect of stdout: an exec
+        # tool not written on the runtime may go on printing there
+        self.stdout = os.dup(1)
+        self.action(ActionSpec("print", "Print this many bytes of lines on the stdout pipe.",
+                               {"type": "object", "required": ["bytes"]}, OBJ, "none"),
+                    self.print_lines)
 
     async def configure(self, config: dict[str, Any]) -> dict[str, Any]:
         self.points.clear()
@@ -139,6 +145,14 @@ class FakeTool(Tool):
     async def emit_event(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         self.emit(str(args["kind"]), dict(args["data"]))
         return {}
+
+    async def print_lines(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        line = b"chatter " + b"x" * 91 + b"\n"  # 100 bytes
+        data = line * (int(args["bytes"]) // len(line))
+        view = memoryview(data)
+        while view:  # blocking writes, as a tool's print is: a full pipe stops it here
+            view = view[os.write(self.stdout, view):]
+        return {"printed": len(data)}
 
     async def set_offline(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         device, online = args["device"], bool(args["online"])
