@@ -667,7 +667,46 @@ def _mqtt_topic_clashes(mqtt: Mqtt, devices: dict[str, Device]) -> list[tuple[st
                     problems.append((path, f"{topic!r} is {what}; a device topic may not be "
                                            "there"))
                     break
+    problems += _commands_heard_as_states(mqtt, devices)
     return problems
+
+
+def _commands_heard_as_states(mqtt: Mqtt, devices: dict[str, Device]) -> list[tuple[str, str]]:
+    """A point's command topic that is another point's state or availability topic: each
+    write would be a reading of that point, to hermesd and to every other subscriber ("write
+    yard_trim 33" made the outdoor temperature 33 °C). Its own state topic too on MQTT 3.1.1,
+    which has no No-Local: hermesd would hear its own command and take it for the device's
+    confirmation (review atk20s, #8)."""
+    # (topics without wildcards, as the config requires of them)
+    heard: dict[str, list[tuple[str, str]]] = {}  # topic -> (point or device, key)
+    for dev in devices.values():
+        if dev.driver != "mqtt":
+            continue
+        if isinstance(topic := dev.params.get("availability_topic"), str):
+            heard.setdefault(topic, []).append((dev.id, "availability_topic"))
+        for pid, point in dev.points.items():
+            for key in ("state_topic", "availability_topic"):
+                if isinstance(topic := point.params.get(key), str):
+                    heard.setdefault(topic, []).append((pid, key))
+    problems: list[tuple[str, str]] = []
+    for dev in devices.values():
+        if dev.driver != "mqtt":
+            continue
+        for pid, point in dev.points.items():
+            topic = point.params.get("command_topic")
+            if not isinstance(topic, str):
+                continue
+            others = [(who, key) for who, key in heard.get(topic, ())
+                      if who != pid or key != "state_topic" or mqtt.protocol == "3.1.1"]
+            if others:
+                who, key = others[0]
+                why = ("on MQTT 3.1.1 hermesd hears its own publish, and would take its "
+                       "command for the device's confirmation") if who == pid else \
+                    "each write would be a reading of it, for hermesd and every subscriber"
+                problems.append((f"devices.{dev.id}.points.{pid}.command_topic",
+                                 f"{topic!r} is the {key} of {who}: {why}"))
+    return problems
+
 
 
 def _voice(s: Section, base: Path) -> Voice:

@@ -144,3 +144,27 @@ def test_check_config_names_every_clash_and_exits_78(tmp_path: Path) -> None:
         "devices.yard.points.lamp.command_topic", "mqtt.response_topics[0]"], lines
     assert all(line.startswith("config error: ") for line in lines)
     assert "'hermesd/n1/command' is inside hermesd's own MQTT topics" in lines[2]
+
+
+def test_a_command_topic_heard_as_a_state_is_refused(tmp_path: Path) -> None:
+    """A command topic that is another point's state topic made every write a reading of that
+    point ("write yard_trim 33": the outdoor temperature 33 °C); its own state topic on MQTT
+    3.1.1 made hermesd's own command the device's confirmation (review atk20s, #8)."""
+    data = _config(state_topic="plant/lamp/state", command_topic="plant/lamp/set")
+    yard = data["devices"]["yard"]
+    yard["points"]["outdoor"] = {"name": "Outdoor temperature", "unit": "°C",
+                                 "state_topic": "plant/weather/temperature"}
+    yard["points"]["trim"] = {"name": "Yard trim", "writable": True, "min": 0, "max": 50,
+                              "state_topic": "plant/trim/state",
+                              "command_topic": "plant/weather/temperature"}
+    assert _problems(data, tmp_path) == [(
+        "devices.yard.points.trim.command_topic",
+        "'plant/weather/temperature' is the state_topic of outdoor: each write would be a "
+        "reading of it, for hermesd and every subscriber")]
+    same = _config(state_topic="plant/lamp", command_topic="plant/lamp")
+    assert _problems(same, tmp_path) == []  # MQTT 5: its own publish never comes back
+    same["mqtt"]["protocol"] = "3.1.1"
+    assert _problems(same, tmp_path) == [(
+        "devices.yard.points.lamp.command_topic",
+        "'plant/lamp' is the state_topic of lamp: on MQTT 3.1.1 hermesd hears its own "
+        "publish, and would take its command for the device's confirmation")]
