@@ -91,6 +91,15 @@ MAX_READ_POINTS = 32  # points of one read of several
 _WORST = {"ok": 0, "stale": 1, "error": 2}
 
 
+def reserved_topics(config: Config) -> tuple[str, ...]:
+    """MQTT topics no raw publish may reach (see `Policy.reserved`)."""
+    if config.mqtt is None:
+        return ()
+    availability = [d.params["availability_topic"] for d in config.devices.values()
+                    if d.driver == "mqtt" and isinstance(d.params.get("availability_topic"), str)]
+    return (config.mqtt.base_topic, config.mqtt.discovery_prefix, *availability)
+
+
 class Engine:
     def __init__(self, config: Config, supervisor: Supervisor, cache: ValueCache,
                  audit: AuditLog, metrics: Metrics, registry: Registry | None = None) -> None:
@@ -100,7 +109,7 @@ class Engine:
         self.cache = cache
         self.audit = audit
         self.metrics = metrics
-        self.policy = Policy(config.access, self.registry)
+        self.policy = Policy(config.access, self.registry, reserved_topics(config))
         self.router = Router(config)
         self.dispatcher = Dispatcher(supervisor, cache, self.registry)
         self.inflight = 0
@@ -116,7 +125,7 @@ class Engine:
     def reconfigure(self, config: Config) -> None:
         self.config = config
         self.registry = Registry.build(config)
-        self.policy.reconfigure(config.access, self.registry)
+        self.policy.reconfigure(config.access, self.registry, reserved_topics(config))
         self.router.reconfigure(config)
         self.dispatcher.reconfigure(self.registry)
         self.cache.reconfigure(self.registry.max_ages, self.registry.device_of(),

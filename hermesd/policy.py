@@ -72,14 +72,20 @@ class _Bucket:
 
 
 class Policy:
-    def __init__(self, access: Access, registry: Registry) -> None:
+    def __init__(self, access: Access, registry: Registry, reserved: tuple[str, ...] = ()
+                 ) -> None:
         self.access = access
         self.registry = registry
+        #: MQTT topics a raw publish may not reach, each with all below it: hermesd's own
+        #: (`mqtt.base_topic`), Home Assistant's discovery prefix, devices' availability
+        self.reserved = reserved
         self._buckets: dict[Requester, _Bucket] = {}
 
-    def reconfigure(self, access: Access, registry: Registry) -> None:
+    def reconfigure(self, access: Access, registry: Registry, reserved: tuple[str, ...] = ()
+                    ) -> None:
         self.access = access
         self.registry = registry
+        self.reserved = reserved
 
     def role(self, ctx: RequestContext) -> Role:
         role = self.access.roles.get(ctx.role)
@@ -154,6 +160,7 @@ class Policy:
                 raise Forbidden(f"role {role.name} may not call {tool}.{spec.name}, which writes "
                                 "to devices directly (needs raw_write)")
             written = args or {}
+            self._not_reserved(written)
             covered = self._configured_under(written)
             if covered is not None:
                 table = written.get("table")
@@ -217,6 +224,23 @@ class Policy:
             if taken is not None and taken[0] <= last and address <= taken[1]:
                 return point
         return None
+
+    def _not_reserved(self, args: Mapping[str, Any]) -> None:
+        """A raw publish never reaches hermesd's own topics (states, discovery, answers of any
+        node), Home Assistant's discovery, or a device's availability: one had faked a state
+        for every HA client and deleted an entity (review atk20s, #11)."""
+        messages = args.get("messages")
+        if not isinstance(messages, list) or not self.reserved:
+            return
+        for m in messages:
+            topic = m.get("topic") if isinstance(m, dict) else None
+            if not isinstance(topic, str):
+                continue
+            for reserved in self.reserved:
+                if topic == reserved or topic.startswith(reserved + "/"):
+                    raise Forbidden(f"{topic!r} is one of hermesd's own topics, Home "
+                                    f"Assistant's discovery or a device's availability "
+                                    f"({reserved}): a raw publish may not go there")
 
     def _topic_of_a_point(self, messages: list[Any]) -> Point | None:
         """The configured MQTT point whose state or command topic a raw publish names, if any

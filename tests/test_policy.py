@@ -18,6 +18,7 @@ from hermesd.config.model import Access, Config, Point, Role
 from hermesd.context import RequestContext
 from hermesd.core.errors import ErrorCode, Forbidden, Rejected
 from hermesd.core.protocol import ActionSpec
+from hermesd.engine import reserved_topics
 from hermesd.policy import INTERNAL_TOOLS, Policy, whole_steps
 from hermesd.registry import Registry
 from tests.support.daemon import base_config, fake_device
@@ -406,6 +407,29 @@ def test_a_raw_publish_on_a_configured_point_s_topic_is_refused() -> None:
                                             {"topic": topic, "payload": "100"}]})
     assert policy.check_call(ctx, "mqtt", publish,
                              {"messages": [{"topic": "site/other", "payload": "100"}]})
+
+
+def test_a_raw_publish_into_hermesds_own_topics_is_refused() -> None:
+    """An engineer's raw publish of a retained 20.0 on hermesd's own state topic made Home
+    Assistant show Boiler 3 at 20 °C; an empty retained discovery config deleted an entity; a
+    device's availability could be faked (review atk20s, #11)."""
+    config = config_of({"node": {"id": "yard"},
+                        "mqtt": {"host": "127.0.0.1", "port": 1883, "base_topic": "plantd"},
+                        "devices": {"yard": {"driver": "mqtt", "availability_topic": "site/yard/lwt",
+                                             "points": {"heater": {
+                                                 "name": "Heater output", "state_topic": "site/heater/state",
+                                                 "unit": "%"}}}}})
+    policy = Policy(_access(read=True, write=True, raw_read=True, raw_write=True),
+                    Registry.build(config), reserved_topics(config))
+    ctx = RequestContext.make("control", "r", dry_run=True)
+    publish = ActionSpec("publish", "", {"type": "object"}, {"type": "object"}, "write")
+    for topic in ("plantd/yard/heater/state", "plantd/other-node/command", "plantd",
+                  "homeassistant/number/yard/heater/config", "site/yard/lwt"):
+        with pytest.raises(Forbidden, match="a raw publish may not go there"):
+            policy.check_call(ctx, "mqtt", publish, {"messages": [
+                {"topic": "site/free", "payload": "1"}, {"topic": topic, "payload": "20.0"}]})
+    assert policy.check_call(ctx, "mqtt", publish,
+                             {"messages": [{"topic": "plantdx/free", "payload": "1"}]})
 
 
 @pytest.mark.parametrize(("name", "word", "expected"), [
