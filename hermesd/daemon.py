@@ -292,6 +292,9 @@ class Daemon:
         try:
             req = parse(obj)
             role = role_for(peer, req.role, self.config.access)
+            if req.op == "points":
+                # every point's value: for a role that may read them (review atk20s, #15)
+                self.engine.policy.may_read(RequestContext.make("control", role))
             if req.op in ("status", "tools", "points"):
                 return self._info(req)
             ctx = RequestContext.make("control", role,

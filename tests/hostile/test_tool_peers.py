@@ -584,6 +584,25 @@ def test_a_tool_printing_on_stdout_after_ready_goes_on_serving(
 
 
 @pytest.mark.timeout(60)
+def test_points_are_listed_with_their_values_only_to_a_role_that_may_read(
+        daemon_runner: DaemonRunner) -> None:
+    """`points` answered every current value to a role of `read: false`, which `read` refuses
+    (review atk20s, #15)."""
+    config = base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"type": "float", "params": {"value": 73.4}}}}})
+    config["access"]["roles"]["blind"] = {"read": False, "write": False}
+    d = daemon_runner.start(config)
+    assert d.request({"op": "read", "point": "level", "role": "viewer"})["status"] == "ok"
+    for op in ({"op": "read", "point": "level"}, {"op": "points"}):
+        answer = d.request({**op, "role": "blind"})
+        assert answer["status"] == "forbidden", answer
+        assert answer["error"]["message"] == "role blind may not read points"
+    answer = d.request({"op": "points", "role": "viewer"})
+    assert answer["status"] == "ok" and answer["result"]["points"][0]["value"] == 73.4
+
+
+@pytest.mark.timeout(60)
 def test_a_read_answered_with_no_measurement_is_never_good(daemon_runner: DaemonRunner) -> None:
     """1e305 (a float's "no value" marker on many devices) was answered "Outdoor temperature is
     1e+305 °C", quality good, while the cache refused to keep it (review atk21, HUGE)."""
