@@ -11,6 +11,7 @@ would; any other failure to connect, or a connection that ends before the answer
 
 from __future__ import annotations
 
+import select
 import socket
 import time
 from pathlib import Path
@@ -125,11 +126,23 @@ class Client:
         return self._sock
 
     def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        """Send one request and return its answer."""
+        """Send one request and return its answer. A kept connection hermesd has closed
+        meanwhile (it closes idle ones) is made anew first: nothing was sent on it."""
         line = frame(obj)
+        if self._sock is not None and not self._buffer and _closed_by_peer(self._sock):
+            self.close()
+        reused = self._sock is not None
         sock = self._connect()
         try:
-            sock.sendall(line)
+            try:
+                sock.sendall(line)
+            except (BrokenPipeError, ConnectionResetError):
+                if not reused:
+                    raise
+                # closed before it read a byte of this request: sent again, once, anew
+                self.close()
+                sock = self._connect()
+                sock.sendall(line)
             while b"\n" not in self._buffer:
                 chunk = sock.recv(65536)
                 if not chunk:
@@ -148,6 +161,15 @@ class Client:
         if self._sock is not None:
             self._sock.close()
             self._sock = None
+
+
+def _closed_by_peer(sock: socket.socket) -> bool:
+    """Whether the other end has closed the connection (an end of file waits to be read)."""
+    try:
+        readable, _, _ = select.select([sock], [], [], 0)
+        return bool(readable) and sock.recv(1, socket.MSG_PEEK) == b""
+    except (OSError, ValueError):
+        return True
 
 
 def request_once(path: Path | str, obj: dict[str, Any], timeout: float = 60.0) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 
+from hermesd.control.client import Client, _closed_by_peer
 from hermesd.control.limits import Limits, OncePerCause, Slots
 from hermesd.control.requests import Peer
 from hermesd.control.server import ControlServer
@@ -550,3 +551,26 @@ def test_a_server_stopped_while_clients_connect_keeps_no_connection(loop: str) -
     with asyncio.Runner(loop_factory=LOOPS[loop]) as runner:
         left = runner.run(main())
     assert left == [(0, 0)] * 5  # connections, requests in flight
+
+
+async def test_a_kept_client_connection_closed_for_idleness_is_made_anew() -> None:
+    """`hermesctl ask` at its prompt keeps one connection; after a minute's pause hermesd had
+    closed it, and the next question died with a broken pipe (review atk20s, #13). The client
+    sees the close before it sends, and connects again."""
+    where = Path(tempfile.mkdtemp(prefix="hl", dir="/tmp"))
+    srv = ControlServer(where / "control.sock", _handler, Limits(idle=0.3))
+    await srv.start()
+    client = Client(where / "control.sock", timeout=10)
+    try:
+        first = await asyncio.to_thread(client.request, {"op": "status", "id": 1})
+        assert first["status"] == "ok"
+        kept = client._sock
+        assert kept is not None
+        await until(lambda: _closed_by_peer(kept), what="the idle connection closed")
+        second = await asyncio.to_thread(client.request, {"op": "status", "id": 2})
+        assert second["status"] == "ok" and second["op"] == "status"
+        assert client._sock is not kept
+    finally:
+        client.close()
+        await srv.stop()
+        shutil.rmtree(where, ignore_errors=True)
