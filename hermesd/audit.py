@@ -24,7 +24,7 @@ import os
 import time
 from collections import OrderedDict
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,10 @@ log = logging.getLogger(__name__)
 DEFAULT_RETENTION = 400 * 86400.0
 MAX_OPEN_INTENTS = 4096  # trace ids of intents whose outcome is still to come
 STOP_TIMEOUT = 2.0  # seconds the last records may take to reach the disk when stopping
+#: outcomes of writes a full or failing disk did not take, kept to be written again (the
+#: oldest dropped past this many), and how often they are tried again with nothing new
+MAX_HELD = 10_000
+HELD_RETRY = 5.0
 
 
 class AuditUnavailable(Exception):
@@ -61,6 +65,7 @@ class _Entry:
     record: Any
     kind: Kind
     future: asyncio.Future[None] | None = None
+    trail_only: bool = False  # held for the trail, already in audit.jsonl
 
 
 class AuditLog:
@@ -75,6 +80,8 @@ class AuditLog:
         self.budget = PeerBudget(budgets, trusted=frozenset({0, os.geteuid()}))
         self._urgent = asyncio.Event()
         self._queue: list[_Entry] = []
+        #: trail records of write outcomes a batch could not write: written again, first
+        self._held: list[_Entry] = []
         self._wake = asyncio.Event()
         self._intents: OrderedDict[str, None] = OrderedDict()
         self._seq = 0
@@ -163,7 +170,12 @@ class AuditLog:
         self._queue.append(_Entry(time.time(), self._next_seq(), record, Kind.TRAIL, fut))
         self._wake.set()
         self._urgent.set()
-        await fut
+        try:
+            await fut
+        except AuditUnavailable:
+            if isinstance(trace, str):  # refused, nothing sent: its answer is no outcome
+                self._intents.pop(trace, None)
+            raise
 
     def _next_seq(self) -> int:
         self._seq += 1
@@ -181,14 +193,14 @@ class AuditLog:
                 now = time.time()
                 for kind, aggregate in self.budget.due(now):
                     self._queue.append(_Entry(now, self._next_seq(), aggregate, kind))
-                batch, self._queue = self._queue, []
+                batch, self._queue, self._held = self._held + self._queue, [], []
                 if batch:
                     await self._commit(batch)
         finally:
             for kind, aggregate in self.budget.drain():
                 self._queue.append(_Entry(time.time(), self._next_seq(), aggregate, kind))
-            if self._queue:
-                batch, self._queue = self._queue, []
+            if self._queue or self._held:
+                batch, self._queue, self._held = self._held + self._queue, [], []
                 trail, activity, _ = self._lines(batch)
                 # in the disk thread when there is one: after a batch still being written
                 with contextlib.suppress(Exception):
@@ -205,6 +217,8 @@ class AuditLog:
         """Until there is something to write (and then a little more, unless it is urgent),
         or an aggregate falls due."""
         due = self.budget.next_due(time.time())
+        if self._held:  # outcomes to write again, when the disk has room
+            due = HELD_RETRY if due is None else min(due, HELD_RETRY)
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(due):
                 await self._wake.wait()
@@ -240,6 +254,9 @@ class AuditLog:
             self.trail_records += trail_count
         if activity_error is None:
             self.records += len(batch)
+        if trail_error is not None:
+            self._hold([e if activity_error is not None else replace(e, trail_only=True)
+                        for e in batch if e.kind is Kind.TRAIL and e.future is None])
         for entry in batch:
             fut = entry.future
             if fut is None or fut.done():
@@ -249,11 +266,22 @@ class AuditLog:
             else:
                 fut.set_exception(AuditUnavailable(self.failing or "audit log cannot be written"))
 
+    def _hold(self, outcomes: list[_Entry]) -> None:
+        """Keep the outcomes of writes the trail could not take, to be written again: a write
+        that reached its device must not leave an intent with no outcome (review atk20s, #4)."""
+        self._held.extend(outcomes)
+        if len(self._held) > MAX_HELD:
+            lost = len(self._held) - MAX_HELD
+            del self._held[:lost]
+            log.error("the audit trail has held %d write outcomes it cannot write; the "
+                      "oldest %d are dropped", MAX_HELD, lost)
+
     def _lines(self, batch: list[_Entry]) -> tuple[bytes, bytes, int]:
         """The batch as lines: (for the trail, for audit.jsonl, how many for the trail). Never
         raises."""
-        plain = encode_plain([{"ts": iso(e.ts), "seq": e.seq} for e in batch],
-                             [e.record for e in batch])
+        plain = None if any(e.trail_only for e in batch) else \
+            encode_plain([{"ts": iso(e.ts), "seq": e.seq} for e in batch],
+                         [e.record for e in batch])
         if plain is not None:  # (most batches: reads, with nothing to cut or escape)
             kept = [i for i, e in enumerate(batch) if e.kind is Kind.TRAIL
                     or e.kind is Kind.ATTEMPT]
@@ -265,7 +293,8 @@ class AuditLog:
         encode = self._encode
         for entry in batch:
             line = encode(entry)
-            activity.append(line)
+            if not entry.trail_only:
+                activity.append(line)
             if entry.kind is Kind.TRAIL or entry.kind is Kind.ATTEMPT:
                 trail.append(line)
         return b"".join(trail), b"".join(activity), len(trail)

@@ -260,3 +260,51 @@ asyncio.run(main())
     # the batch that did not fit is gone whole; what stopping still wrote is a small aggregate
     assert [r["trace_id"] for r in records if r.get("phase") != "aggregate"] == ["first"]
     assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY  # ours untouched
+
+
+def test_a_write_outcome_a_full_disk_refused_is_written_once_there_is_room(
+        tmp_path: Path) -> None:
+    """A write's intent reached the trail, the PLC took the write, and its outcome met a full
+    disk: the batch was dropped, and the trail held an intent with no outcome (review atk20s,
+    #4). The outcome is held and written when the disk has room again, before what follows."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "audit.jsonl"
+    script = f"""
+import asyncio, resource
+from pathlib import Path
+from hermesd.audit import AuditLog, AuditUnavailable
+async def main():
+    log = AuditLog(Path({str(path)!r}), flush_delay=0.01)
+    log.open()
+    task = asyncio.create_task(log.run())
+    await log.append_durable({{"trace_id": "w1", "phase": "intent"}})
+    full = max(p.stat().st_size for p in Path({str(tmp_path)!r}).iterdir())
+    resource.setrlimit(resource.RLIMIT_FSIZE, (full + 64, resource.RLIM_INFINITY))
+    log.append({{"trace_id": "w1", "phase": "done", "pad": "x" * 4096}})
+    while log.failing is None:  # the outcome's batch met the "full disk"
+        await asyncio.sleep(0.01)
+    try:
+        await log.append_durable({{"trace_id": "w2", "phase": "intent"}})
+    except AuditUnavailable:
+        print("w2 refused while full")
+    resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+    await log.append_durable({{"trace_id": "w3", "phase": "intent"}})
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    log.close()
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False,
+                          preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+    assert done.returncode == 0, done.stderr
+    assert "w2 refused while full" in done.stdout
+    trail = [(r["trace_id"], r["phase"]) for r in _trail(tmp_path)
+             if r.get("phase") != "aggregate"]
+    assert trail == [("w1", "intent"), ("w1", "done"), ("w3", "intent")]
+    activity = [(r["trace_id"], r["phase"]) for r in _lines(path)
+                if r.get("phase") != "aggregate"]
+    assert activity.count(("w1", "done")) == 1
