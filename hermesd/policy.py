@@ -55,6 +55,11 @@ class Requester:
         if ctx.peer_uid is not None:  # one user is one requester, whatever its process
             identity = f"uid {ctx.peer_uid}"
             shown = ctx.peer.split(" pid ")[0] if ctx.peer.startswith(identity) else identity
+        elif ctx.source == "mqtt" and ctx.origin:
+            # each topic a request came on (HA's set topic of each point, the command topic):
+            # one client on one topic cannot spend the writes of the others (review atk20s,
+            # #14); the bridge takes only those topics, so they are as many as the points
+            identity = shown = f"mqtt {ctx.origin}"
         else:
             identity = shown = ctx.peer or ctx.source
         return cls(ctx.role, ctx.source, identity[:200], shown[:200])

@@ -134,6 +134,25 @@ def test_write_rate_per_role(config: Config) -> None:
     assert "has used its 3 writes per minute" in info.value.message
 
 
+def test_each_mqtt_topic_spends_its_own_writes(config: Config) -> None:
+    """Three writes on one point's set topic, by any broker client, had used up the writes of
+    Home Assistant's other set topics and the command topic (review atk20s, #14)."""
+    policy = _policy(config)
+    point = config.points["pump1_speed"]
+
+    def on(topic: str) -> RequestContext:
+        return RequestContext.make("mqtt", "operator", peer="mqtt", origin=topic)
+
+    for _ in range(3):
+        policy.check_write(on("hermesd/n/pump1_speed/set"), point, 10)
+    with pytest.raises(Rejected) as info:
+        policy.check_write(on("hermesd/n/pump1_speed/set"), point, 10)
+    assert info.value.code == ErrorCode.RATE_LIMITED
+    assert "for mqtt hermesd/n/pump1_speed/set has used its 3 writes" in info.value.message
+    policy.check_write(on("hermesd/n/conveyor_speed/set"), point, 10)
+    policy.check_write(on("hermesd/n/command"), point, 10)
+
+
 def test_reads_need_a_role_that_reads(config: Config, tmp_path: Path) -> None:
     data = yaml.safe_load(PLANT.read_text(encoding="utf-8"))
     data["access"]["roles"]["blind"] = {"read": False, "write": False}
