@@ -117,12 +117,24 @@ def _regex(s: Section, key: str, pattern: object, *, need_value: bool) -> None:
         s.problem(key, "needs a named group `(?P<value>...)` that captures the value")
 
 
+#: the widest field or precision a command template's format may ask for
+MAX_FORMAT_WIDTH = 64
+
+
 def _template(s: Section, command: str, kind: str) -> None:
     """A command template holds `{value}` (optionally with a format spec) and nothing else."""
     try:
-        fields = [f for _, f, _, _ in string.Formatter().parse(command) if f is not None]
+        parsed = [(f, spec or "") for _, f, spec, _ in string.Formatter().parse(command)
+                  if f is not None]
     except ValueError as exc:
         s.problem("command", f"is not a valid template ({exc}); write a literal brace as {{{{ or }}}}")
+        return
+    fields = [f for f, _ in parsed]
+    widest = max((int(n) for _, spec in parsed for n in re.findall(r"\d+", spec)), default=0)
+    if widest > MAX_FORMAT_WIDTH:
+        # "{value:>900000000}" made the check (and each write) build 900 MB (review atk20s, #17)
+        s.problem("command", f"a width or precision of {widest} in the format of {{value}} is "
+                             f"more than a device line takes (at most {MAX_FORMAT_WIDTH})")
         return
     if "value" not in fields:
         s.problem("command", "a command template must contain {value}")

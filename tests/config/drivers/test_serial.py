@@ -44,6 +44,11 @@ def test_the_dev_plant_scale_and_a_writable_point_are_accepted() -> None:
     ({"command": "SET {value} {other}\r\n"}, "may only use {value}, not {other}"),
     ({"command": "SET {value:.1f\r\n"}, "is not a valid template"),
     ({"command": "SET {value:d}\r\n"}, "the format of {value} does not suit a float value"),
+    # (a width of 900,000,000 made the check build 900 MB, and each write: review atk20s, #17)
+    ({"command": "SET {value:>900000000}\r\n"}, "a width or precision of 900000000 in the "
+                                                 "format of {value} is more than a device line "
+                                                 "takes (at most 64)"),
+    ({"command": "SET {value:.99f}\r\n"}, "a width or precision of 99"),
     ({"ack": "^OK$"}, "points.w.ack: only a point with a `command` waits for an acknowledgement"),
     ({"ack": "(", "command": "S{value}\r\n"}, "points.w.ack: is not a valid regular expression"),
     ({"pattern": r"\d+ kg"}, "needs a named group `(?P<value>...)`"),
