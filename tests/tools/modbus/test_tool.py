@@ -230,6 +230,24 @@ async def test_write_is_read_back(tmp_path: Path) -> None:
         assert await sim.value("ready") is False
 
 
+async def test_a_float32_write_is_answered_with_what_the_register_holds(
+        tmp_path: Path) -> None:
+    """520.123456789 written to a float32 is 520.1234741 in the PLC; the write had answered
+    the value asked for, which the cache and Home Assistant then showed (review atk20s, #19)."""
+    import struct
+
+    setpoint = {"table": "holding", "address": 50, "type": "float32", "writable": True,
+                "min": 0, "max": 600}
+    config = load({"plc": tcp_device(free_port(), points={"sp": setpoint})}, tmp_path)
+    # what the register holds, to a float32's 7 significant digits (as every poll reads it)
+    held = float(f'{struct.unpack(">f", struct.pack(">f", 520.123456789))[0]:.7g}')
+    async with simulating(config) as sim, running_tool(config, start=False) as t:
+        result = await t.tool.write({"point": "sp", "value": 520.123456789}, CTX)
+        assert result["confirmed"] is True
+        assert result["value"] == held != 520.123456789
+        assert await sim.value("sp") == held
+
+
 async def test_write_the_device_does_not_keep_is_not_confirmed(tmp_path: Path) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)
     async with simulating(config) as sim, running_tool(config, start=False) as t:

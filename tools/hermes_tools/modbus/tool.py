@@ -19,6 +19,7 @@ documented error code with the register named, never a crash and never a made-up
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import logging
 import math
@@ -477,6 +478,12 @@ class ModbusTool(Tool):
             raise self._write_fault(dev, exc, point.registers) from None
         ts = time.time()
         confirmed, back = await self._read_back(dev, point.table, point.address, len(words), words)
+        if confirmed and back is not None and point.layout.type == "float32" and \
+                point.layout.scale == 1.0 and point.layout.offset == 0.0:
+            # what the registers hold: 520.123456789 written to a float32 is 520.1234741, and
+            # that is what the device, the cache and Home Assistant have (review atk20s, #19)
+            with contextlib.suppress(CodecError, ToolError):
+                value = self._decode(point, back)
         if not confirmed and back is not None:
             try:
                 seen = self._decode(point, back)
