@@ -24,17 +24,29 @@ from collections.abc import Sequence
 
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text
-from hermesd.router.normalize import Token, content, tokens
+from hermesd.router.normalize import Token, content, preposition_on, tokens
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, RUN_WORDS, STOP, WRITE_VERBS
 from hermesd.value_maps import spellings
 
 
-def named_choices(point: Point, said: Sequence[Token], text: str = "") -> set[str]:
+def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
+                  valued: bool = False) -> set[str]:
     """The choices of `point` that the command's tokens `said` (in order) name, a choice said
-    only within a longer one's phrase left out; if none, those its `text` names in meaning."""
+    only within a longer one's phrase left out; if none, those its `text` names in meaning.
+    `valued`: `said` is the part of a command that says the value (after its "to")."""
     said = list(said)
     naming, in_full = _naming(point, said)
-    heard = {t.text for i, t in enumerate(said) if not (in_full and i in naming)}
+    # words of its names said together, before any word that says the value ("to", "in"),
+    # name the thing: "start the standby generator" is no `standby`, nor "start the main
+    # chiller" a `maintenance` (atk21, NAMECH); one said alone may be the value ("put the
+    # withering on hot air" of the "Withering air mode")
+    mark = -1 if valued else next((i for i, t in enumerate(said) if t.text in _VALUE_MARKS
+                                   and (t.text != "on" or preposition_on(said, i))), len(said))
+    words = [i for i, t in enumerate(said) if t.text not in _ARTICLES]
+    together = {i for k, i in enumerate(words) if i in naming and (
+        (k and words[k - 1] in naming) or (k + 1 < len(words) and words[k + 1] in naming))}
+    heard = {t.text for i, t in enumerate(said)
+             if i not in naming or (not in_full and (i > mark or i not in together))}
     named: list[tuple[str, frozenset[str], tuple[str, ...]]] = []
     for choice, spelled in spellings(point):
         words = tokens(spelled)
@@ -52,6 +64,11 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "") -> set[st
             out.add(choice)
     return out or _named_in_form(point, heard) or (
         _named_in_meaning(point, text) if text else out)
+
+
+#: words after which a command says the value: "set the booth to flash off", "put it in hand"
+_VALUE_MARKS = frozenset("to into in on onto at as =".split())
+_ARTICLES = frozenset(("the", "a", "an"))
 
 
 def _named_in_form(point: Point, heard: set[str]) -> set[str]:

@@ -105,8 +105,31 @@ _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFF
                           r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b)", re.IGNORECASE)
 #: "NO2" written in capitals against its digits, in a text that writes small letters too:
-#: nitrogen dioxide, no number sign ("B2 NO2 level"; "Pump No2", "PUMP NO2" are pump 2)
-_NITROGEN = re.compile(r"\bNO(?=\d)")
+#: nitrogen dioxide, no number sign ("B2 NO2 level"; "Pump No2", "PUMP NO2" are pump 2), where
+#: it is said as a gas: before a word of a measure of it, or not after a word (a thing: "Feed
+#: pump NO2" is pump 2, "car park fan NO2" fan 2)
+_NITROGEN = re.compile(r"\bNO(?=2\b)")
+#: words of a measure of a gas, after which "NO2" is the gas wherever it stands
+_GAS_MEASURE = re.compile(r"2\s+(?:level|ppm|concentration|conc|sensor|detector|alarm|reading|"
+                          r"analy[sz]er|content|limit|setpoint|sp|high|value|gas)\b",
+                          re.IGNORECASE)
+
+
+def _nitrogen(text: str) -> str:
+    """ "NO2" said as the gas marked (a zero-width joiner inside) so no number is read in it."""
+    def sub(m: re.Match[str]) -> str:
+        before = re.search(r"(\S+)\s*$", text[:m.start()])
+        word = before.group(1) if before else ""
+        gas = _GAS_MEASURE.match(text, m.end()) is not None or not word or \
+            not word[-1].isalnum() or any(c.isdigit() for c in word) or \
+            word.casefold() in _STOP
+        return "N\N{ZERO WIDTH JOINER}O" if gas else m.group(0)
+    return _NITROGEN.sub(sub, text)
+
+
+def nitrogen_said(label: str) -> bool:
+    """Whether a name says "NO2" as the gas (as `tokens` reads it), not as a number sign."""
+    return bool(re.search("[a-z]", label)) and "\N{ZERO WIDTH JOINER}" in _nitrogen(label)
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +183,7 @@ def tokens(text: str) -> list[Token]:
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", text))
     if re.search("[a-z]", text):
-        text = _NITROGEN.sub("N\N{ZERO WIDTH JOINER}O", text)
+        text = _nitrogen(text)
     text, units = _units(text)
     found = literals(text)
     # a bare number that opens the text, unmarked, may qualify the word after it ("2 pack
@@ -252,7 +275,16 @@ def _spec(number: Token, word: str, *, hyphen: bool, leading: bool) -> bool:
     if not (word.isascii() and word.isalpha() and len(word) > 1) or word in _STOP or \
             word in _NUMBER_WORDS or word in _NUMBERED_SIDES:
         return False
+    if not hyphen and len(number.raw) < 3 and word not in _SPEC_WORDS:
+        return False  # "1 Feed pump run", "2 Mill main motor": numbered first, as many write
     return hyphen or singular(word) == word or word.endswith("ss")
+
+
+#: words a small number opening a name unmarked specifies rather than numbers ("2 pack mixer",
+#: "4 stroke engine"); a number of three digits or more opening one is a model or a size
+#: ("3216 temperature controller", "100 mesh screen")
+_SPEC_WORDS = frozenset("pack way stroke speed phase pole stage axis roll mesh ply wire port "
+                        "gang cylinder layer tier".split())
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -395,7 +427,8 @@ def preposition_on(toks: list[Token], i: int) -> bool:
     if t.raw != "on" or t.zh or i == 0:
         return False
     rest = [x for x in toks[i + 1:] if x.raw not in ENDING_WORDS]
-    if rest and rest[0].raw in _ON_STATES:
+    state = next((x for x in rest if x.raw not in ("a", "an", "the")), None)
+    if state is not None and state.raw in _ON_STATES:
         return True  # "put conveyor 2 on hold": a state it is put in, never switched on
     before = toks[i - 1]
     return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \

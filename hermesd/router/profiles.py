@@ -18,7 +18,15 @@ from dataclasses import dataclass
 
 from hermesd.config.model import Point
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
-from hermesd.router.normalize import Token, content, numbered_first, tokens, unit_symbol
+from hermesd.router.normalize import (
+    Token,
+    content,
+    nitrogen_said,
+    numbered_first,
+    tokens,
+    unit_symbol,
+)
+from hermesd.router.poles import point_poles
 from hermesd.router.spelling import Speller
 from hermesd.router.vocabulary import (
     KINDS,
@@ -95,6 +103,8 @@ class Profile:
     #: the words only its description says (not its names, id, device or choices): what may
     #: tell which point a reading is, never enough alone for a rule to write
     described: frozenset[str] = frozenset()
+    #: the opposite words its names say ("heat+", "pace-"): see `poles`
+    poles: frozenset[str] = frozenset()
 
     @property
     def id(self) -> str:
@@ -138,7 +148,8 @@ class Profiles:
             return []
         stem = _stem(profile)
         return [o for o in self.all if o is not profile and o.ids and o.ids != profile.ids
-                and o.point.kind == profile.point.kind and _stem(o) == stem]
+                and o.point.kind == profile.point.kind and _stem(o) == stem
+                and o.poles == profile.poles]  # (the fast fill valve is no slow one's sibling)
 
     def weight(self, feature: str) -> float:
         """How much naming it tells points apart: a word of one point much, a word of all
@@ -212,7 +223,7 @@ class Profiles:
         CO). "NO2" in capitals in a `label` that writes small letters too is nitrogen dioxide
         (as `normalize.tokens` reads it)."""
         if letters.casefold() in _NUMBER_MARKS and not (letters == "NO" and
-                                                        re.search("[a-z]", label)):
+                                                        nitrogen_said(label)):
             return False  # "Transfer pump No2" is pump 2, whatever NO2 is
         if re.fullmatch(r"[a-z][A-Z][A-Za-z]*", letters):
             return True
@@ -302,7 +313,7 @@ class Profiles:
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
                        frozenset(pairs), role, frozenset(choice_concepts),
-                       frozenset(described))
+                       frozenset(described), point_poles(point))
 
 
 #: letters and the number written against them in a name ("pO2", "CO2", "BR1")

@@ -43,6 +43,7 @@ from hermesd.router.normalize import (
     tokens,
 )
 from hermesd.router.numbers import exact
+from hermesd.router.poles import opposed, point_poles, said_poles
 from hermesd.router.profiles import (
     SETPOINT_WORDS,
     Profile,
@@ -203,6 +204,7 @@ class RuleRouter:
         self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
         self.numbered: set[tuple[str, str]] = set()  # ("boiler", "3"): numbered things we have
+        self.loosely_numbered: set[tuple[str, str]] = set()  # ("pump", "1") of "1 Feed pump"
         #: words written next to a number that names a thing ("pump" in "pump 1", "boiler" in
         #: "#3 boiler"): a number beside one of them names, it is no value
         self.id_words: set[str] = set()
@@ -220,6 +222,12 @@ class RuleRouter:
                             numbered_first(text):
                         # "#3 retort temperature": numbered first, retort 3
                         self.numbered.add((toks[1].text, toks[0].text))
+                    elif len(toks) > 1 and toks[0].is_number and not toks[1].is_id:
+                        # "1 Feed pump": numbered first unmarked, so some word of it is
+                        # thing 1 (which, the name does not say): "feed pump 1" is no
+                        # unknown pump
+                        self.loosely_numbered |= {(t.text, toks[0].text) for t in toks[1:]
+                                                  if not t.is_id}
                     for i, t in enumerate(toks):  # "pump 1"; "#3 boiler", a name's first
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
@@ -285,6 +293,14 @@ class RuleRouter:
         self.point_pairs: dict[str, set[tuple[str, str]]] = {}
         for label in self.labels:
             self.point_pairs.setdefault(label.point, set()).update(label.pairs)
+        #: the words of each name that says a word of haste ("Mixer 6 fast"), by that word
+        self.haste_names: dict[str, list[frozenset[str]]] = {}
+        for label in self.labels:
+            said = frozenset(t.raw for t in label.toks)
+            for word in said & _HASTE:
+                self.haste_names.setdefault(word, []).append(said)
+        #: the opposite words each point's names say ("heat", "slow"): `poles`
+        self.poles = {pid: point_poles(p) for pid, p in self.points.items()}
         for label in self.labels:
             self.point_labels.setdefault(label.point, []).append(label)
             self.label_ids.setdefault(label.point, set()).update(label.ids)
@@ -323,6 +339,14 @@ class RuleRouter:
 
     # -- the stage ---------------------------------------------------------------------------
 
+    def _urgency(self, toks: list[Token]) -> list[Token]:
+        """Words of haste say nothing of which point, nor of its speed: "stop pump 1 quickly"
+        stops the pump, it never sets its speed to 0 (review atk20, QUICK)."""
+        if not any(t.raw in _HASTE or t.written == "快" for t in toks):
+            return toks
+        return [replace(t, raw="please", text="please") if _haste(toks, i, self.haste_names) else t
+                for i, t in enumerate(toks)]
+
     def analyse(self, text: str) -> Analysis:
         row = self._screen_row(text)
         toks = self._split_groups([
@@ -331,7 +355,7 @@ class RuleRouter:
             for t in self.profiles.formula_words(tokens(text if row is None else row))])
         toks = self._initials(text, toks)
         toks = _run_is_start(toks, self._run_named)
-        toks = _or_not(_still_so(_checked_state(toks)))
+        toks = _or_not(_still_so(_checked_state(self._urgency(toks))))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -1127,7 +1151,10 @@ class RuleRouter:
         said = {(w, n) for w, n in _pairs([t for i, t in enumerate(toks) if i not in places])
                 if w in self.families or w in self.lettered}  # "boiler 1", "line a"
         best: dict[str, float] = {}
+        poles = said_poles(toks)
         for label in self.labels:
+            if poles and opposed(self.poles[label.point], poles):
+                continue  # "AHU 1 cool" is not "AHU 1 heat", though both are temperatures
             matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
             words_matched = sum(1 for t in label.toks if not t.is_id and t.text in text)
             if not words_matched:
@@ -1186,7 +1213,8 @@ class RuleRouter:
             family = self.families if nxt.is_number else self.lettered if nxt.ident else ()
             if nxt.is_number and unit_after(toks, i + 1):
                 continue  # "pump 1200 rpm": a value in its unit, not pump number 1200
-            if t.text in family and i + 1 not in values and (t.text, nxt.text) not in self.numbered:
+            if t.text in family and i + 1 not in values and \
+                    (t.text, nxt.text) not in self.numbered | self.loosely_numbered:
                 return f"{t.raw} {nxt.raw}"
         return None
 
@@ -1315,6 +1343,34 @@ _SET_AFTER = frozenset(("to", "at", "for", "on", "up", "now"))
 
 #: words that make "run" an ending: "run down", "run out"
 _RUN_AWAY = frozenset(("down", "out", "dry", "empty"))
+
+
+#: words of haste: "stop conveyor 2 fast", "close valve 3 quickly", 快停1号泵
+_HASTE = frozenset("fast quick quickly rapidly asap immediately urgently".split())
+#: ...that also name a kind of thing before another word ("fast start", "quick release"):
+#: haste only last, or before a comma
+_HASTE_ADJECTIVES = frozenset(("fast", "quick"))
+_TRAILING = frozenset("please now pls plz thanks thank you".split())
+#: verbs 快 before says "quickly" of, not "fast" of a thing
+_HASTE_ZH_VERBS = frozenset("stop off close on open start".split())
+
+
+def _haste(toks: list[Token], i: int, named: Mapping[str, list[frozenset[str]]]) -> bool:
+    """Whether the word at `i` says how soon, not what: "quickly" always; "fast" and "quick"
+    unless a name that says them also says the word before ("run mixer 6 fast" of a "Mixer 6
+    fast") or the speed is asked ("how fast", "too fast"); 快 before a verb (快停, 快关)."""
+    t = toks[i]
+    if t.zh:
+        return t.written == "快" and i + 1 < len(toks) and toks[i + 1].zh and \
+            toks[i + 1].text in _HASTE_ZH_VERBS
+    if t.raw not in _HASTE or (i and toks[i - 1].raw in ("how", "too", "so", "very", "as")):
+        return False
+    rest = [x for x in toks[i + 1:] if x.raw not in _TRAILING]
+    if t.raw in _HASTE_ADJECTIVES and rest and not rest[0].after_break:
+        return False  # "line 5 fast start": a kind of start, whether or not the plant has it
+    before = toks[i - 1].raw if i else ""
+    after = toks[i + 1].raw if i + 1 < len(toks) else ""
+    return not any(before in words or after in words for words in named.get(t.raw, ()))
 
 
 def _run_is_start(toks: list[Token], named: Callable[[list[Token]], bool]) -> list[Token]:
@@ -1977,8 +2033,8 @@ def _act_of(word: str, past: bool = False) -> str | None:
         # after a thing's number it is the device's: "Valve 10 closed solenoid")
     return next((act for act in _PART_ACTS if len(act) >= 4 and stems_match(word, act)), None)
 #: Chinese actions a device named after them does ("关闭" of 12号阀关闭电磁阀)
-_ZH_ACTS = ("关闭", "打开", "开启", "下降", "上升", "制动", "急停", "停止", "启动", "反转",
-            "正转", "锁定", "解锁")
+_ZH_ACTS = ("禁止", "屏蔽", "闭锁", "关闭", "打开", "开启", "下降", "上升", "制动", "急停",
+            "停止", "启动", "反转", "正转", "锁定", "解锁")  # (禁止点火: an inhibit, atk21 ZHINH)
 #: verbs whose up/down is their own ("start up", "power down"), no direction
 _UP_VERBS = frozenset("start power slow speed warm cool wind ramp step back".split())
 #: the word that ends a phrasal action ("shut off", "shut down", "lock out")

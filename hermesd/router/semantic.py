@@ -44,6 +44,7 @@ from hermesd.router.coverage import (
 )
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import Token, content
+from hermesd.router.poles import opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
     Analysis,
@@ -194,6 +195,8 @@ class Semantic:
 
     def fit(self, a: Analysis, terms: list[Term], ids: set[str],
             pairs: set[tuple[str, str]], p: Profile, setpoint_named: bool) -> Fit | None:
+        if p.poles and opposed(p.poles, said_poles(a.toks)):
+            return None  # "zone 2 cool setpoint" is not the zone's heat setpoint
         if any((word, number) not in p.pairs and any(w == word for w, _ in p.pairs)
                for word, number in pairs):
             return None  # "kiln 2" is not kiln 1 (a point named "R1 temp" and "R-101

@@ -49,6 +49,7 @@ from hermesd.router.normalize import (
     unit_symbol,
 )
 from hermesd.router.numbers import Number, exact, is_cjk
+from hermesd.router.poles import opposed, opposite_words, point_poles, said_poles
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
     StateConflict,
@@ -240,6 +241,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _choice_or_switch(toks, point, value, profiles)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
+            or _opposite(toks, point)
             or _which(text, toks, point, profiles, value)
             or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
@@ -613,6 +615,13 @@ def _localized_only(profile: Profile) -> frozenset[str]:
     return frozenset(said - own)
 
 
+def _opposite(toks: list[Token], point: Point) -> Doubt | None:
+    """A point whose name says one of two opposites the command says only the other of: the
+    heat enable for "turn on AHU 1 cool", the fast fill valve for "open the slow fill valve"."""
+    pairs = opposed(point_poles(point), said_poles(toks))
+    return Doubt("other_thing", opposite_words(toks, pairs)) if pairs else None
+
+
 def _which(text: str, toks: list[Token], point: Point,
            profiles: Profiles | None, value: Any = None) -> Doubt | None:
     """A point of several named alike but for their numbers, and the command says none of its
@@ -670,10 +679,13 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     mine = [t for t in found if strength[id(t)] >= EXPLAINED]
     words = {t.text for t in toks if t.number is None} | {t.word for t in found}
     extra = len(set(profile.key) - words - profile.ids)
+    poles = said_poles(toks)
     for other in profiles.all:
         if other is profile or not other.point.writable or \
                 other.point.kind != profile.point.kind or other.role != profile.role:
             continue
+        if poles and opposed(other.poles, poles):
+            continue  # the heat setpoint, of "set zone 1 cool setpoint"
         if said & profile.ids - other.ids or \
                 (said and not said & other.ids and (other.ids or said & profile.ids)):
             continue  # "pump 2" is not pump 1, nor the firewater pump; "Z1" is not Z2
@@ -1417,7 +1429,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             to = min((i for i, t in enumerate(toks) if t.raw in ("to", "into") and not t.zh),
                      default=None)
             if not stated and named == {value} and to is not None and \
-                    value not in named_choices(point, toks[to + 1:], ""):
+                    value not in named_choices(point, toks[to + 1:], "", valued=True):
                 # "change Q control over to power factor mode": the choice named is the one it
                 # is moved from; what it is moved to is no choice said
                 return Doubt("not_stated", (str(value),))

@@ -1,0 +1,86 @@
+"""Opposite words that tell things apart: heat and cool, fast and slow, full and empty.
+
+The vocabulary folds each pair into one quantity ("how hot", "how cold": a temperature), as a
+question about a reading should. In a name they tell two things apart: "AHU 1 heat enable" and
+"AHU 1 cool enable", the slow and the fast fill valve, the full and the empty bottle conveyor.
+A point whose names say one pole of a pair is not what a command means that says only the
+other ("turn on AHU 1 cool" never switches the heating on), whatever else they share.
+
+A pole word the command says of the reading, not of a thing ("how hot", "too warm", 多热), says
+no pole: every temperature is one of "how hot is the chilled water".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from hermesd.config.model import Point
+from hermesd.router.normalize import Token, tokens
+
+#: pairs of opposite words a name tells things apart by: pair -> (one pole, the other);
+#: English words as written (lower case), Chinese ones as characters a word holds
+POLES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
+    "heat": (frozenset("hot heat heated heating heater warm 热 暖".split()),
+             frozenset("cold cool cooled cooling chill chilled chilly 冷 凉".split())),
+    "pace": (frozenset("fast quick rapid 快".split()),
+             frozenset("slow creep crawl inch 慢".split())),
+    "fill": (frozenset("full 满".split()), frozenset("empty".split())),
+}
+#: words before a pole word that make it a question or a judgement of the reading ("how hot",
+#: "too cold", "running hot"), which names no pole
+_ASKED = frozenset("how too so very quite getting gets get running run is are it's was".split())
+#: Chinese words holding a pole's character that say no pole: 多热 (how hot), 太冷 (too cold)
+_ASKED_ZH = ("多", "太", "很", "好", "够", "有点", "过")
+
+
+def _poles_of(t: Token) -> set[str]:
+    """The poles a word says: "heat+", "heat-"."""
+    found = set()
+    for pair, (plus, minus) in POLES.items():
+        for sign, words in (("+", plus), ("-", minus)):
+            if t.raw in words or (t.zh and t.written
+                                  and any(c in t.written for c in words if len(c) == 1
+                                          and not c.isascii())):
+                found.add(pair + sign)
+    return found
+
+
+def said_poles(toks: list[Token]) -> frozenset[str]:
+    """The poles a command says of a thing (not of a reading: "how hot", "too cold")."""
+    found: set[str] = set()
+    for i, t in enumerate(toks):
+        poles = _poles_of(t)
+        if not poles:
+            continue
+        before = toks[i - 1] if i else None
+        if before is not None and (before.raw in _ASKED or (
+                before.zh and before.written.endswith(_ASKED_ZH))):
+            continue
+        if t.zh and t.written.startswith(_ASKED_ZH):
+            continue
+        following = toks[i + 1] if i + 1 < len(toks) else None
+        if following is not None and following.raw == "enough":
+            continue  # "is the freezer cold enough"
+        found |= poles
+    return frozenset(found)
+
+
+def name_poles(texts: Iterable[str]) -> frozenset[str]:
+    """The poles a point's names say (every name, alias and localized name)."""
+    return frozenset(p for text in texts for t in tokens(text) for p in _poles_of(t))
+
+
+def point_poles(point: Point) -> frozenset[str]:
+    return name_poles((point.name, *point.aliases, *point.names.values()))
+
+
+def opposed(named: frozenset[str], said: frozenset[str]) -> tuple[str, ...]:
+    """The pairs on which a name says one pole and a command only the other: () when none."""
+    return tuple(sorted(pair for pair in POLES
+                        if (n := {p for p in named if p[:-1] == pair})
+                        and (s := {p for p in said if p[:-1] == pair}) and not n & s))
+
+
+def opposite_words(toks: list[Token], pairs: tuple[str, ...]) -> tuple[str, ...]:
+    """The command's words that say the other pole, as written (for the reply)."""
+    return tuple(t.shown for t in toks if any(p[:-1] in pairs for p in _poles_of(t)))

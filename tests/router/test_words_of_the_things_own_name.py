@@ -1,0 +1,83 @@
+"""A word of a thing's own name names the thing, not a value to set it to; a number a name
+opens with numbers the thing; "NO2" after a thing is its number sign (atk21)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.router import Router
+from tests.support.plants import exec_plant, routed_without_model
+
+MODES = Router(exec_plant("modes", {
+    "sg": {"name": "Standby generator mode", "type": "int",
+           "map": {0: "off", 1: "auto", 2: "run", 3: "standby"}, "writable": True},
+    "ch": {"name": "Main chiller mode", "type": "int",
+           "map": {0: "off", 1: "auto", 2: "maintenance"}, "writable": True},
+    "rc": {"name": "Recirc fan mode", "type": "int",
+           "map": {0: "off", 1: "on", 2: "recirculation"}, "writable": True},
+    "wp": {"name": "Wash pump mode", "type": "int",
+           "map": {0: "off", 1: "on", 2: "washdown"}, "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "start the main chiller", "turn on main chiller", "run the main chiller",
+    "turn on the recirc fan", "turn on the wash pump", "start the standby generator"])
+async def test_a_word_of_the_name_is_no_choice(text: str) -> None:
+    """"start the main chiller" had put it into maintenance ("main" cut short), "start the
+    standby generator" on standby."""
+    action = await routed_without_model(MODES, text)
+    assert action.args.get("value") not in ("maintenance", "recirculation", "washdown",
+                                            "standby"), action
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("set the standby generator to standby", "standby"),
+    ("put the main chiller in maintenance", "maintenance"),
+    ("switch the wash pump to washdown", "washdown"),
+    ("start the standby generator", "run"),
+])
+async def test_a_choice_said_as_the_value_is_taken(text: str, value: str) -> None:
+    action = await routed_without_model(MODES, text)
+    assert action.name == "write" and action.args["value"] == value, action
+
+
+NUMBERED = Router(exec_plant("numbered-first", {
+    "f1": {"name": "1 Feed pump run", "type": "bool", "writable": True},
+    "f2": {"name": "2 Feed pump run", "type": "bool", "writable": True},
+    "f3": {"name": "Feed pump 3 run", "type": "bool", "writable": True},
+    "m2": {"name": "2 Mill main motor", "type": "bool", "writable": True},
+    "x1": {"name": "2 pack mixer", "type": "bool", "writable": True},
+    "n2": {"name": "Transfer pump NO2", "type": "bool", "writable": True},
+    "g1": {"name": "B1 NO2 level", "unit": "ppm"},
+    "c1": {"name": "Conveyor 2", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("start feed pump 1", "f1"), ("start feed pump 2", "f2"), ("start feed pump 3", "f3"),
+    ("start mill 2 main motor", "m2"), ("start the 2 pack mixer", "x1"),
+    ("start transfer pump 2", "n2"), ("start transfer pump no2", "n2"),
+])
+async def test_a_number_before_or_after_numbers_the_thing(text: str, point: str) -> None:
+    action = await routed_without_model(NUMBERED, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": True})
+
+
+async def test_no2_of_a_gas_is_no_number() -> None:
+    action = await routed_without_model(NUMBERED, "what is the B1 NO2 level")
+    assert (action.name, action.args) == ("read", {"point": "g1"})
+
+
+@pytest.mark.parametrize("text", ["put conveyor 2 on a hold", "put conveyor 2 on the hold"])
+async def test_on_a_hold_switches_nothing_on(text: str) -> None:
+    action = await routed_without_model(NUMBERED, text)
+    assert action.name == "respond", action
+
+
+async def test_an_inhibit_named_in_chinese_is_not_its_act() -> None:
+    """1号炉点火 (ignite furnace 1) had switched on 1号炉禁止点火, the ignition inhibit."""
+    plant = Router(exec_plant("inhibit", {
+        "i1": {"name": "1号炉禁止点火", "type": "bool", "writable": True}}))
+    action = await routed_without_model(plant, "1号炉点火")
+    assert action.name == "respond", action
