@@ -680,6 +680,8 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     words = {t.text for t in toks if t.number is None} | {t.word for t in found}
     extra = len(set(profile.key) - words - profile.ids)
     poles = said_poles(toks)
+    numbered = {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
+                if toks[i + 1].is_id and not t.is_id and toks[i + 1].text in said}
     for other in profiles.all:
         if other is profile or not other.point.writable or \
                 other.point.kind != profile.point.kind or other.role != profile.role:
@@ -689,6 +691,9 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         if said & profile.ids - other.ids or \
                 (said and not said & other.ids and (other.ids or said & profile.ids)):
             continue  # "pump 2" is not pump 1, nor the firewater pump; "Z1" is not Z2
+        if any((w, n) not in other.pairs and any(w == o for o, _ in other.pairs)
+               for w, n in numbered):
+            continue  # "AHU 1" is not AHU 2, though its alias "Fan 1" has a 1 (atk21 XLABEL)
         if (words & profile.names) - other.names:
             continue  # a word of its names said ("rinse" of the rinse valve, a verb too)
         if profile.ids and other.ids and profile.ids != other.ids and not said:

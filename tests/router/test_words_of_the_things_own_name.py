@@ -81,3 +81,27 @@ async def test_an_inhibit_named_in_chinese_is_not_its_act() -> None:
         "i1": {"name": "1号炉禁止点火", "type": "bool", "writable": True}}))
     action = await routed_without_model(plant, "1号炉点火")
     assert action.name == "respond", action
+
+
+AHUS = Router(exec_plant("cross-numbered", {
+    "a1": {"name": "AHU 1 supply fan", "aliases": ["Fan 4"], "type": "bool", "writable": True},
+    "a2": {"name": "AHU 2 supply fan", "aliases": ["Fan 1"], "type": "bool", "writable": True},
+    "t1": {"name": "AHU 1 supply air temperature setpoint", "aliases": ["Zone 3 supply setpoint"],
+           "unit": "°C", "writable": True, "min": 12, "max": 30},
+    "t3": {"name": "AHU 3 supply air temperature setpoint", "aliases": ["Zone 1 supply setpoint"],
+           "unit": "°C", "writable": True, "min": 12, "max": 30},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("start AHU 1 supply fan", "a1", True), ("stop AHU 2 supply fan", "a2", False),
+    ("start fan 4", "a1", True),
+    ("set AHU 1 supply air temperature setpoint to 18", "t1", 18),
+    ("set AHU 3 supply air temperature setpoint to 18", "t3", 18),
+])
+async def test_a_number_in_another_point_s_alias_does_not_make_a_full_name_ambiguous(
+        text: str, point: str, value: object) -> None:
+    """AHU 2's alias "Fan 1" carries a 1: "start AHU 1 supply fan" had been asked "which"
+    (atk21 XLABEL)."""
+    action = await routed_without_model(AHUS, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})
