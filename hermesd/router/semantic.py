@@ -194,8 +194,12 @@ class Semantic:
     # -- fitting points ----------------------------------------------------------------------
 
     def fit(self, a: Analysis, terms: list[Term], ids: set[str],
-            pairs: set[tuple[str, str]], p: Profile, setpoint_named: bool) -> Fit | None:
-        if p.poles and opposed(p.poles, said_poles(a.toks)):
+            pairs: set[tuple[str, str]], p: Profile, setpoint_named: bool,
+            poles: frozenset[str], reading: bool) -> Fit | None:
+        """How well point `p` fits the command. `poles`: the opposite words it says
+        (`poles.said_poles`); `reading`: it is no write, with a verb or without one (both of
+        the command alone: worked out once, not once per point of a large plant)."""
+        if p.poles and poles and opposed(p.poles, poles):
             return None  # "zone 2 cool setpoint" is not the zone's heat setpoint
         if any((word, number) not in p.pairs and any(w == word for w, _ in p.pairs)
                for word, number in pairs):
@@ -208,7 +212,7 @@ class Semantic:
         # "conveyor 2" of a plant whose one conveyor has no number (nor its device): a unit
         # that does not exist; "AHU 1" of a point on device "ahu1" is that point's
         numbered = p.ids | set(_DIGITS.findall(p.point.device))
-        if not a.wants_write and not self.rules.terse_write(a, None) and any(
+        if reading and any(
                 self.names(word, p, terms) and number not in numbered
                 and (numbered or number != "1")
                 for word, number in pairs):
@@ -245,8 +249,11 @@ class Semantic:
         ids, pairs = self.ids(a, terms)
         setpoint_named = any(t.word in SETPOINT_WORDS or SETPOINT in t.concepts
                              for t in terms) or (not a.wants_write and "set" in a.words)
+        poles = said_poles(a.toks)
+        reading = not a.wants_write and not self.rules.terse_write(a, None)
         found = [f for p in self.profiles.all
-                 if (f := self.fit(a, terms, ids, pairs, p, setpoint_named)) is not None
+                 if (f := self.fit(a, terms, ids, pairs, p, setpoint_named, poles, reading))
+                 is not None
                  and f.score > 0 and not self.profiles.other_formula(a.toks, p)]
         return sorted(found, key=lambda f: (-f.score, f.point))
 
