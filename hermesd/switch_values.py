@@ -3,6 +3,7 @@ as the router reads them (`policy.Policy.check_write` asks before `registry.coer
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from hermesd.config.model import Point
@@ -52,12 +53,14 @@ def action_value(point: Point, word: str) -> bool:
                    f"read backwards; write on or off", code=ErrorCode.OUT_OF_RANGE)
 
 
-#: characters of an action in a Chinese name: close, open, start, stop, make, break, inhibit,
-#: lock, raise, lower, reverse, ignite
-_ZH_ACTION_CHARS = "关开启停合分断禁锁升降反点止闭制"
+#: words of an action in a Chinese name (close, open, start, stop, make, break, inhibit, lock,
+#: raise, lower, reverse, ignite), and 关/开 said of a valve or door; not 合 of 混合机 (a
+#: mixer), 制 of 制冷机组 (a chiller), 提升 of 提升机 (an elevator)
+_ZH_ACTION = re.compile(r"关闭|打开|开启|启动|起动|停止|停机|停车|合闸|分闸|断开|禁止|屏蔽|闭锁|"
+                        r"锁定|解锁|上升|下降|反转|正转|点火|熄火|急停|复位|[关开](?=电磁阀|阀|门|$)")
 
 
 def _acts_in_chinese(point: Point) -> str:
     """The Chinese name of a switch that says an action, if any ("" if none)."""
     return next((name for name in (point.name, *point.aliases, *point.names.values())
-                 if any(c in name for c in _ZH_ACTION_CHARS)), "")
+                 if _ZH_ACTION.search(name)), "")

@@ -466,6 +466,8 @@ def test_a_raw_publish_into_hermesds_own_topics_is_refused() -> None:
     ("8号阀关电磁阀", "open", None), ("5号断路器合闸", "open", None),
     ("2号风机停止", "start", None), ("1号炉禁止点火", "enable", None),
     ("2号风机停止", "on", True), ("1号泵", "start", True),
+    # a thing whose name holds such a character is no action (atk22: 混合机, 制冷机组)
+    ("2号混合机", "start", True), ("3号制冷机组", "stop", False), ("1号斗式提升机", "start", True),
 ])
 def test_an_action_word_is_read_as_the_switch_does_it(config: Config, name: str, word: str,
                                                        expected: bool | None) -> None:
