@@ -25,7 +25,14 @@ from collections.abc import Sequence
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text
 from hermesd.router.normalize import Token, content, preposition_on, tokens
-from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS, RUN_WORDS, STOP, WRITE_VERBS
+from hermesd.router.vocabulary import (
+    OFF_WORDS,
+    ON_WORDS,
+    RUN_WORDS,
+    STOP,
+    SYNONYMS,
+    WRITE_VERBS,
+)
 from hermesd.value_maps import spellings
 
 
@@ -42,15 +49,23 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
     # withering on hot air" of the "Withering air mode")
     mark = -1 if valued else next((i for i, t in enumerate(said) if t.text in _VALUE_MARKS
                                    and (t.text != "on" or preposition_on(said, i))), len(said))
-    words = [i for i, t in enumerate(said) if t.text not in _ARTICLES]
-    together = {i for k, i in enumerate(words) if i in naming and (
-        (k and words[k - 1] in naming) or (k + 1 < len(words) and words[k + 1] in naming))}
-    heard = {t.text for i, t in enumerate(said)
-             if i not in naming or (not in_full and (i > mark or i not in together))}
+    places = [i for i, t in enumerate(said) if t.text not in _ARTICLES]
+    # (one other word may come between, "the standby diesel generator", but no word of a
+    # choice: "the withering hot air" of the "Withering air mode" names `hot air`)
+    chosen = {_word(t) for _, spelled in spellings(point) for t in content(tokens(spelled))}
+    together = {i for k, i in enumerate(places) if i in naming and any(
+        places[j] in naming and (abs(j - k) == 1 or
+                                 _word(said[places[(j + k) // 2]]) not in chosen)
+        for j in (k - 2, k - 1, k + 1, k + 2) if 0 <= j < len(places))}
+    if mark == len(said) and any(t.text in _STARTING for t in said):
+        together = set(naming)  # "start the standby gen set": no value said, only a start
+    heard = {w for i, t in enumerate(said)
+             if i not in naming or (not in_full and (i > mark or i not in together))
+             for w in (t.text, _word(t))}
     named: list[tuple[str, frozenset[str], tuple[str, ...]]] = []
     for choice, spelled in spellings(point):
         words = tokens(spelled)
-        needed = frozenset(t.text for t in content(words))
+        needed = frozenset(_word(t) for t in content(words))
         if needed and needed <= heard:
             named.append((choice, needed, tuple(t.text for t in words)))
     out: set[str] = set()
@@ -69,6 +84,14 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
 #: words after which a command says the value: "set the booth to flash off", "put it in hand"
 _VALUE_MARKS = frozenset("to into in on onto at as =".split())
 _ARTICLES = frozenset(("the", "a", "an"))
+#: verbs that start or stop a thing, which set no choice named by a word of its own name
+_STARTING = frozenset("start restart stop run shut kill".split())
+
+
+def _word(t: Token) -> str:
+    """A choice's word as said: its own word where the vocabulary folds it into another
+    ("cool" and "heat", both a temperature, are two choices of a heat pump's mode)."""
+    return t.raw if t.raw in SYNONYMS and not t.zh else t.text
 
 
 def _named_in_form(point: Point, heard: set[str]) -> set[str]:
@@ -89,11 +112,11 @@ def said_in_form(word: str, choice: str) -> bool:
     "holding") or cut short as a faceplate writes it ("auto" of "automatic", "man" of
     "manual"; never a word of the sentence: "the" of "thermal", "set" of "setback")."""
     return word != choice and word.isalpha() and (
-        word in _forms(choice) or (len(word) >= 3 and choice.startswith(word)
+        word in verb_forms(choice) or (len(word) >= 3 and choice.startswith(word)
                                    and word not in STOP and word not in WRITE_VERBS))
 
 
-def _forms(word: str) -> set[str]:
+def verb_forms(word: str) -> set[str]:
     """A verb's word and its -ing and -ed forms, either way round ("hold", "holding")."""
     if not word.isalpha() or len(word) < 3:
         return set()

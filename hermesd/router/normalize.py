@@ -105,9 +105,8 @@ _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFF
                           r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b)", re.IGNORECASE)
 #: "NO2" written in capitals against its digits, in a text that writes small letters too:
-#: nitrogen dioxide, no number sign ("B2 NO2 level"; "Pump No2", "PUMP NO2" are pump 2), where
-#: it is said as a gas: before a word of a measure of it, or not after a word (a thing: "Feed
-#: pump NO2" is pump 2, "car park fan NO2" fan 2)
+#: nitrogen dioxide, no number sign ("B2 NO2 level", "Tunnel NO2 fan start setpoint"; "Pump
+#: No2", "PUMP NO2" and "Feed pump NO2" are pump 2: see `_nitrogen`)
 _NITROGEN = re.compile(r"\bNO(?=2\b)")
 #: words of a measure of a gas, after which "NO2" is the gas wherever it stands
 _GAS_MEASURE = re.compile(r"2\s+(?:level|ppm|concentration|conc|sensor|detector|alarm|reading|"
@@ -116,15 +115,25 @@ _GAS_MEASURE = re.compile(r"2\s+(?:level|ppm|concentration|conc|sensor|detector|
 
 
 def _nitrogen(text: str) -> str:
-    """ "NO2" said as the gas marked (a zero-width joiner inside) so no number is read in it."""
+    """ "NO2" said as the gas marked (a zero-width joiner inside) so no number is read in it:
+    wherever it stands, but right after a machine it numbers ("Feed pump NO2", "car park fan
+    NO2"), unless a measure of the gas follows ("Fan NO2 level")."""
     def sub(m: re.Match[str]) -> str:
         before = re.search(r"(\S+)\s*$", text[:m.start()])
-        word = before.group(1) if before else ""
-        gas = _GAS_MEASURE.match(text, m.end()) is not None or not word or \
-            not word[-1].isalnum() or any(c.isdigit() for c in word) or \
-            word.casefold() in _STOP
+        word = before.group(1).casefold() if before else ""
+        gas = _GAS_MEASURE.match(text, m.end()) is not None or word not in _NUMBERED_MACHINES
         return "N\N{ZERO WIDTH JOINER}O" if gas else m.group(0)
     return _NITROGEN.sub(sub, text)
+
+
+#: machines a "NO2" right after numbers ("Feed pump NO2": pump number 2)
+_NUMBERED_MACHINES = frozenset("""
+    pump pumps fan fans motor motors compressor compressors blower blowers boiler boilers
+    conveyor conveyors mixer mixers heater heaters valve valves feeder feeders chiller chillers
+    burner burners agitator agitators generator generators engine engines drive drives unit
+    units line lines tank tanks silo silos kiln kilns oven ovens press presses mill mills
+    crusher crushers screen screens filter filters dryer dryers cooler coolers tower towers
+    elevator elevators screw screws""".split())
 
 
 def nitrogen_said(label: str) -> bool:
@@ -284,7 +293,8 @@ def _spec(number: Token, word: str, *, hyphen: bool, leading: bool) -> bool:
 #: "4 stroke engine"); a number of three digits or more opening one is a model or a size
 #: ("3216 temperature controller", "100 mesh screen")
 _SPEC_WORDS = frozenset("pack way stroke speed phase pole stage axis roll mesh ply wire port "
-                        "gang cylinder layer tier".split())
+                        "gang cylinder layer tier zone deck arm head bank lane cavity nozzle "
+                        "blade shaft".split())
 
 
 def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
@@ -368,10 +378,15 @@ def _negative(sign: Token, t: Token) -> Token:
 
 def _word(raw: str, before: list[Token]) -> Token:
     prev = before[-1] if before else None
+    if raw in _PACE and prev is not None and prev.raw in ("how", "too", "so"):
+        return Token("speed", raw)  # "how fast": a speed asked (alone, "fast" names things)
     if len(raw) == 1 and prev is not None and not prev.is_id and prev.raw not in _STOP \
             and raw not in ("i",) and not (raw == "a" and prev.raw in WRITE_VERBS):
         return Token(raw, raw, ident=True)  # "line a": a letter naming one of several
     return Token(canonical(raw), raw)
+
+
+_PACE = frozenset(("fast", "quick", "slow"))
 
 
 def _number(number: Number, raw: str, *, zh: bool = False) -> Token:

@@ -15,7 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from hermesd.config.model import Point
+from hermesd.router.choices import verb_forms
 from hermesd.router.normalize import Token, tokens
+from hermesd.value_maps import spellings
 
 #: pairs of opposite words a name tells things apart by: pair -> (one pole, the other);
 #: English words as written (lower case), Chinese ones as characters a word holds
@@ -45,10 +47,13 @@ def _poles_of(t: Token) -> set[str]:
     return found
 
 
-def said_poles(toks: list[Token]) -> frozenset[str]:
-    """The poles a command says of a thing (not of a reading: "how hot", "too cold")."""
+def said_poles(toks: list[Token], choices: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The poles a command says of a thing (not of a reading: "how hot", "too cold"; nor the
+    value it sets, a word of `choices`: "set heat pump 1 to cool")."""
     found: set[str] = set()
     for i, t in enumerate(toks):
+        if t.raw in choices or t.text in choices:
+            continue
         poles = _poles_of(t)
         if not poles:
             continue
@@ -84,3 +89,11 @@ def opposed(named: frozenset[str], said: frozenset[str]) -> tuple[str, ...]:
 def opposite_words(toks: list[Token], pairs: tuple[str, ...]) -> tuple[str, ...]:
     """The command's words that say the other pole, as written (for the reply)."""
     return tuple(t.shown for t in toks if any(p[:-1] in pairs for p in _poles_of(t)))
+
+
+def choice_words(point: Point) -> frozenset[str]:
+    """The words of a point's choices, in every spelling ("cool", "cooling")."""
+    if not point.choices:
+        return frozenset()
+    return frozenset(f for _, spelled in spellings(point) for t in tokens(spelled)
+                     for w in (t.raw, t.text) for f in (w, *verb_forms(w)))  # ("cooling")

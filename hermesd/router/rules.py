@@ -43,7 +43,7 @@ from hermesd.router.normalize import (
     tokens,
 )
 from hermesd.router.numbers import exact
-from hermesd.router.poles import opposed, point_poles, said_poles
+from hermesd.router.poles import choice_words, opposed, point_poles, said_poles
 from hermesd.router.profiles import (
     SETPOINT_WORDS,
     Profile,
@@ -294,11 +294,15 @@ class RuleRouter:
         for label in self.labels:
             self.point_pairs.setdefault(label.point, set()).update(label.pairs)
         #: the words of each name that says a word of haste ("Mixer 6 fast"), by that word
-        self.haste_names: dict[str, list[frozenset[str]]] = {}
+        #: the words beside it in each name that says a word of haste: ("6", "") of "Mixer 6
+        #: fast", ("2", "stop") of "Line 2 fast stop"
+        self.haste_names: dict[str, list[tuple[str, str]]] = {}
         for label in self.labels:
-            said = frozenset(t.raw for t in label.toks)
-            for word in said & _HASTE:
-                self.haste_names.setdefault(word, []).append(said)
+            raws = [t.raw for t in label.toks]
+            for j, word in enumerate(raws):
+                if word in _HASTE:
+                    self.haste_names.setdefault(word, []).append(
+                        (raws[j - 1] if j else "", raws[j + 1] if j + 1 < len(raws) else ""))
         #: the opposite words each point's names say ("heat", "slow"): `poles`
         self.poles = {pid: point_poles(p) for pid, p in self.points.items()}
         for label in self.labels:
@@ -339,13 +343,16 @@ class RuleRouter:
 
     # -- the stage ---------------------------------------------------------------------------
 
-    def _urgency(self, toks: list[Token]) -> list[Token]:
+    def _urgency(self, toks: list[Token], text: str = "") -> list[Token]:
         """Words of haste say nothing of which point, nor of its speed: "stop pump 1 quickly"
         stops the pump, it never sets its speed to 0 (review atk20, QUICK)."""
         if not any(t.raw in _HASTE or t.written == "快" for t in toks):
             return toks
-        return [replace(t, raw="please", text="please") if _haste(toks, i, self.haste_names) else t
-                for i, t in enumerate(toks)]
+        quick_acting = _QUICK_ACTING.search(text) is not None  # 快开阀: no haste in it
+        return [replace(t, raw="please", text="please")
+                if t.text not in self.choice_words and not (t.zh and quick_acting)
+                and _haste(toks, i, self.haste_names) else t
+                for i, t in enumerate(toks)]  # ("put dryer 1 on quick": its quick cycle)
 
     def analyse(self, text: str) -> Analysis:
         row = self._screen_row(text)
@@ -355,7 +362,7 @@ class RuleRouter:
             for t in self.profiles.formula_words(tokens(text if row is None else row))])
         toks = self._initials(text, toks)
         toks = _run_is_start(toks, self._run_named)
-        toks = _or_not(_still_so(_checked_state(self._urgency(toks))))
+        toks = _or_not(_still_so(_checked_state(self._urgency(toks, text))))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
@@ -1153,7 +1160,9 @@ class RuleRouter:
         best: dict[str, float] = {}
         poles = said_poles(toks)
         for label in self.labels:
-            if poles and opposed(self.poles[label.point], poles):
+            if poles and opposed(self.poles[label.point], poles) and (
+                    not (point := self.points[label.point]).choices
+                    or opposed(self.poles[label.point], said_poles(toks, choice_words(point)))):
                 continue  # "AHU 1 cool" is not "AHU 1 heat", though both are temperatures
             matched = sum(2.0 if t.is_id else 1.0 for t in label.toks if t.text in text)
             words_matched = sum(1 for t in label.toks if not t.is_id and t.text in text)
@@ -1351,14 +1360,18 @@ _HASTE = frozenset("fast quick quickly rapidly asap immediately urgently".split(
 #: haste only last, or before a comma
 _HASTE_ADJECTIVES = frozenset(("fast", "quick"))
 _TRAILING = frozenset("please now pls plz thanks thank you".split())
+#: a quick-opening or quick-closing valve or door (快开阀, 快关阀门), a thing, no haste
+_QUICK_ACTING = re.compile(r"快[开关启停闭](?:断|电磁)?[阀门]")
 #: verbs 快 before says "quickly" of, not "fast" of a thing
 _HASTE_ZH_VERBS = frozenset("stop off close on open start".split())
 
 
-def _haste(toks: list[Token], i: int, named: Mapping[str, list[frozenset[str]]]) -> bool:
+def _haste(toks: list[Token], i: int, named: Mapping[str, list[tuple[str, str]]]) -> bool:
     """Whether the word at `i` says how soon, not what: "quickly" always; "fast" and "quick"
-    unless a name that says them also says the word before ("run mixer 6 fast" of a "Mixer 6
-    fast") or the speed is asked ("how fast", "too fast"); 快 before a verb (快停, 快关)."""
+    unless said as a name says them, before the word after them there ("fast stop" of "Line
+    2 fast stop"), or after the word before them where they end it ("run mixer 6 fast" of a
+    "Mixer 6 fast"), or the speed is asked ("how fast", "too fast"); 快 before a verb (快停,
+    快关; `_QUICK_ACTING` is not asked: 快开阀 is a quick-opening valve)."""
     t = toks[i]
     if t.zh:
         return t.written == "快" and i + 1 < len(toks) and toks[i + 1].zh and \
@@ -1370,7 +1383,8 @@ def _haste(toks: list[Token], i: int, named: Mapping[str, list[frozenset[str]]])
         return False  # "line 5 fast start": a kind of start, whether or not the plant has it
     before = toks[i - 1].raw if i else ""
     after = toks[i + 1].raw if i + 1 < len(toks) else ""
-    return not any(before in words or after in words for words in named.get(t.raw, ()))
+    return not any(after == nxt if nxt else before == prev
+                   for prev, nxt in named.get(t.raw, ()))
 
 
 def _run_is_start(toks: list[Token], named: Callable[[list[Token]], bool]) -> list[Token]:
@@ -1889,6 +1903,13 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
         j = max(i for i in range(k - 1) if ids[i])
         return ActionSense(texts[k - 1], frozenset(), zh=zh, concepts=meant[k - 1],
                            thing=True, part=tuple(texts[j + 1:k - 1]))
+    if k == 2 and ids[k] and not ids[0] and texts[0] not in RUN_WORDS and (
+            texts[0] in NAMED_STATES or (not known[0] and (
+                texts[0] in SENSE_OPPOSITES or texts[0] in _PART_ACTS))):
+        # "Hold conveyor 10", "Isolate feeder 7", "Lower gate 22": the action said first, of
+        # the thing after it, which "start conveyor 10" does not say (atk20 VF); not the
+        # first word of a longer name ("Open rack vaporiser 2" is a kind of vaporiser)
+        return ActionSense(texts[0], frozenset(), zh=zh)
     if k < 1 or ids[k] or not texts[k].isalpha():
         return None
     if texts[k] in _PARTICLES and k >= 2 and not ids[k - 1] and texts[k - 1].isalpha() and \

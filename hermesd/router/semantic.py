@@ -44,7 +44,7 @@ from hermesd.router.coverage import (
 )
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import Token, content
-from hermesd.router.poles import opposed, said_poles
+from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
     Analysis,
@@ -199,7 +199,8 @@ class Semantic:
         """How well point `p` fits the command. `poles`: the opposite words it says
         (`poles.said_poles`); `reading`: it is no write, with a verb or without one (both of
         the command alone: worked out once, not once per point of a large plant)."""
-        if p.poles and poles and opposed(p.poles, poles):
+        if p.poles and poles and opposed(p.poles, poles) and (
+                not p.point.choices or opposed(p.poles, said_poles(a.toks, choice_words(p.point)))):
             return None  # "zone 2 cool setpoint" is not the zone's heat setpoint
         if any((word, number) not in p.pairs and any(w == word for w, _ in p.pairs)
                for word, number in pairs):

@@ -16,9 +16,10 @@ SYNONYMS = {
     "chilly": "temperature", "cool": "temperature", "degree": "temperature",
     "degrees": "temperature", "celsius": "temperature", "fahrenheit": "temperature",
     "full": "level", "empty": "level",
-    "fast": "speed", "slow": "speed", "faster": "speed", "slower": "speed",
+    "faster": "speed", "slower": "speed",  # ("fast", "slow", "quick": names and choices say
+    # them, "fast fill valve", a fan's `slow`; "how fast" is a speed in the lexicon)
     "hotter": "temperature", "colder": "temperature", "warmer": "temperature",
-    "cooler": "temperature", "rpm": "speed", "quick": "speed",
+    "cooler": "temperature", "rpm": "speed",
     "many": "count", "counter": "count", "number": "count", "total": "count", "tally": "count",
     "heavy": "weight", "weigh": "weight", "weighs": "weight", "weighing": "weight",
     "outside": "outdoor", "outdoors": "outdoor", "exterior": "outdoor",

@@ -49,7 +49,13 @@ from hermesd.router.normalize import (
     unit_symbol,
 )
 from hermesd.router.numbers import Number, exact, is_cjk
-from hermesd.router.poles import opposed, opposite_words, point_poles, said_poles
+from hermesd.router.poles import (
+    choice_words,
+    opposed,
+    opposite_words,
+    point_poles,
+    said_poles,
+)
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
     StateConflict,
@@ -289,7 +295,45 @@ def _switched_and_set(toks: list[Token], folded: str, point: Point) -> Doubt | N
         any(w in folded for w in _STARTING_ZH)
     timed = any(t.raw == "for" and i + 1 < len(toks) and toks[i + 1].number is not None
                 for i, t in enumerate(toks)) or re.search(r"\d\s*(?:分钟|小时|秒)", folded)
-    return Doubt("when", ("for",)) if started and timed else None
+    if started and timed:
+        return Doubt("when", ("for",))
+    return _a_run_for_a_time(toks, folded, point)
+
+
+_ENERGISING = frozenset("energise energize activate".split())
+#: units of a point that holds a time
+_TIME_UNITS = frozenset("s sec min h hr ms".split())
+#: words after a number that make it a time ("10 min", "十分钟": min)
+_DURATION_WORDS = frozenset("s sec secs second seconds min mins minute minutes h hr hrs hour "
+                            "hours".split())
+#: words that say a time is set, not run: "set pump 1 run time to 10 min", "defrost timer 20 min"
+_SETTING_WORDS = frozenset("set sets setting setpoint sp time times timer duration period length "
+                           "delay interval to at = change adjust make increase decrease raise "
+                           "lower reduce extend shorten".split())
+_SETTING_ZH = ("时间", "时长", "设定", "定时", "延时")
+
+
+def _a_run_for_a_time(toks: list[Token], folded: str, point: Point) -> Doubt | None:
+    """A duration said to a thing with no word of a setting, and with a word of running it
+    ("start pump 1 10 min", "zone 3 on 15 min"), in Chinese (3区灌溉15分钟), or with an
+    action before the thing ("irrigate zone 4 15 minutes"): a run asked for, for that long,
+    which writing the on-time would not start (atk20 DUR2). "#1 retort hold 45 minutes",
+    "cabin spacing twelve seconds" name a setting."""
+    if (point.unit or "").casefold() not in _TIME_UNITS:
+        return None
+    duration = next((toks[i + 1].shown for i, t in enumerate(toks[:-1])
+                     if t.number is not None and toks[i + 1].raw in _DURATION_WORDS), None)
+    if duration is None:
+        return None
+    if any(t.raw in _SETTING_WORDS or t.text in _SETTING_WORDS for t in toks) or \
+            any(w in folded for w in _SETTING_ZH):
+        return None
+    words = [t for t in toks if t.raw not in _FILLERS_FIRST and t.raw not in ("the", "a", "an")]
+    run = any(t.raw in _STARTING | _SWITCH_WORDS | _ENERGISING for t in toks) or \
+        any(t.zh for t in toks) or (  # (a Chinese setting says 时间, 设为: see above)
+            len(words) >= 4 and words[0].number is None and words[1].number is None and
+            words[2].is_id and words[3].number is not None)  # "irrigate zone 4 15 minutes"
+    return Doubt("when", (duration,)) if run else None
 
 
 #: the verbs of starting or stopping a thing, which no number is the value of
@@ -316,11 +360,34 @@ def _zero_of(toks: list[Token], folded: str) -> Doubt | None:
     """ "pump 2 zero speed", 2号线零流量: a state reported (no speed, no flow), not a value to
     set."""
     for i, t in enumerate(toks[:-1]):
-        if t.raw in ("zero", "no") and toks[i + 1].text in QUANTITIES and not (
+        zero = t.raw in ("zero", "no") or (t.raw == "0" and not t.ordinal)
+        if zero and (toks[i + 1].text in QUANTITIES or toks[i + 1].raw == "load") and not (
                 i > 0 and toks[i - 1].raw in _VALUE_BEFORE):
+            # ("pump 2 0 speed", "generator 1 zero load": atk20 ZERO3)
             return Doubt("question", (f"{t.raw} {toks[i + 1].raw}",))
-    found = re.search(r"(?<![为到成至])零(?:流量|压力|转速|速度|温度|液位)", folded)
-    return Doubt("question", (found.group(0),)) if found else None
+    found = re.search(r"(?<![为到成至])零(?:流量|压力|转速|速度|温度|液位|开度|频率|负荷|功率)",
+                      folded)
+    if found:
+        return Doubt("question", (found.group(0),))
+    first = next((t for t in toks if t.raw not in _FILLERS_FIRST), None)
+    instrument = next((t.shown for t in toks if t.raw in _INSTRUMENTS), None)
+    if first is not None and first.raw in _TARING and instrument is not None:
+        # "zero the filler 2 load cell": a tare of the instrument, not 0 written to what it
+        # weighs (atk20 ZEROCAL)
+        return Doubt("other_thing", (f"{first.raw} {instrument}",))
+    stopped = re.search(r"停止(?:关闭|打开|开启|启动|运行|加热|制冷|冷却|关|开)", folded)
+    if stopped:
+        # 停止关闭3号阀: "stop closing valve 3" halts its closing; it does not close it (atk20
+        # STOPZ)
+        return Doubt("several", (stopped.group(0),))
+    return None
+
+
+#: verbs of setting an instrument's zero, and the instruments they are said of
+_TARING = frozenset("zero rezero tare calibrate".split())
+_INSTRUMENTS = frozenset("cell cells scale scales weigher weighers transmitter transmitters "
+                         "sensor sensors gauge gauges probe probes meter meters analyser "
+                         "analyzer".split())
 
 
 #: the times a rate is per, as written after its "/"
@@ -618,7 +685,7 @@ def _localized_only(profile: Profile) -> frozenset[str]:
 def _opposite(toks: list[Token], point: Point) -> Doubt | None:
     """A point whose name says one of two opposites the command says only the other of: the
     heat enable for "turn on AHU 1 cool", the fast fill valve for "open the slow fill valve"."""
-    pairs = opposed(point_poles(point), said_poles(toks))
+    pairs = opposed(point_poles(point), said_poles(toks, choice_words(point)))
     return Doubt("other_thing", opposite_words(toks, pairs)) if pairs else None
 
 

@@ -93,3 +93,40 @@ async def test_haste_is_no_speed(text: str, point: str, value: object) -> None:
 async def test_how_fast_still_asks_the_speed() -> None:
     action = await routed_without_model(QUICK, "how fast is conveyor 2 going")
     assert (action.name, action.args) == ("read", {"point": "c2s"})
+
+
+CHOSEN = Router(exec_plant("haste-and-choices", {
+    "dr": {"name": "Dryer 1 run", "type": "bool", "writable": True},
+    "dc": {"name": "Dryer 1 cycle", "type": "int", "map": {0: "normal", 1: "quick", 2: "delicate"},
+           "writable": True},
+    "fr": {"name": "Fan 3 run", "type": "bool", "writable": True},
+    "fs": {"name": "Fan 3 speed", "type": "int", "map": {0: "slow", 1: "fast"}, "writable": True},
+    "l2": {"name": "Line 2 run", "type": "bool", "writable": True},
+    "l2fs": {"name": "Line 2 fast stop", "type": "bool", "writable": True},
+    "l2s": {"name": "Line 2 speed", "unit": "m/min", "writable": True, "min": 0, "max": 60},
+    "hp": {"name": "Heat pump 1 mode", "aliases": ["HP1 mode"], "type": "int",
+           "map": {0: "off", 1: "heat", 2: "cool"}, "writable": True},
+    "q1": {"name": "Quick open valve 1", "names": {"zh": "1号快开阀"}, "type": "bool",
+           "writable": True},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # a choice of a point is no haste, nor is it "speed" (atk22)
+    ("put dryer 1 on quick", "dc", "quick"), ("set dryer 1 to quick", "dc", "quick"),
+    ("put fan 3 on fast", "fs", "fast"), ("switch fan 3 to slow", "fs", "slow"),
+    # "cool" and "heat" are two choices, though both are temperatures
+    ("set HP1 mode to cool", "hp", "cool"), ("set heat pump 1 to heat", "hp", "heat"),
+    ("打开1号快开阀", "q1", True),  # a quick-opening valve, no haste
+])
+async def test_choices_and_names_that_say_fast_or_quick(text: str, point: str,
+                                                       value: object) -> None:
+    action = await routed_without_model(CHOSEN, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})
+
+
+@pytest.mark.parametrize("text", ["line 2 fast stop", "stop line 2 fast", "turn off line 2 fast"])
+async def test_a_fast_stop_never_zeroes_the_speed(text: str) -> None:
+    """"line 2 fast stop" had set Line 2 speed to 0 ("fast" was a speed) (atk22)."""
+    action = await routed_without_model(CHOSEN, text)
+    assert action.args.get("point") != "l2s", action

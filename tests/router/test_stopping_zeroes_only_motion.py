@@ -57,3 +57,33 @@ async def test_on_hold_switches_nothing_on(text: str) -> None:
 async def test_on_still_switches_on(text: str) -> None:
     action = await routed_without_model(SWITCHES, text)
     assert (action.name, action.args) == ("write", {"point": "c2", "value": True})
+
+
+ZEROS = Router(exec_plant("zeros", {
+    "f2w": {"name": "Filler 2 fill weight", "unit": "kg", "writable": True, "min": 0, "max": 50},
+    "p2s": {"name": "Pump 2 speed", "unit": "rpm", "writable": True, "min": 0, "max": 3000},
+    "g1": {"name": "Generator 1 load setpoint", "unit": "kW", "writable": True, "min": 0,
+           "max": 500},
+    "v8": {"name": "Valve 8 opening", "names": {"zh": "8号阀开度"}, "unit": "%", "writable": True,
+           "min": 0, "max": 100},
+    "v3": {"name": "Valve 3", "names": {"zh": "3号阀"}, "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "zero the filler 2 load cell", "tare the filler 2 scale",  # a tare, not 0 kg (ZEROCAL)
+    "pump 2 0 speed", "generator 1 zero load", "8号阀零开度",  # a state said (ZERO3)
+    "停止关闭3号阀", "3号阀停止关闭",  # "stop closing valve 3" closes nothing (STOPZ)
+])
+async def test_no_zero_nor_close_is_written_for_these(text: str) -> None:
+    action = await routed_without_model(ZEROS, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set pump 2 speed to 0", "p2s", 0), ("set filler 2 fill weight to 0 kg", "f2w", 0),
+    ("关闭3号阀", "v3", False)])
+async def test_a_zero_or_a_close_said_plainly_is_written(text: str, point: str,
+                                                        value: object) -> None:
+    action = await routed_without_model(ZEROS, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})

@@ -22,7 +22,8 @@ MODES = Router(exec_plant("modes", {
 
 @pytest.mark.parametrize("text", [
     "start the main chiller", "turn on main chiller", "run the main chiller",
-    "turn on the recirc fan", "turn on the wash pump", "start the standby generator"])
+    "turn on the recirc fan", "turn on the wash pump", "start the standby generator",
+    "start the standby diesel generator", "start the standby gen set"])  # (atk22)
 async def test_a_word_of_the_name_is_no_choice(text: str) -> None:
     """"start the main chiller" had put it into maintenance ("main" cut short), "start the
     standby generator" on standby."""
@@ -43,6 +44,18 @@ async def test_a_choice_said_as_the_value_is_taken(text: str, value: str) -> Non
 
 
 NUMBERED = Router(exec_plant("numbered-first", {
+    "rs": {"name": "10 zone reflow oven conveyor speed", "unit": "cm/min", "writable": True,
+           "min": 0, "max": 200},
+    "z10": {"name": "Zone 10 temperature setpoint", "unit": "°C", "writable": True, "min": 0,
+            "max": 300},
+    "do": {"name": "3 deck oven 1 heat enable", "type": "bool", "writable": True},
+    "d3": {"name": "Deck 3 heat enable", "type": "bool", "writable": True},
+    "cp": {"name": "Car park NO2 trip level", "unit": "ppm", "writable": True, "min": 0,
+           "max": 10},
+    "t2": {"name": "Tunnel 2 fan start setpoint", "unit": "ppm", "writable": True, "min": 0,
+           "max": 500},
+    "tn": {"name": "Tunnel NO2 fan start setpoint", "unit": "ppm", "writable": True, "min": 0,
+           "max": 10},
     "f1": {"name": "1 Feed pump run", "type": "bool", "writable": True},
     "f2": {"name": "2 Feed pump run", "type": "bool", "writable": True},
     "f3": {"name": "Feed pump 3 run", "type": "bool", "writable": True},
@@ -67,6 +80,18 @@ async def test_a_number_before_or_after_numbers_the_thing(text: str, point: str)
 async def test_no2_of_a_gas_is_no_number() -> None:
     action = await routed_without_model(NUMBERED, "what is the B1 NO2 level")
     assert (action.name, action.args) == ("read", {"point": "g1"})
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set the NO2 trip level to 3", "cp", 3), ("set car park NO2 trip level to 3", "cp", 3),
+    ("set tunnel 2 fan start setpoint to 200", "t2", 200),
+    ("set zone 10 to 250", "z10", 250), ("turn on deck 3 heat", "d3", True)])
+async def test_a_gas_and_a_specification_number_no_thing(text: str, point: str,
+                                                         value: object) -> None:
+    """(atk22: "Car park NO2 trip level" had become car park 2's, "10 zone reflow oven" zone
+    10's.)"""
+    action = await routed_without_model(NUMBERED, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value})
 
 
 @pytest.mark.parametrize("text", ["put conveyor 2 on a hold", "put conveyor 2 on the hold"])
@@ -105,3 +130,31 @@ async def test_a_number_in_another_point_s_alias_does_not_make_a_full_name_ambig
     (atk21 XLABEL)."""
     action = await routed_without_model(AHUS, text)
     assert (action.name, action.args) == ("write", {"point": point, "value": value})
+
+
+VERB_FIRST = Router(exec_plant("verb-first", {
+    "h10": {"name": "Hold conveyor 10", "type": "bool", "writable": True},
+    "i7": {"name": "Isolate feeder 7", "type": "bool", "writable": True},
+    "l22": {"name": "Lower gate 22", "type": "bool", "writable": True},
+    "orv2": {"name": "Open rack vaporiser 2", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", ["start conveyor 10", "turn on feeder 7", "open gate 22"])
+async def test_a_switch_named_by_its_action_first_is_not_its_thing(text: str) -> None:
+    """"start conveyor 10" had switched on "Hold conveyor 10", which holds it (atk20 VF)."""
+    action = await routed_without_model(VERB_FIRST, text)
+    assert action.name == "respond", action
+
+
+async def test_a_longer_name_opening_with_such_a_word_is_still_its_thing() -> None:
+    """"Open rack vaporiser 2" is a kind of vaporiser, which "put ORV 2 in service" starts."""
+    action = await routed_without_model(VERB_FIRST, "put ORV 2 in service")
+    assert (action.name, action.args) == ("write", {"point": "orv2", "value": True})
+
+
+async def test_its_own_name_said_names_that_switch() -> None:
+    """(Said whole, the name is taken for the switch itself: it is read, and no other point is
+    written.)"""
+    action = await routed_without_model(VERB_FIRST, "hold conveyor 10")
+    assert action.args.get("point") == "h10" and action.args.get("value") in (None, True)
