@@ -57,7 +57,7 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
         places[j] in naming and (abs(j - k) == 1 or
                                  _word(said[places[(j + k) // 2]]) not in chosen)
         for j in (k - 2, k - 1, k + 1, k + 2) if 0 <= j < len(places))}
-    if mark == len(said) and any(t.text in _STARTING for t in said):
+    if mark == len(said) and any(t.text in _STARTING | ON_WORDS for t in said):
         together = set(naming)  # "start the standby gen set": no value said, only a start
     heard = {w for i, t in enumerate(said)
              if i not in naming or (not in_full and (i > mark or i not in together))
@@ -131,9 +131,12 @@ def verb_forms(word: str) -> set[str]:
 def _named_in_meaning(point: Point, text: str) -> set[str]:
     """The choices whose every word is a lexicon form of a concept `text` names, leaving out
     the concepts that name the point."""
-    own = {m.concept.id for name in (point.name, point.id.replace("_", " "), *point.aliases,
-                                     *point.names.values()) if name
-           for m in concepts_of_text(name)}
+    names = [n for n in (point.name, point.id.replace("_", " "), *point.aliases,
+                         *point.names.values()) if n]
+    # (of each word too: "standby" of the "Standby generator mode", which the lexicon reads
+    # whole as a generator, is no choice of "turn on the standby diesel generator")
+    own = {m.concept.id for text in (*names, *(w for n in names for w in n.split()))
+           for m in concepts_of_text(text)}
     said = {m.concept.id for m in concepts_of_text(text)} - own
     out: set[str] = set()
     for choice, spelled in spellings(point):

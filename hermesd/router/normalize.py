@@ -443,9 +443,12 @@ def preposition_on(toks: list[Token], i: int) -> bool:
         return False
     rest = [x for x in toks[i + 1:] if x.raw not in ENDING_WORDS]
     state = next((x for x in rest if x.raw not in ("a", "an", "the")), None)
-    if state is not None and state.raw in _ON_STATES:
-        return True  # "put conveyor 2 on hold": a state it is put in, never switched on
     before = toks[i - 1]
+    if state is not None and state.raw in _ON_STATES and (
+            before.raw not in _ON_VERBS or before.raw == "put"):  # ("put on hold pump 2")
+        # "put conveyor 2 on hold": a state it is put in, never switched on (but "switch on
+        # standby gen set" switches on the standby generator)
+        return True
     return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 

@@ -119,6 +119,10 @@ ZH_WORDS: dict[str, str] = {
     "请您": "please", "劳驾": "please", "您": "you", "哦": "", "哈": "", "辛苦了": "",
     "马上": "please", "立即": "please", "立刻": "please", "赶紧": "please", "尽快": "please",
     "快点": "please", "赶快": "please", "快快": "please",
+    # quick-acting things, whose 快 is neither haste nor a speed (atk23: 关闭1号快开阀 had
+    # closed 1号快速门, a high-speed door)
+    "快开阀": "quick valve", "快关阀": "quick valve", "快速门": "high speed door",
+    "快速卷帘门": "high speed door",
     "现在": "now", "当前": "current", "目前": "current", "有": "", "是": "", "在": "",
     "所有": "all", "全部": "all", "每个": "every", "各个": "each", "各": "each",
     "按下": "", "还剩": "", "还有": "", "还": "", "根": "", "着": "", "过": "", "一共": "",

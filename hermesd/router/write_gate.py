@@ -244,6 +244,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _reported(toks, folded) or _english_words(toks, own, point)
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point) or _zero_of(toks, folded)
+            or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
@@ -302,7 +303,8 @@ def _switched_and_set(toks: list[Token], folded: str, point: Point) -> Doubt | N
 
 _ENERGISING = frozenset("energise energize activate".split())
 #: units of a point that holds a time
-_TIME_UNITS = frozenset("s sec min h hr ms".split())
+_TIME_UNITS = frozenset("s sec secs second seconds min mins minute minutes h hr hrs hour hours "
+                        "ms 秒 分 分钟 小时".split())
 #: words after a number that make it a time ("10 min", "十分钟": min)
 _DURATION_WORDS = frozenset("s sec secs second seconds min mins minute minutes h hr hrs hour "
                             "hours".split())
@@ -381,6 +383,16 @@ def _zero_of(toks: list[Token], folded: str) -> Doubt | None:
         # STOPZ)
         return Doubt("several", (stopped.group(0),))
     return None
+
+
+def _zero_of_an_instrument(toks: list[Token], point: Point, value: Any) -> Doubt | None:
+    """0 said to an instrument the point's names do not name ("set filler 2 load cell to
+    zero" of the filler's target weight): a tare of the instrument (atk23)."""
+    if value != 0 or isinstance(value, bool):
+        return None
+    own = {t.raw for n in (point.name, *point.aliases) for t in tokens(n)}
+    said = next((t.shown for t in toks if t.raw in _INSTRUMENTS and t.raw not in own), None)
+    return Doubt("other_thing", (said,)) if said is not None else None
 
 
 #: verbs of setting an instrument's zero, and the instruments they are said of

@@ -130,3 +130,17 @@ async def test_a_fast_stop_never_zeroes_the_speed(text: str) -> None:
     """"line 2 fast stop" had set Line 2 speed to 0 ("fast" was a speed) (atk22)."""
     action = await routed_without_model(CHOSEN, text)
     assert action.args.get("point") != "l2s", action
+
+
+async def test_a_quick_opening_valve_is_no_high_speed_door() -> None:
+    """关闭1号快开阀 (close quick-opening valve 1) had closed 1号快速门, a high-speed door
+    (atk23)."""
+    plant = Router(exec_plant("quick-acting", {
+        "qv1": {"name": "Quick open valve 1", "names": {"zh": "1号快开阀"}, "type": "bool",
+                "writable": True},
+        "d1": {"name": "High speed door 1 close", "names": {"zh": "1号快速门关闭"},
+               "type": "bool", "writable": True},
+    }))
+    for text in ("关闭1号快开阀", "1号快开阀关闭"):
+        action = await routed_without_model(plant, text)
+        assert (action.name, action.args) == ("write", {"point": "qv1", "value": False})

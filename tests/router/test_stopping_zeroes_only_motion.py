@@ -74,6 +74,7 @@ ZEROS = Router(exec_plant("zeros", {
     "zero the filler 2 load cell", "tare the filler 2 scale",  # a tare, not 0 kg (ZEROCAL)
     "pump 2 0 speed", "generator 1 zero load", "8号阀零开度",  # a state said (ZERO3)
     "停止关闭3号阀", "3号阀停止关闭",  # "stop closing valve 3" closes nothing (STOPZ)
+    "set filler 2 load cell to zero", "put filler 2 load cell at zero",  # a tare (atk23)
 ])
 async def test_no_zero_nor_close_is_written_for_these(text: str) -> None:
     action = await routed_without_model(ZEROS, text)

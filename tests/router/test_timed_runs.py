@@ -37,3 +37,21 @@ async def test_a_run_for_a_time_sets_no_time(text: str) -> None:
 async def test_a_time_said_as_a_setting_is_written(text: str, point: str, value: int) -> None:
     action = await routed_without_model(TIMED, text)
     assert (action.name, action.args) == ("write", {"point": point, "value": value})
+
+
+OTHER_UNITS = Router(exec_plant("timed-units", {
+    "f1t": {"name": "Freezer 1 defrost duration", "unit": "minutes", "writable": True,
+            "min": 0, "max": 60},
+    "m1t": {"name": "Mixer 1 mix time", "unit": "seconds", "writable": True, "min": 0,
+            "max": 600},
+    "z3t": {"name": "Zone 3 irrigation time", "names": {"zh": "3区灌溉时间"}, "unit": "分钟",
+            "writable": True, "min": 0, "max": 120},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "defrost freezer 1 20 minutes", "mix mixer 1 90 seconds", "3区灌溉15分钟"])
+async def test_a_time_in_any_unit_s_spelling_is_no_timed_run_s_setting(text: str) -> None:
+    """(atk23: a unit written "minutes", "seconds" or 分钟 had let these through.)"""
+    action = await routed_without_model(OTHER_UNITS, text)
+    assert action.name != "write", action

@@ -158,3 +158,17 @@ async def test_its_own_name_said_names_that_switch() -> None:
     written.)"""
     action = await routed_without_model(VERB_FIRST, "hold conveyor 10")
     assert action.args.get("point") == "h10" and action.args.get("value") in (None, True)
+
+
+async def test_turning_on_the_standby_generator_starts_it() -> None:
+    """"turn on the standby diesel generator" had put it on standby, and "switch on standby
+    gen set" too: "on" before "standby" was read as "on standby" (atk23)."""
+    plant = Router(exec_plant("standby", {
+        "mode": {"name": "Standby generator mode", "type": "int",
+                 "map": {0: "off", 1: "auto", 2: "run", 3: "standby"}, "writable": True},
+        "run": {"name": "Standby generator start", "type": "bool", "writable": True},
+    }))
+    for text in ("turn on the standby diesel generator", "switch on standby gen set",
+                 "turn on the standby generator"):
+        action = await routed_without_model(plant, text)
+        assert (action.name, action.args) == ("write", {"point": "run", "value": True}), text
