@@ -17,14 +17,21 @@ from tests.support.sim import SimRunner
 from tests.tools.modbus.plant import VALUES, tcp_device
 
 
-def test_a_write_its_tool_reads_after_the_deadline_is_not_done_and_not_denied(
-        daemon_runner: DaemonRunner, sim_runner: SimRunner) -> None:
+def _plant_with_a_fresh_speed(daemon_runner: DaemonRunner, sim_runner: SimRunner
+                              ) -> tuple[Any, Any]:
+    """hermesd and hermes-sim on one PLC, once the speed has been read fresh."""
     path = daemon_runner.write_config(base_config({"plc": tcp_device(free_port())}))
     values = path.with_name("values.yaml")
     values.write_text(f"speed: {VALUES['speed']}\n")
     sim = sim_runner.start(path, "--values", str(values))
     d = daemon_runner.start(path)
     d.wait_until(lambda: d.ctl_json("read", "speed")[1]["status"] == "ok", what="a fresh speed")
+    return d, sim
+
+
+def test_a_write_its_tool_reads_after_the_deadline_is_not_done_and_not_denied(
+        daemon_runner: DaemonRunner, sim_runner: SimRunner) -> None:
+    d, sim = _plant_with_a_fresh_speed(daemon_runner, sim_runner)
     writes = sim.requests("plc")
     pid = d.running_tool_pid("modbus")
     os.kill(pid, signal.SIGSTOP)
@@ -65,12 +72,7 @@ def test_a_write_the_plc_answers_late_is_said_unsure_not_failed(
     """The PLC took the write and answered after the device's timeout: the answer had been
     "Could not do that", DEVICE_OFFLINE, with 555 in the PLC (review atk20s, #10). It is
     NOT_CONFIRMED, and says the write may have been done."""
-    path = daemon_runner.write_config(base_config({"plc": tcp_device(free_port())}))
-    values = path.with_name("values.yaml")
-    values.write_text(f"speed: {VALUES['speed']}\n")
-    sim = sim_runner.start(path, "--values", str(values))
-    d = daemon_runner.start(path)
-    d.wait_until(lambda: d.ctl_json("read", "speed")[1]["status"] == "ok", what="a fresh speed")
+    d, sim = _plant_with_a_fresh_speed(daemon_runner, sim_runner)
     sim.ctl("slow", device="plc", seconds=0.6)  # each answer 0.3 s after the device's timeout
     code, answer = d.ctl_json("--role", "operator", "write", "speed", "555")
     assert code != 0
