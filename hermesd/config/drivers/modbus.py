@@ -4,7 +4,6 @@ register points."""
 from __future__ import annotations
 
 import difflib
-import functools
 import ipaddress
 import os
 import socket
@@ -190,8 +189,8 @@ def one_unit(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
 
 
 def one_link(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
-    """Whether two devices' links are one place: the same kind and port, and a host address
-    in common (every loopback address, and 0.0.0.0, is this machine), or one serial device."""
+    """Whether two devices' links are one place: the same kind and port, and the same host
+    (every loopback address, 0.0.0.0 and `localhost` are this machine), or one serial device."""
     la, lb = link_of(a), link_of(b)
     if la == lb:
         return True
@@ -206,24 +205,20 @@ def _device_file(port: str) -> str:
     return os.path.realpath(port)
 
 
-@functools.lru_cache(maxsize=256)
 def _addresses(host: str) -> frozenset[str]:
-    """The addresses a host name stands for (its own spelling when it does not resolve)."""
+    """Where a host name points, without asking DNS (a config is checked on a gateway that may
+    have none, and a reload must not wait on it): an address as itself, every loopback
+    address, `localhost` and this machine's own name as this machine, any other name as its
+    own spelling."""
     try:
         return frozenset({_place(ipaddress.ip_address(host.strip("[]")))})
     except ValueError:
         pass
-    try:
-        found = socket.getaddrinfo(host, None, type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        return frozenset({host.lower().rstrip(".")})
-    places = set()
-    for *_, sockaddr in found:
-        try:
-            places.add(_place(ipaddress.ip_address(str(sockaddr[0]).split("%")[0])))
-        except ValueError:
-            continue
-    return frozenset(places) or frozenset({host.lower().rstrip(".")})
+    name = host.casefold().rstrip(".")
+    if name in ("localhost", "localhost.localdomain", "ip6-localhost") or \
+            name == socket.gethostname().casefold():
+        return frozenset({"this machine"})
+    return frozenset({name})
 
 
 def _place(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
