@@ -14,10 +14,17 @@ import time
 from collections.abc import Coroutine
 from typing import Any, NamedTuple
 
-from hermesd.cache import MAX_MAGNITUDE, Judgement, ValueCache
+from hermesd.cache import EARLIEST_TS, LATEST_TS, MAX_MAGNITUDE, Judgement, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
-from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, UnknownPoint
+from hermesd.core.errors import (
+    ErrorCode,
+    Garbled,
+    HermesError,
+    Timeout,
+    ToolError,
+    UnknownPoint,
+)
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
 from hermesd.value_maps import reported, to_device
@@ -108,14 +115,17 @@ class Dispatcher:
                 answered = await self._attempt(ctx, tool, "read", args)
             except ToolError as exc:
                 answered = await self._retry(ctx, tool, "read", args, exc)
+            if answered.__class__ is not dict or "value" not in answered or \
+                    answered.get("ts").__class__ not in _NUMBERS:
+                _garbled_read(tool, point, answered)  # (hermesd's READ schema, whatever the
+                # tool declared its own to be: its answer's time is read below)
             if answered.get("point", point.id) != point.id:  # (`_own`, without its call)
                 _own(tool, point, answered)
             result = answered
             try:  # (`_reported`, without its call)
                 value = reported(point, result["value"])
             except ValueError as exc:
-                raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
-                                                        f"point: {exc}") from None
+                raise Garbled(f"tool {tool} reported no value of the point: {exc}") from None
             if isinstance(value, float) and not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE:
                 # NaN, infinity, a float's largest value ("no value" on many devices): what
                 # the cache refuses to keep is never answered as a good reading (atk21, HUGE)
@@ -139,10 +149,24 @@ class Dispatcher:
 
     async def write(self, ctx: RequestContext, point: Point, value: Any) -> WriteOutcome:
         tool = self._tool(point)
-        result = _own(tool, point, await self.call(ctx, tool, "write", {
-            "point": point.id, "value": to_device(point, value)}))
-        ts = float(result.get("ts", time.time()))
-        written = _reported(tool, point, result["value"]) if "value" in result else value
+        try:
+            result = await self.call(ctx, tool, "write", {
+                "point": point.id, "value": to_device(point, value)})
+            if result.__class__ is not dict:
+                raise Garbled(f"tool {tool} answered the write with {_kind(result)}, not an "
+                              "object")
+            _own(tool, point, result)
+            ts = result.get("ts", None)
+            if ts is not None and ts.__class__ not in _NUMBERS:
+                raise Garbled(f"tool {tool} answered the write with a time (ts) that is "
+                              f"{_kind(ts)}, not a number")
+            written = _reported(tool, point, result["value"]) if "value" in result else value
+        except Garbled as exc:
+            # the write was sent, and what the tool did with it cannot be read from its answer
+            raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}; whether {point.id} was "
+                                                     "set is not known") from None
+        # an answer stamped with no time one can read is stamped with the time it came
+        ts = float(ts) if ts is not None and EARLIEST_TS <= ts <= LATEST_TS else time.time()
         confirmed = result.get("confirmed")
         confirmed = confirmed if isinstance(confirmed, bool) else None
         if confirmed is False:
@@ -161,8 +185,8 @@ def _own(tool: str, point: Point, result: dict[str, Any]) -> dict[str, Any]:
     of another call in flight) never has another point's value taken for this one."""
     answered = result.get("point", point.id)
     if answered != point.id:
-        raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} answered for {point.id} with a "
-                                                f"result for {str(answered)[:80]!r}")
+        raise Garbled(f"tool {tool} answered for {point.id} with a result for "
+                      f"{str(answered)[:80]!r}")
     return result
 
 
@@ -170,8 +194,28 @@ def _reported(tool: str, point: Point, value: Any) -> Any:
     try:
         return reported(point, value)
     except ValueError as exc:
-        raise ToolError(ErrorCode.DEVICE_ERROR, f"tool {tool} reported no value of the "
-                                                f"point: {exc}") from None
+        raise Garbled(f"tool {tool} reported no value of the point: {exc}") from None
+
+
+_NUMBERS = (int, float)  # a time (ts) in an answer: a number, never a boolean or a string
+
+
+def _kind(value: Any) -> str:
+    return {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+            type(None): "null"}.get(value.__class__, "a number")
+
+
+def _garbled_read(tool: str, point: Point, answered: Any) -> None:
+    """Raise what is wrong with a read's answer that breaks hermesd's READ schema."""
+    if answered.__class__ is not dict:
+        raise Garbled(f"tool {tool} answered the read of {point.id} with {_kind(answered)}, "
+                      "not an object")
+    if "value" not in answered:
+        raise Garbled(f"tool {tool} answered the read of {point.id} without a value")
+    ts = answered.get("ts")
+    raise Garbled(f"tool {tool} answered the read of {point.id} " + (
+        "without a time (ts)" if ts is None else f"with a time (ts) that is {_kind(ts)}, not "
+                                                 "a number"))
 
 
 def _why(exc: HermesError, point: Point) -> str:

@@ -33,6 +33,7 @@ from hermesd.core.errors import (
     Busy,
     ErrorCode,
     Forbidden,
+    Garbled,
     HermesError,
     ProtocolError,
     Rejected,
@@ -239,7 +240,8 @@ class Engine:
             if route != "direct":  # an asked command that may not act: a refusal, as in _execute
                 act = respond("not_allowed", refused=act.to_dict())
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
-        except Unanswered as exc:
+        except (Unanswered, Garbled) as exc:
+            # sent, and not answered, or answered with what cannot be read: a write may be done
             if spec is None or spec.effect != "write":
                 return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
             unsure = f"{exc.message}; the write may or may not have taken effect"

@@ -22,7 +22,7 @@ import fastjsonschema
 from hermesd.core.errors import (
     BadRequest,
     ErrorCode,
-    HermesError,
+    Garbled,
     ProtocolError,
     Timeout,
     ToolError,
@@ -398,9 +398,9 @@ class ToolLink:
             check_out(reply.value)
         except fastjsonschema.JsonSchemaValueException as exc:
             log.error("tool %s returned a result for %s that breaks its own schema: %s",
-                      self.tool, action, _schema_message(exc))
-            raise HermesError(f"tool {self.tool} gave an invalid answer for {action}",
-                              code=ErrorCode.INTERNAL) from None
+                      self.tool, action, _result_message(exc))
+            raise Garbled(f"tool {self.tool} gave an invalid answer for {action}: "
+                          f"{_result_message(exc)}") from None
         return reply.value
 
     async def configure(self, config: dict[str, Any], timeout: float) -> Any:
@@ -467,6 +467,11 @@ def _compiled(schema: dict[str, Any]) -> Callable[[Any], Any]:
 def _schema_message(exc: Any) -> str:
     path = getattr(exc, "name", "data") or "data"
     return f"{path.replace('data', 'args', 1)}: {getattr(exc, 'message', str(exc))}"
+
+
+def _result_message(exc: Any) -> str:
+    """What of a tool's result breaks its schema ("result.ts must be number")."""
+    return str(getattr(exc, "message", exc)).replace("data", "result", 1)[:300]
 
 
 class _LinkProtocol(asyncio.Protocol):

@@ -109,6 +109,15 @@ class ToolError(HermesError):
         self.retryable = retryable
 
 
+class Garbled(ToolError):
+    """A tool's answer to a call that breaks the answer's schema: its own, or hermesd's for a
+    point's read and write. The tool's fault, not hermesd's (DEVICE_ERROR, never INTERNAL);
+    and a write it answered so was sent: it may have been done."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(ErrorCode.DEVICE_ERROR, message)
+
+
 class ConfigError(Exception):
     """A config file that cannot be used; carries every problem found, not just the first."""
 

@@ -2,7 +2,10 @@
 
 Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a read or write
 takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
-first), `answers_as` (another point: a read answers with that one's reading). The device's
+first), `answers_as` (another point: a read answers with that one's reading), `answer` (what
+a read answers, whatever its shape), `write_answer` (the same of a write, which still takes its
+value). With `--loose` the
+tool declares its read and write answers as any JSON at all. The device's
 `poll_interval` makes it push `values` events. Extra actions let tests drive it: `echo`,
 `sleep`, `crash`, `bad_result`, `set_offline`, `print` (lines on its stdout pipe).
 """
@@ -10,6 +13,7 @@ first), `answers_as` (another point: a read answers with that one's reading). Th
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 import sys
 import time
@@ -22,6 +26,9 @@ from hermesd.core.errors import ErrorCode, ToolError, UnknownPoint
 from hermesd.core.protocol import ActionSpec
 
 OBJ = {"type": "object"}
+LOOSE = "--loose" in sys.argv  # (taken out of the arguments the runtime reads)
+if LOOSE:
+    sys.argv.remove("--loose")
 
 
 class FakeTool(Tool):
@@ -35,8 +42,13 @@ class FakeTool(Tool):
         self.busy_left: dict[str, int] = {}
         self.poll: dict[str, float] = {}
         self.offline: set[str] = set()
-        self.action(READ_SPEC, self.read)
-        self.action(WRITE_SPEC, self.write)
+        if LOOSE:  # a tool that declares its read and write answers as any
+            # object, so that only hermesd's own READ and WRITE schemas stand in their way
+            self.action(dataclasses.replace(READ_SPEC, output_schema={}), self.read)
+            self.action(dataclasses.replace(WRITE_SPEC, output_schema={}), self.write)
+        else:
+            self.action(READ_SPEC, self.read)
+            self.action(WRITE_SPEC, self.write)
         self.action(ActionSpec("echo", "Answer with the arguments.", OBJ, OBJ, "none"),
                     self.echo)
         self.action(ActionSpec("sleep", "Sleep, then answer.",
@@ -110,6 +122,8 @@ class FakeTool(Tool):
         if self.busy_left.get(args["point"], 0) > 0:
             self.busy_left[args["point"]] -= 1
             raise ToolError(ErrorCode.BUSY, "device busy", retryable=True)
+        if "answer" in point:  # exactly this answer, whatever its shape (a tool's bug)
+            return point["answer"]
         answered = point.get("answers_as", args["point"])  # a tool that mixes up its answers
         return {"point": answered, "value": self.store[answered], "ts": time.time()}
 
@@ -119,6 +133,8 @@ class FakeTool(Tool):
         if point["device"] in self.offline:
             raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point['device']} is offline")
         self.store[args["point"]] = args["value"]
+        if "write_answer" in point:  # taken, and answered with exactly this (a tool's bug)
+            return point["write_answer"]
         return {"point": args["point"], "value": args["value"], "ts": time.time(),
                 "confirmed": True}
 

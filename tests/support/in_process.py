@@ -73,13 +73,16 @@ class Rig:
 
 @contextlib.asynccontextmanager
 async def engine_with_fake_tool(tmp_path: Path, points: dict[str, Any],
-                                more: dict[str, dict[str, Any]] | None = None
-                                ) -> AsyncIterator[Rig]:
-    """`more`: further fake-tool devices (device id -> its points), each its own tool."""
+                                more: dict[str, dict[str, Any]] | None = None, *,
+                                loose: bool = False) -> AsyncIterator[Rig]:
+    """`more`: further fake-tool devices (device id -> its points), each its own tool.
+    `loose`: the fake tool declares its read and write answers as any JSON."""
     runtime = Path(tempfile.mkdtemp(prefix="hi", dir="/tmp"))  # short: AF_UNIX paths
     state = tmp_path / "state"
     state.mkdir()
     devices = {DEVICE: fake_device(points)}
+    if loose:
+        devices[DEVICE]["command"].append("--loose")
     devices.update((dev, fake_device(pts)) for dev, pts in (more or {}).items())
     config = config_of({**base_config(devices),
                         "paths": {"state_dir": str(state), "runtime_dir": str(runtime / "run")}})
