@@ -38,7 +38,7 @@ from hermesd.engine import Engine
 from hermesd.events import EventTable
 from hermesd.memwatch import EXIT_MEMORY, MemoryWatch
 from hermesd.metrics import Metrics
-from hermesd.prometheus import MetricsServer
+from hermesd.prometheus import MetricsServer, place_of
 from hermesd.registry import Registry
 from hermesd.sdnotify import Notifier
 from hermesd.services import Services
@@ -90,18 +90,15 @@ class Daemon:
         self.loop_lag = 0.0
         self.memory = MemoryWatch(config.memory, self.supervisor, self.metrics, self.fail,
                                   llm_model_bytes=self._llm_model_bytes)
-        self.prometheus: MetricsServer | None = None
-        if config.metrics.enabled:
-            sock = config.metrics.socket
-            self.prometheus = MetricsServer(
-                self.metrics_snapshot, listen=config.metrics.listen,
-                socket_path=None if sock is None else paths.runtime_dir / sock)
+        listen, socket_path = place_of(config)  # (off: it serves nothing until a reload
+        # turns it on)
+        self.prometheus = MetricsServer(self.metrics_snapshot, listen=listen,
+                                        socket_path=socket_path)
         #: what runs beside the request path, each a task of the one group; the control
         #: server is started last, once the tools are
         self.alarms = AlarmFeed()  # one for every component, whenever it is built
         self.components: list[Component] = [self.memory]
-        if self.prometheus is not None:
-            self.components.append(self.prometheus)
+        self.components.append(self.prometheus)
         self.components += build_components(self._services())
         self.components.append(self.control)
         self.exit_code = 0
@@ -150,8 +147,7 @@ class Daemon:
                 self.notifier.stopping()
                 log.info("stopping")
                 await self.control.stop()
-                if self.prometheus is not None:
-                    await self.prometheus.stop()
+                await self.prometheus.stop()
                 raise _Stop
         except* _Stop:
             pass

@@ -143,7 +143,19 @@ def _bus(metric: Any, out: list[str], devices: dict[str, Any]) -> None:
                    f"{lat.get('count', 0)}")
 
 
+def place_of(config: Config) -> tuple[tuple[str, int] | None, Path | None]:
+    """Where `config` has metrics served: (listen, socket path), each None when not."""
+    metrics = config.metrics
+    if not metrics.enabled:
+        return None, None
+    sock = metrics.socket
+    return metrics.listen, None if sock is None else config.paths.runtime_dir / sock
+
+
 class MetricsServer:
+    """Serves where the config says, from the start; a reload that moves it, turns it on or
+    turns it off is followed at once."""
+
     def __init__(self, snapshot: Callable[[], dict[str, Any]], *,
                  listen: tuple[str, int] | None = None, socket_path: Path | None = None) -> None:
         self._snapshot = snapshot
@@ -153,6 +165,7 @@ class MetricsServer:
         self._serving = 0
         self.refused = 0  # connections closed unserved because MAX_CONNECTIONS were open
         self._refusing = False
+        self.error: str | None = None  # why metrics are not served where a reload asked
 
     # -- as a daemon component ---------------------------------------------------------------
 
@@ -167,14 +180,37 @@ class MetricsServer:
             await self.stop()
 
     async def reconfigure(self, config: Config) -> None:
-        """Nothing to adopt: where metrics are served changes with a restart."""
+        """Serve where the reloaded config says: moved, turned on or off. A place that cannot
+        be taken (a port in use) is logged and shown in `status`; hermesd runs on unserved."""
+        listen, socket_path = place_of(config)
+        if (listen, socket_path) == (self.listen, self.socket_path) and self.error is None:
+            return
+        await self.stop()
+        self.listen, self.socket_path = listen, socket_path
+        try:
+            await self.start()
+        except OSError as exc:
+            self.error = f"cannot serve metrics at {self._where()}: {exc.strerror or exc}"
+            log.error("reload: %s; metrics are not served", self.error)
 
     def status(self) -> dict[str, Any]:
-        return {"listen": None if self.listen is None else f"{self.listen[0]}:{self.listen[1]}",
-                "socket": None if self.socket_path is None else str(self.socket_path),
-                "refused": self.refused}
+        status: dict[str, Any] = {
+            "listen": None if self.listen is None else f"{self.listen[0]}:{self.listen[1]}",
+            "socket": None if self.socket_path is None else str(self.socket_path),
+            "refused": self.refused}
+        if self.error is not None:
+            status["error"] = self.error
+        return status
+
+    def _where(self) -> str:
+        if self.socket_path is not None:
+            return str(self.socket_path)
+        return f"{self.listen[0]}:{self.listen[1]}" if self.listen else "nowhere"
 
     async def start(self) -> None:
+        self.error = None
+        if self.socket_path is None and self.listen is None:
+            return  # off
         if self.socket_path is not None:
             _remove_socket(self.socket_path)  # one left by a run that died; nothing else
             old = os.umask(0o117)
@@ -185,16 +221,15 @@ class MetricsServer:
         elif self.listen is not None:
             host, port = self.listen
             self._server = await asyncio.start_server(self._serve, host, port)
-        where = self.socket_path or (f"{self.listen[0]}:{self.listen[1]}" if self.listen else "")
-        log.info("metrics at %s/metrics", where)
+        log.info("metrics at %s/metrics", self._where())
 
     async def stop(self) -> None:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
             self._server = None
-        if self.socket_path is not None:
-            _remove_socket(self.socket_path)
+            if self.socket_path is not None:
+                _remove_socket(self.socket_path)  # ours: never one a failed start found
 
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         if self._serving >= MAX_CONNECTIONS:

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import socket
 from pathlib import Path
 
-from tests.support.daemon import DaemonRunner, base_config, fake_device
+import pytest
+
+from tests.support.daemon import DaemonRunner, RunningDaemon, base_config, fake_device
 from tests.support.ports import free_port
 
 
@@ -97,4 +100,62 @@ def test_connections_held_open_to_the_port_cost_the_daemon_no_descriptors(
 
     d.wait_until(scraped, what="a scrape served once the idle connections are gone")
     assert d.log.count("closing more as they come") == 1
+    assert d.terminate() == 0
+
+
+def _reload(daemon_runner: DaemonRunner, d: RunningDaemon, config: dict[str, object]) -> None:
+    daemon_runner.write_config(config)
+    d.notify.messages.clear()
+    d.proc.send_signal(signal.SIGHUP)
+    assert "reloaded" in d.notify.wait_for(lambda m: "READY=1" in m)
+
+
+def _scrape_port(port: int) -> str:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+        status, body = _get(sock, "/metrics")
+    assert status == "HTTP/1.0 200 OK"
+    return body
+
+
+def test_a_reload_turns_metrics_on_moves_them_and_turns_them_off(
+        daemon_runner: DaemonRunner) -> None:
+    """README: only `paths` need a restart. A reload that added `metrics:` had been taken
+    ("config reloaded") with nothing listening (atk20s #18)."""
+    d = daemon_runner.start(_plant({}))
+    port = free_port()
+    _reload(daemon_runner, d, _plant({"listen": f"127.0.0.1:{port}"}))
+    assert "hermesd_up 1" in _scrape_port(port)
+    assert d.status()["metrics_server"]["listen"] == f"127.0.0.1:{port}"
+    # moved to a socket: the port is given up
+    _reload(daemon_runner, d, _plant({"socket": "metrics.sock"}))
+    path = d.socket.parent / "metrics.sock"
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(10)
+        sock.connect(str(path))
+        assert _get(sock, "/metrics")[0] == "HTTP/1.0 200 OK"
+    with pytest.raises(ConnectionRefusedError):
+        socket.create_connection(("127.0.0.1", port), timeout=10).close()
+    # off again: the socket is gone
+    _reload(daemon_runner, d, _plant({}))
+    assert not path.exists()
+    assert d.status()["metrics_server"] == {"listen": None, "socket": None, "refused": 0}
+    assert d.terminate() == 0
+
+
+def test_a_reload_to_a_port_in_use_is_said_and_hermesd_runs_on(
+        daemon_runner: DaemonRunner) -> None:
+    d = daemon_runner.start(_plant({}))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        _reload(daemon_runner, d, _plant({"listen": f"127.0.0.1:{port}"}))
+        error = d.status()["metrics_server"]["error"]
+        assert f"cannot serve metrics at 127.0.0.1:{port}" in error, error
+        assert "metrics are not served" in d.log
+        assert d.ctl_json("read", "level")[1]["status"] == "ok"
+    # the same config again, once the port is free: served
+    _reload(daemon_runner, d, _plant({"listen": f"127.0.0.1:{port}"}))
+    assert "hermesd_up 1" in _scrape_port(port)
+    assert "error" not in d.status()["metrics_server"]
     assert d.terminate() == 0
