@@ -126,26 +126,7 @@ class Policy:
         if not role.may_write(point.id):
             raise Forbidden(f"role {role.name} may not write {point.id}")
         checks.append(f"role {role.name} may write {point.id}")
-        value = coerce_value(point, action_word(point, value))
-        checks.append(f"{_show(value)} is a valid {point.kind}")
-        if point.kind in ("int", "float"):
-            lo, hi = point.min, point.max
-            shown = format_value(point, value, exact=True)
-            if (lo is not None and value < lo) or (hi is not None and value > hi):
-                raise Rejected(f"{shown} is outside the allowed range of "
-                               f"{point.label()} ({_range(point)})", code=ErrorCode.OUT_OF_RANGE)
-            checks.append(f"{shown} is within {_range(point)}")
-            if point.step is not None and not (point.kind == "int" and point.step == 1):
-                if not whole_steps(value, point.step, point.step_origin):
-                    raise Rejected(f"{point.label()} takes steps of {point.step:g}"
-                                   f"{' ' + point.unit if point.unit else ''}: {value!r} is "
-                                   "between two", code=ErrorCode.OUT_OF_RANGE)
-                checks.append(f"{value!r} is a whole number of {point.step:g} steps")
-        if point.choices and value not in point.choices:
-            raise Rejected(f"{value!r} is not one of {', '.join(point.choices)}",
-                           code=ErrorCode.OUT_OF_RANGE)
-        if point.choices:
-            checks.append(f"{value} is one of {', '.join(point.choices)}")
+        value = value_fits(point, value, checks)
         checks.append(self._rate(ctx, role, consume=not ctx.dry_run))
         return value, checks
 
@@ -332,6 +313,33 @@ def whole_steps(value: float, step: float, origin: float = 0.0) -> bool:
 
 def _decimal(number: float) -> Fraction:
     return Fraction(repr(number)) if isinstance(number, float) else Fraction(number)
+
+
+def value_fits(point: Point, value: Any, checks: list[str]) -> Any:
+    """`value` as `point` takes it (kind, range, steps, choices), each check passed added to
+    `checks`; raises Rejected on the first that fails. Nothing of who asks: the config's write
+    intents are checked with it too."""
+    value = coerce_value(point, action_word(point, value))
+    checks.append(f"{_show(value)} is a valid {point.kind}")
+    if point.kind in ("int", "float"):
+        lo, hi = point.min, point.max
+        shown = format_value(point, value, exact=True)
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise Rejected(f"{shown} is outside the allowed range of "
+                           f"{point.label()} ({_range(point)})", code=ErrorCode.OUT_OF_RANGE)
+        checks.append(f"{shown} is within {_range(point)}")
+        if point.step is not None and not (point.kind == "int" and point.step == 1):
+            if not whole_steps(value, point.step, point.step_origin):
+                raise Rejected(f"{point.label()} takes steps of {point.step:g}"
+                               f"{' ' + point.unit if point.unit else ''}: {value!r} is "
+                               "between two", code=ErrorCode.OUT_OF_RANGE)
+            checks.append(f"{value!r} is a whole number of {point.step:g} steps")
+    if point.choices and value not in point.choices:
+        raise Rejected(f"{value!r} is not one of {', '.join(point.choices)}",
+                       code=ErrorCode.OUT_OF_RANGE)
+    if point.choices:
+        checks.append(f"{value} is one of {', '.join(point.choices)}")
+    return value
 
 
 def _range(point: Point) -> str:

@@ -373,6 +373,8 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                                  "(a sentence that says what the point is)")
     names = _names(s)
     unit = s.text("unit", None)
+    _shown_as_written(s, name=name, aliases=aliases, description=description, unit=unit,
+                      **{f"names.{lang}": text for lang, text in names.items()})
     max_age = s.duration("max_age", None, min=0.05)
     writable = s.flag("writable", False)
     keys = read_point(s, dev)
@@ -427,6 +429,20 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                  step=None if value_map else step or keys.step,
                  step_origin=keys.step_origin, params=MappingProxyType(keys.params),
                  value_map=value_map, ha=ha, alarms=alarms)
+
+
+def _shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
+    """A point's words reach replies, Home Assistant's entity names, log lines and the model's
+    prompt: a control or format character in them (ESC, a newline, a bidi override) would act
+    on a terminal or a display, or hide what the text says. Refused, naming it."""
+    for key, value in texts.items():
+        for i, text in enumerate((value,) if isinstance(value, str) else value or ()):
+            odd = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
+            if odd is not None:
+                at = key if isinstance(value, str) else f"{key}[{i}]"
+                s.problem(at, f"holds U+{ord(odd):04X}, a control, format or separator "
+                              "character (only a plain space is allowed): a point's words are "
+                              "shown as written")
 
 
 def _names(s: Section) -> dict[str, str]:
@@ -572,6 +588,10 @@ def _mqtt(s: Section, base: Path) -> Mqtt:
                         what="a topic without wildcards or empty levels")
     prefix = s.text("discovery_prefix", "homeassistant", pattern=TOPIC_LEVEL,
                     what="a topic without wildcards or empty levels")
+    for key, topic in (("base_topic", base_topic), ("discovery_prefix", prefix)):
+        if isinstance(topic, str) and topic.startswith("$"):
+            s.problem(key, f"{topic!r} begins with $: such topics are the broker's own ($SYS), "
+                           "and a client's publishes there are dropped")
     role = s.text("command_role", "viewer")
     protocol = s.choice("protocol", ("5", "3.1.1"), _MQTT["protocol"])
     username = s.text("username", None)
@@ -732,6 +752,21 @@ def _voice(s: Section, base: Path) -> Voice:
     return voice
 
 
+def _intent_value(s: Section, point: Point, value: Any) -> None:
+    """A write intent's value must be one its point takes: the phrase would otherwise be
+    refused every time it is said, long after the config was taken."""
+    from hermesd.core.errors import HermesError
+    from hermesd.policy import value_fits  # (the policy's own check: no copy of it here)
+
+    if not point.writable:
+        s.problem("point", f"{point.id} is not writable: a write intent needs a writable point")
+        return
+    try:
+        value_fits(point, value, [])
+    except HermesError as exc:
+        s.problem("value", exc.message)
+
+
 def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
     intents: list[Intent] = []
     sec = top.section("intents")
@@ -757,6 +792,8 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
             value = None
         if action == "respond" and reply is None:
             s.problem("reply", "a respond intent needs a reply")
+        if action == "write" and value is not None and point in points:
+            _intent_value(s, points[point], value)
         s.finish()
         intents.append(Intent(name=name, phrases=phrases, action=action, point=point,
                               value=value, reply=reply))

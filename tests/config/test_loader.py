@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import os
 import subprocess
 import sys
@@ -380,3 +381,46 @@ def test_characters_beyond_the_first_plane_are_text(tmp_path: Path) -> None:
     source = tmp_path / "c.yaml"
     source.write_text(text, encoding="utf-8")
     assert load_config(source).node.name == "Kiln \U0001F525 \U0001F525"
+
+
+@pytest.mark.parametrize(("value", "expected"), [
+    (99999, "intents.boost.value: 99999 is outside the allowed range of p (0..9)"),
+    ("lots", "intents.boost.value: p takes a number, not 'lots'"),
+])
+def test_a_write_intent_writes_a_value_its_point_takes(tmp_path: Path, value: Any,
+                                                       expected: str) -> None:
+    """An intent whose value its point refuses was taken, and refused every time its phrase
+    was said (atk20s #21)."""
+    text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: int, "
+            "writable: true, min: 0, max: 9}}}}\nintents: {boost: {phrases: [boost now], "
+            f"action: write, point: p, value: {json.dumps(value)}}}}}\n")
+    (line,) = problems(tmp_path, text)
+    assert line.startswith("config error: " + expected), line
+
+
+def test_a_write_intent_needs_a_writable_point(tmp_path: Path) -> None:
+    text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: int}}}}"
+            "\nintents: {boost: {phrases: [boost now], action: write, point: p, value: 1}}\n")
+    assert problems(tmp_path, text) == [
+        "config error: intents.boost.point: p is not writable: a write intent needs a writable "
+        "point"]
+
+
+@pytest.mark.parametrize(("key", "written", "char"), [
+    ("name", '"Pump\\e[2J"', "U+001B"),
+    ("unit", '"rpm\\n"', "U+000A"),
+    ("description", '"the feed pump\\u202e"', "U+202E"),
+    ("aliases", '["feed pump", "fp\\t1"]', "U+0009"),
+    ("names", '{zh: "给水泵\\u200b"}', "U+200B"),
+])
+def test_a_points_words_hold_no_control_character(tmp_path: Path, key: str, written: str,
+                                                  char: str) -> None:
+    """A point's words reach replies, Home Assistant's names, log lines and the model's prompt:
+    ESC or a newline in them acted on the terminal that showed them (atk20s #21)."""
+    text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: int, "
+            f"{key}: {written}}}}}}}}}\n")
+    (line,) = problems(tmp_path, text)
+    at = {"aliases": "aliases[1]", "names": "names.zh"}.get(key, key)
+    assert line == (f"config error: devices.d.points.p.{at}: holds {char}, a control, format or "
+                    "separator character (only a plain space is allowed): a point's words are "
+                    "shown as written"), line

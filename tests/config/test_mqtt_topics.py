@@ -67,7 +67,8 @@ OUTSIDE = st.one_of(
                      "homeassistant2/status", "home/assistant/status", "plant/hermesd/n1",
                      "zigbee2mqtt/lamp/set", "x"]),
     st.builds(lambda head, tail: head + tail,
-              LEVEL.filter(lambda lv: lv.strip() and lv not in (BASE, PREFIX)), TAIL))
+              LEVEL.filter(lambda lv: lv.strip() and lv not in (BASE, PREFIX)
+                           and not lv.startswith("$")), TAIL))  # ($: the broker's, below)
 
 
 @SETTINGS
@@ -168,3 +169,16 @@ def test_a_command_topic_heard_as_a_state_is_refused(tmp_path: Path) -> None:
         "devices.yard.points.lamp.command_topic",
         "'plant/lamp' is the state_topic of lamp: on MQTT 3.1.1 hermesd hears its own "
         "publish, and would take its command for the device's confirmation")]
+
+
+def test_the_brokers_own_topics_take_no_publish_of_ours(tmp_path: Path) -> None:
+    """Topics beginning with $ ($SYS) are the broker's: it drops a client's publish there. A
+    command topic, base topic or discovery prefix there is refused; a state topic there (the
+    broker's uptime, its client count) is a reading like any other (atk20s #21)."""
+    assert _problems(_config(command_topic="$SYS/lamp/set"), tmp_path) == [(
+        PATHS["command_topic"], "'$SYS/lamp/set' begins with $: such topics are the broker's "
+        "own ($SYS), and a write published there would be dropped")]
+    assert _problems(_config(state_topic="$SYS/broker/uptime"), tmp_path) == []
+    found = _problems(_config({"base_topic": "$SYS", "discovery_prefix": "$ha"}), tmp_path)
+    assert [path for path, _ in found] == ["mqtt.base_topic", "mqtt.discovery_prefix"], found
+    assert all("the broker's own" in message for _, message in found)

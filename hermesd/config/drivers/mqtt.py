@@ -31,6 +31,9 @@ def read_device(s: Section) -> DeviceKeys:
 def read_point(s: Section, device: DeviceKeys) -> PointKeys:
     state = s.text("state_topic", None, pattern=TOPIC, what="a topic without wildcards")
     command = s.text("command_topic", None, pattern=TOPIC, what="a topic without wildcards")
+    if command is not None and command.startswith("$"):
+        s.problem("command_topic", f"{command!r} begins with $: such topics are the broker's "
+                                   "own ($SYS), and a write published there would be dropped")
     if state is None and command is None and not s.has("state_topic"):
         s.problem("state_topic", "is required (or a command_topic for a write-only point)")
     p = MqttPointSettings  # its fields' defaults are the keys' defaults
