@@ -387,11 +387,27 @@ def interactive(client: Client, args: argparse.Namespace, as_json: bool) -> int:
             worst = max(worst, STATUS_EXIT[answer["status"]])
     finally:
         if tty:
-            with contextlib.suppress(ImportError, OSError):
-                import readline
-
-                readline.write_history_file(history)
+            _keep_history(history)
     return worst
+
+
+#: commands the prompt's history keeps: a technician's recent ones, not every one ever typed
+HISTORY_LINES = 1000
+
+
+def _keep_history(path: Path) -> None:
+    """The prompt's history, for its user only (commands name plant, points and values) and
+    at most HISTORY_LINES of it."""
+    with contextlib.suppress(ImportError, OSError):
+        import readline
+
+        readline.set_history_length(HISTORY_LINES)
+        old = os.umask(0o077)
+        try:
+            readline.write_history_file(path)
+        finally:
+            os.umask(old)
+        os.chmod(path, 0o600)  # one written before by a hermesctl that left it readable
 
 
 def _next_line(tty: bool) -> str:

@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
+import select
 import shutil
 import socket
+import stat
 import subprocess
 import sys
 import tempfile
@@ -312,3 +316,36 @@ def test_a_full_connection_queue_is_waited_out_not_taken_for_a_dead_daemon() -> 
             sock.close()
         listener.close()
         shutil.rmtree(where, ignore_errors=True)
+
+
+def test_the_prompts_history_is_its_users_own_and_bounded(daemon: RunningDaemon,
+                                                          tmp_path: Path) -> None:
+    """At a terminal the prompt keeps a history: every command a technician typed had been
+    written world-readable (0644) and never cut (atk20s #21)."""
+    home = tmp_path / "home"
+    home.mkdir()
+    history = home / ".hermesctl_history"
+    history.write_text("".join(f"read tank level {i}\n" for i in range(1500)))
+    history.chmod(0o644)
+    main, side = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hermesd.ctl", "--socket", str(daemon.socket), "ask"],
+        stdin=side, stdout=side, stderr=side, env={**os.environ, "HOME": str(home)})
+    os.close(side)
+    os.write(main, b"hello\r")
+    seen = b""
+    try:
+        while b"Hello, I am hermesd" not in seen:  # answered: then leave
+            ready, _, _ = select.select([main], [], [], 30)
+            assert ready, f"no answer at the prompt: {seen!r}"
+            seen += os.read(main, 4096)
+        os.write(main, b"quit\r")
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        os.close(main)
+    assert stat.S_IMODE(history.stat().st_mode) == 0o600
+    lines = history.read_text().splitlines()
+    assert len(lines) == 1000 and lines[-2:] == ["hello", "quit"], lines[-3:]
