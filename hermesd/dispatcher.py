@@ -176,7 +176,11 @@ class Dispatcher:
             actual = judged.reading.value if judged is not None and judged.reading.ts >= ts \
                 else None
             return WriteOutcome(written, ts, False, actual)
-        self.cache.update(point.id, written, ts)
+        if confirmed:
+            self.cache.update(point.id, written, ts)  # what the device showed
+        # a write its tool cannot confirm (MQTT `confirm: false`, a serial command with no
+        # query) may be answered done, but its wish is no reading of the device: the cache,
+        # Home Assistant and history keep what the device last said (atk20s #20)
         return WriteOutcome(written, ts, confirmed)
 
 

@@ -165,3 +165,33 @@ def test_no_broker_means_device_offline_and_no_queued_write(daemon_runner: Daemo
     # the broker logs every PUBLISH it receives: the refused write was never sent, not later
     assert "Received PUBLISH from hermesd-test-node" in broker.log
     assert f"'{COMMAND}'" not in broker.log
+
+
+def test_a_write_nobody_can_confirm_is_done_but_no_reading(daemon_runner: DaemonRunner,
+                                                           broker: Mosquitto,
+                                                           device: MqttClient) -> None:
+    """`confirm: false`: the broker's acknowledgement is all a write gets. It is answered done,
+    but what was asked is not what the device says: `points`, Home Assistant's state topic and
+    history had shown it as a fresh reading of the device (atk20s #20)."""
+    yard = _yard()
+    yard["points"]["warning_beacon"]["confirm"] = False
+    config = base_config({"yard": yard}, mqtt={"host": "127.0.0.1", "port": broker.port,
+                                               "command_role": "viewer"})
+    d = daemon_runner.start(config)
+    d.wait_until(lambda: d.status()["mqtt"]["connected"], what="the broker connection")
+    code, answer = _write(d, "on")
+    assert (code, answer["status"]) == (0, "ok"), answer
+    assert "confirmed" not in answer["result"]
+    assert [m.payload for m in device.on(COMMAND)] == [b"ON"]
+    points = {p["id"]: p for p in d.request({"op": "points"})["result"]["points"]}
+    assert points["warning_beacon"]["value"] is None, points["warning_beacon"]
+    # a reading after the write reaches Home Assistant; the wish never did
+    device.publish(WEATHER, "6.5")
+    device.wait_topic("hermesd/test-node/outdoor_temp/state", lambda m: m.payload == b"6.5")
+    assert not device.on("hermesd/test-node/warning_beacon/state")
+    # what the device then says is the reading
+    device.publish(STATE, "ON")
+    device.wait_topic("hermesd/test-node/warning_beacon/state", lambda m: m.payload == b"ON")
+    points = {p["id"]: p for p in d.request({"op": "points"})["result"]["points"]}
+    assert (points["warning_beacon"]["value"], points["warning_beacon"]["quality"]) == \
+        (True, "good")
