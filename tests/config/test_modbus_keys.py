@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from hermesd.config import load_config
+from hermesd.config.drivers import modbus as modbus_keys
 from hermesd.config.loader import validate
 from hermesd.core.errors import ConfigError
 
@@ -85,6 +86,49 @@ def test_one_unit_under_two_spellings_of_its_link_is_refused(tmp_path: Path) -> 
         "a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": "localhost", "port": 5021},
         "c": {**tcp, "host": "10.0.0.9"}, "d": {**tcp, "host": "localhost", "unit": 2}}},
         tmp_path / "c.yaml")
+
+
+@pytest.mark.parametrize("spelling", ["127.1", "2130706433", "0x7f000001", "0", "0.0.0.0",
+                                      "[::ffff:127.0.0.1]"])
+def test_every_spelling_the_resolver_takes_for_this_machine_is_one_link(
+        tmp_path: Path, spelling: str) -> None:
+    """The C library connects 127.1, 2130706433 and 0x7f000001 to 127.0.0.1: a second entry
+    so spelled let a raw write reach pump1_speed at 9999, past its max (review atk24s, #1)."""
+    tcp = {"driver": "modbus", "port": 5020, "points": {}}
+    lines = _problems({"a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": spelling}},
+                      tmp_path)
+    assert lines == [f"config error: devices.b.unit: unit 1 on the same link is already a "
+                     f"(127.0.0.1:5020 is the same place as {spelling}:5020)"], lines
+
+
+def test_a_name_the_hosts_file_gives_an_address_is_that_address(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """/etc/hosts is read as the resolver reads it (no DNS is asked): `plc-a` listed there
+    as 10.0.0.5 is 10.0.0.5; a name it does not list stays a place of its own."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n10.0.0.5 plc-a plc-a.plant # line 1\n"
+                     "::1 ip6-gw\n")
+    monkeypatch.setattr(modbus_keys, "HOSTS_FILE", str(hosts))
+    tcp = {"driver": "modbus", "port": 502, "points": {}}
+    lines = _problems({"a": {**tcp, "host": "10.0.0.5"}, "b": {**tcp, "host": "PLC-A"},
+                       "c": {**tcp, "host": "ip6-gw"}, "d": {**tcp, "host": "127.0.0.1"}},
+                      tmp_path)
+    assert lines == [
+        "config error: devices.b.unit: unit 1 on the same link is already a (10.0.0.5:502 is "
+        "the same place as PLC-A:502)",
+        "config error: devices.d.unit: unit 1 on the same link is already c (ip6-gw:502 is "
+        "the same place as 127.0.0.1:502)"], lines
+    validate({"node": {"id": "n"}, "devices": {"a": {**tcp, "host": "plc-b"},
+                                                "b": {**tcp, "host": "10.0.0.5"}}},
+             tmp_path / "c.yaml")
+
+
+def test_tcp_and_udp_to_one_port_are_one_link(tmp_path: Path) -> None:
+    """A PLC may serve Modbus over TCP and UDP on one port: the same unit twice."""
+    tcp = {"driver": "modbus", "host": "10.0.0.5", "port": 502, "points": {}}
+    lines = _problems({"a": tcp, "b": {**tcp, "transport": "udp"}}, tmp_path)
+    assert lines[-1].startswith("config error: devices.b.unit: unit 1 on the same link is "
+                                "already a"), lines
 
 
 def test_bad_values_are_named(tmp_path: Path) -> None:

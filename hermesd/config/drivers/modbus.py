@@ -4,6 +4,7 @@ register points."""
 from __future__ import annotations
 
 import difflib
+import functools
 import ipaddress
 import os
 import socket
@@ -194,10 +195,11 @@ def one_link(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     la, lb = link_of(a), link_of(b)
     if la == lb:
         return True
-    if la[0] != lb[0]:
+    if (la[0] == "serial") != (lb[0] == "serial"):
         return False
     if la[0] == "serial":
         return _device_file(str(la[1])) == _device_file(str(lb[1]))
+    # TCP or UDP alike: a PLC may serve both on one port (atk24s)
     return la[2] == lb[2] and bool(_addresses(str(la[1])) & _addresses(str(lb[1])))
 
 
@@ -214,11 +216,51 @@ def _addresses(host: str) -> frozenset[str]:
         return frozenset({_place(ipaddress.ip_address(host.strip("[]")))})
     except ValueError:
         pass
+    try:  # the spellings the C library takes for an IPv4 address: 127.1, 2130706433,
+        # 0x7f000001, 0 (atk24s: each reached the PLC past the check)
+        return frozenset({_place(ipaddress.IPv4Address(socket.inet_aton(host)))})
+    except (OSError, ValueError):
+        pass
     name = host.casefold().rstrip(".")
     if name in ("localhost", "localhost.localdomain", "ip6-localhost") or \
             name == socket.gethostname().casefold():
-        return frozenset({"this machine"})
-    return frozenset({name})
+        return frozenset({"this machine", name})
+    listed = _hosts_file().get(name)  # /etc/hosts: read as the resolver would, no DNS
+    return frozenset({name, *(_place(ip) for ip in listed or ())})
+
+
+def _hosts_file() -> dict[str, list[ipaddress.IPv4Address | ipaddress.IPv6Address]]:
+    """The names /etc/hosts gives addresses, by name (casefolded)."""
+    try:
+        st = os.stat(HOSTS_FILE)
+    except OSError:
+        return {}
+    return _read_hosts(HOSTS_FILE, st.st_mtime_ns, st.st_size)
+
+
+HOSTS_FILE = "/etc/hosts"
+
+
+@functools.lru_cache(maxsize=2)
+def _read_hosts(path: str, _mtime: int, _size: int
+                ) -> dict[str, list[ipaddress.IPv4Address | ipaddress.IPv6Address]]:
+    names: dict[str, list[ipaddress.IPv4Address | ipaddress.IPv6Address]] = {}
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            lines = f.read(1024 * 1024).splitlines()
+    except OSError:
+        return names
+    for line in lines:
+        fields = line.split("#", 1)[0].split()
+        if len(fields) < 2:
+            continue
+        try:
+            ip = ipaddress.ip_address(fields[0].split("%", 1)[0])
+        except ValueError:
+            continue
+        for name in fields[1:]:
+            names.setdefault(name.casefold().rstrip("."), []).append(ip)
+    return names
 
 
 def _place(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
