@@ -144,9 +144,11 @@ def validate(data: Any, source: Path) -> Config:
         problems.add("mqtt.command_role", _unknown_role(mqtt.command_role, roles))
     if top.has("voice") and voice.role not in roles:
         problems.add("voice.role", _unknown_role(voice.role, roles))
-    for name, worker in (("llm", "hermesd's LLM worker"), ("whisper", "the voice tool")):
+    for name, worker in (("llm", "hermesd's LLM worker"), ("whisper", "the voice tool"),
+                         ("control", "hermesd's control socket (control.sock)")):
         # hermesd's own workers run as tools of these names, and `call` refuses them: an exec
-        # device so named would be replaced by the worker, or be one nobody may call
+        # device so named would be replaced by the worker, or be one nobody may call; and a
+        # tool's socket is <device>.sock: one named control took hermesd's own (atk24s, #2)
         if devices.get(name) is not None and devices[name].driver == "exec":
             problems.add(f"devices.{name}", f"the name {name} is taken by {worker}; rename "
                                             "this device")

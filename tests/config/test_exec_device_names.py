@@ -28,7 +28,9 @@ def test_other_exec_names_are_fine(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("name", "worker"), [("llm", "hermesd's LLM worker"),
-                                              ("whisper", "the voice tool")])
+                                              ("whisper", "the voice tool"),
+                                              ("control", "hermesd's control socket "
+                                                          "(control.sock)")])
 @pytest.mark.parametrize("voice", [True, False])
 def test_an_exec_device_may_not_take_the_name_of_hermesds_own_workers(
         name: str, worker: str, voice: bool, tmp_path: Path) -> None:

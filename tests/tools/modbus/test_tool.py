@@ -201,6 +201,22 @@ async def test_exception_codes_map_to_documented_errors(tmp_path: Path, code: in
         assert f"exception {code}" in err.message and "input registers 30001..30002" in err.message
 
 
+@pytest.mark.parametrize(("code", "expected"), [
+    (4, ErrorCode.NOT_CONFIRMED), (11, ErrorCode.NOT_CONFIRMED), (10, ErrorCode.DEVICE_OFFLINE),
+    (3, ErrorCode.OUT_OF_RANGE)])
+async def test_exceptions_to_a_write_say_whether_it_may_be_done(tmp_path: Path, code: int,
+                                                                 expected: ErrorCode) -> None:
+    """4 (the device failed carrying it out) and 11 (a gateway's target did not answer it) to a
+    write: it may have been done, as after a timeout; never "offline" (review atk24s, #7)."""
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config) as sim, running_tool(config, start=False) as t:
+        await sim.fail("plc", code, table="holding")
+        err = await _error(t.tool.write({"point": "speed", "value": 900}, CTX))
+        assert isinstance(err, ToolError)
+        assert err.code == expected, err.message
+        assert f"exception {code}" in err.message
+
+
 async def test_writes_are_checked_before_any_bus_traffic(tmp_path: Path) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)
     async with simulating(config) as sim, running_tool(config, start=False) as t:

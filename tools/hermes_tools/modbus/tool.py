@@ -59,6 +59,10 @@ T = TypeVar("T")
 
 #: exception codes that mean the unit itself is not serving (not one register's problem)
 UNIT_DOWN = frozenset({4, 10, 11})
+#: of those, the ones that to a write mean it reached the device, or may have: a failure while
+#: carrying it out (4), a gateway's target that did not answer what it passed on (11); 10 (no
+#: path to the target) means it was not sent
+SENT_ON = frozenset({4, 11})
 #: exception codes that mean "not now": the request may be repeated
 BUSY = frozenset({5, 6})
 #: exception 5 to a write: the device took it and is still carrying it out (no refusal: a
@@ -363,6 +367,12 @@ class ModbusTool(Tool):
                                                      f"{registers}: it answered {exc}")
         if exc.code in UNIT_DOWN:
             self._device_failed(dev, f"answers {exc}")
+            if writing is not None and exc.code in SENT_ON:
+                # a device that failed while carrying the write out (4), or a gateway whose
+                # target did not answer the write it passed on (11): it may be done (atk24s)
+                return ToolError(ErrorCode.NOT_CONFIRMED,
+                                 f"{dev.id} answered {exc} to the write of {writing!r} to "
+                                 f"{registers}: whether it took it is not known")
             return ToolError(ErrorCode.DEVICE_OFFLINE, f"{dev.id} cannot serve {registers}: "
                                                        f"it answered {exc}")
         return ToolError(ErrorCode.DEVICE_ERROR, f"{dev.id} answered {exc} for {registers}")
