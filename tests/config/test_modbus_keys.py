@@ -88,8 +88,9 @@ def test_one_unit_under_two_spellings_of_its_link_is_refused(tmp_path: Path) -> 
         tmp_path / "c.yaml")
 
 
-@pytest.mark.parametrize("spelling", ["127.1", "2130706433", "0x7f000001", "0", "0.0.0.0",
-                                      "[::ffff:127.0.0.1]"])
+@pytest.mark.parametrize("spelling", ["127.1", "2130706433", "0x7f000001", "0177.0.0.1",
+                                      "127.0.1", "0", "0.0.0.0", "[::ffff:127.0.0.1]",
+                                      "localhost4", "ip6-loopback"])
 def test_every_spelling_the_resolver_takes_for_this_machine_is_one_link(
         tmp_path: Path, spelling: str) -> None:
     """The C library connects 127.1, 2130706433 and 0x7f000001 to 127.0.0.1: a second entry
@@ -129,6 +130,16 @@ def test_tcp_and_udp_to_one_port_are_one_link(tmp_path: Path) -> None:
     lines = _problems({"a": tcp, "b": {**tcp, "transport": "udp"}}, tmp_path)
     assert lines[-1].startswith("config error: devices.b.unit: unit 1 on the same link is "
                                 "already a"), lines
+
+
+@pytest.mark.parametrize("url", ["socket://127.0.0.1:4001", "rfc2217://gw:4001"])
+def test_a_serial_port_is_a_device_path_not_a_url(tmp_path: Path, url: str) -> None:
+    """The tool opens device files: a `socket://` port passed the check and never connected
+    (review atk24s, #10). A serial line behind a TCP gateway is rtu_over_tcp."""
+    lines = _problems({"a": {**_rtu(1), "port": url}}, tmp_path)
+    assert lines == [f"config error: devices.a.port: {url!r} is a URL, not a serial device "
+                     "path; for a serial line behind a TCP gateway use transport: rtu_over_tcp "
+                     "with its host and port"], lines
 
 
 def test_bad_values_are_named(tmp_path: Path) -> None:

@@ -65,6 +65,12 @@ def read_device(s: Section) -> DeviceKeys:
             params["unit"] = s.integer("unit", d.unit, min=0, max=255)  # 0 and 255 are common on TCP
     else:
         params["port"] = s.text("port", required=True)  # a serial device path
+        if isinstance(params["port"], str) and "://" in params["port"]:
+            # (pyserial's URLs, socket:// and rfc2217://, are no device the tool opens: a
+            # serial-to-Ethernet gateway is `transport: rtu_over_tcp` with its host and port)
+            s.problem("port", f"{params['port']!r} is a URL, not a serial device path; for a "
+                              "serial line behind a TCP gateway use transport: rtu_over_tcp "
+                              "with its host and port")
         # 0 is the broadcast address: no device answers it, so it cannot be polled
         params["unit"] = s.integer("unit", d.unit, min=1, max=247)
         params["baudrate"] = s.integer("baudrate", d.baudrate, min=300, max=4_000_000)
@@ -222,11 +228,17 @@ def _addresses(host: str) -> frozenset[str]:
     except (OSError, ValueError):
         pass
     name = host.casefold().rstrip(".")
-    if name in ("localhost", "localhost.localdomain", "ip6-localhost") or \
+    if name in _THIS_MACHINE or \
             name == socket.gethostname().casefold():
         return frozenset({"this machine", name})
     listed = _hosts_file().get(name)  # /etc/hosts: read as the resolver would, no DNS
     return frozenset({name, *(_place(ip) for ip in listed or ())})
+
+
+#: the names distributions give this machine in their /etc/hosts (Debian, RHEL, Alpine)
+_THIS_MACHINE = frozenset({"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback",
+                           "localhost4", "localhost4.localdomain4", "localhost6",
+                           "localhost6.localdomain6"})
 
 
 def _hosts_file() -> dict[str, list[ipaddress.IPv4Address | ipaddress.IPv6Address]]:
