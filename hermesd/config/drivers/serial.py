@@ -129,6 +129,11 @@ def _template(s: Section, command: str, kind: str) -> None:
     except ValueError as exc:
         s.problem("command", f"is not a valid template ({exc}); write a literal brace as {{{{ or }}}}")
         return
+    if any("{" in spec for _, spec in parsed):
+        # "{value:>{value}}": a width the value itself gives, past any bound (atk24s, #6)
+        s.problem("command", "the format of {value} may not hold another field: its width "
+                             "and precision are numbers written in the template")
+        return
     fields = [f for f, _ in parsed]
     widest = max((int(n) for _, spec in parsed for n in re.findall(r"\d+", spec)), default=0)
     if widest > MAX_FORMAT_WIDTH:

@@ -49,6 +49,9 @@ def test_the_dev_plant_scale_and_a_writable_point_are_accepted() -> None:
                                                  "format of {value} is more than a device line "
                                                  "takes (at most 64)"),
     ({"command": "SET {value:.99f}\r\n"}, "a width or precision of 99"),
+    # (a width the value gives: a write of 200000000 built a 200 MB line, review atk24s, #6)
+    ({"command": "SET {value:>{value}}\r\n"}, "the format of {value} may not hold another "
+                                               "field"),
     ({"ack": "^OK$"}, "points.w.ack: only a point with a `command` waits for an acknowledgement"),
     ({"ack": "(", "command": "S{value}\r\n"}, "points.w.ack: is not a valid regular expression"),
     ({"pattern": r"\d+ kg"}, "needs a named group `(?P<value>...)`"),
