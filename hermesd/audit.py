@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import time
@@ -40,6 +41,7 @@ from hermesd.audit_records import (
     encode,
     encode_plain,
     iso,
+    printable,
     within_bounds,
 )
 
@@ -51,6 +53,9 @@ STOP_TIMEOUT = 2.0  # seconds the last records may take to reach the disk when s
 #: outcomes of writes a full or failing disk did not take, kept to be written again (the
 #: oldest dropped past this many), and how often they are tried again with nothing new
 MAX_HELD = 10_000
+#: of those, the most logged one by one when hermesd stops with the trail still failing
+MAX_LOGGED_AT_STOP = 1000
+LOGGED_RECORD_LIMIT = 16384  # characters of each (the journal takes lines of 48 KiB)
 HELD_RETRY = 5.0
 
 
@@ -203,12 +208,17 @@ class AuditLog:
                 batch, self._queue, self._held = self._held + self._queue, [], []
                 trail, activity, _ = self._lines(batch)
                 # in the disk thread when there is one: after a batch still being written
-                with contextlib.suppress(Exception):
+                errors: tuple[BaseException | None, ...] = (None, None)
+                try:
                     if self._executor is not None:
-                        self._executor.submit(self._write, trail, activity,
-                                              time.time()).result(timeout=STOP_TIMEOUT)
+                        errors = self._executor.submit(self._write, trail, activity,
+                                                       time.time()).result(timeout=STOP_TIMEOUT)
                     else:
-                        self._write(trail, activity, time.time())
+                        errors = self._write(trail, activity, time.time())
+                except Exception as exc:  # stopping: said below, never raised
+                    errors = (exc, exc)
+                if trail and errors[0] is not None:
+                    self._lost_at_stop(batch, errors[0])
                 for entry in batch:
                     if entry.future is not None and not entry.future.done():
                         entry.future.cancel()
@@ -265,6 +275,24 @@ class AuditLog:
                 fut.set_result(None)
             else:
                 fut.set_exception(AuditUnavailable(self.failing or "audit log cannot be written"))
+
+    def _lost_at_stop(self, batch: list[_Entry], error: BaseException) -> None:
+        """hermesd stops and the trail still takes nothing: the outcomes of writes it held are
+        written to the log (the journal), each as its record, rather than lost without a word
+        (review atk24s, #5)."""
+        outcomes = [e for e in batch if e.kind is Kind.TRAIL and e.future is None]
+        if not outcomes:
+            return
+        log.error("stopping: the audit trail cannot be written (%s); %d write outcome(s) it "
+                  "holds are logged here instead", error, len(outcomes))
+        for entry in outcomes[:MAX_LOGGED_AT_STOP]:
+            with contextlib.suppress(Exception):
+                text, cut = printable(json.dumps(entry.record, ensure_ascii=False, default=str),
+                                      LOGGED_RECORD_LIMIT)
+                log.error("audit outcome not written: %s%s", text, " (cut)" if cut else "")
+        if len(outcomes) > MAX_LOGGED_AT_STOP:
+            log.error("%d more write outcome(s) not written and not logged",
+                      len(outcomes) - MAX_LOGGED_AT_STOP)
 
     def _hold(self, outcomes: list[_Entry]) -> None:
         """Keep the outcomes of writes the trail could not take, to be written again: a write

@@ -308,3 +308,44 @@ asyncio.run(main())
     activity = [(r["trace_id"], r["phase"]) for r in _lines(path)
                 if r.get("phase") != "aggregate"]
     assert activity.count(("w1", "done")) == 1
+
+
+def test_write_outcomes_held_when_hermesd_stops_are_logged_not_lost(tmp_path: Path) -> None:
+    """hermesd stops (systemctl stop, a restart) while the disk is still full: the outcomes
+    it held had been dropped without a word (review atk24s, #5). They are logged, each as its
+    record, where the journal keeps them."""
+    import signal
+    import subprocess
+    import sys
+
+    path = tmp_path / "audit.jsonl"
+    script = f"""
+import asyncio, logging, resource
+from pathlib import Path
+from hermesd.audit import AuditLog
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
+async def main():
+    log = AuditLog(Path({str(path)!r}), flush_delay=0.01)
+    log.open()
+    task = asyncio.create_task(log.run())
+    await log.append_durable({{"trace_id": "w1", "phase": "intent"}})
+    full = max(p.stat().st_size for p in Path({str(tmp_path)!r}).iterdir())
+    resource.setrlimit(resource.RLIMIT_FSIZE, (full + 64, resource.RLIM_INFINITY))
+    log.append({{"trace_id": "w1", "phase": "done", "status": "ok", "pad": "x" * 4096}})
+    while log.failing is None:  # the outcome's batch met the "full disk"
+        await asyncio.sleep(0.01)
+    task.cancel()  # stopping, still full
+    await asyncio.gather(task, return_exceptions=True)
+    log.close()
+asyncio.run(main())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False,
+                          preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+    assert done.returncode == 0, done.stderr
+    assert "1 write outcome(s) it holds are logged here instead" in done.stderr, done.stderr
+    logged = [line for line in done.stderr.splitlines()
+              if line.startswith("ERROR audit outcome not written: ")]
+    assert len(logged) == 1, done.stderr
+    record = json.loads(logged[0].removeprefix("ERROR audit outcome not written: "))
+    assert (record["trace_id"], record["phase"], record["status"]) == ("w1", "done", "ok")
