@@ -128,7 +128,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         # still a stop word (the phrase has its own word), and a verb is never a name
         named = (t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1
                                        for s in senses[i])) \
-            or quantity_noun(toks, i)  # "motor current", in the rules too (no lexicon)
+            or quantity_noun(toks, i) \
+            or _a_name_after_an_article(t, i, toks, profiles)  # "motor current", in the rules
+        # too (no lexicon); "put the lock in manual"
         # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
         # not a letter naming one of several ("line a")
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
@@ -177,6 +179,16 @@ def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
         return profiles.weight(word)
     having = sum(1 for p in profiles.all if p.point.unit and units & unit_ids(p.point.unit))
     return 1.0 + math.log(len(profiles.all) / having) if having else profiles.weight(word)
+
+
+_ARTICLES = frozenset("the a an this that".split())
+
+
+def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
+    """A verb's word right after an article, that is a word of a point's name: a noun ("put
+    the lock in manual" of a canal lock, "open the lower gate"), never the verb."""
+    return i > 0 and not t.zh and t.raw in WRITE_VERBS and toks[i - 1].raw in _ARTICLES \
+        and t.text in profiles.name_words
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

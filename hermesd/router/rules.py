@@ -828,6 +828,7 @@ class RuleRouter:
             return None
 
         if a.wants_write:
+            scored = self._prefer_chosen(a, scored)
             writable = [(s, p) for s, p in scored if self.points[p].writable]
             if writable and not self.points[scored[0][1]].writable:
                 # the best match is read-only: a writable point may stand in for it only if it
@@ -1141,8 +1142,9 @@ class RuleRouter:
 
     def _mostly_about(self, a: Analysis, point: str) -> bool:
         """At least half of the command's own words name the point ("order more flour from the
-        supplier" shares one word with "flour silo level" and is not about it)."""
-        names = self.point_words[point]
+        supplier" shares one word with "flour silo level" and is not about it). A word of one
+        of its choices is of it too: "put the lock in manual" of the "Lock operating mode"."""
+        names = self.own_words[point]
         words = {t.text for t in content(a.toks) if not t.is_number
                  and t.raw not in WRITE_VERBS and t.raw not in ON_WORDS | OFF_WORDS
                  and t.raw not in UNIT_WORDS}
@@ -1213,6 +1215,22 @@ class RuleRouter:
             rest = [(s, p) for s, p in scored if p != fits[0][1]]
             return [(top + 2 * MIN_MARGIN, fits[0][1]), *rest]
         return scored
+
+    def _prefer_chosen(self, a: Analysis, scored: list[tuple[float, str]]
+                       ) -> list[tuple[float, str]]:
+        """Among equally good matches, the one writable point a choice of which the command
+        names: "put the lock in auto" sets the lock's mode, not its count of cycles."""
+        if not scored:
+            return scored
+        top = scored[0][0]
+        tied = [(s, p) for s, p in scored if top - s < MIN_MARGIN]
+        if len(tied) < 2:
+            return scored
+        fits = [p for _, p in tied if (point := self.points[p]).writable and point.choices
+                and len(named_choices(point, a.toks, a.text)) == 1]
+        if len(fits) != 1:
+            return scored
+        return [(top + 2 * MIN_MARGIN, fits[0]), *((s, p) for s, p in scored if p != fits[0])]
 
     def _unknown_numbered(self, toks: list[Token]) -> str | None:
         """ "boiler 7" when there are boilers but no boiler 7: an unknown point, not a guess."""
