@@ -40,6 +40,7 @@ from concurrent.futures import Executor
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from hermesd.core.registers import MAX_MAGNITUDE
 from hermesd.core.statefiles import read_state, remove_stale_temps, write_atomic
 
 log = logging.getLogger(__name__)
@@ -52,11 +53,6 @@ FUTURE_TOLERANCE = 5.0
 #: once failed on it
 EARLIEST_TS = -62135596800.0
 LATEST_TS = 253402300799.0
-#: the largest magnitude of a measurement. Beyond it are the largest floats, which devices use
-#: for "no value" (3.4e38 in a float32, 1.8e308 in a float64); history integrates values over
-#: time (up to 400 days, 3.5e7 s) and adds them up, and 1.7e308 made every mean and series of
-#: its period infinite, so that no history answer over it could be written as JSON
-MAX_MAGNITUDE = 1e300
 
 
 # Reading, DeviceState and Judgement are named tuples, immutable like frozen dataclasses but

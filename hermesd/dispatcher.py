@@ -14,7 +14,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any, NamedTuple
 
-from hermesd.cache import EARLIEST_TS, LATEST_TS, MAX_MAGNITUDE, Judgement, ValueCache
+from hermesd.cache import EARLIEST_TS, LATEST_TS, Judgement, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import (
@@ -25,6 +25,7 @@ from hermesd.core.errors import (
     ToolError,
     UnknownPoint,
 )
+from hermesd.core.registers import MAX_MAGNITUDE
 from hermesd.registry import Registry
 from hermesd.supervisor import Supervisor
 from hermesd.value_maps import reported, to_device

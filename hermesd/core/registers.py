@@ -30,3 +30,14 @@ TYPE_RANGE: dict[str, tuple[float, float]] = {
     **INT_RANGE, "float32": (-FLOAT32_MAX, FLOAT32_MAX), "float64": (-FLOAT64_MAX, FLOAT64_MAX)}
 #: the bits of its register an 8-bit half (`byte: high|low`) holds
 BYTE_MASK = {"high": 0xFF00, "low": 0x00FF}
+
+
+#: the largest magnitude of a measurement. Beyond it are the largest float64s, which devices
+#: use for "no value" (1.8e308); history integrates values over time (up to 400 days, 3.5e7 s)
+#: and adds them up, and 1.7e308 made every mean and series of its period infinite, so that
+#: no history answer over it could be written as JSON. (A float32 register's own "no value",
+#: 3.4e38, is refused where registers are decoded: `FLOAT32_NO_VALUE`.)
+MAX_MAGNITUDE = 1e300
+#: a float32 register's magnitude at or above which it holds the largest float32 (3.4028e38),
+#: "no value" on devices that have no NaN to send
+FLOAT32_NO_VALUE = 3.4e38

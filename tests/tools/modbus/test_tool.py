@@ -50,6 +50,33 @@ async def test_poll_sends_every_value_and_refreshes_timestamps(tmp_path: Path) -
         assert (await t.tool.status({}, CTX))["devices"]["plc"]["blocks"] == 4
 
 
+@pytest.mark.parametrize(("kind", "no_value"), [("float64", 1e305),
+                                               ("float32", 3.4028234663852886e38)])
+async def test_a_no_value_marker_is_a_point_error_never_the_last_value_refreshed(
+        tmp_path: Path, kind: str, no_value: float) -> None:
+    """A float's largest ("no value" on devices with no NaN) read after a real value: it had
+    been sent as a value the cache refused, and each later poll found the registers unchanged
+    and sent `fresh`, which made the last real value look current for as long as the device
+    said "no value" (review atk24s, #3, #4). It is a point error: no value, no `fresh`."""
+    device = tcp_device(free_port())
+    device["points"]["total"] = {"table": "input", "address": 40, "type": kind}
+    config = load({"plc": device}, tmp_path)
+    async with simulating(config) as sim, running_tool(config) as t:
+        await sim.set("total", 130.5)
+        await until(lambda: any(v["value"] == 130.5 for v in t.sent("total")),
+                    what="the real value")
+        await sim.set("total", no_value)
+        err = await _error(t.tool.read({"point": "total"}, CTX))
+        assert err.code == ErrorCode.DEVICE_ERROR and "not a measurement" in err.message
+        await until(lambda: "total" in t.tool.devices["plc"].point_errors,
+                    what="the poll's point error")
+        reported = len(t.values("total"))
+        polled = len(t.values("speed"))
+        await until(lambda: len(t.values("speed")) >= polled + 3, what="three more polls")
+        assert len(t.values("total")) == reported  # nothing, not even `fresh`
+        assert all(v["value"] != no_value for v in t.values("total"))
+
+
 async def test_unchanged_registers_are_reported_fresh_not_sent_again(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = load({"plc": tcp_device(free_port())}, tmp_path)

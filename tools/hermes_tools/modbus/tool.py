@@ -51,6 +51,7 @@ from hermes_tools.modbus.schemas import (
 )
 from hermes_tools.runtime import READ_SPEC, WRITE_SPEC, Tool
 from hermesd.core.errors import BadRequest, ErrorCode, ToolError, UnknownPoint
+from hermesd.core.registers import FLOAT32_NO_VALUE, MAX_MAGNITUDE
 from hermesd.core.settings.modbus import ModbusDeviceSettings
 
 log = logging.getLogger(__name__)
@@ -382,9 +383,16 @@ class ModbusTool(Tool):
     def _decode(self, point: PointDef, data: list[int] | list[bool]) -> Any:
         if point.table in BIT_TABLES:
             return bool(data[0])
-        value = decode(data, point.layout)
-        if isinstance(value, float) and not math.isfinite(value):
-            raise ToolError(ErrorCode.DEVICE_ERROR, f"{point.id}: the device reports {value} "
+        layout = point.layout
+        value = decode(data, layout)
+        if isinstance(value, float) and (
+                not -MAX_MAGNITUDE <= value <= MAX_MAGNITUDE
+                or (layout.type == "float32"
+                    and abs(value - layout.offset) >= FLOAT32_NO_VALUE * abs(layout.scale))):
+            # NaN, infinity, a float's largest (a device's "no value"): refused as a point
+            # error, which also keeps a poll from taking the registers, unchanged, as the last
+            # real value confirmed (atk24s, #3, #4)
+            raise ToolError(ErrorCode.DEVICE_ERROR, f"{point.id}: the device reports {value:g} "
                                                     f"in {point.registers}, not a measurement")
         return value
 
