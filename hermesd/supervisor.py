@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from hermesd.audit_records import printable
 from hermesd.children import stop_child
 from hermesd.core import peercred
 from hermesd.core.errors import HermesError, ProtocolError, ToolUnavailable
@@ -58,6 +59,9 @@ GIVE_UP_AFTER = 3
 #: the characters of each
 STDOUT_LINES_LOGGED = 20
 STDOUT_LINE_CHARS = 200
+#: the rest is read a chunk at a time with a pause between: at most ~6 MB/s
+STDOUT_CHUNK = 65536
+STDOUT_CHUNK_PAUSE = 0.01
 
 
 @dataclass(frozen=True)
@@ -338,16 +342,23 @@ class ToolProcess:
         if stdout is None:
             return
         logged, pending = 0, b""
-        while chunk := await stdout.read(65536):
+        while chunk := await stdout.read(STDOUT_CHUNK):
             if logged >= STDOUT_LINES_LOGGED:
+                # a tool printing without pause is read at a bounded pace: its flood costs
+                # hermesd little of a core, and the tool waits on its own pipe (atk24s, #8)
+                await asyncio.sleep(STDOUT_CHUNK_PAUSE)
                 continue
             *lines, pending = (pending + chunk).split(b"\n")
-            pending = pending[-STDOUT_LINE_CHARS:]
+            if len(pending) >= STDOUT_LINE_CHARS:  # a line with no end: logged as far as it goes
+                lines.append(pending)
+                pending = b""
             for line in lines:
                 if logged < STDOUT_LINES_LOGGED:
                     logged += 1
-                    log.info("tool %s printed: %s%s", self.name,
-                             line[:STDOUT_LINE_CHARS].decode("utf-8", "replace"),
+                    # escaped: a tool's ESC, CR or NUL must not forge or hide hermesd's lines
+                    text = printable(line[:STDOUT_LINE_CHARS].decode("utf-8", "replace"),
+                                     STDOUT_LINE_CHARS)[0]
+                    log.info("tool %s printed: %s%s", self.name, text,
                              "" if logged < STDOUT_LINES_LOGGED else
                              " (more of its output is read and not logged)")
 

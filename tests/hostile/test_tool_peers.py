@@ -584,6 +584,28 @@ def test_a_tool_printing_on_stdout_after_ready_goes_on_serving(
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.parametrize(("line", "logged"), [
+    # ESC, CR and NUL reached the log as they were: a tool could forge or hide hermesd's lines
+    ("\x1b[2K\rERROR hermesd: forged\x00\n", "tool tank printed: \\x1b[2K\\x0dERROR hermesd: "
+                                             "forged\\x00"),
+    # a flood with no newline had logged nothing at all
+    ("y" * 50, "tool tank printed: " + "y" * 200),
+])
+def test_what_a_tool_prints_is_logged_escaped_and_even_without_a_newline(
+        daemon_runner: DaemonRunner, line: str, logged: str) -> None:
+    """Review atk24s, #8."""
+    d = daemon_runner.start(base_config({"tank": {
+        "driver": "exec", "command": [sys.executable, str(FAKE_TOOL)],
+        "points": {"level": {"type": "float", "params": {"value": 73.4}}}}}))
+    answer = d.request({"op": "call", "tool": "tank", "action": "print", "role": "engineer",
+                        "args": {"bytes": 200_000, "line": line}})
+    assert answer["status"] == "ok", answer
+    d.wait_until(lambda: logged in d.log, what="the line logged")
+    assert "\x1b" not in d.log and "\x00" not in d.log
+    assert d.request({"op": "read", "point": "level"})["status"] == "ok"
+
+
+@pytest.mark.timeout(60)
 def test_points_are_listed_with_their_values_only_to_a_role_that_may_read(
         daemon_runner: DaemonRunner) -> None:
     """`points` answered every current value to a role of `read: false`, which `read` refuses

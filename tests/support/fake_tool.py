@@ -163,7 +163,8 @@ class FakeTool(Tool):
         return {}
 
     async def print_lines(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
-        line = b"chatter " + b"x" * 91 + b"\n"  # 100 bytes
+        # 100 bytes a line, or the test's own (no newline added: a tool may print none)
+        line = args["line"].encode() if "line" in args else b"chatter " + b"x" * 91 + b"\n"
         data = line * (int(args["bytes"]) // len(line))
         view = memoryview(data)
         while view:  # blocking writes, as a tool's print is: a full pipe stops it here
