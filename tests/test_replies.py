@@ -13,6 +13,7 @@ from hermesd.replies import (
     dry_run_reply,
     read_reply,
     respond_reply,
+    unsure_write_reply,
     value_question,
     write_reply,
 )
@@ -83,3 +84,13 @@ def test_a_written_value_is_shown_with_every_digit() -> None:
     assert write_reply(SPEED, 30.00000000001, True) == "Feed pump 1 speed set to 30.00000000001 rpm."
     assert "to 30.00000000001 rpm" in dry_run_reply("write", SPEED, 30.00000000001)
     assert write_reply(SPEED, 900.0, True) == "Feed pump 1 speed set to 900 rpm."
+
+
+def test_a_write_the_device_did_not_answer_says_it_may_be_done_once() -> None:
+    """The Modbus tool's reason ends with the same words the reply adds (review atk24s, #9)."""
+    why = ("plc1 did not answer the write to holding register 40011: no answer within 1 s; it "
+           "may or may not have taken effect")
+    reply = unsure_write_reply(TEMP, 500, why)
+    assert reply.count("may or may not have taken effect") == 1, reply
+    assert reply.startswith("Not sure whether Boiler 3 temperature was set to 500 °C: plc1 did "
+                            "not answer the write to holding register 40011: no answer within")
