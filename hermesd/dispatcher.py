@@ -18,6 +18,7 @@ from hermesd.cache import EARLIEST_TS, LATEST_TS, Judgement, ValueCache
 from hermesd.config.model import Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import (
+    RETRYABLE,
     ErrorCode,
     Garbled,
     HermesError,
@@ -95,8 +96,11 @@ class Dispatcher:
         """After an attempt failed with `failed`: again, after a short jittered backoff, while
         the tool says another may succeed and the deadline allows; else its error."""
         attempt = 0
+        writing = _writes(self.supervisor, tool, action)
         while True:
-            if not failed.retryable:
+            if not failed.retryable or (writing and failed.code not in RETRYABLE):
+                # a write is tried again only when the tool says it was not taken (BUSY):
+                # one "retryable" NOT_CONFIRMED had sent one write seven times (atk25s)
                 raise failed
             delay = RETRY_FIRST * 2**attempt * random.uniform(0.5, 1.5)  # noqa: S311
             if ctx.remaining() < delay + MIN_CALL_TIME:
@@ -183,6 +187,15 @@ class Dispatcher:
         # query) may be answered done, but its wish is no reading of the device: the cache,
         # Home Assistant and history keep what the device last said (atk20s #20)
         return WriteOutcome(written, ts, confirmed)
+
+
+def _writes(supervisor: Supervisor, tool: str, action: str) -> bool:
+    """Whether `action` of `tool` acts on a device (a point's write, a raw write)."""
+    if action == "write":
+        return True
+    link = supervisor.get(tool).link
+    spec = link.actions.get(action) if link is not None else None
+    return spec is None or spec.effect == "write"  # (unknown: taken for a write)
 
 
 def _own(tool: str, point: Point, result: dict[str, Any]) -> dict[str, Any]:

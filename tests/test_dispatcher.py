@@ -86,3 +86,23 @@ async def test_a_read_answered_with_another_points_reading_is_not_taken(tmp_path
     assert caught.value.code is ErrorCode.DEVICE_ERROR
     assert "mixed" in caught.value.message and "tank" in caught.value.message
     assert kept is None
+
+
+@pytest.mark.parametrize(("code", "tries"), [("NOT_CONFIRMED", 1), ("DEVICE_OFFLINE", 1),
+                                             ("BUSY", 3)])
+async def test_a_write_is_sent_again_only_when_the_tool_says_it_was_not_taken(
+        tmp_path: Path, code: str, tries: int) -> None:
+    """A tool that marks any error retryable: a write that "may have been done" had been sent
+    seven times for one request (review atk25s). Only BUSY is a write not taken."""
+    points = {"sp": {"name": "Setpoint", "type": "int", "writable": True, "min": 0, "max": 100,
+                     "params": {"value": 1, "write_fails": {"code": code, "retryable": True}}}}
+    async with engine_with_fake_tool(tmp_path, points) as rig:
+        with pytest.raises(ToolError) as caught:
+            await rig.engine.dispatcher.write(rig.ctx("operator", timeout=0.6),
+                                              rig.config.points["sp"], 40)
+        attempts = await rig.call("attempts", {})
+    assert caught.value.code == ErrorCode(code)
+    if code == "BUSY":
+        assert attempts["sp"] >= tries, attempts  # tried again within the deadline
+    else:
+        assert attempts == {"sp": tries}, attempts

@@ -4,8 +4,9 @@ Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a
 takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
 first), `answers_as` (another point: a read answers with that one's reading), `answer` (what
 a read answers, whatever its shape), `write_answer` (the same of a write, which still takes its
-value). With `--loose` the
-tool declares its read and write answers as any JSON at all. The device's
+value), `write_fails` ({"code", "retryable"}: a write taken, then answered with that
+error). With `--loose` the tool declares its read and write answers as any JSON at all. The
+device's
 `poll_interval` makes it push `values` events. Extra actions let tests drive it: `echo`,
 `sleep`, `crash`, `bad_result`, `set_offline`, `print` (lines on its stdout pipe).
 """
@@ -67,6 +68,9 @@ class FakeTool(Tool):
         self.action(ActionSpec("grow", "Hold on to this many MiB more (a leak).",
                                {"type": "object", "required": ["mib"]}, OBJ, "none"), self.grow)
         self.hoard: list[bytearray] = []
+        self.write_attempts: dict[str, int] = {}  # writes that reached us, by point
+        self.action(ActionSpec("attempts", "The writes that reached the tool, by point.", OBJ,
+                               OBJ, "none"), self.attempts)
         self.action(ActionSpec("emit", "Send an event of any kind (for hostile-tool tests).",
                                {"type": "object", "required": ["kind", "data"]}, OBJ, "none"),
                     self.emit_event)
@@ -129,7 +133,13 @@ class FakeTool(Tool):
 
     async def write(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         point = self._point(args["point"])
+        self.write_attempts[args["point"]] = self.write_attempts.get(args["point"], 0) + 1
         await asyncio.sleep(float(point.get("delay", 0)))
+        if "write_fails" in point:  # {"code": ..., "retryable": ...}: after taking it
+            self.store[args["point"]] = args["value"]
+            fails = point["write_fails"]
+            raise ToolError(ErrorCode(fails["code"]), "configured to fail the write",
+                            retryable=bool(fails.get("retryable")))
         if point["device"] in self.offline:
             raise ToolError(ErrorCode.DEVICE_OFFLINE, f"{point['device']} is offline")
         self.store[args["point"]] = args["value"]
@@ -137,6 +147,9 @@ class FakeTool(Tool):
             return point["write_answer"]
         return {"point": args["point"], "value": args["value"], "ts": time.time(),
                 "confirmed": True}
+
+    async def attempts(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        return dict(self.write_attempts)
 
     async def echo(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
         return {"args": args, "context": ctx}
