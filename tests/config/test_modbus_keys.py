@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -90,7 +92,9 @@ def test_one_unit_under_two_spellings_of_its_link_is_refused(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("spelling", ["127.1", "2130706433", "0x7f000001", "0177.0.0.1",
                                       "127.0.1", "0", "0.0.0.0", "[::ffff:127.0.0.1]",
-                                      "localhost4", "ip6-loopback"])
+                                      "localhost4", "ip6-loopback",
+                                      # as the socket library spells them (IDNA): atk25s
+                                      "ｌｏｃａｌｈｏｓｔ", "127。0。0。1", "local\u00adhost"])
 def test_every_spelling_the_resolver_takes_for_this_machine_is_one_link(
         tmp_path: Path, spelling: str) -> None:
     """The C library connects 127.1, 2130706433 and 0x7f000001 to 127.0.0.1: a second entry
@@ -100,6 +104,31 @@ def test_every_spelling_the_resolver_takes_for_this_machine_is_one_link(
                       tmp_path)
     assert lines == [f"config error: devices.b.unit: unit 1 on the same link is already a "
                      f"(127.0.0.1:5020 is the same place as {spelling}:5020)"], lines
+
+
+def test_an_address_of_this_machines_own_interfaces_is_this_machine(tmp_path: Path) -> None:
+    """A PLC simulator or a gateway service on this machine answers on every address of it,
+    not only on loopback (atk25s)."""
+    tcp = {"driver": "modbus", "port": 5020, "points": {}}
+    own = sorted(a for a in modbus_keys._own_addresses() if not a.startswith(("127.", "::1")))
+    for address in own:
+        host = f"[{address}]" if ":" in address else address
+        lines = _problems({"a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": host}},
+                          tmp_path)
+        assert len(lines) == 1 and "unit 1 on the same link is already a" in lines[0], lines
+    assert "127.0.0.1" in modbus_keys._own_addresses()
+
+
+def test_one_serial_line_under_two_device_nodes_is_one_link(tmp_path: Path) -> None:
+    """A hard link of /dev/ttyUSB0, or a node made with its numbers, names the same line
+    (atk25s)."""
+    # a second node of /dev/null's line numbers stands in for a second node of a tty's
+    null = tmp_path / "null-again"
+    os.mknod(null, 0o600 | stat.S_IFCHR, os.stat("/dev/null").st_rdev)
+    lines = _problems({"a": {**_rtu(3), "port": "/dev/null"},
+                       "b": {**_rtu(3, "q"), "port": str(null)}}, tmp_path)
+    assert lines and lines[0].startswith("config error: devices.b.unit: unit 3 on the same "
+                                         "link is already a"), lines
 
 
 def test_a_name_the_hosts_file_gives_an_address_is_that_address(

@@ -3,11 +3,14 @@ register points."""
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import functools
 import ipaddress
 import os
 import socket
+import stat
+import time
 from collections.abc import Mapping
 from typing import Any
 
@@ -204,7 +207,8 @@ def one_link(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
     if (la[0] == "serial") != (lb[0] == "serial"):
         return False
     if la[0] == "serial":
-        return _device_file(str(la[1])) == _device_file(str(lb[1]))
+        return _device_file(str(la[1])) == _device_file(str(lb[1])) or \
+            _one_device_node(str(la[1]), str(lb[1]))
     # TCP or UDP alike: a PLC may serve both on one port (atk24s)
     return la[2] == lb[2] and bool(_addresses(str(la[1])) & _addresses(str(lb[1])))
 
@@ -213,11 +217,26 @@ def _device_file(port: str) -> str:
     return os.path.realpath(port)
 
 
+def _one_device_node(a: str, b: str) -> bool:
+    """Two device files of one serial line: a hard link, or a second node made with its
+    numbers (atk25s)."""
+    try:
+        sa, sb = os.stat(a), os.stat(b)
+    except (OSError, ValueError):
+        return False
+    return stat.S_ISCHR(sa.st_mode) and stat.S_ISCHR(sb.st_mode) and sa.st_rdev == sb.st_rdev
+
+
 def _addresses(host: str) -> frozenset[str]:
     """Where a host name points, without asking DNS (a config is checked on a gateway that may
     have none, and a reload must not wait on it): an address as itself, every loopback
     address, `localhost` and this machine's own name as this machine, any other name as its
     own spelling."""
+    try:  # as the socket library spells it before it connects: ｌｏｃａｌｈｏｓｔ, 127。0。0。1 and a
+        # soft hyphen inside "localhost" are localhost (atk25s)
+        host = host.encode("idna").decode("ascii")
+    except UnicodeError:
+        pass
     try:
         return frozenset({_place(ipaddress.ip_address(host.strip("[]")))})
     except ValueError:
@@ -278,9 +297,35 @@ def _read_hosts(path: str, _mtime: int, _size: int
 def _place(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
-    if ip.is_loopback or ip.is_unspecified:
+    if ip.is_loopback or ip.is_unspecified or str(ip) in _own_addresses():
         return "this machine"
     return str(ip)
+
+
+def _own_addresses() -> frozenset[str]:
+    """The addresses of this machine's interfaces, as the kernel lists them (no DNS): a PLC
+    simulator or gateway service on this machine is reached by any of them (atk25s)."""
+    return _own_addresses_in(int(time.monotonic() // 10))  # read again every 10 s at most
+
+
+@functools.lru_cache(maxsize=1)
+def _own_addresses_in(_period: int) -> frozenset[str]:
+    own: set[str] = set()
+    with contextlib.suppress(OSError), \
+            open("/proc/net/fib_trie", encoding="ascii", errors="replace") as f:
+        previous = ""
+        for line in f.read(4 * 1024 * 1024).splitlines():
+            if "/32 host LOCAL" in line and previous:
+                own.add(previous)
+            previous = line.strip().removeprefix("|-- ")
+    with contextlib.suppress(OSError), \
+            open("/proc/net/if_inet6", encoding="ascii", errors="replace") as f:
+        for line in f.read(1024 * 1024).splitlines():
+            word = line.split()[0] if line.split() else ""
+            if len(word) == 32:
+                with contextlib.suppress(ValueError):
+                    own.add(str(ipaddress.IPv6Address(int(word, 16))))
+    return frozenset(own)
 
 
 def field_mask(params: Mapping[str, object]) -> int | None:
