@@ -83,6 +83,8 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
 
 #: words after which a command says the value: "set the booth to flash off", "put it in hand"
 _VALUE_MARKS = frozenset("to into in on onto at as =".split())
+#: the words after which a choice is said as a value ("put the lock in auto")
+CHOICE_MARKS = _VALUE_MARKS - {"as", "="}
 _ARTICLES = frozenset(("the", "a", "an"))
 #: verbs that start or stop a thing, which set no choice named by a word of its own name
 _STARTING = frozenset("start restart stop run shut kill".split())

@@ -17,6 +17,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from hermesd.router.choices import CHOICE_MARKS
 from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun
@@ -129,8 +130,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         named = (t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1
                                        for s in senses[i])) \
             or quantity_noun(toks, i) \
-            or _a_name_after_an_article(t, i, toks, profiles)  # "motor current", in the rules
-        # too (no lexicon); "put the lock in manual"
+            or _a_name_after_an_article(t, i, toks, profiles) \
+            or _a_cooler(t, i, toks)  # "motor current", in the rules too (no lexicon); "put
+        # the lock in manual"; "the kiln cooler"
         # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
         # not a letter naming one of several ("line a")
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
@@ -184,11 +186,25 @@ def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
 _ARTICLES = frozenset("the a an this that".split())
 
 
+def _a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
+    """"cooler" with more said after it is the machine ("switch the kiln cooler to manual":
+    a cooler the plant may not have), not "make it cooler" (atk25r)."""
+    return t.raw in ("cooler", "coolers") and 0 < i < len(toks) - 1 and \
+        toks[i - 1].raw not in WRITE_VERBS and toks[i - 1].raw not in ("it", "much", "bit")
+
+
 def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
-    """A verb's word right after an article, that is a word of a point's name: a noun ("put
-    the lock in manual" of a canal lock, "open the lower gate"), never the verb."""
-    return i > 0 and not t.zh and t.raw in WRITE_VERBS and toks[i - 1].raw in _ARTICLES \
-        and t.text in profiles.name_words
+    """A verb's word right after an article, that is a word of a point's name said as that
+    name says it: with the word after it there ("the drop hammer", "the lower gate"), or
+    alone before where the value is said ("put the lock in manual"). "The run speed" of a
+    "Mixer 1 speed" and "the release pressure" of a "Safety valve set pressure" keep their
+    verb (atk25r)."""
+    if i == 0 or t.zh or t.raw not in WRITE_VERBS or toks[i - 1].raw not in _ARTICLES or \
+            t.text not in profiles.name_words:
+        return False
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return after is None or after.raw in CHOICE_MARKS or \
+        (t.text, after.text) in profiles.name_bigrams
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

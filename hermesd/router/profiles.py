@@ -136,6 +136,9 @@ class Profiles:
         self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
         self.plant_words = frozenset(w for p in self.all for w in p.words)
         self.name_words = frozenset(w for p in self.all for w in p.names)
+        #: words that follow each other in a point's name ("drop", "hammer")
+        self.name_bigrams = frozenset(pair for p in self.all
+                                      for pair in zip(p.key, p.key[1:], strict=False))
         #: ("pump", "2"): the numbered things of the plant
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)

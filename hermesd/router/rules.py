@@ -27,7 +27,7 @@ from hermesd.replies import (
     printable,
     value_question,
 )
-from hermesd.router.choices import named_choices
+from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import simplified
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
@@ -1226,8 +1226,18 @@ class RuleRouter:
         tied = [(s, p) for s, p in scored if top - s < MIN_MARGIN]
         if len(tied) < 2:
             return scored
+        # the choice said as the value, after "to", "in", "at", "on" (where): never one an
+        # on/off, start or stop word names ("turn off the standby generator" stops it; it
+        # does not put its mode at `off`), nor one named in meaning only (atk25r)
+        mark = next((i for i, t in enumerate(a.toks) if t.raw in CHOICE_MARKS
+                     and (t.raw != "on" or preposition_on(a.toks, i))), None)
+        if mark is None:
+            return scored
+        said = a.toks[mark + 1:]
+        if not said or any(t.raw in _SWITCHING for t in said):
+            return scored
         fits = [p for _, p in tied if (point := self.points[p]).writable and point.choices
-                and len(named_choices(point, a.toks, a.text)) == 1]
+                and len(named_choices(point, said, valued=True)) == 1]
         if len(fits) != 1:
             return scored
         return [(top + 2 * MIN_MARGIN, fits[0]), *((s, p) for s, p in scored if p != fits[0])]
@@ -1246,6 +1256,9 @@ class RuleRouter:
         return None
 
 
+#: words that switch a thing (on, off, start, stop, run): after "to", a switch's state, never
+#: a choice of a mode beside it
+_SWITCHING = ON_WORDS | OFF_WORDS | frozenset("run running stop stopped start started".split())
 #: what stopping a thing sets to zero: how fast it goes, how much it moves or gives
 _STOPPED_AT_ZERO = frozenset(f"quantity.{q}" for q in (
     "speed line_speed screw_speed wire_speed injection_speed stroke_rate flow air_flow "

@@ -18,6 +18,12 @@ FORGE = Router(exec_plant("forge", {
     "kiln_mode": {"name": "Kiln operating mode", "type": "int", "writable": True,
                   "map": MODES},
     "kiln_cycles": {"name": "Kiln cycles", "type": "int"},
+    "kiln_run": {"name": "Kiln run", "type": "bool", "writable": True},
+    "mx_mode": {"name": "Mixer 1 mode", "type": "int", "writable": True,
+                "map": {0: "off", 1: "run", 2: "jog"}},
+    "mx_run": {"name": "Mixer 1", "type": "bool", "writable": True},
+    "mx_speed": {"name": "Mixer 1 speed", "unit": "rpm", "writable": True, "min": 0,
+                 "max": 120},
 }))
 
 
@@ -42,6 +48,42 @@ async def test_no_choice_or_no_thing_writes_nothing(text: str) -> None:
     assert action.name != "write", action
 
 
+@pytest.mark.parametrize("text", [
+    # an on/off, start or stop word switches the thing; it names no choice of its mode
+    # (atk25r: "turn off the standby generator" had put its mode at `off`, out of auto)
+    "turn off the kiln", "kiln off", "stop the kiln", "start the kiln", "kiln start",
+    "turn off mixer 1", "stop mixer 1", "start mixer 1", "run mixer 1", "mixer 1 off",
+])
+async def test_switching_a_thing_sets_no_choice_of_its_mode(text: str) -> None:
+    action = await routed_without_model(FORGE, text)
+    assert action.args.get("point") not in ("kiln_mode", "mx_mode"), action
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # a verb's word after "the" that no name says so stays a verb (atk25r)
+    ("set the run speed of mixer 1 to 60", "mx_speed", 60),
+])
+async def test_a_verb_after_the_that_no_name_says_so_is_still_a_verb(text: str, point: str,
+                                                                    value: int) -> None:
+    action = await routed_without_model(FORGE, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value}), action
+
+
 async def test_a_question_of_the_thing_is_still_a_reading() -> None:
     action = await routed_without_model(FORGE, "drop hammer blows today?")
     assert (action.name, action.args.get("point")) == ("read", "dh_blows"), action
+
+
+async def test_a_cooler_said_is_a_machine_not_a_comparative() -> None:
+    """"switch the kiln cooler to manual" on a plant with a kiln and no kiln cooler: "cooler"
+    had been taken for "make it cooler" and dropped, and the kiln's mode written (atk25r)."""
+    action = await routed_without_model(FORGE, "switch the kiln cooler to manual")
+    assert action.name != "write", action
+    with_cooler = Router(exec_plant("cement", {
+        "kiln_mode": {"name": "Kiln mode", "type": "int", "writable": True, "map": MODES},
+        "cooler_mode": {"name": "Kiln cooler mode", "type": "int", "writable": True,
+                        "map": MODES},
+    }))
+    action = await routed_without_model(with_cooler, "switch the kiln cooler to manual")
+    assert (action.name, action.args) == ("write", {"point": "cooler_mode",
+                                                    "value": "manual"}), action
