@@ -166,6 +166,9 @@ class Dispatcher:
                 raise Garbled(f"tool {tool} answered the write with a time (ts) that is "
                               f"{_kind(ts)}, not a number")
             written = _reported(tool, point, result["value"]) if "value" in result else value
+            if isinstance(written, float) and not -MAX_MAGNITUDE <= written <= MAX_MAGNITUDE:
+                raise Garbled(f"tool {tool} answered the write with {written!r}, which is no "
+                              "measurement")  # (as a read's answer is refused: atk25s)
         except Garbled as exc:
             # the write was sent, and what the tool did with it cannot be read from its answer
             raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}; whether {point.id} was "

@@ -240,14 +240,16 @@ class Engine:
             if route != "direct":  # an asked command that may not act: a refusal, as in _execute
                 act = respond("not_allowed", refused=act.to_dict())
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
-        except (Unanswered, Garbled) as exc:
-            # sent, and not answered, or answered with what cannot be read: a write may be done
-            if spec is None or spec.effect != "write":
-                return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
-            unsure = f"{exc.message}; the write may or may not have taken effect"
-            return self._finish(ctx, timer, failure(exc.code, unsure, route=route, action=act,
-                                                    reply=f"Not sure it was done: {unsure}."))
         except HermesError as exc:
+            # a raw write sent and not answered, answered with what cannot be read, or said
+            # by its tool to be unconfirmed: it may be done, never "could not do that"
+            if spec is not None and spec.effect == "write" and (
+                    isinstance(exc, Unanswered | Garbled) or exc.code == ErrorCode.NOT_CONFIRMED):
+                code = exc.code if isinstance(exc, Unanswered) else ErrorCode.NOT_CONFIRMED
+                why = exc.message.removesuffix("; it may or may not have taken effect")
+                unsure = f"{why}; the write may or may not have taken effect"
+                return self._finish(ctx, timer, failure(code, unsure, route=route, action=act,
+                                                        reply=f"Not sure it was done: {unsure}."))
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
         return self._finish(ctx, timer, Answer("ok", route, act, result={"value": value},
                                                reply=call_reply(tool, action, args, value)))

@@ -191,3 +191,19 @@ async def test_a_values_event_is_taken_only_for_the_sending_tools_own_points(rig
         engine.on_values("other", {"values": [{"point": "level", "value": 1.0, "ts": 1020.0}]})
     assert [cache.get(p).ts for p in ("level", "speed")] == [1010.0, 1010.0]  # type: ignore[union-attr]
     assert cache.get("level").value == 70.0  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(("action", "status", "code", "reply"), [
+    # a raw write its tool calls unconfirmed may be done (atk25s: "Could not do that")
+    ("raw_poke", "error", "NOT_CONFIRMED", "Not sure it was done: configured to fail; the "
+                                           "write may or may not have taken effect."),
+    # an action with no effect on a device failed, plainly
+    ("echo", "error", "NOT_CONFIRMED", "Could not do that: configured to fail; it may or may "
+                                       "not have taken effect"),
+])
+async def test_a_raw_write_its_tool_calls_unconfirmed_is_not_sure(
+        rig: Rig, action: str, status: str, code: str, reply: str) -> None:
+    answer = await rig.engine.call(rig.ctx("engineer"), DEVICE, action,
+                                   {"fail": "NOT_CONFIRMED"})
+    assert (answer.status, answer.error and answer.error["code"]) == (status, code), answer
+    assert answer.reply == reply

@@ -38,9 +38,12 @@ BAD_WRITES: dict[str, Any] = {
     "w_text_ts": {"point": "w_text_ts", "value": 40, "ts": "now", "confirmed": True},
     "w_other": {"point": "elsewhere", "value": 40, "ts": NOW, "confirmed": True},
     "w_bad_value": {"point": "w_bad_value", "value": "lots", "ts": NOW, "confirmed": True},
+    # a float's largest, "confirmed": no measurement, as a read's answer (atk25s)
+    "w_huge": {"point": "w_huge", "value": 1e308, "ts": NOW, "confirmed": True},
 }
 for pid, answer in BAD_WRITES.items():
-    POINTS[pid] = {"name": f"Rig {pid[2:].replace('_', ' ')} setpoint", "type": "int",
+    POINTS[pid] = {"name": f"Rig {pid[2:].replace('_', ' ')} setpoint",
+                   "type": "float" if pid == "w_huge" else "int",
                    "writable": True, "min": 0, "max": 100,
                    "params": {"value": 10, "write_answer": answer}}
 POINTS["w_far_ts"] = {"name": "Rig far ts setpoint", "type": "int", "writable": True, "min": 0,

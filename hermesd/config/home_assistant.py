@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from hermesd.config.model import DeviceInfo, HaEntity, ValueKind
-from hermesd.config.reader import Section
+from hermesd.config.reader import Section, shown_as_written
 from hermesd.mqtt.ha_support import (
     BINARY_SENSOR_CLASSES,
     DEVICE_CLASS_STATE_CLASSES,
@@ -42,6 +42,7 @@ MAX_TEXT = 100
 def read_device_info(s: Section) -> DeviceInfo:
     """`name`, `manufacturer`, `model`, `configuration_url` of any device."""
     texts = {key: s.text(key, None) for key in ("name", "manufacturer", "model")}
+    shown_as_written(s, **texts)
     for key, value in texts.items():
         if value is not None and len(value) > MAX_TEXT:
             s.problem(key, f"is {len(value)} characters; at most {MAX_TEXT}")

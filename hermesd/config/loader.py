@@ -38,7 +38,7 @@ from hermesd.config.model import (
 )
 from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.profiles import Profile
-from hermesd.config.reader import Problems, Section, describe
+from hermesd.config.reader import Problems, Section, describe, shown_as_written
 from hermesd.config.value_maps import read_map
 from hermesd.core.errors import ConfigError
 
@@ -47,6 +47,7 @@ TOPIC_LEVEL = re.compile(r"[^/#+\x00]+(?:/[^/#+\x00]+)*")
 #: an MQTT topic filter: `+` only as a whole level, `#` only as the whole last level
 TOPIC_FILTER = re.compile(r"(?:[^/#+\x00]*|\+)(?:/(?:[^/#+\x00]*|\+))*(?:/#)?|#")
 MAX_TOPIC_BYTES = 256  # as the mqtt tool bounds a response topic
+MAX_SOCKET_PATH = 107  # bytes of an AF_UNIX path (sun_path holds 108 with its NUL)
 #: keys of `driver: mqtt` devices and points that name a topic of the device
 DEVICE_TOPIC_KEYS = ("availability_topic", "state_topic", "command_topic")
 LANGUAGE = re.compile(r"auto|[a-z]{2,3}")
@@ -144,6 +145,15 @@ def validate(data: Any, source: Path) -> Config:
         problems.add("mqtt.command_role", _unknown_role(mqtt.command_role, roles))
     if top.has("voice") and voice.role not in roles:
         problems.add("voice.role", _unknown_role(voice.role, roles))
+    for dev in devices.values():
+        # each exec device's tool listens on <runtime_dir>/<device>.sock: a path past what a
+        # Unix socket takes, and the tool never starts, restarted every 30 s (atk25s)
+        sock = paths.runtime_dir / f"{dev.id}.sock"
+        if dev.driver == "exec" and len(str(sock).encode()) > MAX_SOCKET_PATH:
+            problems.add(f"devices.{dev.id}", f"the tool's socket {sock} is "
+                                              f"{len(str(sock).encode())} bytes, more than a "
+                                              f"Unix socket path takes ({MAX_SOCKET_PATH}): "
+                                              "give the device a shorter id")
     for name, worker in (("llm", "hermesd's LLM worker"), ("whisper", "the voice tool"),
                          ("control", "hermesd's control socket (control.sock)")):
         # hermesd's own workers run as tools of these names, and `call` refuses them: an exec
@@ -192,6 +202,7 @@ def _node(s: Section) -> Node:
     node_id = s.text("id", "hermesd", required=True, pattern=IDENT,
                      what="an id of letters, digits, _ and -")
     name = s.text("name", node_id)
+    shown_as_written(s, name=name)
     s.finish()
     return Node(id=node_id, name=name)
 
@@ -375,7 +386,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                                  "(a sentence that says what the point is)")
     names = _names(s)
     unit = s.text("unit", None)
-    _shown_as_written(s, name=name, aliases=aliases, description=description, unit=unit,
+    shown_as_written(s, name=name, aliases=aliases, description=description, unit=unit,
                       **{f"names.{lang}": text for lang, text in names.items()})
     max_age = s.duration("max_age", None, min=0.05)
     writable = s.flag("writable", False)
@@ -386,6 +397,9 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     step = s.number("step", None, min=1e-9, positive=True)
     deadband = read_deadband(s)
     value_map = read_map(s, keys.kind, keys.lo, keys.hi, NAME_LANGUAGE)
+    shown_as_written(s, choices=choices, **{
+        f"map.{e.raw}.{key}": text for e in value_map
+        for key, text in (("name", e.name), *((f"names.{k}", v) for k, v in e.names.items()))})
     kind = keys.kind
     if value_map:
         # the point is its names now: policy, router, replies and HA see text with choices
@@ -431,20 +445,6 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
                  step=None if value_map else step or keys.step,
                  step_origin=keys.step_origin, params=MappingProxyType(keys.params),
                  value_map=value_map, ha=ha, alarms=alarms)
-
-
-def _shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
-    """A point's words reach replies, Home Assistant's entity names, log lines and the model's
-    prompt: a control or format character in them (ESC, a newline, a bidi override) would act
-    on a terminal or a display, or hide what the text says. Refused, naming it."""
-    for key, value in texts.items():
-        for i, text in enumerate((value,) if isinstance(value, str) else value or ()):
-            odd = next((ch for ch in text if not ch.isprintable() and ch != " "), None)
-            if odd is not None:
-                at = key if isinstance(value, str) else f"{key}[{i}]"
-                s.problem(at, f"holds U+{ord(odd):04X}, a control, format or separator "
-                              "character (only a plain space is allowed): a point's words are "
-                              "shown as written")
 
 
 def _names(s: Section) -> dict[str, str]:
@@ -794,6 +794,7 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
             value = None
         if action == "respond" and reply is None:
             s.problem("reply", "a respond intent needs a reply")
+        shown_as_written(s, phrases=phrases, reply=reply)
         if action == "write" and value is not None and point in points:
             _intent_value(s, points[point], value)
         s.finish()

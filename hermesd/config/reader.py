@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import math
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -239,3 +240,27 @@ class Section:
                 continue
             items.append((name, value))
         return items
+
+
+def shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
+    """Words people read (a point's names, unit and choices; a node's, a device's and an
+    intent's words) reach replies, Home Assistant's entity names, log lines and the model's
+    prompt: a control or format character in them (ESC, a newline, a bidi override) would act
+    on a terminal or a display, or hide what the text says. Refused, naming it."""
+    for key, value in texts.items():
+        for i, text in enumerate((value,) if isinstance(value, str) else value or ()):
+            odd = next((ch for ch in text if unicodedata.category(ch) in _UNSHOWN
+                        and ch not in _JOINERS), None)
+            if odd is not None:
+                at = key if isinstance(value, str) else f"{key}[{i}]"
+                s.problem(at, f"holds U+{ord(odd):04X}, a control, format or line-breaking "
+                              "character: words people read are shown as written")
+
+
+#: characters that act on a terminal or a display, or hide what a text says, rather than show:
+#: controls (ESC, newline), format characters (bidi overrides, zero-width spaces), line and
+#: paragraph separators, lone surrogates. Spaces of every width are shown (a spreadsheet's
+#: no-break space, the Chinese full-width space)
+_UNSHOWN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
+#: format characters that writing needs (Persian and Indic joiners, emoji sequences)
+_JOINERS = frozenset("\u200c\u200d")

@@ -43,3 +43,19 @@ def test_an_exec_device_may_not_take_the_name_of_hermesds_own_workers(
         validate(data, tmp_path / "hermesd.yaml")
     assert (f"devices.{name}", f"the name {name} is taken by {worker}; rename this device") in \
         caught.value.problems
+
+
+def test_an_exec_device_whose_socket_path_is_too_long_is_refused(tmp_path: Path) -> None:
+    """Its tool listens on <runtime_dir>/<id>.sock: past 107 bytes it never started, and was
+    restarted every 30 s for good (review atk25s)."""
+    name = "d" * 100
+    data = {"node": {"id": "n"}, "paths": {"runtime_dir": "/run/hermesd"},
+            "devices": {name: {"driver": "exec", "command": ["true"],
+                               "points": {"p": {"type": "float"}}},
+                        "oven": {"driver": "exec", "command": ["true"],
+                                 "points": {"q": {"type": "float"}}}}}
+    with pytest.raises(ConfigError) as caught:
+        validate(data, tmp_path / "hermesd.yaml")
+    assert caught.value.problems == [(
+        f"devices.{name}", f"the tool's socket /run/hermesd/{name}.sock is 118 bytes, more than "
+        "a Unix socket path takes (107): give the device a shorter id")]

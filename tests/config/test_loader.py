@@ -422,5 +422,47 @@ def test_a_points_words_hold_no_control_character(tmp_path: Path, key: str, writ
     (line,) = problems(tmp_path, text)
     at = {"aliases": "aliases[1]", "names": "names.zh"}.get(key, key)
     assert line == (f"config error: devices.d.points.p.{at}: holds {char}, a control, format or "
-                    "separator character (only a plain space is allowed): a point's words are "
-                    "shown as written"), line
+                    "line-breaking character: words people read are shown as written"), line
+
+
+@pytest.mark.parametrize(("key", "written", "at"), [
+    ("map", '{0: "off", 1: "au\\u202eto"}', "map.1.name"),
+    ("map", '{0: "off", 1: {name: auto, names: {zh: "自\\u200b动"}}}', "map.1.names.zh"),
+    ("choices", '["fast", "sl\\eow"]', "choices[1]"),
+])
+def test_a_points_choices_hold_no_control_character(tmp_path: Path, key: str, written: str,
+                                                    at: str) -> None:
+    """Choices are read and answered as the names are (atk25s)."""
+    kind = "string, writable: true" if key == "choices" else "int"
+    text = ("node: {id: a}\ndevices: {d: {driver: exec, command: [x], points: {p: {type: "
+            f"{kind}, {key}: {written}}}}}}}}}\n")
+    lines = problems(tmp_path, text)
+    assert any(line.startswith(f"config error: devices.d.points.p.{at}: holds U+") for line in
+               lines), lines
+
+
+def test_node_device_and_intent_words_hold_no_control_character(tmp_path: Path) -> None:
+    text = ('node: {id: a, name: "Gate\\e]0;owned\\a"}\n'
+            'devices: {d: {driver: exec, command: [x], name: "PLC\\r1", points: {p: {type: int}}}}'
+            '\nintents: {hi: {phrases: ["hi\\x1b"], action: respond, reply: "ok\\u2028"}}\n')
+    lines = problems(tmp_path, text)
+    for at in ("node.name", "devices.d.name", "intents.hi.phrases[0]", "intents.hi.reply"):
+        assert any(line.startswith(f"config error: {at}: holds U+") for line in lines), \
+            (at, lines)
+
+
+@pytest.mark.parametrize("name", [
+    "Pump\u00a01",  # a spreadsheet's no-break space
+    "Pompe\u202f1",  # French narrow no-break space
+    "1号\u3000给水泵",  # the Chinese full-width space
+    "\u067e\u0645\u067e\u200c\u0647\u0627",  # Persian, with its zero-width non-joiner
+    "\u0915\u094d\u200d\u0937",  # Devanagari with a zero-width joiner
+    "Pump \U0001f468\u200d\U0001f527",  # an emoji sequence
+])
+def test_the_spaces_and_joiners_writing_needs_are_words(tmp_path: Path, name: str) -> None:
+    """(atk25s: all of these had been refused.)"""
+    path = tmp_path / "c.yaml"
+    path.write_text(yaml.safe_dump({"node": {"id": "a"}, "devices": {"d": {
+        "driver": "exec", "command": ["x"], "points": {"p": {"type": "int", "name": name}}}}},
+        allow_unicode=True), encoding="utf-8")
+    assert load_config(path).points["p"].name == name

@@ -93,6 +93,7 @@ def test_one_link_carries_one_kind_of_frame(tmp_path: Path) -> None:
         "(10.0.0.5:502): one link carries one kind of frame",
         "config error: devices.d.transport: ascii differs from rtu of c on the same link "
         "(serial port /dev/ttyS1): one link carries one kind of frame"]
-    # TCP and UDP on the same host and port are two links
+    # TCP and UDP on the same host and port are two links, each of its own frames; but one
+    # unit under both is one device (a PLC serves both on one port: review atk24s)
     _devices({"a": {**gw, "unit": 1, "points": _pts(1)},
-              "b": {**gw, "transport": "udp", "unit": 1, "points": _pts(2)}}, tmp_path)
+              "b": {**gw, "transport": "udp", "unit": 2, "points": _pts(2)}}, tmp_path)

@@ -152,6 +152,9 @@ class FakeTool(Tool):
         return dict(self.write_attempts)
 
     async def echo(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
+        if "fail" in args:  # answered with this error code, after the call arrived
+            raise ToolError(ErrorCode(args["fail"]), "configured to fail; it may or may not "
+                                                     "have taken effect")
         return {"args": args, "context": ctx}
 
     async def sleep(self, args: dict[str, Any], ctx: dict[str, Any]) -> Any:
