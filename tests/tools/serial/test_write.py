@@ -68,3 +68,31 @@ async def test_a_write_without_ack_or_query_is_sent_unconfirmed(start_sim: Start
         result = await t.write("oven_setpoint", 60)
         assert result["value"] == 60 and "confirmed" not in result
         await until(lambda: "SP=60.0" in sim.received("ctl1"), what="the command at the device")
+
+
+async def test_a_write_acknowledged_late_is_not_sure_not_failed(start_sim: StartSim,
+                                                                by_id: Path) -> None:
+    """The controller took the setpoint and acknowledged it after the timeout: it had been
+    answered TIMEOUT, "could not do that" (review atk25s)."""
+    sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        sim.slow("ctl1", 0.8)  # answers OK 0.3 s after the 0.5 s timeout
+        with pytest.raises(HermesError) as caught:
+            await t.write("oven_setpoint", 77)
+        assert caught.value.code == ErrorCode.NOT_CONFIRMED, caught.value.message
+        assert "may or may not have taken effect" in caught.value.message
+        sim.slow("ctl1", 0)
+        assert (await t.read("oven_setpoint"))["value"] == 77.0  # it had taken it
+
+
+async def test_a_write_taken_and_not_read_back_in_time_is_unconfirmed(start_sim: StartSim,
+                                                                       by_id: Path) -> None:
+    device = controller(by_id / "usb-ctl1")
+    del device["points"]["oven_setpoint"]["ack"]
+    sim, path = start_sim(plant({"ctl1": device}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        sim.slow("ctl1", "never")  # takes commands, answers no question
+        result = await t.write("oven_setpoint", 66)
+        assert (result["value"], result["confirmed"]) == (66, False), result

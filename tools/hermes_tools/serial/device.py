@@ -34,7 +34,14 @@ from typing import Any, Protocol
 from hermes_tools.serial.framing import Line, LineFramer
 from hermes_tools.serial.link import PortLost, PortSettings, SerialLink
 from hermes_tools.serial.points import BadAnswer, PointSpec
-from hermesd.core.errors import DeviceOffline, HermesError, Timeout, UnknownPoint
+from hermesd.core.errors import (
+    DeviceOffline,
+    ErrorCode,
+    HermesError,
+    Timeout,
+    ToolError,
+    UnknownPoint,
+)
 
 log = logging.getLogger(__name__)
 
@@ -487,14 +494,24 @@ class SerialDevice:
     async def write(self, pid: str, value: Any) -> dict[str, Any]:
         point = self.point(pid)
         payload = point.render(value)  # refuses a bad value before anything is sent
-        if point.ack is not None:
-            await self.ask(payload, point.ack, point.id)
-        else:
-            await self.send(payload)
+        try:
+            if point.ack is not None:
+                await self.ask(payload, point.ack, point.id)
+            else:
+                await self.send(payload)
+        except Timeout as exc:
+            # begun on the line, and not acknowledged in time: the instrument may have taken
+            # it (atk25s: one that had was answered "could not do that")
+            raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}; it may or may not have "
+                                                     "taken effect") from None
         log.info("%s: sent %s", point.id, show(payload))
+        sent = time.time()
         if point.query is None:
-            return {"point": pid, "value": value, "ts": time.time()}
-        latest = await self.query(point)
+            return {"point": pid, "value": value, "ts": sent}
+        try:
+            latest = await self.query(point)
+        except Timeout:  # taken, and not read back in time: not shown yet
+            return {"point": pid, "value": value, "ts": sent, "confirmed": False}
         return {"point": pid, "value": latest.value, "ts": latest.ts,
                 "confirmed": point.same(value, latest.value)}
 
