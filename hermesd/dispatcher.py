@@ -24,6 +24,7 @@ from hermesd.core.errors import (
     HermesError,
     Timeout,
     ToolError,
+    ToolUnavailable,
     UnknownPoint,
 )
 from hermesd.core.registers import MAX_MAGNITUDE
@@ -173,6 +174,13 @@ class Dispatcher:
             # the write was sent, and what the tool did with it cannot be read from its answer
             raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}; whether {point.id} was "
                                                      "set is not known") from None
+        except ToolUnavailable as exc:
+            if not exc.sent:
+                raise
+            # it reached the tool, whose connection then broke: it may have been done
+            raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}, after the write reached "
+                                                     f"it; whether {point.id} was set is not "
+                                                     "known") from None
         # an answer stamped with no time one can read is stamped with the time it came
         ts = float(ts) if ts is not None and EARLIEST_TS <= ts <= LATEST_TS else time.time()
         confirmed = result.get("confirmed")

@@ -37,6 +37,7 @@ from hermesd.core.errors import (
     HermesError,
     ProtocolError,
     Rejected,
+    ToolUnavailable,
     Unanswered,
     UnknownPoint,
 )
@@ -244,7 +245,8 @@ class Engine:
             # a raw write sent and not answered, answered with what cannot be read, or said
             # by its tool to be unconfirmed: it may be done, never "could not do that"
             if spec is not None and spec.effect == "write" and (
-                    isinstance(exc, Unanswered | Garbled) or exc.code == ErrorCode.NOT_CONFIRMED):
+                    isinstance(exc, Unanswered | Garbled) or exc.code == ErrorCode.NOT_CONFIRMED
+                    or (isinstance(exc, ToolUnavailable) and exc.sent)):
                 code = exc.code if isinstance(exc, Unanswered) else ErrorCode.NOT_CONFIRMED
                 why = exc.message.removesuffix("; it may or may not have taken effect")
                 unsure = f"{why}; the write may or may not have taken effect"

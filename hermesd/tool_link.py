@@ -385,6 +385,9 @@ class ToolLink:
             reply = await fut
         except TimeoutError:
             raise Unanswered(f"tool {self.tool} did not answer within {timeout:.3g} s") from None
+        except ToolUnavailable as exc:  # the connection broke (a bad frame, the tool died)
+            # after the call was written to it: the tool may have done it (atk25s)
+            raise ToolUnavailable(self.tool, exc.reason, sent=True) from None
         except (ConnectionError, OSError) as exc:
             raise ToolUnavailable(self.tool, str(exc)) from None
         finally:
@@ -393,7 +396,8 @@ class ToolLink:
         if isinstance(reply, Error):
             raise ToolError(ErrorCode(reply.code), reply.message, retryable=reply.retryable)
         if reply.__class__ is not Result:
-            raise self._wrong_answer(reply, f"call {msg_id}")
+            lost = self._wrong_answer(reply, f"call {msg_id}")
+            raise ToolUnavailable(self.tool, lost.reason, sent=True)
         try:
             check_out(reply.value)
         except fastjsonschema.JsonSchemaValueException as exc:

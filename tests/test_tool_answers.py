@@ -112,3 +112,17 @@ async def test_a_write_stamped_with_no_time_one_can_read_is_stamped_when_answere
     judged = rig.cache.judge("w_far_ts")
     assert judged is not None and judged.reading.value == 40
     assert before <= judged.reading.ts <= time.time()
+
+
+async def test_a_write_whose_tool_dies_after_taking_it_is_not_sure(tmp_path: Path) -> None:
+    """The connection broke after the write reached the tool (it died; or sent a bad frame):
+    it had been answered "could not do that", TOOL_UNAVAILABLE (review atk25s, #4)."""
+    points = {"sp": {"name": "Rig dying setpoint", "type": "int", "writable": True, "min": 0,
+                     "max": 100, "params": {"value": 10, "write_exits": True}}}
+    async with engine_with_fake_tool(tmp_path, points) as rig:
+        answer = await rig.engine.write(rig.ctx("operator"), "sp", 40)
+    assert answer.status == "error" and answer.error is not None, answer
+    assert answer.error["code"] == "NOT_CONFIRMED", answer.error
+    assert "after the write reached it" in answer.error["message"]
+    assert answer.reply.startswith("Not sure whether Rig dying setpoint was set to 40"), \
+        answer.reply

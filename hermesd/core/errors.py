@@ -81,10 +81,13 @@ class DeviceOffline(HermesError):
 class ToolUnavailable(HermesError):
     code = ErrorCode.TOOL_UNAVAILABLE
 
-    def __init__(self, tool: str, reason: str = "not running") -> None:
+    def __init__(self, tool: str, reason: str = "not running", *, sent: bool = False) -> None:
         super().__init__(f"tool {tool} is unavailable: {reason}")
         self.tool = tool
         self.reason = reason
+        #: the call had reached the tool when its connection broke: what it asked for may
+        #: have been done
+        self.sent = sent
 
 
 class Timeout(HermesError):

@@ -4,11 +4,12 @@ Each point's `params` shape its behaviour: `value` (initial), `delay` (seconds a
 takes), `error` (a documented code every read answers), `busy_times` (reads that answer BUSY
 first), `answers_as` (another point: a read answers with that one's reading), `answer` (what
 a read answers, whatever its shape), `write_answer` (the same of a write, which still takes its
-value), `write_fails` ({"code", "retryable"}: a write taken, then answered with that
-error). With `--loose` the tool declares its read and write answers as any JSON at all. The
-device's
-`poll_interval` makes it push `values` events. Extra actions let tests drive it: `echo`,
-`sleep`, `crash`, `bad_result`, `set_offline`, `print` (lines on its stdout pipe).
+value), `write_fails` ({"code", "retryable"}: a write taken, then answered with that error),
+`write_exits` (a write taken, then the tool exits unanswering). With `--loose` the tool
+declares its read and write answers as any JSON at all. The device's `poll_interval` makes it
+push `values` events. Extra actions let tests drive it: `echo`, `sleep`, `crash`,
+`bad_result`, `set_offline`, `print` (lines on its stdout pipe), `attempts` (the writes that
+reached it).
 """
 
 from __future__ import annotations
@@ -135,6 +136,10 @@ class FakeTool(Tool):
         point = self._point(args["point"])
         self.write_attempts[args["point"]] = self.write_attempts.get(args["point"], 0) + 1
         await asyncio.sleep(float(point.get("delay", 0)))
+        if point.get("write_exits"):  # taken, then gone before answering (a crash)
+            self.store[args["point"]] = args["value"]
+            sys.stderr.flush()
+            os._exit(3)
         if "write_fails" in point:  # {"code": ..., "retryable": ...}: after taking it
             self.store[args["point"]] = args["value"]
             fails = point["write_fails"]
