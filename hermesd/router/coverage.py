@@ -196,15 +196,16 @@ def _a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
 def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     """A verb's word right after an article, that is a word of a point's name said as that
     name says it: with the word after it there ("the drop hammer", "the lower gate"), or
-    alone before where the value is said ("put the lock in manual"). "The run speed" of a
+    alone before where the value is said ("put the lock in manual"); never said last. "The run speed" of a
     "Mixer 1 speed" and "the release pressure" of a "Safety valve set pressure" keep their
     verb (atk25r)."""
     if i == 0 or t.zh or t.raw not in WRITE_VERBS or toks[i - 1].raw not in _ARTICLES or \
             t.text not in profiles.name_words:
         return False
-    after = toks[i + 1] if i + 1 < len(toks) else None
-    return after is None or after.raw in CHOICE_MARKS or \
-        (t.text, after.text) in profiles.name_bigrams
+    if i + 1 == len(toks):
+        return False  # "is there a boat in the lock": a place, said last (atk26r, batch 21)
+    after = toks[i + 1]
+    return after.raw in CHOICE_MARKS or (t.text, after.text) in profiles.name_bigrams
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

@@ -1226,18 +1226,21 @@ class RuleRouter:
         tied = [(s, p) for s, p in scored if top - s < MIN_MARGIN]
         if len(tied) < 2:
             return scored
-        # the choice said as the value, after "to", "in", "at", "on" (where): never one an
-        # on/off, start or stop word names ("turn off the standby generator" stops it; it
-        # does not put its mode at `off`), nor one named in meaning only (atk25r)
+        # the choice said as the value, word for word, after "to", "in", "at", "on" (where);
+        # never in a command that switches ("turn off the standby generator" stops it, and
+        # does not put its mode at `off`; "turn off the pump in the wash bay" is no `washing`),
+        # nor a choice named in meaning or in part only (atk25r, atk26r)
+        if any(t.raw in _SWITCHING and not (t.raw == "on" and preposition_on(a.toks, i))
+               for i, t in enumerate(a.toks)):
+            return scored
         mark = next((i for i, t in enumerate(a.toks) if t.raw in CHOICE_MARKS
                      and (t.raw != "on" or preposition_on(a.toks, i))), None)
         if mark is None:
             return scored
-        said = a.toks[mark + 1:]
-        if not said or any(t.raw in _SWITCHING for t in said):
-            return scored
+        said = [t.text for t in content(a.toks[mark + 1:])]
         fits = [p for _, p in tied if (point := self.points[p]).writable and point.choices
-                and len(named_choices(point, said, valued=True)) == 1]
+                and len({choice for choice, spelled in spellings(point)
+                         if [t.text for t in content(tokens(spelled))] == said}) == 1]
         if len(fits) != 1:
             return scored
         return [(top + 2 * MIN_MARGIN, fits[0]), *((s, p) for s, p in scored if p != fits[0])]

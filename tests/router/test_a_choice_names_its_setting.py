@@ -22,6 +22,9 @@ FORGE = Router(exec_plant("forge", {
     "mx_mode": {"name": "Mixer 1 mode", "type": "int", "writable": True,
                 "map": {0: "off", 1: "run", 2: "jog"}},
     "mx_run": {"name": "Mixer 1", "type": "bool", "writable": True},
+    "wb_run": {"name": "Rinse bay pump run", "type": "bool", "writable": True},
+    "wb_mode": {"name": "Rinse bay pump mode", "type": "int", "writable": True,
+                "map": {0: "rinsing", 1: "drying", 2: "off"}},
     "mx_speed": {"name": "Mixer 1 speed", "unit": "rpm", "writable": True, "min": 0,
                  "max": 120},
 }))
@@ -53,10 +56,15 @@ async def test_no_choice_or_no_thing_writes_nothing(text: str) -> None:
     # (atk25r: "turn off the standby generator" had put its mode at `off`, out of auto)
     "turn off the kiln", "kiln off", "stop the kiln", "start the kiln", "kiln start",
     "turn off mixer 1", "stop mixer 1", "start mixer 1", "run mixer 1", "mixer 1 off",
+    # a place said after the thing, whose word a choice holds (atk26r: "turn off the pump in
+    # the wash bay" had set `washing`)
+    "turn off mixer 1 at the jog station", "switch on the kiln in the auto shop",
+    "turn off the kiln on manual line 2", "turn off the pump in the rinse bay",
+    "turn on the pump in the rinse bay", "switch off the pump at the rinse bay",
 ])
 async def test_switching_a_thing_sets_no_choice_of_its_mode(text: str) -> None:
     action = await routed_without_model(FORGE, text)
-    assert action.args.get("point") not in ("kiln_mode", "mx_mode"), action
+    assert action.args.get("point") not in ("kiln_mode", "mx_mode", "wb_mode"), action
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
