@@ -205,7 +205,14 @@ class DaemonRunner:
                  "--log-level", "debug"],
                 stdout=log, stderr=subprocess.STDOUT, env=full_env)
         from hermesd.config import load_config
-        loaded = load_config(config_path)
+        try:
+            loaded = load_config(config_path)
+        except BaseException:  # a config the test made wrong: nothing of this start is left
+            # behind (a daemon never waited for had outlived its test, and failed a later one)
+            proc.kill()
+            proc.wait(timeout=10)
+            notify.close()
+            raise
         daemon = RunningDaemon(proc, notify, loaded.paths.runtime_dir / "control.sock",
                                config_path, log_path, loaded.paths.state_dir)
         self.daemons.append(daemon)
