@@ -262,44 +262,56 @@ asyncio.run(main())
     assert resource.getrlimit(resource.RLIMIT_FSIZE)[0] == resource.RLIM_INFINITY  # ours untouched
 
 
-def test_a_write_outcome_a_full_disk_refused_is_written_once_there_is_room(
-        tmp_path: Path) -> None:
-    """A write's intent reached the trail, the PLC took the write, and its outcome met a full
-    disk: the batch was dropped, and the trail held an intent with no outcome (review atk20s,
-    #4). The outcome is held and written when the disk has room again, before what follows."""
+def _with_an_outcome_on_a_full_disk(tmp_path: Path, then: str) -> Any:
+    """Run, in a process of its own: a write's intent reaches the trail, then the disk is full
+    (RLIMIT_FSIZE stands in for it) when its outcome comes; then the lines `then` (at the
+    indent of `main`), with the log in `log` and its writer in `task`."""
     import signal
     import subprocess
     import sys
+    import textwrap
 
-    path = tmp_path / "audit.jsonl"
     script = f"""
-import asyncio, resource
+import asyncio, logging, resource
 from pathlib import Path
 from hermesd.audit import AuditLog, AuditUnavailable
+logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
 async def main():
-    log = AuditLog(Path({str(path)!r}), flush_delay=0.01)
+    log = AuditLog(Path({str(tmp_path / "audit.jsonl")!r}), flush_delay=0.01)
     log.open()
     task = asyncio.create_task(log.run())
     await log.append_durable({{"trace_id": "w1", "phase": "intent"}})
     full = max(p.stat().st_size for p in Path({str(tmp_path)!r}).iterdir())
     resource.setrlimit(resource.RLIMIT_FSIZE, (full + 64, resource.RLIM_INFINITY))
-    log.append({{"trace_id": "w1", "phase": "done", "pad": "x" * 4096}})
+    log.append({{"trace_id": "w1", "phase": "done", "status": "ok", "pad": "x" * 4096}})
     while log.failing is None:  # the outcome's batch met the "full disk"
         await asyncio.sleep(0.01)
-    try:
-        await log.append_durable({{"trace_id": "w2", "phase": "intent"}})
-    except AuditUnavailable:
-        print("w2 refused while full")
-    resource.setrlimit(resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
-    await log.append_durable({{"trace_id": "w3", "phase": "intent"}})
+{textwrap.indent(textwrap.dedent(then), "    ")}
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
     log.close()
 asyncio.run(main())
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60, check=False,
                           preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+
+
+def test_a_write_outcome_a_full_disk_refused_is_written_once_there_is_room(
+        tmp_path: Path) -> None:
+    """A write's intent reached the trail, the PLC took the write, and its outcome met a full
+    disk: the batch was dropped, and the trail held an intent with no outcome (review atk20s,
+    #4). The outcome is held and written when the disk has room again, before what follows."""
+    path = tmp_path / "audit.jsonl"
+    done = _with_an_outcome_on_a_full_disk(tmp_path, """
+        try:
+            await log.append_durable({"trace_id": "w2", "phase": "intent"})
+        except AuditUnavailable:
+            print("w2 refused while full")
+        resource.setrlimit(resource.RLIMIT_FSIZE,
+                           (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
+        await log.append_durable({"trace_id": "w3", "phase": "intent"})
+        """)
     assert done.returncode == 0, done.stderr
     assert "w2 refused while full" in done.stdout
     trail = [(r["trace_id"], r["phase"]) for r in _trail(tmp_path)
@@ -314,34 +326,7 @@ def test_write_outcomes_held_when_hermesd_stops_are_logged_not_lost(tmp_path: Pa
     """hermesd stops (systemctl stop, a restart) while the disk is still full: the outcomes
     it held had been dropped without a word (review atk24s, #5). They are logged, each as its
     record, where the journal keeps them."""
-    import signal
-    import subprocess
-    import sys
-
-    path = tmp_path / "audit.jsonl"
-    script = f"""
-import asyncio, logging, resource
-from pathlib import Path
-from hermesd.audit import AuditLog
-logging.basicConfig(level=logging.INFO, format="%(levelname)s %(message)s")
-async def main():
-    log = AuditLog(Path({str(path)!r}), flush_delay=0.01)
-    log.open()
-    task = asyncio.create_task(log.run())
-    await log.append_durable({{"trace_id": "w1", "phase": "intent"}})
-    full = max(p.stat().st_size for p in Path({str(tmp_path)!r}).iterdir())
-    resource.setrlimit(resource.RLIMIT_FSIZE, (full + 64, resource.RLIM_INFINITY))
-    log.append({{"trace_id": "w1", "phase": "done", "status": "ok", "pad": "x" * 4096}})
-    while log.failing is None:  # the outcome's batch met the "full disk"
-        await asyncio.sleep(0.01)
-    task.cancel()  # stopping, still full
-    await asyncio.gather(task, return_exceptions=True)
-    log.close()
-asyncio.run(main())
-"""
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
-                          timeout=60, check=False,
-                          preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+    done = _with_an_outcome_on_a_full_disk(tmp_path, "pass  # stopping, still full")
     assert done.returncode == 0, done.stderr
     assert "1 write outcome(s) it holds are logged here instead" in done.stderr, done.stderr
     logged = [line for line in done.stderr.splitlines()
