@@ -53,6 +53,7 @@ from hermesd.replies import (
     read_many_reply,
     read_reply,
     respond_reply,
+    unsure_reason,
     unsure_write_reply,
     write_reply,
 )
@@ -248,8 +249,7 @@ class Engine:
                     isinstance(exc, Unanswered | Garbled) or exc.code == ErrorCode.NOT_CONFIRMED
                     or (isinstance(exc, ToolUnavailable) and exc.sent)):
                 code = exc.code if isinstance(exc, Unanswered) else ErrorCode.NOT_CONFIRMED
-                why = exc.message.removesuffix("; it may or may not have taken effect")
-                unsure = f"{why}; the write may or may not have taken effect"
+                unsure = unsure_reason(exc.message)
                 return self._finish(ctx, timer, failure(code, unsure, route=route, action=act,
                                                         reply=f"Not sure it was done: {unsure}."))
             return self._finish(ctx, timer, self._failed(ctx, route, act, exc, False))
@@ -425,7 +425,7 @@ class Engine:
         except Unanswered as exc:
             # the tool was sent the write and did not answer: it may have done it (begun in
             # time, ended late); never "could not do that" for a write that may be done
-            unsure = f"{exc.message}; the write may or may not have taken effect"
+            unsure = unsure_reason(exc.message)
             return failure(exc.code, unsure, route=route, action=action,
                            reply=unsure_write_reply(point, value, exc.message, zh))
         except HermesError as exc:

@@ -129,11 +129,19 @@ def write_reply(point: Point, value: Any, confirmed: bool | None, zh: bool = Fal
     return f"{_name(point, zh)} set to {shown}."
 
 
+#: what a tool's own reason may end with already (the Modbus tool's): said once, not twice
+_TOOL_UNSURE = "; it may or may not have taken effect"
+
+
+def unsure_reason(why: str) -> str:
+    """The error message of a write that may or may not have been done, from its reason."""
+    return f"{why.removesuffix(_TOOL_UNSURE)}; the write may or may not have taken effect"
+
+
 def unsure_write_reply(point: Point, value: Any, why: str, zh: bool = False) -> str:
     """A write sent to its tool that got no answer in time: it may or may not have been done."""
     shown = _shown(point, value, zh, exact=True)
-    # (a tool's own reason may say it already: said once)
-    why = why.removesuffix("; it may or may not have taken effect")
+    why = why.removesuffix(_TOOL_UNSURE)
     if zh:
         return (f"不确定是否已将{_name(point, zh)}设为{shown}：{why}；该写入可能已生效，也可能未生效。"
                 f"请读取{_name(point, zh)}确认。")
