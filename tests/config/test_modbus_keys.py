@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 import stat
 from pathlib import Path
 from typing import Any
@@ -111,11 +112,15 @@ def test_an_address_of_this_machines_own_interfaces_is_this_machine(tmp_path: Pa
     not only on loopback (atk25s)."""
     tcp = {"driver": "modbus", "port": 5020, "points": {}}
     own = sorted(a for a in modbus_keys._own_addresses() if not a.startswith(("127.", "::1")))
-    for address in own:
-        host = f"[{address}]" if ":" in address else address
+    # (an IPv6 address with its zone, as a link-local one is written: fe80::1%eth0 (atk27))
+    hosts = [f"[{a}]" if ":" in a else a for a in own] + \
+        [f"[{a}%{name}]" for a in own if a.startswith("fe80:")
+         for _, name in socket.if_nameindex()[:2]]
+    for host in hosts:
         lines = _problems({"a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": host}},
                           tmp_path)
-        assert len(lines) == 1 and "unit 1 on the same link is already a" in lines[0], lines
+        assert len(lines) == 1 and "unit 1 on the same link is already a" in lines[0], \
+            (host, lines)
     assert "127.0.0.1" in modbus_keys._own_addresses()
 
 

@@ -295,6 +295,9 @@ def _read_hosts(path: str, _mtime: int, _size: int
 
 
 def _place(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> str:
+    if isinstance(ip, ipaddress.IPv6Address) and ip.scope_id is not None:
+        # fe80::1%eth0: the address, whichever way its zone is written (atk27)
+        ip = ipaddress.IPv6Address(str(ip).split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
     if ip.is_loopback or ip.is_unspecified or str(ip) in _own_addresses():
