@@ -21,6 +21,7 @@ know is named only in words.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text
@@ -59,8 +60,15 @@ def named_choices(point: Point, said: Sequence[Token], text: str = "", *,
         for j in (k - 2, k - 1, k + 1, k + 2) if 0 <= j < len(places))}
     if mark == len(said) and any(t.text in _STARTING | ON_WORDS for t in said):
         together = set(naming)  # "start the standby gen set": no value said, only a start
+    # two words of a name said after the mark as the name has them are a place, not a value:
+    # "run the pump in the wash bay" is no `washing` of the "Wash bay pump mode" (atk26r)
+    pairs = _name_pairs(point)
+    placed = {i for i in naming if i > mark and any(
+        (j in naming and (said[min(i, j)].text, said[max(i, j)].text) in pairs)
+        for j in (i - 1, i + 1))}
     heard = {w for i, t in enumerate(said)
-             if i not in naming or (not in_full and (i > mark or i not in together))
+             if i not in naming or (not in_full and i not in placed
+                                    and (i > mark or i not in together))
              for w in (t.text, _word(t))}
     named: list[tuple[str, frozenset[str], tuple[str, ...]]] = []
     for choice, spelled in spellings(point):
@@ -133,8 +141,7 @@ def verb_forms(word: str) -> set[str]:
 def _named_in_meaning(point: Point, text: str) -> set[str]:
     """The choices whose every word is a lexicon form of a concept `text` names, leaving out
     the concepts that name the point."""
-    names = [n for n in (point.name, point.id.replace("_", " "), *point.aliases,
-                         *point.names.values()) if n]
+    names = _names(point)
     # (of each word too: "standby" of the "Standby generator mode", which the lexicon reads
     # whole as a generator, is no choice of "turn on the standby diesel generator")
     own = {m.concept.id for text in (*names, *(w for n in names for w in n.split()))
@@ -158,11 +165,24 @@ def _named_in_meaning(point: Point, text: str) -> set[str]:
     return out
 
 
+def _names(point: Point) -> list[str]:
+    return [n for n in (point.name, point.id.replace("_", " "), *point.aliases,
+                        *point.names.values()) if n]
+
+
+def _name_pairs(point: Point) -> set[tuple[str, str]]:
+    """The words its names say one right after the other ("wash bay" of "Wash bay pump")."""
+    pairs: set[tuple[str, str]] = set()
+    for name in _names(point):
+        words = [t.text for t in content(tokens(name))]
+        pairs.update(pairwise(words))
+    return pairs
+
+
 def _naming(point: Point, said: list[Token]) -> tuple[set[int], bool]:
     """The positions of the words that name the point, and whether a name is said in full
     (else every word of its names is taken as naming it, wherever it stands)."""
-    names = [n for n in (point.name, point.id.replace("_", " "), *point.aliases,
-                         *point.names.values()) if n]
+    names = _names(point)
     at: set[int] = set()
     for name in names:
         at |= said_at(tuple(t.text for t in tokens(name)), said, set())

@@ -431,7 +431,7 @@ def capitals(text: str) -> frozenset[str]:
 
 
 #: verbs an "on" after them is the particle of ("switch on the fan", "turn on pump 1")
-_ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
+ON_VERBS = frozenset("turn switch put power bring come go kick fire".split())
 
 
 def preposition_on(toks: list[Token], i: int) -> bool:
@@ -445,11 +445,11 @@ def preposition_on(toks: list[Token], i: int) -> bool:
     state = next((x for x in rest if x.raw not in ("a", "an", "the")), None)
     before = toks[i - 1]
     if state is not None and state.raw in _ON_STATES and (
-            before.raw not in _ON_VERBS or before.raw == "put"):  # ("put on hold pump 2")
+            before.raw not in ON_VERBS or before.raw == "put"):  # ("put on hold pump 2")
         # "put conveyor 2 on hold": a state it is put in, never switched on (but "switch on
         # standby gen set" switches on the standby generator)
         return True
-    return bool(rest) and before.raw not in _ON_VERBS and not before.is_number \
+    return bool(rest) and before.raw not in ON_VERBS and not before.is_number \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 
 

@@ -30,6 +30,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 from typing import Any
 
 from hermesd.answer import Action, respond
@@ -41,8 +42,10 @@ from hermesd.router.coverage import Term, bridge_words, explained, lone_characte
 from hermesd.router.doubts import Doubt
 from hermesd.router.doubts import folded as _folded
 from hermesd.router.normalize import (
+    ON_VERBS,
     Token,
     case_matters,
+    content,
     preposition_on,
     question_mark,
     tokens,
@@ -246,6 +249,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _switched_and_set(toks, folded, point) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
+            or _on_a_choice(toks, point, value, profiles)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _opposite(toks, point)
@@ -356,6 +360,34 @@ def _choice_or_switch(toks: list[Token], point: Point, value: Any,
                 (words := {t.text for t in tokens(o.name) if not t.is_id}) and words <= said:
             return Doubt("which", (o.name,))
     return None
+
+
+def _on_a_choice(toks: list[Token], point: Point, value: Any,
+                 profiles: Profiles | None) -> Doubt | None:
+    """ "put heat pump 2 on cool": "on" then a choice of a mode is the mode, not "switched on"
+    (the heat pump had been switched on); a switch is not turned on by it."""
+    if profiles is None or point.kind != "bool" or value is not True:
+        return None
+    for i, t in enumerate(toks):
+        if t.raw != "on" or t.zh or i == 0 or (toks[i - 1].raw in ON_VERBS
+                                              and toks[i - 1].raw != "put"):
+            continue  # "turn on pump 2": the particle of the verb, whatever follows
+        rest = [x.raw for x in toks[i + 1:] if x.raw not in ("a", "an", "the")]
+        mine = _name_words(point)
+        for other in profiles.all:
+            o = other.point
+            if o is point or not o.writable or not o.choices or not _name_words(o) & mine:
+                continue  # (a mode of its own thing: not the "bin 3" a conveyor is sent to)
+            for _, spelled in spellings(o):
+                words = [x.raw for x in content(tokens(spelled))]  # ("cool", not "heat")
+                if words and rest[:len(words)] == words and not set(words) & _SWITCH_WORDS \
+                        and not set(words) <= mine:  # ("on bin 3" of the "Bin 3 fan": where)
+                    return Doubt("several", ("on", spelled))
+    return None
+
+
+def _name_words(point: Point) -> set[str]:
+    return {t.raw for t in content(tokens(point.name))}
 
 
 def _zero_of(toks: list[Token], folded: str) -> Doubt | None:
@@ -1504,6 +1536,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # it is the value: a map's names and nothing else ("to 1" names no mode)
             named = named_choices(point, toks, text)
             stopping = besides & (_OFF | _ENDING) - _choice_words(point) | {
+                f"{t.raw} down" for t, after in pairwise(toks)
+                if t.raw in _POWER and after.raw == "down"} | {
                 w for w in _ENDING_ZH if w in text
                 and not any(w in said for _, said in spellings(point))}  # 退出 of 投入/退出
             if not stated and named == {value} and stopping:
@@ -1559,6 +1593,8 @@ def _state_named(point: Point, words: set[str], heard: set[str], order: list[str
 #: no choice to set
 _ENDING = frozenset("pause suspend halt end finish exit leave quit abort cancel interrupt "
                     "skip".split())
+#: "power down the chiller on standby" ends it, whatever its mode (atk27)
+_POWER = frozenset(("power", "powered", "powering"))
 _ENDING_ZH = ("退出", "结束", "完毕", "解除", "取消", "停用", "禁用")
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
 #: what a command that opens with a point's action may say besides the point's own words
