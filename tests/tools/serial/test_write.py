@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,7 @@ async def test_a_refusal_by_the_device_is_its_error(start_sim: StartSim, by_id: 
             await t.write("oven_setpoint", 220)  # ours allows 250; the controller stops at 200
         assert caught.value.code == ErrorCode.DEVICE_ERROR
         assert "ctl1 answered 'ERR RANGE' to 'SP=220.0\\r\\n'" in caught.value.message
+        assert "oven_setpoint reads back 50.0: not set" in caught.value.message
         assert (await t.read("oven_setpoint"))["value"] == 50.0  # unchanged
 
 
@@ -96,3 +98,68 @@ async def test_a_write_taken_and_not_read_back_in_time_is_unconfirmed(start_sim:
         sim.slow("ctl1", "never")  # takes commands, answers no question
         result = await t.write("oven_setpoint", 66)
         assert (result["value"], result["confirmed"]) == (66, False), result
+
+
+async def test_a_write_taken_and_read_back_as_no_reading_is_unconfirmed(
+        start_sim: StartSim, by_id: Path) -> None:
+    """Acknowledged, then read back with a line the point's pattern does not take (the
+    controller writes a sign the pattern lacks): it was taken, never "could not do that"."""
+    device = controller(by_id / "usb-ctl1", pattern=r"^SP=(?P<value>\d+\.\d)$")
+    sim, path = start_sim(plant({"ctl1": device}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.tool.devices["ctl1"]._link, what="port open")
+        result = await t.write("oven_setpoint", 66)
+        assert (result["value"], result["confirmed"]) == (66, False), result
+        assert sim.received("ctl1")[-2:] == ["SP=66.0", "SP?"]
+
+
+async def test_a_port_lost_while_the_ack_is_awaited_is_not_sure(start_sim: StartSim,
+                                                                by_id: Path) -> None:
+    device = controller(by_id / "usb-ctl1")
+    device["timeout"] = "10s"  # the port is lost long before the acknowledgement is given up
+    sim, path = start_sim(plant({"ctl1": device}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        sim.slow("ctl1", "never")  # takes the command, says nothing
+        writing = asyncio.create_task(t.write("oven_setpoint", 88))
+        await until(lambda: "SP=88.0" in sim.received("ctl1"), what="the command at the device")
+        sim.drop("ctl1")
+        with pytest.raises(HermesError) as caught:
+            await writing
+        assert caught.value.code == ErrorCode.NOT_CONFIRMED, caught.value.message
+        assert "may or may not have taken effect" in caught.value.message
+        assert "ctl1" in caught.value.message
+
+
+async def test_a_write_to_a_port_already_lost_is_not_sent(start_sim: StartSim,
+                                                          by_id: Path) -> None:
+    sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        sim.drop("ctl1")
+        await until(lambda: t.online("ctl1") is False, what="the port seen lost")
+        with pytest.raises(HermesError) as caught:
+            await t.write("oven_setpoint", 88)
+        assert caught.value.code == ErrorCode.DEVICE_OFFLINE, caught.value.message
+
+
+@pytest.mark.parametrize("query", [True, False])
+async def test_a_write_answered_with_another_line_than_its_ack_is_not_sure(
+        start_sim: StartSim, by_id: Path, query: bool) -> None:
+    """The controller takes the setpoint and says OK, where this point waits for ACK: it
+    answered, and it may have taken it (it has): not sure, never "could not do that". A
+    refusal is told only by a read-back that shows another value (the test above, ERR
+    RANGE)."""
+    device = controller(by_id / "usb-ctl1", ack="^ACK$")
+    if not query:
+        del device["points"]["oven_setpoint"]["query"]
+    sim, path = start_sim(plant({"ctl1": device}), "--kind", "ctl1=controller")
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.tool.devices["ctl1"]._link, what="port open")
+        with pytest.raises(HermesError) as caught:
+            await t.write("oven_setpoint", 75.5)
+        assert caught.value.code == ErrorCode.NOT_CONFIRMED, caught.value.message
+        assert "ctl1 answered 'OK' to 'SP=75.5\\r\\n'" in caught.value.message
+        assert caught.value.message.endswith("it may or may not have taken effect")
+        if query:
+            assert "reads back 75.5" in caught.value.message

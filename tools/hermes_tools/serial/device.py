@@ -51,6 +51,11 @@ WATCH_PERIOD = 0.25  # how often an open port's path is checked (unplugged, reli
 NOT_ANSWERING = "not answering"
 
 
+class LostMidRequest(DeviceOffline):
+    """The port was lost once a request's bytes had begun to go out: the instrument may have
+    heard it, so a write may have been taken (never "not sent")."""
+
+
 class Sink(Protocol):
     """Where a device reports (the tool, which sends the events to the daemon)."""
 
@@ -411,7 +416,10 @@ class SerialDevice:
                 self._set_state(False, f"{NOT_ANSWERING} ({problem})")
                 raise Timeout(problem) from None
             except PortLost as exc:
-                raise DeviceOffline(self.id, str(exc)) from None
+                raise _lost(self.id, exc) from None
+            except DeviceOffline as exc:  # (`_detach`) lost while the answer was awaited:
+                # the question had gone out whole
+                raise LostMidRequest(self.id, exc.reason) from None
             finally:
                 self._pending = None
                 answer = pending.answer
@@ -436,7 +444,7 @@ class SerialDevice:
                 raise Timeout(f"{self.id} did not take {show(payload)} within "
                               f"{self.timeout:g} s") from None
             except PortLost as exc:
-                raise DeviceOffline(self.id, str(exc)) from None
+                raise _lost(self.id, exc) from None
 
     async def _require_link(self) -> SerialLink:
         """The open port; DeviceOffline if there is none (after the first attempt to open it,
@@ -499,21 +507,43 @@ class SerialDevice:
                 await self.ask(payload, point.ack, point.id)
             else:
                 await self.send(payload)
-        except Timeout as exc:
-            # begun on the line, and not acknowledged in time: the instrument may have taken
-            # it (atk25s: one that had was answered "could not do that")
-            raise ToolError(ErrorCode.NOT_CONFIRMED, f"{exc.message}; it may or may not have "
-                                                     "taken effect") from None
+        except (Timeout, LostMidRequest) as exc:
+            # begun on the line, and not acknowledged in time or the port lost under it: the
+            # instrument may have taken it (atk25s: one that had was answered "could not do
+            # that"). A port offline before a byte went out stays DEVICE_OFFLINE, not sent.
+            raise _unsure(exc.message) from None
+        except BadAnswer as exc:
+            # answered, but not with its acknowledgement: a refusal ("ERR RANGE"), or the
+            # command taken and acknowledged in words the pattern does not know
+            raise await self._unacknowledged(point, value, exc) from None
         log.info("%s: sent %s", point.id, show(payload))
         sent = time.time()
         if point.query is None:
             return {"point": pid, "value": value, "ts": sent}
         try:
             latest = await self.query(point)
-        except Timeout:  # taken, and not read back in time: not shown yet
+        except HermesError:
+            # taken (acknowledged, or sent with no acknowledgement to wait for), and not read
+            # back: silent, a line that is no reading, the port lost. Not shown yet, never
+            # "could not do that"
             return {"point": pid, "value": value, "ts": sent, "confirmed": False}
         return {"point": pid, "value": latest.value, "ts": latest.ts,
                 "confirmed": point.same(value, latest.value)}
+
+    async def _unacknowledged(self, point: PointSpec, value: Any,
+                              answered: BadAnswer) -> HermesError:
+        """What a write answered with another line than its acknowledgement was: a refusal
+        (DEVICE_ERROR) only when the point reads back another value than the one sent; else
+        not sure (NOT_CONFIRMED), since it may have been taken."""
+        if point.query is None:
+            return _unsure(answered.message)
+        try:
+            latest = await self.query(point)
+        except HermesError as exc:
+            return _unsure(f"{answered.message}, and it was not read back ({exc.message})")
+        if point.same(value, latest.value):
+            return _unsure(f"{answered.message}, and reads back {latest.value!r}")
+        return BadAnswer(f"{answered.message}; {point.id} reads back {latest.value!r}: not set")
 
     # -- polling ------------------------------------------------------------------------------
 
@@ -535,6 +565,16 @@ class SerialDevice:
             # every round refreshes the timestamps, changed or not: that is what keeps them fresh
             self.sink.values(readings)
             await asyncio.sleep(max(0.0, started + self.poll_interval - time.monotonic()))
+
+
+def _lost(device: str, exc: PortLost) -> DeviceOffline:
+    """The port lost under a request: before its bytes went out (not sent), or as they did."""
+    return (LostMidRequest if exc.begun else DeviceOffline)(device, str(exc))
+
+
+def _unsure(why: str) -> ToolError:
+    """A write that may or may not have been done."""
+    return ToolError(ErrorCode.NOT_CONFIRMED, f"{why}; it may or may not have taken effect")
 
 
 def leads_to(path: str) -> str | None:

@@ -76,7 +76,12 @@ class PortSettings:
 
 
 class PortLost(Exception):
-    """The port failed under us (unplugged, read or write error)."""
+    """The port failed under us (unplugged, read or write error). `begun`: it failed while
+    the bytes of a write were going out, so some or all of them may be on the line."""
+
+    def __init__(self, reason: str, *, begun: bool = False) -> None:
+        super().__init__(reason)
+        self.begun = begun
 
 
 Job = tuple[Callable[[], Any], asyncio.Future[Any]]
@@ -223,7 +228,7 @@ class SerialLink:
             self._serial.write(data)
         except (serial.SerialException, OSError) as exc:
             self._report_lost(f"write failed: {exc}")
-            raise PortLost(str(exc)) from None
+            raise PortLost(str(exc), begun=True) from None
 
     def _cut_blocking(self, question: object) -> None:
         """Have the reader discard unread input for `question`; return once it has."""
