@@ -126,3 +126,18 @@ async def test_a_write_whose_tool_dies_after_taking_it_is_not_sure(tmp_path: Pat
     assert "after the write reached it" in answer.error["message"]
     assert answer.reply.startswith("Not sure whether Rig dying setpoint was set to 40"), \
         answer.reply
+
+
+async def test_a_write_its_tool_cuts_at_the_deadline_is_not_sure(tmp_path: Path) -> None:
+    """The tool had begun the write (it reached the device) when the request's deadline came:
+    its tool cut it there and answered TIMEOUT, which was "Could not do that". Whichever of
+    the tool's answer and hermesd's own deadline comes first, the write is "not sure"."""
+    points = {"sp": {"name": "Rig slow setpoint", "type": "int", "writable": True, "min": 0,
+                     "max": 100, "params": {"value": 10, "delay": 30}}}
+    async with engine_with_fake_tool(tmp_path, points) as rig:
+        for value in (40, 41, 42):  # the two deadlines race: each write is a new draw
+            answer = await rig.engine.write(rig.ctx("operator", timeout=0.4), "sp", value)
+            assert answer.status == "error" and answer.error is not None, answer
+            assert answer.error["code"] in ("NOT_CONFIRMED", "TIMEOUT"), answer.error
+            assert answer.reply.startswith(
+                f"Not sure whether Rig slow setpoint was set to {value}: "), answer.reply

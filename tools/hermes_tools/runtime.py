@@ -422,9 +422,9 @@ class _Session:
                 key = id(msg)
                 if key not in self._expired or self._calls[key].uncancel() > 0:
                     raise  # not (only) the deadline: the tool is stopping
-                self._send(_late(msg))
+                self._send(_late(msg, action.spec))
             except TimeoutError:
-                self._send(_late(msg))
+                self._send(_late(msg, action.spec))
             except HermesError as exc:
                 retry = getattr(exc, "retryable", False) or exc.code == ErrorCode.BUSY
                 self._send(Error(msg.id, exc.code.value, exc.message, retry))
@@ -474,8 +474,14 @@ class _Session:
             tasks = list(pending)
 
 
-def _late(msg: Call) -> Error:
-    return Error(msg.id, "TIMEOUT", f"{msg.action} took longer than {msg.deadline_ms} ms")
+def _late(msg: Call, spec: ActionSpec) -> Error:
+    took = f"{msg.action} took longer than {msg.deadline_ms} ms"
+    if spec.effect == "write":
+        # begun, and cut at its deadline: what it had sent by then (a register written, a
+        # command on the line) may still be done. Never "could not do that", which only a
+        # write dropped before it started may be (`_dropped`)
+        return Error(msg.id, "NOT_CONFIRMED", f"{took}; it may or may not have taken effect")
+    return Error(msg.id, "TIMEOUT", took)
 
 
 def _dropped(msg: Call, late: float) -> Error:
