@@ -432,8 +432,9 @@ class Engine:
             # answered with the checked action, as its intent was recorded: the audit's `done`
             # record then carries the value as the intent did (444, not the words "444")
             if exc.code == ErrorCode.NOT_CONFIRMED:
-                # sent, and not seen done: a PLC that answered late may well have taken it
-                return failure(exc.code, exc.message, route=route, action=action,
+                # sent, and not seen done: a PLC that answered late may well have taken it.
+                # Said in the words of every other write that may be done (`call`, Unanswered)
+                return failure(exc.code, unsure_reason(exc.message), route=route, action=action,
                                reply=unsure_write_reply(point, value, exc.message, zh))
             return self._failed(ctx, route, action, exc, zh)
         timings = {"dispatch": (time.perf_counter() - started) * 1000}

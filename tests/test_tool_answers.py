@@ -124,6 +124,9 @@ async def test_a_write_whose_tool_dies_after_taking_it_is_not_sure(tmp_path: Pat
     assert answer.status == "error" and answer.error is not None, answer
     assert answer.error["code"] == "NOT_CONFIRMED", answer.error
     assert "after the write reached it" in answer.error["message"]
+    # in the words of every write that may be done (a raw call's, an unanswered write's)
+    assert answer.error["message"].endswith("whether sp was set is not known; the write may or "
+                                            "may not have taken effect"), answer.error
     assert answer.reply.startswith("Not sure whether Rig dying setpoint was set to 40"), \
         answer.reply
 
@@ -139,5 +142,7 @@ async def test_a_write_its_tool_cuts_at_the_deadline_is_not_sure(tmp_path: Path)
             answer = await rig.engine.write(rig.ctx("operator", timeout=0.4), "sp", value)
             assert answer.status == "error" and answer.error is not None, answer
             assert answer.error["code"] in ("NOT_CONFIRMED", "TIMEOUT"), answer.error
+            assert answer.error["message"].endswith(
+                "; the write may or may not have taken effect"), answer.error
             assert answer.reply.startswith(
                 f"Not sure whether Rig slow setpoint was set to {value}: "), answer.reply
