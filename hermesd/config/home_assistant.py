@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from hermesd.config.model import DeviceInfo, HaEntity, ValueKind
-from hermesd.config.reader import Section, shown_as_written
+from hermesd.config.reader import Section, shown_as_written, unshown
 from hermesd.mqtt.ha_support import (
     BINARY_SENSOR_CLASSES,
     DEVICE_CLASS_STATE_CLASSES,
@@ -49,6 +49,13 @@ def read_device_info(s: Section) -> DeviceInfo:
             texts[key] = None
     url = s.text("configuration_url", None, pattern=URL,
                  what="an http:// or https:// address of the device's own page")
+    odd = None if url is None else unshown(url, one_word=True)
+    if odd is not None:
+        # HA shows it as a link: a control, format or space character in it would act on
+        # what shows it, or send a click where the text does not say
+        s.problem("configuration_url", f"holds U+{ord(odd):04X}: an address is one word, "
+                                       "with no space, control or format character")
+        url = None
     return DeviceInfo(name=texts["name"], manufacturer=texts["manufacturer"],
                       model=texts["model"], configuration_url=url)
 

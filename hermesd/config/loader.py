@@ -38,7 +38,16 @@ from hermesd.config.model import (
 )
 from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.profiles import Profile
-from hermesd.config.reader import Problems, Section, describe, shown_as_written
+from hermesd.config.reader import (
+    UNSHOWN_WHAT,
+    Problems,
+    Section,
+    blank,
+    describe,
+    folded,
+    shown_as_written,
+    unshown,
+)
 from hermesd.config.value_maps import read_map
 from hermesd.core.errors import ConfigError
 
@@ -394,6 +403,7 @@ def _point(s: Section, pid: str, dev_id: str, driver: str, dev: DeviceKeys,
     lo = s.number("min", None)
     hi = s.number("max", None)
     choices = s.texts("choices")
+    _distinct_choices(s, choices)
     step = s.number("step", None, min=1e-9, positive=True)
     deadband = read_deadband(s)
     value_map = read_map(s, keys.kind, keys.lo, keys.hi, NAME_LANGUAGE)
@@ -455,11 +465,22 @@ def _names(s: Section) -> dict[str, str]:
         sec.known.add(lang)
         if not NAME_LANGUAGE.fullmatch(lang):
             sec.problem(lang, "is not a language code such as zh, de or pt-BR")
-        elif not isinstance(text, str) or not text.strip():
+        elif not isinstance(text, str) or blank(text):
             sec.problem(lang, f"expected the point's name in that language, got {describe(text)}")
         else:
             names[lang] = text
     return names
+
+
+def _distinct_choices(s: Section, choices: tuple[str, ...]) -> None:
+    """Two choices an operator cannot tell apart (Auto and auto, au<ZWJ>to, full-width ａｕｔｏ)
+    are one word said two ways: which of them a command means is anyone's guess."""
+    seen: dict[str, int] = {}
+    for i, choice in enumerate(choices):
+        first = seen.setdefault(folded(choice), i)
+        if first != i:
+            s.problem(f"choices[{i}]", f"{choice!r} is choice {choices[first]!r} "
+                                       f"(choices[{first}]) written another way")
 
 
 def _multiple(value: float, step: float) -> bool:
@@ -472,16 +493,18 @@ def _fmt(x: float) -> str:
 
 
 def _check_names(points: dict[str, Point], problems: Problems) -> None:
-    """A name or alias that names two points would make "read X" ambiguous."""
-    seen: dict[str, str] = {}
+    """A name or alias that names two points would make "read X" ambiguous; so would two that
+    only look alike (a zero-width joiner inside, full-width letters): one to an operator."""
+    seen: dict[str, tuple[str, str]] = {}  # folded label -> (point id, label as written)
     for pid, point in points.items():
         for label in (point.name, *point.aliases, *point.names.values()):
-            key = " ".join(label.casefold().split())
-            other = seen.get(key)
-            if other is not None and other != pid:
+            key = folded(label)
+            other, written = seen.get(key, (pid, label))
+            if other != pid:
+                shown = "" if written == label else f" (as {written!r})"
                 problems.add(f"devices.{point.device}.points.{pid}",
-                             f"name or alias {label!r} also names point {other}")
-            seen.setdefault(key, pid)
+                             f"name or alias {label!r} also names point {other}{shown}")
+            seen.setdefault(key, (pid, label))
 
 
 def _access(s: Section, points: dict[str, Point]) -> Access:
@@ -774,7 +797,14 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
     sec = top.section("intents")
     for name, raw in sec.mapping_items():
         sec.known.add(name)
-        s = Section(sec.problems, sec.at(name), raw)
+        odd = unshown(name)
+        if odd is not None or blank(name):
+            # the name is in audit records and log lines: never in a path printed as is
+            what = "shows nothing" if odd is None else f"holds U+{ord(odd):04X}, {UNSHOWN_WHAT}"
+            sec.problem(None, f"intent name {name!r} {what}: words people read are shown as "
+                              "written")
+        at = sec.at(name) if odd is None else sec.at(repr(name))
+        s = Section(sec.problems, at, raw)
         phrases = s.texts("phrases")
         if not phrases:
             s.problem("phrases", "is required: the phrases that trigger this intent")

@@ -115,7 +115,7 @@ class Section:
         value = self.raw(key, MISSING, required=required)
         if value is MISSING:
             return default if default is not MISSING else None
-        if not isinstance(value, str) or not value.strip():
+        if not isinstance(value, str) or blank(value):
             self.problem(key, f"expected non-empty text, got {describe(value)}")
             return default if default is not MISSING else None
         if pattern is not None and not pattern.fullmatch(value):
@@ -217,7 +217,7 @@ class Section:
             return default
         out: list[str] = []
         for i, item in enumerate(value):
-            if not isinstance(item, str) or not item.strip():
+            if not isinstance(item, str) or blank(item):
                 self.problems.add(f"{self.at(key)}[{i}]", f"expected non-empty text, got "
                                                            f"{describe(item)}")
             else:
@@ -249,12 +249,48 @@ def shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
     on a terminal or a display, or hide what the text says. Refused, naming it."""
     for key, value in texts.items():
         for i, text in enumerate((value,) if isinstance(value, str) else value or ()):
-            odd = next((ch for ch in text if unicodedata.category(ch) in _UNSHOWN
-                        and ch not in _JOINERS), None)
+            odd = unshown(text)
             if odd is not None:
                 at = key if isinstance(value, str) else f"{key}[{i}]"
-                s.problem(at, f"holds U+{ord(odd):04X}, a control, format or line-breaking "
-                              "character: words people read are shown as written")
+                s.problem(at, f"holds U+{ord(odd):04X}, {UNSHOWN_WHAT}: words people read are "
+                              "shown as written")
+
+
+UNSHOWN_WHAT = "a control, format or line-breaking character"
+
+
+def unshown(text: str, *, one_word: bool = False) -> str | None:
+    """The first character of `text` that is not shown as written (see `shown_as_written`), or
+    None. `one_word` (an address): no space of any width and no joiner either."""
+    for ch in text:
+        category = unicodedata.category(ch)
+        if category in _UNSHOWN and (one_word or ch not in _JOINERS):
+            return ch
+        if one_word and (category == "Zs" or ignorable(ch)):
+            return ch
+    return None
+
+
+def blank(text: str) -> bool:
+    """Whether `text` shows nothing at all: only spaces, characters shown as nothing (joiners,
+    variation selectors) and letters that are drawn blank (the Hangul fillers, the blank
+    Braille pattern), which str.strip() leaves."""
+    return all(ch.isspace() or ignorable(ch) or ch in _BLANK_LETTERS for ch in text)
+
+
+def folded(label: str) -> str:
+    """A word as people tell it from another: in NFKC (full-width ａｕｔｏ is auto), casefolded,
+    without what is shown as nothing (a zero-width joiner inside "auto"), and blank letters
+    and runs of space read as one space. Labels that fold alike are one word to their reader."""
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", label).casefold())
+    return " ".join("".join(" " if ch in _BLANK_LETTERS else "" if ignorable(ch) else ch
+                            for ch in text).split())
+
+
+def ignorable(ch: str) -> bool:
+    """Unicode's Default_Ignorable_Code_Point: drawn as nothing where it is not understood."""
+    code = ord(ch)
+    return any(lo <= code <= hi for lo, hi in _IGNORABLE)
 
 
 #: characters that act on a terminal or a display, or hide what a text says, rather than show:
@@ -264,3 +300,15 @@ def shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
 _UNSHOWN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
 #: format characters that writing needs (Persian and Indic joiners, emoji sequences)
 _JOINERS = frozenset("\u200c\u200d")
+#: Default_Ignorable_Code_Point (Unicode 15, DerivedCoreProperties.txt): soft hyphen,
+#: combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer inherent vowels,
+#: Mongolian selectors, zero-width and bidi marks, word joiner and invisible operators,
+#: variation selectors, BOM, the shorthand format controls, musical format marks, tags
+_IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+              (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+              (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
+              (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
+              (0xE0000, 0xE0FFF))
+#: letters and symbols drawn as blank space (str.isspace() says no): the Hangul fillers and
+#: the blank Braille pattern
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")

@@ -23,7 +23,7 @@ from types import MappingProxyType
 from typing import Any
 
 from hermesd.config.model import MapEntry, ValueKind
-from hermesd.config.reader import Section, describe
+from hermesd.config.reader import Section, blank, describe, folded
 
 #: a name that reads as a number would be taken for a raw value ("set mode to 1")
 _NUMBERLIKE = re.compile(r"[-+]?(?:\d[\d_]*\.?\d*|\.\d+)(?:e[-+]?\d+)?", re.IGNORECASE)
@@ -55,7 +55,7 @@ def read_map(s: Section, kind: ValueKind, lo: float | None, hi: float | None,
     texts: Mapping[Any, str] = getattr(raw_map, "bool_texts", {})
     entries: list[MapEntry] = []
     seen_raw: dict[Any, Any] = {}
-    seen_name: dict[str, Any] = {}
+    seen_name: dict[str, tuple[Any, str]] = {}  # folded name -> (raw value, name as written)
     for key, value in raw_map.items():
         at = f"{where}.{key}"
         raw = _raw(key, kind)
@@ -74,10 +74,13 @@ def read_map(s: Section, kind: ValueKind, lo: float | None, hi: float | None,
         if entry is None:
             continue
         for label in (entry.name, *entry.names.values()):
-            folded = " ".join(label.casefold().split())
-            if folded in seen_name and seen_name[folded] != raw:
-                s.problems.add(at, f"name {label!r} also names raw value {seen_name[folded]}")
-            seen_name.setdefault(folded, raw)
+            # names that look alike (au<ZWJ>to, full-width ａｕｔｏ, Auto) are one to an operator
+            said = folded(label)
+            if said in seen_name and seen_name[said][0] != raw:
+                other, written = seen_name[said]
+                shown = "" if written == label else f" ({written!r})"
+                s.problems.add(at, f"name {label!r} also names raw value {other}{shown}")
+            seen_name.setdefault(said, (raw, label))
         seen_raw[raw] = entry.name
         entries.append(entry)
     return tuple(entries)
@@ -128,7 +131,7 @@ def _name(s: Section, at: str, value: Any, written: str | None) -> str | None:
         s.problems.add(at, f"{describe(value)} is no name: YAML reads a bare off/on/yes/no as a "
                            "boolean; quote the name (\"off\")")
         return None
-    if not isinstance(value, str) or not value.strip():
+    if not isinstance(value, str) or blank(value):
         s.problems.add(at, f"expected a name, got {describe(value)}")
         return None
     name = " ".join(value.split())

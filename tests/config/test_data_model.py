@@ -60,7 +60,7 @@ def test_a_coil_maps_its_two_states() -> None:
     ({"map": {0: "1"}}, f"config error: {P}.map.0: '1' reads as a number; a name must be "
                         "words (a raw value is written as the key)"),
     ({"map": {0: "auto", 1: "Auto"}}, f"config error: {P}.map.1: name 'Auto' also names raw "
-                                      "value 0"),
+                                      "value 0 ('auto')"),
     ({"map": {"a": "auto"}}, f"config error: {P}.map.a: a raw value of this point is a whole "
                              "number, not the text 'a'"),
     ({"map": {70000: "big"}}, f"config error: {P}.map.70000: 70000 cannot be held by this "
