@@ -93,7 +93,9 @@ def test_one_unit_under_two_spellings_of_its_link_is_refused(tmp_path: Path) -> 
 
 @pytest.mark.parametrize("spelling", ["127.1", "2130706433", "0x7f000001", "0177.0.0.1",
                                       "127.0.1", "0", "0.0.0.0", "[::ffff:127.0.0.1]",
-                                      "localhost4", "ip6-loopback",
+                                      "localhost4", "ip6-loopback", "localhost.",
+                                      # under .localhost (RFC 6761; systemd resolves them)
+                                      "plc.localhost", "PLC.LocalHost.", "a.b.localhost",
                                       # as the socket library spells them (IDNA): atk25s
                                       "ｌｏｃａｌｈｏｓｔ", "127。0。0。1", "local\u00adhost"])
 def test_every_spelling_the_resolver_takes_for_this_machine_is_one_link(

@@ -246,9 +246,13 @@ def _addresses(host: str) -> frozenset[str]:
         return frozenset({_place(ipaddress.IPv4Address(socket.inet_aton(host)))})
     except (OSError, ValueError):
         pass
+    # a trailing dot is the same name made absolute (`localhost.`); on an address the C
+    # library takes it for no address at all (inet_aton and getaddrinfo refuse `127.0.0.1.`)
     name = host.casefold().rstrip(".")
-    if name in _THIS_MACHINE or \
+    if name in _THIS_MACHINE or name.endswith(".localhost") or \
             name == socket.gethostname().casefold():
+        # every name under .localhost is loopback (RFC 6761; systemd's resolver and
+        # nss-myhostname answer `plc.localhost` with 127.0.0.1 and ::1)
         return frozenset({"this machine", name})
     listed = _hosts_file().get(name)  # /etc/hosts: read as the resolver would, no DNS
     return frozenset({name, *(_place(ip) for ip in listed or ())})
