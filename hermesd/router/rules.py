@@ -323,6 +323,15 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
+        #: the writable points of choices each one-word choice is of, as said ("jog": the
+        #: "Conveyor 5 mode"); its names' words
+        self.one_word_choices: dict[str, set[str]] = {}
+        for p in points:
+            for _, said in spellings(p) if p.writable else ():
+                if len(words := content(tokens(said))) == 1:
+                    self.one_word_choices.setdefault(words[0].raw, set()).add(p.id)
+        self.raw_name_words = {p.id: {t.raw for text in (p.name, *p.aliases)
+                                      for t in content(tokens(text))} for p in points}
         #: the words of every point's choices, and the states a screen shows
         self.state_words = {t.text for p in points for _, said in spellings(p)
                             for t in content(tokens(said))} | _SHOWN_STATES
@@ -611,6 +620,8 @@ class RuleRouter:
         """ "pulse the bags": no question, and its first word is a word of the writable switch
         read that names no thing, quantity or state of it ("pulse" of "Bag filter pulse
         cleaning"): what the switch does is asked for, which a read does not do."""
+        if not a.question and isinstance(point, str) and self._choice_said_first(a, point):
+            return True
         if a.question or not isinstance(point, str) or not self.points[point].writable or \
                 self.points[point].kind != "bool":
             return False
@@ -631,6 +642,19 @@ class RuleRouter:
         return not any(s.kind in ("thing", "location", "medium", "quantity", "state", "role",
                                   "modifier")
                        for s in self.profiles.lexicon.concepts(first.raw))
+
+    def _choice_said_first(self, a: Analysis, point: str) -> bool:
+        """ "jog conveyor 5", "cool furnace 1": the command opens with a choice of the mode of
+        a thing it names, as a verb; that is asked done, which no read of `point` does (it had
+        been read: the mode, the furnace's temperature). Not a word of `point`'s own names
+        ("high temperature alarm")."""
+        first = next((t for t in a.toks if t.raw not in _POLITE), None)
+        if first is None or first.zh or first.is_number or \
+                first.raw in self.raw_name_words.get(point, set()):
+            return False
+        rest = {t.raw for t in a.toks if t is not first}
+        return any(self.raw_name_words[p] & rest
+                   for p in self.one_word_choices.get(first.raw, ()))
 
     def _quantity_of_a_switch(self, a: Analysis, point: str) -> bool:
         """A quantity asked of an on/off point whose name only has the word in a name of its

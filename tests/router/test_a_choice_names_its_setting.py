@@ -95,3 +95,32 @@ async def test_a_cooler_said_is_a_machine_not_a_comparative() -> None:
     action = await routed_without_model(with_cooler, "switch the kiln cooler to manual")
     assert (action.name, action.args) == ("write", {"point": "cooler_mode",
                                                     "value": "manual"}), action
+
+
+OVEN = Router(exec_plant("bakehouse", {
+    "cv5_mode": {"name": "Conveyor 5 mode", "type": "int", "writable": True,
+                 "map": {0: "off", 1: "run", 2: "jog"}},
+    "cv5_speed": {"name": "Conveyor 5 speed", "unit": "m/min"},
+    "ov1_mode": {"name": "Oven 1 mode", "type": "int", "writable": True,
+                 "map": {0: "heat", 1: "cool", 2: "hold"}},
+    "ov1_temp": {"name": "Oven 1 temperature", "unit": "°C"},
+    "ov1_alarm": {"name": "Oven 1 high temperature alarm", "type": "bool"},
+}))
+
+
+@pytest.mark.parametrize("text", ["jog conveyor 5", "jog the conveyor 5 please",
+                                  "cool oven 1", "heat oven 1", "hold oven 1"])
+async def test_a_choice_said_as_the_verb_is_no_reading(text: str) -> None:
+    """A choice of a thing's mode said first, as its verb, asks for something done: it had
+    been read ("jog conveyor 5" the conveyor's mode, "cool oven 1" its temperature)."""
+    action = await routed_without_model(OVEN, text)
+    assert action.name != "read", action
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("oven 1 temperature", "ov1_temp"), ("what mode is conveyor 5 in", "cv5_mode"),
+    ("high temperature alarm on oven 1?", "ov1_alarm"), ("conveyor 5 speed", "cv5_speed"),
+])
+async def test_the_thing_asked_of_is_still_read(text: str, point: str) -> None:
+    action = await routed_without_model(OVEN, text)
+    assert (action.name, action.args) == ("read", {"point": point}), action
