@@ -56,8 +56,24 @@ async def test_a_refusal_by_the_device_is_its_error(start_sim: StartSim, by_id: 
             await t.write("oven_setpoint", 220)  # ours allows 250; the controller stops at 200
         assert caught.value.code == ErrorCode.DEVICE_ERROR
         assert "ctl1 answered 'ERR RANGE' to 'SP=220.0\\r\\n'" in caught.value.message
-        assert "oven_setpoint reads back 50.0: not set" in caught.value.message
+        assert "oven_setpoint still reads back 50.0: not set" in caught.value.message
         assert (await t.read("oven_setpoint"))["value"] == 50.0  # unchanged
+
+
+async def test_a_write_taken_rounded_under_another_answer_is_not_sure(start_sim: StartSim,
+                                                                      by_id: Path) -> None:
+    """An answer that is not the acknowledgement ("OK" to a pattern of "ACK"), and a read-back
+    that moved to another value than the one asked (120.04 taken as 120.0): the instrument
+    took it, so it is no refusal (atk28: "reads back 120.0: not set")."""
+    _sim, path = start_sim(plant({"ctl1": controller(by_id / "usb-ctl1", ack="^ACK$")}))
+    async with ToolUnderTest(path) as t:
+        await until(lambda: t.values("oven_setpoint"), what="first poll")
+        assert (await t.read("oven_setpoint"))["value"] == 50.0
+        with pytest.raises(HermesError) as caught:
+            await t.write("oven_setpoint", 120.04)
+        assert caught.value.code == ErrorCode.NOT_CONFIRMED, caught.value.message
+        assert "may or may not have taken effect" in caught.value.message
+        assert (await t.read("oven_setpoint"))["value"] == 120.0
 
 
 async def test_a_write_without_ack_or_query_is_sent_unconfirmed(start_sim: StartSim,

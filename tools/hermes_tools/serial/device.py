@@ -502,6 +502,7 @@ class SerialDevice:
     async def write(self, pid: str, value: Any) -> dict[str, Any]:
         point = self.point(pid)
         payload = point.render(value)  # refuses a bad value before anything is sent
+        before = self._latest.get(point.id)  # what it read before: a refusal leaves it so
         try:
             if point.ack is not None:
                 await self.ask(payload, point.ack, point.id)
@@ -515,7 +516,7 @@ class SerialDevice:
         except BadAnswer as exc:
             # answered, but not with its acknowledgement: a refusal ("ERR RANGE"), or the
             # command taken and acknowledged in words the pattern does not know
-            raise await self._unacknowledged(point, value, exc) from None
+            raise await self._unacknowledged(point, value, exc, before) from None
         log.info("%s: sent %s", point.id, show(payload))
         sent = time.time()
         if point.query is None:
@@ -530,20 +531,23 @@ class SerialDevice:
         return {"point": pid, "value": latest.value, "ts": latest.ts,
                 "confirmed": point.same(value, latest.value)}
 
-    async def _unacknowledged(self, point: PointSpec, value: Any,
-                              answered: BadAnswer) -> HermesError:
+    async def _unacknowledged(self, point: PointSpec, value: Any, answered: BadAnswer,
+                              before: _Latest | None) -> HermesError:
         """What a write answered with another line than its acknowledgement was: a refusal
-        (DEVICE_ERROR) only when the point reads back another value than the one sent; else
-        not sure (NOT_CONFIRMED), since it may have been taken."""
+        (DEVICE_ERROR) only when the point reads back the value it had before, unchanged;
+        else not sure (NOT_CONFIRMED), since it may have been taken — rounded or clamped by
+        the instrument, it reads back another value than the one sent (atk28)."""
         if point.query is None:
             return _unsure(answered.message)
         try:
             latest = await self.query(point)
         except HermesError as exc:
             return _unsure(f"{answered.message}, and it was not read back ({exc.message})")
-        if point.same(value, latest.value):
+        if point.same(value, latest.value) or before is None or \
+                not point.same(before.value, latest.value):
             return _unsure(f"{answered.message}, and reads back {latest.value!r}")
-        return BadAnswer(f"{answered.message}; {point.id} reads back {latest.value!r}: not set")
+        return BadAnswer(f"{answered.message}; {point.id} still reads back {latest.value!r}: "
+                         "not set")
 
     # -- polling ------------------------------------------------------------------------------
 
