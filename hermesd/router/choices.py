@@ -171,11 +171,14 @@ def _names(point: Point) -> list[str]:
 
 
 def _name_pairs(point: Point) -> set[tuple[str, str]]:
-    """The words its names say one right after the other ("wash bay" of "Wash bay pump")."""
+    """The words its names say one right after the other ("wash bay" of "Wash bay pump"),
+    but for those a choice says so too ("hot water" of the "Hot water boiler mode", whose
+    choices hold "hot water": said after "to", the choice — atk28)."""
     pairs: set[tuple[str, str]] = set()
     for name in _names(point):
-        words = [t.text for t in content(tokens(name))]
-        pairs.update(pairwise(words))
+        pairs.update(pairwise([t.text for t in content(tokens(name))]))
+    for _, spelled in spellings(point):
+        pairs.difference_update(pairwise([t.text for t in content(tokens(spelled))]))
     return pairs
 
 

@@ -55,6 +55,7 @@ from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CALIBRATING,
     CHANGE_WORDS,
+    CLOSURES,
     CORRECTIONS,
     DELTA_BEFORE,
     DESTRUCTIVE,
@@ -579,6 +580,12 @@ class RuleRouter:
         if placed is not None and placed.action.name in ("read", "write") and \
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
+        if placed is not None and placed.action.name in ("read", "write") and \
+                _ZH_SETPOINT.search(a.text) and any(
+                    self.profiles.by_id[p].role != "setpoint"
+                    for p in _placed_points(placed.action)):
+            return None  # 冷藏库设定温度: the room's setpoint, which a name of its reading
+            # (冷藏库温度) does not say
         if placed is not None and placed.action.name in ("read", "write") and any(
                 self.profiles.other_formula(a.toks, self.profiles.by_id[p])
                 for p in _placed_points(placed.action)):
@@ -1295,6 +1302,10 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not
+#: 温度设定为, "set the temperature to")
+_ZH_SETPOINT = re.compile(r"设定(?:值|点)?(?:温度|压力|转速|速度|流量|液位|湿度|频率|功率)|"
+                          r"(?:温度|压力|转速|速度|流量|液位|湿度|频率|功率)设定(?:值|点)")
 _ARTICLES = frozenset(("the", "a", "an"))
 #: "close the damper": a position (a number in %) to zero
 CLOSE_WORDS = frozenset(("close", "shut"))
@@ -2238,9 +2249,15 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     if own:
         # "turn on the fan 5 brake", "fan 5 brake off": the switch said with its action
         return None if on == off else on
+    if sense.thing and sense.word in CLOSURES and said & _OPENING and on != off:
+        return on  # "open dock 2" of the "Dock 2 door": a place opens by its door
     if on or off or said & _SENSE_VERBS or any(w in folded for w in _SENSE_VERBS_ZH):
         raise StateConflict(None, sense.word)  # "turn on fan 5" of "Fan 5 brake"
     return None
+
+
+#: the words that open or close, and nothing else
+_OPENING = frozenset(("open", "close", "reopen"))
 
 
 def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None:

@@ -276,8 +276,9 @@ def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
     for i, t in enumerate(toks[:-1]):
         if t.raw == "back" and toks[i + 1].number is not None:
             return Doubt("relative", (f"{t.raw} {toks[i + 1].raw}",))
-        if t.number is not None:
-            # (right after it, or after its unit: "10 degrees warmer"; said in English)
+        if t.number is not None and not t.ordinal:
+            # (right after it, or after its unit: "10 degrees warmer"; said in English; never
+            # an ordinal: "stop the third cooler fan" is a fan)
             after = [x for x in toks[i + 1:i + 3] if not x.zh]
             if after and (after[0].raw in _COMPARATIVES or (
                     len(after) > 1 and after[0].unit and after[1].raw in _COMPARATIVES)):
@@ -368,12 +369,14 @@ def _on_a_choice(toks: list[Token], point: Point, value: Any,
     (the heat pump had been switched on); a switch is not turned on by it."""
     if profiles is None or point.kind != "bool" or value is not True:
         return None
+    mine = _name_words(point)
     for i, t in enumerate(toks):
-        if t.raw != "on" or t.zh or i == 0 or (toks[i - 1].raw in ON_VERBS
-                                              and toks[i - 1].raw != "put"):
-            continue  # "turn on pump 2": the particle of the verb, whatever follows
-        rest = [x.raw for x in toks[i + 1:] if x.raw not in ("a", "an", "the")]
-        mine = _name_words(point)
+        if t.raw != "on" or t.zh or i == 0 or (
+                toks[i - 1].raw in ON_VERBS and toks[i - 1].raw != "put"
+                and not any(x.raw in mine for x in toks[:i])):
+            continue  # "turn on pump 2": the particle of the verb before the thing is said
+        # (and "heat pump 2 switch on cool", "turn heat pump 2 on to cool": atk28)
+        rest = [x.raw for x in toks[i + 1:] if x.raw not in _BEFORE_A_CHOICE]
         for other in profiles.all:
             o = other.point
             if o is point or not o.writable or not o.choices or not _name_words(o) & mine:
@@ -384,6 +387,10 @@ def _on_a_choice(toks: list[Token], point: Point, value: Any,
                         and not set(words) <= mine:  # ("on bin 3" of the "Bin 3 fan": where)
                     return Doubt("several", ("on", spelled))
     return None
+
+
+#: what may stand between "on" and a choice said after it
+_BEFORE_A_CHOICE = frozenset(("a", "an", "the", "to", "in", "into", "at"))
 
 
 def _name_words(point: Point) -> set[str]:

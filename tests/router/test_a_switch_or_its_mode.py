@@ -55,7 +55,10 @@ async def test_switching_words_set_no_mode(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["put heat pump 2 on cool", "turn heat pump 2 on cool",
-                                  "heat pump 2 on cool", "switch the heat pump 2 on auto"])
+                                  "heat pump 2 on cool", "switch the heat pump 2 on auto",
+                                  # (atk28: "to", "in" between; the verb after the thing)
+                                  "turn heat pump 2 on to cool", "turn heat pump 2 on in cool",
+                                  "heat pump 2 switch on cool"])
 async def test_on_a_choice_switches_nothing_on(text: str) -> None:
     action = await routed_without_model(PLANT, text)
     assert action.args != {"point": "hp2_run", "value": True}, action
@@ -87,3 +90,37 @@ async def test_what_is_said_plainly_is_still_done(text: str, point: str, value: 
 async def test_switching_on_without_a_choice_passes_the_gate() -> None:
     for text in ("turn on heat pump 2", "switch heat pump 2 on", "put heat pump 2 on"):
         assert gated(text, PLANT.rules.points["hp2_run"], True, PLANT.rules.profiles) is None
+
+
+NAMED = Router(exec_plant("combi", {
+    "b_run": {"name": "Hot water boiler", "type": "bool", "writable": True},
+    "b_mode": {"name": "Hot water boiler mode", "type": "int", "writable": True,
+               "map": {0: "off", 1: "heating", 2: "hot water", 3: "heating and hot water"}},
+    "div": {"name": "Line 3 diverter", "type": "int", "writable": True,
+            "map": {1: "line 3", 2: "line 4", 3: "reject", 4: "line 3 reject"}},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set the boiler mode to hot water", "b_mode", "hot water"),
+    ("set the diverter to line 3", "div", "line 3"),
+])
+async def test_a_choice_that_says_words_of_the_name_is_the_choice(text: str, point: str,
+                                                                  value: str) -> None:
+    """Two words of a point's name after "to" are no place when a choice says them so: "hot
+    water" of the "Hot water boiler mode" (atk28: refused)."""
+    action = await routed_without_model(NAMED, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value}), action
+
+
+@pytest.mark.parametrize(("text", "point", "shorter"), [
+    ("set the boiler mode to heating and hot water", "b_mode", "heating"),
+    ("put the boiler on heating and hot water", "b_mode", "heating"),
+    ("set the diverter to line 3 reject", "div", "reject"),
+])
+async def test_a_longer_choice_is_never_cut_to_a_shorter_one(text: str, point: str,
+                                                            shorter: str) -> None:
+    """atk28: the words a longer choice shares with the name had been dropped, and what was
+    left named a shorter choice, written."""
+    action = await routed_without_model(NAMED, text)
+    assert action.args != {"point": point, "value": shorter}, action
