@@ -355,10 +355,14 @@ def _choice_or_switch(toks: list[Token], point: Point, value: Any,
     if profiles is None or not point.choices or str(value).casefold() not in _SWITCH_WORDS:
         return None
     said = {t.text for t in toks}
+    mine = {t.text for t in tokens(point.name) if not t.is_id}
     for other in profiles.all:
         o = other.point
         if o is not point and o.writable and o.kind == "bool" and \
-                (words := {t.text for t in tokens(o.name) if not t.is_id}) and words <= said:
+                (words := {t.text for t in tokens(o.name) if not t.is_id}) and words <= said \
+                and not (words < mine <= said):
+            # (not "set snow gun 4 mode to off" of a switch named "Snow gun 4": the mode's
+            # whole name is said, which holds the switch's — atk28)
             return Doubt("which", (o.name,))
     return None
 

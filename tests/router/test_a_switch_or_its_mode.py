@@ -124,3 +124,24 @@ async def test_a_longer_choice_is_never_cut_to_a_shorter_one(text: str, point: s
     left named a shorter choice, written."""
     action = await routed_without_model(NAMED, text)
     assert action.args != {"point": point, "value": shorter}, action
+
+
+GUNS = Router(exec_plant("ski_area", {
+    "sg4": {"name": "Snow gun 4", "type": "bool", "writable": True},
+    "sg4_mode": {"name": "Snow gun 4 mode", "type": "int", "writable": True,
+                 "map": {0: "off", 1: "manual", 2: "auto"}},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # the mode's whole name said holds the switch's ("Snow gun 4"): the mode (atk28: "which?")
+    ("set snow gun 4 mode to off", "sg4_mode", "off"),
+    ("snow gun 4 mode off", "sg4_mode", "off"),
+    ("set snow gun 4 mode to auto", "sg4_mode", "auto"),
+    # the switch's name alone: the switch
+    ("turn off snow gun 4", "sg4", False),
+    ("snow gun 4 off", "sg4", False),
+])
+async def test_a_mode_named_whole_beside_its_switch(text: str, point: str, value: object) -> None:
+    action = await routed_without_model(GUNS, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value}), action
