@@ -1765,6 +1765,10 @@ def state_named(point: Point, said: AbstractSet[str], heard: AbstractSet[str],
         # "stop the conveyor" release it
         raise StateConflict(None)
     sense = point_sense(point)
+    if sense is not None and not sense.named and sense.thing and \
+            _alias_said_whole(point, order, sense.word):
+        return None  # "switch the main pulper on" of a "Hydrapulper agitator" aliased "main
+        # pulper": its alias names the switch, which on and off switch
     if sense is not None and not sense.named:
         return _by_sense(sense, said, heard, order, text)
     state = sense.word if sense is not None else named_state(words)
@@ -1874,6 +1878,17 @@ def unpaired(label: str) -> str:
     if found is None or not label[:found.start()].strip():
         return label
     return label[:found.start()].rstrip(" -_/")
+
+
+def _alias_said_whole(point: Point, order: Sequence[str], word: str) -> bool:
+    """Whether one of the point's aliases without `word` is said, word for word."""
+    for alias in point.aliases:
+        words = [t.text for t in tokens(alias)]
+        n = len(words)
+        if n and word not in words and any(list(order[i:i + n]) == words
+                                           for i in range(len(order) - n + 1)):
+            return True
+    return False
 
 
 def point_sense(point: Point) -> ActionSense | None:

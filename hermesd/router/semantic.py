@@ -591,7 +591,8 @@ class Semantic:
         # 浊度) say too little to refuse on
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
                   and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])
-                  and "thing" not in t.kinds]  # ("lift": a height, or an elevator)
+                  and "thing" not in t.kinds  # ("lift": a height, or an elevator)
+                  and not _of_a_rate(a.toks, t.index)]
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
@@ -647,3 +648,18 @@ class Semantic:
 
     def describe(self, judgement: Judgement) -> dict[str, Any]:
         return {"why": judgement.why, "candidates": judgement.candidates}
+
+
+def _of_a_rate(toks: list[Token], i: int) -> bool:
+    """Whether the word at `i` is a word of a rate said after a number, what is counted or
+    its time: "40 strokes a minute", "12 strokes per minute", "200 bags an hour" (no quantity
+    of its own asked: "strokes" is no valve's stroke)."""
+    raw = [t.raw for t in toks]
+    def rate(k: int) -> bool:  # a number, a word, per/a/an, a time, from `k`
+        return k >= 0 and k + 3 < len(toks) and toks[k].number is not None and \
+            raw[k + 2] in ("per", "a", "an") and raw[k + 3] in _TIMES
+    return rate(i - 1) or rate(i - 3)
+
+
+#: the times a rate is said per
+_TIMES = frozenset("s sec second min minute h hr hour day shift".split())

@@ -130,6 +130,9 @@ _POLITE = frozenset("can could would will".split())
 #: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
 #: "pump 1 up to 1200" is a bound (these words before "up" are no verb)
 _NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
+#: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
+_UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
+                      "throttle".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
 #: politeness, who asks ("I need you to"), "keep"/"leave" a state, "again", "back to"
 MANNER = frozenset("""
@@ -173,7 +176,19 @@ _FOREIGN_UNITS = re.compile(
 
 def _spellings(unit: str | None) -> frozenset[str]:
     symbol = unit_symbol(unit or "") or (unit or "").casefold()
-    return frozenset(UNIT_SPELLINGS.get(symbol, "").split()) | {symbol}
+    spelled = frozenset(UNIT_SPELLINGS.get(symbol, "").split()) | {symbol}
+    rate = _A_RATE.fullmatch(symbol)
+    if rate is not None and symbol not in UNIT_SPELLINGS:
+        # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
+        counted, per = rate.groups()
+        spelled |= {counted, counted.rstrip("s"), "per", "a", "an", *_TIME_WORDS[per].split()}
+    return spelled
+
+
+#: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
+_A_RATE = re.compile(r"([a-z]{2,})\s*/\s*(min|s|h)")
+_TIME_WORDS = {"min": "min mins minute minutes", "s": "s sec secs second seconds",
+        "h": "h hr hrs hour hours"}
 
 
 _APPROXIMATE = frozenset("""
@@ -1171,6 +1186,8 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
                 point is None or point.kind == "bool" or not any(
                     x.number is not None and x.number not in own.numbers for x in toks[i + 1:])):
             continue  # "shut down feed pump 1", "open up"; "power down … 40" of a speed: by 40
+        if word == "up" and raw[i + 1:i + 2] == ["to"] and i and raw[i - 1] in _UP_VERBS:
+            continue  # "separator speed up to 950": sped up to it, no bound
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):

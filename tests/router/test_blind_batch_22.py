@@ -27,6 +27,14 @@ async def _routed(plant: str, text: str) -> tuple[str, Any]:
     # a dock is opened by its door
     ("cold_chain", "open dock 2", ("write", ("dock2_door", True))),
     ("cold_chain", "close dock 3", ("write", ("dock3_door", False))),
+    # "speed up to" a value is sped up to it, no bound
+    ("cement_line", "separator speed up to 950", ("write", ("separator_speed", 950))),
+    # a unit written "strokes/min" said in words
+    ("cement_line", "raise the cooler grate to 12.5 strokes per minute",
+     ("write", ("cooler_grate_speed", 12.5))),
+    # an alias that names the switch is switched, though its name says a part ("agitator")
+    ("paper_machine_2", "switch the main pulper on", ("write", ("pulper_agitator", True))),
+    ("paper_machine_2", "start the pulper rotor", ("write", ("pulper_agitator", True))),
 ])
 async def test_what_is_asked_is_written(plant: str, text: str, expect: tuple[str, Any]) -> None:
     assert await _routed(plant, text) == expect
@@ -37,6 +45,9 @@ async def test_what_is_asked_is_written(plant: str, text: str, expect: tuple[str
     ("cement_line", "make the clinker 3 cooler"),
     # on or off of a dock is no opening of its door: a door is opened, or closed
     ("cold_chain", "start dock 2"), ("cold_chain", "turn on dock 2"),
+    # a bound ("up to" after no verb), a time ("in a minute"), a part not said ("agitator")
+    ("cement_line", "separator up to 950"), ("cement_line", "cooler grate speed 12 in a minute"),
+    ("paper_machine_2", "stop the hydrapulper"),
     # 设定温度 is the setpoint, which the chill room's reading (named 冷藏库温度) is not
     ("cold_chain", "把冷藏库设定温度调到4度"), ("cold_chain", "把1号冷冻库设定温度调到-20度"),
 ])
