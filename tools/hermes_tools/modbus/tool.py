@@ -42,6 +42,7 @@ from hermes_tools.modbus.bus import (
 from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, merge
 from hermes_tools.modbus.device import ModbusDevice, PointDef, PollGroup, describe_registers
 from hermes_tools.modbus.diagnostics import CURRENT
+from hermes_tools.modbus.places import one_unit, place_of
 from hermes_tools.modbus.scan import LinkLost, Scan, ScanLimits, Span
 from hermes_tools.modbus.schemas import (
     READ_REGISTERS_SPEC,
@@ -622,6 +623,13 @@ class ModbusTool(Tool):
         if address + len(words) > 65536:
             raise BadRequest(f"address {address} + {len(words)} values runs past 65535")
         registers = describe_registers(table, address, len(words))
+        elsewhere = await self._point_elsewhere(dev, table, address, len(words))
+        if elsewhere is not None:
+            point, other = elsewhere
+            raise ToolError(ErrorCode.FORBIDDEN, (
+                f"{registers} of {dev.id} hold the point {point.id} of {other.id}: the same "
+                f"unit, reached as {dev.link.describe()} and {other.link.describe()}; write it "
+                "as the point, so that its range and role are checked"))
         self._reachable(dev)
         try:
             await self._ask(dev, lambda: dev.bus.write(dev.unit, table, address, words,
@@ -643,6 +651,28 @@ class ModbusTool(Tool):
             out["bits" if table == "coil" else "registers"] = \
                 [bool(b) for b in back] if table == "coil" else [int(r) for r in back]
         return out
+
+    async def _point_elsewhere(self, dev: ModbusDevice, table: str, address: int,
+                               count: int) -> tuple[PointDef, ModbusDevice] | None:
+        """A point of another device on the registers a raw write to `dev` reaches, when that
+        device is the same unit of the same place under another name (`places`); hermesd's
+        policy sees the points of `dev` itself."""
+        last = address + count - 1
+        suspects = [(p, d) for d in self.devices.values() if d is not dev
+                    and d.link.network == dev.link.network
+                    and one_unit(dev.link, dev.unit, d.link, d.unit)
+                    for p in d.points.values() if p.table == table and p.address <= last
+                    and address <= p.address + (1 if table in BIT_TABLES else p.layout.words) - 1]
+        if not suspects:
+            return None
+        here = await place_of(dev.link)
+        places: dict[str, frozenset[tuple[str, str, int]]] = {}
+        for point, other in suspects:
+            if other.id not in places:
+                places[other.id] = await place_of(other.link)
+            if here & places[other.id]:
+                return point, other
+        return None
 
     # -- scanning a link --------------------------------------------------------------------
 
