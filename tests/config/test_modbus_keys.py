@@ -160,6 +160,28 @@ def test_a_name_the_hosts_file_gives_an_address_is_that_address(
              tmp_path / "c.yaml")
 
 
+def test_a_name_under_localhost_the_hosts_file_gives_an_address_is_there(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The resolver reads /etc/hosts before the .localhost rule: `plc.localhost` listed there
+    as 10.0.0.5 is 10.0.0.5, not this machine (atk28 L2)."""
+    hosts = tmp_path / "hosts"
+    hosts.write_text("127.0.0.1 localhost\n10.0.0.5 plc.localhost\n")
+    monkeypatch.setattr(modbus_keys, "HOSTS_FILE", str(hosts))
+    tcp = {"driver": "modbus", "port": 502, "points": {}}
+    lines = _problems({"a": {**tcp, "host": "10.0.0.5"}, "b": {**tcp, "host": "plc.localhost"}},
+                      tmp_path)
+    assert lines == [
+        "config error: devices.b.unit: unit 1 on the same link is already a (10.0.0.5:502 is "
+        "the same place as plc.localhost:502)"], lines
+    validate({"node": {"id": "n"}, "devices": {"a": {**tcp, "host": "127.0.0.1"},
+                                                "b": {**tcp, "host": "plc.localhost"}}},
+             tmp_path / "c.yaml")
+    # a name under .localhost the file does not list is still this machine
+    lines = _problems({"a": {**tcp, "host": "127.0.0.1"}, "b": {**tcp, "host": "gw.localhost"}},
+                      tmp_path)
+    assert len(lines) == 1 and "already a (127.0.0.1:502" in lines[0], lines
+
+
 def test_tcp_and_udp_to_one_port_are_one_link(tmp_path: Path) -> None:
     """A PLC may serve Modbus over TCP and UDP on one port: the same unit twice."""
     tcp = {"driver": "modbus", "host": "10.0.0.5", "port": 502, "points": {}}

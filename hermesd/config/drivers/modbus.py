@@ -249,13 +249,15 @@ def _addresses(host: str) -> frozenset[str]:
     # a trailing dot is the same name made absolute (`localhost.`); on an address the C
     # library takes it for no address at all (inet_aton and getaddrinfo refuse `127.0.0.1.`)
     name = host.casefold().rstrip(".")
+    listed = _hosts_file().get(name)  # /etc/hosts: read as the resolver would, no DNS, and
+    if listed:  # first, as it is: a `plc.localhost` it gives another address is there (atk28)
+        return frozenset({name, *(_place(ip) for ip in listed)})
     if name in _THIS_MACHINE or name.endswith(".localhost") or \
             name == socket.gethostname().casefold():
         # every name under .localhost is loopback (RFC 6761; systemd's resolver and
         # nss-myhostname answer `plc.localhost` with 127.0.0.1 and ::1)
         return frozenset({"this machine", name})
-    listed = _hosts_file().get(name)  # /etc/hosts: read as the resolver would, no DNS
-    return frozenset({name, *(_place(ip) for ip in listed or ())})
+    return frozenset({name})
 
 
 #: the names distributions give this machine in their /etc/hosts (Debian, RHEL, Alpine)
