@@ -794,6 +794,7 @@ def _intent_value(s: Section, point: Point, value: Any) -> None:
 
 def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
     intents: list[Intent] = []
+    seen: dict[str, str] = {}  # folded name -> name as written
     sec = top.section("intents")
     for name, raw in sec.mapping_items():
         sec.known.add(name)
@@ -803,6 +804,11 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
             what = "shows nothing" if odd is None else f"holds U+{ord(odd):04X}, {UNSHOWN_WHAT}"
             sec.problem(None, f"intent name {name!r} {what}: words people read are shown as "
                               "written")
+        else:  # two names that look alike (stop, ｓｔｏｐ) are one in an audit record
+            first = seen.setdefault(folded(name), name)
+            if first != name:
+                sec.problem(None, f"intent name {name!r} is intent {first!r} written another "
+                                  "way")
         at = sec.at(name) if odd is None else sec.at(repr(name))
         s = Section(sec.problems, at, raw)
         phrases = s.texts("phrases")

@@ -279,12 +279,25 @@ def blank(text: str) -> bool:
 
 
 def folded(label: str) -> str:
-    """A word as people tell it from another: in NFKC (full-width ａｕｔｏ is auto), casefolded,
-    without what is shown as nothing (a zero-width joiner inside "auto"), and blank letters
-    and runs of space read as one space. Labels that fold alike are one word to their reader."""
-    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", label).casefold())
-    return " ".join("".join(" " if ch in _BLANK_LETTERS else "" if ignorable(ch) else ch
-                            for ch in text).split())
+    """A word as people tell it from another: in NFKC (full-width ａｕｔｏ is auto), its letters
+    drawn as Latin ones as those (Cyrillic Р in "Рump"), its digits in any script as ASCII
+    ones, casefolded, without what is shown as nothing (a zero-width joiner inside "auto", a
+    hair space), and blank letters and runs of space read as one space. Labels that fold alike
+    are one word to their reader. (Maße is Masse here as the router hears it: it casefolds
+    what is said, and would take either for the other.)"""
+    text = unicodedata.normalize("NFKC", label.replace(_HAIR_SPACE, ""))  # (NFKC: a space)
+    text = "".join(_skeleton(ch) for ch in text)
+    return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
+
+
+def _skeleton(ch: str) -> str:
+    """One character as what it is drawn as (see `folded`)."""
+    digit = unicodedata.decimal(ch, None)
+    if digit is not None:
+        return str(digit)
+    if ch in _BLANK_LETTERS or unicodedata.category(ch) == "Zs":
+        return " "
+    return "" if ignorable(ch) else _LATIN_TWINS.get(ch, ch)
 
 
 def ignorable(ch: str) -> bool:
@@ -312,3 +325,12 @@ _IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1
 #: letters and symbols drawn as blank space (str.isspace() says no): the Hangul fillers and
 #: the blank Braille pattern
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: a space drawn as good as no space: "Pump\u200a1" is Pump1 to its reader
+_HAIR_SPACE = "\u200a"
+#: Cyrillic and Greek capitals drawn as a Latin capital ("Рump", "Οven") as that capital, and
+#: their small letters as its small letter: a name's case stays one name in every script (the
+#: small letter goes with its capital where it looks like another Latin letter: ν, η, υ)
+_LATIN_TWINS = {twin: latin for pair in (
+    "АA ВB ЕE ЅS ІI ЈJ КK МM НH ОO РP СC ТT УY ХX ԚQ ԜW "
+    "ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX").split()
+    for twin, latin in ((pair[0], pair[1]), (pair[0].lower(), pair[1].lower()))}

@@ -76,7 +76,8 @@ def test_spaces_and_joiners_inside_words_stay_words(tmp_path: Path, name: str) -
     loads(tmp_path, plant({"p": {"type": "int", "name": name, "map": {0: "off", 1: name}}}))
 
 
-@pytest.mark.parametrize("look_alike", ["au\u200dto", "\uff41\uff55\uff54\uff4f", "Au\u034fto"])
+@pytest.mark.parametrize("look_alike", ["au\u200dto", "\uff41\uff55\uff54\uff4f", "Au\u034fto",
+                                       "\u0410uto", "\u0430uto", "\u0391uto"])
 def test_two_choices_of_a_map_that_look_alike_are_one(tmp_path: Path, look_alike: str) -> None:
     lines = problems(tmp_path, plant({"p": {"type": "int", "map": {0: "auto", 1: look_alike}}}))
     assert lines == [f"config error: {P}.p.map.1: name {look_alike!r} also names raw value 0 "
@@ -95,6 +96,12 @@ def test_two_choices_that_look_alike_are_one(tmp_path: Path) -> None:
     ({"name": "Feed pump"}, {"name": "Ｆｅｅｄ ｐｕｍｐ"}),
     ({"name": "Feed pump"}, {"aliases": ["feed\u3164pump"]}),
     ({"names": {"zh": "给水泵"}}, {"aliases": ["给\u200b水泵"]}),
+    ({"name": "Feed pump"}, {"name": "F\u0435\u0435d \u0440ump"}),  # Cyrillic е and р
+    ({"name": "Oven 2"}, {"name": "\u039fven 2"}),  # Greek Ο
+    ({"name": "Oven 2"}, {"aliases": ["Oven \u0662"]}),  # Arabic-Indic two
+    ({"name": "Oven 2"}, {"aliases": ["Oven \u0968"]}),  # Devanagari two
+    ({"name": "Oven2"}, {"name": "Oven\u200a2"}),  # a hair space
+    ({"name": "Насос 1"}, {"name": "насос 1"}),
 ])
 def test_two_points_whose_names_look_alike_are_an_error_naming_both(
         tmp_path: Path, first: dict[str, Any], second: dict[str, Any]) -> None:
@@ -120,6 +127,25 @@ def test_an_intents_name_holds_no_control_character(tmp_path: Path, name: str,
                      "format or line-breaking character: words people read are shown as "
                      "written"], lines
     assert all(line.isprintable() for line in lines)  # nothing of the name acts on a terminal
+
+
+def test_names_of_one_script_that_differ_are_two(tmp_path: Path) -> None:
+    """Look-alike letters are only compared: a plant named in Cyrillic or Greek is taken."""
+    loads(tmp_path, plant({
+        "p1": {"type": "int", "name": "Насос 1", "map": {0: "Выкл", 1: "Вкл", 2: "Авто"}},
+        "p2": {"type": "int", "name": "Насос 2", "aliases": ["Насос Н2"]},
+        "p3": {"type": "int", "name": "Αντλία 1", "map": {0: "Ανοιχτό", 1: "Κλειστό"}}}))
+
+
+@pytest.mark.parametrize("look_alike", ["\uff53\uff54\uff4f\uff50", "st\u200dop", "stop\u200d",
+                                        "st\u043ep"])
+def test_two_intents_whose_names_look_alike_are_an_error_naming_both(
+        tmp_path: Path, look_alike: str) -> None:
+    intent = {"phrases": ["hello"], "action": "respond", "reply": "hi"}
+    lines = problems(tmp_path, plant({"p": {"type": "int"}}, intents={
+        "stop": intent, look_alike: {**intent, "phrases": ["halt"]}}))
+    assert lines == [f"config error: intents: intent name {look_alike!r} is intent 'stop' "
+                     "written another way"], lines
 
 
 def test_an_intents_name_with_the_joiners_writing_needs_is_a_name(tmp_path: Path) -> None:
