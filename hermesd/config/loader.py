@@ -39,7 +39,6 @@ from hermesd.config.model import (
 from hermesd.config.operations import read_audit, read_memory, read_metrics
 from hermesd.config.profiles import Profile
 from hermesd.config.reader import (
-    UNSHOWN_WHAT,
     Problems,
     Section,
     blank,
@@ -47,6 +46,7 @@ from hermesd.config.reader import (
     folded,
     shown_as_written,
     unshown,
+    unshown_what,
 )
 from hermesd.config.value_maps import read_map
 from hermesd.core.errors import ConfigError
@@ -801,7 +801,8 @@ def _intents(top: Section, points: dict[str, Point]) -> list[Intent]:
         odd = unshown(name)
         if odd is not None or blank(name):
             # the name is in audit records and log lines: never in a path printed as is
-            what = "shows nothing" if odd is None else f"holds U+{ord(odd):04X}, {UNSHOWN_WHAT}"
+            what = "shows nothing" if odd is None else \
+                f"holds U+{ord(odd):04X}, {unshown_what(odd)}"
             sec.problem(None, f"intent name {name!r} {what}: words people read are shown as "
                               "written")
         else:  # two names that look alike (stop, ｓｔｏｐ) are one in an audit record

@@ -252,30 +252,53 @@ def shown_as_written(s: Section, **texts: str | tuple[str, ...] | None) -> None:
             odd = unshown(text)
             if odd is not None:
                 at = key if isinstance(value, str) else f"{key}[{i}]"
-                s.problem(at, f"holds U+{ord(odd):04X}, {UNSHOWN_WHAT}: words people read are "
-                              "shown as written")
+                s.problem(at, f"holds U+{ord(odd):04X}, {unshown_what(odd)}: words people read "
+                              "are shown as written")
 
 
 UNSHOWN_WHAT = "a control, format or line-breaking character"
 
 
+def unshown_what(ch: str) -> str:
+    """What `unshown` found, in words."""
+    category = unicodedata.category(ch)
+    if category == "Co":
+        return "a private-use character (shown as a box or as nothing)"
+    if category == "Cn":
+        return (f"a character Unicode {unicodedata.unidata_version} does not assign (shown as a "
+                "box or as nothing)")
+    if category in ("Mn", "Me"):
+        return "a combining mark with no letter before it"
+    return UNSHOWN_WHAT
+
+
 def unshown(text: str, *, one_word: bool = False) -> str | None:
     """The first character of `text` that is not shown as written (see `shown_as_written`), or
-    None. `one_word` (an address): no space of any width and no joiner either."""
-    for ch in text:
-        category = unicodedata.category(ch)
-        if category in _UNSHOWN and (one_word or ch not in _JOINERS):
-            return ch
-        if one_word and (category == "Zs" or ignorable(ch)):
-            return ch
-    return None
+    None. A private-use or unassigned character shows a box or nothing, and a combining mark
+    before any letter has none to sit on (a word of marks shows nothing). `one_word` (an
+    address): no space of any width and no joiner either."""
+    for unit in text if one_word else _UNITS.findall(text):
+        if len(unit) > 1:
+            continue  # a flag's tag sequence (🏴 of Scotland) is its flag
+        category = unicodedata.category(unit)
+        if category in _NO_GLYPH or (category in _UNSHOWN
+                                     and (one_word or unit not in _JOINERS)):
+            return unit
+        if one_word and (category == "Zs" or ignorable(unit)):
+            return unit
+    first = next((ch for ch in text if not _drawn_blank(ch)), None)
+    return first if first and unicodedata.category(first) in ("Mn", "Me") else None
 
 
 def blank(text: str) -> bool:
     """Whether `text` shows nothing at all: only spaces, characters shown as nothing (joiners,
     variation selectors) and letters that are drawn blank (the Hangul fillers, the blank
     Braille pattern), which str.strip() leaves."""
-    return all(ch.isspace() or ignorable(ch) or ch in _BLANK_LETTERS for ch in text)
+    return all(_drawn_blank(ch) for ch in text)
+
+
+def _drawn_blank(ch: str) -> bool:
+    return ch.isspace() or ignorable(ch) or ch in _BLANK_LETTERS
 
 
 def folded(label: str) -> str:
@@ -286,7 +309,7 @@ def folded(label: str) -> str:
     are one word to their reader. (Maße is Masse here as the router hears it: it casefolds
     what is said, and would take either for the other.)"""
     text = unicodedata.normalize("NFKC", label.replace(_HAIR_SPACE, ""))  # (NFKC: a space)
-    text = "".join(_skeleton(ch) for ch in text)
+    text = "".join(unit if len(unit) > 1 else _skeleton(unit) for unit in _UNITS.findall(text))
     return " ".join(unicodedata.normalize("NFKC", text.casefold()).split())
 
 
@@ -322,11 +345,17 @@ _IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1
               (0x2060, 0x206F), (0x3164, 0x3164), (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF),
               (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3), (0x1D173, 0x1D17A),
               (0xE0000, 0xE0FFF))
-#: letters and symbols drawn as blank space (str.isspace() says no): the Hangul fillers and
-#: the blank Braille pattern
-_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800")
+#: private-use and unassigned characters: no font this text meets need draw them, and most
+#: show a box or nothing
+_NO_GLYPH = frozenset(("Co", "Cn"))
+#: letters and symbols drawn as blank space (str.isspace() says no): the Hangul fillers, the
+#: blank Braille pattern, the Khitan filler and the musical null notehead
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U00016fe4\U0001d159")
 #: a space drawn as good as no space: "Pump\u200a1" is Pump1 to its reader
 _HAIR_SPACE = "\u200a"
+#: the units of a text one at a time: a character, or a flag of tags (🏴 followed by tag
+#: letters and ended by the cancel tag: Scotland, Wales, England), shown as one flag
+_UNITS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f|.", re.S)
 #: Cyrillic and Greek capitals drawn as a Latin capital ("Рump", "Οven") as that capital, and
 #: their small letters as its small letter: a name's case stays one name in every script (the
 #: small letter goes with its capital where it looks like another Latin letter: ν, η, υ)

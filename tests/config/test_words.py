@@ -22,6 +22,8 @@ BLANKS = {
     "no-break spaces": "\u00a0\u00a0",
     "zero-width joiner": "\u200d",
     "variation selector and joiner": "\ufe0f\u200c",
+    "khitan filler": "\U00016fe4",
+    "musical null notehead": "\U0001d159",
 }
 
 
@@ -74,6 +76,41 @@ def test_a_word_that_shows_nothing_is_empty(tmp_path: Path, blank: str, key: str
                                   "\u0915\u094d\u200d\u0937", "Pump \U0001f468\u200d\U0001f527"])
 def test_spaces_and_joiners_inside_words_stay_words(tmp_path: Path, name: str) -> None:
     loads(tmp_path, plant({"p": {"type": "int", "name": name, "map": {0: "off", 1: name}}}))
+
+
+#: the flag of Scotland: the black flag, the tag letters g b s c t, the cancel tag
+SCOTLAND = "\U0001f3f4\U000e0067\U000e0062\U000e0073\U000e0063\U000e0074\U000e007f"
+WALES = "\U0001f3f4\U000e0067\U000e0062\U000e0077\U000e006c\U000e0073\U000e007f"
+
+
+@pytest.mark.parametrize("name", [
+    "１号泵", "पानी पम्प\u200d १", "ปั๊มน้ำ 1", "பம்ப் 1", "펌프 1", "\u2744\ufe0f freezer",
+    "\u182e\u1823\u1829\u180b\u182d\u1823\u182f", f"{SCOTLAND} line", "Насос 1", "Αντλία 1"])
+def test_words_of_every_script_stay_words(tmp_path: Path, name: str) -> None:
+    """Combining marks after their letters (Thai, Tamil, Hindi), Mongolian's selectors, emoji
+    sequences and a flag of tags are how these words are written."""
+    loads(tmp_path, plant({"p": {"type": "int", "name": name, "map": {0: "off", 1: name}}}))
+
+
+@pytest.mark.parametrize(("written", "char"), [
+    ("\u0301", "U+0301"), ("\u2800\u0301", "U+0301"), ("\u200d\u20dd", "U+20DD"),
+    ("Pump \ue000", "U+E000"), ("\U000f0000", "U+F0000"), ("\u0e00", "U+0E00"),
+    ("Pump \U000e0067", "U+E0067"), ("\U000e0067\U000e007f line", "U+E0067")])
+@pytest.mark.parametrize(("key", "at"), [
+    ("name", "name"), ("aliases", "aliases[0]"), ("description", "description"),
+    ("unit", "unit"), ("names", "names.zh"), ("choices", "choices[0]"), ("map", "map.1.name")])
+def test_a_word_of_marks_or_of_what_no_font_draws_is_refused(
+        tmp_path: Path, written: str, char: str, key: str, at: str) -> None:
+    """A combining mark before any letter has none to sit on; a private-use or unassigned
+    character shows a box or nothing; a tag outside a flag shows nothing."""
+    value: Any = {"aliases": [written], "names": {"zh": written}, "choices": [written],
+                  "map": {0: "off", 1: written}}.get(key, written)
+    point = {"type": "string" if key == "choices" else "int", key: value}
+    if key == "choices":
+        point["writable"] = True
+    lines = problems(tmp_path, plant({"p": point}))
+    assert any(line.startswith(f"config error: {P}.p.{at}: holds {char}, ")
+               for line in lines), lines
 
 
 @pytest.mark.parametrize("look_alike", ["au\u200dto", "\uff41\uff55\uff54\uff4f", "Au\u034fto",
@@ -134,7 +171,9 @@ def test_names_of_one_script_that_differ_are_two(tmp_path: Path) -> None:
     loads(tmp_path, plant({
         "p1": {"type": "int", "name": "Насос 1", "map": {0: "Выкл", 1: "Вкл", 2: "Авто"}},
         "p2": {"type": "int", "name": "Насос 2", "aliases": ["Насос Н2"]},
-        "p3": {"type": "int", "name": "Αντλία 1", "map": {0: "Ανοιχτό", 1: "Κλειστό"}}}))
+        "p3": {"type": "int", "name": "Αντλία 1", "map": {0: "Ανοιχτό", 1: "Κλειστό"}},
+        "p4": {"type": "int", "name": f"{SCOTLAND} line"},
+        "p5": {"type": "int", "name": f"{WALES} line"}}))
 
 
 @pytest.mark.parametrize("look_alike", ["\uff53\uff54\uff4f\uff50", "st\u200dop", "stop\u200d",
