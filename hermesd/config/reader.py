@@ -264,9 +264,6 @@ def unshown_what(ch: str) -> str:
     category = unicodedata.category(ch)
     if category == "Co":
         return "a private-use character (shown as a box or as nothing)"
-    if category == "Cn":
-        return (f"a character Unicode {unicodedata.unidata_version} does not assign (shown as a "
-                "box or as nothing)")
     if category in ("Mn", "Me"):
         return "a combining mark with no letter before it"
     return UNSHOWN_WHAT
@@ -274,7 +271,8 @@ def unshown_what(ch: str) -> str:
 
 def unshown(text: str, *, one_word: bool = False) -> str | None:
     """The first character of `text` that is not shown as written (see `shown_as_written`), or
-    None. A private-use or unassigned character shows a box or nothing, and a combining mark
+    None. A private-use character shows a box or nothing (a character this Python's Unicode
+    does not know yet may be a newer emoji or ideograph, and is taken), and a combining mark
     before any letter has none to sit on (a word of marks shows nothing). `one_word` (an
     address): no space of any width and no joiner either."""
     for unit in text if one_word else _UNITS.findall(text):
@@ -282,7 +280,7 @@ def unshown(text: str, *, one_word: bool = False) -> str | None:
             continue  # a flag's tag sequence (🏴 of Scotland) is its flag
         category = unicodedata.category(unit)
         if category in _NO_GLYPH or (category in _UNSHOWN
-                                     and (one_word or unit not in _JOINERS)):
+                                     and (one_word or unit not in _WRITING_MARKS)):
             return unit
         if one_word and (category == "Zs" or ignorable(unit)):
             return unit
@@ -336,6 +334,10 @@ def ignorable(ch: str) -> bool:
 _UNSHOWN = frozenset(("Cc", "Cf", "Zl", "Zp", "Cs"))
 #: format characters that writing needs (Persian and Indic joiners, emoji sequences)
 _JOINERS = frozenset("\u200c\u200d")
+#: and the marks a name may carry as written: the left-to-right and right-to-left marks of a
+#: Hebrew or Arabic name, the Mongolian vowel separator, the soft hyphen (atk29); each is
+#: drawn as nothing, so `folded` leaves it out when names are compared
+_WRITING_MARKS = _JOINERS | frozenset("\u200e\u200f\u180e\u00ad")
 #: Default_Ignorable_Code_Point (Unicode 15, DerivedCoreProperties.txt): soft hyphen,
 #: combining grapheme joiner, Arabic letter mark, Hangul fillers, Khmer inherent vowels,
 #: Mongolian selectors, zero-width and bidi marks, word joiner and invisible operators,
@@ -347,7 +349,7 @@ _IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1
               (0xE0000, 0xE0FFF))
 #: private-use and unassigned characters: no font this text meets need draw them, and most
 #: show a box or nothing
-_NO_GLYPH = frozenset(("Co", "Cn"))
+_NO_GLYPH = frozenset(("Co",))
 #: letters and symbols drawn as blank space (str.isspace() says no): the Hangul fillers, the
 #: blank Braille pattern, the Khitan filler and the musical null notehead
 _BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U00016fe4\U0001d159")
@@ -362,4 +364,5 @@ _UNITS = re.compile("\U0001f3f4[\U000e0020-\U000e007e]+\U000e007f|.", re.S)
 _LATIN_TWINS = {twin: latin for pair in (
     "АA ВB ЕE ЅS ІI ЈJ КK МM НH ОO РP СC ТT УY ХX ԚQ ԜW "
     "ΑA ΒB ΕE ΖZ ΗH ΙI ΚK ΜM ΝN ΟO ΡP ΤT ΥY ΧX").split()
-    for twin, latin in ((pair[0], pair[1]), (pair[0].lower(), pair[1].lower()))}
+    for twin, latin in ((pair[0], pair[1]), (pair[0].lower(), pair[1].lower()))
+    if twin != "μ"}  # (µ, the micro sign, is μ in NFKC: "10 µm" is no "10 mm" — atk29)
