@@ -55,7 +55,6 @@ from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     CALIBRATING,
     CHANGE_WORDS,
-    CLOSURES,
     CORRECTIONS,
     DELTA_BEFORE,
     DESTRUCTIVE,
@@ -2264,15 +2263,9 @@ def _by_sense(sense: ActionSense, said: AbstractSet[str], heard: AbstractSet[str
     if own:
         # "turn on the fan 5 brake", "fan 5 brake off": the switch said with its action
         return None if on == off else on
-    if sense.thing and sense.word in CLOSURES and said & _OPENING and on != off:
-        return on  # "open dock 2" of the "Dock 2 door": a place opens by its door
     if on or off or said & _SENSE_VERBS or any(w in folded for w in _SENSE_VERBS_ZH):
         raise StateConflict(None, sense.word)  # "turn on fan 5" of "Fan 5 brake"
     return None
-
-
-#: the words that open or close, and nothing else
-_OPENING = frozenset(("open", "close", "reopen"))
 
 
 def sense_unsaid(point: Point, heard: AbstractSet[str], text: str) -> str | None:

@@ -23,7 +23,7 @@ from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.numbers import chinese, is_cjk
 from hermesd.router.profiles import Profiles, stems_match
 from hermesd.router.rules import point_sense, unpaired
-from hermesd.router.vocabulary import CLOSURES, OFF_WORDS, ON_WORDS
+from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS
 
 #: the words of on and off
 _ON_OFF = ON_WORDS | OFF_WORDS | {"true", "false"}
@@ -306,8 +306,8 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
                          and t.text not in own for s in profiles.lexicon.concepts(t.raw))
         unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
                                acting, machine, moves, not unowned)
-        if not unsaid or (_opened(toks) and set(unsaid) <= CLOSURES):
-            return None  # ("open dock 2" of the "Dock 2 door": a place opens by its door)
+        if not unsaid:
+            return None
         first = first or unsaid
     return Doubt("part", tuple(first or ()))
 

@@ -440,9 +440,6 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
-#: what a place or a machine is opened and closed by, which opening it names ("open dock 2"
-#: of the "Dock 2 door")
-CLOSURES = frozenset("door doors gate gates shutter shutters hatch hatches".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill disengage".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())

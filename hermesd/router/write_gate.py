@@ -1186,8 +1186,10 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
                 point is None or point.kind == "bool" or not any(
                     x.number is not None and x.number not in own.numbers for x in toks[i + 1:])):
             continue  # "shut down feed pump 1", "open up"; "power down … 40" of a speed: by 40
-        if word == "up" and raw[i + 1:i + 2] == ["to"] and i and raw[i - 1] in _UP_VERBS:
-            continue  # "separator speed up to 950": sped up to it, no bound
+        if word == "up" and raw[i + 1:i + 2] == ["to"] and i and raw[i - 1] in _UP_VERBS \
+                and raw[i - 1] not in own.raws:
+            continue  # "bring the separator up to 950": to it, no bound (not "winch speed up
+            # to 30", whose "speed" is the point's own word: a limit, or a report — atk29)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):
