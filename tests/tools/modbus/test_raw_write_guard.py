@@ -9,11 +9,14 @@ it, so the tool is configured as hermesd would configure it had the check not se
 
 from __future__ import annotations
 
+import asyncio
 import copy
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hermes_tools.modbus.places import RESOLVE_S
 
 from hermesd.core.errors import ErrorCode, HermesError
 from hermesd.toolspecs import tool_specs
@@ -75,5 +78,40 @@ async def test_another_unit_of_the_place_is_not_guarded(tmp_path: Path) -> None:
                 await tut.tool.write_registers({"device": "alias", "table": "holding",
                                                 "address": 10, "values": [5]}, CTX)
             assert caught.value.code != ErrorCode.FORBIDDEN, caught.value.message
+        finally:
+            await tut.stop()
+
+
+async def test_a_name_the_resolver_does_not_answer_holds_no_raw_write_long(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A resolver that does not answer (a DNS server away: it cannot be set up here, so the
+    loop's lookup stands in for it) stops no raw write for more than the guard's second, and
+    its lookups are shared, not started again by each write (atk29: a write had hung 20 s,
+    and each cut lookup had held one of the tool's threads)."""
+    config = load({"plc": tcp_device(free_port())}, tmp_path)
+    async with simulating(config) as sim:
+        tut = await _tool(_with_alias(config, "plc-b.plant.invalid"))
+        loop = asyncio.get_running_loop()
+        resolve, asked = loop.getaddrinfo, []
+
+        async def away(host: str, *args: Any, **kwargs: Any) -> Any:
+            asked.append(host)
+            if host.endswith(".invalid"):
+                await asyncio.Event().wait()  # never answered
+            return await resolve(host, *args, **kwargs)
+
+        monkeypatch.setattr(loop, "getaddrinfo", away)
+        try:
+            before = await sim.value("speed")
+            for _ in range(3):
+                started = time.monotonic()
+                with pytest.raises(HermesError) as caught:
+                    await tut.tool.write_registers({"device": "alias", "table": "holding",
+                                                    "address": 10, "values": [9999]}, CTX)
+                assert caught.value.code == ErrorCode.DEVICE_OFFLINE, caught.value.message
+                assert "did not resolve within 1 s" in caught.value.message
+                assert time.monotonic() - started < RESOLVE_S + 1.0
+            assert asked.count("plc-b.plant.invalid") == 1
+            assert await sim.value("speed") == before
         finally:
             await tut.stop()

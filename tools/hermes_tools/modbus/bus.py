@@ -233,6 +233,16 @@ class Bus:
                                        bytesize=spec.bytesize, timeout=slack, retries=0,
                                        reconnect_delay=0)
 
+    def peer(self) -> str | None:
+        """The address this link's connection is open to now (TCP, or a connected UDP
+        endpoint), or None: what a request on it reaches, whatever its name resolves to now."""
+        client = self._client
+        if client is None or not self.spec.network or not client.connected:
+            return None
+        transport = getattr(getattr(client, "ctx", None), "transport", None)
+        info = transport.get_extra_info("peername") if transport is not None else None
+        return str(info[0]) if info else None
+
     async def _connected(self, timeout: float) -> Client:
         if self._client is None:
             self._client = self._make_client()

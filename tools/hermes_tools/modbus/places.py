@@ -17,6 +17,8 @@ import ipaddress
 import os
 import socket
 import stat
+import time
+from typing import Any
 
 from hermes_tools.modbus.bus import LinkSpec
 
@@ -24,20 +26,65 @@ from hermes_tools.modbus.bus import LinkSpec
 ANY_UNIT = (0, 255)
 
 
-async def place_of(link: LinkSpec) -> frozenset[tuple[str, str, int]]:
-    """The places a link reaches: ("ip", address, port) for each address its host resolves to
-    now (this machine's loopback addresses as one), or ("serial", device, 0) for the device
-    node a serial port is. Empty when a host does not resolve (it reaches nothing now)."""
-    if not link.network:
-        return frozenset({("serial", _device_node(str(link.port)), 0)})
-    assert link.host is not None
-    port = int(link.port)
-    try:
-        found = await asyncio.get_running_loop().getaddrinfo(link.host, port,
-                                                            type=socket.SOCK_STREAM)
-    except (OSError, UnicodeError):
-        return frozenset()
-    return frozenset(("ip", _address(str(info[4][0])), port) for info in found)
+#: how long a raw write waits for a host name to resolve (the resolver's own timeout is
+#: seconds; a write never waits on it longer than this)
+RESOLVE_S = 1.0
+#: how long an answer of the resolver is kept: one lookup of a name at a time, however many
+#: raw writes ask (a slow resolver's lookups had piled up in the tool's threads — atk29)
+KEEP_S = 30.0
+
+Place = frozenset[tuple[str, str, int]]
+
+
+class Places:
+    """The places links reach, their names resolved one lookup at a time."""
+
+    def __init__(self) -> None:
+        self._lookups: dict[tuple[str, int], tuple[float, asyncio.Task[Any]]] = {}
+
+    async def of(self, link: LinkSpec, peer: str | None = None) -> Place | None:
+        """The places a link reaches: ("ip", address, port) for the address its connection is
+        open to (`peer`), else for each its host resolves to (this machine's loopback
+        addresses as one); ("serial", device, 0) for the device node a serial port is. An
+        empty set: its host does not resolve. None: the resolver did not answer in time."""
+        if not link.network:
+            return frozenset({("serial", _device_node(str(link.port)), 0)})
+        port = int(link.port)
+        if peer is not None:
+            return frozenset({("ip", _address(peer), port)})
+        assert link.host is not None
+        lookup = self._lookup(link.host, port)
+        try:
+            async with asyncio.timeout(RESOLVE_S):
+                found = await asyncio.shield(lookup)
+        except TimeoutError:
+            return None
+        except (OSError, UnicodeError):
+            return frozenset()
+        return frozenset(("ip", _address(str(info[4][0])), port) for info in found)
+
+    def _lookup(self, host: str, port: int) -> asyncio.Task[Any]:
+        now = time.monotonic()
+        kept = self._lookups.get((host, port))
+        if kept is not None and (not kept[1].done() or now - kept[0] < KEEP_S):
+            return kept[1]
+        task = asyncio.ensure_future(asyncio.get_running_loop().getaddrinfo(
+            host, port, type=socket.SOCK_STREAM))
+        task.add_done_callback(_seen)
+        self._lookups[(host, port)] = (now, task)
+        return task
+
+    def close(self) -> None:
+        """Stop the lookups still under way (the tool is stopping)."""
+        for _, task in self._lookups.values():
+            task.cancel()
+        self._lookups.clear()
+
+
+def _seen(task: asyncio.Task[Any]) -> None:
+    """Retrieve a lookup's failure, whether or not a write still waits for it."""
+    if not task.cancelled():
+        task.exception()
 
 
 def one_unit(a_link: LinkSpec, a_unit: int, b_link: LinkSpec, b_unit: int) -> bool:

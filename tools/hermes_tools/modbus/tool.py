@@ -42,7 +42,7 @@ from hermes_tools.modbus.bus import (
 from hermes_tools.modbus.codec import CodecError, Layout, decode, encode, merge
 from hermes_tools.modbus.device import ModbusDevice, PointDef, PollGroup, describe_registers
 from hermes_tools.modbus.diagnostics import CURRENT
-from hermes_tools.modbus.places import one_unit, place_of
+from hermes_tools.modbus.places import RESOLVE_S, Places, one_unit
 from hermes_tools.modbus.scan import LinkLost, Scan, ScanLimits, Span
 from hermes_tools.modbus.schemas import (
     READ_REGISTERS_SPEC,
@@ -97,6 +97,7 @@ class ModbusTool(Tool):
         self.action(SCAN_SPEC, self.scan)
         self.action(STATUS_SPEC, self.status)
         self._scanning: set[tuple[Any, ...]] = set()  # links with a scan running
+        self._places = Places()  # where links reach, for the guard on raw writes
 
     # -- configuration ----------------------------------------------------------------------
 
@@ -163,6 +164,7 @@ class ModbusTool(Tool):
     async def close(self) -> None:
         self._close_retired()
         self.buses.close_now()
+        self._places.close()
 
     # -- polling ----------------------------------------------------------------------------
 
@@ -665,12 +667,17 @@ class ModbusTool(Tool):
                     and address <= p.address + (1 if table in BIT_TABLES else p.layout.words) - 1]
         if not suspects:
             return None
-        here = await place_of(dev.link)
-        places: dict[str, frozenset[tuple[str, str, int]]] = {}
+        here = await self._places.of(dev.link, dev.bus.peer())
+        if here is None:
+            raise ToolError(ErrorCode.DEVICE_OFFLINE, (
+                f"{dev.link.host} did not resolve within {RESOLVE_S:g} s: whether {dev.id} is "
+                f"the unit of {suspects[0][1].id} under another name cannot be told, so no raw "
+                "write is sent to it"))
+        places: dict[str, Any] = {}
         for point, other in suspects:
             if other.id not in places:
-                places[other.id] = await place_of(other.link)
-            if here & places[other.id]:
+                places[other.id] = await self._places.of(other.link, other.bus.peer())
+            if here & (places[other.id] or frozenset()):
                 return point, other
         return None
 
