@@ -263,7 +263,7 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _state_verbs(_attributive(_said_units(_signs(_english_numbers(out)))))
+    return _kicked_off(_state_verbs(_attributive(_said_units(_signs(_english_numbers(out))))))
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
@@ -542,6 +542,18 @@ _NOT_QUALIFIED = frozenset("temperature setpoint enough outdoor indoor yet now a
                            "again today tonight here there anymore".split())
 #: the thing word a cold word before a thing is ("cold water": the chilled water)
 _QUALIFYING = {"cold": "chilled", "cool": "chilled", "chilly": "chilled"}
+
+
+def _kicked_off(toks: list[Token]) -> list[Token]:
+    """ "kick off the auto doff": begun, as a meeting is kicked off, or switched off, as a
+    pump "kicks off"? Either is said on a plant: the two words are read as one that says no
+    value (it had been switched off, asked to start — blind batch 23): a switch, not said
+    which way."""
+    for i, t in enumerate(toks[:-1]):
+        if t.raw in ("kick", "kicks") and not t.zh and toks[i + 1].raw == "off":
+            return [*toks[:i], replace(t, text="switch", raw="switch", written=f"{t.raw} off"),
+                    *toks[i + 2:]]
+    return toks
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:
