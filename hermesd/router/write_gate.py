@@ -265,7 +265,6 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
             or _on_a_choice(toks, point, value, profiles)
-            or _opened_elsewhere(toks, point, profiles)
             or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _opposite(toks, point)
@@ -407,30 +406,6 @@ def _on_a_choice(toks: list[Token], point: Point, value: Any,
                         and not set(words) <= mine:  # ("on bin 3" of the "Bin 3 fan": where)
                     return Doubt("several", ("on", spelled))
     return None
-
-
-def _opened_elsewhere(toks: list[Token], point: Point, profiles: Profiles | None
-                      ) -> Doubt | None:
-    """ "open dryer 2" of the "Dryer 2" switch, beside a "Dryer 2 gate": what opens is the
-    gate, or the dryer is switched on? A thing is opened by what opens (atk29: the dryer had
-    been switched on)."""
-    if profiles is None or point.kind != "bool" or \
-            not {t.raw for t in toks} & (_OPENING | {"close", "shut"}):
-        return None
-    mine = _name_words(point)
-    if mine & _CLOSURES:
-        return None  # (the gate itself)
-    for other in profiles.all:
-        o = other.point
-        if o is not point and o.writable and o.kind == "bool" and \
-                mine < (theirs := _name_words(o)) and (theirs - mine) & _CLOSURES:
-            return Doubt("which", (o.name,))
-    return None
-
-
-#: what opens and closes a thing
-_CLOSURES = frozenset("gate gates door doors valve valves damper dampers hatch lid shutter "
-                      "shutters flap louvre louver".split())
 
 
 #: what may stand between "on" and a choice said after it
@@ -1618,11 +1593,6 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
         return Doubt("not_stated", (str(value),))
     if stated and besides & _OFF:
         return Doubt("several", (stated[0][0], *sorted(besides & _OFF)))  # "to 1200 stop"
-    if stated and besides & _OPENING and (point.unit or "").casefold() not in _HOW_FAR_OPEN \
-            and not own.raws & _OPENED_BY:
-        # "open provision store at 6": opened (at six o'clock?), and 6 no temperature of its
-        # setpoint; a position is opened to a number ("open vent 3 to 40") — atk29
-        return Doubt("several", (stated[0][0], *sorted(besides & _OPENING)))
     if stated:
         return None if float(stated[0][1]) == float(value) else \
             Doubt("not_stated", (stated[0][0],))
@@ -1662,12 +1632,6 @@ _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}
 _SWITCH_WORDS = _ON | _OFF
-#: the words that open a thing, which a number says how far only of a position
-_OPENING = frozenset(("open", "reopen", "opened"))
-#: the units of how far something is open ("open the jaw up to 250 mm", "open vent 3 to 40")
-_HOW_FAR_OPEN = frozenset(("%", "mm", "cm", "m", "in", "°", "deg"))
-#: the words of a name that is how far something is open ("Gate 2 opening")
-_OPENED_BY = frozenset("open opening position aperture lift stroke travel".split())
 #: the states of a coil a raw write may also say ("set coil 2 high")
 _LEVELS = frozenset(("high", "low"))
 
