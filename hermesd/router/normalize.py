@@ -547,12 +547,14 @@ _QUALIFYING = {"cold": "chilled", "cool": "chilled", "chilly": "chilled"}
 def _kicked_off(toks: list[Token]) -> list[Token]:
     """ "kick off the auto doff": begun, as a meeting is kicked off, or switched off, as a
     pump "kicks off"? Either is said on a plant: the two words are read as one that says no
-    value (it had been switched off, asked to start — blind batch 23): a switch, not said
-    which way."""
+    value (it had been switched off, asked to start — blind batch 23): a switch, and a word
+    no one can read which way, so that nothing said with it is written either ("kick off mash
+    pump at 60" — atk30)."""
     for i, t in enumerate(toks[:-1]):
         if t.raw in ("kick", "kicks") and not t.zh and toks[i + 1].raw == "off":
-            return [*toks[:i], replace(t, text="switch", raw="switch", written=f"{t.raw} off"),
-                    *toks[i + 2:]]
+            said = f"{t.raw} off"
+            return [*toks[:i], replace(t, text="switch", raw="switch", written=t.raw),
+                    Token(said, said, unreadable=True, written="off"), *toks[i + 2:]]
     return toks
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from hermesd.router import Router
 from hermesd.router.write_gate import gated
-from tests.support.plants import config_of, own_plant, routed_without_model
+from tests.support.plants import config_of, exec_plant, own_plant, routed_without_model
 
 ROUTERS = {name: Router(config_of(own_plant(name)))
            for name in ("spinning_mill", "rail_depot", "sulfuric_acid")}
@@ -39,3 +39,32 @@ async def test_kick_off_says_no_value(text: str) -> None:
 ])
 async def test_start_and_stop_still_say_it(text: str, value: bool) -> None:
     assert await _routed("spinning_mill", text) == ("write", ("rf1_auto_doff", value))
+
+
+KICKS = Router(exec_plant("brewhouse", {
+    "mash_speed": {"name": "Mash pump speed", "unit": "rpm", "writable": True, "min": 0,
+                   "max": 100},
+    "mash_run": {"name": "Mash pump", "type": "bool", "writable": True},
+    "kettle_sp": {"name": "Kettle temperature setpoint", "unit": "°C", "writable": True,
+                  "min": 0, "max": 110},
+    "cip": {"name": "CIP program", "type": "int", "writable": True,
+            "map": {0: "rinse", 1: "caustic", 2: "off"}},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("kick off mash pump at 60", "mash_speed", 60), ("kick off the kettle at 100", "kettle_sp", 100),
+    ("kick off CIP rinse", "cip", "rinse"), ("kick off cip program", "cip", "off"),
+    ("kick off mash pump", "mash_run", False),
+])
+async def test_nothing_said_with_kick_off_is_written(text: str, point: str, value: Any) -> None:
+    """atk30: the first version read "kick off" as a bare "switch", and wrote the number or
+    choice said with it; the old words had refused them as two values."""
+    action = await routed_without_model(KICKS, text)
+    assert action.name != "write", action
+    assert gated(text, KICKS.rules.points[point], value, KICKS.rules.profiles) is not None
+
+
+async def test_kick_on_is_on() -> None:
+    action = await routed_without_model(KICKS, "kick on mash pump")
+    assert (action.name, action.args) == ("write", {"point": "mash_run", "value": True})
