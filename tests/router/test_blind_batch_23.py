@@ -68,3 +68,15 @@ async def test_nothing_said_with_kick_off_is_written(text: str, point: str, valu
 async def test_kick_on_is_on() -> None:
     action = await routed_without_model(KICKS, "kick on mash pump")
     assert (action.name, action.args) == ("write", {"point": "mash_run", "value": True})
+
+
+async def test_zero_with_its_unit_is_a_value() -> None:
+    """ "0 Hz" is a value with its unit, no "zero frequency" reported (a hypothesis test found
+    "set boiler 1 frequency 0 Hz" refused as a statement)."""
+    plant = Router(exec_plant("boilers", {
+        "b1f": {"name": "boiler 1 frequency", "unit": "Hz", "writable": True, "min": 0,
+                "max": 60}}))
+    action = await routed_without_model(plant, "set boiler 1 frequency 0 Hz")
+    assert (action.name, action.args) == ("write", {"point": "b1f", "value": 0}), action
+    action = await routed_without_model(plant, "boiler 1 zero frequency")
+    assert action.name != "write", action
