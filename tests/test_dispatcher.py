@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from hermesd.core.errors import ErrorCode, Timeout, ToolError, ToolUnavailable
+from hermesd.core.errors import ErrorCode, HermesError, Timeout, ToolError, ToolUnavailable
 from tests.support.in_process import DEVICE, Rig, engine_with_fake_tool
 from tests.support.until import until
 
@@ -97,12 +97,15 @@ async def test_a_write_is_sent_again_only_when_the_tool_says_it_was_not_taken(
     points = {"sp": {"name": "Setpoint", "type": "int", "writable": True, "min": 0, "max": 100,
                      "params": {"value": 1, "write_fails": {"code": code, "retryable": True}}}}
     async with engine_with_fake_tool(tmp_path, points) as rig:
-        with pytest.raises(ToolError) as caught:
-            await rig.engine.dispatcher.write(rig.ctx("operator", timeout=0.6),
+        with pytest.raises(HermesError) as caught:
+            await rig.engine.dispatcher.write(rig.ctx("operator", timeout=1.5),
                                               rig.config.points["sp"], 40)
         attempts = await rig.call("attempts", {})
-    assert caught.value.code == ErrorCode(code)
     if code == "BUSY":
-        assert attempts["sp"] >= tries, attempts  # tried again within the deadline
+        # tried again within the deadline; the answer is the last BUSY, or the deadline met
+        # while waiting to try again (a loaded machine: a fresh clone's run)
+        assert caught.value.code in (ErrorCode.BUSY, ErrorCode.TIMEOUT), caught.value
+        assert attempts["sp"] >= tries, attempts
     else:
+        assert caught.value.code == ErrorCode(code)
         assert attempts == {"sp": tries}, attempts
