@@ -37,6 +37,7 @@ import socket
 import stat
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -106,6 +107,8 @@ class HostileMix:
         self.stopped: float | None = None
         self._counter = itertools.count(1)
         self._tasks: set[asyncio.Task[Any]] = set()
+        # (tool, from, to) -> a fault the schedule injected acted on that tool then; set by the run
+        self.tool_faulted: Callable[[str, float, float], bool] = lambda tool, t0, t1: False
 
     # -- bringing it up ----------------------------------------------------------------------
 
@@ -266,6 +269,7 @@ class HostileMix:
         as_other = NOBODY in self.peers and self.rng.random() < 0.3
         who = f"uid {NOBODY}" if as_other else "root, not hermesd"
         rec = self._record("stranger", who, f"{path.name} <- {len(item['payload']) // 2} bytes")
+        began = time.monotonic()
         if as_other:
             result = await self.peers[NOBODY].job("stranger", 30.0, path=str(path),
                                                   payload=item["payload"])
@@ -275,9 +279,12 @@ class HostileMix:
         rec.answered = 1 if rec.outcome in ("absent", "denied", "refused") else 0
         if rec.outcome == "answered":
             rec.breaches.append(f"a stranger at {path.name} got an answer: {result.get('got')}")
-        elif rec.outcome == "held" and _a_tool_is_stopped():
-            rec.answered = 1  # a tool the fault schedule SIGSTOPped: nothing can answer there
-            rec.outcome = "held by a stopped tool"
+        elif rec.outcome == "held" and (_a_tool_is_stopped()
+                                        or self.tool_faulted(path.stem, began, time.monotonic())):
+            # a tool the fault schedule stopped, killed or made leak while the stranger waited
+            # (hermesd may have killed and restarted it since): nothing could answer there
+            rec.answered = 1
+            rec.outcome = "held by a faulted tool"
         elif rec.outcome == "held":
             rec.breaches.append(f"a stranger at {path.name} was let in and held (no word, "
                                 "not closed)")

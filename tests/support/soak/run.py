@@ -171,6 +171,14 @@ class Soak:
                 control=self.hermesd.socket_path, rate=self.opts.hostile_rate,
                 seed=self.opts.seed, short=self.opts.short, broker_port=self.broker.port,
                 sims=self.sims)
+            self.hostile.tool_faulted = self._tool_faulted
+
+    def _tool_faulted(self, tool: str, since: float, until: float) -> bool:
+        """A fault acted on this tool between `since` and `until` (monotonic): injected before
+        `until` and not recovered before `since`."""
+        return any(f.target == tool and f.injected_at is not None and f.injected_at <= until
+                   and (f.recovered_at is None or f.recovered_at >= since)
+                   for f in self.records)
 
     async def ready(self) -> list[str]:
         """Wait for every tool to run and serve its probe point; the tools to fault."""
