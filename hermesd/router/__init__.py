@@ -108,6 +108,8 @@ class Router:
         text = simplified(text)
         # "2 pack mixer": a number the names write as a specification is one in the command
         text = self.rules.specs_written(text)
+        # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
+        text = self.rules.compounds_written(text)
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

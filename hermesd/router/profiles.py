@@ -45,6 +45,7 @@ SETPOINT_WORDS = frozenset(("setpoint", "sp", "target", "demand", "limit"))
 SETPOINT = "role.setpoint"
 COUNT = "quantity.count"
 POSITION = "quantity.position"
+MODE = "state.mode"
 #: things whose value in a unit of position (%) is how far open they are
 POSITIONED = frozenset(("thing.valve", "thing.damper"))
 #: states a switch is in as much as a mode is
@@ -138,6 +139,8 @@ class Profiles:
         self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
         self.plant_words = frozenset(w for p in self.all for w in p.words)
         self.name_words = frozenset(w for p in self.all for w in p.names)
+        #: what the plant's rates count ("copy" of "copies/h")
+        self.counted = frozenset(w for p in self.all for w in counted_by(p.point.unit))
         #: words that follow each other in a point's name ("drop", "hammer")
         self.name_bigrams = frozenset(pair for p in self.all
                                       for pair in zip(p.key, p.key[1:], strict=False))
@@ -276,8 +279,9 @@ class Profiles:
             extra = [t for t in extra if t.text not in QUANTITIES | SETPOINT_WORDS]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
-        words = (words | borrowed) - STOP
-        described = words - names - borrowed - {t.text for t in choices} - \
+        rated = counted_by(point.unit)
+        words = (words | borrowed | rated) - STOP
+        described = words - names - borrowed - {t.text for t in choices} - rated - \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         unit = unit_symbol(point.unit) if point.unit else None
         if point.description:
@@ -304,6 +308,8 @@ class Profiles:
         if point.kind == "int" and point.unit and not unit_quantities:
             quantities.add(COUNT)  # "bottles", "logs": a count of things
         concepts = {s.concept for s in senses} | quantities
+        if len(point.choices) >= 2:
+            concepts.add(MODE)  # a choice among named ones is a mode ("Train wash programme")
         if names & SETPOINT_WORDS or SETPOINT in concepts:
             role = "setpoint"
         elif point.kind == "bool":
@@ -322,6 +328,17 @@ class Profiles:
                        frozenset(things), frozenset(part_concepts), frozenset(ids),
                        frozenset(pairs), role, frozenset(choice_concepts),
                        frozenset(described), point_poles(point))
+
+
+#: a count per a time, as a faceplate writes it ("copies/h", "head/h", "strokes/min")
+_A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(?:s|sec|min|h|hr|hour|d|day|shift)")
+
+
+def counted_by(unit: str | None) -> frozenset[str]:
+    """What a rate's unit counts ("copies" of "copies/h"): "22000 copies" is said of it (its
+    time, "an hour", is read apart: `coverage.terms`)."""
+    found = _A_RATE.fullmatch(unit.strip().casefold()) if unit else None
+    return frozenset(t.text for t in content(tokens(found.group(1)))) if found else frozenset()
 
 
 #: letters and the number written against them in a name ("pO2", "CO2", "BR1")

@@ -53,6 +53,7 @@ from hermesd.router.profiles import (
 )
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
+    ARMING,
     CALIBRATING,
     CHANGE_WORDS,
     CORRECTIONS,
@@ -286,6 +287,14 @@ class RuleRouter:
         #: mixer", "3-way valve": `normalize._spec`), with that word
         self.specs = {tuple(t.raw.split("-", 1)) for label in self.labels for t in label.toks
                       if re.fullmatch(r"\d+-[a-z]+", t.raw)}
+        #: words the names write with a hyphen ("wash-down"), by the word they make joined
+        #: ("washdown"), unless a name writes that word too
+        joined: dict[str, str] = {}
+        for point in points:
+            for written in (point.name, *point.aliases):
+                for m in _HYPHENATED.finditer(written):
+                    joined[(m.group(1) + m.group(2)).casefold()] = m.group(0).casefold()
+        self.compounds = {w: h for w, h in joined.items() if w not in self.written_names}
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         self.point_labels: dict[str, list[Label]] = {}  # each point's labels
@@ -400,8 +409,18 @@ class RuleRouter:
             i > 0 and not t.zh and (toks[i - 1].text, t.text) in self.choice_after[True]
             and (toks[i - 1].text, t.text) not in self.choice_after[False]
             for i, t in enumerate(toks)))
+        # "chiller 2 on defrost please": a one-word choice right after "on", not asked, of a
+        # point whose name is said before it, is the choice to put it on (not a word of a
+        # name: "pump 2 on wash bay" may be where it is; nor "tubing pressure on well 2", of
+        # a test separator's selector no word names)
+        to_value = to_value or (not question and any(
+            i > 0 and not t.zh and toks[i - 1].raw == "on" and t.raw not in self.written_names
+            and t.raw not in ON_WORDS | OFF_WORDS and any(
+                (self.raw_name_words[p] - {t.raw, "mode"}) & {x.raw for x in toks[:i - 1]}
+                for p in self.one_word_choices.get(t.raw, ()))
+            for i, t in enumerate(toks)))
         # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
-        wants_write = bool(spoken & (WRITE_VERBS | (CHANGE_WORDS - self.written_names))
+        wants_write = bool(spoken & (WRITE_VERBS | ((CHANGE_WORDS | ARMING) - self.written_names))
                            or to_value
                            or ((_switched(toks) or _on_off_action(toks, self.action_heads))
                                and not asked)
@@ -745,6 +764,15 @@ class RuleRouter:
                           flags=re.IGNORECASE)
         return text
 
+    def compounds_written(self, text: str) -> str:
+        """The command with a word the names write with a hyphen written so: "switch off the
+        washdown pump" of a "Lairage wash-down pump" says its "wash-down" (joined, it was no
+        word of the plant, and the switch's "down" unsaid)."""
+        if not self.compounds:
+            return text
+        return _A_WORD.sub(lambda m: self.compounds.get(m.group(0).casefold(), m.group(0)),
+                           text)
+
     def _spec_written(self, text: str, m: re.Match[str]) -> str:
         before = re.findall(r"[^\W\d_]+", text[:m.start()].casefold())
         if before and canonical(before[-1]) in self.families:
@@ -848,6 +876,8 @@ class RuleRouter:
                 "please" not in words and \
                 all(t.raw in THANKS | SHORT_THANKS for t in content(toks)):
             return Placement(respond("thanks"), 1.0)  # "ta, cheers": not the total acid
+        if not a.wants_write and _greeting_only(toks):
+            return Placement(respond("greeting"), 1.0)  # "good evening": not the good copies
         if not scored and not a.wants_write:
             # short and opening with it: "hello, who are you?", not a story that has a "hi"
             opening = {t.raw for t in toks[:2]}
@@ -1901,6 +1931,23 @@ def point_sense(point: Point) -> ActionSense | None:
         return None
     return _sense(simplified(unpaired(point.name)),
                   tuple(simplified(unpaired(n)) for n in point.names.values()))
+
+
+#: a word of two parts joined by a hyphen in a name ("wash-down", "pull-down")
+_HYPHENATED = re.compile(r"(?<![\w-])([^\W\d_]{2,})-([^\W\d_]{2,})(?![\w-])")
+_A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
+
+#: words said with a greeting and nothing else ("good evening all", "hi there team")
+_GREETED = frozenset("good night day there all everyone everybody team folks guys mate".split())
+
+
+def _greeting_only(toks: list[Token]) -> bool:
+    """Whether the command is a greeting and nothing more: "good evening", "hello there",
+    "good night" (a word of a point's name in it, "good" of "Good copies", names nothing)."""
+    said = {t.raw for t in toks if t.raw not in STOP}
+    if not said or not said <= GREETINGS | _GREETED:
+        return False
+    return bool(said & GREETINGS) or ("good" in said and bool(said & {"night", "day"}))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -328,6 +328,14 @@ class Semantic:
             rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
+        if not writes and fits[0].point != best.point and \
+                fits[0].score - best.score >= SURE_MARGIN and \
+                self.profiles.by_id[best.point].point.choices and \
+                not self.profiles.by_id[fits[0].point].point.choices:
+            # "has the load been stoppered": the "Cycle phase" explains every word by its
+            # choices ("loading", "stoppering"), but "Shelves stoppered" names far more of
+            # what is said: no one point is sure
+            return None
         if not writes and a.question and set_asked(a.toks) and self._setting_beside(best, fits):
             # "what load is genset 3 set to": a setting is asked, and the genset's output is
             # none; its load setpoint, named otherwise, is the model's to weigh

@@ -39,6 +39,20 @@ def distance(a: str, b: str, limit: int) -> int:
     return prev[-1]
 
 
+#: British and American spellings that are more than one slip apart ("sulphur", "sulfur";
+#: "programme", "program"); those one slip apart ("colour", "metre") are slips already
+_TWINS = (("ph", "f"), ("f", "ph"))
+_TWIN_ENDINGS = (("mme", "m"), ("m", "mme"), ("isation", "ization"), ("ization", "isation"),
+                 ("yse", "yze"), ("yze", "yse"), ("ogue", "og"), ("og", "ogue"))
+
+
+def twin_spellings(word: str) -> set[str]:
+    """The word as the other side of the Atlantic would spell it, in the ways above."""
+    out = {word.replace(a, b) for a, b in _TWINS if a in word}
+    out |= {word[: -len(a)] + b for a, b in _TWIN_ENDINGS if word.endswith(a)}
+    return out - {word}
+
+
 class Speller:
     """The known words, indexed by length and first letter for a quick bounded search."""
 
@@ -54,6 +68,9 @@ class Speller:
         or as near to two)."""
         if word in self.words or len(word) < SHORT or not word.isalpha() or not word.isascii():
             return None
+        twins = {t for t in twin_spellings(word) if t in self.words}
+        if len(twins) == 1:  # "sulphur" of a plant that writes "sulfur": no slip, a spelling
+            return twins.pop()
         limit = 2 if len(word) >= LONG else 1
         found: dict[int, list[str]] = {}
         # a slip in the first letter is rare in typing and speech transcripts alike

@@ -440,6 +440,9 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
+#: verbs that ask for a change unless the plant names things with them ("arm the paster";
+#: not the "Robot arm" of a cell)
+ARMING = frozenset("arm disarm rearm".split())
 OFF_WORDS = frozenset("off close shut stop disable deactivate kill disengage".split())
 STOP_WORDS = frozenset("stop shut off".split())  # "stop pump 1": a speed to zero
 YES_NO_START = frozenset("is are was does do did has have".split())

@@ -38,3 +38,20 @@ def test_distance_is_bounded_and_counts_a_swap_as_one() -> None:
     assert distance("abcd", "abdc", 2) == 1
     assert distance("kitten", "sitting", 5) == 3
     assert distance("short", "a much longer word", 2) == 3  # past the limit: limit + 1
+
+
+@pytest.mark.parametrize(("typed", "known", "meant"), [
+    ("sulphur", ["sulfur", "burner"], "sulfur"),  # two slips apart, one spelling
+    ("sulfur", ["sulphur", "burner"], "sulphur"),
+    ("sulphate", ["sulfate"], "sulfate"),
+    ("programme", ["program"], "program"),
+    ("catalogue", ["catalog"], "catalog"),
+    ("analyse", ["analyze"], "analyze"),
+])
+def test_the_other_spelling_of_a_known_word_is_taken_for_it(
+        typed: str, known: list[str], meant: str) -> None:
+    assert Speller(known).correct(typed) == meant
+
+
+def test_a_spelling_twin_unknown_to_the_plant_is_no_guess() -> None:
+    assert Speller(["sulfuric", "pump"]).correct("sulphur") is None
