@@ -290,11 +290,13 @@ class RuleRouter:
         #: words the names write with a hyphen ("wash-down"), by the word they make joined
         #: ("washdown"), unless a name writes that word too
         joined: dict[str, str] = {}
+        whole: set[str] = set()  # the words the names and aliases write (not the ids)
         for point in points:
             for written in (point.name, *point.aliases):
+                whole.update(_A_WORD.findall(written.casefold()))
                 for m in _HYPHENATED.finditer(written):
                     joined[(m.group(1) + m.group(2)).casefold()] = m.group(0).casefold()
-        self.compounds = {w: h for w, h in joined.items() if w not in self.written_names}
+        self.compounds = {w: h for w, h in joined.items() if w not in whole}
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         self.point_labels: dict[str, list[Label]] = {}  # each point's labels

@@ -138,7 +138,8 @@ async def test_sulphur_is_sulfur(text: str, expected: tuple[str, Any]) -> None:
 
 
 HYPHENS = Router(exec_plant("lairage", {
-    "wd": {"name": "Lairage wash-down pump", "type": "bool", "writable": True},
+    # (its id writes the word joined, as the abattoir's did)
+    "washdown_pump": {"name": "Lairage wash-down pump", "type": "bool", "writable": True},
     "bd": {"name": "Boiler blow-down valve", "type": "bool", "writable": True},
     "lvl": {"name": "Lairage tank level", "unit": "%"},
     "shut": {"name": "Shutdown horn", "type": "bool", "writable": True},
@@ -146,9 +147,9 @@ HYPHENS = Router(exec_plant("lairage", {
 
 
 @pytest.mark.parametrize(("text", "expected"), [
-    ("switch off the lairage washdown pump", ("write", ("wd", False))),
-    ("switch off the lairage wash-down pump", ("write", ("wd", False))),
-    ("stop the wash down pump", ("write", ("wd", False))),
+    ("switch off the lairage washdown pump", ("write", ("washdown_pump", False))),
+    ("switch off the lairage wash-down pump", ("write", ("washdown_pump", False))),
+    ("stop the wash down pump", ("write", ("washdown_pump", False))),
     ("open the boiler blowdown valve", ("write", ("bd", True))),
 ])
 async def test_a_word_the_names_hyphenate_may_be_said_joined(
