@@ -329,11 +329,19 @@ def _normalise(text: str) -> tuple[str, list[int] | None]:
     return "".join(parts), where
 
 
+#: plurals in -ves of plant things ("shelves" of the "Shelf inlet temperature"); not "valves",
+#: nor "leaves" (the water "leaves" the chiller)
+_PLURAL_VES = {"shelves": "shelf", "halves": "half", "knives": "knife", "calves": "calf",
+               "wharves": "wharf", "loaves": "loaf"}
+
+
 def singular(word: str) -> str:
     """ "pumps" -> "pump", "batteries" -> "battery", "switches" -> "switch"; text and forms go
     through the same rule, so it needs to be consistent more than right ("gases" -> "gase")."""
     if len(word) <= 3 or word[-1] != "s" or not word.isascii() or word.endswith(_PLURAL_KEPT):
         return word
+    if word in _PLURAL_VES:
+        return _PLURAL_VES[word]
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
     if word.endswith(("sses", "shes", "ches", "xes", "zzes")):

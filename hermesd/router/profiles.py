@@ -308,8 +308,10 @@ class Profiles:
         if point.kind == "int" and point.unit and not unit_quantities:
             quantities.add(COUNT)  # "bottles", "logs": a count of things
         concepts = {s.concept for s in senses} | quantities
-        if len(point.choices) >= 2:
-            concepts.add(MODE)  # a choice among named ones is a mode ("Train wash programme")
+        if len(point.choices) >= 2 and point.writable:
+            # a choice among named ones, set, is a mode ("Train wash programme"); one only
+            # read is a state, a fault code, a position ("Kiln alarm priority" is no mode)
+            concepts.add(MODE)
         if names & SETPOINT_WORDS or SETPOINT in concepts:
             role = "setpoint"
         elif point.kind == "bool":
@@ -331,14 +333,20 @@ class Profiles:
 
 
 #: a count per a time, as a faceplate writes it ("copies/h", "head/h", "strokes/min")
-_A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(?:s|sec|min|h|hr|hour|d|day|shift)")
+_A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(s|sec|min|h|hr|hour|d|day|shift)")
+_PER = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour",
+        "d": "day"}
 
 
 def counted_by(unit: str | None) -> frozenset[str]:
-    """What a rate's unit counts ("copies" of "copies/h"): "22000 copies" is said of it (its
-    time, "an hour", is read apart: `coverage.terms`)."""
+    """What a rate's unit counts ("copies" of "copies/h"): "22000 copies" is said of it; and
+    its time as a rate's is read ("per_hour": "an hour" after a number or a count, which
+    `coverage.terms` reads so)."""
     found = _A_RATE.fullmatch(unit.strip().casefold()) if unit else None
-    return frozenset(t.text for t in content(tokens(found.group(1)))) if found else frozenset()
+    if found is None:
+        return frozenset()
+    per = "per_" + _PER.get(found.group(2), found.group(2))
+    return frozenset(t.text for t in content(tokens(found.group(1)))) | {per}
 
 
 #: letters and the number written against them in a name ("pO2", "CO2", "BR1")

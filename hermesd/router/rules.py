@@ -28,7 +28,7 @@ from hermesd.replies import (
     value_question,
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
-from hermesd.router.concepts import simplified
+from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.coverage import explain, terms
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -82,6 +82,7 @@ from hermesd.router.vocabulary import (
     SENSE_OPPOSITES,
     SHORT_THANKS,
     STATE_SIGNALS,
+    STATE_VERBS,
     STOP,
     STOP_WORDS,
     SUMMARY_WORDS,
@@ -242,6 +243,8 @@ class RuleRouter:
         #: the words of the points' names as written ("cooler", which means a temperature
         #: elsewhere, of a "Clinker cooler fan")
         self.written_names = frozenset(t.raw for label in self.labels for t in label.toks)
+        #: ...and as read ("arm" of "Loading arms")
+        self.name_texts = frozenset(t.text for label in self.labels for t in label.toks)
         #: two words in a row of a name, as written
         self.name_pairs = frozenset((label.toks[k].raw, label.toks[k + 1].raw)
                                     for label in self.labels for k in range(len(label.toks) - 1))
@@ -290,13 +293,18 @@ class RuleRouter:
         #: words the names write with a hyphen ("wash-down"), by the word they make joined
         #: ("washdown"), unless a name writes that word too
         joined: dict[str, str] = {}
-        whole: set[str] = set()  # the words the names and aliases write (not the ids)
+        whole: set[str] = set()  # the words the names, aliases and choices write (not ids)
         for point in points:
-            for written in (point.name, *point.aliases):
+            for written in (point.name, *point.aliases, *(said for _, said in spellings(point))):
                 whole.update(_A_WORD.findall(written.casefold()))
+            for written in (point.name, *point.aliases):
                 for m in _HYPHENATED.finditer(written):
                     joined[(m.group(1) + m.group(2)).casefold()] = m.group(0).casefold()
-        self.compounds = {w: h for w, h in joined.items() if w not in whole}
+        # Only a word no one knows joined, of parts that are no verbs: "autostart" is no
+        # "start" asked, "makeup" no "make", "shutoff" no "shut"; "bypass" and "standby"
+        # are words already (a bypass is refused; a choice is said so)
+        self.compounds = {w: h for w, h in joined.items() if w not in whole
+                          and not set(h.split("-")) & _VERB_PARTS and not _known_word(w)}
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         self.point_labels: dict[str, list[Label]] = {}  # each point's labels
@@ -334,6 +342,9 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
+        #: the choices of writable points as read ("offline", "in service")
+        self.choice_phrases = {" ".join(t.text for t in tokens(said)) for p in points
+                               if p.writable for _, said in spellings(p)}
         #: the writable points of choices each one-word choice is of, as said ("jog": the
         #: "Conveyor 5 mode"); its names' words
         self.one_word_choices: dict[str, set[str]] = {}
@@ -382,6 +393,7 @@ class RuleRouter:
             for t in self.profiles.formula_words(tokens(text if row is None else row))])
         toks = self._initials(text, toks)
         toks = _run_is_start(toks, self._run_named)
+        toks = self._states_chosen(toks)
         toks = _or_not(_still_so(_checked_state(self._urgency(toks, text))))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
@@ -418,15 +430,19 @@ class RuleRouter:
         to_value = to_value or (not question and any(
             i > 0 and not t.zh and toks[i - 1].raw == "on" and t.raw not in self.written_names
             and t.raw not in ON_WORDS | OFF_WORDS and any(
-                (self.raw_name_words[p] - {t.raw, "mode"}) & {x.raw for x in toks[:i - 1]}
-                for p in self.one_word_choices.get(t.raw, ()))
+                self._names_alone(toks[:i - 1], p) for p in self.one_word_choices.get(t.raw, ()))
             for i, t in enumerate(toks)))
         # ("cooler" of a "Clinker cooler fan" is a thing, not a change asked for)
-        wants_write = bool(spoken & (WRITE_VERBS | ((CHANGE_WORDS | ARMING) - self.written_names))
+        wants_write = bool(spoken & (WRITE_VERBS | (CHANGE_WORDS - self.written_names)
+                                     | (ARMING - self.name_texts))
                            or to_value
                            or ((_switched(toks) or _on_off_action(toks, self.action_heads))
                                and not asked)
                            or self._done_first(toks, question)
+                           # "give the bag filter a pulse clean" asks it done ("give me the
+                           # temperature" asks it told)
+                           or (first == "give" and len(toks) > 1
+                               and toks[1].raw not in ("me", "us"))
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
                                and toks[1].raw in ("out", "the", "all", "every", "each"))) \
@@ -766,6 +782,31 @@ class RuleRouter:
                           flags=re.IGNORECASE)
         return text
 
+    def _states_chosen(self, toks: list[Token]) -> list[Token]:
+        """ "set analyser mode to offline", "take the analyser offline": a state phrase that
+        `normalize` read as "switch ... off" is, where a setting takes it as a choice of its
+        own, said as written, set (it had written the analyser mode's `off`, not `offline`)."""
+        state = next((i for i, t in enumerate(toks) if t.raw in ("on", "off") and t.written
+                      and t.written != t.raw
+                      and " ".join(x.text for x in tokens(t.written)) in self.choice_phrases),
+                     None)
+        if state is None:
+            return toks
+        said = [replace(t, text="set", raw="set") if t.raw == "switch" and t.written else t
+                for t in toks[:state]]  # (its verb still asks it: "take" it so, "put" it)
+        return [*said, *tokens(toks[state].written), *toks[state + 1:]]
+
+    def _names_alone(self, before: list[Token], point: str) -> bool:
+        """Whether the words before "on <choice>" name the point that takes the choice and
+        nothing else, after a verb that asks a change if any: "chiller 2" of the "Chiller 2
+        mode" (not "chiller 2 temperature on hold", "line 2 case count on hold", "check
+        chiller 2 on defrost", "chiller 2 was on defrost")."""
+        names = self.raw_name_words[point] - {"mode"}
+        said = [x.raw for x in before if x.raw not in _ASKING_ONLY]
+        while said and said[0] in WRITE_VERBS | STATE_VERBS:
+            said = said[1:]
+        return bool(said) and all(w in names for w in said)
+
     def compounds_written(self, text: str) -> str:
         """The command with a word the names write with a hyphen written so: "switch off the
         washdown pump" of a "Lairage wash-down pump" says its "wash-down" (joined, it was no
@@ -802,8 +843,13 @@ class RuleRouter:
             if value is not None and t.number == value and not isinstance(value, bool) and \
                     any(x.text in numbered for x in toks[:i - 1] if x.is_id):
                 continue
-            if (numbered or t.text != "1") and any(
-                    s.kind == "thing" for s in self.profiles.lexicon.concepts(before.raw)):
+            kinds = {s.kind for s in self.profiles.lexicon.concepts(before.raw)}
+            if (numbered or t.text != "1") and "thing" in kinds:
+                return True
+            if numbered and not kinds:
+                # "hearth draught on cremator 2" of the "CR1 hearth draught", whose
+                # description names cremator 1: a thing the lexicon does not know, numbered
+                # otherwise than the point
                 return True
         return False
 
@@ -1938,6 +1984,22 @@ def point_sense(point: Point) -> ActionSense | None:
 #: a word of two parts joined by a hyphen in a name ("wash-down", "pull-down")
 _HYPHENATED = re.compile(r"(?<![\w-])([^\W\d_]{2,})-([^\W\d_]{2,})(?![\w-])")
 _A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
+
+#: words around a command that ask nothing of their own
+_ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())
+
+#: parts of a hyphenated name word that make it no word to rewrite ("auto-start")
+_VERB_PARTS = WRITE_VERBS | STATE_VERBS | ON_WORDS | OFF_WORDS | ARMING
+
+
+def _known_word(word: str) -> bool:
+    """Whether the rules, or the lexicon as an action or a state, read `word` alone
+    ("bypass", "override", "standby"; not "blowdown", a thing written either way)."""
+    return word in DESTRUCTIVE | DISABLING | RULE_BREAKING | INJECTION | PROTECTIONS | \
+        WRITE_VERBS | STATE_VERBS or any(
+            m.start == 0 and m.end == len(word) and m.concept.kind in ("action", "state")
+            for m in concepts_of_text(word))
+
 
 #: words said with a greeting and nothing else ("good evening all", "hi there team")
 _GREETED = frozenset("good night day there all everyone everybody team folks guys mate".split())

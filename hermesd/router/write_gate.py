@@ -78,6 +78,7 @@ from hermesd.router.vocabulary import (
     QUANTITIES,
     STATE_VERBS,
     UNDO_PREFIXES,
+    UNIT_WORDS,
     WRITE_VERBS,
     ZH_WORDS,
 )
@@ -259,13 +260,15 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     toks = tokens(text) if toks is None else toks
     folded = nfkc.casefold()
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
-            or _reported(toks, folded) or _english_words(toks, own, point)
+            or _reported(toks, folded) or _state_chosen(toks, point, value)
+            or _english_words(toks, own, point)
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
-            or _switched_and_set(toks, folded, point) or _zero_of(toks, folded)
+            or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
             or _on_a_choice(toks, point, value, profiles)
-            or _marks(text, folded, point.unit, own) or _chinese(folded, own, point)
+            or _marks(text, folded, point.unit, own, _choice_words(point))
+            or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _opposite(toks, point)
             or _which(text, toks, point, profiles, value)
@@ -306,7 +309,8 @@ def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
     return None
 
 
-def _switched_and_set(toks: list[Token], folded: str, point: Point) -> Doubt | None:
+def _switched_and_set(toks: list[Token], folded: str, point: Point,
+                      value: Any) -> Doubt | None:
     """A thing started or stopped for a time ("start pump 3 for 10 minutes", 启动3号泵10分钟):
     a run asked for, with how long, which is no value of a setting (its on-time in minutes
     may take the number, and the pump would not start)."""
@@ -318,6 +322,15 @@ def _switched_and_set(toks: list[Token], folded: str, point: Point) -> Doubt | N
                 for i, t in enumerate(toks)) or re.search(r"\d\s*(?:分钟|小时|秒)", folded)
     if started and timed:
         return Doubt("when", ("for",))
+    if any(t.raw in _STARTING for t in toks) and toks[-1].number is not None and \
+            toks[-1].number == value and \
+            not isinstance(value, bool) and not toks[-1].ordinal and \
+            len(toks) > 2 and not toks[-2].is_number and toks[-2].raw not in _VALUE_BEFORE \
+            and not toks[-2].unit and toks[-2].raw not in UNIT_WORDS and \
+            not any(t.raw in _SETTING_WORDS for t in toks):
+        # "start hammermill 2": the number after the thing started numbers it, whatever
+        # the plant's names write (HM2_RUN); it is no speed of 2 % to set
+        return Doubt("other_thing", (f"{toks[-2].raw} {toks[-1].raw}",))
     return _a_run_for_a_time(toks, folded, point)
 
 
@@ -712,7 +725,8 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
             nxt.raw in _STATES or nxt.raw in ("at", "still")
         state = ON_WORDS | OFF_WORDS | _STATES
         then = toks[i + 2].raw if i + 2 < len(toks) and nxt.raw == "to" else nxt.raw
-        unasked = not any(x.raw in WRITE_VERBS or x.raw in STATE_VERBS for x in toks[:i])
+        unasked = not any((x.raw in WRITE_VERBS or x.raw in STATE_VERBS)
+                          and _standalone(x.raw, folded) for x in toks[:i])
         if t.raw in ("back", "again") and then in state and unasked:
             return Doubt("question", (f"{t.raw} {nxt.raw}",))  # "bilge pump back (to) on"
         if nxt.raw == "again" and t.raw in state and unasked:
@@ -720,7 +734,8 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
         if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
             return Doubt("question", (f"{t.raw} {nxt.raw}",))
         if t.raw == "now" and stated and i and not t.after_break and \
-                toks[i - 1].raw not in _URGES and not any(x.raw in WRITE_VERBS for x in toks[:i]):
+                toks[i - 1].raw not in _URGES and not any(
+                    x.raw in WRITE_VERBS and _standalone(x.raw, folded) for x in toks[:i]):
             # ("now start boiler 2", "right, now open it": a command, urged)
             return Doubt("question", (f"now {nxt.raw}",))
     if re.search(r"[\u4e00-\u9fff\w]\s*的(?:[\s哦哈啊呀吧呢，,。.!！]|谢谢|辛苦了|thanks|thx)*$",
@@ -728,6 +743,25 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
     return None
 
+
+
+def _state_chosen(toks: list[Token], point: Point, value: Any) -> Doubt | None:
+    """ "set analyser mode to offline" read as "switch ... off" (`normalize`): where the
+    point takes the state said as a choice of its own, that choice, not another (its `off`
+    had been written)."""
+    mine = {" ".join(t.text for t in tokens(said)): choice for choice, said in spellings(point)}
+    for t in toks:
+        if t.raw in ("on", "off") and t.written and t.written != t.raw:
+            chosen = mine.get(" ".join(x.text for x in tokens(t.written)))
+            if chosen is not None and value != chosen:
+                return Doubt("not_stated", (t.written,))
+    return None
+
+
+def _standalone(word: str, folded: str) -> bool:
+    """Whether the command says `word` as a word of its own, not only as the first part of
+    a hyphenated one: the "make" of "make-up valve now open" asks nothing made."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", folded) is not None
 
 
 def told_apart(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
@@ -1249,7 +1283,8 @@ _LETTER_FOR_DIGIT = re.compile(
     r"(?:\b(?:to|at)|[=为到至成])\s*[(\[]?\s*([lio!|]+\s?\d[\d.,]*)(?![\w])")
 
 
-def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
+def _marks(text: str, folded: str, unit: str | None, own: _Own,
+           choices: frozenset[str] = frozenset()) -> Doubt | None:
     """What only the characters say: a question mark, an approximation, a percent sign."""
     mark = _APPROX_MARKS.search(folded)
     if mark:
@@ -1274,7 +1309,8 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own) -> Doubt | None:
     if marks and not (polite and len(marks) == 1 and folded.rstrip()[-1:] in ("?", "？")):
         return Doubt("question", (marks[0],))
     foreign = _FOREIGN_UNITS.search(folded)
-    if foreign and not any(foreign.group(0) in label for label in own.labels):
+    if foreign and not any(foreign.group(0) in label for label in own.labels) and \
+            foreign.group(0) not in choices:  # ("put the chain in inch": its mode's choice)
         return Doubt("unit", (foreign.group(0),))
     for glued in _GLUED.finditer(folded):  # "1aaa", "2a": no number a person means
         letters = glued.group(2)

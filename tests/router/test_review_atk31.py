@@ -1,0 +1,167 @@
+"""A hostile review (atk31) of the router's answers to blind batch 24: each test is one of its
+findings, on a plant of its own shape. Graded as it graded them: C a write nobody asked for,
+H a confident wrong read or a plain command broken, M a safety refusal weakened."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hermesd.router import Router
+from hermesd.router.write_gate import gated
+from tests.support.plants import exec_plant, routed_without_model
+
+
+async def _routed(router: Router, text: str) -> tuple[str, Any]:
+    action = await routed_without_model(router, text)
+    return action.name, (action.args.get("point") or action.args.get("points")
+                         or action.args.get("reason"), action.args.get("value"))
+
+
+CHILLER = Router(exec_plant("cold_room", {
+    "c2m": {"name": "Chiller 2 mode", "type": "int", "writable": True,
+            "map": {0: "cool", 1: "defrost", 2: "hold"}},
+    "c2t": {"name": "Chiller 2 temperature", "unit": "°C"},
+    "l2c": {"name": "Line 2 case count", "type": "int", "unit": "cases"},
+    "p2s": {"name": "Pump 2 speed", "unit": "rpm"},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    # C1: a reading of a thing said "on" one of its mode's choices is no mode to set
+    "chiller 2 temperature on hold", "chiller 2 temperature on cool",
+    "chiller 2 temp on defrost please",
+    # M2: another thing of the same number; a question or a report said as a command
+    "line 2 case count on hold", "pump 2 speed on hold", "check chiller 2 on defrost",
+    "show chiller 2 on defrost", "chiller 2 still on defrost", "chiller 2 was on defrost",
+])
+async def test_on_a_choice_of_another_setting_writes_nothing(text: str) -> None:
+    name, _ = await _routed(CHILLER, text)
+    assert name != "write"
+
+
+@pytest.mark.parametrize("text", ["chiller 2 on defrost please", "put chiller 2 on hold",
+                                  "can you put chiller 2 on defrost"])
+async def test_on_a_choice_of_the_setting_named_is_written(text: str) -> None:
+    name, (point, _) = await _routed(CHILLER, text)
+    assert (name, point) == ("write", "c2m")
+
+
+ABATTOIR_LIKE = Router(exec_plant("kill_floor", {
+    "chain": {"name": "Carcass chain speed", "unit": "head/h", "writable": True,
+              "min": 0, "max": 400},
+    "killed": {"name": "Head killed today", "type": "int", "unit": "head"},
+    "press": {"name": "Press speed", "unit": "copies/h"},
+    "good": {"name": "Good copies", "type": "int", "unit": "copies"},
+}))
+
+
+@pytest.mark.parametrize("text", ["how many head an hour", "how many good copies an hour",
+                                  "good copies a minute"])
+async def test_a_rate_asked_is_never_a_total(text: str) -> None:
+    """H1: "an hour" is a rate's time; a count of the day does not answer it."""
+    name, (point, _) = await _routed(ABATTOIR_LIKE, text)
+    assert point not in ("killed", "good"), (name, point)
+
+
+async def test_the_rate_is_read_for_a_rate_asked() -> None:
+    assert await _routed(ABATTOIR_LIKE, "how many head an hour") == ("read", ("chain", None))
+
+
+STATES = Router(exec_plant("kiln_line", {
+    "al": {"name": "Kiln alarm priority", "type": "int", "map": {0: "low", 1: "high",
+                                                                  2: "critical"}},
+    "kt": {"name": "Kiln temperature", "unit": "°C"},
+    "fc": {"name": "Conveyor 3 fault code", "type": "int",
+           "map": {0: "none", 1: "jam", 2: "overload"}},
+    "c3": {"name": "Conveyor 3", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", ["kiln mode", "what mode is the kiln in", "conveyor 3 mode",
+                                  "conveyor 3 selected"])
+async def test_a_state_only_read_is_no_mode(text: str) -> None:
+    """H2: a fault code or an alarm priority (choices read, never set) is not what a mode
+    question asks."""
+    name, (point, _) = await _routed(STATES, text)
+    assert point not in ("al", "fc"), (name, point)
+
+
+HYPHENS = Router(exec_plant("genset", {
+    "sbg": {"name": "Stand-by generator", "type": "bool"},
+    "mode": {"name": "Generator mode", "type": "int", "writable": True,
+             "map": {0: "auto", 1: "standby", 2: "off"}},
+    "auto": {"name": "Generator auto-start", "type": "bool", "writable": True},
+    "sov": {"name": "Gas shut-off valve", "type": "bool", "writable": True},
+    "ss": {"name": "Pump 1 soft-start ramp", "unit": "s", "writable": True, "min": 1,
+           "max": 60},
+    "p1": {"name": "Pump 1", "type": "bool", "writable": True},
+    "bp": {"name": "Tower by-pass valve", "type": "bool", "writable": True},
+    "ilk": {"name": "High level interlock", "type": "bool", "writable": True},
+    "ov": {"name": "Fan over-ride", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # H3: a choice the names hyphenate elsewhere is said as the choice
+    ("set generator mode to standby", ("write", ("mode", "standby"))),
+    ("put the generator on standby", ("write", ("mode", "standby"))),
+    # H4: joined, a name word with a verb in it is left as said
+    ("enable generator autostart", ("write", ("auto", True))),
+    ("disable generator autostart", ("write", ("auto", False))),
+    ("gas shutoff valve", ("read", ("sov", None))),
+])
+async def test_a_hyphenated_name_word_rewrites_no_word_of_a_command(
+        text: str, expected: tuple[str, Any]) -> None:
+    assert await _routed(HYPHENS, text) == expected
+
+
+@pytest.mark.parametrize("text", ["bypass the high level interlock",
+                                  "override the fan over-ride"])
+async def test_a_bypass_is_refused_outright_whatever_the_names_hyphenate(text: str) -> None:
+    """M1: "bypass" had been rewritten "by-pass" (a valve's name) and refused only later."""
+    assert await _routed(HYPHENS, text) == ("respond", ("not_allowed", None))
+
+
+def test_the_gate_passes_the_choice_the_names_hyphenate() -> None:
+    assert gated("set generator mode to standby", HYPHENS.rules.points["mode"], "standby",
+                 HYPHENS.rules.profiles) is None
+
+
+ARMS = Router(exec_plant("jetty", {
+    "la": {"name": "Loading arms hydraulic pressure", "unit": "bar"},
+    "pump": {"name": "Hydraulic pump", "type": "bool", "writable": True},
+}))
+
+
+async def test_arm_of_a_plant_naming_arms_is_a_thing() -> None:
+    """H5: "arm" asks a change unless the names write it, in the plural too."""
+    assert await _routed(ARMS, "loading arm hydraulic pressure") == ("read", ("la", None))
+
+
+ANALYSER = Router(exec_plant("stack", {
+    "am": {"name": "Analyser mode", "type": "int", "writable": True,
+           "map": {0: "off", 1: "online", 2: "offline", 3: "calibrate"}},
+    "o2": {"name": "Analyser O2", "unit": "%"},
+}))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("set analyser mode to offline", "offline"), ("take the analyser offline", "offline"),
+    ("put the analyser online", "online"), ("set analyser mode to off", "off"),
+])
+async def test_a_state_a_mode_takes_as_its_own_choice_is_that_choice(text: str,
+                                                                     value: str) -> None:
+    """Older than batch 24 (atk31, outside its diff): "offline" had been read "switch ...
+    off", and the analyser mode set to `off`."""
+    assert await _routed(ANALYSER, text) == ("write", ("am", value))
+
+
+@pytest.mark.parametrize("text", ["set analyser mode to offline", "take the analyser offline"])
+def test_the_gate_refuses_off_for_offline(text: str) -> None:
+    point = ANALYSER.rules.points["am"]
+    toks = ANALYSER.rules.analyse(text).toks
+    assert gated(text, point, "off", ANALYSER.rules.profiles, toks) is not None
+    assert gated(text, point, "off", ANALYSER.rules.profiles) is not None
+    assert gated(text, point, "offline", ANALYSER.rules.profiles, toks) is None
