@@ -138,8 +138,6 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
         if t.raw.isdigit() and not t.is_number:
             continue  # the "2" of "CO2" (`Profiles.formula_words`): the letters' term has it
-        if t.text == "count" and _rate_follows(toks, i):
-            continue  # "how many bottles a minute": a rate, its count said with its time
         if (t.is_id and not formula) or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue
@@ -156,12 +154,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             # "fan speed up to 70": the speed of the fan, whatever "speed up" is alone
             found = {s for s in profiles.lexicon.senses(t.raw, [t])[0] if s.kind != "action"}
         word, corrected = t.text, False
-        if _per_time(toks, i, profiles):
-            # "30000 an hour", "copies per hour": the time of a rate, which the points in a
-            # unit per that time explain, and no others (not "12 in a minute": soon; nor a
-            # total, "head killed today", of "how many head an hour")
-            word, found = per_time(t.text), set()
-        elif spell and not t.zh and not t.unit and word not in profiles.plant_words \
+        if spell and not t.zh and not t.unit and word not in profiles.plant_words \
                 and not found:
             fixed = profiles.speller.correct(word)
             if fixed is not None:
@@ -297,29 +290,6 @@ def _forms(term: Term, p: Profile) -> float:
     else:
         return 0.0
     return strength * (TYPO if term.corrected else 1.0)
-
-
-#: the times a rate is said per ("bottles a minute", "copies per hour")
-_PER_TIMES = frozenset("s sec second min minute h hr hour day shift".split())
-_TIME_NAMES = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour"}
-
-
-def per_time(time: str) -> str:
-    """The word a rate's time is read as ("per_hour" of "an hour", of a unit "copies/h")."""
-    return "per_" + _TIME_NAMES.get(time, time)
-
-
-def _rate_follows(toks: list[Token], i: int) -> bool:
-    """Whether what is counted at `i` is said per a time: "count bottle a minute"."""
-    return i + 3 < len(toks) and toks[i + 2].raw in ("a", "an", "per") and \
-        toks[i + 3].text in _PER_TIMES
-
-
-def _per_time(toks: list[Token], i: int, profiles: Profiles) -> bool:
-    """Whether the word at `i` is the time of a rate said after a number or what a rate of
-    the plant counts: the "hour" of "30000 an hour", "copies per hour"."""
-    return i >= 2 and toks[i].text in _PER_TIMES and toks[i - 1].raw in ("a", "an", "per") \
-        and (toks[i - 2].is_number or toks[i - 2].text in profiles.counted)
 
 
 def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True) -> float:

@@ -76,6 +76,7 @@ SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "
 #: ...and when the best candidate explains all that the command names, none: the model only
 #: chooses which candidate (its choice is still checked against the words)
 FOCUSED_REASONS: tuple[str, ...] = ()
+_MODE = "state.mode"
 #: the plant itself ("leaving the plant", "the whole site"): no thing a point must have
 WHOLE_PLANT = frozenset(("thing.site",))
 #: rooms, halls, areas: where a plant's points are, said as context ("particles in the room")
@@ -349,6 +350,12 @@ class ModelStage:
         why = self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
+        if not why and action.name == "read":
+            # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
+            # the point is not (a role is not asked so: "total" of a PV output is its sum)
+            terms = self.semantic.terms(a)
+            why = " ".join(t.raw for t in terms if _MODE in t.concepts
+                           and explained(t, profile, terms) < FULL)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
         if self.rules.profiles.siblings(profile) and \

@@ -139,8 +139,6 @@ class Profiles:
         self.weights = {f: 1.0 + math.log(n / c) for f, c in count.items()}
         self.plant_words = frozenset(w for p in self.all for w in p.words)
         self.name_words = frozenset(w for p in self.all for w in p.names)
-        #: what the plant's rates count ("copy" of "copies/h")
-        self.counted = frozenset(w for p in self.all for w in counted_by(p.point.unit))
         #: words that follow each other in a point's name ("drop", "hammer")
         self.name_bigrams = frozenset(pair for p in self.all
                                       for pair in zip(p.key, p.key[1:], strict=False))
@@ -333,20 +331,15 @@ class Profiles:
 
 
 #: a count per a time, as a faceplate writes it ("copies/h", "head/h", "strokes/min")
-_A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(s|sec|min|h|hr|hour|d|day|shift)")
-_PER = {"s": "second", "sec": "second", "min": "minute", "h": "hour", "hr": "hour",
-        "d": "day"}
+_A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(?:s|sec|min|h|hr|hour|d|day|shift)")
 
 
 def counted_by(unit: str | None) -> frozenset[str]:
-    """What a rate's unit counts ("copies" of "copies/h"): "22000 copies" is said of it; and
-    its time as a rate's is read ("per_hour": "an hour" after a number or a count, which
-    `coverage.terms` reads so)."""
+    """What a rate's unit counts ("copies" of "copies/h"): "22000 copies" is said of it. (Its
+    time, "an hour", is not read as its: atk32 found "set it to 4000 an hour" written to the
+    one point in copies/h, of three per hour.)"""
     found = _A_RATE.fullmatch(unit.strip().casefold()) if unit else None
-    if found is None:
-        return frozenset()
-    per = "per_" + _PER.get(found.group(2), found.group(2))
-    return frozenset(t.text for t in content(tokens(found.group(1)))) | {per}
+    return frozenset(t.text for t in content(tokens(found.group(1)))) if found else frozenset()
 
 
 #: letters and the number written against them in a name ("pO2", "CO2", "BR1")

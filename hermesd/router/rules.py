@@ -342,9 +342,12 @@ class RuleRouter:
         #: the words of writable points' choices ("auto", "manual"): one after "to" is a value
         self.choice_words = {t.text for p in points if p.writable
                              for _, said in spellings(p) for t in content(tokens(said))}
-        #: the choices of writable points as read ("offline", "in service")
-        self.choice_phrases = {" ".join(t.text for t in tokens(said)) for p in points
-                               if p.writable for _, said in spellings(p)}
+        #: the writable points of each choice as written without spaces or hyphens
+        #: ("offline", "inservice")
+        self.state_choices: dict[str, set[str]] = {}
+        for p in points:
+            for _, said in spellings(p) if p.writable else ():
+                self.state_choices.setdefault(unspaced(said), set()).add(p.id)
         #: the writable points of choices each one-word choice is of, as said ("jog": the
         #: "Conveyor 5 mode"); its names' words
         self.one_word_choices: dict[str, set[str]] = {}
@@ -440,9 +443,12 @@ class RuleRouter:
                                and not asked)
                            or self._done_first(toks, question)
                            # "give the bag filter a pulse clean" asks it done ("give me the
-                           # temperature" asks it told)
-                           or (first == "give" and len(toks) > 1
-                               and toks[1].raw not in ("me", "us"))
+                           # temperature", "give boiler 2 pressure" ask it told)
+                           or (first == "give" and len(toks) > 2
+                               and toks[1].raw not in ("me", "us")
+                               and any(t.raw in ("a", "an") for t in toks[2:]))
+                           # "arm paster 1", where a name writes "arms" too (atk32)
+                           or (first in ARMING and len(toks) > 1 and not toks[1].is_number)
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
                                and toks[1].raw in ("out", "the", "all", "every", "each"))) \
@@ -784,28 +790,35 @@ class RuleRouter:
 
     def _states_chosen(self, toks: list[Token]) -> list[Token]:
         """ "set analyser mode to offline", "take the analyser offline": a state phrase that
-        `normalize` read as "switch ... off" is, where a setting takes it as a choice of its
-        own, said as written, set (it had written the analyser mode's `off`, not `offline`)."""
-        state = next((i for i, t in enumerate(toks) if t.raw in ("on", "off") and t.written
-                      and t.written != t.raw
-                      and " ".join(x.text for x in tokens(t.written)) in self.choice_phrases),
-                     None)
-        if state is None:
-            return toks
-        said = [replace(t, text="set", raw="set") if t.raw == "switch" and t.written else t
-                for t in toks[:state]]  # (its verb still asks it: "take" it so, "put" it)
-        return [*said, *tokens(toks[state].written), *toks[state + 1:]]
+        `normalize` read as "switch ... off" is, where the words before it name a setting that
+        takes it as a choice of its own, that choice said, set (it had written the analyser
+        mode's `off`, not `offline`); of any other thing it stays a switch ("take the feed
+        pump offline", beside the analyser mode — atk32)."""
+        for i, t in enumerate(toks):
+            if t.raw not in ("on", "off") or not t.written or t.written == t.raw:
+                continue
+            points = self.state_choices.get(unspaced(t.written), set())
+            things = [x for x in toks[:i] if not (x.raw == "switch" and x.written)
+                      and x.raw not in VALUE_BEFORE | {"into", "in", "on"}]
+            if not any(self._names_alone(things, p) for p in points):
+                return toks
+            said = [replace(x, text="set", raw="set") if x.raw == "switch" and x.written else x
+                    for x in toks[:i]]  # (its verb still asks it: "take" it so, "put" it)
+            return [*said, *tokens(t.written), *toks[i + 1:]]
+        return toks
 
     def _names_alone(self, before: list[Token], point: str) -> bool:
         """Whether the words before "on <choice>" name the point that takes the choice and
-        nothing else, after a verb that asks a change if any: "chiller 2" of the "Chiller 2
-        mode" (not "chiller 2 temperature on hold", "line 2 case count on hold", "check
-        chiller 2 on defrost", "chiller 2 was on defrost")."""
-        names = self.raw_name_words[point] - {"mode"}
-        said = [x.raw for x in before if x.raw not in _ASKING_ONLY]
+        nothing else, after a verb that asks a change if any: "chiller 2" (or "chiller 2
+        mode", "chiller two", 把2号冷机) of the "Chiller 2 mode"; not "chiller 2 temperature
+        on hold", "line 2 case count on hold", "check chiller 2 on defrost", "chiller 2 was
+        on defrost"."""
+        names = self.raw_name_words[point]
+        said = [x.text if x.is_number else x.raw for x in before
+                if x.raw not in _ASKING_ONLY and not (x.zh and x.raw in _ZH_ORDERING)]
         while said and said[0] in WRITE_VERBS | STATE_VERBS:
             said = said[1:]
-        return bool(said) and all(w in names for w in said)
+        return bool(set(said) & (names - {"mode"})) and all(w in names for w in said)
 
     def compounds_written(self, text: str) -> str:
         """The command with a word the names write with a hyphen written so: "switch off the
@@ -1987,6 +2000,14 @@ _A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
 
 #: words around a command that ask nothing of their own
 _ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())
+#: Chinese words that make an order of what follows (把2号冷机...), naming nothing
+_ZH_ORDERING = frozenset("把 将 请 给".split())
+
+
+def unspaced(text: str) -> str:
+    """A choice or a state as written without spaces, hyphens or case ("off-line",
+    "off line", "Offline": "offline")."""
+    return re.sub(r"[\W_]+", "", text.casefold())
 
 #: parts of a hyphenated name word that make it no word to rewrite ("auto-start")
 _VERB_PARTS = WRITE_VERBS | STATE_VERBS | ON_WORDS | OFF_WORDS | ARMING

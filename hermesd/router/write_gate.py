@@ -76,6 +76,7 @@ from hermesd.router.vocabulary import (
     ON_WORDS,
     PARTICLE_VERBS,
     QUANTITIES,
+    STATE_PHRASES,
     STATE_VERBS,
     UNDO_PREFIXES,
     UNIT_WORDS,
@@ -322,16 +323,40 @@ def _switched_and_set(toks: list[Token], folded: str, point: Point,
                 for i, t in enumerate(toks)) or re.search(r"\d\s*(?:分钟|小时|秒)", folded)
     if started and timed:
         return Doubt("when", ("for",))
-    if any(t.raw in _STARTING for t in toks) and toks[-1].number is not None and \
-            toks[-1].number == value and \
-            not isinstance(value, bool) and not toks[-1].ordinal and \
-            len(toks) > 2 and not toks[-2].is_number and toks[-2].raw not in _VALUE_BEFORE \
-            and not toks[-2].unit and toks[-2].raw not in UNIT_WORDS and \
-            not any(t.raw in _SETTING_WORDS for t in toks):
-        # "start hammermill 2": the number after the thing started numbers it, whatever
-        # the plant's names write (HM2_RUN); it is no speed of 2 % to set
-        return Doubt("other_thing", (f"{toks[-2].raw} {toks[-1].raw}",))
+    numbered = _a_thing_numbered(toks, value)
+    if numbered is not None:
+        return Doubt("other_thing", (numbered,))
     return _a_run_for_a_time(toks, folded, point)
+
+
+def _a_thing_numbered(toks: list[Token], value: Any) -> str | None:
+    """ "start hammermill 2 (please)", "start the number 2 hammermill": the number the
+    value was taken from numbers the thing started or stopped, whatever the plant's names
+    write (HM2_RUN); it is no speed of 2 % to set. Not "run fan speed 60", "stop position
+    200": a number after a setting's own word."""
+    if isinstance(value, bool) or not any(t.raw in _STARTING for t in toks) or \
+            any(t.raw in _SETTING_WORDS for t in toks):
+        return None
+    said = [t for t in toks if t.raw not in _TRAILING]
+    for i, t in enumerate(said):
+        if t.number is None or t.number != value or t.ordinal or i == 0:
+            continue
+        before = said[i - 1]
+        if before.raw in _NUMBER_MARKS:
+            return f"{before.raw} {t.raw}"  # "the number 2 hammermill", "hammermill no 2"
+        if i == len(said) - 1 and not before.is_number and before.raw not in _VALUE_BEFORE \
+                and not before.unit and before.raw not in UNIT_WORDS and \
+                before.text not in QUANTITIES and before.raw not in _SETTING_NOUNS:
+            return f"{before.raw} {t.raw}"  # "start hammermill 2"
+    return None
+
+
+#: words said after a command that end nothing ("start hammermill 2 please")
+_TRAILING = frozenset("please pls now thanks thank you cheers ok okay".split())
+_NUMBER_MARKS = frozenset("number no nr num #".split())
+#: a setting's words a number follows as its value ("run conveyor step 4")
+_SETTING_NOUNS = frozenset("speed step stage notch gear level setting position rate "
+                           "frequency percent output".split())
 
 
 _ENERGISING = frozenset("energise energize activate".split())
@@ -748,14 +773,24 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
 def _state_chosen(toks: list[Token], point: Point, value: Any) -> Doubt | None:
     """ "set analyser mode to offline" read as "switch ... off" (`normalize`): where the
     point takes the state said as a choice of its own, that choice, not another (its `off`
-    had been written)."""
-    mine = {" ".join(t.text for t in tokens(said)): choice for choice, said in spellings(point)}
+    had been written); and where it takes such a state as a choice, a state phrase it does
+    not take ("off stream", beside `off` and `offline`) is no choice of it (atk32)."""
+    mine = {_unspaced(said): choice for choice, said in spellings(point)}
+    phrased = set(mine) & _STATE_CHOICES
     for t in toks:
         if t.raw in ("on", "off") and t.written and t.written != t.raw:
-            chosen = mine.get(" ".join(x.text for x in tokens(t.written)))
-            if chosen is not None and value != chosen:
+            chosen = mine.get(_unspaced(t.written))
+            if (chosen is not None and value != chosen) or (chosen is None and phrased):
                 return Doubt("not_stated", (t.written,))
     return None
+
+
+def _unspaced(text: str) -> str:
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
+#: the state phrases ("offline", "out of service") as a choice would write them
+_STATE_CHOICES = frozenset(_unspaced(" ".join(p)) for p in STATE_PHRASES)
 
 
 def _standalone(word: str, folded: str) -> bool:
@@ -1004,6 +1039,13 @@ def _explained(text: str, toks: list[Token], point: Point,
         return Doubt("unexplained", tuple(t.shown for t in toks if not t.zh or t.written)
                      or (text.strip(),))
     allowed = MANNER | _spellings(point.unit)
+    if point.unit and "/" in point.unit and \
+            all({t.raw, t.word, t.shown} & _spellings(point.unit) for t in found) and \
+            not any(t.text in _Own.of(point).texts or t.text in _Own.of(point).raws
+                    for t in toks if not t.is_number):
+        # "set it to 500 an hour": a rate's unit alone ("an hour" of kg/h, copies/h) names
+        # no point, of however many per hour (atk32)
+        return Doubt("unexplained", tuple(t.shown for t in found))
     sense = point_sense(point)
     if sense is not None:
         # "normalise feeder 3", "de-isolate …": the undoing of the action the switch is named

@@ -54,3 +54,35 @@ async def test_give_it_a_clean_asks_it_done() -> None:
     assert name != "read"
     assert await _routed("crematorium", "give me the bag filter pulse clean") == \
         ("read", ("filter_pulse", None))
+
+
+TAGS = exec_plant("pellets", {
+    "pm1_run": {"name": "PM1_RUN", "type": "bool", "writable": True},
+    "pm1_mode": {"name": "PM1_MODE", "type": "int", "writable": True,
+                 "map": {0: "manual", 1: "auto", 2: "jog"}},
+    "pm2_run": {"name": "PM2_RUN", "type": "bool", "writable": True},
+    "pm2_amps": {"name": "PM2_MTR_AMPS", "unit": "A"},
+    "pm2_sp": {"name": "PM2 die temperature setpoint", "unit": "°C", "writable": True,
+               "min": 20, "max": 120},
+})
+
+
+@pytest.mark.parametrize(("text", "point"), [("what mode is PM2 in", "pm2_run"),
+                                             ("what mode is PM2 in", "pm2_amps"),
+                                             ("pm2 die temperature setpoint", "pm2_amps")])
+def test_the_model_reading_a_point_that_is_no_mode_asked_is_refused(text: str,
+                                                                    point: str) -> None:
+    """ "what mode is PM2 in": PM2 has a run switch but no mode; the model had read the run
+    switch, confidently wrong (batch 25)."""
+    from tests.support.plants import model_read_checked
+    action = model_read_checked(Router(TAGS), TAGS, text, point)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "point"), [("what mode is PM1 in", "pm1_mode"),
+                                             ("is PM2 running", "pm2_run"),
+                                             ("PM2 die temperature setpoint", "pm2_sp")])
+def test_the_model_reading_what_is_asked_stands(text: str, point: str) -> None:
+    from tests.support.plants import model_read_checked
+    action = model_read_checked(Router(TAGS), TAGS, text, point)
+    assert action.name == "read", action

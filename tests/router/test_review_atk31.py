@@ -65,8 +65,29 @@ async def test_a_rate_asked_is_never_a_total(text: str) -> None:
     assert point not in ("killed", "good"), (name, point)
 
 
-async def test_the_rate_is_read_for_a_rate_asked() -> None:
-    assert await _routed(ABATTOIR_LIKE, "how many head an hour") == ("read", ("chain", None))
+PER_HOUR = Router(exec_plant("steam_and_print", {
+    "press": {"name": "Press speed setpoint", "unit": "copies/h", "writable": True,
+              "min": 0, "max": 40000},
+    "steam": {"name": "Steam flow setpoint", "unit": "kg/h", "writable": True, "min": 0,
+              "max": 5000},
+    "air": {"name": "Dryer air flow", "unit": "m3/h", "writable": True, "min": 0,
+            "max": 30000},
+    "bag": {"name": "Bagger speed", "unit": "bags/min", "writable": True, "min": 0, "max": 60},
+    "mixer": {"name": "Mixer speed", "unit": "rpm", "writable": True, "min": 0, "max": 100},
+}))
+
+
+@pytest.mark.parametrize("text", ["set it to 4000 an hour", "make it 4000 an hour",
+                                  "4000 an hour", "set speed to 40 a minute", "40 a minute",
+                                  "give 500 an hour"])
+async def test_a_rates_time_alone_names_no_point(text: str) -> None:
+    """atk32 C1/C2: "an hour" had been read as the time of the one rate in copies/h, of
+    three per hour, and written there; "a minute" as the bagger's, beside a mixer in rpm."""
+    name, _ = await _routed(PER_HOUR, text)
+    assert name != "write"
+    for point, value in (("press", 4000), ("steam", 500), ("bag", 40)):
+        assert gated(text, PER_HOUR.rules.points[point], value,
+                     PER_HOUR.rules.profiles) is not None
 
 
 STATES = Router(exec_plant("kiln_line", {
@@ -165,3 +186,81 @@ def test_the_gate_refuses_off_for_offline(text: str) -> None:
     assert gated(text, point, "off", ANALYSER.rules.profiles, toks) is not None
     assert gated(text, point, "off", ANALYSER.rules.profiles) is not None
     assert gated(text, point, "offline", ANALYSER.rules.profiles, toks) is None
+
+
+# -- atk32: a second review, of the mends above ------------------------------------------------
+
+MILLS = Router(exec_plant("mills", {
+    "feed": {"name": "HM_FDR_SPD", "unit": "%", "writable": True, "min": 0, "max": 100,
+             "description": "Feeder of both hammer mills"},
+    "hm2": {"name": "HM2_RUN", "type": "bool", "writable": True},
+    "fan": {"name": "Fan speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "p2": {"name": "Pump 2 speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "rs": {"name": "Run speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "stp": {"name": "Stop position", "unit": "mm", "writable": True, "min": 0, "max": 500},
+    "b2": {"name": "Boiler 2 pressure", "unit": "bar"},
+    "pa": {"name": "Reelstand 1 paster armed", "type": "bool", "writable": True},
+    "sw": {"name": "Swing arms position", "unit": "mm"},
+}))
+
+
+@pytest.mark.parametrize("text", ["start hammermill 2 please", "start hammermill 2 now",
+                                  "start the number 2 hammermill", "start hammermill no 2"])
+async def test_the_number_of_a_thing_started_is_no_value_however_said(text: str) -> None:
+    name, (point, _) = await _routed(MILLS, text)
+    assert not (name == "write" and point == "feed")
+    assert gated(text, MILLS.rules.points["feed"], 2, MILLS.rules.profiles) is not None
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("run fan speed 60", ("write", ("fan", 60))), ("run pump 2 speed 40", ("write", ("p2", 40))),
+    ("run speed 40", ("write", ("rs", 40))), ("stop position 200", ("write", ("stp", 200))),
+    ("give boiler 2 pressure", ("read", ("b2", None))),
+])
+async def test_a_setting_said_after_run_or_stop_and_give_me_stand(
+        text: str, expected: tuple[str, Any]) -> None:
+    assert await _routed(MILLS, text) == expected
+
+
+@pytest.mark.parametrize("text", ["arm paster 1", "arm the paster on reelstand 1"])
+async def test_arming_is_no_read_where_names_write_arms(text: str) -> None:
+    name, _ = await _routed(MILLS, text)
+    assert name != "read"
+
+
+STATIONS = Router(exec_plant("analysers", {
+    "am": {"name": "Analyser mode", "type": "int", "writable": True,
+           "map": {0: "off", 1: "online", 2: "offline", 3: "calibrate"}},
+    "fp": {"name": "Feed pump", "type": "bool", "writable": True},
+    "p3": {"name": "Pump 3", "type": "bool", "writable": True},
+    "a2": {"name": "Analyser 2", "type": "bool", "writable": True},
+    "c2m": {"name": "Chiller 2 mode", "type": "int", "writable": True,
+            "map": {0: "cool", 1: "defrost", 2: "hold"}},
+}))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("take the feed pump offline", ("write", ("fp", False))),
+    ("take pump 3 offline", ("write", ("p3", False))),
+    ("put pump 3 online", ("write", ("p3", True))),
+    ("take analyser 2 offline", ("write", ("a2", False))),
+    ("take the analyser offline", ("write", ("am", "offline"))),
+    ("chiller 2 mode on hold", ("write", ("c2m", "hold"))),
+    ("chiller two on hold", ("write", ("c2m", "hold"))),
+])
+async def test_a_state_of_a_switch_beside_a_mode_that_takes_it(
+        text: str, expected: tuple[str, Any]) -> None:
+    """A mode taking "offline" as its choice leaves every other thing's "offline" a switch
+    off (atk32 H1); "mode" and a number in words still name the chiller's mode (H8)."""
+    assert await _routed(STATIONS, text) == expected
+
+
+@pytest.mark.parametrize("text", ["take the analyser off-line", "take the analyser off line",
+                                  "set analyser mode to off line", "take the analyser off stream"])
+async def test_no_off_of_a_mode_that_takes_offline_however_spelled(text: str) -> None:
+    """atk32 C4: "off-line", "off stream" had written the analyser mode's `off`."""
+    name, (point, value) = await _routed(STATIONS, text)
+    assert (name, point, value) != ("write", "am", "off")
+    toks = STATIONS.rules.analyse(text).toks
+    assert gated(text, STATIONS.rules.points["am"], "off", STATIONS.rules.profiles,
+                 toks) is not None
