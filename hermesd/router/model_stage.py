@@ -354,8 +354,11 @@ class ModelStage:
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
             terms = self.semantic.terms(a)
-            why = " ".join(t.raw for t in terms if _MODE in t.concepts
-                           and explained(t, profile, terms) < FULL)
+            stated = any("state" in t.kinds and _MODE not in t.concepts
+                         and explained(t, profile, terms) >= FULL for t in terms)
+            # ("is pump 3 in auto mode" of "Pump 3 auto": the mode is the state said)
+            why = "" if stated else " ".join(t.raw for t in terms if _MODE in t.concepts
+                                             and explained(t, profile, terms) < FULL)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
         if self.rules.profiles.siblings(profile) and \

@@ -446,9 +446,11 @@ class RuleRouter:
                            # temperature", "give boiler 2 pressure" ask it told)
                            or (first == "give" and len(toks) > 2
                                and toks[1].raw not in ("me", "us")
-                               and any(t.raw in ("a", "an") for t in toks[2:]))
-                           # "arm paster 1", where a name writes "arms" too (atk32)
-                           or (first in ARMING and len(toks) > 1 and not toks[1].is_number)
+                               and any(t.raw in ("a", "an", "more", "less") for t in toks[2:]))
+                           # "arm paster 1", where a name writes "arms" too (atk32); not
+                           # "arm position", "arm temp" (atk33)
+                           or (first in ARMING and len(toks) > 1 and not toks[1].is_number
+                               and not any(t.text in QUANTITIES for t in toks[1:]))
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
                                and toks[1].raw in ("out", "the", "all", "every", "each"))) \
@@ -800,12 +802,20 @@ class RuleRouter:
             points = self.state_choices.get(unspaced(t.written), set())
             things = [x for x in toks[:i] if not (x.raw == "switch" and x.written)
                       and x.raw not in VALUE_BEFORE | {"into", "in", "on"}]
-            if not any(self._names_alone(things, p) for p in points):
-                return toks
+            if not any(self._names_alone(things, p) and self._named_whole(things, p)
+                       for p in points):
+                return toks  # ("take line 2 offline" is no "Line 2 analyser mode": atk33)
             said = [replace(x, text="set", raw="set") if x.raw == "switch" and x.written else x
                     for x in toks[:i]]  # (its verb still asks it: "take" it so, "put" it)
             return [*said, *tokens(t.written), *toks[i + 1:]]
         return toks
+
+    def _named_whole(self, said: list[Token], point: str) -> bool:
+        """Whether every word of one of the point's names (but "mode") is said."""
+        words = {x.text if x.is_number else x.raw for x in said}
+        return any(all((t.text if t.is_number else t.raw) in words or t.raw == "mode"
+                       for t in content(list(label.toks), label=True))
+                   for label in self.point_labels.get(point, ()))
 
     def _names_alone(self, before: list[Token], point: str) -> bool:
         """Whether the words before "on <choice>" name the point that takes the choice and

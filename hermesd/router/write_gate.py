@@ -323,40 +323,50 @@ def _switched_and_set(toks: list[Token], folded: str, point: Point,
                 for i, t in enumerate(toks)) or re.search(r"\d\s*(?:分钟|小时|秒)", folded)
     if started and timed:
         return Doubt("when", ("for",))
-    numbered = _a_thing_numbered(toks, value)
+    numbered = _a_thing_numbered(toks, folded, value)
     if numbered is not None:
         return Doubt("other_thing", (numbered,))
     return _a_run_for_a_time(toks, folded, point)
 
 
-def _a_thing_numbered(toks: list[Token], value: Any) -> str | None:
-    """ "start hammermill 2 (please)", "start the number 2 hammermill": the number the
-    value was taken from numbers the thing started or stopped, whatever the plant's names
-    write (HM2_RUN); it is no speed of 2 % to set. Not "run fan speed 60", "stop position
-    200": a number after a setting's own word."""
+def _a_thing_numbered(toks: list[Token], folded: str, value: Any) -> str | None:
+    """ "start hammermill 2 (please)", "start heater output no 2", "start the number 3 fan":
+    with a thing started or stopped, the number the value was taken from numbers a thing,
+    whatever the plant's names write (HM2_RUN); it is no speed of 2 % to set. Said last after
+    a word ("run fan speed 60") it may be either, and is refused too: "at"/"to" says a value.
+    (atk33: a setting's word before it had been let through, "start heater output 2".)"""
     if isinstance(value, bool) or not any(t.raw in _STARTING for t in toks) or \
             any(t.raw in _SETTING_WORDS for t in toks):
         return None
+    marked = _NUMBERED.search(folded)
+    if marked is not None and _number_is(marked.group(1), value):
+        return marked.group(0)  # (the tokens drop "no", "number", "#")
     said = [t for t in toks if t.raw not in _TRAILING]
-    for i, t in enumerate(said):
-        if t.number is None or t.number != value or t.ordinal or i == 0:
-            continue
-        before = said[i - 1]
-        if before.raw in _NUMBER_MARKS:
-            return f"{before.raw} {t.raw}"  # "the number 2 hammermill", "hammermill no 2"
-        if i == len(said) - 1 and not before.is_number and before.raw not in _VALUE_BEFORE \
-                and not before.unit and before.raw not in UNIT_WORDS and \
-                before.text not in QUANTITIES and before.raw not in _SETTING_NOUNS:
-            return f"{before.raw} {t.raw}"  # "start hammermill 2"
-    return None
+    last = said[-1] if said else None
+    if last is None or last.number is None or last.number != value or last.ordinal or \
+            len(said) < 2:
+        return None
+    before = said[-2]
+    if before.is_number or before.raw in _VALUE_BEFORE or before.unit or \
+            before.raw in UNIT_WORDS:
+        return None
+    return f"{before.raw} {last.raw}"
 
 
+def _number_is(written: str, value: Any) -> bool:
+    try:
+        return float(written) == float(value)
+    except (TypeError, ValueError):
+        return False
+
+
+#: a number marked as one that numbers a thing ("number 2", "no. 2", "#2")
+_NUMBERED = re.compile(r"(?:\bnumber|\bno\.?|\bnr\.?|#)\s*(\d+)\b")
+#: the words of a time a rate is said per ("an hour", "per minute")
+_TIME_ONLY = frozenset("per a an hour hours h hr hrs minute minutes min mins second seconds s "
+                       "sec secs day days shift".split())
 #: words said after a command that end nothing ("start hammermill 2 please")
 _TRAILING = frozenset("please pls now thanks thank you cheers ok okay".split())
-_NUMBER_MARKS = frozenset("number no nr num #".split())
-#: a setting's words a number follows as its value ("run conveyor step 4")
-_SETTING_NOUNS = frozenset("speed step stage notch gear level setting position rate "
-                           "frequency percent output".split())
 
 
 _ENERGISING = frozenset("energise energize activate".split())
@@ -1040,11 +1050,11 @@ def _explained(text: str, toks: list[Token], point: Point,
                      or (text.strip(),))
     allowed = MANNER | _spellings(point.unit)
     if point.unit and "/" in point.unit and \
-            all({t.raw, t.word, t.shown} & _spellings(point.unit) for t in found) and \
+            all(set(t.raw.split()) <= _TIME_ONLY for t in found) and \
             not any(t.text in _Own.of(point).texts or t.text in _Own.of(point).raws
                     for t in toks if not t.is_number):
-        # "set it to 500 an hour": a rate's unit alone ("an hour" of kg/h, copies/h) names
-        # no point, of however many per hour (atk32)
+        # "set it to 500 an hour": a rate's time alone names no point, of however many per
+        # hour (atk32); what is counted or weighed says its unit ("15 kilos an hour")
         return Doubt("unexplained", tuple(t.shown for t in found))
     sense = point_sense(point)
     if sense is not None:

@@ -215,10 +215,20 @@ async def test_the_number_of_a_thing_started_is_no_value_however_said(text: str)
 @pytest.mark.parametrize(("text", "expected"), [
     ("run fan speed 60", ("write", ("fan", 60))), ("run pump 2 speed 40", ("write", ("p2", 40))),
     ("run speed 40", ("write", ("rs", 40))), ("stop position 200", ("write", ("stp", 200))),
+])
+async def test_a_setting_said_after_run_or_stop_is_that_setting_or_asked(
+        text: str, expected: tuple[str, Any]) -> None:
+    """ "run fan speed 60" may set the fan speed or start fan 60 (as "start heater output 2"
+    may: atk33): the right write, or a question back, never another."""
+    name, said = await _routed(MILLS, text)
+    assert name == "respond" or (name, said) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("run fan at 60", ("write", ("fan", 60))), ("set fan speed to 60", ("write", ("fan", 60))),
     ("give boiler 2 pressure", ("read", ("b2", None))),
 ])
-async def test_a_setting_said_after_run_or_stop_and_give_me_stand(
-        text: str, expected: tuple[str, Any]) -> None:
+async def test_a_value_said_so_and_give_me_stand(text: str, expected: tuple[str, Any]) -> None:
     assert await _routed(MILLS, text) == expected
 
 
@@ -264,3 +274,56 @@ async def test_no_off_of_a_mode_that_takes_offline_however_spelled(text: str) ->
     toks = STATIONS.rules.analyse(text).toks
     assert gated(text, STATIONS.rules.points["am"], "off", STATIONS.rules.profiles,
                  toks) is not None
+
+
+# -- atk33: a third review, of the mends above -------------------------------------------------
+
+HEATER = Router(exec_plant("heaters", {
+    "out": {"name": "Heater output", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "fan": {"name": "Fan speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "stage": {"name": "Compressor stage", "type": "int", "writable": True, "min": 0, "max": 4},
+    "l2r": {"name": "Line 2 run", "type": "bool", "writable": True},
+    "l2am": {"name": "Line 2 analyser mode", "type": "int", "writable": True,
+             "map": {0: "off", 1: "online", 2: "offline", 3: "calibrate"}},
+    "armp": {"name": "Robot arm position", "unit": "mm"},
+    "fr": {"name": "Feed rate", "unit": "t/h", "writable": True, "min": 0, "max": 100},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "start heater output no 2", "start heater output number 2", "start heater output #2",
+    "start heater output 2", "run heater output 2", "run stage 2", "start the number 3 fan",
+    "start number 2 heater output",
+    # a rate's time alone
+    "set it to 30 an hour", "30 an hour please",
+])
+async def test_no_number_of_a_thing_and_no_unit_alone_is_written(text: str) -> None:
+    name, _ = await _routed(HEATER, text)
+    assert name != "write"
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("take line 2 offline", ("write", ("l2r", False))),
+    ("take line 2 analyser offline", ("write", ("l2am", "offline"))),
+    ("arm position", ("read", ("armp", None))),
+    ("set heater output to 2", ("write", ("out", 2))),
+])
+async def test_a_thing_named_in_part_is_not_its_mode(text: str, expected: tuple[str, Any]) -> None:
+    """ "take line 2 offline" switches line 2 off; the "Line 2 analyser mode" is named whole
+    or not at all (atk33: it had been set to `offline`)."""
+    assert await _routed(HEATER, text) == expected
+
+
+async def test_give_more_asks_a_change() -> None:
+    name, _ = await _routed(HEATER, "give the fan more speed")
+    assert name != "read"
+
+
+def test_a_mode_said_with_the_state_a_switch_is_named_by_is_that_state() -> None:
+    from tests.support.plants import model_read_checked
+    plant = exec_plant("pumps", {
+        "p3a": {"name": "Pump 3 auto", "type": "bool"},
+        "p3": {"name": "Pump 3", "type": "bool", "writable": True},
+    })
+    action = model_read_checked(Router(plant), plant, "is pump 3 in auto mode", "p3a")
+    assert action.name == "read", action
