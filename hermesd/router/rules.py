@@ -448,9 +448,10 @@ class RuleRouter:
                                and toks[1].raw not in ("me", "us")
                                and any(t.raw in ("a", "an", "more", "less") for t in toks[2:]))
                            # "arm paster 1", where a name writes "arms" too (atk32); not
-                           # "arm position", "arm temp" (atk33)
+                           # "arm position", "arm temp" (atk33), but "arm the boiler
+                           # pressure trip" (atk34)
                            or (first in ARMING and len(toks) > 1 and not toks[1].is_number
-                               and not any(t.text in QUANTITIES for t in toks[1:]))
+                               and toks[1].text not in QUANTITIES)
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
                                and toks[1].raw in ("out", "the", "all", "every", "each"))) \

@@ -335,21 +335,24 @@ def _a_thing_numbered(toks: list[Token], folded: str, value: Any) -> str | None:
     whatever the plant's names write (HM2_RUN); it is no speed of 2 % to set. Said last after
     a word ("run fan speed 60") it may be either, and is refused too: "at"/"to" says a value.
     (atk33: a setting's word before it had been let through, "start heater output 2".)"""
-    if isinstance(value, bool) or not any(t.raw in _STARTING for t in toks) or \
+    if isinstance(value, bool) or not any(t.raw in _STARTING_ANY for t in toks) or \
             any(t.raw in _SETTING_WORDS for t in toks):
         return None
     marked = _NUMBERED.search(folded)
     if marked is not None and _number_is(marked.group(1), value):
         return marked.group(0)  # (the tokens drop "no", "number", "#")
     said = [t for t in toks if t.raw not in _TRAILING]
+    while said and said[-1].raw in _STARTING_ANY:
+        said = said[:-1]  # "heater output 2 start": the verb said last
     last = said[-1] if said else None
     if last is None or last.number is None or last.number != value or last.ordinal or \
             len(said) < 2:
         return None
     before = said[-2]
     if before.is_number or before.raw in _VALUE_BEFORE or before.unit or \
-            before.raw in UNIT_WORDS:
-        return None
+            before.raw in UNIT_WORDS or (before.text in QUANTITIES and any(
+                t.is_number for t in said[:-2])):
+        return None  # ("run pump 2 speed 50": pump 2 is numbered, 50 is its speed)
     return f"{before.raw} {last.raw}"
 
 
@@ -361,12 +364,17 @@ def _number_is(written: str, value: Any) -> bool:
 
 
 #: a number marked as one that numbers a thing ("number 2", "no. 2", "#2")
-_NUMBERED = re.compile(r"(?:\bnumber|\bno\.?|\bnr\.?|#)\s*(\d+)\b")
+_NUMBERED = re.compile(r"(?:\bnumber|\bnum\.?|\bno\.?|\bnr\.?|#)\s*(\d+)\b")
 #: the words of a time a rate is said per ("an hour", "per minute")
 _TIME_ONLY = frozenset("per a an hour hours h hr hrs minute minutes min mins second seconds s "
                        "sec secs day days shift".split())
+#: verbs that start or stop a thing, switch it on or off ("switch on heater output 2")
+_STARTING_ANY = frozenset("start starts started run runs stop stops stopped switch turn "
+                          "enable disable energise energize activate deenergise "
+                          "deenergize".split())
 #: words said after a command that end nothing ("start hammermill 2 please")
-_TRAILING = frozenset("please pls now thanks thank you cheers ok okay".split())
+_TRAILING = frozenset("please pls plz now thanks thank thx ty you cheers ok okay for me kindly "
+                      "mate".split())
 
 
 _ENERGISING = frozenset("energise energize activate".split())
@@ -792,7 +800,22 @@ def _state_chosen(toks: list[Token], point: Point, value: Any) -> Doubt | None:
             chosen = mine.get(_unspaced(t.written))
             if (chosen is not None and value != chosen) or (chosen is None and phrased):
                 return Doubt("not_stated", (t.written,))
+            if chosen is not None and not _named_whole(toks, point):
+                # "put line 2 online" of the "Line 2 analyser mode": line 2 is put online,
+                # not its analyser (atk34)
+                return Doubt("not_stated", (t.written,))
     return None
+
+
+def _named_whole(toks: list[Token], point: Point) -> bool:
+    """Whether every word of one of the point's names (but "mode") is said."""
+    said = {t.text for t in toks} | {t.raw for t in toks}
+    return any(all(t.text in said or t.raw in said or t.raw == "mode"
+                   for t in tokens(label) if t.raw not in _ARTICLES_AND_OF)
+               for label in (point.name, *point.aliases))
+
+
+_ARTICLES_AND_OF = frozenset("the a an of".split())
 
 
 def _unspaced(text: str) -> str:

@@ -327,3 +327,48 @@ def test_a_mode_said_with_the_state_a_switch_is_named_by_is_that_state() -> None
     })
     action = model_read_checked(Router(plant), plant, "is pump 3 in auto mode", "p3a")
     assert action.name == "read", action
+
+
+# -- atk34: a fourth review, of the mends above ------------------------------------------------
+
+SWITCHED = Router(exec_plant("heaters_2", {
+    "out": {"name": "Heater output", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "l2am": {"name": "Line 2 analyser mode", "type": "int", "writable": True,
+             "map": {0: "off", 1: "online", 2: "offline", 3: "calibrate"}},
+    "trip": {"name": "Boiler pressure trip armed", "type": "bool", "writable": True},
+    "bp": {"name": "Boiler pressure", "unit": "bar"},
+    "p2s": {"name": "Pump 2 speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "p2r": {"name": "Pump 2 run", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "switch on heater output 2", "turn on heater output 2", "enable heater output 2",
+    "heater output 2 start", "start heater output 2 for me", "start heater output 2 thx",
+    "start num 2 heater output", "put line 2 online", "arm the boiler pressure trip",
+])
+async def test_no_thing_number_state_or_arming_is_a_write_or_read_of_another(text: str) -> None:
+    """atk34: a heater output numbered 2 switched on had been set to 2 %; "put line 2 online"
+    had put the Line 2 analyser mode online; "arm the boiler pressure trip" read the trip."""
+    name, (point, value) = await _routed(SWITCHED, text)
+    assert (name, point, value) not in (("write", "out", 2), ("write", "l2am", "online"),
+                                        ("read", "trip", None))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("run pump 2 speed 50", ("write", ("p2s", 50))),
+    ("take line 2 analyser online", ("write", ("l2am", "online"))),
+])
+async def test_a_value_of_a_numbered_thing_and_a_mode_named_whole_stand(
+        text: str, expected: tuple[str, Any]) -> None:
+    assert await _routed(SWITCHED, text) == expected
+
+
+def test_a_running_pump_is_no_answer_to_its_mode() -> None:
+    from tests.support.plants import model_read_checked
+    plant = exec_plant("pumps_2", {
+        "p3run": {"name": "Pump 3 running", "type": "bool"},
+        "p3a": {"name": "Pump 3 auto", "type": "bool"},
+    })
+    action = model_read_checked(Router(plant), plant, "is pump 3 running in auto mode", "p3run")
+    assert action.name == "respond", action
