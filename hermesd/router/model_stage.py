@@ -43,7 +43,7 @@ from hermesd.router.coverage import (
 )
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.normalize import tokens
-from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile
+from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
     SWITCH_PROBLEMS,
@@ -76,8 +76,6 @@ SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "
 #: ...and when the best candidate explains all that the command names, none: the model only
 #: chooses which candidate (its choice is still checked against the words)
 FOCUSED_REASONS: tuple[str, ...] = ()
-_MODE = "state.mode"
-_SWITCHED = frozenset(("state.on", "state.off", "state.running", "state.stopped"))
 #: the plant itself ("leaving the plant", "the whole site"): no thing a point must have
 WHOLE_PLANT = frozenset(("thing.site",))
 #: rooms, halls, areas: where a plant's points are, said as context ("particles in the room")
@@ -355,13 +353,13 @@ class ModelStage:
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
             terms = self.semantic.terms(a)
-            states = [t for t in terms if "state" in t.kinds and _MODE not in t.concepts]
-            stated = any(not t.concepts <= _SWITCHED for t in states) and all(
+            states = [t for t in terms if "state" in t.kinds and MODE not in t.concepts]
+            stated = any(not t.concepts <= SWITCHED_STATES for t in states) and all(
                 explained(t, profile, terms) >= FULL for t in states)
             # (not "is pump 3 running in auto mode" of "Pump 3 running": auto is not said of
             # it, atk34)
             # ("is pump 3 in auto mode" of "Pump 3 auto": the mode is the state said)
-            why = "" if stated else " ".join(t.raw for t in terms if _MODE in t.concepts
+            why = "" if stated else " ".join(t.raw for t in terms if MODE in t.concepts
                                              and explained(t, profile, terms) < FULL)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")

@@ -393,6 +393,12 @@ def _number(number: Number, raw: str, *, zh: bool = False) -> Token:
     return Token(_num_text(number), raw, number, zh=zh)
 
 
+def unspaced(text: str) -> str:
+    """A choice or a state as written without spaces, hyphens or case ("off-line",
+    "off line", "Offline": "offline")."""
+    return re.sub(r"[\W_]+", "", text.casefold())
+
+
 def canonical(word: str) -> str:
     if len(word) > 3 and word.endswith("'s"):
         word = word[:-2]  # "how warm's the must", "the pump's speed": the word itself

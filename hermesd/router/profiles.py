@@ -49,7 +49,7 @@ MODE = "state.mode"
 #: things whose value in a unit of position (%) is how far open they are
 POSITIONED = frozenset(("thing.valve", "thing.damper"))
 #: states a switch is in as much as a mode is
-_SWITCHED_STATES = frozenset(("state.on", "state.off", "state.running", "state.stopped"))
+SWITCHED_STATES = frozenset(("state.on", "state.off", "state.running", "state.stopped"))
 #: kinds of concept that say which thing a command is about, and which quantity of it
 THING_KINDS = frozenset(("thing", "location"))
 _SUFFIXES = ("ations", "ation", "itions", "ition", "ings", "ing", "ions", "ion", "ers", "er",
@@ -322,7 +322,7 @@ class Profiles:
         # name the choice only in its own words; "wash bay pump turned off" had set the pump's
         # mode to `off` beside its run switch)
         choice_concepts = {s.concept for _, said in spellings(point)
-                           for s in self.lexicon.concepts(said)} - concepts - _SWITCHED_STATES
+                           for s in self.lexicon.concepts(said)} - concepts - SWITCHED_STATES
         return Profile(point, frozenset(names), key, frozenset(words), frozenset(concepts),
                        frozenset(quantities), named_quantities, unit, unit_quantities, unit_sure,
                        frozenset(things), frozenset(part_concepts), frozenset(ids),

@@ -41,6 +41,7 @@ from hermesd.router.normalize import (
     preposition_on,
     question_mark,
     tokens,
+    unspaced,
 )
 from hermesd.router.numbers import exact
 from hermesd.router.poles import choice_words, opposed, point_poles, said_poles
@@ -2013,12 +2014,6 @@ _A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
 _ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())
 #: Chinese words that make an order of what follows (把2号冷机...), naming nothing
 _ZH_ORDERING = frozenset("把 将 请 给".split())
-
-
-def unspaced(text: str) -> str:
-    """A choice or a state as written without spaces, hyphens or case ("off-line",
-    "off line", "Offline": "offline")."""
-    return re.sub(r"[\W_]+", "", text.casefold())
 
 #: parts of a hyphenated name word that make it no word to rewrite ("auto-start")
 _VERB_PARTS = WRITE_VERBS | STATE_VERBS | ON_WORDS | OFF_WORDS | ARMING

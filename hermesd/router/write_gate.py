@@ -50,6 +50,7 @@ from hermesd.router.normalize import (
     question_mark,
     tokens,
     unit_symbol,
+    unspaced,
 )
 from hermesd.router.numbers import Number, exact, is_cjk
 from hermesd.router.poles import (
@@ -793,11 +794,11 @@ def _state_chosen(toks: list[Token], point: Point, value: Any) -> Doubt | None:
     point takes the state said as a choice of its own, that choice, not another (its `off`
     had been written); and where it takes such a state as a choice, a state phrase it does
     not take ("off stream", beside `off` and `offline`) is no choice of it (atk32)."""
-    mine = {_unspaced(said): choice for choice, said in spellings(point)}
+    mine = {unspaced(said): choice for choice, said in spellings(point)}
     phrased = set(mine) & _STATE_CHOICES
     for t in toks:
         if t.raw in ("on", "off") and t.written and t.written != t.raw:
-            chosen = mine.get(_unspaced(t.written))
+            chosen = mine.get(unspaced(t.written))
             if (chosen is not None and value != chosen) or (chosen is None and phrased):
                 return Doubt("not_stated", (t.written,))
             if chosen is not None and not _named_whole(toks, point):
@@ -818,12 +819,8 @@ def _named_whole(toks: list[Token], point: Point) -> bool:
 _ARTICLES_AND_OF = frozenset("the a an of".split())
 
 
-def _unspaced(text: str) -> str:
-    return re.sub(r"[\W_]+", "", text.casefold())
-
-
 #: the state phrases ("offline", "out of service") as a choice would write them
-_STATE_CHOICES = frozenset(_unspaced(" ".join(p)) for p in STATE_PHRASES)
+_STATE_CHOICES = frozenset(unspaced(" ".join(p)) for p in STATE_PHRASES)
 
 
 def _standalone(word: str, folded: str) -> bool:
