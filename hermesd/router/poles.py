@@ -27,6 +27,11 @@ POLES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "pace": (frozenset("fast quick rapid 快".split()),
              frozenset("slow creep crawl inch 慢".split())),
     "fill": (frozenset("full 满".split()), frozenset("empty".split())),
+    # which side of a thing: "dryer exhaust air temp" is no "Dryer inlet air temperature"
+    # ("supply" and "return" are no sides: a chiller's supply leaves it)
+    "side": (frozenset("inlet intake entering incoming entry suction upstream inflow".split()),
+             frozenset("outlet exit exhaust leaving outgoing discharge downstream outflow"
+                       .split())),
 }
 #: words before a pole word that make it a question or a judgement of the reading ("how hot",
 #: "too cold", "running hot"), which names no pole

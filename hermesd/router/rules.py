@@ -200,9 +200,28 @@ def _untagged(name: str) -> tuple[str, ...]:
     return (found.group(1),) if found else ()
 
 
+#: a name that is a tag and no more: "LT-203", "HS-012", "FIC-032 SP"
+_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_ ](?:SP|PV|OP|CV|MV|SV))?\s*")
+
+
+def said_as_described(point: Point) -> Point:
+    """A point named by its tag alone ("LT-203") is said as its description begins ("Effect
+    2 level; radar on the body"): that, up to its first stop or bracket and without what it
+    writes with a slash ("Brine well pump 2 start/stop" says no verb of its own), is a name
+    of it too, to the rules and the semantic stage alike. Other points as they are."""
+    if not point.description or not _TAG_ONLY.fullmatch(point.name):
+        return point
+    said = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0]
+    said = " ".join(w for w in said.split() if "/" not in w)
+    if not 1 <= len(said.split()) <= 12:
+        return point
+    return replace(point, aliases=(*point.aliases, said))
+
+
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
+        points = [said_as_described(p) for p in points]
         self.points = {p.id: p for p in points}
         self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
@@ -306,6 +325,38 @@ class RuleRouter:
         # are words already (a bypass is refused; a choice is said so)
         self.compounds = {w: h for w, h in joined.items() if w not in whole
                           and not set(h.split("-")) & _VERB_PARTS and not _known_word(w)}
+        # and words the names write joined ("Feedwater pump"), said apart ("feed water
+        # pump"), or apart ("Hammer mill 1 current"), said joined ("hammermill 1"): by the
+        # pair said, the word written; by the word said, the pair written. Parts of three
+        # letters or more, no verb among them ("shut off the gas shutoff valve"), and only
+        # where the names do not write it both ways
+        spaced: dict[str, str] = {}
+        apart: set[tuple[str, str]] = set()  # the pairs the names write apart
+        for point in points:
+            for written in (point.name, *point.aliases):
+                parts = _A_PART.findall(written.casefold())
+                for a, b in itertools.pairwise(parts):
+                    if re.search(rf"(?<![\w-]){a}\s+{b}(?![\w-])", written.casefold()):
+                        apart.add((a, b))
+                        if not {a, b} & _VERB_PARTS:
+                            spaced[a + b] = f"{a} {b}"
+        self.spaced = {w: pair for w, pair in spaced.items() if w not in whole
+                       and w.removesuffix("s") not in whole and not _known_word(w)}
+        # (the words of ids and devices too: "hammer mill 2" of the "HM2_AMPS" on device
+        # "hammermills")
+        whole_words = whole | {w for p in points for w in re.findall(
+            r"[a-z]{6,}", f"{p.id} {p.device}".casefold())}
+        self.joined_pairs: dict[tuple[str, str], str] = {}
+        for word in sorted(whole_words - self.spaced.keys()):
+            for i in range(3, len(word) - 2):
+                a, b = word[:i], word[i:]
+                if {a, b} & _VERB_PARTS:
+                    continue
+                # (as the names write it, hyphenated or not: "pump over" of a "Pump-over
+                # pump" whose id says "pumpover")
+                for pair in ((a, b), (a, b + "s"), (a, b[:-1]) if b.endswith("s") else ()):
+                    if pair and pair not in apart:
+                        self.joined_pairs.setdefault(pair, joined.get(word, word))
         self.label_ids: dict[str, set[str]] = {}
         self.point_words: dict[str, set[str]] = {}  # every token of every label of a point
         self.point_labels: dict[str, list[Label]] = {}  # each point's labels
@@ -835,11 +886,51 @@ class RuleRouter:
     def compounds_written(self, text: str) -> str:
         """The command with a word the names write with a hyphen written so: "switch off the
         washdown pump" of a "Lairage wash-down pump" says its "wash-down" (joined, it was no
-        word of the plant, and the switch's "down" unsaid)."""
-        if not self.compounds:
+        word of the plant, and the switch's "down" unsaid); and a word the names write joined
+        or apart written as they do ("feed water pump 1" of "Feedwater pump 1", "hammermill
+        2" of "Hammer mill 2")."""
+        if self.compounds:
+            text = _A_WORD.sub(lambda m: self.compounds.get(m.group(0).casefold(), m.group(0)),
+                               text)
+        if self.spaced:
+            text = _A_PART_SAID.sub(
+                lambda m: self._spaced_said(m.group(0)), text)
+        if not self.joined_pairs:
             return text
-        return _A_WORD.sub(lambda m: self.compounds.get(m.group(0).casefold(), m.group(0)),
-                           text)
+        words = list(_A_PART_SAID.finditer(text))
+        said = [m.group(0).casefold() for m in words]
+        # (start, end, word written) of each pair said apart, and of "head and tail water
+        # levels": the first part of the pair said before "and" is of a word joined too
+        joins: list[tuple[int, int, str]] = []
+        i = 0
+        while i < len(words) - 1:
+            m, n = words[i], words[i + 1]
+            word = self.joined_pairs.get((said[i], said[i + 1]))
+            if word is None or not text[m.end():n.start()].isspace():
+                i += 1
+                continue
+            # the word before "and"/"or" ("and" is a word of three letters, "or" none)
+            k = i - 2 if i >= 2 and said[i - 1] == "and" else i - 1
+            if k >= 0 and text[words[k].end():m.start()].strip().casefold() in _JOINING and \
+                    (said[k], said[i + 1]) in self.joined_pairs and \
+                    (not joins or joins[-1][1] <= words[k].start()):
+                before = self.joined_pairs[(said[k], said[i + 1])]
+                joins.append((words[k].start(), words[k].end(), before))
+            joins.append((m.start(), n.end(), word))
+            i += 2
+        out: list[str] = []
+        last = 0
+        for start, end, word in joins:
+            out += [text[last:start], word]
+            last = end
+        return "".join(out) + text[last:]
+
+    def _spaced_said(self, said: str) -> str:
+        word = said.casefold()
+        pair = self.spaced.get(word)
+        if pair is None and word.endswith("s"):
+            pair = self.spaced.get(word[:-1])
+        return pair if pair is not None else said
 
     def _spec_written(self, text: str, m: re.Match[str]) -> str:
         before = re.findall(r"[^\W\d_]+", text[:m.start()].casefold())
@@ -2009,6 +2100,12 @@ def point_sense(point: Point) -> ActionSense | None:
 #: a word of two parts joined by a hyphen in a name ("wash-down", "pull-down")
 _HYPHENATED = re.compile(r"(?<![\w-])([^\W\d_]{2,})-([^\W\d_]{2,})(?![\w-])")
 _A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
+#: a word of letters alone, three or more, written apart ("feed" of "Feedwater pump 2", not
+#: of "wash-down" nor of "HM1")
+_A_PART = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
+#: what joins two words that share the last part ("head and tail water")
+_JOINING = frozenset(("and", "or", "&", "/", ","))
+_A_PART_SAID = re.compile(r"(?<![\w-])[A-Za-z]{3,}(?![\w-])")
 
 #: words around a command that ask nothing of their own
 _ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())

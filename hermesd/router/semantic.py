@@ -57,7 +57,7 @@ from hermesd.router.rules import (
     set_asked,
     unit_after,
 )
-from hermesd.router.vocabulary import PLURAL_MARKS, SUMMARY_WORDS, VALUE_BEFORE
+from hermesd.router.vocabulary import PLURAL_MARKS, STOP_WORDS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
 _DIGITS = re.compile(r"\d+")
@@ -292,6 +292,7 @@ class Semantic:
             return None
         writes = not reading and (a.wants_write or self.rules.terse_write(a, None))
         full = [f for f in fits if f.full]
+        switches: list[Fit] = []  # the run switches that fit a write's words, valued or not
         if writes:
             # a writable point stands in for a read-only one of the same numbered thing
             # ("set kiln 2 to 70 degrees": its setpoint), never of another (pump 1's speed is
@@ -303,8 +304,15 @@ class Semantic:
             if a.wants_write:
                 # "关掉B包装机" (switch bagger B off): its speed, which takes no "off" (its
                 # least is 20), is no rival of its run switch
+                switches = [f for f in full if by_id[f.point].point.writable
+                            and by_id[f.point].point.kind == "bool"]
                 full = [f for f in full if not by_id[f.point].point.writable
                         or self.rules.values(a, by_id[f.point].point)]
+                if switches and a.words & STOP_WORDS:
+                    # "stop the centrifuge": its run switch, not its speed at 0 (which
+                    # stops only what has no switch to stop it)
+                    full = [f for f in full if by_id[f.point].point.kind == "bool"
+                            or self.rules.values(a, by_id[f.point].point) != [0]]
                 # "switch the kiln to hold": a choice said that a writable point takes; a
                 # read-only point of the same thing takes no choice, and is no rival
                 chose = [f for f in full if by_id[f.point].point.writable and any(

@@ -55,6 +55,14 @@ def exec_plant(node: str, points: dict[str, Any]) -> Config:
         {pid: _exec_point(raw) for pid, raw in points.items()})}})
 
 
+def exec_devices(node: str, devices: dict[str, dict[str, Any]]) -> Config:
+    """A plant made up for a test with several devices of the fake tool, by their ids (the
+    ids are words of their points' too: "hammermills"), each with its points as `exec_plant`'s."""
+    return config_of({"node": {"id": node}, "devices": {
+        dev: _exec_device({pid: _exec_point(raw) for pid, raw in points.items()})
+        for dev, points in devices.items()}})
+
+
 def _exec_device(points: dict[str, Any]) -> dict[str, Any]:
     return {"driver": "exec", "command": [sys.executable, str(FAKE_TOOL)], "points": points}
 
