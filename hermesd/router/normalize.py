@@ -71,8 +71,9 @@ _UNIT = re.compile(
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
-    r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute))"
-    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|mg\s?/\s?l|kg\s?/\s?h"
+    r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
+    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er))"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
@@ -88,7 +89,8 @@ _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
-                 ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"))
+                 ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
+                 ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"))
 
 _PIECE = re.compile(
     r"(?P<cjk>[\u3007\u3400-\u4dbf\u4e00-\u9fff]+)"

@@ -264,6 +264,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "hz": "hz", "hertz": "hz",
     "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
     "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
+    "ml/l": "ml/l", "g/l": "g/l",
     "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
     # normal and standard cubic metres (of a gas at 0 or 15 °C): their own units
     "nm3/h": "nm³/h", "nm3/hr": "nm³/h", "sm3/h": "sm³/h", "sm3/hr": "sm³/h",
@@ -298,7 +299,8 @@ UNIT_QUANTITIES: dict[str, str] = {
     "m³/h": "flow", "nm³/h": "flow", "sm³/h": "flow", "l/s": "flow", "l/min": "flow",
     "l/h": "flow", "gpm": "flow", "t/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
-    "ph": "ph", "mg/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
+    "ph": "ph", "mg/l": "concentration", "ml/l": "concentration",
+    "g/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
     "kN": "tension", "kn": "speed", "mW": "power", "mWh": "energy", "mPa": "pressure",
     "mv": "voltage", "MV": "voltage", "MA": "current",

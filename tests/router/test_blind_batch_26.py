@@ -13,7 +13,8 @@ import pytest
 from hermesd.router import Router
 from tests.support.plants import config_of, own_plant, routed_without_model
 
-ROUTERS = {name: Router(config_of(own_plant(name))) for name in ("salt_works", "mrf")}
+ROUTERS = {name: Router(config_of(own_plant(name)))
+           for name in ("salt_works", "mrf", "sterile_services")}
 
 
 async def _routed(plant: str, text: str) -> tuple[str, Any]:
@@ -55,3 +56,23 @@ async def test_stop_the_conveyor_is_its_run_switch() -> None:
     """Asked back before: the infeed conveyor has a run switch and a speed."""
     assert await _routed("mrf", "stop the infeed conveyor") == \
         ("write", ("infeed_conv_run", False))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("detergent concentration on washer-disinfector 2", ("read", ("wd2_detergent_dose", None))),
+    ("detergent dose on washer 2 to 4.5 ml per litre", ("write", ("wd2_detergent_dose", 4.5))),
+    ("washer 2 detergent at 4.5 ml/l", ("write", ("wd2_detergent_dose", 4.5))),
+    ("set washer-disinfector 2 detergent dose to 4.5 mL/L",
+     ("write", ("wd2_detergent_dose", 4.5))),
+])
+async def test_millilitres_per_litre_are_a_concentration(text: str, expected: Any) -> None:
+    """A dose in ml/L: its concentration asked had been taken for a point the plant lacks,
+    and "4.5 ml per litre" for 4.5 ml (a volume) of it."""
+    assert await _routed("sterile_services", text) == expected
+
+
+@pytest.mark.parametrize("text", ["washer 2 detergent 4.5 g/l",
+                                  "set washer 2 detergent dose to 4.5 litres"])
+async def test_a_dose_in_another_unit_is_not_written(text: str) -> None:
+    name, (point, value) = await _routed("sterile_services", text)
+    assert name != "write", (point, value)
