@@ -103,9 +103,10 @@ class Router:
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
         from hermesd.router.concepts import simplified
+        from hermesd.router.normalize import units_joined
 
         # traditional Chinese is read as simplified, by every stage (啟動1號泵: 启动1号泵)
-        text = simplified(text)
+        text = units_joined(simplified(text))
         # "2 pack mixer": a number the names write as a specification is one in the command
         text = self.rules.specs_written(text)
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so

@@ -317,6 +317,15 @@ def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
     return _UNIT.sub(slot, text), units
 
 
+_PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
+
+
+def units_joined(text: str) -> str:
+    """The text with a unit written in two pieces written as one: "45% RH" is "45%RH", a
+    relative humidity (its "RH" alone had been left over, and the command asked back)."""
+    return _PERCENT_RH.sub(r"\1%\2", text)
+
+
 def unit_symbol(unit: str) -> str | None:
     """One symbol for a unit however it is written ("kW", "kilowatts" -> "kw"), or None.
     Letter case tells some units apart (`CASED_UNITS`): "kN" (or "KN") is a force, "kn"

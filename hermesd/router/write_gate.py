@@ -1553,6 +1553,9 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     for i, t in enumerate(toks):
         if i in written:
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it
+        if t.unit == "°c" and mine in ("°", "deg", "degree", "degrees") and \
+                re.fullmatch(r"deg(?:ree)?s?", t.raw):
+            continue  # "18 degrees" of an angle in °: said as people say it
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",

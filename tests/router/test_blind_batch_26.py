@@ -76,3 +76,23 @@ async def test_millilitres_per_litre_are_a_concentration(text: str, expected: An
 async def test_a_dose_in_another_unit_is_not_written(text: str) -> None:
     name, (point, value) = await _routed("sterile_services", text)
     assert name != "write", (point, value)
+
+
+@pytest.mark.parametrize("text", ["set the ballistic deck angle to 18 degrees",
+                                  "ballistic deck angle to 18 deg"])
+async def test_an_angle_is_said_in_degrees(text: str) -> None:
+    """The deck angle is in °, said "degrees": it had been refused as a temperature's unit."""
+    assert await _routed("mrf", text) == ("write", ("ballistic_angle", 18))
+
+
+@pytest.mark.parametrize("text", ["ballistic deck angle 18 degrees celsius",
+                                  "ballistic deck angle 18 °C"])
+async def test_an_angle_is_not_set_in_degrees_celsius(text: str) -> None:
+    name, (point, value) = await _routed("mrf", text)
+    assert name != "write", (point, value)
+
+
+@pytest.mark.parametrize("text", ["clean room humidity setpoint 45 % RH",
+                                  "clean room humidity setpoint 45% RH"])
+async def test_percent_rh_written_apart_is_a_humidity(text: str) -> None:
+    assert await _routed("sterile_services", text) == ("write", ("cr_humidity_sp", 45))
