@@ -207,15 +207,34 @@ _TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_ ](?:SP|PV|OP|CV|
 def said_as_described(point: Point) -> Point:
     """A point named by its tag alone ("LT-203") is said as its description begins ("Effect
     2 level; radar on the body"): that, up to its first stop or bracket and without what it
-    writes with a slash ("Brine well pump 2 start/stop" says no verb of its own), is a name
-    of it too, to the rules and the semantic stage alike. Other points as they are."""
+    writes with a slash, is a name of it too, to the rules and the semantic stage alike. Only
+    where the description names a thing and what is measured or set of it: none that says an
+    action, a state, a condition or a protection ("Pump 5 stop", "Valve open command",
+    "Burner 1 stop when tank low", "Emergency shutdown of boiler 1" name no pump, valve,
+    burner or boiler to be started), and of a switch only one described as its thing's run
+    command ("Brine well pump 2 start/stop"). Other points as they are."""
     if not point.description or not _TAG_ONLY.fullmatch(point.name):
         return point
-    said = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0]
-    said = " ".join(w for w in said.split() if "/" not in w)
-    if not 1 <= len(said.split()) <= 12:
+    said = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0].split()
+    kept = [w for w in said if "/" not in w]
+    if point.kind == "bool" and not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS
+                                        for w in said if "/" in w):
         return point
-    return replace(point, aliases=(*point.aliases, said))
+    words = {w.casefold().strip("'’\"") for w in kept}
+    if not 1 <= len(kept) <= 12 or words & (_NOT_NAMING | _VERB_PARTS | PROTECTIONS
+                                            | DISABLING) or any(
+            m.concept.kind in ("action", "state") for m in concepts_of_text(" ".join(kept))):
+        return point
+    return replace(point, aliases=(*point.aliases, " ".join(kept)))
+
+
+#: a switch's description that says it is its thing's run command ("Pump 2 start/stop")
+_RUN_PAIRS = frozenset(frozenset(pair.split("/")) for pair in (
+    "start/stop", "run/stop", "on/off", "open/close", "open/closed", "running/stopped"))
+#: words of a description that say what a point does or when, not what it is
+_NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency esd trip trips
+    tripped reset inhibit inhibited interlock alarm fault when if unless while after before
+    not no only starts stops opens closes runs shutdown shut-down standby""".split())
 
 
 class RuleRouter:
@@ -342,12 +361,10 @@ class RuleRouter:
                             spaced[a + b] = f"{a} {b}"
         self.spaced = {w: pair for w, pair in spaced.items() if w not in whole
                        and w.removesuffix("s") not in whole and not _known_word(w)}
-        # (the words of ids and devices too: "hammer mill 2" of the "HM2_AMPS" on device
-        # "hammermills")
-        whole_words = whole | {w for p in points for w in re.findall(
-            r"[a-z]{6,}", f"{p.id} {p.device}".casefold())}
+        # (not the words of ids and devices: a point on device "pumphouse" is no "pump house
+        # temperature", and "pellet mill", "hammer mill" are the lexicon's words said apart)
         self.joined_pairs: dict[tuple[str, str], str] = {}
-        for word in sorted(whole_words - self.spaced.keys()):
+        for word in sorted(whole - self.spaced.keys()):
             for i in range(3, len(word) - 2):
                 a, b = word[:i], word[i:]
                 if {a, b} & _VERB_PARTS:

@@ -43,7 +43,7 @@ from hermesd.router.coverage import (
     terms,
 )
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import Token, content
+from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
@@ -60,6 +60,10 @@ from hermesd.router.rules import (
 from hermesd.router.vocabulary import PLURAL_MARKS, STOP_WORDS, SUMMARY_WORDS, VALUE_BEFORE
 
 TOP = 5  # candidates offered to the model
+#: the words of a switch's name that say it runs its thing ("Centrifuge run", "Fan 2 motor")
+_RUN_NAMES = frozenset("run running start motor drive command cmd enable on".split())
+#: kinds of words that name no thing: what is measured or set, its role, a state, an action
+_NOT_THINGS = frozenset(("quantity", "role", "state", "action"))
 _DIGITS = re.compile(r"\d+")
 MAX_READ = 32  # points of one read of several (the engine's limit too)
 #: what begins the words that say where, which both sides of an "and" share ("... in house 1")
@@ -310,9 +314,20 @@ class Semantic:
                         or self.rules.values(a, by_id[f.point].point)]
                 if switches and a.words & STOP_WORDS:
                     # "stop the centrifuge": its run switch, not its speed at 0 (which
-                    # stops only what has no switch to stop it)
-                    full = [f for f in full if by_id[f.point].point.kind == "bool"
-                            or self.rules.values(a, by_id[f.point].point) != [0]]
+                    # stops only what has no switch to stop it); a speed of another thing
+                    # than the switches' stays a rival ("stop the pump" of a "Pump 1 speed"
+                    # beside a "Booster pump run")
+                    # (and only where that switch is then the best: "turn off the reactor"
+                    # of two reactors is no more sure for a speed of reactor 1 let go)
+                    run = {self._thing_of(by_id[f.point]): f.point for f in switches
+                           if self._run_switch(by_id[f.point])}
+                    stopped = [f for f in full if by_id[f.point].point.kind != "bool"
+                               and self._thing_of(by_id[f.point]) in run
+                               and self.rules.values(a, by_id[f.point].point) == [0]]
+                    kept = [f for f in full if f not in stopped]
+                    if stopped and (not kept or kept[0].point in {
+                            run[self._thing_of(by_id[f.point])] for f in stopped}):
+                        full = kept  # (none: the switch the words did not value, a typo)
                 # "switch the kiln to hold": a choice said that a writable point takes; a
                 # read-only point of the same thing takes no choice, and is no rival
                 chose = [f for f in full if by_id[f.point].point.writable and any(
@@ -373,6 +388,29 @@ class Semantic:
             return None  # a word only its description says: the model's to weigh, not sure
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
+
+    def _thing_of(self, p: Profile) -> frozenset[str]:
+        """The words of a point's name that name its thing: not what it measures, sets or
+        does, nor its tag's letters ("centrifuge", "501" of "SIC-501 centrifuge speed" and of
+        "HS-501 centrifuge run"); empty where there are none."""
+        lexicon = self.profiles.lexicon
+        known = lexicon.words()
+        return frozenset(
+            t.text for t in tokens(p.point.name) if t.text not in _RUN_NAMES and not (
+                t.text.isalpha() and len(t.text) <= 4 and t.text not in known)
+            and not {s.kind for s in lexicon.concepts(t.text)} & _NOT_THINGS) or \
+            frozenset({p.id})  # (no thing named: its own, no other's)
+
+    def _run_switch(self, p: Profile) -> bool:
+        """Whether a switch is its thing's run command: its name says its thing and at most
+        a word of running ("Centrifuge run", "Trommel motor", "Pump 2"; not "Centrifuge wash",
+        "Belt emergency stop reset", "Pump 2 auto")."""
+        thing = self._thing_of(p)
+        return p.point.kind == "bool" and p.id not in thing and all(
+            t.text in thing or t.text in _RUN_NAMES or (t.text.isalpha() and len(t.text) <= 4
+                                                       and t.text not in
+                                                       self.profiles.lexicon.words())
+            for t in tokens(p.point.name))
 
     def described_only(self, terms: list[Term], profile: Profile) -> bool:
         """Whether the point explains every word of the command (but units) by its
