@@ -441,7 +441,8 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("inner", "outer"), ("import", "export"), ("raw", "treated"), ("head_end", "tail_end"),
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
-CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler".split())
+CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"
+                          .split())
 #: verbs that ask for a change unless the plant names things with them ("arm the paster";
 #: not the "Robot arm" of a cell)
 ARMING = frozenset("arm disarm rearm".split())

@@ -144,3 +144,13 @@ async def test_stop_is_the_run_switch_where_there_is_one(text: str, expected: An
 async def test_a_misspelled_thing_stopped_is_not_its_speed() -> None:
     name, (point, value) = await _routed(SALT, "stop the centrifudge")
     assert (name, point) != ("write", "SIC_501"), value
+
+
+@pytest.mark.parametrize("text", ["more product conveyor speed please",
+                                  "give me more product conveyor speed",
+                                  "less product conveyor speed"])
+async def test_more_or_less_of_a_setting_asks_a_change(text: str) -> None:
+    """"more conveyor speed please" had read the speed: a change is asked, by an amount the
+    words do not say; it is asked back."""
+    name, (point, value) = await _routed(SALT, text)
+    assert name == "respond", (point, value)
