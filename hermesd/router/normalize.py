@@ -82,6 +82,11 @@ _UNIT = re.compile(
     r"|(?:milli|centi)?(?:metres?|meters)|(?:milli|mega)?lit(?:re|er)s?|tonnes?|kilograms?"
     r"|kilos?))(?![\w/])",
     re.IGNORECASE)
+#: "pressure-wise", "temperature wise": the quantity asked about ("clockwise" is a word)
+_WISE = re.compile(r"(?i)\b([a-z]{3,})(?<!clock)(?:-|\s)wise\b")
+#: "how much vacuum have we got": asked as "have we" asks (not "I got pump 2 off", a report)
+_HAVE_GOT = re.compile(
+    r"(?i)\b(ha(?:ve|s)\s+(?:we|you|they|it|i))\s+got\b|\b(we|you|they)'ve\s+got\b")
 #: "e-stop", "e-brake": an emergency stop, an emergency brake
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
@@ -192,7 +197,8 @@ def question_mark(c: str) -> bool:
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
-    text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", text))
+    text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
+    text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text, units = _units(text)

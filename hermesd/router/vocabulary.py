@@ -193,7 +193,7 @@ STOP = frozenset("""
     what whats what's how much which who me my our please could would you can tell show give
     get read check current currently right now value reading status state there's does do
     i we us just kindly pls plz and or say says saying shows showing indicates indicating
-    asap thx ty thanks cheers hey
+    asap thx ty thanks cheers hey where's wheres how's hows
 """.split())
 
 # -- what makes a number no value to write ---------------------------------------------------
@@ -454,7 +454,8 @@ YES_NO_START = frozenset("is are was does do did has have".split())
 QUESTION_SUBJECTS = frozenset(
     "i you we they it he she there the a an any all both each either this that these those "
     "my our your their its some none not".split())
-WH_START = frozenset("what whats what's how which where when why".split())
+WH_START = frozenset("what whats what's how how's hows which where where's wheres when why"
+                     .split())
 GREETINGS = frozenset("hello hi hey morning afternoon evening greetings".split())
 THANKS = frozenset("thanks thank thx cheers".split())
 #: short thanks that are a point's abbreviation as often ("TA", total acid): thanks only said

@@ -154,3 +154,32 @@ async def test_more_or_less_of_a_setting_asks_a_change(text: str) -> None:
     words do not say; it is asked back."""
     name, (point, value) = await _routed(SALT, text)
     assert name == "respond", (point, value)
+
+
+LOOSE = Router(exec_plant("loose", {
+    "csg_pressure": {"name": "Clean steam generator pressure", "unit": "bar"},
+    "csg_pressure_sp": {"name": "Clean steam generator pressure setpoint", "unit": "bar",
+                        "writable": True, "min": 0, "max": 4},
+    "effect3_vacuum": {"name": "Effect 3 absolute pressure", "unit": "kPa"},
+    "splitter": {"name": "Eddy current splitter position", "unit": "mm", "writable": True,
+                 "min": 0, "max": 200},
+    "trommel_speed": {"name": "Trommel speed", "unit": "rpm", "writable": True,
+                      "min": 0, "max": 20},
+}))
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("what's the clean steam generator at, pressure-wise", "csg_pressure"),
+    ("trommel speed wise, where are we", "trommel_speed"),
+    ("how much vacuum have we got on effect 3", "effect3_vacuum"),
+    ("where's the eddy current splitter set", "splitter"),
+])
+async def test_a_question_said_loosely_is_read(text: str, point: str) -> None:
+    """"-wise" asks about the quantity, "have we got" asks, "where's … set" is a question
+    (it had been taken for a write of no value): each had been asked back."""
+    assert await _routed(LOOSE, text) == ("read", (point, None))
+
+
+async def test_clockwise_is_no_quantity_asked() -> None:
+    name, (point, value) = await _routed(LOOSE, "turn the trommel clockwise")
+    assert name != "write", (point, value)
