@@ -28,6 +28,7 @@ from hermesd.context import RequestContext
 from hermesd.core.errors import Busy, ErrorCode, HermesError, Timeout, ToolError
 from hermesd.router import Routed
 from hermesd.router.choices import said_at
+from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.coverage import (
     GENERAL,
     GENERAL_WORDS,
@@ -69,6 +70,9 @@ log = logging.getLogger(__name__)
 
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
+#: a machine named in Chinese: up to four characters and the one that says what kind of
+#: machine ("打包机", "涡电流分选机", "除铁器"), after a number or at the start of a word
+_ZH_MACHINE = re.compile(r"(?:号|^|[的把将对])([\u4e00-\u9fff]{1,5}?[机器泵阀炉罐塔仓槽柜釜窑])")
 #: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
 #: out_of_scope (no point at all)
 SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "respond"
@@ -346,7 +350,7 @@ class ModelStage:
             # "hold 14 inches of oil in the sep": a value said to be had is no question of
             # what it is
             return respond("not_understood", model=f"read {pid}")
-        why = self.missing(a, profile)
+        why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile)
         if not why and action.name == "read":
@@ -438,6 +442,28 @@ class ModelStage:
         set to"), "limit", or a setpoint concept."""
         return bool(self._setpoint_said(a, found)) or "set" in a.words or any(
             t.word in SETPOINT_WORDS for t in found)
+
+    def _unnamed_zh_thing(self, a: Analysis, profile: Profile) -> str | None:
+        """A machine named in Chinese that neither the point's names nor the lexicon's
+        words for its things say ("1号打包机打了多少包" of an "Eddy current rotor speed" named
+        涡电流分选机转子转速: its 机 is no 打包机, a baler): the model guessed it. None when
+        every one is its own."""
+        if not any(t.zh for t in a.toks):
+            return None
+        zh_names = [n for n in profile.point.names.values() if not n.isascii()]
+        has = profile.concepts | profile.things | profile.part_concepts
+        for m in _ZH_MACHINE.finditer(simplified(a.text)):
+            word = m.group(1)
+            if any(word in n for n in zh_names):
+                continue
+            found = [c for c in concepts_of_text(word) if c.concept.kind in ("thing", "medium")]
+            if not found:
+                return word  # no word of the lexicon, nor of the point
+            if any(c.concept.id in has or self.rules.profiles.lexicon.broader(
+                    (c.concept.id,)) & has for c in found):
+                continue
+            return word
+        return None
 
     def missing(self, a: Analysis, profile: Profile) -> str | None:
         """The words of the command that `profile`'s point does not have, as they were said:
