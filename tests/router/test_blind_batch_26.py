@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from hermesd.router import Router
-from tests.support.plants import config_of, own_plant, routed_without_model
+from tests.support.plants import config_of, exec_plant, own_plant, routed_without_model
 
 ROUTERS = {name: Router(config_of(own_plant(name)))
            for name in ("salt_works", "mrf", "sterile_services")}
@@ -96,3 +96,39 @@ async def test_an_angle_is_not_set_in_degrees_celsius(text: str) -> None:
                                   "clean room humidity setpoint 45% RH"])
 async def test_percent_rh_written_apart_is_a_humidity(text: str) -> None:
     assert await _routed("sterile_services", text) == ("write", ("cr_humidity_sp", 45))
+
+
+ZH_MACHINES = exec_plant("recycling", {
+    "rotor": {"name": "Eddy current rotor speed", "unit": "rpm",
+              "names": {"zh": "涡电流分选机转子转速"}},
+    "bales": {"name": "Baler 1 bale count", "unit": "bales"},
+    "pressure": {"name": "Baler 1 hydraulic pressure", "unit": "bar"},
+    "sorter_air": {"name": "Optical sorter 1 air pressure", "unit": "bar"},
+    "washer_temp": {"name": "Washer 2 temperature", "unit": "°C"},
+    "mystery": {"name": "Line 1 temperature", "unit": "°C"},
+})
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("1号打包机打了多少包", "rotor"),        # its 机 is no baler's
+    ("1号光选机的气压是多少", "pressure"),   # the baler's pressure, not the sorter's
+    ("1号吹瓶机温度是多少", "mystery"),      # a machine neither the point nor the lexicon says
+])
+def test_the_model_reading_a_machine_named_otherwise_in_chinese_is_refused(text: str,
+                                                                          point: str) -> None:
+    """Batch 26: the model had read the eddy current rotor speed for a baler's bale count,
+    and a baler's pressure for an optical sorter's, confidently wrong."""
+    from tests.support.plants import model_read_checked
+    action = model_read_checked(Router(ZH_MACHINES), ZH_MACHINES, text, point)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("1号打包机打了多少包", "bales"),
+    ("1号光选机的气压是多少", "sorter_air"),
+    ("涡电流分选机转子转速多少", "rotor"),
+])
+def test_the_model_reading_the_machine_named_in_chinese_stands(text: str, point: str) -> None:
+    from tests.support.plants import model_read_checked
+    action = model_read_checked(Router(ZH_MACHINES), ZH_MACHINES, text, point)
+    assert action.name == "read", action
