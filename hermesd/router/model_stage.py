@@ -451,6 +451,8 @@ class ModelStage:
         if not any(t.zh for t in a.toks):
             return None
         zh_names = [n for n in profile.point.names.values() if not n.isascii()]
+        if not (zh_names or profile.things):
+            return None  # "BAGR_CNT": a point that names no machine is judged by the rest
         has = profile.concepts | profile.things | profile.part_concepts
         for m in _ZH_MACHINE.finditer(simplified(a.text)):
             word = m.group(1)
