@@ -459,8 +459,9 @@ class ModelStage:
             if any(word in n for n in zh_names):
                 continue
             found = [c for c in concepts_of_text(word) if c.concept.kind in ("thing", "medium")]
-            if not found:
-                return word  # no word of the lexicon, nor of the point
+            covered = {i for c in found for i in range(c.start, c.end)}
+            if not found or len(covered) < len(word):
+                return word  # no word of the lexicon, nor of the point, or only its 罐 (a tank)
             if any(c.concept.id in has or self.rules.profiles.lexicon.broader(
                     (c.concept.id,)) & has for c in found):
                 continue

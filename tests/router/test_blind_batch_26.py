@@ -132,3 +132,15 @@ def test_the_model_reading_the_machine_named_in_chinese_stands(text: str, point:
     from tests.support.plants import model_read_checked
     action = model_read_checked(Router(ZH_MACHINES), ZH_MACHINES, text, point)
     assert action.name == "read", action
+
+
+def test_a_chinese_machine_the_lexicon_knows_only_in_part_is_no_other_tank() -> None:
+    """"酒尾接收罐" (a feints receiver): the lexicon knows its 罐 (a tank) and no more; the
+    model's read of another tank's level is refused (a held-out batch's confidently wrong)."""
+    from tests.support.plants import model_read_checked
+    plant = exec_plant("still", {
+        "lees": {"name": "Spent lees tank level", "unit": "%"},
+        "feints": {"name": "Feints receiver level", "unit": "%"},
+    })
+    action = model_read_checked(Router(plant), plant, "酒尾接收罐液位多少", "lees")
+    assert action.name == "respond", action
