@@ -72,7 +72,8 @@ MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
 #: a machine named in Chinese: up to four characters and the one that says what kind of
 #: machine ("打包机", "涡电流分选机", "除铁器"), after a number or at the start of a word
-_ZH_MACHINE = re.compile(r"(?:号|^|[的把将对])([\u4e00-\u9fff]{1,5}?[机器泵阀炉罐塔仓槽柜釜窑])")
+_ZH_MACHINE = re.compile(r"(?:号|^|[的把将对])([^\W\d_号一二三四五六七八九十零两]{1,5}?"
+                         r"[机器泵阀炉罐塔仓槽柜釜窑])")
 #: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
 #: out_of_scope (no point at all)
 SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "respond"
@@ -459,9 +460,14 @@ class ModelStage:
             if any(word in n for n in zh_names):
                 continue
             found = [c for c in concepts_of_text(word) if c.concept.kind in ("thing", "medium")]
+            machine = {i for c in found if c.concept.kind == "thing"
+                       for i in range(c.start, c.end)}
             covered = {i for c in found for i in range(c.start, c.end)}
-            if not found or len(covered) < len(word):
-                return word  # no word of the lexicon, nor of the point, or only its 罐 (a tank)
+            if not found or (len(machine) < 2 and len(covered) < len(word)):
+                # no word of the lexicon, nor of the point, or of a machine only the last
+                # character (酒尾接收罐: its 罐, a tank); 罗茨风机 is a blower of some kind,
+                # 给水阀 a valve of the feed water
+                return word
             if any(c.concept.id in has or self.rules.profiles.lexicon.broader(
                     (c.concept.id,)) & has for c in found):
                 continue

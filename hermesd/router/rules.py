@@ -217,9 +217,10 @@ def said_as_described(point: Point) -> Point:
         return point
     said = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0].split()
     kept = [w for w in said if "/" not in w]
-    if point.kind == "bool" and not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS
-                                        for w in said if "/" in w):
-        return point
+    if point.kind == "bool" and (not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS
+                                         for w in said if "/" in w)
+                                 or _INVERTED.search(point.description)):
+        return point  # ("Feed pump 4 on/off, inverted: 0 = on": its true is no start)
     words = {w.casefold().strip("'’\"") for w in kept}
     if not 1 <= len(kept) <= 12 or words & (_NOT_NAMING | _VERB_PARTS | PROTECTIONS
                                             | DISABLING) or any(
@@ -230,11 +231,16 @@ def said_as_described(point: Point) -> Point:
 
 #: a switch's description that says it is its thing's run command ("Pump 2 start/stop")
 _RUN_PAIRS = frozenset(frozenset(pair.split("/")) for pair in (
-    "start/stop", "run/stop", "on/off", "open/close", "open/closed", "running/stopped"))
+    "start/stop", "run/stop", "on/off", "running/stopped"))
+#: a description that says which value is which ("1 = stop", "inverted", "active low"): a
+#: switch that may be the other way round (and valves, "open/close", name their kind by an
+#: action, "fill", "drain": no name is made of theirs)
+_INVERTED = re.compile(r"(?i)invert|=|active[- ]low|normally|\bn\.?[co]\.?\b")
 #: words of a description that say what a point does or when, not what it is
 _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency esd trip trips
     tripped reset inhibit inhibited interlock alarm fault when if unless while after before
-    not no only starts stops opens closes runs shutdown shut-down standby""".split())
+    not no only starts stops opens closes runs shutdown shut-down standby spare unused
+    reserved future""".split())
 
 
 class RuleRouter:

@@ -1533,6 +1533,11 @@ def _zh_statement(folded: str) -> str | None:
 _ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
 
 
+#: words that say an angle is meant by "degrees"
+_ANGLE_SAID = re.compile(r"(?i)\b(?:angle|pitch|tilt|inclin\w*|slope|steep\w*|rotat\w*|"
+                         r"bearing|heading|azimuth)")
+
+
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
     mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
     if point.unit and case_matters(point.unit):
@@ -1554,8 +1559,9 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         if i in written:
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it
         if t.unit == "°c" and mine in ("°", "deg", "degree", "degrees") and \
-                re.fullmatch(r"deg(?:ree)?s?", t.raw):
-            continue  # "18 degrees" of an angle in °: said as people say it
+                re.fullmatch(r"deg(?:ree)?s?", t.raw) and _ANGLE_SAID.search(text):
+            continue  # "deck angle to 18 degrees": an angle in °, said as people say it
+            # (not "set the chiller to 7 degrees", a temperature meant, of its vanes in °)
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",

@@ -93,3 +93,70 @@ async def test_a_switch_that_is_no_run_switch_does_not_take_the_stop() -> None:
     """"Centrifuge wash" runs no centrifuge: stopping it is still its speed at 0, or asked."""
     name, (point, _) = await _routed(SWITCH_OF_ANOTHER_KIND, "stop the centrifuge")
     assert (name, point) != ("write", "wash")
+
+
+ATK36 = Router(exec_plant("atk36", {
+    "HS_013": {"name": "HS-013", "type": "bool", "writable": True,
+               "description": "Brine pump 3 stop/start (1 = stop)"},
+    "HS_014": {"name": "HS-014", "type": "bool", "writable": True,
+               "description": "Feed pump 4 on/off, inverted: 0 = on"},
+    "XV_301": {"name": "XV-301", "type": "bool", "writable": True,
+               "description": "Tank 3 drain valve open/closed"},
+    "XV_302": {"name": "XV-302", "type": "bool", "writable": True,
+               "description": "Tank 3 fill valve open/close"},
+    "HV_401": {"name": "HV-401", "unit": "%", "writable": True, "min": 0, "max": 100,
+               "description": "Spare"},
+    "chiller_temp": {"name": "Chiller leaving water temperature", "unit": "°C"},
+    "chiller_vane": {"name": "Chiller inlet guide vanes", "unit": "°", "writable": True,
+                     "min": 0, "max": 90},
+    "deck": {"name": "Deck angle", "unit": "°", "writable": True, "min": 0, "max": 30},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "start brine pump 3", "turn on feed pump 4", "open the tank 3 fill valve",
+    "set the spare to 50", "set the chiller to 7 degrees"])
+async def test_atk36_writes_nobody_asked_for(text: str) -> None:
+    """atk36: a switch described with its polarity ("1 = stop"), a valve described by an
+    action ("fill") beside one that was named, a spare output, and "7 degrees" of a chiller
+    whose vanes are in ° (a temperature meant) had each been written."""
+    name, (point, value) = await _routed(ATK36, text)
+    assert name != "write", (point, value)
+
+
+async def test_an_angle_said_in_degrees_is_still_written() -> None:
+    assert await _routed(ATK36, "set the deck angle to 12 degrees") == ("write", ("deck", 12))
+
+
+MEDIA = Router(exec_plant("media", {
+    "meoh_pump": {"name": "Methanol transfer pump", "type": "bool", "writable": True},
+    "meoh": {"name": "Methanol tank level", "unit": "%"},
+    "pet_bunker": {"name": "PET bunker level", "unit": "%"},
+    "digest_pump": {"name": "Digestate pump", "type": "bool", "writable": True},
+    "flyash": {"name": "Fly ash silo level", "unit": "%"},
+}))
+
+
+@pytest.mark.parametrize("text", ["start the ethanol transfer pump", "启动甲苯输送泵",
+                                  "start the manure pump"])
+async def test_one_substance_is_no_other(text: str) -> None:
+    """atk36: the lexicon's new media had made methanol, ethanol and toluene one solvent,
+    digestate a manure: each pump had been started."""
+    name, (point, value) = await _routed(MEDIA, text)
+    assert name != "write", (point, value)
+
+
+@pytest.mark.parametrize("text", ["ethanol tank level", "cardboard bunker level",
+                                  "slag silo level"])
+async def test_one_material_is_no_other_read(text: str) -> None:
+    name, (point, _) = await _routed(MEDIA, text)
+    assert name != "read", point
+
+
+def test_a_stand_numbered_in_chinese_is_no_machine_word() -> None:
+    """atk36: "二号机架" had been read as a machine "二号机" (the regex took the numeral)."""
+    from tests.support.plants import model_read_checked
+    plant = exec_plant("mill", {"stand2_amps": {"name": "Stand 2 current", "unit": "A",
+                                                "names": {"zh": "2号机架电流"}}})
+    action = model_read_checked(Router(plant), plant, "二号机架电流多少", "stand2_amps")
+    assert action.name == "read", action
