@@ -916,11 +916,11 @@ class RuleRouter:
             text = _A_WORD.sub(lambda m: self.compounds.get(m.group(0).casefold(), m.group(0)),
                                text)
         if self.spaced:
-            text = _A_PART_SAID.sub(
+            text = _A_PART.sub(
                 lambda m: self._spaced_said(m.group(0)), text)
         if not self.joined_pairs:
             return text
-        words = list(_A_PART_SAID.finditer(text))
+        words = list(_A_PART.finditer(text))
         said = [m.group(0).casefold() for m in words]
         # (start, end, word written) of each pair said apart, and of "head and tail water
         # levels": the first part of the pair said before "and" is of a word joined too
@@ -2123,12 +2123,11 @@ def point_sense(point: Point) -> ActionSense | None:
 #: a word of two parts joined by a hyphen in a name ("wash-down", "pull-down")
 _HYPHENATED = re.compile(r"(?<![\w-])([^\W\d_]{2,})-([^\W\d_]{2,})(?![\w-])")
 _A_WORD = re.compile(r"(?<![\w-])[^\W\d_]{4,}(?![\w-])")
-#: a word of letters alone, three or more, written apart ("feed" of "Feedwater pump 2", not
-#: of "wash-down" nor of "HM1")
-_A_PART = re.compile(r"(?<![\w-])[a-z]{3,}(?![\w-])")
+#: a word of letters alone, three or more, written apart ("feed" of "Feed water pump 2",
+#: not of "wash-down" nor of "HM1")
+_A_PART = re.compile(r"(?<![\w-])[A-Za-z]{3,}(?![\w-])")
 #: what joins two words that share the last part ("head and tail water")
 _JOINING = frozenset(("and", "or", "&", "/", ","))
-_A_PART_SAID = re.compile(r"(?<![\w-])[A-Za-z]{3,}(?![\w-])")
 
 #: words around a command that ask nothing of their own
 _ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())

@@ -124,6 +124,8 @@ class Semantic:
     def __init__(self, rules: RuleRouter) -> None:
         self.rules = rules
         self.profiles = rules.profiles
+        #: each point's thing and whether it is that thing's run switch (`_thing_of`)
+        self._things: dict[str, tuple[frozenset[str], bool]] = {}
 
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
         found = terms(a.text, a.toks, self.profiles, senses=senses)
@@ -392,25 +394,28 @@ class Semantic:
     def _thing_of(self, p: Profile) -> frozenset[str]:
         """The words of a point's name that name its thing: not what it measures, sets or
         does, nor its tag's letters ("centrifuge", "501" of "SIC-501 centrifuge speed" and of
-        "HS-501 centrifuge run"); empty where there are none."""
-        lexicon = self.profiles.lexicon
-        known = lexicon.words()
-        return frozenset(
-            t.text for t in tokens(p.point.name) if t.text not in _RUN_NAMES and not (
-                t.text.isalpha() and len(t.text) <= 4 and t.text not in known)
-            and not {s.kind for s in lexicon.concepts(t.text)} & _NOT_THINGS) or \
-            frozenset({p.id})  # (no thing named: its own, no other's)
+        "HS-501 centrifuge run"); its id where there are none (its own, no other's)."""
+        return self._thing_and_run(p)[0]
 
     def _run_switch(self, p: Profile) -> bool:
         """Whether a switch is its thing's run command: its name says its thing and at most
         a word of running ("Centrifuge run", "Trommel motor", "Pump 2"; not "Centrifuge wash",
         "Belt emergency stop reset", "Pump 2 auto")."""
-        thing = self._thing_of(p)
-        return p.point.kind == "bool" and p.id not in thing and all(
-            t.text in thing or t.text in _RUN_NAMES or (t.text.isalpha() and len(t.text) <= 4
-                                                       and t.text not in
-                                                       self.profiles.lexicon.words())
-            for t in tokens(p.point.name))
+        return self._thing_and_run(p)[1]
+
+    def _thing_and_run(self, p: Profile) -> tuple[frozenset[str], bool]:
+        found = self._things.get(p.id)
+        if found is None:
+            lexicon = self.profiles.lexicon
+            known = lexicon.words()
+            words = [t.text for t in tokens(p.point.name)]
+            tag = {w for w in words if w.isalpha() and len(w) <= 4 and w not in known}
+            thing = frozenset(w for w in words if w not in _RUN_NAMES and w not in tag and not
+                              {s.kind for s in lexicon.concepts(w)} & _NOT_THINGS)
+            run = p.point.kind == "bool" and bool(thing) and all(
+                w in thing or w in _RUN_NAMES or w in tag for w in words)
+            found = self._things[p.id] = (thing or frozenset({p.id}), run)
+        return found
 
     def described_only(self, terms: list[Term], profile: Profile) -> bool:
         """Whether the point explains every word of the command (but units) by its
