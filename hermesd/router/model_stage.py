@@ -171,7 +171,8 @@ class ModelStage:
         self.points = dict(config.points)
         self.rules = rules or RuleRouter(list(config.points.values()), config.intents)
         self.semantic = Semantic(self.rules)
-        self.prompt: Prompt = build(config.points.values())
+        # the catalogue names points as the rules do (a tag spelled out, a tag's description)
+        self.prompt: Prompt = build(self.rules.points.values())
 
     # -- the stage ---------------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ from hermesd.router.profiles import (
     default_lexicon,
     stems_match,
 )
+from hermesd.router.tags import spelled_out
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     ARMING,
@@ -246,7 +247,7 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
-        points = [said_as_described(p) for p in points]
+        points = [said_as_described(p) for p in spelled_out(points)]
         self.points = {p.id: p for p in points}
         self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
@@ -1125,9 +1126,12 @@ class RuleRouter:
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
         if not values and point.writable and point.choices and \
-                self.value_words(a, point).problem is None:
+                self.value_words(a, point).problem is None and \
+                (self.covers(a, best) or not self._value_places(a.toks)):
             # "set the chiller mode to turbo": a point of choices asked to be set, and none of
-            # them said (or two): nothing is written, and the answer names the choices
+            # them said (or two): nothing is written, and the answer names the choices (but a
+            # number said beside words it does not explain is another point's value: "set the
+            # secondary on cremator 2 to 900" is its secondary chamber's setpoint)
             zh = is_chinese(a.text)
             return Placement(respond("not_understood", value_problem="not_stated",
                                      choices=list(point.choices),
@@ -1501,7 +1505,10 @@ class RuleRouter:
             if nxt.is_number and unit_after(toks, i + 1):
                 continue  # "pump 1200 rpm": a value in its unit, not pump number 1200
             if t.text in family and i + 1 not in values and \
-                    (t.text, nxt.text) not in self.numbered | self.loosely_numbered:
+                    (t.text, nxt.text) not in self.numbered | self.loosely_numbered and \
+                    not (t.zh and any(n == nxt.text for _, n in self.numbered)):
+                # (a Chinese word is a translation: 1号火化炉 may be "Cremator 1" where only
+                # 2号火化炉 is named in Chinese; a number nothing has is unknown all the same)
                 return f"{t.raw} {nxt.raw}"
         return None
 

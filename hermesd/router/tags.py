@@ -1,0 +1,192 @@
+"""Tags spelled out: a point named by a PLC tag of short forms is named in words too.
+
+An integrator names points "PM1_MTR_AMPS", "DRYR_OUT_TMP_SP" or "HM_FDR_SPD"; an operator asks
+for "pellet mill 1 motor amps", "the dryer outlet temperature setpoint", "the hammer mill feeder
+speed". Each short form of such a tag is spelled out, in this order of trust:
+
+1. a short form the trade settles (`lexicon/tag_words.txt`: "TMP", "SPD", "SP", "IN");
+2. the initials of words the plant writes ("HM1": "hammer mill", where a description or a
+   device says "hammer mills"), first before an equipment number;
+3. a word the plant writes that the short form abbreviates, its letters in order from the first
+   ("DRYR": "dryer", "FURN": "furnace"), looked for in the point's own description, then its
+   device's points, then the whole plant.
+
+A form that stays open (none, or two meanings alike) keeps its letters. The words spelled out
+are one more alias of the point, which the rules, the semantic stage and the model's catalogue
+all read; a name that is not a tag, or whose tag spells out nothing, is left as it is.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import replace
+from importlib import resources
+
+from hermesd.config.model import Point
+from hermesd.router.concepts import concepts_of_text, singular
+
+#: a name written as a tag: capitals and digits in pieces joined by _ - . / or spaces, with at
+#: least one joint that is no space or one piece of letters and digits together ("PM1_RUN",
+#: "RFL Z5 TEMP"; not "CIP RETURN PH", a name in capitals)
+_TAG = re.compile(r"[A-Z0-9]+(?:[-_./ ]+[A-Z0-9]+)+|[A-Z]+\d+[A-Z0-9]*")
+_JOINT = re.compile(r"[-_./]|[A-Z]\d|\d[A-Z]")
+_PIECE = re.compile(r"([A-Z]+)(?:[-_ ]?(\d+))?|(\d+)")
+#: an instrument's letters by ISA 5.1 before its loop number ("TT", "PIC", "FQI", "LSHH"): what
+#: is measured, then what the instrument does; never spelled as the plant's words
+_INSTRUMENT = re.compile(r"[ABCDEFHIJKLMNPQRSTUVWXYZ][DFJKQ]?[ACEGHIKLORSTVWYZ]{1,3}")
+#: the prose words initials are not made of ("the", "of"), and how words are found
+_SMALL = frozenset("a an and at by for from in into of on or the to with".split())
+_WORD = re.compile(r"[A-Za-z]+")
+
+
+@functools.cache
+def tag_words() -> dict[str, str]:
+    """The trade's settled short forms (lower case) and the words each stands for."""
+    text = resources.files("hermesd.router.lexicon").joinpath("tag_words.txt").read_text(
+        encoding="utf-8")
+    rows = (line.split("\t") for line in text.splitlines()
+            if line.strip() and not line.startswith("#"))
+    return {short.strip(): words.strip() for short, words in rows}
+
+
+def spelled_out(points: Iterable[Point]) -> list[Point]:
+    """The points, each one named by a tag given its tag in words as one more alias."""
+    points = list(points)
+    plant = _Prose(points)
+    return [_with_words(p, plant) for p in points]
+
+
+def _with_words(point: Point, plant: _Prose) -> Point:
+    name = point.name.strip()
+    if not _TAG.fullmatch(name) or not _JOINT.search(name):
+        return point
+    said: list[str] = []
+    # letters with their number, written with them or apart ("PM1", "PIC-302", "TK 1")
+    for piece in _PIECE.finditer(name):
+        letters, number = piece.group(1) or "", piece.group(2) or piece.group(3) or ""
+        if not letters or (len(letters) == 1 and number):
+            said.append(f"{letters.casefold()}{number}")  # "101"; "Z1", "W2": a zone's mark
+        elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
+            said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
+        else:
+            words = plant.spelled(letters.casefold(), point, bool(number))
+            said.append(f"{words} {number}" if number else words)
+    words = " ".join(said)
+    if words.replace(" ", "") == re.sub(r"[^a-z0-9]", "", name.casefold()):
+        return point  # nothing spelled out
+    if words.casefold() in (a.casefold() for a in point.aliases):
+        return point
+    return replace(point, aliases=(*point.aliases, words))
+
+
+class _Prose:
+    """The words a plant writes in sentences and plain names: what its tags abbreviate."""
+
+    def __init__(self, points: list[Point]) -> None:
+        self.own: dict[str, list[list[str]]] = {}  # point id -> its description's runs of words
+        self.device: dict[str, list[list[str]]] = {}  # device -> its points' prose
+        self.all: list[list[str]] = []
+        for p in points:
+            texts = [p.description or ""]
+            texts += [t for t in (p.name, *p.aliases) if not _TAG.fullmatch(t.strip())]
+            runs = [r for t in texts for r in _runs(t)]
+            self.own[p.id] = _runs(p.description or "")
+            self.device.setdefault(p.device, []).extend(runs)
+            self.all.extend(runs)
+        #: every word the plant writes in prose
+        self.words = frozenset(w for run in self.all for w in run)
+        devices = {p.device for p in points}
+        for device in devices:  # "hammermills", "pellet_mills": a device says its machines
+            runs = _runs(_compound_split(device))
+            self.device[device].extend(runs)
+            self.all.extend(runs)
+
+    def spelled(self, short: str, point: Point, numbered: bool) -> str:
+        if short in tag_words():
+            return tag_words()[short]
+        if short in self.words:
+            return short  # "DRY" of a plant that writes "dry sawdust": a word, no "dryer"
+        own = self.own.get(point.id, [])
+        wider = (self.device.get(point.device, []), self.all)
+        # the point's own description first ("COND" of a conditioner's steam valve), then what
+        # the lexicon knows as it is ("amps", "run"), then the point's device and the plant
+        found = _initials(short, own) or (_abbreviated(short, own) if len(short) >= 3 else set())
+        if len(found) == 1:
+            return next(iter(found))
+        if numbered:  # "HM1": a machine, named by its words' initials
+            found_wide = _first_unique(_initials(short, runs) for runs in wider)
+            if found_wide:
+                return found_wide
+        if found or _known(short):
+            return short
+        return _first_unique(_initials(short, runs) for runs in wider) or (
+            len(short) >= 3 and _first_unique(_abbreviated(short, runs) for runs in wider)) \
+            or short
+
+
+def _runs(text: str) -> list[list[str]]:
+    """The runs of words of `text` between punctuation, lower case, plurals made singular."""
+    return [[singular(w.casefold()) for w in _WORD.findall(part)]
+            for part in re.split(r"[,;:.()/\[\]]| - ", text) if part.strip()]
+
+
+def _initials(short: str, runs: list[list[str]]) -> set[str]:
+    """The phrases of `runs` whose words' initials are `short` ("mc": "moisture content")."""
+    n = len(short)
+    if n < 2:
+        return set()
+    found = set()
+    for run in runs:
+        for i in range(len(run) - n + 1):
+            phrase = run[i:i + n]
+            if all(w not in _SMALL and len(w) > 1 for w in phrase) and \
+                    "".join(w[0] for w in phrase) == short:
+                found.add(" ".join(phrase))
+    return found
+
+
+def _abbreviated(short: str, runs: list[list[str]]) -> set[str]:
+    """The words of `runs` that `short` abbreviates: it starts them and its letters follow in
+    order ("dryr": "dryer"; "scrn": "screener")."""
+    found = set()
+    for run in runs:
+        for w in run:
+            if len(w) > len(short) and w[0] == short[0] and w not in _SMALL and \
+                    _in_order(short, w):
+                found.add(w)
+    return found
+
+
+def _in_order(short: str, word: str) -> bool:
+    rest = iter(word)
+    return all(c in rest for c in short)
+
+
+def _first_unique(candidates: Iterable[set[str]]) -> str | None:
+    """The one candidate of the nearest scope that has any; None where it has two or more."""
+    for found in candidates:
+        if found:
+            return next(iter(found)) if len(found) == 1 else None
+    return None
+
+
+def _known(short: str) -> bool:
+    """Whether the lexicon knows `short` as a word ("amps", "run", "mode")."""
+    return any(m.start == 0 and m.end == len(short) for m in concepts_of_text(short))
+
+
+def _compound_split(ident: str) -> str:
+    """A device id in words: "pellet_mills" and "hammermills" (where the lexicon knows
+    "hammer mill") as "pellet mills" and "hammer mills"."""
+    words = re.split(r"[-_.\s]+", ident)
+    out = []
+    for w in words:
+        split = next((f"{w[:i]} {w[i:]}" for i in range(3, len(w) - 2)
+                      if _known_phrase(f"{w[:i]} {w[i:]}")), w)
+        out.append(split)
+    return " ".join(out)
+
+
+def _known_phrase(text: str) -> bool:
+    return any(m.start == 0 and m.end == len(text) for m in concepts_of_text(text))
