@@ -72,8 +72,9 @@ _UNIT = re.compile(
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
-    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er))"
-    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
+    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er)"
+    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour))"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
@@ -95,7 +96,9 @@ _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
-                 ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"))
+                 ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"),
+                 ("second", ("ml", "milli"), "ml/s"), ("minute", ("ml", "milli"), "ml/min"),
+                 ("hour", ("ml", "milli"), "ml/h"))
 
 _PIECE = re.compile(
     r"(?P<cjk>[\u3007\u3400-\u4dbf\u4e00-\u9fff]+)"

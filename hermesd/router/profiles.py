@@ -277,7 +277,9 @@ class Profiles:
             extra = [t for t in extra if t.text not in QUANTITIES | SETPOINT_WORDS]
         words = names | {t.text for t in extra + choices if not t.is_id} | \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
-        rated = counted_by(point.unit)
+        # ("22 bags" of a point in bags/h; "40 minutes" of one in min)
+        rated = counted_by(point.unit) | _TIME_SAID.get((point.unit or "").strip().casefold(),
+                                                        frozenset())
         words = (words | borrowed | rated) - STOP
         described = words - names - borrowed - {t.text for t in choices} - rated - \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
@@ -332,6 +334,12 @@ class Profiles:
 
 #: a count per a time, as a faceplate writes it ("copies/h", "head/h", "strokes/min")
 _A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(?:s|sec|min|h|hr|hour|d|day|shift)")
+
+
+#: a time's unit as it is said, in tokens (plurals made singular)
+_TIME_SAID = {unit: frozenset(said.split()) for units, said in (
+    ("s sec secs", "s sec secs second"), ("min mins", "min mins minute"),
+    ("h hr hrs", "h hr hrs hour"), ("d days", "d day")) for unit in units.split()}
 
 
 def counted_by(unit: str | None) -> frozenset[str]:

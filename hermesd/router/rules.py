@@ -30,6 +30,7 @@ from hermesd.replies import (
 from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.coverage import explain, terms
+from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
     YES_NO_MARK,
@@ -201,32 +202,48 @@ def _untagged(name: str) -> tuple[str, ...]:
     return (found.group(1),) if found else ()
 
 
-#: a name that is a tag and no more: "LT-203", "HS-012", "FIC-032 SP"
-_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_ ](?:SP|PV|OP|CV|MV|SV))?\s*")
+#: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
+#: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
+#: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
+_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_ ][A-Z0-9]+){0,3}\s*")
+#: a tag that ends in a setpoint's letters
+_TAG_SETPOINT = re.compile(r"[-_ ](?:SP|SV)\s*$")
+#: a switch's description that says it is its thing's run command ("Thresher 2 motor run
+#: command"): its true runs the thing
+_RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
 
 
 def said_as_described(point: Point) -> Point:
-    """A point named by its tag alone ("LT-203") is said as its description begins ("Effect
-    2 level; radar on the body"): that, up to its first stop or bracket and without what it
-    writes with a slash, is a name of it too, to the rules and the semantic stage alike. Only
-    where the description names a thing and what is measured or set of it: none that says an
-    action, a state, a condition or a protection ("Pump 5 stop", "Valve open command",
-    "Burner 1 stop when tank low", "Emergency shutdown of boiler 1" name no pump, valve,
-    burner or boiler to be started), and of a switch only one described as its thing's run
-    command ("Brine well pump 2 start/stop"). Other points as they are."""
+    """A point named by its tag ("LT-203", "PT-221 CONE") is said as its description begins
+    ("Effect 2 level; radar on the body"): that, up to its first stop, without what it says in
+    brackets and what it writes with a slash, is a name of it too, to the rules and the
+    semantic stage alike. Only where the description names a thing and what is measured or
+    set of it: none that says an action, a state, a condition or a protection ("Pump 5 stop",
+    "Valve open command", "Burner 1 stop when tank low", "Emergency shutdown of boiler 1" name
+    no pump, valve, burner or boiler to be started), and of a switch only one described as its
+    thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
+    Other points as they are."""
     if not point.description or not _TAG_ONLY.fullmatch(point.name):
         return point
-    said = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0].split()
+    about = re.sub(r"\([^()]*\)", " ", point.description)
+    said = re.split(r"[(;,.:]| - ", about, maxsplit=1)[0].split()
     kept = [w for w in said if "/" not in w]
-    if point.kind == "bool" and (not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS
-                                         for w in said if "/" in w)
-                                 or _INVERTED.search(point.description)):
+    run_command = point.kind == "bool" and bool(_RUN_COMMAND.search(" ".join(kept)))
+    if run_command:
+        kept = kept[:-1]  # "Thresher 2 motor run": what is said of it, not the "command"
+    if point.kind == "bool" and not run_command and (
+            not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS for w in said if "/" in w)
+            or _INVERTED.search(point.description)):
         return point  # ("Feed pump 4 on/off, inverted: 0 = on": its true is no start)
-    words = {w.casefold().strip("'’\"") for w in kept}
+    named = kept[:-1] if run_command else kept  # (its "run" is what the switch does)
+    words = {w.casefold().strip("'’\"") for w in named}
     if not 1 <= len(kept) <= 12 or words & (_NOT_NAMING | _VERB_PARTS | PROTECTIONS
                                             | DISABLING) or any(
-            m.concept.kind in ("action", "state") for m in concepts_of_text(" ".join(kept))):
+            m.concept.kind in ("action", "state") and m.concept.id != "state.mode"
+            for m in concepts_of_text(" ".join(named))):
         return point
+    if _TAG_SETPOINT.search(point.name) and not words & _SETPOINT_SAID:
+        kept.append("setpoint")  # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …"
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
 
 
@@ -247,7 +264,7 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
-        points = [said_as_described(p) for p in spelled_out(points)]
+        points = [said_as_described(p) for p in kin_named(spelled_out(points))]
         self.points = {p.id: p for p in points}
         self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
@@ -408,6 +425,8 @@ class RuleRouter:
         #: right after one is what to set it to
         self.setting_words = {label.toks[-1].text for label in self.labels
                               if self.points[label.point].writable and not label.toks[-1].is_id}
+        if self.setting_words & _SETPOINT_SAID:  # "SP" written, "setpoint" said, or the other
+            self.setting_words |= _SETPOINT_SAID
         #: every word of a writable number's names ("feed" of "Cement mill feed setpoint"): a
         #: number right after the words of one ("cement mill feed 140") may be its value
         self.number_words = {t.text for label in self.labels for t in label.toks
@@ -724,7 +743,7 @@ class RuleRouter:
                 any(t.unreadable for t in a.toks):
             return None  # "tanks one two and three": a number no one can read may say which
         if placed is not None and placed.action.name == "read" and \
-                self._stray_number(a, placed.action.args["point"]):
+                self.stray_number(a, placed.action.args["point"]):
             return None  # "do setpoint 2": a number no read explains; a write, perhaps
         if placed is not None and placed.action.name == "read" and \
                 self._quantity_of_a_switch(a, placed.action.args["point"]):
@@ -807,7 +826,7 @@ class RuleRouter:
                 o.key[k:k + n] == profile.key for k in range(len(o.key) - n))
             for o in self.profiles.all)
 
-    def _stray_number(self, a: Analysis, point: str) -> bool:
+    def stray_number(self, a: Analysis, point: str) -> bool:
         """A number in a command read as a read that names no thing, is none of the point's
         own numbers and stands where a value does (after a setting word or "to", before a
         unit: "do setpoint 2"): a write may be meant, so no read is sure."""
@@ -1525,6 +1544,8 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: the words that name a setpoint as such, one for another
+_SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not
 #: 温度设定为, "set the temperature to")
 _ZH_SETPOINT = re.compile(r"设定(?:值|点)?(?:温度|压力|转速|速度|流量|液位|湿度|频率|功率)|"

@@ -378,6 +378,11 @@ class Semantic:
                 return self._sure(a, terms, fits, reading=True)
             if counted(a.toks) or self.rules.said_to_do(a, point.id):
                 return None  # "the two ovens" counts; "pulse the bags" asks it done
+            if self.rules.stray_number(a, point.id):
+                return None  # "zone 7 setpoint 248": a value said, no read's to explain
+            if a.question and set_asked(a.toks) and not point.writable and \
+                    self.profiles.by_id[point.id].role != "setpoint":
+                return None  # "what's curing zone 3 set to": a zone with no setting named
             return Placement(Action("read", {"point": point.id}), best.score, others)
         if not point.writable:
             return None

@@ -65,8 +65,11 @@ def _with_words(point: Point, plant: _Prose) -> Point:
     # letters with their number, written with them or apart ("PM1", "PIC-302", "TK 1")
     for piece in _PIECE.finditer(name):
         letters, number = piece.group(1) or "", piece.group(2) or piece.group(3) or ""
-        if not letters or (len(letters) == 1 and number):
-            said.append(f"{letters.casefold()}{number}")  # "101"; "Z1", "W2": a zone's mark
+        marked = plant.marked(letters, number, point) if number else None
+        if marked:
+            said.append(marked)  # "Z5", "ST1" of a point described "… zone 5 …", "Steriliser 1"
+        elif not letters or (len(letters) == 1 and number):
+            said.append(f"{letters.casefold()}{number}")  # "101"; "W2" alone: a mark
         elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
             said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
         else:
@@ -102,6 +105,16 @@ class _Prose:
             self.device[device].extend(runs)
             self.all.extend(runs)
 
+    def marked(self, letter: str, number: str, point: Point) -> str | None:
+        """ "zone 5" for the "Z5" of a point whose description says "zone 5", "steriliser 1"
+        for an "ST1" described "Steriliser 1 …"."""
+        if not letter or not point.description:
+            return None
+        found = {m.group(1).casefold() for m in re.finditer(
+            rf"(?i)\b({letter}[a-z]+)\s*(?:no\.?\s*|#\s*)?0*{int(number)}\b",
+            point.description)}
+        return f"{found.pop()} {number}" if len(found) == 1 else None
+
     def spelled(self, short: str, point: Point, numbered: bool) -> str:
         if short in tag_words():
             return tag_words()[short]
@@ -111,14 +124,17 @@ class _Prose:
         wider = (self.device.get(point.device, []), self.all)
         # the point's own description first ("COND" of a conditioner's steam valve), then what
         # the lexicon knows as it is ("amps", "run"), then the point's device and the plant
-        found = _initials(short, own) or (_abbreviated(short, own) if len(short) >= 3 else set())
+        # "SP", "PPM" alone: no "screw press", no "parts per million"; "PM1" a pellet mill
+        known = _known(short) and not numbered
+        found = (set() if known else _initials(short, own)) or (
+            _abbreviated(short, own) if len(short) >= 3 else set())
         if len(found) == 1:
             return next(iter(found))
         if numbered:  # "HM1": a machine, named by its words' initials
             found_wide = _first_unique(_initials(short, runs) for runs in wider)
             if found_wide:
                 return found_wide
-        if found or _known(short):
+        if found or known:
             return short
         return _first_unique(_initials(short, runs) for runs in wider) or (
             len(short) >= 3 and _first_unique(_abbreviated(short, runs) for runs in wider)) \

@@ -1437,7 +1437,10 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     said = _zh_statement(folded)
     if said:
         return Doubt("question", (said,))
-    for name in sorted(own.zh_names, key=len, reverse=True):
+    # its own Chinese names, and those of its choices (the 和 of a choice 中和 is no "and")
+    named = [*own.zh_names, *(said.casefold() for _, said in spellings(point) if is_chinese(said))
+             ] if point is not None else list(own.zh_names)
+    for name in sorted(named, key=len, reverse=True):
         folded = folded.replace(name, " ")
     words, ours, longest = _zh_dictionary()
     text = re.sub(r"\s+", "", folded)

@@ -1,0 +1,35 @@
+"""A setpoint named in Chinese by its reading: "甘油罐温度设定值" of "Glycerine tank temperature
+setpoint", where only the "Glycerine tank temperature" beside it has a Chinese name (甘油罐温度).
+
+A plant that names its readings in Chinese often leaves their setpoints in English only; a
+command "把甘油罐温度设定为60度" names the setpoint by the reading's name. Such a setpoint is
+given the reading's Chinese name with 设定值 as one more alias, which the rules, the semantic
+stage and the model's checks read. Aliases are matched, never answered with: a reply names
+the point by its own names, so no translation is put in its mouth.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from hermesd.config.model import Point
+
+#: the last words of an English name that make it the setpoint of what the rest names
+_SETPOINT_ENDINGS = (("setpoint",), ("set", "point"), ("sp",), ("target",))
+
+
+def kin_named(points: Iterable[Point]) -> list[Point]:
+    """The points, each setpoint with no Chinese name named by its reading's, if it has one."""
+    points = list(points)
+    zh_of = {tuple(p.name.casefold().split()): [n for n in p.names.values() if not n.isascii()]
+             for p in points if p.names}
+    out = []
+    for p in points:
+        words = p.name.casefold().split()
+        reading = next((words[:-len(end)] for end in _SETPOINT_ENDINGS
+                        if len(words) > len(end) + 1 and tuple(words[-len(end):]) == end), None)
+        own = any(not n.isascii() for n in p.names.values())
+        found = zh_of.get(tuple(reading), []) if reading and not own else []
+        out.append(replace(p, aliases=(*p.aliases, *(f"{n}设定值" for n in found)))
+                   if found else p)
+    return out
