@@ -36,7 +36,8 @@ _PIECE = re.compile(r"([A-Z]+)(?:[-_ ]?(\d+))?|(\d+)")
 #: is measured, then what the instrument does; never spelled as the plant's words
 _INSTRUMENT = re.compile(r"[ABCDEFHIJKLMNPQRSTUVWXYZ][DFJKQ]?[ACEGHIKLORSTVWYZ]{1,3}")
 #: the prose words initials are not made of ("the", "of"), and how words are found
-_SMALL = frozenset("a an and at by for from in into of on or the to with".split())
+_SMALL = frozenset("""a an and at by for from in into of on or the to with which what when where
+    how that this these those is are was its""".split())
 _WORD = re.compile(r"[A-Za-z]+")
 
 
@@ -60,7 +61,7 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
 def _with_words(point: Point, plant: _Prose) -> Point:
     name = point.name.strip()
     if not _TAG.fullmatch(name) or not _JOINT.search(name):
-        return point
+        return _acronyms_spelled(point, plant)
     said: list[str] = []
     # letters with their number, written with them or apart ("PM1", "PIC-302", "TK 1")
     for piece in _PIECE.finditer(name):
@@ -83,6 +84,25 @@ def _with_words(point: Point, plant: _Prose) -> Point:
     return replace(point, aliases=(*point.aliases, words))
 
 
+def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
+    """A name in words with an acronym ("WS pot temp" of a point described "Wave solder
+    machine solder pot temperature"): the acronym spelled out where the point's own
+    description has the words of its initials, and only one such phrase; the other words as
+    they are."""
+    words = point.name.split()
+    own = plant.own.get(point.id, [])
+    said = [found.pop() if _ACRONYM.fullmatch(w) and not _known(w.casefold())
+            and w.casefold() not in plant.described
+            and len(found := _initials(w.casefold(), own)) == 1 else w for w in words]
+    if said == words:
+        return point
+    return replace(point, aliases=(*point.aliases, " ".join(said)))
+
+
+#: an acronym in a name of words: two to five capitals
+_ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
 class _Prose:
     """The words a plant writes in sentences and plain names: what its tags abbreviate."""
 
@@ -99,6 +119,8 @@ class _Prose:
             self.all.extend(runs)
         #: every word the plant writes in prose
         self.words = frozenset(w for run in self.all for w in run)
+        #: ...and in its descriptions (where "WS" of a name "WS pot temp" is not)
+        self.described = frozenset(w for runs in self.own.values() for run in runs for w in run)
         devices = {p.device for p in points}
         for device in devices:  # "hammermills", "pellet_mills": a device says its machines
             runs = _runs(_compound_split(device))
@@ -116,6 +138,7 @@ class _Prose:
         return f"{found.pop()} {number}" if len(found) == 1 else None
 
     def spelled(self, short: str, point: Point, numbered: bool) -> str:
+        """`short` in words, or itself where it stays open."""
         if short in tag_words():
             return tag_words()[short]
         if short in self.words:
@@ -188,8 +211,10 @@ def _first_unique(candidates: Iterable[set[str]]) -> str | None:
 
 
 def _known(short: str) -> bool:
-    """Whether the lexicon knows `short` as a word ("amps", "run", "mode")."""
-    return any(m.start == 0 and m.end == len(short) for m in concepts_of_text(short))
+    """Whether the lexicon knows `short` as a word ("amps", "run", "mode"), or in capitals
+    ("CO", carbon monoxide)."""
+    return any(m.start == 0 and m.end == len(short) for text in (short, short.upper())
+               for m in concepts_of_text(text))
 
 
 def _compound_split(ident: str) -> str:

@@ -131,3 +131,18 @@ def test_the_models_catalogue_names_a_tag_in_words() -> None:
     prompt = build(RuleRouter(list(GRINDING.points.values())).points.values())
     catalogue = "".join(part["text"] for part in prompt.prefix)
     assert "cm2_amps: CM2_MTR_AMPS / cement mill 2 motor amps" in catalogue
+
+
+def test_an_acronym_in_a_name_of_words_is_spelled_by_its_own_description_alone() -> None:
+    """"WS pot temp" of a point described "Wave solder machine …" is the wave solder's; a
+    gas said in capitals ("Kiln inlet CO") and initials a description makes of other words
+    ("Which solder waves run") are no acronym to spell."""
+    plant = exec_devices("smt", {"wave": {
+        "pot": {"name": "WS pot temp", "unit": "°C",
+                "description": "Wave solder machine solder pot temperature"},
+        "waves": {"name": "WS wave mode", "type": "uint16", "writable": True,
+                  "map": {0: "none", 1: "dual"}, "description": "Which solder waves run"},
+        "co": {"name": "Kiln inlet CO", "unit": "ppm"},
+        "cooler": {"name": "Clinker cooler outlet temperature", "unit": "°C"}}})
+    spelled = {p.id: p.aliases for p in spelled_out(plant.points.values())}
+    assert spelled == {"pot": ("wave solder pot temp",), "waves": (), "co": (), "cooler": ()}
