@@ -1,10 +1,11 @@
-"""A setpoint named in Chinese by its reading: "甘油罐温度设定值" of "Glycerine tank temperature
+"""A setpoint named in Chinese by its reading: "甘油罐温度 SP" of "Glycerine tank temperature
 setpoint", where only the "Glycerine tank temperature" beside it has a Chinese name (甘油罐温度).
 
 A plant that names its readings in Chinese often leaves their setpoints in English only; a
 command "把甘油罐温度设定为60度" names the setpoint by the reading's name. Such a setpoint is
-given the reading's Chinese name with 设定值 as one more alias, which the rules, the semantic
-stage and the model's checks read. Aliases are matched, never answered with: a reply names
+given the reading's Chinese name and "SP" as one more alias, which the rules, the semantic
+stage and the model's checks read ("SP", as the setpoints' English names write it: a
+设定值 in the alias would make "setpoint" a word of names, no longer a role alone). Aliases are matched, never answered with: a reply names
 the point by its own names, so no translation is put in its mouth.
 """
 from __future__ import annotations
@@ -30,6 +31,6 @@ def kin_named(points: Iterable[Point]) -> list[Point]:
                         if len(words) > len(end) + 1 and tuple(words[-len(end):]) == end), None)
         own = any(not n.isascii() for n in p.names.values())
         found = zh_of.get(tuple(reading), []) if reading and not own else []
-        out.append(replace(p, aliases=(*p.aliases, *(f"{n}设定值" for n in found)))
+        out.append(replace(p, aliases=(*p.aliases, *(f"{n} SP" for n in found)))
                    if found else p)
     return out

@@ -378,11 +378,12 @@ class Semantic:
                 return self._sure(a, terms, fits, reading=True)
             if counted(a.toks) or self.rules.said_to_do(a, point.id):
                 return None  # "the two ovens" counts; "pulse the bags" asks it done
-            if self.rules.stray_number(a, point.id):
+            if not a.question and self.rules.stray_number(a, point.id):
                 return None  # "zone 7 setpoint 248": a value said, no read's to explain
             if a.question and set_asked(a.toks) and not point.writable and \
-                    self.profiles.by_id[point.id].role != "setpoint":
+                    point.kind != "bool" and self.profiles.by_id[point.id].role != "setpoint":
                 return None  # "what's curing zone 3 set to": a zone with no setting named
+                # (but "is the service brake set": a brake on or off)
             return Placement(Action("read", {"point": point.id}), best.score, others)
         if not point.writable:
             return None
