@@ -4,9 +4,10 @@ setpoint", where only the "Glycerine tank temperature" beside it has a Chinese n
 A plant that names its readings in Chinese often leaves their setpoints in English only; a
 command "把甘油罐温度设定为60度" names the setpoint by the reading's name. Such a setpoint is
 given the reading's Chinese name and "SP" as one more alias, which the rules, the semantic
-stage and the model's checks read ("SP", as the setpoints' English names write it: a
-设定值 in the alias would make "setpoint" a word of names, no longer a role alone). Aliases are matched, never answered with: a reply names
-the point by its own names, so no translation is put in its mouth.
+stage and the model's checks read ("SP", as the setpoints' English names write it: with 设定值
+"setpoint" would become a word of names, no longer a role alone). Aliases are matched, never
+answered with: a reply names the point by its own names, so no translation is put in its
+mouth.
 """
 from __future__ import annotations
 

@@ -72,7 +72,7 @@ MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
 #: a machine named in Chinese: up to four characters and the one that says what kind of
 #: machine ("打包机", "涡电流分选机", "除铁器"), after a number or at the start of a word
-_ZH_MACHINE = re.compile(r"(?:号|^[把将对请给帮让]?|[的把将对])([^\W\d_号一二三四五六七八九十零两]{1,5}?"
+_ZH_MACHINE = re.compile(r"(?:号|^|[的把将对])([^\W\d_号一二三四五六七八九十零两]{1,5}?"
                          r"[机器泵阀炉罐塔仓槽柜釜窑])")
 #: with candidates at hand: "none of these" is unknown_point (a point the plant lacks) or
 #: out_of_scope (no point at all)

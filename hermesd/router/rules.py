@@ -213,6 +213,19 @@ _TAG_SETPOINT = re.compile(r"[-_ ](?:SP|SV)\s*$")
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
 
 
+def _runs_its_thing(words: list[str]) -> bool:
+    """Whether "<words> run command" runs the thing the words name, not a part of it: a
+    number, where there is one, is followed by its motor's words alone ("Thresher 2 motor",
+    "Screw press 1 main motor"; not "Pump 5 lube oil pump", pump 5's lube oil pump)."""
+    numbers = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]
+    return len(words) <= 5 and all(w.casefold() in _MOTOR_WORDS for w in words[numbers[-1] + 1:]
+                                   ) if numbers else len(words) <= 4
+
+
+#: the words of a thing's own drive
+_MOTOR_WORDS = frozenset(("motor", "main", "drive"))
+
+
 def said_as_described(point: Point) -> Point:
     """A point named by its tag ("LT-203", "PT-221 CONE") is said as its description begins
     ("Effect 2 level; radar on the body"): that, up to its first stop, without what it says in
@@ -228,7 +241,8 @@ def said_as_described(point: Point) -> Point:
     about = re.sub(r"\([^()]*\)", " ", point.description)
     said = re.split(r"[(;,.:]| - ", about, maxsplit=1)[0].split()
     kept = [w for w in said if "/" not in w]
-    run_command = point.kind == "bool" and bool(_RUN_COMMAND.search(" ".join(kept)))
+    run_command = point.kind == "bool" and bool(_RUN_COMMAND.search(" ".join(kept))) and \
+        not _INVERTED.search(point.description) and _runs_its_thing(kept[:-2])
     if run_command:
         kept = kept[:-1]  # "Thresher 2 motor run": what is said of it, not the "command"
     if point.kind == "bool" and not run_command and (
@@ -425,8 +439,6 @@ class RuleRouter:
         #: right after one is what to set it to
         self.setting_words = {label.toks[-1].text for label in self.labels
                               if self.points[label.point].writable and not label.toks[-1].is_id}
-        if self.setting_words & _SETPOINT_SAID:  # "SP" written, "setpoint" said, or the other
-            self.setting_words |= _SETPOINT_SAID
         #: every word of a writable number's names ("feed" of "Cement mill feed setpoint"): a
         #: number right after the words of one ("cement mill feed 140") may be its value
         self.number_words = {t.text for label in self.labels for t in label.toks
@@ -1544,7 +1556,7 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
-#: the words that name a setpoint as such, one for another
+#: the words that name a setpoint as such
 _SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not
 #: 温度设定为, "set the temperature to")

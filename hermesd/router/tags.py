@@ -130,20 +130,28 @@ class _Prose:
     def marked(self, letter: str, number: str, point: Point) -> str | None:
         """ "zone 5" for the "Z5" of a point whose description says "zone 5", "steriliser 1"
         for an "ST1" described "Steriliser 1 …"."""
-        if not letter or not point.description:
-            return None
-        found = {m.group(1).casefold() for m in re.finditer(
-            rf"(?i)\b({letter}[a-z]+)\s*(?:no\.?\s*|#\s*)?0*{int(number)}\b",
-            point.description)}
+        if not letter or not point.description or _known(f"{letter}{number}"):
+            return None  # ("CO2", "O2": a gas, no thing 2)
+        # in the description's first clause, and not after a preposition ("Discharge conveyor
+        # of crusher 4" is no "C4" crusher)
+        clause = re.split(r"[(;,.:]| - ", point.description, maxsplit=1)[0]
+        found = {m.group(2).casefold() for m in re.finditer(
+            rf"(?i)(\w+\s+)?\b({letter}[a-z]+)\s*(?:no\.?\s*|#\s*)?0*{int(number)}\b", clause)
+            if not (m.group(1) and m.group(1).strip().casefold() in _SMALL)}
         return f"{found.pop()} {number}" if len(found) == 1 else None
 
     def spelled(self, short: str, point: Point, numbered: bool) -> str:
         """`short` in words, or itself where it stays open."""
+        own = self.own.get(point.id, [])
+        own_words = {w for run in own for w in run}
+        if short in own_words:
+            return short  # "IN" of "Boiler 1 in service": its own word
+        if len(short) >= 3 and len(mine := _abbreviated(short, own)) == 1:
+            return mine.pop()  # "GEN" of "General status healthy", "CYC" of a cycle time
         if short in tag_words():
             return tag_words()[short]
         if short in self.words:
             return short  # "DRY" of a plant that writes "dry sawdust": a word, no "dryer"
-        own = self.own.get(point.id, [])
         wider = (self.device.get(point.device, []), self.all)
         # the point's own description first ("COND" of a conditioner's steam valve), then what
         # the lexicon knows as it is ("amps", "run"), then the point's device and the plant
@@ -153,8 +161,9 @@ class _Prose:
             _abbreviated(short, own) if len(short) >= 3 else set())
         if len(found) == 1:
             return next(iter(found))
-        if numbered:  # "HM1": a machine, named by its words' initials
-            found_wide = _first_unique(_initials(short, runs) for runs in wider)
+        if numbered:  # "HM1": a machine, named by its words' initials (its device's: another
+            # device's "pellet mill" is no packing machine's "PM1")
+            found_wide = _first_unique(_initials(short, runs) for runs in wider[:1])
             if found_wide:
                 return found_wide
         if found or known:

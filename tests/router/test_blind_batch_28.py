@@ -131,12 +131,12 @@ def _model_wrote(text: str, point: str, value: Any) -> Action:
 
 
 def test_the_models_write_of_a_setpoint_named_by_its_readings_chinese_name_stands() -> None:
-    """"把甘油罐温度设定为60度": 甘油罐 is named by the reading beside the setpoint (whose
-    English name is the reading's and "setpoint"); the 把 before it is grammar, no machine."""
-    action = _model_wrote("把甘油罐温度设定为60度", "glycerine_sp", 60)
+    """"甘油罐温度设定为60度": 甘油罐 is named by the reading beside the setpoint (whose
+    English name is the reading's and "setpoint")."""
+    action = _model_wrote("甘油罐温度设定为60度", "glycerine_sp", 60)
     assert action == Action("write", {"point": "glycerine_sp", "value": 60})
 
 
 def test_the_models_write_of_a_setpoint_of_a_tank_no_point_names_is_refused() -> None:
-    action = _model_wrote("把香精罐温度设定为60度", "glycerine_sp", 60)
+    action = _model_wrote("香精罐温度设定为60度", "glycerine_sp", 60)
     assert action.name == "respond", action
