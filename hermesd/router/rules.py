@@ -218,8 +218,9 @@ def _runs_its_thing(words: list[str]) -> bool:
     number, where there is one, is followed by its motor's words alone ("Thresher 2 motor",
     "Screw press 1 main motor"; not "Pump 5 lube oil pump", pump 5's lube oil pump)."""
     numbers = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]
-    return len(words) <= 5 and all(w.casefold() in _MOTOR_WORDS for w in words[numbers[-1] + 1:]
-                                   ) if numbers else len(words) <= 4
+    if not numbers:
+        return len(words) <= 4
+    return len(words) <= 5 and all(w.casefold() in _MOTOR_WORDS for w in words[numbers[-1] + 1:])
 
 
 #: the words of a thing's own drive
@@ -256,7 +257,7 @@ def said_as_described(point: Point) -> Point:
             m.concept.kind in ("action", "state") and m.concept.id != "state.mode"
             for m in concepts_of_text(" ".join(named))):
         return point
-    if _TAG_SETPOINT.search(point.name) and not words & _SETPOINT_SAID:
+    if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
         kept.append("setpoint")  # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …"
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
 
@@ -1556,8 +1557,8 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
-#: the words that name a setpoint as such
-_SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
+#: the words that name a setpoint as such (a number right after one is its value)
+SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not
 #: 温度设定为, "set the temperature to")
 _ZH_SETPOINT = re.compile(r"设定(?:值|点)?(?:温度|压力|转速|速度|流量|液位|湿度|频率|功率)|"

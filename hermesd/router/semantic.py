@@ -47,6 +47,7 @@ from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
+    SETPOINT_SAID,
     Analysis,
     Placement,
     RuleRouter,
@@ -95,8 +96,6 @@ NOT_THINGS = frozenset(("state", "role", "quantity", "unit", "action"))
 _ALARM_WORDS = frozenset(
     "high low hi lo alarm fault trip tripped alert warning failure fail".split())
 _ALARM_SHORT = {"hi": "high", "lo": "low", "alm": "alarm", "flt": "fault"}
-#: the words that name a setpoint as such: a number right after one is its value
-_SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -382,7 +381,7 @@ class Semantic:
                 return None  # "the two ovens" counts; "pulse the bags" asks it done
             if not a.question and (self.rules.stray_number(a, point.id) or (
                     len(a.toks) > 2 and a.toks[-1].is_number and not a.toks[-1].is_id
-                    and a.toks[-2].text in _SETPOINT_SAID and "#" not in a.text)):
+                    and a.toks[-2].text in SETPOINT_SAID and "#" not in a.text)):
                 return None  # "zone 7 setpoint 248": a value said, no read's to explain
             if a.question and set_asked(a.toks) and not point.writable and \
                     point.kind != "bool" and self.profiles.by_id[point.id].role != "setpoint":

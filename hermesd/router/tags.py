@@ -4,16 +4,24 @@ An integrator names points "PM1_MTR_AMPS", "DRYR_OUT_TMP_SP" or "HM_FDR_SPD"; an
 for "pellet mill 1 motor amps", "the dryer outlet temperature setpoint", "the hammer mill feeder
 speed". Each short form of such a tag is spelled out, in this order of trust:
 
-1. a short form the trade settles (`lexicon/tag_words.txt`: "TMP", "SPD", "SP", "IN");
-2. the initials of words the plant writes ("HM1": "hammer mill", where a description or a
-   device says "hammer mills"), first before an equipment number;
-3. a word the plant writes that the short form abbreviates, its letters in order from the first
-   ("DRYR": "dryer", "FURN": "furnace"), looked for in the point's own description, then its
-   device's points, then the whole plant.
+1. the point's own description: the form is one of its words ("IN" of "Boiler 1 in service"),
+   or abbreviates one of them ("COND" of a conditioner's steam valve, "GEN" of "General
+   status");
+2. a short form the trade settles (`lexicon/tag_words.txt`: "TMP", "SPD", "IN");
+3. before an equipment number, the initials of words its device writes ("HM1": "hammer mill",
+   where a description or the device's id says "hammer mills");
+4. a word the plant writes that the short form abbreviates, its letters in order from the first
+   ("DRYR": "dryer", "FURN": "furnace"), looked for in its device's points, then the plant.
 
-A form that stays open (none, or two meanings alike) keeps its letters. The words spelled out
-are one more alias of the point, which the rules, the semantic stage and the model's catalogue
-all read; a name that is not a tag, or whose tag spells out nothing, is left as it is.
+A letter and number its description writes as a word and that number is that ("Z5" of "…
+zone 5 …"). Instrument letters ("PIC-302"), formulas ("CO2") and words the lexicon knows ("SP",
+"CO") are kept as written, and so is a form that stays open (none, or two meanings alike).
+A name in words with an acronym ("WS pot temp") has the acronym spelled where its own
+description has the words of its initials, and only there.
+
+The words spelled out are one more alias of the point, which the rules, the semantic stage and
+the model's catalogue all read; a name that is not a tag, or whose tag spells out nothing, is
+left as it is.
 """
 from __future__ import annotations
 
