@@ -272,11 +272,29 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _marks(text, folded, point.unit, own, _choice_words(point))
             or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
+            or _by_its_device_alone(toks, point, profiles)
             or _opposite(toks, point)
             or _which(text, toks, point, profiles, value)
             or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
             or _value(toks, own, point, value, text))
+
+
+def _by_its_device_alone(toks: list[Token], point: Point,
+                         profiles: Profiles | None) -> Doubt | None:
+    """A write that names its point by the point's device and nothing of its own name: "set
+    irrigation to 3 minutes" of a "Mist interval" on device "irrigation" (its unit, minutes,
+    is said of every point in min there is): which point of the device is not said."""
+    if profiles is None or point.id not in profiles.by_id or any(t.zh for t in toks):
+        return None
+    unit = _spellings(point.unit)
+    said = [t for t in content(toks) if t.number is None and not t.unit and not t.is_id
+            and t.raw not in WRITE_VERBS | ON_WORDS | OFF_WORDS | unit and t.text not in unit]
+    device = {x.text for x in tokens(point.device.replace("_", " "))}
+    names = profiles.by_id[point.id].names
+    if said and all(t.text in device for t in said) and not any(t.text in names for t in said):
+        return Doubt("which", tuple(t.shown for t in said))
+    return None
 
 
 #: what says a run of things numbered from one to another ("pumps 1 to 3")

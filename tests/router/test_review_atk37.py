@@ -49,3 +49,32 @@ async def test_no_write_is_made_of_an_alias_that_names_another_thing(text: str) 
     action = await routed_without_model(PLANT, text)
     assert action.name != "write" or action.args.get("point") in ("c2_temp_sp",), \
         (text, action)
+
+
+IRRIGATION = Router(exec_devices("greenhouse", {"irrigation": {
+    "mist_interval": {"name": "Mist interval", "unit": "min", "writable": True, "min": 1,
+                      "max": 240},
+    "flush_days": {"name": "Filter flush interval", "unit": "d", "writable": True, "min": 1,
+                   "max": 30},
+    "fert_rate": {"name": "Fertiliser dosing rate", "unit": "l/min", "writable": True,
+                  "min": 0, "max": 20},
+}}))
+
+
+@pytest.mark.parametrize("text", ["set irrigation to 3 minutes", "set irrigation to 5 days",
+                                  "set irrigation to 3 l/min"])
+async def test_a_write_naming_only_the_device_and_a_unit_is_asked_back(text: str) -> None:
+    """"irrigation" is the device of every point here: the unit alone chose one ("5 days"
+    had been written to the filter flush interval before this change too)."""
+    action = await routed_without_model(IRRIGATION, text)
+    assert action.name == "respond", (text, action)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set the mist interval to 3 minutes", "mist_interval", 3),
+    ("set the filter flush interval to 5 days", "flush_days", 5),
+])
+async def test_a_write_naming_its_point_stands(text: str, point: str, value: int) -> None:
+    action = await routed_without_model(IRRIGATION, text)
+    assert (action.name, action.args.get("point"), action.args.get("value")) == \
+        ("write", point, value)
