@@ -258,7 +258,9 @@ def said_as_described(point: Point) -> Point:
             for m in concepts_of_text(" ".join(named))):
         return point
     if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
-        kept.append("setpoint")  # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …"
+        # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …": "SP", as tags write it
+        # (a "setpoint" of names would make the word one that names, no longer a role)
+        kept.append("SP")
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
 
 

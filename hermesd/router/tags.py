@@ -183,8 +183,14 @@ class _Prose:
 
 def _runs(text: str) -> list[list[str]]:
     """The runs of words of `text` between punctuation, lower case, plurals made singular."""
-    return [[singular(w.casefold()) for w in _WORD.findall(part)]
+    return [[_one(w.casefold()) for w in _WORD.findall(part)]
             for part in re.split(r"[,;:.()/\[\]]| - ", text) if part.strip()]
+
+
+def _one(word: str) -> str:
+    """One of a word written plural ("mills": "mill"), but for one that only looks it
+    ("molasses", "gases": an alias is read by people and the model too)."""
+    return word if word.endswith(("sses", "ses")) else singular(word)
 
 
 def _initials(short: str, runs: list[list[str]]) -> set[str]:

@@ -73,7 +73,7 @@ def test_a_tag_with_words_is_said_as_its_description_begins() -> None:
     assert _aliases("kettle1_temp") == ("Saponification kettle 1 temperature",)  # no brackets
     assert _aliases("kettle1_sp") == ("Saponification kettle 1 temperature setpoint",)
     # "…_SP": a setpoint, though the clause kept does not say so
-    assert _aliases("cure_sp") == ("Kettle curing hold time setpoint",)
+    assert _aliases("cure_sp") == ("Kettle curing hold time SP",)
     # a motor's "run command": its thing's run switch
     assert _aliases("crutcher2_run") == ("Crutcher 2 motor run",)
     assert _aliases("crutcher1_run") == ("Crutcher 1 motor run",)

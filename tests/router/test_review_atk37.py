@@ -78,3 +78,25 @@ async def test_a_write_naming_its_point_stands(text: str, point: str, value: int
     action = await routed_without_model(IRRIGATION, text)
     assert (action.name, action.args.get("point"), action.args.get("value")) == \
         ("write", point, value)
+
+
+TANKS = Router(exec_devices("feed", {"molasses": {
+    "mol_tk_tmp": {"name": "MOL_TK_TMP", "unit": "°C",
+                   "description": "Molasses tank temperature"},
+    "mol_tk_sp": {"name": "MOL_TK_TMP_SP", "unit": "°C", "writable": True, "min": 20, "max": 60},
+    "ret1_sp": {"name": "RET1_TMP_SP", "unit": "°C", "writable": True, "min": 100, "max": 130,
+                "description": "Retort 1 sterilising temperature"},
+}}))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("molasses tank setpoint 45", ("write", "mol_tk_sp", 45)),
+    ("what's the molasses tank setpoint", ("read", "mol_tk_sp", None)),
+    ("retort 1 setpoint 120", ("write", "ret1_sp", 120)),
+])
+async def test_a_tags_setpoint_stays_a_role_beside_another_tags(text: str, expected: tuple[
+        str, str, int | None]) -> None:
+    """A "…_SP" tag described without the word had been given "setpoint" as a word of its
+    alias: "setpoint" then named points, and the molasses tank's ("…_SP") was asked back."""
+    action = await routed_without_model(TANKS, text)
+    assert (action.name, action.args.get("point"), action.args.get("value")) == expected
