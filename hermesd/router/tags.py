@@ -149,36 +149,33 @@ class _Prose:
         return f"{found.pop()} {number}" if len(found) == 1 else None
 
     def spelled(self, short: str, point: Point, numbered: bool) -> str:
-        """`short` in words, or itself where it stays open."""
+        """`short` in words, or itself where it stays open (see the module's order)."""
         own = self.own.get(point.id, [])
-        own_words = {w for run in own for w in run}
-        if short in own_words:
+        if any(short in run for run in own):
             return short  # "IN" of "Boiler 1 in service": its own word
-        if len(short) >= 3 and len(mine := _abbreviated(short, own)) == 1:
-            return mine.pop()  # "GEN" of "General status healthy", "CYC" of a cycle time
+        mine = _abbreviated(short, own) if len(short) >= 3 else set()
+        if len(mine) == 1:
+            return mine.pop()  # "GEN" of "General status healthy", "COND" of a conditioner
         if short in tag_words():
             return tag_words()[short]
         if short in self.words:
             return short  # "DRY" of a plant that writes "dry sawdust": a word, no "dryer"
-        wider = (self.device.get(point.device, []), self.all)
-        # the point's own description first ("COND" of a conditioner's steam valve), then what
-        # the lexicon knows as it is ("amps", "run"), then the point's device and the plant
         # "SP", "PPM" alone: no "screw press", no "parts per million"; "PM1" a pellet mill
         known = _known(short) and not numbered
-        found = (set() if known else _initials(short, own)) or (
-            _abbreviated(short, own) if len(short) >= 3 else set())
-        if len(found) == 1:
-            return next(iter(found))
-        if numbered:  # "HM1": a machine, named by its words' initials (its device's: another
+        initials = set() if known else _initials(short, own)
+        if len(initials) == 1:
+            return initials.pop()  # "MC" of "Moisture content of …"
+        device = self.device.get(point.device, [])
+        if numbered:  # "HM1": a machine, by the initials of its device's words (another
             # device's "pellet mill" is no packing machine's "PM1")
-            found_wide = _first_unique(_initials(short, runs) for runs in wider[:1])
-            if found_wide:
-                return found_wide
-        if found or known:
-            return short
-        return _first_unique(_initials(short, runs) for runs in wider) or (
-            len(short) >= 3 and _first_unique(_abbreviated(short, runs) for runs in wider)) \
-            or short
+            found = _first_unique([_initials(short, device)])
+            if found:
+                return found
+        if mine or initials or known:
+            return short  # two meanings alike, or a word the lexicon knows
+        return _first_unique(_initials(short, runs) for runs in (device, self.all)) or (
+            len(short) >= 3 and _first_unique(_abbreviated(short, runs)
+                                              for runs in (device, self.all))) or short
 
 
 def _runs(text: str) -> list[list[str]]:
