@@ -20,18 +20,23 @@ from hermesd.config.model import Point
 _SETPOINT_ENDINGS = (("setpoint",), ("set", "point"), ("sp",), ("target",))
 
 
-def kin_named(points: Iterable[Point]) -> list[Point]:
-    """The points, each setpoint with no Chinese name named by its reading's, if it has one."""
+def kin_named(points: Iterable[Point]) -> tuple[list[Point], dict[str, str]]:
+    """The points, each setpoint with no Chinese name named by its reading's, if it has one;
+    and those setpoints' readings, by the setpoint's id."""
     points = list(points)
-    zh_of = {tuple(p.name.casefold().split()): [n for n in p.names.values() if not n.isascii()]
-             for p in points if p.names}
-    out = []
+    readings = {tuple(p.name.casefold().split()): p for p in points
+                if any(not n.isascii() for n in p.names.values())}
+    out: list[Point] = []
+    kin: dict[str, str] = {}
     for p in points:
         words = p.name.casefold().split()
-        reading = next((words[:-len(end)] for end in _SETPOINT_ENDINGS
-                        if len(words) > len(end) + 1 and tuple(words[-len(end):]) == end), None)
-        own = any(not n.isascii() for n in p.names.values())
-        found = zh_of.get(tuple(reading), []) if reading and not own else []
-        out.append(replace(p, aliases=(*p.aliases, *(f"{n} SP" for n in found)))
-                   if found else p)
-    return out
+        named = next((words[:-len(end)] for end in _SETPOINT_ENDINGS
+                      if len(words) > len(end) + 1 and tuple(words[-len(end):]) == end), None)
+        reading = readings.get(tuple(named)) if named else None
+        if reading is None or any(not n.isascii() for n in p.names.values()):
+            out.append(p)
+            continue
+        kin[p.id] = reading.id
+        out.append(replace(p, aliases=(*p.aliases, *(f"{n} SP" for n in reading.names.values()
+                                                     if not n.isascii()))))
+    return out, kin

@@ -281,7 +281,10 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
-        points = [said_as_described(p) for p in kin_named(spelled_out(points))]
+        named, kin = kin_named(spelled_out(points))
+        points = [said_as_described(p) for p in named]
+        #: the setpoints named in Chinese by their reading's name, and that reading
+        self.kin = kin
         self.points = {p.id: p for p in points}
         self.profiles = Profiles(points, lexicon)
         self.labels: list[Label] = []
@@ -1127,7 +1130,7 @@ class RuleRouter:
             if said.problem is not None:  # a switch given two numbers is in doubt too
                 return Placement(self._ask_back(a, said, target), 1.0)
         else:
-            scored = self._prefer_kind(scored, yes_no=a.yes_no)
+            scored = self._unsaid_setpoints_out(a, self._prefer_kind(scored, yes_no=a.yes_no))
         if not scored:
             return None
         best_score, best = scored[0]
@@ -1500,6 +1503,15 @@ class RuleRouter:
             rest = [(s, p) for s, p in scored if p != fits[0][1]]
             return [(top + 2 * MIN_MARGIN, fits[0][1]), *rest]
         return scored
+
+    def _unsaid_setpoints_out(self, a: Analysis, scored: list[tuple[float, str]]
+                              ) -> list[tuple[float, str]]:
+        """A read that says no setting: a setpoint named in Chinese by the best match's name
+        (`kin_names`: "流化床出风温度 SP" of 流化床出风温度's setpoint, close in score, a
+        character a token) is no rival of it."""
+        if not scored or a.words & SETPOINT_SAID or "设定" in a.text or "set" in a.words:
+            return scored
+        return [(s, p) for s, p in scored if self.kin.get(p) != scored[0][1]]
 
     def _prefer_chosen(self, a: Analysis, scored: list[tuple[float, str]]
                        ) -> list[tuple[float, str]]:
