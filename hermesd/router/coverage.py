@@ -131,8 +131,10 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                                        for s in senses[i])) \
             or quantity_noun(toks, i) \
             or _a_name_after_an_article(t, i, toks, profiles) \
-            or _a_cooler(t, i, toks)  # "motor current", in the rules too (no lexicon); "put
-        # the lock in manual"; "the kiln cooler"
+            or _a_cooler(t, i, toks) \
+            or _a_switch_word_named(t, i, toks, profiles)
+        # ("motor current", in the rules too (no lexicon); "put the lock in manual"; "the kiln
+        # cooler"; "the start delay")
         # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
         # not a letter naming one of several ("line a")
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
@@ -206,6 +208,13 @@ def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Prof
         return False  # "is there a boat in the lock": a place, said last (atk26r, batch 21)
     after = toks[i + 1]
     return after.raw in CHOICE_MARKS or (t.text, after.text) in profiles.name_bigrams
+
+
+def _a_switch_word_named(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
+    """"start"/"stop" said with the word after it as a point's name says them ("set the
+    conveyor start delay": of a "Conveyor start delay", not the verb)."""
+    return not t.zh and t.raw in ON_WORDS | OFF_WORDS and i + 1 < len(toks) \
+        and (t.text, toks[i + 1].text) in profiles.name_bigrams
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

@@ -26,6 +26,7 @@ from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_
 from hermesd.router.vocabulary import (
     CASED_UNITS,
     CORRECTION_MARK,
+    DELTA_BEFORE,
     EN_MINUS,
     EN_ORDINALS,
     EN_SCALES,
@@ -42,6 +43,7 @@ from hermesd.router.vocabulary import (
     THINGS,
     UNIT_QUANTITIES,
     UNIT_SYMBOLS,
+    VALUE_BEFORE,
     WRITE_VERBS,
     ZH_DIGITS,
     ZH_MINUS,
@@ -211,6 +213,12 @@ def tokens(text: str) -> list[Token]:
     leading = bool(found) and not text[:found[0].start].strip() and not numbered_first(text)
     hyphened = {k for k, lit in enumerate(found) if re.match(r"-[a-z]", text[lit.end:lit.end + 2],
                                                             re.IGNORECASE)}
+    # the numbers written with one letter onto them ("Pump 101A", "feeder 1b", "Pump 1-B"):
+    # after a thing's word, the letter names one of the twins so numbered, whatever word it
+    # spells alone ("a"); after a setting word it is a unit ("setpoint 60c")
+    lettered = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
+                and re.match(r"-?[a-z](?![a-z0-9])", text[lit.end:lit.end + 3], re.IGNORECASE)
+                and text[lit.start:lit.end].isdigit()}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}
@@ -267,7 +275,12 @@ def tokens(text: str) -> list[Token]:
             if out and _spec(out[-1], raw, hyphen=literal in hyphened and between == "-",
                              leading=leading and literal == 0 and len(out) == 1 and not between):
                 out[-1] = Token(f"{out[-1].raw}-{raw}", f"{out[-1].raw}-{raw}")
-            out.append(_word(raw, out))
+            if literal in lettered and between in ("", "-") and len(raw) == 1 \
+                    and raw not in _DEGREE_LETTERS and len(out) > 1 and out[-2].number is None \
+                    and not out[-2].unit and out[-2].raw not in _VALUE_SAID:
+                out.append(Token(raw, raw, ident=True))
+            else:
+                out.append(_word(raw, out))
         ending = False
         if kind != "lit":
             literal = -1
@@ -407,6 +420,11 @@ def _word(raw: str, before: list[Token]) -> Token:
 
 
 _PACE = frozenset(("fast", "quick", "slow"))
+#: letters written onto a number that are its degrees ("60c"), never a twin's letter
+_DEGREE_LETTERS = frozenset("cf")
+#: words after which a number is a value, and a letter written onto it a unit ("to 10a")
+_VALUE_SAID = VALUE_BEFORE | DELTA_BEFORE | frozenset(
+    "setpoint sp target set setting limit demand".split())
 
 
 def _number(number: Number, raw: str, *, zh: bool = False) -> Token:

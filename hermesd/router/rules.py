@@ -1482,7 +1482,8 @@ class RuleRouter:
         out = set()
         for i, t in enumerate(toks):
             if (t.is_number and i not in values) or \
-                    (t.ident and i > 0 and toks[i - 1].text in self.lettered):
+                    (t.ident and i > 0 and (toks[i - 1].text in self.lettered
+                                            or toks[i - 1].raw.isdigit())):  # ("pump 101a")
                 out.add(t.text)
         return out
 

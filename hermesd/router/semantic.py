@@ -29,12 +29,14 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
+from hermesd.router.concepts import simplified
 from hermesd.router.coverage import (
     ALL,
     CONCEPT,
     FEW_QUANTITIES,
     GENERAL,
     NEAR,
+    UNIT_QUANTITY,
     Term,
     explain,
     explained,
@@ -154,7 +156,8 @@ class Semantic:
                 continue
             if before is not None and self._formula(before, t):
                 continue  # "O2 setpoint 8": oxygen, no "o 2"
-            if t.ident and not (before is not None and words.get(i - 1) in self.rules.lettered) \
+            if t.ident and not (before is not None and (words.get(i - 1) in self.rules.lettered
+                                                        or before.raw.isdigit())) \
                     and not (t.zh and "thing" in kinds.get(i - 1, ())):
                 continue  # (a letter written against a Chinese thing names it: "B包装机")
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
@@ -162,7 +165,8 @@ class Semantic:
             things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
                       and (j == i - 1 or toks[j].zh)]
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
-                any(k & {"thing", "medium"} for k in things)
+                any(k & {"thing", "medium"} for k in things) or \
+                (t.ident and before is not None and before.raw.isdigit())  # "pump 101A"
             after_unit = unit_after(toks, i)  # "1200 rpm", "55 percent"
             if after_unit and not t.ordinal and (words.get(i - 1), t.text) \
                     not in self.rules.numbered:
@@ -178,6 +182,33 @@ class Semantic:
                 elif i + 1 in words and toks[i + 1].zh and "thing" in kinds[i + 1]:
                     pairs.add((words[i + 1], t.text))  # "2号消化池": the thing after it
         return ids, pairs
+
+    @staticmethod
+    def _stands_in(writable: Profile, read_only: Profile, terms: list[Term]) -> bool:
+        """Whether a writable point may stand in for a read-only one in a write: it explains
+        each quantity said as well as the read-only one does, or well (as what its unit
+        measures), or by its own text ("mould" of a "TCU setpoint" described as the mould
+        temperature controller's; not "wind" of a "Hoist speed setpoint")."""
+        return all("quantity" not in t.kinds or t.word in writable.words
+                   or explain(t, writable) >= min(explain(t, read_only), UNIT_QUANTITY)
+                   for t in terms)
+
+    def _named_in_chinese(self, a: Analysis, full: list[Fit]) -> list[Fit]:
+        """A point whose own Chinese name the command says in full outranks one of its kind
+        that the words reach by translation only: "启动给水泵" of a plant with a 给水泵 ("Boiler
+        feed water pump") and a "Feed pump" (进料泵) is the one so named."""
+        said = simplified(a.text)
+        by_id = self.profiles.by_id
+
+        def named(point: str) -> bool:
+            p = by_id[point].point
+            return any(len(label) >= 2 and label in said for label in (
+                simplified(n) for n in (*p.names.values(), *p.aliases) if is_chinese(n)))
+
+        kinds = {(by_id[f.point].role, by_id[f.point].point.kind) for f in full
+                 if named(f.point)}
+        return [f for f in full if named(f.point)
+                or (by_id[f.point].role, by_id[f.point].point.kind) not in kinds]
 
     def _formula(self, before: Token, t: Token) -> bool:
         """A letter word and the number written right after it that the lexicon knows only
@@ -215,6 +246,9 @@ class Semantic:
             # temperature" is R 1's)
         if ids and p.ids and not ids & p.ids:
             return None
+        letters = {i for i in ids if i.isalpha()}
+        if letters and not letters & p.ids and any(i.isalpha() for i in p.ids):
+            return None  # "feeder 1B" is not feeder 1A, though both are feeder 1's
         if p.point.kind == "bool" and not a.wants_write and asks_degree(a.toks):
             return None  # "how far open is the intake gate": its position, if it has one
         # "conveyor 2" of a plant whose one conveyor has no number (nor its device): a unit
@@ -305,9 +339,12 @@ class Semantic:
             # ("set kiln 2 to 70 degrees": its setpoint), never of another (pump 1's speed is
             # not the pump's)
             by_id = self.profiles.by_id
-            settable = {by_id[f.point].ids for f in full if by_id[f.point].point.writable}
-            full = [f for f in full if by_id[f.point].point.writable
-                    or by_id[f.point].ids not in settable]
+            # (nor where it measures a quantity said that the writable one does not set: a
+            # "Hoist speed setpoint" is no stand-in for the "Wind speed" of "wind 15")
+            settable = [by_id[f.point] for f in full if by_id[f.point].point.writable]
+            full = [f for f in full if by_id[f.point].point.writable or not any(
+                s.ids == by_id[f.point].ids and self._stands_in(s, by_id[f.point], terms)
+                for s in settable)]
             if a.wants_write:
                 # "关掉B包装机" (switch bagger B off): its speed, which takes no "off" (its
                 # least is 20), is no rival of its run switch
@@ -343,6 +380,8 @@ class Semantic:
             said = {_ALARM_SHORT.get(t.raw, t.text) for t in a.toks}  # ("hi": no term)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"
                     or not (self.profiles.by_id[f.point].names & _ALARM_WORDS) - said] or full
+        if full and a.zh:
+            full = self._named_in_chinese(a, full)
         if not full:
             return None
         best = full[0]
@@ -376,7 +415,15 @@ class Semantic:
                 # the pick let a setpoint stand in for its measurement, for a write the words
                 # do not make of it ("rectifier 1 amps": the 1 numbers the rectifier, it is no
                 # value of 1 A): a read is of the point the words name best, among them all
-                return self._sure(a, terms, fits, reading=True)
+                # (one that numbers nothing of it stays a value: "wind 15" of a "Wind speed"
+                # beside a "Hoist speed setpoint" is no read)
+                read = self._sure(a, terms, fits, reading=True)
+                own = self.rules.label_ids.get(read.action.args.get("point", ""), set()) \
+                    if read is not None else set()
+                if read is not None and any(t.is_number and t.text not in own
+                                            for t in a.toks):
+                    return None
+                return read
             if counted(a.toks) or self.rules.said_to_do(a, point.id):
                 return None  # "the two ovens" counts; "pulse the bags" asks it done
             if not a.question and (self.rules.stray_number(a, point.id) or (

@@ -1407,8 +1407,11 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own,
         # (as written where case tells units apart: "50mW" is no "50MW")
         symbol = unit_symbol(text[glued.start(2):glued.end(2)]
                              if len(text) == len(folded) else letters)
+        lettered = re.compile(rf"(?<![\w.]){re.escape(glued.group(1))}[- ]?{letters}(?!\w)") \
+            if len(letters) == 1 else None
         if letters in _ORDINAL_ENDS or mine in (symbol, f"°{letters}") or \
-                any(glued.group(0) in name for name in own.labels):  # ("60c" of a °C point)
+                any(glued.group(0) in name or (lettered is not None and lettered.search(name))
+                    for name in own.labels):  # ("60c" of a °C point; "1b" of a "Pump 1-B")
             continue
         if symbol is not None and len(letters) > 1:
             return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point

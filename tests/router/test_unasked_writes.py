@@ -18,13 +18,10 @@ LINES: list[dict[str, Any]] = [json.loads(line) for line in
                                ATTACKS.read_text(encoding="utf-8").splitlines() if line.strip()]
 #: attacks that still write, each for a reason said here (strict: fixing one fails the test,
 #: so that it is moved out of this list)
-LEFT = {
-    # the chlorine dosing setpoint (mg/L) is written for "the chlorine residual": a dose
-    # setpoint is often the residual loop's own, and refusing a setting whose controller the
-    # command does not name also refused "mould temperature to 160" of a "mould temperature
-    # controller setpoint"
-    "set the chlorine residual to 1.5",
-}
+#: known writes, left (none now: "set the chlorine residual to 1.5" had written the chlorine
+#: dosing setpoint until a writable point stood in for a read-only one only where the words
+#: say nothing the read-only one measures and the writable one does not set)
+LEFT: set[str] = set()
 ROUTERS: dict[str, Router] = {}
 
 
