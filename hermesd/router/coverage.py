@@ -146,8 +146,10 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
         if t.raw in MOTION_AT | _DRAWING and toks[0].raw in _WHAT_HOW and (
-                i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")):
-            continue  # "how hot is the second stack running", "what's stack 1 pulling in amps"
+                i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")
+                or (toks[i - 1].raw in ("we", "you") and toks[i + 1].raw in ("on", "with"))):
+            continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
+            # "what tension are we running on the rewind"
         found: set[Sense] = set(senses[i])
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):

@@ -207,6 +207,8 @@ def tokens(text: str) -> list[Token]:
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text, units = _units(text)
+    if not any(is_cjk(c) for c in text):
+        text = _PERCENT_AFTER.sub(" percent", text)  # "exhaust fan 80%": a value, no fan 80
     found = literals(text)
     # a bare number that opens the text, unmarked, may qualify the word after it ("2 pack
     # mixer", "3 way valve"): see `_spec`
@@ -219,6 +221,8 @@ def tokens(text: str) -> list[Token]:
     lettered = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and re.match(r"-?[a-z](?![a-z0-9])", text[lit.end:lit.end + 3], re.IGNORECASE)
                 and text[lit.start:lit.end].isdigit()}
+    # ...and of those, the ones written onto a word before too: a tag ("SP101A", "P101B")
+    tagged = {k for k in lettered if found[k].start and text[found[k].start - 1].isalpha()}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}
@@ -245,8 +249,9 @@ def tokens(text: str) -> list[Token]:
         if kind == "cjk":
             letter = None
             if touching and out and len(out[-1].raw) == 1 and out[-1].raw.isascii() \
-                    and out[-1].raw.isalpha() and not out[-1].zh:
-                # "B包装机": bagger B, as "2号包装机" is bagger 2
+                    and out[-1].raw.isalpha() and not out[-1].zh \
+                    and not (len(out) > 1 and out[-2].raw.isdigit() and out[-1].ident):
+                # "B包装机": bagger B, as "2号包装机" is bagger 2 (but "101B泵" is 101B's)
                 gone = out.pop()
                 letter = Token(gone.raw, gone.raw, ident=True, zh=True,
                                after_break=gone.after_break)
@@ -276,8 +281,9 @@ def tokens(text: str) -> list[Token]:
                              leading=leading and literal == 0 and len(out) == 1 and not between):
                 out[-1] = Token(f"{out[-1].raw}-{raw}", f"{out[-1].raw}-{raw}")
             if literal in lettered and between in ("", "-") and len(raw) == 1 \
-                    and raw not in _DEGREE_LETTERS and len(out) > 1 and out[-2].number is None \
-                    and not out[-2].unit and out[-2].raw not in _VALUE_SAID:
+                    and raw not in _DEGREE_LETTERS and (len(out) == 1 or (
+                        out[-2].number is None and not out[-2].unit
+                        and (literal in tagged or out[-2].raw not in _VALUE_SAID))):
                 out.append(Token(raw, raw, ident=True))
             else:
                 out.append(_word(raw, out))
@@ -339,6 +345,8 @@ def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
     return _UNIT.sub(slot, text), units
 
 
+#: a per cent sign written after a number, as its unit (read as "percent", which is said so)
+_PERCENT_AFTER = re.compile(r"(?i)(?<=\d)\s*%(?!\s*rh\b)")
 _PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
 
 

@@ -366,6 +366,10 @@ class RuleRouter:
         #: a letter written against a number in the plant's own names ("EDO Z1 SP")
         self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
                       for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
+        #: the numbers of twins lettered after them, with their letters ("Pump 101A": 101, a)
+        self.twin_letters = frozenset((n, x) for p in self.profiles.all for n in p.ids
+                                      if n.isdigit() for x in p.ids if len(x) == 1
+                                      and x.isalpha())
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
@@ -501,6 +505,14 @@ class RuleRouter:
                 and _haste(toks, i, self.haste_names) else t
                 for i, t in enumerate(toks)]  # ("put dryer 1 on quick": its quick cycle)
 
+    def _twins_lettered(self, toks: list[Token]) -> list[Token]:
+        """A letter said apart after a number whose twins the plant letters: the twin's
+        ("start slurry pump 101 A" of a "Slurry pump 101A run"), not an article."""
+        return [replace(t, text=t.raw, ident=True)
+                if i and len(t.raw) == 1 and not t.zh and not t.ident and not t.unit
+                and toks[i - 1].raw.isdigit() and (toks[i - 1].text, t.raw) in self.twin_letters
+                else t for i, t in enumerate(toks)]
+
     def analyse(self, text: str) -> Analysis:
         row = self._screen_row(text)
         toks = self._split_groups([
@@ -508,6 +520,7 @@ class RuleRouter:
             if not t.zh and t.text in self.abbreviations else t
             for t in self.profiles.formula_words(tokens(text if row is None else row))])
         toks = self._initials(text, toks)
+        toks = self._twins_lettered(toks)
         toks = _run_is_start(toks, self._run_named)
         toks = self._states_chosen(toks)
         toks = _or_not(_still_so(_checked_state(self._urgency(toks, text))))
@@ -1390,6 +1403,9 @@ class RuleRouter:
             after = toks[i + 1] if i + 1 < len(toks) else None
             if before is not None and before.raw in VALUE_BEFORE:
                 continue
+            if after is not None and after.ident and (t.text, after.text) in self.twin_letters:
+                naming.add(i)  # "101a speed to 85": twin 101A's (whatever unit "a" is)
+                continue
             if unit_after(toks, i):
                 continue  # "fan pump 1200 rpm": a number with its unit is a value
             if (before is not None and before.text in self.id_words) or \
@@ -2130,9 +2146,9 @@ class ActionSense:
 #: a name ended by both of its switch's actions, the one of on first ("Pump 1 start/stop",
 #: "Valve 16 open/close", "Fan 3 on-off command", "5号泵启停"): the thing, switched both ways
 _PAIRED = re.compile(
-    r"(?:\s+(?:start|run|open|on)\s*[/\\&+-]?\s*(?:stop|close|off)"
-    r"(?:\s+(?:command|cmd|control|ctrl|request|req|signal|output|coil|bit))?"
-    r"|(?:启停|启/停|启动/停止|开/关|开/停|开启/关闭|打开/关闭)(?:控制|命令|指令|信号)?)\s*$",
+    r"(?:(?:\s*[,(\[]\s*|\s+)(?:start|run|open|on)\s*[/\\&+-]?\s*(?:stop|close|off)"
+    r"(?:\s+(?:command|cmd|control|ctrl|request|req|signal|output|coil|bit))?\s*[)\]]?"
+    r"|[(（]?(?:启停|启/停|启动/停止|开/关|开/停|开启/关闭|打开/关闭)(?:控制|命令|指令|信号)?[)）]?)\s*$",
     re.IGNORECASE)
 
 

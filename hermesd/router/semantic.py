@@ -166,7 +166,8 @@ class Semantic:
                       and (j == i - 1 or toks[j].zh)]
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
                 any(k & {"thing", "medium"} for k in things) or \
-                (t.ident and before is not None and before.raw.isdigit())  # "pump 101A"
+                (t.ident and before is not None and before.raw.isdigit()) or \
+                (t.raw.isdigit() and i + 1 < len(toks) and toks[i + 1].ident)  # "pump 101A"
             after_unit = unit_after(toks, i)  # "1200 rpm", "55 percent"
             if after_unit and not t.ordinal and (words.get(i - 1), t.text) \
                     not in self.rules.numbered:
@@ -246,9 +247,11 @@ class Semantic:
             # temperature" is R 1's)
         if ids and p.ids and not ids & p.ids:
             return None
-        letters = {i for i in ids if i.isalpha()}
-        if letters and not letters & p.ids and any(i.isalpha() for i in p.ids):
-            return None  # "feeder 1B" is not feeder 1A, though both are feeder 1's
+        for kind in (str.isalpha, str.isdigit):
+            said = {i for i in ids if kind(i)}
+            if said and not said & p.ids and any(kind(i) for i in p.ids):
+                return None  # "feeder 1B" is not feeder 1A, though both are feeder 1's;
+                # nor "101B" pump 301B, though both are B
         if p.point.kind == "bool" and not a.wants_write and asks_degree(a.toks):
             return None  # "how far open is the intake gate": its position, if it has one
         # "conveyor 2" of a plant whose one conveyor has no number (nor its device): a unit

@@ -314,7 +314,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
 
 #: the verbs a Chinese on/off is said with, before or after the thing (longest first)
 _ZH_ON_OFF = tuple(sorted((
-    "打开", "开启", "关闭", "关掉", "关上", "启动", "开动", "停止", "停下", "停掉", "投运",
+    "打开", "开启", "关闭", "关掉", "关上", "启动", "开动", "停止", "停下来", "停下", "停掉", "投运",
     "投入", "切除", "断开", "合上", "合闸", "分闸", "关停", "停运", "开", "关", "停", "启"), key=len,
     reverse=True))
 

@@ -89,8 +89,9 @@ ZH_WORDS: dict[str, str] = {
     "点火": "start", "解锁": "unlock",
     # (atk15: 断开 was read by its 开, "on"; 合闸/分闸 close and open a breaker: on and off)
     "断开": "off", "合闸": "on", "分闸": "off",
-    "关": "off", "启动": "start", "起动": "start", "开动": "start", "停止": "stop", "停下": "stop",
-    "停掉": "stop", "停": "stop", "停用": "disable", "启用": "enable", "投用": "enable",
+    "关": "off", "启动": "start", "起动": "start", "开动": "start", "停止": "stop",
+    "停下来": "stop", "停下": "stop", "停掉": "stop", "停": "stop", "停用": "disable",
+    "启用": "enable", "投用": "enable",
     "投运": "start", "投入运行": "start", "退出运行": "stop", "停运": "stop", "开机": "start",
     "关机": "stop", "停机": "stop", "设为": "set to", "设置为": "set to", "设定为": "set to",
     "设成": "set to", "设到": "set to", "调到": "set to", "调为": "set to", "调成": "set to",

@@ -1654,7 +1654,10 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "#1 boiler ID fan", "no. 1 boiler", 1#泵: its own number before a word of its
             # names, where its names number it first
             t.is_id and after is not None and after.number is None and after.text in own.texts
-            and float(t.number) in own.numbers and own.numbered_first)
+            and float(t.number) in own.numbers and own.numbered_first) or (
+            # "102a speed to 50": its own number, with its twin's letter
+            after is not None and after.ident and after.text in own.texts
+            and float(t.number) in own.numbers)
         if t.ordinal or (beside_thing and not to_value):
             if float(t.number) not in own.numbers:
                 return Doubt("other_thing", (t.shown,))

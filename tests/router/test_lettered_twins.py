@@ -65,3 +65,35 @@ async def test_a_letter_after_a_value_is_its_unit(text: str, point: str, value: 
 async def test_a_letter_no_twin_has_writes_nothing() -> None:
     action = await routed_without_model(TWINS, "start feeder 1c")
     assert action.name == "respond", action
+
+
+SLURRY = Router(exec_devices("slurry", {"grinding": {
+    "sp101a_run": {"name": "Slurry pump 101A run", "type": "bool", "writable": True},
+    "sp101b_run": {"name": "Slurry pump 101B run", "type": "bool", "writable": True},
+    "sp101a_speed": {"name": "Slurry pump 101A speed", "unit": "%", "writable": True,
+                     "min": 0, "max": 100},
+    "sp101a_press": {"name": "Slurry pump 101A discharge pressure", "unit": "bar"},
+    "uf301b_run": {"name": "Underflow pump 301B run", "type": "bool", "writable": True},
+}}))
+
+
+@pytest.mark.parametrize(("text", "name", "args"), [
+    ("start slurry pump 101 A", "write", {"point": "sp101a_run", "value": True}),
+    ("101a speed to eighty five percent", "write", {"point": "sp101a_speed", "value": 85}),
+    ("启动101B泵", "write", {"point": "sp101b_run", "value": True}),
+    ("启动101B渣浆泵", "write", {"point": "sp101b_run", "value": True}),
+    ("101A泵转速是多少", "read", {"point": "sp101a_speed"}),
+])
+async def test_a_tag_lettered_twin_said_as_operators_do(text: str, name: str,
+                                                        args: dict[str, object]) -> None:
+    """The letter apart, the tag first, the tag before a Chinese thing (not the letter of
+    a "B包装机", which names the thing after it)."""
+    action = await routed_without_model(SLURRY, text)
+    assert (action.name, action.args) == (name, args), text
+
+
+async def test_a_twin_without_the_point_is_not_its_twin_s() -> None:
+    """Only 101A has a discharge pressure; the point ids' "sp101a" (a tag written onto the
+    setpoint-like "sp") is no setting word that makes the letter a unit."""
+    action = await routed_without_model(SLURRY, "discharge pressure on slurry pump 101B")
+    assert action.name == "respond", action

@@ -180,7 +180,7 @@ def test_a_write_takes_exactly_the_value_the_words_name(text: str, value: float)
     ("set feed pump 1 to five five", "unreadable", ["five five"]),
     ("set feed pump 1 to twenty thirty", "unreadable", ["twenty thirty"]),
     ("set feed pump 1 to 10k", "unreadable", ["10k"]),
-    ("set feed pump 1 to 50% of max", "unreadable", ["50 of"]),
+    ("set feed pump 1 to 50% of max", "unreadable", ["50 percent"]),  # (% of an rpm point)
     ("set feed pump 1 to 1500 rpm, no wait, 100 rpm", "correction", ["no wait"]),
     ("set feed pump 1 to 1500, I mean 100", "correction", ["i mean"]),
     ("set feed pump 1 to 1500 and 100", "several", ["1500", "100"]),
