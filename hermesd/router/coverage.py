@@ -213,10 +213,20 @@ def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Prof
 
 
 def _a_switch_word_named(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
-    """"start"/"stop" said with the word after it as a point's name says them ("set the
-    conveyor start delay": of a "Conveyor start delay", not the verb)."""
-    return not t.zh and t.raw in ON_WORDS | OFF_WORDS and i + 1 < len(toks) \
-        and (t.text, toks[i + 1].text) in profiles.name_bigrams
+    """"start"/"stop" said with what follows it as a point's name says them ("set the
+    conveyor start delay": of a "Conveyor start delay", not the verb; but "start air
+    compressor 1" of a plant with a "Start air pressure" starts the compressor)."""
+    if t.zh or t.raw not in ON_WORDS | OFF_WORDS or i + 1 >= len(toks) or \
+            (t.text, toks[i + 1].text) not in profiles.name_bigrams:
+        return False
+    said = (t.text, toks[i + 1].text)
+    after = toks[i + 2] if i + 2 < len(toks) else None
+    if after is not None and after.is_id and any(
+            trio[:2] == said and trio[2][:1].isdigit() for trio in profiles.name_trigrams):
+        return (*said, after.text) in profiles.name_trigrams  # "start pump 2" of "Start pump 1"
+    if after is None or after.is_id or after.unit or after.raw in _NOT_TERMS:
+        return True
+    return (*said, after.text) in profiles.name_trigrams
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

@@ -281,9 +281,9 @@ def tokens(text: str) -> list[Token]:
                              leading=leading and literal == 0 and len(out) == 1 and not between):
                 out[-1] = Token(f"{out[-1].raw}-{raw}", f"{out[-1].raw}-{raw}")
             if literal in lettered and between in ("", "-") and len(raw) == 1 \
-                    and raw not in _DEGREE_LETTERS and (len(out) == 1 or (
+                    and raw not in _DEGREE_LETTERS and (len(out) == 1 or literal in tagged or (
                         out[-2].number is None and not out[-2].unit
-                        and (literal in tagged or out[-2].raw not in _VALUE_SAID))):
+                        and not value_said(out[-2].raw))):
                 out.append(Token(raw, raw, ident=True))
             else:
                 out.append(_word(raw, out))
@@ -346,7 +346,7 @@ def _units(text: str) -> tuple[str, list[tuple[str, str]]]:
 
 
 #: a per cent sign written after a number, as its unit (read as "percent", which is said so)
-_PERCENT_AFTER = re.compile(r"(?i)(?<=\d)\s*%(?!\s*rh\b)")
+_PERCENT_AFTER = re.compile(r"(?i)(?<=\d)\s*%(?!\s*rh\b)(?!\s*\d)")
 _PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
 
 
@@ -433,6 +433,14 @@ _DEGREE_LETTERS = frozenset("cf")
 #: words after which a number is a value, and a letter written onto it a unit ("to 10a")
 _VALUE_SAID = VALUE_BEFORE | DELTA_BEFORE | frozenset(
     "setpoint sp target set setting limit demand".split())
+
+
+def value_said(word: str) -> bool:
+    """Whether a number right after `word` is a value, so that a letter written onto it is its
+    unit: after "to", a setting word, or a quantity ("current 200a", "level 3m")."""
+    return word in _VALUE_SAID or canonical(word) in QUANTITIES or any(
+        m.kind == "quantity" and m.start == 0 and m.end == len(word)
+        for m in lexicon().concepts_of_text(word))
 
 
 def _number(number: Number, raw: str, *, zh: bool = False) -> Token:

@@ -142,6 +142,9 @@ class Profiles:
         #: words that follow each other in a point's name ("drop", "hammer")
         self.name_bigrams = frozenset(pair for p in self.all
                                       for pair in zip(p.key, p.key[1:], strict=False))
+        #: ...and three ("start", "air", "pressure")
+        self.name_trigrams = frozenset(trio for p in self.all
+                                       for trio in zip(p.key, p.key[1:], p.key[2:], strict=False))
         #: ("pump", "2"): the numbered things of the plant
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)

@@ -43,6 +43,7 @@ from hermesd.router.normalize import (
     question_mark,
     tokens,
     unspaced,
+    value_said,
 )
 from hermesd.router.numbers import exact
 from hermesd.router.poles import choice_words, opposed, point_poles, said_poles
@@ -366,10 +367,12 @@ class RuleRouter:
         #: a letter written against a number in the plant's own names ("EDO Z1 SP")
         self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
                       for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
-        #: the numbers of twins lettered after them, with their letters ("Pump 101A": 101, a)
-        self.twin_letters = frozenset((n, x) for p in self.profiles.all for n in p.ids
-                                      if n.isdigit() for x in p.ids if len(x) == 1
-                                      and x.isalpha())
+        #: the numbers of twins lettered after them, with their letters, as the names write
+        #: them ("Pump 101A", "Feeder 1-B"; not "Side A conveyor 2")
+        self.twin_letters = frozenset(
+            (n.text, x.text) for label in self.labels
+            for n, x in zip(label.toks, label.toks[1:], strict=False)
+            if n.raw.isdigit() and x.ident and len(x.raw) == 1)
         # "boiler", "pump": words of numbered things; "line": of lettered ones ("line a")
         self.families = {w for w, i in self.numbered if i[0].isdigit() or i[0] == "-"}
         self.lettered = {w for w, i in self.numbered if not (i[0].isdigit() or i[0] == "-")}
@@ -508,10 +511,20 @@ class RuleRouter:
     def _twins_lettered(self, toks: list[Token]) -> list[Token]:
         """A letter said apart after a number whose twins the plant letters: the twin's
         ("start slurry pump 101 A" of a "Slurry pump 101A run"), not an article."""
-        return [replace(t, text=t.raw, ident=True)
-                if i and len(t.raw) == 1 and not t.zh and not t.ident and not t.unit
-                and toks[i - 1].raw.isdigit() and (toks[i - 1].text, t.raw) in self.twin_letters
-                else t for i, t in enumerate(toks)]
+        out = []
+        for i, t in enumerate(toks):
+            after_number = i > 0 and len(t.raw) == 1 and not t.zh and not t.unit \
+                and toks[i - 1].raw.isdigit()
+            twin = after_number and (toks[i - 1].text, t.raw) in self.twin_letters
+            if after_number and not t.ident and twin \
+                    and not (i > 1 and value_said(toks[i - 2].raw)) \
+                    and (t.raw != "a" or i + 1 == len(toks)):  # ("give pump 2 a start")
+                out.append(replace(t, text=t.raw, ident=True))  # ("current to 10 a": amps)
+            elif after_number and t.ident and not twin:
+                out.append(replace(t, text=canonical(t.raw), ident=False))  # "heater 10a"
+            else:
+                out.append(t)
+        return out
 
     def analyse(self, text: str) -> Analysis:
         row = self._screen_row(text)
@@ -1023,8 +1036,9 @@ class RuleRouter:
             set(_DIGITS.findall(profile.point.device))
         for i, t in enumerate(toks):
             if i == 0 or not t.text.isdigit() or t.text in numbered or \
-                    (i + 1 < len(toks) and (toks[i + 1].unit or toks[i + 1].raw in UNIT_WORDS
-                                            or toks[i + 1].raw in UNIT_SYMBOLS)):
+                    (i + 1 < len(toks) and not toks[i + 1].ident and (
+                        toks[i + 1].unit or toks[i + 1].raw in UNIT_WORDS
+                        or toks[i + 1].raw in UNIT_SYMBOLS)):
                 continue  # "valve 55 percent": a value
             before = toks[i - 1]
             if before.is_id or before.raw in VALUE_BEFORE or before.raw in PLURAL_MARKS or \

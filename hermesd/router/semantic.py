@@ -123,6 +123,21 @@ class Judgement:
         return [f.point for f in self.fits[:TOP]]
 
 
+#: characters that may stand right before a Chinese name said whole: an order's words, a
+#: verb's last character, a number's 号 (not 补 of 补水泵, whose 水泵 is no name said)
+_BEFORE_A_NAME = frozenset("把将请给让动止开关停启号的是个台")
+
+
+def _said_whole(label: str, said: str) -> bool:
+    """Whether a Chinese name is said as itself, not as the end of a longer word."""
+    start = said.find(label)
+    while start >= 0:
+        if start == 0 or not is_chinese(said[start - 1]) or said[start - 1] in _BEFORE_A_NAME:
+            return True
+        start = said.find(label, start + 1)
+    return False
+
+
 class Semantic:
     def __init__(self, rules: RuleRouter) -> None:
         self.rules = rules
@@ -169,7 +184,7 @@ class Semantic:
                 (t.ident and before is not None and before.raw.isdigit()) or \
                 (t.raw.isdigit() and i + 1 < len(toks) and toks[i + 1].ident)  # "pump 101A"
             after_unit = unit_after(toks, i)  # "1200 rpm", "55 percent"
-            if after_unit and not t.ordinal and (words.get(i - 1), t.text) \
+            if after_unit and not t.ordinal and not t.ident and (words.get(i - 1), t.text) \
                     not in self.rules.numbered:
                 continue  # "fan pump 1200 rpm": a value in its unit, no pump 1200 ("genset
                 # 2 kW" of a plant with a genset 2 is that genset's)
@@ -203,7 +218,7 @@ class Semantic:
 
         def named(point: str) -> bool:
             p = by_id[point].point
-            return any(len(label) >= 2 and label in said for label in (
+            return any(len(label) >= 2 and _said_whole(label, said) for label in (
                 simplified(n) for n in (*p.names.values(), *p.aliases) if is_chinese(n)))
 
         kinds = {(by_id[f.point].role, by_id[f.point].point.kind) for f in full

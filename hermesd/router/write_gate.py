@@ -162,6 +162,7 @@ UNIT_SPELLINGS = {
     "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",
     "t/h": "t ton tons tonne tonnes per h hour 吨 小时 每小时",
     "%": "percent pct per cent 百分之",
+    "%rh": "percent pct per cent rh 百分之",  # "to 58%": of a humidity in %RH, its per cent
     "s": "s sec secs second seconds 秒 秒钟",
     "min": "min mins minute minutes 分 分钟",
     "h": "h hr hrs hour hours 小时",
