@@ -62,3 +62,27 @@ async def test_a_trade_word_is_read(router: Router, text: str, point: str) -> No
 async def test_a_setpoint_by_its_trade_word() -> None:
     action = await routed_without_model(LAMINATOR, "放卷张力设定为200")
     assert (action.name, action.args) == ("write", {"point": "unwind_t_sp", "value": 200})
+
+
+# review atk40 of these words
+PUMPHOUSE = Router(exec_devices("pumphouse", {"plant": {
+    "ore_pump": {"name": "Pump 1 run", "type": "bool", "writable": True,
+                 "names": {"zh": "给矿泵"}},
+    "water_pump": {"name": "Pump 2 run", "type": "bool", "writable": True,
+                   "names": {"zh": "供水泵"}},
+    "corona": {"name": "Corona treater on", "type": "bool", "writable": True},
+    "bd_level": {"name": "Biodiesel tank level", "unit": "%"},
+    "oil_level": {"name": "Feedstock oil tank level", "unit": "%"},
+}}))
+
+
+@pytest.mark.parametrize(("text", "name", "args"), [
+    ("启动给矿泵", "write", {"point": "ore_pump", "value": True}),  # 给矿 is no water supply
+    ("启动供水泵", "write", {"point": "water_pump", "value": True}),
+    ("turn on the corona", "write", {"point": "corona", "value": True}),  # its own word
+    ("corona off", "write", {"point": "corona", "value": False}),
+    ("生物柴油罐液位", "read", {"point": "bd_level"}),  # biodiesel is no feedstock oil
+])
+async def test_words_kept_apart(text: str, name: str, args: dict[str, object]) -> None:
+    action = await routed_without_model(PUMPHOUSE, text)
+    assert (action.name, action.args) == (name, args), text
