@@ -393,6 +393,11 @@ def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
         return False  # (a Chinese word's English order is no order of the point's name)
     if not term.own_kinds & _QUALIFIERS or term.own & p.concepts:
         return False  # "shop air" of "Compressed air": one thing, said another way
+    if "thing" in term.own_kinds and term.concepts & p.concepts and any(
+            end - start > len(term.raw) for start, end in term.spans):
+        return False  # "methanol column" of a "Methanol stripper": the thing named by
+        # another word in a phrase the lexicon reads as the point's own thing (not the
+        # "exhaust" of an "exhaust fan", which qualifies a fan as "supply" does)
     after = next((t for t in found if t.index == term.index + 1), None)
     if after is None:
         return False

@@ -55,3 +55,19 @@ PUMPS = Router(exec_devices("pumps", {"utilities": {
 async def test_ting_xia_lai_stops() -> None:
     action = await routed_without_model(PUMPS, "把进料泵停下来")
     assert (action.name, action.args) == ("write", {"point": "feed_run", "value": False})
+
+
+STRIPPER = Router(exec_devices("stripper", {"recovery": {
+    "bottom_t": {"name": "Methanol stripper bottom temperature", "unit": "°C"},
+    "top_t": {"name": "Methanol stripper top temperature", "unit": "°C"},
+    "meoh_level": {"name": "Methanol tank level", "unit": "%"},
+}}))
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("methanol column bottoms temp", "bottom_t"),  # the lexicon's methanol column: a stripper
+    ("methanol column top temp", "top_t"),
+])
+async def test_a_phrase_of_the_point_s_own_thing_is_no_other(text: str, point: str) -> None:
+    action = await routed_without_model(STRIPPER, text)
+    assert (action.name, action.args) == ("read", {"point": point}), text

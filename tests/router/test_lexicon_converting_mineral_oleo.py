@@ -53,6 +53,8 @@ async def test_a_trade_word_reads_its_point_or_asks(router: Router, text: str,
     (LAMINATOR, "冷却辊出水温度多少", "chill_t"),
     (CONCENTRATOR, "尾矿浓密机耙子扭矩", "rake_torque"),
     (CONCENTRATOR, "精矿铜品位现在多少", "con_grade"),
+    (CONCENTRATOR, "how dense is the thickener underflow", "uf_density"),
+    (ESTERS, "原料油游离脂肪酸含量", "ffa"),
 ])
 async def test_a_trade_word_is_read(router: Router, text: str, point: str) -> None:
     action = await routed_without_model(router, text)
