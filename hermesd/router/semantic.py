@@ -221,9 +221,9 @@ class Semantic:
             return any(len(label) >= 2 and _said_whole(label, said) for label in (
                 simplified(n) for n in (*p.names.values(), *p.aliases) if is_chinese(n)))
 
-        kinds = {(by_id[f.point].role, by_id[f.point].point.kind) for f in full
-                 if named(f.point)}
-        return [f for f in full if named(f.point)
+        said_so = {f.point for f in full if named(f.point)}
+        kinds = {(by_id[p].role, by_id[p].point.kind) for p in said_so}
+        return [f for f in full if f.point in said_so
                 or (by_id[f.point].role, by_id[f.point].point.kind) not in kinds]
 
     def _formula(self, before: Token, t: Token) -> bool:
