@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -254,8 +255,8 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
         strength = EXACT
-    elif term.word in p.words:
-        strength = TEXT
+    elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
+        strength = TEXT  # ("solids" of a point in "% solids")
     elif term.word in BOOL_STATES and p.point.kind == "bool":
         strength = CONCEPT  # "is the fan running": what an on/off point says
     elif exact:
@@ -278,6 +279,9 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
+    elif not term.shown.isascii() and any(device_words(p.point.device) & bridge_words(c)
+                                          for c in term.concepts if c.startswith(_THINGS)):
+        strength = BRIDGE  # 印刷机 of the "Web speed" of device "press", as "press" would be
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -341,6 +345,19 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
                default=0.0)
+
+
+@functools.cache
+def unit_words(unit: str) -> frozenset[str]:
+    """The words a unit as a config writes it says besides its symbol ("solids" of "% solids",
+    "lel" of "% LEL")."""
+    return frozenset(canonical(w) for w in re.findall(r"[a-z]{3,}", unit.casefold()))
+
+
+@functools.cache
+def device_words(device: str) -> frozenset[str]:
+    """The words of a device's id ("press", "dryer" of "dryer_2"), as a point's words are."""
+    return frozenset(canonical(w) for w in re.findall(r"[a-z]+", device.casefold()))
 
 
 @functools.cache

@@ -1418,7 +1418,8 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own,
             return Doubt("unit", (glued.group(0),))  # "20hz" for an rpm point
         return Doubt("other_thing", (glued.group(0),))
     percent = _PERCENT.search(folded)
-    if percent and (unit_symbol(unit or "") or "") not in ("%", "%rh"):
+    if percent and (unit_symbol(unit or "") or "") not in ("%", "%rh") and \
+            not _qualified_percent(unit):
         return Doubt("unit", (percent.group(0),))
     return None
 
@@ -1564,7 +1565,8 @@ _ANGLE_SAID = re.compile(r"(?i)\b(?:angle|pitch|tilt|inclin\w*|slope|steep\w*|ro
 
 
 def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | None:
-    mine = unit_symbol(point.unit or "") or (point.unit or "").casefold()
+    mine = "%" if _qualified_percent(point.unit) else \
+        unit_symbol(point.unit or "") or (point.unit or "").casefold()
     if point.unit and case_matters(point.unit):
         # "50 MW" of a point in mW, "50 ML" of one in mL: the letters of its unit in another
         # case are another unit, whatever the tokens made of them
@@ -1606,6 +1608,12 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
     return None
+
+
+def _qualified_percent(unit: str | None) -> bool:
+    """A per cent of something the config names after the sign ("% solids", "% LEL", "% open"):
+    "62 percent" is in it, as "62 %" would be."""
+    return unit_symbol(unit or "") is None and (unit or "").lstrip().startswith(("%", "％"))
 
 
 def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
