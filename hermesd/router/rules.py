@@ -295,7 +295,7 @@ class RuleRouter:
         #: "#3 boiler"): a number beside one of them names, it is no value
         self.id_words: set[str] = set()
         for p in points:
-            for text in (p.id, p.name, *p.aliases, *p.names.values(), *_untagged(p.name)):
+            for text in (p.id, unpaired(p.name), *p.aliases, *p.names.values(), *_untagged(p.name)):
                 toks = tuple(self.profiles.formula_words(content(_ungrouped(tokens(text)),
                                                                  kept=capitals(text))))
                 if toks:
@@ -581,6 +581,7 @@ class RuleRouter:
                            or ((_switched(toks) or _on_off_action(toks, self.action_heads))
                                and not asked)
                            or self._done_first(toks, question)
+                           or self._button_pressed(toks, named)
                            # "give the bag filter a pulse clean" asks it done ("give me the
                            # temperature", "give boiler 2 pressure" ask it told)
                            or (first == "give" and len(toks) > 2
@@ -656,9 +657,33 @@ class RuleRouter:
             first, second = toks[i], toks[i + 1]
             if first.raw in acting and not first.is_id and not second.is_id and \
                     (first.raw, second.raw) in self.name_pairs and \
-                    self._pair_names(toks, i, (first.raw, second.raw)):
+                    self._pair_names(toks, i, (first.raw, second.raw)) and \
+                    not self._another_numbered(toks, i):
                 out.update((i, i + 1))
         return frozenset(out)
+
+    def _button_pressed(self, toks: list[Token], named: frozenset[int]) -> bool:
+        """ "start pump 1" of a plant whose "Start pump 1" is a writable on/off point (a push
+        button): the command said first names the button, and pressing it is asked; not
+        "start-up counter" or "start permissive" (no thing started), nor a command that says
+        more than a button's name (review atk37)."""
+        if not {0, 1} <= named or toks[0].raw not in ("start", "stop") or \
+                not any(s.kind == "thing" for s in self.profiles.lexicon.concepts(toks[1].raw)):
+            return False  # (a thing started: not "start permissive", whose word is no thing)
+        said = {t.text for t in toks}
+        buttons = [self.points[p] for p in self.pair_points.get((toks[0].raw, toks[1].raw), ())
+                   if said <= self.point_words.get(p, set())]
+        return bool(buttons) and all(b.kind == "bool" and b.writable for b in buttons)
+
+    def _another_numbered(self, toks: list[Token], i: int) -> bool:
+        """The pair at `i` with a number after it that no name numbers it with: "start pump
+        16" of a plant with a "Start pump 1" button starts pump 16 (review atk37)."""
+        if i + 2 >= len(toks) or not toks[i + 2].is_id:
+            return False
+        said = (toks[i].text, toks[i + 1].text)
+        trios = self.profiles.name_trigrams
+        return any(trio[:2] == said and trio[2][:1].isdigit() for trio in trios) and \
+            (*said, toks[i + 2].text) not in trios
 
     def _pair_names(self, toks: list[Token], i: int, pair: tuple[str, str]) -> bool:
         """Whether a point named with the pair ("turn off" of "Fan turn off delay") has a word
@@ -1323,6 +1348,8 @@ class RuleRouter:
                     next(t for t in a.toks if t.raw not in _POLITE).text \
                     in self.point_words[point.id]:
                 return [True]  # "defrost evap 2": what the point does, asked for
+            if not on and not off and self._button_pressed(a.toks, a.named):
+                return [True]  # "stop pump 1" of a "Stop pump 1" button: pressed
             return [] if on == off else [on]
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it

@@ -59,6 +59,7 @@ from hermesd.router.rules import (
     said_as,
     set_asked,
     unit_after,
+    unpaired,
 )
 from hermesd.router.vocabulary import PLURAL_MARKS, STOP_WORDS, SUMMARY_WORDS, VALUE_BEFORE
 
@@ -482,7 +483,8 @@ class Semantic:
         if found is None:
             lexicon = self.profiles.lexicon
             known = lexicon.words()
-            words = [t.text for t in tokens(p.point.name)]
+            # ("Pump 16 run (start-stop)": a run switch, the pair its kind's)
+            words = [t.text for t in tokens(unpaired(p.point.name))]
             tag = {w for w in words if w.isalpha() and len(w) <= 4 and w not in known}
             thing = frozenset(w for w in words if w not in _RUN_NAMES and w not in tag and not
                               {s.kind for s in lexicon.concepts(w)} & _NOT_THINGS)
