@@ -437,7 +437,11 @@ def other_medium(term: Term, p: Profile) -> bool:
     other word of the phrase may be the point's ("hot" is a temperature word), but the
     hot water is not the chilled water. Only a medium the lexicon ranks beside the point's
     (one broader concept in common, neither broader than the other) vetoes: "water" of
-    "Chilled water ..." is the chilled water said broadly."""
+    "Chilled water ..." is the chilled water said broadly. A word that may also mean what the
+    point says is no other medium (出风, supply air or an outlet, of a "Dryer outlet temp"
+    described as its exhaust air)."""
+    if term.concepts & p.concepts:
+        return False
     for said in term.concepts:
         if said in p.concepts or not said.startswith(_MEDIUM):
             continue

@@ -576,9 +576,11 @@ class ModelStage:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (
             "set" if a.question and not a.wants_write and set_asked(a.toks) else None)
-        if said and profile.role != "setpoint" and any(o.role == "setpoint" for o in others):
+        if said and profile.role != "setpoint" and any(
+                o.role == "setpoint" for o in self.rules.profiles.all):
             # "what is the boiler 3 setpoint", "what's the kiln rpm set to": not the boiler's
-            # temperature, nor the kiln's speed
+            # temperature, nor the kiln's speed; nor "the zone 4 spray water setpoint" the
+            # zone's flow, where zones 2 and 3 have setpoints and zone 4 none (blind batch 30)
             return said
         if not said and profile.role == "setpoint" and not self._setting_asked(a, found) and \
                 others and a.candidates[0] == others[0].id and others[0].role != "setpoint":

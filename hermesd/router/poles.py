@@ -13,6 +13,7 @@ no pole: every temperature is one of "how hot is the chilled water".
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import pairwise
 
 from hermesd.config.model import Point
 from hermesd.router.choices import verb_forms
@@ -33,6 +34,10 @@ POLES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
              frozenset("outlet exit exhaust leaving outgoing discharge downstream outflow"
                        .split())),
 }
+#: Chinese words of a side the vocabulary leaves in characters (进水, 出口 are read as "inlet
+#: water", "outlet"): 烘干机出风温度 is no 烘干机进风温度 (blind batch 30)
+_SIDE_ZH = {"进风": "side+", "入风": "side+", "进气": "side+", "进料": "side+",
+            "出风": "side-", "排风": "side-", "出气": "side-", "排气": "side-", "出料": "side-"}
 #: words before a pole word that make it a question or a judgement of the reading ("how hot",
 #: "too cold", "running hot"), which names no pole
 _ASKED = frozenset("how too so very quite getting gets get running run is are it's was".split())
@@ -72,12 +77,19 @@ def said_poles(toks: list[Token], choices: frozenset[str] = frozenset()) -> froz
         if following is not None and following.raw == "enough":
             continue  # "is the freezer cold enough"
         found |= poles
-    return frozenset(found)
+    return frozenset(found | _sides_zh(toks))
+
+
+def _sides_zh(toks: list[Token]) -> set[str]:
+    """The sides two Chinese characters in a row say (进风, 出料)."""
+    return {_SIDE_ZH[pair] for a, b in pairwise(toks)
+            if a.zh and b.zh and (pair := a.raw + b.raw) in _SIDE_ZH}
 
 
 def name_poles(texts: Iterable[str]) -> frozenset[str]:
     """The poles a point's names say (every name, alias and localized name)."""
-    return frozenset(p for text in texts for t in tokens(text) for p in _poles_of(t))
+    return frozenset(p for text in texts for toks in (tokens(text),)
+                     for p in {q for t in toks for q in _poles_of(t)} | _sides_zh(toks))
 
 
 def point_poles(point: Point) -> frozenset[str]:

@@ -522,9 +522,20 @@ class RuleRouter:
                 out.append(replace(t, text=t.raw, ident=True))  # ("current to 10 a": amps)
             elif after_number and t.ident and not twin:
                 out.append(replace(t, text=canonical(t.raw), ident=False))  # "heater 10a"
+            elif self._letter_before(toks, i):
+                out.append(replace(t, text=t.raw, ident=True))
             else:
                 out.append(t)
         return out
+
+    def _letter_before(self, toks: list[Token], i: int) -> bool:
+        """ "kill the A hydraulic pump": a letter after "the", before the thing it letters
+        (a "Hydraulic pump A run"); after "the", even "a" is no article."""
+        t = toks[i]
+        if len(t.raw) != 1 or not t.raw.isalpha() or not t.raw.isascii() or t.ident or \
+                i == 0 or toks[i - 1].raw != "the":
+            return False
+        return any((w.text, t.raw) in self.profiles.pairs for w in toks[i + 1:i + 4])
 
     def analyse(self, text: str) -> Analysis:
         row = self._screen_row(text)

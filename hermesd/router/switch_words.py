@@ -163,6 +163,11 @@ def lettered_unsaid(text: str, point: Point) -> Doubt | None:
         if found is None or re.search(rf"(?<!\d){found.group(1)}{found.group(2)}(?![a-z])",
                                       said, re.IGNORECASE):
             return None
+        alone = rf"(?<![\w.-]){found.group(2)}(?![\w-])"
+        if re.search(alone, label[found.end():], re.IGNORECASE) and (
+                re.search(alone, said, re.IGNORECASE)
+                or any(t.ident and t.text == found.group(2).casefold() for t in tokens(text))):
+            return None  # "HS-5001B Hydraulic pump B run": "hydraulic pump B" says its letter
     found = _LETTERED.search(point.name)
     return Doubt("which", (found.group(0),)) if found else None
 
