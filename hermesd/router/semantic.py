@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import Any
 
 from hermesd.answer import Action, respond
@@ -44,7 +45,7 @@ from hermesd.router.coverage import (
     said_otherwise,
     terms,
 )
-from hermesd.router.meaning import Sense
+from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
@@ -487,7 +488,8 @@ class Semantic:
             words = [t.text for t in tokens(unpaired(p.point.name))]
             tag = {w for w in words if w.isalpha() and len(w) <= 4 and w not in known}
             thing = frozenset(w for w in words if w not in _RUN_NAMES and w not in tag and not
-                              {s.kind for s in lexicon.concepts(w)} & _NOT_THINGS)
+                              {s.kind for s in lexicon.concepts(w)} & _NOT_THINGS) | \
+                _phrased_things(words, lexicon)
             run = p.point.kind == "bool" and bool(thing) and all(
                 w in thing or w in _RUN_NAMES or w in tag for w in words)
             found = self._things[p.id] = (thing or frozenset({p.id}), run)
@@ -783,6 +785,18 @@ class Semantic:
 
     def describe(self, judgement: Judgement) -> dict[str, Any]:
         return {"why": judgement.why, "candidates": judgement.candidates}
+
+
+def _phrased_things(words: list[str], lexicon: Lexicon) -> frozenset[str]:
+    """The words of a name that a thing or medium of two words takes, whatever each means
+    alone: "off" of the "Off-gas fan run" (off-gas is a gas; off alone, a state)."""
+    out: set[str] = set()
+    for a, b in pairwise(words):
+        alone = {s.concept for s in lexicon.concepts(a) | lexicon.concepts(b)}
+        if any(s.kind in ("thing", "medium") and s.concept not in alone
+               for s in lexicon.concepts(f"{a} {b}")):
+            out |= {a, b}
+    return frozenset(out)
 
 
 def _of_a_rate(toks: list[Token], i: int) -> bool:

@@ -60,3 +60,22 @@ async def test_a_button_is_not_pressed_by_a_question_a_time_or_another_thing(tex
     written."""
     action = await routed_without_model(PUMPS, text)
     assert action.name != "write", action
+
+
+OFF_GAS = Router(exec_plant("scrubber", {
+    "og_speed": {"name": "Off-gas fan speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "og_run": {"name": "Off-gas fan run", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("start the off-gas fan", True),
+    ("stop the off-gas fan", False),
+    ("kill the off-gas fan", False),
+    ("turn the off-gas fan on", True),
+])
+async def test_an_on_off_word_inside_a_things_name_is_the_things(text: str, value: bool) -> None:
+    """The "off" of "off-gas" is a word of the gas: "start the off-gas fan" starts its run
+    switch (it had been a tie with the fan's speed, asked back)."""
+    action = await routed_without_model(OFF_GAS, text)
+    assert (action.name, action.args) == ("write", {"point": "og_run", "value": value}), action
