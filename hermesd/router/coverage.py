@@ -67,6 +67,8 @@ _THINGS = ("thing.", "medium.")  # "all", "every", "both", 所有, 两个, 都: 
 #: kinds of concept that make a word a term even where it is a stop word ("DO", "in")
 _NAMING = frozenset(("quantity", "thing", "medium"))
 #: concepts that say nothing about which point: "the reading", "what is"
+#: what a device's "skid", "unit" or "system" is, as anything is (review atk41)
+_ANY_MACHINE = "thing.machine"
 _IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
@@ -279,9 +281,8 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
-    elif not term.shown.isascii() and any(device_words(p.point.device) & bridge_words(c)
-                                          for c in term.concepts if c.startswith(_THINGS)):
-        strength = BRIDGE  # 印刷机 of the "Web speed" of device "press", as "press" would be
+    elif not term.shown.isascii() and term.concepts & device_things(p.point.device):
+        strength = MAYBE  # 印刷机 of the "Web speed" of device "press", as "press" would be
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -349,15 +350,23 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
 
 @functools.cache
 def unit_words(unit: str) -> frozenset[str]:
-    """The words a unit as a config writes it says besides its symbol ("solids" of "% solids",
-    "lel" of "% LEL")."""
-    return frozenset(canonical(w) for w in re.findall(r"[a-z]{3,}", unit.casefold()))
+    """The words a per cent of something names after its sign ("solids" of "% solids", "lel"
+    of "% LEL"); none of another unit ("bags", "% of max": review atk41)."""
+    found = re.fullmatch(r"\s*[%％]\s*([a-z]+(?:\s+[a-z]+)?)\s*", unit.casefold())
+    if found is None or found.group(1).startswith("of "):
+        return frozenset()
+    return frozenset(canonical(w) for w in found.group(1).split() if len(w) >= 3)
 
 
 @functools.cache
-def device_words(device: str) -> frozenset[str]:
-    """The words of a device's id ("press", "dryer" of "dryer_2"), as a point's words are."""
-    return frozenset(canonical(w) for w in re.findall(r"[a-z]+", device.casefold()))
+def device_things(device: str) -> frozenset[str]:
+    """The things a word of a device's id is, alone and whole ("press", "dryer" of "dryer_2");
+    not a word that only shares a word with a thing's forms ("skid", "roof": review atk41)."""
+    lx = lexicon()
+    return frozenset(m.concept.id for w in re.findall(r"[a-z]+", device.casefold())
+                     for m in lx.concepts_of_text(w)
+                     if m.kind == "thing" and m.start == 0 and m.end == len(w)
+                     and not broad(m.concept.id) and m.concept.id != _ANY_MACHINE)
 
 
 @functools.cache

@@ -171,6 +171,8 @@ class ModelStage:
         self.points = dict(config.points)
         self.rules = rules or RuleRouter(list(config.points.values()), config.intents)
         self.semantic = Semantic(self.rules)
+        #: the things each point's names say (not its description): see `_other_thing`
+        self._named_things: dict[str, frozenset[str]] = {}
         # the catalogue names points as the rules do (a tag spelled out, a tag's description)
         self.prompt: Prompt = build(self.rules.points.values())
 
@@ -506,6 +508,9 @@ class ModelStage:
             if self._other_thing(a, t, profile, rest):
                 missing.append(t)  # 分油机 (a purifier) of the lube oil pressure, by its "oil"
                 continue
+            if self._guessed_by_unit(t, profile, others, found):
+                missing.append(t)  # 结晶器液位 of the mould oscillation stroke in mm (a mm
+                continue  # may be a level), beside the mould level (blind batch 30)
             if explained(t, profile, found) > NEAR:
                 continue
             if t.kinds == {"modifier"} and self._other_end(t, profile, rest):
@@ -576,11 +581,17 @@ class ModelStage:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (
             "set" if a.question and not a.wants_write and set_asked(a.toks) else None)
-        if said and profile.role != "setpoint" and any(
-                o.role == "setpoint" for o in self.rules.profiles.all):
+        if said and profile.role != "setpoint" and (
+                any(o.role == "setpoint" for o in self.rules.profiles.all)
+                if not profile.point.writable else
+                any(o.role == "setpoint" and all(explained(t, o, found) >= FULL for t in found)
+                    for o in others)):
             # "what is the boiler 3 setpoint", "what's the kiln rpm set to": not the boiler's
             # temperature, nor the kiln's speed; nor "the zone 4 spray water setpoint" the
-            # zone's flow, where zones 2 and 3 have setpoints and zone 4 none (blind batch 30)
+            # zone's flow, where zones 2 and 3 have setpoints and zone 4 none (blind batch 30).
+            # A writable point is its own setting ("what's the exhaust fan set to", "OA damper
+            # setting": its command, whatever setpoints the plant has: review atk41), unless a
+            # setpoint beside it is all the command says ("pump 1 speed setpoint")
             return said
         if not said and profile.role == "setpoint" and not self._setting_asked(a, found) and \
                 others and a.candidates[0] == others[0].id and others[0].role != "setpoint":
@@ -691,7 +702,21 @@ class ModelStage:
         has = profile.concepts | profile.part_concepts
         if things & (has | lexicon.broader(tuple(has))):
             return False
-        return any(things & o.concepts for o in rest)
+        return any(things & self._named_thing(o) for o in rest)
+
+    def _named_thing(self, profile: Profile) -> frozenset[str]:
+        """The things a point's names say themselves: a description's words tell which point
+        it is, not that it is a thing's own point ("the mould copper plates" of the mould's
+        cooling water flow make it no more the caster mould's than the "Mould level" is); nor
+        is the mould oscillation, a part of the caster mould, the mould itself."""
+        found = self._named_things.get(profile.id)
+        if found is None:
+            point = profile.point
+            found = frozenset(m.concept.id for label in (point.name, *point.aliases,
+                                                         *point.names.values())
+                              for m in concepts_of_text(label) if m.kind in ("thing", "medium"))
+            self._named_things[profile.id] = found
+        return found
 
     def _other_unit(self, a: Analysis, t: Term, rest: list[Profile], found: list[Term]
                     ) -> bool:
@@ -764,6 +789,16 @@ class ModelStage:
             return False
         lexicon = self.rules.profiles.lexicon
         return not (said & lexicon.broader(tuple(held)) or held & lexicon.broader(tuple(said)))
+
+    def _guessed_by_unit(self, t: Term, profile: Profile, others: list[Profile],
+                         found: list[Term]) -> bool:
+        """A quantity the point explains only by a guess from its unit, where a candidate
+        beside it names that quantity in its own words."""
+        said = set(self.semantic.quantities(t))
+        if not said or t.kinds != {"quantity"} or said & profile.named_quantities or t.unit or \
+                explained(t, profile, found) >= FULL:  # (not "the press", a machine too)
+            return False
+        return any(said & o.named_quantities and explained(t, o, found) >= FULL for o in others)
 
     def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
         """A quantity the command names that the point neither has (by its words or its unit)

@@ -910,10 +910,27 @@ def _zh_forms() -> tuple[frozenset[str], frozenset[str]]:
 
 def _numbered_word(run: str, i: int) -> int:
     """The length of the longest of the lexicon's words that open with a numeral at `run[i]`
-    (`_zh_forms`), or 0."""
+    (`_zh_forms`, `_zh_pairs`), or 0."""
     numbered = _zh_forms()[0]
     return next((n for n in range(min(8, len(run) - i), 2, -1) if run[i:i + n] in numbered),
-                0)
+                2 if run[i:i + 2] in _zh_pairs() else 0)
+
+
+@functools.cache
+def _zh_pairs() -> frozenset[str]:
+    """The lexicon's things of two characters that open with a numeral numbering nothing: 二冷
+    (a caster's secondary cooling: 二冷1区 is its zone 1, no "2 冷 1 区"). Not where the
+    numeral numbers: its second character is a thing alone (一楼, the first floor), or the
+    lexicon has the same word with another numeral (一效, 二效: evaporator effects)."""
+    lx = lexicon()
+    forms = {f: c for c in lx.concepts.values() for f in c.zh_forms}
+    things = {f for f, c in forms.items() if c.kind == "thing"}
+    return frozenset(
+        f for f, c in forms.items()
+        if len(f) == 2 and f[0] in _ZH_NUMERAL and c.kind in ("thing", "medium")
+        and f[1] not in _ZH_NUMERAL and f[1] != "点" and f[1] not in things
+        and not any(n + f[1] in forms for n in _ZH_NUMERAL if n != f[0])
+        and not any(w in THINGS for w in ZH_WORDS.get(f[1], "").split()))
 
 
 def _degree_ends(run: str, i: int) -> bool:

@@ -522,18 +522,20 @@ class RuleRouter:
                 out.append(replace(t, text=t.raw, ident=True))  # ("current to 10 a": amps)
             elif after_number and t.ident and not twin:
                 out.append(replace(t, text=canonical(t.raw), ident=False))  # "heater 10a"
-            elif self._letter_before(toks, i):
+            elif self.letter_before(toks, i):
                 out.append(replace(t, text=t.raw, ident=True))
             else:
                 out.append(t)
         return out
 
-    def _letter_before(self, toks: list[Token], i: int) -> bool:
+    def letter_before(self, toks: list[Token], i: int, *, said: bool = False) -> bool:
         """ "kill the A hydraulic pump": a letter after "the", before the thing it letters
-        (a "Hydraulic pump A run"); after "the", even "a" is no article."""
+        (a "Hydraulic pump A run"); after "the", even "a" is no article. `said`: the letter
+        is already read so, and is asked whether it names (it does: "the B pump" is no pump
+        A, review atk41)."""
         t = toks[i]
-        if len(t.raw) != 1 or not t.raw.isalpha() or not t.raw.isascii() or t.ident or \
-                i == 0 or toks[i - 1].raw != "the":
+        if len(t.raw) != 1 or not t.raw.isalpha() or not t.raw.isascii() or \
+                (t.ident and not said) or i == 0 or toks[i - 1].raw != "the":
             return False
         return any((w.text, t.raw) in self.profiles.pairs for w in toks[i + 1:i + 4])
 
@@ -677,13 +679,15 @@ class RuleRouter:
         """ "start pump 1" of a plant whose "Start pump 1" is a writable on/off point (a push
         button): the command said first names the button, and pressing it is asked; not
         "start-up counter" or "start permissive" (no thing started), nor a command that says
-        more than a button's name (review atk37)."""
+        more or less than a button's whole name, word for word ("start fan" of a "Start fan
+        3"; "start pump 7" of a "Start pump 7 enable": review atk41) (review atk37)."""
         if not {0, 1} <= named or toks[0].raw not in ("start", "stop") or \
                 not any(s.kind == "thing" for s in self.profiles.lexicon.concepts(toks[1].raw)):
             return False  # (a thing started: not "start permissive", whose word is no thing)
-        said = {t.text for t in toks}
+        said = [t.text for t in toks]
         buttons = [self.points[p] for p in self.pair_points.get((toks[0].raw, toks[1].raw), ())
-                   if said <= self.point_words.get(p, set())]
+                   if any([t.text for t in label.toks] == said for label in self.labels
+                          if label.point == p)]
         return bool(buttons) and all(b.kind == "bool" and b.writable for b in buttons)
 
     def _another_numbered(self, toks: list[Token], i: int) -> bool:
@@ -1551,8 +1555,9 @@ class RuleRouter:
         for i, t in enumerate(toks):
             if (t.is_number and i not in values) or \
                     (t.ident and i > 0 and (toks[i - 1].text in self.lettered
-                                            or toks[i - 1].raw.isdigit())):  # ("pump 101a")
-                out.add(t.text)
+                                            or toks[i - 1].raw.isdigit()  # ("pump 101a")
+                                            or self.letter_before(toks, i, said=True))):
+                out.add(t.text)  # (and "the B pump", `letter_before`)
         return out
 
     @staticmethod

@@ -175,13 +175,16 @@ class Semantic:
                 continue  # "O2 setpoint 8": oxygen, no "o 2"
             if t.ident and not (before is not None and (words.get(i - 1) in self.rules.lettered
                                                         or before.raw.isdigit())) \
-                    and not (t.zh and "thing" in kinds.get(i - 1, ())):
-                continue  # (a letter written against a Chinese thing names it: "B包装机")
+                    and not (t.zh and "thing" in kinds.get(i - 1, ())) \
+                    and not self.rules.letter_before(toks, i, said=True):
+                continue  # (a letter written against a Chinese thing names it: "B包装机"; so
+                # does one after "the", before its thing: "the B pump")
             beside = [words[j] for j in (i - 1, i + 1) if j in words]
             # "conveyer 2": a thing's; "2号滤池": one written before the thing in Chinese
             things = [kinds[j] for j in (i - 1, i + 1) if j in kinds
                       and (j == i - 1 or toks[j].zh)]
             naming = t.ordinal or any(w in self.rules.id_words for w in beside) or \
+                (t.ident and before is not None and before.raw == "the") or \
                 any(k & {"thing", "medium"} for k in things) or \
                 (t.ident and before is not None and before.raw.isdigit()) or \
                 (t.raw.isdigit() and i + 1 < len(toks) and toks[i + 1].ident)  # "pump 101A"

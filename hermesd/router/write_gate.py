@@ -38,12 +38,20 @@ from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices, said_in_form
 from hermesd.router.concepts import lexicon
-from hermesd.router.coverage import Term, bridge_words, explained, lone_character, terms
+from hermesd.router.coverage import (
+    Term,
+    bridge_words,
+    explained,
+    lone_character,
+    terms,
+    unit_words,
+)
 from hermesd.router.doubts import Doubt
 from hermesd.router.doubts import folded as _folded
 from hermesd.router.normalize import (
     ON_VERBS,
     Token,
+    canonical,
     case_matters,
     content,
     preposition_on,
@@ -1421,7 +1429,26 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own,
     if percent and (unit_symbol(unit or "") or "") not in ("%", "%rh") and \
             not _qualified_percent(unit):
         return Doubt("unit", (percent.group(0),))
+    if percent and _qualified_percent(unit):
+        # "40% open" of a point in "% closed", "2 percent methane" of one in "% LEL": a per
+        # cent of another thing than the point's (review atk41); "62 % solids", "62 %" are its
+        after = re.match(r"\s*([^\W\d_]+)", folded[percent.end():])
+        word = after.group(1) if after else ""
+        if word and not is_chinese(word) and canonical(word) not in unit_words(unit or "") \
+                and canonical(word) not in MANNER and word not in _AFTER_A_VALUE:
+            return Doubt("unit", (f"{percent.group(0)} {word}",))
+        for side, other in _POSITION_SIDES:
+            otherwise = re.search(rf"\b{other}", folded)
+            if unit_words(unit or "") & side and otherwise:
+                return Doubt("unit", (otherwise.group(0),))  # "open the door to 30 %" of a
+                # door in "% closed": 30 % open is 70 % closed
     return None
+
+
+#: the two ways a position in per cent is written ("% open", "% closed"), and the words that
+#: say the other way in a command
+_POSITION_SIDES = ((frozenset(("closed", "close", "shut")), r"open"),
+                   (frozenset(("open",)), r"(?:close|shut)"))
 
 
 @lru_cache(maxsize=1)
@@ -1608,6 +1635,10 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
     return None
+
+
+#: words after a value that say nothing of its unit ("to 40 % and hold", "40 % now")
+_AFTER_A_VALUE = frozenset("and then now please pls for on in at of so thanks thx".split())
 
 
 def _qualified_percent(unit: str | None) -> bool:

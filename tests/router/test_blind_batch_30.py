@@ -123,3 +123,41 @@ def test_a_setpoint_asked_is_read() -> None:
     text = "what's the zone 2 spray water setpoint"
     action = _checked(CASTER, CASTER_CONFIG, text, Action("read", {"point": "z2_flow_sp"}))
     assert (action.name, action.args) == ("read", {"point": "z2_flow_sp"}), action
+
+
+MOULD_CONFIG = exec_devices("slab_caster", {"mould": {
+    "level": {"name": "LT-2201 Mould level", "unit": "mm"},
+    "stroke": {"name": "ZT-2302 Mould oscillation stroke", "unit": "mm"},
+    "freq": {"name": "SI-2301 Mould oscillation frequency", "unit": "cpm"},
+    "water": {"name": "FT-2401 Mould cooling water flow", "unit": "m3/h",
+              "description": "Primary cooling water flow through the mould copper plates."},
+}})
+MOULD = Router(MOULD_CONFIG)
+
+
+@pytest.mark.parametrize(("point", "kept"), [("level", True), ("stroke", False),
+                                             ("water", False)])
+def test_the_caster_mould_level_in_chinese(point: str, kept: bool) -> None:
+    """结晶器液位 is the mould level: a mould's cooling water described by its "mould copper
+    plates" is no more the mould's than the level is, and a stroke in mm is no level though a
+    mm may measure one (the model had read the stroke)."""
+    action = _checked(MOULD, MOULD_CONFIG, "结晶器液位现在多少", Action("read", {"point": point}))
+    assert (action.args.get("point") == point) is kept, action
+
+
+async def test_the_mould_oscillation_in_chinese() -> None:
+    action = await routed_without_model(MOULD, "结晶器振动频率")
+    assert (action.name, action.args) == ("read", {"point": "freq"}), action
+
+
+@pytest.mark.parametrize(("text", "point"), [("二冷1区水流量", "z1_flow"),
+                                             ("二冷2区水流量设定值", "z2_flow_sp")])
+async def test_a_numeral_that_names_a_thing_numbers_nothing(text: str, point: str) -> None:
+    """二冷 is a caster's secondary cooling: the 二 of it is no zone 2, and the zone said after
+    it is the one meant."""
+    analysis = CASTER.rules.analyse(text)
+    assert [t.number for t in analysis.toks if t.number is not None] == [int(text[2])]
+    action = await routed_without_model(CASTER, text)
+    assert action.name == "respond" or action.args == {"point": point}, action
+    judged = CASTER.semantic.judge(analysis)
+    assert judged.candidates[0] == point, judged.candidates
