@@ -281,8 +281,11 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
-    elif not term.shown.isascii() and term.concepts & device_things(p.point.device):
-        strength = MAYBE  # 印刷机 of the "Web speed" of device "press", as "press" would be
+    elif not term.shown.isascii() and term.concepts & device_things(p.point.device) and \
+            not any(c.startswith("thing.") for c in p.things):
+        # 印刷机 of the "Web speed" of device "press", as "press" would be; not of a point
+        # whose name says its own thing ("Filter press feed pressure" of that device)
+        strength = MAYBE
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
@@ -362,10 +365,14 @@ def unit_words(unit: str) -> frozenset[str]:
 def device_things(device: str) -> frozenset[str]:
     """The things a word of a device's id is, alone and whole ("press", "dryer" of "dryer_2");
     not a word that only shares a word with a thing's forms ("skid", "roof": review atk41)."""
-    lx = lexicon()
-    return frozenset(m.concept.id for w in re.findall(r"[a-z]+", device.casefold())
-                     for m in lx.concepts_of_text(w)
-                     if m.kind == "thing" and m.start == 0 and m.end == len(w)
+    text = " ".join(re.findall(r"[a-z]+", device.casefold()))
+    found = [m for m in lexicon().concepts_of_text(text) if m.kind == "thing"
+             and (m.start == 0 or text[m.start - 1] == " ")
+             and (m.end == len(text) or text[m.end] == " ")]
+    # the longest: a "filter_press" is a filter press, no printing press
+    return frozenset(m.concept.id for m in found
+                     if not any(o.start <= m.start and m.end <= o.end and o.end - o.start >
+                                m.end - m.start for o in found)
                      and not broad(m.concept.id) and m.concept.id != _ANY_MACHINE)
 
 

@@ -535,8 +535,9 @@ class RuleRouter:
         A, review atk41)."""
         t = toks[i]
         if len(t.raw) != 1 or not t.raw.isalpha() or not t.raw.isascii() or \
-                (t.ident and not said) or i == 0 or toks[i - 1].raw != "the":
-            return False
+                (t.ident and not said) or i == 0 or toks[i - 1].raw != "the" or \
+                (i > 1 and toks[i - 2].raw in VALUE_BEFORE | {"into", "on"}):
+            return False  # ("set the lead pump to the B pump": a choice, `B`)
         return any((w.text, t.raw) in self.profiles.pairs for w in toks[i + 1:i + 4])
 
     def analyse(self, text: str) -> Analysis:

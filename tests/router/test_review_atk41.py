@@ -215,3 +215,28 @@ def test_a_setpoint_said_is_no_other_writable_point() -> None:
     assert action.name == "respond", action
     action = _checked(router, SPEEDS_CONFIG, "pump 1 speed setpoint", "p1_speed_sp")
     assert action.args.get("point") == "p1_speed_sp", action
+
+
+LEAD = Router(exec_plant("hpu", {
+    "hp_a": {"name": "Hydraulic pump A run", "type": "bool", "writable": True},
+    "hp_b": {"name": "Hydraulic pump B run", "type": "bool", "writable": True},
+    "lead": {"name": "Lead pump selection", "type": "uint16", "writable": True,
+             "map": {0: "A", 1: "B"}},
+}))
+
+
+@pytest.mark.parametrize("text", ["set the lead pump to the B pump",
+                                  "put the lead pump selection on the B pump"])
+async def test_a_letter_said_as_the_value_is_the_choice(text: str) -> None:
+    """After "to the", the B is the choice to set, not a letter naming the pump."""
+    action = await routed_without_model(LEAD, text)
+    assert (action.name, action.args) == ("write", {"point": "lead", "value": "B"}), action
+
+
+def test_a_device_is_the_thing_its_whole_id_names() -> None:
+    """A "filter_press" device is a filter press: no printing press or punch press, whatever
+    "press" alone may be."""
+    from hermesd.router.coverage import device_things
+    assert "thing.printing_press" not in device_things("filter_press")
+    assert "thing.printing_press" in device_things("press")
+    assert device_things("ro_skid") == device_things("ro")
