@@ -162,7 +162,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             found = {s for s in profiles.lexicon.senses(t.raw, [t])[0] if s.kind != "action"}
         word, corrected = t.text, False
         if spell and not t.zh and not t.unit and word not in profiles.plant_words \
-                and not found:
+                and not found and not _inflected(word, profiles.plant_words):
             fixed = profiles.speller.correct(word)
             if fixed is not None:
                 word, corrected = fixed, True
@@ -178,6 +178,17 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         own_kinds=_own_kinds(t, profiles) if found else frozenset(),
                         own=_own(t, profiles) if found else frozenset()))
     return out
+
+
+def _inflected(word: str, known: frozenset[str]) -> bool:
+    """Whether a word is another form of a word the plant writes ("leading" of a description's
+    "leads"), which is no slip of a word one letter away ("leaving": blind batch 31)."""
+    for ending in ("ing", "ed", "es", "s", "er"):
+        if len(word) > len(ending) + 2 and word.endswith(ending):
+            stem = word[:-len(ending)]
+            if {stem, stem + "e", stem + "s", stem + "es"} & known:
+                return True
+    return False
 
 
 def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
@@ -257,6 +268,8 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
         strength = EXACT
+    elif _other_quantity_described(term, p):
+        return 0.0
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
         strength = TEXT  # ("solids" of a point in "% solids")
     elif term.word in BOOL_STATES and p.point.kind == "bool":
@@ -289,6 +302,15 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _other_quantity_described(term: Term, p: Profile) -> bool:
+    """A quantity word only the point's description says, of another quantity than its unit
+    measures: "strength" of a water setpoint in L/h described as holding a loop's strength
+    (blind batch 31)."""
+    return "quantity" in term.kinds and term.word in p.described and bool(p.unit_quantities) \
+        and not term.concepts & (p.quantities | p.unit_quantities) \
+        and not term.broader & p.unit_quantities
 
 
 def _same_unit(term: Term, p: Profile) -> bool:

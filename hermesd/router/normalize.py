@@ -699,12 +699,16 @@ def _run_end(toks: list[Token], i: int) -> int:
     k = i + 1
     while k < len(toks) and not toks[k].after_break:
         word, before, after = raw(k), raw(k - 1), raw(k + 1)
-        number = word in _NUMBER_WORDS or (word == "point" and after in _NUMBER_WORDS)
+        number = word in _NUMBER_WORDS or (word == "point" and (
+            after in _NUMBER_WORDS or (after == "oh" and raw(k + 2) in _NUMBER_WORDS)))
         joins = word == "and" and ((before in EN_SCALES and after in _NUMBER_WORDS)
                                    or (after == "a" and raw(k + 2) == "half") or after == "half")
         half = (word == "a" and before == "and" and after == "half") or \
             (word == "half" and before in ("a", "and"))
-        if not (number or joins or half):
+        # "pot one oh one": a zero read out between digits
+        oh = word == "oh" and (before in _NUMBER_WORDS or before == "point") and \
+            after in _NUMBER_WORDS  # ("one point oh five": 1.05)
+        if not (number or joins or half or oh):
             break
         k += 1
     return k

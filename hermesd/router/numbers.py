@@ -241,7 +241,23 @@ def english(items: Sequence[str | Number]) -> Number | None:
     hundreds as people read a number out (180, 255); not a teen ("one fifteen" may be a time).
     """
     said = _hundreds_read_out(items)
+    if said is None:
+        said = _digits_read_out(items)
     return said if said is not None else _English(list(items)).parse()
+
+
+_ZERO_WORDS = frozenset(("oh", "zero", "nought"))
+
+
+def _digits_read_out(items: Sequence[str | Number]) -> int | None:
+    """ "one oh one" 101, "two zero seven" 207: three or four digits read one by one, a zero
+    among them (as a pot, a room or a tag is numbered); not "one two three", a count."""
+    words = [w for w in items if isinstance(w, str)]
+    if len(words) != len(items) or len(words) not in (3, 4) or words[0] not in _ONES or \
+            not any(w in _ZERO_WORDS for w in words[1:-1]) or \
+            not all(w in _ZERO_WORDS or w in _DIGIT_WORDS for w in words):
+        return None
+    return int("".join("0" if w in _ZERO_WORDS else str(_DIGIT_WORDS[w]) for w in words))
 
 
 def _hundreds_read_out(items: Sequence[str | Number]) -> int | None:
@@ -278,8 +294,9 @@ class _English:
         if self.peek() == "point":
             self.i += 1
             digits = ""
-            while isinstance(self.peek(), str) and self.peek() in _DIGIT_WORDS:
-                digits += str(_DIGIT_WORDS[str(self.peek())])
+            while isinstance(self.peek(), str) and (self.peek() in _DIGIT_WORDS
+                                                    or self.peek() == "oh"):  # "point oh five"
+                digits += "0" if self.peek() == "oh" else str(_DIGIT_WORDS[str(self.peek())])
                 self.i += 1
             if not digits or value != value.to_integral_value():
                 return None

@@ -318,7 +318,8 @@ class RuleRouter:
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
-        self.abbreviations = _abbreviations(points, self.profiles.name_words)
+        self.abbreviations = _abbreviations(points, self.profiles.name_words) | \
+            _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words())
         # "circ 1" of "circ1_current" numbers the circulating pump as "circ" did
         self.numbered |= {(self.abbreviations[w], n) for w, n in self.numbered
                           if w in self.abbreviations}
@@ -1302,8 +1303,12 @@ class RuleRouter:
     def _numbers_said(self, point: str, named: AbstractSet[str]) -> bool:
         """Whether every number of one of the point's numbered names is `named` ("Kiln firing
         zone 2 temperature setpoint" of "firing zone 2", though its id says "z2")."""
-        numbered = [set(label.ids) for label in self.point_labels.get(point, ()) if label.ids]
-        return not numbered or any(ids <= named for ids in numbered)
+        labels = self.point_labels.get(point, ())
+        numbered = [set(label.ids) for label in labels if label.ids]
+        # (a name whose only number is its tag's, "SIC-4001 Casting speed setpoint", is named
+        # without it too)
+        return not numbered or len(numbered) < len(labels) or \
+            any(ids <= named for ids in numbered)
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
@@ -1474,8 +1479,12 @@ class RuleRouter:
             named = {toks[i].text for i in naming}
             for i, t in enumerate(toks):
                 beside = {x.text for x in toks[max(0, i - 1):i + 2] if x is not t}
+                if i + 2 < len(toks) and toks[i + 1].raw == "s":
+                    beside.add(toks[i + 2].text)  # "drop 104's target voltage"
                 if t.is_number and t.text in own and t.text not in named and i not in naming \
-                        and beside & words and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
+                        and (beside & words or any(  # ("rectifier 1" of "Rect 1 run")
+                            len(w) >= 3 and b.startswith(w) for b in beside for w in words)) \
+                        and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
                     naming.add(i)
         return naming
 
@@ -1680,6 +1689,29 @@ def _abbreviations(points: list[Point], name_words: frozenset[str]) -> dict[str,
                 found.setdefault(short, set()).update(longer)
     return {short: next(iter(full)) for short, full in found.items()
             if len(full) == 1 and short not in name_words}
+
+
+def _spelled_in_full(points: list[Point], name_words: frozenset[str],
+                     known: frozenset[str]) -> dict[str, str]:
+    """ "rectifier" -> "rect" where a name shortens a word its own description spells in full
+    ("Rect 1 run", described as "Rectifier unit 1 on line"): a command that says the whole
+    word names what the short form does. Only where every such point agrees, no name has
+    the whole word, and the short form is no word of the lexicon ("turn" of "turning" is a word
+    of its own)."""
+    found: dict[str, set[str]] = {}
+    for p in points:
+        if not p.description:
+            continue
+        short = {t.text for t in content(tokens(p.name)) if not t.is_id and t.text.isalpha()
+                 and len(t.text) >= 3 and t.text not in known}
+        for t in content(tokens(p.description)):
+            whole = t.text
+            if not whole.isalpha() or whole in name_words:
+                continue
+            for w in short:
+                if len(whole) > len(w) + 1 and whole.startswith(w):
+                    found.setdefault(whole, set()).add(w)
+    return {whole: next(iter(s)) for whole, s in found.items() if len(s) == 1}
 
 
 def _asks_of_a_setting(toks: list[Token]) -> bool:

@@ -1616,6 +1616,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 re.fullmatch(r"deg(?:ree)?s?", t.raw) and _ANGLE_SAID.search(text):
             continue  # "deck angle to 18 degrees": an angle in °, said as people say it
             # (not "set the chiller to 7 degrees", a temperature meant, of its vanes in °)
+        if t.unit and t.raw in own.raws and not (i and toks[i - 1].number is not None):
+            continue  # "line amps to 220 kA" of the "Line amps SP": a word of its name
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
@@ -1697,6 +1699,14 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             and float(t.number) in own.numbers and own.numbered_first) or (
             # "102a speed to 50": its own number, with its twin's letter
             after is not None and after.ident and after.text in own.texts
+            and float(t.number) in own.numbers) or (
+            # "rectifier 1" of "Rect 1 run": after a word its name abbreviates
+            before is not None and before.number is None and not t.zh
+            and any(len(w) >= 3 and before.text.startswith(w) for w in own.id_words)
+            and float(t.number) in own.numbers) or (
+            # "drop 104's target voltage": its own number, said as the thing's
+            after is not None and after.raw == "s" and re.search(
+                rf"(?<![\w.]){re.escape(t.raw)}['’]s\b", text) is not None
             and float(t.number) in own.numbers)
         if t.ordinal or (beside_thing and not to_value):
             if float(t.number) not in own.numbers:

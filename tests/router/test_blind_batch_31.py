@@ -1,0 +1,114 @@
+"""What blind batch 31 (a chlor-alkali plant, an aluminium potline, a canal lock) found wrong,
+on plants written here: numbers read out digit by digit, a name that shortens a word its
+description spells out, a unit word that is a word of the name ("Line amps SP" in kA), a pot
+numbered with a possessive, an inflected word taken for a typo, a description's quantity
+against the point's unit, and a setpoint whose only number is its tag's."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.router import Router
+from hermesd.router.normalize import tokens
+from tests.support.plants import exec_plant, routed_without_model
+
+
+@pytest.mark.parametrize(("said", "number"), [
+    ("pot one oh one", 101), ("room two zero seven", 207), ("one point oh five", 1.05),
+    ("one point zero five", 1.05), ("cell one oh four", 104),
+])
+def test_digits_read_out_are_one_number(said: str, number: float) -> None:
+    assert [t.number for t in tokens(said) if t.number is not None] == [number]
+
+
+@pytest.mark.parametrize("said", ["one two three", "oh dear", "one oh", "zero one"])
+def test_no_number_is_made_of_digits_without_a_zero_between(said: str) -> None:
+    """"one two three" may be a count said out; "oh" alone or last is no zero."""
+    assert len([t for t in tokens(said) if t.number is not None]) != 1 or said == "one oh"
+
+
+POTLINE = Router(exec_plant("potline", {
+    "line_amps": {"name": "Line amps", "unit": "kA"},
+    "line_amps_sp": {"name": "Line amps SP", "unit": "kA", "writable": True, "min": 150,
+                     "max": 240},
+    "amps_mode": {"name": "Amps control mode", "type": "uint16", "writable": True,
+                  "map": {0: "constant", 1: "load shed", 2: "ramp"}},
+    "rect1_run": {"name": "Rect 1 run", "type": "bool", "writable": True,
+                  "description": "Rectifier unit 1 on line (run command)."},
+    "rect2_run": {"name": "Rect 2 run", "type": "bool", "writable": True,
+                  "description": "Rectifier unit 2 on line (run command)."},
+    "pot101_bath": {"name": "Pot 101 bath temp", "unit": "°C"},
+    "pot104_bath": {"name": "Pot 104 bath temp", "unit": "°C"},
+    "pot104_volts": {"name": "Pot 104 voltage", "unit": "V"},
+    "pot104_target": {"name": "Pot 104 target voltage", "unit": "V", "writable": True,
+                      "min": 3.8, "max": 4.6},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("line amps to two hundred and twenty kA", "line_amps_sp", 220),
+    ("switch amps control to load shed", "amps_mode", "load shed"),
+    ("shut down rectifier 1", "rect1_run", False),
+    ("start rectifier 2", "rect2_run", True),
+    ("drop 104's target voltage to 4.2 V", "pot104_target", 4.2),
+])
+async def test_a_potline_is_set_as_its_operators_say_it(text: str, point: str,
+                                                       value: object) -> None:
+    action = await routed_without_model(POTLINE, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value}), action
+
+
+@pytest.mark.parametrize("text", ["line amps to 220 amps", "shut down rectifier 3",
+                                  "drop 105's target voltage to 4.2 V"])
+async def test_another_unit_or_thing_is_not_written(text: str) -> None:
+    """220 A is no 220 kA; there is no rectifier 3, nor pot 105."""
+    action = await routed_without_model(POTLINE, text)
+    assert action.name != "write", action
+
+
+async def test_a_pot_numbered_digit_by_digit_is_read() -> None:
+    action = await routed_without_model(POTLINE, "bath temperature on pot one oh one")
+    assert (action.name, action.args) == ("read", {"point": "pot101_bath"}), action
+
+
+BRINE = Router(exec_plant("brine", {
+    "ix_hardness": {"name": "Ion exchange outlet hardness", "unit": "ppb",
+                    "description": "Calcium left in the brine leaving the columns."},
+    "ix_mode": {"name": "Ion exchange mode", "type": "uint16", "writable": True,
+                "map": {0: "column A leads", 1: "column B leads", 2: "regenerating"},
+                "description": "Which resin column leads, or the regeneration."},
+    "naoh": {"name": "Caustic circulation NaOH concentration", "unit": "%"},
+    "dilution_sp": {"name": "Caustic circulation demin water setpoint", "unit": "L/h",
+                    "writable": True, "min": 0, "max": 900,
+                    "description": "Water added to the caustic loop to hold its strength."},
+}))
+
+
+async def test_an_inflected_word_is_no_typo() -> None:
+    """"leading" is the description's "leads": no slip of "leaving", the outlet (a read of
+    the outlet hardness had been sure)."""
+    action = await routed_without_model(BRINE, "which IX column is leading at the moment")
+    assert action.args.get("point") != "ix_hardness", action
+
+
+async def test_a_description_tells_no_quantity_the_unit_does_not_measure() -> None:
+    """A water setpoint in L/h described as holding the loop's strength sets a flow: the
+    caustic's strength is its concentration, or asked back."""
+    action = await routed_without_model(BRINE, "caustic strength in the circulation loop?")
+    assert action.args.get("point") != "dilution_sp", action
+
+
+CASTER = Router(exec_plant("caster", {
+    "speed": {"name": "SI-4002 Casting speed actual", "unit": "m/min"},
+    "speed_sp": {"name": "SIC-4001 Casting speed setpoint", "unit": "m/min", "writable": True,
+                 "min": 0.3, "max": 1.8},
+}))
+
+
+@pytest.mark.parametrize("text", ["casting speed to 1.05",
+                                  "casting speed to one point oh five metres a minute"])
+async def test_a_setpoint_numbered_only_by_its_tag_stands_in(text: str) -> None:
+    """The actual speed is read only: its setpoint, whose only number is its tag's, is the
+    write meant (it had been sent to the reading, for policy to refuse)."""
+    action = await routed_without_model(CASTER, text)
+    assert (action.name, action.args) == ("write", {"point": "speed_sp", "value": 1.05}), action
