@@ -508,7 +508,7 @@ class ModelStage:
             if self._other_thing(a, t, profile, rest):
                 missing.append(t)  # 分油机 (a purifier) of the lube oil pressure, by its "oil"
                 continue
-            if self._guessed_by_unit(t, profile, others, found):
+            if not measured and self._guessed_by_unit(t, profile, others, found):
                 missing.append(t)  # 结晶器液位 of the mould oscillation stroke in mm (a mm
                 continue  # may be a level), beside the mould level (blind batch 30)
             if explained(t, profile, found) > NEAR:
@@ -793,9 +793,11 @@ class ModelStage:
     def _guessed_by_unit(self, t: Term, profile: Profile, others: list[Profile],
                          found: list[Term]) -> bool:
         """A quantity the point explains only by a guess from its unit, where a candidate
-        beside it names that quantity in its own words."""
+        beside it names that quantity in its own words (the caller asks that the point
+        explain no other quantity said: "how many seconds" of a cycle time is its own)."""
         said = set(self.semantic.quantities(t))
-        if not said or t.kinds != {"quantity"} or said & profile.named_quantities or t.unit or \
+        if not said or t.kinds != {"quantity"} or t.raw in WEAK_QUANTITY or \
+                said & profile.named_quantities or t.unit or \
                 explained(t, profile, found) >= FULL:  # (not "the press", a machine too)
             return False
         return any(said & o.named_quantities and explained(t, o, found) >= FULL for o in others)

@@ -161,3 +161,21 @@ async def test_a_numeral_that_names_a_thing_numbers_nothing(text: str, point: st
     assert action.name == "respond" or action.args == {"point": point}, action
     judged = CASTER.semantic.judge(analysis)
     assert judged.candidates[0] == point, judged.candidates
+
+
+MOULDING_CONFIG = exec_devices("moulding", {"press": {
+    "cycle": {"name": "Cycle time", "unit": "s"},
+    "shots": {"name": "Shot counter", "unit": "shots"},
+    "peak": {"name": "Peak injection pressure", "unit": "bar"},
+}})
+MOULDING = Router(MOULDING_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point"), [("how many seconds is the cycle taking", "cycle"),
+                                             ("peak injection pressure on the last shot",
+                                              "peak")])
+def test_a_quantity_said_beside_the_points_own_is_context(text: str, point: str) -> None:
+    """A count said beside the seconds of a cycle time, or a shot beside its peak pressure,
+    says which; the point measures what is asked, and the model's pick stands."""
+    action = _checked(MOULDING, MOULDING_CONFIG, text, Action("read", {"point": point}))
+    assert (action.name, action.args) == ("read", {"point": point}), action
