@@ -1483,7 +1483,10 @@ class RuleRouter:
                     beside.add(toks[i + 2].text)  # "drop 104's target voltage"
                 if t.is_number and t.text in own and t.text not in named and i not in naming \
                         and (beside & words or any(  # ("rectifier 1" of "Rect 1 run")
-                            len(w) >= 3 and b.startswith(w) for b in beside for w in words)) \
+                            len(w) >= 3 and b.startswith(w) for b in beside for w in words)
+                            # "stop the crust breaker on 110": a switch takes no number
+                            or (point.kind == "bool" and i > 0
+                                and toks[i - 1].raw in ("on", "of"))) \
                         and not (i > 0 and toks[i - 1].raw in VALUE_BEFORE):
                     naming.add(i)
         return naming

@@ -640,7 +640,10 @@ class Semantic:
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
                             and not t.unit and not a.toks[t.index].zh
                             and not (t.index > 0 and a.toks[t.index - 1].raw == "many")
-                            and all(self._named_by(t, p) for p in several)]
+                            and all(self._named_by(t, p) for p in several)
+                            # ("open the top gates" of "Upper gates open command": a pair of
+                            # gates is one thing, by its own name)
+                            and not any(t.raw in self._name_raws(p) for p in several)]
             if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
                 return None
         if writes:
@@ -660,6 +663,11 @@ class Semantic:
             return Judgement(Placement(Action("read", {"point": several[0]}), 0.9), fits,
                              plural=True, why="plural read of one")
         return Judgement(None, fits, plural=True, why="plural, unplaced")
+
+    def _name_raws(self, point: str) -> frozenset[str]:
+        """The words of a point's name and aliases, as written."""
+        p = self.profiles.by_id[point].point
+        return frozenset(t.raw for label in (p.name, *p.aliases) for t in tokens(label))
 
     def _named_by(self, t: Term, point: str) -> bool:
         """The point's names (or its things and quantities) say this word."""

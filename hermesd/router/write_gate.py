@@ -1704,6 +1704,10 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             before is not None and before.number is None and not t.zh
             and any(len(w) >= 3 and before.text.startswith(w) for w in own.id_words)
             and float(t.number) in own.numbers) or (
+            # "stop the crust breaker on 110": its own number after "on"/"of", of a switch
+            # (which takes no number)
+            point.kind == "bool" and before is not None and before.raw in ("on", "of")
+            and float(t.number) in own.numbers) or (
             # "drop 104's target voltage": its own number, said as the thing's
             after is not None and after.raw == "s" and re.search(
                 rf"(?<![\w.]){re.escape(t.raw)}['’]s\b", text) is not None

@@ -112,3 +112,37 @@ async def test_a_setpoint_numbered_only_by_its_tag_stands_in(text: str) -> None:
     write meant (it had been sent to the reading, for policy to refuse)."""
     action = await routed_without_model(CASTER, text)
     assert (action.name, action.args) == ("write", {"point": "speed_sp", "value": 1.05}), action
+
+
+LOCK = Router(exec_plant("lock", {
+    "upper_open": {"name": "Upper gates open command", "type": "bool", "writable": True},
+    "lower_open": {"name": "Lower gates open command", "type": "bool", "writable": True},
+    "bubbler": {"name": "Upper gate bubbler run", "type": "bool", "writable": True},
+    "pump1": {"name": "Back-pumping pump 1 run", "type": "bool", "writable": True},
+    "pump2": {"name": "Back-pumping pump 2 run", "type": "bool", "writable": True},
+    "breaker110": {"name": "Pot 110 crust breaker", "type": "bool", "writable": True},
+    "breaker109_speed": {"name": "Pot 109 crust breaker stroke rate", "unit": "1/min",
+                         "writable": True, "min": 0, "max": 10},
+}))
+
+
+async def test_a_plural_in_the_points_own_name_is_one_thing() -> None:
+    """"gates" of "Upper gates open command" (a pair of mitre gates) names that one point,
+    not several; "pumps" of two pumps is still a plural write, refused."""
+    action = await routed_without_model(LOCK, "open the upper gates")
+    assert (action.name, action.args) == ("write", {"point": "upper_open", "value": True})
+    plural = await routed_without_model(LOCK, "stop the back-pumping pumps")
+    assert plural.name == "respond" and plural.args.get("plural"), plural
+
+
+@pytest.mark.parametrize(("text", "value"), [("stop the crust breaker on 110", False),
+                                             ("start the crust breaker on 110", True)])
+async def test_a_switch_numbered_after_on(text: str, value: bool) -> None:
+    action = await routed_without_model(LOCK, text)
+    assert (action.name, action.args) == ("write", {"point": "breaker110", "value": value})
+
+
+async def test_a_number_after_on_is_a_value_of_a_number() -> None:
+    """Of a setting (pot 109's stroke rate), "on 109" is no naming the rules may assume."""
+    action = await routed_without_model(LOCK, "set the crust breaker stroke rate on 5")
+    assert action.args.get("value") != 109, action
