@@ -298,17 +298,19 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
             not any(c.startswith("thing.") for c in p.things):
         # 印刷机 of the "Web speed" of device "press", as "press" would be; not of a point
         # whose name says its own thing ("Filter press feed pressure" of that device)
-        strength = MAYBE
+        strength = BRIDGE
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
 
 
 def _other_quantity_described(term: Term, p: Profile) -> bool:
-    """A quantity word only the point's description says, of another quantity than its unit
+    """A quantity word only a setpoint's description says, of another quantity than its unit
     measures: "strength" of a water setpoint in L/h described as holding a loop's strength
-    (blind batch 31)."""
-    return "quantity" in term.kinds and term.word in p.described and bool(p.unit_quantities) \
+    (blind batch 31); a measurement's description says what it stands for (a conductivity
+    described as the caustic's strength, a drive in Hz as a fan's speed: review atk42)."""
+    return p.role == "setpoint" and "quantity" in term.kinds and term.word in p.described \
+        and bool(p.unit_quantities) \
         and not term.concepts & (p.quantities | p.unit_quantities) \
         and not term.broader & p.unit_quantities
 
@@ -377,10 +379,14 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
 def unit_words(unit: str) -> frozenset[str]:
     """The words a per cent of something names after its sign ("solids" of "% solids", "lel"
     of "% LEL"); none of another unit ("bags", "% of max": review atk41)."""
-    found = re.fullmatch(r"\s*[%％]\s*([a-z]+(?:\s+[a-z]+)?)\s*", unit.casefold())
+    found = re.fullmatch(r"\s*[%％]\s*([a-z][a-z0-9]*(?:\s+[a-z][a-z0-9]*)?)\s*",
+                         unit.casefold())
     if found is None or found.group(1).startswith("of "):
         return frozenset()
-    return frozenset(canonical(w) for w in found.group(1).split() if len(w) >= 3)
+    words = found.group(1).split()
+    # ("% CH4", "% O2": the formula, and its letters as a command's words part them)
+    return frozenset(canonical(w) for w in words if len(w) >= 3) | frozenset(
+        re.sub(r"\d.*", "", w) for w in words if re.search(r"\d", w))
 
 
 @functools.cache

@@ -584,7 +584,9 @@ class ModelStage:
         if said and profile.role != "setpoint" and (
                 any(o.role == "setpoint" for o in self.rules.profiles.all)
                 if not profile.point.writable else
-                any(o.role == "setpoint" and all(explained(t, o, found) >= FULL for t in found)
+                any(o.role == "setpoint" and all(explained(t, o, found) >= FULL for t in found
+                                                 if t.word not in SETPOINT_WORDS
+                                                 and SETPOINT not in t.concepts)
                     for o in others)):
             # "what is the boiler 3 setpoint", "what's the kiln rpm set to": not the boiler's
             # temperature, nor the kiln's speed; nor "the zone 4 spray water setpoint" the

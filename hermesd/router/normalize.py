@@ -917,7 +917,8 @@ def _numbered_word(run: str, i: int) -> int:
     (`_zh_forms`, `_zh_pairs`), or 0."""
     numbered = _zh_forms()[0]
     return next((n for n in range(min(8, len(run) - i), 2, -1) if run[i:i + n] in numbered),
-                2 if run[i:i + 2] in _zh_pairs() else 0)
+                2 if run[i:i + 2] in _zh_pairs() and not (i and run[i - 1] == "第")
+                and _plant_word(run, i + 1) < 2 else 0)  # (第二冷却塔, 二冷凝器: a number)
 
 
 @functools.cache

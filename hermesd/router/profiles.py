@@ -294,12 +294,14 @@ class Profiles:
             # temperature, nor does a mode "slow running in wind" a wind speed
             counted = point.kind in ("int", "float") and not point.choices and \
                 not any(s.kind == "quantity" for s in senses)
-            # ...and, where its unit says what it measures, only that: "Caustic
-            # demin water setpoint" in L/h, described as holding the loop's strength, sets a
-            # flow, no concentration (blind batch 31)
+            # ...and, of a setpoint whose unit says what it sets, only that: "Caustic demin
+            # water setpoint" in L/h, described as holding the loop's strength, sets a flow,
+            # no concentration (blind batch 31); a measurement's description says what it
+            # stands for (a drive in Hz described as a fan's speed: review atk42)
             senses |= {s for s in self.lexicon.concepts(point.description, unit_quantities)
                        if s.kind != "quantity" or (counted and (
-                           not unit_quantities or s.concept in unit_quantities
+                           not unit_quantities or not names & SETPOINT_WORDS
+                           or s.concept in unit_quantities
                            or self.lexicon.broader((s.concept,)) & unit_quantities))}
         # and of each word of its names alone, which explain less: "Backwash blower" is a
         # blower, of a backwash

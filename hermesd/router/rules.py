@@ -537,7 +537,7 @@ class RuleRouter:
         t = toks[i]
         if len(t.raw) != 1 or not t.raw.isalpha() or not t.raw.isascii() or \
                 (t.ident and not said) or i == 0 or toks[i - 1].raw != "the" or \
-                (i > 1 and toks[i - 2].raw in VALUE_BEFORE | {"into", "on"}):
+                (i > 1 and toks[i - 2].raw in VALUE_BEFORE | {"into"}):
             return False  # ("set the lead pump to the B pump": a choice, `B`)
         return any((w.text, t.raw) in self.profiles.pairs for w in toks[i + 1:i + 4])
 
@@ -1706,7 +1706,7 @@ def _spelled_in_full(points: list[Point], name_words: frozenset[str],
         if not p.description:
             continue
         short = {t.text for t in content(tokens(p.name)) if not t.is_id and t.text.isalpha()
-                 and len(t.text) >= 3 and t.text not in known}
+                 and len(t.text) >= 4 and t.text not in known}  # (not "int" of "interlocked")
         for t in content(tokens(p.description)):
             whole = t.text
             if not whole.isalpha() or whole in name_words:

@@ -1430,25 +1430,45 @@ def _marks(text: str, folded: str, unit: str | None, own: _Own,
             not _qualified_percent(unit):
         return Doubt("unit", (percent.group(0),))
     if percent and _qualified_percent(unit):
-        # "40% open" of a point in "% closed", "2 percent methane" of one in "% LEL": a per
-        # cent of another thing than the point's (review atk41); "62 % solids", "62 %" are its
-        after = re.match(r"\s*([^\W\d_]+)", folded[percent.end():])
-        word = after.group(1) if after else ""
-        if word and not is_chinese(word) and canonical(word) not in unit_words(unit or "") \
-                and canonical(word) not in MANNER and word not in _AFTER_A_VALUE:
-            return Doubt("unit", (f"{percent.group(0)} {word}",))
+        said = _said_of_a_per_cent(folded[percent.end():], unit or "", own)
+        if said:
+            return Doubt("unit", (f"{percent.group(0)} {said}",))
         for side, other in _POSITION_SIDES:
-            otherwise = re.search(rf"\b{other}", folded)
+            otherwise = next((m for m in re.finditer(other, folded)
+                              if m.group(0) not in own.raws
+                              and not any(m.group(0) in label for label in own.labels)), None)
             if unit_words(unit or "") & side and otherwise:
                 return Doubt("unit", (otherwise.group(0),))  # "open the door to 30 %" of a
                 # door in "% closed": 30 % open is 70 % closed
     return None
 
 
+def _said_of_a_per_cent(after: str, unit: str, own: _Own) -> str:
+    """What a per cent is said to be of, where it is another thing than a point in "% LEL" or
+    "% solids" is a per cent of ("1 percent on methane", "1%甲烷": review atk42); "" where it is
+    the unit's own word, or no quantity or medium at all ("40 % on tank 2", "please")."""
+    words: list[str] = re.findall(r"[^\W\d_]+", after)[:4]
+    for word in words:
+        if is_chinese(word):
+            found = [m for m in lexicon().concepts_of_text(word) if m.start == 0]
+            if any(m.kind in ("quantity", "medium") for m in found):
+                return word  # (a unit's word is English: "20%LEL")
+            return ""
+        if canonical(word) in unit_words(unit) or canonical(word) in MANNER or \
+                word in _AFTER_A_VALUE or word in own.raws:
+            continue
+        kinds = {m.kind for m in lexicon().concepts_of_text(word)}
+        return word if kinds & {"quantity", "medium", "state"} or \
+            word in ("open", "opening", "closed", "closing", "shut") else ""
+    return ""
+
+
 #: the two ways a position in per cent is written ("% open", "% closed"), and the words that
 #: say the other way in a command
-_POSITION_SIDES = ((frozenset(("closed", "close", "shut")), r"open"),
-                   (frozenset(("open",)), r"(?:close|shut)"))
+_POSITION_SIDES = (
+    (frozenset(("closed", "close", "shut", "closing")),
+     r"\bopen\w*|开度|打开|开启|开到|开至|开大|开(?=\s*\d)"),
+    (frozenset(("open", "opening")), r"\b(?:close|shut)\w*|关度|关闭|关到|关至|关小|关(?=\s*\d)"))
 
 
 @lru_cache(maxsize=1)
