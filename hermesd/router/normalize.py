@@ -758,7 +758,8 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
     held = 0  # ...which goes on at least until here (a plant word read character by character)
     i = 0
     if after_digits and run[0] in ZH_UNITS and before and before[-1].is_number \
-            and not before[-1].groups:  # "1.5万", "3千"
+            and not before[-1].groups and not run.startswith(_UNIT_WORDS):  # "1.5万", "3千"
+            # (not "13.8千安": 13.8 kA)
         n = _numeral_length(run, 0)
         digits = before.pop()
         if n == 1 and digits.number is not None:
@@ -769,7 +770,8 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             token = _unreadable(digits.raw + run[:n], zh=True)
         before.append(token)
         i = n
-    elif after_digits and _numeral_length(run, 0) and before and before[-1].is_number:
+    elif after_digits and _numeral_length(run, 0) and before and before[-1].is_number \
+            and not run.startswith(_UNIT_WORDS):
         digits = before.pop()  # "5五": no one number
         n = _numeral_length(run, 0)
         before.append(_unreadable(digits.raw + run[:n], zh=True))

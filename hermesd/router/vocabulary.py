@@ -145,6 +145,9 @@ ZH_WORDS: dict[str, str] = {
     "摄氏度": "degrees", "度": "degrees", "巴": "bar", "转每分钟": "rpm", "转每分": "rpm",
     "转": "rpm", "米每分钟": "m/min", "米每分": "m/min", "公斤": "kg", "千克": "kg",
     "克": "g", "秒": "s", "分钟": "min", "小时": "h", "米": "m", "升": "l",
+    # (a unit that opens with a numeral's character: "13.8千安" is 13.8 kA, no 13800 安)
+    "千瓦时": "kwh", "千瓦": "kw", "千安": "ka", "千伏": "kv", "千帕": "kpa", "千米": "km", "千赫": "khz",
+    "千牛": "kn",
 }
 
 #: English words of things: "N号" before them puts N after the thing ("3号锅炉" -> "boiler 3")

@@ -146,3 +146,38 @@ async def test_a_number_after_on_is_a_value_of_a_number() -> None:
     """Of a setting (pot 109's stroke rate), "on 109" is no naming the rules may assume."""
     action = await routed_without_model(LOCK, "set the crust breaker stroke rate on 5")
     assert action.args.get("value") != 109, action
+
+
+UNITS = Router(exec_plant("cells", {
+    "load_sp": {"name": "Cell room 1 load setpoint", "unit": "kA", "writable": True, "min": 5,
+                "max": 16},
+    "heater": {"name": "Heater power setpoint", "unit": "kW", "writable": True, "min": 0,
+               "max": 50},
+    "energy": {"name": "Energy today", "unit": "kWh"},
+}))
+
+
+@pytest.mark.parametrize(("said", "number", "unit"), [
+    ("13.8千安", 13.8, "ka"), ("20千瓦", 20, "kw"), ("3千克", 3, "kg"), ("2千瓦时", 2, "kwh"),
+])
+def test_a_chinese_unit_that_opens_with_a_numeral_is_a_unit(said: str, number: float,
+                                                            unit: str) -> None:
+    """千 of 千安 is the unit's kilo, no thousand: 13.8千安 is 13.8 kA (it had been 13800 安)."""
+    toks = tokens(said)
+    assert [(t.number, t.text) for t in toks] == [(number, str(number)), (None, unit)] or \
+        [t.number for t in toks if t.number is not None] == [number]
+    assert toks[-1].text == unit
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("1号电解厂房负荷设定为13.8千安", "load_sp", 13.8),
+    ("加热功率设定为20千瓦", "heater", 20),
+])
+async def test_a_value_in_a_chinese_unit_is_written(text: str, point: str, value: float) -> None:
+    action = await routed_without_model(UNITS, text)
+    assert (action.name, action.args) == ("write", {"point": point, "value": value}), action
+
+
+async def test_a_value_in_another_chinese_unit_is_not_written() -> None:
+    action = await routed_without_model(UNITS, "加热功率设定为20千安")
+    assert action.name != "write", action
