@@ -764,8 +764,11 @@ class Semantic:
         """A word whose meaning a point must have to be the one meant: a quantity (not a
         level, volume or count, which many points answer), a thing or a medium ("brine") the
         lexicon knows (with `general`, a level, volume or count too; not
-        a Chinese character read alone: 池 is a pool, a tank or a basin)."""
-        if lone_character(term, a.toks[term.index]):
+        a Chinese character read alone: 池 is a pool, a tank or a basin; but one the lexicon
+        lists alone as one thing is that thing: 堰, a weir)."""
+        if lone_character(term, a.toks[term.index]) and not (
+                term.kinds == {"thing"} and len(term.concepts) == 1
+                and any(end - start == 1 for start, end in term.spans)):
             return False
         quantities = set(self.quantities(term))
         return bool(quantities if general else quantities - WEAK_CONCEPTS) or \

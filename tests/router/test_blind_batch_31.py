@@ -181,3 +181,27 @@ async def test_a_value_in_a_chinese_unit_is_written(text: str, point: str, value
 async def test_a_value_in_another_chinese_unit_is_not_written() -> None:
     action = await routed_without_model(UNITS, "加热功率设定为20千安")
     assert action.name != "write", action
+
+
+WEIR_CONFIG = exec_plant("weir", {
+    "weir_n": {"name": "North bank weir gate position", "unit": "%"},
+    "gate_l": {"name": "Upper gate left leaf position", "unit": "%",
+               "description": "Opening of the left (north bank) leaf of the upper gates."},
+})
+
+
+def test_a_lone_character_of_one_thing_is_that_thing() -> None:
+    """堰 alone is a weir: the model reading the upper gate's leaf (on the north bank too) for
+    北岸堰门开度 is refused; the weir gate is not."""
+    from dataclasses import replace
+
+    from hermesd.answer import Action
+    from hermesd.router.model_stage import ModelStage
+    from tests.support.plants import NoWorker
+    router = Router(WEIR_CONFIG)
+    a = router.rules.analyse("北岸堰门开度")
+    judged = router.semantic.judge(a)
+    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
+    stage = ModelStage(WEIR_CONFIG, NoWorker())
+    assert stage.check(a, Action("read", {"point": "gate_l"})).name == "respond"
+    assert stage.check(a, Action("read", {"point": "weir_n"})).args.get("point") == "weir_n"
