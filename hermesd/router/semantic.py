@@ -764,10 +764,11 @@ class Semantic:
         """A word whose meaning a point must have to be the one meant: a quantity (not a
         level, volume or count, which many points answer), a thing or a medium ("brine") the
         lexicon knows (with `general`, a level, volume or count too; not
-        a Chinese character read alone: 池 is a pool, a tank or a basin; but one the lexicon
-        lists alone as one thing is that thing: 堰, a weir)."""
+        a Chinese character read alone: 池 is a pool, a tank or a basin; but, for the model
+        stage's check (`general`), one the lexicon lists alone as one thing is that thing: 堰, a
+        weir, which the model's pick must explain)."""
         if lone_character(term, a.toks[term.index]) and not (
-                term.kinds == {"thing"} and len(term.concepts) == 1
+                general and term.kinds == {"thing"} and len(term.concepts) == 1
                 and any(end - start == 1 for start, end in term.spans)):
             return False
         quantities = set(self.quantities(term))
