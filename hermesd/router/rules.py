@@ -688,8 +688,8 @@ class RuleRouter:
             return False  # (a thing started: not "start permissive", whose word is no thing)
         said = [t.text for t in toks]
         buttons = [self.points[p] for p in self.pair_points.get((toks[0].raw, toks[1].raw), ())
-                   if any([t.text for t in label.toks] == said for label in self.labels
-                          if label.point == p)]
+                   if any([t.text for t in label.toks] == said
+                          for label in self.point_labels.get(p, ()))]
         return bool(buttons) and all(b.kind == "bool" and b.writable for b in buttons)
 
     def _another_numbered(self, toks: list[Token], i: int) -> bool:

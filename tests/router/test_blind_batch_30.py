@@ -5,15 +5,11 @@ model picks that answer another thing than asked (a fan for 风温, a flow for a
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from hermesd.answer import Action
-from hermesd.config.model import Config
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
-from tests.support.plants import NoWorker, exec_devices, routed_without_model
+from tests.support.plants import exec_devices, model_checked, routed_without_model
 
 CASTER_CONFIG = exec_devices("caster", {
     "hydraulics": {
@@ -47,13 +43,6 @@ TEA_CONFIG = exec_devices("tea", {
 })
 TEA = Router(TEA_CONFIG)
 
-
-def _checked(router: Router, config: Config, text: str, action: Action) -> Action:
-    """What the model stage's check makes of the model answering `action`."""
-    a = router.rules.analyse(text)
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(config, NoWorker()).check(a, action)
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
@@ -105,9 +94,9 @@ def test_an_air_temperature_is_no_fan() -> None:
     """风温 asks a temperature: the model reading the trough's fan (named 1号萎凋槽风机) is
     refused, and its air temperature is not."""
     text = "1号萎凋槽风温多少"
-    fan = _checked(TEA, TEA_CONFIG, text, Action("read", {"point": "t1_fan"}))
+    fan = model_checked(TEA, TEA_CONFIG, text, Action("read", {"point": "t1_fan"}))
     assert fan.name == "respond", fan
-    air = _checked(TEA, TEA_CONFIG, text, Action("read", {"point": "t1_air"}))
+    air = model_checked(TEA, TEA_CONFIG, text, Action("read", {"point": "t1_air"}))
     assert air.args.get("point") == "t1_air" or air.args.get("model") == "read t1_air", air
 
 
@@ -115,13 +104,13 @@ def test_an_air_temperature_is_no_fan() -> None:
                                   "zone 1 spray water flow setpoint?"])
 def test_a_setpoint_asked_is_no_measurement(text: str) -> None:
     """Zone 1 has no setpoint (zone 2 has): its flow is not what was asked."""
-    action = _checked(CASTER, CASTER_CONFIG, text, Action("read", {"point": "z1_flow"}))
+    action = model_checked(CASTER, CASTER_CONFIG, text, Action("read", {"point": "z1_flow"}))
     assert action.name == "respond", action
 
 
 def test_a_setpoint_asked_is_read() -> None:
     text = "what's the zone 2 spray water setpoint"
-    action = _checked(CASTER, CASTER_CONFIG, text, Action("read", {"point": "z2_flow_sp"}))
+    action = model_checked(CASTER, CASTER_CONFIG, text, Action("read", {"point": "z2_flow_sp"}))
     assert (action.name, action.args) == ("read", {"point": "z2_flow_sp"}), action
 
 
@@ -141,7 +130,7 @@ def test_the_caster_mould_level_in_chinese(point: str, kept: bool) -> None:
     """结晶器液位 is the mould level: a mould's cooling water described by its "mould copper
     plates" is no more the mould's than the level is, and a stroke in mm is no level though a
     mm may measure one (the model had read the stroke)."""
-    action = _checked(MOULD, MOULD_CONFIG, "结晶器液位现在多少", Action("read", {"point": point}))
+    action = model_checked(MOULD, MOULD_CONFIG, "结晶器液位现在多少", Action("read", {"point": point}))
     assert (action.args.get("point") == point) is kept, action
 
 
@@ -177,5 +166,5 @@ MOULDING = Router(MOULDING_CONFIG)
 def test_a_quantity_said_beside_the_points_own_is_context(text: str, point: str) -> None:
     """A count said beside the seconds of a cycle time, or a shot beside its peak pressure,
     says which; the point measures what is asked, and the model's pick stands."""
-    action = _checked(MOULDING, MOULDING_CONFIG, text, Action("read", {"point": point}))
+    action = model_checked(MOULDING, MOULDING_CONFIG, text, Action("read", {"point": point}))
     assert (action.name, action.args) == ("read", {"point": point}), action

@@ -10,7 +10,7 @@ import pytest
 
 from hermesd.router import Router
 from hermesd.router.normalize import tokens
-from tests.support.plants import exec_plant, routed_without_model
+from tests.support.plants import exec_plant, model_read_checked, routed_without_model
 
 
 @pytest.mark.parametrize(("said", "number"), [
@@ -193,15 +193,7 @@ WEIR_CONFIG = exec_plant("weir", {
 def test_a_lone_character_of_one_thing_is_that_thing() -> None:
     """堰 alone is a weir: the model reading the upper gate's leaf (on the north bank too) for
     北岸堰门开度 is refused; the weir gate is not."""
-    from dataclasses import replace
-
-    from hermesd.answer import Action
-    from hermesd.router.model_stage import ModelStage
-    from tests.support.plants import NoWorker
     router = Router(WEIR_CONFIG)
-    a = router.rules.analyse("北岸堰门开度")
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    stage = ModelStage(WEIR_CONFIG, NoWorker())
-    assert stage.check(a, Action("read", {"point": "gate_l"})).name == "respond"
-    assert stage.check(a, Action("read", {"point": "weir_n"})).args.get("point") == "weir_n"
+    said = "北岸堰门开度"
+    assert model_read_checked(router, WEIR_CONFIG, said, "gate_l").name == "respond"
+    assert model_read_checked(router, WEIR_CONFIG, said, "weir_n").args.get("point") == "weir_n"

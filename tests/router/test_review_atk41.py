@@ -5,15 +5,15 @@ machine word reaching every point of a device, and a setting asked refused of th
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from hermesd.answer import Action
-from hermesd.config.model import Config
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
-from tests.support.plants import NoWorker, exec_devices, exec_plant, routed_without_model
+from tests.support.plants import (
+    exec_devices,
+    exec_plant,
+    model_read_checked,
+    routed_without_model,
+)
 
 BUTTONS = Router(exec_plant("buttons", {
     "fan1_run": {"name": "Fan 1 run", "type": "bool", "writable": True},
@@ -179,25 +179,19 @@ SETTINGS_CONFIG = exec_plant("ahu", {
 SETTINGS = Router(SETTINGS_CONFIG)
 
 
-def _checked(router: Router, config: Config, text: str, point: str) -> Action:
-    a = router.rules.analyse(text)
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(config, NoWorker()).check(a, Action("read", {"point": point}))
-
 
 @pytest.mark.parametrize(("text", "point"), [("what's the exhaust fan set to", "ef_speed"),
                                              ("OA damper setting", "oa_damper")])
 def test_a_writable_point_is_its_own_setting(text: str, point: str) -> None:
     """The model reading the exhaust fan's speed command for "what's it set to" is right,
     whatever other setpoints the plant has."""
-    action = _checked(SETTINGS, SETTINGS_CONFIG, text, point)
+    action = model_read_checked(SETTINGS, SETTINGS_CONFIG, text, point)
     assert (action.name, action.args) == ("read", {"point": point}), action
 
 
 def test_a_measurement_is_no_setting_asked() -> None:
     """The return air has no setpoint (the supply air has): its temperature is not it."""
-    action = _checked(SETTINGS, SETTINGS_CONFIG, "return air temperature setpoint", "rat")
+    action = model_read_checked(SETTINGS, SETTINGS_CONFIG, "return air temperature setpoint", "rat")
     assert action.name == "respond", action
 
 
@@ -211,9 +205,9 @@ SPEEDS_CONFIG = exec_plant("pumps", {
 def test_a_setpoint_said_is_no_other_writable_point() -> None:
     """Where the setpoint itself is there, the pump's manual speed is not what was asked."""
     router = Router(SPEEDS_CONFIG)
-    action = _checked(router, SPEEDS_CONFIG, "pump 1 speed setpoint", "p1_speed")
+    action = model_read_checked(router, SPEEDS_CONFIG, "pump 1 speed setpoint", "p1_speed")
     assert action.name == "respond", action
-    action = _checked(router, SPEEDS_CONFIG, "pump 1 speed setpoint", "p1_speed_sp")
+    action = model_read_checked(router, SPEEDS_CONFIG, "pump 1 speed setpoint", "p1_speed_sp")
     assert action.args.get("point") == "p1_speed_sp", action
 
 

@@ -6,14 +6,10 @@ read as 二冷."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
-from hermesd.answer import Action
 from hermesd.router import Router
-from hermesd.router.model_stage import ModelStage
-from tests.support.plants import NoWorker, exec_plant, routed_without_model
+from tests.support.plants import exec_plant, model_read_checked, routed_without_model
 
 MINE = Router(exec_plant("mine", {
     "reg3": {"name": "Regulator door 3", "names": {"zh": "3号调节风门"}, "unit": "% closed",
@@ -68,12 +64,9 @@ def test_a_setpoint_named_sp_is_what_a_setpoint_asks() -> None:
     """"boiler 1 setpoint": the model reading the firing rate is refused where the boiler's
     "… SP" is the setpoint (its "SP" explains the word "setpoint" as its own)."""
     router = Router(BOILER_CONFIG)
-    a = router.rules.analyse("boiler 1 setpoint")
-    judged = router.semantic.judge(a)
-    a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    stage = ModelStage(BOILER_CONFIG, NoWorker())
-    assert stage.check(a, Action("read", {"point": "b1_firing"})).name == "respond"
-    assert stage.check(a, Action("read", {"point": "b1_sp"})).args.get("point") == "b1_sp"
+    said = "boiler 1 setpoint"
+    assert model_read_checked(router, BOILER_CONFIG, said, "b1_firing").name == "respond"
+    assert model_read_checked(router, BOILER_CONFIG, said, "b1_sp").args.get("point") == "b1_sp"
 
 
 SHORT = Router(exec_plant("cabinet", {

@@ -250,13 +250,18 @@ async def routed_without_model(router: Router, text: str) -> Action:
     return (await router.route(RequestContext.make("control", "engineer"), text)).action
 
 
-def model_read_checked(router: Router, config: Config, text: str, point: str) -> Action:
-    """What the model stage's check makes of the model reading `point` for this command, with
-    what the semantic stage found (as the router hands it on)."""
+def model_checked(router: Router, config: Config, text: str, action: Action) -> Action:
+    """What the model stage's check makes of the model answering `action` for this command,
+    with what the semantic stage found (as the router hands it on)."""
     a = router.rules.analyse(text)
     judged = router.semantic.judge(a)
     a = replace(a, scored=[(f.score, f.point) for f in judged.fits], plural=judged.plural)
-    return ModelStage(config, NoWorker()).check(a, Action("read", {"point": point}))
+    return ModelStage(config, NoWorker()).check(a, action)
+
+
+def model_read_checked(router: Router, config: Config, text: str, point: str) -> Action:
+    """What the model stage's check makes of the model reading `point` for this command."""
+    return model_checked(router, config, text, Action("read", {"point": point}))
 
 
 class NoWorker:
