@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hermesd.config.loader import validate
+from hermesd.config.reader import blank
 from hermesd.core.errors import ConfigError
 
 BASE, PREFIX = "hermesd", "homeassistant"
@@ -67,8 +68,9 @@ OUTSIDE = st.one_of(
                      "homeassistant2/status", "home/assistant/status", "plant/hermesd/n1",
                      "zigbee2mqtt/lamp/set", "x"]),
     st.builds(lambda head, tail: head + tail,
-              LEVEL.filter(lambda lv: lv.strip() and lv not in (BASE, PREFIX)
-                           and not lv.startswith("$")), TAIL))  # ($: the broker's, below)
+              LEVEL.filter(lambda lv: not blank(lv) and lv not in (BASE, PREFIX)
+                           and not lv.startswith("$")), TAIL))  # ($: the broker's, below;
+    # a level only invisible characters draw, "\xad", is blank text, refused as such)
 
 
 @SETTINGS
