@@ -107,7 +107,7 @@ class Term:
 
 #: a verb of what a machine draws, which says nothing of which point is asked ("drawing",
 #: "making", "putting out" do: an import, a production, an output)
-_DRAWING = frozenset(("pulling",))
+_DRAWING = frozenset(("pulling", "pushing", "shifting"))
 _WHAT_HOW = frozenset("what what's whats how how's hows".split())
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -150,9 +150,11 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         if t.raw in MOTION_AT | _DRAWING and toks[0].raw in _WHAT_HOW and (
                 i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")
-                or (toks[i - 1].raw in ("we", "you") and toks[i + 1].raw in ("on", "with"))):
+                or (toks[i - 1].raw in ("we", "you") and toks[i + 1].raw in (
+                    "on", "with", "into", "through"))):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
-            # "what tension are we running on the rewind"
+            # "what tension are we running on the rewind", "how many cubes an hour are we
+            # pushing into the ring main"
         found: set[Sense] = set(senses[i])
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):
@@ -260,14 +262,21 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
     unit only, as the rules require."""
     if len(term.alts) > 1:
         each = {w: _explain(replace(term, word=w, alts=(w,)), p, exact=exact) for w in term.alts}
+        head = term.alts[-1]
+        if (not each[head] and _another_medium(head, p)) or \
+                (head not in p.words and _another_thing(term, p)):
+            # 给水 is feed water: a "Mill ore feed rate" feeds ore, not water; 冷库 is a cold
+            # store: "Chilled water supply temperature" is no store's
+            return 0.0
         # 热水 is hot water: its "water" is not all it says
         return min([max(each.values()), *(s for w, s in each.items() if w in MEDIUM_QUALIFIERS)])
     return _explain(term, p, exact=exact)
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
-    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
-        strength = EXACT
+    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p) or \
+            (term.word in _SETPOINT_SAID and p.names & _SETPOINT_SAID):
+        strength = EXACT  # ("setpoint" of "H3PO4_FLOW_SP", whose tag says it short)
     elif _other_quantity_described(term, p):
         return 0.0
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
@@ -500,8 +509,40 @@ def other_medium(term: Term, p: Profile) -> bool:
     return False
 
 
+#: a setpoint, said in full or short as names write it
+_SETPOINT_SAID = frozenset(("setpoint", "sp"))
 _MEDIUM = "medium."
 _QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
+
+
+def _another_medium(head: str, p: Profile) -> bool:
+    """Whether the last word of a Chinese word's translation ("water" of 给水, feed water) is
+    a medium, and the point's own medium is another, neither a kind of the other: the point
+    does not explain the word, however well it explains its qualifier ("feed")."""
+    said = _media(head)
+    if not said:
+        return False
+    mine = [c for c in p.concepts if c.startswith(_MEDIUM)]
+    kinds = said | {b for s in said for b in _broader_of(s)}  # water, and what it is a kind of
+    return bool(mine) and not any(c in kinds or _broader_of(c) & said for c in mine)
+
+
+def _another_thing(term: Term, p: Profile) -> bool:
+    """Whether a Chinese word the lexicon reads alone as a thing (冷库, a cold store) names a
+    thing the point is not (though a word of its device may be part of that thing's name: a
+    "chiller" of a "chiller room")."""
+    things = {c for c in term.own if c.startswith(_THING)}
+    return bool(things) and not things & p.concepts
+
+
+_THING = "thing."
+
+
+@functools.lru_cache(maxsize=1 << 10)
+def _media(word: str) -> frozenset[str]:
+    """The media a word alone names ("water": water)."""
+    return frozenset(m.concept.id for m in lexicon().concepts_of_text(word)
+                     if m.kind == "medium" and m.start == 0 and m.end == len(word))
 
 
 @functools.lru_cache(maxsize=1 << 10)

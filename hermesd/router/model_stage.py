@@ -580,7 +580,10 @@ class ModelStage:
         if missing:
             return " ".join(t.shown for t in missing)
         said = self._setpoint_said(a, found) or (
-            "set" if a.question and not a.wants_write and set_asked(a.toks) else None)
+            "set" if a.question and not a.wants_write and set_asked(a.toks) else None) or (
+            self._setpoint_said(replace(a, wants_write=False), found)
+            if a.wants_write and not profile.point.writable else None)  # "set oven zone 1
+        # setpoint to 95" of a plant whose zone 1 has only a reading (blind batch 32)
         if said and profile.role != "setpoint" and (
                 any(o.role == "setpoint" for o in self.rules.profiles.all)
                 if not profile.point.writable else

@@ -25,6 +25,7 @@ from hermesd.router.concepts import lexicon, simplified, singular
 from hermesd.router.numbers import Literal, Number, chinese, english, exact, is_cjk, literals
 from hermesd.router.vocabulary import (
     CASED_UNITS,
+    COMPOUNDS,
     CORRECTION_MARK,
     DELTA_BEFORE,
     EN_MINUS,
@@ -69,7 +70,7 @@ _SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 #: know it ("rpm" -> "speed"). Never a single letter ("line A", "0x5A" are no amperes).
 _UNIT = re.compile(
     r"(?<![^\W\d]|[°℃])(?:"
-    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³])\s+(?:per|an|a)\s+hour"
+    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+hour"
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
@@ -94,7 +95,7 @@ _HAVE_GOT = re.compile(
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
 _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
-_PHRASE_UNITS = (("hour", ("cubic", "m3", "m³"), "m³/h"), ("second", ("lit",), "l/s"),
+_PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
@@ -124,6 +125,18 @@ _NITROGEN = re.compile(r"\bNO(?=2\b)")
 _GAS_MEASURE = re.compile(r"2\s+(?:level|ppm|concentration|conc|sensor|detector|alarm|reading|"
                           r"analy[sz]er|content|limit|setpoint|sp|high|value|gas)\b",
                           re.IGNORECASE)
+
+
+#: the formulas of several elements (`COMPOUNDS`), written alone or in a tag ("H3PO4_FLOW_SP")
+COMPOUND = re.compile(
+    r"(?<![A-Za-z0-9])(?:" + "|".join(map(re.escape, sorted(COMPOUNDS, key=len, reverse=True)))
+    + r")(?![A-Za-z0-9])", re.IGNORECASE)
+
+
+def compounds_read(text: str) -> str:
+    """`text` with each formula of several elements written as the words of what it is
+    ("H3PO4_FLOW_SP": " phosphoric acid _FLOW_SP")."""
+    return COMPOUND.sub(lambda m: f" {COMPOUNDS[m.group(0).casefold()]} ", text)
 
 
 def _nitrogen(text: str) -> str:
@@ -206,6 +219,7 @@ def tokens(text: str) -> list[Token]:
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     if re.search("[a-z]", text):
         text = _nitrogen(text)
+    text = compounds_read(text)
     text, units = _units(text)
     if not any(is_cjk(c) for c in text):
         text = _PERCENT_AFTER.sub(" percent", text)  # "exhaust fan 80%": a value, no fan 80

@@ -17,9 +17,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from hermesd.config.model import Point
+from hermesd.replies import is_chinese
 from hermesd.router.meaning import Lexicon, PlantLexicon, Sense
 from hermesd.router.normalize import (
     Token,
+    compounds_read,
     content,
     nitrogen_said,
     numbered_first,
@@ -242,6 +244,7 @@ class Profiles:
     def _without_formulas(self, label: str) -> str:
         """The label with each formula's digits left out ("Boiler 2 O2 trim": "Boiler 2 O
         trim")."""
+        label = compounds_read(label)  # (the 3 of "H3PO4" numbers nothing)
         return _FORMULA.sub(lambda m: m.group(1) if self._formula(m.group(1), m.group(2), label)
                             else m.group(0), label)
 
@@ -259,7 +262,13 @@ class Profiles:
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {
             # "#3 retort temperature": numbered first, retort 3
             (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=True)
-            if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and numbered_first(label)}
+            if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and numbered_first(label)
+        } | {
+            # "Storage tank T-1", "Hydrant pump P-101A": a tag's letter is its thing's first,
+            # and the number after it numbers the thing (tank 1, pump 101: blind batch 32)
+            (t.text, toks[i + 2].text) for toks in numbered for i, t in enumerate(toks[:-2])
+            if not t.is_id and toks[i + 1].ident and toks[i + 1].text == t.text[:1]
+            and toks[i + 2].text.isdigit()}
         own = self.formula_words(content(tokens(point.name), label=True))
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))
@@ -387,7 +396,55 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozens
                 borrowed.setdefault(pid, set()).update(extra)
     for pid, extra in _renamed_things(points, named, lexicon).items():
         borrowed.setdefault(pid, set()).update(extra)
+    for pid, extra in _readings_described(points, lexicon).items():
+        borrowed.setdefault(pid, set()).update(extra)
+    for pid, extra in _twins_translated(points).items():
+        borrowed.setdefault(pid, set()).update(extra)
     return {pid: frozenset(w) for pid, w in borrowed.items()}
+
+
+def _twins_translated(points: list[Point]) -> dict[str, set[str]]:
+    """A point with no Chinese name whose English name is a twin's but for its number ("Oven
+    Z4 temp" beside "Oven Z1 temp", 一区烘箱温度): it is the same kind of thing, and the words
+    of the twin's Chinese name (zone, oven, temperature) are its words too (blind batch 32)."""
+    def shape(label: str) -> tuple[str, ...]:
+        return tuple("#" if t.is_id else t.text for t in content(tokens(label), label=True))
+
+    translated: dict[tuple[str, ...], set[str]] = {}
+    for p in points:
+        zh = [n for n in p.names.values() if is_chinese(n)]
+        if zh:
+            translated.setdefault(shape(p.name), set()).update(
+                t.text for n in zh for t in content(tokens(n), label=True) if not t.is_id)
+    out: dict[str, set[str]] = {}
+    for p in points:
+        words = translated.get(shape(p.name))
+        if words and "#" in shape(p.name) and not any(is_chinese(n) for n in p.names.values()):
+            out[p.id] = words
+    return out
+
+
+def _readings_described(points: list[Point], lexicon: Lexicon) -> dict[str, set[str]]:
+    """A setpoint with no description of its own, named as a reading is but for its setpoint
+    word ("Pump spd SP" beside "Pump spd", described as the slot die's metering pump speed): it
+    sets what that reading measures, and the reading's description says of what (blind batch
+    32). Its words, for the setpoint; not a quantity's, which the setpoint's own name and unit
+    say ("Dry room dew point setpoint" sets no temperature its reading's description names)."""
+    def name(label: str) -> tuple[str, ...]:
+        return tuple(t.text for t in content(tokens(label), label=True))
+
+    described = {name(p.name): p.description for p in points
+                 if p.description and not p.writable}
+    out: dict[str, set[str]] = {}
+    for point in points:
+        if point.description or not point.writable:
+            continue
+        own = name(point.name)
+        bare = tuple(w for w in own if w not in SETPOINT_WORDS)
+        if len(bare) < len(own) and bare and (text := described.get(bare)):
+            out[point.id] = {t.text for t in content(tokens(text)) if not any(
+                s.kind in ("quantity", "unit") for s in lexicon.concepts(t.text))}
+    return out
 
 
 def _names_thing(name: list[str], thing: list[str]) -> bool:

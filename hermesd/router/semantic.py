@@ -146,6 +146,11 @@ class Semantic:
         self.profiles = rules.profiles
         #: each point's thing and whether it is that thing's run switch (`_thing_of`)
         self._things: dict[str, tuple[frozenset[str], bool]] = {}
+        #: the (word, number) pairs one point's names give together: one thing so named
+        self._same_thing: dict[tuple[str, str], set[tuple[str, str]]] = {}
+        for p in self.profiles.all:
+            for pair in p.pairs:
+                self._same_thing.setdefault(pair, set()).update(p.pairs)
 
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
         found = terms(a.text, a.toks, self.profiles, senses=senses)
@@ -203,6 +208,23 @@ class Semantic:
                 elif i + 1 in words and toks[i + 1].zh and "thing" in kinds[i + 1]:
                     pairs.add((words[i + 1], t.text))  # "2号消化池": the thing after it
         return ids, pairs
+
+    def _numbers_another(self, pair: tuple[str, str], p: Profile) -> bool:
+        """Whether a (thing, number) said is another point's, where `p`'s names give that
+        number to another thing ("screen 2" of "CRSH_2_AMPS"; not "mixer 1" of "Mix 1 visc",
+        whose "mix" is the mixer said short)."""
+        word, number = pair
+        if pair in p.pairs or pair not in self.profiles.pairs or number not in p.ids or \
+                word in p.names:
+            return False
+        own = [w for w, n in p.pairs if n == number]
+        if not own or any(word.startswith(w) or w.startswith(word) or stems_match(w, word)
+                          or (w, number) in self._same_thing.get(pair, ()) for w in own):
+            return False  # (nor "genset 3" of "Engine 3 load", where "Engine 3 power" has
+            # the alias "genset 3 output": one thing, two words)
+        things = {s.concept for s in self.profiles.lexicon.concepts(word) if s.kind == "thing"}
+        return bool(things) and not things & (p.concepts | p.part_concepts)  # (not "HP1" of
+        # a "High pressure pump 1 pressure": HP is no thing, but the pump's words said short)
 
     @staticmethod
     def _stands_in(writable: Profile, read_only: Profile, terms: list[Term]) -> bool:
@@ -267,6 +289,9 @@ class Semantic:
             # temperature" is R 1's)
         if ids and p.ids and not ids & p.ids:
             return None
+        if any(self._numbers_another(pair, p) for pair in pairs):
+            return None  # "screen two" is another point's pair: not the 2 of "Crusher 2
+            # amps" on device "screening", whose "screen" the device says (blind batch 32)
         for kind in (str.isalpha, str.isdigit):
             said = {i for i in ids if kind(i)}
             if said and not said & p.ids and any(kind(i) for i in p.ids):
@@ -296,7 +321,8 @@ class Semantic:
         said = {t.word for t in terms} | ids
         said_concepts = {c for t in terms for c in t.concepts}
         named = sum(1 for k in p.key if k in said or k in said_concepts
-                    or any(stems_match(k, w) for w in said)) / max(1, len(p.key))
+                    or any(stems_match(k, w) or _short_for(k, w) for w in said)
+                    ) / max(1, len(p.key))
         score = cover * (0.7 + 0.3 * named) if terms else 0.5 * named
         if not a.wants_write and (p.role == "setpoint") != setpoint_named:
             score *= 0.85  # "kiln 1 temperature" is the measurement; "...set to", the setpoint
@@ -373,8 +399,10 @@ class Semantic:
                 # least is 20), is no rival of its run switch
                 switches = [f for f in full if by_id[f.point].point.writable
                             and by_id[f.point].point.kind == "bool"]
-                full = [f for f in full if not by_id[f.point].point.writable
-                        or self.rules.values(a, by_id[f.point].point)]
+                full = [f for f in full if (not by_id[f.point].point.writable and not (
+                    switches and a.words & STOP_WORDS))
+                        or self.rules.values(a, by_id[f.point].point)]  # ("stop the
+                # calender": no rival in a reading of it, "Cal thk", that takes no off)
                 if switches and a.words & STOP_WORDS:
                     # "stop the centrifuge": its run switch, not its speed at 0 (which
                     # stops only what has no switch to stop it); a speed of another thing
@@ -800,6 +828,12 @@ class Semantic:
 
     def describe(self, judgement: Judgement) -> dict[str, Any]:
         return {"why": judgement.why, "candidates": judgement.candidates}
+
+
+def _short_for(key: str, word: str) -> bool:
+    """A word of a name that is a said word cut short, as a faceplate writes it ("Cal" of a
+    calender, "Slit" of slitting): three letters at least, and a lexicon word said."""
+    return len(key) >= 3 and len(word) > len(key) and word.startswith(key) and key.isalpha()
 
 
 def _phrased_things(words: list[str], lexicon: Lexicon) -> frozenset[str]:

@@ -33,6 +33,8 @@ from importlib import resources
 
 from hermesd.config.model import Point
 from hermesd.router.concepts import concepts_of_text, singular
+from hermesd.router.normalize import COMPOUND
+from hermesd.router.vocabulary import COMPOUNDS
 
 #: a name written as a tag: capitals and digits in pieces joined by _ - . / or spaces, with at
 #: least one joint that is no space or one piece of letters and digits together ("PM1_RUN",
@@ -71,8 +73,16 @@ def _with_words(point: Point, plant: _Prose) -> Point:
     if not _TAG.fullmatch(name) or not _JOINT.search(name):
         return _acronyms_spelled(point, plant)
     said: list[str] = []
+    # a formula of several elements is what it is ("H3PO4": phosphoric acid), no letters and
+    # numbers of the plant's
+    compounds = list(COMPOUND.finditer(name))
     # letters with their number, written with them or apart ("PM1", "PIC-302", "TK 1")
     for piece in _PIECE.finditer(name):
+        within = next((c for c in compounds if c.start() <= piece.start() < c.end()), None)
+        if within is not None:
+            if within.start() == piece.start():
+                said.append(COMPOUNDS[within.group(0).casefold()])
+            continue
         letters, number = piece.group(1) or "", piece.group(2) or piece.group(3) or ""
         marked = plant.marked(letters, number, point) if number else None
         if marked:

@@ -33,6 +33,19 @@ SYNONYMS = {
     "packing": "packaging", "packed": "packaging", "pack": "packaging",
 }
 
+#: chemical formulas of several elements, as a plant writes them in names and tags
+#: ("H3PO4_FLOW_SP", "NaOH"): read as the words of what they are, so that no number is found
+#: in them (the "3" of H3PO4 is no thing 3). Formulas of one element and a number ("NH3",
+#: "CO2") are read as such where they stand (`profiles.formula_words`).
+COMPOUNDS = {
+    "h2so4": "sulphuric acid", "h3po4": "phosphoric acid", "hno3": "nitric acid",
+    "nh4no3": "ammonium nitrate", "caco3": "limestone", "na2co3": "soda ash",
+    "h2o2": "hydrogen peroxide", "al2o3": "alumina", "alf3": "aluminium fluoride",
+    "na2so4": "sodium sulphate", "nahso3": "sodium bisulphite", "fecl3": "ferric chloride",
+    "caoh2": "lime", "ca(oh)2": "lime", "mgoh2": "magnesium hydroxide", "kno3": "potassium nitrate",
+    "nh4oh": "ammonia solution", "(nh4)2so4": "ammonium sulphate",
+}
+
 #: Chinese word -> English word(s). Longest match wins, so "给水" (feed water) beats "给" (give).
 #: Words that carry no meaning for matching map to "" and are dropped.
 ZH_WORDS: dict[str, str] = {

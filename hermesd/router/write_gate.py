@@ -44,6 +44,7 @@ from hermesd.router.coverage import (
     explained,
     lone_character,
     terms,
+    unit_ids,
     unit_words,
 )
 from hermesd.router.doubts import Doubt
@@ -568,7 +569,9 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
         switched = any(t.raw in _SWITCH_WORDS - {"on", "off"} for t in toks)
         for i, t in enumerate(toks[2:], 2):
             if t.is_number and toks[i - 1].is_id and (toks[i - 2].text, t.text) in pairs \
-                    and not unit_after(toks, i):
+                    and not unit_after(toks, i) and \
+                    not (toks[i - 1].ident and toks[i - 1].text == toks[i - 2].text[:1]):
+                # (not "tank T-3", one tag: its letter the thing's first, `profiles`)
                 return Doubt("several", (toks[i - 1].raw, t.raw))
             if switched and i > 2 and t.is_number and toks[i - 1].raw in _THROUGH and \
                     toks[i - 2].is_id and (toks[i - 3].text, t.text) in pairs:
@@ -1464,10 +1467,12 @@ def _said_of_a_per_cent(after: str, unit: str, own: _Own) -> str:
 
 
 #: the two ways a position in per cent is written ("% open", "% closed"), and the words that
-#: say the other way in a command
+#: say the other way in a command. Raising or lowering a door or gate in "% closing" says both
+#: ways at once: raising opens the door and raises the number of a closing (review atk42)
 _POSITION_SIDES = (
     (frozenset(("closed", "close", "shut", "closing")),
-     r"\bopen\w*|开度|打开|开启|开到|开至|开大|开(?=\s*\d)"),
+     r"\bopen\w*|\b(?:raise|lift|lower)(?:s|d|ed|ing)?\b|开度|打开|开启|开到|开至|开大|提升|抬起|升起"
+     r"|开(?=\s*\d)"),
     (frozenset(("open", "opening")), r"\b(?:close|shut)\w*|关度|关闭|关到|关至|关小|关(?=\s*\d)"))
 
 
@@ -1629,9 +1634,11 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
             return Doubt("unit", (rate,))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
+    spelled = _unit_spelled(text, point)
     for i, t in enumerate(toks):
-        if i in written:
-            continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it
+        if i in written or (i and t.raw in spelled):
+            continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it;
+            # "450 grams per square metre" of one in g/m², as the lexicon spells it
         if t.unit == "°c" and mine in ("°", "deg", "degree", "degrees") and \
                 re.fullmatch(r"deg(?:ree)?s?", t.raw) and _ANGLE_SAID.search(text):
             continue  # "deck angle to 18 degrees": an angle in °, said as people say it
@@ -1667,6 +1674,17 @@ def _qualified_percent(unit: str | None) -> bool:
     """A per cent of something the config names after the sign ("% solids", "% LEL", "% open"):
     "62 percent" is in it, as "62 %" would be."""
     return unit_symbol(unit or "") is None and (unit or "").lstrip().startswith(("%", "％"))
+
+
+def _unit_spelled(text: str, point: Point) -> frozenset[str]:
+    """The words of the point's own unit said in words of several, as the lexicon knows them
+    ("grams per square metre" of a point in g/m²); none where the unit is another."""
+    mine = unit_ids(point.unit) if point.unit else frozenset()
+    folded_text = text.casefold()
+    return frozenset(w for m in lexicon().concepts_of_text(text)
+                     if m.kind == "unit" and m.concept.id in mine
+                     for w in re.findall(r"[^\W\d_]+", folded_text[m.start:m.end])
+                     if " " in folded_text[m.start:m.end].strip())
 
 
 def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:

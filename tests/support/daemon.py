@@ -143,9 +143,14 @@ class RunningDaemon:
         """
         path = self.state_dir / "audit.jsonl"
         marker = self.request({"op": "ask", "text": "hello"})["trace_id"]
-        self.wait_until(lambda: path.exists() and marker in path.read_text(),
-                        what="the audit log to catch up")
-        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+        def written() -> str:
+            """The whole lines on disk: a line being appended as we read is not one yet."""
+            text = path.read_text() if path.exists() else ""
+            return text[:text.rfind("\n") + 1]
+
+        self.wait_until(lambda: marker in written(), what="the audit log to catch up")
+        return [json.loads(line) for line in written().splitlines() if line.strip()]
 
     def status(self) -> dict[str, Any]:
         return dict(self.request({"op": "status"})["result"])

@@ -1,0 +1,209 @@
+"""What blind batch 32 (an NPK granulation plant, a battery electrode coating line, an airport
+fuel hydrant) found wrong, on plants written here: a number said with another thing than the
+point's (the device's word standing in), terse faceplate names ("Pump spd SP", "Oven Z4 temp",
+"Cal run") that say less than their neighbours, tags whose letter is their thing's first
+("tank T-1"), units said in words ("grams per square metre", "cubes an hour") and a setpoint
+asked of a zone that has none. And two older wrong writes of review atk41: a Chinese word of
+one medium or thing written to a point of another (给水量 of an ore feed, 冷库 of chilled
+water), and a door in "% closing" raised."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from hermesd.router.normalize import tokens
+from tests.support.plants import exec_devices, exec_plant, model_checked, routed_without_model
+
+
+async def _routed(router: Router, text: str) -> tuple[str, dict[str, object]]:
+    action = await routed_without_model(router, text)
+    return action.name, action.args
+
+
+GRANULATION = Router(exec_devices("npk", {
+    "screening": {
+        "scrn_1_run": {"name": "SCRN_1_RUN", "type": "bool", "writable": True,
+                       "description": "Run command of product screen 1."},
+        "scrn_2_run": {"name": "SCRN_2_RUN", "type": "bool", "writable": True,
+                       "description": "Run command of product screen 2."},
+        "scrn_1_amps": {"name": "SCRN_1_AMPS", "unit": "A",
+                        "description": "Motor current of product screen 1's vibrator."},
+        "crsh_2_amps": {"name": "CRSH_2_AMPS", "unit": "A",
+                        "description": "Motor current of oversize roll crusher 2."},
+    },
+    "dosing": {
+        "nh3_flow": {"name": "NH3_FLOW", "unit": "kg/h",
+                     "description": "Ammonia flow to the pipe reactor."},
+        "nh3_flow_sp": {"name": "NH3_FLOW_SP", "unit": "kg/h", "writable": True, "min": 0,
+                        "max": 3000, "description": "Ammonia flow setpoint."},
+        "wash_flow": {"name": "Wash water flow", "unit": "m3/h"},
+        "h3po4_flow_sp": {"name": "H3PO4_FLOW_SP", "unit": "m3/h", "writable": True, "min": 0,
+                          "max": 40},
+        "h2so4_flow": {"name": "H2SO4_FLOW", "unit": "m3/h"},
+    },
+}))
+
+
+@pytest.mark.parametrize("formula", ["H3PO4", "h2so4", "Ca(OH)2", "H3PO4_FLOW_SP"])
+def test_a_formula_of_several_elements_holds_no_number(formula: str) -> None:
+    assert not [t for t in tokens(formula) if t.number is not None]
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("phos acid setpoint to 22.5 cubes an hour",
+     ("write", {"point": "h3po4_flow_sp", "value": 22.5})),
+    ("how much sulphuric acid is going in", ("read", {"point": "h2so4_flow"})),
+])
+async def test_a_tag_written_with_a_formula_is_named_by_it(text: str, action: object) -> None:
+    assert await _routed(GRANULATION, text) == action
+
+
+async def test_a_number_said_with_another_thing_is_not_the_points() -> None:
+    """Screen 2 has no current; crusher 2 has, on the device "screening", whose word is no
+    "screen 2" of the crusher's."""
+    assert await _routed(GRANULATION, "what's the current on screen two") != \
+        ("read", {"point": "crsh_2_amps"})
+    assert await _routed(GRANULATION, "crusher 2 current") == ("read", {"point": "crsh_2_amps"})
+    assert await _routed(GRANULATION, "screen 1 amps") == ("read", {"point": "scrn_1_amps"})
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("set the NH3 flow setpoint to eighteen fifty kilos an hour", 1850),
+    ("NH3 flow setpoint to 1200 kilograms an hour", 1200),
+])
+async def test_a_rate_said_in_words_is_its_unit(text: str, value: int) -> None:
+    assert await _routed(GRANULATION, text) == ("write", {"point": "nh3_flow_sp", "value": value})
+
+
+async def test_cubes_an_hour_are_a_flow() -> None:
+    assert await _routed(GRANULATION, "how many cubes an hour of wash water") == \
+        ("read", {"point": "wash_flow"})
+
+
+COATER = exec_devices("coater", {
+    "coater": {
+        "pump_speed": {"name": "Pump spd", "unit": "rpm",
+                       "description": "Speed of the slot die's slurry metering pump."},
+        "pump_speed_sp": {"name": "Pump spd SP", "unit": "rpm", "writable": True, "min": 0,
+                          "max": 120},
+        "coat_weight": {"name": "Coat wt", "unit": "g/m²",
+                        "description": "Dry areal coating weight, from the beta gauge."},
+        "coat_weight_sp": {"name": "Coat wt SP", "unit": "g/m²", "writable": True, "min": 50,
+                           "max": 500},
+        "oven_z1_temp": {"name": "Oven Z1 temp", "names": {"zh": "一区烘箱温度"}, "unit": "°C"},
+        "oven_z2_temp": {"name": "Oven Z2 temp", "names": {"zh": "二区烘箱温度"}, "unit": "°C"},
+        "oven_z4_temp": {"name": "Oven Z4 temp", "unit": "°C"},
+        "oven_z2_sp": {"name": "Oven Z2 SP", "names": {"zh": "二区烘箱温度设定"}, "unit": "°C",
+                       "writable": True, "min": 60, "max": 160},
+        "oven_z3_sp": {"name": "Oven Z3 SP", "unit": "°C", "writable": True, "min": 60,
+                       "max": 160},
+    },
+    "calender": {
+        "cal_run": {"name": "Cal run", "type": "bool", "writable": True},
+        "cal_thickness": {"name": "Cal thk", "unit": "µm"},
+        "slit_run": {"name": "Slit run", "type": "bool", "writable": True},
+    },
+})
+COATING = Router(COATER)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # the setpoint sets what its reading measures, which the reading's description says
+    ("slot die pump setpoint to forty two rpm", "pump_speed_sp", 42),
+    ("bump the coat weight setpoint to 450 grams per square metre", "coat_weight_sp", 450),
+    # a twin without a Chinese name is the same kind of thing as its twin with one (a zone)
+    ("set the third oven zone to 115 degrees", "oven_z3_sp", 115),
+    # "Cal" of the device "calender"
+    ("stop the calender", "cal_run", False),
+    ("start the calender", "cal_run", True),
+])
+async def test_terse_faceplate_names_are_written_as_operators_say_them(
+        text: str, point: str, value: object) -> None:
+    assert await _routed(COATING, text) == ("write", {"point": point, "value": value})
+
+
+@pytest.mark.parametrize("text", ["how hot is the fourth oven zone", "四区烘箱温度是多少",
+                                  "oven zone 4 temperature"])
+async def test_a_zone_named_short_is_read_by_its_twins_words(text: str) -> None:
+    assert await _routed(COATING, text) == ("read", {"point": "oven_z4_temp"})
+
+
+async def test_a_reading_description_lends_no_quantity_to_its_setpoint() -> None:
+    """"Dry room dew point setpoint" borrows its reading's words of where, not the
+    temperature its description says the dew point is held at."""
+    router = Router(exec_plant("dry", {
+        "dew": {"name": "Dry room dew point", "unit": "°C",
+                "description": "Dew point of the air in the dry room, held below minus 40 °C."},
+        "dew_sp": {"name": "Dry room dew point setpoint", "unit": "°C", "writable": True,
+                   "min": -60, "max": -30},
+        "temp": {"name": "Dry room temperature", "unit": "°C"},
+    }))
+    name, args = await _routed(router, "set the dry room temperature to 22")
+    assert name != "write", args
+
+
+async def test_a_setpoint_asked_of_a_zone_without_one_is_not_its_reading() -> None:
+    """Zone 1 has only a reading: the model writing it is refused, naming the setpoint."""
+    text = "set oven zone 1 setpoint to 95 degrees"
+    checked = model_checked(COATING, COATER, text, Action("write", {"point": "oven_z1_temp",
+                                                                     "value": 95}))
+    assert checked.name == "respond" and checked.args.get("asked") == "setpoint", checked
+    allowed = model_checked(COATING, COATER, "set oven zone 3 setpoint to 95 degrees",
+                            Action("write", {"point": "oven_z3_sp", "value": 95}))
+    assert allowed.name == "write", allowed
+
+
+HYDRANT = Router(exec_devices("hydrant", {
+    "tank_farm": {
+        "t1_level": {"name": "Storage tank T-1 product level", "unit": "m"},
+        "t2_level": {"name": "Storage tank T-2 product level", "unit": "m"},
+        "t3_level": {"name": "Storage tank T-3 product level", "unit": "m"},
+        "supply_tank": {"name": "Hydrant supply tank selection", "type": "uint16",
+                        "writable": True, "map": {1: "tank T-1", 2: "tank T-2", 3: "tank T-3"}},
+    },
+}))
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("whats the product level in tank number three", "t3_level"),
+    ("what's the level in tank 2", "t2_level"),
+])
+async def test_a_tag_lettered_as_its_thing_numbers_it(text: str, point: str) -> None:
+    assert await _routed(HYDRANT, text) == ("read", {"point": point})
+
+
+async def test_a_tagged_choice_is_one_value() -> None:
+    assert await _routed(HYDRANT, "switch the hydrant supply over to tank T-3") == \
+        ("write", {"point": "supply_tank", "value": "tank T-3"})
+
+
+MILL = Router(exec_plant("mill", {
+    "ore_feed": {"name": "Mill ore feed rate", "names": {"zh": "磨机给矿量"}, "unit": "t/h"},
+    "ore_feed_sp": {"name": "Mill ore feed setpoint", "names": {"zh": "磨机给矿量设定"},
+                    "unit": "t/h", "writable": True, "min": 0, "max": 600},
+    "mill_water": {"name": "Mill inlet water flow", "names": {"zh": "磨机给水量"},
+                   "unit": "m3/h"},
+    "chw_sp": {"name": "Chilled water setpoint", "names": {"zh": "冷冻水设定"}, "unit": "°C",
+               "writable": True, "min": 4, "max": 12},
+    "door": {"name": "Regulator door 4", "names": {"zh": "4号调节风门"}, "unit": "% closing",
+             "writable": True, "min": 0, "max": 100},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "给水量设为120",  # feed water: no ore feed
+    "冷库温度设为4",  # a cold store: no chilled water's setpoint
+    "raise regulator door 4 to 60%",  # raising opens a door; 60 % closing closes it
+    "lower regulator door 4 to 60%",
+])
+async def test_no_write_of_another_thing_or_way(text: str) -> None:
+    name, args = await _routed(MILL, text)
+    assert name != "write", args
+
+
+async def test_a_door_in_per_cent_closing_is_still_set() -> None:
+    assert await _routed(MILL, "set regulator door 4 to 60%") == \
+        ("write", {"point": "door", "value": 60})
+    assert await _routed(MILL, "磨机给水量") == ("read", {"point": "mill_water"})
