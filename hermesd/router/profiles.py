@@ -14,7 +14,7 @@ import functools
 import math
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hermesd.config.model import Point
 from hermesd.replies import is_chinese
@@ -151,6 +151,26 @@ class Profiles:
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
+
+    def spelled_in_full(self, said: dict[str, str]) -> None:
+        """The words a plant's names shorten, in full (`said`: the word as said -> the name's
+        short form, "slitter" -> "slit"): each point so named has the whole word, and what the
+        lexicon knows it as, so that a word of the same meaning said in another language
+        names it too (分切, a slitter, of "Slit tens": blind batch 32)."""
+        wholes: dict[str, set[str]] = {}
+        for whole, short in said.items():
+            if len(whole) > len(short) and whole.startswith(short):
+                wholes.setdefault(short, set()).add(whole)
+        for pid, p in list(self.by_id.items()):
+            full = {w for n in p.names for w in wholes.get(n, ())}
+            if not full:
+                continue  # (a word its device says already gives it no meaning yet)
+            senses = {s for w in full for s in self.lexicon.concepts(w)}
+            self.by_id[pid] = replace(
+                p, words=p.words | full, concepts=p.concepts | {s.concept for s in senses},
+                things=p.things | {s.concept for s in senses if s.kind in ("thing", "medium")},
+                described=p.described - full)  # (its name's own word, if said in full)
+        self.all = list(self.by_id.values())
 
     def siblings(self, profile: Profile) -> list[Profile]:
         """The points named as this one but for their numbers ("HP pump 2 speed setpoint" of

@@ -322,6 +322,7 @@ class RuleRouter:
             _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words(),
                              devices=True) | \
             _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words())
+        self.profiles.spelled_in_full(self.abbreviations)
         # "circ 1" of "circ1_current" numbers the circulating pump as "circ" did
         self.numbered |= {(self.abbreviations[w], n) for w, n in self.numbered
                           if w in self.abbreviations}

@@ -667,6 +667,9 @@ class Semantic:
             # — nor what "how many" counts ("how many cars so far": the car counter)
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
                             and not t.unit and not a.toks[t.index].zh
+                            # (the last word of the phrases it is in: "phos acid" is no
+                            # plural of "pho"; "cooling towers" is one)
+                            and all(a.text[s:e].casefold().endswith(t.raw) for s, e in t.spans)
                             and not (t.index > 0 and a.toks[t.index - 1].raw == "many")
                             and all(self._named_by(t, p) for p in several)
                             # ("open the top gates" of "Upper gates open command": a pair of

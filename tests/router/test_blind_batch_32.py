@@ -42,6 +42,9 @@ GRANULATION = Router(exec_devices("npk", {
         "h3po4_flow_sp": {"name": "H3PO4_FLOW_SP", "unit": "m3/h", "writable": True, "min": 0,
                           "max": 40},
         "h2so4_flow": {"name": "H2SO4_FLOW", "unit": "m3/h"},
+        "h3po4_flow": {"name": "H3PO4_FLOW", "unit": "m3/h"},
+        "np_ratio": {"name": "NP_MOL_RATIO", "description": "Ammonia to phosphoric acid mole "
+                     "ratio in the pipe reactor, from the dosing flows."},
     },
 }))
 
@@ -103,7 +106,8 @@ COATER = exec_devices("coater", {
     "calender": {
         "cal_run": {"name": "Cal run", "type": "bool", "writable": True},
         "cal_thickness": {"name": "Cal thk", "unit": "µm"},
-        "slit_run": {"name": "Slit run", "type": "bool", "writable": True},
+        "slit_run": {"name": "Slit run", "type": "bool", "writable": True,
+                     "description": "Run command of the slitter."},
     },
 })
 COATING = Router(COATER)
@@ -207,3 +211,33 @@ async def test_a_door_in_per_cent_closing_is_still_set() -> None:
     assert await _routed(MILL, "set regulator door 4 to 60%") == \
         ("write", {"point": "door", "value": 60})
     assert await _routed(MILL, "磨机给水量") == ("read", {"point": "mill_water"})
+
+
+async def test_a_word_of_a_phrase_ending_in_s_is_no_plural() -> None:
+    """"phos acid": no plural of a "pho", so no read of every point of phosphoric acid."""
+    assert await _routed(GRANULATION, "phos acid flow rate") == \
+        ("read", {"point": "h3po4_flow"})
+    assert await _routed(GRANULATION, "are the screens running") == \
+        ("read", {"points": ["scrn_1_run", "scrn_2_run"]})
+
+
+REMOTE = Router(exec_plant("remote", {
+    "pit_12b": {"name": "Hydrant pit valve HPV-12B remote enable", "type": "bool",
+                "writable": True},
+    "pump3_remote": {"name": "Pump 3 remote", "type": "bool", "writable": True},
+}))
+
+
+async def test_remote_before_a_switch_word_is_how_it_is_switched() -> None:
+    """"remote enable" is the valve's enable, worked from afar; "Pump 3 remote" (a
+    remote/local selector) is no start of pump 3."""
+    assert await _routed(REMOTE, "enable pit valve HPV-12B") == \
+        ("write", {"point": "pit_12b", "value": True})
+    name, args = await _routed(REMOTE, "start pump 3")
+    assert name != "write", args
+
+
+async def test_a_name_said_short_is_its_whole_word_in_chinese_too() -> None:
+    """"Slit run" described as the slitter's run command: 分切机 (a slitter) names it as the
+    whole English word would."""
+    assert await _routed(COATING, "启动分切机") == ("write", {"point": "slit_run", "value": True})
