@@ -236,8 +236,9 @@ class Profiles:
         if not described or word in profile.names:
             return False
         named = {s.concept for w in profile.names for s in self.lexicon.concepts(w)}
-        if concepts & named:
-            return False
+        if concepts & named or (profile.unit_sure and concepts & profile.unit_quantities):
+            return False  # (nor what its unit surely measures: "dose" of a setpoint in kg/t;
+            # a % measures too much to say)
         return word in described or bool(concepts & {
             s.concept for w in described for s in self.lexicon.concepts(w)})
 

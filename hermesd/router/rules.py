@@ -957,8 +957,11 @@ class RuleRouter:
                 said[t.text] = said.get(t.text, 0) + 1  # (as words: "amps" is a unit)
         if not said or max(said.values()) < 2:
             return None
-        labels = [[t.text for t in label.toks]
-                  for label in self.point_labels.get(point, ())] or [[]]
+        # (a choice says its own words: "set pressure control mode to constant pressure")
+        chosen = [t.text for _, spelled in spellings(self.profiles.by_id[point].point)
+                  for t in tokens(spelled)] if point in self.profiles.by_id else []
+        labels = [[t.text for t in label.toks] + chosen
+                  for label in self.point_labels.get(point, ())] or [chosen]
         for word, n in said.items():
             if n > 1 and all(words.count(word) < n for words in labels):
                 return word
@@ -1735,6 +1738,9 @@ def _asks_of_a_setting(toks: list[Token]) -> bool:
         return True  # "how far open": an on/off word at the end asks after a state
     if _switched(toks):
         return False
+    if any(t.raw in ("to", "into") and not t.zh and i + 1 < len(toks)
+           for i, t in enumerate(toks[2:], 2)):
+        return False  # "set pressure control mode to constant pressure": a choice to set
     verbs = [t for t in toks if t.raw in WRITE_VERBS and not t.zh]
     return len(verbs) == 1 and verbs[0].raw == "set" and any(
         t.raw == "set" and i + 1 < len(toks) and (toks[i + 1].text in QUANTITIES

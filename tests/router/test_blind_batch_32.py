@@ -43,6 +43,8 @@ GRANULATION = Router(exec_devices("npk", {
                           "max": 40},
         "h2so4_flow": {"name": "H2SO4_FLOW", "unit": "m3/h"},
         "h3po4_flow": {"name": "H3PO4_FLOW", "unit": "m3/h"},
+        "coat_oil_sp": {"name": "COAT_OIL_RATE_SP", "unit": "kg/t", "writable": True,
+                        "min": 0, "max": 5, "description": "Anti-caking coating oil dose setpoint."},
         "np_ratio": {"name": "NP_MOL_RATIO", "description": "Ammonia to phosphoric acid mole "
                      "ratio in the pipe reactor, from the dosing flows."},
     },
@@ -166,6 +168,10 @@ HYDRANT = Router(exec_devices("hydrant", {
         "t3_level": {"name": "Storage tank T-3 product level", "unit": "m"},
         "supply_tank": {"name": "Hydrant supply tank selection", "type": "uint16",
                         "writable": True, "map": {1: "tank T-1", 2: "tank T-2", 3: "tank T-3"}},
+        "pressure_mode": {"name": "Hydrant pressure control mode", "type": "uint16",
+                          "writable": True,
+                          "map": {0: "manual", 1: "constant pressure", 2: "flow compensated"}},
+        "ring_pressure": {"name": "Hydrant ring main pressure", "unit": "bar"},
     },
 }))
 
@@ -241,3 +247,18 @@ async def test_a_name_said_short_is_its_whole_word_in_chinese_too() -> None:
     """"Slit run" described as the slitter's run command: 分切机 (a slitter) names it as the
     whole English word would."""
     assert await _routed(COATING, "启动分切机") == ("write", {"point": "slit_run", "value": True})
+
+
+@pytest.mark.parametrize("text", ["set pressure control mode to constant pressure",
+                                  "把压力控制模式设为恒压"])
+async def test_a_choice_that_says_a_quantity_is_set(text: str) -> None:
+    """"pressure" said twice is the mode's name and its choice's, not a pressure asked; and
+    "set ... to" a choice asks no setting of a quantity."""
+    assert await _routed(HYDRANT, text) == \
+        ("write", {"point": "pressure_mode", "value": "constant pressure"})
+
+
+async def test_a_word_its_unit_measures_is_no_description_alone() -> None:
+    """A dose is what a setpoint in kg/t sets, whatever else its description says."""
+    assert await _routed(GRANULATION, "coating oil dose setpoint 1.8 kg per tonne") == \
+        ("write", {"point": "coat_oil_sp", "value": 1.8})
