@@ -102,6 +102,9 @@ AMOUNTS = frozenset(f"quantity.{q}" for q in (
 AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}
 #: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
 SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
+#: the words that ask an amount, which no on/off point answers
+_AMOUNT = re.compile(r"多少|几(?:度|个|米|吨|bar|公斤)|\bhow\s+(?:much|many|high|hot|cold|fast|far"
+                     r"|long|full|deep)\b", re.IGNORECASE)
 
 
 class Worker(Protocol):
@@ -356,7 +359,7 @@ class ModelStage:
             return respond("not_understood", model=f"read {pid}")
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
-            why = self._not_asked(a, profile)
+            why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
@@ -749,6 +752,16 @@ class ModelStage:
         has = profile.quantities | profile.unit_quantities | profile.concepts
         return not said & has and not lexicon.broader(tuple(said)) & has and \
             not said & lexicon.broader(tuple(has))
+
+    def _amount_of_a_switch(self, a: Analysis, profile: Profile) -> str:
+        """An amount asked of a quantity ("反渗透进水压力多少", "how much pressure"), which an
+        on/off point cannot give, whatever its name says of the quantity ("RO high-pressure
+        pump – run"): the quantity's words, or "" where none is asked so."""
+        if profile.point.kind != "bool" or a.yes_no or not _AMOUNT.search(a.text):
+            return ""
+        return " ".join(t.shown for t in self.semantic.terms(a)
+                        if "quantity" in t.kinds and t.raw not in WEAK_QUANTITY
+                        and not t.concepts & SWITCHED_STATES)
 
     @staticmethod
     def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:

@@ -133,6 +133,11 @@ COMPOUND = re.compile(
     + r")(?![A-Za-z0-9])", re.IGNORECASE)
 
 
+#: where the words of a CamelCase name meet ("SingleFacerSpeed", "DBHotPlate"): a capital
+#: after two small letters (not "pH", "kWh"), a word after an acronym
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})")
+
+
 def compounds_read(text: str) -> str:
     """`text` with each formula of several elements written as the words of what it is
     ("H3PO4_FLOW_SP": " phosphoric acid _FLOW_SP")."""
@@ -219,7 +224,7 @@ def tokens(text: str) -> list[Token]:
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     if re.search("[a-z]", text):
         text = _nitrogen(text)
-    text = compounds_read(text)
+    text = compounds_read(_CAMEL.sub(" ", text))
     text, units = _units(text)
     if not any(is_cjk(c) for c in text):
         text = _PERCENT_AFTER.sub(" percent", text)  # "exhaust fan 80%": a value, no fan 80

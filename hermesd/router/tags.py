@@ -70,6 +70,8 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
 
 def _with_words(point: Point, plant: _Prose) -> Point:
     name = point.name.strip()
+    if " " not in name and _CAMEL_CASE.search(name):
+        return _camel_case_spelled(point, name, plant)
     if not _TAG.fullmatch(name) or not _JOINT.search(name):
         return _acronyms_spelled(point, plant)
     said: list[str] = []
@@ -109,12 +111,32 @@ def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
     they are."""
     words = point.name.split()
     own = plant.own.get(point.id, [])
-    said = [found.pop() if _ACRONYM.fullmatch(w) and not _known(w.casefold())
+    said = [found.pop() if _ACRONYM.fullmatch(w) and not _known_not_unit(w.casefold())
             and w.casefold() not in plant.described
             and len(found := _initials(w.casefold(), own)) == 1 else w for w in words]
     if said == words:
         return point
     return replace(point, aliases=(*point.aliases, " ".join(said)))
+
+
+#: a name written in CamelCase, as a PLC's variable ("SingleFacerSpeed", "DB_HotPlate3Temp"):
+#: a word of small letters runs into a capital
+_CAMEL_CASE = re.compile(r"[a-z]{2}[A-Z]")
+#: where its words meet: a capital after two small letters (not "pH"), a number after a word,
+#: a word after a number ("Plate3Temp"), a word after an acronym ("DBHot"), and _ . -
+_CAMEL_JOINTS = re.compile(r"(?<=[a-z]{2})(?=[A-Z])|(?<=[a-z])(?=\d)|(?<=\d)(?=[A-Z][a-z])"
+                           r"|(?<=[A-Z])(?=[A-Z][a-z]{2})|[_.]+")
+
+
+def _camel_case_spelled(point: Point, name: str, plant: _Prose) -> Point:
+    """A CamelCase name in words, one more alias ("Single Facer Speed"), and that again with
+    its acronyms spelled out where its description says them ("DB Hot Plate 3 Temp": "double
+    backer hot plate 3 temp")."""
+    words = " ".join(_CAMEL_JOINTS.sub(" ", name).split())
+    spelled = _acronyms_spelled(replace(point, name=words), plant).aliases[len(point.aliases):]
+    extra = [a for a in dict.fromkeys((words, *spelled))
+             if a.casefold() not in (b.casefold() for b in point.aliases)]
+    return replace(point, aliases=(*point.aliases, *extra)) if extra else point
 
 
 #: an acronym in a name of words: two to five capitals
@@ -245,6 +267,14 @@ def _known(short: str) -> bool:
     ("CO", carbon monoxide)."""
     return any(m.start == 0 and m.end == len(short) for text in (short, short.upper())
                for m in concepts_of_text(text))
+
+
+def _known_not_unit(short: str) -> bool:
+    """`_known`, but not as a unit alone: "DB" in capitals in a name, described as the double
+    backer's, is no decibel."""
+    found = [m for text in (short, short.upper()) for m in concepts_of_text(text)
+             if m.start == 0 and m.end == len(short)]
+    return bool(found) and not all(m.kind == "unit" for m in found)
 
 
 def _compound_split(ident: str) -> str:

@@ -157,7 +157,7 @@ ZH_WORDS: dict[str, str] = {
     # units (after a number)
     "摄氏度": "degrees", "度": "degrees", "巴": "bar", "转每分钟": "rpm", "转每分": "rpm",
     "转": "rpm", "米每分钟": "m/min", "米每分": "m/min", "公斤": "kg", "千克": "kg",
-    "克": "g", "秒": "s", "分钟": "min", "小时": "h", "米": "m", "升": "l",
+    "克": "g", "秒": "s", "分钟": "min", "小时": "hours", "米": "m", "升": "l",
     # (a unit that opens with a numeral's character: "13.8千安" is 13.8 kA, no 13800 安)
     "千瓦时": "kwh", "千瓦": "kw", "千安": "ka", "千伏": "kv", "千帕": "kpa", "千米": "km", "千赫": "khz",
     "千牛": "kn",

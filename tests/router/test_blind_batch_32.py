@@ -262,3 +262,63 @@ async def test_a_word_its_unit_measures_is_no_description_alone() -> None:
     """A dose is what a setpoint in kg/t sets, whatever else its description says."""
     assert await _routed(GRANULATION, "coating oil dose setpoint 1.8 kg per tonne") == \
         ("write", {"point": "coat_oil_sp", "value": 1.8})
+
+
+CAMEL = Router(exec_plant("corrugator", {
+    "sf_speed": {"name": "SingleFacerSpeed", "unit": "m/min"},
+    "sf_steam_sp": {"name": "SF_SteamPressureSP", "unit": "bar", "writable": True, "min": 5,
+                    "max": 14},
+    "hp1": {"name": "DB_HotPlate1Temp", "unit": "°C"},
+    "hp2": {"name": "DB_HotPlate2Temp", "unit": "°C"},
+    "ph": {"name": "StarchpH"},
+}))
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("single facer speed", ("read", {"point": "sf_speed"})),
+    ("hot plate 2 temperature", ("read", {"point": "hp2"})),
+    ("set the steam pressure setpoint to 11 bar", ("write", {"point": "sf_steam_sp",
+                                                              "value": 11})),
+])
+async def test_a_camel_case_name_is_its_words(text: str, action: object) -> None:
+    assert await _routed(CAMEL, text) == action
+
+
+async def test_a_camel_case_twin_that_is_not_there_is_not_read() -> None:
+    name, args = await _routed(CAMEL, "temperature of hot plate 5")
+    assert name != "read", args
+
+
+def test_a_small_letter_before_a_capital_is_no_camel_case() -> None:
+    assert [t.text for t in tokens("pH")] == ["ph"]
+    assert [t.text for t in tokens("SingleFacerSpeed")] == ["single", "facer", "speed"]
+
+
+LEACHATE_CONFIG = exec_plant("leachate", {
+    "hp_pump_run": {"name": "RO high-pressure pump – run", "aliases": ["HP pump"],
+                    "type": "bool", "writable": True},
+    "ro_feed_pressure": {"name": "RO unit – feed pressure", "unit": "bar"},
+    "cows_today": {"name": "Cows milked today", "type": "uint16"},
+    "engine_run": {"name": "Gas engine running", "names": {"zh": "发电机组运行"},
+                   "type": "bool"},
+    "engine_hours": {"name": "Gas engine running hours", "names": {"zh": "机组运行小时数"},
+                     "unit": "h", "type": "uint32"},
+})
+LEACHATE = Router(LEACHATE_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point", "kept"), [
+    ("反渗透进水压力多少", "hp_pump_run", False),  # an amount, of an on/off point
+    ("反渗透进水压力多少", "ro_feed_pressure", True),
+    ("how long is a cow pregnant for?", "cows_today", False),  # how long: a time
+    ("how long has the engine been running", "engine_run", False),
+])
+def test_the_model_is_not_let_answer_an_amount_with_a_switch(text: str, point: str,
+                                                             kept: bool) -> None:
+    checked = model_checked(LEACHATE, LEACHATE_CONFIG, text, Action("read", {"point": point}))
+    assert (checked.name == "read") == kept, checked
+
+
+async def test_hours_asked_in_chinese_are_no_run_switch() -> None:
+    name, args = await _routed(LEACHATE, "发电机组运行了多少小时")
+    assert (name, args.get("point")) != ("read", "engine_run"), args
