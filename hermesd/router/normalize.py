@@ -70,14 +70,14 @@ _SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 #: know it ("rpm" -> "speed"). Never a single letter ("line A", "0x5A" are no amperes).
 _UNIT = re.compile(
     r"(?<![^\W\d]|[°℃])(?:"
-    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+hour"
+    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+(?:hour|day)"
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour))"
-    r"|(?P<symbol>[ns]?m[3³]\s?/\s?h(?:r|our)?|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
@@ -95,7 +95,8 @@ _HAVE_GOT = re.compile(
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
 _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
-_PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"), ("second", ("lit",), "l/s"),
+_PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
+                 ("day", ("cubic", "m3", "m³", "cube"), "m³/d"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
@@ -312,7 +313,8 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _kicked_off(_state_verbs(_attributive(_said_units(_signs(_english_numbers(out))))))
+    return _wound(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
+        _english_numbers(out)))))))
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
@@ -436,13 +438,21 @@ def _negative(sign: Token, t: Token) -> Token:
     return Token(_num_text(-t.number), raw, -t.number, zh=sign.zh or t.zh)
 
 
+#: the words of an amount, after which "a" is "per" ("10 minutes a turn", "3 times a day")
+_PER_A = frozenset("""second seconds minute minutes min mins hour hours hr hrs day days week weeks
+    time times kilo kilos tonne tonnes ton tons litre litres liter liters metre metres meter meters
+    cubes cube bags bales sheets cycles strokes shots pieces units""".split())
+
+
 def _word(raw: str, before: list[Token]) -> Token:
     prev = before[-1] if before else None
     if raw in _PACE and prev is not None and prev.raw in ("how", "too", "so"):
         return Token("speed", raw)  # "how fast": a speed asked (alone, "fast" names things)
     if len(raw) == 1 and prev is not None and not prev.is_id and prev.raw not in _STOP \
-            and raw not in ("i",) and not (raw == "a" and prev.raw in WRITE_VERBS):
+            and raw not in ("i",) and not (raw == "a" and (
+                prev.raw in WRITE_VERBS or prev.unit or prev.raw in _PER_A)):
         return Token(raw, raw, ident=True)  # "line a": a letter naming one of several
+        # (not the "a" of "10 minutes a turn", "5 kilos a batch": a rate's "per")
     return Token(canonical(raw), raw)
 
 
@@ -635,6 +645,21 @@ def _kicked_off(toks: list[Token]) -> list[Token]:
             return [*toks[:i], replace(t, text="switch", raw="switch", written=t.raw),
                     Token(said, said, unreadable=True, written="off"), *toks[i + 2:]]
     return toks
+
+
+def _wound(toks: list[Token]) -> list[Token]:
+    """ "wind the tank 1 DO setpoint up to 6": to wind up (or down) is to raise (or lower), as
+    to crank up is, when the command opens with it; "wind speed" stays the wind's."""
+    start = 0
+    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
+        start += 1
+    if start >= len(toks) or toks[start].zh or toks[start].raw != "wind":
+        return toks
+    way = next((t.raw for t in toks[start + 1:] if not t.zh and t.raw in ("up", "down")), None)
+    if way is None:
+        return toks
+    return [*toks[:start], replace(toks[start], text="raise" if way == "up" else "lower"),
+            *toks[start + 1:]]
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

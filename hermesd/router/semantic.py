@@ -146,6 +146,8 @@ class Semantic:
         self.profiles = rules.profiles
         #: each point's thing and whether it is that thing's run switch (`_thing_of`)
         self._things: dict[str, tuple[frozenset[str], bool]] = {}
+        #: the writable points of named choices (modes), whose choices' words a write says
+        self._choosing = [p for p in self.profiles.all if p.point.writable and p.point.choices]
         #: the (word, number) pairs one point's names give together: one thing so named
         self._same_thing: dict[tuple[str, str], set[tuple[str, str]]] = {}
         for p in self.profiles.all:
@@ -771,7 +773,10 @@ class Semantic:
         strong = [(t, c) for t, c in quantities if t.raw not in WEAK_QUANTITY
                   and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])
                   and "thing" not in t.kinds  # ("lift": a height, or an elevator)
-                  and not _of_a_rate(a.toks, t.index)]
+                  and not _of_a_rate(a.toks, t.index)
+                  # ("put the aeration blowers on DO control": a mode's choice, to set)
+                  and not (a.wants_write and any(c in p.choice_concepts
+                                                 for p in self._choosing))]
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:

@@ -283,6 +283,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
     "ml/l": "ml/l", "g/l": "g/l",
     "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
+    "m³/d": "m³/d", "m3/d": "m³/d", "m3/day": "m³/d", "m³/day": "m³/d",
     "ml/s": "ml/s", "ml/min": "ml/min", "ml/h": "ml/h",
     # normal and standard cubic metres (of a gas at 0 or 15 °C): their own units
     "nm3/h": "nm³/h", "nm3/hr": "nm³/h", "sm3/h": "sm³/h", "sm3/hr": "sm³/h",
@@ -314,7 +315,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "rpm": "speed", "m/s": "speed", "m/min": "speed", "km/h": "speed",
     "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
     "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
-    "m³/h": "flow", "nm³/h": "flow", "sm³/h": "flow", "l/s": "flow", "l/min": "flow",
+    "m³/h": "flow", "m³/d": "flow", "nm³/h": "flow", "sm³/h": "flow", "l/s": "flow", "l/min": "flow",
     "l/h": "flow", "gpm": "flow", "t/h": "flow", "ml/s": "flow", "ml/min": "flow", "ml/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ml/l": "concentration",

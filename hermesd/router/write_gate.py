@@ -1759,6 +1759,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
     left = Counter(dict(own.counts))
     besides = set()
     # (an "on" that says where is no switch word: "stop the defrost on evaporator 1")
+    written = toks  # (as said: a choice's words are read among them all, `named_choices`)
     toks = [t for i, t in enumerate(toks) if not preposition_on(toks, i)]
     for t in toks:
         if t.number is None and left[t.text] > 0:
@@ -1802,7 +1803,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
         if point.choices:
             # a choice is stated when exactly one of them is named (in any of its names) and
             # it is the value: a map's names and nothing else ("to 1" names no mode)
-            named = named_choices(point, toks, text)
+            named = named_choices(point, written, text)
             stopping = besides & (_OFF | _ENDING) - _choice_words(point) | {
                 f"{t.raw} down" for t, after in pairwise(toks)
                 if t.raw in _POWER and after.raw == "down"} | {

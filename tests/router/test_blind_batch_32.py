@@ -322,3 +322,32 @@ def test_the_model_is_not_let_answer_an_amount_with_a_switch(text: str, point: s
 async def test_hours_asked_in_chinese_are_no_run_switch() -> None:
     name, args = await _routed(LEACHATE, "发电机组运行了多少小时")
     assert (name, args.get("point")) != ("read", "engine_run"), args
+
+
+FARM = Router(exec_plant("farm", {
+    "turn_target": {"name": "Rotary platform target minutes per turn", "unit": "min",
+                    "writable": True, "min": 6, "max": 14},
+    "feed_target": {"name": "Digester feed target cubic metres per day", "unit": "m³/d",
+                    "writable": True, "min": 0, "max": 60},
+    "digester1_temp": {"name": "Digester 1 temperature", "unit": "°C"},
+    "digester2_temp": {"name": "Digester 2 temperature", "unit": "°C"},
+    "aeration_mode": {"name": "Aeration blowers – control mode", "type": "uint16",
+                      "writable": True, "map": {0: "manual", 1: "DO control", 2: "intermittent"}},
+    "do1_sp": {"name": "MBR tank 1 – DO setpoint", "unit": "mg/L", "writable": True, "min": 0.5,
+               "max": 4},
+    "wind": {"name": "Wind speed", "unit": "m/s"},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("slow the rotary to 10 minutes a turn", "turn_target", 10),  # "a" is "per", no letter
+    ("feed the digester 35 cubic metres a day", "feed_target", 35),  # 35 is no digester
+    ("put the aeration blowers on DO control", "aeration_mode", "DO control"),
+    ("wind the tank 1 DO setpoint up to 3 mg/l", "do1_sp", 3),  # to wind up is to raise
+])
+async def test_a_farm_is_set_as_its_people_say_it(text: str, point: str, value: object) -> None:
+    assert await _routed(FARM, text) == ("write", {"point": point, "value": value})
+
+
+async def test_the_wind_is_still_the_wind() -> None:
+    assert await _routed(FARM, "wind speed") == ("read", {"point": "wind"})
