@@ -274,9 +274,8 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
-    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p) or \
-            (term.word in _SETPOINT_SAID and p.names & _SETPOINT_SAID):
-        strength = EXACT  # ("setpoint" of "H3PO4_FLOW_SP", whose tag says it short)
+    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
+        strength = EXACT
     elif _other_quantity_described(term, p):
         return 0.0
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
@@ -509,8 +508,6 @@ def other_medium(term: Term, p: Profile) -> bool:
     return False
 
 
-#: a setpoint, said in full or short as names write it
-_SETPOINT_SAID = frozenset(("setpoint", "sp"))
 _MEDIUM = "medium."
 _QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
 

@@ -238,8 +238,9 @@ def english(items: Sequence[str | Number]) -> Number | None:
     "one thousand two hundred", "fifteen hundred", "seventy-two and a half", "two point five",
     "point five", "a hundred", "zero". "five five", "twenty thirty", "hundred", "one two three"
     are not one number. "one eighty", "two fifty five": a digit and the tens after it say the
-    hundreds as people read a number out (180, 255), as do a teen and tens ("eighteen fifty",
-    1850); not a digit and a teen ("one fifteen" may be a time).
+    hundreds as people read a number out (180, 255), as do a teen and tens of sixty or more
+    ("eleven sixty five", 1165); not a digit and a teen, nor a teen and fewer tens ("one
+    fifteen", "twelve thirty" may be times).
     """
     said = _hundreds_read_out(items)
     if said is None:
@@ -262,13 +263,15 @@ def _digits_read_out(items: Sequence[str | Number]) -> int | None:
 
 
 def _hundreds_read_out(items: Sequence[str | Number]) -> int | None:
-    """ "one eighty" 180, "two fifty five" 255, "eighteen fifty" 1850: a digit or teen word,
+    """ "one eighty" 180, "two fifty five" 255, "eighteen seventy" 1870: a digit or teen word,
     a tens word, perhaps a digit."""
     words = [w for w in items if isinstance(w, str)]
     hundreds = {**_ONES, **_TEENS}
     if len(words) != len(items) or len(words) not in (2, 3) or words[0] not in hundreds \
             or words[1] not in EN_TENS or (len(words) == 3 and words[2] not in _ONES):
         return None
+    if words[0] in _TEENS and EN_TENS[words[1]] < 60:
+        return None  # "twelve thirty", "ten fifty" may be times of day (review atk43)
     return hundreds[words[0]] * 100 + EN_TENS[words[1]] + (_ONES[words[2]] if len(words) == 3
                                                            else 0)
 

@@ -129,8 +129,18 @@ class Profiles:
             for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2), label))
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         borrowed = _machine_aliases(points, self.lexicon)
+        lent = _readings_described(points, self.lexicon)
+        #: the setpoints that hold words of their readings' descriptions (`_readings_described`)
+        self.lent = frozenset(lent)
         for point in points:
-            self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
+            profile = self._profile(point, borrowed.get(point.id, frozenset()))
+            if point.id in lent:
+                # (words of a description, as its own would be: the model's to weigh, never
+                # what makes the rules sure, review atk43)
+                words = frozenset(lent[point.id]) - profile.words
+                profile = replace(profile, words=profile.words | words,
+                                  described=profile.described | words)
+            self.by_id[point.id] = profile
         self.all = list(self.by_id.values())
         count: dict[str, int] = {}
         for profile in self.all:
@@ -417,17 +427,15 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozens
                 borrowed.setdefault(pid, set()).update(extra)
     for pid, extra in _renamed_things(points, named, lexicon).items():
         borrowed.setdefault(pid, set()).update(extra)
-    for pid, extra in _readings_described(points, lexicon).items():
-        borrowed.setdefault(pid, set()).update(extra)
     for pid, extra in _twins_translated(points).items():
         borrowed.setdefault(pid, set()).update(extra)
     return {pid: frozenset(w) for pid, w in borrowed.items()}
 
 
 def _twins_translated(points: list[Point]) -> dict[str, set[str]]:
-    """A point with no Chinese name whose English name is a twin's but for its number ("Oven
-    Z4 temp" beside "Oven Z1 temp", 一区烘箱温度): it is the same kind of thing, and the words
-    of the twin's Chinese name (zone, oven, temperature) are its words too (blind batch 32)."""
+    """A point with no Chinese name nor description whose English name is a twin's but for its
+    number ("Oven Z4 temp" beside "Oven Z1 temp", 一区烘箱温度): where the twin's Chinese name
+    says which place along the line its number counts (a zone), so does its (blind batch 32)."""
     def shape(label: str) -> tuple[str, ...]:
         return tuple("#" if t.is_id else t.text for t in content(tokens(label), label=True))
 
@@ -436,13 +444,21 @@ def _twins_translated(points: list[Point]) -> dict[str, set[str]]:
         zh = [n for n in p.names.values() if is_chinese(n)]
         if zh:
             translated.setdefault(shape(p.name), set()).update(
-                t.text for n in zh for t in content(tokens(n), label=True) if not t.is_id)
+                t.text for n in zh for t in content(tokens(n), label=True)
+                if not t.is_id and t.text in _PLACES)
     out: dict[str, set[str]] = {}
     for p in points:
         words = translated.get(shape(p.name))
-        if words and "#" in shape(p.name) and not any(is_chinese(n) for n in p.names.values()):
+        if words and "#" in shape(p.name) and not p.description and \
+                not any(is_chinese(n) for n in p.names.values()):
             out[p.id] = words
     return out
+
+
+#: the words a twin's Chinese name may lend: where along a line it is ("zone" of 一区), which
+#: its number says of the other too; never what it is (给水泵 of pump 1 is no word of pump 2,
+#: which may be a condensate pump: review atk43)
+_PLACES = frozenset("zone section stage area bay cell deck pass effect floor storey".split())
 
 
 def _readings_described(points: list[Point], lexicon: Lexicon) -> dict[str, set[str]]:

@@ -319,8 +319,6 @@ class RuleRouter:
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
         self.abbreviations = _abbreviations(points, self.profiles.name_words) | \
-            _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words(),
-                             devices=True) | \
             _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words())
         self.profiles.spelled_in_full(self.abbreviations)
         # "circ 1" of "circ1_current" numbers the circulating pump as "circ" did
@@ -1701,23 +1699,20 @@ def _abbreviations(points: list[Point], name_words: frozenset[str]) -> dict[str,
 
 
 def _spelled_in_full(points: list[Point], name_words: frozenset[str],
-                     known: frozenset[str], *, devices: bool = False) -> dict[str, str]:
+                     known: frozenset[str]) -> dict[str, str]:
     """ "rectifier" -> "rect" where a name shortens a word its own description spells in full
     ("Rect 1 run", described as "Rectifier unit 1 on line"): a command that says the whole
     word names what the short form does. Only where every such point agrees, no name has
     the whole word, and the short form is no word of the lexicon ("turn" of "turning" is a word
-    of its own). `devices`: the words are spelled in full by the point's device id instead
-    ("Cal run" on device "calender"), and a short form of three letters will do."""
+    of its own). (Not a word of its device: "Ext temp" on an extruder's PLC may be the
+    outside air's, review atk43.)"""
     found: dict[str, set[str]] = {}
     for p in points:
-        spelled = p.device.replace("_", " ") if devices else p.description
-        if not spelled:
+        if not p.description:
             continue
         short = {t.text for t in content(tokens(p.name)) if not t.is_id and t.text.isalpha()
-                 and len(t.text) >= (3 if devices else 4) and t.text not in known}
-        # (not "int" of "interlocked"; "Cal run" on device "calender" is the calender's:
-        # blind batch 32)
-        for t in content(tokens(spelled)):
+                 and len(t.text) >= 4 and t.text not in known}  # (not "int" of "interlocked")
+        for t in content(tokens(p.description)):
             whole = t.text
             if not whole.isalpha() or whole in name_words:
                 continue

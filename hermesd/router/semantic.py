@@ -217,8 +217,8 @@ class Semantic:
         whose "mix" is the mixer said short)."""
         word, number = pair
         if pair in p.pairs or pair not in self.profiles.pairs or number not in p.ids or \
-                word in p.names:
-            return False
+                word in p.names or number in _DIGITS.findall(p.point.device):
+            return False  # (nor "line 2" of a filler's point on device "line_2", atk43)
         own = [w for w, n in p.pairs if n == number]
         if not own or any(word.startswith(w) or w.startswith(word) or stems_match(w, word)
                           or (w, number) in self._same_thing.get(pair, ()) for w in own):
@@ -323,8 +323,7 @@ class Semantic:
         said = {t.word for t in terms} | ids
         said_concepts = {c for t in terms for c in t.concepts}
         named = sum(1 for k in p.key if k in said or k in said_concepts
-                    or any(stems_match(k, w) or _short_for(k, w) for w in said)
-                    ) / max(1, len(p.key))
+                    or any(stems_match(k, w) for w in said)) / max(1, len(p.key))
         score = cover * (0.7 + 0.3 * named) if terms else 0.5 * named
         if not a.wants_write and (p.role == "setpoint") != setpoint_named:
             score *= 0.85  # "kiln 1 temperature" is the measurement; "...set to", the setpoint
@@ -401,10 +400,13 @@ class Semantic:
                 # least is 20), is no rival of its run switch
                 switches = [f for f in full if by_id[f.point].point.writable
                             and by_id[f.point].point.kind == "bool"]
-                full = [f for f in full if (not by_id[f.point].point.writable and not (
-                    switches and a.words & STOP_WORDS))
+                stopped_ids = [by_id[f.point].ids for f in switches] \
+                    if a.words & STOP_WORDS else []
+                full = [f for f in full if (not by_id[f.point].point.writable
+                                            and by_id[f.point].ids not in stopped_ids)
                         or self.rules.values(a, by_id[f.point].point)]  # ("stop the
-                # calender": no rival in a reading of it, "Cal thk", that takes no off)
+                # calender": no rival in a reading of it, "Cal thk", that takes no off; a
+                # reading of compressor B is still a rival of compressor A's switch, atk43)
                 if switches and a.words & STOP_WORDS:
                     # "stop the centrifuge": its run switch, not its speed at 0 (which
                     # stops only what has no switch to stop it); a speed of another thing
@@ -483,6 +485,11 @@ class Semantic:
                     len(a.toks) > 2 and a.toks[-1].is_number and not a.toks[-1].is_id
                     and a.toks[-2].text in SETPOINT_SAID and "#" not in a.text)):
                 return None  # "zone 7 setpoint 248": a value said, no read's to explain
+            if point.id in self.profiles.lent and any(
+                    self.profiles.by_description(t.word, t.concepts, self.profiles.by_id[point.id])
+                    for t in terms if not t.unit):
+                return None  # "lube pump power limit": words of another point's description,
+                # the model's to weigh (review atk43)
             if a.question and set_asked(a.toks) and not point.writable and \
                     point.kind != "bool" and self.profiles.by_id[point.id].role != "setpoint":
                 return None  # "what's curing zone 3 set to": a zone with no setting named
@@ -836,12 +843,6 @@ class Semantic:
 
     def describe(self, judgement: Judgement) -> dict[str, Any]:
         return {"why": judgement.why, "candidates": judgement.candidates}
-
-
-def _short_for(key: str, word: str) -> bool:
-    """A word of a name that is a said word cut short, as a faceplate writes it ("Cal" of a
-    calender, "Slit" of slitting): three letters at least, and a lexicon word said."""
-    return len(key) >= 3 and len(word) > len(key) and word.startswith(key) and key.isalpha()
 
 
 def _phrased_things(words: list[str], lexicon: Lexicon) -> frozenset[str]:

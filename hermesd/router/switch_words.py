@@ -38,16 +38,6 @@ _OWN_SWITCH = frozenset("""
 """.split())
 
 
-#: "remote" before a word of the switch itself ("Pit valve 12B remote enable", "Pump 3 remote
-#: start"): how the switch is worked, which its thing's on/off is
-_REMOTELY = re.compile(r"(?i)\bremote(?:ly)?\s+(?=(?:" + "|".join(sorted(
-    _OWN_SWITCH | {"start"})) + r")\b)")
-
-
-def _remotely(label: str) -> str:
-    return _REMOTELY.sub("", label)
-
-
 #: modifiers that say which of a thing's machines, not what it does
 _WHICH = frozenset(f"modifier.{m}" for m in """
     main middle inner outer indoor outdoor
@@ -312,8 +302,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
             {s.concept for s in profiles.lexicon.concepts(other.raw)})
 
     first: list[str] | None = None
-    for label in map(_remotely, map(unpaired, (point.name, *point.aliases))):
-        # ("Pump 1 start/stop"; "Pit valve 12B remote enable")
+    for label in map(unpaired, (point.name, *point.aliases)):  # ("Pump 1 start/stop")
         own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
         meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
         # stands for no solenoid too)

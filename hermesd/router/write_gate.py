@@ -568,10 +568,9 @@ def _numbers_in_a_row(toks: list[Token], point: Point,
         pairs = profiles.pairs
         switched = any(t.raw in _SWITCH_WORDS - {"on", "off"} for t in toks)
         for i, t in enumerate(toks[2:], 2):
-            if t.is_number and toks[i - 1].is_id and (toks[i - 2].text, t.text) in pairs \
-                    and not unit_after(toks, i) and \
-                    not (toks[i - 1].ident and toks[i - 1].text == toks[i - 2].text[:1]):
-                # (not "tank T-3", one tag: its letter the thing's first, `profiles`)
+            if t.is_number and toks[i - 1].is_number and \
+                    (toks[i - 2].text, t.text) in pairs and not unit_after(toks, i):
+                # (not "tank T-3", "tank M 1": a letter and a number, one tag)
                 return Doubt("several", (toks[i - 1].raw, t.raw))
             if switched and i > 2 and t.is_number and toks[i - 1].raw in _THROUGH and \
                     toks[i - 2].is_id and (toks[i - 3].text, t.text) in pairs:
@@ -1471,8 +1470,8 @@ def _said_of_a_per_cent(after: str, unit: str, own: _Own) -> str:
 #: ways at once: raising opens the door and raises the number of a closing (review atk42)
 _POSITION_SIDES = (
     (frozenset(("closed", "close", "shut", "closing")),
-     r"\bopen\w*|\b(?:raise|lift|lower)(?:s|d|ed|ing)?\b|开度|打开|开启|开到|开至|开大|提升|抬起|升起"
-     r"|开(?=\s*\d)"),
+     r"\bopen\w*|^\W*(?:please\s+)?(?:raise|lift|lower)\b|开度|打开|开启|开到|开至|开大|提升|抬起"
+     r"|升起|开(?=\s*\d)"),
     (frozenset(("open", "opening")), r"\b(?:close|shut)\w*|关度|关闭|关到|关至|关小|关(?=\s*\d)"))
 
 

@@ -87,8 +87,8 @@ def test_a_sign_with_a_space_after_it_is_unreadable() -> None:
     (["point", "five"], 0.5),
     (["one", "million", "two", "hundred", "thousand"], 1_200_000),
     ([15, "hundred"], 1500),
-    (["eighteen", "fifty"], 1850),  # a teen and tens read out, as a digit and tens are
-    (["twelve", "fifty", "five"], 1255),
+    (["eighteen", "seventy"], 1870),  # a teen and tens read out, as a digit and tens are
+    (["eleven", "sixty", "five"], 1165),
     ([2.5, "million"], 2_500_000),
     ([1.5, "thousand"], 1500),
 ])
@@ -100,6 +100,7 @@ def test_english_number_words(words: list[str | int | float], want: float) -> No
     ["five", "five"], ["twenty", "thirty"], ["one", "two", "three"], ["hundred"],
     ["thousand"], ["hundred", "hundred"], ["one", "thousand", "one", "thousand"],
     ["two", "point", "fifteen"], ["zero", "five"], ["fifteen", "twelve"], ["eighteen", "five"],
+    ["twelve", "thirty"], ["ten", "fifty"],  # times of day, perhaps
     ["a", "half"], ["thousand", "million"],
     ["one", "thousand", "two", "million"], [5],
     # 1002 as written, 1200 as often meant: "one thousand and two" or "... two hundred" says which
