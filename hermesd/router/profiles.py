@@ -129,18 +129,8 @@ class Profiles:
             for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2), label))
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         borrowed = _machine_aliases(points, self.lexicon)
-        lent = _readings_described(points, self.lexicon)
-        #: the setpoints that hold words of their readings' descriptions (`_readings_described`)
-        self.lent = frozenset(lent)
         for point in points:
-            profile = self._profile(point, borrowed.get(point.id, frozenset()))
-            if point.id in lent:
-                # (words of a description, as its own would be: the model's to weigh, never
-                # what makes the rules sure, review atk43)
-                words = frozenset(lent[point.id]) - profile.words
-                profile = replace(profile, words=profile.words | words,
-                                  described=profile.described | words)
-            self.by_id[point.id] = profile
+            self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
         self.all = list(self.by_id.values())
         count: dict[str, int] = {}
         for profile in self.all:
@@ -459,29 +449,6 @@ def _twins_translated(points: list[Point]) -> dict[str, set[str]]:
 #: its number says of the other too; never what it is (给水泵 of pump 1 is no word of pump 2,
 #: which may be a condensate pump: review atk43)
 _PLACES = frozenset("zone section stage area bay cell deck pass effect floor storey".split())
-
-
-def _readings_described(points: list[Point], lexicon: Lexicon) -> dict[str, set[str]]:
-    """A setpoint with no description of its own, named as a reading is but for its setpoint
-    word ("Pump spd SP" beside "Pump spd", described as the slot die's metering pump speed): it
-    sets what that reading measures, and the reading's description says of what (blind batch
-    32). Its words, for the setpoint; not a quantity's, which the setpoint's own name and unit
-    say ("Dry room dew point setpoint" sets no temperature its reading's description names)."""
-    def name(label: str) -> tuple[str, ...]:
-        return tuple(t.text for t in content(tokens(label), label=True))
-
-    described = {name(p.name): p.description for p in points
-                 if p.description and not p.writable}
-    out: dict[str, set[str]] = {}
-    for point in points:
-        if point.description or not point.writable:
-            continue
-        own = name(point.name)
-        bare = tuple(w for w in own if w not in SETPOINT_WORDS)
-        if len(bare) < len(own) and bare and (text := described.get(bare)):
-            out[point.id] = {t.text for t in content(tokens(text)) if not any(
-                s.kind in ("quantity", "unit") for s in lexicon.concepts(t.text))}
-    return out
 
 
 def _names_thing(name: list[str], thing: list[str]) -> bool:

@@ -485,11 +485,6 @@ class Semantic:
                     len(a.toks) > 2 and a.toks[-1].is_number and not a.toks[-1].is_id
                     and a.toks[-2].text in SETPOINT_SAID and "#" not in a.text)):
                 return None  # "zone 7 setpoint 248": a value said, no read's to explain
-            if point.id in self.profiles.lent and any(
-                    self.profiles.by_description(t.word, t.concepts, self.profiles.by_id[point.id])
-                    for t in terms if not t.unit):
-                return None  # "lube pump power limit": words of another point's description,
-                # the model's to weigh (review atk43)
             if a.question and set_asked(a.toks) and not point.writable and \
                     point.kind != "bool" and self.profiles.by_id[point.id].role != "setpoint":
                 return None  # "what's curing zone 3 set to": a zone with no setting named
