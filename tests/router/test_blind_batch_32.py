@@ -13,6 +13,7 @@ import pytest
 
 from hermesd.answer import Action
 from hermesd.router import Router
+from hermesd.router.concepts import simplified
 from hermesd.router.normalize import tokens
 from tests.support.plants import exec_devices, exec_plant, model_checked, routed_without_model
 
@@ -429,3 +430,14 @@ async def test_review_atk43_a_setpoint_is_not_what_its_readings_description_name
 ])
 async def test_review_atk43_what_the_words_say_is_done(text: str, action: object) -> None:
     assert await _routed(REVIEWED, text) == action
+
+
+@pytest.mark.parametrize(("traditional", "simple"), [
+    ("沼氣發電機組在運行嗎", "沼气发电机组在运行吗"), ("這個現在幾度", "这个现在几度"),
+    ("請說", "请说"),
+])
+def test_a_question_in_traditional_characters_is_folded_whole(traditional: str,
+                                                              simple: str) -> None:
+    """嗎 asks as 吗 does: a question typed in traditional characters is one (review of the
+    lexicon helper: 沼氣發電機組在運行嗎 was not placed)."""
+    assert simplified(traditional) == simple
