@@ -103,8 +103,9 @@ AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}
 #: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
 SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
 #: the words that ask an amount, which no on/off point answers
-_AMOUNT = re.compile(r"多少|几(?:度|个|米|吨|bar|公斤)|\bhow\s+(?:much|many|high|hot|cold|fast|far"
-                     r"|long|full|deep)\b", re.IGNORECASE)
+_AMOUNT = re.compile(r"多少|多久|多高|多大|多重|多长|多快|多深|几(?:度|个|米|吨|bar|公斤)"
+                     r"|\bhow\s+(?:much|many|high|hot|cold|fast|far|long|full|deep)\b",
+                     re.IGNORECASE)
 
 
 class Worker(Protocol):

@@ -134,9 +134,9 @@ COMPOUND = re.compile(
     + r")(?![A-Za-z0-9])", re.IGNORECASE)
 
 
-#: where the words of a CamelCase name meet ("SingleFacerSpeed", "DBHotPlate"): a capital
-#: after two small letters (not "pH", "kWh"), a word after an acronym
-_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z]{2})")
+#: where the words of a CamelCase name meet ("SingleFacerSpeed"): a capital after two small
+#: letters (not "pH", "kWh"; an acronym is left whole, "HMIStatus": review atk43b)
+_CAMEL = re.compile(r"(?<=[a-z]{2})(?=[A-Z])")
 
 
 def compounds_read(text: str) -> str:
@@ -313,8 +313,7 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _wound(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
-        _english_numbers(out)))))))
+    return _kicked_off(_state_verbs(_attributive(_said_units(_signs(_english_numbers(out))))))
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
@@ -645,21 +644,6 @@ def _kicked_off(toks: list[Token]) -> list[Token]:
             return [*toks[:i], replace(t, text="switch", raw="switch", written=t.raw),
                     Token(said, said, unreadable=True, written="off"), *toks[i + 2:]]
     return toks
-
-
-def _wound(toks: list[Token]) -> list[Token]:
-    """ "wind the tank 1 DO setpoint up to 6": to wind up (or down) is to raise (or lower), as
-    to crank up is, when the command opens with it; "wind speed" stays the wind's."""
-    start = 0
-    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
-        start += 1
-    if start >= len(toks) or toks[start].zh or toks[start].raw != "wind":
-        return toks
-    way = next((t.raw for t in toks[start + 1:] if not t.zh and t.raw in ("up", "down")), None)
-    if way is None:
-        return toks
-    return [*toks[:start], replace(toks[start], text="raise" if way == "up" else "lower"),
-            *toks[start + 1:]]
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

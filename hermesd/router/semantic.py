@@ -63,6 +63,7 @@ from hermesd.router.rules import (
     unpaired,
 )
 from hermesd.router.vocabulary import PLURAL_MARKS, STOP_WORDS, SUMMARY_WORDS, VALUE_BEFORE
+from hermesd.value_maps import spellings
 
 TOP = 5  # candidates offered to the model
 #: the words of a switch's name that say it runs its thing ("Centrifuge run", "Fan 2 motor")
@@ -776,9 +777,14 @@ class Semantic:
                   and c not in WEAK_CONCEPTS and not lone_character(t, a.toks[t.index])
                   and "thing" not in t.kinds  # ("lift": a height, or an elevator)
                   and not _of_a_rate(a.toks, t.index)
-                  # ("put the aeration blowers on DO control": a mode's choice, to set)
-                  and not (a.wants_write and any(c in p.choice_concepts
-                                                 for p in self._choosing))]
+                  # ("put the aeration blowers on DO control": a mode's choice said whole,
+                  # to set; not 恒压 of a pump with no pressure, review atk43b)
+                  and not (a.wants_write and any(
+                      c in p.choice_concepts and any(
+                          len(words := [t.text for t in tokens(spelled)]) > 1
+                          and all(w in a.words for w in words)
+                          for _, spelled in spellings(p.point))
+                      for p in self._choosing))]
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:

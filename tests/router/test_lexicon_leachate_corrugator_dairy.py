@@ -41,7 +41,7 @@ LEACHATE = Router(LEACHATE_CONFIG)
 
 CORRUGATOR = Router(exec_devices("boxplant", {"plant": {
     "board_speed": {"name": "Corrugator board speed", "unit": "m/min"},
-    "sf_wrap": {"name": "Single facer preheater wrap", "unit": "%"},
+    "sf_wrap": {"name": "Single facer preheater wrap angle", "unit": "%"},
     "sf_gap": {"name": "Single facer glue gap", "unit": "mm"},
     "db_gap": {"name": "Double backer glue gap", "unit": "mm"},
     "db_hp2": {"name": "Double backer hot plate 2 temperature", "unit": "°C"},
@@ -87,7 +87,7 @@ DAIRY = Router(exec_devices("dairy", {"farm": {
 
 @pytest.mark.parametrize(("router", "text", "point"), [
     (LEACHATE, "3号填埋单元集水井液位", "cell_sump"),
-    (LEACHATE, "原液氨氮", "raw_nh3"),
+    (LEACHATE, "渗滤液氨氮", "raw_nh3"),
     (LEACHATE, "MBR池溶解氧", "mbr_do"),
     (LEACHATE, "1号膜组跨膜压差", "mt1_tmp"),
     (LEACHATE, "2号膜组跨膜压差", "mt2_tmp"),
@@ -109,10 +109,10 @@ DAIRY = Router(exec_devices("dairy", {"farm": {
     (DAIRY, "挤奶转盘转速", "rotary"),
     (DAIRY, "1号奶罐温度", "bt1_temp"),  # (not the parlour's wash water)
     (DAIRY, "厌氧发酵罐温度", "dig_temp"),  # (not the engine's coolant)
-    (DAIRY, "发电机组冷却液温度", "coolant"),  # (not the digester's)
+    (DAIRY, "沼气发动机冷却液温度", "coolant"),  # (not the digester's)
     (DAIRY, "储气柜液位", "holder"),
     (DAIRY, "甲烷含量", "ch4"),
-    (DAIRY, "沼气发电机组在运行吗", "engine"),
+    (DAIRY, "沼气发动机在运行吗", "engine"),
 ])
 async def test_a_trade_word_is_read(router: Router, text: str, point: str) -> None:
     action = await routed_without_model(router, text)
@@ -142,11 +142,11 @@ def test_the_model_is_not_let_read_the_ro_for_the_nf(text: str) -> None:
 @pytest.mark.parametrize(("text", "want"), [
     ("纳滤", {"thing.nanofiltration"}),
     ("跨膜压差", {"quantity.transmembrane_pressure"}),
-    ("原液氨氮", {"medium.leachate", "quantity.ammonia"}),
-    ("沼气发电机组", {"thing.gas_engine"}),
+    ("渗滤液原液氨氮", {"medium.leachate", "quantity.ammonia"}),
+    ("沼气发电机组", {"thing.gas_genset"}),  # a genset: a generator, not any gas engine
 ])
 def test_the_words_are_found(text: str, want: set[str]) -> None:
-    """原液 of a leachate plant is its raw leachate (not the liquid ammonia, 液氨, its
-    characters run into); 纳滤 is a membrane of its own kind, not any membrane."""
+    """渗滤液原液 is raw leachate (not the liquid ammonia, 液氨, its characters run into; 原液
+    alone is any stock solution, review atk43b); 纳滤 is a membrane of its own kind."""
     found = {m.concept.id for m in concepts_of_text(text)}
     assert want <= found, (text, found)
