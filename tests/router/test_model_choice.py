@@ -168,7 +168,9 @@ def test_with_a_candidate_that_explains_everything_the_model_only_chooses() -> N
     stage, a = handed_on("fishfarm", "pH of the recirculation water")
     lines = [c.line for c in stage.offer(a)]
     assert "read ph" in lines and not [line for line in lines if line.startswith("respond")]
-    stage, a = handed_on("fishfarm", "how long do salmon live")
+    # (no candidate explains a question of the trade: the model may say none fits; "how
+    # long do salmon live" no longer reaches it, a time the plant has none of)
+    stage, a = handed_on("fishfarm", "why do salmon jump")
     assert [c.line for c in stage.offer(a) if c.line.startswith("respond")]
 
 
