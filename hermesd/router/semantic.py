@@ -147,8 +147,12 @@ class Semantic:
         self.profiles = rules.profiles
         #: each point's thing and whether it is that thing's run switch (`_thing_of`)
         self._things: dict[str, tuple[frozenset[str], bool]] = {}
-        #: the writable points of named choices (modes), whose choices' words a write says
-        self._choosing = [p for p in self.profiles.all if p.point.writable and p.point.choices]
+        #: what a writable mode's choices of several words mean, and those words ("DO
+        #: control"): a write that says one whole sets it (`_unknown`), worked out once
+        self._choices_said = [(p.choice_concepts, phrases) for p in self.profiles.all
+                              if p.point.writable and p.point.choices and (phrases := [
+                                  words for _, spelled in spellings(p.point)
+                                  if len(words := [t.text for t in tokens(spelled)]) > 1])]
         #: the (word, number) pairs one point's names give together: one thing so named
         self._same_thing: dict[tuple[str, str], set[tuple[str, str]]] = {}
         for p in self.profiles.all:
@@ -780,11 +784,8 @@ class Semantic:
                   # ("put the aeration blowers on DO control": a mode's choice said whole,
                   # to set; not 恒压 of a pump with no pressure, review atk43b)
                   and not (a.wants_write and any(
-                      c in p.choice_concepts and any(
-                          len(words := [t.text for t in tokens(spelled)]) > 1
-                          and all(w in a.words for w in words)
-                          for _, spelled in spellings(p.point))
-                      for p in self._choosing))]
+                      c in meant and any(all(w in a.words for w in words) for words in phrases)
+                      for meant, phrases in self._choices_said))]
         things = [t for t in terms if "thing" in t.kinds or "medium" in t.kinds
                   or self._tells_apart(t)]
         for term, quantity in strong:
