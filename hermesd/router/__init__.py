@@ -109,6 +109,8 @@ class Router:
         text = units_joined(simplified(text))
         # "2 pack mixer": a number the names write as a specification is one in the command
         text = self.rules.specs_written(text)
+        # "pump 2 at Mill Lane": a place the names call by a name and by a code ("LS04")
+        text = self.rules.places_written(text)
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
         # The rules and the semantic stage run on the event loop and take up to a few hundred

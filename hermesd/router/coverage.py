@@ -42,6 +42,14 @@ from hermesd.router.vocabulary import (
     YES_NO_START,
 )
 
+#: how much of a substance there is in another, said of a point named by the substance
+_AMOUNTS_IN = frozenset(("quantity.concentration",))
+#: ...in a unit of how much of it is in a volume ("%" is not one: a tank's level in % is no
+#: strength of what is in it)
+_AMOUNT_UNITS = frozenset("ppm ppb ppmv mg/l mg/m3 mg/m³ µg/m³ ug/m3 g/l g/m3 %vol vol% "
+                          "%lel".split())
+#: the states of a point that tell something is wrong, never whether its thing runs
+_FAULT_STATES = frozenset(("state.fault", "state.tripped", "state.alarm"))
 #: how well a point explains a command's word, by how
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
     1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
@@ -107,7 +115,9 @@ class Term:
 
 #: a verb of what a machine draws, which says nothing of which point is asked ("drawing",
 #: "making", "putting out" do: an import, a production, an output)
-_DRAWING = frozenset(("pulling", "pushing", "shifting"))
+_DRAWING = frozenset(("pulling", "pushing", "shifting", "drawing"))
+#: a change into a state ("gone into divert", "went into alarm"): the state is asked after
+_GONE = frozenset(("gone", "went", "go", "gets", "got"))
 _WHAT_HOW = frozenset("what what's whats how how's hows".split())
 
 def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = True,
@@ -148,6 +158,11 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
+        if t.raw in ("times", "time") and i > 1 and toks[i - 1].raw == "many" and \
+                toks[i - 2].raw == "how":
+            continue  # "how many times has PS03 spilled": a count, no time
+        if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
+            continue  # "has the pasteuriser gone into divert": what it is in is asked
         if t.raw in MOTION_AT | _DRAWING and toks[0].raw in _WHAT_HOW and (
                 i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")
                 or (toks[i - 1].raw in ("we", "you") and toks[i + 1].raw in (
@@ -232,9 +247,20 @@ def _a_switch_word_named(t: Token, i: int, toks: list[Token], profiles: Profiles
     """"start"/"stop" said with what follows it as a point's name says them ("set the
     conveyor start delay": of a "Conveyor start delay", not the verb; but "start air
     compressor 1" of a plant with a "Start air pressure" starts the compressor)."""
-    if t.zh or t.raw not in ON_WORDS | OFF_WORDS or i + 1 >= len(toks) or \
-            (t.text, toks[i + 1].text) not in profiles.name_bigrams:
+    if t.zh or t.raw not in ON_WORDS | OFF_WORDS or i + 1 >= len(toks):
         return False
+    if (t.text, toks[i + 1].text) not in profiles.name_bigrams:
+        # "drop the LS04 stop level to 0.6", "set the duty start level to 5 m", "what's the
+        # LS04 start level", "LS04 duty start level 1.8 m": after the command's own verb, a
+        # question's word or the word a name says before it, a word that begins a name's
+        # pair ("LS04 duty stop SP"), before what is set at it, names (blind batch 35)
+        nxt = toks[i + 1]
+        return i > 0 and (any(x.raw in WRITE_VERBS for x in toks[:i])
+                          or toks[0].raw in _WHAT_HOW
+                          or (toks[i - 1].text, t.text) in profiles.name_bigrams) and \
+            any(first == t.text for first, _ in profiles.name_bigrams) and \
+            not nxt.is_id and not nxt.unit and any(
+                s.kind in ("quantity", "role") for s in profiles.lexicon.concepts(nxt.raw))
     said = (t.text, toks[i + 1].text)
     after = toks[i + 2] if i + 2 < len(toks) else None
     if after is not None and after.is_id and any(
@@ -280,8 +306,11 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         return 0.0
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
         strength = TEXT  # ("solids" of a point in "% solids")
-    elif term.word in BOOL_STATES and p.point.kind == "bool":
-        strength = CONCEPT  # "is the fan running": what an on/off point says
+    elif term.word in BOOL_STATES and p.point.kind == "bool" and \
+            not (p.concepts & _FAULT_STATES and not term.concepts & p.concepts):
+        strength = CONCEPT  # "is the fan running": what an on/off point says (but no fault,
+        # trip or alarm tells whether its thing runs: "is P1 at LS04 running" of a "LS04 P1
+        # flt" beside a "LS04 P1 run", blind batch 35)
     elif exact:
         return 0.0
     elif term.literal:
@@ -292,7 +321,14 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = PART  # "backwash" of "Backwash blower" (a blower, by its whole name)
     elif term.broader & p.unit_quantities and not p.named_quantities:
         # a point whose text names no quantity ("TCU setpoint") is what its unit measures
-        strength = UNIT_QUANTITY if p.unit_sure else MAYBE
+        strength = UNIT_QUANTITY if p.unit_sure else \
+            FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
+    elif term.concepts & p.unit_quantities & _AMOUNTS_IN and \
+            (p.point.unit or "").strip().casefold().replace(" ", "") in _AMOUNT_UNITS and \
+            p.named_quantities & p.unit_quantities - _AMOUNTS_IN:
+        # 硫化氢浓度 of an "LS04 H2S" in ppm: how much of what it names there is, in its unit
+        # (blind batch 35)
+        strength = UNIT_QUANTITY
     elif term.concepts & p.unit_quantities:
         # a power of a load in kW (kW: power or heat flow); "how full" of a battery in %
         # (% is twenty quantities): a guess

@@ -79,9 +79,16 @@ class PlantLexicon:
         return {Sense(q, "quantity") for q in quantities}
 
     def concepts(self, text: str, measures: frozenset[str] = frozenset()) -> frozenset[Sense]:
-        found = [m for m in self.lexicon.concepts_of_text(text) if m.kind not in ("action", "unit")]
+        every = self.lexicon.concepts_of_text(text)
+        found = [m for m in every if m.kind not in ("action", "unit")]
         if measures:
-            found = self._as_measured(found, measures)
+            # a word that is a quantity or something else ("duty": a heat flow or the duty
+            # pump; "start": a count of starts or the verb) is the other where the unit
+            # measures no quantity of it ("LS04 duty start SP" in m: blind batch 35)
+            other = {m.span for m in every if m.kind != "quantity"}
+            found = [m for m in self._as_measured(found, measures)
+                     if m.kind != "quantity" or m.span not in other
+                     or self.broader((m.concept.id,)) & measures]
         return self._closure({Sense(m.concept.id, m.kind) for m in found})
 
     def _as_measured(self, found: list[Match], measures: frozenset[str]

@@ -47,6 +47,7 @@ from hermesd.router.normalize import tokens
 from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
+    AMOUNT_ASKED,
     SWITCH_PROBLEMS,
     Analysis,
     RuleRouter,
@@ -760,9 +761,11 @@ class ModelStage:
         pump – run"): the quantity's words, or "" where none is asked so."""
         if profile.point.kind != "bool" or a.yes_no or not _AMOUNT.search(a.text):
             return ""
+        amount = AMOUNT_ASKED.search(a.text)  # ("how much is in the mixer": no quantity word)
         return " ".join(t.shown for t in self.semantic.terms(a)
                         if "quantity" in t.kinds and t.raw not in WEAK_QUANTITY
-                        and not t.concepts & SWITCHED_STATES)
+                        and not t.concepts & SWITCHED_STATES) or (amount.group(0) if amount
+                                                                   else "")
 
     @staticmethod
     def _setpoint_said(a: Analysis, found: list[Term]) -> str | None:

@@ -218,10 +218,17 @@ def question_mark(c: str) -> bool:
     return c in QUESTION_MARKS or "QUESTION MARK" in unicodedata.name(c, "")
 
 
+#: a verb's -ing said without its g ("pullin", "runnin'"): the verbs of how a thing goes that
+#: commands ask after (blind batch 35)
+_G_DROPPED = re.compile(r"(?i)\b(pull|push|draw|runn|go|do|work|sitt|spinn|turn|pump|heat|"
+                        r"cool|burn|blow|fill|leak|flow|shift|look|com|hold|idl|tripp)in'?(?![\w'])")
+
+
 def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
+    text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     if re.search("[a-z]", text):
         text = _nitrogen(text)

@@ -28,6 +28,9 @@ POLES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
     "pace": (frozenset("fast quick rapid 快".split()),
              frozenset("slow creep crawl inch 慢".split())),
     "fill": (frozenset("full 满".split()), frozenset("empty".split())),
+    # what a level or a time starts or stops: "duty start SP" is no "duty stop SP" (blind
+    # batch 35)
+    "start": (frozenset("start starting 启".split()), frozenset("stop stopping 停".split())),
     # which side of a thing: "dryer exhaust air temp" is no "Dryer inlet air temperature"
     # ("supply" and "return" are no sides: a chiller's supply leaves it)
     "side": (frozenset("inlet intake entering incoming entry suction upstream inflow".split()),

@@ -318,6 +318,12 @@ class RuleRouter:
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
+        #: the words of the devices' ids ("wells" of "W2 TBG PSI": a well's number said is
+        #: read by them, no letter stands in for it)
+        self._device_words = frozenset(t.text for p in points
+                                       for t in content(tokens(p.device.replace("_", " "))))
+        #: the places the names call by a name and by a code ("Mill Lane" and "LS04")
+        self.places = _places(points)
         self.abbreviations = _abbreviations(points, self.profiles.name_words) | \
             _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words())
         self.profiles.spelled_in_full(self.abbreviations)
@@ -548,9 +554,9 @@ class RuleRouter:
             replace(t, text=self.abbreviations[t.text])
             if not t.zh and t.text in self.abbreviations else t
             for t in self.profiles.formula_words(tokens(text if row is None else row))])
-        toks = self._initials(text, toks)
+        toks = self._lettered_things(self._initials(text, toks))
         toks = self._twins_lettered(toks)
-        toks = _run_is_start(toks, self._run_named)
+        toks = _run_is_start(_get_going(toks), self._run_named)
         toks = self._states_chosen(toks)
         toks = _or_not(_still_so(_checked_state(self._urgency(toks, text))))
         words = frozenset(t.raw for t in toks)
@@ -638,6 +644,35 @@ class RuleRouter:
                 continue
             word = named.pop()
             out[i] = replace(t, text=word, raw=word)
+        return out
+
+    def _lettered_things(self, toks: list[Token]) -> list[Token]:
+        """ "pump 2" of a plant that names its pumps "P2" ("LS04 P2 run"): a thing said with
+        a number is the letter its names write against that number, where the letter is the
+        thing's first, no name or device says the thing's word ("W2 TBG PSI" on device "wells"
+        is read by the device's word), and no other numbered word of the plant begins with that
+        letter (no "press 2" beside the "P2"; a station's code, "PS03", is no word). The
+        converse of `_initials` (blind batch 35)."""
+        out = list(toks)
+        for i, t in enumerate(toks):
+            # the number after it, or before it where it is an ordinal or said first ("the
+            # second pump", "stop the number two pump"), not a value ("set 2 pump speed")
+            number = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].is_number else \
+                toks[i - 1] if i > 0 and toks[i - 1].is_number and (
+                    toks[i - 1].ordinal or i == 1 or toks[i - 2].raw in _ARTICLES
+                    or toks[i - 2].raw in WRITE_VERBS) else None
+            if number is None or t.ident or t.is_number or len(t.text) < 3 or \
+                    not t.text.isalpha() or \
+                    not t.text.isascii() or not number.is_number or not number.text.isdigit():
+                continue
+            letter = t.text[0]
+            if (letter, number.text) not in self.glued or letter in self.lettered or \
+                    t.text in self.profiles.name_words or t.text in self._device_words or \
+                    any(w == t.text or (w.startswith(letter) and len(w) > 2 and w.isalpha())
+                        for w, _ in self.numbered) or \
+                    not any(s.kind == "thing" for s in self.profiles.lexicon.concepts(t.text)):
+                continue
+            out[i] = replace(t, text=letter, raw=t.raw if t.zh else letter)
         return out
 
     def _screen_row(self, text: str) -> str | None:
@@ -835,6 +870,10 @@ class RuleRouter:
         if placed is not None and placed.action.name == "read" and \
                 self._quantity_of_a_switch(a, placed.action.args["point"]):
             return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
+        if placed is not None and placed.action.name == "read" and not a.yes_no and \
+                self.points[placed.action.args["point"]].kind == "bool" and \
+                AMOUNT_ASKED.search(a.text):
+            return None  # "how much is in the mixer": an amount, which no on/off point gives
         return placed
 
     def _by_description(self, a: Analysis, action: Action) -> bool:
@@ -964,6 +1003,17 @@ class RuleRouter:
             if n > 1 and all(words.count(word) < n for words in labels):
                 return word
         return None
+
+    def places_written(self, text: str) -> str:
+        """The command with each place the names call by a name and by a code said by its
+        code: "pump 2 at Mill Lane" of a plant whose "LS04 WW level" has the alias "Mill Lane
+        wet well level" is LS04's pump 2 (`_places`); said with its code already, the name is
+        left out."""
+        for said, code in self.places:
+            if said.search(text):
+                coded = re.search(rf"(?i)(?<![^\W_]){re.escape(code)}(?![^\W_])", text)
+                text = said.sub("" if coded else code, text)
+        return text
 
     def specs_written(self, text: str) -> str:
         """The command with each number the names write as a specification written onto its
@@ -1677,6 +1727,41 @@ CLOSE_WORDS = frozenset(("close", "shut"))
 _FUNCTION_WORDS = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | YES_NO_START | WH_START
 
 
+#: a code that opens a name ("LS04", "PS-12", "SS3"): letters and a number written together
+_CODE_FIRST = re.compile(r"([A-Z]{1,4}[-_]?\d{1,4})\s+\S")
+#: words in capitals that open an alias, a place's name ("Mill Lane", "Harbour Road"), before
+#: words in small letters
+_TITLED_FIRST = re.compile(r"((?:[A-Z][a-z]+\s+){1,3})(?=[a-z])")
+
+
+def _places(points: list[Point]) -> list[tuple[re.Pattern[str], str]]:
+    """The places of a plant named by a code in its points' names and by a name in their
+    aliases ("LS04 WW level" alias "Mill Lane wet well level"): a name in capitals that opens
+    an alias of a point whose name opens with a code, always of that code wherever it opens an
+    alias, and no word of any other name (blind batch 35)."""
+    found: dict[str, set[str]] = {}
+    for p in points:
+        opening = _CODE_FIRST.match(p.name)
+        for alias in p.aliases:
+            titled = _TITLED_FIRST.match(alias)
+            if titled is None:
+                continue
+            place = " ".join(titled.group(1).split())
+            found.setdefault(place.casefold(), set()).add(opening.group(1) if opening else "")
+    out = []
+    for place, codes in found.items():
+        if len(codes) != 1 or "" in codes or len(place.split()) < 2:
+            continue
+        code = next(iter(codes))
+        # (a place whose words name a point of no code of its, too, is no place of its own:
+        # "Main Pump" of a "Main pump pressure", "Canal Wharf" of a "Canal Wharf crane")
+        if any(place in label.casefold() for p in points for label in (p.name, *p.aliases)
+               if not re.match(rf"{re.escape(code)}(?![^\W_])", p.name)):
+            continue
+        out.append((re.compile(rf"(?i)(?<![^\W_]){re.escape(place)}(?![^\W_])"), code))
+    return out
+
+
 def _abbreviations(points: list[Point], name_words: frozenset[str]) -> dict[str, str]:
     """ "comp" -> "compressor" where ids shorten a word of their points' names ("comp1_current"
     of "Compressor 1 motor current", "evap2_defrost" of "Evaporator 2 defrost"): a command
@@ -1857,6 +1942,27 @@ def _run_is_start(toks: list[Token], named: Callable[[list[Token]], bool]) -> li
     return [*toks[:first], replace(toks[first], raw="start", text="start"), *toks[first + 1:]]
 
 
+def _get_going(toks: list[Token]) -> list[Token]:
+    """ "get the shaker going on table two", "get pump 3 started": a command opening with "get"
+    whose thing is then "going", "started" or "running" asks to start it (blind batch 35);
+    not "get me the …" (asked told) nor a question ("can you get …?" is none either way)."""
+    first = next((i for i, t in enumerate(toks) if t.raw not in _POLITE), None)
+    if first is None or toks[first].raw != "get" or toks[first].zh or \
+            first + 1 >= len(toks) or toks[first + 1].raw in ("me", "us"):
+        return toks
+    going = next((i for i in range(first + 2, len(toks)) if toks[i].raw in _GOING), None)
+    if going is None or any(t.is_number or t.raw in _GOING_NOT for t in toks[first + 1:going]):
+        return toks
+    return [*toks[:first], replace(toks[first], raw="start", text="start"),
+            *toks[first + 1:going], *toks[going + 1:]]
+
+
+#: what a thing got is when it is started ("get the fans going"), and words that make the
+#: "get" another verb ("get the level going up", a number: no start)
+_GOING = frozenset(("going", "started", "running", "moving", "turning"))
+_GOING_NOT = frozenset(("up", "down", "to", "at", "back"))
+
+
 def _either_state(toks: list[Token]) -> bool:
     """One state or its opposite ("chiller on or off", "damper open or closed?"): which of
     the two it is in is asked, nothing is switched."""
@@ -1933,6 +2039,9 @@ def _still_so(toks: list[Token]) -> list[Token]:
     return toks
 
 
+#: an amount asked, which no on/off point gives, whatever the question names ("how much is
+#: in the mixer" of a mixer's run switch: blind batch 35)
+AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|full)\b|多重|多满", re.IGNORECASE)
 #: a letter written against a number ("R2", "t3"), not inside a longer word ("CO2", "H2O")
 _GLUED = re.compile(r"(?<![^\W\d_])([A-Za-z])(\d{1,3})(?![^\W_])")
 

@@ -451,6 +451,14 @@ class Semantic:
             # "what's conche 2 set to": of what is named, the one setting asked for, however
             # close its measurements come (they are not what is asked)
             rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role == "setpoint"]
+        elif not writes and self.profiles.by_id[best.point].role != "setpoint" and not any(
+                t.word in SETPOINT_WORDS or SETPOINT in t.concepts for t in terms):
+            # "what frequency is LS07 pump 2 at": what it is at, not the reference it is sent,
+            # however close that comes (a setpoint of its own numbered thing, unsaid, is
+            # scored down, and no rival of it: blind batch 35)
+            ids = self.profiles.by_id[best.point].ids
+            rest = [f.score for f in full[1:] if self.profiles.by_id[f.point].role != "setpoint"
+                    or self.profiles.by_id[f.point].ids != ids]
         if best.weakest < SURE_STRENGTH or (rest and best.score - rest[0] < SURE_MARGIN):
             return None
         if not writes and fits[0].point != best.point and \
@@ -544,9 +552,13 @@ class Semantic:
                                   for t in said)
 
     def _setting_beside(self, best: Fit, fits: list[Fit]) -> bool:
-        """`best` is no setpoint, and a setpoint of its own numbered thing is among the fits."""
+        """`best` is no setpoint (nor a writable choice, which is set as one is: "what are the
+        room A fans set to" of their mode, blind batch 35), and a setpoint of its own numbered
+        thing is among the fits."""
         by_id = self.profiles.by_id
         mine = by_id[best.point]
+        if mine.point.writable and mine.point.choices:
+            return False
         return mine.role != "setpoint" and any(
             by_id[f.point].role == "setpoint" and by_id[f.point].ids == mine.ids
             for f in fits if f.point != best.point)

@@ -113,7 +113,8 @@ def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
     own = plant.own.get(point.id, [])
     said = [found.pop() if _ACRONYM.fullmatch(w) and not _known_not_unit(w.casefold())
             and w.casefold() not in plant.described
-            and len(found := _initials(w.casefold(), own)) == 1 else w for w in words]
+            and len(found := _initials(w.casefold(), own)) == 1 else _terse(w, point, plant)
+            for w in words]
     if said == words:
         return point
     return replace(point, aliases=(*point.aliases, " ".join(said)))
@@ -141,6 +142,19 @@ def _camel_case_spelled(point: Point, name: str, plant: _Prose) -> Point:
 
 #: an acronym in a name of words: two to five capitals
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
+def _terse(word: str, point: Point, plant: _Prose) -> str:
+    """A short form in a name of words ("LS07 P2 VSD fbk", "Speed ref"), spelled out where
+    its own description abbreviates to it ("ref" of "Speed reference sent to …") or the trade
+    settles it ("fbk": feedback), and no word the lexicon knows ("cut", "mill"); else as it
+    is (blind batch 35)."""
+    short = word.casefold()
+    if len(short) < 3 or not short.isalpha() or not short.isascii() or _known(short) or \
+            short in plant.described:
+        return word
+    full = plant.spelled(short, point, False)
+    return word if full == short else full
 
 
 class _Prose:

@@ -43,7 +43,7 @@ COMPOUNDS = {
     "h2o2": "hydrogen peroxide", "al2o3": "alumina", "alf3": "aluminium fluoride",
     "na2so4": "sodium sulphate", "nahso3": "sodium bisulphite", "fecl3": "ferric chloride",
     "caoh2": "lime", "ca(oh)2": "lime", "mgoh2": "magnesium hydroxide", "kno3": "potassium nitrate",
-    "nh4oh": "ammonia solution", "(nh4)2so4": "ammonium sulphate",
+    "nh4oh": "ammonia solution", "(nh4)2so4": "ammonium sulphate", "h2s": "hydrogen sulphide",
 }
 
 #: Chinese word -> English word(s). Longest match wins, so "给水" (feed water) beats "给" (give).
@@ -335,7 +335,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here back
+    here back actually really
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset(

@@ -945,7 +945,11 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     strength = {id(t): explained(t, profile, found, phrases=False) for t in found}
     mine = [t for t in found if strength[id(t)] >= EXPLAINED]
     words = {t.text for t in toks if t.number is None} | {t.word for t in found}
-    extra = len(set(profile.key) - words - profile.ids)
+    # (its name's words unsaid; none where one of its aliases is said whole: "start the
+    # mixer" of a "Pan mixer" whose alias is "mixer", beside a "Mixer discharge gate")
+    extra = min(len(set(key) - words - profile.ids) for key in (
+        profile.key, *(tuple(t.text for t in content(tokens(alias)) if not t.is_id)
+                       for alias in profile.point.aliases)))
     poles = said_poles(toks)
     numbered = {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
                 if toks[i + 1].is_id and not t.is_id and toks[i + 1].text in said}
