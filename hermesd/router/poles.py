@@ -29,7 +29,7 @@ POLES: dict[str, tuple[frozenset[str], frozenset[str]]] = {
              frozenset("slow creep crawl inch 慢".split())),
     "fill": (frozenset("full 满".split()), frozenset("empty".split())),
     # what a level or a time starts or stops: "duty start SP" is no "duty stop SP" (blind
-    # batch 35)
+    # batch 35; of a number only, see `point_poles`)
     "start": (frozenset("start starting 启".split()), frozenset("stop stopping 停".split())),
     # which side of a thing: "dryer exhaust air temp" is no "Dryer inlet air temperature"
     # ("supply" and "return" are no sides: a chiller's supply leaves it)
@@ -96,7 +96,10 @@ def name_poles(texts: Iterable[str]) -> frozenset[str]:
 
 
 def point_poles(point: Point) -> frozenset[str]:
-    return name_poles((point.name, *point.aliases, *point.names.values()))
+    poles = name_poles((point.name, *point.aliases, *point.names.values()))
+    # (an on/off point named by starting or stopping is a button or a state, which the rules
+    # weigh as such: "stop pump 1" is no press of "Start pump 1", nor a reason to pass it by)
+    return frozenset(p for p in poles if p[:-1] != "start") if point.kind == "bool" else poles
 
 
 def opposed(named: frozenset[str], said: frozenset[str]) -> tuple[str, ...]:

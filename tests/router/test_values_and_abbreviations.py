@@ -206,11 +206,11 @@ def test_a_production_total_is_what_tonnes_produced_says() -> None:
 
 def test_a_quantity_a_points_unit_measures_is_no_unknown_point() -> None:
     """A totaliser (a flow total) of "Treated water total" in m³: the unit (volume or flow
-    total) says the plant has it; the model chooses, and may still refuse."""
+    total, one of a few quantities) says the plant has it, and only that point."""
     router = Router(config_of(own_plant("waterworks")))
     judged = router.semantic.judge(router.rules.analyse("what's the totaliser reading"))
-    assert judged.placement is None, judged.placement
-    assert [f.point for f in judged.fits][:1] == ["treated_volume"]
+    assert judged.placement is not None
+    assert judged.placement.action.args == {"point": "treated_volume"}
     # a quantity no unit or name of the plant has is still unknown
     judged = router.semantic.judge(router.rules.analyse("what's the temperature of the reservoir"))
     assert judged.placement is not None
