@@ -113,8 +113,8 @@ def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
     own = plant.own.get(point.id, [])
     said = [found.pop() if _ACRONYM.fullmatch(w) and not _known_not_unit(w.casefold())
             and w.casefold() not in plant.described
-            and len(found := _initials(w.casefold(), own)) == 1 else _terse(w, point, plant)
-            for w in words]
+            and len(found := _initials(w.casefold(), own)) == 1 else
+            _tag_spelled(w, own, plant) or _terse(w, point, plant) for w in words]
     if said == words:
         return point
     return replace(point, aliases=(*point.aliases, " ".join(said)))
@@ -142,6 +142,26 @@ def _camel_case_spelled(point: Point, name: str, plant: _Prose) -> Point:
 
 #: an acronym in a name of words: two to five capitals
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
+
+
+def _tag_spelled(word: str, own: list[list[str]], plant: _Prose) -> str | None:
+    """A P&ID tag in a name of words ("ST-1 speed", "VP-501 run") in the words its own
+    description gives its letters ("Shaft speed of steam turbine ST-1": "steam turbine 1"),
+    or else those any description writes it after ("ST-1 load SP" of a plant that describes
+    "steam turbine ST-1"), its number kept; None where none says one such phrase (blind batch
+    34)."""
+    tag = _TAG_WORD.fullmatch(word)
+    if tag is None or _known(tag.group(1).casefold()):
+        return None
+    short = tag.group(1).casefold()
+    found = {f for f in _initials(short, own) if short not in f.split()}  # ("ST-1 tripped")
+    if not found and short in plant.tags:
+        found = {plant.tags[short]}
+    return f"{found.pop()} {tag.group(2)}" if len(found) == 1 else None
+
+
+#: a tag of letters and a number in a name of words ("ST-1", "VP-501", "P-301B")
+_TAG_WORD = re.compile(r"([A-Z]{2,4})[-_]?(\d{1,4}[A-Z]?)")
 
 
 def _terse(word: str, point: Point, plant: _Prose) -> str:
@@ -175,6 +195,16 @@ class _Prose:
         self.words = frozenset(w for run in self.all for w in run)
         #: ...and in its descriptions (where "WS" of a name "WS pot temp" is not)
         self.described = frozenset(w for runs in self.own.values() for run in runs for w in run)
+        #: the words a description writes a tag after, that its letters are the initials of
+        #: ("steam turbine ST-1": "ST" -> "steam turbine"), where every description agrees
+        said: dict[str, set[str]] = {}
+        for p in points:
+            for tag in _TAG_WORD.finditer(p.description or ""):
+                before = _WORD.findall(p.description[:tag.start()])[-len(tag.group(1)):]
+                if [w[0].casefold() for w in before] == list(tag.group(1).casefold()):
+                    said.setdefault(tag.group(1).casefold(), set()).add(
+                        " ".join(w.casefold() for w in before))
+        self.tags = {short: found.pop() for short, found in said.items() if len(found) == 1}
         devices = {p.device for p in points}
         for device in devices:  # "hammermills", "pellet_mills": a device says its machines
             runs = _runs(_compound_split(device))

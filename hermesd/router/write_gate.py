@@ -1160,10 +1160,16 @@ def _by_tag(toks: list[Token], point: Point) -> bool:
     said = [t for t in toks if t.raw not in _SWITCH_WORDS | MANNER]
     for label in map(unpaired, (point.name, *point.aliases)):
         own = tokens(label)
+        if point.kind == "bool" and len(own) > 1 and own[-1].raw in _RUN_LAST:
+            own = own[:-1]  # "stop P-301B" of a "P-301B run" (blind batch 34)
         if own and any(t.is_id for t in own) and len(own) <= 3 and \
                 [(t.raw, t.text) for t in said] == [(t.raw, t.text) for t in own]:
             return True
     return False
+
+
+#: the word a run switch's name ends with after its tag ("P-301B run", "M-12 cmd")
+_RUN_LAST = frozenset(("run", "cmd", "command", "start/stop", "motor"))
 
 
 _MEASURED = "role.measured"
