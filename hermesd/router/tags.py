@@ -199,8 +199,9 @@ class _Prose:
         #: ("steam turbine ST-1": "ST" -> "steam turbine"), where every description agrees
         said: dict[str, set[str]] = {}
         for p in points:
-            for tag in _TAG_WORD.finditer(p.description or ""):
-                before = _WORD.findall(p.description[:tag.start()])[-len(tag.group(1)):]
+            prose = p.description or ""
+            for tag in _TAG_WORD.finditer(prose):
+                before = _WORD.findall(prose[:tag.start()])[-len(tag.group(1)):]
                 if [w[0].casefold() for w in before] == list(tag.group(1).casefold()):
                     said.setdefault(tag.group(1).casefold(), set()).add(
                         " ".join(w.casefold() for w in before))
