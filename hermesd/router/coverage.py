@@ -313,7 +313,10 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # flt" beside a "LS04 P1 run", blind batch 35)
     elif exact:
         return 0.0
-    elif term.literal:
+    elif term.literal and not (term.concepts & p.concepts and _of_a_phrase(term)):
+        # (a word of a phrase the lexicon knows whole is the phrase's: "cooling" of "start
+        # the cooling water pump" is the condenser water pump's, whatever point is named
+        # "… cooling" (blind batch 34))
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
@@ -346,6 +349,11 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _of_a_phrase(term: Term) -> bool:
+    """Whether the lexicon found the term's word as part of a longer phrase."""
+    return any(end - start > len(term.raw) + 1 for start, end in term.spans)
 
 
 def _other_quantity_described(term: Term, p: Profile) -> bool:

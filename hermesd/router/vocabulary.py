@@ -151,6 +151,8 @@ ZH_WORDS: dict[str, str] = {
     # words that hold a numeral but are no number ("快一点" is "a bit faster", not 1)
     "一点": "", "一些": "", "一点儿": "", "一直": "", "一起": "", "一定": "", "一样": "",
     "一半": "half", "不锈钢": "stainless steel",
+    # the 度 of a spirit's strength is no temperature (低度酒: low wines, blind batch 34)
+    "低度酒": "low wines", "高度酒": "spirit", "酒精度": "alcohol", "酒度": "alcohol",
     # greetings
     "你好": "hello", "您好": "hello", "嗨": "hi", "早上好": "morning", "晚上好": "evening",
     "谁": "who", "谢谢": "thanks", "多谢": "thanks", "感谢": "thanks",

@@ -61,3 +61,30 @@ async def test_a_run_switch_is_switched_by_its_tag_alone(text: str, action: obje
 async def test_a_tag_said_in_part_switches_nothing(text: str) -> None:
     """Two booster pumps, A and B: neither is said, and nothing is written."""
     assert (await _routed(STATION, text))[0] != "write"
+
+
+STILLHOUSE = Router(exec_devices("stillhouse", {
+    "stillhouse": {
+        "cw_pump": {"name": "Condenser water pump", "aliases": ["CW pump"], "type": "bool",
+                    "writable": True},
+        "wb_cooling": {"name": "Washback 1 cooling", "type": "bool", "writable": True},
+        "lw_level": {"name": "Low wines receiver level", "names": {"zh": "低度酒接收罐液位"},
+                     "unit": "%"},
+        "lw_temp": {"name": "Low wines receiver temperature", "unit": "°C"},
+    },
+}))
+
+
+async def test_a_word_of_a_phrase_is_the_phrases() -> None:
+    """"cooling" of "cooling water" is the condenser water pump's, though a point is named
+    "... cooling": the phrase is what the lexicon knows (condenser water is cooling water)."""
+    assert await _routed(STILLHOUSE, "start the cooling water pump for the condensers") == \
+        ("write", {"point": "cw_pump", "value": True})
+    assert await _routed(STILLHOUSE, "switch on washback 1 cooling") == \
+        ("write", {"point": "wb_cooling", "value": True})
+
+
+async def test_a_spirits_degree_is_no_temperature() -> None:
+    """低度酒 (low wines) holds 度, which is no temperature of the receiver's level."""
+    assert "temperature" not in STILLHOUSE.rules.profiles.by_id["lw_level"].names
+    assert await _routed(STILLHOUSE, "低度酒接收罐液位多少") == ("read", {"point": "lw_level"})
