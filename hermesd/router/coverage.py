@@ -33,6 +33,7 @@ from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
     PLURAL_MARKS,
+    QUANTITIES,
     STOP,
     SUMMARY_WORDS,
     THANKS,
@@ -163,10 +164,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue  # "how many times has PS03 spilled": a count, no time
         if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
             continue  # "has the pasteuriser gone into divert": what it is in is asked
-        if t.raw in MOTION_AT | _DRAWING and toks[0].raw in _WHAT_HOW and (
-                i + 1 == len(toks) or toks[i + 1].raw in ("at", "in", "out", "now", "today")
-                or (toks[i - 1].raw in ("we", "you") and toks[i + 1].raw in (
-                    "on", "with", "into", "through"))):
+        if _how_it_goes(t, i, toks, senses):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
             # "what tension are we running on the rewind", "how many cubes an hour are we
             # pushing into the ring main"
@@ -243,6 +241,23 @@ def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Prof
     return after.raw in CHOICE_MARKS or (t.text, after.text) in profiles.name_bigrams
 
 
+def _how_it_goes(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
+    """A verb of how a thing goes, in a question of how much ("how hot is the second stack
+    running", "what's stack 1 pulling in amps", "what tension are we running on the rewind"):
+    it names nothing. "pulling", "drawing" only beside a quantity said ("what's the mixer
+    pulling" asks for no current, review atk44)."""
+    if t.raw not in MOTION_AT | _DRAWING or toks[0].raw not in _WHAT_HOW:
+        return False
+    after = toks[i + 1].raw if i + 1 < len(toks) else None
+    if toks[i - 1].raw in ("we", "you") and after in ("on", "with", "into", "through"):
+        return True  # ("how many cubes an hour are we pushing into the ring main")
+    if after is not None and after not in ("at", "in", "out", "now", "today"):
+        return False
+    return t.raw in MOTION_AT or any(
+        x.unit or x.text in QUANTITIES or any(s.kind == "quantity" for s in senses[j])
+        for j, x in enumerate(toks) if j != i)
+
+
 def _a_switch_word_named(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     """"start"/"stop" said with what follows it as a point's name says them ("set the
     conveyor start delay": of a "Conveyor start delay", not the verb; but "start air
@@ -313,10 +328,7 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # flt" beside a "LS04 P1 run", blind batch 35)
     elif exact:
         return 0.0
-    elif term.literal and not (term.concepts & p.concepts and _of_a_phrase(term)):
-        # (a word of a phrase the lexicon knows whole is the phrase's: "cooling" of "start
-        # the cooling water pump" is the condenser water pump's, whatever point is named
-        # "… cooling" (blind batch 34))
+    elif term.literal:
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT
@@ -337,8 +349,12 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # (% is twenty quantities): a guess
         strength = FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
     elif broader := term.broader & p.concepts:
-        # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps
-        strength = FORM if all(c.startswith(_THINGS) for c in broader) else MAYBE
+        # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps; but
+        # a Chinese word of one kind of a thing is no point of another kind of it that names
+        # its own (砂仓, a sand bin, of the "Cement silo level": both silos, blind batch 35)
+        strength = FORM if all(c.startswith(_THINGS) for c in broader) and not (
+            not term.shown.isascii() and all(c.startswith("thing.") for c in broader)
+            and any(c.startswith("thing.") for c in p.things - term.broader)) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
     elif not term.shown.isascii() and term.concepts & device_things(p.point.device) and \
@@ -349,11 +365,6 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
-
-
-def _of_a_phrase(term: Term) -> bool:
-    """Whether the lexicon found the term's word as part of a longer phrase."""
-    return any(end - start > len(term.raw) + 1 for start, end in term.spans)
 
 
 def _other_quantity_described(term: Term, p: Profile) -> bool:

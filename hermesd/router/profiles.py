@@ -156,7 +156,9 @@ class Profiles:
     def _units_as_used(self) -> None:
         """A unit of a few quantities (m: a level, a depth, a head …) measures, in this plant,
         the one its points that name a quantity all name: the "LS04 duty start SP" in m of a
-        plant whose points in m are all levels sets a level (blind batch 35)."""
+        plant whose points in m are all levels sets a level (blind batch 35). Only of a
+        setpoint that names no thing of its own: a "Weir board" or a "Sluice gate 1" in m is
+        where the board or the gate is, whatever else the plant measures in m (review atk44)."""
         named: dict[str, set[str]] = {}
         naming: dict[str, int] = {}
         for p in self.by_id.values():
@@ -168,7 +170,8 @@ class Profiles:
         for pid, p in list(self.by_id.items()):
             used = named.get(p.unit or "", set())
             if len(used) == 1 and naming[p.unit or ""] >= 2 and not p.unit_sure and \
-                    not p.named_quantities and 1 < len(p.unit_quantities) <= _FEW_MEASURED:
+                    not p.named_quantities and 1 < len(p.unit_quantities) <= _FEW_MEASURED \
+                    and p.role == "setpoint" and not p.things:
                 self.by_id[pid] = replace(p, unit_quantities=frozenset(used), unit_sure=True,
                                           quantities=p.quantities | used,
                                           concepts=p.concepts | used)

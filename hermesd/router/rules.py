@@ -318,10 +318,6 @@ class RuleRouter:
                         beside = toks[i - 1] if i > 0 else toks[1] if len(toks) > 1 else t
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
-        #: the words of the devices' ids ("wells" of "W2 TBG PSI": a well's number said is
-        #: read by them, no letter stands in for it)
-        self._device_words = frozenset(t.text for p in points
-                                       for t in content(tokens(p.device.replace("_", " "))))
         #: the places the names call by a name and by a code ("Mill Lane" and "LS04")
         self.places = _places(points)
         self.abbreviations = _abbreviations(points, self.profiles.name_words) | \
@@ -375,6 +371,19 @@ class RuleRouter:
         #: a letter written against a number in the plant's own names ("EDO Z1 SP")
         self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
                       for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
+        #: the thing each letter the names write against a number stands for: the one thing
+        #: beginning with it that the plant's prose (descriptions, choices) says and no name
+        #: or device does ("p": "pump" of "LS04 P2 run" described "… duty pump"; `_lettered_things`)
+        device_words = frozenset(t.text for p in points
+                                 for t in content(tokens(p.device.replace("_", " "))))
+        marks = {letter for letter, _ in self.glued}
+        prose_things: dict[str, set[str]] = {}
+        for w in self.profiles.plant_words - self.profiles.name_words - device_words:
+            if w[:1] in marks and len(w) >= 3 and w.isalpha() and w.isascii() and any(
+                    s.kind == "thing" for s in self.profiles.lexicon.concepts(w)):
+                prose_things.setdefault(w[:1], set()).add(w)
+        self._letter_things = {letter: next(iter(found))
+                               for letter, found in prose_things.items() if len(found) == 1}
         #: the numbers of twins lettered after them, with their letters, as the names write
         #: them ("Pump 101A", "Feeder 1-B"; not "Side A conveyor 2")
         self.twin_letters = frozenset(
@@ -647,30 +656,27 @@ class RuleRouter:
         return out
 
     def _lettered_things(self, toks: list[Token]) -> list[Token]:
-        """ "pump 2" of a plant that names its pumps "P2" ("LS04 P2 run"): a thing said with
-        a number is the letter its names write against that number, where the letter is the
-        thing's first, no name or device says the thing's word ("W2 TBG PSI" on device "wells"
-        is read by the device's word), and no other numbered word of the plant begins with that
-        letter (no "press 2" beside the "P2"; a station's code, "PS03", is no word). The
-        converse of `_initials` (blind batch 35)."""
+        """ "pump 2" of a plant that names its pumps "P2" ("LS04 P2 run") and says "pump" in
+        its descriptions ("Which pump at LS04 is the duty pump"): a thing said with a number
+        is the letter its names write against that number, where the plant's prose says that
+        thing and no other thing beginning with the letter (`_letter_things`: no "pump 2" of
+        a press shop's "P2", whose descriptions say "press"), no name or device says the
+        thing's word ("W2 TBG PSI" on device "wells" is read by the device's word), and no
+        other numbered word of the plant begins with that letter. One thing said, numbered
+        after it or by an ordinal ("the second pump"); never a count ("start 2 pumps"). The
+        converse of `_initials` (blind batch 35; review atk44)."""
         out = list(toks)
         for i, t in enumerate(toks):
-            # the number after it, or before it where it is an ordinal or said first ("the
-            # second pump", "stop the number two pump"), not a value ("set 2 pump speed")
             number = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].is_number else \
-                toks[i - 1] if i > 0 and toks[i - 1].is_number and (
-                    toks[i - 1].ordinal or i == 1 or toks[i - 2].raw in _ARTICLES
-                    or toks[i - 2].raw in WRITE_VERBS) else None
-            if number is None or t.ident or t.is_number or len(t.text) < 3 or \
-                    not t.text.isalpha() or \
-                    not t.text.isascii() or not number.is_number or not number.text.isdigit():
+                toks[i - 1] if i > 0 and toks[i - 1].ordinal else None
+            if number is None or t.ident or t.is_number or not number.text.isdigit() or \
+                    (not t.zh and t.raw != t.text):  # ("pumps": a count, or several)
                 continue
-            letter = t.text[0]
-            if (letter, number.text) not in self.glued or letter in self.lettered or \
-                    t.text in self.profiles.name_words or t.text in self._device_words or \
+            letter = t.text[:1]
+            if self._letter_things.get(letter) != t.text or \
+                    (letter, number.text) not in self.glued or letter in self.lettered or \
                     any(w == t.text or (w.startswith(letter) and len(w) > 2 and w.isalpha())
-                        for w, _ in self.numbered) or \
-                    not any(s.kind == "thing" for s in self.profiles.lexicon.concepts(t.text)):
+                        for w, _ in self.numbered):
                 continue
             out[i] = replace(t, text=letter, raw=t.raw if t.zh else letter)
         return out
@@ -1951,8 +1957,10 @@ def _get_going(toks: list[Token]) -> list[Token]:
             first + 1 >= len(toks) or toks[first + 1].raw in ("me", "us"):
         return toks
     going = next((i for i in range(first + 2, len(toks)) if toks[i].raw in _GOING), None)
-    if going is None or any(t.is_number or t.raw in _GOING_NOT for t in toks[first + 1:going]):
-        return toks
+    if going is None or any(t.is_number or t.raw in _GOING_NOT for t in toks[first + 1:going]) \
+            or any(t.raw not in _POLITE | _GOING_AFTER and not t.is_id
+                   for t in toks[going + 1:]):
+        return toks  # ("get the transfer pump running hours": a reading, review atk44)
     return [*toks[:first], replace(toks[first], raw="start", text="start"),
             *toks[first + 1:going], *toks[going + 1:]]
 
@@ -1961,6 +1969,9 @@ def _get_going(toks: list[Token]) -> list[Token]:
 #: "get" another verb ("get the level going up", a number: no start)
 _GOING = frozenset(("going", "started", "running", "moving", "turning"))
 _GOING_NOT = frozenset(("up", "down", "to", "at", "back"))
+#: ...and what may follow it: where, and when (not "hours", "speed": a reading of it)
+_GOING_AFTER = frozenset(("again", "asap", "on", "in", "at", "the", "table", "line", "a",
+                          "please", "right", "away", "straight"))
 
 
 def _either_state(toks: list[Token]) -> bool:

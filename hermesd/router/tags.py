@@ -155,11 +155,15 @@ def _tag_spelled(word: str, own: list[list[str]], plant: _Prose) -> str | None:
         return None
     short = tag.group(1).casefold()
     found = {f for f in _initials(short, own) if short not in f.split()}  # ("ST-1 tripped")
-    if not found and short in plant.tags:
-        found = {plant.tags[short]}
+    whole = f"{short}{tag.group(2).casefold()}"
+    if not found and whole in plant.tags:
+        found = {plant.tags[whole]}  # (that tag's own: FP-1 described "feed pump FP-1" says
+        # nothing of an FP-2, review atk44)
     return f"{found.pop()} {tag.group(2)}" if len(found) == 1 else None
 
 
+#: a code in a name, letters and a number written together ("LS04", "P2")
+_CODED = re.compile(r"\b[A-Za-z]{1,4}\d")
 #: a tag of letters and a number in a name of words ("ST-1", "VP-501", "P-301B")
 _TAG_WORD = re.compile(r"([A-Z]{2,4})[-_]?(\d{1,4}[A-Z]?)")
 
@@ -171,8 +175,8 @@ def _terse(word: str, point: Point, plant: _Prose) -> str:
     is (blind batch 35)."""
     short = word.casefold()
     if len(short) < 3 or not short.isalpha() or not short.isascii() or _known(short) or \
-            short in plant.described:
-        return word
+            short in plant.described or not _CODED.search(point.name):
+        return word  # (only in a name of codes: "Ret pump" may be a retentate's, review atk44)
     full = plant.spelled(short, point, False)
     return word if full == short else full
 
@@ -196,14 +200,14 @@ class _Prose:
         #: ...and in its descriptions (where "WS" of a name "WS pot temp" is not)
         self.described = frozenset(w for runs in self.own.values() for run in runs for w in run)
         #: the words a description writes a tag after, that its letters are the initials of
-        #: ("steam turbine ST-1": "ST" -> "steam turbine"), where every description agrees
+        #: ("steam turbine ST-1": "st1" -> "steam turbine"), where every description agrees
         said: dict[str, set[str]] = {}
         for p in points:
             prose = p.description or ""
             for tag in _TAG_WORD.finditer(prose):
                 before = _WORD.findall(prose[:tag.start()])[-len(tag.group(1)):]
                 if [w[0].casefold() for w in before] == list(tag.group(1).casefold()):
-                    said.setdefault(tag.group(1).casefold(), set()).add(
+                    said.setdefault(f"{tag.group(1)}{tag.group(2)}".casefold(), set()).add(
                         " ".join(w.casefold() for w in before))
         self.tags = {short: found.pop() for short, found in said.items() if len(found) == 1}
         devices = {p.device for p in points}

@@ -40,7 +40,8 @@ SEWERS = Router(exec_devices("sewers", {
     "ps03_outstation": {
         **_station("PS03", 1),
         "ps03_sel": {"name": "PS03 duty sel", "type": "int", "writable": True,
-                     "map": {0: "P1", 1: "P2", 2: "alternate"}},
+                     "map": {0: "P1", 1: "P2", 2: "alternate"},
+                     "description": "Which pump at PS03 is the duty pump."},
         "ps03_spills": {"name": "PS03 CSO spill cnt", "type": "int", "unit": "spills"},
         "ps03_nh3": {"name": "PS03 NH3", "unit": "ppm"},
         "ps03_h2s": {"name": "PS03 H2S", "unit": "ppm"},
@@ -61,13 +62,33 @@ SEWERS = Router(exec_devices("sewers", {
     ("any fault on PS03 pump 2?", ("read", {"point": "ps03_p2_flt"})),
     ("is ps09 pump one faulted", ("read", {"point": "ps09_p1_flt"})),
     ("what current is ps03 pump one drawing", ("read", {"point": "ps03_p1_amps"})),
-    ("stop the number two pump at PS09", ("write", {"point": "ps09_p2_run", "value": False})),
+    ("stop the second pump at PS09", ("write", {"point": "ps09_p2_run", "value": False})),
     ("start the second pump at PS03", ("write", {"point": "ps03_p2_run", "value": True})),
     ("PS09的2号泵有没有故障", ("read", {"point": "ps09_p2_flt"})),
     ("启动PS03的1号泵", ("write", {"point": "ps03_p1_run", "value": True})),
 ])
 async def test_a_pump_said_in_words_is_the_p_its_names_write(text: str, action: object) -> None:
     assert await _routed(SEWERS, text) == action
+
+
+PRESSES = Router(exec_devices("presses", {"press_line": {
+    "p1_run": {"name": "P1 run", "type": "bool", "writable": True,
+               "description": "Main motor of press 1."},
+    "p2_run": {"name": "P2 run", "type": "bool", "writable": True,
+               "description": "Main motor of press 2."},
+    "p2_spm": {"name": "P2 stroke rate", "unit": "spm", "writable": True, "min": 0, "max": 60},
+    "m1_run": {"name": "M1 run", "type": "bool", "writable": True,
+               "description": "Scrap conveyor motor."},
+}}))
+
+
+@pytest.mark.parametrize("text", [
+    "start pump 2", "stop the second pump", "启动2号泵", "set pump 2 stroke rate to 20",
+    "start mill 1", "stop mixer 1", "start 2 presses"])
+async def test_a_letter_is_no_thing_the_plant_does_not_say(text: str) -> None:
+    """P1 and P2 are presses here (their descriptions say so), M1 a conveyor's motor: no
+    pump, mill or mixer is started, and a count of presses is no press 2 (review atk44)."""
+    assert (await _routed(PRESSES, text))[0] != "write"
 
 
 async def test_a_pump_of_no_station_said_is_no_guess() -> None:
@@ -218,7 +239,7 @@ STATIONS = Router(exec_devices("stations", {
         "ss1_p1": {"name": "SS1 P1 run", "type": "bool", "writable": True},
         "ss1_p2": {"name": "SS1 P2 run", "type": "bool", "writable": True},
         "ss1_gen": {"name": "SS1 gen run", "aliases": ["Beech Avenue generator"],
-                    "type": "bool"},
+                    "type": "bool", "description": "Standby generator; the pumps run on it."},
     },
     "ss2": {
         "ss2_level": {"name": "SS2 sump level", "aliases": ["Canal Wharf sump level"],
@@ -244,3 +265,30 @@ async def test_a_place_is_said_by_its_name_or_its_code(text: str, action: object
 def test_a_place_name_that_names_another_point_is_no_code() -> None:
     """"Canal Wharf" opens the crane's own name too: it is no place of SS2's alone."""
     assert [code for _, code in STATIONS.rules.places] == ["SS1"]
+
+
+DAIRY_ROOMS = Router(exec_devices("creamery", {
+    "process": {
+        "milk_silo": {"name": "Milk silo level", "unit": "%"},
+        "whey_tank": {"name": "Whey tank level", "unit": "%"},
+        "ocu_fan": {"name": "OCU fan", "type": "bool", "writable": True,
+                    "description": "Odour control unit extract fan."},
+    },
+    "yard": {
+        "cement": {"name": "Cement silo level", "unit": "t"},
+        "sand": {"name": "Sand bin level", "unit": "%"},
+        "stone": {"name": "Stone bin level", "unit": "%"},
+    },
+}))
+
+
+@pytest.mark.parametrize("text", ["how full is the cream tank", "how much cream is in the tank"])
+async def test_cream_is_no_milk_nor_whey(text: str) -> None:
+    """The plant has no cream tank: neither the milk silo nor the whey tank is read."""
+    assert (await _routed(DAIRY_ROOMS, text))[0] == "respond"
+
+
+async def test_a_chinese_word_of_one_kind_of_silo_is_no_other_kinds() -> None:
+    """砂仓 (a sand bin) of a yard with a cement silo: both are silos; the cement silo, which
+    names its own kind, is not read for it."""
+    assert await _routed(DAIRY_ROOMS, "砂仓料位多少") != ("read", {"point": "cement"})
