@@ -869,15 +869,6 @@ class ModelStage:
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
         checked = self.check(a, action)
-        if action.name == "respond" and action.args.get("reason") == "out_of_scope" and \
-                a.question:
-            # "not about these points", of a question that one candidate explains whole (all
-            # it names and every role it says, as the one left must): the model took a plant's
-            # word for the world's ("how much rain have we had in the last 24 hours" of a rain
-            # gauge's 24 h total: blind batch 35); a thing the plant lacks stays unknown
-            other = self._the_one_left(a, Action("read", {"point": ""}))
-            if other is not None:
-                checked = Action("read", {"point": other})
         if action.name == "read" and checked.name == "respond":
             other = self._the_one_left(a, action)
             if other is not None:
