@@ -131,7 +131,6 @@ class Profiles:
         borrowed = _machine_aliases(points, self.lexicon)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
-        self._units_as_used()
         self.all = list(self.by_id.values())
         count: dict[str, int] = {}
         for profile in self.all:
@@ -152,29 +151,6 @@ class Profiles:
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
-
-    def _units_as_used(self) -> None:
-        """A unit of a few quantities (m: a level, a depth, a head …) measures, in this plant,
-        the one its points that name a quantity all name: the "LS04 duty start SP" in m of a
-        plant whose points in m are all levels sets a level (blind batch 35). Only of a
-        setpoint that names no thing of its own: a "Weir board" or a "Sluice gate 1" in m is
-        where the board or the gate is, whatever else the plant measures in m (review atk44)."""
-        named: dict[str, set[str]] = {}
-        naming: dict[str, int] = {}
-        for p in self.by_id.values():
-            if p.unit and not p.unit_sure and 1 < len(p.unit_quantities) <= _FEW_MEASURED:
-                said = p.named_quantities & p.unit_quantities
-                if said:
-                    named.setdefault(p.unit, set()).update(said)
-                    naming[p.unit] = naming.get(p.unit, 0) + 1
-        for pid, p in list(self.by_id.items()):
-            used = named.get(p.unit or "", set())
-            if len(used) == 1 and naming[p.unit or ""] >= 2 and not p.unit_sure and \
-                    not p.named_quantities and 1 < len(p.unit_quantities) <= _FEW_MEASURED \
-                    and p.role == "setpoint" and not p.things:
-                self.by_id[pid] = replace(p, unit_quantities=frozenset(used), unit_sure=True,
-                                          quantities=p.quantities | used,
-                                          concepts=p.concepts | used)
 
     def spelled_in_full(self, said: dict[str, str]) -> None:
         """The words a plant's names shorten, in full (`said`: the word as said -> the name's
@@ -396,8 +372,6 @@ class Profiles:
                        frozenset(described), point_poles(point))
 
 
-#: a unit of at most this many quantities may be read as the plant uses it (`_units_as_used`)
-_FEW_MEASURED = 6
 #: a count per a time, as a faceplate writes it ("copies/h", "head/h", "strokes/min")
 _A_RATE = re.compile(r"([^\W\d_]{3,})\s*/\s*(?:s|sec|min|h|hr|hour|d|day|shift)")
 

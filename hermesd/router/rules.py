@@ -319,7 +319,7 @@ class RuleRouter:
                         if t.is_number and not beside.is_id:
                             self.id_words.add(beside.text)
         #: the places the names call by a name and by a code ("Mill Lane" and "LS04")
-        self.places = _places(points)
+        self.places = _places(points, self.profiles.lexicon)
         self.abbreviations = _abbreviations(points, self.profiles.name_words) | \
             _spelled_in_full(points, self.profiles.name_words, self.profiles.lexicon.words())
         self.profiles.spelled_in_full(self.abbreviations)
@@ -372,16 +372,25 @@ class RuleRouter:
         self.glued = {(m.group(1).casefold(), m.group(2)) for p in points
                       for text in (p.name, *p.aliases) for m in _GLUED.finditer(text)}
         #: the thing each letter the names write against a number stands for: the one thing
-        #: beginning with it that the plant's prose (descriptions, choices) says and no name
-        #: or device does ("p": "pump" of "LS04 P2 run" described "… duty pump"; `_lettered_things`)
+        #: beginning with it that the descriptions of the points so marked (by name or by a
+        #: choice) say, and no name or device does ("p": "pump" of "LS04 duty sel", choices
+        #: P1, P2, described "Which pump at LS04 is the duty pump"; not the "sump pump" of
+        #: another point's description, review atk44b; `_lettered_things`)
         device_words = frozenset(t.text for p in points
                                  for t in content(tokens(p.device.replace("_", " "))))
-        marks = {letter for letter, _ in self.glued}
         prose_things: dict[str, set[str]] = {}
-        for w in self.profiles.plant_words - self.profiles.name_words - device_words:
-            if w[:1] in marks and len(w) >= 3 and w.isalpha() and w.isascii() and any(
-                    s.kind == "thing" for s in self.profiles.lexicon.concepts(w)):
-                prose_things.setdefault(w[:1], set()).add(w)
+        for p in points:
+            marked = {m.group(1).casefold() for text in (p.name, *p.aliases,
+                                                         *(c for _, c in spellings(p)))
+                      for m in _GLUED.finditer(text)}
+            if not marked or not p.description:
+                continue
+            for t in content(tokens(p.description)):
+                w = t.text
+                if w[:1] in marked and len(w) >= 3 and w.isalpha() and w.isascii() and \
+                        w not in self.profiles.name_words and w not in device_words and any(
+                            s.kind == "thing" for s in self.profiles.lexicon.concepts(w)):
+                    prose_things.setdefault(w[:1], set()).add(w)
         self._letter_things = {letter: next(iter(found))
                                for letter, found in prose_things.items() if len(found) == 1}
         #: the numbers of twins lettered after them, with their letters, as the names write
@@ -656,11 +665,12 @@ class RuleRouter:
         return out
 
     def _lettered_things(self, toks: list[Token]) -> list[Token]:
-        """ "pump 2" of a plant that names its pumps "P2" ("LS04 P2 run") and says "pump" in
-        its descriptions ("Which pump at LS04 is the duty pump"): a thing said with a number
-        is the letter its names write against that number, where the plant's prose says that
-        thing and no other thing beginning with the letter (`_letter_things`: no "pump 2" of
-        a press shop's "P2", whose descriptions say "press"), no name or device says the
+        """ "pump 2" of a plant that names its pumps "P2" ("LS04 P2 run") and describes a point
+        so marked as of pumps ("Which pump at LS04 is the duty pump", of choices P1 and P2): a
+        thing said with a number is the letter its names write against that number, where the
+        marked points' descriptions say that thing and no other thing beginning with the letter
+        (`_letter_things`: no "pump 2" of a press shop's "P2", described "press"), no name or
+        device says the
         thing's word ("W2 TBG PSI" on device "wells" is read by the device's word), and no
         other numbered word of the plant begins with that letter. One thing said, numbered
         after it or by an ordinal ("the second pump"); never a count ("start 2 pumps"). The
@@ -909,6 +919,11 @@ class RuleRouter:
         if first is not None and not first.zh and first.text not in words and \
                 any(_verb_of(first.raw, w) for w in words) and not a.wants_write:
             return True  # "aerate silo 1" of a "Silo 1 aeration": its verb, said first
+        own = [t.text for t in content(tokens(self.points[point].name)) if not t.is_id]
+        if first is not None and not first.zh and len(own) > 1 and first.text == own[-1] \
+                and first is not a.toks[-1] and not a.wants_write:
+            return True  # "backwash filter 2" of an "F2 backwash": what it does, said first
+            # (review atk44)
         if first is None or first.is_number or first.zh or \
                 first.text not in words or \
                 first.raw in YES_NO_START | WH_START or any(
@@ -1740,11 +1755,13 @@ _CODE_FIRST = re.compile(r"([A-Z]{1,4}[-_]?\d{1,4})\s+\S")
 _TITLED_FIRST = re.compile(r"((?:[A-Z][a-z]+\s+){1,3})(?=[a-z])")
 
 
-def _places(points: list[Point]) -> list[tuple[re.Pattern[str], str]]:
+def _places(points: list[Point], lexicon: Lexicon) -> list[tuple[re.Pattern[str], str]]:
     """The places of a plant named by a code in its points' names and by a name in their
     aliases ("LS04 WW level" alias "Mill Lane wet well level"): a name in capitals that opens
     an alias of a point whose name opens with a code, always of that code wherever it opens an
-    alias, and no word of any other name (blind batch 35)."""
+    alias, and no word of any other name (blind batch 35); whose last word is no word of a
+    plant the lexicon knows ("Main Pump", "North Tank", "Hot Well" are things, review
+    atk44b)."""
     found: dict[str, set[str]] = {}
     for p in points:
         opening = _CODE_FIRST.match(p.name)
@@ -1759,6 +1776,8 @@ def _places(points: list[Point]) -> list[tuple[re.Pattern[str], str]]:
         if len(codes) != 1 or "" in codes or len(place.split()) < 2:
             continue
         code = next(iter(codes))
+        if lexicon.concepts(place.split()[-1]):
+            continue
         # (a place whose words name a point of no code of its, too, is no place of its own:
         # "Main Pump" of a "Main pump pressure", "Canal Wharf" of a "Canal Wharf crane")
         if any(place in label.casefold() for p in points for label in (p.name, *p.aliases)

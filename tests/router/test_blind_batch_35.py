@@ -1,8 +1,8 @@
 """What blind batch 35 (a sewer pumping network named by station codes, a precast concrete works
 in foreman's English, a bilingual cheese factory) found wrong, on plants written here: pumps
 named "P2" asked after as "pump 2", terse words in names of words ("LS07 P2 VSD fbk", "duty
-sel"), "start"/"stop" in a setting's name ("duty start SP"), a unit that measures in this plant
-what its points all name (a level in m), a fault that tells no one whether its pump runs, an
+sel"), "start"/"stop" in a setting's name ("duty start level SP"), a fault that tells no one
+whether its pump runs, an
 amount asked of an on/off point, "get the shaker going", an alias said whole among neighbours,
 and a writable choice asked what it is set to."""
 
@@ -29,9 +29,9 @@ def _station(code: str, unit: int) -> dict[str, dict[str, object]]:
         f"{low}_p1_flt": {"name": f"{code} P1 flt", "type": "bool"},
         f"{low}_p2_flt": {"name": f"{code} P2 flt", "type": "bool"},
         f"{low}_p1_amps": {"name": f"{code} P1 amps", "unit": "A"},
-        f"{low}_start": {"name": f"{code} duty start SP", "unit": "m", "writable": True,
+        f"{low}_start": {"name": f"{code} duty start level SP", "unit": "m", "writable": True,
                          "min": 0.3, "max": 4},
-        f"{low}_stop": {"name": f"{code} duty stop SP", "unit": "m", "writable": True,
+        f"{low}_stop": {"name": f"{code} duty stop level SP", "unit": "m", "writable": True,
                         "min": 0.2, "max": 3},
     }
 
@@ -79,15 +79,18 @@ PRESSES = Router(exec_devices("presses", {"press_line": {
     "p2_spm": {"name": "P2 stroke rate", "unit": "spm", "writable": True, "min": 0, "max": 60},
     "m1_run": {"name": "M1 run", "type": "bool", "writable": True,
                "description": "Scrap conveyor motor."},
+    "pit_level": {"name": "Scrap pit level", "unit": "%",
+                  "description": "Emptied by the sump pump when it reaches 80 %."},
 }}))
 
 
 @pytest.mark.parametrize("text", [
     "start pump 2", "stop the second pump", "启动2号泵", "set pump 2 stroke rate to 20",
-    "start mill 1", "stop mixer 1", "start 2 presses"])
+    "start mill 1", "stop mixer 1", "start 2 presses", "pump #2 on"])
 async def test_a_letter_is_no_thing_the_plant_does_not_say(text: str) -> None:
     """P1 and P2 are presses here (their descriptions say so), M1 a conveyor's motor: no
-    pump, mill or mixer is started, and a count of presses is no press 2 (review atk44)."""
+    pump, mill or mixer is started, and a count of presses is no press 2 (review atk44); nor
+    is the pump another point's description mentions (review atk44b)."""
     assert (await _routed(PRESSES, text))[0] != "write"
 
 
@@ -126,7 +129,8 @@ async def test_a_fault_tells_no_one_whether_its_pump_runs(text: str, action: obj
     ("what's the PS09 level", ("read", {"point": "ps09_well"})),
 ])
 async def test_start_and_stop_in_a_settings_name_are_no_verbs(text: str, action: object) -> None:
-    """And a setting in m of a plant whose points in m are all levels sets a level."""
+    """"start" and "stop" of a level a pump starts or stops at are no verbs, and tell the two
+    apart."""
     assert await _routed(SEWERS, text) == action
 
 
@@ -236,10 +240,11 @@ STATIONS = Router(exec_devices("stations", {
     "ss1": {
         "ss1_level": {"name": "SS1 sump level", "aliases": ["Beech Avenue sump level"],
                       "unit": "m"},
-        "ss1_p1": {"name": "SS1 P1 run", "type": "bool", "writable": True},
+        "ss1_p1": {"name": "SS1 P1 run", "type": "bool", "writable": True,
+                   "description": "Duty pump of the Beech Avenue station."},
         "ss1_p2": {"name": "SS1 P2 run", "type": "bool", "writable": True},
         "ss1_gen": {"name": "SS1 gen run", "aliases": ["Beech Avenue generator"],
-                    "type": "bool", "description": "Standby generator; the pumps run on it."},
+                    "type": "bool"},
     },
     "ss2": {
         "ss2_level": {"name": "SS2 sump level", "aliases": ["Canal Wharf sump level"],
@@ -292,3 +297,30 @@ async def test_a_chinese_word_of_one_kind_of_silo_is_no_other_kinds() -> None:
     """砂仓 (a sand bin) of a yard with a cement silo: both are silos; the cement silo, which
     names its own kind, is not read for it."""
     assert await _routed(DAIRY_ROOMS, "砂仓料位多少") != ("read", {"point": "cement"})
+
+
+def test_a_thing_in_capitals_is_no_place() -> None:
+    """"Hot Well", "Main Pump", "North Tank" open aliases in capitals, but they are things:
+    no command's "hot well pump" is made a code's (review atk44b)."""
+    router = Router(exec_devices("condensate", {"plc": {
+        "cw1_run": {"name": "CW1 run", "aliases": ["Hot Well pump run"], "type": "bool",
+                    "writable": True},
+        "hotwell_pump": {"name": "Hotwell pump", "type": "bool", "writable": True},
+        "ps1_speed": {"name": "PS1 fan speed", "aliases": ["Main Pump speed"], "unit": "%"},
+        "tk2_level": {"name": "TK2 level", "aliases": ["North Tank level"], "unit": "%"},
+    }}))
+    assert router.rules.places == []
+
+
+async def test_what_a_switch_does_said_first_is_no_read() -> None:
+    """"backwash filter 2" of an "F2 backwash" asks the backwash done: no read of the switch
+    (review atk44; the model weighs the write)."""
+    router = Router(exec_devices("filters", {"gallery": {
+        "f1_backwash": {"name": "F1 backwash", "type": "bool", "writable": True,
+                        "description": "Backwash sequence of sand filter 1."},
+        "f2_backwash": {"name": "F2 backwash", "type": "bool", "writable": True,
+                        "description": "Backwash sequence of sand filter 2."},
+    }}))
+    assert await _routed(router, "backwash filter 2") != ("read", {"point": "f2_backwash"})
+    assert await _routed(router, "backwash F2") != ("read", {"point": "f2_backwash"})
+    assert await _routed(router, "is F2 backwash on") == ("read", {"point": "f2_backwash"})

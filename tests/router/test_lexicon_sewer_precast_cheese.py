@@ -178,7 +178,7 @@ async def test_a_trade_word_is_read(router: Router, text: str, point: str) -> No
     (SEWER, "启泵液位设为2.5", {"point": "start_lvl", "value": 2.5}),
     (PRECAST, "把养护时间设为8", {"point": "cure_sp", "value": 8}),
     (PRECAST, "养护周期设为10", {"point": "cure_sp", "value": 10}),
-    (PRECAST, "把振动台频率设为50", {"point": "vib_hz", "value": 50}),
+    (PRECAST, "把附着式振动器频率设为50", {"point": "vib_hz", "value": 50}),
     (PRECAST, "set the form vibrator to 60 Hz", {"point": "vib_hz", "value": 60}),
     (PRECAST, "把外加剂投加量设为3.5", {"point": "admix", "value": 3.5}),
     (PRECAST, "外加剂掺量设为3", {"point": "admix", "value": 3}),
