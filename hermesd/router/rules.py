@@ -670,11 +670,10 @@ class RuleRouter:
         thing said with a number is the letter its names write against that number, where the
         marked points' descriptions say that thing and no other thing beginning with the letter
         (`_letter_things`: no "pump 2" of a press shop's "P2", described "press"), no name or
-        device says the
-        thing's word ("W2 TBG PSI" on device "wells" is read by the device's word), and no
-        other numbered word of the plant begins with that letter. One thing said, numbered
-        after it or by an ordinal ("the second pump"); never a count ("start 2 pumps"). The
-        converse of `_initials` (blind batch 35; review atk44)."""
+        device says the thing's word ("W2 TBG PSI" on device "wells" is read by the device's
+        word), and no other numbered word of the plant begins with that letter. One thing
+        said, numbered after it or by an ordinal ("the second pump"); never a count ("start 2
+        pumps"). The converse of `_initials` (blind batch 35; reviews atk44, atk44b)."""
         out = list(toks)
         for i, t in enumerate(toks):
             number = toks[i + 1] if i + 1 < len(toks) and toks[i + 1].is_number else \
