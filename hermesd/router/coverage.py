@@ -293,6 +293,10 @@ def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[
     if not t.zh and t.text in profiles.name_words and i + 1 < len(toks) and \
             any(s.kind == "quantity" for s in senses[i + 1]):
         return True  # "change the rinse temperature": of a "rinse water temperature"
+    if not t.zh and i > 0 and toks[i - 1].raw in ("which", "what") and \
+            t.text in profiles.name_words:
+        return True  # "which program is the tunnel running": the program a name says (blind
+        # batch 36)
     if i == 0 or t.zh or not any(s.kind in ("thing", "medium") for s in senses[i - 1]):
         return False
     return any(s.kind == "quantity" for s in profiles.lexicon.senses(t.raw, [t])[0])
