@@ -46,7 +46,7 @@ class Speech:
             raw = out.with_suffix(".espeak.wav")
             subprocess.run(["espeak-ng", "-v", voice, "-s", str(speed), "-w", str(raw), "--stdin"],
                            input=text.encode(), check=True, timeout=30)
-            subprocess.run(["sox", str(raw), "-r", str(rate), "-c", str(channels), "-b", str(bits),
+            subprocess.run(["sox", "-R", str(raw), "-r", str(rate), "-c", str(channels), "-b", str(bits),
                             str(out)], check=True, timeout=30)
             raw.unlink()
         return out
@@ -62,7 +62,7 @@ class Speech:
     def silence(self, seconds: float) -> Path:
         out = self._path("silence", seconds)
         if not out.exists():
-            subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(out), "trim",
+            subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", str(out), "trim",
                             "0", str(seconds)], check=True, timeout=30)
         return out
 
@@ -71,19 +71,19 @@ class Speech:
         out = self._path("noise", kind, seconds, volume)
         if not out.exists():
             synth = ["sine", "50"] if kind == "hum" else [kind]
-            subprocess.run(["sox", "-n", "-r", "16000", "-c", "1", "-b", "16", str(out), "synth",
+            subprocess.run(["sox", "-R", "-n", "-r", "16000", "-c", "1", "-b", "16", str(out), "synth",
                             str(seconds), *synth, "vol", str(volume)], check=True, timeout=30)
         return out
 
     def join(self, parts: list[Path], name: str) -> Path:
         """The parts one after another, as one WAV file."""
         out = self.dir / name
-        subprocess.run(["sox", *map(str, parts), str(out)], check=True, timeout=60)
+        subprocess.run(["sox", "-R", *map(str, parts), str(out)], check=True, timeout=60)
         return out
 
     def mix(self, a: Path, b: Path, name: str) -> Path:
         out = self.dir / name
-        subprocess.run(["sox", "-m", str(a), str(b), str(out)], check=True, timeout=60)
+        subprocess.run(["sox", "-R", "-m", str(a), str(b), str(out)], check=True, timeout=60)
         return out
 
 

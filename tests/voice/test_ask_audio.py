@@ -86,7 +86,7 @@ def test_unusable_recordings_get_clear_errors_and_change_nothing(daemon_runner: 
     stereo = speech.say("Open steam valve 2.", channels=2)
     eight_bit = speech.say("Open steam valve 2.", bits=8)
     as_float = tmp_path / "float.wav"
-    subprocess.run(["sox", str(good), "-e", "floating-point", "-b", "32", str(as_float)],
+    subprocess.run(["sox", "-R", str(good), "-e", "floating-point", "-b", "32", str(as_float)],
                    check=True, timeout=30)
     truncated = tmp_path / "truncated.wav"
     truncated.write_bytes(good.read_bytes()[:-5001])
