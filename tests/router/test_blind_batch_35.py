@@ -324,3 +324,15 @@ async def test_what_a_switch_does_said_first_is_no_read() -> None:
     assert await _routed(router, "backwash filter 2") != ("read", {"point": "f2_backwash"})
     assert await _routed(router, "backwash F2") != ("read", {"point": "f2_backwash"})
     assert await _routed(router, "is F2 backwash on") == ("read", {"point": "f2_backwash"})
+
+
+def test_the_model_is_not_let_read_a_run_switch_for_an_amount() -> None:
+    """The model's check refuses the mixer's run switch for "how much is in the mixer", as the
+    rules do (the batch weight is what is asked)."""
+    from hermesd.answer import Action
+    from tests.support.plants import model_checked
+
+    pick = Action("read", {"point": "mixer_run"})
+    assert model_checked(PRECAST, PRECAST.config, "how much is in the mixer", pick) != pick
+    weight = Action("read", {"point": "mixer_load"})
+    assert model_checked(PRECAST, PRECAST.config, "how much is in the mixer", weight) == weight
