@@ -1168,8 +1168,9 @@ def _by_tag(toks: list[Token], point: Point) -> bool:
     return False
 
 
-#: the word a run switch's name ends with after its tag ("P-301B run", "M-12 cmd")
-_RUN_LAST = frozenset(("run", "cmd", "command", "start/stop", "motor"))
+#: the word a run switch's name ends with after its tag ("P-301B run", "M-12 cmd"; a
+#: "start/stop" is taken off by `unpaired`)
+_RUN_LAST = frozenset(("run", "cmd", "command", "motor"))
 
 
 _MEASURED = "role.measured"
