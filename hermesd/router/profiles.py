@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 
 from hermesd.config.model import Point
@@ -119,8 +119,13 @@ class Profile:
 class Profiles:
     """Every point's profile, and what the plant's words are worth for telling points apart."""
 
-    def __init__(self, points: Iterable[Point], lexicon: Lexicon | None = None) -> None:
+    def __init__(self, points: Iterable[Point], lexicon: Lexicon | None = None,
+                 spoken: Mapping[str, str] | None = None) -> None:
         self.lexicon: Lexicon = lexicon or default_lexicon()
+        #: the names in words of points named by a tag alone ("TI-4101": "Preheater top
+        #: cyclone gas outlet temperature"), which are their names as a command says them:
+        #: "TI-4101" and "TI-4110" are no two gas temperatures numbered alike
+        self._spoken = dict(spoken or {})
         self.by_id: dict[str, Profile] = {}
         points = list(points)
         #: the formulas the plant's names write ("co2", "l2"): one said is a word, no number
@@ -290,7 +295,8 @@ class Profiles:
             (t.text, toks[i + 2].text) for toks in numbered for i, t in enumerate(toks[:-2])
             if not t.is_id and toks[i + 1].ident and toks[i + 1].text == t.text[:1]
             and toks[i + 2].text.isdigit()}
-        own = self.formula_words(content(tokens(point.name), label=True))
+        own = self.formula_words(content(tokens(self._spoken.get(point.id, point.name)),
+                                         label=True))
         key = tuple(t.text for t in own)
         extra = content(tokens(point.description or ""))
         id_words = [w for w in _ID_PART.findall(point.id.casefold()) if not w.isdigit()]
@@ -313,7 +319,10 @@ class Profiles:
         # ("22 bags" of a point in bags/h; "40 minutes" of one in min)
         rated = counted_by(point.unit) | _TIME_SAID.get((point.unit or "").strip().casefold(),
                                                         frozenset())
-        words = (words | borrowed | rated) - STOP
+        # ("rain 24h total": "in the last 24 hours" names its window)
+        window = {w for toks in numbered for i, t in enumerate(toks[:-1])
+                  if t.is_number for w in _TIME_SAID.get(toks[i + 1].text, ())}
+        words = (words | borrowed | rated | window) - STOP
         described = words - names - borrowed - {t.text for t in choices} - rated - \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         unit = unit_symbol(point.unit) if point.unit else None

@@ -206,9 +206,9 @@ def _untagged(name: str) -> tuple[str, ...]:
 #: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
 #: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
 #: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
-_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_ ][A-Z0-9]+){0,3}\s*")
-#: a tag that ends in a setpoint's letters
-_TAG_SETPOINT = re.compile(r"[-_ ](?:SP|SV)\s*$")
+_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
+#: a tag that ends in a setpoint's letters ("FIC-032 SP", "TIC-4110.SP")
+_TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
@@ -241,22 +241,44 @@ def said_as_described(point: Point) -> Point:
     if not point.description or not _TAG_ONLY.fullmatch(point.name):
         return point
     about = re.sub(r"\([^()]*\)", " ", point.description)
-    said = re.split(r"[(;,.:]| - ", about, maxsplit=1)[0].split()
+    clauses = re.split(r"[(;,.:]| - ", about)
+    said = clauses[0].split()
+    if point.kind != "bool":
+        after = clauses[1].split() if len(clauses) > 1 else []
+        if 1 <= len(after) <= 3 and not {w.casefold() for w in after} & _LINKING:
+            said += after  # "Kiln inlet gas analyser, oxygen": what of it is measured
+        cut = next((i for i, w in enumerate(said) if i >= 2 and w.casefold() in _LINKING),
+                   len(said))
+        if len(said) > _DESCRIBED_WORDS:
+            # "Kiln inlet gas temperature in the smoke chamber at the kiln back end": the
+            # name, before where it is measured
+            said = said[:cut]
     kept = [w for w in said if "/" not in w]
+    if point.kind == "bool" and not point.writable:
+        # an alarm's, a state's ("Cooler fan 2 motor trip", "Main burner flame failure"): a
+        # name to read it by, which nothing writes; not one said with a condition
+        if not 1 <= len(kept) <= _DESCRIBED_WORDS or \
+                {w.casefold() for w in kept} & _CONDITIONS or _INVERTED.search(point.description):
+            return point
+        return replace(point, aliases=(*point.aliases, " ".join(kept)))
     run_command = point.kind == "bool" and bool(_RUN_COMMAND.search(" ".join(kept))) and \
         not _INVERTED.search(point.description) and _runs_its_thing(kept[:-2])
     if run_command:
         kept = kept[:-1]  # "Thresher 2 motor run": what is said of it, not the "command"
     if point.kind == "bool" and not run_command and (
             not any(frozenset(w.casefold().split("/")) in _RUN_PAIRS for w in said if "/" in w)
-            or _INVERTED.search(point.description)):
-        return point  # ("Feed pump 4 on/off, inverted: 0 = on": its true is no start)
+            or _INVERTED.search(point.description) or not _runs_its_thing(kept)):
+        return point  # ("Feed pump 4 on/off, inverted: 0 = on": its true is no start; "Pump
+        # 5 lube oil pump start/stop" starts no pump 5)
     named = kept[:-1] if run_command else kept  # (its "run" is what the switch does)
     words = {w.casefold().strip("'’\"") for w in named}
-    if not 1 <= len(kept) <= 12 or words & (_NOT_NAMING | _VERB_PARTS | PROTECTIONS
-                                            | DISABLING) or any(
-            m.concept.kind in ("action", "state") and m.concept.id != "state.mode"
-            for m in concepts_of_text(" ".join(named))):
+    # (of a number, "on"/"off" say where or when it is measured: "… on the kiln hood")
+    verbs = _VERB_PARTS if point.kind == "bool" else _VERB_PARTS - ON_WORDS - OFF_WORDS
+    if not 1 <= len(kept) <= _DESCRIBED_WORDS or words & (
+            _NOT_NAMING | verbs | PROTECTIONS | DISABLING) or (
+            point.kind == "bool" and _says_an_action(" ".join(named))):
+        # (a number's description may hold words the lexicon reads as a state or an
+        # action as well, "cooler", "fine coal", "burning zone": its value is no switching)
         return point
     if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
         # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …": "SP", as tags write it
@@ -265,6 +287,18 @@ def said_as_described(point: Point) -> Point:
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
 
 
+def _says_an_action(text: str) -> bool:
+    """Whether words say an action or a state (not a mode), but as a thing's word: the
+    "cooler" of "Cooler fan 2" is a cooler, no "make it cooler"."""
+    found = concepts_of_text(text)
+    things = {(m.start, m.end) for m in found if m.concept.kind == "thing"}
+    return any(m.concept.kind in ("action", "state") and m.concept.id != "state.mode"
+               and (m.start, m.end) not in things for m in found)
+
+
+#: words that say when or whether a state holds, not what it is ("… when tank low", "not used")
+_CONDITIONS = frozenset("""when if unless while after before only not no spare unused reserved
+    future command cmd pushbutton button reset""".split())
 #: a switch's description that says it is its thing's run command ("Pump 2 start/stop")
 _RUN_PAIRS = frozenset(frozenset(pair.split("/")) for pair in (
     "start/stop", "run/stop", "on/off", "running/stopped"))
@@ -272,6 +306,10 @@ _RUN_PAIRS = frozenset(frozenset(pair.split("/")) for pair in (
 #: switch that may be the other way round (and valves, "open/close", name their kind by an
 #: action, "fill", "drain": no name is made of theirs)
 _INVERTED = re.compile(r"(?i)invert|=|active[- ]low|normally|\bn\.?[co]\.?\b")
+#: the most words of a description that make a name
+_DESCRIBED_WORDS = 12
+#: words that link a name to where or how it is measured ("… at the kiln back end")
+_LINKING = frozenset("at in on of from to for by with via measured after before".split())
 #: words of a description that say what a point does or when, not what it is
 _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency esd trip trips
     tripped reset inhibit inhibited interlock alarm fault when if unless while after before
@@ -284,10 +322,13 @@ class RuleRouter:
                  lexicon: Lexicon | None = None) -> None:
         named, kin = kin_named(spelled_out(points))
         points = [said_as_described(p) for p in named]
+        # (the name in words a description gave a tag: its name as a command says it)
+        spoken = {p.id: p.aliases[-1] for p, before in zip(points, named, strict=True)
+                  if p.aliases != before.aliases}
         #: the setpoints named in Chinese by their reading's name, and that reading
         self.kin = kin
         self.points = {p.id: p for p in points}
-        self.profiles = Profiles(points, lexicon)
+        self.profiles = Profiles(points, lexicon, spoken)
         self.labels: list[Label] = []
         self.numbered: set[tuple[str, str]] = set()  # ("boiler", "3"): numbered things we have
         self.loosely_numbered: set[tuple[str, str]] = set()  # ("pump", "1") of "1 Feed pump"

@@ -495,7 +495,8 @@ class Semantic:
             if counted(a.toks) or self.rules.said_to_do(a, point.id):
                 return None  # "the two ovens" counts; "pulse the bags" asks it done
             if not a.question and (self.rules.stray_number(a, point.id) or (
-                    len(a.toks) > 2 and a.toks[-1].is_number and not a.toks[-1].is_id
+                    len(a.toks) > 2 and a.toks[-1].is_number
+                    and a.toks[-1].text not in self.rules.label_ids.get(point.id, set())
                     and a.toks[-2].text in SETPOINT_SAID and "#" not in a.text)):
                 return None  # "zone 7 setpoint 248": a value said, no read's to explain
             if a.question and set_asked(a.toks) and not point.writable and \

@@ -70,7 +70,8 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
 
 def _with_words(point: Point, plant: _Prose) -> Point:
     name = point.name.strip()
-    if " " not in name and _CAMEL_CASE.search(name):
+    if " " not in name and (_CAMEL_CASE.search(name) or (
+            _SYMBOL.search(name) and not _TAG.fullmatch(name))):
         return _camel_case_spelled(point, name, plant)
     if not _TAG.fullmatch(name) or not _JOINT.search(name):
         return _acronyms_spelled(point, plant)
@@ -104,7 +105,7 @@ def _with_words(point: Point, plant: _Prose) -> Point:
     return replace(point, aliases=(*point.aliases, words))
 
 
-def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
+def _acronyms_spelled(point: Point, plant: _Prose, *, symbol: bool = False) -> Point:
     """A name in words with an acronym ("WS pot temp" of a point described "Wave solder
     machine solder pot temperature"): the acronym spelled out where the point's own
     description has the words of its initials, and only one such phrase; the other words as
@@ -114,7 +115,7 @@ def _acronyms_spelled(point: Point, plant: _Prose) -> Point:
     said = [found.pop() if _ACRONYM.fullmatch(w) and not _known_not_unit(w.casefold())
             and w.casefold() not in plant.described
             and len(found := _initials(w.casefold(), own)) == 1 else
-            _tag_spelled(w, own, plant) or _terse(w, point, plant) for w in words]
+            _tag_spelled(w, own, plant) or _terse(w, point, plant, symbol) for w in words]
     if said == words:
         return point
     return replace(point, aliases=(*point.aliases, " ".join(said)))
@@ -134,12 +135,15 @@ def _camel_case_spelled(point: Point, name: str, plant: _Prose) -> Point:
     its acronyms spelled out where its description says them ("DB Hot Plate 3 Temp": "double
     backer hot plate 3 temp")."""
     words = " ".join(_CAMEL_JOINTS.sub(" ", name).split())
-    spelled = _acronyms_spelled(replace(point, name=words), plant).aliases[len(point.aliases):]
+    spelled = _acronyms_spelled(replace(point, name=words), plant,
+                                symbol=True).aliases[len(point.aliases):]
     extra = [a for a in dict.fromkeys((words, *spelled))
              if a.casefold() not in (b.casefold() for b in point.aliases)]
     return replace(point, aliases=(*point.aliases, *extra)) if extra else point
 
 
+#: a PLC's symbol of words joined by underscores or dots ("Dig2_Temp_SP", "Hoist.Drive.Speed")
+_SYMBOL = re.compile(r"[A-Za-z]{2}[_.][A-Za-z0-9]|[A-Za-z0-9][_.][A-Za-z]{2}")
 #: an acronym in a name of words: two to five capitals
 _ACRONYM = re.compile(r"[A-Z]{2,5}")
 
@@ -168,15 +172,16 @@ _CODED = re.compile(r"\b[A-Za-z]{1,4}\d")
 _TAG_WORD = re.compile(r"([A-Z]{2,4})[-_]?(\d{1,4}[A-Z]?)")
 
 
-def _terse(word: str, point: Point, plant: _Prose) -> str:
+def _terse(word: str, point: Point, plant: _Prose, symbol: bool = False) -> str:
     """A short form in a name of words ("LS07 P2 VSD fbk", "Speed ref"), spelled out where
     its own description abbreviates to it ("ref" of "Speed reference sent to …") or the trade
     settles it ("fbk": feedback), and no word the lexicon knows ("cut", "mill"); else as it
     is (blind batch 35)."""
     short = word.casefold()
     if len(short) < 3 or not short.isalpha() or not short.isascii() or _known(short) or \
-            short in plant.described or not _CODED.search(point.name):
-        return word  # (only in a name of codes: "Ret pump" may be a retentate's, review atk44)
+            short in plant.described or not (symbol or _CODED.search(point.name)):
+        return word  # (only in a name of codes or a PLC's symbol: "Ret pump" may be a
+        # retentate's, review atk44)
     full = plant.spelled(short, point, False)
     return word if full == short else full
 
