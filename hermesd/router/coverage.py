@@ -81,7 +81,9 @@ _ANY_MACHINE = "thing.machine"
 _IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
-              | {YES_NO_MARK, "?fix", "?not", ""})
+              | {YES_NO_MARK, "?fix", "?not", "", "had"})
+#: the times a window of time is counted in ("the last 24 hours", "over the past 7 days")
+_WINDOW_TIMES = frozenset("s sec second min minute h hr hour d day week".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,7 +134,11 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
     for i, t in enumerate(toks):
         kinds = {s.kind for s in senses[i]}
         if t.zh and t.written and out and out[-1].index == i - 1 and \
-                toks[i - 1].written == t.written:  # one Chinese word, several English words
+                toks[i - 1].written == t.written and not (
+                    t.raw in QUANTITIES and (i + 1 == len(toks)
+                                             or toks[i + 1].written != t.written)):
+            # one Chinese word, several English words (but a quantity it ends with is asked
+            # as well as its thing: 窑速, the kiln's speed; not 快速门, a high speed door)
             last = out[-1]
             out[-1] = replace(last, alts=(*last.alts, t.text),
                               concepts=last.concepts | {s.concept for s in senses[i]},
@@ -143,7 +149,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         # still a stop word (the phrase has its own word), and a verb is never a name
         named = (t.raw in STOP and any(s.kind in _NAMING and shared[s] == 1
                                        for s in senses[i])) \
-            or quantity_noun(toks, i) \
+            or quantity_noun(toks, i) or (t.zh and t.text in QUANTITIES) \
             or _a_name_after_an_article(t, i, toks, profiles) \
             or _a_cooler(t, i, toks) \
             or _a_switch_word_named(t, i, toks, profiles)
@@ -157,6 +163,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         if (t.is_id and not formula) or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue
+        if t.raw in ("last", "past") and i + 2 < len(toks) and toks[i + 1].is_number and \
+                toks[i + 2].text in _WINDOW_TIMES:
+            continue  # "in the last 24 hours": the window its number and time name
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
         if t.raw in ("times", "time") and i > 1 and toks[i - 1].raw == "many" and \
@@ -164,6 +173,10 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue  # "how many times has PS03 spilled": a count, no time
         if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
             continue  # "has the pasteuriser gone into divert": what it is in is asked
+        if _predicate(t, i, toks, senses, profiles):
+            continue  # "how much power is the building using", "how many cycles has the
+            # press done", "what pressure is the press squeezing at" (its particle stays:
+            # "putting out" is an output)
         if _how_it_goes(t, i, toks, senses):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
             # "what tension are we running on the rewind", "how many cubes an hour are we
@@ -239,6 +252,39 @@ def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Prof
         return False  # "is there a boat in the lock": a place, said last (atk26r, batch 21)
     after = toks[i + 1]
     return after.raw in CHOICE_MARKS or (t.text, after.text) in profiles.name_bigrams
+
+
+#: the verbs that join a question's subject to its predicate ("is the press squeezing")
+_AUXILIARIES = frozenset("is are was were has have had does do did".split())
+_JOINED_WH = frozenset("what's whats how's hows".split())
+#: verbs that say how a thing goes about what is asked, and nothing of which point: not those
+#: of what is made, lost, wasted or rejected ("how much gas are we making" asks no pressure,
+#: "how many bottles has the filler rejected" no bottle count)
+_PREDICATES = frozenset("""used using doing done putting giving getting got taking taken
+    carrying carried handling handled holding held pushing pushed squeezing squeezed cutting
+    picking picked filled filling pulled pulling lined processed processing seeing showing
+    shown sitting hitting managing managed achieving achieved working worked""".split())
+
+
+def _predicate(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],
+               profiles: Profiles) -> bool:
+    """A verb after a question's subject that says how it goes about what is asked
+    (`_PREDICATES`), where no name of the plant writes it and the lexicon knows it as no thing
+    or quantity: it names no point ("how much power is the building using", "how many cycles
+    has the press done", "what pressure is the press squeezing at", "how much rennet are we
+    putting in each vat"). A plant's own word said as a verb still names ("how many has the
+    filler filled", of a plant with a filler)."""
+    if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES:
+        return False
+    words = profiles.plant_words
+    if t.text in words or t.raw in words or \
+            any(s.kind != "action" for s in profiles.lexicon.concepts(t.raw)) or \
+            profiles.speller.correct(t.text) is not None or \
+            any(stems_match(t.text, w) for w in words):
+        return False
+    # the auxiliary, then its subject between it and the verb
+    return (toks[0].raw in _JOINED_WH and i >= 2) or any(
+        toks[j].raw in _AUXILIARIES and i - j >= 2 for j in range(1, i))
 
 
 def _how_it_goes(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:

@@ -79,6 +79,8 @@ _ZH_MACHINE = re.compile(r"(?:号|^|[的把将对])([^\W\d_号一二三四五六
 #: out_of_scope (no point at all)
 SOME_REASONS = ("unknown_point", "out_of_scope")  # two: the first token after "respond"
 # decides between them (destructive and rule-breaking requests are the rules' to refuse)
+#: what the model says when it finds none of the candidates meant
+NONE_OF_THESE = frozenset(("unknown_point", "out_of_scope", "not_understood"))
 #: ...and when the best candidate explains all that the command names, none: the model only
 #: chooses which candidate (its choice is still checked against the words)
 FOCUSED_REASONS: tuple[str, ...] = ()
@@ -842,7 +844,7 @@ class ModelStage:
         has = profile.concepts | profile.quantities | frozenset(
             q for q in profile.unit_quantities if not profile.named_quantities
             or lexicon.broader((q,)) & profile.named_quantities)
-        if quantities & has or t.own & has or t.raw in profile.words:
+        if quantities & has or t.own & has or {t.raw, t.word} & profile.words:
             return False
         return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
 
@@ -869,6 +871,11 @@ class ModelStage:
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
         checked = self.check(a, action)
+        if action.name == "respond" and action.args.get("reason") in NONE_OF_THESE:
+            meant = self._the_one_meant(a, offered)
+            if meant is not None:
+                self.counters.extra["one_meant"] = self.counters.extra.get("one_meant", 0) + 1
+                return Routed(meant, "llm", timings, candidates)
         if action.name == "read" and checked.name == "respond":
             other = self._the_one_left(a, action)
             if other is not None:
@@ -925,6 +932,36 @@ class ModelStage:
         if len(left) != 1 or not self._surely_one_of(a, left[0], known=False):
             return None
         return left[0] if self._says_its_roles(a, left[0]) else None
+
+    def _the_one_meant(self, a: Analysis, offered: list[Choice]) -> Action | None:
+        """When the model says none of these: the one candidate that explains all the command
+        names (`_surely_one_of`, as the one left after a refused read must), if no other
+        candidate does, and it is an action offered that the check lets through, that says
+        every role the command says, and that leaves no word unexplained that names another
+        point of the plant ("the clearcoat booth RH setpoint" is no basecoat booth's, whatever
+        else it explains). The 0.5B model often declines a paraphrase whose point the words
+        name alone ("start the cooling water pump for the condensers"); with two such
+        candidates, or none, its refusal stands."""
+        if a.plural:
+            return None
+        # a write where the words ask for one ("acid pump stroke 32.5%" too), else a read;
+        # of the candidates offered so, one alone explains the words
+        kind = "write" if a.wants_write or self.rules.terse_write(a, None) else "read"
+        actions = [self._action(c) for c in offered if c.name == kind]
+        sure = [x for x in actions if self._surely_one_of(a, x.args["point"], known=False)]
+        if len(sure) != 1:
+            return None
+        action = sure[0]
+        point = action.args["point"]
+        if self.check(a, action).name != action.name or not self._says_its_roles(a, point):
+            return None
+        found = self.semantic.terms(a)
+        profile = self.rules.profiles.by_id[point]
+        if any(explained(t, profile, found) <= NEAR and any(
+                explained(t, o, found) >= FULL for o in self.rules.profiles.all
+                if o is not profile) for t in found):
+            return None
+        return action
 
     def _says_its_roles(self, a: Analysis, point: str) -> bool:
         """Whether `point` is every role and state the command says (a "gradient", a
