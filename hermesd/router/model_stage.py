@@ -48,6 +48,7 @@ from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STA
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
     AMOUNT_ASKED,
+    MEASURE_ASKED,
     SWITCH_PROBLEMS,
     Analysis,
     RuleRouter,
@@ -105,10 +106,6 @@ AMOUNTS = frozenset(f"quantity.{q}" for q in (
 AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}
 #: words that ask for a setting, not a measurement ("demand" and "limit" are measured too)
 SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
-#: the words that ask an amount, which no on/off point answers
-_AMOUNT = re.compile(r"多少|多久|多高|多大|多重|多长|多快|多深|几(?:度|个|米|吨|bar|公斤)"
-                     r"|\bhow\s+(?:much|many|high|hot|cold|fast|far|long|full|deep)\b",
-                     re.IGNORECASE)
 
 
 class Worker(Protocol):
@@ -761,7 +758,7 @@ class ModelStage:
         """An amount asked of a quantity ("反渗透进水压力多少", "how much pressure"), which an
         on/off point cannot give, whatever its name says of the quantity ("RO high-pressure
         pump – run"): the quantity's words, or "" where none is asked so."""
-        if profile.point.kind != "bool" or a.yes_no or not _AMOUNT.search(a.text):
+        if profile.point.kind != "bool" or a.yes_no or not MEASURE_ASKED.search(a.text):
             return ""
         amount = AMOUNT_ASKED.search(a.text)  # ("how much is in the mixer": no quantity word)
         return " ".join(t.shown for t in self.semantic.terms(a)

@@ -206,12 +206,14 @@ def _untagged(name: str) -> tuple[str, ...]:
 #: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
 #: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
 #: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
-_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
+_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
 #: a tag that ends in a setpoint's letters ("FIC-032 SP", "TIC-4110.SP")
 _TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
+#: ...said first, of its thing ("Run command of jet fan JF-N01")
+_RUN_COMMAND_OF = re.compile(r"(?i)run\s+command\s+(?:of|for)\s+(?:the\s+)?(\S.*)")
 
 
 def _runs_its_thing(words: list[str]) -> bool:
@@ -241,19 +243,22 @@ def said_as_described(point: Point) -> Point:
     if not point.description or not _TAG_ONLY.fullmatch(point.name):
         return point
     about = re.sub(r"\([^()]*\)", " ", point.description)
-    clauses = re.split(r"[(;,.:]| - ", about)
+    clauses = re.split(r"([(;,.:]| - )", about)
     said = clauses[0].split()
     if point.kind != "bool":
-        after = clauses[1].split() if len(clauses) > 1 else []
+        after = clauses[2].split() if len(clauses) > 2 and clauses[1] == "," else []
         if 1 <= len(after) <= 3 and not {w.casefold() for w in after} & _LINKING:
             said += after  # "Kiln inlet gas analyser, oxygen": what of it is measured
-        cut = next((i for i, w in enumerate(said) if i >= 2 and w.casefold() in _LINKING),
-                   len(said))
         if len(said) > _DESCRIBED_WORDS:
             # "Kiln inlet gas temperature in the smoke chamber at the kiln back end": the
-            # name, before where it is measured
-            said = said[:cut]
+            # name, up to where it says where or when it is measured
+            cut = [i for i, w in enumerate(said[:_DESCRIBED_WORDS + 1])
+                   if i >= 2 and w.casefold() in _LINKING]
+            said = said[:cut[-1]] if cut else said
     kept = [w for w in said if "/" not in w]
+    of = _RUN_COMMAND_OF.match(" ".join(kept))
+    if point.kind == "bool" and of is not None:
+        kept = [*of.group(1).split(), "run", "command"]  # "Run command of jet fan JF-N01"
     if point.kind == "bool" and not point.writable:
         # an alarm's, a state's ("Cooler fan 2 motor trip", "Main burner flame failure"): a
         # name to read it by, which nothing writes; not one said with a condition
@@ -280,11 +285,31 @@ def said_as_described(point: Point) -> Point:
         # (a number's description may hold words the lexicon reads as a state or an
         # action as well, "cooler", "fine coal", "burning zone": its value is no switching)
         return point
+    kept = _initials_dropped(kept)
     if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
         # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …": "SP", as tags write it
         # (a "setpoint" of names would make the word one that names, no longer a role)
         kept.append("SP")
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
+
+
+def _initials_dropped(words: list[str]) -> list[str]:
+    """A tag after the words its letters are the initials of, said as its number: "jet fan
+    JF-N01" is jet fan N01 (as "pump P-301" is pump 301: the words say the thing)."""
+    out: list[str] = []
+    for w in words:
+        tag = _INITIALLED.fullmatch(w)
+        letters = tag.group(1).casefold() if tag else ""
+        if tag and len(out) >= len(letters) and \
+                [x[:1].casefold() for x in out[-len(letters):]] == list(letters):
+            out.append(tag.group(2))
+        else:
+            out.append(w)
+    return out
+
+
+#: a tag of letters and what numbers it ("JF-N01", "P-301")
+_INITIALLED = re.compile(r"([A-Z]{1,4})-([A-Z]?\d{1,5}[A-Z]?)")
 
 
 def _says_an_action(text: str) -> bool:
@@ -928,8 +953,9 @@ class RuleRouter:
             return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
         if placed is not None and placed.action.name == "read" and not a.yes_no and \
                 self.points[placed.action.args["point"]].kind == "bool" and \
-                AMOUNT_ASKED.search(a.text):
-            return None  # "how much is in the mixer": an amount, which no on/off point gives
+                MEASURE_ASKED.search(a.text):
+            return None  # "how much is in the mixer", "how high's the water in the sump": a
+            # measure, which no on/off point gives
         return placed
 
     def _by_description(self, a: Analysis, action: Action) -> bool:
@@ -1022,8 +1048,10 @@ class RuleRouter:
         own = self.label_ids.get(point, set())
         return any(t.is_number and i not in naming and t.text not in own and (
             unit_after(toks, i) or (i > 0 and (toks[i - 1].text in self.setting_words
-                                                or toks[i - 1].raw in VALUE_BEFORE)))
-                   for i, t in enumerate(toks))
+                                                or toks[i - 1].raw in VALUE_BEFORE))
+            or (isinstance(t.number, float) and not t.number.is_integer()))
+                   for i, t in enumerate(toks))  # (a fraction numbers no thing: "lime the
+        # juice to a pH of seven point six" is no read of the juice's pH)
 
     def covers(self, a: Analysis, point: str, value: Any = None) -> bool:
         """Whether `point`'s own words (name, aliases, localized names, description, id,
@@ -2112,6 +2140,11 @@ def _still_so(toks: list[Token]) -> list[Token]:
 #: an amount asked, which no on/off point gives, whatever the question names ("how much is
 #: in the mixer" of a mixer's run switch: blind batch 35)
 AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|full)\b|多重|多满", re.IGNORECASE)
+#: ...and the words that ask any measure (how high, hot, long), which no on/off point answers
+#: either ("how high's the water in the sump" is no high-level switch's)
+MEASURE_ASKED = re.compile(r"多少|多久|多高|多大|多重|多长|多快|多深|多满|几(?:度|个|米|吨|bar|公斤)"
+                           r"|\bhow\s+(?:much|many|high|low|hot|cold|warm|fast|far|long|full|"
+                           r"deep)\b", re.IGNORECASE)
 #: a letter written against a number ("R2", "t3"), not inside a longer word ("CO2", "H2O")
 _GLUED = re.compile(r"(?<![^\W\d_])([A-Za-z])(\d{1,3})(?![^\W_])")
 

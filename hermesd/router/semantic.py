@@ -50,6 +50,7 @@ from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
+    MEASURE_ASKED,
     SETPOINT_SAID,
     Analysis,
     Placement,
@@ -440,6 +441,9 @@ class Semantic:
             said = {_ALARM_SHORT.get(t.raw, t.text) for t in a.toks}  # ("hi": no term)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"
                     or not (self.profiles.by_id[f.point].names & _ALARM_WORDS) - said] or full
+        if not writes and not a.yes_no and MEASURE_ASKED.search(a.text):
+            # "how high's the water in the sump": a measure, which no high-level switch gives
+            full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
         if full and a.zh:
             full = self._named_in_chinese(a, full)
         if not full:
@@ -699,6 +703,10 @@ class Semantic:
                             and not any(t.raw in self._name_raws(p) for p in several)]
             if not plural_words or len(several) < 2 or (not writes and len(several) > MAX_READ):
                 return None
+        if not writes and not a.question and any(
+                t.is_number and unit_after(a.toks, i) for i, t in enumerate(a.toks)):
+            # "load each skip with 18 tonnes": a value said of all of them, no read
+            return Judgement(None, fits, plural=True, why="plural, a value said")
         if writes:
             meant = several or [f.point for f in fits
                                 if self.profiles.by_id[f.point].point.writable][:TOP]

@@ -32,6 +32,13 @@ CONFIG = exec_devices("boilerhouse", {"dcs": {
     "xa_702": {"name": "XA-702", "type": "bool", "description": "Cooler fan 2 motor trip"},
     "xa_900": {"name": "XA-900", "type": "bool",
                "description": "Starts the standby pump when the duty pump trips"},
+    "fan_n01_amps": {"name": "VF-N01-AMP", "unit": "A",
+                     "description": "Motor current of vent fan VF-N01 (north bay)"},
+    "fan_n01_run": {"name": "VF-N01-RUN", "type": "bool", "writable": True,
+                    "description": "Run command of vent fan VF-N01 (north bay)"},
+    "vent_mode": {"name": "VC-100-MODE", "type": "int", "writable": True,
+                  "map": {0: "off", 1: "auto", 2: "manual"},
+                  "description": "Vent mode: off, auto (from CO), manual"},
     "hv_204": {"name": "HV-204", "unit": "%", "writable": True, "min": 0, "max": 100,
                "description": "Spare"},
     "li_101": {"name": "LI-101", "unit": "%", "description": "Boiler drum level, DP transmitter"},
@@ -119,3 +126,11 @@ async def test_an_alarm_is_read_by_its_description_and_a_cooler_is_a_thing() -> 
     assert (action.name, action.args) == ("write", {"point": "hs_702", "value": True})
     # a state said with its condition names nothing
     assert _aliases("xa_900") == ()
+
+
+def test_a_tag_with_a_lettered_number_and_a_run_command_said_first() -> None:
+    assert "Motor current of vent fan N01" in _aliases("fan_n01_amps")
+    # (the tag after the words of its initials is said as its number: "vent fan N01")
+    assert "vent fan N01 run" in _aliases("fan_n01_run")
+    # a list after a colon is the choices, no part of the name
+    assert "Vent mode" in _aliases("vent_mode")

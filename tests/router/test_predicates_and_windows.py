@@ -95,3 +95,20 @@ async def test_a_window_of_time_a_name_writes() -> None:
     checked = model_checked(ROUTER, CONFIG, "how much rain in the last 24 hours",
                             Action("read", {"point": "wind_speed"}))
     assert checked.name == "respond"
+
+
+SUMP = Router(exec_devices("mine", {"pump_plc": {
+    "sump_level": {"name": "Sump level", "unit": "%"},
+    "sump_high": {"name": "Sump level high", "type": "bool"},
+    "sump_pump": {"name": "Sump pump run", "type": "bool", "writable": True},
+}}))
+
+
+async def test_a_measure_asked_is_no_switchs() -> None:
+    # "how high" asks a measure, which the high-level switch does not give (it was read)
+    for text in ("how high's the water in the sump", "how high is the sump level"):
+        action = await routed_without_model(SUMP, text)
+        assert (action.name, action.args) != _read("sump_high"), text
+    # asked yes or no, it does
+    action = await routed_without_model(SUMP, "is the sump level high")
+    assert (action.name, action.args) == _read("sump_high")
