@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from hermesd.router.choices import CHOICE_MARKS
 from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun
+from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun, unit_key
 from hermesd.router.profiles import Profile, Profiles, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
@@ -47,8 +47,8 @@ from hermesd.router.vocabulary import (
 _AMOUNTS_IN = frozenset(("quantity.concentration",))
 #: ...in a unit of how much of it is in a volume ("%" is not one: a tank's level in % is no
 #: strength of what is in it)
-_AMOUNT_UNITS = frozenset("ppm ppb ppmv mg/l mg/m3 mg/m³ µg/m³ ug/m3 g/l g/m3 %vol vol% "
-                          "%lel".split())
+#: (as `unit_key` folds them)
+_AMOUNT_UNITS = frozenset("ppm ppb ppmv mg/l mg/m3 µg/m3 ug/m3 g/l g/m3 %vol vol% %lel".split())
 #: the states of a point that tell something is wrong, never whether its thing runs
 _FAULT_STATES = frozenset(("state.fault", "state.tripped", "state.alarm"))
 #: how well a point explains a command's word, by how
@@ -389,7 +389,7 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         strength = UNIT_QUANTITY if p.unit_sure else \
             FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
     elif term.concepts & p.unit_quantities & _AMOUNTS_IN and \
-            (p.point.unit or "").strip().casefold().replace(" ", "") in _AMOUNT_UNITS and \
+            unit_key(p.point.unit or "") in _AMOUNT_UNITS and \
             p.named_quantities & p.unit_quantities - _AMOUNTS_IN:
         # 硫化氢浓度 of an "LS04 H2S" in ppm: how much of what it names there is, in its unit
         # (blind batch 35)

@@ -390,9 +390,14 @@ def unit_symbol(unit: str) -> str | None:
     cased = CASED_UNITS.get(unit.strip())
     if cased is not None:
         return cased
+    return UNIT_SYMBOLS.get(unit_key(unit))
+
+
+def unit_key(unit: str) -> str:
+    """A unit as written, folded for comparing: no case or spaces, "³" as "3", "μ" as "µ"
+    ("mg/m³", "MG/M3" and "mg / m3" alike)."""
     key = "".join(unit.casefold().split()).replace("³", "3").replace("²", "2")
-    key = key.replace("℃", "°c").replace("μ", "µ")
-    return UNIT_SYMBOLS.get(key)
+    return key.replace("℃", "°c").replace("μ", "µ")
 
 
 #: the letters of the units letter case tells apart, case-folded ("mw" of mW and MW)
