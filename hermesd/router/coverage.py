@@ -82,8 +82,6 @@ _IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
               | {YES_NO_MARK, "?fix", "?not", "", "had"})
-#: the times a window of time is counted in ("the last 24 hours", "over the past 7 days")
-_WINDOW_TIMES = frozenset("s sec second min minute h hr hour d day week".split())
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,11 +132,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
     for i, t in enumerate(toks):
         kinds = {s.kind for s in senses[i]}
         if t.zh and t.written and out and out[-1].index == i - 1 and \
-                toks[i - 1].written == t.written and not (
-                    t.raw in QUANTITIES and (i + 1 == len(toks)
-                                             or toks[i + 1].written != t.written)):
-            # one Chinese word, several English words (but a quantity it ends with is asked
-            # as well as its thing: 窑速, the kiln's speed; not 快速门, a high speed door)
+                toks[i - 1].written == t.written:  # one Chinese word, several English words
             last = out[-1]
             out[-1] = replace(last, alts=(*last.alts, t.text),
                               concepts=last.concepts | {s.concept for s in senses[i]},
@@ -163,9 +157,6 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         if (t.is_id and not formula) or t.unreadable or (not t.unit and not named and (
                 t.raw in _NOT_TERMS or t.text in _NOT_TERMS or t.raw in UNIT_WORDS)):
             continue
-        if t.raw in ("last", "past") and i + 2 < len(toks) and toks[i + 1].is_number and \
-                toks[i + 2].text in _WINDOW_TIMES:
-            continue  # "in the last 24 hours": the window its number and time name
         if t.raw in MOTION_AT and i + 1 < len(toks) and toks[i + 1].raw == "at":
             continue
         if t.raw in ("times", "time") and i > 1 and toks[i - 1].raw == "many" and \
@@ -260,10 +251,12 @@ _JOINED_WH = frozenset("what's whats how's hows".split())
 #: verbs that say how a thing goes about what is asked, and nothing of which point: not those
 #: of what is made, lost, wasted or rejected ("how much gas are we making" asks no pressure,
 #: "how many bottles has the filler rejected" no bottle count)
-_PREDICATES = frozenset("""used using doing done putting giving getting got taking taken
-    carrying carried handling handled holding held pushing pushed squeezing squeezed cutting
-    picking picked filled filling pulled pulling lined processed processing seeing showing
-    shown sitting hitting managing managed achieving achieved working worked""".split())
+_PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined holding
+    seeing showing shown sitting hitting managing managed achieving achieved handling handled
+    working""".split())
+#: (not "using", "putting", "getting", "carrying", "done": they say which way, or what of it —
+#: "how much power is the site using" is its import, not its export; "what payload is the
+#: hoist carrying" no payload target: review atk45)
 
 
 def _predicate(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

@@ -841,7 +841,7 @@ class ModelStage:
         has = profile.concepts | profile.quantities | frozenset(
             q for q in profile.unit_quantities if not profile.named_quantities
             or lexicon.broader((q,)) & profile.named_quantities)
-        if quantities & has or t.own & has or {t.raw, t.word} & profile.words:
+        if quantities & has or t.own & has or t.raw in profile.words:
             return False
         return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
 
@@ -935,16 +935,14 @@ class ModelStage:
         names (`_surely_one_of`, as the one left after a refused read must), if no other
         candidate does, and it is an action offered that the check lets through, that says
         every role the command says, and that leaves no word unexplained that names another
-        point of the plant ("the clearcoat booth RH setpoint" is no basecoat booth's, whatever
-        else it explains). The 0.5B model often declines a paraphrase whose point the words
-        name alone ("start the cooling water pump for the condensers"); with two such
-        candidates, or none, its refusal stands."""
-        if a.plural:
-            return None
-        # a write where the words ask for one ("acid pump stroke 32.5%" too), else a read;
-        # of the candidates offered so, one alone explains the words
-        kind = "write" if a.wants_write or self.rules.terse_write(a, None) else "read"
-        actions = [self._action(c) for c in offered if c.name == kind]
+        point of the plant ("the clearcoat booth RH humidity" is no basecoat booth's, whatever
+        else it explains): a read only. The 0.5B model often declines a paraphrase whose point
+        the words name alone ("how much sun are we getting, W/m2"); with two such candidates,
+        or none, its refusal stands."""
+        if a.plural or a.wants_write or self.rules.terse_write(a, None):
+            return None  # (a write only as the model chose it: "set the oven to 250 F" of a
+            # setpoint in °C, review atk45)
+        actions = [self._action(c) for c in offered if c.name == "read"]
         sure = [x for x in actions if self._surely_one_of(a, x.args["point"], known=False)]
         if len(sure) != 1:
             return None

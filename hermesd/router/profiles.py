@@ -319,10 +319,7 @@ class Profiles:
         # ("22 bags" of a point in bags/h; "40 minutes" of one in min)
         rated = counted_by(point.unit) | _TIME_SAID.get((point.unit or "").strip().casefold(),
                                                         frozenset())
-        # ("rain 24h total": "in the last 24 hours" names its window)
-        window = {w for toks in numbered for i, t in enumerate(toks[:-1])
-                  if t.is_number for w in _TIME_SAID.get(toks[i + 1].text, ())}
-        words = (words | borrowed | rated | window) - STOP
+        words = (words | borrowed | rated) - STOP
         described = words - names - borrowed - {t.text for t in choices} - rated - \
             {tok.text for w in id_words + device_words for tok in tokens(w)}
         unit = unit_symbol(point.unit) if point.unit else None

@@ -209,6 +209,10 @@ def _untagged(name: str) -> tuple[str, ...]:
 _TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
 #: a tag that ends in a setpoint's letters ("FIC-032 SP", "TIC-4110.SP")
 _TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
+#: ...in a mode's ("FIC-4501.MODE"), and in a loop's output's ("TIC-202.OP", "LIC105_OUT"),
+#: which DCS exports describe as the loop, and whose name in words the description is not
+_TAG_MODE = re.compile(r"[-_. ](?:MODE|MD)\s*$")
+_TAG_OUTPUT = re.compile(r"[-_. ](?:OP|OUT|MV|CV|OUTPUT)\s*$")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
@@ -240,15 +244,17 @@ def said_as_described(point: Point) -> Point:
     no pump, valve, burner or boiler to be started), and of a switch only one described as its
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
-    if not point.description or not _TAG_ONLY.fullmatch(point.name):
-        return point
+    if not point.description or not _TAG_ONLY.fullmatch(point.name) or \
+            _TAG_OUTPUT.search(point.name):
+        return point  # ("TIC-202.OP" described as its loop: no setpoint, no reading of it)
     about = re.sub(r"\([^()]*\)", " ", point.description)
     clauses = re.split(r"([(;,.:]| - )", about)
     said = clauses[0].split()
     if point.kind != "bool":
         after = clauses[2].split() if len(clauses) > 2 and clauses[1] == "," else []
-        if 1 <= len(after) <= 3 and not {w.casefold() for w in after} & _LINKING:
-            said += after  # "Kiln inlet gas analyser, oxygen": what of it is measured
+        if 1 <= len(after) <= 3 and _measured(" ".join(after)):
+            said += after  # "Kiln inlet gas analyser, oxygen": what of it is measured (not
+            # "…, pump 2 side", "…, spare": review atk45)
         if len(said) > _DESCRIBED_WORDS:
             # "Kiln inlet gas temperature in the smoke chamber at the kiln back end": the
             # name, up to where it says where or when it is measured
@@ -259,13 +265,6 @@ def said_as_described(point: Point) -> Point:
     of = _RUN_COMMAND_OF.match(" ".join(kept))
     if point.kind == "bool" and of is not None:
         kept = [*of.group(1).split(), "run", "command"]  # "Run command of jet fan JF-N01"
-    if point.kind == "bool" and not point.writable:
-        # an alarm's, a state's ("Cooler fan 2 motor trip", "Main burner flame failure"): a
-        # name to read it by, which nothing writes; not one said with a condition
-        if not 1 <= len(kept) <= _DESCRIBED_WORDS or \
-                {w.casefold() for w in kept} & _CONDITIONS or _INVERTED.search(point.description):
-            return point
-        return replace(point, aliases=(*point.aliases, " ".join(kept)))
     run_command = point.kind == "bool" and bool(_RUN_COMMAND.search(" ".join(kept))) and \
         not _INVERTED.search(point.description) and _runs_its_thing(kept[:-2])
     if run_command:
@@ -286,11 +285,22 @@ def said_as_described(point: Point) -> Point:
         # action as well, "cooler", "fine coal", "burning zone": its value is no switching)
         return point
     kept = _initials_dropped(kept)
+    if _TAG_MODE.search(point.name) and "mode" not in words:
+        kept.append("mode")  # "FIC-4501.MODE", described as the loop: its mode
     if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
         # "KT_101_HOLD_SP", "Steriliser 1 holding time at peak …": "SP", as tags write it
         # (a "setpoint" of names would make the word one that names, no longer a role)
         kept.append("SP")
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
+
+
+def _measured(text: str) -> bool:
+    """Whether words say only what is measured: a quantity or a medium ("oxygen", "carbon
+    monoxide"), no number, thing or place."""
+    found = concepts_of_text(text)
+    said = {w.casefold() for w in text.split()}
+    return bool(found) and not any(c.isdigit() for c in text) and not said & _NOT_NAMING and \
+        all(m.concept.kind in ("quantity", "medium") for m in found)
 
 
 def _initials_dropped(words: list[str]) -> list[str]:
@@ -321,9 +331,6 @@ def _says_an_action(text: str) -> bool:
                and (m.start, m.end) not in things for m in found)
 
 
-#: words that say when or whether a state holds, not what it is ("… when tank low", "not used")
-_CONDITIONS = frozenset("""when if unless while after before only not no spare unused reserved
-    future command cmd pushbutton button reset""".split())
 #: a switch's description that says it is its thing's run command ("Pump 2 start/stop")
 _RUN_PAIRS = frozenset(frozenset(pair.split("/")) for pair in (
     "start/stop", "run/stop", "on/off", "running/stopped"))

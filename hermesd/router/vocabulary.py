@@ -111,10 +111,6 @@ ZH_WORDS: dict[str, str] = {
     "改为": "set to", "改成": "set to", "切换到": "set to", "切换为": "set to",
     "切换成": "set to", "切到": "set to", "切成": "set to",
     "设置": "set", "设定": "set", "设": "set",
-    # (a 设定 before the verb that sets it is the setpoint, a noun: "窑速设定改成3.6转", the
-    # kiln speed setpoint to 3.6 rpm (blind batch 37))
-    **{f"设定{verb}": "setpoint set to"
-       for verb in ("改成", "改为", "改到", "调到", "调为", "调成", "设为", "设成", "设到")},
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
     "加大到": "raise to", "提高": "raise", "升高": "raise", "调高": "raise", "加大": "raise",
     "加快": "raise", "增加": "raise", "降低到": "lower to", "降到": "lower to",

@@ -1,8 +1,8 @@
-"""When the model says none of the candidates is meant ("respond out_of_scope"), the one
-candidate that explains all the command names, alone of them, is taken: the 0.5B model declines
-paraphrases whose point the words name by themselves. Its refusal stands where two candidates
-explain the words, where the check refuses the one, and where a word said names another point
-of the plant and not it."""
+"""When the model says none of the candidates is meant ("respond out_of_scope") to a question,
+the one candidate that explains all the command names, alone of them, is read: the 0.5B model
+declines paraphrases whose point the words name by themselves. Its refusal stands for any
+write, where two candidates explain the words, where the check refuses the one, and where a
+word said names another point of the plant and not it."""
 
 from __future__ import annotations
 
@@ -35,10 +35,8 @@ def _after_a_refusal(plant: str, text: str) -> Action | None:
 
 @pytest.mark.parametrize(("plant", "text", "expected"), [
     ("quarry", "how high is the stockpile", Action("read", {"point": "stockpile_level"})),
-    ("resin_plant", "set reactor 1 to 280 degrees",
-     Action("write", {"point": "r1_temp_sp", "value": 280})),
-    ("coffee_roastery", "switch the green feed over to silo two",
-     Action("write", {"point": "green_feed_sel", "value": "silo_2"})),
+    ("bakery", "how much flour is left in silo one",
+     Action("read", {"point": "flour_silo1_level"})),
 ])
 def test_the_one_candidate_the_words_name_is_taken(plant: str, text: str,
                                                    expected: Action) -> None:
@@ -48,6 +46,10 @@ def test_the_one_candidate_the_words_name_is_taken(plant: str, text: str,
 @pytest.mark.parametrize(("plant", "text"), [
     # the clearcoat booth has no RH setpoint; the basecoat booth's explains all but "clearcoat"
     ("paint_shop", "set the clearcoat booth RH setpoint to 65"),
+    # a write is the model's alone, whatever one candidate explains (review atk45: "set the
+    # oven to 250 F" of a setpoint in °C)
+    ("resin_plant", "set reactor 1 to 280 degrees"),
+    ("coffee_roastery", "switch the green feed over to silo two"),
     # a moisture setpoint, a metering roll and a plenum temperature setpoint all explain it
     ("grain_elevator", "target fifteen and a half percent out of the dryer"),
 ])

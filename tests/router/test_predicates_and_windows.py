@@ -1,9 +1,9 @@
-"""Words of a question that say what its subject does, not which point is asked, and a window
-of time a name writes: "how much steam flow is the boiler putting through", "how many pallets has
-the wrapper done", "how much rain in the last 24 hours" of a "Rain 24h total". A verb the plant or
-the lexicon knows still names ("what temperature are we targeting": a setpoint; "what's line 2
-curtailed to": its curtailment limit), and so does a verb of making ("how much gas are we
-making" is no gas holder's pressure)."""
+"""Verbs of a question that say how its subject goes about what is asked, not which point:
+"how many pallets has the wrapper handled", "what speed is the wrapper doing". A verb that says
+which way or what of it still names ("using", "carrying", "done", "making": an import, a load, a
+count, a production), as does one the plant or the lexicon knows ("what temperature are we
+targeting": a setpoint; "what's line 2 curtailed to"). A measure asked ("how high") is no
+on/off point's."""
 
 from __future__ import annotations
 
@@ -41,10 +41,8 @@ def _read(point: str) -> tuple[str, dict[str, str]]:
 
 async def test_a_verb_after_the_subject_names_no_point() -> None:
     said = {
-        "how much steam flow is the boiler putting through": "boiler_steam_flow",
-        "how many pallets has the wrapper done": "wrapper_count",
         "how many pallets has the wrapper handled": "wrapper_count",
-        "how fast is the wrapper spinning": "wrapper_speed",
+        "what speed is the wrapper doing": "wrapper_speed",
     }
     for text, point in said.items():
         action = await routed_without_model(ROUTER, text)
@@ -81,20 +79,12 @@ async def test_a_verb_of_making_still_asks_what_is_made() -> None:
     assert (action.name, action.args) != _read("boiler_steam_press")
 
 
-async def test_a_window_of_time_a_name_writes() -> None:
-    for text in ("how much rain have we had in the last 24 hours",
-                 "rain over the past 24 hours"):
+async def test_verbs_that_say_which_way_still_name() -> None:
+    # "using", "carrying", "done" say what of it (an import, a load, a count): not dropped
+    # (review atk45: "how much power is the site using" had read its export)
+    for text in ("how much steam is the boiler using", "how many pallets has the wrapper used"):
         action = await routed_without_model(ROUTER, text)
-        assert (action.name, action.args) == _read("rain_24h"), text
-    # the model's read of it passes the check; the rain rate's does not explain "hours"
-    text = "how much rain have we had in the last 24 hours"
-    checked = model_checked(ROUTER, CONFIG, text, Action("read", {"point": "rain_24h"}))
-    assert (checked.name, checked.args) == _read("rain_24h")
-    checked = model_checked(ROUTER, CONFIG, text, Action("read", {"point": "rain_rate"}))
-    assert checked.name == "respond"
-    checked = model_checked(ROUTER, CONFIG, "how much rain in the last 24 hours",
-                            Action("read", {"point": "wind_speed"}))
-    assert checked.name == "respond"
+        assert action.name != "read", text
 
 
 SUMP = Router(exec_devices("mine", {"pump_plc": {
