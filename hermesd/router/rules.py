@@ -209,10 +209,14 @@ def _untagged(name: str) -> tuple[str, ...]:
 _TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
 #: a tag that ends in a setpoint's letters ("FIC-032 SP", "TIC-4110.SP")
 _TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
-#: ...in a mode's ("FIC-4501.MODE"), and in a loop's output's ("TIC-202.OP", "LIC105_OUT"),
-#: which DCS exports describe as the loop, and whose name in words the description is not
+#: ...in a mode's ("FIC-4501.MODE")
 _TAG_MODE = re.compile(r"[-_. ](?:MODE|MD)\s*$")
-_TAG_OUTPUT = re.compile(r"[-_. ](?:OP|OUT|MV|CV|OUTPUT)\s*$")
+#: a loop's parameter after its number ("TIC-202.OP", "LIC105_OUT", "TIC401.SPHILM"), which DCS
+#: exports describe as the loop itself: only its value, setpoint and mode are named by that
+_TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
+_TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|KW|FLT|FAULT|"
+                        r"TEMP|PRESS|FLOW|LVL|LEVEL|SPD|SPEED|CUR|FB|ON)\s*$")
+#: (and an equipment tag's reading or switch: "JF-N01-AMP", "P-301-HRS", "P-301-RUN")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
@@ -245,8 +249,10 @@ def said_as_described(point: Point) -> Point:
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
     if not point.description or not _TAG_ONLY.fullmatch(point.name) or \
-            _TAG_OUTPUT.search(point.name):
-        return point  # ("TIC-202.OP" described as its loop: no setpoint, no reading of it)
+            (_TAG_PARAMETER.search(point.name) and not _TAG_NAMED.search(point.name)):
+        return point  # ("TIC-202.OP", ".SPHILM", ".PVHI", ".DL", described as their loop: a
+        # parameter of it other than its value, setpoint or mode is named by none of its words,
+        # review atk45b)
     about = re.sub(r"\([^()]*\)", " ", point.description)
     clauses = re.split(r"([(;,.:]| - )", about)
     said = clauses[0].split()
@@ -295,8 +301,8 @@ def said_as_described(point: Point) -> Point:
 
 
 def _measured(text: str) -> bool:
-    """Whether words say only what is measured: a quantity or a medium ("oxygen", "carbon
-    monoxide"), no number, thing or place."""
+    """Whether words say only what is measured, or of what: a quantity or a medium ("oxygen",
+    "carbon monoxide", "instrument air"), no number, thing or place."""
     found = concepts_of_text(text)
     said = {w.casefold() for w in text.split()}
     return bool(found) and not any(c.isdigit() for c in text) and not said & _NOT_NAMING and \

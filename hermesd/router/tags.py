@@ -95,7 +95,11 @@ def _with_words(point: Point, plant: _Prose) -> Point:
         elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
             said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
         else:
-            words = plant.spelled(letters.casefold(), point, bool(number))
+            # (letters after the tag's number are a part of the loop, "TIC301.DL": spelled by
+            # its own description or the trade's table only, not by another point's words —
+            # "DL" is no "drum level" of a "Boiler drum level controller", review atk45b)
+            words = plant.spelled(letters.casefold(), point, bool(number),
+                                  own_only=not number and any(c.isdigit() for w in said for c in w))
             said.append(f"{words} {number}" if number else words)
     words = " ".join(said)
     if words.replace(" ", "") == re.sub(r"[^a-z0-9]", "", name.casefold()):
@@ -234,8 +238,9 @@ class _Prose:
             if not (m.group(1) and m.group(1).strip().casefold() in _SMALL)}
         return f"{found.pop()} {number}" if len(found) == 1 else None
 
-    def spelled(self, short: str, point: Point, numbered: bool) -> str:
-        """`short` in words, or itself where it stays open (see the module's order)."""
+    def spelled(self, short: str, point: Point, numbered: bool, own_only: bool = False) -> str:
+        """`short` in words, or itself where it stays open (see the module's order; `own_only`:
+        by the point's own description and the trade's table alone)."""
         own = self.own.get(point.id, [])
         if any(short in run for run in own):
             return short  # "IN" of "Boiler 1 in service": its own word
@@ -244,6 +249,9 @@ class _Prose:
             return mine.pop()  # "GEN" of "General status healthy", "COND" of a conditioner
         if short in tag_words():
             return tag_words()[short]
+        if own_only:
+            initials = _initials(short, own)
+            return initials.pop() if len(initials) == 1 else short
         if short in self.words:
             return short  # "DRY" of a plant that writes "dry sawdust": a word, no "dryer"
         # "SP", "PPM" alone: no "screw press", no "parts per million"; "PM1" a pellet mill

@@ -44,6 +44,12 @@ CONFIG = exec_devices("boilerhouse", {"dcs": {
     "lic_101_mode": {"name": "LIC-101.MODE", "type": "int", "writable": True,
                      "map": {0: "manual", 1: "auto"},
                      "description": "Boiler drum level controller"},
+    "lic_101_hilm": {"name": "LIC-101.OPHILM", "unit": "%", "writable": True, "min": 0,
+                     "max": 100, "description": "Boiler drum level controller"},
+    "tic_301_dl": {"name": "TIC301.DL", "unit": "°C", "writable": True, "min": 0, "max": 50,
+                   "description": "Economiser temperature controller"},
+    "tc_370_sp": {"name": "TC-370.SP", "unit": "°C", "writable": True, "min": 20, "max": 90,
+                  "description": "Reactor temperature, jacket water"},
     "hv_204": {"name": "HV-204", "unit": "%", "writable": True, "min": 0, "max": 100,
                "description": "Spare"},
     "li_101": {"name": "LI-101", "unit": "%", "description": "Boiler drum level, DP transmitter"},
@@ -135,6 +141,11 @@ async def test_a_cooler_is_a_thing_and_an_alarm_no_switch() -> None:
 
 def test_a_loops_output_is_not_named_as_its_loop_and_its_mode_is_a_mode() -> None:
     # DCS exports describe every parameter of a loop as the loop (review atk45: "set reflux
-    # drum level to 50" had written LIC-203.OP)
+    # drum level to 50" had written LIC-203.OP; atk45b: its output high limit, a deviation
+    # alarm limit)
     assert _aliases("lic_101_op") == ()
+    assert _aliases("lic_101_hilm") == ()
+    assert _aliases("tic_301_dl") == ()
+    # a second clause joins the name where it says what is measured, or of what
+    assert "Reactor temperature jacket water SP" in _aliases("tc_370_sp")
     assert "Boiler drum level controller mode" in _aliases("lic_101_mode")

@@ -7,9 +7,8 @@ on/off point's."""
 
 from __future__ import annotations
 
-from hermesd.answer import Action
 from hermesd.router import Router
-from tests.support.plants import exec_devices, model_checked, routed_without_model
+from tests.support.plants import exec_devices, routed_without_model
 
 CONFIG = exec_devices("works", {
     "site_plc": {
