@@ -147,8 +147,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             or _a_name_after_an_article(t, i, toks, profiles) \
             or _a_cooler(t, i, toks) \
             or _a_switch_word_named(t, i, toks, profiles)
-        # ("motor current", in the rules too (no lexicon); "put the lock in manual"; "the kiln
-        # cooler"; "the start delay")
+        # ("motor current", in the rules too (no lexicon); 电流, "current", a quantity and never
+        # the English "currently"; "put the lock in manual"; "the kiln cooler"; "the start
+        # delay")
         # "flue gas O2": a letter the lexicon read with the number after it is a formula's,
         # not a letter naming one of several ("line a")
         formula = t.ident and i + 1 < len(toks) and bool(senses[i] & senses[i + 1])
@@ -164,10 +165,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue  # "how many times has PS03 spilled": a count, no time
         if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
             continue  # "has the pasteuriser gone into divert": what it is in is asked
-        if _predicate(t, i, toks, senses, profiles):
-            continue  # "how much power is the building using", "how many cycles has the
-            # press done", "what pressure is the press squeezing at" (its particle stays:
-            # "putting out" is an output)
+        if _predicate(t, i, toks, profiles):
+            continue  # "what pressure is the press squeezing at", "how many pallets has the
+            # wrapper handled"
         if _how_it_goes(t, i, toks, senses):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
             # "what tension are we running on the rewind", "how many cubes an hour are we
@@ -259,14 +259,12 @@ _PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined
 #: hoist carrying" no payload target: review atk45)
 
 
-def _predicate(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],
-               profiles: Profiles) -> bool:
+def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     """A verb after a question's subject that says how it goes about what is asked
     (`_PREDICATES`), where no name of the plant writes it and the lexicon knows it as no thing
-    or quantity: it names no point ("how much power is the building using", "how many cycles
-    has the press done", "what pressure is the press squeezing at", "how much rennet are we
-    putting in each vat"). A plant's own word said as a verb still names ("how many has the
-    filler filled", of a plant with a filler)."""
+    or quantity: it names no point ("what pressure is the press squeezing at", "how many
+    pallets has the wrapper handled"). A plant's own word said as a verb still names ("what
+    is the cutter cutting", of a plant with a cutter)."""
     if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES:
         return False
     words = profiles.plant_words

@@ -213,10 +213,10 @@ _TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
 _TAG_MODE = re.compile(r"[-_. ](?:MODE|MD)\s*$")
 #: a loop's parameter after its number ("TIC-202.OP", "LIC105_OUT", "TIC401.SPHILM"), which DCS
 #: exports describe as the loop itself: only its value, setpoint and mode are named by that
+#: (`_TAG_NAMED`), and an equipment tag's reading or switch ("JF-N01-AMP", "P-301-RUN")
 _TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
 _TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|KW|FLT|FAULT|"
                         r"TEMP|PRESS|FLOW|LVL|LEVEL|SPD|SPEED|CUR|FB|ON)\s*$")
-#: (and an equipment tag's reading or switch: "JF-N01-AMP", "P-301-HRS", "P-301-RUN")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
