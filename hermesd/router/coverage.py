@@ -50,7 +50,7 @@ _AMOUNTS_IN = frozenset(("quantity.concentration",))
 #: (as `unit_key` folds them)
 _AMOUNT_UNITS = frozenset("ppm ppb ppmv mg/l mg/m3 µg/m3 ug/m3 g/l g/m3 %vol vol% %lel".split())
 #: the states of a point that tell something is wrong, never whether its thing runs
-_FAULT_STATES = frozenset(("state.fault", "state.tripped", "state.alarm"))
+FAULT_STATES = frozenset(("state.fault", "state.tripped", "state.alarm"))
 #: how well a point explains a command's word, by how
 EXACT, CONCEPT, UNIT_QUANTITY, FORM, TEXT, FEW, TEXT_FORM, MAYBE = \
     1.0, 0.9, 0.8, 0.8, 0.7, 0.7, 0.6, 0.5
@@ -363,7 +363,7 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
         strength = TEXT  # ("solids" of a point in "% solids")
     elif term.word in BOOL_STATES and p.point.kind == "bool" and \
-            not (p.concepts & _FAULT_STATES and not term.concepts & p.concepts):
+            not (p.concepts & FAULT_STATES and not term.concepts & p.concepts):
         strength = CONCEPT  # "is the fan running": what an on/off point says (but no fault,
         # trip or alarm tells whether its thing runs: "is P1 at LS04 running" of a "LS04 P1
         # flt" beside a "LS04 P1 run", blind batch 35)

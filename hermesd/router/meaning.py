@@ -69,6 +69,11 @@ class PlantLexicon:
             for at in _places(raws, piece):
                 for k in range(at, at + len(piece)):
                     out[k].add(sense)
+            if m.kind != "action":  # (a Chinese word read otherwise than alone: 设定 of
+                # 设定是多少 is "setpoint", no "set")
+                for k, t in enumerate(toks):
+                    if t.zh and t.written == text[m.start:m.end] and t.raw not in piece:
+                        out[k].add(sense)
         for k, t in enumerate(toks):
             if t.unit and not any(s.kind == "unit" for s in out[k]):
                 out[k] |= self._unit_senses(t.raw)

@@ -30,6 +30,7 @@ from hermesd.router import Routed
 from hermesd.router.choices import said_at
 from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.coverage import (
+    FAULT_STATES,
     GENERAL,
     GENERAL_WORDS,
     NEAR,
@@ -57,6 +58,7 @@ from hermesd.router.rules import (
     unit_after,
 )
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
+from hermesd.router.tags import tag_described
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
@@ -350,9 +352,14 @@ class ModelStage:
             # "what are the two tempering ovens reading": one oven is half the answer;
             # "pulse the bags": asked to do what the switch does, not how it is
             return respond("not_understood", model=f"read {pid}")
-        if action.name == "read" and self.semantic.described_only(self.semantic.terms(a),
-                                                                  profile):
+        if action.name == "read" and self.semantic.described_only(
+                said := self.semantic.terms(a), profile) and not (
+                    (tagged := {t.text for t in tokens(tag_described(profile.point))}) and
+                    all(t.word in tagged or "state" in t.kinds and t.concepts & profile.concepts
+                        for t in said if not t.unit)):
             # "HCl at the stack?": a damper whose description alone says "stack" and "acid"
+            # (but an "XA-4342" is asked by its description's first words: "is cooler fan 2
+            # tripped", blind batch 37)
             return respond("not_understood", model=f"read {pid}")
         if action.name == "read" and not a.question and self._value_said(a):
             # "hold 14 inches of oil in the sep": a value said to be had is no question of
@@ -373,6 +380,7 @@ class ModelStage:
             # ("is pump 3 in auto mode" of "Pump 3 auto": the mode is the state said)
             why = "" if stated else " ".join(t.raw for t in terms if MODE in t.concepts
                                              and explained(t, profile, terms) < FULL)
+            why = why or self._fault_unsaid(terms, profile)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
         if self.rules.profiles.siblings(profile) and \
@@ -382,6 +390,16 @@ class ModelStage:
             # named alike, and no number says which (the model tends to take number 1)
             return respond("not_understood", model=f"{action.name} {pid}")
         return action
+
+    @staticmethod
+    def _fault_unsaid(terms: list[Term], profile: Profile) -> str:
+        """A fault, trip or alarm asked ("is the cooling tower fan faulted", "is cooler fan 2
+        tripped") of a point that tells none, its thing's run switch or state: whether it
+        runs is no answer to whether it failed (blind batches 37 and 39)."""
+        if (profile.concepts | profile.choice_concepts) & FAULT_STATES:
+            return ""
+        return " ".join(t.raw for t in terms if t.concepts & FAULT_STATES
+                        and explained(t, profile, terms) <= NEAR)
 
     def _half_of_two(self, a: Analysis, profile: Profile) -> bool:
         """Two words joined by "and", the point explains one and not the other ("BT and ET",

@@ -875,6 +875,11 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             else:
                 out.append(token)
             continue
+        if run.startswith("设定", i) and run[i + 2:i + 3] in ("是", "多"):
+            # 发电功率设定是多少: a setting asked ("what is the power setpoint"), none given
+            out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
+            i += 2
+            continue
         if word_len:
             english_words = ZH_WORDS[run[i:i + word_len]]
             if pending is not None and _plant_word(run, i, things=True) > word_len:

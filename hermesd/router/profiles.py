@@ -30,6 +30,7 @@ from hermesd.router.normalize import (
 )
 from hermesd.router.poles import point_poles
 from hermesd.router.spelling import Speller
+from hermesd.router.tags import tag_described
 from hermesd.router.vocabulary import (
     KINDS,
     OFF_WORDS,
@@ -283,11 +284,13 @@ class Profiles:
         # by the 2 it writes apart, not the one of O2 (nor is the boiler unnumbered)
         numbered = [content(tokens(self._without_formulas(label)), label=True)
                     for label in labels]
+        numbered += [content(tokens(self._without_formulas(label)), label=True)
+                     for label in _alarm_described(point)]
         ids = {t.text for toks in numbered for t in toks if t.is_id}
         pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {
             # "#3 retort temperature": numbered first, retort 3
-            (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=True)
+            (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=False)
             if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and numbered_first(label)
         } | {
             # "Storage tank T-1", "Hydrant pump P-101A": a tag's letter is its thing's first,
@@ -543,3 +546,13 @@ def _speller(plant_words: frozenset[str]) -> Speller:
     of the lexicon: "timber" is no slip of "timer", though one letter apart)."""
     known = set(plant_words) | set(SYNONYMS) | set(UNIT_SYMBOLS)
     return Speller(w for w in known if len(w) >= 4 and w.isalpha() and w.isascii())
+
+
+def _alarm_described(point: Point) -> tuple[str, ...]:
+    """A read-only on/off point named by its tag alone is numbered as its description numbers
+    its thing ("XA-4342", "Cooler fan 2 motor trip": cooler fan 2's), though its description
+    names it to no switching command (`said_as_described`)."""
+    if point.kind != "bool" or point.writable:
+        return ()
+    described = tag_described(point)
+    return (described,) if described else ()

@@ -54,7 +54,7 @@ from hermesd.router.profiles import (
     default_lexicon,
     stems_match,
 )
-from hermesd.router.tags import spelled_out
+from hermesd.router.tags import TAG_ONLY, spelled_out, without_brackets
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     ARMING,
@@ -203,10 +203,6 @@ def _untagged(name: str) -> tuple[str, ...]:
     return (found.group(1),) if found else ()
 
 
-#: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
-#: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
-#: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
-_TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
 #: a tag that ends in a setpoint's letters ("FIC-032 SP", "TIC-4110.SP")
 _TAG_SETPOINT = re.compile(r"[-_. ](?:SP|SV)\s*$")
 #: ...in a mode's ("FIC-4501.MODE")
@@ -220,6 +216,8 @@ _TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
 #: command"): its true runs the thing
 _RUN_COMMAND = re.compile(r"(?i)\brun\s+command$")
+#: ...said as a clause of its own ("Dryer hood supply air fan, run command")
+_RUN_CLAUSE = re.compile(r"(?i)run\s+command|start/stop|run/stop|on/off")
 #: ...said first, of its thing ("Run command of jet fan JF-N01")
 _RUN_COMMAND_OF = re.compile(r"(?i)run\s+command\s+(?:of|for)\s+(?:the\s+)?(\S.*)")
 
@@ -230,7 +228,8 @@ def _runs_its_thing(words: list[str]) -> bool:
     "Screw press 1 main motor"; not "Pump 5 lube oil pump", pump 5's lube oil pump)."""
     numbers = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]
     if not numbers:
-        return len(words) <= 4
+        return len(words) <= 6  # ("Main burner primary air fan": its last word, the thing
+        # switched, must be said to switch it, "start the main burner" is refused as a part)
     return len(words) <= 5 and all(w.casefold() in _MOTOR_WORDS for w in words[numbers[-1] + 1:])
 
 
@@ -248,13 +247,12 @@ def said_as_described(point: Point) -> Point:
     no pump, valve, burner or boiler to be started), and of a switch only one described as its
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
-    if not point.description or not _TAG_ONLY.fullmatch(point.name) or \
+    if not point.description or not TAG_ONLY.fullmatch(point.name) or \
             (_TAG_PARAMETER.search(point.name) and not _TAG_NAMED.search(point.name)):
         return point  # ("TIC-202.OP", ".SPHILM", ".PVHI", ".DL", described as their loop: a
         # parameter of it other than its value, setpoint or mode is named by none of its words,
         # review atk45b)
-    about = re.sub(r"\([^()]*\)", " ", point.description)
-    clauses = re.split(r"([(;,.:]| - )", about)
+    clauses = re.split(r"([(;,.:]| - )", without_brackets(point.description))
     said = clauses[0].split()
     if point.kind != "bool":
         after = clauses[2].split() if len(clauses) > 2 and clauses[1] == "," else []
@@ -267,6 +265,9 @@ def said_as_described(point: Point) -> Point:
             cut = [i for i, w in enumerate(said[:_DESCRIBED_WORDS + 1])
                    if i >= 2 and w.casefold() in _LINKING]
             said = said[:cut[-1]] if cut else said
+    if point.kind == "bool" and len(clauses) > 2 and clauses[1] == "," and \
+            _RUN_CLAUSE.fullmatch(clauses[2].strip()):
+        said += clauses[2].split()  # "Broke pulper agitator, run command"
     kept = [w for w in said if "/" not in w]
     of = _RUN_COMMAND_OF.match(" ".join(kept))
     if point.kind == "bool" and of is not None:
@@ -964,12 +965,31 @@ class RuleRouter:
         if placed is not None and placed.action.name == "read" and \
                 self._quantity_of_a_switch(a, placed.action.args["point"]):
             return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
+        if placed is not None and placed.action.name == "read" and \
+                self._setting_unasked(a, placed.action.args["point"]):
+            return None  # "what is the electrical power" of a "CHP electrical power
+            # setpoint" beside the "CHP gas engine generator active power" (blind batch 37)
         if placed is not None and placed.action.name == "read" and not a.yes_no and \
                 self.points[placed.action.args["point"]].kind == "bool" and \
                 MEASURE_ASKED.search(a.text):
             return None  # "how much is in the mixer", "how high's the water in the sump": a
             # measure, which no on/off point gives
         return placed
+
+    def _setting_unasked(self, a: Analysis, point: Any) -> bool:
+        """A read of a setpoint whose words ask no setting ("setpoint", "SP", "target", "set",
+        设定, 目标), where the plant measures what it sets: a point of its quantity and its
+        things, numbered alike, that is a reading. Which of the two is asked is the next
+        stage's to weigh (the setpoint's name may merely hold more of the words said)."""
+        if not isinstance(point, str):
+            return False
+        profile = self.profiles.by_id[point]
+        if profile.role != "setpoint" or a.words & SETPOINT_SAID or "set" in a.words or \
+                "设定" in a.text or "目标" in a.text:
+            return False
+        return any(o.role == "measurement" and o.ids == profile.ids and
+                   o.quantities & profile.quantities and o.things >= profile.things
+                   for o in self.profiles.all if o is not profile)
 
     def _by_description(self, a: Analysis, action: Action) -> bool:
         """A write with a word the point explains by its description alone

@@ -302,6 +302,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
             {s.concept for s in profiles.lexicon.concepts(other.raw)})
 
     first: list[str] | None = None
+    nearest = 0.0
     for label in map(unpaired, (point.name, *point.aliases)):  # ("Pump 1 start/stop")
         own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
         meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
@@ -313,7 +314,10 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
                                acting, machine, moves, not unowned)
         if not unsaid:
             return None
-        first = first or unsaid
+        share = 1 - len(unsaid) / max(1, sum(not t.is_number for t in tokens(label)))
+        if first is None or share > nearest:
+            first, nearest = unsaid, share  # (the name most of which was said: "primary
+            # air fan" of "Main burner primary air fan", not the "hs" of its tag "HS-4420")
     return Doubt("part", tuple(first or ()))
 
 

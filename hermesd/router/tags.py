@@ -45,6 +45,29 @@ _PIECE = re.compile(r"([A-Z]+)(?:[-_ ]?(\d+))?|(\d+)")
 #: an instrument's letters by ISA 5.1 before its loop number ("TT", "PIC", "FQI", "LSHH"): what
 #: is measured, then what the instrument does; never spelled as the plant's words
 _INSTRUMENT = re.compile(r"[ABCDEFHIJKLMNPQRSTUVWXYZ][DFJKQ]?[ACEGHIKLORSTVWYZ]{1,3}")
+#: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
+#: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
+#: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
+TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
+#: where a description's first clause ends
+_CLAUSE_END = re.compile(r"[(;,.:]| - ")
+
+
+def without_brackets(description: str) -> str:
+    """A description without what it says in brackets (a remark, not a name)."""
+    return re.sub(r"\([^()]*\)", " ", description)
+
+
+def tag_described(point: Point) -> str:
+    """What a point named by its tag alone is described as, up to its description's first
+    stop ("Cooler fan 2 motor trip" of "XA-4342"): what a reading of it is asked by, whether
+    or not the rules make it a name (an alarm's never is one, which a switching command could
+    reach); "" of any other point."""
+    if not point.description or not TAG_ONLY.fullmatch(point.name):
+        return ""
+    return _CLAUSE_END.split(without_brackets(point.description), maxsplit=1)[0].strip()
+
+
 #: the prose words initials are not made of ("the", "of"), and how words are found
 _SMALL = frozenset("""a an and at by for from in into of on or the to with which what when where
     how that this these those is are was its""".split())
