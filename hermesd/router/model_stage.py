@@ -355,7 +355,7 @@ class ModelStage:
         if action.name == "read" and self.semantic.described_only(
                 said := self.semantic.terms(a), profile) and not (
                     (tagged := {t.text for t in tokens(tag_described(profile.point))}) and
-                    all(t.word in tagged or "state" in t.kinds and t.concepts & profile.concepts
+                    all(t.word in tagged or ("state" in t.kinds and t.concepts & profile.concepts)
                         for t in said if not t.unit)):
             # "HCl at the stack?": a damper whose description alone says "stack" and "acid"
             # (but an "XA-4342" is asked by its description's first words: "is cooler fan 2
