@@ -53,7 +53,7 @@ def resolve_model(config: Config) -> tuple[Path | None, str | None, bool]:
 
 def llm_spec(config: Config) -> ToolSpec:
     """How to run the worker, and its config slice: model, threads, context, prompt prefix."""
-    from hermesd.router.prompt import build
+    from hermesd.router.prompt import build, shorter
 
     path, error, verify = resolve_model(config)
     prompt = build(config.points.values())
@@ -61,6 +61,9 @@ def llm_spec(config: Config) -> ToolSpec:
         "model": str(path) if path else None, "model_error": error, "verify": verify,
         "threads": config.llm.threads, "context": config.llm.context,
         "queue": config.llm.queue, "prefix": list(prompt.prefix),
+        # ...and shorter ones, tersest last, for a context the full one does not fit
+        "shorter": [{"leaves_out": what, "prefix": list(p.prefix)}
+                    for what, p in shorter(config.points.values())],
         # where the worker remembers which CPU backend of the llama.cpp build runs here
         "state_dir": str(config.paths.state_dir)},
         give_up_after=GIVE_UP_AFTER, confirms_start=True)
@@ -180,6 +183,8 @@ class LlmComponent:
             "threads": r.get("threads"), "context": self.config.llm.context,
             "prefix_tokens": r.get("prefix_tokens"), "prefix_key": r.get("prefix_key"),
             "prefix_s": r.get("prefix_s"), "pid": r.get("pid"),
+            # what the catalogue leaves out to fit the context (None: nothing)
+            "prefix_shortened": r.get("prefix_shortened"),
             # which llama.cpp build, and which of its CPU backends runs on this machine
             "build": r.get("build"), "cpu_backend": r.get("cpu_backend"),
             "cpu_backend_refused": r.get("cpu_backend_refused") or {},

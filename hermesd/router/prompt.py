@@ -47,7 +47,7 @@ class Prompt:
         return [{"text": text}, {"text": END + ASSISTANT, "markup": True}]
 
 
-def describe(point: Point) -> str:
+def describe(point: Point, *, about: int = MAX_ABOUT, names: int = 3) -> str:
     bits = []
     if point.kind == "bool":
         bits.append("on/off")
@@ -60,22 +60,22 @@ def describe(point: Point) -> str:
             bits.append("settable")
     else:
         bits.append("read-only")
-    name = point.name
-    if point.aliases:
-        name += " / " + " / ".join(point.aliases[:3])
-    if point.names:
-        name += " / " + " / ".join(list(point.names.values())[:2])
+    others = [*point.aliases[:3], *list(point.names.values())[:2]][:names]
+    name = " / ".join((point.name, *others))
     text = f"{point.id}: {name} ({', '.join(bits)})"
-    if point.description:
-        about = point.description if len(point.description) <= MAX_ABOUT else \
-            point.description[:MAX_ABOUT - 3].rsplit(" ", 1)[0] + "..."
-        text += f" - {about}"
+    if point.description and about:
+        said = point.description if len(point.description) <= about else \
+            point.description[:about - 3].rsplit(" ", 1)[0] + "..."
+        text += f" - {said}"
     return text
 
 
-def build(points: Iterable[Point], *, examples: bool = True) -> Prompt:
+def build(points: Iterable[Point], *, examples: bool = True, about: int = MAX_ABOUT,
+          names: int = 3, listed: int = MAX_CATALOGUE) -> Prompt:
+    """The prefix: instructions, the catalogue of the first `listed` points (each with up to
+    `names` other names and `about` characters of its description), and examples."""
     pts = list(points)
-    catalogue = "\n".join(describe(p) for p in pts[:MAX_CATALOGUE])
+    catalogue = "\n".join(describe(p, about=about, names=names) for p in pts[:listed])
     parts: list[dict[str, Any]] = [
         {"text": SYSTEM, "markup": True},
         {"text": INSTRUCTIONS.format(catalogue=catalogue)},
@@ -87,6 +87,24 @@ def build(points: Iterable[Point], *, examples: bool = True) -> Prompt:
                   {"text": END, "markup": True}]
     parts.append({"text": USER, "markup": True})
     return Prompt(tuple(parts), len(shots))
+
+
+def shorter(points: Iterable[Point]) -> list[tuple[str, Prompt]]:
+    """Shorter prefixes than `build`'s, each with what it leaves out, tersest last: for a
+    model context (`llm.context`) the full one does not fit. The worker prepares the first
+    that fits, and says which; the grammar names every point whatever the catalogue lists."""
+    pts = list(points)
+    out = [("descriptions cut to 40 characters", build(pts, about=40)),
+           ("descriptions cut to 40 characters, one other name each",
+            build(pts, about=40, names=1)),
+           ("no descriptions, one other name each", build(pts, about=0, names=1)),
+           ("no descriptions, no other names", build(pts, about=0, names=0))]
+    listed = min(len(pts), MAX_CATALOGUE) // 2
+    while listed >= 8:
+        out.append((f"only the first {listed} points, by name",
+                    build(pts, about=0, names=0, listed=listed)))
+        listed //= 2
+    return out
 
 
 def few_shot(points: list[Point], unknown_example: bool = False) -> list[tuple[str, str]]:

@@ -72,6 +72,10 @@ class GrammarError(ValueError):
     """A grammar llama.cpp cannot parse."""
 
 
+class PrefixTooLong(ValueError):
+    """The prompt prefix leaves no room for a command in the context."""
+
+
 class Engine:
     def __init__(self, path: Path, *, threads: int, context: int) -> None:
         import llama_cpp
@@ -110,8 +114,8 @@ class Engine:
         """Evaluate the stable prefix now, so every completion starts from it."""
         tokens = self.tokens(parts)
         if len(tokens) >= self.context - 64:
-            raise ValueError(f"the prompt prefix is {len(tokens)} tokens; the context holds "
-                             f"{self.context} (raise llm.context or shorten names)")
+            raise PrefixTooLong(f"the prompt prefix is {len(tokens)} tokens; the context "
+                                f"holds {self.context} (raise llm.context or shorten names)")
         self.llm.reset()  # type: ignore[no-untyped-call]
         self._held = 0
         self.llm.eval(tokens)

@@ -29,7 +29,7 @@ from typing import Any
 
 from hermes_tools.llm import cpu_backend
 from hermes_tools.llm.cores import auto_threads
-from hermes_tools.llm.engine import Engine, GrammarError, Part
+from hermes_tools.llm.engine import Engine, GrammarError, Part, PrefixTooLong
 from hermes_tools.runtime import Tool
 from hermesd.core.errors import BadRequest, Busy, ErrorCode, HermesError, Timeout, ToolError
 from hermesd.core.protocol import ActionSpec
@@ -109,6 +109,7 @@ class LlmWorker(Tool):
         self.prefix_tokens = 0
         self.prefix_key: str | None = None
         self.prefix_s: float | None = None
+        self.prefix_shortened: str | None = None  # what the catalogue leaves out to fit
         self.generations = 0
         self.queue_limit = 2
         self.waiting = 0  # requests queued or running on the engine thread
@@ -129,7 +130,8 @@ class LlmWorker(Tool):
         model_keys = ("model", "model_error", "verify", "threads", "context")
         if any(old.get(k) != config.get(k) for k in model_keys) or self.engine is None:
             self._jobs.put(self._load)
-        elif old.get("prefix") != config.get("prefix"):
+        elif old.get("prefix") != config.get("prefix") or \
+                old.get("shorter") != config.get("shorter"):
             self._jobs.put(self._prepare)
         return {"state": self.state, "model": config.get("model")}
 
@@ -155,7 +157,8 @@ class LlmWorker(Tool):
                 "model_name": self.engine.name if self.engine else None,
                 "load_s": self.load_s, "threads": self._threads(), "context": cfg.get("context"),
                 "prefix_tokens": self.prefix_tokens, "prefix_key": self.prefix_key,
-                "prefix_s": self.prefix_s, "generations": self.generations,
+                "prefix_s": self.prefix_s, "prefix_shortened": self.prefix_shortened,
+                "generations": self.generations,
                 "build": self.cpu.build if self.cpu else None,
                 "cpu_backend": self.cpu.backend if self.cpu else None,
                 "cpu_backend_refused": dict(self.cpu.refused) if self.cpu else {},
@@ -214,8 +217,16 @@ class LlmWorker(Tool):
         parts = [Part.from_dict(p) for p in self.config.get("prefix") or []]
         self._set_state("preparing")
         started = time.monotonic()
+        self.prefix_shortened = None
         try:
             self.prefix_tokens = self.engine.prepare(parts)
+        except PrefixTooLong as exc:
+            found = self._shorter(str(exc))
+            if found is None:
+                self._set_state("failed", f"cannot prepare the prompt prefix: {exc}, and no "
+                                "shorter catalogue fits")
+                return
+            parts, self.prefix_tokens = found
         except Exception as exc:
             self._set_state("failed", f"cannot prepare the prompt prefix: {exc}")
             return
@@ -232,6 +243,22 @@ class LlmWorker(Tool):
         self.prefix_key = hashlib.sha256(
             repr([(p.text, p.markup) for p in parts]).encode()).hexdigest()[:16]
         self._set_state("ready")
+
+    def _shorter(self, why: str) -> tuple[list[Part], int] | None:
+        """The first of the shorter prefixes the config slice offers that fits the context,
+        prepared, and its token count; None if none does. Says what it leaves out."""
+        assert self.engine is not None
+        for option in self.config.get("shorter") or []:
+            parts = [Part.from_dict(p) for p in option.get("prefix") or []]
+            try:
+                used = self.engine.prepare(parts)
+            except PrefixTooLong:
+                continue
+            self.prefix_shortened = str(option.get("leaves_out"))
+            log.warning("llm: %s; the point catalogue is listed shorter to fit: %s (raise "
+                        "llm.context to list it in full)", why, self.prefix_shortened)
+            return parts, used
+        return None
 
     # -- actions ------------------------------------------------------------------------------
 
