@@ -48,7 +48,14 @@ _INSTRUMENT = re.compile(r"[ABCDEFHIJKLMNPQRSTUVWXYZ][DFJKQ]?[ACEGHIKLORSTVWYZ]{
 #: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
 #: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
 #: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
-TAG_ONLY = re.compile(r"\s*[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}\s*")
+TAG_ONLY = re.compile(
+    r"\s*(?:[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}"
+    # a power plant's KKS code ("10LAC10AP001", "1 LAB20 CT001", "10LAC10AP001-XA01")
+    r"|\d{0,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}(?:[-_. ]?[A-Z]{1,2}\d{0,3})?"
+    r"(?:[-_. ][A-Z0-9]+){0,2}"
+    # an IEC 81346 reference designation ("=WFI+LOOP-TT101", "=PW+RO1-PT203.SP")
+    r"|(?:[=+][A-Z0-9]+(?:\.[A-Z0-9]+)*)+(?:-[A-Z]{1,4}\d{1,5}[A-Z]?)?(?:[-_.:][A-Z0-9]+){0,2}"
+    r")\s*")
 #: where a description's first clause ends
 _CLAUSE_END = re.compile(r"[(;,.:]| - ")
 
@@ -114,7 +121,9 @@ def _with_words(point: Point, plant: _Prose) -> Point:
         if marked:
             said.append(marked)  # "Z5", "ST1" of a point described "… zone 5 …", "Steriliser 1"
         elif not letters or (len(letters) == 1 and number):
-            said.append(f"{letters.casefold()}{number}")  # "101"; "W2" alone: a mark
+            # "101"; "W2" alone: a mark; "P2" of "LIFT P2 SPD": pump 2
+            said.append(_equipment_lettered(piece.group(0), point, plant)
+                        or f"{letters.casefold()}{number}")
         elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
             said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
         else:
@@ -139,6 +148,7 @@ def _acronyms_spelled(point: Point, plant: _Prose, *, symbol: bool = False) -> P
     they are."""
     words = point.name.split()
     own = plant.own.get(point.id, [])
+    symbol = symbol or bool(_IN_CAPITALS.fullmatch(point.name.strip()))
     said = [found.pop() if _ACRONYM.fullmatch(w) and not _known_not_unit(w.casefold())
             and w.casefold() not in plant.described
             and len(found := _initials(w.casefold(), own)) == 1 else
@@ -193,6 +203,36 @@ def _tag_spelled(word: str, own: list[list[str]], plant: _Prose) -> str | None:
     return f"{found.pop()} {tag.group(2)}" if len(found) == 1 else None
 
 
+#: a SCADA label written in capitals, words and short forms ("DAM HW LVL", "DISCH HDR
+#: PRESS"): its short forms are spelled as a PLC symbol's are
+_IN_CAPITALS = re.compile(r"[A-Z0-9][A-Z0-9 ./&#-]*\s[A-Z0-9 ./&#-]*[A-Z]{3}[A-Z0-9 ./&#-]*")
+#: the letter the trade numbers a kind of machine by, alone before its number ("P2": pump 2),
+#: where the point's own description says nothing else of that letter
+_EQUIPMENT_LETTERS = {"P": "pump"}
+_EQUIPMENT_NUMBERED = re.compile(r"([A-Z])(\d{1,3})")
+def _equipment_lettered(word: str, point: Point, plant: _Prose) -> str | None:
+    """ "P2" in words ("pump 2"), by the letter the trade numbers that kind of machine by,
+    where the plant writes no machine of that letter in words (where it does, "press 2" or
+    "duty pump", its own words say what its P2 is: `Semantic`), nor the point's description
+    another word of it ("P1" of "Filter inlet pressure P1" is no pump); None of any other
+    word."""
+    found = _EQUIPMENT_NUMBERED.fullmatch(word.strip())
+    if found is None or found.group(1) not in _EQUIPMENT_LETTERS:
+        return None
+    letter = found.group(1).casefold()
+    if any(w[:1] == letter and _a_machine(w) for w in plant.words) or any(
+            w[:1] == letter and w not in _SMALL for run in plant.own.get(point.id, [])
+            for w in run):
+        return None
+    return f"{_EQUIPMENT_LETTERS[found.group(1)]} {found.group(2)}"
+
+
+@functools.cache
+def _a_machine(word: str) -> bool:
+    return any(m.kind == "thing" and m.start == 0 and m.end == len(word)
+               for m in concepts_of_text(word))
+
+
 #: a code in a name, letters and a number written together ("LS04", "P2")
 _CODED = re.compile(r"\b[A-Za-z]{1,4}\d")
 #: a tag of letters and a number in a name of words ("ST-1", "VP-501", "P-301B")
@@ -204,6 +244,9 @@ def _terse(word: str, point: Point, plant: _Prose, symbol: bool = False) -> str:
     its own description abbreviates to it ("ref" of "Speed reference sent to …") or the trade
     settles it ("fbk": feedback), and no word the lexicon knows ("cut", "mill"); else as it
     is (blind batch 35)."""
+    lettered = _equipment_lettered(word, point, plant)
+    if lettered and (symbol or _CODED.search(point.name)):
+        return lettered  # "LS07 P2 VSD fbk": pump 2
     short = word.casefold()
     if len(short) < 3 or not short.isalpha() or not short.isascii() or _known(short) or \
             short in plant.described or not (symbol or _CODED.search(point.name)):
