@@ -152,6 +152,9 @@ class Router:
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
             placed = self._both_read(analysis, judged.placement)
+            if placed is not None and placed.action.name in ("read", "write") and \
+                    rules.described_otherwise(analysis, placed.action.args.get("point")):
+                placed = None  # (as the rules: another point described so, the model's)
             analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
                                plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000

@@ -431,7 +431,13 @@ def _literal(lit: Literal, out: list[Token], touching: bool) -> None:
         out.append(_literal_token(lit))
 
 
+#: a power plant's KKS code written whole ("10HTC10CQ001"): a name of a point, no number
+_KKS = re.compile(r"\d{1,3}[A-Za-z]{3}\d{2,3}[A-Za-z]{2}\d{3}(?:[A-Za-z]{1,2}\d{0,3})?")
+
+
 def _literal_token(lit: Literal) -> Token:
+    if lit.value is None and _KKS.fullmatch(lit.raw):
+        return Token(lit.raw.casefold(), lit.raw.casefold())  # "read 10HTC10CQ001"
     if lit.value is None:
         return _unreadable(lit.raw)
     return Token(_num_text(lit.value), lit.raw, lit.value, groups=lit.groups)
@@ -875,7 +881,7 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             else:
                 out.append(token)
             continue
-        if run.startswith("设定", i) and run[i + 2:i + 3] in ("是", "多"):
+        if i and run.startswith("设定", i) and run[i + 2:i + 3] in ("是", "多"):
             # 发电功率设定是多少: a setting asked ("what is the power setpoint"), none given
             out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
             i += 2

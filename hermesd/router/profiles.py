@@ -178,6 +178,11 @@ class Profiles:
                 described=p.described - full)  # (its name's own word, if said in full)
         self.all = list(self.by_id.values())
 
+    def spoken(self, point: Point) -> str:
+        """The name a command says the point by: the words its description gave a tag, else
+        its name."""
+        return self._spoken.get(point.id, point.name)
+
     def siblings(self, profile: Profile) -> list[Profile]:
         """The points named as this one but for their numbers ("HP pump 2 speed setpoint" of
         "HP pump 1 speed setpoint"): which of them is meant only a number can say."""

@@ -28,7 +28,7 @@ from hermesd.replies import (
     value_question,
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
-from hermesd.router.concepts import concepts_of_text, simplified
+from hermesd.router.concepts import concepts_of_text, simplified, singular
 from hermesd.router.coverage import explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
@@ -54,7 +54,13 @@ from hermesd.router.profiles import (
     default_lexicon,
     stems_match,
 )
-from hermesd.router.tags import TAG_ONLY, spelled_out, without_brackets
+from hermesd.router.tags import (
+    a_machine,
+    named_by_code,
+    spelled_out,
+    tag_described,
+    without_brackets,
+)
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     ARMING,
@@ -211,6 +217,9 @@ _TAG_MODE = re.compile(r"[-_. ](?:MODE|MD)\s*$")
 #: exports describe as the loop itself: only its value, setpoint and mode are named by that
 #: (`_TAG_NAMED`), and an equipment tag's reading or switch ("JF-N01-AMP", "P-301-RUN")
 _TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
+#: ...and a loop's output, however the parameter is joined ("10LAB40DL001-OUT",
+#: "=PW+RO1-PIC203-MV", "FIC201:OUT"): described as the loop, never its name (review atk46)
+_TAG_OUTPUT = re.compile(r"[-_.: ](?:OUT|OP|MV|CV|OUTPUT|Y)\s*$")
 _TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|KW|FLT|FAULT|"
                         r"TEMP|PRESS|FLOW|LVL|LEVEL|SPD|SPEED|CUR|FB|ON)\s*$")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
@@ -226,11 +235,45 @@ def _runs_its_thing(words: list[str]) -> bool:
     """Whether "<words> run command" runs the thing the words name, not a part of it: a
     number, where there is one, is followed by its motor's words alone ("Thresher 2 motor",
     "Screw press 1 main motor"; not "Pump 5 lube oil pump", pump 5's lube oil pump)."""
+    if _kind_repeated(words):
+        return False  # "Boiler feed pump lube oil pump", "Fire pump jockey pump": a pump's
+        # own pump (review atk46)
     numbers = [i for i, w in enumerate(words) if any(c.isdigit() for c in w)]
     if not numbers:
         return len(words) <= 6  # ("Main burner primary air fan": its last word, the thing
         # switched, must be said to switch it, "start the main burner" is refused as a part)
-    return len(words) <= 5 and all(w.casefold() in _MOTOR_WORDS for w in words[numbers[-1] + 1:])
+    after = [w.casefold() for w in words[numbers[-1] + 1:]]
+    if all(w in _MOTOR_WORDS for w in after):
+        return len(words) <= 5
+    # "Absorber 2 rich amine pump": a machine of its own kind that serves the numbered thing
+    # (which is no pump: "start absorber 2" is refused as a part); not a pump's own pump
+    head = singular(after[-1])
+    return len(words) <= 7 and a_machine(head) and \
+        head not in {singular(w.casefold()) for w in words[:numbers[-1]]}
+
+
+@functools.cache
+def _says_a_state(word: str) -> bool:
+    """A word of an alarm's or a state's ("high", "trip", "fault", "running"): a point
+    described with it beside the words said is no rival of one they name ("Tank level high
+    alarm" of "tank level")."""
+    return word in _NOT_NAMING or word in _BOUNDS or any(
+        m.concept.kind in ("state", "role") for m in concepts_of_text(word))
+
+
+def _kind_repeated(words: list[str]) -> bool:
+    """Whether the last word's kind of thing is named before it too ("pump" … "pump",
+    "blower" … "fan"): the switch is of a part of the first."""
+    if len(words) < 2:
+        return False
+    head = _thing_kinds(words[-1])
+    return bool(head) and any(head & _thing_kinds(w) for w in words[:-1])
+
+
+def _thing_kinds(word: str) -> frozenset[str]:
+    found = [m for m in concepts_of_text(word.casefold())
+             if m.concept.kind == "thing" and m.start == 0 and m.end == len(word)]
+    return frozenset(c for m in found for c in (m.concept.id, *m.concept.links))
 
 
 #: the words of a thing's own drive
@@ -247,18 +290,21 @@ def said_as_described(point: Point) -> Point:
     no pump, valve, burner or boiler to be started), and of a switch only one described as its
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
-    if not point.description or not TAG_ONLY.fullmatch(point.name) or \
-            (_TAG_PARAMETER.search(point.name) and not _TAG_NAMED.search(point.name)):
+    if not point.description or not named_by_code(point.name) or _loop_parameter(point.name):
         return point  # ("TIC-202.OP", ".SPHILM", ".PVHI", ".DL", described as their loop: a
         # parameter of it other than its value, setpoint or mode is named by none of its words,
         # review atk45b)
     clauses = re.split(r"([(;,.:]| - )", without_brackets(point.description))
     said = clauses[0].split()
     if point.kind != "bool":
-        after = clauses[2].split() if len(clauses) > 2 and clauses[1] == "," else []
+        after = clauses[2].split() if len(clauses) > 2 and clauses[1] in ",;" else []
         if 1 <= len(after) <= 3 and _measured(" ".join(after)):
             said += after  # "Kiln inlet gas analyser, oxygen": what of it is measured (not
             # "…, pump 2 side", "…, spare": review atk45)
+        if len(clauses) > 2 and "".join(clauses[2:]).strip() and not any(
+                m.concept.kind in ("quantity", "role") for m in concepts_of_text(" ".join(said))):
+            return point  # "Feedwater pump 2 - recirculation valve position setpoint": what it
+            # measures or sets is said after the thing, which is no name of it (review atk46)
         if len(said) > _DESCRIBED_WORDS:
             # "Kiln inlet gas temperature in the smoke chamber at the kiln back end": the
             # name, up to where it says where or when it is measured
@@ -282,6 +328,8 @@ def said_as_described(point: Point) -> Point:
         return point  # ("Feed pump 4 on/off, inverted: 0 = on": its true is no start; "Pump
         # 5 lube oil pump start/stop" starts no pump 5)
     named = kept[:-1] if run_command else kept  # (its "run" is what the switch does)
+    if len(named) < 2:
+        return point  # "Pump, on/off", "Temperature": a kind, which names none of several
     words = {w.casefold().strip("'’\"") for w in named}
     # (of a number, "on"/"off" say where or when it is measured: "… on the kiln hood")
     verbs = _VERB_PARTS if point.kind == "bool" else _VERB_PARTS - ON_WORDS - OFF_WORDS
@@ -291,7 +339,8 @@ def said_as_described(point: Point) -> Point:
         # (a number's description may hold words the lexicon reads as a state or an
         # action as well, "cooler", "fine coal", "burning zone": its value is no switching)
         return point
-    kept = _initials_dropped(kept)
+    kept = _initials_dropped(named)  # (a run command named by its thing alone, as a
+    # start/stop is: "Feedwater pump 1", not "… run", which no sibling's name would say)
     if _TAG_MODE.search(point.name) and "mode" not in words:
         kept.append("mode")  # "FIC-4501.MODE", described as the loop: its mode
     if _TAG_SETPOINT.search(point.name) and not words & SETPOINT_SAID:
@@ -299,6 +348,13 @@ def said_as_described(point: Point) -> Point:
         # (a "setpoint" of names would make the word one that names, no longer a role)
         kept.append("SP")
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
+
+
+def _loop_parameter(name: str) -> bool:
+    """A loop's parameter other than its value, setpoint and mode ("TIC-202.OP", "LIC105_OUT",
+    "10LAB40DL001-OUT"), which DCS exports describe as the loop itself."""
+    return bool((_TAG_PARAMETER.search(name) and not _TAG_NAMED.search(name))
+                or _TAG_OUTPUT.search(name))
 
 
 def _measured(text: str) -> bool:
@@ -353,7 +409,7 @@ _LINKING = frozenset("at in on of from to for by with via measured after before"
 _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency esd trip trips
     tripped reset inhibit inhibited interlock alarm fault when if unless while after before
     not no only starts stops opens closes runs shutdown shut-down standby spare unused
-    reserved future""".split())
+    reserved reserve future""".split())
 
 
 class RuleRouter:
@@ -364,6 +420,13 @@ class RuleRouter:
         # (the name in words a description gave a tag: its name as a command says it)
         spoken = {p.id: p.aliases[-1] for p, before in zip(points, named, strict=True)
                   if p.aliases != before.aliases}
+        #: the words of what each point named by a tag or code is described as, of those its
+        #: description names to no command ("Pump, on/off", a 7-word switch, an alarm): they
+        #: still say what it is, so a command all of whose words they hold may mean it
+        self.described_unnamed = {
+            p.id: described for p in points if p.id not in spoken
+            and not _loop_parameter(p.name)
+            and (described := frozenset(t.text for t in content(tokens(tag_described(p)))))}
         #: the setpoints named in Chinese by their reading's name, and that reading
         self.kin = kin
         self.points = {p.id: p for p in points}
@@ -938,6 +1001,10 @@ class RuleRouter:
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
         if placed is not None and placed.action.name in ("read", "write") and \
+                self.described_otherwise(a, placed.action.args.get("point")):
+            return None  # "start the belt press pump" of the one of two belt press pumps a
+            # name was made for (review atk46)
+        if placed is not None and placed.action.name in ("read", "write") and \
                 _ZH_SETPOINT.search(a.text) and any(
                     self.profiles.by_id[p].role != "setpoint"
                     for p in _placed_points(placed.action)):
@@ -975,6 +1042,21 @@ class RuleRouter:
             return None  # "how much is in the mixer", "how high's the water in the sump": a
             # measure, which no on/off point gives
         return placed
+
+    def described_otherwise(self, a: Analysis, point: Any) -> bool:
+        """Another point that a tag or code names, and its description to no command
+        (`described_unnamed`), is described with every word and number the command names the
+        placed point by, and with no other number nor a word of a state or an alarm: which of
+        the two is meant is the next stage's to weigh."""
+        if not isinstance(point, str) or not self.described_unnamed:
+            return False
+        said = {t.word for t in terms(a.text, a.toks, self.profiles, spell=False)
+                if not t.unit}
+        numbers = {t.text for t in a.toks if t.is_number}
+        return bool(said) and any(
+            other != point and said <= words and numbers == {w for w in words if w.isdigit()}
+            and not any(map(_says_a_state, words - said - numbers))
+            for other, words in self.described_unnamed.items())
 
     def _setting_unasked(self, a: Analysis, point: Any) -> bool:
         """A read of a setpoint whose words ask no setting ("setpoint", "SP", "target", "set",

@@ -303,7 +303,12 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
 
     first: list[str] | None = None
     nearest = 0.0
-    for label in map(unpaired, (point.name, *point.aliases)):  # ("Pump 1 start/stop")
+    written = {t.raw for t in toks}
+    worded = [n for n in (point.name, *point.aliases) if not any(
+        t.raw not in written and not t.raw.isalpha() and not t.raw.isdigit()
+        for t in tokens(n))]
+    # (a code not said is no name the command says all of: "10HTC20AP001")
+    for label in map(unpaired, worded or [point.name]):  # ("Pump 1 start/stop")
         own = {t.text for t in tokens(label)} | {t.raw for t in tokens(label)}
         meant.clear()  # (a "valve" said of "Valve 3 shutdown solenoid" is its valve, and
         # stands for no solenoid too)

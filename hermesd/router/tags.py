@@ -56,6 +56,12 @@ TAG_ONLY = re.compile(
     # an IEC 81346 reference designation ("=WFI+LOOP-TT101", "=PW+RO1-PT203.SP")
     r"|(?:[=+][A-Z0-9]+(?:\.[A-Z0-9]+)*)+(?:-[A-Z]{1,4}\d{1,5}[A-Z]?)?(?:[-_.:][A-Z0-9]+){0,2}"
     r")\s*")
+#: a KKS code or an IEC 81346 designation opening a name
+_CODE = re.compile(r"\s*(?:\d{0,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}|[=+][A-Z0-9])")
+#: a KKS code or an IEC 81346 designation, then a label of at most five words
+_CODE_FIRST = re.compile(r"\s*(?:\d{1,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}[A-Z0-9]*"
+                         r"|(?:[=+][A-Z0-9]+(?:\.[A-Z0-9]+)*)+(?:-[A-Z]{1,4}\d{1,5}[A-Z]?)?)"
+                         r"\s+\S+(?:\s+\S+){0,4}\s*$")
 #: where a description's first clause ends
 _CLAUSE_END = re.compile(r"[(;,.:]| - ")
 
@@ -65,12 +71,19 @@ def without_brackets(description: str) -> str:
     return re.sub(r"\([^()]*\)", " ", description)
 
 
+def named_by_code(name: str) -> bool:
+    """Whether a name is a tag or code alone (`TAG_ONLY`), or a KKS code or IEC 81346
+    designation with a few words of a label after it ("10HTC20CT001 Abs2 lean in T"): either
+    way, what its description says is what people call it."""
+    return bool(TAG_ONLY.fullmatch(name) or _CODE_FIRST.match(name))
+
+
 def tag_described(point: Point) -> str:
     """What a point named by its tag alone is described as, up to its description's first
     stop ("Cooler fan 2 motor trip" of "XA-4342"): what a reading of it is asked by, whether
     or not the rules make it a name (an alarm's never is one, which a switching command could
     reach); "" of any other point."""
-    if not point.description or not TAG_ONLY.fullmatch(point.name):
+    if not point.description or not named_by_code(point.name):
         return ""
     return _CLAUSE_END.split(without_brackets(point.description), maxsplit=1)[0].strip()
 
@@ -100,6 +113,8 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
 
 def _with_words(point: Point, plant: _Prose) -> Point:
     name = point.name.strip()
+    if _CODE.match(name):
+        return point  # a KKS code's or a designation's letters abbreviate no words of ours
     if " " not in name and (_CAMEL_CASE.search(name) or (
             _SYMBOL.search(name) and not _TAG.fullmatch(name))):
         return _camel_case_spelled(point, name, plant)
@@ -121,9 +136,7 @@ def _with_words(point: Point, plant: _Prose) -> Point:
         if marked:
             said.append(marked)  # "Z5", "ST1" of a point described "… zone 5 …", "Steriliser 1"
         elif not letters or (len(letters) == 1 and number):
-            # "101"; "W2" alone: a mark; "P2" of "LIFT P2 SPD": pump 2
-            said.append(_equipment_lettered(piece.group(0), point, plant)
-                        or f"{letters.casefold()}{number}")
+            said.append(f"{letters.casefold()}{number}")  # "101"; "W2" alone: a mark
         elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
             said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
         else:
@@ -206,29 +219,11 @@ def _tag_spelled(word: str, own: list[list[str]], plant: _Prose) -> str | None:
 #: a SCADA label written in capitals, words and short forms ("DAM HW LVL", "DISCH HDR
 #: PRESS"): its short forms are spelled as a PLC symbol's are
 _IN_CAPITALS = re.compile(r"[A-Z0-9][A-Z0-9 ./&#-]*\s[A-Z0-9 ./&#-]*[A-Z]{3}[A-Z0-9 ./&#-]*")
-#: the letter the trade numbers a kind of machine by, alone before its number ("P2": pump 2),
-#: where the point's own description says nothing else of that letter
-_EQUIPMENT_LETTERS = {"P": "pump"}
-_EQUIPMENT_NUMBERED = re.compile(r"([A-Z])(\d{1,3})")
-def _equipment_lettered(word: str, point: Point, plant: _Prose) -> str | None:
-    """ "P2" in words ("pump 2"), by the letter the trade numbers that kind of machine by,
-    where the plant writes no machine of that letter in words (where it does, "press 2" or
-    "duty pump", its own words say what its P2 is: `Semantic`), nor the point's description
-    another word of it ("P1" of "Filter inlet pressure P1" is no pump); None of any other
-    word."""
-    found = _EQUIPMENT_NUMBERED.fullmatch(word.strip())
-    if found is None or found.group(1) not in _EQUIPMENT_LETTERS:
-        return None
-    letter = found.group(1).casefold()
-    if any(w[:1] == letter and _a_machine(w) for w in plant.words) or any(
-            w[:1] == letter and w not in _SMALL for run in plant.own.get(point.id, [])
-            for w in run):
-        return None
-    return f"{_EQUIPMENT_LETTERS[found.group(1)]} {found.group(2)}"
 
 
 @functools.cache
-def _a_machine(word: str) -> bool:
+def a_machine(word: str) -> bool:
+    """Whether the lexicon knows `word`, whole, as a thing."""
     return any(m.kind == "thing" and m.start == 0 and m.end == len(word)
                for m in concepts_of_text(word))
 
@@ -244,9 +239,6 @@ def _terse(word: str, point: Point, plant: _Prose, symbol: bool = False) -> str:
     its own description abbreviates to it ("ref" of "Speed reference sent to …") or the trade
     settles it ("fbk": feedback), and no word the lexicon knows ("cut", "mill"); else as it
     is (blind batch 35)."""
-    lettered = _equipment_lettered(word, point, plant)
-    if lettered and (symbol or _CODED.search(point.name)):
-        return lettered  # "LS07 P2 VSD fbk": pump 2
     short = word.casefold()
     if len(short) < 3 or not short.isalpha() or not short.isascii() or _known(short) or \
             short in plant.described or not (symbol or _CODED.search(point.name)):

@@ -81,8 +81,8 @@ def test_a_tag_with_words_is_said_as_its_description_begins() -> None:
     # "…_SP": a setpoint, though the clause kept does not say so
     assert _aliases("cure_sp") == ("Kettle curing hold time SP",)
     # a motor's "run command": its thing's run switch
-    assert _aliases("crutcher2_run") == ("Crutcher 2 motor run",)
-    assert _aliases("crutcher1_run") == ("Crutcher 1 motor run",)
+    assert _aliases("crutcher2_run") == ("Crutcher 2 motor",)
+    assert _aliases("crutcher1_run") == ("Crutcher 1 motor",)
 
 
 def test_a_tags_zone_is_the_zone_its_description_numbers() -> None:
