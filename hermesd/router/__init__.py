@@ -152,9 +152,9 @@ class Router:
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
             placed = self._both_read(analysis, judged.placement)
-            if placed is not None and placed.action.name in ("read", "write") and \
-                    rules.described_otherwise(analysis, placed.action.args.get("point")):
-                placed = None  # (as the rules: another point described so, the model's)
+            if placed is not None and rules.named_otherwise(analysis, placed.action):
+                placed = None  # (as the rules: an output not asked, or another point
+                # described so: the model's)
             analysis = replace(analysis, scored=[(f.score, f.point) for f in judged.fits],
                                plural=judged.plural)
             timings["semantic"] = (time.perf_counter() - started) * 1000
@@ -200,6 +200,11 @@ class Router:
         point = self.rules.points.get(action.point or "")
         if point is None:
             return routed  # no such point: the engine refuses it by name
+        if point.kind == "bool" and analysis.zh and self.rules.profiles.described(point) and \
+                (head := self.semantic.head_unsaid(analysis, self.rules.profiles.by_id[point.id])):
+            # 启动1号冷水机组 ("start chiller 1") of a "Chiller 1 condenser water pump" a tag's
+            # description named (review atk46b)
+            return replace(routed, action=respond("unknown_point", asked=head))
         stopped = gated(text, point, action.args.get("value"), self.rules.profiles,
                         analysis.toks)
         return routed if stopped is None else replace(routed, action=stopped)

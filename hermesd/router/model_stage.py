@@ -26,7 +26,6 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Config, Point
 from hermesd.context import RequestContext
 from hermesd.core.errors import Busy, ErrorCode, HermesError, Timeout, ToolError
-from hermesd.replies import is_chinese
 from hermesd.router import Routed
 from hermesd.router.choices import said_at
 from hermesd.router.concepts import concepts_of_text, simplified
@@ -341,8 +340,11 @@ class ModelStage:
                 and o.things & profile.things for o in self.rules.profiles.all):
             # "stop turbine three": its run command, not its curtailment setpoint to 0
             return respond("not_understood", model=f"write {pid}")
+        if action.name == "write" and self.rules.output_unasked(a, pid):
+            # "set the drum level to 50" of its controller's output (review atk46b)
+            return respond("not_understood", model=f"write {pid}")
         if action.name == "write" and profile.point.kind == "bool" and a.zh and \
-                (head := self._head_unsaid(a, profile)):
+                (head := self.semantic.head_unsaid(a, profile)):
             # 启动带式压滤机 ("start the belt press") of a "Belt press polymer dosing pump":
             # what a switch switches is its name's last thing, which the words must say
             # (review atk46; the write gate asks so of English words)
@@ -407,21 +409,6 @@ class ModelStage:
             return ""
         return " ".join(t.raw for t in terms if t.concepts & FAULT_STATES
                         and explained(t, profile, terms) <= NEAR)
-
-    def _head_unsaid(self, a: Analysis, profile: Profile) -> str:
-        """The last thing word of a switch named in English (its spoken name's), where no
-        word of the command has its meaning: a Chinese command names another machine."""
-        if is_chinese(profile.point.name):
-            return ""
-        spoken = self.rules.profiles.spoken(profile.point)
-        lexicon = self.rules.profiles.lexicon
-        head = next((w for w in reversed(spoken.split()) if any(
-            s.kind == "thing" for s in lexicon.concepts(w))), None)
-        if head is None:
-            return ""
-        wanted = {s.concept for s in lexicon.concepts(head) if s.kind == "thing"}
-        said = {c for t in self.semantic.terms(a) for c in t.concepts}
-        return "" if wanted & said or head.casefold() in a.words else head
 
     def _half_of_two(self, a: Analysis, profile: Profile) -> bool:
         """Two words joined by "and", the point explains one and not the other ("BT and ET",

@@ -178,6 +178,10 @@ class Profiles:
                 described=p.described - full)  # (its name's own word, if said in full)
         self.all = list(self.by_id.values())
 
+    def described(self, point: Point) -> bool:
+        """Whether the point's name in words is what its description says of a tag."""
+        return point.id in self._spoken
+
     def spoken(self, point: Point) -> str:
         """The name a command says the point by: the words its description gave a tag, else
         its name."""

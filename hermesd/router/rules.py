@@ -217,9 +217,10 @@ _TAG_MODE = re.compile(r"[-_. ](?:MODE|MD)\s*$")
 #: exports describe as the loop itself: only its value, setpoint and mode are named by that
 #: (`_TAG_NAMED`), and an equipment tag's reading or switch ("JF-N01-AMP", "P-301-RUN")
 _TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
-#: ...and a loop's output, however the parameter is joined ("10LAB40DL001-OUT",
-#: "=PW+RO1-PIC203-MV", "FIC201:OUT"): described as the loop, never its name (review atk46)
-_TAG_OUTPUT = re.compile(r"[-_.: ](?:OUT|OP|MV|CV|OUTPUT|Y)\s*$")
+#: ...and a loop's output, however the parameter is joined or written ("10LAB40DL001-OUT",
+#: "=PW+RO1-PIC203-MV", "FIC201:OUT", "… OUT1", "… Drum lvl out", a KKS "Y01"): described as
+#: the loop, never its name (reviews atk46, atk46b)
+_TAG_OUTPUT = re.compile(r"(?i)[-_.: ](?:OUT|OP|MV|CV|OUTPUT|Y)\d{0,2}\s*$")
 _TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|KW|FLT|FAULT|"
                         r"TEMP|PRESS|FLOW|LVL|LEVEL|SPD|SPEED|CUR|FB|ON)\s*$")
 #: a switch's description that says it is its thing's run command ("Thresher 2 motor run
@@ -348,6 +349,10 @@ def said_as_described(point: Point) -> Point:
         # (a "setpoint" of names would make the word one that names, no longer a role)
         kept.append("SP")
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
+
+
+#: the words that ask a loop's output itself
+_OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
 
 
 def _loop_parameter(name: str) -> bool:
@@ -1000,10 +1005,8 @@ class RuleRouter:
         if placed is not None and placed.action.name in ("read", "write") and \
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
-        if placed is not None and placed.action.name in ("read", "write") and \
-                self.described_otherwise(a, placed.action.args.get("point")):
-            return None  # "start the belt press pump" of the one of two belt press pumps a
-            # name was made for (review atk46)
+        if placed is not None and self.named_otherwise(a, placed.action):
+            return None
         if placed is not None and placed.action.name in ("read", "write") and \
                 _ZH_SETPOINT.search(a.text) and any(
                     self.profiles.by_id[p].role != "setpoint"
@@ -1043,6 +1046,25 @@ class RuleRouter:
             # measure, which no on/off point gives
         return placed
 
+    def named_otherwise(self, a: Analysis, action: Action) -> bool:
+        """A placement the next stage must weigh: a write of a loop's output the words do
+        not ask for ("set the drum level to 50" of a "10HAD10DL001 Drum lvl out", review
+        atk46b), or a point another tag-named point is described as well as
+        (`described_otherwise`: "start the belt press pump", review atk46)."""
+        point = action.args.get("point")
+        if action.name not in ("read", "write") or not isinstance(point, str) or \
+                point not in self.points:
+            return False
+        if action.name == "write" and self.output_unasked(a, point):
+            return True
+        return self.described_otherwise(a, point)
+
+    def output_unasked(self, a: Analysis, point: str) -> bool:
+        """A tag- or code-named loop's output (`_loop_parameter`) the words do not ask for
+        by its own words (not a "Steam humidifier output" named in words)."""
+        name = self.points[point].name
+        return named_by_code(name) and _loop_parameter(name) and not a.words & _OUTPUT_SAID
+
     def described_otherwise(self, a: Analysis, point: Any) -> bool:
         """Another point that a tag or code names, and its description to no command
         (`described_unnamed`), is described with every word and number the command names the
@@ -1054,8 +1076,11 @@ class RuleRouter:
                 if not t.unit}
         numbers = {t.text for t in a.toks if t.is_number}
         return bool(said) and any(
-            other != point and said <= words and numbers == {w for w in words if w.isdigit()}
-            and not any(map(_says_a_state, words - said - numbers))
+            other != point and numbers == {w for w in words if w.isdigit()} and (
+                (said <= words and not any(map(_says_a_state, words - said - numbers)))
+                # ("Pump, on/off": a machine's kind alone, which may be any of it said)
+                or (words - numbers <= said and len(words - numbers) == 1
+                    and a_machine(next(iter(words - numbers)))))
             for other, words in self.described_unnamed.items())
 
     def _setting_unasked(self, a: Analysis, point: Any) -> bool:

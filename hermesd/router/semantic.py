@@ -160,6 +160,23 @@ class Semantic:
             for pair in p.pairs:
                 self._same_thing.setdefault(pair, set()).update(p.pairs)
 
+    def head_unsaid(self, a: Analysis, profile: Profile) -> str:
+        """The last thing word of a switch named in English (its spoken name's), where no
+        word of a Chinese command has its meaning: 启动带式压滤机 ("start the belt press")
+        names no "Belt press polymer dosing pump" (the write gate asks so of English words);
+        "" where one does."""
+        if is_chinese(profile.point.name):
+            return ""
+        spoken = self.profiles.spoken(profile.point)
+        lexicon = self.profiles.lexicon
+        head = next((w for w in reversed(spoken.split()) if any(
+            s.kind == "thing" for s in lexicon.concepts(w))), None)
+        if head is None:
+            return ""
+        wanted = {s.concept for s in lexicon.concepts(head) if s.kind == "thing"}
+        said = {c for t in self.terms(a) for c in t.concepts}
+        return "" if wanted & said or head.casefold() in a.words else head
+
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
         found = terms(a.text, a.toks, self.profiles, senses=senses)
         # "how many m3/h", "how many amps": the unit says what is asked; "how many" asks

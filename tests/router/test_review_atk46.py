@@ -1,6 +1,7 @@
 """Review atk46 attacked the naming of tag- and code-named points by their descriptions (a run
 command's clause, six-word switches, KKS and IEC codes, capital labels): 34 wrong writes and 23
-wrong reads on 12 plants of its own. These are its cases the mend stops."""
+wrong reads on 12 plants of its own; its second round (atk46b) 12 writes on 6 more. These are
+their cases the mends stop."""
 
 from __future__ import annotations
 
@@ -37,6 +38,20 @@ CONFIG = exec_devices("unit", {"dcs": {
                "description": "Generator active power setpoint"},
     "spare": {"name": "HV-204", "unit": "%", "writable": True, "min": 0, "max": 100,
               "description": "Reserve"},
+    "ms_out": {"name": "10LBA10DP001-OUT1", "unit": "%", "writable": True, "min": 0,
+               "max": 100, "description": "Main steam pressure"},
+    "drum_out": {"name": "10HAD10DL001 Drum lvl out", "unit": "%", "writable": True, "min": 0,
+                 "max": 100, "description": "Drum level"},
+    "da_y01": {"name": "10LAA10DL001 Y01", "unit": "%", "writable": True, "min": 0,
+               "max": 100, "description": "Deaerator level"},
+    "chiller_cwp": {"name": "HS-401", "type": "bool", "writable": True,
+                    "description": "Chiller 1 condenser water pump, run command"},
+    "chiller_run": {"name": "HS-400", "type": "bool", "writable": True,
+                    "description": "Chiller 1 compressor, run command"},
+    "cw_a": {"name": "10PAC10AP001 CW pump A", "type": "bool", "writable": True,
+             "description": "Pump, on/off"},
+    "cw_b": {"name": "10PAC20AP001", "type": "bool", "writable": True,
+             "description": "Circulating water pump B, run command"},
 }})
 ROUTER = Router(CONFIG)
 
@@ -46,8 +61,9 @@ def _aliases(point: str) -> tuple[str, ...]:
 
 
 def test_what_no_description_names() -> None:
-    # a loop's output, however its parameter is joined
-    assert _aliases("lab40_out") == () and _aliases("pic203_mv") == ()
+    # a loop's output, however its parameter is joined or written
+    for point in ("lab40_out", "pic203_mv", "ms_out", "drum_out", "da_y01"):
+        assert _aliases(point) == (), point
     # a kind alone; a spare; a thing before what of it is set; a pump's own pump
     for point in ("loop_m2", "spare", "recirc", "lube", "jockey"):
         assert _aliases(point) == (), point
@@ -60,6 +76,11 @@ def test_what_no_description_names() -> None:
     "set the RO1 feed pressure to 12", "start the pump",
     "stop the pump", "set feedwater pump 2 to 50", "start the boiler feed pump",
     "stop the fire pump", "start the belt press pump", "set the reserve to 30",
+    "set the main steam pressure to 50", "set the drum level to 50", "deaerator level to 40",
+    # "Pump, on/off" may be any pump: the model's to weigh, and its check's
+    "start the circulating water pump",
+    # 启动1号冷水机组, "start chiller 1": its condenser water pump is no chiller
+    "启动1号冷水机组",
 ])
 async def test_no_write_nobody_asked_for(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -87,3 +108,9 @@ async def test_a_setpoint_asked_of_nothing_is_none() -> None:
     # 设定是多少 alone asks no setpoint of any one thing
     action = await routed_without_model(ROUTER, "设定是多少")
     assert action.name == "respond", action
+
+
+def test_the_model_may_not_write_an_output_not_asked() -> None:
+    checked = model_checked(ROUTER, CONFIG, "set the drum level to 50",
+                            Action("write", {"point": "drum_out", "value": 50}))
+    assert checked.name == "respond", checked
