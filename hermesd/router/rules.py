@@ -351,6 +351,8 @@ def said_as_described(point: Point) -> Point:
     return replace(point, aliases=(*point.aliases, " ".join(kept)))
 
 
+#: how much less a reading may explain a word than a setpoint beside it and still be asked
+_AS_WELL = 0.15
 #: the words that ask a loop's output itself
 _OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
 
@@ -1057,6 +1059,9 @@ class RuleRouter:
             return False
         if action.name == "write" and self.output_unasked(a, point):
             return True
+        if action.name == "read" and self._setting_unasked(a, point):
+            return True  # (a semantic placement too: 巴氏杀菌温度现在多少 of a pasteuriser's
+            # "Pasteurisation temperature setpoint", blind batch 41)
         return self.described_otherwise(a, point)
 
     def output_unasked(self, a: Analysis, point: str) -> bool:
@@ -1094,9 +1099,14 @@ class RuleRouter:
         if profile.role != "setpoint" or a.words & SETPOINT_SAID or "set" in a.words or \
                 "设定" in a.text or "目标" in a.text:
             return False
-        return any(o.role == "measurement" and o.ids == profile.ids and
-                   o.quantities & profile.quantities and o.things >= profile.things
-                   for o in self.profiles.all if o is not profile)
+        said = [t for t in terms(a.text, a.toks, self.profiles, spell=False) if not t.unit]
+        # (a reading that explains each word about as well: no word of a setting is said,
+        # "targeting", "curtailed to", "setting", which the setpoint alone explains)
+        return bool(said) and any(
+            o.role == "measurement" and o.ids == profile.ids and
+            o.quantities & profile.quantities and
+            all(explain(t, o) >= explain(t, profile) - _AS_WELL for t in said)
+            for o in self.profiles.all if o is not profile)
 
     def _by_description(self, a: Analysis, action: Action) -> bool:
         """A write with a word the point explains by its description alone

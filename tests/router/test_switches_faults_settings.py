@@ -89,7 +89,8 @@ async def test_a_reading_is_read_where_no_setting_is_asked(text: str) -> None:
 
 
 @pytest.mark.parametrize("text", ["what's the electrical power setpoint",
-                                  "what is the chp power set to", "发电功率设定是多少"])
+                                  "what is the chp power set to", "发电功率设定是多少",
+                                  "what chp power are we targeting"])
 async def test_a_setting_asked_is_read_from_the_setpoint(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
     assert (action.name, action.args) == ("read", {"point": "chp_pwr_sp"}), text
