@@ -16,6 +16,7 @@ from typing import Any
 
 from hermesd.config.model import Point
 from hermesd.router.normalize import content, tokens
+from hermesd.router.tags import tag_described
 
 SYSTEM = "<|im_start|>system\n"
 USER = "<|im_start|>user\n"
@@ -61,7 +62,11 @@ def describe(point: Point, *, about: int = MAX_ABOUT, names: int = 3) -> str:
     else:
         bits.append("read-only")
     others = [*point.aliases[:3], *list(point.names.values())[:2]][:names]
-    name = " / ".join((point.name, *others))
+    own = point.name
+    if about < MAX_ABOUT and (said := tag_described(point)):
+        own = said  # a shortened catalogue lists a code-named point by what it is
+        # ("Absorber 2 lean amine inlet temperature", not "10HTC20CT001"): its id is its code
+    name = " / ".join((own, *others))
     text = f"{point.id}: {name} ({', '.join(bits)})"
     if point.description and about:
         said = point.description if len(point.description) <= about else \

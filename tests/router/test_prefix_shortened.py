@@ -84,3 +84,18 @@ def test_a_context_no_catalogue_fits_fails_and_says_so(daemon_runner: DaemonRunn
     code, answer = ask(d, "freezer 1 air temperature", dry_run=False)
     assert code == 0 and answer["action"] == {"name": "read", "args": {"point": "freezer1_air"}}
     assert d.terminate() == 0
+
+
+def test_a_shortened_catalogue_lists_a_coded_point_by_what_it_is(tmp_path: Any) -> None:
+    # "10HTC20CT001" tells the model nothing its id does not; its description says what it is
+    config = cold_store()
+    config["devices"]["coldstore"]["points"]["freezer1_air"].update(
+        name="10HTC20CT001", description="Absorber 2 lean amine inlet temperature")
+    points = validate(config, tmp_path / "hermesd.yaml").points.values()
+    full = "".join(p["text"] for p in build(points).prefix)
+    assert "freezer1_air: 10HTC20CT001" in full
+    for _, prompt in shorter(points):
+        text = "".join(p["text"] for p in prompt.prefix)
+        assert "10HTC20CT001" not in text
+        assert "freezer1_air: Absorber 2 lean amine inlet temperature" in text or \
+            "freezer1_air" not in text
