@@ -293,18 +293,19 @@ class Profiles:
         # by the 2 it writes apart, not the one of O2 (nor is the boiler unnumbered)
         numbered = [content(tokens(self._without_formulas(label)), label=True)
                     for label in labels]
-        numbered += [content(tokens(self._without_formulas(label)), label=True)
-                     for label in _alarm_described(point)]
-        ids = {t.text for toks in numbered for t in toks if t.is_id}
-        pairs = {(t.text, toks[i + 1].text) for toks in numbered for i, t in
+        # (and a tag-named alarm's as its description numbers its thing: `_alarm_described`)
+        numbered_too = [*numbered, *(content(tokens(self._without_formulas(label)), label=True)
+                                     for label in _alarm_described(point))]
+        ids = {t.text for toks in numbered_too for t in toks if t.is_id}
+        pairs = {(t.text, toks[i + 1].text) for toks in numbered_too for i, t in
                  enumerate(toks[:-1]) if not t.is_id and toks[i + 1].is_id} | {
             # "#3 retort temperature": numbered first, retort 3
-            (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=False)
+            (toks[1].text, toks[0].text) for toks, label in zip(numbered, labels, strict=True)
             if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and numbered_first(label)
         } | {
             # "Storage tank T-1", "Hydrant pump P-101A": a tag's letter is its thing's first,
             # and the number after it numbers the thing (tank 1, pump 101: blind batch 32)
-            (t.text, toks[i + 2].text) for toks in numbered for i, t in enumerate(toks[:-2])
+            (t.text, toks[i + 2].text) for toks in numbered_too for i, t in enumerate(toks[:-2])
             if not t.is_id and toks[i + 1].ident and toks[i + 1].text == t.text[:1]
             and toks[i + 2].text.isdigit()}
         own = self.formula_words(content(tokens(self._spoken.get(point.id, point.name)),

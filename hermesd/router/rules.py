@@ -59,6 +59,7 @@ from hermesd.router.tags import (
     named_by_code,
     spelled_out,
     tag_described,
+    thing_kinds,
     without_brackets,
 )
 from hermesd.router.vocabulary import (
@@ -267,14 +268,8 @@ def _kind_repeated(words: list[str]) -> bool:
     "blower" … "fan"): the switch is of a part of the first."""
     if len(words) < 2:
         return False
-    head = _thing_kinds(words[-1])
-    return bool(head) and any(head & _thing_kinds(w) for w in words[:-1])
-
-
-def _thing_kinds(word: str) -> frozenset[str]:
-    found = [m for m in concepts_of_text(word.casefold())
-             if m.concept.kind == "thing" and m.start == 0 and m.end == len(word)]
-    return frozenset(c for m in found for c in (m.concept.id, *m.concept.links))
+    head = thing_kinds(words[-1].casefold())
+    return bool(head) and any(head & thing_kinds(w.casefold()) for w in words[:-1])
 
 
 #: the words of a thing's own drive
@@ -1037,10 +1032,6 @@ class RuleRouter:
         if placed is not None and placed.action.name == "read" and \
                 self._quantity_of_a_switch(a, placed.action.args["point"]):
             return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
-        if placed is not None and placed.action.name == "read" and \
-                self._setting_unasked(a, placed.action.args["point"]):
-            return None  # "what is the electrical power" of a "CHP electrical power
-            # setpoint" beside the "CHP gas engine generator active power" (blind batch 37)
         if placed is not None and placed.action.name == "read" and not a.yes_no and \
                 self.points[placed.action.args["point"]].kind == "bool" and \
                 MEASURE_ASKED.search(a.text):
@@ -1051,8 +1042,9 @@ class RuleRouter:
     def named_otherwise(self, a: Analysis, action: Action) -> bool:
         """A placement the next stage must weigh: a write of a loop's output the words do
         not ask for ("set the drum level to 50" of a "10HAD10DL001 Drum lvl out", review
-        atk46b), or a point another tag-named point is described as well as
-        (`described_otherwise`: "start the belt press pump", review atk46)."""
+        atk46b), a read of a setpoint no setting is asked of (`_setting_unasked`), or a point
+        another tag-named point is described as well as (`described_otherwise`: "start the
+        belt press pump", review atk46)."""
         point = action.args.get("point")
         if action.name not in ("read", "write") or not isinstance(point, str) or \
                 point not in self.points:
@@ -1060,8 +1052,8 @@ class RuleRouter:
         if action.name == "write" and self.output_unasked(a, point):
             return True
         if action.name == "read" and self._setting_unasked(a, point):
-            return True  # (a semantic placement too: 巴氏杀菌温度现在多少 of a pasteuriser's
-            # "Pasteurisation temperature setpoint", blind batch 41)
+            return True  # "what is the electrical power" of a "CHP electrical power setpoint"
+            # beside the "CHP gas engine generator active power" (blind batch 37)
         return self.described_otherwise(a, point)
 
     def output_unasked(self, a: Analysis, point: str) -> bool:
@@ -1090,9 +1082,10 @@ class RuleRouter:
 
     def _setting_unasked(self, a: Analysis, point: Any) -> bool:
         """A read of a setpoint whose words ask no setting ("setpoint", "SP", "target", "set",
-        设定, 目标), where the plant measures what it sets: a point of its quantity and its
-        things, numbered alike, that is a reading. Which of the two is asked is the next
-        stage's to weigh (the setpoint's name may merely hold more of the words said)."""
+        设定, 目标), where the plant measures what it sets: a reading of its quantity, numbered
+        alike, that explains each word said about as well (`_AS_WELL`). Which of the two is
+        asked is the next stage's to weigh (the setpoint's name may merely hold more of the
+        words said)."""
         if not isinstance(point, str):
             return False
         profile = self.profiles.by_id[point]

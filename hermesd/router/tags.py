@@ -222,10 +222,16 @@ _IN_CAPITALS = re.compile(r"[A-Z0-9][A-Z0-9 ./&#-]*\s[A-Z0-9 ./&#-]*[A-Z]{3}[A-Z
 
 
 @functools.cache
+def thing_kinds(word: str) -> frozenset[str]:
+    """The things the lexicon knows `word`, whole, as, with their broader ones."""
+    return frozenset(c for m in concepts_of_text(word)
+                     if m.kind == "thing" and m.start == 0 and m.end == len(word)
+                     for c in (m.concept.id, *m.concept.links))
+
+
 def a_machine(word: str) -> bool:
     """Whether the lexicon knows `word`, whole, as a thing."""
-    return any(m.kind == "thing" and m.start == 0 and m.end == len(word)
-               for m in concepts_of_text(word))
+    return bool(thing_kinds(word))
 
 
 #: a code in a name, letters and a number written together ("LS04", "P2")
