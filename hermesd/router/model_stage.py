@@ -44,7 +44,7 @@ from hermesd.router.coverage import (
     unit_ids,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
-from hermesd.router.normalize import tokens
+from hermesd.router.normalize import content, tokens
 from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
@@ -59,6 +59,7 @@ from hermesd.router.rules import (
 )
 from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
 from hermesd.router.tags import tag_described
+from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
@@ -67,7 +68,7 @@ from hermesd.router.vocabulary import (
     WH_START,
     YES_NO_START,
 )
-from hermesd.router.write_gate import ids_said, told_apart
+from hermesd.router.write_gate import gated, ids_said, told_apart
 from hermesd.value_maps import spellings
 
 log = logging.getLogger(__name__)
@@ -318,9 +319,11 @@ class ModelStage:
                  if t.unit and t.index in places]
         return found[0] if found else None
 
-    def check(self, a: Analysis, action: Action) -> Action:
+    def check(self, a: Analysis, action: Action, *, equals: bool = True) -> Action:
         """The model's choice, unless the words name what that point is not (`missing`); then
-        the command names a point the plant does not have: `respond unknown_point`."""
+        the command names a point the plant does not have: `respond unknown_point`. Nor when
+        another point is as much the one meant and only an unsaid number tells them apart
+        (`equals`: whether to ask that)."""
         pid = action.args.get("point") if action.name in ("read", "write") else None
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
@@ -349,6 +352,10 @@ class ModelStage:
             # what a switch switches is its name's last thing, which the words must say
             # (review atk46; the write gate asks so of English words)
             return respond("unknown_point", asked=head, model=f"write {pid}")
+        if action.name == "read" and (part := part_read(a.text, a.toks, profile.point,
+                                                        self.rules.profiles)):
+            # "is chiller 1 running" of a "Chiller 1 condenser water pump" (review atk46b)
+            return respond("unknown_point", asked=" ".join(part), model=f"read {pid}")
         if action.name == "read" and self._half_of_two(a, profile):
             # "BT and ET on roaster 2": two things joined, of which the point is one
             return respond("not_understood", model=f"read {pid}")
@@ -398,7 +405,67 @@ class ModelStage:
             # "set the HP pump to 1300", "what's the conche temperature": one of several
             # named alike, and no number says which (the model tends to take number 1)
             return respond("not_understood", model=f"{action.name} {pid}")
+        if equals and self._equal_to(a, action, profile):
+            # "start the transfer pump" of "Transfer pump 1, run command", where the "Tank 4
+            # transfer pump start/stop" is one as much: no word says which (review atk46b)
+            return respond("not_understood", model=f"{action.name} {pid}")
         return action
+
+    def _equal_to(self, a: Analysis, action: Action, profile: Profile) -> bool:
+        """Whether another point explains each word as well, would pass as the model's pick
+        itself, and only a number nobody said tells the two apart: "Transfer pump 1" and the
+        "Day tank transfer pump" of "start the transfer pump". A number is nothing the model
+        can tell from meaning, and it tends to take the first. (A tag's loop number numbers no
+        machine: "SIC-4240.SP" is told from "SIC-4250.SP" by its words; and a point named in
+        full, "Outside air temperature", is no equal of "AHU 1 outside air temperature".)"""
+        write = action.name == "write"
+        said = ids_said(a.toks, write=write)
+        profiles = self.rules.profiles
+        numbers = profiles.thing_numbers(profile)
+        if said & numbers or not (numbers or self._name_unsaid(a, profile)):
+            return False
+        found = self.semantic.terms(a)
+        own = [explained(t, profile, found) for t in found]
+        if not any(e >= FULL for e in own):
+            return False
+        point = profile.point
+        for other in profiles.all:
+            o = other.point
+            if other is profile or o.kind != point.kind or other.role != profile.role or \
+                    (write and not o.writable) or said & other.ids:
+                continue
+            theirs = profiles.thing_numbers(other)
+            if numbers & theirs or not (numbers or theirs) or \
+                    any(explained(t, other, found) < e for t, e in zip(found, own, strict=True)):
+                continue
+            args = {**action.args, "point": o.id}
+            if self.check(a, Action(action.name, args), equals=False).name != action.name:
+                continue
+            stopped = gated(a.text, o, args.get("value"), profiles, a.toks) if write else None
+            if stopped is not None and stopped.args.get("value_problem") != "which":
+                continue  # (the gate asking which one says as much)
+            return True
+        return False
+
+    def _name_unsaid(self, a: Analysis, profile: Profile) -> bool:
+        """Whether each of the point's names leaves a word unsaid, in words or in meaning
+        ("day", "tank" of the "Day tank transfer pump" for "start the transfer pump"; not
+        "Chill room SP" aliased "cooler setpoint" for "cooler to 3 degrees")."""
+        point = profile.point
+        lexicon = self.rules.profiles.lexicon
+        said = a.words | {t.text for t in a.toks}
+        meant = {c for t in self.semantic.terms(a) for c in t.concepts}
+
+        def unsaid(word: str) -> bool:
+            senses = {s.concept for s in lexicon.concepts(word)}
+            # (what role a point has, "SP", names no thing: the setpoint guard weighs it)
+            return word not in said and not senses & meant and not (
+                senses and all(c.startswith("role.") for c in senses))
+
+        labels = {self.rules.profiles.spoken(point), point.name, *point.aliases,
+                  *point.names.values()}
+        return all(any(unsaid(t.text) for t in content(tokens(label), label=True))
+                   for label in labels)
 
     @staticmethod
     def _fault_unsaid(terms: list[Term], profile: Profile) -> str:

@@ -11,6 +11,7 @@ a state). The router matches commands against these; nothing here reads a comman
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping
@@ -30,7 +31,7 @@ from hermesd.router.normalize import (
 )
 from hermesd.router.poles import point_poles
 from hermesd.router.spelling import Speller
-from hermesd.router.tags import tag_described
+from hermesd.router.tags import a_machine, tag_described
 from hermesd.router.vocabulary import (
     KINDS,
     OFF_WORDS,
@@ -186,6 +187,19 @@ class Profiles:
         """The name a command says the point by: the words its description gave a tag, else
         its name."""
         return self._spoken.get(point.id, point.name)
+
+    def thing_numbers(self, profile: Profile) -> frozenset[str]:
+        """The numbers of the machines the point is of, as a command says them ("Transfer pump
+        1": 1). A tag's loop number numbers no machine ("HS-408" "Transfer pump 1, run
+        command": 1, not 408; "RG01 rain intensity", "FI-302": none)."""
+        if self.described(profile.point):
+            toks = content(tokens(self._without_formulas(self.spoken(profile.point))),
+                           label=True)
+            pairs = {(t.text, after.text) for t, after in itertools.pairwise(toks)
+                     if after.is_id and not t.is_id}
+        else:
+            pairs = set(profile.pairs)
+        return frozenset(n for word, n in pairs if a_machine(word))
 
     def siblings(self, profile: Profile) -> list[Profile]:
         """The points named as this one but for their numbers ("HP pump 2 speed setpoint" of

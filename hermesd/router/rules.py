@@ -62,6 +62,7 @@ from hermesd.router.tags import (
     thing_kinds,
     without_brackets,
 )
+from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     ARMING,
@@ -1042,7 +1043,8 @@ class RuleRouter:
     def named_otherwise(self, a: Analysis, action: Action) -> bool:
         """A placement the next stage must weigh: a write of a loop's output the words do
         not ask for ("set the drum level to 50" of a "10HAD10DL001 Drum lvl out", review
-        atk46b), a read of a setpoint no setting is asked of (`_setting_unasked`), or a point
+        atk46b), a read of a setpoint no setting is asked of (`_setting_unasked`), a read of a
+        unit's machine where the words name the unit (`unit_parts.part_read`), or a point
         another tag-named point is described as well as (`described_otherwise`: "start the
         belt press pump", review atk46)."""
         point = action.args.get("point")
@@ -1054,6 +1056,9 @@ class RuleRouter:
         if action.name == "read" and self._setting_unasked(a, point):
             return True  # "what is the electrical power" of a "CHP electrical power setpoint"
             # beside the "CHP gas engine generator active power" (blind batch 37)
+        if action.name == "read" and part_read(a.text, a.toks, self.points[point],
+                                               self.profiles):
+            return True  # "is chiller 1 running" of its condenser water pump (review atk46b)
         return self.described_otherwise(a, point)
 
     def output_unasked(self, a: Analysis, point: str) -> bool:

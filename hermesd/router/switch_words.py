@@ -23,6 +23,7 @@ from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.numbers import chinese, is_cjk
 from hermesd.router.profiles import Profiles, stems_match
 from hermesd.router.rules import point_sense, unpaired
+from hermesd.router.unit_parts import PARTS, RUNNING_UNITS
 from hermesd.router.vocabulary import OFF_WORDS, ON_WORDS
 
 #: the words of on and off
@@ -49,11 +50,9 @@ _ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped o
 
 
 #: machines switched on and off themselves, which name no other machine they are said before
-#: ("Feed pump boiler 1" is a pump)
-_ACTORS = frozenset(f"thing.{m}" for m in """
-    pump fan valve brake motor heater compressor damper mixer vfd soft_starter actuator spray
-    light alarm_device lock conveyor
-""".split())
+#: ("Feed pump boiler 1" is a pump): a unit's machines, and what drives one
+_ACTORS = PARTS | frozenset(f"thing.{m}" for m in
+                            "motor compressor vfd soft_starter actuator".split())
 
 
 #: machines that move a medium: "start the cooling water" starts its pump ("stop the
@@ -67,9 +66,8 @@ _GASES = frozenset(f"medium.{m}" for m in """
 """.split())
 #: plant units a machine named before them is a part of ("Barring gear turbine 1", "Dryer
 #: compressor 2", "Cooler kiln 2")
-_UNITS = frozenset(f"thing.{m}" for m in """
-    turbine engine boiler filter heat_exchanger furnace crusher crane thickener_mining hopper
-    compressor tank reactor grinding_mill silo generator chiller
+_UNITS = RUNNING_UNITS | frozenset(f"thing.{m}" for m in """
+    filter heat_exchanger thickener_mining hopper tank reactor silo
 """.split())
 
 
