@@ -111,6 +111,51 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
     return [_with_words(p, plant) for p in points]
 
 
+def designations_taught(points: Iterable[Point]) -> list[Point]:
+    """The points, each one named by a code letter and number ("K2_Running") given that
+    code in the words an alias of the plant says it as ("unit 2 Running"), where one does:
+    "K1_Suct_Press" aliased "unit 1 suction" calls the thing the letter K numbers a unit
+    (a word the name has itself is no name of its letters: "AC1_Fan1_Run" "cooler fan 1").
+    The plant says what its letters stand for; none is guessed ("P2" may be a press or a
+    pen), and a letter called two things is left as it is."""
+    points = list(points)
+    taught: dict[str, set[str]] = {}
+    for point in points:
+        coded = {(m.group(1).upper(), int(m.group(2))) for m in _DESIGNATION.finditer(point.name)
+                 if not thing_kinds(m.group(1))}
+        named = {w.casefold() for w in _WORD.findall(point.name)}
+        for alias in point.aliases:
+            for m in _THING_NUMBER.finditer(alias):
+                word, number = m.group(1), int(m.group(2))
+                if a_machine(word) and word.casefold() not in named:
+                    # (not "fan 1" of an "AC1_Fan1_Run": the name says its fan)
+                    for letter, n in coded:
+                        if n == number:
+                            taught.setdefault(letter, set()).add(word.casefold())
+    words = {letter: next(iter(said)) for letter, said in taught.items() if len(said) == 1}
+    return [_designated(p, words) for p in points] if words else points
+
+
+def _designated(point: Point, words: dict[str, str]) -> Point:
+    labels = [label for label in (point.name, *point.aliases) if any(
+        m.group(1).upper() in words for m in _DESIGNATION.finditer(label))]
+    if not labels:
+        return point
+    label = max(labels, key=lambda x: x.count(" "))  # (its words spelled: "K2 Suct Press")
+    said = _DESIGNATION.sub(lambda m: f"{words[m.group(1).upper()]} {int(m.group(2))}"
+                            if m.group(1).upper() in words else m.group(0), label)
+    if said.casefold() in (a.casefold() for a in point.aliases):
+        return point
+    return replace(point, aliases=(*point.aliases, said))
+
+
+#: a code letter and a number that designate a thing ("K1", "K-2", "K_3"; not "AC1" of a
+#: word, nor a number run on: "K12" is 12)
+_DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,2})[-_ ]?(\d{1,3})(?![0-9])")
+#: a word of a thing and its number, in an alias ("unit 1 suction")
+_THING_NUMBER = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{3,})[ -]?(\d{1,3})(?![0-9])")
+
+
 def _with_words(point: Point, plant: _Prose) -> Point:
     name = point.name.strip()
     if _CODE.match(name):
