@@ -73,10 +73,11 @@ from hermesd.value_maps import spellings
 
 log = logging.getLogger(__name__)
 
-#: roles that say which of a measure's values: a past period's, its peak, its mean, a forecast
+#: roles that say which of a measure's values: a past period's, its peak, mean or spread, a
+#: forecast
 #: (not "today" nor "per hour": a rate's or a counter's period, which its unit may say)
 _WHICH_VALUE = frozenset(f"role.{r}" for r in
-                         "previous_period maximum minimum average forecast".split())
+                         "previous_period maximum minimum average spread forecast".split())
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
 #: a machine named in Chinese: up to four characters and the one that says what kind of
@@ -615,9 +616,10 @@ class ModelStage:
                 continue  # may be a level), beside the mould level (blind batch 30)
             if explained(t, profile, found) > NEAR:
                 continue
-            if t.concepts & _WHICH_VALUE and any(explained(t, o, found) >= FULL for o in rest):
-                missing.append(t)  # "yesterday" of today's gas volume, beside yesterday's
-                continue  # (blind batch 42): which of a measure's values, another point's
+            if t.concepts & _WHICH_VALUE and profile.role != "setpoint":
+                missing.append(t)  # "yesterday" of today's gas volume, "2-sigma" of the
+                continue  # average thickness (blind batch 42): another of a measure's values
+                # (a setting's "top speed" is the setting: 最高速度设定 of the speed setpoint)
             if t.kinds == {"modifier"} and self._other_end(t, profile, rest):
                 missing.append(t)  # "baghouse outlet temp" of the baghouse's high temperature
                 # trip, where its inlet temperature is told apart from an outlet's
