@@ -112,48 +112,111 @@ def spelled_out(points: Iterable[Point]) -> list[Point]:
 
 
 def designations_taught(points: Iterable[Point]) -> list[Point]:
-    """The points, each one named by a code letter and number ("K2_Running") given that
-    code in the words an alias of the plant says it as ("unit 2 Running"), where one does:
-    "K1_Suct_Press" aliased "unit 1 suction" calls the thing the letter K numbers a unit
-    (a word the name has itself is no name of its letters: "AC1_Fan1_Run" "cooler fan 1").
-    The plant says what its letters stand for; none is guessed ("P2" may be a press or a
-    pen), and a letter called two things is left as it is."""
+    """The points, each one named by a unit's code letter and number ("K2_Running") given
+    that code in the words an alias of the plant says it as ("unit 2 Running"), where one
+    does: "K1_Suct_Press" aliased "unit 1 suction" calls the unit the letter K numbers a unit.
+    The plant says what its letters stand for; none is guessed ("P2" may be a press or a pen).
+    Held to what a unit's code is (review atk47): the name opens with it, and it is its only
+    code; it names several points ("K1_…": a unit's, not one I/O channel's "DO4"); the alias
+    opens with the word and the same number, and names no other thing after it ("boiler 1
+    feed pump" of "P1" is a pump's, not boiler P's); a word the name has itself teaches
+    nothing ("AC1_Fan1_Run" "cooler fan 1"); and a letter called two things is left alone."""
     points = list(points)
+    opening = {p.id: code for p in points if (code := _unit_code(p.name))}
+    counts: dict[tuple[str, int], int] = {}
+    for found in opening.values():
+        counts[found] = counts.get(found, 0) + 1
     taught: dict[str, set[str]] = {}
     for point in points:
-        coded = {(m.group(1).upper(), int(m.group(2))) for m in _DESIGNATION.finditer(point.name)
-                 if not thing_kinds(m.group(1))}
+        code = opening.get(point.id)
+        if code is None or counts[code] < 2:
+            continue
         named = {w.casefold() for w in _WORD.findall(point.name)}
         for alias in point.aliases:
-            for m in _THING_NUMBER.finditer(alias):
-                word, number = m.group(1), int(m.group(2))
-                if a_machine(word) and word.casefold() not in named:
-                    # (not "fan 1" of an "AC1_Fan1_Run": the name says its fan)
-                    for letter, n in coded:
-                        if n == number:
-                            taught.setdefault(letter, set()).add(word.casefold())
+            said = _ALIAS_UNIT.match(alias)
+            if said is None or int(said.group(2)) != code[1] or not a_machine(said.group(1)) \
+                    or said.group(1).casefold() in named or \
+                    any(a_machine(w) for w in _WORD.findall(alias[said.end():])):
+                continue
+            taught.setdefault(code[0], set()).add(said.group(1).casefold())
     words = {letter: next(iter(said)) for letter, said in taught.items() if len(said) == 1}
-    return [_designated(p, words) for p in points] if words else points
+    if words:
+        points = [_designated(p, opening.get(p.id), words, counts) for p in points]
+    return _lettered_taught(points)
 
 
-def _designated(point: Point, words: dict[str, str]) -> Point:
-    labels = [label for label in (point.name, *point.aliases) if any(
-        m.group(1).upper() in words for m in _DESIGNATION.finditer(label))]
-    if not labels:
+def _unit_code(name: str) -> tuple[str, int] | None:
+    """The unit code a name opens with, where it is its only code ("K1" of "K1_Suct_Press";
+    none of "K1_M1_Amps")."""
+    codes = list(_DESIGNATION.finditer(name))
+    if len(codes) != 1 or codes[0].start() != len(name) - len(name.lstrip()) or \
+            thing_kinds(codes[0].group(1)):
+        return None
+    return codes[0].group(1).upper(), int(codes[0].group(2))
+
+
+def _designated(point: Point, code: tuple[str, int] | None, words: dict[str, str],
+                counts: dict[tuple[str, int], int]) -> Point:
+    if code is None or code[0] not in words or counts[code] < 2:
         return point
+    word = words[code[0]]
+    if any(m.group(1).casefold() != word and a_machine(m.group(1))
+           for text in (point.description or "", *point.aliases)
+           for m in _THING_NUMBER.finditer(text) if int(m.group(2)) == code[1]):
+        return point  # (its own words say it is another thing's: "tank 4 heater")
+    labels = [label for label in (point.name, *point.aliases) if _unit_code(label) == code]
     label = max(labels, key=lambda x: x.count(" "))  # (its words spelled: "K2 Suct Press")
-    said = _DESIGNATION.sub(lambda m: f"{words[m.group(1).upper()]} {int(m.group(2))}"
-                            if m.group(1).upper() in words else m.group(0), label)
+    said = _DESIGNATION.sub(lambda m: f"{word} {int(m.group(2))}", label, count=1)
     if said.casefold() in (a.casefold() for a in point.aliases):
         return point
     return replace(point, aliases=(*point.aliases, said))
 
 
+def _lettered_taught(points: list[Point]) -> list[Point]:
+    """ "A Host Speed" aliased "extruder A rpm", beside "B Host Speed" and "C Host Speed":
+    the letter a name opens with is the twin's (extruder A, B, C), and the alias says of what;
+    each point so lettered is given its name said so ("extruder B Host Speed"). Held as a
+    unit's code is (`designations_taught`): names open with two letters or more, each letter
+    of several points ("A" alone may be "A filter alarm"), and the alias opens with the word
+    and the letter and names no other thing after them."""
+    lead = {p.id: m.group(1) for p in points if (m := _LEADING_LETTER.match(p.name))}
+    counts: dict[str, int] = {}
+    for letter in lead.values():
+        counts[letter] = counts.get(letter, 0) + 1
+    if len(counts) < 2:
+        return points
+    said: set[str] = set()
+    for point in points:
+        letter = lead.get(point.id)
+        if letter is None or counts[letter] < 2:
+            continue
+        named = {w.casefold() for w in _WORD.findall(point.name)}
+        for alias in point.aliases:
+            m = _THING_LETTER.match(alias)
+            if m is not None and m.group(2) == letter and a_machine(m.group(1)) and \
+                    m.group(1).casefold() not in named and \
+                    not any(a_machine(w) for w in _WORD.findall(alias[m.end():])):
+                said.add(m.group(1).casefold())
+    if len(said) != 1:
+        return points  # (none said, or two things: the plant does not say which)
+    word = next(iter(said))
+    return [replace(p, aliases=(*p.aliases, f"{word} {p.name.strip()}"))
+            if counts.get(lead.get(p.id, ""), 0) >= 2
+            and not any(a.casefold().startswith(word) for a in p.aliases) else p
+            for p in points]
+
+
 #: a code letter and a number that designate a thing ("K1", "K-2", "K_3"; not "AC1" of a
 #: word, nor a number run on: "K12" is 12)
 _DESIGNATION = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{1,2})[-_ ]?(\d{1,3})(?![0-9])")
-#: a word of a thing and its number, in an alias ("unit 1 suction")
+#: an alias that opens with a word of a thing and its number ("unit 1 suction")
+_ALIAS_UNIT = re.compile(r"\s*([A-Za-z]{3,})[ -]?(\d{1,3})(?![0-9])")
+#: a word of a thing and its number ("tank 4 heater")
 _THING_NUMBER = re.compile(r"(?<![A-Za-z0-9])([A-Za-z]{3,})[ -]?(\d{1,3})(?![0-9])")
+#: a twin's letter a name opens with ("A Host Speed", "B Melt Pressure")
+_LEADING_LETTER = re.compile(r"\s*([A-Z])\s+(?=[A-Za-z])")
+#: an alias that opens with a word of a thing and its letter ("extruder A rpm")
+_THING_LETTER = re.compile(r"\s*([A-Za-z]{3,}) ([A-Z])(?![A-Za-z0-9])")
 
 
 def _with_words(point: Point, plant: _Prose) -> Point:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from hermesd.config.model import Point
 from hermesd.router.coverage import FAULT_STATES
 from hermesd.router.normalize import Token, tokens
-from hermesd.router.profiles import Profiles
+from hermesd.router.profiles import Profiles, stems_match
 
 #: units that run themselves, whose machines are parts of them ("Chiller 1 condenser water
 #: pump")
@@ -38,18 +38,23 @@ def part_read(text: str, toks: list[Token], point: Point,
     def kinds(word: str) -> frozenset[str]:
         return lexicon.broader(s.concept for s in lexicon.concepts(word) if s.kind == "thing")
 
-    def said(word: str) -> bool:
-        return word in heard or bool({s.concept for s in lexicon.concepts(word)} & meant)
+    def said(word: str) -> bool:  # (in words, in a form of them or in meaning)
+        return word in heard or any(stems_match(word, w) for w in heard) or \
+            bool({s.concept for s in lexicon.concepts(word)} & meant)
 
     found: tuple[str, ...] = ()
     for label in {profiles.spoken(point), *point.aliases}:  # (a tag's words, not its tag)
         words = [t.raw for t in tokens(label) if not t.is_number]
         units = [i for i, w in enumerate(words) if kinds(w) & RUNNING_UNITS and said(w)]
         if not units:
-            return ()  # (a name that says no unit said: nothing to be a part of)
-        parts = [w for w in words[units[0] + 1:] if kinds(w) & PARTS and not said(w)
-                 and not kinds(w) & kinds(words[units[0]])]
+            continue  # (a name that says no unit said, "CWP 2": the part's own)
+        unit = words[units[0]]
+        rest = words[units[0] + 1:]
+        parts = [k for k, w in enumerate(rest) if kinds(w) & PARTS and not kinds(w) & kinds(unit)]
         if not parts:
             return ()  # a name said in full: the unit's own switch or state
-        found = found or (parts[-1],)
+        if any(said(w) for w in rest[:parts[-1] + 1]):
+            return ()  # the part said by its own words: "is boiler 6 FD running" of its
+            # "FD fan", "is boiler 1 blowdown open" of its blowdown valve (review atk47)
+        found = found or (rest[parts[-1]],)
     return found

@@ -55,3 +55,22 @@ async def test_a_units_own_switch_and_a_machine_said_are_read(text: str, point: 
 def test_a_units_fault_is_read_of_the_unit() -> None:
     action = Action("read", {"point": "chiller1_trip"})
     assert model_checked(ROUTER, CONFIG, "any trip on chiller 1", action) == action
+
+
+SHORTHAND = exec_devices("boilers", {"plc": {
+    "b6_fd": {"name": "Boiler 6 FD fan", "type": "bool", "writable": True},
+    "b1_bd": {"name": "Boiler 1 blowdown valve", "type": "bool", "writable": True},
+    "b1_circ": {"name": "Boiler 1 circulating pump", "type": "bool", "writable": True},
+    "b1_pressure": {"name": "Boiler 1 steam pressure", "unit": "bar"},
+}})
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("is boiler 6 FD running", "b6_fd"),
+    ("is boiler 1 blowdown open", "b1_bd"),
+    ("is the boiler 1 circulation on", "b1_circ"),
+])
+async def test_a_part_said_by_its_own_words_is_read(text: str, point: str) -> None:
+    # (review atk47: the operator's shorthand names the part without its machine word)
+    action = await routed_without_model(Router(SHORTHAND), text)
+    assert (action.name, action.args) == ("read", {"point": point}), text
