@@ -145,7 +145,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                                        for s in senses[i])) \
             or quantity_noun(toks, i) or (t.zh and t.text in QUANTITIES) \
             or _a_name_after_an_article(t, i, toks, profiles) \
-            or _a_cooler(t, i, toks) \
+            or a_cooler(t, i, toks) \
             or _a_switch_word_named(t, i, toks, profiles)
         # ("motor current", in the rules too (no lexicon); 电流, "current", a quantity and never
         # the English "currently"; "put the lock in manual"; "the kiln cooler"; "the start
@@ -223,7 +223,7 @@ def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
 _ARTICLES = frozenset("the a an this that".split())
 
 
-def _a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
+def a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
     """"cooler" with more said after it is the machine ("switch the kiln cooler to manual":
     a cooler the plant may not have), not "make it cooler" (atk25r)."""
     return t.raw in ("cooler", "coolers") and 0 < i < len(toks) - 1 and \

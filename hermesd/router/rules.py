@@ -29,7 +29,7 @@ from hermesd.replies import (
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import concepts_of_text, simplified, singular
-from hermesd.router.coverage import explain, terms
+from hermesd.router.coverage import a_cooler, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -726,7 +726,10 @@ class RuleRouter:
         toks = _or_not(_still_so(_checked_state(self._urgency(toks, text))))
         words = frozenset(t.raw for t in toks)
         named = self._name_pairs(toks)
-        spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named)
+        # (a "cooler" with more said after it is the machine: "aerial cooler gas outlet temp"
+        # asks no change, blind batch 42)
+        spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named
+                           and not a_cooler(t, i, toks))
         first = toks[0].raw if toks else ""
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
             YES_NO_MARK in words or _either_state(toks)
