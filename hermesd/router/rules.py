@@ -56,7 +56,6 @@ from hermesd.router.profiles import (
 )
 from hermesd.router.tags import (
     a_machine,
-    designations_taught,
     named_by_code,
     spelled_out,
     tag_described,
@@ -419,7 +418,7 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
-        named, kin = kin_named(designations_taught(spelled_out(points)))
+        named, kin = kin_named(spelled_out(points))
         points = [said_as_described(p) for p in named]
         # (the name in words a description gave a tag: its name as a command says it)
         spoken = {p.id: p.aliases[-1] for p, before in zip(points, named, strict=True)
