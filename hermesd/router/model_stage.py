@@ -74,8 +74,7 @@ from hermesd.value_maps import spellings
 log = logging.getLogger(__name__)
 
 #: roles that say which of a measure's values: a past period's, its peak, mean or spread, a
-#: forecast
-#: (not "today" nor "per hour": a rate's or a counter's period, which its unit may say)
+#: forecast (not "today" nor "per hour": a rate's or a counter's period, which its unit says)
 _WHICH_VALUE = frozenset(f"role.{r}" for r in
                          "previous_period maximum minimum average spread forecast".split())
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this

@@ -43,7 +43,7 @@ def part_read(text: str, toks: list[Token], point: Point,
             bool({s.concept for s in lexicon.concepts(word)} & meant)
 
     found: tuple[str, ...] = ()
-    for label in {profiles.spoken(point), *point.aliases}:  # (a tag's words, not its tag)
+    for label in dict.fromkeys((profiles.spoken(point), *point.aliases)):  # (a tag's words)
         words = [t.raw for t in tokens(label) if not t.is_number]
         units = [i for i, w in enumerate(words) if kinds(w) & RUNNING_UNITS and said(w)]
         if not units:
