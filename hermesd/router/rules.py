@@ -222,6 +222,8 @@ _TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
 #: ...and a loop's output, however the parameter is joined or written ("10LAB40DL001-OUT",
 #: "=PW+RO1-PIC203-MV", "FIC201:OUT", "… OUT1", "… Drum lvl out", a KKS "Y01"): described as
 #: the loop, never its name (reviews atk46, atk46b)
+#: a loop's tag and its value or setpoint after it ("FIC-103.PV", "TIC101_SP")
+_LOOP_ROLE = re.compile(r"([A-Za-z]{2,4}[-_ ]?\d{2,5}[A-Za-z]?)[-_.: ](PV|SP|SV)", re.IGNORECASE)
 _TAG_OUTPUT = re.compile(r"(?i)[-_.: ](?:OUT|OP|MV|CV|OUTPUT|Y)\d{0,2}\s*$")
 _TAG_NAMED = re.compile(r"[-_. ](?:PV|SP|SV|MODE|MD|RUN|AMPS?|HRS|HOURS|SOC|KWH|KW|FLT|FAULT|"
                         r"TEMP|PRESS|FLOW|LVL|LEVEL|SPD|SPEED|CUR|FB|ON)\s*$")
@@ -351,6 +353,16 @@ def said_as_described(point: Point) -> Point:
 _AS_WELL = 0.15
 #: the words that ask a loop's output itself
 _OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
+
+
+def _loop_of(name: str) -> tuple[str, str] | None:
+    """The loop a tag-named point is a value or a setpoint of, and which ("FIC-103.SP":
+    ("fic-103", "setpoint"); "TIC101_PV": ("tic101", "value")); None of any other name."""
+    found = _LOOP_ROLE.fullmatch(name.strip())
+    if found is None:
+        return None
+    role = "setpoint" if found.group(2).upper() in ("SP", "SV") else "value"
+    return found.group(1).casefold(), role
 
 
 def _loop_parameter(name: str) -> bool:
@@ -1102,11 +1114,15 @@ class RuleRouter:
             return False
         said = [t for t in terms(a.text, a.toks, self.profiles, spell=False) if not t.unit]
         # (a reading that explains each word about as well: no word of a setting is said,
-        # "targeting", "curtailed to", "setting", which the setpoint alone explains)
+        # "targeting", "curtailed to", "setting", which the setpoint alone explains; or the
+        # loop's own value, "FIC-103.PV" of "FIC-103.SP", whatever its description says:
+        # 'oil feed rate into R101', blind batch 43)
+        loop = _loop_of(profile.point.name)
         return bool(said) and any(
-            o.role == "measurement" and o.ids == profile.ids and
-            o.quantities & profile.quantities and
-            all(explain(t, o) >= explain(t, profile) - _AS_WELL for t in said)
+            o.role == "measurement" and (
+                (loop is not None and _loop_of(o.point.name) == (loop[0], "value")) or (
+                    o.ids == profile.ids and o.quantities & profile.quantities and
+                    all(explain(t, o) >= explain(t, profile) - _AS_WELL for t in said)))
             for o in self.profiles.all if o is not profile)
 
     def _by_description(self, a: Analysis, action: Action) -> bool:
