@@ -225,9 +225,19 @@ _ARTICLES = frozenset("the a an this that".split())
 
 def a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
     """"cooler" with more said after it is the machine ("switch the kiln cooler to manual":
-    a cooler the plant may not have), not "make it cooler" (atk25r)."""
-    return t.raw in ("cooler", "coolers") and 0 < i < len(toks) - 1 and \
-        toks[i - 1].raw not in WRITE_VERBS and toks[i - 1].raw not in ("it", "much", "bit")
+    a cooler the plant may not have), not "make it cooler" (atk25r), "a little cooler
+    please", "cooler by 2 degrees" (review atk48)."""
+    if t.raw not in ("cooler", "coolers") or not 0 < i < len(toks) - 1:
+        return False
+    before, after = toks[i - 1], toks[i + 1]
+    return before.raw not in WRITE_VERBS and before.raw not in _COMPARED and \
+        not after.is_number and after.raw not in _COMPARED
+
+
+#: words said with a comparative "cooler" ("a bit cooler", "slightly cooler now", "cooler
+#: than", "cooler by 2", "cooler please")
+_COMPARED = frozenset("""it much bit little lot slightly somewhat way even far still touch
+    degree degrees please now than by today tonight then""".split())
 
 
 def _a_name_after_an_article(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:

@@ -77,6 +77,7 @@ log = logging.getLogger(__name__)
 #: forecast (not "today" nor "per hour": a rate's or a counter's period, which its unit says)
 _WHICH_VALUE = frozenset(f"role.{r}" for r in
                          "previous_period maximum minimum average spread forecast".split())
+_EXTREMES = frozenset(("role.maximum", "role.minimum"))
 MAX_TOKENS = 24  # the longest line ("write <id> <value>") is well inside this
 TOP_CANDIDATES = 5
 #: a machine named in Chinese: up to four characters and the one that says what kind of
@@ -615,10 +616,12 @@ class ModelStage:
                 continue  # may be a level), beside the mould level (blind batch 30)
             if explained(t, profile, found) > NEAR:
                 continue
-            if t.concepts & _WHICH_VALUE and profile.role != "setpoint":
+            if t.concepts & _WHICH_VALUE and not (profile.role == "setpoint" and
+                                                  t.concepts & _WHICH_VALUE <= _EXTREMES):
                 missing.append(t)  # "yesterday" of today's gas volume, "2-sigma" of the
                 continue  # average thickness (blind batch 42): another of a measure's values
-                # (a setting's "top speed" is the setting: 最高速度设定 of the speed setpoint)
+                # (a setting's "top speed" is the setting: 最高速度设定 of the speed setpoint;
+                # but "last shift target" is no setting of the line speed, review atk48)
             if t.kinds == {"modifier"} and self._other_end(t, profile, rest):
                 missing.append(t)  # "baghouse outlet temp" of the baghouse's high temperature
                 # trip, where its inlet temperature is told apart from an outlet's

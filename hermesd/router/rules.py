@@ -222,6 +222,9 @@ _TAG_PARAMETER = re.compile(r"\d[A-Z]?[._][A-Z][A-Z0-9]*\s*$")
 #: ...and a loop's output, however the parameter is joined or written ("10LAB40DL001-OUT",
 #: "=PW+RO1-PIC203-MV", "FIC201:OUT", "… OUT1", "… Drum lvl out", a KKS "Y01"): described as
 #: the loop, never its name (reviews atk46, atk46b)
+#: the letters of a controller's tag: a measured variable, a modifier perhaps, and C ("FIC",
+#: "TIC", "PDIC", "LC")
+_CONTROLLER = re.compile(r"[ABCDEFHJKLMNPQRSTUVWXYZ][DFKQ]?[IR]?C", re.IGNORECASE)
 #: a loop's tag and its value or setpoint after it ("FIC-103.PV", "TIC101_SP")
 _LOOP_ROLE = re.compile(r"([A-Za-z]{2,4}[-_ ]?\d{2,5}[A-Za-z]?)[-_.: ](PV|SP|SV)", re.IGNORECASE)
 _TAG_OUTPUT = re.compile(r"(?i)[-_.: ](?:OUT|OP|MV|CV|OUTPUT|Y)\d{0,2}\s*$")
@@ -355,12 +358,18 @@ _AS_WELL = 0.15
 _OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
 
 
+def _setting_worded(text: str) -> bool:
+    """Whether words the lexicon reads as a setting are said ("setting", "set value",
+    "desired", "Sollwert"), as "setpoint" is (review atk48)."""
+    return any(m.concept.id == "role.setpoint" for m in concepts_of_text(text))
+
+
 def _loop_of(name: str) -> tuple[str, str] | None:
     """The loop a tag-named point is a value or a setpoint of, and which ("FIC-103.SP":
     ("fic-103", "setpoint"); "TIC101_PV": ("tic101", "value")); None of any other name."""
     found = _LOOP_ROLE.fullmatch(name.strip())
-    if found is None:
-        return None
+    if found is None or not _CONTROLLER.fullmatch(re.sub(r"[^A-Za-z]", "", found.group(1))):
+        return None  # (a controller's tag only: "INV-01.PV" is an inverter's PV power)
     role = "setpoint" if found.group(2).upper() in ("SP", "SV") else "value"
     return found.group(1).casefold(), role
 
@@ -1110,7 +1119,7 @@ class RuleRouter:
             return False
         profile = self.profiles.by_id[point]
         if profile.role != "setpoint" or a.words & SETPOINT_SAID or "set" in a.words or \
-                "设定" in a.text or "目标" in a.text:
+                "设定" in a.text or "目标" in a.text or _setting_worded(a.text):
             return False
         said = [t for t in terms(a.text, a.toks, self.profiles, spell=False) if not t.unit]
         # (a reading that explains each word about as well: no word of a setting is said,

@@ -24,6 +24,11 @@ async def test_a_cooler_named_is_read(text: str) -> None:
     assert (action.name, action.args) == ("read", {"point": "ac1_out"}), text
 
 
-async def test_a_cooler_asked_for_is_still_a_change() -> None:
-    action = await routed_without_model(ROUTER, "make the gas outlet a bit cooler")
-    assert action.name != "read", action
+@pytest.mark.parametrize("text", ["make the gas outlet a bit cooler",
+                                  "gas outlet a little cooler please",
+                                  "gas outlet slightly cooler now"])
+async def test_a_cooler_asked_for_is_still_a_change(text: str) -> None:
+    # (review atk48: "a little cooler please" was read as the machine, and so as a read)
+    action = await routed_without_model(ROUTER, text)
+    assert action.name != "read", (text, action)
+    assert ROUTER.rules.analyse(text).wants_write, text  # what the model is offered: writes

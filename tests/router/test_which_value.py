@@ -55,6 +55,13 @@ def test_the_value_asked_passes(text: str, point: str) -> None:
     assert model_checked(ROUTER, CONFIG, text, action) == action
 
 
+def test_a_past_periods_target_is_no_setting() -> None:
+    # "last shift" names another value than the hoist's speed setting (review atk48)
+    action = Action("write", {"point": "speed_sp", "value": 5})
+    checked = model_checked(ROUTER, CONFIG, "set last shift target to 5", action)
+    assert checked.name == "respond", checked
+
+
 def test_a_settings_top_value_is_the_setting() -> None:
     # 最高速度设定 ("top speed setting") of a winder is its speed setpoint
     action = Action("write", {"point": "speed_sp", "value": 9})
