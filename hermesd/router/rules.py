@@ -358,6 +358,16 @@ _AS_WELL = 0.15
 _OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
 
 
+def _words_of(label: str) -> list[str]:
+    return [t.text for t in content(tokens(label), label=True)]
+
+
+#: words of a question of whether a thing runs, and of a status that says so ("Pump 1 Run",
+#: "Fan 2 running fb")
+_RUNNING_ASKED = frozenset("running run on started going".split())
+_RUNNING_STATUS = frozenset("run running runs status fb feedback ind indication".split())
+
+
 def _setting_worded(text: str) -> bool:
     """Whether words the lexicon reads as a setting are said ("setting", "set value",
     "desired", "Sollwert"), as "setpoint" is (review atk48)."""
@@ -1023,7 +1033,7 @@ class RuleRouter:
 
     def place(self, text: str | Analysis) -> Placement | None:
         a = text if isinstance(text, Analysis) else self.analyse(text)
-        placed = self._place(a)
+        placed = self._status_instead(a, self._place(a))
         if placed is not None and placed.action.name in ("read", "write") and \
                 not self.covers(a, placed.action.args["point"], placed.action.args.get("value")):
             return None  # sure or silent: a word no one point explains is the next stage's
@@ -1063,6 +1073,24 @@ class RuleRouter:
             return None  # "how much is in the mixer", "how high's the water in the sump": a
             # measure, which no on/off point gives
         return placed
+
+    def _status_instead(self, a: Analysis, placed: Placement | None) -> Placement | None:
+        """ "is pump 1 running" placed on the switch "Pump 1", where "Pump 1 Run" is there too,
+        read-only: whether it runs is what its status says, not what it was told (blind batch
+        43: "1# Trough Fan" beside "1# Trough Fan Run"). The status of the same thing is one
+        named as the switch is and a word of running after it, nothing else."""
+        if placed is None or placed.action.name != "read" or not a.words & _RUNNING_ASKED:
+            return placed
+        switch = self.points.get(placed.action.args.get("point") or "")
+        if switch is None or switch.kind != "bool" or not switch.writable:
+            return placed
+        own = _words_of(self.profiles.spoken(switch))
+        found = [p for p in self.points.values() if p.kind == "bool" and not p.writable
+                 and (words := _words_of(self.profiles.spoken(p)))[:len(own)] == own
+                 and len(words) > len(own) and set(words[len(own):]) <= _RUNNING_STATUS]
+        if len(found) != 1:
+            return placed
+        return replace(placed, action=Action("read", {"point": found[0].id}))
 
     def named_otherwise(self, a: Analysis, action: Action) -> bool:
         """A placement the next stage must weigh: a write of a loop's output the words do
