@@ -358,14 +358,16 @@ _AS_WELL = 0.15
 _OUTPUT_SAID = frozenset("out output op mv cv manipulated demand".split())
 
 
-def _words_of(label: str) -> list[str]:
-    return [t.text for t in content(tokens(label), label=True)]
+def _raw_words(label: str) -> list[str]:
+    """A name's words as written, every one ("Pump 1 Can Run": pump, 1, can, run)."""
+    return [t.raw for t in tokens(label)]
 
 
-#: words of a question of whether a thing runs, and of a status that says so ("Pump 1 Run",
-#: "Fan 2 running fb")
+#: words of a question of whether a thing runs, of what a switch was told, and the one word
+#: of running a status adds to its switch's name ("Pump 1 Run", "Fan 2 running")
 _RUNNING_ASKED = frozenset("running run on started going".split())
-_RUNNING_STATUS = frozenset("run running runs status fb feedback ind indication".split())
+_TOLD = frozenset("commanded command cmd switched set told requested request".split())
+_RUNNING_STATUS = ("run", "running", "runs", "fb", "feedback")
 
 
 def _setting_worded(text: str) -> bool:
@@ -1077,17 +1079,23 @@ class RuleRouter:
     def _status_instead(self, a: Analysis, placed: Placement | None) -> Placement | None:
         """ "is pump 1 running" placed on the switch "Pump 1", where "Pump 1 Run" is there too,
         read-only: whether it runs is what its status says, not what it was told (blind batch
-        43: "1# Trough Fan" beside "1# Trough Fan Run"). The status of the same thing is one
-        named as the switch is and a word of running after it, nothing else."""
-        if placed is None or placed.action.name != "read" or not a.words & _RUNNING_ASKED:
+        43: "1# Trough Fan" beside "1# Trough Fan Run"). Only from a switch named by its thing
+        or number ("Pump 1", not a "Conveyor 1 Reverse" selector), to the one status named
+        word for word as the switch and one word of running after it ("Pump 1 Can Run", "Pump
+        3 A Run" and "Pump 6 Run In" are none: review atk49), and never where the words ask
+        what the switch was told ("is pump 1 commanded on")."""
+        if placed is None or placed.action.name != "read" or not a.words & _RUNNING_ASKED or \
+                a.words & _TOLD:
             return placed
         switch = self.points.get(placed.action.args.get("point") or "")
         if switch is None or switch.kind != "bool" or not switch.writable:
             return placed
-        own = _words_of(self.profiles.spoken(switch))
+        own = _raw_words(self.profiles.spoken(switch))
+        if not own or not (own[-1].isdigit() or a_machine(own[-1])):
+            return placed
         found = [p for p in self.points.values() if p.kind == "bool" and not p.writable
-                 and (words := _words_of(self.profiles.spoken(p)))[:len(own)] == own
-                 and len(words) > len(own) and set(words[len(own):]) <= _RUNNING_STATUS]
+                 and _raw_words(self.profiles.spoken(p)) in
+                 [[*own, word] for word in _RUNNING_STATUS]]
         if len(found) != 1:
             return placed
         return replace(placed, action=Action("read", {"point": found[0].id}))

@@ -16,12 +16,19 @@ ROUTER = Router(exec_devices("works", {"plc": {
     "p1": {"name": "Pump 1", "type": "bool", "writable": True},
     "p1_run": {"name": "Pump 1 Run", "type": "bool"},
     "fan": {"name": "1# Trough Fan", "type": "bool", "writable": True},
-    "fan_fb": {"name": "1# Trough Fan running fb", "type": "bool"},
+    "fan_fb": {"name": "1# Trough Fan Run", "type": "bool"},
     "p2": {"name": "Pump 2", "type": "bool", "writable": True},
     "p2_trip": {"name": "Pump 2 trip", "type": "bool"},
     "p3": {"name": "Pump 3", "type": "bool", "writable": True},
     "p3_run": {"name": "Pump 3 run", "type": "bool"},
     "p3_run_hours": {"name": "Pump 3 run hours", "unit": "h"},
+    # (review atk49: a permissive, another pump's status, a selector's status)
+    "p4": {"name": "Pump 4", "type": "bool", "writable": True},
+    "p4_can_run": {"name": "Pump 4 Can Run", "type": "bool"},
+    "p5": {"name": "Pump 5", "type": "bool", "writable": True},
+    "p5a_run": {"name": "Pump 5 A Run", "type": "bool"},
+    "cv1_rev": {"name": "Conveyor 1 Reverse", "type": "bool", "writable": True},
+    "cv1_rev_run": {"name": "Conveyor 1 Reverse Running", "type": "bool"},
 }}))
 
 
@@ -39,7 +46,15 @@ async def test_a_running_question_reads_the_status(text: str, point: str) -> Non
 @pytest.mark.parametrize(("text", "action", "args"), [
     ("is pump 2 running", "read", {"point": "p2"}),  # a trip is no status of running
     ("start pump 1", "write", {"point": "p1", "value": True}),  # the switch is still switched
+    ("is pump 4 running", "read", {"point": "p4"}),  # "Can Run" is a permissive
+    ("is pump 5 running", "read", {"point": "p5"}),  # "5 A" is another pump
+    ("is conveyor 1 reverse on", "read", {"point": "cv1_rev"}),  # a selector, no run switch
 ])
 async def test_no_status_no_redirect(text: str, action: str, args: dict[str, object]) -> None:
     routed = await routed_without_model(ROUTER, text)
     assert (routed.name, routed.args) == (action, args), text
+
+
+async def test_what_the_switch_was_told_is_no_question_of_its_status() -> None:
+    routed = await routed_without_model(ROUTER, "is pump 1 commanded on")
+    assert routed.args.get("point") != "p1_run", routed
