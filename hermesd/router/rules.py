@@ -370,6 +370,25 @@ _TOLD = frozenset("commanded command cmd switched set told requested request".sp
 _RUNNING_STATUS = ("run", "running", "runs", "fb", "feedback")
 
 
+def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
+    """Each switch named by its thing or number ("Pump 1") and the one read-only on/off point
+    named as it is, word for word, with one word of running after it ("Pump 1 Run")."""
+    spoken = {p.id: tuple(_raw_words(profiles.spoken(p))) for p in points if p.kind == "bool"}
+    readings: dict[tuple[str, ...], list[str]] = {}
+    for p in points:
+        if p.kind == "bool" and not p.writable:
+            readings.setdefault(spoken[p.id], []).append(p.id)
+    out: dict[str, str] = {}
+    for p in points:
+        own = spoken.get(p.id, ())
+        if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1])):
+            continue
+        found = [pid for word in _RUNNING_STATUS for pid in readings.get((*own, word), ())]
+        if len(found) == 1:
+            out[p.id] = found[0]
+    return out
+
+
 def _setting_worded(text: str) -> bool:
     """Whether words the lexicon reads as a setting are said ("setting", "set value",
     "desired", "Sollwert"), as "setpoint" is (review atk48)."""
@@ -507,6 +526,8 @@ class RuleRouter:
                           if w in self.abbreviations}
         self.id_words |= {self.abbreviations[w] for w in self.id_words
                           if w in self.abbreviations}
+        #: each run switch's one read-only status, where it has one (`_status_instead`)
+        self.statuses = _statuses(list(self.points.values()), self.profiles)
         #: the words of the points' names as written ("cooler", which means a temperature
         #: elsewhere, of a "Clinker cooler fan")
         self.written_names = frozenset(t.raw for label in self.labels for t in label.toks)
@@ -1087,18 +1108,11 @@ class RuleRouter:
         if placed is None or placed.action.name != "read" or not a.words & _RUNNING_ASKED or \
                 a.words & _TOLD:
             return placed
-        switch = self.points.get(placed.action.args.get("point") or "")
-        if switch is None or switch.kind != "bool" or not switch.writable:
+        point = placed.action.args.get("point")
+        status = self.statuses.get(point) if isinstance(point, str) else None
+        if status is None:
             return placed
-        own = _raw_words(self.profiles.spoken(switch))
-        if not own or not (own[-1].isdigit() or a_machine(own[-1])):
-            return placed
-        found = [p for p in self.points.values() if p.kind == "bool" and not p.writable
-                 and _raw_words(self.profiles.spoken(p)) in
-                 [[*own, word] for word in _RUNNING_STATUS]]
-        if len(found) != 1:
-            return placed
-        return replace(placed, action=Action("read", {"point": found[0].id}))
+        return replace(placed, action=Action("read", {"point": status}))
 
     def named_otherwise(self, a: Analysis, action: Action) -> bool:
         """A placement the next stage must weigh: a write of a loop's output the words do
