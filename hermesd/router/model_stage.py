@@ -977,7 +977,7 @@ class ModelStage:
             meant = self._the_one_meant(a, offered)
             if meant is not None:
                 self.counters.extra["one_meant"] = self.counters.extra.get("one_meant", 0) + 1
-                return Routed(meant, "llm", timings, candidates)
+                return Routed(self.rules.status_for(a, meant), "llm", timings, candidates)
         if action.name == "read" and checked.name == "respond":
             other = self._the_one_left(a, action)
             if other is not None:
@@ -986,6 +986,8 @@ class ModelStage:
                 again = await self._second_choice(ctx, text, a, offered, action, timings)
                 if again is not None:
                     checked = again
+        # "is the no.1 trough fan running" of the switch, where its running status is there
+        checked = self.rules.status_for(a, checked)
         return Routed(checked, "llm", timings, candidates)
 
     async def _second_choice(self, ctx: RequestContext, text: str, a: Analysis,

@@ -1105,14 +1105,19 @@ class RuleRouter:
         word for word as the switch and one word of running after it ("Pump 1 Can Run", "Pump
         3 A Run" and "Pump 6 Run In" are none: review atk49), and never where the words ask
         what the switch was told ("is pump 1 commanded on")."""
-        if placed is None or placed.action.name != "read" or not a.words & _RUNNING_ASKED or \
-                a.words & _TOLD:
-            return placed
-        point = placed.action.args.get("point")
+        if placed is None:
+            return None
+        return replace(placed, action=self.status_for(a, placed.action))
+
+    def status_for(self, a: Analysis, action: Action) -> Action:
+        """The read of a switch's status in place of the switch, where the words ask whether
+        it runs (`_status_instead`); any other action as it is. The model stage asks it of the
+        model's reads too."""
+        if action.name != "read" or not a.words & _RUNNING_ASKED or a.words & _TOLD:
+            return action
+        point = action.args.get("point")
         status = self.statuses.get(point) if isinstance(point, str) else None
-        if status is None:
-            return placed
-        return replace(placed, action=Action("read", {"point": status}))
+        return action if status is None else Action("read", {"point": status})
 
     def named_otherwise(self, a: Analysis, action: Action) -> bool:
         """A placement the next stage must weigh: a write of a loop's output the words do

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from hermesd.answer import Action
 from hermesd.router import Router
 from tests.support.plants import exec_devices, routed_without_model
 
@@ -58,3 +59,26 @@ async def test_no_status_no_redirect(text: str, action: str, args: dict[str, obj
 async def test_what_the_switch_was_told_is_no_question_of_its_status() -> None:
     routed = await routed_without_model(ROUTER, "is pump 1 commanded on")
     assert routed.args.get("point") != "p1_run", routed
+
+
+@pytest.mark.parametrize(("text", "switch", "status"), [
+    ("is the no.1 trough fan going", "fan", "fan_fb"),
+    ("1号泵在运行吗", "p1", "p1_run"),  # (the rules leave it to the model)
+    ("pump 3 running?", "p3", "p3_run"),
+])
+def test_the_models_read_of_a_switch_is_its_status_too(text: str, switch: str,
+                                                       status: str) -> None:
+    # the model stage hands its checked read to the same redirect (blind batch 43: the
+    # model read "1# Trough Fan" for whether it runs)
+    a = ROUTER.rules.analyse(text)
+    assert ROUTER.rules.status_for(a, Action("read", {"point": switch})) == \
+        Action("read", {"point": status}), text
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("is pump 1 commanded on", Action("read", {"point": "p1"})),
+    ("start pump 1", Action("write", {"point": "p1", "value": True})),
+    ("is pump 4 running", Action("read", {"point": "p4"})),
+])
+def test_the_models_other_answers_stand(text: str, action: Action) -> None:
+    assert ROUTER.rules.status_for(ROUTER.rules.analyse(text), action) == action, text
