@@ -388,7 +388,8 @@ class ModelStage:
             return respond("not_understood", model=f"read {pid}")
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
-            why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile)
+            why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
+                self._numbered_unnumbered(a, profile)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
@@ -779,6 +780,23 @@ class ModelStage:
         kept = [u for u in found if u is not t and explained(u, profile, found) >= FULL]
         return any(explained(t, o, found) >= FULL
                    and all(explained(u, o, found) >= FULL for u in kept) for o in others)
+
+    def _numbered_unnumbered(self, a: Analysis, profile: Profile) -> str:
+        """The things asked of with a number ("malaxer 4 temp") that a point of no number
+        still explains, by its description ("Hot water from the boiler to the malaxer
+        jackets") or a word like it ("malaxing time" of "malaxer 2"), where the plant numbers
+        that thing on other points ("Paste temperature in malaxer 1"): the thing asked is a
+        numbered one, which the point is not (blind batch 44). Of reads only: a write's
+        number may be its value ("winding tension 120 N")."""
+        if profile.ids:
+            return ""
+        toks = a.toks
+        found = self.semantic.terms(a)
+        return " ".join(
+            f"{t.shown} {toks[t.index + 1].raw}" for t in found
+            if t.index + 1 < len(toks) and not toks[t.index].zh and toks[t.index + 1].is_number
+            and not unit_after(toks, t.index + 1) and explained(t, profile, found) > NEAR
+            and any(o.ids and explained(t, o, found) >= FULL for o in self.rules.profiles.all))
 
     def _numbered_before_unit(self, a: Analysis, found: list[Term], profile: Profile,
                               rest: list[Profile]) -> str | None:
