@@ -116,6 +116,10 @@ AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}
 SETPOINT_ASKED = frozenset(("setpoint", "sp", "target"))
 
 
+#: words before a thing that say how many of it, not which ("each shot", "every cycle")
+_QUANTIFIERS = frozenset("each every any all per either both".split())
+
+
 class Worker(Protocol):
     """The LLM worker as the stage sees it (the daemon's component, or a bench's own)."""
 
@@ -627,8 +631,9 @@ class ModelStage:
                 missing.append(t)  # "baghouse outlet temp" of the baghouse's high temperature
                 # trip, where its inlet temperature is told apart from an outlet's
                 continue
-            if t.literal and not t.kinds and not measured and not self._qualifies_own(
-                    t, profile, found) and any(explained(t, o, found) >= FULL for o in rest):
+            if (t.literal or self._described_before_thing(t, found)) and not t.kinds and \
+                    not measured and not self._qualifies_own(t, profile, found) and \
+                    any(explained(t, o, found) >= FULL for o in rest):
                 # "CC booth downdraft?" of the CC booth's humidity: a word the lexicon does not
                 # know, which the plant names another point with and not this one, where
                 # nothing the point measures is asked ("last" of the last shot's peak
@@ -750,6 +755,14 @@ class ModelStage:
                                            profile.words)) and "thing" not in t.kinds]
         return " ".join(measures) or None
 
+    def _described_before_thing(self, t: Term, found: list[Term]) -> bool:
+        """A word only descriptions say, said before a thing ("pomace" of "the pomace
+        hopper", where the "Humedad alperujo" is described as "Pomace moisture"): it says
+        which thing, as a name's word would (blind batch 44)."""
+        after = next((o for o in found if o.index == t.index + 1), None)
+        return t.shown.isascii() and t.word in self.rules.profiles.plant_words and \
+            after is not None and "thing" in after.kinds
+
     @staticmethod
     def _qualifies_own(t: Term, profile: Profile, found: list[Term]) -> bool:
         """The word stands before a word the point is named with: "hilltop" of "the hilltop
@@ -759,10 +772,16 @@ class ModelStage:
             return False
         # ...unless the point's name says another word there: "CC booth" of "BC Booth
         # Downdraft" is the other booth
+        # (or its description, where the name is in another language: "pomace hopper" of
+        # "Nivel tolva recepción", "Level of olives in the reception hopper", blind batch 44)
+        # (a description's prose, only before a machine: "the shot sleeve after each shot"
+        # says no other shot than "the last shot")
         said = {o.word for o in found}
-        key = profile.key
+        described = tuple(t.text for t in content(tokens(profile.point.description or ""))) \
+            if "thing" in after.kinds else ()
         return not any(key[j] == after.word and key[j - 1] not in said and
-                       not key[j - 1].isdigit() for j in range(1, len(key)))
+                       not key[j - 1].isdigit() and key[j - 1] not in _QUANTIFIERS
+                       for key in (profile.key, described) for j in range(1, len(key)))
 
     @staticmethod
     def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:
