@@ -367,26 +367,45 @@ def _raw_words(label: str) -> list[str]:
 #: of running a status adds to its switch's name ("Pump 1 Run", "Fan 2 running")
 _RUNNING_ASKED = frozenset("running run on started going".split())
 _TOLD = frozenset("commanded command cmd switched set told requested request".split())
-_RUNNING_STATUS = ("run", "running", "runs", "fb", "feedback")
+_RUNNING_STATUS = frozenset(("run", "running", "runs", "fb", "feedback"))
+#: words a status may end with after its words of running ("Pump 2 running status", 运行反馈,
+#: 运行中), and words a switch may end with after its thing ("Pump 1 start/stop", "Fan 2
+#: cmd", 启停, 启停控制; not "Fan 1 Run", which a question says as the switch: "is fan 1 run
+#: on", review atk49): each a word as `_raw_words` gives it (a Chinese character)
+_STATUS_AFTER = frozenset(("status", "state", "signal", "indication", "反", "馈", "中", "状",
+                           "态"))
+_SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "启", "控", "制", "令"))
 
 
 def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
-    """Each switch named by its thing or number ("Pump 1") and the one read-only on/off point
-    named as it is, word for word, with one word of running after it ("Pump 1 Run")."""
+    """Each switch named by its thing or number ("Pump 1", "Pump 1 start/stop", 2号泵启停)
+    and the one read-only on/off point named as that thing is, word for word, with one word
+    of running after it ("Pump 1 Run", "Pump 2 running status", 2号泵运行反馈)."""
     spoken = {p.id: tuple(_raw_words(profiles.spoken(p))) for p in points if p.kind == "bool"}
     readings: dict[tuple[str, ...], list[str]] = {}
     for p in points:
         if p.kind == "bool" and not p.writable:
-            readings.setdefault(spoken[p.id], []).append(p.id)
+            own = _trimmed(spoken[p.id], _STATUS_AFTER)
+            thing = _trimmed(own, _RUNNING_STATUS)
+            if thing and thing != own:
+                readings.setdefault(thing, []).append(p.id)
     out: dict[str, str] = {}
     for p in points:
-        own = spoken.get(p.id, ())
+        own = _trimmed(spoken.get(p.id, ()), _SWITCH_AFTER)
         if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1])):
             continue
-        found = [pid for word in _RUNNING_STATUS for pid in readings.get((*own, word), ())]
+        found = readings.get(own, [])
         if len(found) == 1:
             out[p.id] = found[0]
     return out
+
+
+def _trimmed(words: tuple[str, ...], after: frozenset[str]) -> tuple[str, ...]:
+    """The words without those of `after` they end with."""
+    end = len(words)
+    while end and words[end - 1] in after:
+        end -= 1
+    return words[:end]
 
 
 def _setting_worded(text: str) -> bool:

@@ -30,6 +30,11 @@ ROUTER = Router(exec_devices("works", {"plc": {
     "p5a_run": {"name": "Pump 5 A Run", "type": "bool"},
     "cv1_rev": {"name": "Conveyor 1 Reverse", "type": "bool", "writable": True},
     "cv1_rev_run": {"name": "Conveyor 1 Reverse Running", "type": "bool"},
+    # a switch named with its command's words, a status with words after its running
+    "p7": {"name": "Pump 7 start/stop", "type": "bool", "writable": True},
+    "p7_run": {"name": "Pump 7 running status", "type": "bool"},
+    "cp2": {"name": "8号循环泵启停", "type": "bool", "writable": True},
+    "cp2_fb": {"name": "8号循环泵运行反馈", "type": "bool"},
 }}))
 
 
@@ -38,6 +43,8 @@ ROUTER = Router(exec_devices("works", {"plc": {
     ("is pump 1 on", "p1_run"),
     ("is the no.1 trough fan running", "fan_fb"),
     ("is pump 3 running", "p3_run"),
+    ("is pump 7 running", "p7_run"),
+    ("8号循环泵运行了吗", "cp2_fb"),
 ])
 async def test_a_running_question_reads_the_status(text: str, point: str) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -47,6 +54,8 @@ async def test_a_running_question_reads_the_status(text: str, point: str) -> Non
 @pytest.mark.parametrize(("text", "action", "args"), [
     ("is pump 2 running", "read", {"point": "p2"}),  # a trip is no status of running
     ("start pump 1", "write", {"point": "p1", "value": True}),  # the switch is still switched
+    ("stop pump 7", "write", {"point": "p7", "value": False}),
+    ("启动8号循环泵", "write", {"point": "cp2", "value": True}),
     ("is pump 4 running", "read", {"point": "p4"}),  # "Can Run" is a permissive
     ("is pump 5 running", "read", {"point": "p5"}),  # "5 A" is another pump
     ("is conveyor 1 reverse on", "read", {"point": "cv1_rev"}),  # a selector, no run switch
