@@ -16,6 +16,7 @@ TIMEOUT.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import re
 import time
@@ -245,6 +246,9 @@ class ModelStage:
         writing = a.wants_write or self.rules.terse_write(a, None)
         if writing and not a.yes_no and not doubt and not a.plural:
             targets = [p for p in points if self.points[p].writable]
+            if not targets and a.wants_write and self.options.narrow:
+                targets = self._writable_near(a)
+                points = [*points, *targets]
             if not targets and a.wants_write:
                 # policy refuses read-only ones with a clear NOT_WRITABLE; words without a
                 # verb ("genset 2 kW") are a write only of a point that can be written
@@ -263,6 +267,18 @@ class ModelStage:
         if points and self.options.focused and self._surely_one_of(a, points[0]):
             reasons = FOCUSED_REASONS
         return choices(points, writes, reasons)
+
+    def _writable_near(self, a: Analysis) -> list[str]:
+        """The points that can be written and explain every word of the command, where none
+        of the first candidates can be written: "stop unit one" of a plant whose
+        unit 1 has ten readings and statuses named as it is, and a run command that ranks
+        below them only by its words (blind batch 44: the model wrote the read-only "Unit
+        running"). The check holds the model's pick to the words as ever."""
+        found = [t for t in self.semantic.terms(a) if not t.unit]
+        by_id = self.rules.profiles.by_id
+        return [p for _, p in a.scored if p in self.points and self.points[p].writable
+                and found and all(explained(t, by_id[p], found) >= FULL for t in found)
+                ][:TOP_CANDIDATES]
 
     def _surely_one_of(self, a: Analysis, best: str, *, known: bool = True) -> bool:
         """Whether the best candidate explains every quantity, unit and thing the command
@@ -776,10 +792,17 @@ class ModelStage:
         # "Nivel tolva recepción", "Level of olives in the reception hopper", blind batch 44)
         # (a description's prose, only before a machine: "the shot sleeve after each shot"
         # says no other shot than "the last shot")
+        # (a name's word in another language is its thing by meaning: "tolva" of a hopper)
         said = {o.word for o in found}
         described = tuple(t.text for t in content(tokens(profile.point.description or ""))) \
             if "thing" in after.kinds else ()
-        return not any(key[j] == after.word and key[j - 1] not in said and
+
+        def is_after(word: str) -> bool:
+            return word == after.word or ("thing" in after.kinds and bool(
+                {m.concept.id for m in concepts_of_text(word) if m.concept.kind == "thing"}
+                & after.concepts))
+
+        return not any(is_after(key[j]) and key[j - 1] not in said and
                        not key[j - 1].isdigit() and key[j - 1] not in _QUANTIFIERS
                        for key in (profile.key, described) for j in range(1, len(key)))
 
@@ -815,7 +838,8 @@ class ModelStage:
             f"{t.shown} {toks[t.index + 1].raw}" for t in found
             if t.index + 1 < len(toks) and not toks[t.index].zh and toks[t.index + 1].is_number
             and not unit_after(toks, t.index + 1) and explained(t, profile, found) > NEAR
-            and any(o.ids and explained(t, o, found) >= FULL for o in self.rules.profiles.all))
+            and any(o.ids and explained(t, o, found) >= FULL and _numbers(t.raw, o.point)
+                    for o in self.rules.profiles.all))
 
     def _numbered_before_unit(self, a: Analysis, found: list[Term], profile: Profile,
                               rest: list[Profile]) -> str | None:
@@ -1202,6 +1226,16 @@ class ModelStage:
                           "id>, write <point id> <value>, or respond <reason>."},
                  {"text": END + ASSISTANT, "markup": True}]
         return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _numbers(word: str, point: Point) -> bool:
+    """Whether the point's names or description write `word` with a number after it
+    ("Paste temperature in malaxer 1"; not a device's "ahu1" of an "AHU 1 supply fan speed")."""
+    for text in (point.name, *point.aliases, point.description or ""):
+        toks = tokens(text)
+        if any(t.raw == word and n.is_number for t, n in itertools.pairwise(toks)):
+            return True
+    return False
 
 
 def _without_choice(a: Analysis, point: Point, choice: str) -> Analysis:
