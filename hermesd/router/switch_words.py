@@ -13,11 +13,12 @@ Switchgear opens to switch off (`switchgear`): "open"/"close" of it is asked bac
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Callable
 
 from hermesd.config.model import Point
 from hermesd.replies import is_chinese
-from hermesd.router.concepts import simplified
+from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.doubts import Doubt, folded
 from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.numbers import chinese, is_cjk
@@ -47,6 +48,37 @@ _WHICH = frozenset(f"modifier.{m}" for m in """
 
 #: states that are what a switch does to its thing, said before the thing's name
 _ACTING = frozenset(f"state.{m}" for m in "open closed reverse forward stopped off on".split())
+
+
+#: actions on a thing other than running it, and words of the same, in English and the
+#: languages plant names are written in with the verb first ("Rearme bomba", "Quittierung
+#: Pumpe", "Forçage pompe"; the lexicon's action words are no concept of a name, so `acting`
+#: finds these apart): a switch named by one before its thing ("Reset pump", "Halt pump",
+#: "Isolate pump") does that, not run it; a machine named by its function ("Drain pump",
+#: "Dosing pump", "Flush pump") runs
+_ACTIONS_ON = frozenset(f"action.{a}" for a in """
+    reset disable enable acknowledge calibrate pause resume schedule stop
+""".split())
+_DONE_TO = frozenset("""
+    override overrides inhibit inhibited bypassed forced force forcing test testing lockout
+    manual permissive interlock release
+    rearme reposicion bloqueo desbloqueo confirmacion reconocimiento habilitacion inhibicion
+    prueba reversa inversion automatico manual forzado
+    acquit acquittement rearmement reinitialisation forcage verrouillage deverrouillage
+    validation autorisation inhibition essai automatique manuel
+    quittierung quittieren rucksetzen reset freigabe sperre verriegelung entriegelung hand
+    handbetrieb automatik test
+    ripristino riarmo blocco sblocco abilitazione inibizione tacitazione forzatura prova
+    automatico manuale
+    rearme reconhecimento bloqueio desbloqueio habilitacao inibicao teste
+    aus apagar desligar desliga spegnimento spegni eteindre
+""".split())
+
+
+def _bare(word: str) -> str:
+    """A word without its accents ("habilitación": habilitacion), as `_DONE_TO` lists it."""
+    return "".join(c for c in unicodedata.normalize("NFD", word.casefold())
+                   if not unicodedata.combining(c))
 
 
 #: machines switched on and off themselves, which name no other machine they are said before
@@ -254,10 +286,14 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         return bool(mine) and not mine & owners
 
     def acting(t: Token) -> bool:
-        """a word of what a switch does ("closing", "reverse", "lowering")"""
-        return t.raw in ON_WORDS | OFF_WORDS or (profiles is not None and any(
-            s.kind == "action" or s.concept in _ACTING
-            for s in profiles.lexicon.concepts(t.raw)))
+        """a word of what a switch does ("closing", "reverse", "lowering"), or of what is
+        done to its thing other than running it ("Reset pump", "Inhibit pump", "Ack pump",
+        "Manual pump": no run switch of the pump; an "auto drain valve" is a kind of valve)"""
+        return t.raw in ON_WORDS | OFF_WORDS or _bare(t.raw) in _DONE_TO or (
+            profiles is not None and any(s.kind == "action" or s.concept in _ACTING
+                                         for s in profiles.lexicon.concepts(t.raw))) or any(
+            m.start == 0 and m.end == len(t.raw) and m.concept.id in _ACTIONS_ON
+            for m in concepts_of_text(t.raw))
 
     def machine(t: Token, after: Token, head: Token) -> bool:
         """a word of a machine that is switched itself (a pump, a brake, a fan), or of any
