@@ -367,7 +367,15 @@ def _raw_words(label: str) -> list[str]:
 #: of running a status adds to its switch's name ("Pump 1 Run", "Fan 2 running")
 _RUNNING_ASKED = frozenset("running run on started going".split())
 _TOLD = frozenset("commanded command cmd switched set told requested request".split())
-_RUNNING_STATUS = frozenset(("run", "running", "runs", "fb", "feedback"))
+_RUNNING_STATUS = frozenset(("run", "running", "runs", "fb", "feedback",
+                             # ("Molino en marcha", "Pompe en marche", "Pumpe in Betrieb")
+                             "marcha", "marche", "marcia", "funcionamiento", "funcionando",
+                             "funcionamento", "funzionamento", "funzione", "betrieb", "läuft"))
+#: a preposition before a running word of a language that says "in running" ("en marcha")
+_RUNNING_IN = frozenset(("en", "em", "in"))
+#: words a switch may begin with before its thing, in languages that say the verb first
+#: ("Marcha molino", "Arranque bomba 2", "Avvio pompa", "Run pump 1")
+_SWITCH_BEFORE = frozenset(("marcha", "marche", "marcia", "arranque", "avvio", "run", "start"))
 #: words a status may end with after its words of running ("Pump 2 running status", 运行反馈,
 #: 运行中), and words a switch may end with after its thing ("Pump 1 start/stop", "Fan 2
 #: cmd", 启停, 启停控制; not "Fan 1 Run", which a question says as the switch: "is fan 1 run
@@ -387,6 +395,8 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
         if p.kind == "bool" and not p.writable:
             own = _trimmed(spoken[p.id], _STATUS_AFTER)
             thing = _trimmed(own, _RUNNING_STATUS)
+            if thing != own and thing[-1:] and thing[-1] in _RUNNING_IN:
+                thing = thing[:-1]
             if thing and thing != own:
                 readings.setdefault(thing, []).append(p.id)
     out: dict[str, str] = {}
@@ -394,6 +404,8 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
         own = _trimmed(spoken.get(p.id, ()), _SWITCH_AFTER)
         if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1])):
             continue
+        while len(own) > 1 and own[0] in _SWITCH_BEFORE:
+            own = own[1:]
         found = readings.get(own, [])
         if len(found) == 1:
             out[p.id] = found[0]

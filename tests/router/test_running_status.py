@@ -35,6 +35,11 @@ ROUTER = Router(exec_devices("works", {"plc": {
     "p7_run": {"name": "Pump 7 running status", "type": "bool"},
     "cp2": {"name": "8号循环泵启停", "type": "bool", "writable": True},
     "cp2_fb": {"name": "8号循环泵运行反馈", "type": "bool"},
+    # the verb first, and "in running", as Spanish and German names say them
+    "mill": {"name": "Marcha molino", "type": "bool", "writable": True},
+    "mill_run": {"name": "Molino en marcha", "type": "bool"},
+    "p9": {"name": "Pumpe 9", "type": "bool", "writable": True},
+    "p9_run": {"name": "Pumpe 9 in Betrieb", "type": "bool"},
 }}))
 
 
@@ -71,6 +76,8 @@ async def test_what_the_switch_was_told_is_no_question_of_its_status() -> None:
 
 
 @pytest.mark.parametrize(("text", "switch", "status"), [
+    ("is the mill running", "mill", "mill_run"),
+    ("is pump 9 running", "p9", "p9_run"),
     ("is the no.1 trough fan going", "fan", "fan_fb"),
     ("1号泵在运行吗", "p1", "p1_run"),  # (the rules leave it to the model)
     ("pump 3 running?", "p3", "p3_run"),
