@@ -28,8 +28,8 @@ Kind = Literal["quantity", "thing", "medium", "role", "state", "action", "modifi
 KINDS: tuple[Kind, ...] = get_args(Kind)
 
 #: form markers (see the format in `hermesd.router.lexicon`)
-SHARED, EXACT, AFTER_NUMBER = "~", "=", "#"
-_MARKS = SHARED + EXACT + AFTER_NUMBER
+SHARED, EXACT, AFTER_NUMBER, JOINED = "~", "=", "#", "^"
+_MARKS = SHARED + EXACT + AFTER_NUMBER + JOINED
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 #: a Chinese character, a number, a run of letters, or a symbol that units are written with;
@@ -118,6 +118,7 @@ class _Index:
     keys: dict[str, _Entry | tuple[_Entry, ...]]  # a form's words (see `_key`) -> its entries
     exact: dict[int, str]  # entries of "=" forms -> the form's word characters in their case
     after_number: frozenset[int]  # entries of "#" forms
+    joined: frozenset[str] = frozenset()  # keys of "^" forms: parts of words written together
 
 
 class Lexicon:
@@ -299,6 +300,13 @@ class Lexicon:
             else:
                 if len(word) > 3 and word[-1] == "s":
                     word = singular(word)
+                *head, word = self._parts(word)
+                for part in head:  # a compound's first words, found where it is
+                    w.keys.append(part)
+                    w.pieces.append(" " + part if continues else part)
+                    w.starts.append(a)
+                    w.ends.append(b)
+                    continues = True
                 piece = " " + word if continues else word
                 continues = True
             w.keys.append(word)
@@ -306,6 +314,39 @@ class Lexicon:
             w.starts.append(a)
             w.ends.append(b)
         return w
+
+
+    def _parts(self, word: str, depth: int = 2) -> tuple[str, ...]:
+        """A word no form begins with, as the forms it is written of: German writes its
+        plant words together ("Kraftstofftemperatur": kraftstoff + temperatur, "Pumpen-
+        druck": pumpe(n) + druck). Only of long words, into parts that are each a form
+        marked as one ("^", of German words: English words written together are read whole,
+        "powerhouse" is no power), the first of which may be a compound itself, of four
+        letters or more and five for the last; any other word whole."""
+        joined = self._index.joined
+        if len(word) < _COMPOUND or word in self._index.keys or word in self._longest or \
+                not word.isalpha() or not word.isascii():
+            return (word,)
+        for i in range(len(word) - _LAST_PART, _PART - 1, -1):  # the longest last part first
+            tail = word[i:]
+            if tail not in joined:
+                continue
+            head = word[:i]
+            for first in (head, head[:-1] if head.endswith(("s", "n")) else None):
+                if first is None or len(first) < _PART:
+                    continue
+                if first in joined:
+                    return first, tail
+                if depth > 1 and len(parts := self._parts(first, depth - 1)) > 1:
+                    return *parts, tail
+        return (word,)
+
+
+#: the fewest letters of a word read as a compound, of each of its parts, and of its last
+#: (`_parts`): English words written together end in short ones ("washdown", "overflow")
+_COMPOUND = 8
+_PART = 4
+_LAST_PART = 5
 
 
 def _key(w: _Words) -> str:
@@ -323,10 +364,20 @@ def _normalise(text: str) -> tuple[str, list[int] | None]:
     parts: list[str] = []
     where: list[int] = []
     for i, ch in enumerate(text):
-        n = ch.lower() if ch < "\x80" else unicodedata.normalize("NFKC", ch).casefold()
+        n = ch.lower() if ch < "\x80" else _unaccented(unicodedata.normalize("NFKC", ch).casefold())
         parts.append(n)
         where.extend([i] * len(n))
     return "".join(parts), where
+
+
+def _unaccented(ch: str) -> str:
+    """A Latin letter without its accents ("ó" -> "o", "ü" -> "u"): names written by a
+    Spanish or German builder are typed without them ("deposito", "Drucklufter"); any other
+    character as it is (a Chinese character, "°", "µ")."""
+    if len(ch) != 1 or not ch.isalpha():
+        return ch
+    bare = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+    return bare if bare.isascii() and bare else ch
 
 
 #: plurals in -ves of plant things ("shelves" of the "Shelf inlet temperature"); not "valves",
@@ -520,6 +571,7 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
     keys: dict[str, _Entry | tuple[_Entry, ...]] = {}
     exact: dict[int, str] = {}
     after_number: set[int] = set()
+    joined: set[str] = set()
     shared: set[_Entry] = set()
     where: dict[str, str] = {}
     for r in rows:
@@ -553,6 +605,8 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
                 exact[number] = _shape(text)
             if AFTER_NUMBER in marks:
                 after_number.add(number)
+            if JOINED in marks:
+                joined.add(key)
             if SHARED in marks:
                 shared.add(entry)
     for key, found in keys.items():
@@ -568,7 +622,7 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
             if len(same) == 1 and marked[0]:
                 problems.append(f"{where[same[0]]}: {same[0]}: {key!r} is marked '{SHARED}' but "
                                 f"no other {kind} has it")
-    return _Index(keys, exact, frozenset(after_number))
+    return _Index(keys, exact, frozenset(after_number), frozenset(joined))
 
 
 def _check_links(rows: list[_Row], concepts: dict[str, Concept], problems: list[str]) -> None:

@@ -25,7 +25,7 @@ from hermesd.router.concepts import (
     unit_concepts,
 )
 
-MARKS = "~=#"
+MARKS = "~=#^"
 PUNCTUATION = ".,;:!?()[] -'\"/"
 DATA = resources.files("hermesd.router.lexicon")
 

@@ -13,6 +13,10 @@ Kinds: quantity (what is measured or set), thing (equipment and places), medium 
 stored), role (setpoint vs measured value, limits, totals), state (on, tripped, auto...), action
 (start, set, raise...), modifier (inlet, north, primary, all...), unit (°C, m³/h, %...).
 
+The en column also holds the words of the other languages written in Latin letters that plant
+names use (German, Spanish, Portuguese, French, Italian: "presión", "Füllstand"), each written
+once with its accents: forms and text are matched without them ("presion" finds "presión").
+
 Five columns separated by one TAB::
 
     id        "<kind>.<slug>", unique across all files; the kind is the file name's first part
@@ -30,6 +34,9 @@ A form may start with markers:
         a door); a form shared within a kind without this mark on every side is a load error
     =   matched only with this letter case ("=DO" is dissolved oxygen, "do" is not)
     #   in running text, matched only right after a number ("#m": "5 m" is metres, "m" alone is not)
+    ^   a part of words written together, as German writes them: a word no form begins with is
+        read as two or three such forms ("Kühlwasserpumpe": ^kühlwasser + ^pumpe); English
+        words written together are read whole ("powerhouse" is no power)
 
 Forms are matched on words: case-folded, Unicode NFKC (℃ is °C, ｍ３ is m3), English plurals
 stripped, punctuation and spaces ignored ("set-point" is "set point"), digits apart from letters
