@@ -412,6 +412,19 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     return out
 
 
+def _english_words(word: str) -> frozenset[str]:
+    """The English label of the machine a word is, whole, where the label is one word and
+    another than the word ("bomba": pump; "Kessel": boiler)."""
+    out: set[str] = set()
+    for m in concepts_of_text(word):
+        c = m.concept
+        label = c.en.casefold()
+        if m.start == 0 and m.end == len(word) and c.kind == "thing" and label.isalpha() \
+                and label != word.casefold():
+            out.add(label)
+    return frozenset(out)
+
+
 def _trimmed(words: tuple[str, ...], after: frozenset[str]) -> tuple[str, ...]:
     """The words without those of `after` they end with."""
     end = len(words)
@@ -557,6 +570,12 @@ class RuleRouter:
                           if w in self.abbreviations}
         self.id_words |= {self.abbreviations[w] for w in self.id_words
                           if w in self.abbreviations}
+        # "pump 3" of a "Velocidade bomba 3": the English words of a machine a name writes
+        # in another language number it as the name's word does, so the 3 is no value
+        # (review atk50: "pump 3 on" wrote 3 to the pump's speed)
+        spoken_as = {w: _english_words(w) for w, _ in self.numbered}
+        self.numbered |= {(e, n) for w, n in list(self.numbered) for e in spoken_as[w]}
+        self.id_words |= {e for w in self.id_words for e in spoken_as.get(w, ())}
         #: each run switch's one read-only status, where it has one (`_status_instead`)
         self.statuses = _statuses(list(self.points.values()), self.profiles)
         #: the words of the points' names as written ("cooler", which means a temperature

@@ -75,3 +75,20 @@ async def test_english_commands_on_plants_named_otherwise(router: Router, text: 
 async def test_a_tank_the_plant_lacks_is_not_another() -> None:
     routed = await routed_without_model(SPANISH, "tank 3 level")
     assert routed.name == "respond", routed
+
+
+PUMPS = Router(exec_devices("pompaggio", {"plc": {
+    "p3_speed_sp": {"name": "Velocidade bomba 3", "unit": "%", "writable": True,
+                    "min": 0, "max": 100},
+    "p3_run": {"name": "Ligar bomba 3", "type": "bool", "writable": True},
+    "v8_pos": {"name": "Posição válvula 8", "unit": "%", "writable": True, "min": 0,
+               "max": 100},
+}}))
+
+
+@pytest.mark.parametrize("text", ["pump 3 on", "open valve 8", "close valve 8", "pump 3 off"])
+async def test_a_number_of_a_thing_named_in_another_language_is_no_value(text: str) -> None:
+    # "pump 3 on" wrote 3 % to "Velocidade bomba 3": the 3 numbered no "pump" the names
+    # wrote, so it was read as the value (review atk50)
+    routed = await routed_without_model(PUMPS, text)
+    assert routed.args.get("value") not in (3, 8), (text, routed)
