@@ -75,6 +75,24 @@ _DONE_TO = frozenset("""
 """.split())
 
 
+#: the verbs that open or start a switch's name begins with in languages that write the
+#: verb first, and the English verb each is ("Abrir válvula", "Arranque bomba", "Öffnen
+#: Ventil"): said only when that verb is said, as "Open valve" is (review atk50: "close the
+#: valve" wrote False to an "Abrir válvula", "stop the pump" to an "Arranque bomba")
+_VERBS_FIRST = {
+    **dict.fromkeys("abrir apertura ouvrir ouverture offnen oeffnen apri aprire abertura".split(),
+                    "open"),
+    **dict.fromkeys("arranque arrancar ligar liga avvio avviare demarrer demarrage starten "
+                    "einschalten encender accionar partida".split(), "start"),
+}
+#: ...and those that close or stop, which setting does (a "Cerrar válvula" set on closes):
+#: asked back whatever is said, as no on/off of the thing says which way they go
+_STOPPING_FIRST = frozenset("""
+    cerrar cierre fermer fermeture schliessen chiudi chiudere chiusura fechar fechamento
+    parar paro parada arret arreter arresto fermare stopp stoppen ausschalten
+""".split())
+
+
 def _bare(word: str) -> str:
     """A word without its accents ("habilitación": habilitacion), as `_DONE_TO` lists it."""
     return "".join(c for c in unicodedata.normalize("NFD", word.casefold())
@@ -258,6 +276,8 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
     def said(t: Token) -> bool:
         if literal(t):
             return True
+        if _VERBS_FIRST.get(_bare(t.raw), "") in heard:
+            return True  # "open the valve" of "Abrir válvula"
         if profiles is None:
             return False
         # a word of the same meaning ("generator" of a "CHP engine")
@@ -289,7 +309,8 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         """a word of what a switch does ("closing", "reverse", "lowering"), or of what is
         done to its thing other than running it ("Reset pump", "Inhibit pump", "Ack pump",
         "Manual pump": no run switch of the pump; an "auto drain valve" is a kind of valve)"""
-        return t.raw in ON_WORDS | OFF_WORDS or _bare(t.raw) in _DONE_TO or (
+        return t.raw in ON_WORDS | OFF_WORDS or \
+            _bare(t.raw) in _DONE_TO | _STOPPING_FIRST | _VERBS_FIRST.keys() or (
             profiles is not None and any(s.kind == "action" or s.concept in _ACTING
                                          for s in profiles.lexicon.concepts(t.raw))) or any(
             m.start == 0 and m.end == len(t.raw) and m.concept.id in _ACTIONS_ON

@@ -45,8 +45,23 @@ async def test_an_action_on_the_pump_is_not_its_run_switch(name: str, text: str)
     ("Marcha bomba", "start the pump", True),  # a run command, in Spanish
     ("Avvio pompa", "start the pump", True),
     ("Pumpe Stopp", "stop the pump", True),  # a stop command is set to stop
+    ("Abrir válvula", "open the valve", True),  # an open command, the verb first
+    ("Arranque bomba", "start the pump", True),
 ])
 async def test_a_pump_named_by_which_it_is_runs(name: str, text: str, value: bool) -> None:
     action = await routed_without_model(_plant(name), text)
     assert (action.name, action.args) == ("write", {"point": "coil", "value": value}), \
         (name, text, action)
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    # the verb first, said the other way: no on/off of the thing says which way these go
+    ("Abrir válvula", "close the valve"),
+    ("Ouvrir vanne", "close the valve"),
+    ("Arranque bomba", "stop the pump"),
+    ("Cerrar válvula", "close the valve"),
+    ("Paro bomba", "stop the pump"),
+])
+async def test_a_verb_first_switch_said_otherwise_is_asked_back(name: str, text: str) -> None:
+    action = await routed_without_model(_plant(name), text)
+    assert action.name == "respond", (name, text, action)
