@@ -322,7 +322,9 @@ class Lexicon:
         druck": pumpe(n) + druck). Only of long words, into parts that are each a form
         marked as one ("^", of German words: English words written together are read whole,
         "powerhouse" is no power), the first of which may be a compound itself, of four
-        letters or more and five for the last; any other word whole."""
+        letters or more and five for the last; or, where no form begins it, as its first
+        letters and its last part ("Sammelstörung": sammel + störung); any other word
+        whole."""
         joined = self._index.joined
         if len(word) < _COMPOUND or word in self._index.keys or word in self._longest or \
                 not word.isalpha() or not word.isascii():
@@ -339,6 +341,11 @@ class Lexicon:
                     return first, tail
                 if depth > 1 and len(parts := self._parts(first, depth - 1)) > 1:
                     return *parts, tail
+        # a compound whose first part no form is, by its last ("Sammelstörung": a fault,
+        # "Zellenlüftung": a ventilation): the last part of a German compound says what it is
+        for i in range(_PART, len(word) - _LAST_PART + 1):
+            if word[i:] in joined:
+                return word[:i], word[i:]
         return (word,)
 
 
