@@ -180,9 +180,11 @@ class Semantic:
     def terms(self, a: Analysis, senses: list[frozenset[Sense]] | None = None) -> list[Term]:
         found = terms(a.text, a.toks, self.profiles, senses=senses)
         # "how many m3/h", "how many amps": the unit says what is asked; "how many" asks
-        # (a unit the lexicon knows as well as one the tokenizer marks: "how many mcf")
+        # (a unit the lexicon knows as well as one the tokenizer marks: "how many mcf"; not
+        # one that is a quantity too: "how many hours has the generator run" asks a count of
+        # hours run, which a generator's "hours to next service" is not, review atk45)
         toks = a.toks
-        units = {t.index for t in found if "unit" in t.kinds}
+        units = {t.index for t in found if t.kinds == {"unit"}}
         return [t for t in found if not (
             t.concepts and t.concepts <= COUNTS and t.index + 1 < len(toks)
             and (toks[t.index + 1].unit or t.index + 1 in units))]
