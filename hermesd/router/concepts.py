@@ -315,7 +315,6 @@ class Lexicon:
             w.ends.append(b)
         return w
 
-
     def _parts(self, word: str, depth: int = 2) -> tuple[str, ...]:
         """A word no form begins with, as the forms it is written of: German writes its
         plant words together ("Kraftstofftemperatur": kraftstoff + temperatur, "Pumpen-
@@ -375,6 +374,12 @@ def _normalise(text: str) -> tuple[str, list[int] | None]:
         parts.append(n)
         where.extend([i] * len(n))
     return "".join(parts), where
+
+
+def unaccented(word: str) -> str:
+    """A word case-folded and without the accents of its Latin letters ("Habilitación":
+    habilitacion), as the lexicon matches it."""
+    return "".join(_unaccented(unicodedata.normalize("NFKC", ch).casefold()) for ch in word)
 
 
 def _unaccented(ch: str) -> str:

@@ -13,12 +13,11 @@ Switchgear opens to switch off (`switchgear`): "open"/"close" of it is asked bac
 from __future__ import annotations
 
 import re
-import unicodedata
 from collections.abc import Callable
 
 from hermesd.config.model import Point
 from hermesd.replies import is_chinese
-from hermesd.router.concepts import concepts_of_text, simplified
+from hermesd.router.concepts import concepts_of_text, simplified, unaccented
 from hermesd.router.doubts import Doubt, folded
 from hermesd.router.normalize import Token, content, tokens
 from hermesd.router.numbers import chinese, is_cjk
@@ -63,14 +62,14 @@ _DONE_TO = frozenset("""
     override overrides inhibit inhibited bypassed forced force forcing test testing lockout
     manual permissive interlock release
     rearme reposicion bloqueo desbloqueo confirmacion reconocimiento habilitacion inhibicion
-    prueba reversa inversion automatico manual forzado
+    prueba reversa inversion automatico forzado
     acquit acquittement rearmement reinitialisation forcage verrouillage deverrouillage
     validation autorisation inhibition essai automatique manuel
-    quittierung quittieren rucksetzen reset freigabe sperre verriegelung entriegelung hand
-    handbetrieb automatik test
+    quittierung quittieren rucksetzen freigabe sperre verriegelung entriegelung hand
+    handbetrieb automatik
     ripristino riarmo blocco sblocco abilitazione inibizione tacitazione forzatura prova
-    automatico manuale
-    rearme reconhecimento bloqueio desbloqueio habilitacao inibicao teste
+    manuale
+    reconhecimento bloqueio desbloqueio habilitacao inibicao teste
     aus apagar desligar desliga spegnimento spegni eteindre
 """.split())
 
@@ -93,10 +92,8 @@ _STOPPING_FIRST = frozenset("""
 """.split())
 
 
-def _bare(word: str) -> str:
-    """A word without its accents ("habilitación": habilitacion), as `_DONE_TO` lists it."""
-    return "".join(c for c in unicodedata.normalize("NFD", word.casefold())
-                   if not unicodedata.combining(c))
+#: every word of a name before its thing that says no run switch (`acting`)
+_NOT_RUN_WORDS = _DONE_TO | _STOPPING_FIRST | frozenset(_VERBS_FIRST)
 
 
 #: machines switched on and off themselves, which name no other machine they are said before
@@ -276,7 +273,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
     def said(t: Token) -> bool:
         if literal(t):
             return True
-        if _VERBS_FIRST.get(_bare(t.raw), "") in heard:
+        if _VERBS_FIRST.get(unaccented(t.raw), "") in heard:
             return True  # "open the valve" of "Abrir válvula"
         if profiles is None:
             return False
@@ -310,7 +307,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         done to its thing other than running it ("Reset pump", "Inhibit pump", "Ack pump",
         "Manual pump": no run switch of the pump; an "auto drain valve" is a kind of valve)"""
         return t.raw in ON_WORDS | OFF_WORDS or \
-            _bare(t.raw) in _DONE_TO | _STOPPING_FIRST | _VERBS_FIRST.keys() or (
+            unaccented(t.raw) in _NOT_RUN_WORDS or (
             profiles is not None and any(s.kind == "action" or s.concept in _ACTING
                                          for s in profiles.lexicon.concepts(t.raw))) or any(
             m.start == 0 and m.end == len(t.raw) and m.concept.id in _ACTIONS_ON
