@@ -308,7 +308,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         "Manual pump": no run switch of the pump; an "auto drain valve" is a kind of valve)"""
         return t.raw in ON_WORDS | OFF_WORDS or \
             unaccented(t.raw) in _NOT_RUN_WORDS or (
-            profiles is not None and any(s.kind == "action" or s.concept in _ACTING
+            profiles is not None and any(s.concept in _ACTING
                                          for s in profiles.lexicon.concepts(t.raw))) or any(
             m.start == 0 and m.end == len(t.raw) and m.concept.id in _ACTIONS_ON
             for m in concepts_of_text(t.raw))
