@@ -585,6 +585,8 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
     after_number: set[int] = set()
     joined: set[str] = set()
     shared: set[_Entry] = set()
+    # German forms as a PLC symbol must spell them, without umlauts ("Laeuft", "Stoerung")
+    spelled: list[tuple[str, int, bool]] = []
     where: dict[str, str] = {}
     for r in rows:
         c = concepts.get(r.ident)
@@ -621,6 +623,13 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
                 joined.add(key)
             if SHARED in marks:
                 shared.add(entry)
+            if _UMLAUTS.search(text):
+                spelled.append((_key(scratch._words(_spelled_out(text))), number, JOINED in marks))
+    for key, number, part in spelled:  # where no form has these words already
+        if key not in keys:
+            keys[key] = number
+            if part:
+                joined.add(key)
     for key, found in keys.items():
         entries = [concept_of(e) for e in (found if isinstance(found, tuple) else (found,))]
         flags = [e in shared for e in (found if isinstance(found, tuple) else (found,))]
@@ -635,6 +644,15 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
                 problems.append(f"{where[same[0]]}: {same[0]}: {key!r} is marked '{SHARED}' but "
                                 f"no other {kind} has it")
     return _Index(keys, exact, frozenset(after_number), frozenset(joined))
+
+
+_UMLAUTS = re.compile("[äöüÄÖÜ]")
+_SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+
+
+def _spelled_out(text: str) -> str:
+    """A German word as written where umlauts cannot be: "Läufer" -> "Laeufer"."""
+    return text.translate(_SPELLED)
 
 
 def _check_links(rows: list[_Row], concepts: dict[str, Concept], problems: list[str]) -> None:

@@ -15,7 +15,9 @@ stored), role (setpoint vs measured value, limits, totals), state (on, tripped, 
 
 The en column also holds the words of the other languages written in Latin letters that plant
 names use (German, Spanish, Portuguese, French, Italian: "presión", "Füllstand"), each written
-once with its accents: forms and text are matched without them ("presion" finds "presión").
+once with its accents: forms and text are matched without them ("presion" finds "presión"),
+and a German form with an umlaut also as a PLC symbol must spell it ("Laeuft" finds "läuft",
+"Stoerung" finds "Störung") where no other form is written so.
 
 Five columns separated by one TAB::
 
