@@ -66,6 +66,7 @@ from hermesd.router.vocabulary import (
     ON_WORDS,
     OPPOSITE_MODIFIERS,
     PLURAL_MARKS,
+    UNIT_WORDS,
     WH_START,
     YES_NO_START,
 )
@@ -524,7 +525,7 @@ class ModelStage:
         - a setting, when the words ask for none and another candidate is the measurement of
           all the point is named by ("what's the header pressure": not its setpoint);
         - how much there is, of a point that says how hot, how hard or how fast ("how much
-          steam", and the steam temperature);
+          steam", and the steam temperature; "how many billets", and the billet temperature);
         - a thing numbered before a unit, of another number ("genset 2 kW" of generator 1)."""
         found = self.semantic.terms(a)
         rest = [o for o in self.rules.profiles.all if o is not profile]
@@ -547,11 +548,14 @@ class ModelStage:
                     explained(t, o, found) >= FULL for t in kept) for o in others):
                 return " ".join(t.shown for t in kept)
         asked = _how_much(a)
-        if asked is not None and asked.split()[-1].casefold() == "much" and not any(
+        if asked is not None and (asked.split()[-1].casefold() == "much" or (
+                asked.split()[-1].casefold() == "many" and not _unit_counted(a))) and not any(
                 set(self.semantic.quantities(t)) for t in found if t.raw not in WEAK_QUANTITY):
             lexicon = self.rules.profiles.lexicon
             measures = [lexicon.broader((q,)) for q in profile.quantities]
-            if measures and all(m & INTENSIVE and not m & AMOUNTS for m in measures):
+            # (any it measures how hot, and none how much: "Bolzen" of a billet temperature
+            # is an aluminium too)
+            if any(m & INTENSIVE for m in measures) and not any(m & AMOUNTS for m in measures):
                 return asked
         return None
 
@@ -584,8 +588,8 @@ class ModelStage:
             return None  # "BAGR_CNT": a point that names no machine is judged by the rest
         has = profile.concepts | profile.things | profile.part_concepts
         for m in _ZH_MACHINE.finditer(simplified(a.text)):
-            word = m.group(1)
-            if any(word in n for n in zh_names):
+            word = m.group(1).lstrip("把将请给对的")  # (把压机: "the press", blind batch 45)
+            if not word or any(word in n for n in zh_names):
                 continue
             found = [c for c in concepts_of_text(word) if c.concept.kind in ("thing", "medium")]
             machine = {i for c in found if c.concept.kind == "thing"
@@ -680,6 +684,11 @@ class ModelStage:
                 elif not any(explained(t, o, found) > NEAR for o in rest):
                     missing.append(t)  # "how many kilos in the tunnel": no point measures it
             elif quantities:
+                if profile.point.kind == "bool" and not a.yes_no and \
+                        t.raw not in WEAK_QUANTITY and not t.concepts & SWITCHED_STATES:
+                    missing.append(t)  # "hydraulic oil level?" of the oil cooler pump's
+                    continue  # switch: an on/off gives no level (blind batch 45); "is the
+                    # tank 2 level high" of its high alarm is what the alarm says
                 if t.raw not in WEAK_QUANTITY and not measured and any(
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
@@ -1260,6 +1269,18 @@ def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:
     timings["llm_eval"] = timings.get("llm_eval", 0.0) + float(result["eval_ms"])
     timings["llm_generate"] = timings.get("llm_generate", 0.0) + float(result["generate_ms"])
 
+
+
+def _unit_counted(a: Analysis) -> bool:
+    """Whether "how many" counts a unit ("how many bar", "how many metres a minute"), which
+    says the measure asked, not things (review atk51)."""
+    toks = a.toks
+    for i, t in enumerate(toks[:-2]):
+        if t.raw == "how" and toks[i + 1].raw == "many":
+            after = toks[i + 2]
+            return bool(after.unit) or after.raw in UNIT_WORDS or any(
+                m.concept.kind == "unit" for m in concepts_of_text(after.raw))
+    return False
 
 
 def _how_much(a: Analysis) -> str | None:

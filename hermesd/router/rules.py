@@ -13,6 +13,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -370,7 +371,8 @@ _TOLD = frozenset("commanded command cmd switched set told requested request".sp
 _RUNNING_STATUS = frozenset(("run", "running", "runs", "fb", "feedback",
                              # ("Molino en marcha", "Pompe en marche", "Pumpe in Betrieb")
                              "marcha", "marche", "marcia", "funcionamiento", "funcionando",
-                             "funcionamento", "funzionamento", "funzione", "betrieb", "läuft"))
+                             "funcionamento", "funzionamento", "funzione", "betrieb", "läuft",
+                             "laeuft"))
 #: a preposition before a running word of a language that says "in running" ("en marcha")
 _RUNNING_IN = frozenset(("en", "em", "in"))
 #: words a switch may begin with before its thing, in languages that say the verb first
@@ -382,7 +384,8 @@ _SWITCH_BEFORE = frozenset(("marcha", "marche", "marcia", "arranque", "avvio", "
 #: on", review atk49): each a word as `_raw_words` gives it (a Chinese character)
 _STATUS_AFTER = frozenset(("status", "state", "signal", "indication", "反", "馈", "中", "状",
                            "态"))
-_SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "启", "控", "制", "令"))
+_SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "ein", "启", "控", "制",
+                           "令"))
 
 
 def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
@@ -393,7 +396,10 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     readings: dict[tuple[str, ...], list[str]] = {}
     for p in points:
         if p.kind == "bool" and not p.writable:
-            own = _trimmed(spoken[p.id], _STATUS_AFTER)
+            # (a status named by its tag is said as described: "YL-1103B", "Brine feed pump B
+            # running", of the "HS-1103B" described as its run command — blind batch 45)
+            said = _raw_words(tag_described(p)) if named_by_code(p.name) else spoken[p.id]
+            own = _trimmed(tuple(said), _STATUS_AFTER)
             thing = _trimmed(own, _RUNNING_STATUS)
             if thing != own and thing[-1:] and thing[-1] in _RUNNING_IN:
                 thing = thing[:-1]
@@ -402,17 +408,69 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     out: dict[str, str] = {}
     for p in points:
         own = _trimmed(spoken.get(p.id, ()), _SWITCH_AFTER)
-        if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1])):
+        if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1]) or (
+                len(own) > 1 and len(own[-1]) == 1 and own[-1].isalpha()
+                and a_machine(own[-2]))):  # ("Brine feed pump B")
             continue
         while len(own) > 1 and own[0] in _SWITCH_BEFORE:
             own = own[1:]
         found = readings.get(own, [])
         if len(found) == 1:
             out[p.id] = found[0]
-    return out
+    # (one status of two switches said alike, "Feed pump run command" on two devices: the
+    # status of neither — review atk51)
+    claimed = Counter(out.values())
+    return {switch: status for switch, status in out.items() if claimed[status] == 1}
 
 
-def _english_words(word: str) -> frozenset[str]:
+#: what a number before it counts, that numbers no thing: the ways of a valve ("Vanne 3
+#: voies", "Valvola 3 vie": a three-way valve — review atk50)
+WAYS = frozenset("way ways voies voie vias via vie wege weg".split())
+
+
+#: what a command opening with it asks to be done, which no reading does
+#: (not those that are nouns as often: "rinse conductivity", "fill level", "dose rate")
+_ORDERS = frozenset(f"action.{a}" for a in """acknowledge calibrate reset pause resume toggle
+    disable enable""".split())
+
+
+_ASKED_POLITELY = re.compile(r"^(?:(?:please|pls|kindly|just|(?:can|could|would) you)\s+)+",
+                             re.IGNORECASE)
+
+
+def _an_order(text: str) -> bool:
+    """Whether a command opens with a word of doing that is no switching, setting or asking
+    ("acknowledge the fault", "reset the trip"; not "clear well level", whose first words are
+    a thing)."""
+    text = _ASKED_POLITELY.sub("", text.strip())
+    found = concepts_of_text(text)
+    first = [m for m in found if m.start == min(x.start for x in found)] if found else []
+    return bool(first) and first[0].start == 0 and all(
+        m.concept.kind == "action" for m in first) and any(
+        m.concept.id in _ORDERS for m in first)
+
+
+def described_numbers(point: Point) -> list[tuple[str, str]]:
+    """The words a point's description puts before a number its name has too ("chamber 1"
+    of "Werkzeugofen.Kammer1.Temp_Soll", "Die oven chamber 1 setpoint")."""
+    if not point.description:
+        return []
+    own = {t.text for t in tokens(point.name) if t.is_id}
+    toks = tokens(point.description)
+    return [(t.text, after.text) for t, after in itertools.pairwise(toks)
+            if after.is_id and after.text in own and not t.is_id and t.raw.isalpha()
+            and len(t.raw) > 2 and t.raw not in STOP and not _measure_word(t.raw)]
+
+
+def _measure_word(word: str) -> bool:
+    """Whether the lexicon reads a word as what is measured or set, or how ("speed" of "Belt
+    speed 1 setpoint" numbers no speed: review atk51), not as a thing or a word it lacks."""
+    return any(m.start == 0 and m.end == len(word) and m.concept.kind in (
+        "quantity", "role", "state", "modifier", "unit") for m in concepts_of_text(word))
+
+
+@functools.lru_cache(maxsize=4096)
+def english_labels(word: str) -> frozenset[str]:
     """The English label of the machine a word is, whole, where the label is one word and
     another than the word ("bomba": pump; "Kessel": boiler)."""
     out: set[str] = set()
@@ -544,7 +602,8 @@ class RuleRouter:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
                     for i, t in enumerate(toks[:-1]):
-                        if toks[i + 1].is_id and not t.is_id:
+                        if toks[i + 1].is_id and not t.is_id and not (
+                                i + 2 < len(toks) and toks[i + 2].raw in WAYS):
                             self.numbered.add((t.text, toks[i + 1].text))
                     if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and \
                             numbered_first(text):
@@ -573,9 +632,14 @@ class RuleRouter:
         # "pump 3" of a "Velocidade bomba 3": the English words of a machine a name writes
         # in another language number it as the name's word does, so the 3 is no value
         # (review atk50: "pump 3 on" wrote 3 to the pump's speed)
-        spoken_as = {w: _english_words(w) for w, _ in self.numbered}
+        spoken_as = {w: english_labels(w) for w, _ in self.numbered}
         self.numbered |= {(e, n) for w, n in list(self.numbered) for e in spoken_as[w]}
         self.id_words |= {e for w in self.id_words for e in spoken_as.get(w, ())}
+        # "chamber 1" of "Werkzeugofen.Kammer1.Temp_Soll", described as the "Die oven chamber
+        # 1 setpoint": a word its description numbers as its name does is no value beside its
+        # number (blind batch 45); no family of things, as the descriptions may say one of
+        # several ("Paste temperature in malaxer 1", and malaxer 2 is described by nobody)
+        self.id_words |= {word for p in points for word, _ in described_numbers(p)}
         #: each run switch's one read-only status, where it has one (`_status_instead`)
         self.statuses = _statuses(list(self.points.values()), self.profiles)
         #: the words of the points' names as written ("cooler", which means a temperature
@@ -1258,6 +1322,12 @@ class RuleRouter:
         cleaning"): what the switch does is asked for, which a read does not do."""
         if not a.question and isinstance(point, str) and self._choice_said_first(a, point):
             return True
+        if not a.question and _an_order(a.text) and isinstance(point, str) and not (
+                (first := next((t for t in a.toks if t.raw not in _POLITE), None)) is not None
+                and first.text in self.point_words.get(point, set())):
+            return True  # "acknowledge the fault", "reset the trip": an order, which no
+            # reading carries out (review atk51); not a word of the point's own name ("arm 1
+            # position", "hold conveyor 10" of a "Hold conveyor 10")
         if a.question or not isinstance(point, str) or not self.points[point].writable or \
                 self.points[point].kind != "bool":
             return False

@@ -465,6 +465,14 @@ class Semantic:
         if not writes and not a.yes_no and MEASURE_ASKED.search(a.text):
             # "how high's the water in the sump": a measure, which no high-level switch gives
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
+        if not writes and len(full) > 1:
+            # "is cooling water pump 2 running" of "Kuehlwasser.Pumpe2.Ein" and "...Laeuft",
+            # both explaining every word: whether it runs is the status's to say, and the
+            # switch is no rival of it (`RuleRouter.status_for`)
+            fitting = {f.point for f in full}
+            full = [f for f in full if self.rules.statuses.get(f.point) not in fitting or
+                    self.rules.status_for(a, Action("read", {"point": f.point})).args["point"]
+                    == f.point]
         if full and a.zh:
             full = self._named_in_chinese(a, full)
         if not full:

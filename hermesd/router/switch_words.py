@@ -36,7 +36,8 @@ _OWN_SWITCH = frozenset("""
     motor motors drive drives run running command cmd starter contactor solenoid actuator
     switch power enable enabled control ctrl relay output coil request req vfd vsd inverter
     circuit status onoff unit system skid package equipment dol soft
-""".split())
+    ein befehl kommando comando commande mando
+""".split())  # (the last: "Pumpe1.Ein", "Comando bomba 2"; never an off word, "Aus" is one)
 
 
 #: modifiers that say which of a thing's machines, not what it does
@@ -90,6 +91,27 @@ _STOPPING_FIRST = frozenset("""
     cerrar cierre fermer fermeture schliessen chiudi chiudere chiusura fechar fechamento
     parar paro parada arret arreter arresto fermare stopp stoppen ausschalten
 """.split())
+
+
+#: machines as Spanish, Portuguese, French and Italian name them, whose qualifiers follow
+#: them ("Bomba de vaciado 9"), unaccented
+_NOUN_FIRST = frozenset("""
+    bomba bombas pompe pompes pompa pompe valvula valvulas vanne vannes valvola valvole
+    ventilador ventiladores ventilateur ventilateurs ventilatore ventilatori ventilador
+    compresor compresseur compressore soplante soplador surpresseur soffiante soprador
+    agitador agitateur agitatore mezclador melangeur miscelatore misturador batidora
+    cinta convoyeur nastro transportador transportadora tornillo vis coclea rosca
+    molino moulin mulino moinho caldera chaudiere caldaia caldeira horno forno
+    quemador bruleur bruciatore queimador filtro filtre tolva tremie tramoggia
+    deposito cuve serbatoio tanque reservatorio enfriador refroidisseur raffreddatore
+    resfriador secador secheur essiccatore centrifuga centrifugeuse decantador decanteur
+    prensa presse pressa resistencia resistenza calentador rechauffeur aquecedor
+    riscaldatore extracteur estrattore exaustor moteur motore
+""".split())  # (none an English word: "motor", "decanter" and "extractor" are named as English
+
+
+#: the words of running a switch's name may begin with in those languages ("Marcha bomba 2")
+_RUN_FIRST = frozenset("marcha marche marcia arranque avvio".split())
 
 
 #: every word of a name before its thing that says no run switch (`acting`)
@@ -342,6 +364,11 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         return bool(profiles.lexicon.broader(
             s.concept for s in profiles.lexicon.concepts(m.raw) if s.kind == "thing") & movers)
 
+    def noun_first(t: Token) -> bool:
+        """a machine's word of a language that names the machine first ("bomba", "pompe",
+        "valvola")"""
+        return unaccented(t.raw) in _NOUN_FIRST
+
     def which(t: Token) -> bool:
         """a word that only says which machine ("main" of "Mill 6 main motor")"""
         return profiles is not None and any(s.concept in _WHICH
@@ -368,7 +395,7 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
             meant.update(s.concept for t in toks if not t.is_number and t.raw not in own
                          and t.text not in own for s in profiles.lexicon.concepts(t.raw))
         unsaid = _unsaid_words(label, said, heard.__contains__, other, kin, thing, which,
-                               acting, machine, moves, not unowned)
+                               acting, machine, moves, not unowned, noun_first)
         if not unsaid:
             return None
         share = 1 - len(unsaid) / max(1, sum(not t.is_number for t in tokens(label)))
@@ -508,7 +535,8 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
                   acting: Callable[[Token], bool],
                   machine: Callable[[Token, Token, Token], bool] = lambda t, a, h: False,
                   moves: Callable[[Token, Token], bool] = lambda m, w: True,
-                  numbered: bool = True) -> list[str]:
+                  numbered: bool = True,
+                  noun_first: Callable[[Token], bool] = lambda t: False) -> list[str]:
     """The words of a switch's name that say more than the command did (`_unsaid_part`).
     After what it does, the machine that does it may go unsaid ("start caustic dosing" of a
     "Caustic dosing pump", "close the ESD" of an "ESD valve"); after a thing or its number,
@@ -558,6 +586,13 @@ def _unsaid_words(label: str, said: Callable[[Token], bool], spoken: Callable[[s
                                                      words[1:head + 1], strict=True)
                        if not h and machine(t, after, words[head]) and not kin(t, words[head])
                        and t.raw not in unsaid and t.raw not in _OWN_SWITCH]
+        if head > 0 and noun_first(words[head]):
+            # "Mando local bomba 6", "Commande manuelle pompe 7": a machine named in Spanish,
+            # French, Italian or Portuguese has what qualifies it after it ("Bomba de vaciado
+            # 9"); a word before it says what is done to it, not which (review atk51)
+            unsaid += [t.raw for t, h in zip(words[:head], heard[:head], strict=True)
+                       if not h and not t.is_id and not t.is_number and t.raw not in unsaid
+                       and t.raw not in _OWN_SWITCH and unaccented(t.raw) not in _RUN_FIRST]
         for i, t in enumerate(trailing, last + 1):
             rest = words[i + 1:]
             if t.is_id or t.is_number or any(c.isdigit() for c in t.raw) or \

@@ -416,7 +416,7 @@ STATE_SIGNALS = frozenset("signal status indication flag state command cmd reque
 #: the last words of a coil's name that make its thing run, as a plain on/off does ("Pump 1
 #: run", "Boiler 2 enable", "Sprinklers activate"): on/off said of the thing is the coil's value
 RUN_WORDS = frozenset("run running start started on enable enabled active activate go operate "
-                      "operating".split())
+                      "operating ein".split())  # ("Pumpe1.Ein": German for on)
 #: the known opposites of actions a coil may be named by ("Feeder 3 isolate", "Fan 5 brake"),
 #: besides the de-/un-/dis- forms every action has (`sense_opposites`): what clears the coil.
 #: A coil named by any other action is still set by its own word and written by on/off only

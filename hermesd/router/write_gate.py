@@ -71,7 +71,10 @@ from hermesd.router.poles import (
 )
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
+    WAYS,
     StateConflict,
+    described_numbers,
+    english_labels,
     point_sense,
     sense_problem,
     sense_shown,
@@ -271,7 +274,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
         return hidden
     toks = tokens(text) if toks is None else toks
     folded = nfkc.casefold()
-    return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own)
+    chosen = tuple(said.casefold() for choice, said in spellings(point) if choice == value)
+    return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own, chosen)
             or _reported(toks, folded) or _state_chosen(toks, point, value)
             or _english_words(toks, own, point)
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
@@ -400,7 +404,8 @@ _TIME_ONLY = frozenset("per a an hour hours h hr hrs minute minutes min mins sec
 #: verbs that start or stop a thing, switch it on or off ("switch on heater output 2")
 _STARTING_ANY = frozenset("start starts started run runs stop stops stopped switch turn "
                           "enable disable energise energize activate deenergise "
-                          "deenergize".split())
+                          "deenergize open close shut".split())  # ("open valve 3" of a "Vanne 3
+# voies" position: no 3 %, review atk50)
 #: words said after a command that end nothing ("start hammermill 2 please")
 _TRAILING = frozenset("please pls plz now thanks thank thx ty you cheers ok okay for me kindly "
                       "mate".split())
@@ -690,9 +695,10 @@ _NO_CHANGE = {"action.read": "question", "action.acknowledge": "question",
 _KEPT_FORMS = frozenset(("hold", "保持", "get", "give me"))
 
 
-def _no_change_asked(text: str, own: _Own) -> Doubt | None:
+def _no_change_asked(text: str, own: _Own, chosen: tuple[str, ...] = ()) -> Doubt | None:
     """A word that asks to see, acknowledge, calibrate, hold off or plan, which is not a word
-    of the point's own names (an "Alarm acknowledge" coil is acknowledged by writing it)."""
+    of the point's own names (an "Alarm acknowledge" coil is acknowledged by writing it), nor
+    of the choice written (定时, "schedule", of a load control mode: blind batch 45)."""
     for m in lexicon().concepts_of_text(text):
         problem = _NO_CHANGE.get(m.concept.id)
         if problem is None or m.form in _KEPT_FORMS:
@@ -703,7 +709,8 @@ def _no_change_asked(text: str, own: _Own) -> Doubt | None:
             continue
         folded = said.casefold()
         if any(folded in label if is_cjk(folded[0]) else
-               re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", label) for label in own.labels):
+               re.search(rf"(?<!\w){re.escape(folded)}(?!\w)", label)
+               for label in (*own.labels, *chosen)):
             continue  # (as a word: the "ack" of "backwash" is none)
         return Doubt(problem, (said,))
     return None
@@ -1215,12 +1222,12 @@ class _Own:
     @staticmethod
     def of(point: Point) -> _Own:
         return _own(point.id, point.device, point.name, tuple(point.aliases),
-                    tuple(point.names.values()))
+                    tuple(point.names.values()), tuple(w for w, _ in described_numbers(point)))
 
 
 @lru_cache(maxsize=4096)
 def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
-         names: tuple[str, ...]) -> _Own:
+         names: tuple[str, ...], described: tuple[str, ...] = ()) -> _Own:
     texts: set[str] = set()
     raws: set[str] = set()
     numbers: set[float] = set()
@@ -1234,11 +1241,15 @@ def _own(ident: str, device: str, name: str, aliases: tuple[str, ...],
             if t.number is not None:
                 numbers.add(float(t.number))
                 numbers.update(float(g) for g in t.groups if g.isdigit())
-                if i > 0 and toks[i - 1].number is None:
+                if i > 0 and toks[i - 1].number is None and not (
+                        i + 1 < len(toks) and toks[i + 1].raw in WAYS):
                     id_words.add(toks[i - 1].text)  # "pump" of "pump 1" (and of "1号泵")
             else:
                 texts.add(t.text)
                 raws.add(t.raw)
+    # "pump 1" of "Pumpe1.Ein": a machine named in another language is numbered in English
+    id_words |= {e for w in id_words for e in english_labels(w)}
+    id_words |= set(described)  # ("chamber 1" of "...Kammer1...", "Die oven chamber 1 ...")
     zh_names = tuple(n.casefold() for n in labels if any(is_cjk(c) for c in n))
     acts = set()
     named = {t.raw for label in (name, *aliases, *names) for t in tokens(label)}
