@@ -206,14 +206,6 @@ class Profiles:
         "HP pump 1 speed setpoint"): which of them is meant only a number can say."""
         if not profile.ids:
             return []
-        described = _described_stem(profile.point)
-        if described:
-            # "YL-3802", "Emergency scrubber fan running", is no sibling of "YL-1103A", "Brine
-            # feed pump A running": a tag's loop number numbers no machine, its description
-            # says what is alike (blind batch 45)
-            return [o for o in self.all if o is not profile and
-                    o.point.kind == profile.point.kind and o.poles == profile.poles and
-                    _described_stem(o.point) == described]
         stem = _stem(profile)
         return [o for o in self.all if o is not profile and o.ids and o.ids != profile.ids
                 and o.point.kind == profile.point.kind and _stem(o) == stem
@@ -559,16 +551,6 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
             if _names_thing(name, list(thing)):
                 renamed.setdefault(pid, set()).update(calls)
     return renamed
-
-
-def _described_stem(point: Point) -> tuple[str, ...]:
-    """The words a point named by its tag alone is described with, without its numbers and the
-    letters that number ("reflux", "pump", "running" of "Reflux pump B running"; all of them:
-    "Boiler outlet flue gas, oxygen" is another than "..., carbon monoxide"); none of a point
-    named otherwise."""
-    words = tokens(point.description or "") if tag_described(point) else []
-    return tuple(t.text for i, t in enumerate(words) if not t.is_id and not (
-        len(t.raw) == 1 and i > 0 and words[i - 1].raw.isalpha()))
 
 
 def _stem(profile: Profile) -> tuple[str, ...]:

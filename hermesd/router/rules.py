@@ -13,7 +13,6 @@ import functools
 import itertools
 import re
 import unicodedata
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -417,10 +416,17 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
         found = readings.get(own, [])
         if len(found) == 1:
             out[p.id] = found[0]
-    # (one status of two switches said alike, "Feed pump run command" on two devices: the
-    # status of neither — review atk51)
-    claimed = Counter(out.values())
-    return {switch: status for switch, status in out.items() if claimed[status] == 1}
+    # (one status of two switches said alike, "Feed pump run command" on two devices or as
+    # two tags: the status of neither — review atk51; but "Pump 1 start" and "Pump 1 stop"
+    # beside "Pump 1 running" are one pump's, review atk52)
+    by_id = {p.id: p for p in points}
+    claimers: dict[str, list[Point]] = {}
+    for switch, status in out.items():
+        claimers.setdefault(status, []).append(by_id[switch])
+    return {switch: status for switch, status in out.items()
+            if len(claimers[status]) == 1 or all(
+                p.device == by_id[status].device and not named_by_code(p.name)
+                for p in claimers[status])}
 
 
 #: what a number before it counts, that numbers no thing: the ways of a valve ("Vanne 3
@@ -429,9 +435,9 @@ WAYS = frozenset("way ways voies voie vias via vie wege weg".split())
 
 
 #: what a command opening with it asks to be done, which no reading does
-#: (not those that are nouns as often: "rinse conductivity", "fill level", "dose rate")
-_ORDERS = frozenset(f"action.{a}" for a in """acknowledge calibrate reset pause resume toggle
-    disable enable""".split())
+#: (not those that are nouns as often: "rinse conductivity", "fill level", "dose rate",
+#: "freeze room", "bypass valve", "arm position", "switch room": review atk52)
+_ORDERS = frozenset(f"action.{a}" for a in ("acknowledge", "calibrate", "reset"))
 
 
 _ASKED_POLITELY = re.compile(r"^(?:(?:please|pls|kindly|just|(?:can|could|would) you)\s+)+",

@@ -37,7 +37,7 @@ from hermesd.answer import Action, respond
 from hermesd.config.model import Point
 from hermesd.replies import gate_question, is_chinese, printable
 from hermesd.router.choices import named_choices, said_in_form
-from hermesd.router.concepts import lexicon
+from hermesd.router.concepts import lexicon, unaccented
 from hermesd.router.coverage import (
     Term,
     bridge_words,
@@ -276,6 +276,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     folded = nfkc.casefold()
     chosen = tuple(said.casefold() for choice, said in spellings(point) if choice == value)
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own, chosen)
+            or _emergency_switched(toks, folded, point)
             or _reported(toks, folded) or _state_chosen(toks, point, value)
             or _english_words(toks, own, point)
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
@@ -693,6 +694,33 @@ _NO_CHANGE = {"action.read": "question", "action.acknowledge": "question",
 #: forms of those that also say "keep" or "fetch", which a write may: "hold the speed at 900",
 #: "保持2号阀打开", "get pump 2 running"
 _KEPT_FORMS = frozenset(("hold", "保持", "get", "give me"))
+
+
+#: the words of an emergency a switch may be named by, and a command may say ("Comando
+#: emergencia bomba 6", "Pump 6 emergency command"), unaccented
+_EMERGENCY = frozenset("emergency emergencia emergenza urgence notaus nothalt estop".split())
+_EMERGENCY_ZH = ("紧急", "急停")
+_STOPPING_SAID = frozenset("stop stopped shutdown shut off halt trip".split())
+_STOPPED_ALREADY = frozenset("estop notaus nothalt".split())  # (an emergency stop, one word)
+
+
+def _emergency_switched(toks: list[Token], folded: str, point: Point) -> Doubt | None:
+    """ "emergency stop pump 6" of a "Comando emergencia bomba 6": whether an emergency is
+    what the switch sets on or clears is not said by stopping it; no way is guessed (review
+    atk52: it wrote False, and base did so of an English "Pump 6 emergency command")."""
+    if point.kind != "bool":
+        return None
+    # (an emergency stop said: not "start the emergency lube oil pump", a pump of its own)
+    said = [f"{t.shown} {after.shown}" for t, after in pairwise(toks)
+            if unaccented(t.raw) in _EMERGENCY and after.raw in _STOPPING_SAID] + \
+        [t.shown for t in toks[-1:] if unaccented(t.raw) in _EMERGENCY and any(
+            x.raw in _STOPPING_SAID for x in toks)] + \
+        [t.shown for t in toks if unaccented(t.raw).replace("-", "") in _STOPPED_ALREADY] + \
+        [w for w in ("急停", "紧急停") if w in folded]
+    named = any(unaccented(t.raw).replace("-", "") in _EMERGENCY
+                for label in (point.name, *point.aliases) for t in tokens(label)) or any(
+        w in n for n in point.names.values() for w in _EMERGENCY_ZH)
+    return Doubt("not_stated", tuple(said[:1])) if said and named else None
 
 
 def _no_change_asked(text: str, own: _Own, chosen: tuple[str, ...] = ()) -> Doubt | None:
