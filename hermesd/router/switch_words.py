@@ -96,8 +96,8 @@ _STOPPING_FIRST = frozenset("""
 #: machines as Spanish, Portuguese, French and Italian name them, whose qualifiers follow
 #: them ("Bomba de vaciado 9"), unaccented
 _NOUN_FIRST = frozenset("""
-    bomba bombas pompe pompes pompa pompe valvula valvulas vanne vannes valvola valvole
-    ventilador ventiladores ventilateur ventilateurs ventilatore ventilatori ventilador
+    bomba bombas pompe pompes pompa valvula valvulas vanne vannes valvola valvole
+    ventilador ventiladores ventilateur ventilateurs ventilatore ventilatori
     compresor compresseur compressore soplante soplador surpresseur soffiante soprador
     agitador agitateur agitatore mezclador melangeur miscelatore misturador batidora
     cinta convoyeur nastro transportador transportadora tornillo vis coclea rosca
@@ -107,7 +107,7 @@ _NOUN_FIRST = frozenset("""
     resfriador secador secheur essiccatore centrifuga centrifugeuse decantador decanteur
     prensa presse pressa resistencia resistenza calentador rechauffeur aquecedor
     riscaldatore extracteur estrattore exaustor moteur motore
-""".split())  # (none an English word: "motor", "decanter" and "extractor" are named as English
+""".split())  # (none an English word: "motor", "decanter" and "extractor" name English ones)
 
 
 #: the words of running a switch's name may begin with in those languages ("Marcha bomba 2")
