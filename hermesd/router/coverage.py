@@ -22,7 +22,7 @@ from hermesd.router.choices import CHOICE_MARKS
 from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
 from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun, unit_key
-from hermesd.router.profiles import Profile, Profiles, stems_match
+from hermesd.router.profiles import Profile, Profiles, counted_by, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
     CHANGE_WORDS,
@@ -168,6 +168,9 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         if _predicate(t, i, toks, profiles):
             continue  # "what pressure is the press squeezing at", "how many pallets has the
             # wrapper handled"
+        if _per_time(t, i, toks, senses):
+            continue  # the "per" of "160 birds per minute" (its time is a term, which a
+            # point in birds/min explains: `_per_its_time`)
         if _how_it_goes(t, i, toks, senses):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
             # "what tension are we running on the rewind", "how many cubes an hour are we
@@ -190,13 +193,17 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         out.append(Term(i, t.raw, t.shown, word, (word,), concepts,
                         frozenset(s.kind for s in found), t.unit, corrected,
                         _weight(word, concepts, profiles),
+                        # (a quantity or a role is said in many words: "SP", "setpoint")
                         literal=not t.zh and word in profiles.name_words
-                        and "quantity" not in {s.kind for s in found},
+                        and not {s.kind for s in found} & _SAID_MANY_WAYS,
                         broader=profiles.lexicon.broader(concepts),
                         spans=frozenset(s.span for s in found if s.span is not None),
                         own_kinds=_own_kinds(t, profiles) if found else frozenset(),
                         own=_own(t, profiles) if found else frozenset()))
     return out
+
+
+_SAID_MANY_WAYS = frozenset(("quantity", "role"))
 
 
 def _inflected(word: str, known: frozenset[str]) -> bool:
@@ -288,6 +295,29 @@ def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
         toks[j].raw in _AUXILIARIES and i - j >= 2 for j in range(1, i))
 
 
+def _per_time(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
+    """Whether the token is the "per" of a rate said after what it counts, before its time
+    ("birds per minute")."""
+    return t.raw == "per" and 0 < i < len(toks) - 1 and bool(senses[i + 1]) and all(
+        s.concept in _PER_UNIT.values() for s in senses[i + 1]) and (
+        toks[i - 1].is_number or (toks[i - 1].raw.isalpha() and toks[i - 1].raw not in STOP))
+
+
+def per_its_time(term: Term, p: Profile, found: list[Term]) -> bool:
+    """A time said of a point whose unit is a rate per that time, with what it counts ("minute"
+    of "160 birds per minute", of a line speed in birds/min; not "40 a minute", which may be
+    any rate: review atk32)."""
+    per = _RATE_PER.search(p.point.unit or "")
+    return per is not None and bool(term.concepts & {_PER_UNIT[per.group(1).casefold()]}) \
+        and any(t.word in counted_by(p.point.unit) for t in found)
+
+
+#: a rate's time in its unit ("birds/min"), and the time's unit concept
+_RATE_PER = re.compile(r"/\s*(s|sec|min|h|hr)\s*$", re.IGNORECASE)
+_PER_UNIT = {"s": "unit.second", "sec": "unit.second", "min": "unit.minute",
+             "h": "unit.hour", "hr": "unit.hour"}
+
+
 def _how_it_goes(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
     """A verb of how a thing goes, in a question of how much ("how hot is the second stack
     running", "what's stack 1 pulling in amps", "what tension are we running on the rewind"):
@@ -372,6 +402,8 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         return 0.0
     elif term.word in p.words or (p.point.unit and term.word in unit_words(p.point.unit)):
         strength = TEXT  # ("solids" of a point in "% solids")
+        if not exact and _named_otherwise(term, p):
+            strength = CONCEPT
     elif term.word in BOOL_STATES and p.point.kind == "bool" and \
             not (p.concepts & FAULT_STATES and not term.concepts & p.concepts):
         strength = CONCEPT  # "is the fan running": what an on/off point says (but no fault,
@@ -416,6 +448,15 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _named_otherwise(term: Term, p: Profile) -> bool:
+    """A word the point's text has only outside its names and description (its id
+    "press_fault", a choice), whose concept its names say in other words: "fault" of a
+    "Presse.Sammelstoerung" explains as the concept of the name does, not as a word of its
+    id (review atk51: "Kuehlwasser.Pumpe2.Stoerung" explained it better)."""
+    return term.word not in p.described and not term.literal and not term.unit and \
+        bool(term.concepts & p.concepts)
 
 
 def _other_quantity_described(term: Term, p: Profile) -> bool:
@@ -468,6 +509,8 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
     write gate, stricter, does not)."""
     if said_otherwise(term, p, found):
         return 0.0
+    if per_its_time(term, p, found):
+        return UNIT_QUANTITY
     strength = explain(term, p)
     if strength > NEAR:
         return strength
@@ -585,8 +628,24 @@ def substituted(term: Term, p: Profile, found: list[Term]) -> bool:
 
 def said_otherwise(term: Term, p: Profile, found: list[Term]) -> bool:
     """The term names another thing than the point's own of the same kind (`substituted`,
-    `other_medium`): the point does not explain it, however its words do."""
-    return substituted(term, p, found) or other_medium(term, p)
+    `other_medium`), or is a word of a phrase that means what the point is not
+    (`phrase_apart`): the point does not explain it, however its words do."""
+    return substituted(term, p, found) or other_medium(term, p) or \
+        phrase_apart(term, p, found)
+
+
+def phrase_apart(term: Term, p: Profile, found: list[Term]) -> bool:
+    """A word of a phrase the lexicon reads as one thing ("hot" of "hot tub"), which the
+    point's names say in another phrase ("HX-1 hot water supply"), where the point is not
+    that thing nor what the word means alone, and its names do not say the phrase's other
+    words ("hot water tank" of a "Hot water storage tank"): "hot tub temperature" asks no
+    hot water's."""
+    if not (term.literal and "thing" in term.kinds and term.concepts) or \
+            term.concepts & p.concepts or term.own & p.concepts:
+        return False
+    phrase = [t for t in found if t.spans & term.spans]
+    return any(end - start > len(term.raw) for start, end in term.spans) and \
+        not all(t.word in p.names for t in phrase)
 
 
 def other_medium(term: Term, p: Profile) -> bool:

@@ -1272,15 +1272,23 @@ def _add_timings(timings: dict[str, float], result: dict[str, Any]) -> None:
 
 
 def _unit_counted(a: Analysis) -> bool:
-    """Whether "how many" counts a unit ("how many bar", "how many metres a minute"), which
-    says the measure asked, not things (review atk51)."""
+    """Whether "how many" counts a unit ("how many bar", "how many metres a minute") or things
+    per a time ("how many birds a minute"), which says the measure asked, not things (review
+    atk51)."""
     toks = a.toks
     for i, t in enumerate(toks[:-2]):
         if t.raw == "how" and toks[i + 1].raw == "many":
             after = toks[i + 2]
+            # ("how many birds a minute": things per a time, a rate)
+            per = [x.raw for x in toks[i + 3:i + 5]]
             return bool(after.unit) or after.raw in UNIT_WORDS or any(
-                m.concept.kind == "unit" for m in concepts_of_text(after.raw))
+                m.concept.kind == "unit" for m in concepts_of_text(after.raw)) or (
+                len(per) == 2 and per[0] in ("a", "an", "per") and per[1] in _PER_TIMES)
     return False
+
+
+#: the times a rate is said per ("birds a minute")
+_PER_TIMES = frozenset("second sec minute min hour hr day shift".split())
 
 
 def _how_much(a: Analysis) -> str | None:

@@ -83,6 +83,7 @@ _UNIT = re.compile(
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
+    r"|(?:(?<=\d)|(?<=\d ))degs?(?:\s*c)?"  # (after a number: "DEG-1" is a degasser)
     r"|(?:milli|centi)?(?:metres?|meters)|(?:milli|mega)?lit(?:re|er)s?|tonnes?|kilograms?"
     r"|kilos?))(?![\w/])",
     re.IGNORECASE)
@@ -91,6 +92,8 @@ _WISE = re.compile(r"(?i)\b([a-z]{3,})(?<!clock)(?:-|\s)wise\b")
 #: "how much vacuum have we got": asked as "have we" asks (not "I got pump 2 off", a report)
 _HAVE_GOT = re.compile(
     r"(?i)\b(ha(?:ve|s)\s+(?:we|you|they|it|i))\s+got\b|\b(we|you|they)'ve\s+got\b")
+#: a building controller's start/stop ("BP-1 S/S")
+_START_STOP = re.compile(r"(?<![\w/])[Ss]/[Ss](?![\w/])")
 #: "e-stop", "e-brake": an emergency stop, an emergency brake
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
@@ -230,6 +233,7 @@ def tokens(text: str) -> list[Token]:
     text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
     text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
+    text = _START_STOP.sub("start/stop", text)  # ("BP-1 S/S": no letter S numbering it)
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text = compounds_read(_CAMEL.sub(" ", text))
@@ -240,8 +244,10 @@ def tokens(text: str) -> list[Token]:
     # a bare number that opens the text, unmarked, may qualify the word after it ("2 pack
     # mixer", "3 way valve"): see `_spec`
     leading = bool(found) and not text[:found[0].start].strip() and not numbered_first(text)
+    # (not a number written onto letters before it: the "2" of a tag's "CL2-SP", "AHU2-SAT")
     hyphened = {k for k, lit in enumerate(found) if re.match(r"-[a-z]", text[lit.end:lit.end + 2],
-                                                            re.IGNORECASE)}
+                                                            re.IGNORECASE)
+                and not (lit.start and text[lit.start - 1].isalpha())}
     # the numbers written with one letter onto them ("Pump 101A", "feeder 1b", "Pump 1-B"):
     # after a thing's word, the letter names one of the twins so numbered, whatever word it
     # spells alone ("a"); after a setting word it is a unit ("setpoint 60c")
@@ -320,7 +326,19 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _kicked_off(_state_verbs(_attributive(_said_units(_signs(_english_numbers(out))))))
+    return _a_little(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
+        _english_numbers(out)))))))
+
+
+#: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"
+_LITTLE = frozenset("bit little lot touch tad few couple notch fraction smidge".split())
+
+
+def _a_little(toks: list[Token]) -> list[Token]:
+    """The tokens with an "a" read as a letter ("line a") made the article it is before a
+    word of an amount ("the ice a bit harder", "pump 2 a touch faster")."""
+    return [Token(t.raw, t.raw) if t.ident and t.raw == "a" and i + 1 < len(toks)
+            and toks[i + 1].raw in _LITTLE else t for i, t in enumerate(toks)]
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"

@@ -135,7 +135,7 @@ class Profiles:
             (m.group(1).casefold(), m.group(2)) for p in points for label in (p.name, *p.aliases)
             for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2), label))
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
-        borrowed = _machine_aliases(points, self.lexicon)
+        borrowed = _machine_aliases(points, self.lexicon, self._spoken)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
         self.all = list(self.by_id.values())
@@ -357,6 +357,10 @@ class Profiles:
             # temperature, nor does a mode "slow running in wind" a wind speed
             counted = point.kind in ("int", "float") and not point.choices and \
                 not any(s.kind == "quantity" for s in senses)
+            # ...or a kind of the quantity its names say, and its unit measures
+            # ("B_Pasta_01.Presion" in bar, described as the pump's discharge pressure; not
+            # the "DO loop" of an "O2 sparge flow setpoint")
+            named = {s.concept for s in senses if s.kind == "quantity"}
             # ...and, of a setpoint whose unit says what it sets, only that: "Caustic demin
             # water setpoint" in L/h, described as holding the loop's strength, sets a flow,
             # no concentration (blind batch 31); a measurement's description says what it
@@ -365,7 +369,9 @@ class Profiles:
                        if s.kind != "quantity" or (counted and (
                            not unit_quantities or not names & SETPOINT_WORDS
                            or s.concept in unit_quantities
-                           or self.lexicon.broader((s.concept,)) & unit_quantities))}
+                           or self.lexicon.broader((s.concept,)) & unit_quantities))
+                       or (point.kind in ("int", "float") and self.lexicon.broader(
+                           (s.concept,)) & named & unit_quantities)}
         # and of each word of its names alone, which explain less: "Backwash blower" is a
         # blower, of a backwash
         parts: set[Sense] = set()
@@ -378,9 +384,14 @@ class Profiles:
         if not quantities and POSITION in unit_quantities and \
                 any(s.concept in POSITIONED for s in senses):
             quantities.add(POSITION)  # "Substation 1 control valve" in %: its position
-        if point.kind == "int" and point.unit and not unit_quantities:
-            quantities.add(COUNT)  # "bottles", "logs": a count of things
+        if (point.kind == "int" and point.unit and not unit_quantities) or \
+                counted_by(point.unit):
+            quantities.add(COUNT)  # "bottles", "logs": a count of things ("head/h": per hour)
         concepts = {s.concept for s in senses} | quantities
+        # "Pump 5 cmd": a switch's command, no value held ("cmd" sets a drive's speed)
+        no_setting = point.kind == "bool" and not names & SETPOINT_WORDS
+        if no_setting:
+            concepts.discard(SETPOINT)
         if len(point.choices) >= 2 and point.writable:
             # a choice among named ones, set, is a mode ("Train wash programme"); one only
             # read is a state, a fault code, a position ("Kiln alarm priority" is no mode)
@@ -392,7 +403,7 @@ class Profiles:
         else:
             role = "measurement"
         things = {s.concept for s in senses if s.kind in ("thing", "medium")}
-        part_concepts = {s.concept for s in parts} - concepts
+        part_concepts = {s.concept for s in parts} - concepts - ({SETPOINT} if no_setting else set())
         # (not on/off, running/stopped: said of a switch as much as of a mode's choice, they
         # name the choice only in its own words; "wash bay pump turned off" had set the pump's
         # mode to `off` beside its run switch)
@@ -429,7 +440,8 @@ _NUMBER_MARKS = frozenset(("no", "nr", "num"))
 _FORMULA = re.compile(r"(?<![^\W\d_])([A-Za-z]+)(\d+)(?![\d.])")
 
 
-def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozenset[str]]:
+def _machine_aliases(points: list[Point], lexicon: Lexicon,
+                     spoken: Mapping[str, str] | None = None) -> dict[str, frozenset[str]]:
     """ "Ironer" (a switch named by its machine) with the alias "flatwork ironer": the machine is
     called so on the plant, and every point named after it ("Ironer speed", "Ironer fault") may
     be named so too. The words of such aliases, by the points they explain besides their own."""
@@ -448,7 +460,7 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon) -> dict[str, frozens
         for pid, name in named:
             if pid != point.id and _names_thing(name, machine):
                 borrowed.setdefault(pid, set()).update(extra)
-    for pid, extra in _renamed_things(points, named, lexicon).items():
+    for pid, extra in _renamed_things(points, named, lexicon, spoken or {}).items():
         borrowed.setdefault(pid, set()).update(extra)
     for pid, extra in _twins_translated(points).items():
         borrowed.setdefault(pid, set()).update(extra)
@@ -506,7 +518,7 @@ _NO_THING_KINDS = frozenset(("quantity", "state", "role", "modifier", "medium"))
 
 
 def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
-                    lexicon: Lexicon) -> dict[str, set[str]]:
+                    lexicon: Lexicon, spoken: Mapping[str, str]) -> dict[str, set[str]]:
     """ "MPT top oil", "GSU oil temperature" of "Main transformer top oil temperature": an alias
     that says the point's own words but calls the thing they are of by a word no name has names
     that thing so ("MPT", "GSU" = "main transformer"), and every point named after the same thing
@@ -519,7 +531,9 @@ def _renamed_things(points: list[Point], named: list[tuple[str, list[str]]],
     in_names = {w for _, name in named for w in name}
     said: dict[tuple[str, ...], set[str]] = {}
     for point in points:
-        name = words(point.name)
+        # (a tag's name as its description says it: "natatorium supply air" of an "AHU2-SAT"
+        # described as AHU-2's supply air temperature calls AHU-2 the natatorium's)
+        name = words(spoken.get(point.id, point.name))
         for alias in point.aliases:
             own = words(alias)
             extra = [w for w in own if w not in name]

@@ -29,7 +29,7 @@ from hermesd.replies import (
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import concepts_of_text, simplified, singular
-from hermesd.router.coverage import a_cooler, explain, terms
+from hermesd.router.coverage import CONCEPT, a_cooler, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -365,7 +365,7 @@ def _raw_words(label: str) -> list[str]:
 
 #: words of a question of whether a thing runs, of what a switch was told, and the one word
 #: of running a status adds to its switch's name ("Pump 1 Run", "Fan 2 running")
-_RUNNING_ASKED = frozenset("running run on started going".split())
+_RUNNING_ASKED = frozenset("running run on started going status state feedback fb".split())
 _TOLD = frozenset("commanded command cmd switched set told requested request".split())
 _RUNNING_STATUS = frozenset(("run", "running", "runs", "fb", "feedback",
                              # ("Molino en marcha", "Pompe en marche", "Pumpe in Betrieb")
@@ -383,8 +383,10 @@ _SWITCH_BEFORE = frozenset(("marcha", "marche", "marcia", "arranque", "avvio", "
 #: on", review atk49): each a word as `_raw_words` gives it (a Chinese character)
 _STATUS_AFTER = frozenset(("status", "state", "signal", "indication", "反", "馈", "中", "状",
                            "态"))
-_SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "ein", "启", "控", "制",
-                           "令"))
+#: a first word that asks whether there is something ("any faults", "anyone in the booth")
+_ANY = frozenset(("any", "anybody", "anyone", "anything"))
+_SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "ein", "marcha",
+                           "marche", "marcia", "启", "控", "制", "令"))
 
 
 def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
@@ -406,16 +408,23 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
                 readings.setdefault(thing, []).append(p.id)
     out: dict[str, str] = {}
     for p in points:
-        own = _trimmed(spoken.get(p.id, ()), _SWITCH_AFTER)
-        if not p.writable or not own or not (own[-1].isdigit() or a_machine(own[-1]) or (
-                len(own) > 1 and len(own[-1]) == 1 and own[-1].isalpha()
-                and a_machine(own[-2]))):  # ("Brine feed pump B")
+        if not p.writable or p.kind != "bool":
             continue
-        while len(own) > 1 and own[0] in _SWITCH_BEFORE:
-            own = own[1:]
-        found = readings.get(own, [])
-        if len(found) == 1:
-            out[p.id] = found[0]
+        # (a switch named by its tag as its status is: "BP-2 S/S", described as brine pump
+        # 2's start/stop, beside a "BP-2 STS", its run status — blind batch 47)
+        for said in (spoken[p.id], *([tuple(_raw_words(tag_described(p)))]
+                                     if named_by_code(p.name) else [])):
+            own = _trimmed(said, _SWITCH_AFTER)
+            if not own or not (own[-1].isdigit() or a_machine(own[-1]) or (
+                    len(own) > 1 and len(own[-1]) == 1 and own[-1].isalpha()
+                    and a_machine(own[-2]))):  # ("Brine feed pump B")
+                continue
+            while len(own) > 1 and own[0] in _SWITCH_BEFORE:
+                own = own[1:]
+            found = readings.get(own, [])
+            if len(found) == 1:
+                out[p.id] = found[0]
+                break
     # (one status of two switches said alike, "Feed pump run command" on two devices or as
     # two tags: the status of neither — review atk51; but "Pump 1 start" and "Pump 1 stop"
     # beside "Pump 1 running" are one pump's, review atk52)
@@ -600,10 +609,13 @@ class RuleRouter:
         #: words written next to a number that names a thing ("pump" in "pump 1", "boiler" in
         #: "#3 boiler"): a number beside one of them names, it is no value
         self.id_words: set[str] = set()
+        id_labelled: dict[str, int] = {}  # 1: a point's first label is its id's
         for p in points:
-            for text in (p.id, unpaired(p.name), *p.aliases, *p.names.values(), *_untagged(p.name)):
+            for n, text in enumerate((p.id, unpaired(p.name), *p.aliases, *p.names.values(),
+                                      *_untagged(p.name))):
                 toks = tuple(self.profiles.formula_words(content(_ungrouped(tokens(text)),
                                                                  kept=capitals(text))))
+                id_labelled.setdefault(p.id, int(n == 0 and bool(toks)))
                 if toks:
                     weight = sum(2.0 if t.is_id else 1.0 for t in toks)
                     self.labels.append(Label(p.id, toks, weight))
@@ -646,6 +658,9 @@ class RuleRouter:
         # number (blind batch 45); no family of things, as the descriptions may say one of
         # several ("Paste temperature in malaxer 1", and malaxer 2 is described by nobody)
         self.id_words |= {word for p in points for word, _ in described_numbers(p)}
+        # ...but a thing a description numbers is one the plant has ("paste pump 2" of a
+        # "B_Pasta_02.Presion" described "Paste pump 2 discharge pressure")
+        self.loosely_numbered |= {pair for p in points for pair in described_numbers(p)}
         #: each run switch's one read-only status, where it has one (`_status_instead`)
         self.statuses = _statuses(list(self.points.values()), self.profiles)
         #: the words of the points' names as written ("cooler", which means a temperature
@@ -794,6 +809,14 @@ class RuleRouter:
             self.point_labels.setdefault(label.point, []).append(label)
             self.label_ids.setdefault(label.point, set()).update(label.ids)
             self.point_words.setdefault(label.point, set()).update(t.text for t in label.toks)
+        #: the words only a point's id says ("fault" of a "Presse.Sammelstoerung" whose id is
+        #: "press_fault"): the integrator's note, not a name the plant calls it by
+        self.id_only_words = {
+            p.id: only for p in points if (only := frozenset(
+                t.text for t in content(tokens(p.id.replace("_", " "))) if not t.is_id)
+                - {t.text for label in self.point_labels.get(p.id, ())[id_labelled[p.id]:]
+                   for t in label.toks}
+                - self.profiles.by_id[p.id].described)}
         #: the last word of a writable point's name ("setpoint", "speed", "CSS"): a number
         #: right after one is what to set it to
         self.setting_words = {label.toks[-1].text for label in self.labels
@@ -904,8 +927,10 @@ class RuleRouter:
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named
                            and not a_cooler(t, i, toks))
         first = toks[0].raw if toks else ""
+        # ("any fault on cooling water pump 2", "anybody hit an e-stop on the kill line": "any"
+        # first asks whether there is one)
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
-            YES_NO_MARK in words or _either_state(toks)
+            YES_NO_MARK in words or _either_state(toks) or (first in _ANY and len(toks) > 1)
         # "fan speed to 60": a value after "to" asks for a write even without a verb
         to_value = any((t.is_number or t.unreadable or t.text in self.choice_words) and i > 0
                        and toks[i - 1].raw in VALUE_BEFORE for i, t in enumerate(toks)) or any(
@@ -1183,6 +1208,9 @@ class RuleRouter:
         if placed is not None and self.named_otherwise(a, placed.action):
             return None
         if placed is not None and placed.action.name in ("read", "write") and \
+                self._said_by_id_alone(a, placed.action.args.get("point")):
+            return None  # the semantic stage weighs the names too
+        if placed is not None and placed.action.name in ("read", "write") and \
                 _ZH_SETPOINT.search(a.text) and any(
                     self.profiles.by_id[p].role != "setpoint"
                     for p in _placed_points(placed.action)):
@@ -1258,7 +1286,21 @@ class RuleRouter:
         if action.name == "read" and part_read(a.text, a.toks, self.points[point],
                                                self.profiles):
             return True  # "is chiller 1 running" of its condenser water pump (review atk46b)
-        return self.described_otherwise(a, point)
+        return self.described_otherwise(a, point, write=action.name == "write")
+
+    def _said_by_id_alone(self, a: Analysis, point: Any) -> bool:
+        """Every word of the command is one only the point's id says, and another point's
+        names say them all in other words: "is there a fault" of a "Presse.Sammelstoerung"
+        (id "press_fault") beside a "Kuehlwasser.Pumpe2.Stoerung" (review atk51). The rules
+        see the id's word, the next stage both."""
+        only = self.id_only_words.get(point) if isinstance(point, str) else None
+        if not only or {t.text for t in content(a.toks)} & (self.point_words[point] - only):
+            return False  # (a word of its name said: the name is what placed it)
+        said = terms(a.text, a.toks, self.profiles, spell=False)
+        if not said or not all(t.word in only and t.concepts for t in said):
+            return False
+        return any(all(explain(t, other) >= CONCEPT for t in said)
+                   for other in self.profiles.all if other.point.id != point)
 
     def output_unasked(self, a: Analysis, point: str) -> bool:
         """A tag- or code-named loop's output (`_loop_parameter`) the words do not ask for
@@ -1266,18 +1308,20 @@ class RuleRouter:
         name = self.points[point].name
         return named_by_code(name) and _loop_parameter(name) and not a.words & _OUTPUT_SAID
 
-    def described_otherwise(self, a: Analysis, point: Any) -> bool:
+    def described_otherwise(self, a: Analysis, point: Any, *, write: bool = False) -> bool:
         """Another point that a tag or code names, and its description to no command
         (`described_unnamed`), is described with every word and number the command names the
         placed point by, and with no other number nor a word of a state or an alarm: which of
-        the two is meant is the next stage's to weigh."""
+        the two is meant is the next stage's to weigh (of a `write`, a writable one: "start
+        circulation pump 2" sets no "CP-2 STS" described as its status)."""
         if not isinstance(point, str) or not self.described_unnamed:
             return False
         said = {t.word for t in terms(a.text, a.toks, self.profiles, spell=False)
                 if not t.unit}
         numbers = {t.text for t in a.toks if t.is_number}
         return bool(said) and any(
-            other != point and numbers == {w for w in words if w.isdigit()} and (
+            other != point and numbers == {w for w in words if w.isdigit()}
+            and (not write or self.points[other].writable) and (
                 (said <= words and not any(map(_says_a_state, words - said - numbers)))
                 # ("Pump, on/off": a machine's kind alone, which may be any of it said)
                 or (words - numbers <= said and len(words - numbers) == 1
@@ -2816,7 +2860,7 @@ class ActionSense:
 #: a name ended by both of its switch's actions, the one of on first ("Pump 1 start/stop",
 #: "Valve 16 open/close", "Fan 3 on-off command", "5号泵启停"): the thing, switched both ways
 _PAIRED = re.compile(
-    r"(?:(?:\s*[,(\[]\s*|\s+)(?:start|run|open|on)\s*[/\\&+-]?\s*(?:stop|close|off)"
+    r"(?:(?:\s*[,(\[]\s*|\s+)(?:(?:start|run|open|on)\s*[/\\&+-]?\s*(?:stop|close|off)|s/s)"
     r"(?:\s+(?:command|cmd|control|ctrl|request|req|signal|output|coil|bit))?\s*[)\]]?"
     r"|[(（]?(?:启停|启/停|启动/停止|开/关|开/停|开启/关闭|打开/关闭)(?:控制|命令|指令|信号)?[)）]?)\s*$",
     re.IGNORECASE)

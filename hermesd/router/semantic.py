@@ -42,6 +42,7 @@ from hermesd.router.coverage import (
     explain,
     explained,
     lone_character,
+    per_its_time,
     said_otherwise,
     terms,
 )
@@ -336,7 +337,9 @@ class Semantic:
                 and (numbered or number != "1")
                 for word, number in pairs):
             return None
-        strengths = [0.0 if said_otherwise(t, p, terms) else explain(t, p) for t in terms]
+        strengths = [0.0 if said_otherwise(t, p, terms) else
+                     UNIT_QUANTITY if per_its_time(t, p, terms) else explain(t, p)
+                     for t in terms]
         if a.wants_write and p.choice_concepts:
             # "生产线切换到清洗模式": 清洗 names a choice of the line mode (its "cleaning"), as
             # the choice's own word would; the write gate then asks that it name just one

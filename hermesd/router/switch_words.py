@@ -36,8 +36,9 @@ _OWN_SWITCH = frozenset("""
     motor motors drive drives run running command cmd starter contactor solenoid actuator
     switch power enable enabled control ctrl relay output coil request req vfd vsd inverter
     circuit status onoff unit system skid package equipment dol soft
-    ein befehl kommando comando commande mando
-""".split())  # (the last: "Pumpe1.Ein", "Comando bomba 2"; never an off word, "Aus" is one)
+    ein befehl kommando comando commande mando marcha marche marcia
+""".split())  # (the last: "Pumpe1.Ein", "Comando bomba 2", "B_Desc_01.Marcha"; never an off
+# word, "Aus" is one)
 
 
 #: modifiers that say which of a thing's machines, not what it does
@@ -420,9 +421,8 @@ _ZH_FILLERS = ("请", "帮我", "给我", "把", "将", "一下", "吧", "了", 
 #: end the word said ("搅拌" of 搅拌器)
 _ZH_OWN = tuple(sorted((
     "电机", "马达", "开关", "接触器", "启动器", "变频器", "驱动器", "驱动", "运行", "命令", "控制",
-    "电源", "继电器", "线圈", "输出", "使能", "启停", "常闭", "电磁阀", "执行器", "执行机构", "电动", "系统",
-    "机组", "门", "灯", "器", "机"), key=len,
-    reverse=True))
+    "电源", "继电器", "线圈", "输出", "使能", "启停", "启动", "常闭", "电磁阀", "执行器", "执行机构", "电动",
+    "系统", "机组", "门", "灯", "器", "机"), key=len, reverse=True))
 
 
 #: what ends a Chinese thing's word and may be left off (阀门, 阀)

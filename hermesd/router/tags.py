@@ -47,9 +47,9 @@ _PIECE = re.compile(r"([A-Z]+)(?:[-_ ]?(\d+))?|(\d+)")
 _INSTRUMENT = re.compile(r"[ABCDEFHIJKLMNPQRSTUVWXYZ][DFJKQ]?[ACEGHIKLORSTVWYZ]{1,3}")
 #: a name that is a tag and no more ("LT-203", "HS-012", "FIC-032 SP"), or a tag and a few
 #: words in capitals that shorten what its description says ("PT-221 CONE", "LT-301 CST",
-#: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1")
+#: "KT_101_HOLD_SP", "M-221 SCREW PRESS 1", "BP-1 S/S")
 TAG_ONLY = re.compile(
-    r"\s*(?:[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. ][A-Z0-9]+){0,3}"
+    r"\s*(?:[A-Z]{1,5}[-_ ]?[A-Z]?\d{1,5}[A-Z]?(?:[-_. /][A-Z0-9]+){0,3}"
     # a power plant's KKS code ("10LAC10AP001", "1 LAB20 CT001", "10LAC10AP001-XA01")
     r"|\d{0,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}(?:[-_. ]?[A-Z]{1,2}\d{0,3})?"
     r"(?:[-_. ][A-Z0-9]+){0,2}"
@@ -62,6 +62,12 @@ _CODE = re.compile(r"\s*(?:\d{0,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}|[=+][A-Z0
 _CODE_FIRST = re.compile(r"\s*(?:\d{1,3} ?[A-Z]{3} ?\d{2,3} ?[A-Z]{2} ?\d{3}[A-Z0-9]*"
                          r"|(?:[=+][A-Z0-9]+(?:\.[A-Z0-9]+)*)+(?:-[A-Z]{1,4}\d{1,5}[A-Z]?)?)"
                          r"\s+\S+(?:\s+\S+){0,4}\s*$")
+#: letters of a tag paired by slashes, as building controllers name a point's two states
+#: ("BP-1 S/S" is brine pump 1's start/stop, "DMPR-2 O/C" a damper's open/close); read only
+#: inside a name written as a tag
+_PAIRED = re.compile(r"(?<![A-Za-z0-9])[A-Z](?:/[A-Z])+(?![A-Za-z0-9/])")
+_PAIRS = {"s/s": "start stop", "o/c": "open close", "e/d": "enable disable",
+          "h/o/a": "hand off auto"}
 #: where a description's first clause ends
 _CLAUSE_END = re.compile(r"[(;,.:]| - ")
 
@@ -105,10 +111,50 @@ def tag_words() -> dict[str, str]:
 
 
 def spelled_out(points: Iterable[Point]) -> list[Point]:
-    """The points, each one named by a tag given its tag in words as one more alias."""
-    points = list(points)
+    """The points, each one named by a tag given its tag in words as one more alias (and one
+    described by none given its twin's description, `twins_described`)."""
+    points = twins_described(points)
     plant = _Prose(points)
     return [_with_words(p, plant) for p in points]
+
+
+def twins_described(points: Iterable[Point]) -> list[Point]:
+    """The points, each one that has no description but a twin that has given the twin's, its
+    number made the point's: "B_Desc_02.Marcha" beside a "B_Desc_01.Marcha" described
+    "Underflow pump 1 run command" is underflow pump 2's. Twins are names alike but for their
+    one number; the first clause of the twin's description must say its number once, and
+    every described twin say the same of the point."""
+    points = list(points)
+    described: dict[str, list[tuple[int, str]]] = {}
+    for p in points:
+        numbers = _NUMBERS.findall(p.name)
+        if p.description and len(numbers) == 1:
+            described.setdefault(_NUMBERS.sub("#", p.name), []).append(
+                (int(numbers[0]), p.description))
+    out = []
+    for p in points:
+        numbers = _NUMBERS.findall(p.name)
+        if p.description or len(numbers) != 1:
+            out.append(p)
+            continue
+        number = int(numbers[0])
+        said: set[str | None] = set()
+        for other, whole in described.get(_NUMBERS.sub("#", p.name), ()):
+            # (its first clause: "Free chlorine in chiller tank 1, the pre-chiller" says of
+            # tank 1 what it need not of tank 2)
+            text = _CLAUSE_END.split(whole, maxsplit=1)[0].strip()
+            at = [m for m in _SAID_NUMBER.finditer(text) if int(m.group(0)) == other]
+            if other == number or len(at) != 1:
+                said.add(None)  # (a twin of the same number; a number said twice or not)
+                continue
+            said.add(text[:at[0].start()] + str(number) + text[at[0].end():])
+        out.append(replace(p, description=said.pop()) if len(said) == 1 and None not in said
+                   else p)
+    return out
+
+
+_NUMBERS = re.compile(r"\d+")
+_SAID_NUMBER = re.compile(r"(?<![\w.])\d+(?![\w.])")
 
 
 def _with_words(point: Point, plant: _Prose) -> Point:
@@ -124,6 +170,8 @@ def _with_words(point: Point, plant: _Prose) -> Point:
     # a formula of several elements is what it is ("H3PO4": phosphoric acid), no letters and
     # numbers of the plant's
     compounds = list(COMPOUND.finditer(name))
+    # a building controller's pairs of one letter ("BP-1 S/S": the pump's start/stop)
+    paired = [m for m in _PAIRED.finditer(name) if m.group(0).casefold() in _PAIRS]
     # letters with their number, written with them or apart ("PM1", "PIC-302", "TK 1")
     for piece in _PIECE.finditer(name):
         within = next((c for c in compounds if c.start() <= piece.start() < c.end()), None)
@@ -131,12 +179,22 @@ def _with_words(point: Point, plant: _Prose) -> Point:
             if within.start() == piece.start():
                 said.append(COMPOUNDS[within.group(0).casefold()])
             continue
+        pair = next((m for m in paired if m.start() <= piece.start() < m.end()), None)
+        if pair is not None:
+            if pair.start() == piece.start():
+                said.append(_PAIRS[pair.group(0).casefold()])
+            continue
         letters, number = piece.group(1) or "", piece.group(2) or piece.group(3) or ""
         marked = plant.marked(letters, number, point) if number else None
+        if number and not marked and (tagged := plant.tags.get(f"{letters}{number}".casefold())):
+            marked = f"{tagged} {number}"  # ("DH-1 RH-SP": the dehumidifier another
+            # point's description writes "DH-1" after)
         if marked:
             said.append(marked)  # "Z5", "ST1" of a point described "… zone 5 …", "Steriliser 1"
-        elif not letters or (len(letters) == 1 and number):
-            said.append(f"{letters.casefold()}{number}")  # "101"; "W2" alone: a mark
+        elif not letters or (len(letters) == 1 and number) or \
+                (number and _known(f"{letters}{number}".casefold())):
+            said.append(f"{letters.casefold()}{number}")  # "101"; "W2" alone: a mark; "NH3"
+            # a gas, no instrument's letters and loop number
         elif number and _INSTRUMENT.fullmatch(letters) and letters.casefold() not in tag_words():
             said.append(f"{letters.casefold()} {number}")  # "PIC-302": an instrument's tag
         else:
@@ -187,9 +245,32 @@ def _camel_case_spelled(point: Point, name: str, plant: _Prose) -> Point:
     words = " ".join(_CAMEL_JOINTS.sub(" ", name).split())
     spelled = _acronyms_spelled(replace(point, name=words), plant,
                                 symbol=True).aliases[len(point.aliases):]
-    extra = [a for a in dict.fromkeys((words, *spelled))
+    thing = _thing_described(words.split(), point.description or "")
+    extra = [a for a in dict.fromkeys((words, *spelled, *([thing] if thing else [])))
              if a.casefold() not in (b.casefold() for b in point.aliases)]
     return replace(point, aliases=(*point.aliases, *extra)) if extra else point
+
+
+def _thing_described(words: list[str], description: str) -> str | None:
+    """A symbol whose numbered thing is written in short forms no word of ours spells
+    ("B_Desc_01.Marcha": bomba de descarga 1), with the thing as its description calls it
+    before the same number ("Underflow pump 1 run command"): "underflow pump 01 Marcha".
+    As many words as the symbol writes before its number, the last a thing the lexicon knows;
+    None where the description says no such thing, or the symbol's words are known."""
+    numbers = [i for i, w in enumerate(words) if w.isdigit()]
+    if len(numbers) != 1 or not numbers[0] or any(
+            _known(w.casefold()) for w in words[:numbers[0]]):
+        return None
+    at, number = numbers[0], int(words[numbers[0]])
+    clause = _CLAUSE_END.split(description, maxsplit=1)[0]
+    said = [m for m in _SAID_NUMBER.finditer(clause) if int(m.group(0)) == number]
+    if len(said) != 1:
+        return None
+    before = _WORD.findall(clause[:said[0].start()])[-at:]
+    if len(before) != at or any(w.casefold() in _SMALL for w in before) or \
+            not thing_kinds(before[-1].casefold()):
+        return None
+    return " ".join([*(w.casefold() for w in before), *words[at:]])
 
 
 #: a PLC's symbol of words joined by underscores or dots ("Dig2_Temp_SP", "Hoist.Drive.Speed")
@@ -278,10 +359,16 @@ class _Prose:
         for p in points:
             prose = p.description or ""
             for tag in _TAG_WORD.finditer(prose):
-                before = _WORD.findall(prose[:tag.start()])[-len(tag.group(1)):]
-                if [w[0].casefold() for w in before] == list(tag.group(1).casefold()):
-                    said.setdefault(f"{tag.group(1)}{tag.group(2)}".casefold(), set()).add(
-                        " ".join(w.casefold() for w in before))
+                short = tag.group(1).casefold()
+                before = [w.casefold() for w in _WORD.findall(prose[:tag.start()])]
+                if [w[0] for w in before[-len(short):]] == list(short):
+                    said.setdefault(f"{short}{tag.group(2)}".casefold(), set()).add(
+                        " ".join(before[-len(short):]))
+                elif before and len(before[-1]) > len(short) + 1 and \
+                        before[-1][0] == short[0] and _in_order(short, before[-1]):
+                    # ("Arena dehumidifier DH-1": one word, whose letters the tag takes in
+                    # order)
+                    said.setdefault(f"{short}{tag.group(2)}".casefold(), set()).add(before[-1])
         self.tags = {short: found.pop() for short, found in said.items() if len(found) == 1}
         devices = {p.device for p in points}
         for device in devices:  # "hammermills", "pellet_mills": a device says its machines
@@ -308,6 +395,11 @@ class _Prose:
         own = self.own.get(point.id, [])
         if any(short in run for run in own):
             return short  # "IN" of "Boiler 1 in service": its own word
+        if len(short) == 1 and not numbered:
+            # "BRINE-SUP-T" described "Brine supply temperature …": the one quantity of its
+            # description that begins with the letter
+            said = {w for run in own for w in run if w[0] == short and _a_quantity(w)}
+            return said.pop() if len(said) == 1 else short
         mine = _abbreviated(short, own) if len(short) >= 3 else set()
         if len(mine) == 1:
             return mine.pop()  # "GEN" of "General status healthy", "COND" of a conditioner
@@ -373,6 +465,13 @@ def _abbreviated(short: str, runs: list[list[str]]) -> set[str]:
                     _in_order(short, w):
                 found.add(w)
     return found
+
+
+@functools.cache
+def _a_quantity(word: str) -> bool:
+    """Whether the lexicon knows `word`, whole, as a quantity ("temperature", "pressure")."""
+    return any(m.concept.kind == "quantity" and m.start == 0 and m.end == len(word)
+               for m in concepts_of_text(word))
 
 
 def _in_order(short: str, word: str) -> bool:

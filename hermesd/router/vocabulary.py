@@ -261,6 +261,7 @@ KINDS: dict[str, str] = {
 UNIT_SYMBOLS: dict[str, str] = {
     "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
     "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
+    "deg": "°c", "degs": "°c", "degsc": "°c",
     "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
     "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
     # a gauge pressure is said in its plain unit ("100 bar" of a point in barg); an absolute
@@ -416,7 +417,8 @@ STATE_SIGNALS = frozenset("signal status indication flag state command cmd reque
 #: the last words of a coil's name that make its thing run, as a plain on/off does ("Pump 1
 #: run", "Boiler 2 enable", "Sprinklers activate"): on/off said of the thing is the coil's value
 RUN_WORDS = frozenset("run running start started on enable enabled active activate go operate "
-                      "operating ein".split())  # ("Pumpe1.Ein": German for on)
+                      "operating ein marcha marche marcia".split())  # ("Pumpe1.Ein": German
+# for on; "B_Desc_01.Marcha": Spanish for run)
 #: the known opposites of actions a coil may be named by ("Feeder 3 isolate", "Fan 5 brake"),
 #: besides the de-/un-/dis- forms every action has (`sense_opposites`): what clears the coil.
 #: A coil named by any other action is still set by its own word and written by on/off only

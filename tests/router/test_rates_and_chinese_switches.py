@@ -1,0 +1,57 @@
+"""A rate said as what it counts per a time, a Chinese switch named by its start, an alarm
+asked whether it sounds: a chicken plant named in plain English with Chinese names (blind
+batch 47). "line 2 to one hundred and sixty birds per minute" found no "minute" on the line
+speed in birds/min; "drop line 1 shackles to 140 bpm" no bpm; 开启1号压缩机 was refused because
+the compressor's switch 1号压缩机启动 says a "启动" (start) the command did not; 氨泄漏报警有没有响
+asked nothing the router read."""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from tests.support.plants import exec_devices, routed_without_model
+
+PLANT = exec_devices("poultry", {"line": {
+    "line1_speed": {"name": "Line 1 shackle speed", "unit": "birds/min", "type": "uint16",
+                    "writable": True, "min": 60, "max": 200},
+    "line2_speed": {"name": "Line 2 shackle speed", "unit": "birds/min", "type": "uint16",
+                    "writable": True, "min": 60, "max": 200},
+    "scalder_temp": {"name": "Scalder 1 water temperature", "unit": "°C"},
+    "run_hours": {"name": "Plucker 1 run time", "unit": "min"},
+}, "cold": {
+    "comp1_run": {"name": "Compressor 1 run", "type": "bool", "writable": True,
+                  "names": {"zh": "1号压缩机启动"}},
+    "comp2_run": {"name": "2号压缩机启动", "type": "bool", "writable": True},
+    "leak": {"name": "Ammonia leak alarm", "type": "bool", "names": {"zh": "氨泄漏报警"}},
+}})
+ROUTER = Router(PLANT)
+
+
+@pytest.mark.parametrize(("text", "action", "args"), [
+    ("line 2 to one hundred and sixty birds per minute", "write",
+     {"point": "line2_speed", "value": 160}),
+    ("drop line 1 shackles to 140 bpm", "write", {"point": "line1_speed", "value": 140}),
+    ("line 1 to 150 birds a minute", "write", {"point": "line1_speed", "value": 150}),
+    ("开启1号压缩机", "write", {"point": "comp1_run", "value": True}),
+    ("关闭2号压缩机", "write", {"point": "comp2_run", "value": False}),
+    ("氨泄漏报警有没有响", "read", {"point": "leak"}),
+])
+async def test_commands_of_a_chicken_plant(text: str, action: str,
+                                           args: dict[str, object]) -> None:
+    routed = await routed_without_model(ROUTER, text)
+    assert (routed.name, routed.args) == (action, args), text
+
+
+async def test_a_time_asked_is_still_a_time() -> None:
+    # "minutes" asked of the plucker is its run time, no rate of birds
+    routed = await routed_without_model(ROUTER, "how many minutes has plucker 1 run")
+    assert routed.args.get("point") != "line1_speed", routed
+
+
+async def test_a_start_named_switch_with_more_after_it_is_still_a_part() -> None:
+    router = Router(exec_devices("x", {"plc": {
+        "horn": {"name": "3号压缩机启动喇叭", "type": "bool", "writable": True}}}))
+    routed = await routed_without_model(router, "开启3号压缩机")
+    assert routed != Action("write", {"point": "horn", "value": True}), routed
