@@ -152,6 +152,9 @@ class Router:
             started = time.perf_counter()
             judged = self.semantic.judge(analysis)
             placed = self._both_read(analysis, judged.placement)
+            if placed is not None:
+                # ("is high pressure pump 2 running" of its run command: its status says)
+                placed = replace(placed, action=rules.status_for(analysis, placed.action))
             if placed is not None and rules.named_otherwise(analysis, placed.action):
                 placed = None  # (as the rules: an output not asked, or another point
                 # described so: the model's)

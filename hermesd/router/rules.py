@@ -282,8 +282,16 @@ def _kind_repeated(words: list[str]) -> bool:
 _MOTOR_WORDS = frozenset(("motor", "main", "drive"))
 
 
+def _chinese_only(point: Point) -> bool:
+    """A point named in Chinese alone, with no English alias ("EDI电流设定", described "EDI stack
+    current setpoint"): its description is what an English command calls it, as a tag's is
+    (blind batch 46)."""
+    return is_chinese(point.name) and not any(a.isascii() for a in point.aliases)
+
+
 def said_as_described(point: Point) -> Point:
-    """A point named by its tag ("LT-203", "PT-221 CONE") is said as its description begins
+    """A point named by its tag ("LT-203", "PT-221 CONE"), or in Chinese alone
+    (`_chinese_only`), is said as its description begins
     ("Effect 2 level; radar on the body"): that, up to its first stop, without what it says in
     brackets and what it writes with a slash, is a name of it too, to the rules and the
     semantic stage alike. Only where the description names a thing and what is measured or
@@ -292,7 +300,8 @@ def said_as_described(point: Point) -> Point:
     no pump, valve, burner or boiler to be started), and of a switch only one described as its
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
-    if not point.description or not named_by_code(point.name) or _loop_parameter(point.name):
+    if not point.description or not (named_by_code(point.name) or _chinese_only(point)) or \
+            _loop_parameter(point.name):
         return point  # ("TIC-202.OP", ".SPHILM", ".PVHI", ".DL", described as their loop: a
         # parameter of it other than its value, setpoint or mode is named by none of its words,
         # review atk45b)
@@ -412,8 +421,10 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             continue
         # (a switch named by its tag as its status is: "BP-2 S/S", described as brine pump
         # 2's start/stop, beside a "BP-2 STS", its run status — blind batch 47)
-        for said in (spoken[p.id], *([tuple(_raw_words(tag_described(p)))]
-                                     if named_by_code(p.name) else [])):
+        # (and one named in Chinese alone by that name, as its status is: 2号高压泵启动 beside
+        # 2号高压泵运行, whatever its description calls it in English — blind batch 46)
+        for said in (spoken[p.id], tuple(_raw_words(p.name)),
+                     *([tuple(_raw_words(tag_described(p)))] if named_by_code(p.name) else [])):
             own = _trimmed(said, _SWITCH_AFTER)
             if not own or not (own[-1].isdigit() or a_machine(own[-1]) or (
                     len(own) > 1 and len(own[-1]) == 1 and own[-1].isalpha()

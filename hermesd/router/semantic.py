@@ -279,9 +279,10 @@ class Semantic:
                 simplified(n) for n in (*p.names.values(), *p.aliases) if is_chinese(n)))
 
         said_so = {f.point for f in full if named(f.point)}
-        kinds = {(by_id[p].role, by_id[p].point.kind) for p in said_so}
-        return [f for f in full if f.point in said_so
-                or (by_id[f.point].role, by_id[f.point].point.kind) not in kinds]
+        # (of its role, whatever its kind: 进水流量 said is the "Influent flow", in m³/h, and
+        # not the "Influent flow total" counted in m³ — blind batch 48)
+        roles = {by_id[p].role for p in said_so}
+        return [f for f in full if f.point in said_so or by_id[f.point].role not in roles]
 
     def _formula(self, before: Token, t: Token) -> bool:
         """A letter word and the number written right after it that the lexicon knows only

@@ -495,6 +495,9 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
         return Doubt("part", (rest,))  # 关闭8号门 of 8号门电机: off stops it, closes nothing
     if rest.startswith(_ACTUATORS_ZH) and not said.endswith(("阀", "风门", "闸门")):
         return Doubt("part", (rest,))  # 关闭2号通风窗 of its 执行器: a valve's is the valve
+    letter = re.match(r"[A-Za-z]+", rest)
+    if letter and re.search(rf"(?<![A-Za-z]){letter.group(0)}(?![A-Za-z])", text, re.IGNORECASE):
+        rest = rest[letter.end():]  # 启动回流泵A of 回流泵A启动: the letter said is its own
     while rest:
         # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
         own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \
