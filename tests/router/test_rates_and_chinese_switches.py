@@ -89,24 +89,20 @@ async def test_a_letter_not_said_is_no_switch_of_it() -> None:
     assert routed.name != "write", routed
 
 
+ZH_PAIR = Router(exec_devices("upw2", {"ro": {
+    "hp2": {"name": "2号高压泵启动", "type": "bool", "writable": True,
+            "description": "RO high-pressure pump 2 run command"},
+    "hp2_run": {"name": "2号高压泵运行", "type": "bool",
+                "description": "RO high-pressure pump 2 running"},
+}}))
+
+
 def test_a_chinese_named_switch_keeps_its_status() -> None:
-    router = Router(exec_devices("upw2", {"ro": {
-        "hp2": {"name": "2号高压泵启动", "type": "bool", "writable": True,
-                "description": "RO high-pressure pump 2 run command"},
-        "hp2_run": {"name": "2号高压泵运行", "type": "bool",
-                    "description": "RO high-pressure pump 2 running"},
-    }}))
-    assert router.rules.statuses == {"hp2": "hp2_run"}
+    assert ZH_PAIR.rules.statuses == {"hp2": "hp2_run"}
 
 
 async def test_whether_a_chinese_named_pump_runs_is_its_status() -> None:
-    router = Router(exec_devices("upw3", {"ro": {
-        "hp2": {"name": "2号高压泵启动", "type": "bool", "writable": True,
-                "description": "RO high-pressure pump 2 run command"},
-        "hp2_run": {"name": "2号高压泵运行", "type": "bool",
-                    "description": "RO high-pressure pump 2 running"},
-    }}))
-    routed = await routed_without_model(router, "is high pressure pump 2 running")
+    routed = await routed_without_model(ZH_PAIR, "is high pressure pump 2 running")
     assert routed == Action("read", {"point": "hp2_run"}), routed
 
 
