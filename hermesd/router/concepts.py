@@ -239,10 +239,6 @@ class Lexicon:
                       and (isinstance(e, Concept) or self._index.exact.get(e, shape) == shape))
         if whole:
             return whole
-        rate = _COUNTED_RATE.fullmatch(unit.strip())
-        if rate is not None and not self.units(rate.group(1)):
-            # "birds/min", "bags/h": things counted per a time, as "pcs/min" is (not "kg/min")
-            return self.units(f"pcs/{rate.group(2)}")
         inside: dict[str, Concept] = {}
         for m in self.concepts_of_text(unit):
             if m.kind == "unit":
@@ -352,8 +348,6 @@ class Lexicon:
         return (word,)
 
 
-#: a unit of things counted per a time ("birds/min", "copies/h")
-_COUNTED_RATE = re.compile(r"([^\W\d_]{2,})\s*/\s*(min|h)")
 #: the fewest letters of a word read as a compound, of each of its parts, and of its last
 #: (`_parts`): English words written together end in short ones ("washdown", "overflow")
 _COMPOUND = 8

@@ -297,10 +297,11 @@ def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
 
 def _per_time(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
     """Whether the token is the "per" of a rate said after what it counts, before its time
-    ("birds per minute")."""
+    ("birds per minute"; not "40 per minute", where a time is all that is said of what is
+    set — review atk53)."""
     return t.raw == "per" and 0 < i < len(toks) - 1 and bool(senses[i + 1]) and all(
-        s.concept in _PER_UNIT.values() for s in senses[i + 1]) and (
-        toks[i - 1].is_number or (toks[i - 1].raw.isalpha() and toks[i - 1].raw not in STOP))
+        s.concept in _PER_UNIT.values() for s in senses[i + 1]) and \
+        toks[i - 1].raw.isalpha() and toks[i - 1].raw not in STOP
 
 
 def per_its_time(term: Term, p: Profile, found: list[Term]) -> bool:

@@ -83,7 +83,8 @@ _UNIT = re.compile(
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
-    r"|(?:(?<=\d)|(?<=\d ))degs?(?:\s*c)?"  # (after a number: "DEG-1" is a degasser)
+    r"|(?:(?<=\d)|(?<=\d ))degs?\s*c"  # ("30 deg C"; not "45 deg", an angle as often, nor
+    # "DEG-1", a degasser: review atk53)
     r"|(?:milli|centi)?(?:metres?|meters)|(?:milli|mega)?lit(?:re|er)s?|tonnes?|kilograms?"
     r"|kilos?))(?![\w/])",
     re.IGNORECASE)
@@ -94,6 +95,14 @@ _HAVE_GOT = re.compile(
     r"(?i)\b(ha(?:ve|s)\s+(?:we|you|they|it|i))\s+got\b|\b(we|you|they)'ve\s+got\b")
 #: a building controller's start/stop ("BP-1 S/S")
 _START_STOP = re.compile(r"(?<![\w/])[Ss]/[Ss](?![\w/])")
+_TAG_BEFORE = re.compile(r"[A-Z]+-?\d+\s*$")
+
+
+def _start_stop(found: re.Match[str]) -> str:
+    """ "S/S" after a tag is its start/stop ("BP-1 S/S"); after anything else it stays what
+    it says ("influent S/S", "clarifier 2 S/S": suspended solids — review atk53)."""
+    before = found.string[max(0, found.start() - 16):found.start()]
+    return "start/stop" if _TAG_BEFORE.search(before) else found.group(0)
 #: "e-stop", "e-brake": an emergency stop, an emergency brake
 _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
@@ -233,7 +242,7 @@ def tokens(text: str) -> list[Token]:
     text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
     text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
-    text = _START_STOP.sub("start/stop", text)  # ("BP-1 S/S": no letter S numbering it)
+    text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text = compounds_read(_CAMEL.sub(" ", text))

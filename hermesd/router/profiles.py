@@ -384,9 +384,8 @@ class Profiles:
         if not quantities and POSITION in unit_quantities and \
                 any(s.concept in POSITIONED for s in senses):
             quantities.add(POSITION)  # "Substation 1 control valve" in %: its position
-        if (point.kind == "int" and point.unit and not unit_quantities) or \
-                counted_by(point.unit):
-            quantities.add(COUNT)  # "bottles", "logs": a count of things ("head/h": per hour)
+        if point.kind == "int" and point.unit and not unit_quantities:
+            quantities.add(COUNT)  # "bottles", "logs": a count of things
         concepts = {s.concept for s in senses} | quantities
         # "Pump 5 cmd": a switch's command, no value held ("cmd" sets a drive's speed)
         no_setting = point.kind == "bool" and not names & SETPOINT_WORDS

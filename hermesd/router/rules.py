@@ -51,6 +51,7 @@ from hermesd.router.profiles import (
     SETPOINT_WORDS,
     Profile,
     Profiles,
+    counted_by,
     default_lexicon,
     stems_match,
 )
@@ -392,8 +393,9 @@ _SWITCH_BEFORE = frozenset(("marcha", "marche", "marcia", "arranque", "avvio", "
 #: on", review atk49): each a word as `_raw_words` gives it (a Chinese character)
 _STATUS_AFTER = frozenset(("status", "state", "signal", "indication", "反", "馈", "中", "状",
                            "态"))
-#: a first word that asks whether there is something ("any faults", "anyone in the booth")
-_ANY = frozenset(("any", "anybody", "anyone", "anything"))
+#: a first word that asks whether there is something ("any faults", "anything wrong")
+_ANY = frozenset(("any", "anything"))  # (not "anyone in the booth? start the fan": review
+# atk53)
 _SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "ein", "marcha",
                            "marche", "marcia", "启", "控", "制", "令"))
 
@@ -404,6 +406,9 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     of running after it ("Pump 1 Run", "Pump 2 running status", 2号泵运行反馈)."""
     spoken = {p.id: tuple(_raw_words(profiles.spoken(p))) for p in points if p.kind == "bool"}
     readings: dict[tuple[str, ...], list[str]] = {}
+    #: ...and those named as a thing and "status" alone ("SF-1 STS", "Supply fan 1 status"),
+    #: which only a start/stop of that thing has for its run status
+    stated: dict[tuple[str, ...], list[str]] = {}
     for p in points:
         if p.kind == "bool" and not p.writable:
             # (a status named by its tag is said as described: "YL-1103B", "Brine feed pump B
@@ -415,6 +420,8 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
                 thing = thing[:-1]
             if thing and thing != own:
                 readings.setdefault(thing, []).append(p.id)
+            elif own and own != tuple(said):
+                stated.setdefault(own, []).append(p.id)
     out: dict[str, str] = {}
     for p in points:
         if not p.writable or p.kind != "bool":
@@ -433,6 +440,9 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             while len(own) > 1 and own[0] in _SWITCH_BEFORE:
                 own = own[1:]
             found = readings.get(own, [])
+            if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
+                found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
+                # supply fan 1's start/stop and status — review atk53)
             if len(found) == 1:
                 out[p.id] = found[0]
                 break
@@ -938,8 +948,7 @@ class RuleRouter:
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named
                            and not a_cooler(t, i, toks))
         first = toks[0].raw if toks else ""
-        # ("any fault on cooling water pump 2", "anybody hit an e-stop on the kill line": "any"
-        # first asks whether there is one)
+        # ("any fault on cooling water pump 2": "any" first asks whether there is one)
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
             YES_NO_MARK in words or _either_state(toks) or (first in _ANY and len(toks) > 1)
         # "fan speed to 60": a value after "to" asks for a write even without a verb
@@ -1458,9 +1467,12 @@ class RuleRouter:
         toks = a.toks
         naming = self._naming(toks, self.points[point])
         own = self.label_ids.get(point, set())
+        counts = counted_by(self.points[point].unit)  # ("160 birds per minute" of a rate
+        # in birds/min: a value of it — review atk53)
         return any(t.is_number and i not in naming and t.text not in own and (
-            unit_after(toks, i) or (i > 0 and (toks[i - 1].text in self.setting_words
-                                                or toks[i - 1].raw in VALUE_BEFORE))
+            unit_after(toks, i) or (i + 1 < len(toks) and toks[i + 1].text in counts)
+            or (i > 0 and (toks[i - 1].text in self.setting_words
+                           or toks[i - 1].raw in VALUE_BEFORE))
             or (isinstance(t.number, float) and not t.number.is_integer()))
                    for i, t in enumerate(toks))  # (a fraction numbers no thing: "lime the
         # juice to a pH of seven point six" is no read of the juice's pH)

@@ -105,6 +105,10 @@ _ALARM_WORDS = frozenset(
 _ALARM_SHORT = {"hi": "high", "lo": "low", "alm": "alarm", "flt": "fault"}
 
 
+#: words that ask a status ("supply fan 1 status", "pump 2 feedback")
+_STATUS_ASKED = frozenset(("status", "feedback", "fb"))
+
+
 @dataclass(frozen=True, slots=True)
 class Fit:
     """How one point fits a command."""
@@ -466,6 +470,11 @@ class Semantic:
             said = {_ALARM_SHORT.get(t.raw, t.text) for t in a.toks}  # ("hi": no term)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"
                     or not (self.profiles.by_id[f.point].names & _ALARM_WORDS) - said] or full
+        if not writes and a.words & _STATUS_ASKED:
+            # "supply fan 1 status": an on/off or a state of named choices, which the fan's
+            # speed is not (review atk53)
+            full = [f for f in full if self.profiles.by_id[f.point].point.kind == "bool"
+                    or self.profiles.by_id[f.point].point.choices] or full
         if not writes and not a.yes_no and MEASURE_ASKED.search(a.text):
             # "how high's the water in the sump": a measure, which no high-level switch gives
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
@@ -474,9 +483,17 @@ class Semantic:
             # both explaining every word: whether it runs is the status's to say, and the
             # switch is no rival of it (`RuleRouter.status_for`)
             fitting = {f.point for f in full}
+            asked = {f.point: self.rules.status_for(a, Action("read", {"point": f.point}))
+                     .args["point"] for f in full}
             full = [f for f in full if self.rules.statuses.get(f.point) not in fitting or
-                    self.rules.status_for(a, Action("read", {"point": f.point})).args["point"]
-                    == f.point]
+                    asked[f.point] == f.point]
+            # ...and the status stands as high as its switch is named ("supply fan 1 status"
+            # of "SF-1 S/S", named "Supply fan 1", beside "SF-1 STS" and "SF-1 ALM": review
+            # atk53)
+            lifted = {asked[f.point]: f.score for f in fits if f.full and f.point in fitting
+                      and asked[f.point] != f.point}
+            full = sorted((replace(f, score=max(f.score, lifted.get(f.point, 0.0)))
+                           for f in full), key=lambda f: (-f.score, f.point))
         if full and a.zh:
             full = self._named_in_chinese(a, full)
         if not full:

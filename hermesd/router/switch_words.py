@@ -425,6 +425,8 @@ _ZH_OWN = tuple(sorted((
     "系统", "机组", "门", "灯", "器", "机"), key=len, reverse=True))
 
 
+#: Chinese things opened and closed, which a start (启动) does not switch (review atk53)
+_OPENED_BY_ITS_OWN = ("阀", "阀门", "门", "闸", "闸门", "风门", "挡板")
 #: what ends a Chinese thing's word and may be left off (阀门, 阀)
 _ZH_COMPLETIONS = ("门",)
 
@@ -502,8 +504,8 @@ def _unsaid_part_zh(text: str, point: Point) -> Doubt | None:
         # (its own switch, or the action said, last: 13号泵电机启动 of 启动13号泵)
         own = next((w for w in _ZH_OWN if rest.startswith(w)), None) or \
             next((w for w in _ZH_ON_OFF if rest == w and w in text), None)
-        if own is None:
-            return Doubt("part", (rest,))
+        if own is None or (own == "启动" and said.endswith(_OPENED_BY_ITS_OWN)):
+            return Doubt("part", (rest,))  # (4号阀门启动: off of its start closes no valve)
         rest = rest[len(own):]
     return None
 

@@ -138,6 +138,12 @@ def twins_described(points: Iterable[Point]) -> list[Point]:
             out.append(p)
             continue
         number = int(numbers[0])
+        # what the point's own thing is called by its described siblings ("Pump_2.Speed",
+        # described "Transfer pump 2 speed", says what Pump_2 is: review atk53)
+        prefix = p.name[:_NUMBERS.search(p.name).end()]  # type: ignore[union-attr]
+        called = {_called(q.description, number) for q in points
+                  if q.description and q is not p and q.name.startswith(prefix)
+                  and not q.name[len(prefix):len(prefix) + 1].isdigit()} - {None}
         said: set[str | None] = set()
         for other, whole in described.get(_NUMBERS.sub("#", p.name), ()):
             # (its first clause: "Free chlorine in chiller tank 1, the pre-chiller" says of
@@ -148,9 +154,22 @@ def twins_described(points: Iterable[Point]) -> list[Point]:
                 said.add(None)  # (a twin of the same number; a number said twice or not)
                 continue
             said.add(text[:at[0].start()] + str(number) + text[at[0].end():])
-        out.append(replace(p, description=said.pop()) if len(said) == 1 and None not in said
-                   else p)
+        if len(said) == 1 and None not in said and not called - {_called(next(iter(said)),
+                                                                            number)}:
+            out.append(replace(p, description=said.pop()))
+        else:
+            out.append(p)
     return out
+
+
+def _called(description: str | None, number: int) -> tuple[str, ...] | None:
+    """The words a description's first clause says before a number ("transfer pump" of
+    "Transfer pump 2 speed"), or None where it does not say the number."""
+    clause = _CLAUSE_END.split(description or "", maxsplit=1)[0]
+    at = [m for m in _SAID_NUMBER.finditer(clause) if int(m.group(0)) == number]
+    if len(at) != 1:
+        return None
+    return tuple(w.casefold() for w in _WORD.findall(clause[:at[0].start()])[-2:])
 
 
 _NUMBERS = re.compile(r"\d+")
@@ -257,7 +276,7 @@ def _thing_described(words: list[str], description: str) -> str | None:
     before the same number ("Underflow pump 1 run command"): "underflow pump 01 Marcha".
     As many words as the symbol writes before its number, the last a thing the lexicon knows;
     None where the description says no such thing, or the symbol's words are known."""
-    numbers = [i for i, w in enumerate(words) if w.isdigit()]
+    numbers = [i for i, w in enumerate(words) if w.isdecimal() and w.isascii()]
     if len(numbers) != 1 or not numbers[0] or any(
             _known(w.casefold()) for w in words[:numbers[0]]):
         return None
@@ -268,8 +287,10 @@ def _thing_described(words: list[str], description: str) -> str | None:
         return None
     before = _WORD.findall(clause[:said[0].start()])[-at:]
     if len(before) != at or any(w.casefold() in _SMALL for w in before) or \
-            not thing_kinds(before[-1].casefold()):
-        return None
+            not thing_kinds(before[-1].casefold()) or \
+            any(thing_kinds(w.casefold()) for w in _WORD.findall(clause[said[0].end():])):
+        return None  # ("Ball mill 1 feed pump run command": the pump's, no mill's — review
+        # atk53)
     return " ".join([*(w.casefold() for w in before), *words[at:]])
 
 
@@ -395,9 +416,10 @@ class _Prose:
         own = self.own.get(point.id, [])
         if any(short in run for run in own):
             return short  # "IN" of "Boiler 1 in service": its own word
-        if len(short) == 1 and not numbered:
+        if len(short) == 1 and not numbered and point.kind != "bool":
             # "BRINE-SUP-T" described "Brine supply temperature …": the one quantity of its
-            # description that begins with the letter
+            # description that begins with the letter (not of a switch or trip, "BLR-1-P"
+            # described as a low gas pressure switch: review atk53)
             said = {w for run in own for w in run if w[0] == short and _a_quantity(w)}
             return said.pop() if len(said) == 1 else short
         mine = _abbreviated(short, own) if len(short) >= 3 else set()

@@ -261,7 +261,7 @@ KINDS: dict[str, str] = {
 UNIT_SYMBOLS: dict[str, str] = {
     "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
     "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
-    "deg": "°c", "degs": "°c", "degsc": "°c",
+    "degsc": "°c",
     "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
     "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
     # a gauge pressure is said in its plain unit ("100 bar" of a point in barg); an absolute
