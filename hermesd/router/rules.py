@@ -283,6 +283,11 @@ def _kind_repeated(words: list[str]) -> bool:
 _MOTOR_WORDS = frozenset(("motor", "main", "drive"))
 
 
+#: a description that opens with what is done ("Start fan 2 at this speed"): no name
+_VERB_OPENING = re.compile(r"\s*(?:start|stop|open|close|run|switch|turn|set|fill|drain|"
+                           r"enable|disable|trip|reset|used)\b", re.IGNORECASE)
+
+
 def _chinese_only(point: Point) -> bool:
     """A point named in Chinese alone, with no English alias ("EDI电流设定", described "EDI stack
     current setpoint"): its description is what an English command calls it, as a tag's is
@@ -302,7 +307,8 @@ def said_as_described(point: Point) -> Point:
     thing's run command ("Brine well pump 2 start/stop", "Thresher 2 motor run command").
     Other points as they are."""
     if not point.description or not (named_by_code(point.name) or _chinese_only(point)) or \
-            _loop_parameter(point.name):
+            _loop_parameter(point.name) or (
+                _chinese_only(point) and _VERB_OPENING.match(point.description)):
         return point  # ("TIC-202.OP", ".SPHILM", ".PVHI", ".DL", described as their loop: a
         # parameter of it other than its value, setpoint or mode is named by none of its words,
         # review atk45b)
@@ -400,6 +406,16 @@ _SWITCH_AFTER = frozenset(("start", "stop", "command", "cmd", "control", "ein", 
                            "marche", "marcia", "启", "控", "制", "令"))
 
 
+def _more_than_status(point: Point) -> bool:
+    """Whether a status's name or description says what kind of status it is, other than
+    its thing's running: a trip, a fault, local or remote ("SF-3 L/R STS", "Pump 11 status"
+    described as its overload trip — review atk54)."""
+    text = f"{point.name} {point.description or ''}"
+    return "/" in point.name or any(
+        _says_a_state(t.raw) and t.raw not in _STATUS_AFTER for t in tokens(text)
+        if not t.is_id and t.raw.isalpha())
+
+
 def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     """Each switch named by its thing or number ("Pump 1", "Pump 1 start/stop", 2号泵启停)
     and the one read-only on/off point named as that thing is, word for word, with one word
@@ -420,7 +436,7 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
                 thing = thing[:-1]
             if thing and thing != own:
                 readings.setdefault(thing, []).append(p.id)
-            elif own and own != tuple(said):
+            elif own and own != tuple(said) and not _more_than_status(p):
                 stated.setdefault(own, []).append(p.id)
     out: dict[str, str] = {}
     for p in points:

@@ -87,3 +87,28 @@ def test_odd_digits_in_a_symbol_do_not_break_the_router(name: str) -> None:
         "p": {"name": name, "type": "bool", "writable": True,
               "description": "Underflow pump 1 run command"}}}))
     assert "p" in router.rules.points
+
+
+STATUS_KINDS = Router(exec_devices("atk54", {"bms": {
+    "sf3": {"name": "SF-3 S/S", "type": "bool", "writable": True,
+            "description": "Supply fan 3 start/stop"},
+    "sf3_lr": {"name": "SF-3 L/R STS", "type": "bool", "description": "Supply fan 3 status"},
+    "p11": {"name": "Pump 11 start/stop", "type": "bool", "writable": True},
+    "p11_st": {"name": "Pump 11 status", "type": "bool",
+               "description": "Pump 11 overload tripped"},
+    "fan_hz": {"name": "风机频率", "unit": "Hz", "writable": True, "min": 0, "max": 50,
+               "description": "Start fan 2 at this speed"},
+}}))
+
+
+def test_a_local_remote_or_trip_status_is_no_run_status() -> None:
+    # review atk54: "SF-3 L/R STS" and a "Pump 11 status" described as its overload trip had
+    # paired with the start/stop as its run status
+    assert STATUS_KINDS.rules.statuses == {}
+
+
+@pytest.mark.parametrize("text", ["set fan 2 to 30", "start fan 2"])
+async def test_a_description_saying_what_is_done_names_no_chinese_point(text: str) -> None:
+    # "Start fan 2 at this speed" is what 风机频率 is for, no name of it (review atk54)
+    routed = await routed_without_model(STATUS_KINDS, text)
+    assert routed.args.get("point") != "fan_hz", (text, routed)
