@@ -170,7 +170,7 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             # wrapper handled"
         if _per_time(t, i, toks, senses):
             continue  # the "per" of "160 birds per minute" (its time is a term, which a
-            # point in birds/min explains: `_per_its_time`)
+            # point in birds/min explains: `per_its_time`)
         if _how_it_goes(t, i, toks, senses):
             continue  # "how hot is the second stack running", "what's stack 1 pulling in amps",
             # "what tension are we running on the rewind", "how many cubes an hour are we

@@ -58,7 +58,7 @@ from hermesd.router.rules import (
     set_asked,
     unit_after,
 )
-from hermesd.router.semantic import FULL, WEAK_QUANTITY, Semantic
+from hermesd.router.semantic import FULL, RATE_TIMES, WEAK_QUANTITY, Semantic
 from hermesd.router.tags import tag_described
 from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
@@ -1283,12 +1283,8 @@ def _unit_counted(a: Analysis) -> bool:
             per = [x.raw for x in toks[i + 3:i + 5]]
             return bool(after.unit) or after.raw in UNIT_WORDS or any(
                 m.concept.kind == "unit" for m in concepts_of_text(after.raw)) or (
-                len(per) == 2 and per[0] in ("a", "an", "per") and per[1] in _PER_TIMES)
+                len(per) == 2 and per[0] in ("a", "an", "per") and per[1] in RATE_TIMES)
     return False
-
-
-#: the times a rate is said per ("birds a minute")
-_PER_TIMES = frozenset("second sec minute min hour hr day shift".split())
 
 
 def _how_much(a: Analysis) -> str | None:

@@ -937,9 +937,9 @@ def _of_a_rate(toks: list[Token], i: int) -> bool:
     raw = [t.raw for t in toks]
     def rate(k: int) -> bool:  # a number, a word, per/a/an, a time, from `k`
         return k >= 0 and k + 3 < len(toks) and toks[k].number is not None and \
-            raw[k + 2] in ("per", "a", "an") and raw[k + 3] in _TIMES
+            raw[k + 2] in ("per", "a", "an") and raw[k + 3] in RATE_TIMES
     return rate(i - 1) or rate(i - 3)
 
 
 #: the times a rate is said per
-_TIMES = frozenset("s sec second min minute h hr hour day shift".split())
+RATE_TIMES = frozenset("s sec second min minute h hr hour day shift".split())
