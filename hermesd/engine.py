@@ -280,10 +280,14 @@ class Engine:
     def _execute(self, ctx: RequestContext, route: Route, action: Action, zh: bool,
                  *, asked: bool) -> Coroutine[Any, Any, Answer]:
         """What carries out `action`, to be awaited; BadRequest or UnknownPoint at once for an
-        action or point there is not. A direct read or write is its own coroutine, with none
+        action or point there is not, NOT_WRITABLE for a respond refusing a write of a
+        read-only point (`_read_only_refused`). A direct read or write is its own coroutine, with none
         of this one's around it (whose frame every request would make, step and resume)."""
         name = action.name
         if name == "respond":
+            refusal = self._read_only_refused(action)
+            if refusal is not None:  # the router's refusal of a write no one may make
+                raise refusal
             return self._respond(route, action, zh)
         handler = self.actions.get(name)
         if handler is not None:
@@ -301,6 +305,20 @@ class Engine:
         if not asked:  # (a refusal raises, and `_run` answers it)
             return act(ctx, route, action, point, zh)
         return self._refused_as_asked(act(ctx, route, action, point, zh), ctx, route, action, zh)
+
+    def _read_only_refused(self, action: Action) -> Rejected | None:
+        """Policy's refusal of the write a `respond` says was refused, where its point is
+        read-only ("zero the bottle count" of a counter: the router knows that no one may
+        write it, and says so): the same answer as the write itself gets. Nothing in a
+        respond is ever carried out: a refused write of a writable point (a client's own
+        respond, a point made writable by a reload) is answered as any respond is."""
+        refused = action.args.get("refused")
+        if not isinstance(refused, dict) or refused.get("name") != "write":
+            return None
+        args = refused.get("args")
+        point_id = args.get("point") if isinstance(args, dict) else None
+        point = self.registry.points.get(point_id) if isinstance(point_id, str) else None
+        return None if point is None else self.policy.read_only(point)
 
     async def _respond(self, route: Route, action: Action, zh: bool) -> Answer:
         args = action.args

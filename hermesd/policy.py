@@ -119,9 +119,9 @@ class Policy:
     def check_write(self, ctx: RequestContext, point: Point, value: Any) -> tuple[Any, list[str]]:
         """The value as the point takes it, and the checks passed; raises on the first failure."""
         role = self.role(ctx)
-        if not point.writable:
-            raise Rejected(f"{point.label()} ({point.id}) is read-only",
-                           code=ErrorCode.NOT_WRITABLE)
+        read_only = self.read_only(point)
+        if read_only is not None:
+            raise read_only
         checks = [f"{point.id} is writable"]
         if not role.may_write(point.id):
             raise Forbidden(f"role {role.name} may not write {point.id}")
@@ -129,6 +129,15 @@ class Policy:
         value = value_fits(point, value, checks)
         checks.append(self._rate(ctx, role, consume=not ctx.dry_run))
         return value, checks
+
+    @staticmethod
+    def read_only(point: Point) -> Rejected | None:
+        """The refusal (NOT_WRITABLE) of every write of `point`, whoever asks; None where it
+        can be written."""
+        if point.writable:
+            return None
+        return Rejected(f"{point.label()} ({point.id}) is read-only",
+                        code=ErrorCode.NOT_WRITABLE)
 
     def check_call(self, ctx: RequestContext, tool: str, spec: ActionSpec,
                    args: Mapping[str, Any] | None = None) -> list[str]:

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from hermesd.answer import respond
 from hermesd.core.errors import ProtocolError
 from hermesd.toolspecs import tool_specs
 from tests.support.daemon import base_config, fake_device
@@ -97,6 +98,33 @@ async def test_a_command_in_words_is_placed_by_the_rules_and_read(rig: Rig) -> N
     assert answer.action is not None and answer.action.to_dict() == \
         {"name": "read", "args": {"point": "level"}}
     assert answer.result is not None and answer.result["value"] == 73.4
+
+
+@pytest.mark.parametrize("dry_run", [False, True])
+async def test_a_command_to_write_a_read_only_point_is_refused_naming_it(rig: Rig,
+                                                                        dry_run: bool) -> None:
+    # the router knows no one may write the tank level, and says so; the answer is the one a
+    # direct write of it gets, whoever asks, and nothing reaches the device
+    answer = await rig.engine.ask(rig.ctx("engineer", dry_run=dry_run),
+                                  "set the tank level to 50")
+    assert (answer.status, answer.error and answer.error["code"]) == \
+        ("rejected", "NOT_WRITABLE"), answer
+    assert answer.action is not None and answer.action.to_dict() == {
+        "name": "respond", "args": {"reason": "not_allowed", "refused": {
+            "name": "write", "args": {"point": "level", "value": 50}}}}
+    assert "Tank level (level) is read-only" in answer.reply
+    direct = await rig.engine.write(rig.ctx("engineer"), "level", 50)
+    assert direct.error == answer.error
+    assert await _device_value(rig, "level") == 73.4
+
+
+async def test_a_respond_never_carries_out_the_write_it_names(rig: Rig) -> None:
+    # a refused write of a point that can be written (a point made writable by a reload
+    # between routing and answering) is answered as a respond: nothing is written
+    answer = await rig.engine.act(rig.ctx("engineer"), respond(
+        "not_allowed", refused={"name": "write", "args": {"point": "speed", "value": 1000}}))
+    assert (answer.status, answer.error) == ("ok", None), answer
+    assert await _device_value(rig, "speed") == 800
 
 
 @pytest.mark.parametrize(("text", "words"), [

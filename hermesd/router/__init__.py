@@ -210,4 +210,8 @@ class Router:
             return replace(routed, action=respond("unknown_point", asked=head))
         stopped = gated(text, point, action.args.get("value"), self.rules.profiles,
                         analysis.toks)
+        if stopped is None and not point.writable:
+            # "zero the bottle count" of a counter: no one may write it, and the answer says
+            # so (the engine's refusal names it, NOT_WRITABLE), with nothing done
+            stopped = respond("not_allowed", refused=action.to_dict())
         return routed if stopped is None else replace(routed, action=stopped)
