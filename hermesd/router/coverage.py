@@ -81,7 +81,8 @@ _ANY_MACHINE = "thing.machine"
 _IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
-              | {YES_NO_MARK, "?fix", "?not", "", "had"})
+              | {YES_NO_MARK, "?fix", "?not", "", "had", "bring", "take"})  # ("bring the
+# wire speed up to 850", "take jet 1 up to 150 °C")
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,6 +242,18 @@ def a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
         not after.is_number and after.raw not in _COMPARED
 
 
+def a_drop(t: Token, i: int, toks: list[Token]) -> bool:
+    """ "pressure drop across the baghouse", "voltage drop": a quantity, no verb (not "drop the
+    pressure", "pressure, drop it to 2")."""
+    after = toks[i + 1] if i + 1 < len(toks) else None
+    return t.raw in ("drop", "drops") and i > 0 and toks[i - 1].raw in _DROPPING and \
+        not (after is not None and (after.raw in ("it", "to", "by") or after.is_number))
+
+
+#: what drops, in a quantity said so
+_DROPPING = frozenset(("pressure", "voltage", "temperature", "head", "level"))
+
+
 #: words said with a comparative "cooler" ("a bit cooler", "slightly cooler now", "cooler
 #: than", "cooler by 2", "cooler please")
 _COMPARED = frozenset("""it much bit little lot slightly somewhat way even far still touch
@@ -397,7 +410,7 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
-    if term.word in p.names or (term.unit and term.unit == p.unit) or _same_unit(term, p):
+    if term.word in p.names or in_its_unit(term, p):
         strength = EXACT
     elif _other_quantity_described(term, p):
         return 0.0
@@ -471,11 +484,13 @@ def _other_quantity_described(term: Term, p: Profile) -> bool:
         and not term.broader & p.unit_quantities
 
 
-def _same_unit(term: Term, p: Profile) -> bool:
-    """A unit the lexicon knows said alone ("cSt", "centistokes"), and the point's unit is it,
-    however the config writes it: the unit names the point as its symbol would ("NTU")."""
-    return "unit" in term.kinds and p.point.unit is not None and \
-        bool(term.concepts & unit_ids(p.point.unit))
+def in_its_unit(term: Term, p: Profile) -> bool:
+    """Whether the term is the point's own unit: as written, or a unit the lexicon knows said
+    alone ("cSt", "centistokes") that the point's unit is, however the config writes it: the
+    unit names the point as its symbol would ("NTU")."""
+    return bool(term.unit and term.unit == p.unit) or (
+        "unit" in term.kinds and p.point.unit is not None
+        and bool(term.concepts & unit_ids(p.point.unit)))
 
 
 @functools.cache

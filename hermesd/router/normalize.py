@@ -76,10 +76,12 @@ _UNIT = re.compile(
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er)"
-    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour))"
+    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour)"
+    r"|degrees?\s+(?:c\s+|celsius\s+)?(?:per|an|a)\s+(?:minute|hour))"
     r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
-    r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm|°\s?[cf]|℃"
+    r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
+    r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
     r"|amps?|amperes?|volts?|hertz|degrees?(?:\s+(?:celsius|centigrade|c))?|celsius"
@@ -114,7 +116,8 @@ _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
                  ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"),
                  ("second", ("ml", "milli"), "ml/s"), ("minute", ("ml", "milli"), "ml/min"),
-                 ("hour", ("ml", "milli"), "ml/h"))
+                 ("hour", ("ml", "milli"), "ml/h"), ("minute", ("degree",), "°c/min"),
+                 ("hour", ("degree",), "°c/h"))
 
 _PIECE = re.compile(
     r"(?P<cjk>[\u3007\u3400-\u4dbf\u4e00-\u9fff]+)"
@@ -335,8 +338,8 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _a_little(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
-        _english_numbers(out)))))))
+    return _a_little(_kicked_off(_lit(_state_verbs(_attributive(_said_units(_signs(
+        _english_numbers(out))))))))
 
 
 #: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"
@@ -689,6 +692,34 @@ def _kicked_off(toks: list[Token]) -> list[Token]:
             return [*toks[:i], replace(t, text="switch", raw="switch", written=t.raw),
                     Token(said, said, unreadable=True, written="off"), *toks[i + 2:]]
     return toks
+
+
+#: verbs that start or stop a fire, as "start" and "stop" would
+_FIRE_VERBS = {"ignite": "start", "relight": "start", "reignite": "start", "light": "start",
+               "fire": "start", "extinguish": "stop"}
+#: ...of these, which burn (a "fire pump", a "light curtain", a boiler room's lights do not)
+_FIRED = frozenset("burner burners pilot pilots flare flares torch igniter ignitor".split())
+
+
+def _lit(toks: list[Token]) -> list[Token]:
+    """ "light the drum burner", "ignite the flare", "extinguish the pilot": the verb opening
+    the command (after words of politeness) is read as "start" or "stop", keeping its words as
+    written, where what it acts on is a burner, a pilot or a flare, said right after it (after
+    "the", "up" or one other word): "fire the deluge", "light the alarm", "extinguish the fire
+    pump", "light the boiler up" (its room's lights?) are not (review atk55)."""
+    start = 0
+    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
+        start += 1
+    if start >= len(toks) - 1 or toks[start].zh:
+        return toks
+    verb = toks[start]
+    said = _FIRE_VERBS.get(verb.raw)
+    rest = [t.raw for t in toks[start + 1:start + 5] if not t.zh and t.raw not in ("the", "up")]
+    fired = bool(rest) and (rest[0] in _FIRED or (len(rest) > 1 and rest[1] in _FIRED))
+    if said is None or not fired or {"fire", "light", "lights"} & set(rest):
+        return toks
+    return [*toks[:start], replace(verb, text=said, raw=said, written=verb.raw),
+            *toks[start + 1:]]
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

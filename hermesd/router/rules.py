@@ -29,7 +29,7 @@ from hermesd.replies import (
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import concepts_of_text, simplified, singular
-from hermesd.router.coverage import CONCEPT, a_cooler, explain, terms
+from hermesd.router.coverage import CONCEPT, a_cooler, a_drop, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -621,6 +621,12 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
     reserved reserve future""".split())
 
 
+#: words a terse write may say besides a name, a value and its unit ("kiln speed 3.6 please")
+_ONLY_POLITE = frozenset("the please pls plz kindly".split())
+#: the words a setpoint's name adds to its measurement's ("Kiln speed setpoint")
+_ITS_SETPOINT = frozenset(("setpoint", "sp", "target"))
+
+
 class RuleRouter:
     def __init__(self, points: list[Point], intents: tuple[Intent, ...] = (),
                  lexicon: Lexicon | None = None) -> None:
@@ -962,7 +968,7 @@ class RuleRouter:
         # (a "cooler" with more said after it is the machine: "aerial cooler gas outlet temp"
         # asks no change, blind batch 42)
         spoken = frozenset(t.raw for i, t in enumerate(toks) if i not in named
-                           and not a_cooler(t, i, toks))
+                           and not a_cooler(t, i, toks) and not a_drop(t, i, toks))
         first = toks[0].raw if toks else ""
         # ("any fault on cooling water pump 2": "any" first asks whether there is one)
         yes_no = (first in YES_NO_START and not self._names_first(text, toks)) or \
@@ -1764,6 +1770,7 @@ class RuleRouter:
                 return Placement(respond("thanks"), 1.0)
             return None
 
+        every = scored
         if a.wants_write:
             scored = self._prefer_chosen(a, scored)
             writable = [(s, p) for s, p in scored if self.points[p].writable]
@@ -1771,10 +1778,7 @@ class RuleRouter:
                 # the best match is read-only: a writable point may stand in for it only if it
                 # is about the same thing ("boiler 3 temperature" -> its setpoint), never another
                 # thing that shares a word ("boiler 3 speed"): policy refuses the read-only one
-                about = {t.text for t in content(a.toks)} & self.point_words[scored[0][1]]
-                named = self._named_ids(a.toks, self._value_places(a.toks))
-                writable = [(s, p) for s, p in writable if self._stands_in(p, about)
-                            and self._numbers_said(p, named)]
+                writable = self._standing_in(a, scored[0][1], writable)
             if writable:
                 scored = writable
             target = self.points[scored[0][1]] if scored else None
@@ -1800,6 +1804,19 @@ class RuleRouter:
         if a.question and "set" in a.words and not a.wants_write and \
                 self.profiles.by_id[best].role != "setpoint":
             return None  # "what is the tank set to": its setpoint, if it has one
+        if not a.wants_write and not point.writable and self.terse_write(a, None) and \
+                {t.raw for t in a.toks if not t.is_number and not t.unit
+                 and t.raw not in _ONLY_POLITE | {"percent"}} <= self.own_words[best]:
+            # "kiln speed 3.6 rpm" of a read-only "Kiln speed" and its "Kiln speed setpoint":
+            # the one setpoint that stands in for it, as in "set kiln speed to 3.6 rpm"; its
+            # name, a value and its unit alone ("kiln speed change 0.5 rpm", "tank level at
+            # 20 %", "… 20 % full" say a change or report one: review atk55)
+            key = set(self.profiles.by_id[best].key)
+            fits = [p for _, p in self._standing_in(
+                a, best, [(s, p) for s, p in every if self.points[p].writable])
+                if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT]  # (its own only)
+            if len(fits) == 1 and self._settable_instead(a, best):
+                point, best = self.points[fits[0]], fits[0]
         if not a.wants_write and self.terse_write(a, point):
             values = self.values(a, point)
             return Placement(Action("write", {"point": best, "value": values[0]}), best_score,
@@ -1892,6 +1909,21 @@ class RuleRouter:
         # without it too)
         return not numbered or len(numbered) < len(labels) or \
             any(ids <= named for ids in numbered)
+
+    def _standing_in(self, a: Analysis, read_only: str,
+                     writable: list[tuple[float, str]]) -> list[tuple[float, str]]:
+        """Of these writable points, those that may stand in for the read-only one in a
+        write: about the same thing, with the numbers said (`_stands_in`)."""
+        about = {t.text for t in content(a.toks)} & self.point_words[read_only]
+        named = self._named_ids(a.toks, self._value_places(a.toks))
+        fits = [(s, p) for s, p in writable if self._stands_in(p, about)
+                and self._numbers_said(p, named)]
+        # its own setpoint, named as it is but for "setpoint", before any other that stands
+        # in ("set jet 1 temperature to 150": not the jet's heating ramp, whose description
+        # says degrees)
+        key = set(self.profiles.by_id[read_only].key)
+        own = [(s, p) for s, p in fits if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT]
+        return own if len(own) == 1 else fits
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command

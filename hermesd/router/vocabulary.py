@@ -262,6 +262,8 @@ UNIT_SYMBOLS: dict[str, str] = {
     "°c": "°c", "℃": "°c", "degc": "°c", "celsius": "°c", "°f": "°f", "fahrenheit": "°f",
     "degree": "°c", "degrees": "°c", "degreesc": "°c", "degreescelsius": "°c",
     "degsc": "°c",
+    "°c/min": "°c/min", "℃/min": "°c/min", "k/min": "°c/min", "°c/h": "°c/h", "℃/h": "°c/h",
+    "k/h": "°c/h",
     "degreecelsius": "°c", "degreescentigrade": "°c", "degreec": "°c",
     "bar": "bar", "mbar": "mbar", "kpa": "kpa", "pa": "pa", "mpa": "mpa", "psi": "psi",
     # a gauge pressure is said in its plain unit ("100 bar" of a point in barg); an absolute

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections import Counter
+from collections.abc import Collection
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -42,6 +43,7 @@ from hermesd.router.coverage import (
     Term,
     bridge_words,
     explained,
+    in_its_unit,
     lone_character,
     terms,
     unit_ids,
@@ -147,7 +149,9 @@ _POLITE = frozenset("can could would will".split())
 _NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
 #: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
-                      "throttle".split())
+                      "throttle take push".split())
+#: the first word of what a verb opening a command acts on ("speed the grate up to 12")
+_OBJECT_OPENING = frozenset("the it its that this our my".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
 #: politeness, who asks ("I need you to"), "keep"/"leave" a state, "again", "back to"
 MANNER = frozenset("""
@@ -278,7 +282,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own, chosen)
             or _emergency_switched(toks, folded, point)
             or _reported(toks, folded) or _state_chosen(toks, point, value)
-            or _english_words(toks, own, point)
+            or _english_words(toks, own, point, _unit_as_written(text, toks, point))
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
@@ -813,6 +817,15 @@ _STATES = frozenset("open opened closed shut running stopped started tripped".sp
 _URGES = frozenset("right ok okay and so then just please go".split())
 
 
+#: verbs that hold a thing at a value ("hold zone 2 at 200", "keep the fan at 60")
+_HOLDING = frozenset("hold keep maintain leave run".split())
+#: a value's change, said with the amount ("speed change 0.5 rpm": by, or to, 0.5?)
+_CHANGING = frozenset(("change", "changed"))
+#: how a value moved, reported ("oven temperature drops 5 °C", "level rose to 80")
+_MOVED = frozenset("drops dropped dropping fell falls falling rose rises rising risen climbed "
+                   "climbs climbing jumped jumps".split())
+
+
 def _reported(toks: list[Token], folded: str) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
@@ -846,6 +859,19 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
                     x.raw in WRITE_VERBS and _standalone(x.raw, folded) for x in toks[:i]):
             # ("now start boiler 2", "right, now open it": a command, urged)
             return Doubt("question", (f"now {nxt.raw}",))
+    said = set(re.findall(r"[^\W\d_]+", folded))
+    told = bool(said & (WRITE_VERBS | STATE_VERBS | _HOLDING))
+    for i, t in enumerate(toks[:-1]):
+        nxt = toks[i + 1]
+        if t.raw in _CHANGING and nxt.number is not None:
+            return Doubt("relative", (f"{t.raw} {nxt.raw}",))  # "kiln speed change 0.5 rpm"
+        if told:
+            continue
+        if nxt.raw in ("full", "empty") and (t.number is not None or t.unit or (
+                t.raw == "percent" and i and toks[i - 1].number is not None)):
+            return Doubt("question", (f"{t.raw} {nxt.raw}",))  # "tank level 20 % full": it is
+        if t.raw in _MOVED and any(x.number is not None for x in toks[i + 1:]):
+            return Doubt("question", (t.raw,))  # "oven temperature drops 5 °C": it did
     if re.search(r"[\u4e00-\u9fff\w]\s*的(?:[\s哦哈啊呀吧呢，,。.!！]|谢谢|辛苦了|thanks|thx)*$",
                  folded):
         return Doubt("question", (folded.strip()[-3:],))  # 补水阀开启的: it is open
@@ -982,9 +1008,10 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     words = {t.text for t in toks if t.number is None} | {t.word for t in found}
     # (its name's words unsaid; none where one of its aliases is said whole: "start the
     # mixer" of a "Pan mixer" whose alias is "mixer", beside a "Mixer discharge gate")
-    extra = min(len(set(key) - words - profile.ids) for key in (
-        profile.key, *(tuple(t.text for t in content(tokens(alias)) if not t.is_id)
-                       for alias in profile.point.aliases)))
+    keys = (profile.key, *(tuple(t.text for t in content(tokens(alias)) if not t.is_id)
+                           for alias in profile.point.aliases))
+    unsaid = [set(key) - words - profile.ids for key in keys]
+    extra = min(map(len, unsaid))
     poles = said_poles(toks)
     numbered = {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
                 if toks[i + 1].is_id and not t.is_id and toks[i + 1].text in said}
@@ -1002,12 +1029,17 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
             continue  # "AHU 1" is not AHU 2, though its alias "Fan 1" has a 1 (atk21 XLABEL)
         if (words & profile.names) - other.names:
             continue  # a word of its names said ("rinse" of the rinse valve, a verb too)
+        if any(in_its_unit(t, profile) and not in_its_unit(t, other) for t in found):
+            continue  # "set kiln speed to 3.6 rpm": the kiln ID fan's speed is in %
         if profile.ids and other.ids and profile.ids != other.ids and not said:
             continue  # numbered alike: the siblings' question, asked above
         # (a point whose whole name is said is the one meant over those it is part of)
         # (as well as this one: any pump is a form of the "dosing pump" said, less well)
+        others_unsaid = set(other.key) - words - other.ids
+        if any(own < others_unsaid for own in unsaid):
+            continue  # "set the kiln speed to 3.25": the kiln ID fan's is named less wholly
         if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
-                (extra or not set(other.key) - words - other.ids):
+                (extra or not others_unsaid):
             return True
     return False
 
@@ -1326,7 +1358,10 @@ def _in_choice(toks: list[Token], i: int, point: Point) -> bool:
     return False
 
 
-def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt | None:
+def _english_words(toks: list[Token], own: _Own, point: Point | None,
+                   unit_at: Collection[int] = ()) -> Doubt | None:
+    """`unit_at`: where the point's own unit is written after the number ("650 kN/m": its
+    "m" is no letter of another thing)."""
     raw = [t.raw for t in toks]
     left = Counter(dict(own.counts))  # each word of the point's names, as often as a name says it
     spelled = _spellings(point.unit) if point is not None else frozenset()
@@ -1367,16 +1402,18 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None) -> Doubt |
         if word == "close" and raw[i + 1:i + 2] == ["to"] and \
                 any(x.number is not None for x in toks[i + 2:i + 3]):
             return Doubt("approximate", ("close to",))
-        if t.ident and point is not None and t.text not in own.texts:
+        if t.ident and point is not None and t.text not in own.texts and i not in unit_at:
             return Doubt("other_thing", (t.shown,))  # "feed pump B" is no pump 1
         if word in ("up", "down") and i and raw[i - 1] in PARTICLE_VERBS and (
                 point is None or point.kind == "bool" or not any(
                     x.number is not None and x.number not in own.numbers for x in toks[i + 1:])):
             continue  # "shut down feed pump 1", "open up"; "power down … 40" of a speed: by 40
-        if word == "up" and raw[i + 1:i + 2] == ["to"] and i and raw[i - 1] in _UP_VERBS \
-                and raw[i - 1] not in own.raws:
-            continue  # "bring the separator up to 950": to it, no bound (not "winch speed up
-            # to 30", whose "speed" is the point's own word: a limit, or a report — atk29)
+        if word == "up" and raw[i + 1:i + 2] == ["to"] and i and (
+                (raw[i - 1] in _UP_VERBS and raw[i - 1] not in own.raws)
+                or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)):
+            continue  # "bring the separator up to 950", "speed the cooler grate up to 12":
+            # to it, no bound (not "winch speed up to 30", whose "speed" is the point's own
+            # word: a limit, or a report — atk29)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
                 for x in toks[:i]):

@@ -1,0 +1,129 @@
+"""Blind batches 49 and 50 (a cement works, a paper mill, a sugar factory, an asphalt plant, a
+dye house; here on plants of my own): a unit said tells a setpoint from a fan's; a terse value
+of a measured speed is its setpoint's; "speed X up to", "bring X to"; a unit with a slash ("kN/m", "°C/min",
+"degrees per minute"); fires lit and put out; a pressure drop; Chinese words of machines."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from hermesd.router import Router
+from tests.support.plants import exec_plant, routed_without_model
+
+DRYER = Router(exec_plant("drier", {
+    "drum_speed": {"name": "Drum speed", "unit": "rpm"},
+    "drum_speed_sp": {"name": "Drum speed setpoint", "unit": "rpm", "writable": True,
+                      "min": 1, "max": 8},
+    "drum_fan_sp": {"name": "Drum exhaust fan speed setpoint", "unit": "%", "writable": True,
+                    "min": 20, "max": 100},
+    "calender_load_sp": {"name": "Calender nip load setpoint", "unit": "kN/m",
+                         "writable": True, "min": 20, "max": 300},
+    "oven_ramp": {"name": "Oven 1 heating ramp", "unit": "°C/min", "writable": True,
+                  "min": 0.5, "max": 10},
+    "oven_temp": {"name": "Oven 1 air temperature", "unit": "°C"},
+    "oven_temp_sp": {"name": "Oven 1 temperature setpoint", "unit": "°C", "writable": True,
+                     "min": 20, "max": 250},
+    "line_speed": {"name": "Line speed", "unit": "m/min"},
+    "line_speed_sp": {"name": "Line speed setpoint", "unit": "m/min", "writable": True,
+                      "min": 0, "max": 900},
+    "pilot": {"name": "Pilot burner", "type": "bool", "writable": True},
+    "hall_light": {"name": "Hall light", "type": "bool", "writable": True},
+    "collector_dp": {"name": "Dust collector differential pressure", "unit": "Pa"},
+    "lift_pump": {"name": "Effluent lift pump", "type": "bool", "writable": True},
+    "fire_pump": {"name": "Fire pump", "type": "bool", "writable": True},
+    "fire_alarm": {"name": "Fire alarm", "type": "bool", "writable": True},
+    "deluge": {"name": "Fire deluge valve", "type": "bool", "writable": True},
+    "boiler": {"name": "Boiler", "type": "bool", "writable": True},
+    "room_lights": {"name": "Boiler room lights", "type": "bool", "writable": True},
+    "tank_level": {"name": "Tank level", "unit": "%"},
+    "tank_level_sp": {"name": "Tank level setpoint", "unit": "%", "writable": True,
+                      "min": 0, "max": 100},
+    "stock_pump_1": {"name": "Thick stock pump 1", "type": "bool", "writable": True},
+    "stock_pump_2": {"name": "Thick stock pump 2", "type": "bool", "writable": True},
+    "diffuser_temp": {"name": "Beet diffuser temperature", "unit": "°C"},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # the fan's speed is in %: "rpm" tells them apart, as does the fan's name, unsaid
+    ("set drum speed to 3.5 rpm", "drum_speed_sp", 3.5),
+    ("set the drum to 3.5 rpm", "drum_speed_sp", 3.5),
+    ("set the drum speed to 3.5", "drum_speed_sp", 3.5),
+    # a value said to a measured speed, without a verb: its own setpoint's
+    ("drum speed 3.5 rpm", "drum_speed_sp", 3.5),
+    ("drum speed three point five", "drum_speed_sp", 3.5),
+    # "speed ... up to": a verb and its value, no bound
+    ("speed the drum up to 4", "drum_speed_sp", 4),
+    ("set calender nip load to 80 kN/m", "calender_load_sp", 80),
+    ("set oven 1 heating ramp to 2 degrees per minute", "oven_ramp", 2),
+    ("set oven 1 heating ramp to 2 °C/min", "oven_ramp", 2),
+    ("ramp oven 1 at 2.5 degrees a minute", "oven_ramp", 2.5),
+    # "bring"/"take" ... "up to": a verb and its value
+    ("bring the line speed up to eight hundred and fifty", "line_speed_sp", 850),
+    ("bring the line speed to 850", "line_speed_sp", 850),
+    ("take oven 1 up to 150 °C", "oven_temp_sp", 150),
+    # its own setpoint, not the ramp whose unit also says degrees
+    ("set oven 1 temperature to 150", "oven_temp_sp", 150),
+    ("light the pilot burner", "pilot", True),
+    ("please ignite the pilot burner", "pilot", True),
+    ("fire the pilot burner", "pilot", True),
+    ("extinguish the pilot burner", "pilot", False),
+    ("turn the hall light on", "hall_light", True),
+    ("启动污水提升泵", "lift_pump", True),
+    ("停掉二号浓浆泵", "stock_pump_2", False),
+])
+async def test_writes(text: str, point: str, value: Any) -> None:
+    action = await routed_without_model(DRYER, text)
+    assert action.to_dict() == {"name": "write", "args": {"point": point, "value": value}}
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("pressure drop across the dust collector", "collector_dp"),
+    ("dust collector pressure drop", "collector_dp"),
+    ("渗出器温度", "diffuser_temp"),
+    ("what is the oven 1 air temperature in °C", "oven_temp"),
+])
+async def test_reads(text: str, point: str) -> None:
+    action = await routed_without_model(DRYER, text)
+    assert action.to_dict() == {"name": "read", "args": {"point": point}}
+
+
+@pytest.mark.parametrize("text", [
+    "set the drum to 3.5",  # its speed, or its fan's: no one can tell
+    "drum speed up to 4",  # a bound, or a report
+    "set calender nip load to 80 kN/mm",  # another unit
+    "set oven 1 heating ramp to 2 degrees",  # a temperature, not a rate
+    "drop the dust collector pressure",  # a change asked of a measured value
+    "light 2 status",  # a light, no fire lit
+    # what a fire verb acts on is no burner, pilot or flare (review atk55)
+    "extinguish the fire pump fire",
+    "light the alarm",
+    "fire the deluge",
+    "fire the alarm",
+    # a change, or a report, of a measured value, said with its name and a number
+    "drum speed change 0.5 rpm",
+    "oven 1 air temperature drops 5 °C",
+    "tank level 20 % full",
+])
+async def test_nothing_is_written(text: str) -> None:
+    action = await routed_without_model(DRYER, text)
+    assert action.name != "write", (text, action)
+
+
+async def test_lighting_a_boiler_up_starts_no_boiler() -> None:
+    """ "light the boiler up": its room's lights, perhaps; never the boiler (review atk55)."""
+    action = await routed_without_model(DRYER, "light the boiler up")
+    assert action.point != "boiler", action
+
+
+async def test_a_reactor_set_in_degrees_is_its_temperature_setpoint() -> None:
+    """ "set reactor 1 to 280 degrees": the reactor's temperature setpoint, its own (out of its
+    range: policy refuses 280 by name); before, the model alone chose, and declined."""
+    from hermesd.router import Router as _Router
+    from tests.support.plants import config_of, own_plant
+
+    router = _Router(config_of(own_plant("resin_plant")))
+    action = await routed_without_model(router, "set reactor 1 to 280 degrees")
+    assert action.to_dict() == {"name": "write", "args": {"point": "r1_temp_sp", "value": 280}}
