@@ -320,14 +320,20 @@ def _per_time(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]
 def per_its_time(term: Term, p: Profile, found: list[Term]) -> bool:
     """A time said of a point whose unit is a rate per that time, with what it counts ("minute"
     of "160 birds per minute", of a line speed in birds/min; not "40 a minute", which may be
-    any rate: review atk32)."""
+    any rate: review atk32); and the "many" of "how many strokes a minute", so said."""
     per = _RATE_PER.search(p.point.unit or "")
-    return per is not None and bool(term.concepts & {_PER_UNIT[per.group(1).casefold()]}) \
-        and any(t.word in counted_by(p.point.unit) for t in found)
+    if per is None or not any(t.word in counted_by(p.point.unit) for t in found):
+        return False
+    time = _PER_UNIT[per.group(1).casefold()]
+    # ...and the "many" of "how many strokes a minute", said with that time
+    return time in term.concepts or (term.raw == "many" and any(
+        time in t.concepts or t.raw in _TIME_SAID[time] for t in found))
 
 
 #: a rate's time in its unit ("birds/min"), and the time's unit concept
 _RATE_PER = re.compile(r"/\s*(s|sec|min|h|hr)\s*$", re.IGNORECASE)
+_TIME_SAID = {"unit.second": frozenset(("second", "sec")), "unit.minute": frozenset(
+    ("minute", "min")), "unit.hour": frozenset(("hour", "hr"))}
 _PER_UNIT = {"s": "unit.second", "sec": "unit.second", "min": "unit.minute",
              "h": "unit.hour", "hr": "unit.hour"}
 

@@ -338,8 +338,8 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _a_little(_kicked_off(_lit(_state_verbs(_attributive(_said_units(_signs(
-        _english_numbers(out))))))))
+    return _a_little(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
+        _english_numbers(out)))))))
 
 
 #: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"
@@ -692,34 +692,6 @@ def _kicked_off(toks: list[Token]) -> list[Token]:
             return [*toks[:i], replace(t, text="switch", raw="switch", written=t.raw),
                     Token(said, said, unreadable=True, written="off"), *toks[i + 2:]]
     return toks
-
-
-#: verbs that start or stop a fire, as "start" and "stop" would
-_FIRE_VERBS = {"ignite": "start", "relight": "start", "reignite": "start", "light": "start",
-               "fire": "start", "extinguish": "stop"}
-#: ...of these, which burn (a "fire pump", a "light curtain", a boiler room's lights do not)
-_FIRED = frozenset("burner burners pilot pilots flare flares torch igniter ignitor".split())
-
-
-def _lit(toks: list[Token]) -> list[Token]:
-    """ "light the drum burner", "ignite the flare", "extinguish the pilot": the verb opening
-    the command (after words of politeness) is read as "start" or "stop", keeping its words as
-    written, where what it acts on is a burner, a pilot or a flare, said right after it (after
-    "the", "up" or one other word): "fire the deluge", "light the alarm", "extinguish the fire
-    pump", "light the boiler up" (its room's lights?) are not (review atk55)."""
-    start = 0
-    while start < len(toks) and not toks[start].zh and toks[start].raw in _BEFORE_VERB:
-        start += 1
-    if start >= len(toks) - 1 or toks[start].zh:
-        return toks
-    verb = toks[start]
-    said = _FIRE_VERBS.get(verb.raw)
-    rest = [t.raw for t in toks[start + 1:start + 5] if not t.zh and t.raw not in ("the", "up")]
-    fired = bool(rest) and (rest[0] in _FIRED or (len(rest) > 1 and rest[1] in _FIRED))
-    if said is None or not fired or {"fire", "light", "lights"} & set(rest):
-        return toks
-    return [*toks[:start], replace(verb, text=said, raw=said, written=verb.raw),
-            *toks[start + 1:]]
 
 
 def _state_verbs(toks: list[Token]) -> list[Token]:

@@ -621,6 +621,19 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
     reserved reserve future""".split())
 
 
+#: verbs that light or put out a fire ("light the drum burner", "extinguish the flare")
+_FIRE_VERBS = frozenset("ignite relight reignite extinguish light fire".split())
+
+
+def _fire_verb_first(toks: list[Token]) -> bool:
+    """A command opening with a verb of fire: ignite, relight, extinguish; "light" and
+    "fire" only before "the" or "up" ("light 3", "fire alarm status", "fire pump running?"
+    name things)."""
+    words = [t.raw for t in toks if not t.zh and t.raw not in _POLITE]
+    return len(words) > 1 and words[0] in _FIRE_VERBS and (
+        words[0] not in ("light", "fire") or words[1] in ("the", "up"))
+
+
 #: words a terse write may say besides a name, a value and its unit ("kiln speed 3.6 please")
 _ONLY_POLITE = frozenset("the please pls plz kindly".split())
 #: the words a setpoint's name adds to its measurement's ("Kiln speed setpoint")
@@ -1814,7 +1827,8 @@ class RuleRouter:
             key = set(self.profiles.by_id[best].key)
             fits = [p for _, p in self._standing_in(
                 a, best, [(s, p) for s, p in every if self.points[p].writable])
-                if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT]  # (its own only)
+                if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT
+                and self.points[p].unit == point.unit]  # (its own only, in its unit)
             if len(fits) == 1 and self._settable_instead(a, best):
                 point, best = self.points[fits[0]], fits[0]
         if not a.wants_write and self.terse_write(a, point):
@@ -1873,7 +1887,17 @@ class RuleRouter:
     def unread_value(self, a: Analysis, point: Point) -> Action | None:
         """ "stenter setpoint twenty thirty", "intake pump speed -100": not a question, and a
         value said to a writable number that cannot be read or says a change: asked back, never
-        read instead (None: no such value)."""
+        read instead (None: no such value); nor is a value said "every" so many (a time)."""
+        if not a.question and any(t.raw == "every" and a.toks[i + 1].is_number
+                                  for i, t in enumerate(a.toks[:-1])):
+            # "push a car every 42 minutes": an interval to set, asked by no verb the rules
+            # know; never a read of it (blind batch 51)
+            return respond("not_understood")
+        if _fire_verb_first(a.toks):
+            # "light the drum burner", "fire the burner", "extinguish the flare": a fire lit
+            # or put out, which no read answers; nor is it written, whatever burner, pilot,
+            # lockout or fan the words go on to name (reviews atk55, atk55b)
+            return respond("not_understood")
         if a.question or not point.writable or point.kind not in ("int", "float"):
             return None
         said = self.value_words(a, point)
@@ -1916,14 +1940,22 @@ class RuleRouter:
         write: about the same thing, with the numbers said (`_stands_in`)."""
         about = {t.text for t in content(a.toks)} & self.point_words[read_only]
         named = self._named_ids(a.toks, self._value_places(a.toks))
-        fits = [(s, p) for s, p in writable if self._stands_in(p, about)
-                and self._numbers_said(p, named)]
-        # its own setpoint, named as it is but for "setpoint", before any other that stands
-        # in ("set jet 1 temperature to 150": not the jet's heating ramp, whose description
-        # says degrees)
         key = set(self.profiles.by_id[read_only].key)
-        own = [(s, p) for s, p in fits if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT]
-        return own if len(own) == 1 else fits
+
+        unit = self.points[read_only].unit
+
+        def own(p: str) -> bool:  # named as it is but for "setpoint", and in its unit
+            return set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT and \
+                self.points[p].unit == unit
+
+        # (its own setpoint stands in whatever words said it: 把1号干燥室温度设定到85度 of a
+        # "Dryer chamber 1 temperature" named so in Chinese, and its English-named setpoint)
+        fits = [(s, p) for s, p in writable if (self._stands_in(p, about) or own(p))
+                and self._numbers_said(p, named)]
+        # its own setpoint before any other that stands in ("set jet 1 temperature to 150":
+        # not the jet's heating ramp, whose description says degrees)
+        mine = [(s, p) for s, p in fits if own(p)]
+        return mine if len(mine) == 1 else fits
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command

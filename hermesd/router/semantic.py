@@ -704,7 +704,7 @@ class Semantic:
         return str(sure.action.args["point"])
 
     def _several(self, fits: list[Fit], *, writable: bool = False,
-                 terms: list[Term] | None = None) -> list[str]:
+                 terms: list[Term] | None = None, amount: bool = False) -> list[str]:
         """The points a plural command means: every one that explains all its words; of a
         quantity they name, the points that measure it ("power of both generators": not
         their running flags, which an on/off point is)."""
@@ -715,8 +715,10 @@ class Semantic:
         numbered = [f for f in full if any(w in families for w, _ in
                                            self.profiles.by_id[f.point].pairs)]
         full = numbered or full
-        if not writable and terms and any(set(self.quantities(t)) - WEAK_CONCEPTS
-                                          for t in terms):
+        # ("how much gas are the kiln burners burning": an amount, which no on/off point
+        # tells, though a burner's enable is described as releasing gas: blind batch 51)
+        if not writable and terms and (amount or any(set(self.quantities(t)) - WEAK_CONCEPTS
+                                                     for t in terms)):
             measures = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
             full = measures or full
         if not writable:
@@ -736,7 +738,8 @@ class Semantic:
     def _plural(self, a: Analysis, terms: list[Term], fits: list[Fit], marked: bool
                 ) -> Judgement | None:
         writes = a.wants_write
-        several = self._several(fits, writable=writes, terms=terms)
+        several = self._several(fits, writable=writes, terms=terms, amount=[
+            t.raw for t in a.toks[:2]] in (["how", "much"], ["how", "many"]))
         if not marked:
             # a plural that names what the points are ("pumps", "zones"), not one a
             # description or a stem shares with them ("reverse the fires": the firing)

@@ -29,6 +29,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
@@ -281,7 +282,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     chosen = tuple(said.casefold() for choice, said in spellings(point) if choice == value)
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own, chosen)
             or _emergency_switched(toks, folded, point)
-            or _reported(toks, folded) or _state_chosen(toks, point, value)
+            or _reported(toks, folded, own.raws) or _state_chosen(toks, point, value)
             or _english_words(toks, own, point, _unit_as_written(text, toks, point))
             or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
@@ -826,7 +827,8 @@ _MOVED = frozenset("drops dropped dropping fell falls falling rose rises rising 
                    "climbs climbing jumped jumps".split())
 
 
-def _reported(toks: list[Token], folded: str) -> Doubt | None:
+def _reported(toks: list[Token], folded: str,
+              named: AbstractSet[str] = frozenset()) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
     "on/off"; "补水阀开启的"."""
     for pair in _STATE_PAIR.finditer(folded):
@@ -867,10 +869,13 @@ def _reported(toks: list[Token], folded: str) -> Doubt | None:
             return Doubt("relative", (f"{t.raw} {nxt.raw}",))  # "kiln speed change 0.5 rpm"
         if told:
             continue
-        if nxt.raw in ("full", "empty") and (t.number is not None or t.unit or (
-                t.raw == "percent" and i and toks[i - 1].number is not None)):
+        if nxt.raw in ("full", "empty") and nxt.raw not in named and (
+                t.number is not None or t.unit or (
+                    t.raw == "percent" and i and toks[i - 1].number is not None)):
             return Doubt("question", (f"{t.raw} {nxt.raw}",))  # "tank level 20 % full": it is
-        if t.raw in _MOVED and any(x.number is not None for x in toks[i + 1:]):
+            # (not "pump 2 full speed 1500 rpm", its own name: review atk55b)
+        if t.raw in _MOVED and t.raw not in named and \
+                any(x.number is not None for x in toks[i + 1:]):
             return Doubt("question", (t.raw,))  # "oven temperature drops 5 °C": it did
     if re.search(r"[\u4e00-\u9fff\w]\s*的(?:[\s哦哈啊呀吧呢，,。.!！]|谢谢|辛苦了|thanks|thx)*$",
                  folded):

@@ -1,6 +1,6 @@
 """Blind batches 49 and 50 (a cement works, a paper mill, a sugar factory, an asphalt plant, a
 dye house; here on plants of my own): a unit said tells a setpoint from a fan's; a terse value
-of a measured speed is its setpoint's; "speed X up to", "bring X to"; a unit with a slash ("kN/m", "°C/min",
+of a measured speed is its setpoint's; "speed X up to", "bring X to"; a fire lit, which no read answers; a unit with a slash ("kN/m", "°C/min",
 "degrees per minute"); fires lit and put out; a pressure drop; Chinese words of machines."""
 
 from __future__ import annotations
@@ -38,6 +38,9 @@ DRYER = Router(exec_plant("drier", {
     "boiler": {"name": "Boiler", "type": "bool", "writable": True},
     "room_lights": {"name": "Boiler room lights", "type": "bool", "writable": True},
     "tank_level": {"name": "Tank level", "unit": "%"},
+    "grate_speed": {"name": "Cooler grate speed", "unit": "strokes/min"},
+    "grate_speed_sp": {"name": "Cooler grate speed setpoint", "unit": "strokes/min",
+                       "writable": True, "min": 4, "max": 22},
     "tank_level_sp": {"name": "Tank level setpoint", "unit": "%", "writable": True,
                       "min": 0, "max": 100},
     "stock_pump_1": {"name": "Thick stock pump 1", "type": "bool", "writable": True},
@@ -66,10 +69,6 @@ DRYER = Router(exec_plant("drier", {
     ("take oven 1 up to 150 °C", "oven_temp_sp", 150),
     # its own setpoint, not the ramp whose unit also says degrees
     ("set oven 1 temperature to 150", "oven_temp_sp", 150),
-    ("light the pilot burner", "pilot", True),
-    ("please ignite the pilot burner", "pilot", True),
-    ("fire the pilot burner", "pilot", True),
-    ("extinguish the pilot burner", "pilot", False),
     ("turn the hall light on", "hall_light", True),
     ("启动污水提升泵", "lift_pump", True),
     ("停掉二号浓浆泵", "stock_pump_2", False),
@@ -84,10 +83,22 @@ async def test_writes(text: str, point: str, value: Any) -> None:
     ("dust collector pressure drop", "collector_dp"),
     ("渗出器温度", "diffuser_temp"),
     ("what is the oven 1 air temperature in °C", "oven_temp"),
+    # the "many" of a rate that counts what is said, per its time
+    ("how many strokes a minute is the cooler grate doing", "grate_speed"),
+    ("how many strokes per minute is the cooler grate doing", "grate_speed"),
 ])
 async def test_reads(text: str, point: str) -> None:
     action = await routed_without_model(DRYER, text)
     assert action.to_dict() == {"name": "read", "args": {"point": point}}
+
+
+@pytest.mark.parametrize("text", [
+    "light the pilot burner",
+    "fire the pilot burner",
+])
+async def test_a_fire_lit_is_not_read(text: str) -> None:
+    action = await routed_without_model(DRYER, text)
+    assert action.name == "respond", (text, action)
 
 
 @pytest.mark.parametrize("text", [
@@ -97,7 +108,11 @@ async def test_reads(text: str, point: str) -> None:
     "set oven 1 heating ramp to 2 degrees",  # a temperature, not a rate
     "drop the dust collector pressure",  # a change asked of a measured value
     "light 2 status",  # a light, no fire lit
-    # what a fire verb acts on is no burner, pilot or flare (review atk55)
+    # a fire lit or put out: neither read nor written (reviews atk55, atk55b)
+    "light the pilot burner",
+    "please ignite the pilot burner",
+    "fire the pilot burner",
+    "extinguish the pilot burner",
     "extinguish the fire pump fire",
     "light the alarm",
     "fire the deluge",
@@ -127,3 +142,40 @@ async def test_a_reactor_set_in_degrees_is_its_temperature_setpoint() -> None:
     router = _Router(config_of(own_plant("resin_plant")))
     action = await routed_without_model(router, "set reactor 1 to 280 degrees")
     assert action.to_dict() == {"name": "write", "args": {"point": "r1_temp_sp", "value": 280}}
+
+
+FIRED = Router(exec_plant("fired", {
+    "lob": {"name": "Light oil burner", "type": "bool", "writable": True},
+    "hob": {"name": "Heavy oil burner", "type": "bool", "writable": True},
+    "lob_rate": {"name": "Light oil burner firing rate", "unit": "%", "writable": True,
+                 "min": 0, "max": 100},
+    "kiln_speed": {"name": "Kiln speed", "unit": "rpm"},
+    "kiln_speed_sp": {"name": "Kiln speed setpoint", "unit": "%", "writable": True,
+                      "min": 0, "max": 100},
+    "id_fan_sp": {"name": "Kiln ID fan speed setpoint", "unit": "%", "writable": True,
+                  "min": 0, "max": 100},
+    "ffe_sp": {"name": "Falling film evaporator pressure setpoint", "unit": "bar",
+               "writable": True, "min": 0, "max": 10},
+    "p2_full": {"name": "Pump 2 full speed setpoint", "unit": "rpm", "writable": True,
+                "min": 0, "max": 3000},
+}))
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # a point named with a verb of fire is named so (review atk55b)
+    ("switch off the light oil burner", "lob", False),
+    ("turn the light oil burner off", "lob", False),
+    # "falling", "full" of a point's own name are no report
+    ("falling film evaporator pressure setpoint 3 bar", "ffe_sp", 3),
+    ("pump 2 full speed setpoint 1500", "p2_full", 1500),
+])
+async def test_names_with_words_of_fire_and_reports(text: str, point: str, value: Any) -> None:
+    action = await routed_without_model(FIRED, text)
+    assert action.to_dict() == {"name": "write", "args": {"point": point, "value": value}}
+
+
+async def test_a_setpoint_in_another_unit_is_no_own_setpoint() -> None:
+    """ "kiln speed 3.6" of a kiln speed in rpm, whose "setpoint" is in %: not its own, and
+    no more meant than the kiln ID fan's (review atk55b)."""
+    action = await routed_without_model(FIRED, "kiln speed 3.6")
+    assert action.name != "write", action
