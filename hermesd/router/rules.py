@@ -621,17 +621,22 @@ _NOT_NAMING = frozenset("""command cmd permissive pushbutton button emergency es
     reserved reserve future""".split())
 
 
-#: verbs that light or put out a fire ("light the drum burner", "extinguish the flare")
-_FIRE_VERBS = frozenset("ignite relight reignite extinguish light fire".split())
+#: verbs of a thing done that no read answers, opening a command: a fire lit or put out, a
+#: thing isolated, purged or bypassed ("light" and "fire" only before "the" or "up": "light
+#: 3", "fire alarm status" name things)
+_DONE_VERBS = frozenset("""
+    ignite relight reignite extinguish light fire isolate deisolate normalise normalize purge
+    flush prime bypass override jog
+""".split())
 
 
-def _fire_verb_first(toks: list[Token]) -> bool:
-    """A command opening with a verb of fire: ignite, relight, extinguish; "light" and
-    "fire" only before "the" or "up" ("light 3", "fire alarm status", "fire pump running?"
-    name things)."""
-    words = [t.raw for t in toks if not t.zh and t.raw not in _POLITE]
-    return len(words) > 1 and words[0] in _FIRE_VERBS and (
-        words[0] not in ("light", "fire") or words[1] in ("the", "up"))
+def _done_first(toks: list[Token], named: AbstractSet[str]) -> bool:
+    """A command opening with one of _DONE_VERBS, which is no word of the point read ("purge
+    air flow", "vent valve 2" name theirs)."""
+    words = [t for t in toks if not t.zh and t.raw not in _POLITE]
+    if len(words) < 2 or words[0].raw not in _DONE_VERBS or words[0].text in named:
+        return False
+    return words[0].raw not in ("light", "fire") or words[1].raw in ("the", "up")
 
 
 #: words a terse write may say besides a name, a value and its unit ("kiln speed 3.6 please")
@@ -1791,6 +1796,10 @@ class RuleRouter:
                 # the best match is read-only: a writable point may stand in for it only if it
                 # is about the same thing ("boiler 3 temperature" -> its setpoint), never another
                 # thing that shares a word ("boiler 3 speed"): policy refuses the read-only one
+                if not words & WRITE_VERBS and any(
+                        t.raw == "at" and a.toks[i + 1].is_number
+                        for i, t in enumerate(a.toks[:-1])):
+                    return None  # "kiln speed at 3 rpm": where it is, said (review atk55c)
                 writable = self._standing_in(a, scored[0][1], writable)
             if writable:
                 scored = writable
@@ -1827,7 +1836,7 @@ class RuleRouter:
             key = set(self.profiles.by_id[best].key)
             fits = [p for _, p in self._standing_in(
                 a, best, [(s, p) for s, p in every if self.points[p].writable])
-                if set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT
+                if set(self.profiles.by_id[p].key) - _ITS_SETPOINT == key
                 and self.points[p].unit == point.unit]  # (its own only, in its unit)
             if len(fits) == 1 and self._settable_instead(a, best):
                 point, best = self.points[fits[0]], fits[0]
@@ -1893,10 +1902,11 @@ class RuleRouter:
             # "push a car every 42 minutes": an interval to set, asked by no verb the rules
             # know; never a read of it (blind batch 51)
             return respond("not_understood")
-        if _fire_verb_first(a.toks):
-            # "light the drum burner", "fire the burner", "extinguish the flare": a fire lit
-            # or put out, which no read answers; nor is it written, whatever burner, pilot,
-            # lockout or fan the words go on to name (reviews atk55, atk55b)
+        if not a.question and _done_first(a.toks, self.point_words.get(point.id, set())):
+            # "light the drum burner", "extinguish the flare", "isolate burner group A": a
+            # thing done, which no read answers (the model read the enable: blind batch 51);
+            # nor is it written, whatever burner, pilot, lockout or fan the words go on to
+            # name (reviews atk55, atk55b)
             return respond("not_understood")
         if a.question or not point.writable or point.kind not in ("int", "float"):
             return None
@@ -1945,7 +1955,7 @@ class RuleRouter:
         unit = self.points[read_only].unit
 
         def own(p: str) -> bool:  # named as it is but for "setpoint", and in its unit
-            return set(self.profiles.by_id[p].key) - key <= _ITS_SETPOINT and \
+            return set(self.profiles.by_id[p].key) - _ITS_SETPOINT == key and \
                 self.points[p].unit == unit
 
         # (its own setpoint stands in whatever words said it: 把1号干燥室温度设定到85度 of a

@@ -715,8 +715,9 @@ class Semantic:
         numbered = [f for f in full if any(w in families for w, _ in
                                            self.profiles.by_id[f.point].pairs)]
         full = numbered or full
-        # ("how much gas are the kiln burners burning": an amount, which no on/off point
-        # tells, though a burner's enable is described as releasing gas: blind batch 51)
+        # ("how much gas are the kiln burners burning": an amount of what flows, which no
+        # on/off point tells, though a burner's enable is described as releasing gas: blind
+        # batch 51; not "how much are the carousels doing", review atk55c)
         if not writable and terms and (amount or any(set(self.quantities(t)) - WEAK_CONCEPTS
                                                      for t in terms)):
             measures = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
@@ -739,7 +740,8 @@ class Semantic:
                 ) -> Judgement | None:
         writes = a.wants_write
         several = self._several(fits, writable=writes, terms=terms, amount=[
-            t.raw for t in a.toks[:2]] in (["how", "much"], ["how", "many"]))
+            t.raw for t in a.toks[:2]] in (["how", "much"], ["how", "many"]) and any(
+            "medium" in t.kinds for t in terms))
         if not marked:
             # a plural that names what the points are ("pumps", "zones"), not one a
             # description or a stem shares with them ("reverse the fires": the firing)

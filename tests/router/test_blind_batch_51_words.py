@@ -1,7 +1,7 @@
 """Blind batch 51 (a brick works, an ice-cream factory, a copper tankhouse; here on a plant of
 my own): Chinese words of their machines, 设定到 as "set to", a point's own setpoint written
 from a Chinese name of the measurement, an amount asked of several burners, and an interval
-said "every" so many minutes, which is never read."""
+said "every" so many minutes, which is never read, nor is a thing isolated or lit."""
 
 from __future__ import annotations
 
@@ -31,6 +31,8 @@ WORKS = Router(exec_plant("works", {
                   "description": "Releases gas to the side-wall burners of group A"},
     "push_interval": {"name": "Kiln car push interval", "unit": "min", "writable": True,
                       "min": 20, "max": 90},
+    "copper": {"name": "Electrolyte copper concentration", "unit": "g/L"},
+    "purge_flow": {"name": "Purge air flow", "unit": "m³/h"},
 }))
 
 
@@ -62,3 +64,18 @@ async def test_reads(text: str, point: str) -> None:
 async def test_an_interval_said_every_so_many_minutes_is_never_read() -> None:
     action = await routed_without_model(WORKS, "push a car every 42 minutes")
     assert action.name != "read", action
+
+
+@pytest.mark.parametrize("text", [
+    "isolate burner group A",  # the model had read the enable
+    "light the kiln burners",
+    "cobalt concentration in the electrolyte?",  # a metal no point measures: not copper
+])
+async def test_no_read_of_what_is_not_asked(text: str) -> None:
+    action = await routed_without_model(WORKS, text)
+    assert action.name == "respond", (text, action)
+
+
+async def test_a_verb_of_a_point_s_own_name_still_reads() -> None:
+    action = await routed_without_model(WORKS, "purge air flow")
+    assert action.to_dict() == {"name": "read", "args": {"point": "purge_flow"}}

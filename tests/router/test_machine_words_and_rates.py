@@ -1,7 +1,8 @@
 """Blind batches 49 and 50 (a cement works, a paper mill, a sugar factory, an asphalt plant, a
 dye house; here on plants of my own): a unit said tells a setpoint from a fan's; a terse value
-of a measured speed is its setpoint's; "speed X up to", "bring X to"; a fire lit, which no read answers; a unit with a slash ("kN/m", "°C/min",
-"degrees per minute"); fires lit and put out; a pressure drop; Chinese words of machines."""
+of a measured speed is its setpoint's; "speed X up to", "bring X to"; a unit with a slash
+("kN/m", "°C/min", "degrees per minute"); a fire lit or put out, neither read nor written; a
+pressure drop; Chinese words of machines."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ DRYER = Router(exec_plant("drier", {
     ("bring the line speed up to eight hundred and fifty", "line_speed_sp", 850),
     ("bring the line speed to 850", "line_speed_sp", 850),
     ("take oven 1 up to 150 °C", "oven_temp_sp", 150),
-    # its own setpoint, not the ramp whose unit also says degrees
+    # its setpoint, not the ramp, whose unit is another
     ("set oven 1 temperature to 150", "oven_temp_sp", 150),
     ("turn the hall light on", "hall_light", True),
     ("启动污水提升泵", "lift_pump", True),
@@ -132,16 +133,6 @@ async def test_lighting_a_boiler_up_starts_no_boiler() -> None:
     action = await routed_without_model(DRYER, "light the boiler up")
     assert action.point != "boiler", action
 
-
-async def test_a_reactor_set_in_degrees_is_its_temperature_setpoint() -> None:
-    """ "set reactor 1 to 280 degrees": the reactor's temperature setpoint, its own (out of its
-    range: policy refuses 280 by name); before, the model alone chose, and declined."""
-    from hermesd.router import Router as _Router
-    from tests.support.plants import config_of, own_plant
-
-    router = _Router(config_of(own_plant("resin_plant")))
-    action = await routed_without_model(router, "set reactor 1 to 280 degrees")
-    assert action.to_dict() == {"name": "write", "args": {"point": "r1_temp_sp", "value": 280}}
 
 
 FIRED = Router(exec_plant("fired", {

@@ -46,6 +46,9 @@ def test_the_one_candidate_the_words_name_is_taken(plant: str, text: str,
 @pytest.mark.parametrize(("plant", "text"), [
     # the clearcoat booth has no RH setpoint; the basecoat booth's explains all but "clearcoat"
     ("paint_shop", "set the clearcoat booth RH setpoint to 65"),
+    # a write is the model's alone, whatever one candidate explains (review atk45: "set the
+    # oven to 250 F" of a setpoint in °C)
+    ("resin_plant", "set reactor 1 to 280 degrees"),
     ("coffee_roastery", "switch the green feed over to silo two"),
     # a moisture setpoint, a metering roll and a plenum temperature setpoint all explain it
     ("grain_elevator", "target fifteen and a half percent out of the dryer"),
