@@ -81,8 +81,8 @@ _ANY_MACHINE = "thing.machine"
 _IGNORED = frozenset(("role.measured", "action.read", "role.status_word", ALL))
 _NOT_TERMS = (WRITE_VERBS | ON_WORDS | OFF_WORDS | CHANGE_WORDS | YES_NO_START | WH_START
               | GREETINGS | THANKS | FILLERS | PLURAL_MARKS | SUMMARY_WORDS | STOP
-              | {YES_NO_MARK, "?fix", "?not", "", "had", "bring", "take"})  # ("bring the
-# wire speed up to 850", "take jet 1 up to 150 °C")
+              | {YES_NO_MARK, "?fix", "?not", "", "had", "bring", "take", "knock"})  # ("bring
+# the wire speed up to 850", "take jet 1 up to 150 °C", "knock the fan down to 65 %")
 
 
 @dataclass(frozen=True, slots=True)

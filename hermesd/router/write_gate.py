@@ -150,7 +150,7 @@ _POLITE = frozenset("can could would will".split())
 _NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
 #: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
-                      "throttle take push".split())
+                      "throttle take push knock".split())
 #: the first word of what a verb opening a command acts on ("speed the grate up to 12")
 _OBJECT_OPENING = frozenset("the it its that this our my".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,

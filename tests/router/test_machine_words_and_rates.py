@@ -67,6 +67,7 @@ DRYER = Router(exec_plant("drier", {
     # "bring"/"take" ... "up to": a verb and its value
     ("bring the line speed up to eight hundred and fifty", "line_speed_sp", 850),
     ("bring the line speed to 850", "line_speed_sp", 850),
+    ("knock the line speed down to 600", "line_speed_sp", 600),
     ("take oven 1 up to 150 °C", "oven_temp_sp", 150),
     # its setpoint, not the ramp, whose unit is another
     ("set oven 1 temperature to 150", "oven_temp_sp", 150),
