@@ -1833,11 +1833,9 @@ class RuleRouter:
             # the one setpoint that stands in for it, as in "set kiln speed to 3.6 rpm"; its
             # name, a value and its unit alone ("kiln speed change 0.5 rpm", "tank level at
             # 20 %", "… 20 % full" say a change or report one: review atk55)
-            key = set(self.profiles.by_id[best].key)
             fits = [p for _, p in self._standing_in(
                 a, best, [(s, p) for s, p in every if self.points[p].writable])
-                if set(self.profiles.by_id[p].key) - _ITS_SETPOINT == key
-                and self.points[p].unit == point.unit]  # (its own only, in its unit)
+                if self._own_setpoint(best, p)]
             if len(fits) == 1 and self._settable_instead(a, best):
                 point, best = self.points[fits[0]], fits[0]
         if not a.wants_write and self.terse_write(a, point):
@@ -1950,22 +1948,21 @@ class RuleRouter:
         write: about the same thing, with the numbers said (`_stands_in`)."""
         about = {t.text for t in content(a.toks)} & self.point_words[read_only]
         named = self._named_ids(a.toks, self._value_places(a.toks))
-        key = set(self.profiles.by_id[read_only].key)
-
-        unit = self.points[read_only].unit
-
-        def own(p: str) -> bool:  # named as it is but for "setpoint", and in its unit
-            return set(self.profiles.by_id[p].key) - _ITS_SETPOINT == key and \
-                self.points[p].unit == unit
-
         # (its own setpoint stands in whatever words said it: 把1号干燥室温度设定到85度 of a
         # "Dryer chamber 1 temperature" named so in Chinese, and its English-named setpoint)
-        fits = [(s, p) for s, p in writable if (self._stands_in(p, about) or own(p))
+        fits = [(s, p) for s, p in writable
+                if (self._stands_in(p, about) or self._own_setpoint(read_only, p))
                 and self._numbers_said(p, named)]
-        # its own setpoint before any other that stands in ("set jet 1 temperature to 150":
-        # not the jet's heating ramp, whose description says degrees)
-        mine = [(s, p) for s, p in fits if own(p)]
+        # its own setpoint before any other that stands in
+        mine = [(s, p) for s, p in fits if self._own_setpoint(read_only, p)]
         return mine if len(mine) == 1 else fits
+
+    def _own_setpoint(self, read_only: str, point: str) -> bool:
+        """Whether `point` is the measurement's own setpoint: named exactly as it is but for
+        "setpoint" ("Kiln speed setpoint"), and in its unit (review atk55b, atk55c)."""
+        return set(self.profiles.by_id[point].key) - _ITS_SETPOINT == \
+            set(self.profiles.by_id[read_only].key) and \
+            self.points[point].unit == self.points[read_only].unit
 
     def _settable_instead(self, a: Analysis, read_only: str) -> bool:
         """Whether a writable point of the same numbered thing has every quantity the command
