@@ -35,6 +35,7 @@ from hermesd.router.coverage import (
     GENERAL,
     GENERAL_WORDS,
     NEAR,
+    TEXT,
     Term,
     broad,
     explain,
@@ -407,6 +408,9 @@ class ModelStage:
             # "hold 14 inches of oil in the sep": a value said to be had is no question of
             # what it is
             return respond("not_understood", model=f"read {pid}")
+        if action.name == "write" and self._narrower_set(a, profile):
+            # "set the dry room temperature to -40" of its dew point's setpoint (atk55c)
+            return respond("not_understood", model=f"write {pid}")
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
@@ -503,6 +507,24 @@ class ModelStage:
             return ""
         return " ".join(t.raw for t in terms if t.concepts & FAULT_STATES
                         and explained(t, profile, terms) <= NEAR)
+
+    def _narrower_set(self, a: Analysis, profile: Profile) -> bool:
+        """Whether the point written is named by a narrower quantity than one said, which the
+        words do not say, and another point is named by the word said without it: "set the
+        dry room temperature to -40" of a "Dry room dew point setpoint" (in °C) beside the
+        "Dry room temperature" (review atk55c)."""
+        lexicon = self.rules.profiles.lexicon
+        for t in self.semantic.terms(a):
+            if "quantity" not in t.kinds or t.unit or t.word in profile.words:
+                continue
+            said = lexicon.broader(t.concepts)  # ("room temperature": a temperature)
+            narrower = {q for q in profile.named_quantities - said
+                        if (lexicon.broader((q,)) - {q}) & said}
+            if narrower and any(o is not profile and not o.named_quantities & narrower
+                                and explain(t, o, exact=True) >= TEXT
+                                for o in self.rules.profiles.all):
+                return True
+        return False
 
     def _half_of_two(self, a: Analysis, profile: Profile) -> bool:
         """Two words joined by "and", the point explains one and not the other ("BT and ET",

@@ -265,9 +265,14 @@ class Semantic:
         """Whether a writable point may stand in for a read-only one in a write: it explains
         each quantity said as well as the read-only one does, or well (as what its unit
         measures), or by its own text ("mould" of a "TCU setpoint" described as the mould
-        temperature controller's; not "wind" of a "Hoist speed setpoint")."""
+        temperature controller's; not "wind" of a "Hoist speed setpoint"), but never one that names
+        a quantity of its own that the read-only one does not, where the read-only one names the
+        quantity said: a "Dry room dew point setpoint" (in °C) is no setpoint of the "Dry room
+        temperature" of 干燥房温度设为-40 (review atk55c)."""
         return all("quantity" not in t.kinds or t.word in writable.words
-                   or explain(t, writable) >= min(explain(t, read_only), UNIT_QUANTITY)
+                   or (explain(t, writable) >= min(explain(t, read_only), UNIT_QUANTITY)
+                       and not (t.concepts & read_only.named_quantities
+                                and writable.named_quantities - read_only.named_quantities))
                    for t in terms)
 
     def _named_in_chinese(self, a: Analysis, full: list[Fit]) -> list[Fit]:
