@@ -21,7 +21,14 @@ from dataclasses import dataclass, replace
 from hermesd.router.choices import CHOICE_MARKS
 from hermesd.router.concepts import lexicon
 from hermesd.router.meaning import Sense
-from hermesd.router.normalize import YES_NO_MARK, Token, canonical, quantity_noun, unit_key
+from hermesd.router.normalize import (
+    YES_NO_MARK,
+    Token,
+    canonical,
+    flame_verb,
+    quantity_noun,
+    unit_key,
+)
 from hermesd.router.profiles import Profile, Profiles, counted_by, stems_match
 from hermesd.router.vocabulary import (
     BOOL_STATES,
@@ -130,7 +137,10 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         senses = profiles.lexicon.senses(text, toks)
     shared = Counter(s for found in senses for s in found)  # tokens of each match
     out: list[Term] = []
+    lit = flame_verb(toks)
     for i, t in enumerate(toks):
+        if i == lit:
+            continue  # "light the flare": what is lit is named after the verb
         kinds = {s.kind for s in senses[i]}
         if t.zh and t.written and out and out[-1].index == i - 1 and \
                 toks[i - 1].written == t.written:  # one Chinese word, several English words
@@ -166,6 +176,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue  # "how many times has PS03 spilled": a count, no time
         if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
             continue  # "has the pasteuriser gone into divert": what it is in is asked
+        if _remaining(t, i, toks):
+            continue  # "how much LOX have we got left": what remains, no side (blind batch 52)
         if _predicate(t, i, toks, profiles):
             continue  # "what pressure is the press squeezing at", "how many pallets has the
             # wrapper handled"
@@ -231,6 +243,22 @@ def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
 _ARTICLES = frozenset("the a an this that".split())
 
 
+#: words after which "left" is what remains ("is left", "have we got left")
+_LEFT_AFTER = frozenset("is are got have has still much many".split())
+
+
+def _remaining(t: Token, i: int, toks: list[Token]) -> bool:
+    """ "left" said of what remains, asked "how much"/"how many" or after "is"/"got", at the
+    end or before where it is ("how much water is left in tank 2"); not a side ("left burner
+    temperature", "the left kiln")."""
+    if t.raw != "left" or t.zh or i == 0:
+        return False
+    after = toks[i + 1].raw if i + 1 < len(toks) else None
+    asked = any(x.raw in ("much", "many") for x in toks[:i])
+    return (after is None or after in ("in", "on", "at", "over", "for")) and \
+        (asked or toks[i - 1].raw in _LEFT_AFTER)
+
+
 def a_cooler(t: Token, i: int, toks: list[Token]) -> bool:
     """"cooler" with more said after it is the machine ("switch the kiln cooler to manual":
     a cooler the plant may not have), not "make it cooler" (atk25r), "a little cooler
@@ -284,6 +312,9 @@ _JOINED_WH = frozenset("what's whats how's hows".split())
 _PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined holding
     seeing showing shown sitting hitting managing managed achieving achieved handling handled
     working""".split())
+#: ...and of a fuel burnt, which no burner of the plant is ("how much gas have we burned
+#: today": blind batch 52), though a speller would make one of it
+_BURNT = frozenset(("burned", "burnt"))
 #: (not "using", "putting", "getting", "carrying", "done": they say which way, or what of it —
 #: "how much power is the site using" is its import, not its export; "what payload is the
 #: hoist carrying" no payload target: review atk45)
@@ -295,13 +326,15 @@ def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     or quantity: it names no point ("what pressure is the press squeezing at", "how many
     pallets has the wrapper handled"). A plant's own word said as a verb still names ("what
     is the cutter cutting", of a plant with a cutter)."""
-    if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES:
+    if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES | _BURNT:
         return False
     words = profiles.plant_words
-    if t.text in words or t.raw in words or \
+    if t.text in words or t.raw in words:
+        return False
+    if t.raw not in _BURNT and (\
             any(s.kind != "action" for s in profiles.lexicon.concepts(t.raw)) or \
-            profiles.speller.correct(t.text) is not None or \
-            any(stems_match(t.text, w) for w in words):
+            profiles.speller.correct(t.text) is not None or
+            any(stems_match(t.text, w) for w in words)):
         return False
     # the auxiliary, then its subject between it and the verb
     return (toks[0].raw in _JOINED_WH and i >= 2) or any(

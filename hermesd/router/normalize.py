@@ -72,7 +72,7 @@ _UNIT = re.compile(
     r"(?<![^\W\d]|[°℃])(?:"
     r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+(?:hour|day)"
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
-    r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+hour"
+    r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+(?:hour|day)"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er)"
@@ -80,7 +80,7 @@ _UNIT = re.compile(
     r"|degrees?\s+(?:c\s+|celsius\s+)?(?:per|an|a)\s+(?:minute|hour))"
     r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
-    r"|t\s?/\s?h|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
+    r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
     r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
@@ -112,7 +112,8 @@ _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
                  ("day", ("cubic", "m3", "m³", "cube"), "m³/d"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
-                 ("hour", ("ton",), "t/h"), ("hour", ("kilo", "kg"), "kg/h"),
+                 ("hour", ("ton",), "t/h"), ("day", ("ton",), "t/d"),
+                 ("hour", ("kilo", "kg"), "kg/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
                  ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"),
                  ("second", ("ml", "milli"), "ml/s"), ("minute", ("ml", "milli"), "ml/min"),
@@ -133,6 +134,13 @@ _ORDINAL_SUFFIX = re.compile(r"(?:st|nd|rd|th)(?![^\W\d_])", re.IGNORECASE)
 _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFFD])"
                           r"|\b(?:the\s+)?(?:number|num|nr|no\.)\s*(?=(?:one|two|three|four|five|six|seven"
                           r"|eight|nine|ten|eleven|twelve)\b)", re.IGNORECASE)
+#: ...and a number so marked, which numbers a thing and is no value ("stop the number 1 recirc
+#: pump", "#2 mill"), unless it follows a word a value follows ("put the fan on number 3")
+_SIGNED = re.compile(r"(?:#|\b(?:no|nr|number|num)\.?)\s*([\U000F0000-\U000FFFFD])", re.IGNORECASE)
+_SIGNED_WORD = re.compile(r"\b(?:the\s+)?(?:number|num|nr|no\.)\s*(one|two|three|four|five|six"
+                          r"|seven|eight|nine|ten)\b", re.IGNORECASE)
+_VALUE_BEFORE_SIGN = re.compile(r"\b(?:to|at|on|onto|into)\s*$", re.IGNORECASE)
+_ORDINAL_WORDS = {n: w for w, n in EN_ORDINALS.items()}
 #: "NO2" written in capitals against its digits, in a text that writes small letters too:
 #: nitrogen dioxide, no number sign ("B2 NO2 level", "Tunnel NO2 fan start setpoint"; "Pump
 #: No2", "PUMP NO2" and "Feed pump NO2" are pump 2: see `_nitrogen`)
@@ -279,6 +287,9 @@ def tokens(text: str) -> list[Token]:
         last = lit.end
     slotted.append(text[last:])
     text = unicodedata.normalize("NFKC", "".join(slotted))
+    signed = {ord(m.group(1)) - _SLOT for m in _SIGNED.finditer(text)
+              if not _VALUE_BEFORE_SIGN.search(text, 0, m.start())}
+    text = _SIGNED_WORD.sub(_signed_word, text)
     text = _NUMBER_SIGN.sub(" ", text).replace("\N{ZERO WIDTH JOINER}", "")
     text = text.casefold().replace("’", "'")
     out: list[Token] = []
@@ -309,6 +320,8 @@ def tokens(text: str) -> list[Token]:
         elif kind == "lit":
             _literal(found[ord(raw) - _SLOT], out, touching)
             literal = ord(raw) - _SLOT
+            if ord(raw) - _SLOT in signed and out and out[-1].is_number:
+                out[-1] = replace(out[-1], ordinal=True)
             if ord(raw) - _SLOT in suffixed and out and out[-1].is_number:
                 out[-1] = replace(out[-1], ordinal=True)
                 ending = True
@@ -553,6 +566,34 @@ def content(toks: list[Token], *, label: bool = False,
             or quantity_noun(toks, i, label=label) or t.raw in kept]
 
 
+def _signed_word(m: re.Match[str]) -> str:
+    """ "the number one compressor": the first compressor (not "the one", a pronoun); "on
+    number three" is a value."""
+    if _VALUE_BEFORE_SIGN.search(m.string, 0, m.start()):
+        return f" {m.group(1)}"
+    words = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+             "eight": 8, "nine": 9, "ten": 10}
+    return f" {_ORDINAL_WORDS[words[m.group(1).casefold()]]}"
+
+
+#: verbs of a flame lit, and put out, opening a command ("light" and "fire" only before "the"
+#: or "up": "light 3", "fire alarm status" name things)
+LIGHTS = frozenset("light ignite relight reignite fire".split())
+PUTS_OUT = frozenset(("extinguish",))
+_OPENING = frozenset(("please", "now", "then", "just", "kindly"))
+
+
+def flame_verb(toks: list[Token]) -> int | None:
+    """Where a command opens with a verb of a flame lit or put out ("light the flare",
+    "ignite burner 2", "extinguish the pilot"): a verb, never a word of what is lit."""
+    words = [(i, t) for i, t in enumerate(toks) if not t.zh and t.raw not in _OPENING]
+    if len(words) < 2 or words[0][1].raw not in LIGHTS | PUTS_OUT:
+        return None
+    if words[0][1].raw in ("light", "fire") and words[1][1].raw not in ("the", "up"):
+        return None
+    return words[0][0]
+
+
 def numbered_first(text: str) -> bool:
     """Whether a name writes its thing's number first, marked as one ("#3 retort", "No. 1
     boiler feed pump", "1# pump"; not "2 pack mixer", "4 stroke engine")."""
@@ -585,7 +626,9 @@ def preposition_on(toks: list[Token], i: int) -> bool:
         # "put conveyor 2 on hold": a state it is put in, never switched on (but "switch on
         # standby gen set" switches on the standby generator)
         return True
-    return bool(rest) and before.raw not in ON_VERBS and not before.is_number \
+    # (after a thing's number, before an article: "stop pump 1 on the recirc", blind batch 52)
+    return bool(rest) and before.raw not in ON_VERBS and (
+        not before.is_number or rest[0].raw in ("the", "a", "an")) \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 
 

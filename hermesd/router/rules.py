@@ -33,11 +33,13 @@ from hermesd.router.coverage import CONCEPT, a_cooler, a_drop, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
+    LIGHTS,
     YES_NO_MARK,
     Token,
     canonical,
     capitals,
     content,
+    flame_verb,
     numbered_first,
     preposition_on,
     question_mark,
@@ -639,6 +641,16 @@ def _done_first(toks: list[Token], named: AbstractSet[str]) -> bool:
     return words[0].raw not in ("light", "fire") or words[1].raw in ("the", "up")
 
 
+#: the things a flame is: "light the flare", "ignite burner 2", "extinguish the pilot" switch
+#: that very thing on or off (blind batches 50-52)
+_LIT_THINGS = frozenset(("thing.flare", "thing.burner"))
+#: ...of a point named by none of these: an alarm, a lockout, a fan of the burner is not lit
+_NOT_LIT = frozenset("""alarm alm fault flt trip tripped lockout lock interlock reset bypass
+    permissive purge fan blower pump valve damper motor status feedback fb light lamp""".split())
+#: words between the verb and the thing lit that name nothing ("light up the burners")
+_LIT_FILLERS = frozenset("the up a an out please now".split())
+
+
 #: words a terse write may say besides a name, a value and its unit ("kiln speed 3.6 please")
 _ONLY_POLITE = frozenset("the please pls plz kindly".split())
 #: the words a setpoint's name adds to its measurement's ("Kiln speed setpoint")
@@ -1029,6 +1041,8 @@ class RuleRouter:
                            or ((_switched(toks) or _on_off_action(toks, self.action_heads))
                                and not asked)
                            or self._done_first(toks, question)
+                           # "light the flare": a flame lit, if anything (`lit`)
+                           or (not question and flame_verb(toks) is not None)
                            or self._button_pressed(toks, named)
                            # "give the bag filter a pulse clean" asks it done ("give me the
                            # temperature", "give boiler 2 pressure" ask it told)
@@ -1900,7 +1914,8 @@ class RuleRouter:
             # "push a car every 42 minutes": an interval to set, asked by no verb the rules
             # know; never a read of it (blind batch 51)
             return respond("not_understood")
-        if not a.question and _done_first(a.toks, self.point_words.get(point.id, set())):
+        if not a.question and _done_first(a.toks, self.point_words.get(point.id, set())) \
+                and self.lit(a, point) is None:
             # "light the drum burner", "extinguish the flare", "isolate burner group A": a
             # thing done, which no read answers (the model read the enable: blind batch 51);
             # nor is it written, whatever burner, pilot, lockout or fan the words go on to
@@ -2010,6 +2025,14 @@ class RuleRouter:
                 # "up the flavour to 7.5%": a number is said, which no switch takes; the words
                 # are about another point, or a timed action we cannot do ("on for 10 min")
                 return []
+            lit = self.lit(a, point)
+            if lit is not None:
+                return [lit]
+            verb = flame_verb(a.toks)
+            if verb is not None and not (verb + 1 < len(a.toks)
+                                         and a.toks[verb + 1].raw == "up"):
+                return []  # "light the boiler up": its lights, perhaps; no flame of a
+                # boiler's switch (review atk55); but "fire up X" starts X
             on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
@@ -2048,6 +2071,29 @@ class RuleRouter:
                 and point.min <= 0 and not words & ON_WORDS:
             return [0]  # "close vent 1": a position in % to zero
         return []
+
+    def lit(self, a: Analysis, point: Point) -> bool | None:
+        """ "light the flare", "ignite the drum burner", "light up the group A burners": on
+        (off: "extinguish the flare") of a writable switch named by every word after the verb,
+        the last of which is a thing a flame is, and none an alarm, a lockout, a fan or a
+        lamp of it. None for any other command or point: "light the pilot of burner 2" of
+        burner 2's switch, "light the alarm", "switch off the light oil burner" (reviews
+        atk55, atk55b)."""
+        if a.question or point.kind != "bool" or not point.writable:
+            return None
+        verb = flame_verb(a.toks)
+        own = self.point_words.get(point.id, set())
+        if verb is None or a.toks[verb].text in own or own & _NOT_LIT:
+            return None
+        rest = [t for t in a.toks[verb + 1:] if t.raw not in _LIT_FILLERS and not t.zh]
+        things = [t for t in rest if not t.is_id]
+        if not things or not {t.text for t in rest} <= own:
+            return None
+        head = {s.concept for s in self.profiles.lexicon.concepts(things[-1].raw)
+                if s.kind == "thing"}
+        if not head & _LIT_THINGS:
+            return None
+        return a.toks[verb].raw in LIGHTS
 
     def _bound(self, point: Point) -> bool:
         """Whether a point's name says it is a limit, an offset or a time of its thing, not

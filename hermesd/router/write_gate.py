@@ -53,11 +53,13 @@ from hermesd.router.coverage import (
 from hermesd.router.doubts import Doubt
 from hermesd.router.doubts import folded as _folded
 from hermesd.router.normalize import (
+    LIGHTS,
     ON_VERBS,
     Token,
     canonical,
     case_matters,
     content,
+    flame_verb,
     preposition_on,
     question_mark,
     tokens,
@@ -178,6 +180,7 @@ UNIT_SPELLINGS = {
     "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
     "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",
     "t/h": "t ton tons tonne tonnes per h hour 吨 小时 每小时",
+    "t/d": "t ton tons tonne tonnes per d day tpd 吨 天 每天 日 每日",
     "%": "percent pct per cent 百分之",
     "%rh": "percent pct per cent rh 百分之",  # "to 58%": of a humidity in %RH, its per cent
     "s": "s sec secs second seconds 秒 秒钟",
@@ -1879,6 +1882,9 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             said = by_state  # "close lane 1" of the "Lane 1 closed signal"
         elif on != off:
             said = on
+        elif not on and (lit := flame_verb(toks)) is not None:
+            said = toks[lit].raw in LIGHTS  # "light the flare", "extinguish the pilot" (the
+            # router writes only a switch of the flame itself: `RuleRouter.lit`)
         elif not on and (first := next((t for t in toks if t.raw not in _FILLERS_FIRST), None)) \
                 is not None and first.text in own.acts and first.number is None and \
                 not {t.text for t in toks if t.raw not in _FILLERS_ACT} & besides:

@@ -94,13 +94,17 @@ async def test_reads(text: str, point: str) -> None:
     assert action.to_dict() == {"name": "read", "args": {"point": point}}
 
 
-@pytest.mark.parametrize("text", [
-    "light the pilot burner",
-    "fire the pilot burner",
+@pytest.mark.parametrize(("text", "value"), [
+    # a flame lit or put out: the switch of that very burner (blind batches 50-52)
+    ("light the pilot burner", True),
+    ("please ignite the pilot burner", True),
+    ("fire the pilot burner", True),
+    ("fire up the pilot burner", True),
+    ("extinguish the pilot burner", False),
 ])
-async def test_a_fire_lit_is_not_read(text: str) -> None:
+async def test_a_flame_lit_switches_its_burner(text: str, value: bool) -> None:
     action = await routed_without_model(DRYER, text)
-    assert action.name == "respond", (text, action)
+    assert action.to_dict() == {"name": "write", "args": {"point": "pilot", "value": value}}
 
 
 @pytest.mark.parametrize("text", [
@@ -110,11 +114,7 @@ async def test_a_fire_lit_is_not_read(text: str) -> None:
     "set oven 1 heating ramp to 2 degrees",  # a temperature, not a rate
     "drop the dust collector pressure",  # a change asked of a measured value
     "light 2 status",  # a light, no fire lit
-    # a fire lit or put out: neither read nor written (reviews atk55, atk55b)
-    "light the pilot burner",
-    "please ignite the pilot burner",
-    "fire the pilot burner",
-    "extinguish the pilot burner",
+    # a fire lit or put out of no burner: neither read nor written (reviews atk55, atk55b)
     "extinguish the fire pump fire",
     "light the alarm",
     "fire the deluge",
@@ -151,6 +151,24 @@ FIRED = Router(exec_plant("fired", {
     "p2_full": {"name": "Pump 2 full speed setpoint", "unit": "rpm", "writable": True,
                 "min": 0, "max": 3000},
 }))
+
+
+@pytest.mark.parametrize("text", [
+    # a burner named with "light", a pilot or a fan of a burner: no flame lit of that switch
+    "light the light oil burner",
+    "fire the light oil burner",
+    "light the pilot of the heavy oil burner",
+    "light the heavy oil burner firing rate",
+    "is the heavy oil burner lit",
+])
+async def test_no_other_switch_is_lit(text: str) -> None:
+    action = await routed_without_model(FIRED, text)
+    assert action.name != "write", (text, action)
+
+
+async def test_the_burner_named_is_lit() -> None:
+    action = await routed_without_model(FIRED, "light the heavy oil burner")
+    assert action.to_dict() == {"name": "write", "args": {"point": "hob", "value": True}}
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [

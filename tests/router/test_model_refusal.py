@@ -35,8 +35,6 @@ def _after_a_refusal(plant: str, text: str) -> Action | None:
 
 @pytest.mark.parametrize(("plant", "text", "expected"), [
     ("quarry", "how high is the stockpile", Action("read", {"point": "stockpile_level"})),
-    ("bakery", "how much flour is left in silo one",
-     Action("read", {"point": "flour_silo1_level"})),
 ])
 def test_the_one_candidate_the_words_name_is_taken(plant: str, text: str,
                                                    expected: Action) -> None:
