@@ -312,9 +312,10 @@ _JOINED_WH = frozenset("what's whats how's hows".split())
 _PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined holding
     seeing showing shown sitting hitting managing managed achieving achieved handling handled
     working""".split())
-#: ...and of a fuel burnt, which no burner of the plant is ("how much gas have we burned
-#: today": blind batch 52), though a speller would make one of it
-_BURNT = frozenset(("burned", "burnt"))
+#: ...and of a fuel burnt or a flame burning, which no burner of the plant is ("how much gas
+#: have we burned today": blind batch 52; "how hot is the flare burning"), though a speller
+#: would make one of it
+_BURNT = frozenset(("burned", "burnt", "burning"))
 #: (not "using", "putting", "getting", "carrying", "done": they say which way, or what of it —
 #: "how much power is the site using" is its import, not its export; "what payload is the
 #: hoist carrying" no payload target: review atk45)
@@ -328,6 +329,8 @@ def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     is the cutter cutting", of a plant with a cutter)."""
     if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES | _BURNT:
         return False
+    if t.raw == "burning" and any(x.raw in ("much", "many") for x in toks[:i]):
+        return False  # "how much gas are we burning": how fast, which no total today says
     words = profiles.plant_words
     if t.text in words or t.raw in words:
         return False

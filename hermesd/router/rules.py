@@ -418,6 +418,10 @@ def _more_than_status(point: Point) -> bool:
         if not t.is_id and t.raw.isalpha())
 
 
+#: what drives a machine, whose running is the machine's ("Pump 1 motor running")
+_PRIME_MOVERS = ("engine", "motor", "drive")
+
+
 def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
     """Each switch named by its thing or number ("Pump 1", "Pump 1 start/stop", 2号泵启停)
     and the one read-only on/off point named as that thing is, word for word, with one word
@@ -457,7 +461,10 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
                 continue
             while len(own) > 1 and own[0] in _SWITCH_BEFORE:
                 own = own[1:]
-            found = readings.get(own, [])
+            # (or named as that thing's engine, motor or drive: "CHP engine running" of the
+            # "CHP start command" — blind batch 52; no fan or pump of it is the thing)
+            found = readings.get(own, []) or [
+                s for mover in _PRIME_MOVERS for s in readings.get((*own, mover), [])]
             if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
                 found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
                 # supply fan 1's start/stop and status — review atk53)

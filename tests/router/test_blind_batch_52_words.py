@@ -1,6 +1,7 @@
 """Blind batch 52 (a fish hatchery, a reheat furnace, a biogas plant; here on a plant of my
 own): what is left, a fuel burnt, what a machine is putting out, tonnes a day, a machine
-numbered before its name ("the number 1 pump"), "on the" after a number, 孵化槽."""
+numbered before its name ("the number 1 pump"), "on the" after a number, 孵化槽, 养殖池, and
+whether a CHP runs."""
 
 from __future__ import annotations
 
@@ -30,6 +31,12 @@ WORKS = Router(exec_plant("works", {
                        "unit": "°C"},
     "incubator_sp": {"name": "Incubator temperature setpoint", "unit": "°C",
                      "writable": True, "min": 4, "max": 12},
+    "chp_run": {"name": "CHP start command", "aliases": ["gas engine start"], "type": "bool",
+                "writable": True},
+    "chp_running": {"name": "CHP engine running", "type": "bool"},
+    "comp1_start": {"name": "Compressor 1 start", "type": "bool", "writable": True},
+    "comp1_fan_running": {"name": "Compressor 1 fan running", "type": "bool"},
+    "tank_lights": {"name": "Rearing tank lights", "type": "bool", "writable": True},
 }))
 
 
@@ -44,6 +51,9 @@ WORKS = Router(exec_plant("works", {
     # what a machine is putting out: its output, in the unit asked
     ("how many kW is the generator putting out", "gen_power"),
     ("what's the generator putting out", "gen_power"),
+    # whether it runs: the status of the CHP's engine, not the start command's state
+    ("is the gas engine actually running", "chp_running"),
+    ("is the CHP running", "chp_running"),
 ])
 async def test_reads(text: str, point: str) -> None:
     action = await routed_without_model(WORKS, text)
@@ -65,6 +75,8 @@ async def test_reads(text: str, point: str) -> None:
     ("stop pump 2 on the cooling water", "cw_pump2", False),
     # 孵化槽 is an incubator
     ("把孵化槽温度设定改成8度", "incubator_sp", 8),
+    # 养殖池 is a rearing tank
+    ("关掉养殖池的灯", "tank_lights", False),
 ])
 async def test_writes(text: str, point: str, value: Any) -> None:
     action = await routed_without_model(WORKS, text)
@@ -92,3 +104,9 @@ async def test_nothing_is_written_or_read_wrong(text: str) -> None:
 def test_a_number_after_a_number_sign(text: str, ordinal: bool) -> None:
     numbers = [t for t in tokens(text) if t.is_number]
     assert len(numbers) == 1 and numbers[0].ordinal is ordinal, numbers
+
+
+async def test_no_fan_runs_for_its_machine() -> None:
+    """A fan of compressor 1 running says nothing of whether compressor 1 runs."""
+    action = await routed_without_model(WORKS, "is compressor 1 running")
+    assert action.point != "comp1_fan_running", action
