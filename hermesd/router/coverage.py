@@ -27,6 +27,7 @@ from hermesd.router.normalize import (
     canonical,
     flame_verb,
     quantity_noun,
+    question_mark,
     unit_key,
 )
 from hermesd.router.profiles import Profile, Profiles, counted_by, stems_match
@@ -137,7 +138,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
         senses = profiles.lexicon.senses(text, toks)
     shared = Counter(s for found in senses for s in found)  # tokens of each match
     out: list[Term] = []
-    lit = flame_verb(toks)
+    # ("light the fire pump?" asks, and names no fire pump: review atk56)
+    lit = None if any(question_mark(c) for c in text) else flame_verb(toks)
     for i, t in enumerate(toks):
         if i == lit:
             continue  # "light the flare": what is lit is named after the verb
@@ -176,8 +178,6 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             continue  # "how many times has PS03 spilled": a count, no time
         if t.raw in _GONE and i + 1 < len(toks) and toks[i + 1].raw in ("into", "onto", "in"):
             continue  # "has the pasteuriser gone into divert": what it is in is asked
-        if _remaining(t, i, toks):
-            continue  # "how much LOX have we got left": what remains, no side (blind batch 52)
         if _predicate(t, i, toks, profiles):
             continue  # "what pressure is the press squeezing at", "how many pallets has the
             # wrapper handled"
@@ -189,6 +189,14 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             # "what tension are we running on the rewind", "how many cubes an hour are we
             # pushing into the ring main"
         found: set[Sense] = set(senses[i])
+        if _remaining(t, i, toks):
+            # "how much LOX have we got left": how much remains (a level, a volume, a
+            # weight, a charge), no side (blind batch 52)
+            out.append(Term(i, t.raw, t.shown, _REMAINS_WORD, (_REMAINS_WORD,), _REMAINS,
+                            frozenset(("quantity",)), "", False,
+                            _weight(_REMAINS_WORD, _REMAINS, profiles),
+                            broader=profiles.lexicon.broader(_REMAINS)))
+            continue
         if not t.unit and senses[i] and all(s.kind == "action" or s.concept in _IGNORED
                                             for s in senses[i]):
             if not _noun_of_a_verb(t, i, toks, senses, profiles):
@@ -243,6 +251,11 @@ def _weight(word: str, concepts: frozenset[str], profiles: Profiles) -> float:
 _ARTICLES = frozenset("the a an this that".split())
 
 
+#: what remains is measured as: "how much is left" of a tank's level, a silo's weight, a
+#: battery's charge
+_REMAINS = frozenset(("quantity.level", "quantity.volume", "quantity.weight",
+                      "quantity.state_of_charge"))
+_REMAINS_WORD = "remaining"
 #: words after which "left" is what remains ("is left", "have we got left")
 _LEFT_AFTER = frozenset("is are got have has still much many".split())
 
@@ -312,10 +325,9 @@ _JOINED_WH = frozenset("what's whats how's hows".split())
 _PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined holding
     seeing showing shown sitting hitting managing managed achieving achieved handling handled
     working""".split())
-#: ...and of a fuel burnt or a flame burning, which no burner of the plant is ("how much gas
-#: have we burned today": blind batch 52; "how hot is the flare burning"), though a speller
-#: would make one of it
-_BURNT = frozenset(("burned", "burnt", "burning"))
+#: ...and of a flame burning, which no burner of the plant is ("how hot is the flare
+#: burning"), though a speller would make one of it
+_BURNT = frozenset(("burning",))
 #: (not "using", "putting", "getting", "carrying", "done": they say which way, or what of it —
 #: "how much power is the site using" is its import, not its export; "what payload is the
 #: hoist carrying" no payload target: review atk45)
@@ -329,8 +341,11 @@ def _predicate(t: Token, i: int, toks: list[Token], profiles: Profiles) -> bool:
     is the cutter cutting", of a plant with a cutter)."""
     if t.zh or not toks or toks[0].raw not in WH_START or t.raw not in _PREDICATES | _BURNT:
         return False
-    if t.raw == "burning" and any(x.raw in ("much", "many") for x in toks[:i]):
-        return False  # "how much gas are we burning": how fast, which no total today says
+    if t.raw in _BURNT and (toks[0].raw != "how" or any(x.raw in ("much", "many")
+                                                           for x in toks[:i])):
+        # "how hot is the flare burning"; not "how much gas are we burning" (how fast, which
+        # no total says), nor "what has burner 2 burnt" (review atk56)
+        return False
     words = profiles.plant_words
     if t.text in words or t.raw in words:
         return False

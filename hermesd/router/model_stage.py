@@ -515,8 +515,9 @@ class ModelStage:
         "Dry room temperature" (review atk55c)."""
         lexicon = self.rules.profiles.lexicon
         for t in self.semantic.terms(a):
-            if "quantity" not in t.kinds or t.unit or t.word in profile.words:
-                continue
+            if "quantity" not in t.kinds or "thing" in t.kinds or t.unit or \
+                    t.word in profile.words:
+                continue  # (nor "press", a machine as much: review atk56)
             said = lexicon.broader(t.concepts)  # ("room temperature": a temperature)
             narrower = {q for q in profile.named_quantities - said
                         if (lexicon.broader((q,)) - {q}) & said}

@@ -138,7 +138,11 @@ _NUMBER_SIGN = re.compile(r"\b(?:no|nr|number|num)\.?\s*(?=[\U000F0000-\U000FFFF
 #: pump", "#2 mill"), unless it follows a word a value follows ("put the fan on number 3")
 _SIGNED = re.compile(r"(?:#|\b(?:no|nr|number|num)\.?)\s*([\U000F0000-\U000FFFFD])", re.IGNORECASE)
 _SIGNED_WORD = re.compile(r"\b(?:the\s+)?(?:number|num|nr|no\.)\s*(one|two|three|four|five|six"
-                          r"|seven|eight|nine|ten)\b", re.IGNORECASE)
+                          r"|seven|eight|nine|ten)\b(?=\s+(?!(?:please|pls|now|thanks|thank)\b)"
+                          r"[^\W\d_])", re.IGNORECASE)
+#: ...before a word that names the thing: "the number 1 pump", "pump #2 speed"; not at the
+#: end, nor before "please" ("set the tap position number 9", "set preset #3": a value)
+_A_NAME_AFTER = re.compile(r"\s*(?!(?:please|pls|now|thanks|thank)\b)[^\W\d_]", re.IGNORECASE)
 _VALUE_BEFORE_SIGN = re.compile(r"\b(?:to|at|on|onto|into)\s*$", re.IGNORECASE)
 _ORDINAL_WORDS = {n: w for w, n in EN_ORDINALS.items()}
 #: "NO2" written in capitals against its digits, in a text that writes small letters too:
@@ -241,6 +245,11 @@ def question_mark(c: str) -> bool:
     return c in QUESTION_MARKS or "QUESTION MARK" in unicodedata.name(c, "")
 
 
+#: a number word owning what follows ("freezer one's overrun"), as "freezer 1's" does
+_NUMBER_OWNS = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+                          r"twelve)['’]s\b")
+
+
 #: a verb's -ing said without its g ("pullin", "runnin'"): the verbs of how a thing goes that
 #: commands ask after (blind batch 35)
 _G_DROPPED = re.compile(r"(?i)\b(pull|push|draw|runn|go|do|work|sitt|spinn|turn|pump|heat|"
@@ -251,6 +260,7 @@ def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
+    text = _NUMBER_OWNS.sub(r"\1", text)  # "freezer one's overrun": freezer 1's
     text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
@@ -288,7 +298,8 @@ def tokens(text: str) -> list[Token]:
     slotted.append(text[last:])
     text = unicodedata.normalize("NFKC", "".join(slotted))
     signed = {ord(m.group(1)) - _SLOT for m in _SIGNED.finditer(text)
-              if not _VALUE_BEFORE_SIGN.search(text, 0, m.start())}
+              if not _VALUE_BEFORE_SIGN.search(text, 0, m.start())
+              and _A_NAME_AFTER.match(text, m.end())}
     text = _SIGNED_WORD.sub(_signed_word, text)
     text = _NUMBER_SIGN.sub(" ", text).replace("\N{ZERO WIDTH JOINER}", "")
     text = text.casefold().replace("’", "'")
@@ -626,12 +637,17 @@ def preposition_on(toks: list[Token], i: int) -> bool:
         # "put conveyor 2 on hold": a state it is put in, never switched on (but "switch on
         # standby gen set" switches on the standby generator)
         return True
-    # (after a thing's number, before an article: "stop pump 1 on the recirc", blind batch 52)
+    # (after a thing's number, before "the", where the thing is stopped: "stop pump 1 on the
+    # recirc", blind batch 52; but "put pump 1 on the auto", "pump 2 on a timer": review
+    # atk56)
     return bool(rest) and before.raw not in ON_VERBS and (
-        not before.is_number or rest[0].raw in ("the", "a", "an")) \
+        not before.is_number or (rest[0].raw == "the"
+                                 and any(x.raw in _STOPPING for x in toks[:i]))) \
         and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
 
 
+#: words that stop a thing, before which an "on" is no value
+_STOPPING = frozenset("stop halt shut kill off".split())
 #: states of waiting a thing is put "on": "on hold", "on standby" (no "on" of a switch; but
 #: "on bypass", "on duty" may be a switch's own state)
 _ON_STATES = frozenset("hold holding standby pause idle".split())

@@ -654,6 +654,9 @@ _LIT_THINGS = frozenset(("thing.flare", "thing.burner"))
 #: ...of a point named by none of these: an alarm, a lockout, a fan of the burner is not lit
 _NOT_LIT = frozenset("""alarm alm fault flt trip tripped lockout lock interlock reset bypass
     permissive purge fan blower pump valve damper motor status feedback fb light lamp""".split())
+#: words of a flame's switch after its thing that say only that it is its switch ("Burner
+#: group A enable")
+_LIT_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
 #: words between the verb and the thing lit that name nothing ("light up the burners")
 _LIT_FILLERS = frozenset("the up a an out please now".split())
 
@@ -2026,6 +2029,9 @@ class RuleRouter:
         said = self.value_words(a, point)
         if said.blocks(point):
             return []
+        if point.kind != "bool" and flame_verb(a.toks) is not None:
+            return []  # "light the burner 1", "fire the kiln to 1450", "light the roaster 1"
+            # (a roast profile "light"): a flame lit is no number nor choice (review atk56)
         words = a.words
         if point.kind == "bool":
             if said.numbers:
@@ -2081,26 +2087,37 @@ class RuleRouter:
 
     def lit(self, a: Analysis, point: Point) -> bool | None:
         """ "light the flare", "ignite the drum burner", "light up the group A burners": on
-        (off: "extinguish the flare") of a writable switch named by every word after the verb,
-        the last of which is a thing a flame is, and none an alarm, a lockout, a fan or a
-        lamp of it. None for any other command or point: "light the pilot of burner 2" of
-        burner 2's switch, "light the alarm", "switch off the light oil burner" (reviews
-        atk55, atk55b)."""
+        (off: "extinguish the flare") of the one writable switch that is a flame (`_a_flame`)
+        named by every word after the verb. None for any other command or point: "light the
+        pilot of burner 2" of burner 2's switch, "light the alarm", "switch off the light oil
+        burner" (reviews atk55, atk55b); "light the burner" of a left and a right burner, or
+        of a "Burner stop" (review atk56)."""
         if a.question or point.kind != "bool" or not point.writable:
             return None
         verb = flame_verb(a.toks)
-        own = self.point_words.get(point.id, set())
-        if verb is None or a.toks[verb].text in own or own & _NOT_LIT:
+        if verb is None or a.toks[verb].text in self.point_words.get(point.id, set()):
             return None
-        rest = [t for t in a.toks[verb + 1:] if t.raw not in _LIT_FILLERS and not t.zh]
-        things = [t for t in rest if not t.is_id]
-        if not things or not {t.text for t in rest} <= own:
-            return None
-        head = {s.concept for s in self.profiles.lexicon.concepts(things[-1].raw)
-                if s.kind == "thing"}
-        if not head & _LIT_THINGS:
+        said = {t.text for t in a.toks[verb + 1:] if t.raw not in _LIT_FILLERS and not t.zh}
+        if not self._a_flame(point, said) or any(
+                other.id != point.id and other.writable and other.kind == "bool"
+                and self._a_flame(other, said) for other in self.points.values()):
             return None
         return a.toks[verb].raw in LIGHTS
+
+    def _a_flame(self, point: Point, said: set[str]) -> bool:
+        """Whether `said` names `point` as a flame: every word said is one of its names', and
+        one of its names ends in a burner or flare, whatever ids and run words follow ("Burner
+        group A enable"; not "Burner stop", "Burner 2 isolate", "Burner manual": review
+        atk56), and none is an alarm, a lockout, a fan or a lamp of it."""
+        own = self.point_words.get(point.id, set())
+        if not said or said - own or own & _NOT_LIT:
+            return False
+        lexicon = self.profiles.lexicon
+        for label in self.point_labels.get(point.id, ()):
+            words = [t for t in label.toks if not t.is_id and t.text not in _LIT_ROLES]
+            if words and {s.concept for s in lexicon.concepts(words[-1].raw)} & _LIT_THINGS:
+                return True
+        return False
 
     def _bound(self, point: Point) -> bool:
         """Whether a point's name says it is a limit, an offset or a time of its thing, not

@@ -1,5 +1,5 @@
 """Blind batch 52 (a fish hatchery, a reheat furnace, a biogas plant; here on a plant of my
-own): what is left, a fuel burnt, what a machine is putting out, tonnes a day, a machine
+own): what is left, what a machine is putting out, tonnes a day, a machine
 numbered before its name ("the number 1 pump"), "on the" after a number, 孵化槽, 养殖池, and
 whether a CHP runs."""
 
@@ -37,6 +37,14 @@ WORKS = Router(exec_plant("works", {
     "comp1_start": {"name": "Compressor 1 start", "type": "bool", "writable": True},
     "comp1_fan_running": {"name": "Compressor 1 fan running", "type": "bool"},
     "tank_lights": {"name": "Rearing tank lights", "type": "bool", "writable": True},
+    "freezer1_overrun": {"name": "Freezer 1 overrun", "unit": "%"},
+    "freezer1_overrun_sp": {"name": "Freezer 1 overrun setpoint", "unit": "%",
+                            "writable": True, "min": 20, "max": 120},
+    "kiln_speed": {"name": "Kiln speed", "unit": "rpm"},
+    "kiln_speed_sp": {"name": "Kiln speed setpoint", "unit": "rpm", "writable": True,
+                      "min": 0.5, "max": 5},
+    "kiln_fan_sp": {"name": "Kiln ID fan speed setpoint", "unit": "%", "writable": True,
+                    "min": 20, "max": 100},
 }))
 
 
@@ -46,8 +54,6 @@ WORKS = Router(exec_plant("works", {
     ("how much liquid oxygen is left", "lox_level"),
     ("how much is left in silo 2", "silo2_level"),
     ("what's the left burner temperature", "left_burner_temp"),
-    # a fuel burnt is no burner
-    ("how much gas have we burned today", "gas_today"),
     # what a machine is putting out: its output, in the unit asked
     ("how many kW is the generator putting out", "gen_power"),
     ("what's the generator putting out", "gen_power"),
@@ -77,6 +83,11 @@ async def test_reads(text: str, point: str) -> None:
     ("把孵化槽温度设定改成8度", "incubator_sp", 8),
     # 养殖池 is a rearing tank
     ("关掉养殖池的灯", "tank_lights", False),
+    # a number word owning what follows, as a number does (blind batch 51)
+    ("knock freezer one's overrun down to eighty five", "freezer1_overrun_sp", 85),
+    # the setpoint whose name leaves least unsaid: the kiln's, not its fan's (blind batch 49)
+    ("speed the kiln up to 3.5", "kiln_speed_sp", 3.5),
+    ("set the kiln fan speed to 60", "kiln_fan_sp", 60),
 ])
 async def test_writes(text: str, point: str, value: Any) -> None:
     action = await routed_without_model(WORKS, text)

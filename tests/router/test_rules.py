@@ -36,10 +36,10 @@ DEV_HANDED_ON = {"what is the capital of France", "what's the humidity in the of
 COLD_HANDED_ON = {"what is freezer 1 set to", "1号冷冻库温度是多少",
                   "what's the weather like tomorrow", "order more flour from the supplier",
                   "write me a poem about bread", "how much does a loaf cost",
-                  # sure or silent: a word no point's own words explain (面粉) is the
-                  # semantic stage's or the model's ("are we drawing" says only how much;
-                  # "left" of "how much ... is left" says what remains: blind batch 52)
-                  "面粉仓料位"}
+                  # sure or silent: a word no point's own words explain ("left", 面粉) is the
+                  # semantic stage's or the model's ("are we drawing" says only how much; what
+                  # is "left" is a level by its meaning: blind batch 52)
+                  "how much flour is left in the silo", "面粉仓料位"}
 
 
 @pytest.mark.parametrize("command", dev_commands(), ids=lambda c: c["text"])
