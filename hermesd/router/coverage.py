@@ -221,6 +221,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                         spans=frozenset(s.span for s in found if s.span is not None),
                         own_kinds=_own_kinds(t, profiles) if found else frozenset(),
                         own=_own(t, profiles) if found else frozenset()))
+    if all(t.word == _REMAINS_WORD for t in out):
+        return []  # "how much is left": of what, nothing says (review atk56b)
     return out
 
 
@@ -254,7 +256,7 @@ _ARTICLES = frozenset("the a an this that".split())
 #: what remains is measured as: "how much is left" of a tank's level, a silo's weight, a
 #: battery's charge
 _REMAINS = frozenset(("quantity.level", "quantity.volume", "quantity.weight",
-                      "quantity.state_of_charge"))
+                      "quantity.state_of_charge", "quantity.time"))
 _REMAINS_WORD = "remaining"
 #: words after which "left" is what remains ("is left", "have we got left")
 _LEFT_AFTER = frozenset("is are got have has still much many".split())
@@ -268,7 +270,8 @@ def _remaining(t: Token, i: int, toks: list[Token]) -> bool:
         return False
     after = toks[i + 1].raw if i + 1 < len(toks) else None
     asked = any(x.raw in ("much", "many") for x in toks[:i])
-    return (after is None or after in ("in", "on", "at", "over", "for")) and \
+    # (not "what is left on": what still runs)
+    return (after is None or after in ("in", "at", "over", "for")) and \
         (asked or toks[i - 1].raw in _LEFT_AFTER)
 
 
@@ -467,6 +470,11 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
 
 
 def _explain(term: Term, p: Profile, *, exact: bool) -> float:
+    if term.word == _REMAINS_WORD:
+        # what is "left": of a point that has a level, volume, weight, charge or time by its
+        # names or its one unit's meaning, never a guess from a unit of many ("how much is
+        # left" is no isolator's pressure in Pa nor a methane content in %: review atk56b)
+        return 0.0 if exact else CONCEPT if term.concepts & p.quantities else 0.0
     if term.word in p.names or in_its_unit(term, p):
         strength = EXACT
     elif _other_quantity_described(term, p):

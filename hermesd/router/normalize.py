@@ -250,6 +250,16 @@ _NUMBER_OWNS = re.compile(r"(?i)\b(one|two|three|four|five|six|seven|eight|nine|
                           r"twelve)['’]s\b")
 
 
+#: words before "one's" that make it a pronoun ("no one's running", "which one's on")
+_ONE_PRONOUN = frozenset("no which the every any some each that this no-one someone".split())
+
+
+def _owned(m: re.Match[str]) -> str:
+    """ "freezer one's" -> "freezer one"; "no one's", "which one's" stay as they are."""
+    before = re.findall(r"[^\W\d_]+", m.string[:m.start()])
+    return m.group(0) if not before or before[-1].casefold() in _ONE_PRONOUN else m.group(1)
+
+
 #: a verb's -ing said without its g ("pullin", "runnin'"): the verbs of how a thing goes that
 #: commands ask after (blind batch 35)
 _G_DROPPED = re.compile(r"(?i)\b(pull|push|draw|runn|go|do|work|sitt|spinn|turn|pump|heat|"
@@ -260,7 +270,7 @@ def tokens(text: str) -> list[Token]:
     """The canonical tokens of a command or a label (traditional Chinese read as simplified)."""
     text = simplified(unicodedata.normalize("NFC", _SLOT_CHAR.sub(" ", text)))
     text = _HAVE_GOT.sub(lambda m: m.group(1) or f"{m.group(2)} have", text)
-    text = _NUMBER_OWNS.sub(r"\1", text)  # "freezer one's overrun": freezer 1's
+    text = _NUMBER_OWNS.sub(_owned, text)  # "freezer one's overrun": freezer 1's
     text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
@@ -286,6 +296,8 @@ def tokens(text: str) -> list[Token]:
                 and text[lit.start:lit.end].isdigit()}
     # ...and of those, the ones written onto a word before too: a tag ("SP101A", "P101B")
     tagged = {k for k in lettered if found[k].start and text[found[k].start - 1].isalpha()}
+    # the numbers written onto letters ("no2", "NR3"): no number sign of them is sure
+    glued = {k for k, lit in enumerate(found) if lit.start and text[lit.start - 1].isalpha()}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}
@@ -299,7 +311,7 @@ def tokens(text: str) -> list[Token]:
     text = unicodedata.normalize("NFKC", "".join(slotted))
     signed = {ord(m.group(1)) - _SLOT for m in _SIGNED.finditer(text)
               if not _VALUE_BEFORE_SIGN.search(text, 0, m.start())
-              and _A_NAME_AFTER.match(text, m.end())}
+              and _A_NAME_AFTER.match(text, m.end())} - glued
     text = _SIGNED_WORD.sub(_signed_word, text)
     text = _NUMBER_SIGN.sub(" ", text).replace("\N{ZERO WIDTH JOINER}", "")
     text = text.casefold().replace("’", "'")

@@ -653,7 +653,9 @@ def _done_first(toks: list[Token], named: AbstractSet[str]) -> bool:
 _LIT_THINGS = frozenset(("thing.flare", "thing.burner"))
 #: ...of a point named by none of these: an alarm, a lockout, a fan of the burner is not lit
 _NOT_LIT = frozenset("""alarm alm fault flt trip tripped lockout lock interlock reset bypass
-    permissive purge fan blower pump valve damper motor status feedback fb light lamp""".split())
+    permissive purge fan blower pump valve damper motor status feedback fb light lamp stop
+    shutdown off inhibit disable isolate isolation esd loss no kill block cutout
+    hold failure fail""".split())
 #: words of a flame's switch after its thing that say only that it is its switch ("Burner
 #: group A enable")
 _LIT_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
@@ -2038,14 +2040,19 @@ class RuleRouter:
                 # "up the flavour to 7.5%": a number is said, which no switch takes; the words
                 # are about another point, or a timed action we cannot do ("on for 10 min")
                 return []
-            lit = self.lit(a, point)
-            if lit is not None:
-                return [lit]
             verb = flame_verb(a.toks)
-            if verb is not None and not (verb + 1 < len(a.toks)
-                                         and a.toks[verb + 1].raw == "up"):
-                return []  # "light the boiler up": its lights, perhaps; no flame of a
-                # boiler's switch (review atk55); but "fire up X" starts X
+            if verb is not None:
+                # a flame lit or put out: only of a switch that is that flame ("light the
+                # boiler up": its lights, perhaps, review atk55; "fire up the burner 1 pilot"
+                # of burner 1, review atk56b) — but "fire up compressor two" starts it, as
+                # "fire up" starts what has no flame
+                lit = self.lit(a, point)
+                if lit is not None:
+                    return [lit]
+                if not (verb + 1 < len(a.toks) and a.toks[verb + 1].raw == "up") or any(
+                        {s.concept for s in self.profiles.lexicon.concepts(w)} & _LIT_THINGS
+                        for w in self.point_words.get(point.id, ())):
+                    return []
             on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
                      for i, t in enumerate(a.toks))
             off = any(t.raw in OFF_WORDS and i not in a.named for i, t in enumerate(a.toks))
@@ -2113,11 +2120,14 @@ class RuleRouter:
         if not said or said - own or own & _NOT_LIT:
             return False
         lexicon = self.profiles.lexicon
-        for label in self.point_labels.get(point.id, ()):
-            words = [t for t in label.toks if not t.is_id and t.text not in _LIT_ROLES]
-            if words and {s.concept for s in lexicon.concepts(words[-1].raw)} & _LIT_THINGS:
-                return True
-        return False
+        ident = {t.text for t in tokens(point.id.replace("_", " "))}
+        labels = [label for label in self.point_labels.get(point.id, ())
+                  if {t.text for t in label.toks} != ident]  # (not its id, "bl")
+        # (each of its names: a "Burner 2 stop" aliased "burner two" is a stop — atk56b)
+        return bool(labels) and all(
+            (words := [t for t in label.toks if not t.is_id and t.text not in _LIT_ROLES])
+            and {s.concept for s in lexicon.concepts(words[-1].raw)} & _LIT_THINGS
+            for label in labels)
 
     def _bound(self, point: Point) -> bool:
         """Whether a point's name says it is a limit, an offset or a time of its thing, not

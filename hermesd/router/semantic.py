@@ -505,14 +505,6 @@ class Semantic:
             return None
         best = full[0]
         rest = [f.score for f in full[1:]]
-        if a.wants_write and not a.zh and self.profiles.by_id[best.point].point.writable:
-            # "speed the kiln up to 3.5": the "Kiln speed setpoint", whose name leaves less
-            # unsaid than the "Kiln ID fan speed setpoint" does (as the write gate weighs
-            # them: blind batch 49); not of Chinese words, whose English words are not the
-            # names' (启动补水泵 says no "make-up" of the "Make-up water pump": review atk39);
-            # nor of a value said with no verb ("kiln speed 3.6" of a measurement in rpm, whose
-            # "setpoint" is in %: review atk55b)
-            rest = [f.score for f in full[1:] if not self._named_less(a, best.point, f.point)]
         if not writes and a.question and "set" in a.words and \
                 self.profiles.by_id[best.point].role == "setpoint":
             # "what's conche 2 set to": of what is named, the one setting asked for, however
@@ -582,17 +574,6 @@ class Semantic:
             return None  # a word only its description says: the model's to weigh, not sure
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
-
-    def _named_less(self, a: Analysis, best: str, other: str) -> bool:
-        """Whether writable `other`, of `best`'s kind and role, leaves unsaid every word of
-        its name that `best` leaves unsaid, and more."""
-        mine, theirs = self.profiles.by_id[best], self.profiles.by_id[other]
-        if not theirs.point.writable or theirs.point.kind != mine.point.kind or \
-                theirs.role != mine.role:
-            return False
-        said = {t.text for t in a.toks if t.number is None} | \
-            {t.word for t in self.terms(a)}
-        return set(mine.key) - said - mine.ids < set(theirs.key) - said - theirs.ids
 
     def _thing_of(self, p: Profile) -> frozenset[str]:
         """The words of a point's name that name its thing: not what it measures, sets or

@@ -1801,6 +1801,21 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
     return at
 
 
+#: the things a flame is (`RuleRouter.lit` weighs which switch is one)
+_FLAMES = frozenset(("thing.flare", "thing.burner"))
+#: ...and the words after it that say only that it is its switch ("Burner group A enable")
+_FLAME_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
+
+
+def _a_flame(point: Point) -> bool:
+    """Whether the last word of the switch's name is a burner or flare ("Drum burner",
+    "Emergency flare"): what a flame verb may switch, and nothing else ("light the door" is
+    no "Furnace door open": review atk56b)."""
+    words = [t for t in tokens(point.name) if not t.is_id and t.text not in _FLAME_ROLES]
+    return bool(words) and any(m.concept.id in _FLAMES and m.start == 0
+                               for m in lexicon().concepts_of_text(words[-1].raw))
+
+
 def _value(toks: list[Token], own: _Own, point: Point, value: Any,
            text: str = "") -> Doubt | None:
     stated: list[tuple[str, Number]] = []  # (as written, value): the numbers that name nothing
@@ -1882,9 +1897,9 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             said = by_state  # "close lane 1" of the "Lane 1 closed signal"
         elif on != off:
             said = on
-        elif not on and (lit := flame_verb(toks)) is not None:
+        elif not on and (lit := flame_verb(toks)) is not None and _a_flame(point):
             said = toks[lit].raw in LIGHTS  # "light the flare", "extinguish the pilot" (the
-            # router writes only a switch of the flame itself: `RuleRouter.lit`)
+            # router writes only the one switch that is that flame: `RuleRouter.lit`)
         elif not on and (first := next((t for t in toks if t.raw not in _FILLERS_FIRST), None)) \
                 is not None and first.text in own.acts and first.number is None and \
                 not {t.text for t in toks if t.raw not in _FILLERS_ACT} & besides:

@@ -1,5 +1,5 @@
 """Blind batch 52 (a fish hatchery, a reheat furnace, a biogas plant; here on a plant of my
-own): what is left, what a machine is putting out, tonnes a day, a machine
+own): what is left, tonnes a day, a machine
 numbered before its name ("the number 1 pump"), "on the" after a number, 孵化槽, 养殖池, and
 whether a CHP runs."""
 
@@ -54,9 +54,6 @@ WORKS = Router(exec_plant("works", {
     ("how much liquid oxygen is left", "lox_level"),
     ("how much is left in silo 2", "silo2_level"),
     ("what's the left burner temperature", "left_burner_temp"),
-    # what a machine is putting out: its output, in the unit asked
-    ("how many kW is the generator putting out", "gen_power"),
-    ("what's the generator putting out", "gen_power"),
     # whether it runs: the status of the CHP's engine, not the start command's state
     ("is the gas engine actually running", "chp_running"),
     ("is the CHP running", "chp_running"),

@@ -112,3 +112,49 @@ async def test_tonnes_a_day_is_no_gas_flow(text: str, point: str) -> None:
 async def test_a_fuel_burnt_reads_no_gas_in_the_air() -> None:
     action = await routed_without_model(KILN, "how much gas have we burned")
     assert action.point != "h2s", action
+
+
+@pytest.mark.parametrize(("points", "text"), [
+    # a switch one of whose names ends in a flame, and another that stops it
+    ({"s": {"name": "Burner 2 stop", "aliases": ["burner two"], "type": "bool",
+            "writable": True}}, "light the burner"),
+    ({"s": {"name": "Burner 2 stop", "aliases": ["burner two"], "type": "bool",
+            "writable": True}}, "extinguish burner 2"),
+    ({"s": {"name": "Burner loss of flame", "type": "bool", "writable": True}},
+     "light the flame"),
+    # "up" lights no other switch than the one that is the flame said
+    ({"b1": {"name": "Burner 1", "type": "bool", "writable": True},
+      "p2": {"name": "Burner 2 pilot", "type": "bool", "writable": True}},
+     "fire up the burner 1 pilot"),
+    ({"bl": {"name": "Left burner", "type": "bool", "writable": True},
+      "br": {"name": "Right burner", "type": "bool", "writable": True}},
+     "light up the burners"),
+])
+async def test_review_atk56b_lights_nothing(points: dict[str, Any], text: str) -> None:
+    action = await routed_without_model(Router(exec_plant("b", points)), text)
+    assert action.name != "write", (text, action)
+
+
+LEFT = Router(exec_plant("left", {
+    "isolator_dp": {"name": "Isolator differential pressure", "unit": "Pa"},
+    "methane": {"name": "Methane", "unit": "%"},
+    "tank2_o2": {"name": "Tank 2 oxygen", "unit": "mg/L"},
+    "pump2": {"name": "Pump 2", "type": "bool", "writable": True},
+    "reversal": {"name": "Time to reversal", "unit": "min"},
+}))
+
+
+@pytest.mark.parametrize("text", [
+    "how much is left",  # no level, volume, weight, charge: nothing is left to say
+    "how much water is left",
+    "what is left on",  # what still runs
+    "no2 concentration",  # the gas as often as number 2
+])
+async def test_review_atk56b_reads_nothing(text: str) -> None:
+    action = await routed_without_model(LEFT, text)
+    assert action.name == "respond", (text, action)
+
+
+async def test_how_much_time_is_left() -> None:
+    action = await routed_without_model(LEFT, "how much time is left")
+    assert action.to_dict() == {"name": "read", "args": {"point": "reversal"}}
