@@ -709,7 +709,8 @@ class Semantic:
         return str(sure.action.args["point"])
 
     def _several(self, fits: list[Fit], *, writable: bool = False,
-                 terms: list[Term] | None = None, amount: bool = False) -> list[str]:
+                 terms: list[Term] | None = None, amount: bool = False,
+                 setting: bool = False) -> list[str]:
         """The points a plural command means: every one that explains all its words; of a
         quantity they name, the points that measure it ("power of both generators": not
         their running flags, which an on/off point is)."""
@@ -727,7 +728,11 @@ class Semantic:
                                                      for t in terms)):
             measures = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
             full = measures or full
-        if not writable:
+        if not writable and setting:
+            # "what temperature are the ovens set to": their setpoints, and no reading (blind
+            # batch 53)
+            full = [f for f in full if self.profiles.by_id[f.point].role == "setpoint"]
+        elif not writable:
             # "temperatures of both kilns" are the measurements, not their setpoints
             measured = [f for f in full if self.profiles.by_id[f.point].role != "setpoint"]
             full = measured or full
@@ -746,7 +751,8 @@ class Semantic:
         writes = a.wants_write
         several = self._several(fits, writable=writes, terms=terms, amount=[
             t.raw for t in a.toks[:2]] in (["how", "much"], ["how", "many"]) and any(
-            "medium" in t.kinds for t in terms))
+            "medium" in t.kinds for t in terms), setting=a.question and (set_asked(a.toks) or any(
+                t.word in SETPOINT_WORDS or SETPOINT in t.concepts for t in terms)))
         if not marked:
             # a plural that names what the points are ("pumps", "zones"), not one a
             # description or a stem shares with them ("reverse the fires": the firing)
