@@ -650,7 +650,7 @@ def _done_first(toks: list[Token], named: AbstractSet[str]) -> bool:
 
 #: the things a flame is: "light the flare", "ignite burner 2", "extinguish the pilot" switch
 #: that very thing on or off (blind batches 50-52)
-_LIT_THINGS = frozenset(("thing.flare", "thing.burner"))
+LIT_THINGS = frozenset(("thing.flare", "thing.burner"))
 #: ...of a point named by none of these: an alarm, a lockout, a fan of the burner is not lit
 _NOT_LIT = frozenset("""alarm alm fault flt trip tripped lockout lock interlock reset bypass
     permissive purge fan blower pump valve damper motor status feedback fb light lamp stop
@@ -658,7 +658,7 @@ _NOT_LIT = frozenset("""alarm alm fault flt trip tripped lockout lock interlock 
     hold failure fail""".split())
 #: words of a flame's switch after its thing that say only that it is its switch ("Burner
 #: group A enable")
-_LIT_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
+LIT_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
 #: words between the verb and the thing lit that name nothing ("light up the burners")
 _LIT_FILLERS = frozenset("the up a an out please now".split())
 
@@ -2050,7 +2050,7 @@ class RuleRouter:
                 if lit is not None:
                     return [lit]
                 if not (verb + 1 < len(a.toks) and a.toks[verb + 1].raw == "up") or any(
-                        {s.concept for s in self.profiles.lexicon.concepts(w)} & _LIT_THINGS
+                        {s.concept for s in self.profiles.lexicon.concepts(w)} & LIT_THINGS
                         for w in self.point_words.get(point.id, ())):
                     return []
             on = any(t.raw in ON_WORDS and not preposition_on(a.toks, i) and i not in a.named
@@ -2125,8 +2125,8 @@ class RuleRouter:
                   if {t.text for t in label.toks} != ident]  # (not its id, "bl")
         # (each of its names: a "Burner 2 stop" aliased "burner two" is a stop — atk56b)
         return bool(labels) and all(
-            (words := [t for t in label.toks if not t.is_id and t.text not in _LIT_ROLES])
-            and {s.concept for s in lexicon.concepts(words[-1].raw)} & _LIT_THINGS
+            (words := [t for t in label.toks if not t.is_id and t.text not in LIT_ROLES])
+            and {s.concept for s in lexicon.concepts(words[-1].raw)} & LIT_THINGS
             for label in labels)
 
     def _bound(self, point: Point) -> bool:

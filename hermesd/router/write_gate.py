@@ -76,6 +76,8 @@ from hermesd.router.poles import (
 )
 from hermesd.router.profiles import Profile, Profiles
 from hermesd.router.rules import (
+    LIT_ROLES,
+    LIT_THINGS,
     WAYS,
     StateConflict,
     described_numbers,
@@ -1801,18 +1803,12 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
     return at
 
 
-#: the things a flame is (`RuleRouter.lit` weighs which switch is one)
-_FLAMES = frozenset(("thing.flare", "thing.burner"))
-#: ...and the words after it that say only that it is its switch ("Burner group A enable")
-_FLAME_ROLES = frozenset("run enable start command cmd on onoff switch group bank".split())
-
-
 def _a_flame(point: Point) -> bool:
     """Whether the last word of the switch's name is a burner or flare ("Drum burner",
     "Emergency flare"): what a flame verb may switch, and nothing else ("light the door" is
     no "Furnace door open": review atk56b)."""
-    words = [t for t in tokens(point.name) if not t.is_id and t.text not in _FLAME_ROLES]
-    return bool(words) and any(m.concept.id in _FLAMES and m.start == 0
+    words = [t for t in tokens(point.name) if not t.is_id and t.text not in LIT_ROLES]
+    return bool(words) and any(m.concept.id in LIT_THINGS and m.start == 0
                                for m in lexicon().concepts_of_text(words[-1].raw))
 
 
