@@ -594,9 +594,7 @@ def _signed_word(m: re.Match[str]) -> str:
     number three" is a value."""
     if _VALUE_BEFORE_SIGN.search(m.string, 0, m.start()):
         return f" {m.group(1)}"
-    words = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-             "eight": 8, "nine": 9, "ten": 10}
-    return f" {_ORDINAL_WORDS[words[m.group(1).casefold()]]}"
+    return f" {_ORDINAL_WORDS[EN_UNITS[m.group(1).casefold()]]}"
 
 
 #: verbs of a flame lit, and put out, opening a command ("light" and "fire" only before "the"

@@ -34,6 +34,7 @@ from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
     LIGHTS,
+    PUTS_OUT,
     YES_NO_MARK,
     Token,
     canonical,
@@ -645,7 +646,7 @@ def _done_first(toks: list[Token], named: AbstractSet[str]) -> bool:
     words = [t for t in toks if not t.zh and t.raw not in _POLITE]
     if len(words) < 2 or words[0].raw not in _DONE_VERBS or words[0].text in named:
         return False
-    return words[0].raw not in ("light", "fire") or words[1].raw in ("the", "up")
+    return words[0].raw not in LIGHTS | PUTS_OUT or flame_verb(toks) is not None
 
 
 #: the things a flame is: "light the flare", "ignite burner 2", "extinguish the pilot" switch
@@ -2031,7 +2032,8 @@ class RuleRouter:
         said = self.value_words(a, point)
         if said.blocks(point):
             return []
-        if point.kind != "bool" and flame_verb(a.toks) is not None:
+        verb = flame_verb(a.toks)
+        if point.kind != "bool" and verb is not None:
             return []  # "light the burner 1", "fire the kiln to 1450", "light the roaster 1"
             # (a roast profile "light"): a flame lit is no number nor choice (review atk56)
         words = a.words
@@ -2040,7 +2042,6 @@ class RuleRouter:
                 # "up the flavour to 7.5%": a number is said, which no switch takes; the words
                 # are about another point, or a timed action we cannot do ("on for 10 min")
                 return []
-            verb = flame_verb(a.toks)
             if verb is not None:
                 # a flame lit or put out: only of a switch that is that flame ("light the
                 # boiler up": its lights, perhaps, review atk55; "fire up the burner 1 pilot"
@@ -2113,9 +2114,9 @@ class RuleRouter:
 
     def _a_flame(self, point: Point, said: set[str]) -> bool:
         """Whether `said` names `point` as a flame: every word said is one of its names', and
-        one of its names ends in a burner or flare, whatever ids and run words follow ("Burner
-        group A enable"; not "Burner stop", "Burner 2 isolate", "Burner manual": review
-        atk56), and none is an alarm, a lockout, a fan or a lamp of it."""
+        each of its names (not its id) ends in a burner or flare, whatever ids and run words
+        follow ("Burner group A enable"; not "Burner stop", "Burner 2 isolate", "Burner
+        manual": reviews atk56, atk56b), and none is an alarm, a lockout, a fan or a lamp."""
         own = self.point_words.get(point.id, set())
         if not said or said - own or own & _NOT_LIT:
             return False
