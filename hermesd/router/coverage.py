@@ -514,9 +514,12 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps; but
         # a Chinese word of one kind of a thing is no point of another kind of it that names
         # its own (砂仓, a sand bin, of the "Cement silo level": both silos, blind batch 35)
+        # (in English, of a kind of the same thing: an "edger" of a headrig, both saws;
+        # blind batch 54)
         strength = FORM if all(c.startswith(_THINGS) for c in broader) and not (
-            not term.shown.isascii() and all(c.startswith("thing.") for c in broader)
-            and any(c.startswith("thing.") for c in p.things - term.broader)) else MAYBE
+            all(c.startswith("thing.") for c in broader)
+            and (kin_thing(term, p) if term.shown.isascii() else
+                 any(c.startswith("thing.") for c in p.things - term.broader))) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
     elif not term.shown.isascii() and term.concepts & device_things(p.point.device) and \
@@ -786,6 +789,24 @@ def _media(word: str) -> frozenset[str]:
     """The media a word alone names ("water": water)."""
     return frozenset(m.concept.id for m in lexicon().concepts_of_text(word)
                      if m.kind == "medium" and m.start == 0 and m.end == len(word))
+
+
+def kin_thing(term: Term, p: Profile) -> bool:
+    """The term names a kind of a thing of which the point names another kind, its own: an
+    edger, of a headrig (both saws); not a refrigerant pump (供液泵) of a CIP supply pump,
+    whose CIP is no kind of pump."""
+    shared = (term.broader - term.concepts) & p.things
+    return bool(shared) and any(_kinds_of(c) & shared for c in p.things - term.broader)
+
+
+@functools.cache
+def _kinds_of(concept: str) -> frozenset[str]:
+    """Every concept a concept is a kind of, however far up."""
+    lx = lexicon()
+    if concept not in lx.concepts:
+        return frozenset()
+    links = lx.concept(concept).links
+    return frozenset(links).union(*(_kinds_of(c) for c in links))
 
 
 @functools.lru_cache(maxsize=1 << 10)

@@ -40,6 +40,7 @@ from hermesd.router.coverage import (
     broad,
     explain,
     explained,
+    kin_thing,
     lone_character,
     said_otherwise,
     terms,
@@ -65,7 +66,7 @@ from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
     OFF_WORDS,
     ON_WORDS,
-    OPPOSITE_MODIFIERS,
+    OTHER_ENDS,
     PLURAL_MARKS,
     UNIT_WORDS,
     WH_START,
@@ -430,6 +431,10 @@ class ModelStage:
             why = why or self._fault_unsaid(terms, profile)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
+        if action.name == "read" and self._yes_no_of_a_number(a, profile):
+            # "are the B1 rolls in?" of their gap in mm, beside the rolls' engaged status: a
+            # question yes or no that asks no quantity (blind batch 53)
+            return respond("not_understood", model=f"read {pid}")
         if self.rules.profiles.siblings(profile) and \
                 not ids_said(a.toks, write=action.name == "write") & profile.ids and \
                 not told_apart(self.semantic.terms(a), profile, self.rules.profiles):
@@ -526,6 +531,18 @@ class ModelStage:
                                 for o in self.rules.profiles.all):
                 return True
         return False
+
+    def _yes_no_of_a_number(self, a: Analysis, profile: Profile) -> bool:
+        """A question yes or no that says no quantity, of a number, where an on/off point
+        explains every word as well: it is the answer asked."""
+        if not a.yes_no or profile.point.kind not in ("int", "float") or profile.point.choices:
+            return False
+        found = self.semantic.terms(a)
+        if any(t.unit or "quantity" in t.kinds for t in found):
+            return False  # "is the tank level high", "is the boiler hot"
+        return bool(found) and any(
+            o.point.kind == "bool" and all(explained(t, o, found) >= FULL for t in found)
+            for o in self.rules.profiles.all)
 
     def _half_of_two(self, a: Analysis, profile: Profile) -> bool:
         """Two words joined by "and", the point explains one and not the other ("BT and ET",
@@ -662,6 +679,10 @@ class ModelStage:
             if not measured and self._guessed_by_unit(t, profile, others, found):
                 missing.append(t)  # 结晶器液位 of the mould oscillation stroke in mm (a mm
                 continue  # may be a level), beside the mould level (blind batch 30)
+            if "thing" in t.kinds and explained(t, profile, found) < FULL and \
+                    kin_thing(t, profile):
+                missing.append(t)  # "edger saw speed" of the headrig's: another saw
+                continue
             if explained(t, profile, found) > NEAR:
                 continue
             if t.concepts & _WHICH_VALUE and not (profile.role == "setpoint" and
@@ -681,6 +702,13 @@ class ModelStage:
                 # know, which the plant names another point with and not this one, where
                 # nothing the point measures is asked ("last" of the last shot's peak
                 # pressure, beside the last cycle time, only says which shot)
+                missing.append(t)
+                continue
+            if t.literal and not t.kinds and measured and self._rival(
+                    t, profile, [o for o in others if o.role == profile.role], found):
+                # "final rinse conductivity" of the e-coat bath's, beside a "DI rinse
+                # conductivity" aliased so: what the point measures is asked, and a point of
+                # its kind has that and the words it lacks (blind batch 53)
                 missing.append(t)
                 continue
             if self._other_unit(a, t, rest, found):
@@ -840,9 +868,9 @@ class ModelStage:
 
     @staticmethod
     def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:
-        """The word names one end or side of a thing ("outlet"), and this point or another of
-        its thing is named by the other end ("inlet")."""
-        ends = {OPPOSITE_MODIFIERS[c] for c in t.concepts if c in OPPOSITE_MODIFIERS}
+        """The word names one end or side of a thing ("outlet", "middle"), and this point or
+        another of its thing is named by another end ("inlet"; "top" or "bottom")."""
+        ends = {e for c in t.concepts for e in OTHER_ENDS.get(c, ())}
         return bool(ends) and (bool(ends & profile.concepts) or any(
             ends & o.concepts and o.things & profile.things for o in rest))
 

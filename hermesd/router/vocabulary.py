@@ -467,6 +467,12 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("upstream", "downstream"), ("suction", "discharge"), ("indoor", "outdoor"),
     ("inner", "outer"), ("import", "export"), ("raw", "treated"), ("head_end", "tail_end"),
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}
+#: the ends a word of one names the others of: the opposite end, and of a vessel's top,
+#: middle and bottom the other two ("the middle of the DHW cylinder" is neither its top nor
+#: its bottom: blind batch 53)
+OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
+    f"modifier.{a}": frozenset(f"modifier.{b}" for b in ("top", "middle", "bottom") if b != a)
+    for a in ("top", "middle", "bottom")}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"
                           .split())

@@ -151,7 +151,6 @@ _WISHED = frozenset("want wanna need needed wanted".split())
 _POLITE = frozenset("can could would will".split())
 #: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
 #: "pump 1 up to 1200" is a bound (these words before "up" are no verb)
-_NOT_VERBS = frozenset("the a an please kindly and it its my our".split())
 #: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
                       "throttle take push knock".split())
@@ -1425,9 +1424,11 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             # to it, no bound (not "winch speed up to 30", whose "speed" is the point's own
             # word: a limit, or a report — atk29)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
-                x.number is None and x.raw not in own.raws and x.raw not in _NOT_VERBS
-                for x in toks[:i]):
-            return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound
+                x.raw in WRITE_VERBS | _UP_VERBS and x.raw not in own.raws for x in toks[:i]):
+            return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound; so
+            # too said in other words than the point's ("line rate up to 150" of a "Line
+            # speed setpoint": review atk57), where no verb before makes it a change (the
+            # "speed" of "separator speed up to 950" is the point's own word, no verb)
         if word == "over" and raw[i + 1:i + 2] == ["to"] and i and not any(
                 (x.number is not None and not (point is not None and _in_choice(toks, k, point)))
                 or x.unreadable for k, x in enumerate(toks[i + 2:], i + 2)):
