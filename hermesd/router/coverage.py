@@ -514,12 +514,9 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # a "sand filter" is a filter; a "head pressure" of a point of pressure, perhaps; but
         # a Chinese word of one kind of a thing is no point of another kind of it that names
         # its own (砂仓, a sand bin, of the "Cement silo level": both silos, blind batch 35)
-        # (in English, of a kind of the same thing: an "edger" of a headrig, both saws;
-        # blind batch 54)
         strength = FORM if all(c.startswith(_THINGS) for c in broader) and not (
-            all(c.startswith("thing.") for c in broader)
-            and (kin_thing(term, p) if term.shown.isascii() else
-                 any(c.startswith("thing.") for c in p.things - term.broader))) else MAYBE
+            not term.shown.isascii() and all(c.startswith("thing.") for c in broader)
+            and any(c.startswith("thing.") for c in p.things - term.broader)) else MAYBE
     elif not term.shown.isascii() and any(p.names & bridge_words(c) for c in term.concepts):
         strength = BRIDGE  # 储气罐 (an air receiver) of the "Receiver drain valve"
     elif not term.shown.isascii() and term.concepts & device_things(p.point.device) and \

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from itertools import pairwise
 from typing import Protocol
 
 from hermesd.router import concepts
@@ -24,7 +23,6 @@ from hermesd.router.normalize import Token, tokens
 #: kinds whose links are broader concepts of the same kind (a unit's are its quantities, an
 #: action's the state it brings about)
 _BROADER = frozenset(("quantity", "thing", "medium", "role", "state", "modifier"))
-_SETPOINT = "role.setpoint"
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,17 +40,9 @@ class Lexicon(Protocol):
     def senses(self, text: str, toks: Sequence[Token]) -> list[frozenset[Sense]]:
         """The senses of each token of `text` (tokens of a phrase share its senses)."""
 
-    def concepts(self, text: str, measures: frozenset[str] = frozenset(),
-                 named: bool = False) -> frozenset[Sense]:
+    def concepts(self, text: str, measures: frozenset[str] = frozenset()) -> frozenset[Sense]:
         """The concepts a point's text names, with their broader ones; a word that is a form
-        of several quantities is the ones of them the point's unit `measures`, if any is.
-        `named`: the point's other names say a quantity its unit measures."""
-
-    def qualifiers(self, text: str, measures: frozenset[str], named: bool = False
-                   ) -> frozenset[str]:
-        """The quantities a point's text names only as a side or a sensor of the one its one
-        unit `measures` ("flow" of a "Heating flow temperature" in °C), which `concepts`
-        leaves out."""
+        of several quantities is the ones of them the point's unit `measures`, if any is."""
 
     def broader(self, concepts: Iterable[str]) -> frozenset[str]:
         """These concepts and every broader one ("quantity.dry_bulb": a temperature)."""
@@ -93,22 +83,7 @@ class PlantLexicon:
         quantities, _ = self.unit(unit)
         return {Sense(q, "quantity") for q in quantities}
 
-    def concepts(self, text: str, measures: frozenset[str] = frozenset(),
-                 named: bool = False) -> frozenset[Sense]:
-        found = self._found(text, measures)
-        if len(measures) == 1:
-            found = self._qualifying(text, found, measures, named)
-        return self._closure({Sense(m.concept.id, m.kind) for m in found})
-
-    def qualifiers(self, text: str, measures: frozenset[str], named: bool = False
-                   ) -> frozenset[str]:
-        found = self._found(text, measures)
-        if len(measures) != 1:
-            return frozenset()
-        kept = self._qualifying(text, found, measures, named)
-        return frozenset(m.concept.id for m in found if m not in kept)
-
-    def _found(self, text: str, measures: frozenset[str]) -> list[Match]:
+    def concepts(self, text: str, measures: frozenset[str] = frozenset()) -> frozenset[Sense]:
         every = self.lexicon.concepts_of_text(text)
         found = [m for m in every if m.kind not in ("action", "unit")]
         if measures:
@@ -119,34 +94,7 @@ class PlantLexicon:
             found = [m for m in self._as_measured(found, measures)
                      if m.kind != "quantity" or m.span not in other
                      or self.broader((m.concept.id,)) & measures]
-        return found
-
-    def _qualifying(self, text: str, found: list[Match], measures: frozenset[str],
-                    named: bool) -> list[Match]:
-        """A quantity said just before the one the point's one unit measures (or, where this
-        text says none it measures and the point's other names do, before its setpoint word)
-        qualifies it as a side or a sensor's, where the unit measures nothing of its kind: a
-        "Heating flow temperature" in °C, or a "Heating flow setpoint" alias of a "Secondary
-        supply temperature setpoint", is the supply side's temperature, no flow rate (blind
-        batch 53: "what's the secondary flow rate" read it); a "Conductivity temperature" is
-        the conductivity probe's. A "Steam flow setpoint" in t/h is a flow's; a "Cell room 1
-        load setpoint" in kA, its load."""
-        kin = self.broader(measures)
-        spans = sorted({m.span for m in found if m.kind in ("quantity", "role")})
-        at = {span: [m for m in found if m.span == span] for span in spans}
-        measured = {span for span, ms in at.items() if any(
-            m.kind == "quantity" and self.broader((m.concept.id,)) & measures for m in ms)}
-        if not measured and named:
-            # (a setpoint word stands for the quantity only where this text says none the
-            # unit measures: the "heat" of a "heat setting temperature" is the process's)
-            measured = {span for span, ms in at.items()
-                        if any(m.concept.id == _SETPOINT for m in ms)}
-        dropped = {span for span, after in pairwise(spans)
-                   if after in measured and after[0] >= span[1]
-                   and not text[span[1]:after[0]].strip()
-                   and all(m.kind == "quantity" and not self.broader((m.concept.id,)) & kin
-                           for m in at[span])}
-        return [m for m in found if m.kind != "quantity" or m.span not in dropped]
+        return self._closure({Sense(m.concept.id, m.kind) for m in found})
 
     def _as_measured(self, found: list[Match], measures: frozenset[str]
                      ) -> list[Match]:

@@ -679,8 +679,8 @@ class ModelStage:
             if not measured and self._guessed_by_unit(t, profile, others, found):
                 missing.append(t)  # 结晶器液位 of the mould oscillation stroke in mm (a mm
                 continue  # may be a level), beside the mould level (blind batch 30)
-            if "thing" in t.kinds and explained(t, profile, found) < FULL and \
-                    kin_thing(t, profile):
+            if "thing" in t.kinds and t.shown.isascii() and \
+                    not t.concepts & profile.concepts and kin_thing(t, profile):
                 missing.append(t)  # "edger saw speed" of the headrig's: another saw
                 continue
             if explained(t, profile, found) > NEAR:
@@ -870,6 +870,8 @@ class ModelStage:
     def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:
         """The word names one end or side of a thing ("outlet", "middle"), and this point or
         another of its thing is named by another end ("inlet"; "top" or "bottom")."""
+        if t.concepts & profile.concepts:
+            return False  # "centre" of a "Buffer vessel middle temperature": its own end
         ends = {e for c in t.concepts for e in OTHER_ENDS.get(c, ())}
         return bool(ends) and (bool(ends & profile.concepts) or any(
             ends & o.concepts and o.things & profile.things for o in rest))

@@ -97,6 +97,9 @@ _HAVE_GOT = re.compile(
     r"(?i)\b(ha(?:ve|s)\s+(?:we|you|they|it|i))\s+got\b|\b(we|you|they)'ve\s+got\b")
 #: a building controller's start/stop ("BP-1 S/S")
 _START_STOP = re.compile(r"(?<![\w/])[Ss]/[Ss](?![\w/])")
+#: "all the way": fully, of one thing (blind batch 55: "close the recycle on unit one all the
+#: way" was refused as a write of several points)
+_ALL_THE_WAY = re.compile(r"(?i)\ball\s+the\s+way\b")
 _TAG_BEFORE = re.compile(r"[A-Z]+-?\d+\s*$")
 
 
@@ -274,6 +277,7 @@ def tokens(text: str) -> list[Token]:
     text = _G_DROPPED.sub(r"\1ing", text)  # "how many amps is the mixer pullin'
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
+    text = _ALL_THE_WAY.sub("fully", text)  # "close the recycle all the way": no plural
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text = compounds_read(_CAMEL.sub(" ", text))

@@ -335,16 +335,6 @@ class Profiles:
         senses: set[Sense] = set()
         for text in labels:
             senses |= self.lexicon.concepts(text, unit_quantities)
-        # (its names say what its unit measures: a "heating flow setpoint" alias of a
-        # temperature setpoint in °C sets no flow, `Lexicon.concepts`)
-        named_measure = unit_sure and any(
-            s.kind == "quantity" and self.lexicon.broader((s.concept,)) & unit_quantities
-            for s in senses)
-        if named_measure:
-            senses = set().union(*(self.lexicon.concepts(text, unit_quantities, named=True)
-                                   for text in labels))
-        qualifiers = set().union(*(self.lexicon.qualifiers(text, unit_quantities, named_measure)
-                                   for text in labels))
         if point.kind == "bool" or any(s.kind == "quantity" for s in senses):
             # "too cold" of a switch's description is no temperature it tells (see below),
             # nor is "leaving the cooler, target about 12 %" of a "Dried pasta moisture" a
@@ -387,9 +377,6 @@ class Profiles:
         parts: set[Sense] = set()
         for word in {t.raw for toks in label_toks for t in toks if len(t.raw) >= 3}:
             parts |= self.lexicon.concepts(word)
-        # (nor a quantity its names say only as a side: the "flow" of a "Heating flow
-        # temperature" in °C)
-        parts = {s for s in parts if s.concept not in qualifiers}
         quantities = {s.concept for s in senses if s.kind == "quantity"}
         named_quantities = frozenset(quantities)
         if unit_sure:

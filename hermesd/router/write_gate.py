@@ -154,6 +154,9 @@ _POLITE = frozenset("can could would will".split())
 #: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
                       "throttle take push knock".split())
+#: other verbs that bring a value up or down to one ("can you get the line speed up to 150",
+#: "nudge the fan up to 60": review atk57b)
+_TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need".split())
 #: the first word of what a verb opening a command acts on ("speed the grate up to 12")
 _OBJECT_OPENING = frozenset("the it its that this our my".split())
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
@@ -1424,11 +1427,14 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             # to it, no bound (not "winch speed up to 30", whose "speed" is the point's own
             # word: a limit, or a report — atk29)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
-                x.raw in WRITE_VERBS | _UP_VERBS and x.raw not in own.raws for x in toks[:i]):
+                x.raw in WRITE_VERBS | _UP_VERBS | _TO_VERBS
+                and (x.raw not in own.raws or (raw[k + 1:k + 2] or [""])[0] in _OBJECT_OPENING)
+                for k, x in enumerate(toks[:i])):
             return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound; so
             # too said in other words than the point's ("line rate up to 150" of a "Line
             # speed setpoint": review atk57), where no verb before makes it a change (the
-            # "speed" of "separator speed up to 950" is the point's own word, no verb)
+            # "speed" of "separator speed up to 950" and the "wind" of "wind speed up to 20"
+            # are words of names, no verbs; the "turn" of "turn the turntable up to 20" is one)
         if word == "over" and raw[i + 1:i + 2] == ["to"] and i and not any(
                 (x.number is not None and not (point is not None and _in_choice(toks, k, point)))
                 or x.unreadable for k, x in enumerate(toks[i + 2:], i + 2)):
