@@ -149,9 +149,8 @@ _TAGS = frozenset("right true false".split())
 _WISHED = frozenset("want wanna need needed wanted".split())
 #: "can/could/would/will you ..." is a request made politely, not a question
 _POLITE = frozenset("can could would will".split())
-#: "bump the conveyor up to 40", "warm FV1 up to 30": to a value; without a verb before it,
-#: "pump 1 up to 1200" is a bound (these words before "up" are no verb)
-#: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40")
+#: verbs "up to" a value completes ("speed up to 950", "ramp it up to 40", "bump the conveyor
+#: up to 40"); without a verb before it, "pump 1 up to 1200" is a bound
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
                       "throttle take push knock".split())
 #: other verbs that bring a value up or down to one ("can you get the line speed up to 150",
