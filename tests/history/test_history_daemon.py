@@ -279,6 +279,8 @@ def test_the_value_a_change_was_to_is_one_the_point_can_hold(
     d = daemon_runner.start(config)
     for value in ("manual", "auto"):
         _write(d, "mode", value)
+    written = _written(d)  # (the changes are in the store once a batch after them is written)
+    d.wait_until(lambda: _written(d) > written, what="a batch written after the changes")
     asked = {"op": "history", "point": "mode", "stat": "changed_at", "since": "1h"}
     answer = d.request({**asked, "value": "MANUAL"})
     assert answer["status"] == "ok" and answer["result"]["changed_to"] == "manual", answer
