@@ -790,8 +790,8 @@ def _media(word: str) -> frozenset[str]:
 
 def kin_thing(term: Term, p: Profile) -> bool:
     """The term names a kind of a thing of which the point names another kind, its own: an
-    edger, of a headrig (both saws); not a refrigerant pump (供液泵) of a CIP supply pump,
-    whose CIP is no kind of pump."""
+    edger, of a headrig (both saws); not a booster pump of a "CIP supply pump", whose CIP is
+    no kind of pump. (The model stage asks it of English words only.)"""
     shared = (term.broader - term.concepts) & p.things
     return bool(shared) and any(_kinds_of(c) & shared for c in p.things - term.broader)
 
