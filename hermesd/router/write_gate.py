@@ -1049,10 +1049,20 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         others_unsaid = set(other.key) - words - other.ids
         if any(own < others_unsaid for own in unsaid):
             continue  # "set the kiln speed to 3.25": the kiln ID fan's is named less wholly
+        if _a_thing_of_its_own(others_unsaid, profiles, profile) and \
+                any(not _a_thing_of_its_own(own, profiles, other) for own in unsaid):
+            continue  # "fire up unit 2": the unit's start/stop command, not its cooler fan's
         if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
                 (extra or not others_unsaid):
             return True
     return False
+
+
+def _a_thing_of_its_own(words: AbstractSet[str], profiles: Profiles, beside: Profile) -> bool:
+    """One of `words` names a thing that the point `beside` is not ("fan" and "cooler" of a
+    "Unit 2 gas cooler fan run", beside a "Unit 2 start/stop command")."""
+    return any(s.kind == "thing" and s.concept not in beside.concepts
+               for word in words for s in profiles.lexicon.concepts(word))
 
 
 def ids_said(toks: list[Token], *, write: bool, value: Any = None,
