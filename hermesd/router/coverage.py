@@ -442,8 +442,9 @@ def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[
     """A quantity word that a phrase of a verb took ("speed" of "speed up"), right after a
     word of a thing ("supply fan speed up to 70"): the noun, not the verb."""
     if not t.zh and t.text in profiles.name_words and i + 1 < len(toks) and \
-            any(s.kind == "quantity" for s in senses[i + 1]):
-        return True  # "change the rinse temperature": of a "rinse water temperature"
+            any(s.kind in ("quantity", "role") for s in senses[i + 1]):
+        return True  # "change the rinse temperature": of a "rinse water temperature"; "tunnel
+        # washer rinse setpoint?" (blind batch 56: read the main wash setpoint without it)
     if not t.zh and i > 0 and toks[i - 1].raw in ("which", "what") and \
             t.text in profiles.name_words:
         return True  # "which program is the tunnel running": the program a name says (blind

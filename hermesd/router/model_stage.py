@@ -60,15 +60,18 @@ from hermesd.router.rules import (
     set_asked,
     unit_after,
 )
-from hermesd.router.semantic import FULL, RATE_TIMES, WEAK_QUANTITY, Semantic
+from hermesd.router.semantic import FULL, RATE_TIMES, Semantic
 from hermesd.router.tags import tag_described
 from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
+    AMOUNTS,
+    INTENSIVE,
     OFF_WORDS,
     ON_WORDS,
     OTHER_ENDS,
     PLURAL_MARKS,
     UNIT_WORDS,
+    WEAK_QUANTITY,
     WH_START,
     YES_NO_START,
 )
@@ -107,12 +110,6 @@ SURELY_COVERED = 0.6
 #: seconds a command must have left for the model to be asked a second time (the second
 #: asking reuses the command's tokens: a decode of one and the answer's, ~0.1-0.3 s here)
 SECOND_CHOICE_TIME = 1.0
-#: quantities that say how hot, how hard or how fast, never how much there is
-INTENSIVE = frozenset(f"quantity.{q}" for q in (
-    "temperature", "pressure", "ph", "frequency", "voltage", "viscosity", "speed", "humidity"))
-#: ...and those that say how much: "how much fuel" is a flow, a volume, a weight or a level
-AMOUNTS = frozenset(f"quantity.{q}" for q in (
-    "flow", "volume", "level", "weight", "energy", "count", "power", "mass_flow"))
 #: words that ask how much there is of what they follow ("CO2 level"), which an on/off point
 #: of it (an alarm, a switch) does not say unless its name does ("High level alarm")
 AMOUNT_WORDS = GENERAL_WORDS - {"value", "reading"}

@@ -70,15 +70,17 @@ _SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 #: know it ("rpm" -> "speed"). Never a single letter ("line A", "0x5A" are no amperes).
 _UNIT = re.compile(
     r"(?<![^\W\d]|[°℃])(?:"
-    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+(?:hour|day)"
+    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+(?:hour|day|second)"
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+(?:hour|day)"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
     r"|met(?:re|er)s?\s+(?:per|a)\s+(?:second|minute)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+lit(?:re|er)"
+    r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+(?:kilo(?:gram)?|kg)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour)"
     r"|degrees?\s+(?:c\s+|celsius\s+)?(?:per|an|a)\s+(?:minute|hour))"
-    r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m?l\s?/\s?(?:s|min|h)|m?[gl]\s?/\s?l|kg\s?/\s?h"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m[3³]\s?/\s?s(?:ec)?|m?l\s?/\s?(?:s|min|h)"
+    r"|ml\s?/\s?kg|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
     r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
@@ -113,6 +115,7 @@ _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 #: "de-energise", "de energize": one word, which says the opposite of its second half
 _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
+                 ("second", ("cubic", "m3", "m³", "cube"), "m³/s"),
                  ("day", ("cubic", "m3", "m³", "cube"), "m³/d"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("day", ("ton",), "t/d"),
@@ -120,7 +123,9 @@ _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
                  ("second", ("met",), "m/s"), ("minute", ("met",), "m/min"),
                  ("litre", ("ml", "milli"), "ml/l"), ("liter", ("ml", "milli"), "ml/l"),
                  ("second", ("ml", "milli"), "ml/s"), ("minute", ("ml", "milli"), "ml/min"),
-                 ("hour", ("ml", "milli"), "ml/h"), ("minute", ("degree",), "°c/min"),
+                 ("hour", ("ml", "milli"), "ml/h"), ("kilo", ("ml", "milli"), "ml/kg"),
+                 ("kilogram", ("ml", "milli"), "ml/kg"), ("kg", ("ml", "milli"), "ml/kg"),
+                 ("minute", ("degree",), "°c/min"),
                  ("hour", ("degree",), "°c/h"))
 
 _PIECE = re.compile(
@@ -884,9 +889,32 @@ def _signs(toks: list[Token]) -> list[Token]:
             out.append(_negative(t, nxt))
             i += 2
             continue
+        if out and out[-1].raw in _SIGNED_AFTER and not t.zh:
+            plus = _positive(t, nxt)
+            if plus is not None:  # "to plus 12", "to +12": a value's sign, no change by it
+                out.append(plus)
+                i += 2 if t.raw == "plus" else 1
+                continue
         out.append(t)
         i += 1
     return out
+
+
+#: the words after which a sign is the value's ("set the room to plus 4"), no change by it
+_SIGNED_AFTER = frozenset(("to", "at"))
+
+
+def _positive(t: Token, nxt: Token | None) -> Token | None:
+    """ "plus 12", "+12": 12, said as a value is (after "to"); None when not so said."""
+    if t.raw == "plus" and nxt is not None and nxt.number is not None and nxt.number > 0 \
+            and not nxt.groups and not nxt.unreadable:
+        return Token(nxt.text, f"plus {nxt.raw}", nxt.number)
+    if t.unreadable and t.raw.startswith("+") and not t.zh:
+        found = literals(t.raw[1:])
+        if len(found) == 1 and found[0].raw == t.raw[1:] and found[0].value is not None \
+                and found[0].value > 0 and not found[0].groups:
+            return Token(_num_text(found[0].value), t.raw, found[0].value)
+    return None
 
 
 # -- Chinese ---------------------------------------------------------------------------------
@@ -998,6 +1026,10 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             i += word_len
             words = [Token(canonical(w), w, zh=True, written=run[i - word_len:i])
                      for w in english_words.split()]
+            last = out[-1] if out else before[-1] if before else None
+            if english_words == "degrees" and last is not None and last.is_number:
+                # "30度": degrees as "30 degrees" says them, a temperature's unit
+                words = [replace(words[0], unit=unit_symbol("degrees") or "")]
             if pending is not None and words and i > held and (not all(
                     w.raw in THINGS or w.raw in MODIFIERS for w in words) or (
                     thing_seen and not any(w.raw in THINGS for w in words)

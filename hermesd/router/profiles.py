@@ -250,9 +250,11 @@ class Profiles:
             if len(own) > 1 and own != set(formulas):
                 # "L2-L3 voltage" is no "L1-L2 voltage", nor is "l1" alone (atk12)
                 return next((f for f in formulas if f not in own), formulas[0])
-            if not any(f in profile.words or self._meant_by(f) <= profile.concepts
+            if not any(f in profile.words or
+                       self._meant_by(f) <= profile.concepts | profile.part_concepts
                        for f in formulas):
-                return formulas[0]
+                return formulas[0]  # (NH3 is the "ammonia" of an "Ammonia pump 1 running",
+                # which the lexicon reads whole as a refrigerant pump: blind batch 56)
         return None
 
     def by_description(self, word: str, concepts: frozenset[str], profile: Profile) -> bool:

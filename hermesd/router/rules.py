@@ -69,6 +69,7 @@ from hermesd.router.tags import (
 from hermesd.router.unit_parts import part_read
 from hermesd.router.vocabulary import (
     AFTER_NUMBER,
+    AMOUNTS,
     ARMING,
     CALIBRATING,
     CHANGE_WORDS,
@@ -108,6 +109,7 @@ from hermesd.router.vocabulary import (
     UNIT_SYMBOLS,
     UNIT_WORDS,
     VALUE_BEFORE,
+    WEAK_QUANTITY,
     WH_START,
     WRITE_VERBS,
     YES_NO_START,
@@ -1057,6 +1059,7 @@ class RuleRouter:
                            # "light the flare": a flame lit, if anything (`lit`)
                            or (not question and flame_verb(toks) is not None)
                            or self._button_pressed(toks, named)
+                           or (not question and self._put_state(toks) is not None)
                            # "give the bag filter a pulse clean" asks it done ("give me the
                            # temperature", "give boiler 2 pressure" ask it told)
                            or (first == "give" and len(toks) > 2
@@ -1276,6 +1279,27 @@ class RuleRouter:
         return any((rest or several) and {t.text for t in rest} <= self.point_words[p]
                    for p in heads)
 
+    def _put_into(self, toks: list[Token], point: Point) -> bool | None:
+        """True for "put BF1 into defrost": a thing put into what an on/off point of it does
+        (the last word of its name, "Blast freezer 1 defrost"), said last, after words of the
+        point's own (blind batch 56). None: not said so."""
+        put = self._put_state(toks)
+        if put is None or point.id not in self.action_heads[put[0]]:
+            return None
+        own = self.point_words[point.id]
+        return True if all(t.is_id or t.text in own for t in put[1]) else None
+
+    def _put_state(self, toks: list[Token]) -> tuple[str, list[Token]] | None:
+        """A thing put into what a point does, said last: that word, and the thing's words."""
+        words = [t for t in toks if t.raw not in _POLITE and t.raw not in _ARTICLES]
+        if len(words) < 4 or words[0].zh or words[0].raw not in _PUT_IN or \
+                words[-2].raw not in ("into", "in") or words[-1].text not in self.action_heads:
+            return None
+        thing = words[1:-2]
+        if not any(not t.is_id for t in thing) and not any(t.ident for t in thing):
+            return None  # ("put 2 into defrost": which thing is not said)
+        return words[-1].text, thing
+
     def _names_first(self, text: str, toks: list[Token]) -> bool:
         """Whether a first word that could open a question ("do", "is") is a plant word's
         abbreviation ("DO setpoint 1.5": dissolved oxygen) rather than a question: it names
@@ -1330,7 +1354,26 @@ class RuleRouter:
                 MEASURE_ASKED.search(a.text):
             return None  # "how much is in the mixer", "how high's the water in the sump": a
             # measure, which no on/off point gives
+        if placed is not None and placed.action.name == "read" and \
+                self.amount_of_an_intensity(a, placed.action.args["point"]):
+            return None  # "how much water's coming down the river" of a river temperature
         return placed
+
+    def amount_of_an_intensity(self, a: Analysis, point: str) -> bool:
+        """An amount asked ("how much"), with no word naming a quantity, of a point that says
+        how hot and no amount: "how much water's coming down the river" is no "River water
+        temperature" (blind batch 56); the model stage weighs it."""
+        if not _HOW_MUCH.search(a.text) or point not in self.profiles.by_id:
+            return False
+        lexicon = self.profiles.lexicon
+        measures = [lexicon.broader((q,)) for q in self.profiles.by_id[point].quantities]
+        if any("quantity" in t.kinds and t.raw not in WEAK_QUANTITY
+               and any(lexicon.broader(t.concepts) & m for m in measures)
+               for t in terms(a.text, a.toks, self.profiles)):
+            return False  # "how much pressure is on the header": its own quantity asked
+        # (how hot only: "how much steam have we got on the header" asks its pressure)
+        return any(_TEMPERATURE in m for m in measures) and \
+            not any(m & AMOUNTS for m in measures)
 
     def _status_instead(self, a: Analysis, placed: Placement | None) -> Placement | None:
         """ "is pump 1 running" placed on the switch "Pump 1", where "Pump 1 Run" is there too,
@@ -2069,6 +2112,9 @@ class RuleRouter:
                 return [True]  # "defrost evap 2": what the point does, asked for
             if not on and not off and self._button_pressed(a.toks, a.named):
                 return [True]  # "stop pump 1" of a "Stop pump 1" button: pressed
+            put = None if on or off or a.question else self._put_into(a.toks, point)
+            if put is not None:
+                return [put]
             return [] if on == off else [on]
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it
@@ -2393,6 +2439,8 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: verbs that put a thing into a state said after it ("put BF1 into defrost")
+_PUT_IN = frozenset(("put", "place", "send", "switch", "set"))
 #: the words that name a setpoint as such (a number right after one is its value)
 SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not
@@ -2729,6 +2777,9 @@ def _still_so(toks: list[Token]) -> list[Token]:
     return toks
 
 
+#: an amount asked ("how much water"; 多少 asks any measure), never how hot
+_HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+_TEMPERATURE = "quantity.temperature"
 #: an amount asked, which no on/off point gives, whatever the question names ("how much is
 #: in the mixer" of a mixer's run switch: blind batch 35)
 AMOUNT_ASKED = re.compile(r"\bhow\s+(?:much|full)\b|多重|多满", re.IGNORECASE)

@@ -64,7 +64,13 @@ from hermesd.router.rules import (
     unit_after,
     unpaired,
 )
-from hermesd.router.vocabulary import PLURAL_MARKS, STOP_WORDS, SUMMARY_WORDS, VALUE_BEFORE
+from hermesd.router.vocabulary import (
+    PLURAL_MARKS,
+    STOP_WORDS,
+    SUMMARY_WORDS,
+    VALUE_BEFORE,
+    WEAK_QUANTITY,
+)
 from hermesd.value_maps import spellings
 
 TOP = 5  # candidates offered to the model
@@ -89,8 +95,6 @@ SURE_STRENGTH = 0.6  # ...and explains each word at least this well
 COUNTS = frozenset(("quantity.count",))
 FULL = 0.6  # a point explains a command when it explains each word at least this well (a
 # guess by a unit of many quantities, or by a broader quantity, is no explanation)
-#: words that ask "how many/much", which name a count only when nothing else is measured
-WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))
 #: quantities too general to refuse on: a level or volume ("ammonia level", "how full is the
 #: battery", "how much water"), a count ("tonnes produced")
 WEAK_CONCEPTS = GENERAL
@@ -440,10 +444,14 @@ class Semantic:
                 # least is 20), is no rival of its run switch
                 switches = [f for f in full if by_id[f.point].point.writable
                             and by_id[f.point].point.kind == "bool"]
-                stopped_ids = [by_id[f.point].ids for f in switches] \
-                    if a.words & STOP_WORDS else []
-                full = [f for f in full if (not by_id[f.point].point.writable
-                                            and by_id[f.point].ids not in stopped_ids)
+                # (a reading of the switched thing is no rival: "stop the calender", and
+                # "启动1号机组" of a "Unit 1 start command" beside "Unit 1 running", blind
+                # batch 56)
+                stopped_ids = [by_id[f.point].ids for f in switches
+                               if a.words & STOP_WORDS or self.rules.values(a, by_id[f.point].point)]
+                full = [f for f in full if (not by_id[f.point].point.writable and not any(
+                    by_id[f.point].ids == ids or (ids and ids <= by_id[f.point].ids)
+                    for ids in stopped_ids))
                         or self.rules.values(a, by_id[f.point].point)]  # ("stop the
                 # calender": no rival in a reading of it, "Cal thk", that takes no off; a
                 # reading of compressor B is still a rival of compressor A's switch, atk43)
@@ -551,8 +559,10 @@ class Semantic:
                                             for t in a.toks):
                     return None
                 return read
-            if counted(a.toks) or self.rules.said_to_do(a, point.id):
-                return None  # "the two ovens" counts; "pulse the bags" asks it done
+            if counted(a.toks) or self.rules.said_to_do(a, point.id) or \
+                    self.rules.amount_of_an_intensity(a, point.id):
+                return None  # "the two ovens" counts; "pulse the bags" asks it done; "how much
+                # water's coming down the river" is no river temperature
             if not a.question and (self.rules.stray_number(a, point.id) or (
                     len(a.toks) > 2 and a.toks[-1].is_number
                     and a.toks[-1].text not in self.rules.label_ids.get(point.id, set())

@@ -291,7 +291,8 @@ UNIT_SYMBOLS: dict[str, str] = {
     "ml/l": "ml/l", "g/l": "g/l",
     "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
     "m³/d": "m³/d", "m3/d": "m³/d", "m3/day": "m³/d", "m³/day": "m³/d",
-    "ml/s": "ml/s", "ml/min": "ml/min", "ml/h": "ml/h",
+    "ml/s": "ml/s", "ml/min": "ml/min", "ml/h": "ml/h", "ml/kg": "ml/kg",
+    "m³/s": "m³/s", "m3/s": "m³/s", "m3/sec": "m³/s", "m³/sec": "m³/s",
     # normal and standard cubic metres (of a gas at 0 or 15 °C): their own units
     "nm3/h": "nm³/h", "nm3/hr": "nm³/h", "sm3/h": "sm³/h", "sm3/hr": "sm³/h",
     "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
@@ -322,7 +323,8 @@ UNIT_QUANTITIES: dict[str, str] = {
     "rpm": "speed", "m/s": "speed", "m/min": "speed", "km/h": "speed",
     "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
     "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
-    "m³/h": "flow", "m³/d": "flow", "nm³/h": "flow", "sm³/h": "flow", "l/s": "flow", "l/min": "flow",
+    "m³/h": "flow", "m³/d": "flow", "m³/s": "flow", "nm³/h": "flow", "sm³/h": "flow",
+    "l/s": "flow", "l/min": "flow",
     "l/h": "flow", "gpm": "flow", "t/h": "flow", "ml/s": "flow", "ml/min": "flow", "ml/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",
     "ph": "ph", "mg/l": "concentration", "ml/l": "concentration",
@@ -525,3 +527,11 @@ UNIT_WORDS = frozenset("""
 """.split())
 VALUE_BEFORE = frozenset(("to", "at"))  # "to 900": the number is the value to set
 DELTA_BEFORE = frozenset(("by",))  # "by 10": a change, not a value; we never guess the base
+#: quantities that say how hot, how hard or how fast, never how much there is
+INTENSIVE = frozenset(f"quantity.{q}" for q in (
+    "temperature", "pressure", "ph", "frequency", "voltage", "viscosity", "speed", "humidity"))
+#: ...and those that say how much: "how much fuel" is a flow, a volume, a weight or a level
+AMOUNTS = frozenset(f"quantity.{q}" for q in (
+    "flow", "volume", "level", "weight", "energy", "count", "power", "mass_flow"))
+#: words that ask "how many/much", which name a count only when nothing else is measured
+WEAK_QUANTITY = frozenset(("many", "much", "number", "total", "tally"))

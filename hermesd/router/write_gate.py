@@ -158,6 +158,17 @@ _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial
 _TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need".split())
 #: the first word of what a verb opening a command acts on ("speed the grate up to 12")
 _OBJECT_OPENING = frozenset("the it its that this our my".split())
+#: words that say what of a thing is meant, not which thing ("speed setpoint up to 30")
+_NOT_A_THING = QUANTITIES | frozenset("setpoint sp target demand limit reference ref command "
+                                      "cmd output rate value reading".split())
+
+
+def _numbered_thing(toks: list[Token]) -> bool:
+    """Words that name a numbered thing and nothing of it ("ironer 2", "line 3 fan"): what a
+    verb opening a command acts on."""
+    return any(t.is_id for t in toks) and all(
+        t.is_id or (t.number is None and t.text not in _NOT_A_THING and t.raw not in _NOT_A_THING
+                    and t.raw.isalpha()) for t in toks)
 #: words a plain write may say besides the point's own, in English and Chinese: manner, urgency,
 #: politeness, who asks ("I need you to"), "keep"/"leave" a state, "again", "back to"
 MANNER = frozenset("""
@@ -1431,10 +1442,12 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             continue  # "shut down feed pump 1", "open up"; "power down … 40" of a speed: by 40
         if word == "up" and raw[i + 1:i + 2] == ["to"] and i and (
                 (raw[i - 1] in _UP_VERBS and raw[i - 1] not in own.raws)
-                or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)):
-            continue  # "bring the separator up to 950", "speed the cooler grate up to 12":
-            # to it, no bound (not "winch speed up to 30", whose "speed" is the point's own
-            # word: a limit, or a report — atk29)
+                or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)
+                or (raw[0] in _UP_VERBS and _numbered_thing(toks[1:i]))):
+            continue  # "bring the separator up to 950", "speed the cooler grate up to 12",
+            # "speed ironer 2 up to 28": to it, no bound (not "winch speed up to 30", whose
+            # "speed" is the point's own word: a limit, or a report — atk29; nor "speed
+            # setpoint up to 30")
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.raw in WRITE_VERBS | _UP_VERBS | _TO_VERBS
                 and (x.raw not in own.raws or (raw[k + 1:k + 2] or [""])[0] in _OBJECT_OPENING)
@@ -1918,6 +1931,8 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "defrost evap 2": what the point does, asked for first; with nothing but its own
             # words ("defrost evap 2 status", "... show me" ask how it is)
             said = True
+        elif not on and _put_into(toks, own):
+            said = True  # "put BF1 into defrost"
         else:
             return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
         return None if isinstance(value, bool) and said == value else \
@@ -1990,7 +2005,18 @@ _ENDING = frozenset("pause suspend halt end finish exit leave quit abort cancel 
 _POWER = frozenset(("power", "powered", "powering"))
 _ENDING_ZH = ("退出", "结束", "完毕", "解除", "取消", "停用", "禁用")
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
-#: what a command that opens with a point's action may say besides the point's own words
+#: verbs that put a thing into a state said after it ("put BF1 into defrost")
+_PUT_IN = frozenset(("put", "place", "send", "switch", "set"))
+
+
+def _put_into(toks: list[Token], own: _Own) -> bool:
+    """A thing put into what the on/off point does, said last: "put BF1 into defrost" of a
+    "Blast freezer 1 defrost"."""
+    words = [t for t in toks if t.raw not in _FILLERS_ACT]
+    return len(words) >= 4 and words[0].raw in _PUT_IN and words[-2].raw in ("into", "in") \
+        and words[-1].number is None and words[-1].text in own.acts
+
+
 _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}

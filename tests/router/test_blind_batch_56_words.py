@@ -2,7 +2,20 @@
 - a numbered machine switched by its number alone ("fire up unit 2") is the machine's own
   start/stop, not a machine of its own on it (its cooler fan), whatever verb switches it;
   where two machines of their own stand on it and the machine has no start of its own, which
-  one is meant is asked.
+  one is meant is asked;
+- a verb said as a noun before "setpoint" ("rinse setpoint") is a word to explain;
+- "how much" with no quantity said asks no temperature;
+- a formula (NH3) names what a word of the point says (ammonia), whatever the lexicon reads
+  the whole name as;
+- a thing put into what an on/off point of it does ("put evaporator 3 into defrost") is that
+  point switched on;
+- 度 after a number is a degree, as "degrees" is;
+- a reading of the numbered thing a write switches is no rival of its switch (启动1号机组);
+- Chinese words of plants the lexicon lacked: 速冻库, 机房, 喷淋泵, 烫平机, 抽湿风机, 堰闸;
+- "to plus 12", "to +12": a value's sign, no change by 12;
+- units said in words or symbols: "ml per kilo", "m3/s";
+- "speed ironer 2 up to 28": a verb opening the command, said of a numbered thing, makes
+  "up to" the value ("speed setpoint up to 28" stays a bound).
 """
 
 from __future__ import annotations
@@ -46,3 +59,123 @@ async def test_the_machine_on_it_said_is_that_one(text: str) -> None:
 async def test_two_machines_on_a_line_with_no_start_of_its_own_are_asked(text: str) -> None:
     action = await routed_without_model(Router(SKID_CONFIG), text)
     assert action.name == "respond", action
+
+
+WASH_CONFIG = exec_plant("wash", {
+    "washer_main_sp": {"name": "Batch washer main wash setpoint", "unit": "°C", "writable": True,
+                       "min": 20, "max": 90},
+    "washer_rinse_temp": {"name": "Batch washer rinse temperature", "unit": "°C"},
+    "canal_temp": {"name": "Canal water temperature", "unit": "°C"},
+    "canal_inflow": {"name": "Canal inflow", "unit": "m³/s"},
+    "steam_header": {"name": "Steam header pressure", "unit": "bar"},
+    "nh3_pump2": {"name": "Ammonia pump 2 running", "type": "bool"},
+    "evap3_defrost": {"name": "Evaporator 3 defrost", "type": "bool", "writable": True},
+    "evap3_temp": {"name": "Evaporator 3 air off temperature", "unit": "°C"},
+})
+WASH = Router(WASH_CONFIG)
+
+
+async def test_a_verb_before_setpoint_is_a_word_to_explain() -> None:
+    # "rinse" had been dropped as a verb, and the main wash setpoint explained the rest
+    action = await routed_without_model(WASH, "batch washer rinse setpoint?")
+    assert action.name == "respond", action
+    action = await routed_without_model(WASH, "batch washer rinse temperature?")
+    assert action.to_dict() == {"name": "read", "args": {"point": "washer_rinse_temp"}}
+
+
+async def test_how_much_asks_no_temperature() -> None:
+    action = await routed_without_model(WASH, "how much water is coming down the canal")
+    assert action.to_dict() != {"name": "read", "args": {"point": "canal_temp"}}, action
+    action = await routed_without_model(WASH, "how much steam have we got on the header")
+    assert action.to_dict() == {"name": "read", "args": {"point": "steam_header"}}
+    action = await routed_without_model(WASH, "canal water temperature")
+    assert action.to_dict() == {"name": "read", "args": {"point": "canal_temp"}}
+
+
+async def test_a_formula_names_the_word_it_is_written_for() -> None:
+    action = await routed_without_model(WASH, "is NH3 pump two running")
+    assert action.to_dict() == {"name": "read", "args": {"point": "nh3_pump2"}}
+
+
+@pytest.mark.parametrize("text", ["put evaporator 3 into defrost", "please put evap 3 in defrost",
+                                  "switch evaporator 3 into defrost"])
+async def test_put_into_what_the_switch_does_switches_it_on(text: str) -> None:
+    action = await routed_without_model(WASH, text)
+    assert action.to_dict() == {"name": "write",
+                                "args": {"point": "evap3_defrost", "value": True}}
+
+
+@pytest.mark.parametrize("text", ["put evaporator 3 into defrost?", "put evaporator 2 into defrost",
+                                  "put canal into defrost"])
+async def test_put_into_asked_or_of_another_thing_writes_nothing(text: str) -> None:
+    action = await routed_without_model(WASH, text)
+    assert action.name != "write", action
+
+
+FREEZER_CONFIG = exec_plant("freezer", {
+    "bf2_air": {"name": "Blast freezer 2 air temperature", "unit": "°C"},
+    "bf2_sp": {"name": "Blast freezer 2 air setpoint", "unit": "°C", "writable": True,
+               "min": -40, "max": 0},
+    "mr_ammonia": {"name": "Engine room ammonia concentration", "unit": "ppm"},
+    "spray_pump": {"name": "Condenser spray pump", "type": "bool", "writable": True},
+    "ironer_fan": {"name": "Ironer vapour extraction fan", "type": "bool", "writable": True},
+    "gate1_sp": {"name": "Weir gate 1 position setpoint", "unit": "%", "writable": True,
+                 "min": 0, "max": 100},
+    "gate1_pos": {"name": "Weir gate 1 position", "unit": "%"},
+    "u1_start": {"name": "Unit 1 start command", "type": "bool", "writable": True},
+    "u1_running": {"name": "Unit 1 running", "type": "bool"},
+    "u1_power": {"name": "Unit 1 active power", "unit": "kW"},
+    "u1_brg": {"name": "Unit 1 generator bearing temperature", "aliases": ["TT-G1-02"],
+               "unit": "°C"},
+})
+FREEZER = Router(FREEZER_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("把2号速冻库设定到零下25度", "bf2_sp", -25),
+    ("关掉冷凝器喷淋泵", "spray_pump", False),
+    ("关掉烫平机抽湿风机", "ironer_fan", False),
+    ("把1号堰闸开度设到30%", "gate1_sp", 30),
+    ("启动1号机组", "u1_start", True),
+])
+async def test_chinese_words_of_plants(text: str, point: str, value: object) -> None:
+    action = await routed_without_model(FREEZER, text)
+    assert action.to_dict() == {"name": "write", "args": {"point": point, "value": value}}
+
+
+async def test_a_machine_room_in_chinese() -> None:
+    action = await routed_without_model(FREEZER, "机房氨气浓度现在多少")
+    assert action.to_dict() == {"name": "read", "args": {"point": "mr_ammonia"}}
+
+
+ROOMS_CONFIG = exec_plant("rooms", {
+    "room2_sp": {"name": "Chill room 2 temperature setpoint", "unit": "°C", "writable": True,
+                 "min": -5, "max": 15},
+    "dose_rate": {"name": "Detergent dosing rate", "unit": "ml/kg", "writable": True,
+                  "min": 0, "max": 30},
+    "eflow_sp": {"name": "Environmental flow setpoint", "unit": "m³/s", "writable": True,
+                 "min": 0.1, "max": 2},
+    "roller3_speed": {"name": "Roller 3 speed setpoint", "unit": "m/min", "writable": True,
+                      "min": 5, "max": 60},
+})
+ROOMS = Router(ROOMS_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set chill room 2 to plus 4 degrees", "room2_sp", 4),
+    ("set chill room 2 to +4", "room2_sp", 4),
+    ("set chill room 2 to minus 2", "room2_sp", -2),
+    ("detergent dosing rate to 12.5 ml per kilo", "dose_rate", 12.5),
+    ("set the environmental flow setpoint to 0.35 m3/s", "eflow_sp", 0.35),
+    ("speed roller 3 up to 28 m/min", "roller3_speed", 28),
+])
+async def test_values_and_units_said_otherwise(text: str, point: str, value: float) -> None:
+    action = await routed_without_model(ROOMS, text)
+    assert action.to_dict() == {"name": "write", "args": {"point": point, "value": value}}
+
+
+@pytest.mark.parametrize("text", ["raise chill room 2 by plus 4", "chill room 2 plus 4",
+                                  "roller 3 speed setpoint up to 28", "speed setpoint up to 28"])
+async def test_changes_and_bounds_write_nothing(text: str) -> None:
+    action = await routed_without_model(ROOMS, text)
+    assert action.name != "write", action
