@@ -658,11 +658,12 @@ def preposition_on(toks: list[Token], i: int) -> bool:
         return True
     # (after a thing's number, before "the", where the thing is stopped: "stop pump 1 on the
     # recirc", blind batch 52; but "put pump 1 on the auto", "pump 2 on a timer": review
-    # atk56)
+    # atk56; nor before "in", "at", "for": "pump on in hall 2", "turn oscillation on for fan
+    # gun 1", blind batch 55)
     return bool(rest) and before.raw not in ON_VERBS and (
         not before.is_number or (rest[0].raw == "the"
                                  and any(x.raw in _STOPPING for x in toks[:i]))) \
-        and before.raw not in _STOP and rest[0].raw not in ("in", "at")  # "pump on in hall 2"
+        and before.raw not in _STOP and rest[0].raw not in ("in", "at", "for")
 
 
 #: words that stop a thing, before which an "on" is no value

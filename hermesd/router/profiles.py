@@ -455,9 +455,12 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon,
         if point.kind != "bool" or not point.aliases:
             continue
         machine = words(point.name)
+        while len(machine) > 1 and machine[-1] in _SWITCH_TAIL:
+            machine.pop()  # "Mixer 1 rotor run command" is the switch of "Mixer 1 rotor", whose
+            # alias "Banbury 1" names it as the "Mixer 1 rotor speed" does (blind batch 55)
         if not machine:
             continue
-        extra = {w for alias in point.aliases for w in words(alias)} - set(machine)
+        extra = {w for alias in point.aliases for w in words(alias)} - set(machine) - _SWITCH_TAIL
         for pid, name in named:
             if pid != point.id and _names_thing(name, machine):
                 borrowed.setdefault(pid, set()).update(extra)
@@ -508,6 +511,8 @@ def _names_thing(name: list[str], thing: list[str]) -> bool:
         for i in range(len(name) - n + 1))                        # point of connection")
 
 
+#: the words a switch's name ends in after its machine ("run command", "start/stop")
+_SWITCH_TAIL = ON_WORDS | OFF_WORDS | frozenset("run running command cmd".split())
 #: words that name no thing, whatever an alias has them beside ("load-out belt", "run back")
 _NO_THING = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | frozenset(
     "out in down back over through away run running".split())

@@ -1280,11 +1280,12 @@ class RuleRouter:
                    for p in heads)
 
     def _put_into(self, toks: list[Token], point: Point) -> bool | None:
-        """True for "put BF1 into defrost": a thing put into what an on/off point of it does
-        (the last word of its name, "Blast freezer 1 defrost"), said last, after words of the
-        point's own (blind batch 56). None: not said so."""
+        """True for "put BF1 into defrost": a numbered thing put into what an on/off point of
+        it does (`state_last`), said last, after words of the point's own (blind batch 56).
+        None: not said so."""
         put = self._put_state(toks)
-        if put is None or point.id not in self.action_heads[put[0]]:
+        if put is None or point.id not in self.action_heads[put[0]] or not any(
+                state_last(label) == put[0] for label in (point.name, *point.aliases)):
             return None
         own = self.point_words[point.id]
         return True if all(t.is_id or t.text in own for t in put[1]) else None
@@ -1296,8 +1297,9 @@ class RuleRouter:
                 words[-2].raw not in ("into", "in") or words[-1].text not in self.action_heads:
             return None
         thing = words[1:-2]
-        if not any(not t.is_id for t in thing) and not any(t.ident for t in thing):
-            return None  # ("put 2 into defrost": which thing is not said)
+        if not any(t.is_id for t in thing) or not any(not t.is_id for t in thing):
+            return None  # a numbered thing ("put 2 into defrost" says none; "put oil in the
+            # pump" fills a pump: review atk58)
         return words[-1].text, thing
 
     def _names_first(self, text: str, toks: list[Token]) -> bool:
@@ -1360,12 +1362,18 @@ class RuleRouter:
         return placed
 
     def amount_of_an_intensity(self, a: Analysis, point: str) -> bool:
-        """An amount asked ("how much"), with no word naming a quantity, of a point that says
-        how hot and no amount: "how much water's coming down the river" is no "River water
-        temperature" (blind batch 56); the model stage weighs it."""
-        if not _HOW_MUCH.search(a.text) or point not in self.profiles.by_id:
+        """An amount of a medium asked ("how much water"), with no word naming a quantity, of a
+        point that says how hot and no amount: "how much water's coming down the river" is no
+        "River water temperature" (blind batch 56); the model stage weighs it."""
+        asked = _HOW_MUCH.search(a.text)
+        if asked is None or point not in self.profiles.by_id:
             return False
         lexicon = self.profiles.lexicon
+        after = a.text[asked.end():].split()[:1]
+        if not after or not any(s.kind == "medium" for s in lexicon.concepts(
+                re.sub(r"['’]s$", "", after[0]))):
+            return False  # a medium asked of ("how much water"), not "how much is TI-101"
+            # (review atk58)
         measures = [lexicon.broader((q,)) for q in self.profiles.by_id[point].quantities]
         if any("quantity" in t.kinds and t.raw not in WEAK_QUANTITY
                and any(lexicon.broader(t.concepts) & m for m in measures)
@@ -2440,7 +2448,27 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: verbs that put a thing into a state said after it ("put BF1 into defrost")
-_PUT_IN = frozenset(("put", "place", "send", "switch", "set"))
+_PUT_IN = frozenset(("put", "place", "send", "switch"))
+#: words of a level or a time of day, which a switch named by two of them ("Fan 3 high low")
+#: does not say which of is on
+_PAIRED_STATES = frozenset("high low fast slow day night open closed".split())
+
+
+@functools.lru_cache(maxsize=4096)
+def state_last(label: str) -> str | None:
+    """The word a switch's name ends in that a thing is put into ("defrost" of "Blast freezer 1
+    defrost", "bypass" of "Filter 1 bypass"); None where the name ends in a pair of states
+    ("Pump 1 auto/manual", "Fan 3 high low": which one is on is not said), or says another
+    state before its last word (review atk58)."""
+    if re.search(r"/\s*[^\W\d_]+\W*$", label):
+        return None
+    words = [t for t in content(tokens(label), label=True) if not t.is_id and t.number is None]
+    if len(words) < 2 or words[-1].raw in _PAIRED_STATES:
+        return None
+    if any(t.raw in _PAIRED_STATES or {m.concept.kind for m in concepts_of_text(t.raw)}
+           & {"state", "action"} for t in words[:-1]):
+        return None
+    return words[-1].text
 #: the words that name a setpoint as such (a number right after one is its value)
 SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not

@@ -86,6 +86,7 @@ from hermesd.router.rules import (
     sense_problem,
     sense_shown,
     sense_unsaid,
+    state_last,
     state_named,
     unit_after,
     unpaired,
@@ -301,7 +302,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _emergency_switched(toks, folded, point)
             or _reported(toks, folded, own.raws) or _state_chosen(toks, point, value)
             or _english_words(toks, own, point, _unit_as_written(text, toks, point))
-            or _by_an_amount(toks, folded) or lettered_unsaid(text, point)
+            or _by_an_amount(toks, folded) or _plus_of_what_is_never_below_zero(toks, point)
+            or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
@@ -343,6 +345,18 @@ _ZH_DIRECTION = "快慢热冷"
 _COMPARATIVES = frozenset("""
     warmer colder cooler hotter faster slower higher lower more less quicker bigger smaller
 """.split())
+
+
+def _plus_of_what_is_never_below_zero(toks: list[Token], point: Point) -> Doubt | None:
+    """ "to plus 12", "to +12": a sign said of a value, which says something only of a point
+    that can go below zero (a cold room's setpoint); of any other ("nudge the fermenter
+    setpoint to +1", a 0-25 °C point) it is a change by that much (review atk58)."""
+    if point.min is not None and point.min < 0:
+        return None
+    for t in toks:
+        if t.number is not None and (t.raw.startswith("+") or t.raw.startswith("plus ")):
+            return Doubt("relative", (t.raw,))
+    return None
 
 
 def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
@@ -1060,13 +1074,18 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         others_unsaid = set(other.key) - words - other.ids
         if any(own < others_unsaid for own in unsaid):
             continue  # "set the kiln speed to 3.25": the kiln ID fan's is named less wholly
-        if _a_thing_of_its_own(others_unsaid, profiles, profile) and \
-                any(not _a_thing_of_its_own(own, profiles, other) for own in unsaid):
+        if unsaid[0] <= _SWITCHING and _a_thing_of_its_own(others_unsaid, profiles, profile):
             continue  # "fire up unit 2": the unit's start/stop command, not its cooler fan's
+            # (a name of nothing but its thing and switching: "fire up emergency" of an
+            # "Emergency cooler" beside an "Emergency flare" names neither: atk58)
         if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
                 (extra or not others_unsaid):
             return True
     return False
+
+
+#: the words a switch's name says besides its thing ("Unit 2 start/stop command")
+_SWITCHING = ON_WORDS | OFF_WORDS | frozenset("run running command cmd start stop".split())
 
 
 def _a_thing_of_its_own(words: AbstractSet[str], profiles: Profiles, beside: Profile) -> bool:
@@ -1443,11 +1462,13 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
         if word == "up" and raw[i + 1:i + 2] == ["to"] and i and (
                 (raw[i - 1] in _UP_VERBS and raw[i - 1] not in own.raws)
                 or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)
-                or (raw[0] in _UP_VERBS and _numbered_thing(toks[1:i]))):
+                or (raw[0] in _UP_VERBS and (raw[0] not in own.raws or raw[0] in _NOT_A_THING)
+                    and _numbered_thing(toks[1:i]))):
             continue  # "bring the separator up to 950", "speed the cooler grate up to 12",
             # "speed ironer 2 up to 28": to it, no bound (not "winch speed up to 30", whose
             # "speed" is the point's own word: a limit, or a report — atk29; nor "speed
-            # setpoint up to 30")
+            # setpoint up to 30"; nor "heat pump 2 up to 55", "knock-out drum 1 up to 60",
+            # whose first word names the thing: atk58)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.raw in WRITE_VERBS | _UP_VERBS | _TO_VERBS
                 and (x.raw not in own.raws or (raw[k + 1:k + 2] or [""])[0] in _OBJECT_OPENING)
@@ -1931,7 +1952,7 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "defrost evap 2": what the point does, asked for first; with nothing but its own
             # words ("defrost evap 2 status", "... show me" ask how it is)
             said = True
-        elif not on and _put_into(toks, own):
+        elif not on and _put_into(toks, point):
             said = True  # "put BF1 into defrost"
         else:
             return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
@@ -2006,15 +2027,16 @@ _POWER = frozenset(("power", "powered", "powering"))
 _ENDING_ZH = ("退出", "结束", "完毕", "解除", "取消", "停用", "禁用")
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
 #: verbs that put a thing into a state said after it ("put BF1 into defrost")
-_PUT_IN = frozenset(("put", "place", "send", "switch", "set"))
+_PUT_IN = frozenset(("put", "place", "send", "switch"))
 
 
-def _put_into(toks: list[Token], own: _Own) -> bool:
-    """A thing put into what the on/off point does, said last: "put BF1 into defrost" of a
-    "Blast freezer 1 defrost"."""
+def _put_into(toks: list[Token], point: Point) -> bool:
+    """A numbered thing put into what the on/off point does, said last: "put BF1 into
+    defrost" of a "Blast freezer 1 defrost" (not of a "Pump 1 auto/manual": `state_last`)."""
     words = [t for t in toks if t.raw not in _FILLERS_ACT]
     return len(words) >= 4 and words[0].raw in _PUT_IN and words[-2].raw in ("into", "in") \
-        and words[-1].number is None and words[-1].text in own.acts
+        and words[-1].number is None and any(t.is_id for t in words[1:-2]) and any(
+            state_last(label) == words[-1].text for label in (point.name, *point.aliases))
 
 
 _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}

@@ -15,7 +15,11 @@
 - "to plus 12", "to +12": a value's sign, no change by 12;
 - units said in words or symbols: "ml per kilo", "m3/s";
 - "speed ironer 2 up to 28": a verb opening the command, said of a numbered thing, makes
-  "up to" the value ("speed setpoint up to 28" stays a bound).
+  "up to" the value ("speed setpoint up to 28" stays a bound);
+- "turn oscillation on for fan gun 1": an "on" before "for" is the switch's;
+- an alias of a switch named by its machine and "run command" ("Banbury 1" of "Mixer 1 rotor
+  run command") names the machine for its other points too;
+- 排气温度 of a compressor is its discharge temperature.
 """
 
 from __future__ import annotations
@@ -179,3 +183,84 @@ async def test_values_and_units_said_otherwise(text: str, point: str, value: flo
 async def test_changes_and_bounds_write_nothing(text: str) -> None:
     action = await routed_without_model(ROOMS, text)
     assert action.name != "write", action
+
+
+MIXER_CONFIG = exec_plant("mixer", {
+    "mixer2_run": {"name": "Mixer 2 rotor run command", "aliases": ["Intermix 2"], "type": "bool",
+                   "writable": True},
+    "mixer2_speed": {"name": "Mixer 2 rotor speed", "unit": "rpm"},
+    "mixer2_speed_sp": {"name": "Mixer 2 rotor speed setpoint", "unit": "rpm", "writable": True,
+                        "min": 10, "max": 60},
+    "gun3_sweep": {"name": "Snow gun 3 oscillation", "type": "bool", "writable": True},
+    "gun3_mode": {"name": "Snow gun 3 auto mode", "type": "bool", "writable": True},
+    "comp2_disch_temp": {"name": "Compressor 2 discharge temperature", "unit": "°C"},
+    "comp2_oil_temp": {"name": "Compressor 2 oil temperature", "unit": "°C"},
+    "boiler_flue_temp": {"name": "Boiler flue gas temperature", "unit": "°C"},
+})
+MIXER = Router(MIXER_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("how fast are the intermix 2 rotors turning", {"name": "read", "args": {"point": "mixer2_speed"}}),
+    ("intermix rotors to 40 rpm",
+     {"name": "write", "args": {"point": "mixer2_speed_sp", "value": 40}}),
+    ("turn oscillation on for snow gun 3",
+     {"name": "write", "args": {"point": "gun3_sweep", "value": True}}),
+    ("2号压缩机排气温度是多少", {"name": "read", "args": {"point": "comp2_disch_temp"}}),
+])
+async def test_names_and_words_of_machines(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(MIXER, text)
+    assert action.to_dict() == expect
+
+
+async def test_an_alias_lends_no_word_of_switching() -> None:
+    # "run" of the switch's name is no word of its machine's speed
+    action = await routed_without_model(MIXER, "run intermix 2 at 40 rpm")
+    assert action.to_dict() != {"name": "read", "args": {"point": "mixer2_speed"}}, action
+
+
+#: what review atk58 found the first form of these rules wrote
+REVIEW_CONFIG = exec_plant("review", {
+    "p3_duty": {"name": "Pump 3 duty/standby", "type": "bool", "writable": True},
+    "f4_speed": {"name": "Fan 4 high low", "type": "bool", "writable": True},
+    "oil_pump": {"name": "Lube oil pump", "type": "bool", "writable": True},
+    "evap5_defrost": {"name": "Evaporator 5 defrost", "type": "bool", "writable": True},
+    "hp2_sp": {"name": "Heat pump 2 flow temperature setpoint", "unit": "°C", "writable": True,
+               "min": 25, "max": 65},
+    "ko1_pump": {"name": "Knock-out drum 1 pump speed", "unit": "%", "writable": True,
+                 "min": 0, "max": 100},
+    "fv1_sp": {"name": "Fermenter 1 temperature setpoint", "unit": "°C", "writable": True,
+               "min": 0, "max": 25},
+    "room2_sp": {"name": "Chill room 2 setpoint", "unit": "°C", "writable": True,
+                 "min": -5, "max": 15},
+    "gate1_pos": {"name": "Intake gate 1 position", "unit": "%", "writable": True,
+                  "min": 0, "max": 100},
+    "kiln_temp": {"name": "Kiln 1 shell temperature", "aliases": ["TI-101"], "unit": "°C"},
+    "em_cooler": {"name": "Emergency cooler", "aliases": ["dump radiator"], "type": "bool",
+                  "writable": True},
+    "em_flare": {"name": "Emergency flare", "type": "bool", "writable": True},
+})
+REVIEW = Router(REVIEW_CONFIG)
+
+
+@pytest.mark.parametrize("text", [
+    "put pump 3 in standby", "put fan 4 in low", "put oil in the pump", "put lube oil into the pump",
+    "put the evaporator into defrost",
+    "heat pump 2 up to 55", "knock-out drum 1 up to 60",
+    "nudge fermenter 1 temperature setpoint to +1", "set fermenter 1 temperature setpoint to plus 2",
+    "set the radial gate to 40", "fire up emergency",
+])
+async def test_what_review_atk58_found_written_is_not(text: str) -> None:
+    action = await routed_without_model(REVIEW, text)
+    assert action.name != "write", action
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("put evaporator 5 into defrost",
+     {"name": "write", "args": {"point": "evap5_defrost", "value": True}}),
+    ("set chill room 2 setpoint to +4", {"name": "write", "args": {"point": "room2_sp", "value": 4}}),
+    ("how much is TI-101", {"name": "read", "args": {"point": "kiln_temp"}}),
+])
+async def test_what_review_atk58_kept(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(REVIEW, text)
+    assert action.to_dict() == expect
