@@ -708,6 +708,10 @@ class ModelStage:
                 # its kind has that and the words it lacks (blind batch 53)
                 missing.append(t)
                 continue
+            if t.literal and not t.kinds and \
+                    self.rules.profiles.alternatives(t.word) & profile.names:
+                missing.append(t)  # "pH in the leisure pool" of the "Main pool pH", where the
+                continue  # plant names a leisure pool's points as the main pool's (batch 57)
             if self._other_unit(a, t, rest, found):
                 missing.append(t)  # "cSt" of an engine load in %: another point's unit
                 continue

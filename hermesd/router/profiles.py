@@ -211,6 +211,30 @@ class Profiles:
                 and o.point.kind == profile.point.kind and _stem(o) == stem
                 and o.poles == profile.poles]  # (the fast fill valve is no slow one's sibling)
 
+    @functools.cached_property
+    def _alternatives(self) -> dict[str, frozenset[str]]:
+        by_shape: dict[tuple[int, int], list[tuple[str, ...]]] = {}
+        for profile in self.all:
+            key = tuple(w for w in profile.key if not w.isdigit())
+            for i in range(len(key)):
+                by_shape.setdefault((len(key), i), []).append(key)
+        out: dict[str, set[str]] = {}
+        for (_, i), keys in by_shape.items():
+            rest: dict[tuple[str, ...], set[str]] = {}
+            for key in keys:
+                rest.setdefault(key[:i] + key[i + 1:], set()).add(key[i])
+            for words in rest.values():
+                if len(words) > 1:
+                    for word in words:
+                        out.setdefault(word, set()).update(words - {word})
+        return {word: frozenset(others) for word, others in out.items()}
+
+    def alternatives(self, word: str) -> frozenset[str]:
+        """The words this plant names points with where it names others with `word`, the rest
+        of their names alike ("main" and "leisure" of "Main pool pH" and "Leisure pool pH"):
+        one said is not the other."""
+        return self._alternatives.get(word, frozenset())
+
     def weight(self, feature: str) -> float:
         """How much naming it tells points apart: a word of one point much, a word of all
         little; a word of none (a filler, a word the plant does not use) as much as one of
@@ -455,12 +479,9 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon,
         if point.kind != "bool" or not point.aliases:
             continue
         machine = words(point.name)
-        while len(machine) > 1 and machine[-1] in _SWITCH_TAIL:
-            machine.pop()  # "Mixer 1 rotor run command" is the switch of "Mixer 1 rotor", whose
-            # alias "Banbury 1" names it as the "Mixer 1 rotor speed" does (blind batch 55)
         if not machine:
             continue
-        extra = {w for alias in point.aliases for w in words(alias)} - set(machine) - _SWITCH_TAIL
+        extra = {w for alias in point.aliases for w in words(alias)} - set(machine)
         for pid, name in named:
             if pid != point.id and _names_thing(name, machine):
                 borrowed.setdefault(pid, set()).update(extra)
@@ -511,8 +532,6 @@ def _names_thing(name: list[str], thing: list[str]) -> bool:
         for i in range(len(name) - n + 1))                        # point of connection")
 
 
-#: the words a switch's name ends in after its machine ("run command", "start/stop")
-_SWITCH_TAIL = ON_WORDS | OFF_WORDS | frozenset("run running command cmd".split())
 #: words that name no thing, whatever an alias has them beside ("load-out belt", "run back")
 _NO_THING = STOP | WRITE_VERBS | ON_WORDS | OFF_WORDS | frozenset(
     "out in down back over through away run running".split())

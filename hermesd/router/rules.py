@@ -1059,7 +1059,6 @@ class RuleRouter:
                            # "light the flare": a flame lit, if anything (`lit`)
                            or (not question and flame_verb(toks) is not None)
                            or self._button_pressed(toks, named)
-                           or (not question and self._put_state(toks) is not None)
                            # "give the bag filter a pulse clean" asks it done ("give me the
                            # temperature", "give boiler 2 pressure" ask it told)
                            or (first == "give" and len(toks) > 2
@@ -1278,29 +1277,6 @@ class RuleRouter:
             heads, rest = self.action_heads[words[1].text], rest[1:]
         return any((rest or several) and {t.text for t in rest} <= self.point_words[p]
                    for p in heads)
-
-    def _put_into(self, toks: list[Token], point: Point) -> bool | None:
-        """True for "put BF1 into defrost": a numbered thing put into what an on/off point of
-        it does (`state_last`), said last, after words of the point's own (blind batch 56).
-        None: not said so."""
-        put = self._put_state(toks)
-        if put is None or point.id not in self.action_heads[put[0]] or not any(
-                state_last(label) == put[0] for label in (point.name, *point.aliases)):
-            return None
-        own = self.point_words[point.id]
-        return True if all(t.is_id or t.text in own for t in put[1]) else None
-
-    def _put_state(self, toks: list[Token]) -> tuple[str, list[Token]] | None:
-        """A thing put into what a point does, said last: that word, and the thing's words."""
-        words = [t for t in toks if t.raw not in _POLITE and t.raw not in _ARTICLES]
-        if len(words) < 4 or words[0].zh or words[0].raw not in _PUT_IN or \
-                words[-2].raw not in ("into", "in") or words[-1].text not in self.action_heads:
-            return None
-        thing = words[1:-2]
-        if not any(t.is_id for t in thing) or not any(not t.is_id for t in thing):
-            return None  # a numbered thing ("put 2 into defrost" says none; "put oil in the
-            # pump" fills a pump: review atk58)
-        return words[-1].text, thing
 
     def _names_first(self, text: str, toks: list[Token]) -> bool:
         """Whether a first word that could open a question ("do", "is") is a plant word's
@@ -2120,9 +2096,6 @@ class RuleRouter:
                 return [True]  # "defrost evap 2": what the point does, asked for
             if not on and not off and self._button_pressed(a.toks, a.named):
                 return [True]  # "stop pump 1" of a "Stop pump 1" button: pressed
-            put = None if on or off or a.question else self._put_into(a.toks, point)
-            if put is not None:
-                return [put]
             return [] if on == off else [on]
         if point.kind == "string":
             # a choice only when the command names it ("set the mode to auto"), never one it
@@ -2447,28 +2420,6 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
-#: verbs that put a thing into a state said after it ("put BF1 into defrost")
-_PUT_IN = frozenset(("put", "place", "send", "switch"))
-#: words of a level or a time of day, which a switch named by two of them ("Fan 3 high low")
-#: does not say which of is on
-_PAIRED_STATES = frozenset("high low fast slow day night open closed".split())
-
-
-@functools.lru_cache(maxsize=4096)
-def state_last(label: str) -> str | None:
-    """The word a switch's name ends in that a thing is put into ("defrost" of "Blast freezer 1
-    defrost", "bypass" of "Filter 1 bypass"); None where the name ends in a pair of states
-    ("Pump 1 auto/manual", "Fan 3 high low": which one is on is not said), or says another
-    state before its last word (review atk58)."""
-    if re.search(r"/\s*[^\W\d_]+\W*$", label):
-        return None
-    words = [t for t in content(tokens(label), label=True) if not t.is_id and t.number is None]
-    if len(words) < 2 or words[-1].raw in _PAIRED_STATES:
-        return None
-    if any(t.raw in _PAIRED_STATES or {m.concept.kind for m in concepts_of_text(t.raw)}
-           & {"state", "action"} for t in words[:-1]):
-        return None
-    return words[-1].text
 #: the words that name a setpoint as such (a number right after one is its value)
 SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not

@@ -76,7 +76,7 @@ ZH_WORDS: dict[str, str] = {
     "供水": "supply water", "回水": "return water", "冷却水": "cooling water",
     "蒸汽": "steam", "水": "water", "油": "oil", "燃气": "gas", "气": "gas", "空气": "air",
     "装货": "loading", "卸货": "unloading", "入口": "inlet", "进口": "inlet",
-    "出口": "outlet", "主": "main", "备用": "backup",
+    "出口": "outlet", "主": "main", "备用": "backup", "休闲": "leisure", "大厅": "hall",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states

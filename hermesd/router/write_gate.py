@@ -86,7 +86,6 @@ from hermesd.router.rules import (
     sense_problem,
     sense_shown,
     sense_unsaid,
-    state_last,
     state_named,
     unit_after,
     unpaired,
@@ -97,6 +96,7 @@ from hermesd.router.vocabulary import (
     ON_WORDS,
     PARTICLE_VERBS,
     QUANTITIES,
+    RELATIVE_VERBS,
     STATE_PHRASES,
     STATE_VERBS,
     UNDO_PREFIXES,
@@ -351,8 +351,10 @@ def _plus_of_what_is_never_below_zero(toks: list[Token], point: Point) -> Doubt 
     """ "to plus 12", "to +12": a sign said of a value, which says something only of a point
     that can go below zero (a cold room's setpoint); of any other ("nudge the fermenter
     setpoint to +1", a 0-25 °C point) it is a change by that much (review atk58)."""
-    if point.min is not None and point.min < 0:
-        return None
+    changing = any(t.raw in _RELATIVE | _UP_VERBS | _TO_VERBS | RELATIVE_VERBS for t in toks)
+    if point.min is not None and point.min < 0 and not changing:
+        return None  # (not "nudge the glycol setpoint to +1", a change said with a verb of
+        # one: review atk58b)
     for t in toks:
         if t.number is not None and (t.raw.startswith("+") or t.raw.startswith("plus ")):
             return Doubt("relative", (t.raw,))
@@ -1049,6 +1051,9 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     unsaid = [set(key) - words - profile.ids for key in keys]
     extra = min(map(len, unsaid))
     poles = said_poles(toks)
+    opened = any(t.raw in _OPENED or (t.raw == "shut" and not any(
+        x.raw in ("down", "off") for x in toks[i + 1:])) for i, t in enumerate(toks))
+    # ("open pump 6": its valve, perhaps; "shut chiller 2 down" stops it)
     numbered = {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
                 if toks[i + 1].is_id and not t.is_id and toks[i + 1].text in said}
     for other in profiles.all:
@@ -1074,16 +1079,20 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         others_unsaid = set(other.key) - words - other.ids
         if any(own < others_unsaid for own in unsaid):
             continue  # "set the kiln speed to 3.25": the kiln ID fan's is named less wholly
-        if unsaid[0] <= _SWITCHING and _a_thing_of_its_own(others_unsaid, profiles, profile):
+        if unsaid[0] <= _SWITCHING and not opened and \
+                _a_thing_of_its_own(others_unsaid, profiles, profile):
             continue  # "fire up unit 2": the unit's start/stop command, not its cooler fan's
             # (a name of nothing but its thing and switching: "fire up emergency" of an
-            # "Emergency cooler" beside an "Emergency flare" names neither: atk58)
+            # "Emergency cooler" beside an "Emergency flare" names neither: atk58; nor
+            # "close generator 2" beside its breaker's close command: atk58b)
         if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
                 (extra or not others_unsaid):
             return True
     return False
 
 
+#: the verbs of what opens and closes (a valve, a breaker, a damper), no machine's start
+_OPENED = frozenset("open close reopen opened closed".split())
 #: the words a switch's name says besides its thing ("Unit 2 start/stop command")
 _SWITCHING = ON_WORDS | OFF_WORDS | frozenset("run running command cmd start stop".split())
 
@@ -1462,7 +1471,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
         if word == "up" and raw[i + 1:i + 2] == ["to"] and i and (
                 (raw[i - 1] in _UP_VERBS and raw[i - 1] not in own.raws)
                 or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)
-                or (raw[0] in _UP_VERBS and (raw[0] not in own.raws or raw[0] in _NOT_A_THING)
+                or (raw[0] in _UP_VERBS and (raw[0] not in own.raws or (
+                    raw[0] in _NOT_A_THING and not any(
+                        label.split()[:1] == [raw[0]] for label in own.labels)))
                     and _numbered_thing(toks[1:i]))):
             continue  # "bring the separator up to 950", "speed the cooler grate up to 12",
             # "speed ironer 2 up to 28": to it, no bound (not "winch speed up to 30", whose
@@ -1952,8 +1963,6 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "defrost evap 2": what the point does, asked for first; with nothing but its own
             # words ("defrost evap 2 status", "... show me" ask how it is)
             said = True
-        elif not on and _put_into(toks, point):
-            said = True  # "put BF1 into defrost"
         else:
             return Doubt("not_stated", tuple(sorted(words & _SWITCH_WORDS)))
         return None if isinstance(value, bool) and said == value else \
@@ -2026,19 +2035,6 @@ _ENDING = frozenset("pause suspend halt end finish exit leave quit abort cancel 
 _POWER = frozenset(("power", "powered", "powering"))
 _ENDING_ZH = ("退出", "结束", "完毕", "解除", "取消", "停用", "禁用")
 _FILLERS_FIRST = frozenset(("please", "kindly", "just", "now"))
-#: verbs that put a thing into a state said after it ("put BF1 into defrost")
-_PUT_IN = frozenset(("put", "place", "send", "switch"))
-
-
-def _put_into(toks: list[Token], point: Point) -> bool:
-    """A numbered thing put into what the on/off point does, said last: "put BF1 into
-    defrost" of a "Blast freezer 1 defrost" (not of a "Pump 1 auto/manual": `state_last`)."""
-    words = [t for t in toks if t.raw not in _FILLERS_ACT]
-    return len(words) >= 4 and words[0].raw in _PUT_IN and words[-2].raw in ("into", "in") \
-        and words[-1].number is None and any(t.is_id for t in words[1:-2]) and any(
-            state_last(label) == words[-1].text for label in (point.name, *point.aliases))
-
-
 _FILLERS_ACT = _FILLERS_FIRST | {"the", "a", "an", "again"}
 _ON = ON_WORDS | {"true"}
 _OFF = OFF_WORDS | {"false"}
