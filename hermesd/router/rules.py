@@ -2756,8 +2756,9 @@ def _still_so(toks: list[Token]) -> list[Token]:
     return toks
 
 
-#: an amount asked ("how much water"; 多少 asks any measure), never how hot
+#: an amount asked ("how much water"; 多少 asks any measure)
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+#: ...which is never how hot (`RuleRouter.amount_of_an_intensity`)
 _TEMPERATURE = "quantity.temperature"
 #: an amount asked, which no on/off point gives, whatever the question names ("how much is
 #: in the mixer" of a mixer's run switch: blind batch 35)

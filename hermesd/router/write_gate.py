@@ -302,7 +302,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _emergency_switched(toks, folded, point)
             or _reported(toks, folded, own.raws) or _state_chosen(toks, point, value)
             or _english_words(toks, own, point, _unit_as_written(text, toks, point))
-            or _by_an_amount(toks, folded) or _plus_of_what_is_never_below_zero(toks, point)
+            or _by_an_amount(toks, folded) or _plus_as_a_change(toks, point)
             or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
@@ -347,14 +347,14 @@ _COMPARATIVES = frozenset("""
 """.split())
 
 
-def _plus_of_what_is_never_below_zero(toks: list[Token], point: Point) -> Doubt | None:
+def _plus_as_a_change(toks: list[Token], point: Point) -> Doubt | None:
     """ "to plus 12", "to +12": a sign said of a value, which says something only of a point
-    that can go below zero (a cold room's setpoint); of any other ("nudge the fermenter
-    setpoint to +1", a 0-25 °C point) it is a change by that much (review atk58)."""
+    that can go below zero (a cold room's setpoint), and with no verb of change; of any other
+    ("set the fermenter setpoint to +1", a 0-25 °C point), or with such a verb ("nudge the
+    glycol setpoint to +1"), it is a change by that much (reviews atk58, atk58b)."""
     changing = any(t.raw in _RELATIVE | _UP_VERBS | _TO_VERBS | RELATIVE_VERBS for t in toks)
     if point.min is not None and point.min < 0 and not changing:
-        return None  # (not "nudge the glycol setpoint to +1", a change said with a verb of
-        # one: review atk58b)
+        return None
     for t in toks:
         if t.number is not None and (t.raw.startswith("+") or t.raw.startswith("plus ")):
             return Doubt("relative", (t.raw,))
