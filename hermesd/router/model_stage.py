@@ -708,10 +708,14 @@ class ModelStage:
                 # its kind has that and the words it lacks (blind batch 53)
                 missing.append(t)
                 continue
-            if t.literal and not t.kinds and \
-                    self.rules.profiles.alternatives(t.word) & profile.names:
-                missing.append(t)  # "pH in the leisure pool" of the "Main pool pH", where the
-                continue  # plant names a leisure pool's points as the main pool's (batch 57)
+            if t.literal and not t.kinds and (
+                    alternative := self.rules.profiles.alternatives(t.word) & profile.names) \
+                    and not self._alternative_said(a, found, alternative):
+                # "pH in the leisure pool" of the "Main pool pH", where the plant names a
+                # leisure pool's points as the main pool's (batch 57); not where the point's
+                # own word is said too: "retort 1 temperature in this phase" (review atk58c)
+                missing.append(t)
+                continue
             if self._other_unit(a, t, rest, found):
                 missing.append(t)  # "cSt" of an engine load in %: another point's unit
                 continue
@@ -866,6 +870,13 @@ class ModelStage:
         return not any(is_after(key[j]) and key[j - 1] not in said and
                        not key[j - 1].isdigit() and key[j - 1] not in _QUANTIFIERS
                        for key in (profile.key, described) for j in range(1, len(key)))
+
+    def _alternative_said(self, a: Analysis, found: list[Term], words: frozenset[str]) -> bool:
+        """Whether the command says one of these words of the point, or what one means
+        ("humidity" of a "Room 1 RH")."""
+        meant = {s.concept for w in words for s in self.rules.profiles.lexicon.concepts(w)}
+        return bool(words & {x.text for x in a.toks}) or any(
+            x.word in words or x.concepts & meant for x in found)
 
     @staticmethod
     def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:

@@ -892,9 +892,9 @@ def _signs(toks: list[Token]) -> list[Token]:
             continue
         if out and out[-1].raw in _SIGNED_AFTER and not t.zh:
             plus = _positive(t, nxt)
-            if plus is not None:  # "to plus 12", "to +12": a value's sign, no change by it
+            if plus is not None:  # "to plus 12": a value's sign, no change by it
                 out.append(plus)
-                i += 2 if t.raw == "plus" else 1
+                i += 2
                 continue
         out.append(t)
         i += 1
@@ -906,15 +906,11 @@ _SIGNED_AFTER = frozenset(("to", "at"))
 
 
 def _positive(t: Token, nxt: Token | None) -> Token | None:
-    """ "plus 12", "+12": 12, said as a value is (after "to"); None when not so said."""
+    """ "plus 12": 12, said as a value is (after "to"); None when not so said. ("+12" stays
+    unreadable: a sign written on a number is as often a change by it.)"""
     if t.raw == "plus" and nxt is not None and nxt.number is not None and nxt.number > 0 \
             and not nxt.groups and not nxt.unreadable:
         return Token(nxt.text, f"plus {nxt.raw}", nxt.number)
-    if t.unreadable and t.raw.startswith("+") and not t.zh:
-        found = literals(t.raw[1:])
-        if len(found) == 1 and found[0].raw == t.raw[1:] and found[0].value is not None \
-                and found[0].value > 0 and not found[0].groups:
-            return Token(_num_text(found[0].value), t.raw, found[0].value)
     return None
 
 

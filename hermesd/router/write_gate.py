@@ -348,17 +348,21 @@ _COMPARATIVES = frozenset("""
 
 
 def _plus_as_a_change(toks: list[Token], point: Point) -> Doubt | None:
-    """ "to plus 12", "to +12": a sign said of a value, which says something only of a point
+    """ "to plus 12": a sign said of a value, which says something only of a point
     that can go below zero (a cold room's setpoint), and with no verb of change; of any other
-    ("set the fermenter setpoint to +1", a 0-25 °C point), or with such a verb ("nudge the
-    glycol setpoint to +1"), it is a change by that much (reviews atk58, atk58b)."""
-    changing = any(t.raw in _RELATIVE | _UP_VERBS | _TO_VERBS | RELATIVE_VERBS for t in toks)
+    ("set the fermenter setpoint to plus 1", a 0-25 °C point), or with such a verb ("nudge
+    the glycol setpoint to plus 1"), it is a change by that much (reviews atk58, atk58b)."""
+    plus = next((i for i, t in enumerate(toks)
+                 if t.number is not None and t.raw.startswith("plus ")), None)
+    if plus is None:
+        return None
+    own = _Own.of(point).raws  # (the "speed" of a "Pump 1 speed" is no verb)
+    changing = any(t.raw in _RELATIVE | _UP_VERBS | _TO_VERBS | RELATIVE_VERBS | {"adjust"}
+                   and t.raw not in own for t in toks[:plus])  # ("adjust … to plus 1": by
+    # one, as often as to it: review atk58c)
     if point.min is not None and point.min < 0 and not changing:
         return None
-    for t in toks:
-        if t.number is not None and (t.raw.startswith("+") or t.raw.startswith("plus ")):
-            return Doubt("relative", (t.raw,))
-    return None
+    return Doubt("relative", (toks[plus].raw,))
 
 
 def _by_an_amount(toks: list[Token], folded: str) -> Doubt | None:
@@ -1051,8 +1055,9 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
     unsaid = [set(key) - words - profile.ids for key in keys]
     extra = min(map(len, unsaid))
     poles = said_poles(toks)
-    opened = any(t.raw in _OPENED or (t.raw == "shut" and not any(
-        x.raw in ("down", "off") for x in toks[i + 1:])) for i, t in enumerate(toks))
+    opened = any(t.raw in _OPENED or (t.zh and t.written in _ZH_OPENED) or (
+        t.raw == "shut" and not any(x.raw in ("down", "off") for x in toks[i + 1:]))
+        for i, t in enumerate(toks))
     # ("open pump 6": its valve, perhaps; "shut chiller 2 down" stops it)
     numbered = {(t.text, toks[i + 1].text) for i, t in enumerate(toks[:-1])
                 if toks[i + 1].is_id and not t.is_id and toks[i + 1].text in said}
@@ -1093,6 +1098,8 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
 
 #: the verbs of what opens and closes (a valve, a breaker, a damper), no machine's start
 _OPENED = frozenset("open close reopen opened closed".split())
+#: ...and in Chinese, a breaker's ("合闸": close it; "分闸", "断开", "拉闸": open it — review atk58c)
+_ZH_OPENED = frozenset(("合闸", "分闸", "断开", "合上", "拉闸", "打开", "关闭", "关上"))
 #: the words a switch's name says besides its thing ("Unit 2 start/stop command")
 _SWITCHING = ON_WORDS | OFF_WORDS | frozenset("run running command cmd start stop".split())
 
@@ -1473,7 +1480,7 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
                 or (raw[0] in _UP_VERBS and raw[1:2] and raw[1] in _OBJECT_OPENING)
                 or (raw[0] in _UP_VERBS and (raw[0] not in own.raws or (
                     raw[0] in _NOT_A_THING and not any(
-                        label.split()[:1] == [raw[0]] for label in own.labels)))
+                        [x.raw for x in tokens(label)][:1] == [raw[0]] for label in own.labels)))
                     and _numbered_thing(toks[1:i]))):
             continue  # "bring the separator up to 950", "speed the cooler grate up to 12",
             # "speed ironer 2 up to 28": to it, no bound (not "winch speed up to 30", whose
