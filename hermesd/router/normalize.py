@@ -151,6 +151,8 @@ _SIGNED_WORD = re.compile(r"\b(?:the\s+)?(?:number|num|nr|no\.)\s*(one|two|three
 #: ...before a word that names the thing: "the number 1 pump", "pump #2 speed"; not at the
 #: end, nor before "please" ("set the tap position number 9", "set preset #3": a value)
 _A_NAME_AFTER = re.compile(r"\s*(?!(?:please|pls|now|thanks|thank)\b)[^\W\d_]", re.IGNORECASE)
+#: a word in capitals ending where a number is written onto it, or after a hyphen
+_CAPITAL_TAG = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2,3})[-_]?\Z")
 _VALUE_BEFORE_SIGN = re.compile(r"\b(?:to|at|on|onto|into)\s*$", re.IGNORECASE)
 _ORDINAL_WORDS = {n: w for w, n in EN_ORDINALS.items()}
 #: "NO2" written in capitals against its digits, in a text that writes small letters too:
@@ -307,6 +309,11 @@ def tokens(text: str) -> list[Token]:
     tagged = {k for k in lettered if found[k].start and text[found[k].start - 1].isalpha()}
     # the numbers written onto letters ("no2", "NR3"): no number sign of them is sure
     glued = {k for k, lit in enumerate(found) if lit.start and text[lit.start - 1].isalpha()}
+    # the numbers written onto a stop word in capitals, or after it and a hyphen: a tag's
+    # ("AT-101", "BE2"; not "at 101", nor "AT 101")
+    capital_tag = {k for k, lit in enumerate(found)
+                   if (m := _CAPITAL_TAG.search(text, 0, lit.start)) and m.end() == lit.start
+                   and m.group(1).casefold() in _STOP}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}
@@ -350,6 +357,10 @@ def tokens(text: str) -> list[Token]:
             out.append(Token(UNIT_QUANTITIES.get(symbol, symbol), written.casefold(),
                              unit=symbol))
         elif kind == "lit":
+            if ord(raw) - _SLOT in capital_tag and out and out[-1].raw in _STOP:
+                # a tag's letters, kept in capitals: no word a rule reads as "at" or "be"
+                letters = out[-1].raw.upper()
+                out[-1] = replace(out[-1], text=letters, raw=letters)
             _literal(found[ord(raw) - _SLOT], out, touching)
             literal = ord(raw) - _SLOT
             if ord(raw) - _SLOT in signed and out and out[-1].is_number:
@@ -1009,8 +1020,9 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             else:
                 out.append(token)
             continue
-        if i and run.startswith("设定", i) and run[i + 2:i + 3] in ("是", "多"):
-            # 发电功率设定是多少: a setting asked ("what is the power setpoint"), none given
+        if i and run.startswith("设定", i) and run[i + 2:i + 3] in ("是", "多", "改", "调", "设"):
+            # 发电功率设定是多少: a setting asked ("what is the power setpoint"), none given;
+            # 温度设定改成30度: a setting, changed by the verb after it
             out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
             i += 2
             continue

@@ -711,6 +711,13 @@ class RuleRouter:
                         if toks[i + 1].is_id and not t.is_id and not (
                                 i + 2 < len(toks) and toks[i + 2].raw in WAYS):
                             self.numbered.add((t.text, toks[i + 1].text))
+                    # "Transfer pump P-202": a tag's letter is its thing's first, and the
+                    # number after it numbers the thing ("pump 202" is no unknown pump), as
+                    # the semantic stage has it (`Profiles`)
+                    self.numbered |= {(t.text, toks[i + 2].text) for i, t in enumerate(toks[:-2])
+                                      if not t.is_id and toks[i + 1].ident
+                                      and toks[i + 1].text == t.text[:1]
+                                      and toks[i + 2].is_number}
                     if len(toks) > 1 and toks[0].is_id and not toks[1].is_id and \
                             numbered_first(text):
                         # "#3 retort temperature": numbered first, retort 3

@@ -77,6 +77,8 @@ ZH_WORDS: dict[str, str] = {
     "蒸汽": "steam", "水": "water", "油": "oil", "燃气": "gas", "气": "gas", "空气": "air",
     "装货": "loading", "卸货": "unloading", "入口": "inlet", "进口": "inlet",
     "出口": "outlet", "主": "main", "备用": "backup", "休闲": "leisure", "大厅": "hall",
+    "螺旋": "spiral", "采暖": "heating", "供暖": "heating", "试车": "test run",
+    "试运行": "test run", "起升": "hoist", "预设量": "preset", "预设": "preset",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states
@@ -110,7 +112,7 @@ ZH_WORDS: dict[str, str] = {
     "设成": "set to", "设到": "set to", "设定到": "set to", "设置到": "set to", "设置成": "set to",
     "设定成": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
     "改为": "set to", "改成": "set to", "切换到": "set to", "切换为": "set to",
-    "切换成": "set to", "切到": "set to", "切成": "set to",
+    "切换成": "set to", "切到": "set to", "切成": "set to", "开到": "open to",
     "设置": "set", "设定": "set", "设": "set",
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
     "加大到": "raise to", "提高": "raise", "升高": "raise", "调高": "raise", "加大": "raise",

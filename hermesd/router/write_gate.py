@@ -193,6 +193,8 @@ UNIT_SPELLINGS = {
     "sm³/h": "sm3 standard cubic meter meters metre metres per h hour 标 立 方 立方 小时 每小时",
     "l/min": "l litre litres liter liters per min minute lpm 升 分钟 每分钟",
     "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
+    "l": "l litre litres liter liters 升 公升",
+    "m³": "m3 cubic meter meters metre metres 立 方 立方 立方米 方",
     "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",
     "t/h": "t ton tons tonne tonnes per h hour 吨 小时 每小时",
     "t/d": "t ton tons tonne tonnes per d day tpd 吨 天 每天 日 每日",
@@ -1290,7 +1292,8 @@ def _explained(text: str, toks: list[Token], point: Point,
 
 def _by_tag(toks: list[Token], point: Point) -> bool:
     """Whether the command names the point by a tag that is the whole of one of its names
-    ("P-101", "XV 12"), and says nothing but that and on/off."""
+    ("P-101", "XV 12") or a letter and number inside one ("P-202" of a "Transfer pump
+    P-202"), and says nothing but that and on/off."""
     said = [t for t in toks if t.raw not in _SWITCH_WORDS | MANNER]
     for label in map(unpaired, (point.name, *point.aliases)):
         own = tokens(label)
@@ -1298,6 +1301,12 @@ def _by_tag(toks: list[Token], point: Point) -> bool:
             own = own[:-1]  # "stop P-301B" of a "P-301B run" (blind batch 34)
         if own and any(t.is_id for t in own) and len(own) <= 3 and \
                 [(t.raw, t.text) for t in said] == [(t.raw, t.text) for t in own]:
+            return True
+        # ...or a tag's letter and number written whole inside one ("stop P-202" of a
+        # "Transfer pump P-202")
+        heard = [(t.raw, t.text) for t in said]
+        if len(said) == 2 and said[0].ident and said[1].is_number and any(
+                heard == [(t.raw, t.text) for t in own[i:i + 2]] for i in range(len(own) - 1)):
             return True
     return False
 

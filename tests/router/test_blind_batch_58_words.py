@@ -1,0 +1,137 @@
+"""Blind batches 57-58, on plants of my own:
+- 设定 after a quantity, before a verb of change (温度设定改成30度), is the setting changed,
+  not a second "set";
+- 池 is a pool as well as a basin (休闲池, 主池), and 螺旋 is "spiral";
+- 开到 opens a position to a value ("风门开到40%");
+- a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
+  "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
+  unknown when the plant has no such tag.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.router import Router
+from tests.support.plants import exec_plant, routed_without_model
+
+SPA_CONFIG = exec_plant("spa", {
+    "kids_temp": {"name": "Kids pool water temperature", "unit": "°C"},
+    "kids_sp": {"name": "Kids pool temperature setpoint", "unit": "°C", "writable": True,
+                "min": 20, "max": 34},
+    "lap_temp": {"name": "Lap pool water temperature", "unit": "°C"},
+    "lap_sp": {"name": "Lap pool temperature setpoint", "unit": "°C", "writable": True,
+               "min": 20, "max": 34},
+    "tunnel_air": {"name": "Spiral proofer air temperature", "unit": "°C"},
+    "tunnel_sp": {"name": "Spiral proofer air temperature setpoint", "unit": "°C",
+                  "writable": True, "min": 20, "max": 45},
+    "flue_damper": {"name": "Boiler flue damper position", "unit": "%", "writable": True,
+                    "min": 0, "max": 100},
+    "boiler_run": {"name": "Boiler enable", "type": "bool", "writable": True},
+})
+SPA = Router(SPA_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("把儿童池温度设定改成30度", {"name": "write", "args": {"point": "kids_sp", "value": 30}}),
+    ("把儿童池温度设定调到28度", {"name": "write", "args": {"point": "kids_sp", "value": 28}}),
+    ("螺旋醒发箱空气温度设定改成38度",
+     {"name": "write", "args": {"point": "tunnel_sp", "value": 38}}),
+    ("螺旋醒发箱空气温度多少", {"name": "read", "args": {"point": "tunnel_air"}}),
+    ("锅炉烟道风门开到40%", {"name": "write", "args": {"point": "flue_damper", "value": 40}}),
+    ("儿童池温度设定是多少", {"name": "read", "args": {"point": "kids_sp"}}),
+])
+async def test_chinese_settings_pools_and_positions(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(SPA, text)
+    assert action.to_dict() == expect
+
+
+@pytest.mark.parametrize("text", [
+    "池水温度多少",  # which pool is not said: two are named so
+    "把池温度设定改成30度",
+])
+async def test_what_chinese_leaves_open_is_not_placed(text: str) -> None:
+    action = await routed_without_model(SPA, text)
+    assert action.name == "respond", action
+
+
+GRAIN_CONFIG = exec_plant("grain", {
+    "be2_run": {"name": "Bucket elevator 2 run", "aliases": ["BE-2"], "type": "bool",
+                "writable": True},
+    "be2_amps": {"name": "Bucket elevator 2 motor current", "aliases": ["BE-2 amps"],
+                 "unit": "A"},
+    "be1_amps": {"name": "Bucket elevator 1 motor current", "unit": "A"},
+    "moisture": {"name": "Dryer outlet moisture", "aliases": ["AT-102"], "unit": "%"},
+    "fan_speed": {"name": "Aeration fan speed", "unit": "%", "writable": True,
+                  "min": 0, "max": 100},
+})
+GRAIN = Router(GRAIN_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("stop BE-2", {"name": "write", "args": {"point": "be2_run", "value": False}}),
+    ("shut down BE2", {"name": "write", "args": {"point": "be2_run", "value": False}}),
+    ("BE-2 amps", {"name": "read", "args": {"point": "be2_amps"}}),
+    ("AT-102?", {"name": "read", "args": {"point": "moisture"}}),
+    ("what's AT-102 reading", {"name": "read", "args": {"point": "moisture"}}),
+    ("set the aeration fan speed at 40", {"name": "write",
+                                          "args": {"point": "fan_speed", "value": 40}}),
+])
+async def test_a_tag_of_a_stop_word_in_capitals(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(GRAIN, text)
+    assert action.to_dict() == expect
+
+
+async def test_a_tag_the_plant_lacks_is_unknown() -> None:
+    action = await routed_without_model(GRAIN, "what's AT-103 reading")
+    assert action.name == "respond" and action.args["reason"] == "unknown_point", action
+    assert "AT 103" in action.args.get("asked", ""), action
+    action = await routed_without_model(GRAIN, "start BE-3")
+    assert action.name == "respond", action
+
+
+DEPOT_CONFIG = exec_plant("depot", {
+    "p7_run": {"name": "Booster pump P-7", "type": "bool", "writable": True},
+    "p7_press": {"name": "Booster pump P-7 discharge pressure", "unit": "bar"},
+    "p9_flush": {"name": "P-9 seal flush valve", "type": "bool", "writable": True},
+    "dose_preset": {"name": "Tank 4 fill preset", "unit": "L", "writable": True,
+                    "min": 0, "max": 50000},
+    "ward_air": {"name": "Medical air pressure", "unit": "kPa"},
+    "ward_vac": {"name": "Medical vacuum pressure", "unit": "kPa"},
+    "gen2_test": {"name": "Generator 2 test run", "type": "bool", "writable": True},
+    "gen2_run": {"name": "Generator 2 running", "type": "bool"},
+    "hoist1_speed": {"name": "Crane 1 hoist speed", "unit": "m/min", "writable": True,
+                     "min": 0, "max": 12},
+    "heat_sp": {"name": "Heating water supply setpoint", "unit": "°C", "writable": True,
+                "min": 40, "max": 85},
+    "heat_temp": {"name": "Heating water supply temperature", "unit": "°C"},
+})
+DEPOT = Router(DEPOT_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("stop pump 7", {"name": "write", "args": {"point": "p7_run", "value": False}}),
+    ("stop P-7", {"name": "write", "args": {"point": "p7_run", "value": False}}),
+    ("pump 7 discharge pressure", {"name": "read", "args": {"point": "p7_press"}}),
+    ("把4号罐预设量设为两万升", {"name": "write",
+                                  "args": {"point": "dose_preset", "value": 20000}}),
+    ("医用空气压力是多少", {"name": "read", "args": {"point": "ward_air"}}),
+    ("启动2号发电机试车", {"name": "write", "args": {"point": "gen2_test", "value": True}}),
+    ("1号行车起升速度设为6", {"name": "write", "args": {"point": "hoist1_speed", "value": 6}}),
+    ("把采暖水供水温度设定为七十度", {"name": "write", "args": {"point": "heat_sp", "value": 70}}),
+])
+async def test_tags_inside_names_and_chinese_words(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(DEPOT, text)
+    assert action.to_dict() == expect
+
+
+@pytest.mark.parametrize("text", [
+    "stop pump 8",  # no such pump
+    "open P-9",  # its seal flush valve is a part of the pump, not the pump
+    "stop P-9",
+    "把4号罐预设量升两千升",  # 升 before the number raises by it; litres only after one
+    "4号罐预设量降2000升",
+])
+async def test_what_tags_and_litres_leave_open_writes_nothing(text: str) -> None:
+    action = await routed_without_model(DEPOT, text)
+    assert action.name == "respond", action
