@@ -327,7 +327,7 @@ _JOINED_WH = frozenset("what's whats how's hows".split())
 #: "how many bottles has the filler rejected" no bottle count)
 _PREDICATES = frozenset("""doing squeezing squeezed cutting picking picked lined holding
     seeing showing shown sitting hitting managing managed achieving achieved handling handled
-    working""".split())
+    working done""".split())
 #: ...and of a flame burning, which no burner of the plant is ("how hot is the flare
 #: burning"), though a speller would make one of it
 _BURNT = frozenset(("burning",))

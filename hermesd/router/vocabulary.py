@@ -77,8 +77,9 @@ ZH_WORDS: dict[str, str] = {
     "蒸汽": "steam", "水": "water", "油": "oil", "燃气": "gas", "气": "gas", "空气": "air",
     "装货": "loading", "卸货": "unloading", "入口": "inlet", "进口": "inlet",
     "出口": "outlet", "主": "main", "备用": "backup", "休闲": "leisure", "大厅": "hall",
-    "螺旋": "spiral", "采暖": "heating", "供暖": "heating", "试车": "test run",
-    "试运行": "test run", "起升": "hoist", "预设量": "preset", "预设": "preset",
+    "螺旋": "spiral", "超温": "high temperature", "超压": "high pressure",
+    "采暖": "heating", "供暖": "heating", "试车": "test run", "试运行": "test run",
+    "起升": "hoist", "预设量": "preset", "预设": "preset",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states

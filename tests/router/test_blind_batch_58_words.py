@@ -3,6 +3,9 @@
   not a second "set";
 - 池 is a pool as well as a basin (休闲池, 主池), and 螺旋 is "spiral";
 - 开到 opens a position to a value ("风门开到40%");
+- "done" after a question's subject ("how many cycles has press 2 done") names no point;
+- "genny" is a generator; 低压 is low pressure as well as low voltage; 超温/超压 are a high
+  temperature or pressure; 碳 is carbon (碳床, 活性碳);
 - a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
   "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
   unknown when the plant has no such tag.
@@ -134,4 +137,36 @@ async def test_tags_inside_names_and_chinese_words(text: str, expect: dict[str, 
 ])
 async def test_what_tags_and_litres_leave_open_writes_nothing(text: str) -> None:
     action = await routed_without_model(DEPOT, text)
+    assert action.name == "respond", action
+
+
+PLATING_CONFIG = exec_plant("plating", {
+    "press2_cycles": {"name": "Press 2 cycle counter", "unit": "cycles"},
+    "press2_speed": {"name": "Press 2 stroke rate", "unit": "spm", "writable": True,
+                     "min": 0, "max": 40},
+    "gen3_run": {"name": "Standby generator 3 running", "type": "bool"},
+    "n2_low": {"name": "Nitrogen low pressure alarm", "type": "bool"},
+    "n2_press": {"name": "Nitrogen header pressure", "unit": "bar"},
+    "dryer_hi": {"name": "Dryer high temperature alarm", "type": "bool"},
+    "dryer_temp": {"name": "Dryer temperature", "unit": "°C"},
+    "bed_temp": {"name": "Scrubber carbon bed temperature", "unit": "°C"},
+})
+PLATING = Router(PLATING_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("how many cycles has press 2 done", "press2_cycles"),
+    ("is genny 3 running", "gen3_run"),
+    ("氮气低压报警了吗", "n2_low"),
+    ("烘干机超温报警了吗", "dryer_hi"),
+    ("洗涤塔碳床温度是多少", "bed_temp"),
+])
+async def test_words_of_a_question(text: str, point: str) -> None:
+    action = await routed_without_model(PLATING, text)
+    assert action.to_dict() == {"name": "read", "args": {"point": point}}
+
+
+@pytest.mark.parametrize("text", ["how many cycles has press 4 done", "is genny 2 running"])
+async def test_what_the_plant_lacks_is_not_read(text: str) -> None:
+    action = await routed_without_model(PLATING, text)
     assert action.name == "respond", action
