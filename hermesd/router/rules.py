@@ -2408,7 +2408,10 @@ class RuleRouter:
                 continue  # "pump 1200 rpm": a value in its unit, not pump number 1200
             if t.text in family and i + 1 not in values and \
                     (t.text, nxt.text) not in self.numbered | self.loosely_numbered and \
-                    not (t.zh and any(n == nxt.text for _, n in self.numbered)):
+                    not (t.zh and any(n == nxt.text for _, n in self.numbered)) and \
+                    not any((w, nxt.text) in self.numbered for w in english_labels(t.text)):
+                # ("FV2" of a plant whose "FV1 temp" is of "Fermenter 1", and that has a
+                # fermenter 2: a form of the same machine, numbered as it is)
                 # (a Chinese word is a translation: 1号火化炉 may be "Cremator 1" where only
                 # 2号火化炉 is named in Chinese; a number nothing has is unknown all the same)
                 return f"{t.raw} {nxt.raw}"

@@ -488,6 +488,12 @@ class Semantic:
             # speed is not (review atk53)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind == "bool"
                     or self.profiles.by_id[f.point].point.choices] or full
+        if not writes and a.yes_no and not any("quantity" in t.kinds or t.unit for t in terms):
+            # "are the mol sieves in regen": yes or no, which an on/off point answers and a
+            # pressure described as "negative while the bed is under regeneration" does not
+            # (blind batch 59; as the model stage's check has it, `_yes_no_of_a_number`)
+            full = [f for f in full if self.profiles.by_id[f.point].point.kind == "bool"
+                    or self.profiles.by_id[f.point].point.choices] or full
         if not writes and not a.yes_no and MEASURE_ASKED.search(a.text):
             # "how high's the water in the sump": a measure, which no high-level switch gives
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
@@ -788,6 +794,11 @@ class Semantic:
                                 if self.profiles.by_id[f.point].point.writable][:TOP]
             return Judgement(Placement(self._plural_refusal(a, meant), 1.0), fits, plural=True,
                              why="plural write")
+        if a.yes_no and not any("quantity" in t.kinds or t.unit for t in terms):
+            # "are the mole sieves in regen": yes or no of them, which their on/off points
+            # answer, not a pressure that names the state only in its description
+            several = [p for p in several if self.profiles.by_id[p].point.kind == "bool"
+                       or self.profiles.by_id[p].point.choices] or several
         if marked and several and self._marked_unexplained(a, terms, several):
             return Judgement(None, fits, plural=True, why="plural, what is all not said")
         if "both" in a.words and len(several) != 2:

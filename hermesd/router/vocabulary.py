@@ -79,7 +79,9 @@ ZH_WORDS: dict[str, str] = {
     "出口": "outlet", "主": "main", "备用": "backup", "休闲": "leisure", "大厅": "hall",
     "螺旋": "spiral", "超温": "high temperature", "超压": "high pressure",
     "采暖": "heating", "供暖": "heating", "试车": "test run", "试运行": "test run",
-    "起升": "hoist", "预设量": "preset", "预设": "preset",
+    "起升": "hoist", "预设量": "preset", "预设": "preset", "轴流": "axial",
+    "可变": "variable", "限速牌": "speed limit sign", "限速": "speed limit", "隧道": "tunnel",
+    "新风阀": "fresh air damper", "风阀": "damper", "里": "in", "里面": "in", "内": "in",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states

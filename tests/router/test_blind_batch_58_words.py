@@ -1,4 +1,4 @@
-"""Blind batches 57-58, on plants of my own:
+"""Blind batches 57-59, on plants of my own:
 - 设定 after a quantity, before a verb of change (温度设定改成30度), is the setting changed,
   not a second "set";
 - 池 is a pool as well as a basin (休闲池, 主池), and 螺旋 is "spiral";
@@ -6,6 +6,12 @@
 - "done" after a question's subject ("how many cycles has press 2 done") names no point;
 - "genny" is a generator; 低压 is low pressure as well as low voltage; 超温/超压 are a high
   temperature or pressure; 碳 is carbon (碳床, 活性碳);
+- yes or no asked with no quantity ("are the sieves regenerating") is an on/off point's to answer,
+  not a number's whose description names the state;
+- 精馏塔 is a rectifying column and 醪塔 a beer column, each a column of its own;
+- "FV2" of a plant whose fermenter 2 is named in full, and whose fermenter 1 is "FV1": the
+  same machine, no unknown one;
+- 轴流 axial, 可变 variable, 限速牌 a speed limit sign, 隧道 tunnel, 风阀 damper, 里/内 in;
 - a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
   "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
   unknown when the plant has no such tag.
@@ -169,4 +175,52 @@ async def test_words_of_a_question(text: str, point: str) -> None:
 @pytest.mark.parametrize("text", ["how many cycles has press 4 done", "is genny 2 running"])
 async def test_what_the_plant_lacks_is_not_read(text: str) -> None:
     action = await routed_without_model(PLATING, text)
+    assert action.name == "respond", action
+
+
+STILL_CONFIG = exec_plant("still", {
+    "regen": {"name": "Sieve regeneration active", "type": "bool"},
+    "bed_press": {"name": "Sieve bed pressure", "unit": "bar",
+                  "description": "Falls below zero during regeneration"},
+    "rect_top": {"name": "Rectifier top temperature", "unit": "°C"},
+    "beer_top": {"name": "Beer column top temperature", "unit": "°C"},
+    "fv1_temp": {"name": "Fermenter 1 temperature", "aliases": ["FV1 temp"], "unit": "°C"},
+    "fv2_temp": {"name": "Fermenter 2 temperature", "unit": "°C"},
+    "fv2_sp": {"name": "Fermenter 2 temperature setpoint", "unit": "°C", "writable": True,
+               "min": 25, "max": 38},
+    "exhaust_sp": {"name": "Axial exhaust fan speed setpoint", "unit": "%", "writable": True,
+                   "min": 0, "max": 100},
+    "vsl": {"name": "Variable speed limit sign", "unit": "km/h", "writable": True,
+            "min": 20, "max": 100},
+    "fa_damper": {"name": "Tunnel 2 fresh air damper", "unit": "%", "writable": True,
+                  "min": 0, "max": 100},
+    "tunnel_co": {"name": "Tunnel CO concentration", "unit": "ppm"},
+})
+STILL = Router(STILL_CONFIG)
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    # (a plural read of both, the bed's pressure too, before)
+    ("are the sieves regenerating", {"name": "read", "args": {"point": "regen"}}),
+    ("are the sieves in regeneration", {"name": "read", "args": {"point": "regen"}}),
+    ("what's the sieve bed pressure", {"name": "read", "args": {"point": "bed_press"}}),
+    ("精馏塔塔顶温度是多少", {"name": "read", "args": {"point": "rect_top"}}),
+    ("醪塔塔顶温度是多少", {"name": "read", "args": {"point": "beer_top"}}),
+    ("what temperature is FV2 set for", {"name": "read", "args": {"point": "fv2_sp"}}),
+    ("FV2 temp", {"name": "read", "args": {"point": "fv2_temp"}}),
+    ("轴流排风机转速设定调到百分之六十", {"name": "write",
+                                        "args": {"point": "exhaust_sp", "value": 60}}),
+    ("把可变限速牌改成80公里每小时", {"name": "write", "args": {"point": "vsl", "value": 80}}),
+    ("2号隧道新风阀开到20%", {"name": "write", "args": {"point": "fa_damper", "value": 20}}),
+    ("隧道里一氧化碳浓度多少", {"name": "read", "args": {"point": "tunnel_co"}}),
+])
+async def test_states_columns_and_words_of_tunnels(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(STILL, text)
+    assert action.to_dict() == expect
+
+
+@pytest.mark.parametrize("text", ["FV3 temp", "what temperature is FV3 set for",
+                                  "3号隧道新风阀开到20%"])
+async def test_a_number_the_plant_lacks_stays_unknown(text: str) -> None:
+    action = await routed_without_model(STILL, text)
     assert action.name == "respond", action
