@@ -127,9 +127,16 @@ def _sign_before(shadow: str, start: int, floor: int) -> tuple[str, int]:
     if not sign.strip():
         return "", start
     before = shadow[k - 1] if k > 0 else ""
-    if sign == "-" and (before in "_." or (before.isalnum() and not is_cjk(before))):
-        return "", start  # "boiler-3": a hyphen in a name, not a minus ("设为-5" is minus)
+    if sign == "-" and (before in "_." or (before.isalnum() and not is_cjk(before))) and \
+            not _VALUE_WORD_BEFORE.search(shadow, 0, k):
+        return "", start  # "boiler-3": a hyphen in a name, not a minus ("设为-5" is minus,
+        # and so is "to-20": review atk59)
     return sign, k
+
+
+#: a word after which a number is the value, written onto its sign ("to-20", "at-5")
+#: (in small letters: "AT-101" in capitals is an analyser's tag)
+_VALUE_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?:to|at|To|At)\Z")
 
 
 def is_cjk(ch: str) -> bool:

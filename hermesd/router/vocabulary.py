@@ -81,6 +81,7 @@ ZH_WORDS: dict[str, str] = {
     "采暖": "heating", "供暖": "heating", "试车": "test run", "试运行": "test run",
     "起升": "hoist", "预设量": "preset", "预设": "preset", "轴流": "axial",
     "可变": "variable", "限速牌": "speed limit sign", "限速": "speed limit", "隧道": "tunnel",
+    "开到位": "open limit", "关到位": "closed limit",
     "新风阀": "fresh air damper", "风阀": "damper", "里": "in", "里面": "in", "内": "in",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",

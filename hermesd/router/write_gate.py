@@ -279,6 +279,10 @@ _ZH = {
 }
 #: a change verb followed by one of these sets a value ("提高到1000" raises it to 1000)
 _ZH_TO = ("到", "至", "为", "成")
+#: a verb of setting to a value that ends the command: what it was set to is not said
+_ZH_CUT_OFF = re.compile(r"(开到|开至|关到|关至|调到|调至|设为|设到|设成|改成|改为|改到|调为|调成|"
+                         r"设置为|设定为|设置到|设定到|提高到|升高到|降低到|降到|升到|加大到|减小到|"
+                         r"切换到|切到)[\s。，,.!！?？…~]*$")
 _ZH_NUMERAL = frozenset("零〇一二三四五六七八九十百千万亿两0123456789")
 _STATE_DONE = "了"  # "2号阀打开了": a state, unless "把" makes it a command ("把2号阀打开了")
 #: "切换过手动", "切换到手动过": done once (a report), after a verb or ending the command; 过 of
@@ -314,11 +318,29 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _by_its_device_alone(toks, point, profiles)
+            or _a_shared_character(text, toks, profiles)
             or _opposite(toks, point)
             or _which(text, toks, point, profiles, value)
             or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
             or _value(toks, own, point, value, text))
+
+
+def _a_shared_character(text: str, toks: list[Token], profiles: Profiles | None
+                        ) -> Doubt | None:
+    """ "池设定改成30": a thing said only by one Chinese character that several kinds of
+    thing share (池: a pool, a reservoir, a basin), with no quantity or unit said: which
+    point is not said (review atk59)."""
+    if profiles is None or not is_chinese(text):
+        return None
+    found = terms(text, toks, profiles)
+    if any(t.unit or t.kinds & {"quantity", "unit"} for t in found):
+        return None
+    things = [t for t in found if "thing" in t.kinds]
+    if things and all(lone_character(t, toks[t.index])
+                      and sum(c.startswith("thing.") for c in t.concepts) > 1 for t in things):
+        return Doubt("which", tuple(t.shown for t in things))
+    return None
 
 
 def _by_its_device_alone(toks: list[Token], point: Point,
@@ -1682,6 +1704,9 @@ def _a_write_verb(piece: str) -> bool:
 def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     if not any(is_cjk(c) for c in folded):
         return None
+    cut = _ZH_CUT_OFF.search(folded)
+    if cut:
+        return Doubt("not_stated", (cut.group(1),))  # "3号泵开到": cut off before its value
     said = _zh_statement(folded)
     if said:
         return Doubt("question", (said,))

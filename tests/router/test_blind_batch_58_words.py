@@ -12,6 +12,9 @@
 - "FV2" of a plant whose fermenter 2 is named in full, and whose fermenter 1 is "FV1": the
   same machine, no unknown one;
 - 轴流 axial, 可变 variable, 限速牌 a speed limit sign, 隧道 tunnel, 风阀 damper, 里/内 in;
+- a number written onto "to"/"at" with its sign ("to-20") keeps the sign (review atk59);
+- 开到位/关到位 are the open and closed limits, and a command cut off after 开到 sets nothing;
+- 池 alone, with no quantity, does not say which of a pool and a reservoir (review atk59);
 - a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
   "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
   unknown when the plant has no such tag.
@@ -224,3 +227,55 @@ async def test_states_columns_and_words_of_tunnels(text: str, expect: dict[str, 
 async def test_a_number_the_plant_lacks_stays_unknown(text: str) -> None:
     action = await routed_without_model(STILL, text)
     assert action.name == "respond", action
+
+
+BASIN_CONFIG = exec_plant("basin", {
+    "pool_sp": {"name": "Main pool temperature setpoint", "unit": "°C", "writable": True,
+                "min": 20, "max": 34},
+    "pool_temp": {"name": "Main pool temperature", "unit": "°C"},
+    "res_inlet": {"name": "Reservoir inlet valve position", "unit": "%", "writable": True,
+                  "min": 0, "max": 100},
+    "v1_open": {"name": "Valve 1 open command", "type": "bool", "writable": True},
+    "v1_lim": {"name": "Valve 1 open limit", "type": "bool"},
+    "v1_closed": {"name": "Valve 1 closed limit", "type": "bool"},
+    "p3_run": {"name": "Pump 3 run", "type": "bool", "writable": True},
+    "p3_speed": {"name": "Pump 3 speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "freezer_sp": {"name": "Freezer 2 temperature setpoint", "unit": "°C", "writable": True,
+                   "min": -40, "max": 10},
+    "med_air": {"name": "Medical air pressure", "unit": "kPa"},
+    "ba_comp": {"name": "Breathing air compressor run", "type": "bool", "writable": True},
+})
+BASIN = Router(BASIN_CONFIG)
+
+
+@pytest.mark.parametrize("text", [
+    "池设定改成30", "池设定调到30", "池设定设为30",  # which 池: the pool or the reservoir
+    "3号泵开到", "3号泵开到。",  # cut off before its value
+    "1号阀开到位",  # the open limit, said: no command to open
+    "SET FREEZER 2 SETPOINT TO-20",  # "TO-20" in capitals may be a tag's
+])
+async def test_what_review_atk59_found_written_is_not(text: str) -> None:
+    action = await routed_without_model(BASIN, text)
+    assert action.name != "write", action
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("set freezer 2 setpoint to-20", {"name": "write",
+                                      "args": {"point": "freezer_sp", "value": -20}}),
+    ("set freezer 2 setpoint at-20", {"name": "write",
+                                      "args": {"point": "freezer_sp", "value": -20}}),
+    ("SET PUMP 3 SPEED TO50", {"name": "write", "args": {"point": "p3_speed", "value": 50}}),
+    ("1号阀开到位了吗", {"name": "read", "args": {"point": "v1_lim"}}),
+    ("1号阀关到位了吗", {"name": "read", "args": {"point": "v1_closed"}}),
+    ("3号泵开到50", {"name": "write", "args": {"point": "p3_speed", "value": 50}}),
+    ("池温度设定设为28", {"name": "write", "args": {"point": "pool_sp", "value": 28}}),
+    ("医用空气压力是多少", {"name": "read", "args": {"point": "med_air"}}),
+])
+async def test_what_review_atk59_kept(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(BASIN, text)
+    assert action.to_dict() == expect
+
+
+async def test_breathing_air_is_no_medical_air() -> None:
+    action = await routed_without_model(BASIN, "呼吸空气压力")
+    assert action.to_dict() != {"name": "read", "args": {"point": "med_air"}}, action
