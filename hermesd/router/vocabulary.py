@@ -310,6 +310,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
+    "cd/m2": "cd/m²", "cd/m²": "cd/m²", "nit": "cd/m²", "nits": "cd/m²",
 }
 #: units that letter case tells apart, as written -> their symbol (any other case of the same
 #: letters is the unit of UNIT_SYMBOLS, the one people mean when they do not mind case): an SI

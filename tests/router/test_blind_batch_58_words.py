@@ -15,6 +15,7 @@
 - a number written onto "to"/"at" with its sign ("to-20") keeps the sign (review atk59);
 - 开到位/关到位 are the open and closed limits, and a command cut off after 开到 sets nothing;
 - 池 alone, with no quantity, does not say which of a pool and a reservoir (review atk59);
+- luminance is a light level, "how bright" asks one, and cd/m² (nits) is its unit;
 - a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
   "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
   unknown when the plant has no such tag.
@@ -198,6 +199,7 @@ STILL_CONFIG = exec_plant("still", {
     "fa_damper": {"name": "Tunnel 2 fresh air damper", "unit": "%", "writable": True,
                   "min": 0, "max": 100},
     "tunnel_co": {"name": "Tunnel CO concentration", "unit": "ppm"},
+    "portal_lum": {"name": "South portal threshold luminance", "unit": "cd/m²"},
 })
 STILL = Router(STILL_CONFIG)
 
@@ -216,6 +218,8 @@ STILL = Router(STILL_CONFIG)
     ("把可变限速牌改成80公里每小时", {"name": "write", "args": {"point": "vsl", "value": 80}}),
     ("2号隧道新风阀开到20%", {"name": "write", "args": {"point": "fa_damper", "value": 20}}),
     ("隧道里一氧化碳浓度多少", {"name": "read", "args": {"point": "tunnel_co"}}),
+    ("how bright is it at the south portal", {"name": "read", "args": {"point": "portal_lum"}}),
+    ("portal luminance in cd/m2", {"name": "read", "args": {"point": "portal_lum"}}),
 ])
 async def test_states_columns_and_words_of_tunnels(text: str, expect: dict[str, object]) -> None:
     action = await routed_without_model(STILL, text)
