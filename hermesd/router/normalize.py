@@ -102,9 +102,6 @@ _START_STOP = re.compile(r"(?<![\w/])[Ss]/[Ss](?![\w/])")
 #: "all the way": fully, of one thing (blind batch 55: "close the recycle on unit one all the
 #: way" was refused as a write of several points)
 _ALL_THE_WAY = re.compile(r"(?i)\ball\s+the\s+way\b")
-#: "inside the tunnel", "inside of tank 2": where, as "in" says it (not "inside temperature",
-#: an indoor one)
-_INSIDE_THE = re.compile(r"(?i)\binside(?:\s+of)?(?=\s+(?:the|a|an|this|that|our|each)\b)")
 _TAG_BEFORE = re.compile(r"[A-Z]+-?\d+\s*$")
 
 
@@ -154,8 +151,6 @@ _SIGNED_WORD = re.compile(r"\b(?:the\s+)?(?:number|num|nr|no\.)\s*(one|two|three
 #: ...before a word that names the thing: "the number 1 pump", "pump #2 speed"; not at the
 #: end, nor before "please" ("set the tap position number 9", "set preset #3": a value)
 _A_NAME_AFTER = re.compile(r"\s*(?!(?:please|pls|now|thanks|thank)\b)[^\W\d_]", re.IGNORECASE)
-#: words a value is said after ("to 50", "at 50", "by 5")
-_VALUE_WORDS = frozenset("to at by in on for of".split())
 #: a word in capitals ending where a number is written onto it, or after a hyphen
 _CAPITAL_TAG = re.compile(r"(?<![A-Za-z0-9])([A-Z]{2,3})[-_]?\Z")
 _VALUE_BEFORE_SIGN = re.compile(r"\b(?:to|at|on|onto|into)\s*$", re.IGNORECASE)
@@ -290,7 +285,6 @@ def tokens(text: str) -> list[Token]:
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
     text = _ALL_THE_WAY.sub("fully", text)  # "close the recycle all the way": no plural
-    text = _INSIDE_THE.sub("in", text)
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text = compounds_read(_CAMEL.sub(" ", text))
@@ -316,12 +310,11 @@ def tokens(text: str) -> list[Token]:
     # the numbers written onto letters ("no2", "NR3"): no number sign of them is sure
     glued = {k for k, lit in enumerate(found) if lit.start and text[lit.start - 1].isalpha()}
     # the numbers written onto a stop word in capitals, or after it and a hyphen: a tag's
-    # ("AT-101", "BE2"; not "at 101", nor "AT 101", nor "TO50", a value: review atk59)
+    # ("AT-101", "BE2", and "TO50", refused as a tag; not "at 101", nor "AT 101": "TO50" was
+    # read as 50, which "START PUMP TO2" made a speed of 2 %: review atk59b)
     capital_tag = {k for k, lit in enumerate(found)
                    if (m := _CAPITAL_TAG.search(text, 0, lit.start)) and m.end() == lit.start
-                   and text[lit.start].isdigit() and m.group(1).casefold() in _STOP
-                   # ("SET PUMP 2 TO50": a value written onto the word that says it is one)
-                   and (m.group(0)[-1] in "-_" or m.group(1).casefold() not in _VALUE_WORDS)}
+                   and text[lit.start].isdigit() and m.group(1).casefold() in _STOP}
     # the numbers written with an ordinal's ending ("4th"), and where that ending is
     suffixed = {k for k, lit in enumerate(found) if isinstance(lit.value, int)
                 and _ORDINAL_SUFFIX.match(text, lit.end)}

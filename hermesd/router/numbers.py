@@ -85,6 +85,8 @@ def literals(text: str) -> list[Literal]:
                 end + 1 == len(shadow) or not shadow[end + 1].isalnum()):
             end += 1  # "5-", "5+": a dangling sign after it
             value, why = None, "a sign after the number"
+        elif not sign and _VALUE_WORD_HYPHEN.search(shadow, 0, start):
+            value, why = None, "a hyphen between 'to' and the number: a minus, or no sign?"
         else:
             value, why = _value(sign, body)
         found.append(Literal(start, end, text[start:end], value, why=why))
@@ -127,16 +129,15 @@ def _sign_before(shadow: str, start: int, floor: int) -> tuple[str, int]:
     if not sign.strip():
         return "", start
     before = shadow[k - 1] if k > 0 else ""
-    if sign == "-" and (before in "_." or (before.isalnum() and not is_cjk(before))) and \
-            not _VALUE_WORD_BEFORE.search(shadow, 0, k):
-        return "", start  # "boiler-3": a hyphen in a name, not a minus ("设为-5" is minus,
-        # and so is "to-20": review atk59)
+    if sign == "-" and (before in "_." or (before.isalnum() and not is_cjk(before))):
+        return "", start  # "boiler-3": a hyphen in a name, not a minus ("设为-5" is minus)
     return sign, k
 
 
-#: a word after which a number is the value, written onto its sign ("to-20", "at-5")
-#: (in small letters: "AT-101" in capitals is an analyser's tag)
-_VALUE_WORD_BEFORE = re.compile(r"(?<![A-Za-z0-9])(?:to|at|To|At)\Z")
+#: a word a value is said after, with a hyphen written onto it and the number ("to-20",
+#: "at-5"): a minus or a joining hyphen, which no one can tell (review atk59, atk59b); not
+#: "go-to-3", a phrase joined by hyphens, nor "AT-101" in capitals, an analyser's tag
+_VALUE_WORD_HYPHEN = re.compile(r"(?:^|(?<=\s))(?:to|at|To|At)-\Z")
 
 
 def is_cjk(ch: str) -> bool:

@@ -30,7 +30,7 @@ from typing import Any
 
 from hermesd.answer import Action, respond
 from hermesd.replies import is_chinese
-from hermesd.router.concepts import simplified
+from hermesd.router.concepts import concepts_of_text, simplified
 from hermesd.router.coverage import (
     ALL,
     CONCEPT,
@@ -488,12 +488,10 @@ class Semantic:
             # speed is not (review atk53)
             full = [f for f in full if self.profiles.by_id[f.point].point.kind == "bool"
                     or self.profiles.by_id[f.point].point.choices] or full
-        if not writes and a.yes_no and not any("quantity" in t.kinds or t.unit for t in terms):
-            # "are the mol sieves in regen": yes or no, which an on/off point answers and a
-            # pressure described as "negative while the bed is under regeneration" does not
-            # (blind batch 59; as the model stage's check has it, `_yes_no_of_a_number`)
-            full = [f for f in full if self.profiles.by_id[f.point].point.kind == "bool"
-                    or self.profiles.by_id[f.point].point.choices] or full
+        if not writes and a.yes_no:
+            # "are the mol sieves in regen": yes or no of a state, which a pressure described
+            # as "negative while the bed is under regeneration" does not answer (blind batch 59)
+            full = [f for f in full if not self._state_described(a, terms, f.point)] or full
         if not writes and not a.yes_no and MEASURE_ASKED.search(a.text):
             # "how high's the water in the sump": a measure, which no high-level switch gives
             full = [f for f in full if self.profiles.by_id[f.point].point.kind != "bool"]
@@ -794,11 +792,10 @@ class Semantic:
                                 if self.profiles.by_id[f.point].point.writable][:TOP]
             return Judgement(Placement(self._plural_refusal(a, meant), 1.0), fits, plural=True,
                              why="plural write")
-        if a.yes_no and not any("quantity" in t.kinds or t.unit for t in terms):
-            # "are the mole sieves in regen": yes or no of them, which their on/off points
-            # answer, not a pressure that names the state only in its description
-            several = [p for p in several if self.profiles.by_id[p].point.kind == "bool"
-                       or self.profiles.by_id[p].point.choices] or several
+        if a.yes_no:
+            # (nor of several: "are the mole sieves in regen"; a valve's position still
+            # answers "are all valves open", review atk59b)
+            several = [p for p in several if not self._state_described(a, terms, p)] or several
         if marked and several and self._marked_unexplained(a, terms, several):
             return Judgement(None, fits, plural=True, why="plural, what is all not said")
         if "both" in a.words and len(several) != 2:
@@ -811,6 +808,21 @@ class Semantic:
             return Judgement(Placement(Action("read", {"point": several[0]}), 0.9), fits,
                              plural=True, why="plural read of one")
         return Judgement(None, fits, plural=True, why="plural, unplaced")
+
+    def _state_described(self, a: Analysis, terms: list[Term], point: str) -> bool:
+        """Whether a yes/no question says a state and no quantity, and `point` is a number
+        that says the state only in its description: no answer to whether its thing is in it."""
+        p = self.profiles.by_id[point]
+        states = [t for t in terms if "state" in t.kinds]
+        if not states or p.point.kind == "bool" or p.point.choices or not p.point.description or \
+                any("quantity" in t.kinds or t.unit for t in terms):
+            return False
+        named = {m.concept.id for label in (p.point.name, *p.point.aliases,
+                                            *p.point.names.values())
+                 for m in concepts_of_text(label)}
+        described = {m.concept.id for m in concepts_of_text(p.point.description)}
+        return all(t.word not in p.names and not t.concepts & named and (
+            t.word in p.described or bool(t.concepts & described)) for t in states)
 
     def _name_raws(self, point: str) -> frozenset[str]:
         """The words of a point's name and aliases, as written."""

@@ -4,15 +4,17 @@
 - 池 is a pool as well as a basin (休闲池, 主池), and 螺旋 is "spiral";
 - 开到 opens a position to a value ("风门开到40%");
 - "done" after a question's subject ("how many cycles has press 2 done") names no point;
-- "genny" is a generator; 低压 is low pressure as well as low voltage; 超温/超压 are a high
-  temperature or pressure; 碳 is carbon (碳床, 活性碳);
+- "genny" is a generator; 低压 is low pressure as well as low voltage; 活性碳 is activated
+  carbon and 碳床 a carbon bed (碳 alone is no activated carbon, 超温 no high temperature, 内
+  no "in", and "inside the" stays a word: review atk59b);
 - yes or no asked with no quantity ("are the sieves regenerating") is an on/off point's to answer,
   not a number's whose description names the state;
 - 精馏塔 is a rectifying column and 醪塔 a beer column, each a column of its own;
 - "FV2" of a plant whose fermenter 2 is named in full, and whose fermenter 1 is "FV1": the
   same machine, no unknown one;
 - 轴流 axial, 可变 variable, 限速牌 a speed limit sign, 隧道 tunnel, 风阀 damper, 里/内 in;
-- a number written onto "to"/"at" with its sign ("to-20") keeps the sign (review atk59);
+- a number written onto "to-"/"at-" ("to-20") is unreadable, neither +20 (both trees had
+  written it) nor a guessed -20; "go-to-3" is a phrase and 3 (reviews atk59, atk59b);
 - 开到位/关到位 are the open and closed limits, and a command cut off after 开到 sets nothing;
 - 池 alone, with no quantity, does not say which of a pool and a reservoir (review atk59);
 - luminance is a light level, "how bright" asks one, and cd/m² (nits) is its unit;
@@ -168,7 +170,7 @@ PLATING = Router(PLATING_CONFIG)
     ("how many cycles has press 2 done", "press2_cycles"),
     ("is genny 3 running", "gen3_run"),
     ("氮气低压报警了吗", "n2_low"),
-    ("烘干机超温报警了吗", "dryer_hi"),
+    ("烘干机高温报警了吗", "dryer_hi"),
     ("洗涤塔碳床温度是多少", "bed_temp"),
 ])
 async def test_words_of_a_question(text: str, point: str) -> None:
@@ -257,6 +259,9 @@ BASIN = Router(BASIN_CONFIG)
     "3号泵开到", "3号泵开到。",  # cut off before its value
     "1号阀开到位",  # the open limit, said: no command to open
     "SET FREEZER 2 SETPOINT TO-20",  # "TO-20" in capitals may be a tag's
+    "set freezer 2 setpoint to-20", "set freezer 2 setpoint at-20",  # a minus, or a hyphen?
+    "SET PUMP 3 SPEED TO50",  # a capital stop word glued to a number is a tag's (atk59b)
+    "START PUMP TO3",  # ...never a speed of 3 % (atk59b)
 ])
 async def test_what_review_atk59_found_written_is_not(text: str) -> None:
     action = await routed_without_model(BASIN, text)
@@ -264,11 +269,8 @@ async def test_what_review_atk59_found_written_is_not(text: str) -> None:
 
 
 @pytest.mark.parametrize(("text", "expect"), [
-    ("set freezer 2 setpoint to-20", {"name": "write",
-                                      "args": {"point": "freezer_sp", "value": -20}}),
-    ("set freezer 2 setpoint at-20", {"name": "write",
-                                      "args": {"point": "freezer_sp", "value": -20}}),
-    ("SET PUMP 3 SPEED TO50", {"name": "write", "args": {"point": "p3_speed", "value": 50}}),
+    ("set freezer 2 setpoint to -20", {"name": "write",
+                                       "args": {"point": "freezer_sp", "value": -20}}),
     ("1号阀开到位了吗", {"name": "read", "args": {"point": "v1_lim"}}),
     ("1号阀关到位了吗", {"name": "read", "args": {"point": "v1_closed"}}),
     ("3号泵开到50", {"name": "write", "args": {"point": "p3_speed", "value": 50}}),
@@ -283,3 +285,43 @@ async def test_what_review_atk59_kept(text: str, expect: dict[str, object]) -> N
 async def test_breathing_air_is_no_medical_air() -> None:
     action = await routed_without_model(BASIN, "呼吸空气压力")
     assert action.to_dict() != {"name": "read", "args": {"point": "med_air"}}, action
+
+
+RECYCLE_CONFIG = exec_plant("recycle", {
+    "ir1": {"name": "Internal recycle pump 1", "type": "bool", "writable": True},
+    "ras1": {"name": "Return sludge pump 1", "type": "bool", "writable": True},
+    "ras1_speed": {"name": "Return sludge pump 1 speed", "unit": "%", "writable": True,
+                   "min": 0, "max": 100},
+    "oven_sp": {"name": "Oven temperature setpoint", "unit": "°C", "writable": True,
+                "min": 0, "max": 300},
+    "oven_trip": {"name": "Oven over temperature trip", "type": "bool"},
+    "inside_sp": {"name": "Inside temperature setpoint", "unit": "°C", "writable": True,
+                  "min": -10, "max": 30},
+    "room_sp": {"name": "Cold room setpoint", "unit": "°C", "writable": True,
+                "min": -30, "max": 15},
+    "step": {"name": "Sequence step", "type": "int", "writable": True, "min": -5, "max": 20},
+    "v5": {"name": "Valve 5 position", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "v6": {"name": "Valve 6 open", "type": "bool", "writable": True},
+})
+RECYCLE = Router(RECYCLE_CONFIG)
+
+
+@pytest.mark.parametrize("text", [
+    "启动1号内回流泵",  # 内 (internal) tells the recycles apart: never "in"
+    "1号内回流泵速度设为60",
+    "超温设定设为280",  # the trip's limit is no process setpoint
+    "set the temperature inside the building to 22",  # "inside" names the inside setpoint
+    "is the valve open",  # which valve: a position answers as well as a bit
+])
+async def test_what_review_atk59b_found_written_or_read_is_not(text: str) -> None:
+    action = await routed_without_model(RECYCLE, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("sequence go-to-3", {"name": "write", "args": {"point": "step", "value": 3}}),
+    ("are all valves open", {"name": "read", "args": {"points": ["v5", "v6"]}}),
+])
+async def test_what_review_atk59b_kept(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(RECYCLE, text)
+    assert action.to_dict() == expect
