@@ -2410,10 +2410,10 @@ class RuleRouter:
                     (t.text, nxt.text) not in self.numbered | self.loosely_numbered and \
                     not (t.zh and any(n == nxt.text for _, n in self.numbered)) and \
                     not any((w, nxt.text) in self.numbered for w in english_labels(t.text)):
-                # ("FV2" of a plant whose "FV1 temp" is of "Fermenter 1", and that has a
-                # fermenter 2: a form of the same machine, numbered as it is)
                 # (a Chinese word is a translation: 1号火化炉 may be "Cremator 1" where only
-                # 2号火化炉 is named in Chinese; a number nothing has is unknown all the same)
+                # 2号火化炉 is named in Chinese; a number nothing has is unknown all the same;
+                # "FV2" of a plant whose "FV1 temp" is of "Fermenter 1", and that has a
+                # fermenter 2, is a form of the same machine, numbered as it is)
                 return f"{t.raw} {nxt.raw}"
         return None
 
@@ -2673,10 +2673,13 @@ def _get_going(toks: list[Token]) -> list[Token]:
             first + 1 >= len(toks) or toks[first + 1].raw in ("me", "us"):
         return toks
     going = next((i for i in range(first + 2, len(toks)) if toks[i].raw in _GOING), None)
+    after = toks[going + 1:] if going is not None else []
+    placed = bool(after) and after[0].raw in _WHERE_AFTER and not any(t.is_number for t in after)
     if going is None or any(t.is_number or t.raw in _GOING_NOT for t in toks[first + 1:going]) \
-            or any(t.raw not in _POLITE | _GOING_AFTER and not t.is_id
-                   for t in toks[going + 1:]):
-        return toks  # ("get the transfer pump running hours": a reading, review atk44)
+            or (not placed and any(t.raw not in _POLITE | _GOING_AFTER and not t.is_id
+                                   for t in after)):
+        return toks  # ("get the transfer pump running hours": a reading, review atk44; "get
+        # the skimmer going on the DAF": where it is, blind batch 60)
     return [*toks[:first], replace(toks[first], raw="start", text="start"),
             *toks[first + 1:going], *toks[going + 1:]]
 
@@ -2685,6 +2688,8 @@ def _get_going(toks: list[Token]) -> list[Token]:
 #: "get" another verb ("get the level going up", a number: no start)
 _GOING = frozenset(("going", "started", "running", "moving", "turning"))
 _GOING_NOT = frozenset(("up", "down", "to", "at", "back"))
+#: ...and where it is, after it ("on the DAF", "in hall 2")
+_WHERE_AFTER = frozenset(("on", "in", "at"))
 #: ...and what may follow it: where, and when (not "hours", "speed": a reading of it)
 _GOING_AFTER = frozenset(("again", "asap", "on", "in", "at", "the", "table", "line", "a",
                           "please", "right", "away", "straight"))

@@ -1038,7 +1038,25 @@ def _which(text: str, toks: list[Token], point: Point,
         return Doubt("which", naming)
     if naming and _quantity_unsaid(found, toks, profile, profiles, value):
         return Doubt("which", naming)
+    if naming and not said and _thing_unsaid(found, profile, profiles):
+        return Doubt("which", naming)
     return None
+
+
+def _thing_unsaid(found: list[Term], profile: Profile, profiles: Profiles) -> bool:
+    """A value for a quantity said alone, with no thing nor anything else that tells points
+    apart ("set the speed to 1.5"), where points of other things measure or set that quantity
+    too (the check-in belts' speeds beside the sorter's speed setpoint, the one that can be
+    written): which thing is not said, whatever can be written (blind batch 60)."""
+    said = [t for t in found if not t.unit and "unit" not in t.kinds]
+    if len(said) != 1 or said[0].kinds != {"quantity"}:
+        return False
+    asked = {c for c in said[0].concepts if c.startswith("quantity.")}
+    mine = profile.things
+    if not asked or not mine:
+        return False
+    return any(other is not profile and asked & other.quantities and other.things
+               and not other.things & mine for other in profiles.all)
 
 
 def _quantity_unsaid(found: list[Term], toks: list[Token], profile: Profile,
