@@ -465,8 +465,10 @@ def explain(term: Term, p: Profile, *, exact: bool = False) -> float:
             # 给水 is feed water: a "Mill ore feed rate" feeds ore, not water; 冷库 is a cold
             # store: "Chilled water supply temperature" is no store's
             return 0.0
-        # 热水 is hot water: its "water" is not all it says
-        return min([max(each.values()), *(s for w, s in each.items() if w in MEDIUM_QUALIFIERS)])
+        # 热水 is hot water: its "water" is not all it says; nor is it of 回水 (return water), of
+        # a "PCW supply temperature" (blind batch 60)
+        return min([max(each.values()), *(s for w, s in each.items()
+                                           if w in MEDIUM_QUALIFIERS or w in _ENDS_OF_A_MEDIUM)])
     return _explain(term, p, exact=exact)
 
 
@@ -757,6 +759,8 @@ def other_medium(term: Term, p: Profile) -> bool:
 
 _MEDIUM = "medium."
 _QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
+#: the end of a flow a Chinese word of a medium says with it (回水, 供水, 进水, 出水)
+_ENDS_OF_A_MEDIUM = frozenset(("return", "supply", "inlet", "outlet"))
 
 
 def _another_medium(head: str, p: Profile) -> bool:

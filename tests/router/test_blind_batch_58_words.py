@@ -21,6 +21,9 @@
 - "set the speed to 1.5", a quantity said alone where points of other things have it too, is
   asked back, however few of them can be written (blind batch 60's unasked write);
 - "get the skimmer going on the DAF": where it is, after "going", keeps it a start;
+- 回水 (return water) is not explained by a point of the medium's supply, nor 供水 by its
+  return: the end is part of what the word says (blind batch 60's 冷却水回水温度 had read
+  the supply temperature); 工艺 process, 防火卷帘 fire shutter, 转盘 carousel, 片冰机;
 - a stop word written in capitals onto a number is a tag's letters ("AT-101" of an analyser,
   "BE-2" of a bucket elevator), no preposition or verb: read and written as the tag, and
   unknown when the plant has no such tag.
@@ -358,4 +361,33 @@ async def test_a_quantity_of_several_things_said_alone_is_asked(text: str) -> No
 ])
 async def test_what_says_which_is_written(text: str, expect: dict[str, object]) -> None:
     action = await routed_without_model(BAGGAGE, text)
+    assert action.to_dict() == expect
+
+
+FAB_CONFIG = exec_plant("fab", {
+    "cw_supply": {"name": "PCW supply temperature",
+                  "aliases": ["process cooling water supply temp"], "unit": "°C"},
+    "cw_return": {"name": "PCW return temperature", "unit": "°C"},
+    "shutter2": {"name": "Fire shutter 2 closed", "type": "bool"},
+    "carousel3": {"name": "Reclaim carousel 3", "type": "bool", "writable": True},
+    "ice1": {"name": "Flake ice machine 1", "type": "bool", "writable": True},
+    "pw_temp": {"name": "Process water temperature", "unit": "°C"},
+})
+FAB = Router(FAB_CONFIG)
+
+
+@pytest.mark.parametrize("text", ["冷却水回水温度", "冷却水回水温度是多少"])
+async def test_return_water_is_no_supply(text: str) -> None:
+    action = await routed_without_model(FAB, text)
+    assert action.to_dict() != {"name": "read", "args": {"point": "cw_supply"}}, action
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("2号防火卷帘关了吗", {"name": "read", "args": {"point": "shutter2"}}),
+    ("启动3号转盘", {"name": "write", "args": {"point": "carousel3", "value": True}}),
+    ("打开1号片冰机", {"name": "write", "args": {"point": "ice1", "value": True}}),
+    ("工艺水温度多少", {"name": "read", "args": {"point": "pw_temp"}}),
+])
+async def test_chinese_words_of_fabs_and_airports(text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(FAB, text)
     assert action.to_dict() == expect
