@@ -135,9 +135,9 @@ def _sign_before(shadow: str, start: int, floor: int) -> tuple[str, int]:
 
 
 #: a word a value is said after, with a hyphen written onto it and the number ("to-20",
-#: "at-5"): a minus or a joining hyphen, which no one can tell (review atk59, atk59b); not
-#: "go-to-3", a phrase joined by hyphens, nor "AT-101" in capitals, an analyser's tag
-_VALUE_WORD_HYPHEN = re.compile(r"(?:^|(?<=\s))(?:to|at|To|At)-\Z")
+#: "(at-5)", "of-20", "go-to-3"): a minus or a joining hyphen, which no one can tell (reviews
+#: atk59, atk59b, atk59c); not "AT-101" in capitals, an analyser's tag
+_VALUE_WORD_HYPHEN = re.compile(r"(?<![A-Za-z0-9])(?:to|at|of|by|To|At|Of|By)-\Z")
 
 
 def is_cjk(ch: str) -> bool:

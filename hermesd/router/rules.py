@@ -2674,7 +2674,10 @@ def _get_going(toks: list[Token]) -> list[Token]:
         return toks
     going = next((i for i in range(first + 2, len(toks)) if toks[i].raw in _GOING), None)
     after = toks[going + 1:] if going is not None else []
-    placed = bool(after) and after[0].raw in _WHERE_AFTER and not any(t.is_number for t in after)
+    # (where, said with an article: "on the DAF"; not "in reverse", "at high speed", "on
+    # night mode", which set something of their own: review atk59c)
+    placed = len(after) > 1 and after[0].raw in _WHERE_AFTER and after[1].raw == "the" and \
+        not any(t.is_number for t in after)
     if going is None or any(t.is_number or t.raw in _GOING_NOT for t in toks[first + 1:going]) \
             or (not placed and any(t.raw not in _POLITE | _GOING_AFTER and not t.is_id
                                    for t in after)):

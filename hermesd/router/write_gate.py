@@ -1049,14 +1049,20 @@ def _thing_unsaid(found: list[Term], profile: Profile, profiles: Profiles) -> bo
     too (the check-in belts' speeds beside the sorter's speed setpoint, the one that can be
     written): which thing is not said, whatever can be written (blind batch 60)."""
     said = [t for t in found if not t.unit and "unit" not in t.kinds]
-    if len(said) != 1 or said[0].kinds != {"quantity"}:
+    quantities = [t for t in said if t.kinds == {"quantity"}]
+    roles = [t for t in said if t.kinds == {"role"}]
+    # (one quantity, and what says its setting: "set the speed setpoint to 1.5", of setpoints
+    # of other things, review atk59c; "set the target moisture to 9" of the one moisture target
+    # beside the readings is no question)
+    if len(quantities) != 1 or len(quantities) + len(roles) != len(said):
         return False
-    asked = {c for c in said[0].concepts if c.startswith("quantity.")}
+    asked = {c for c in quantities[0].concepts if c.startswith("quantity.")}
     mine = profile.things
     if not asked or not mine:
         return False
     return any(other is not profile and asked & other.quantities and other.things
-               and not other.things & mine for other in profiles.all)
+               and not other.things & mine and (not roles or other.role == profile.role)
+               for other in profiles.all)
 
 
 def _quantity_unsaid(found: list[Term], toks: list[Token], profile: Profile,

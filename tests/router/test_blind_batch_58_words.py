@@ -13,11 +13,12 @@
 - "FV2" of a plant whose fermenter 2 is named in full, and whose fermenter 1 is "FV1": the
   same machine, no unknown one;
 - 轴流 axial, 可变 variable, 限速牌 a speed limit sign, 隧道 tunnel, 风阀 damper, 里/内 in;
-- a number written onto "to-"/"at-" ("to-20") is unreadable, neither +20 (both trees had
-  written it) nor a guessed -20; "go-to-3" is a phrase and 3 (reviews atk59, atk59b);
+- a number written onto "to-"/"at-"/"of-" ("to-20", "(to-5)", "go-to-3") is unreadable,
+  neither +20 (773f75b had written it) nor a guessed -20 (reviews atk59, atk59b, atk59c);
 - 开到位/关到位 are the open and closed limits, and a command cut off after 开到 sets nothing;
 - 池 alone, with no quantity, does not say which of a pool and a reservoir (review atk59);
-- luminance is a light level, "how bright" asks one, and cd/m² (nits) is its unit;
+- luminance (cd/m², nits) is a quantity of its own, no illuminance (review atk59c); "how
+  bright" may ask either;
 - "set the speed to 1.5", a quantity said alone where points of other things have it too, is
   asked back, however few of them can be written (blind batch 60's unasked write);
 - "get the skimmer going on the DAF": where it is, after "going", keeps it a start;
@@ -208,6 +209,8 @@ STILL_CONFIG = exec_plant("still", {
                   "min": 0, "max": 100},
     "tunnel_co": {"name": "Tunnel CO concentration", "unit": "ppm"},
     "portal_lum": {"name": "South portal threshold luminance", "unit": "cd/m²"},
+    "lux_sp": {"name": "Workshop lux setpoint", "unit": "lx", "writable": True,
+               "min": 100, "max": 1000},
 })
 STILL = Router(STILL_CONFIG)
 
@@ -301,6 +304,7 @@ RECYCLE_CONFIG = exec_plant("recycle", {
     "oven_sp": {"name": "Oven temperature setpoint", "unit": "°C", "writable": True,
                 "min": 0, "max": 300},
     "oven_trip": {"name": "Oven over temperature trip", "type": "bool"},
+    "oven_temp": {"name": "Oven temperature", "unit": "°C"},
     "inside_sp": {"name": "Inside temperature setpoint", "unit": "°C", "writable": True,
                   "min": -10, "max": 30},
     "room_sp": {"name": "Cold room setpoint", "unit": "°C", "writable": True,
@@ -316,8 +320,11 @@ RECYCLE = Router(RECYCLE_CONFIG)
     "启动1号内回流泵",  # 内 (internal) tells the recycles apart: never "in"
     "1号内回流泵速度设为60",
     "超温设定设为280",  # the trip's limit is no process setpoint
+    "烤炉过温设定设为280",  # ...nor is 过温's (review atk59c)
     "set the temperature inside the building to 22",  # "inside" names the inside setpoint
     "is the valve open",  # which valve: a position answers as well as a bit
+    "sequence go-to-3", "set the sequence step (to-3)", "set sequence step,to-3",  # (atk59c)
+    "set sequence step of-3",
 ])
 async def test_what_review_atk59b_found_written_or_read_is_not(text: str) -> None:
     action = await routed_without_model(RECYCLE, text)
@@ -325,8 +332,8 @@ async def test_what_review_atk59b_found_written_or_read_is_not(text: str) -> Non
 
 
 @pytest.mark.parametrize(("text", "expect"), [
-    ("sequence go-to-3", {"name": "write", "args": {"point": "step", "value": 3}}),
     ("are all valves open", {"name": "read", "args": {"points": ["v5", "v6"]}}),
+    ("set sequence step to 3", {"name": "write", "args": {"point": "step", "value": 3}}),
 ])
 async def test_what_review_atk59b_kept(text: str, expect: dict[str, object]) -> None:
     action = await routed_without_model(RECYCLE, text)
@@ -339,13 +346,18 @@ BAGGAGE_CONFIG = exec_plant("baggage", {
     "loop_speed_sp": {"name": "Sorter loop speed setpoint", "unit": "m/s", "writable": True,
                       "min": 0.5, "max": 2.5},
     "skimmer": {"name": "Flotation skimmer", "type": "bool", "writable": True},
+    "air_sp": {"name": "Compressor air pressure setpoint", "unit": "bar", "writable": True,
+               "min": 5, "max": 9},
+    "steam_sp": {"name": "Boiler steam pressure setpoint", "unit": "bar", "writable": True,
+                 "min": 2, "max": 12},
     "plant_temp_sp": {"name": "Temperature setpoint", "unit": "°C", "writable": True,
                       "min": 10, "max": 30},
 })
 BAGGAGE = Router(BAGGAGE_CONFIG)
 
 
-@pytest.mark.parametrize("text", ["set the speed to 1.5", "speed 1.5 m/s", "speed to 2"])
+@pytest.mark.parametrize("text", ["set the speed to 1.5", "speed 1.5 m/s", "speed to 2",
+                                  "set the pressure setpoint to 3"])
 async def test_a_quantity_of_several_things_said_alone_is_asked(text: str) -> None:
     action = await routed_without_model(BAGGAGE, text)
     assert action.name == "respond", action
@@ -356,6 +368,8 @@ async def test_a_quantity_of_several_things_said_alone_is_asked(text: str) -> No
                                           "args": {"point": "loop_speed_sp", "value": 1.5}}),
     ("set the temperature to 21", {"name": "write",
                                    "args": {"point": "plant_temp_sp", "value": 21}}),
+    ("set the speed setpoint to 1.5", {"name": "write",  # the one speed setpoint
+                                       "args": {"point": "loop_speed_sp", "value": 1.5}}),
     ("get the skimmer going on the flotation unit", {"name": "write",
                                                      "args": {"point": "skimmer", "value": True}}),
 ])
@@ -391,3 +405,14 @@ async def test_return_water_is_no_supply(text: str) -> None:
 async def test_chinese_words_of_fabs_and_airports(text: str, expect: dict[str, object]) -> None:
     action = await routed_without_model(FAB, text)
     assert action.to_dict() == expect
+
+
+@pytest.mark.parametrize("text", ["set the portal luminance to 200", "set the luminance to 200"])
+async def test_luminance_is_no_illuminance(text: str) -> None:
+    action = await routed_without_model(STILL, text)
+    assert action.name != "write", action
+
+
+async def test_where_a_thing_is_going_is_said_with_its_article() -> None:
+    action = await routed_without_model(BAGGAGE, "get the skimmer going in reverse")
+    assert action.name != "write", action
