@@ -135,9 +135,11 @@ def _sign_before(shadow: str, start: int, floor: int) -> tuple[str, int]:
 
 
 #: a word a value is said after, with a hyphen written onto it and the number ("to-20",
-#: "(at-5)", "of-20", "go-to-3"): a minus or a joining hyphen, which no one can tell (reviews
-#: atk59, atk59b, atk59c); not "AT-101" in capitals, an analyser's tag
-_VALUE_WORD_HYPHEN = re.compile(r"(?<![A-Za-z0-9])(?:to|at|of|by|To|At|Of|By)-\Z")
+#: "(at-5)", "of-20", "go-to-3", "tO-5", "into-5"): a minus or a joining hyphen, which no one
+#: can tell (reviews atk59, atk59b, atk59c, atk59d); not in capitals ("AT-101", an analyser's
+#: tag)
+_VALUE_WORD_HYPHEN = re.compile(r"(?<![A-Za-z0-9])(?-i:(?!(?:TO|AT|OF|BY|INTO|ONTO)-))"
+                                r"(?:to|at|of|by|into|onto)-\Z", re.IGNORECASE)
 
 
 def is_cjk(ch: str) -> bool:
