@@ -137,12 +137,27 @@ class HistoryComponent:
             self.state = "unavailable"
             return
         try:
+            await self._resume(loop)
+        except StoreError as exc:
+            log.warning("history: what the last run recorded of this hour could not be read "
+                        "back: %s", exc)
+        try:
             await loop.run_in_executor(self._queries, self.desk.restore, self.store)
         except StoreError as exc:
             log.warning("alarms could not be read back from the history store: %s", exc)
         self.state = "running"
         self.problem = None
         log.info("history store %s open", self.store.path)
+
+    async def _resume(self, loop: asyncio.AbstractEventLoop) -> None:
+        """The open hour's minutes an earlier hermesd wrote (the last cut short at its stop)
+        begin the recorder's rollups (read again if a minute closed meanwhile)."""
+        while True:
+            span = self.recorder.hour_start, self.recorder.minute_start
+            rows = await loop.run_in_executor(self._queries, self.store.minutes, *span)
+            if span == (self.recorder.hour_start, self.recorder.minute_start):
+                break
+        self.recorder.resume(rows)
 
     async def reconfigure(self, config: Config) -> None:
         self.config = config
@@ -254,7 +269,7 @@ class HistoryComponent:
         """At stop: the last batch, written before the store closes (blocking, like the
         value cache's last snapshot)."""
         if self.store.is_open:
-            self.unwritten.append(self.recorder.take_batch(time.time()))
+            self.unwritten.append(self.recorder.take_batch(time.time(), final=True))
             try:
                 self.store.write(self.unwritten, self.desk.take_statements())
                 self.unwritten.clear()

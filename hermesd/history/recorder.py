@@ -13,7 +13,7 @@ I/O, and the clock is always passed in.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -108,6 +108,26 @@ class Recorder:
             self._hours.append((self.hour_start, pid, hour))
         self._orphans.setdefault(pid, []).extend(state.pending)
 
+    def resume(self, rows: Mapping[str, Sequence[tuple[int, Rollup]]]) -> None:
+        """What an earlier hermesd wrote of the open hour: its minute rows (by point, the one it
+        stopped in cut short there). They begin this hour's and this minute's rollups, so the
+        rows written when these close hold all of them (not only the time since the start)."""
+        for pid, minutes in rows.items():
+            state = self._states.get(pid)
+            if state is None:
+                continue
+            hour: Rollup | None = None
+            for start, row in sorted(minutes, key=lambda m: m[0]):
+                if start == self.minute_start:
+                    state.minute = row.then(state.minute)
+                elif self.hour_start <= start < self.minute_start:
+                    hour = row if hour is None else hour.then(row)
+                    # a minute this one closed before the store could be read
+                    self._minutes = [(s, p, row.then(r) if (s, p) == (start, pid) else r)
+                                     for s, p, r in self._minutes]
+            if hour is not None:
+                state.hour = hour.then(state.hour)
+
     # -- what happens ----------------------------------------------------------------------
 
     def value(self, pid: str, value: Any, ts: float, now: float) -> None:
@@ -140,9 +160,22 @@ class Recorder:
             if state.known:  # its held value counts again from here
                 self._store(state, state.value, t, force=True)
 
-    def take_batch(self, now: float) -> Batch:
-        """Close the minutes and hours that have ended by `now`; what is to be written."""
+    def take_batch(self, now: float, *, final: bool = False) -> Batch:
+        """Close the minutes and hours that have ended by `now`; what is to be written.
+        `final` (hermesd stops): the open minute and hour too, as far as they go; the next
+        hermesd goes on from them (`resume`). Without their rows, the values of the stop's
+        minute (and the hour's until then) were in no rollup, and a closed minute or hour is
+        answered from its rollup alone."""
         self._roll(now)
+        if final:
+            for pid, state in self._states.items():
+                self._advance(state, now)
+                m = state.minute
+                if m.good or m.changes:
+                    self._minutes.append((self.minute_start, pid, m))
+                h = state.hour.then(m)
+                if h.good or h.changes:
+                    self._hours.append((self.hour_start, pid, h))
         batch = Batch(taken=now)
         for pid, state in self._states.items():
             if state.pending:

@@ -222,6 +222,17 @@ class Store:
         rows = self._read(_ROLLUPS_AT[table], (starts[0], starts[-1], pid))
         return {int(row[0]): Rollup.of_row(row[1:]) for row in rows}
 
+    def minutes(self, start: int, end: int) -> dict[str, list[tuple[int, Rollup]]]:
+        """Every point's minute rows from `start` to `end` (both included), by name."""
+        names = {pid: name for name, pid in self._ids.items()}
+        out: dict[str, list[tuple[int, Rollup]]] = {}
+        for row in self._read(f"SELECT minute, point, {_ROLLUP_COLUMNS} FROM m1 "  # noqa: S608
+                              "WHERE minute >= ? AND minute <= ?", (start, end)):
+            name = names.get(int(row[1]))
+            if name is not None:
+                out.setdefault(name, []).append((int(row[0]), Rollup.of_row(row[2:])))
+        return out
+
     def samples(self, name: str, minute: int) -> list[tuple[float, Any]]:
         pid = self._ids.get(name)
         if pid is None:

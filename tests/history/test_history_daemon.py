@@ -128,6 +128,19 @@ def test_a_device_offline_is_a_gap_and_a_restart_keeps_history(
     written = _written(d)
     d.wait_until(lambda: _written(d) > written, what="a batch written")
     assert d.terminate() == 0
+    # the minute and the hour the stop fell in are written as far as they went: a restart
+    # past that minute once answered it from its rollup, which the stop had never written
+    # (500, not 540, when a loaded machine took the restart into the next minute)
+    db = sqlite3.connect(d.state_dir / "history.db")
+    try:
+        seen = float(db.execute("SELECT value FROM meta WHERE key = 'seen'").fetchone()[0])
+        stop_rows = db.execute(
+            "SELECT (SELECT max FROM m1 WHERE minute = ? AND point = p.id), "
+            "(SELECT max FROM h1 WHERE hour = ? AND point = p.id) FROM points p "
+            "WHERE p.name = 'temp'", (seen // 60 * 60, seen // 3600 * 3600)).fetchone()
+    finally:
+        db.close()
+    assert stop_rows == (540.0, 540.0)
     d2 = daemon_runner.start(config)
     code, answer = d2.ctl_json("history", "temp", "--since", "1h", "--stat", "max")
     assert code == 0 and answer["result"]["value"] == 540.0

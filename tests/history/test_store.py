@@ -129,6 +129,54 @@ def test_a_restart_is_a_gap_of_every_point(tmp_path: Path) -> None:
     again.close()
 
 
+@pytest.mark.parametrize(("stop", "restart", "asked"), [
+    (100, 105, 106),  # restarted in the minute of the stop, asked at once
+    (100, 105, 200),  # ... asked once that minute has closed
+    (118, 121, 122),  # restarted in the next minute (a loaded machine)
+    (100, 300, 3700),  # restarted in the same hour, asked once it has closed
+    (3590, 3605, 3606),  # restarted in the next hour
+])
+def test_a_stop_and_restart_keep_the_minute_and_hour_of_the_stop(
+        tmp_path: Path, stop: int, restart: int, asked: int) -> None:
+    """As HistoryComponent does it: the last batch at a stop is `final`, and the next run
+    resumes the open hour from the store. The stop's minute and hour were in no rollup (only
+    their samples were written), so once a restart was past that minute the values before the
+    stop were not answered."""
+    path = tmp_path / "h.db"
+    store = Store(path)
+    store.open()
+    rec = Recorder({"temp": Track(True)}, T0 + 30)
+    rec.value("temp", 500.0, T0 + 30, T0 + 30)
+    for t in range(40, stop, 10):
+        store.write([rec.take_batch(T0 + t)])
+    rec.value("temp", 540.0, T0 + stop - 5, T0 + stop - 5)
+    store.write([rec.take_batch(T0 + stop, final=True)])
+    store.close()
+    store = Store(path)
+    seen = store.open()
+    assert seen == T0 + stop
+    store.record_stop(seen, T0 + restart)
+    rec = Recorder({"temp": Track(True)}, T0 + restart)
+    rec.resume(store.minutes(rec.hour_start, rec.minute_start))
+    rec.value("temp", 500.0, T0 + restart, T0 + restart)
+    for t in range(restart + 10, asked, 10):
+        store.write([rec.take_batch(T0 + t)])
+    now = T0 + asked
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 7200, now)
+    good = (stop - 30) + (asked - restart)
+    integral = 500.0 * (stop - 35) + 540.0 * 5 + 500.0 * (asked - restart)
+    assert got.rollup.max == 540.0
+    assert got.rollup.good == pytest.approx(good)
+    assert got.rollup.mean == pytest.approx(integral / good)
+    assert (T0 + stop, T0 + restart, "hermesd was not running") in got.gaps
+    # what the rows say once this run too writes the minute and the hour it began in
+    store.write([rec.take_batch(T0 + 7200)])
+    hours = store.rollups("h1", "temp", [int(T0), int(T0) + 3600])
+    assert max(h.max for h in hours.values() if h.max is not None) == 540.0
+    assert sum(h.good for h in hours.values()) == pytest.approx(good + 7200 - asked)
+    store.close()
+
+
 def test_retention_by_age_and_by_size(tmp_path: Path) -> None:
     store = Store(tmp_path / "h.db")
     store.open()
