@@ -134,8 +134,11 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
           senses: list[frozenset[Sense]] | None = None) -> list[Term]:
     """The terms of a command's tokens (`text`: the command, where the lexicon reads it;
     `senses`: of each token, when they are known already)."""
+    slips: dict[int, str] = {}
     if senses is None:
         senses = profiles.lexicon.senses(text, toks)
+        if spell:
+            senses, slips = _phrases_of_slips(toks, senses, profiles)
     shared = Counter(s for found in senses for s in found)  # tokens of each match
     out: list[Term] = []
     # ("light the fire pump?" asks, and names no fire pump: review atk56)
@@ -203,8 +206,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
                 continue  # a verb ("启动", "switch off"), or "the reading"
             # "fan speed up to 70": the speed of the fan, whatever "speed up" is alone
             found = {s for s in profiles.lexicon.senses(t.raw, [t])[0] if s.kind != "action"}
-        word, corrected = t.text, False
-        if spell and not t.zh and not t.unit and word not in profiles.plant_words \
+        word, corrected = (slips[i], True) if i in slips else (t.text, False)
+        if spell and not corrected and not t.zh and not t.unit and word not in profiles.plant_words \
                 and not found and not _inflected(word, profiles.plant_words):
             fixed = profiles.speller.correct(word)
             if fixed is not None:
@@ -227,6 +230,40 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
 
 
 _SAID_MANY_WAYS = frozenset(("quantity", "role"))
+
+
+def _slip(t: Token, found: frozenset[Sense], profiles: Profiles) -> str | None:
+    """The plant word a word of no meaning is a slip of (as `terms` corrects it), if any."""
+    word = t.text
+    if t.zh or t.unit or found or word in profiles.plant_words or \
+            _inflected(word, profiles.plant_words):
+        return None
+    return profiles.speller.correct(word)
+
+
+def _phrases_of_slips(toks: list[Token], senses: list[frozenset[Sense]], profiles: Profiles
+                      ) -> tuple[list[frozenset[Sense]], dict[int, str]]:
+    """The senses of the tokens, where a slip broke a phrase: "nitrogen dioxde level" is a
+    nitrogen dioxide level (blind batch 61), not nitrogen and an unknown word. The words of a
+    phrase the corrected words make take its senses; every other keeps its own. With the
+    slips that are in such a phrase, and their corrections."""
+    fixed = {i: w for i, t in enumerate(toks) if (w := _slip(t, senses[i], profiles))}
+    if not fixed:
+        return senses, {}
+    words = [fixed.get(i, t.raw) for i, t in enumerate(toks)]
+    again = profiles.lexicon.senses(" ".join(words), [Token(w, w) for w in words])
+    out = list(senses)
+    slips = {}
+    for i, word in fixed.items():
+        phrase = {s.span for s in again[i] if s.span is not None}
+        if not phrase or all(len([k for k in range(len(toks)) if span in {
+                s.span for s in again[k]}]) < 2 for span in phrase):
+            continue  # (a word alone is corrected as `terms` corrects it)
+        slips[i] = word
+        for k in range(len(toks)):
+            if {s.span for s in again[k]} & phrase:
+                out[k] = again[k]
+    return out, slips
 
 
 def _inflected(word: str, known: frozenset[str]) -> bool:

@@ -12,6 +12,7 @@ names them all, weakly. Pure functions of their text.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -94,7 +95,36 @@ class PlantLexicon:
             found = [m for m in self._as_measured(found, measures)
                      if m.kind != "quantity" or m.span not in other
                      or self.broader((m.concept.id,)) & measures]
-        return self._closure({Sense(m.concept.id, m.kind) for m in found})
+        return self._composed(self._closure({Sense(m.concept.id, m.kind) for m in found}))
+
+    def _composed(self, found: frozenset[Sense]) -> frozenset[Sense]:
+        """With the quantities named by a medium and a quantity together that the text names
+        apart: a "Wash water temperature" (wash water, a temperature) is a water temperature,
+        水温, as a "Hydraulic oil temperature" is an oil temperature, 油温."""
+        held = {s.concept for s in found}
+        more = {Sense(c, "quantity") for (medium, quantity), c in self._compounds.items()
+                if medium in held and quantity in held and c not in held}
+        return self._closure(set(found) | more) if more else found
+
+    @functools.cached_property
+    def _compounds(self) -> dict[tuple[str, str], str]:
+        """(medium, quantity) -> the quantity whose label says the two ("water temperature")
+        and that is a narrower one of that quantity."""
+        out: dict[tuple[str, str], str] = {}
+        for c in self.lexicon.concepts.values():
+            words = c.en.split()
+            if c.kind != "quantity" or len(words) != 2:
+                continue
+            first, second = words
+            media = [m.concept.id for m in self.lexicon.concepts_of_text(first)
+                     if m.kind == "medium" and (m.start, m.end) == (0, len(first))]
+            measured = [m.concept.id for m in self.lexicon.concepts_of_text(second)
+                        if m.kind == "quantity" and m.concept.id != c.id
+                        and m.concept.id in self.broader((c.id,))]
+            for medium in media:
+                for quantity in measured:
+                    out[(medium, quantity)] = c.id
+        return out
 
     def _as_measured(self, found: list[Match], measures: frozenset[str]
                      ) -> list[Match]:

@@ -661,8 +661,11 @@ class ModelStage:
         missing = []
         # a quantity the command asks for that the point has ("the cycle time of the last
         # shot"): a count or level said beside it is context, not what is asked
+        # (not a quantity's word that says which thing: "fat" of "fat tank level" names the
+        # tank, and the temperature of a "Fat tank" is no level: blind batch 61)
         measured = any(set(self.semantic.quantities(t)) - GENERAL
-                       and explained(t, profile, found) >= FULL for t in found)
+                       and explained(t, profile, found) >= FULL
+                       and not _before_a_thing(t, found) for t in found)
         for t in found:
             if said_otherwise(t, profile, found):
                 missing.append(t)  # "exhaust fan" of the supply fan, hot water of the chilled
@@ -691,6 +694,11 @@ class ModelStage:
             if t.kinds == {"modifier"} and self._other_end(t, profile, rest):
                 missing.append(t)  # "baghouse outlet temp" of the baghouse's high temperature
                 # trip, where its inlet temperature is told apart from an outlet's
+                continue
+            if not a.wants_write and self._another_word_for(t, profile, found):
+                # "AdBlue tank level" of the "Detergent tank level": a word nobody names a
+                # point with says which tank, and the point's name says another (batch 61)
+                missing.append(t)
                 continue
             if (t.literal or self._described_before_thing(t, found)) and not t.kinds and \
                     not measured and not self._qualifies_own(t, profile, found) and \
@@ -844,8 +852,27 @@ class ModelStage:
         return t.shown.isascii() and t.word in self.rules.profiles.plant_words and \
             after is not None and "thing" in after.kinds
 
+    def _another_word_for(self, t: Term, profile: Profile, found: list[Term]) -> bool:
+        """Whether a word of no meaning that no point is named with stands before a thing's
+        word the point has, where the point's name says another word before it: "AdBlue tank"
+        of a "Detergent tank level". Not a word written for the name's own ("axlebox" of "Axle
+        box clamps", "rad" of "Dump radiator fans")."""
+        if t.kinds or t.literal or t.corrected or t.unit or not t.shown.isascii() or \
+                not t.shown.isalpha() or not _before_a_thing(t, found):
+            return False
+        after = next(o for o in found if o.index == t.index + 1)
+        if explained(after, profile, found) <= NEAR or \
+                self._qualifies_own(t, profile, found, description=False):
+            return False
+        word = t.word.casefold()
+        key = [k for k in profile.key if not k.isdigit()]
+        return not any(k.startswith(word) or "".join(key[i:j]) == word
+                       for i, k in enumerate(key) for j in range(i + 2, len(key) + 1)) and \
+            len(word) > 2
+
     @staticmethod
-    def _qualifies_own(t: Term, profile: Profile, found: list[Term]) -> bool:
+    def _qualifies_own(t: Term, profile: Profile, found: list[Term], *,
+                       description: bool = True) -> bool:
         """The word stands before a word the point is named with: "hilltop" of "the hilltop
         reservoir outlet valve" says which reservoir, and the valve is the reservoir's."""
         after = next((o for o in found if o.index == t.index + 1), None)
@@ -860,7 +887,7 @@ class ModelStage:
         # (a name's word in another language is its thing by meaning: "tolva" of a hopper)
         said = {o.word for o in found}
         described = tuple(t.text for t in content(tokens(profile.point.description or ""))) \
-            if "thing" in after.kinds else ()
+            if "thing" in after.kinds and description else ()
 
         def is_after(word: str) -> bool:
             return word == after.word or ("thing" in after.kinds and bool(
@@ -1300,6 +1327,14 @@ class ModelStage:
                           "id>, write <point id> <value>, or respond <reason>."},
                  {"text": END + ASSISTANT, "markup": True}]
         return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _before_a_thing(t: Term, found: list[Term]) -> bool:
+    """Whether the word stands right before a thing's word, as a word saying which ("fat" of
+    "the fat tank", "adblue" of "adblue tank")."""
+    after = next((o for o in found if o.index == t.index + 1), None)
+    return after is not None and "thing" in after.kinds and \
+        not any(c.startswith("quantity.") for c in after.concepts)
 
 
 def _numbers(word: str, point: Point) -> bool:

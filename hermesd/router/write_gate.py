@@ -194,6 +194,8 @@ UNIT_SPELLINGS = {
     "l/min": "l litre litres liter liters per min minute lpm 升 分钟 每分钟",
     "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
     "l": "l litre litres liter liters 升 公升",
+    "kg": "kg kilo kilos kilogram kilograms 千克 公斤",
+    "t": "t ton tons tonne tonnes 吨",
     "m³": "m3 cubic meter meters metre metres 立 方 立方 立方米 方",
     "kg/h": "kg kilo kilos kilogram kilograms per h hour 千克 公斤 小时 每小时",
     "t/h": "t ton tons tonne tonnes per h hour 吨 小时 每小时",
@@ -223,7 +225,17 @@ def _spellings(unit: str | None) -> frozenset[str]:
         # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
         counted, per = rate.groups()
         spelled |= {counted, counted.rstrip("s"), "per", "a", "an", *_TIME_WORDS[per].split()}
+    counted, slash, per = symbol.partition("/")
+    if slash and symbol not in UNIT_SPELLINGS and counted in UNIT_SPELLINGS and \
+            per in _PER_ZH:
+        # "L/h" said "20升每小时", "20 litres per hour": a rate spelled by its two units
+        spelled |= {"per", *UNIT_SPELLINGS[counted].split(), *UNIT_SPELLINGS[per].split(),
+                    *_PER_ZH[per].split()}
     return spelled
+
+
+#: how Chinese says "per" a time, by the time's symbol
+_PER_ZH = {"h": "每小时 每时", "min": "每分钟 每分", "s": "每秒", "d": "每天 每日"}
 
 
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
