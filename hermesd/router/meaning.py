@@ -21,6 +21,8 @@ from hermesd.router import concepts
 from hermesd.router.concepts import Match
 from hermesd.router.normalize import Token, tokens
 
+#: the media whose quantities a Chinese word says together (水温, 汽压) and a name apart
+_COMPOUNDED = frozenset(("medium.water", "medium.steam"))
 #: kinds whose links are broader concepts of the same kind (a unit's are its quantities, an
 #: action's the state it brings about)
 _BROADER = frozenset(("quantity", "thing", "medium", "role", "state", "modifier"))
@@ -95,35 +97,48 @@ class PlantLexicon:
             found = [m for m in self._as_measured(found, measures)
                      if m.kind != "quantity" or m.span not in other
                      or self.broader((m.concept.id,)) & measures]
-        return self._composed(self._closure({Sense(m.concept.id, m.kind) for m in found}))
+        return self._closure({Sense(m.concept.id, m.kind) for m in found}
+                             | self._composed(text, found))
 
-    def _composed(self, found: frozenset[Sense]) -> frozenset[Sense]:
-        """With the quantities named by a medium and a quantity together that the text names
-        apart: a "Wash water temperature" (wash water, a temperature) is a water temperature,
-        水温, as a "Hydraulic oil temperature" is an oil temperature, 油温."""
-        held = {s.concept for s in found}
-        more = {Sense(c, "quantity") for (medium, quantity), c in self._compounds.items()
-                if medium in held and quantity in held and c not in held}
-        return self._closure(set(found) | more) if more else found
+    def _composed(self, text: str, found: list[Match]) -> set[Sense]:
+        """The quantities a Chinese word says of a medium that the text names apart, its
+        quantity's word after the medium's with no thing between: a "Wash water temperature"
+        is a water temperature (水温), a "HP steam header pressure" a steam pressure (汽压). Of
+        water and steam only ("Cooling water pump motor temperature" is a motor's, no water
+        temperature; nor is a fuel pressure the lube oil's: review atk60)."""
+        more: set[Sense] = set()
+        things = [(t.start, t.end) for t in found if t.kind == "thing"]
+        for m in found:
+            if m.kind != "medium":
+                continue
+            said = set(m.form.casefold().split())
+            for q in found:
+                if q.kind != "quantity" or q.start < m.end or any(
+                        end > m.start and start < q.start for start, end in things):
+                    continue  # ("Heating water flow temperature" is one; a pump's is not,
+                    # nor a "Boiler water pump bearing temperature", review atk60b)
+                held = self.broader((q.concept.id,))
+                more |= {Sense(c, "quantity") for (word, quantity), c in self._compounds.items()
+                         if word in said and quantity in held}
+        return more
 
     @functools.cached_property
     def _compounds(self) -> dict[tuple[str, str], str]:
-        """(medium, quantity) -> the quantity whose label says the two ("water temperature")
-        and that is a narrower one of that quantity."""
+        """(medium's word, quantity) -> the quantity whose label says the two ("water
+        temperature") and that is a narrower one of that quantity, for `_COMPOUNDED` media."""
         out: dict[tuple[str, str], str] = {}
         for c in self.lexicon.concepts.values():
             words = c.en.split()
             if c.kind != "quantity" or len(words) != 2:
                 continue
             first, second = words
-            media = [m.concept.id for m in self.lexicon.concepts_of_text(first)
-                     if m.kind == "medium" and (m.start, m.end) == (0, len(first))]
-            measured = [m.concept.id for m in self.lexicon.concepts_of_text(second)
-                        if m.kind == "quantity" and m.concept.id != c.id
-                        and m.concept.id in self.broader((c.id,))]
-            for medium in media:
-                for quantity in measured:
-                    out[(medium, quantity)] = c.id
+            if not any(m.concept.id in _COMPOUNDED and (m.start, m.end) == (0, len(first))
+                       for m in self.lexicon.concepts_of_text(first)):
+                continue
+            for m in self.lexicon.concepts_of_text(second):
+                if m.kind == "quantity" and m.concept.id != c.id and \
+                        m.concept.id in self.broader((c.id,)):
+                    out[(first, m.concept.id)] = c.id
         return out
 
     def _as_measured(self, found: list[Match], measures: frozenset[str]

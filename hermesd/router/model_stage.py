@@ -866,9 +866,9 @@ class ModelStage:
             return False
         word = t.word.casefold()
         key = [k for k in profile.key if not k.isdigit()]
-        return not any(k.startswith(word) or "".join(key[i:j]) == word
-                       for i, k in enumerate(key) for j in range(i + 2, len(key) + 1)) and \
-            len(word) > 2
+        return len(word) > 2 and not any(
+            _written_for(word, k) or "".join(key[i:j]) == word
+            for i, k in enumerate(key) for j in range(i + 2, len(key) + 1))
 
     @staticmethod
     def _qualifies_own(t: Term, profile: Profile, found: list[Term], *,
@@ -1327,6 +1327,20 @@ class ModelStage:
                           "id>, write <point id> <value>, or respond <reason>."},
                  {"text": END + ASSISTANT, "markup": True}]
         return await self._generate(ctx, text, None, timings, suffix=retry)
+
+
+def _written_for(word: str, name: str) -> bool:
+    """Whether a word may be a name's word written short or with a slip: its beginning ("rad"
+    of "radiator"), or one letter off it ("towr" of "tower", review atk60; not any letters in
+    its order: "stay" is no "standby", "cation" no "circulation", review atk60b)."""
+    if name.startswith(word):
+        return True
+    if len(word) < 4 or abs(len(word) - len(name)) > 1:
+        return False
+    if len(word) == len(name):
+        return sum(a != b for a, b in zip(word, name, strict=True)) <= 1
+    short, long = sorted((word, name), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
 def _before_a_thing(t: Term, found: list[Term]) -> bool:

@@ -1502,6 +1502,11 @@ class RuleRouter:
         if a.question or not isinstance(point, str) or not self.points[point].writable or \
                 self.points[point].kind != "bool":
             return False
+        if a.zh and _GIVEN_ORDER.match(text := a.text.strip()) and \
+                not _GIVEN_WORD.search(text) and not _ASKED_TO_SEE.search(text):
+            return True  # 给冷冻库化霜 ("defrost the freezer room"): 给 before the thing makes
+            # an order of it, which no reading carries out (blind batch 62; not 给我看…, nor
+            # the 给 of a word: 给水泵的状态)
         first = next((t for t in a.toks if t.raw not in _POLITE), None)
         words = self.point_words.get(point, set())
         if first is not None and not first.zh and first.text not in words and \
@@ -3159,6 +3164,12 @@ _JOINING = frozenset(("and", "or", "&", "/", ","))
 _ASKING_ONLY = _POLITE | frozenset("the a an can could would will you u".split())
 #: Chinese words that make an order of what follows (把2号冷机...), naming nothing
 _ZH_ORDERING = frozenset("把 将 请 给".split())
+#: 给 opening a command, for a thing (给2号罐加热), not for whoever asks (给我看看)
+_GIVEN_ORDER = re.compile(r"(?:请|麻烦)?给(?![我咱您你他她大个])")
+#: ...nor a word that opens with it (给水泵, 给煤机, 给料斗, 给定值: review atk60b)
+_GIVEN_WORD = re.compile(r"^(?:请|麻烦)?给[水煤料粉定矿浆药气风油汽]")
+#: ...nor a status asked to be shown (给冷冻库灯状态, 给查一下)
+_ASKED_TO_SEE = re.compile(r"状态|状况|情况|看|查|显示|读数|多少|几")
 
 #: parts of a hyphenated name word that make it no word to rewrite ("auto-start")
 _VERB_PARTS = WRITE_VERBS | STATE_VERBS | ON_WORDS | OFF_WORDS | ARMING

@@ -84,7 +84,7 @@ ZH_WORDS: dict[str, str] = {
     "开到位": "open limit", "关到位": "closed limit",
     "新风阀": "fresh air damper", "风阀": "damper", "里": "in", "里面": "in", "碳床": "carbon bed",
     "防火卷帘": "fire shutter", "卷帘": "shutter", "转盘": "carousel", "收货": "receiving",
-    "工艺": "process", "过热": "overheating", "洗车": "wash", "撒砂": "sanding",
+    "工艺": "process", "过热": "overheating",
     "区域": "zone", "区": "zone", "瓶子": "bottle", "瓶": "bottle", "托盘": "pallet",
     "产品": "product", "电池": "battery", "烟囱": "stack",
     # quantities and states

@@ -225,17 +225,7 @@ def _spellings(unit: str | None) -> frozenset[str]:
         # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
         counted, per = rate.groups()
         spelled |= {counted, counted.rstrip("s"), "per", "a", "an", *_TIME_WORDS[per].split()}
-    counted, slash, per = symbol.partition("/")
-    if slash and symbol not in UNIT_SPELLINGS and counted in UNIT_SPELLINGS and \
-            per in _PER_ZH:
-        # "L/h" said "20升每小时", "20 litres per hour": a rate spelled by its two units
-        spelled |= {"per", *UNIT_SPELLINGS[counted].split(), *UNIT_SPELLINGS[per].split(),
-                    *_PER_ZH[per].split()}
     return spelled
-
-
-#: how Chinese says "per" a time, by the time's symbol
-_PER_ZH = {"h": "每小时 每时", "min": "每分钟 每分", "s": "每秒", "d": "每天 每日"}
 
 
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
