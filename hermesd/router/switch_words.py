@@ -240,6 +240,14 @@ def lettered_unsaid(text: str, point: Point) -> Doubt | None:
     return Doubt("which", (found.group(0),)) if found else None
 
 
+def _an_action_unsaid(doubt: Doubt) -> bool:
+    """Whether a word a switch's name says and a command did not is an action or a state
+    ("shutdown", "stop", "purge", "reverse"), which tells what the switch does."""
+    return any(len(w) > 3 and (w in ON_WORDS | OFF_WORDS or unaccented(w) in _NOT_RUN_WORDS or any(
+        m.concept.kind in ("action", "state") and m.start == 0 and m.end == len(w)
+        for m in concepts_of_text(w))) for w in doubt.words)  # (not the "up" of "Make-up")
+
+
 def _english_said(toks: list[Token]) -> bool:
     """Whether a command says an English word (of two letters or more)."""
     return any(not t.zh and t.raw.isascii() and t.raw.isalpha() and len(t.raw) > 1
@@ -247,7 +255,7 @@ def _english_said(toks: list[Token]) -> bool:
 
 
 def unsaid_part(text: str, toks: list[Token], point: Point,
-                 profiles: Profiles | None) -> Doubt | None:
+                 profiles: Profiles | None, *, as_english: bool = False) -> Doubt | None:
     """On/off of a thing is on/off of a switch only where the switch's name says no more than
     that thing: each of its words is said (or a word of the same meaning, or its initials),
     qualifies a word or number said after it ("Hot oil circulation pump 1" of "start pump 1")
@@ -270,10 +278,18 @@ def unsaid_part(text: str, toks: list[Token], point: Point,
         # named by what it does, which the rules hear (`state_named`); but what follows that
         # word names a part: "start pump 22" of a "Pump 22 start horn", "... start bypass"
         return None if is_chinese(text) else _after_the_action(point, sense.word, profiles)
-    if is_chinese(text):
+    if is_chinese(text) and not as_english:
         zh = _unsaid_part_zh(text, point)
         if zh is None and not is_chinese(point.name):
             zh = lettered_unsaid(text, point)  # (启动1号泵 of a "Pump 1A")
+        if zh is None and not _english_said(toks) and not is_chinese(point.name) and \
+                not point.names.get("zh"):
+            # a switch of English names alone, said in Chinese: held to them as an English
+            # command is only where what it leaves unsaid is an action (启动锅炉 had started a
+            # "Boiler shutdown sequence", review atk60b); its other words, a Chinese word
+            # may say otherwise than the lexicon knows (补水阀 of a "Makeup valve")
+            english = unsaid_part(text, toks, point, profiles, as_english=True)
+            return english if english is not None and _an_action_unsaid(english) else None
         if zh is not None or not _english_said(toks) or is_chinese(point.name):
             return zh
         # (a switch said of in English with a Chinese word in it, "open valve 3 谢谢",

@@ -249,3 +249,29 @@ async def test_given_an_order_is_no_read() -> None:
     # 给冷冻库化霜: "defrost the freezer room", which reading its defrost switch does not do
     action = await routed_without_model(KITCHEN, "给冷冻库化霜")
     assert action.name != "read", action
+
+
+SEQUENCES = Router(exec_plant("sequences", {
+    "boiler_sd": {"name": "Boiler shutdown sequence", "type": "bool", "writable": True},
+    "fire_test": {"name": "Fire pump test run", "type": "bool", "writable": True},
+    "makeup": {"name": "Make-up water valve", "type": "bool", "writable": True},
+    "feed1": {"name": "Feed pump 1", "type": "bool", "writable": True},
+}))
+
+
+@pytest.mark.parametrize("text", ["启动锅炉", "停锅炉", "启动消防泵", "停止消防泵"])
+async def test_chinese_is_held_to_the_action_an_english_name_says(text: str) -> None:
+    # 启动锅炉 ("start the boiler") had started a "Boiler shutdown sequence": a Chinese command
+    # to a switch of English names alone skipped the check English gets (review atk60b)
+    action = await routed_without_model(SEQUENCES, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "expect"), [
+    ("关闭补水阀", {"name": "write", "args": {"point": "makeup", "value": False}}),
+    ("启动1号给水泵", {"name": "write", "args": {"point": "feed1", "value": True}}),
+])
+async def test_chinese_switches_of_english_names_still_switch(
+        text: str, expect: dict[str, object]) -> None:
+    action = await routed_without_model(SEQUENCES, text)
+    assert action.to_dict() == expect
