@@ -150,14 +150,13 @@ class HistoryComponent:
         log.info("history store %s open", self.store.path)
 
     async def _resume(self, loop: asyncio.AbstractEventLoop) -> None:
-        """The open hour's minutes an earlier hermesd wrote (the last cut short at its stop)
-        begin the recorder's rollups (read again if a minute closed meanwhile)."""
-        while True:
-            span = self.recorder.hour_start, self.recorder.minute_start
-            rows = await loop.run_in_executor(self._queries, self.store.minutes, *span)
-            if span == (self.recorder.hour_start, self.recorder.minute_start):
-                break
-        self.recorder.resume(rows)
+        """The minutes an earlier hermesd wrote of the hour this one began in (the last cut
+        short at its stop) begin the recorder's rows of that minute and hour, wherever they
+        are by now: open, closed, or in batches not yet written."""
+        first_minute, first_hour = self.recorder.resume_span()
+        rows = await loop.run_in_executor(self._queries, self.store.minutes, first_hour,
+                                          first_minute)
+        self.recorder.resume(rows, self.unwritten)
 
     async def reconfigure(self, config: Config) -> None:
         self.config = config

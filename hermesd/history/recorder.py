@@ -108,25 +108,56 @@ class Recorder:
             self._hours.append((self.hour_start, pid, hour))
         self._orphans.setdefault(pid, []).extend(state.pending)
 
-    def resume(self, rows: Mapping[str, Sequence[tuple[int, Rollup]]]) -> None:
-        """What an earlier hermesd wrote of the open hour: its minute rows (by point, the one it
-        stopped in cut short there). They begin this hour's and this minute's rollups, so the
-        rows written when these close hold all of them (not only the time since the start)."""
+    def resume(self, rows: Mapping[str, Sequence[tuple[int, Rollup]]],
+               taken: Sequence[Batch] = ()) -> None:
+        """What an earlier hermesd wrote of the hour this one started in: its minute rows (by
+        point, the one it stopped in cut short there; `resume_span`). They begin this run's
+        rows of that minute and that hour, so the rows written when these close hold all of
+        them (not only the time since the start). Those rows may be still open, closed and not
+        yet taken, or in batches taken but not yet written (`taken`: the store could not be
+        opened at first): a value after an hour's end closes the hour before the store is read,
+        and its row, this run's seconds alone, would replace the earlier run's whole hour."""
+        first_minute, first_hour = self.resume_span()
         for pid, minutes in rows.items():
-            state = self._states.get(pid)
-            if state is None:
-                continue
-            hour: Rollup | None = None
+            before: Rollup | None = None  # the earlier run's, before the minute this one began
+            at: Rollup | None = None  # its row of the minute this one began in
             for start, row in sorted(minutes, key=lambda m: m[0]):
-                if start == self.minute_start:
-                    state.minute = row.then(state.minute)
-                elif self.hour_start <= start < self.minute_start:
-                    hour = row if hour is None else hour.then(row)
-                    # a minute this one closed before the store could be read
-                    self._minutes = [(s, p, row.then(r) if (s, p) == (start, pid) else r)
-                                     for s, p, r in self._minutes]
-            if hour is not None:
-                state.hour = hour.then(state.hour)
+                if start == first_minute:
+                    at = row
+                elif first_hour <= start < first_minute:
+                    before = row if before is None else before.then(row)
+            state = self._states.get(pid)
+            if at is not None and not self._merge(self._minutes, "minutes", taken,
+                                                  (first_minute, pid), at) \
+                    and state is not None and self.minute_start == first_minute:
+                state.minute = at.then(state.minute)
+            # the hour: what this run holds of it begins with the earlier run's minutes (and
+            # the minute this run began in once that has closed into the hour)
+            whole = before if at is None else at if before is None else before.then(at)
+            if whole is None or self._merge(self._hours, "hours", taken, (first_hour, pid),
+                                            whole):
+                continue
+            if state is not None and self.hour_start == first_hour:
+                prefix = whole if self.minute_start > first_minute else before
+                if prefix is not None:
+                    state.hour = prefix.then(state.hour)
+
+    def resume_span(self) -> tuple[int, int]:
+        """The minute and the hour this recorder began in: the earlier hermesd's rows that
+        `resume` takes lie from the hour's start to the minute's (it stopped before this
+        began)."""
+        return int(self.started // MINUTE * MINUTE), int(self.started // HOUR * HOUR)
+
+    @staticmethod
+    def _merge(rows: list[tuple[int, str, Rollup]], kind: str, taken: Sequence[Batch],
+               key: tuple[int, str], earlier: Rollup) -> bool:
+        """`earlier` put before the row of `key` this run has closed, if it has one."""
+        for held in (*(getattr(b, kind) for b in taken), rows):
+            for i, (start, pid, row) in enumerate(held):
+                if (start, pid) == key:
+                    held[i] = (start, pid, earlier.then(row))
+                    return True
+        return False
 
     # -- what happens ----------------------------------------------------------------------
 

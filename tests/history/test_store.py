@@ -157,7 +157,8 @@ def test_a_stop_and_restart_keep_the_minute_and_hour_of_the_stop(
     assert seen == T0 + stop
     store.record_stop(seen, T0 + restart)
     rec = Recorder({"temp": Track(True)}, T0 + restart)
-    rec.resume(store.minutes(rec.hour_start, rec.minute_start))
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute))
     rec.value("temp", 500.0, T0 + restart, T0 + restart)
     for t in range(restart + 10, asked, 10):
         store.write([rec.take_batch(T0 + t)])
@@ -174,6 +175,50 @@ def test_a_stop_and_restart_keep_the_minute_and_hour_of_the_stop(
     hours = store.rollups("h1", "temp", [int(T0), int(T0) + 3600])
     assert max(h.max for h in hours.values() if h.max is not None) == 540.0
     assert sum(h.good for h in hours.values()) == pytest.approx(good + 7200 - asked)
+    store.close()
+
+
+@pytest.mark.parametrize("unwritten", [False, True])
+def test_an_hour_that_ends_before_the_store_is_read_keeps_the_earlier_runs_part(
+        tmp_path: Path, unwritten: bool) -> None:
+    """A restart seconds before an hour's end: a value after the end closes the hour in the
+    recorder before the store has been read back (HistoryComponent opens it after the cache
+    already feeds the recorder). The hour's row this run writes must still hold what the
+    earlier run recorded, not replace it with this run's few seconds. `unwritten`: the store
+    could not be opened at first, so the closed hour was already taken in a batch."""
+    path = tmp_path / "h.db"
+    store = Store(path)
+    store.open()
+    rec = Recorder({"temp": Track(True)}, T0 + 30)
+    rec.value("temp", 500.0, T0 + 30, T0 + 30)
+    for t in range(40, 3590, 10):
+        store.write([rec.take_batch(T0 + t)])
+    rec.value("temp", 540.0, T0 + 3585, T0 + 3585)
+    store.write([rec.take_batch(T0 + 3590, final=True)])
+    store.close()
+    rec = Recorder({"temp": Track(True)}, T0 + 3595)  # built; the cache feeds it at once
+    rec.value("temp", 500.0, T0 + 3596, T0 + 3596)
+    rec.value("temp", 501.0, T0 + 3601, T0 + 3601)  # the hour T0 closes here
+    taken = [rec.take_batch(T0 + 3605)] if unwritten else []
+    store = Store(path)
+    seen = store.open()
+    assert seen == T0 + 3590
+    store.record_stop(seen, T0 + 3603)
+    minute, hour = rec.resume_span()
+    assert (minute, hour) == (int(T0) + 3540, int(T0))
+    rec.resume(store.minutes(hour, minute), taken)
+    store.write([*taken, rec.take_batch(T0 + 3610)])
+    rows = store.rollups("h1", "temp", [int(T0)])
+    whole = rows[int(T0)]
+    assert whole.max == 540.0
+    assert whole.good == pytest.approx((3590 - 30) + (3600 - 3596))
+    assert whole.integral == pytest.approx(500.0 * (3585 - 30) + 540.0 * 5 + 500.0 * 4)
+    last = store.rollups("m1", "temp", [int(T0) + 3540])[int(T0) + 3540]
+    assert last.max == 540.0
+    assert last.good == pytest.approx(50 + 4)
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 3600, T0 + 3610)
+    assert got.rollup.max == 540.0
+    assert got.rollup.good == pytest.approx(3564)
     store.close()
 
 
