@@ -31,6 +31,7 @@ from hermesd.core.errors import BadRequest, ErrorCode, HermesError, UnknownPoint
 from hermesd.history import asking, periods
 from hermesd.history.alarm_desk import RECENT_SQL, AlarmDesk
 from hermesd.history.alarms import AlarmEvent
+from hermesd.history.mend import crash_batch
 from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import EARLY_BATCH, Batch, Recorder, Track
 from hermesd.history.replies import history_reply
@@ -74,6 +75,9 @@ class HistoryComponent:
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
         self._wake = asyncio.Event()
         self._flush_now = False  # a batch is due now (an alarm changed, many samples held)
+        # set once the store was first tried: a query waits for what the opening rebuilds and
+        # resumes (answered before, it would miss the minute and hour of a crash)
+        self._opened = asyncio.Event()
         # the value cache's snapshot need not be more frequent than the history's batches: a
         # power cut loses at most one batch of either (and the disk is spared a snapshot every
         # 10 s)
@@ -123,11 +127,22 @@ class HistoryComponent:
             self._final_flush()
 
     async def _open(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Open the store; queries wait until what a crash left is rebuilt and the hour
+        resumed (or the store is found unavailable)."""
+        self._opened.clear()
+        try:
+            await self._open_store(loop)
+        finally:
+            self._opened.set()
+
+    async def _open_store(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
             seen = await loop.run_in_executor(self._writer, self.store.open)
             if seen is not None:
+                # not running until this run's recorder began (values since are its own)
                 await loop.run_in_executor(self._writer, self.store.record_stop, seen,
-                                           time.time())
+                                           self.recorder.started)
+                await self._mend(loop, seen)
         except StoreError as exc:
             self.store.close()
             if self.problem != str(exc):
@@ -149,10 +164,26 @@ class HistoryComponent:
         self.problem = None
         log.info("history store %s open", self.store.path)
 
+    async def _mend(self, loop: asyncio.AbstractEventLoop, seen: float) -> None:
+        """After a crash, the final batch it did not write (the minute and hour it fell in,
+        rebuilt from what was written), first of the batches to write: this run resumes from
+        it, a query reads it, and a store that refuses it now is asked again with every batch.
+        """
+        try:
+            batch = await loop.run_in_executor(self._queries, crash_batch, self.store, seen)
+        except StoreError as exc:
+            log.warning("history: the minute and hour a crash fell in could not be rebuilt: "
+                        "%s", exc)
+            return
+        if batch is not None:
+            self.unwritten.insert(0, batch)
+            log.info("history: the minute and hour of the crash at %s rebuilt",
+                     time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seen)))
+
     async def _resume(self, loop: asyncio.AbstractEventLoop) -> None:
         """The minutes an earlier hermesd wrote of the hour this one began in (the last cut
-        short at its stop) begin the recorder's rows of that minute and hour, wherever they
-        are by now: open, closed, or in batches not yet written."""
+        short at its stop, or rebuilt after its crash) begin the recorder's rows of that minute
+        and hour, wherever they are by now: open, closed, or in batches not yet written."""
         first_minute, first_hour = self.recorder.resume_span()
         rows = await loop.run_in_executor(self._queries, self.store.minutes, first_hour,
                                           first_minute)
@@ -369,6 +400,12 @@ class HistoryComponent:
             raise BadRequest("history: value (the value changed to) goes with stat changed_at")
         if target is not None:
             target = _changed_to(point, target)
+        if not self._opened.is_set() and not ctx.dry_run:
+            # the opening rebuilds what a crash left and resumes the hour: not answered
+            # without it (bounded by the request's deadline)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(ctx.remaining()):
+                    await self._opened.wait()
         now = time.time()
         start, end = periods.period(args.get("from"), args.get("to"), args.get("since"), now)
         if stat == "at":
@@ -380,7 +417,7 @@ class HistoryComponent:
         if ctx.dry_run:
             return Answer("dry_run", route, norm, checks=checks,
                           reply=f"Dry run: would answer the {stat} of {pid} from the history.")
-        if not self.store.is_open and self.state != "failing":
+        if (not self.store.is_open and self.state != "failing") or not self._opened.is_set():
             raise HermesError(f"history is unavailable: {self.problem or 'not open yet'}",
                               code=ErrorCode.NOT_READY)
         reader = Reader(self.store, self.recorder.view(pid, now), self.unwritten)

@@ -47,6 +47,7 @@ class Batch:
     hours: list[tuple[int, str, Rollup]] = field(default_factory=list)
     gaps_opened: list[tuple[str, float, str]] = field(default_factory=list)  # point, start, why
     gaps_closed: list[tuple[str, float, float]] = field(default_factory=list)  # point, start, end
+    final: bool = False  # the last of a run: its open minute and hour are in it
 
     def size(self) -> int:
         return sum(len(s) for s in self.samples.values()) + len(self.minutes) + len(self.hours)
@@ -116,8 +117,18 @@ class Recorder:
         them (not only the time since the start). Those rows may be still open, closed and not
         yet taken, or in batches taken but not yet written (`taken`: the store could not be
         opened at first): a value after an hour's end closes the hour before the store is read,
-        and its row, this run's seconds alone, would replace the earlier run's whole hour."""
+        and its row, this run's seconds alone, would replace the earlier run's whole hour.
+        A batch of `taken` from before this run began (what a crash left, rebuilt: mend.py)
+        holds rows the store does not have yet: they are read as the store's."""
         first_minute, first_hour = self.resume_span()
+        rows = {pid: list(minutes) for pid, minutes in rows.items()}
+        for batch in taken:
+            if batch.taken <= self.started:
+                for start, pid, row in batch.minutes:
+                    if first_hour <= start <= first_minute:
+                        rows[pid] = [m for m in rows.get(pid, []) if m[0] != start] + \
+                            [(start, row)]
+        taken = [b for b in taken if b.taken > self.started]
         for pid, minutes in rows.items():
             before: Rollup | None = None  # the earlier run's, before the minute this one began
             at: Rollup | None = None  # its row of the minute this one began in
@@ -207,7 +218,7 @@ class Recorder:
                 h = state.hour.then(m)
                 if h.good or h.changes:
                     self._hours.append((self.hour_start, pid, h))
-        batch = Batch(taken=now)
+        batch = Batch(taken=now, final=final)
         for pid, state in self._states.items():
             if state.pending:
                 batch.samples[pid] = state.pending

@@ -10,8 +10,10 @@ written once an hour, are keyed (point, hour): a month of a point is one short r
 Tables: `raw` (the samples of one point in one minute, written by one batch, as zlib'd JSON),
 `m1`/`h1` (minute and hour rollups, see series.py), `gaps` (when a point had no good value,
 and why; point 0 is every point: hermesd was not running), `alarms` (every alarm raised, with
-its times), `meta` (the last time hermesd was known running). Nothing here follows a link: the
-file must be a plain file of ours (hermesd/core/statefiles.py). Blocking: call from a thread.
+its times), `meta` (the last time hermesd was known running, `seen`, and the time of the last
+batch of a run that stopped cleanly, `stopped`: when they differ, the last run crashed, see
+mend.py). Nothing here follows a link: the file must be a plain file of ours
+(hermesd/core/statefiles.py). Blocking: call from a thread.
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ SCHEMA_VERSION = 1
 #: scripts/bench/history.py: 42 KiB/min with 4 KiB pages, 21 with 1 KiB, 18 with 512 B)
 PAGE_SIZE = 1024
 ALL = 0  # the point id of a gap of every point
+NOT_RUNNING = "hermesd was not running"  # the reason of the gap between two runs
 _ROLLUP_COLUMNS = "first, last, min, max, integral, good, changes, last_change"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -113,6 +116,10 @@ class Store:
             db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._ids = dict(db.execute("SELECT name, id FROM points"))
             row = db.execute("SELECT value FROM meta WHERE key = 'seen'").fetchone()
+            # a store no hermesd that marks its clean stops has written yet: its last run is
+            # taken as stopped cleanly (what it left is as it would be without the mark)
+            db.execute("INSERT OR IGNORE INTO meta VALUES ('stopped', ?)",
+                       (row[0] if row is not None else 0.0,))
             reader = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
                                      check_same_thread=False, isolation_level=None)
             reader.execute(f"PRAGMA cache_size = -{self._cache_kib}")
@@ -152,6 +159,10 @@ class Store:
                 if batches:
                     db.execute("INSERT OR REPLACE INTO meta VALUES ('seen', ?)",
                                (batches[-1].taken,))
+                finals = [b.taken for b in batches if b.final]
+                if finals:  # a run's last batch: nothing of it is left to rebuild
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('stopped', ?)",
+                               (finals[-1],))
                 db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if db.in_transaction:
@@ -202,7 +213,7 @@ class Store:
                 db.execute("UPDATE gaps SET \"end\" = ? WHERE \"end\" IS NULL", (since,))
                 if until > since:
                     db.execute("INSERT OR REPLACE INTO gaps VALUES (?, ?, ?, ?)",
-                               (ALL, since, until, "hermesd was not running"))
+                               (ALL, since, until, NOT_RUNNING))
                 db.execute("COMMIT")
             except sqlite3.Error as exc:
                 if db.in_transaction:
@@ -232,6 +243,24 @@ class Store:
             if name is not None:
                 out.setdefault(name, []).append((int(row[0]), Rollup.of_row(row[2:])))
         return out
+
+    def names(self) -> list[str]:
+        """Every point ever recorded (a removed one too: its rows stay)."""
+        return list(self._ids)
+
+    def stopped(self) -> float | None:
+        """The time of the last batch of the last run that stopped cleanly (None: none is
+        known). If it is not the last time hermesd was seen, the run that wrote the last batch
+        crashed."""
+        rows = self._read("SELECT value FROM meta WHERE key = 'stopped'", ())
+        return float(rows[0][0]) if rows else None
+
+    def began(self, by: float) -> float | None:
+        """When the last run that began by `by` began (the end of the last gap between runs;
+        None: no run before it)."""
+        rows = self._read("SELECT max(\"end\") FROM gaps WHERE point = ? AND reason = ? "
+                          "AND \"end\" <= ?", (ALL, NOT_RUNNING, by))
+        return None if rows[0][0] is None else float(rows[0][0])
 
     def samples(self, name: str, minute: int) -> list[tuple[float, Any]]:
         pid = self._ids.get(name)

@@ -38,6 +38,22 @@ def _written(d: RunningDaemon) -> int:
     return int(d.status()["history"]["batches_written"])
 
 
+def _stop_rows(d: RunningDaemon, seen: float | None = None) -> tuple[Any, Any, float]:
+    """temp's max in the m1 row of the minute and the h1 row of the hour of `seen` (by default
+    when hermesd was last seen running; None: no row), and `seen`."""
+    db = sqlite3.connect(d.state_dir / "history.db")
+    try:
+        if seen is None:
+            seen = float(db.execute("SELECT value FROM meta WHERE key = 'seen'").fetchone()[0])
+        rows = db.execute(
+            "SELECT (SELECT max FROM m1 WHERE minute = ? AND point = p.id), "
+            "(SELECT max FROM h1 WHERE hour = ? AND point = p.id) FROM points p "
+            "WHERE p.name = 'temp'", (seen // 60 * 60, seen // 3600 * 3600)).fetchone()
+    finally:
+        db.close()
+    return rows[0], rows[1], seen
+
+
 def test_history_answers_in_words_json_and_csv(daemon_runner: DaemonRunner) -> None:
     d = daemon_runner.start(_plant())
     d.wait_until(lambda: d.status()["history"]["state"] == "running", what="history open")
@@ -131,17 +147,33 @@ def test_a_device_offline_is_a_gap_and_a_restart_keeps_history(
     # the minute and the hour the stop fell in are written as far as they went: a restart
     # past that minute once answered it from its rollup, which the stop had never written
     # (500, not 540, when a loaded machine took the restart into the next minute)
-    db = sqlite3.connect(d.state_dir / "history.db")
-    try:
-        seen = float(db.execute("SELECT value FROM meta WHERE key = 'seen'").fetchone()[0])
-        stop_rows = db.execute(
-            "SELECT (SELECT max FROM m1 WHERE minute = ? AND point = p.id), "
-            "(SELECT max FROM h1 WHERE hour = ? AND point = p.id) FROM points p "
-            "WHERE p.name = 'temp'", (seen // 60 * 60, seen // 3600 * 3600)).fetchone()
-    finally:
-        db.close()
-    assert stop_rows == (540.0, 540.0)
+    assert _stop_rows(d)[:2] == (540.0, 540.0)
     d2 = daemon_runner.start(config)
+    code, answer = d2.ctl_json("history", "temp", "--since", "1h", "--stat", "max")
+    assert code == 0 and answer["result"]["value"] == 540.0
+    assert any(g["reason"] == "hermesd was not running" for g in answer["result"]["gaps"])
+
+
+def test_a_power_cut_keeps_the_minute_and_hour_it_fell_in(daemon_runner: DaemonRunner) -> None:
+    """SIGKILL (a power cut) writes no final batch: the minute and hour it fell in had no
+    rollup, and once closed (a restart a minute or an hour later) they were answered by
+    nothing. The next start rebuilds them from what was written, before it answers."""
+    config = _plant()
+    d = daemon_runner.start(config)
+    _write(d, "temp", "540")
+    d.wait_until(lambda: d.ctl_json("history", "temp", "--since", "10m", "--stat", "max")[1]
+                 ["result"]["value"] == 540.0, what="540 recorded")
+    written = _written(d)
+    d.wait_until(lambda: _written(d) > written, what="a batch written after it")
+    d.kill()
+    before = _stop_rows(d)
+    assert before[:2] == (None, None)  # only samples: no final batch
+    d2 = daemon_runner.start(config)
+    # asked at once: answered from the rebuilt batch (a query waits for the opening)
+    code, answer = d2.ctl_json("history", "temp", "--since", "1h", "--stat", "max")
+    assert code == 0 and answer["result"]["value"] == 540.0
+    d2.wait_until(lambda: _stop_rows(d2, before[2])[:2] == (540.0, 540.0),
+                  what="the minute and hour of the power cut written")
     code, answer = d2.ctl_json("history", "temp", "--since", "1h", "--stat", "max")
     assert code == 0 and answer["result"]["value"] == 540.0
     assert any(g["reason"] == "hermesd was not running" for g in answer["result"]["gaps"])

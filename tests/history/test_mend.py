@@ -1,0 +1,277 @@
+"""A crash (a power cut, SIGKILL) writes no final batch: the next start rebuilds the minute and
+hour it fell in from what was written (hermesd/history/mend.py), on a real store file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from hermesd.history.mend import crash_batch
+from hermesd.history.query import Reader
+from hermesd.history.recorder import Batch, Recorder, Track
+from hermesd.history.series import Rollup
+from hermesd.history.store import Store
+
+T0 = 1_800_000_000.0 - 1_800_000_000 % 3600  # an hour boundary
+
+
+def _start(path: Path, now: float) -> tuple[Store, Recorder]:
+    """A run begins as HistoryComponent._open begins it: the time hermesd was not running is
+    a gap, the final batch a crash did not write is rebuilt, the open hour resumes."""
+    store = Store(path)
+    seen = store.open()
+    rec = Recorder({"temp": Track(True)}, now)
+    unwritten = []
+    if seen is not None:
+        store.record_stop(seen, now)
+        batch = crash_batch(store, seen)
+        if batch is not None:
+            unwritten.append(batch)  # the first of the batches to write
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute), unwritten)
+    store.write(unwritten)
+    return store, rec
+
+
+def _run(path: Path, start: int, end: int, values: dict[int, float | None], *,
+         clean: bool) -> None:
+    """A run from T0 + start to T0 + end: temp's `values` by second (None: its device goes
+    offline), a batch every 10 s and at `end`, where it stops cleanly (a final batch) or
+    crashes (nothing more: what it saw after its last batch is lost)."""
+    store, rec = _start(path, T0 + start)
+    for t in range(start, end + 1):
+        if t in values:
+            value = values[t]
+            if value is None:
+                rec.set_gap("temp", "plc1 offline", T0 + t)
+            else:
+                rec.value("temp", value, T0 + t, T0 + t)
+        if t > start and (t % 10 == 0 or t == end):
+            store.write([rec.take_batch(T0 + t, final=clean and t == end)])
+    if not clean:
+        rec.value("temp", 900.0, T0 + end + 1, T0 + end + 1)  # never written
+    store.close()
+
+
+def _hours(store: Store) -> list[Rollup]:
+    return list(store.rollups("h1", "temp", [int(T0) + h * 3600 for h in range(4)]).values())
+
+
+@pytest.mark.parametrize(("crash", "restart", "asked"), [
+    (100, 105, 106),  # restarted in the minute of the crash, asked at once
+    (100, 105, 200),  # ... asked once that minute has closed
+    (118, 121, 122),  # restarted in the next minute
+    (62, 65, 200),  # no sample in the minute of the crash: the value held then
+    (100, 300, 3700),  # restarted in the same hour, asked once it has closed
+    (3590, 3605, 3606),  # restarted in the next hour
+    (1000, 3 * 3600 + 5, 3 * 3600 + 6),  # restarted hours later
+])
+def test_a_crash_keeps_the_minute_and_hour_it_fell_in(
+        tmp_path: Path, crash: int, restart: int, asked: int) -> None:
+    """A power cut writes no final batch: the minute it fell in had samples but no m1 row, its
+    hour no h1 row, and once they closed the values recorded in them were in no answer."""
+    path = tmp_path / "h.db"
+    _run(path, 30, crash, {30: 500.0, crash - 5: 540.0}, clean=False)
+    store, rec = _start(path, T0 + restart)
+    rec.value("temp", 500.0, T0 + restart, T0 + restart)
+    for t in range(restart + 10, asked, 10):
+        store.write([rec.take_batch(T0 + t)])
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 4 * 3600, T0 + asked)
+    good = (crash - 30) + (asked - restart)
+    integral = 500.0 * (crash - 35) + 540.0 * 5 + 500.0 * (asked - restart)
+    assert (got.rollup.min, got.rollup.max) == (500.0, 540.0)
+    assert got.rollup.good == pytest.approx(good)
+    assert got.rollup.mean == pytest.approx(integral / good)
+    assert (T0 + crash, T0 + restart, "hermesd was not running") in got.gaps
+    # the minute of the crash alone, as far as it went
+    minute = T0 + crash // 60 * 60
+    alone = Reader(store, rec, []).summary("temp", minute, minute + 60, T0 + asked)
+    assert alone.rollup.max == 540.0
+    assert alone.rollup.good == pytest.approx(crash - max(minute - T0, 30) +
+                                              max(0, min(asked, crash // 60 * 60 + 60) - restart))
+    # the rows, once this run writes the minute and hour it began in: nothing counted twice
+    end = (restart // 3600 + 1) * 3600
+    store.write([rec.take_batch(T0 + end)])
+    hours = _hours(store)
+    assert max(h.max for h in hours if h.max is not None) == 540.0
+    assert sum(h.good for h in hours) == pytest.approx(good + end - asked)
+    store.close()
+
+
+@pytest.mark.parametrize("first_clean", [False, True])
+@pytest.mark.parametrize("third", [200, 3700])
+def test_a_run_that_began_in_the_minute_of_a_stop_and_crashed_in_it(
+        tmp_path: Path, first_clean: bool, third: int) -> None:
+    """A stops (cleanly or not) at 100, B begins at 105 (knowing no value until 107) and
+    crashes at 112, a run is killed before its first batch, C begins at `third`: the minute
+    holds A's part and B's, each once."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=first_clean)
+    _run(path, 105, 112, {107: 520.0}, clean=False)
+    _start(path, T0 + 150)[0].close()  # killed before its first batch
+    store, rec = _start(path, T0 + third)
+    rec.value("temp", 500.0, T0 + third, T0 + third)
+    asked = third + 1
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 7200, T0 + asked)
+    good = 70 + 5 + 1
+    integral = 500.0 * 65 + 540.0 * 5 + 520.0 * 5 + 500.0 * 1
+    assert (got.rollup.min, got.rollup.max) == (500.0, 540.0)
+    assert got.rollup.good == pytest.approx(good)
+    assert got.rollup.mean == pytest.approx(integral / good)
+    store.write([rec.take_batch(T0 + 7200)])
+    assert sum(h.good for h in _hours(store)) == pytest.approx(good + 7200 - asked)
+    store.close()
+
+
+@pytest.mark.parametrize("known", [57, 70])
+def test_a_run_that_began_the_minute_before_its_crash_held_only_what_it_saw(
+        tmp_path: Path, known: int) -> None:
+    """B begins at 55 and first sees a value at `known`: the minute of its crash (60..80)
+    holds that value from then, not the last value A recorded before B began."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 50, {30: 500.0}, clean=False)
+    _run(path, 55, 80, {known: 520.0}, clean=False)
+    store, rec = _start(path, T0 + 3700)
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 3600, T0 + 3700)
+    assert (got.rollup.min, got.rollup.max) == (500.0, 520.0)
+    assert got.rollup.good == pytest.approx(20 + 80 - known)
+    assert got.rollup.integral == pytest.approx(500.0 * 20 + 520.0 * (80 - known))
+    store.close()
+
+
+def test_a_crash_in_a_gap_counts_the_time_before_it_only(tmp_path: Path) -> None:
+    """The gap the crash left open ends where the record ends; the minute's good time is
+    that before the gap."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 75: 540.0, 80: None}, clean=False)
+    store, rec = _start(path, T0 + 3700)
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 3600, T0 + 3700)
+    assert (got.rollup.max, got.rollup.good) == (540.0, 50.0)
+    assert got.rollup.integral == pytest.approx(500.0 * 45 + 540.0 * 5)
+    assert got.gaps == [(T0 + 80, T0 + 3600, "plc1 offline")]  # the stop's gap joined to it
+    minute = Reader(store, rec, []).summary("temp", T0 + 60, T0 + 120, T0 + 3700)
+    assert (minute.rollup.first, minute.rollup.good) == (500.0, 20.0)
+    store.close()
+
+
+def test_a_crash_just_before_an_hours_end_keeps_that_hour_when_a_value_comes_first(
+        tmp_path: Path) -> None:
+    """Restarted seconds before the hour's end, with a value after it before the store is
+    read (the cache feeds the recorder from the start): the rebuilt hour is not replaced by
+    this run's few seconds."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 3590, {30: 500.0, 3585: 540.0}, clean=False)
+    rec = Recorder({"temp": Track(True)}, T0 + 3595)
+    rec.value("temp", 500.0, T0 + 3596, T0 + 3596)
+    rec.value("temp", 501.0, T0 + 3601, T0 + 3601)  # the hour T0 closes in the recorder
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    store.record_stop(seen, T0 + 3603)
+    mended = crash_batch(store, seen)
+    assert mended is not None
+    unwritten = [mended]
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute), unwritten)
+    store.write([*unwritten, rec.take_batch(T0 + 3610)])
+    whole = store.rollups("h1", "temp", [int(T0)])[int(T0)]
+    assert whole.max == 540.0
+    assert whole.good == pytest.approx((3590 - 30) + (3600 - 3596))
+    last = store.rollups("m1", "temp", [int(T0) + 3540])[int(T0) + 3540]
+    assert last.max == 540.0
+    assert last.good == pytest.approx(50 + 4)
+    store.close()
+
+
+def _forget_stops(path: Path, value: float | None) -> None:
+    """The store as a hermesd that does not mark its clean stops leaves it: no 'stopped'
+    (None), or one from before that hermesd ran."""
+    db = sqlite3.connect(path)
+    try:
+        if value is None:
+            db.execute("DELETE FROM meta WHERE key = 'stopped'")
+        else:
+            db.execute("UPDATE meta SET value = ? WHERE key = 'stopped'", (value,))
+        db.commit()
+    finally:
+        db.close()
+
+
+@pytest.mark.parametrize("stopped", [None, 0.0])
+def test_a_clean_stop_of_a_hermesd_that_did_not_mark_it_is_not_counted_twice(
+        tmp_path: Path, stopped: float | None) -> None:
+    """A stops at 100, B begins at 105 in that minute and stops cleanly at 112, both by a
+    hermesd that wrote final batches but no 'stopped' mark (an upgrade; or a downgrade and
+    back, which leaves an old mark). B's minute row is whole: rebuilding it as a crash would
+    add B's part again."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=True)
+    _run(path, 105, 112, {107: 520.0}, clean=True)
+    _forget_stops(path, stopped)
+    store, rec = _start(path, T0 + 3700)
+    got = Reader(store, rec, []).summary("temp", T0, T0 + 3600, T0 + 3700)
+    assert got.rollup.good == pytest.approx(70 + 5)
+    assert got.rollup.integral == pytest.approx(500.0 * 65 + 540.0 * 5 + 520.0 * 5)
+    assert got.rollup.changes == 3
+    store.close()
+
+
+def test_a_point_removed_by_a_reload_in_a_run_that_crashed_is_counted_once(
+        tmp_path: Path) -> None:
+    """B begins in the minute A stopped in, a reload removes x (its row of the minute is
+    written then, B's part in it), and B crashes before the minute ends."""
+    path = tmp_path / "h.db"
+    store = Store(path)
+    store.open()
+    rec = Recorder({"temp": Track(True), "x": Track(True)}, T0 + 30)
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(40, 100, 10):
+        store.write([rec.take_batch(T0 + t)])
+    store.write([rec.take_batch(T0 + 100, final=True)])
+    store.close()
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    store.record_stop(seen, T0 + 102)
+    rec = Recorder({"temp": Track(True), "x": Track(True)}, T0 + 102)
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute))
+    rec.value("x", 20.0, T0 + 103, T0 + 103)
+    rec.retrack({"temp": Track(True)}, T0 + 105)  # x removed
+    store.write([rec.take_batch(T0 + 110)])
+    store.close()  # B crashes here
+    store, rec = _start(path, T0 + 3700)
+    rows = store.rollups("m1", "x", [int(T0) + 60])
+    x = rows[int(T0) + 60]
+    assert x.good == pytest.approx(40 + 2)  # A's 60..100, B's 103..105
+    assert x.integral == pytest.approx(10.0 * 40 + 20.0 * 2)
+    hour_row = store.rollups("h1", "x", [int(T0)])[int(T0)]
+    assert hour_row.good == pytest.approx(70 + 2)
+    store.close()
+
+
+def test_what_a_crash_left_is_read_before_the_store_takes_it(tmp_path: Path) -> None:
+    """The rebuilt batch is the first of those not yet written: while the store refuses it
+    (a full disk), a question is answered from it, and it lands with the next batch."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=False)
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    store.record_stop(seen, T0 + 3700)
+    mended = crash_batch(store, seen)
+    assert mended is not None
+    rec = Recorder({"temp": Track(True)}, T0 + 3700)
+    unwritten: list[Batch] = [mended]
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute), unwritten)
+    got = Reader(store, rec, unwritten).summary("temp", T0, T0 + 3600, T0 + 3710)
+    assert got.rollup.max == 540.0
+    assert got.rollup.good == pytest.approx(70)
+    unwritten.append(rec.take_batch(T0 + 3710))
+    store.write(unwritten)
+    assert store.stopped() == seen  # not rebuilt again at the next start
+    assert store.rollups("h1", "temp", [int(T0)])[int(T0)].max == 540.0
+    store.close()
