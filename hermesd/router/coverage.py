@@ -57,6 +57,14 @@ _AMOUNTS_IN = frozenset(("quantity.concentration",))
 #: strength of what is in it)
 #: (as `unit_key` folds them)
 _AMOUNT_UNITS = frozenset("ppm ppb ppmv mg/l mg/m3 µg/m3 ug/m3 g/l g/m3 %vol vol% %lel".split())
+
+
+def a_strength(p: Profile) -> bool:
+    """Whether a point measures how much of a substance is in another, by its words or its
+    unit (a "PAA concentration", a "Free chlorine" in ppm; not a level in %)."""
+    return bool(p.quantities & _AMOUNTS_IN) or unit_key(p.point.unit or "") in _AMOUNT_UNITS
+
+
 #: the states of a point that tell something is wrong, never whether its thing runs
 FAULT_STATES = frozenset(("state.fault", "state.tripped", "state.alarm"))
 #: how well a point explains a command's word, by how

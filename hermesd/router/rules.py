@@ -29,7 +29,7 @@ from hermesd.replies import (
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
 from hermesd.router.concepts import concepts_of_text, simplified, singular
-from hermesd.router.coverage import CONCEPT, a_cooler, a_drop, explain, terms
+from hermesd.router.coverage import CONCEPT, a_cooler, a_drop, a_strength, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import (
@@ -1352,17 +1352,26 @@ class RuleRouter:
         if asked is None or point not in self.profiles.by_id:
             return False
         lexicon = self.profiles.lexicon
-        after = a.text[asked.end():].split()[:1]
-        if not after or not any(s.kind == "medium" for s in lexicon.concepts(
-                re.sub(r"['’]s$", "", after[0]))):
+        after = [re.sub(r"['’]s$", "", w) for w in a.text[asked.end():].split()[:2]]
+        if not after or not any(s.kind == "medium" for s in (
+                *lexicon.concepts(after[0]), *lexicon.concepts(" ".join(after)))):
             return False  # a medium asked of ("how much water"), not "how much is TI-101"
             # (review atk58)
-        measures = [lexicon.broader((q,)) for q in self.profiles.by_id[point].quantities]
+        profile = self.profiles.by_id[point]
+        measures = [lexicon.broader((q,)) for q in profile.quantities]
+        said = terms(a.text, a.toks, self.profiles)
         if any("quantity" in t.kinds and t.raw not in WEAK_QUANTITY
                and any(lexicon.broader(t.concepts) & m for m in measures)
-               for t in terms(a.text, a.toks, self.profiles)):
+               for t in said):
             return False  # "how much pressure is on the header": its own quantity asked
         # (how hot only: "how much steam have we got on the header" asks its pressure)
+        if a_strength(profile):
+            # how much of a substance is in the medium, named by the substance: "how much
+            # fresh water is going into the chillers" is no "Chiller PAA concentration"
+            # described as "in the chiller water" (blind batch 63)
+            media = [t.word for t in said if "medium" in t.kinds]
+            return bool(media) and not any(w in profile.names for w in media) and \
+                any(w in profile.described for w in media)
         return any(_TEMPERATURE in m for m in measures) and \
             not any(m & AMOUNTS for m in measures)
 
@@ -1499,6 +1508,9 @@ class RuleRouter:
             return True  # "acknowledge the fault", "reset the trip": an order, which no
             # reading carries out (review atk51); not a word of the point's own name ("arm 1
             # position", "hold conveyor 10" of a "Hold conveyor 10")
+        if isinstance(point, str) and _DO_A.match(a.text) and "?" not in a.text:
+            return True  # "do a manual reversal now": asked done, which no read does (blind
+            # batch 63; "do a" asks no question, as "do the pumps run" does)
         if a.question or not isinstance(point, str) or not self.points[point].writable or \
                 self.points[point].kind != "bool":
             return False
@@ -2435,6 +2447,12 @@ _BOUNDS = frozenset("min minimum max maximum limit limits offset bias alarm trip
                     "deadband hysteresis delay time duration threshold ramp".split())
 
 _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
+#: a command that opens by asking something done: "do a manual reversal", "perform a purge",
+#: "carry out the bump test"
+_DO_A = re.compile(r"^(?:(?:please|pls|kindly|just|now|(?:can|could|would) you)\s+)*"
+                   r"(?:do\s+(?:a|an|another)|(?:perform|carry\s+out|trigger|initiate)\s+"
+                   r"(?:a|an|the|another))\b",
+                   re.IGNORECASE)
 #: the words that name a setpoint as such (a number right after one is its value)
 SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
 #: a quantity's setpoint said in Chinese, 设定 before the quantity or 设定值 after it (not

@@ -188,6 +188,7 @@ UNIT_SPELLINGS = {
     "°f": "f deg degf degree degrees fahrenheit 华氏度",
     "m/min": "m meter meters metre metres per min minute mpm 米 分钟 每分钟 米每分钟",
     "m/s": "m meter meters metre metres per s sec second 米 秒 每秒 米每秒",
+    "m/h": "m meter meters metre metres per h hr hour 米 小时 每小时 米每小时",
     "m³/h": "m3 cubic meter meters metre metres per h hour 立 方 立方 立方米 米 小时 每小时",
     "nm³/h": "nm3 normal cubic meter meters metre metres per h hour 标 立 方 标方 立方 小时 每小时",
     "sm³/h": "sm3 standard cubic meter meters metre metres per h hour 标 立 方 立方 小时 每小时",
@@ -225,13 +226,26 @@ def _spellings(unit: str | None) -> frozenset[str]:
         # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
         counted, per = rate.groups()
         spelled |= {counted, counted.rstrip("s"), "per", "a", "an", *_TIME_WORDS[per].split()}
+    if rate is not None and symbol not in UNIT_SPELLINGS:
+        spelled |= _COUNTED_ZH  # 每分钟120只 of "birds/min": what is counted, by its measure word
     return spelled
 
 
+#: a time said with 每 ("every"), which is a rate's only beside its number (`_NUMBER_NEXT`,
+#: `_NUMBER_BEFORE`, a unit of at most three characters between)
+_EVERY = re.compile(r"每(?:个)?(?:小时|钟头|分钟|分|秒钟|秒|天|日)")
+_NUMBER_NEXT = re.compile(r"[0-9零〇一二两三四五六七八九十百千万点.]")
+_NUMBER_BEFORE = re.compile(r"[0-9零〇一二两三四五六七八九十百千万](?:[^\W\d_]|[³²/])"
+                            r"{0,3}\Z")
+#: the times a rate is per, as its unit's spellings write them
+_PERIODS = frozenset("h hr hrs hour hours min mins minute minutes s sec secs second seconds d "
+                     "day days 小时 分钟 分 秒 天".split())
+#: the measure words Chinese counts things with ("120只", "四千瓶", "30次")
+_COUNTED_ZH = frozenset("只 个 瓶 袋 件 次 包 箱 罐 片 块 根 支 张 盒 桶 条 头".split())
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
 _A_RATE = re.compile(r"([a-z]{2,})\s*/\s*(min|s|h)")
-_TIME_WORDS = {"min": "min mins minute minutes", "s": "s sec secs second seconds",
-        "h": "h hr hrs hour hours"}
+_TIME_WORDS = {"min": "min mins minute minutes 分钟 每分钟", "s": "s sec secs second seconds 秒 每秒",
+               "h": "h hr hrs hour hours 小时 每小时"}
 
 
 _APPROXIMATE = frozenset("""
@@ -1304,7 +1318,12 @@ def _explained(text: str, toks: list[Token], point: Point,
         # ("put loop 3 in auto": the choice "automatic" cut short, "hold" of "holding")
         allowed = allowed | {t.raw for t in toks for choice, said in spellings(point)
                              if choice == value and said_in_form(t.raw, said.casefold())}
+    # 每小时3000方: "per" before the time of the point's own rate (每秒 of a point in m/min
+    # is no unit of it)
+    per = {i for i, t in enumerate(toks[:-1]) if t.raw == "每"
+           and {toks[i + 1].raw, toks[i + 1].text} & allowed & _PERIODS}
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
+                   and not (t.raw == "每" and t.index in per)
                    and not t.concepts & choice and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
         and not _clipped(t.word, profile, profiles)]
@@ -1743,6 +1762,11 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
         folded = folded.replace(name, " ")
     words, ours, longest = _zh_dictionary()
     text = re.sub(r"\s+", "", folded)
+    for every in _EVERY.finditer(text):
+        if not (_NUMBER_NEXT.match(text, every.end()) or
+                _NUMBER_BEFORE.search(text, 0, every.start())):
+            return Doubt("when", (every.group(0),))  # 每小时把流量调到3000方: every hour, not
+            # the rate of a value (每小时3000方, 3000方每小时)
     pieces = _segments(text, words, longest)
     for k, piece in enumerate(pieces):
         problem = ours.get(piece)

@@ -1,0 +1,145 @@
+"""Blind batch 63 (a winery, a float-glass line, a poultry plant), on plants of my own:
+- "how much <medium>" asks the amount of the medium, which a concentration of another
+  substance in it is not ("how much fresh water is going into the chillers" of a "Chiller PAA
+  concentration" described as in the chiller water);
+- "do a manual reversal now" asks something done, which no read carries out;
+- "core temp" is a core temperature: a form of the lexicon whose last word is "temperature" is
+  also written with "temp", so the model's read of a freezer's air temperature is refused;
+- the model's read is refused where nothing but a measure's word ties the command to the point
+  and two words the plant has nowhere say what it is of ("how long does frozen chicken keep"
+  of a spiral freezer's dwell time);
+- a Chinese rate said around its number (每小时3000方, 每分钟120只, 3000方每小时) is the
+  point's unit, and 每小时 anywhere else is "every hour", which no write now carries out;
+- words of the trade: 熔窑 a glass furnace, 氨机 an ammonia compressor, a fermenter is a tank,
+  and the machines of a poultry line (scalder, plucker, shackle line).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from hermesd.router.concepts import concepts_of_text
+from hermesd.router.write_gate import gated
+from tests.support.plants import exec_plant, model_checked, routed_without_model
+
+CONFIG = exec_plant("b63", {
+    "rinse_cl": {"name": "Rinse tank chlorine concentration", "unit": "ppm",
+                 "description": "Free chlorine in the rinse tank water"},
+    "rinse_makeup": {"name": "Rinse tank make-up water flow", "unit": "L/min"},
+    "rinse_temp": {"name": "Rinse tank water temperature", "unit": "°C"},
+    "manual_purge": {"name": "Manual purge", "type": "bool", "writable": True,
+                     "description": "Set true to purge the line now"},
+    "purge_interval": {"name": "Purge interval", "unit": "min", "writable": True,
+                       "min": 5, "max": 60},
+    "frz_air": {"name": "Tunnel freezer air temperature", "unit": "°C"},
+    "frz_dwell": {"name": "Tunnel freezer dwell time", "unit": "min", "writable": True,
+                  "min": 10, "max": 90},
+    "feed_flow_sp": {"name": "Feed flow setpoint", "unit": "m³/h", "writable": True,
+                     "min": 0, "max": 100},
+    "filler_sp": {"name": "Filler speed setpoint", "unit": "bottles/h", "writable": True,
+                  "min": 0, "max": 6000},
+    "line_sp": {"name": "Line speed setpoint", "unit": "birds/min", "writable": True,
+                "min": 0, "max": 200},
+    "crown_temp": {"name": "Furnace crown temperature", "unit": "°C"},
+    "fv3_temp": {"name": "FV3 temperature", "unit": "°C"},
+    "glycol_level": {"name": "Glycol tank level", "unit": "%"},
+    "scalder_temp": {"name": "Scalder water temperature", "unit": "°C"},
+    "plucker2_run": {"name": "Plucker 2 running", "type": "bool"},
+})
+ROUTER = Router(CONFIG)
+
+
+def _checked(text: str, action: Action) -> Action:
+    return model_checked(ROUTER, CONFIG, text, action)
+
+
+@pytest.mark.parametrize("text", [
+    "how much fresh water is going into the rinse tank",
+    "how much water is in the rinse tank",
+])
+async def test_how_much_of_a_medium_is_no_concentration_of_another_substance(text: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.args.get("point") != "rinse_cl", action
+
+
+@pytest.mark.parametrize("text", ["how much chlorine is in the rinse tank water",
+                                  "rinse tank chlorine"])
+async def test_the_substance_named_is_its_concentration(text: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.to_dict() == {"name": "read", "args": {"point": "rinse_cl"}}
+
+
+@pytest.mark.parametrize("text", ["do a manual purge now", "please do a manual purge",
+                                  "perform a manual purge", "trigger a manual purge"])
+async def test_asked_done_is_no_read(text: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.name != "read", action
+
+
+async def test_a_question_about_the_switch_is_still_a_read() -> None:
+    action = await routed_without_model(ROUTER, "is the manual purge on")
+    assert action.to_dict() == {"name": "read", "args": {"point": "manual_purge"}}
+
+
+def test_temp_is_written_for_temperature_in_the_lexicons_phrases() -> None:
+    found = {m.concept.id for m in concepts_of_text("core temp of the product")}
+    assert "quantity.product_temperature" in found
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("core temp of the product coming off the tunnel freezer", "frz_air"),
+    ("how long does frozen chicken keep", "frz_dwell"),
+])
+def test_the_model_reading_what_was_not_asked_is_refused(text: str, point: str) -> None:
+    got = _checked(text, Action("read", {"point": point}))
+    assert got.name == "respond", got
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("tunnel freezer air temp", "frz_air"),
+    ("how long is the freezer dwell", "frz_dwell"),
+    ("how long do the birds stay in the tunnel freezer", "frz_dwell"),
+])
+def test_the_model_reading_what_was_asked_stands(text: str, point: str) -> None:
+    action = Action("read", {"point": point})
+    assert _checked(text, action) == action
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("进料流量设定调到每小时30方", "feed_flow_sp", 30),
+    ("进料流量设定调到30方每小时", "feed_flow_sp", 30),
+    ("灌装速度设定调到每小时四千瓶", "filler_sp", 4000),
+    ("线速设定调到每分钟120只", "line_sp", 120),
+])
+def test_a_chinese_rate_said_around_its_number_is_the_points_unit(
+        text: str, point: str, value: int) -> None:
+    """The model's write as the check and the write gate see it."""
+    action = Action("write", {"point": point, "value": value})
+    assert _checked(text, action) == action
+    assert gated(text, CONFIG.points[point], value, ROUTER.rules.profiles) is None
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("每小时把进料流量设定调到30方", "feed_flow_sp", 30),
+    ("进料流量设定每小时调到30方", "feed_flow_sp", 30),
+    ("进料流量设定调到30方，每小时", "feed_flow_sp", 30),
+    ("每天把灌装速度设定调到四千瓶每小时", "filler_sp", 4000),
+])
+def test_every_hour_apart_from_the_number_is_no_write_now(
+        text: str, point: str, value: int) -> None:
+    asked = gated(text, CONFIG.points[point], value, ROUTER.rules.profiles)
+    assert asked is not None and asked.args["value_problem"] == "when", asked
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("熔窑大碹温度现在多少", "crown_temp"),
+    ("3号发酵罐罐温现在多少度", "fv3_temp"),
+    ("烫毛机水温多少", "scalder_temp"),
+    ("2号脱毛机在运行吗", "plucker2_run"),
+    ("is the second picker running", "plucker2_run"),
+])
+def test_words_of_the_trade(text: str, point: str) -> None:
+    action = Action("read", {"point": point})
+    assert _checked(text, action) == action
