@@ -78,6 +78,7 @@ class HistoryComponent:
         # set once the store was first tried: a query waits for what the opening rebuilds and
         # resumes (answered before, it would miss the minute and hour of a crash)
         self._opened = asyncio.Event()
+        self._opening: asyncio.Future[None] | None = None
         # the value cache's snapshot need not be more frequent than the history's batches: a
         # power cut loses at most one batch of either (and the disk is spared a snapshot every
         # 10 s)
@@ -122,22 +123,31 @@ class HistoryComponent:
                     next_retain = time.monotonic() + RETAIN_INTERVAL
                     await self._retain(loop)
         finally:
-            self._queries.shutdown(wait=True)
-            self._writer.shutdown(wait=True)  # a batch in flight lands first
-            self._final_flush()
+            try:
+                if self._opening is not None and not self._opening.done():
+                    # a stop while the store opens: the opening (what a crash left rebuilt,
+                    # the hour resumed) ends first, or the last batch would write this run's
+                    # few seconds over the hour and mark the crash as mended
+                    await asyncio.wait({self._opening})
+            finally:
+                self._queries.shutdown(wait=True)
+                self._writer.shutdown(wait=True)  # a batch in flight lands first
+                self._final_flush()
 
     async def _open(self, loop: asyncio.AbstractEventLoop) -> None:
         """Open the store; queries wait until what a crash left is rebuilt and the hour
-        resumed (or the store is found unavailable)."""
+        resumed (or the store is found unavailable). A stop does not cut it short (`run`)."""
         self._opened.clear()
-        try:
-            await self._open_store(loop)
-        finally:
-            self._opened.set()
+        self._opening = asyncio.ensure_future(self._open_store(loop))
+        self._opening.add_done_callback(lambda _: self._opened.set())
+        await asyncio.shield(self._opening)
 
     async def _open_store(self, loop: asyncio.AbstractEventLoop) -> None:
         try:
             seen = await loop.run_in_executor(self._writer, self.store.open)
+            if seen is not None and seen > self.recorder.started:
+                log.warning("history: the clock is %.0f s behind the last record; the time "
+                            "both runs claim is recorded twice", seen - self.recorder.started)
             if seen is not None:
                 # not running until this run's recorder began (values since are its own)
                 await loop.run_in_executor(self._writer, self.store.record_stop, seen,
@@ -171,7 +181,8 @@ class HistoryComponent:
         """
         try:
             batch = await loop.run_in_executor(self._queries, crash_batch, self.store, seen)
-        except StoreError as exc:
+        except (StoreError, ValueError, TypeError, ArithmeticError) as exc:
+            # (a row the disk damaged): this run goes on without them
             log.warning("history: the minute and hour a crash fell in could not be rebuilt: "
                         "%s", exc)
             return

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermesd.history.recorder import HOUR, MINUTE, Batch
+from hermesd.history.recorder import HOUR, MINUTE, REMOVED, Batch
 from hermesd.history.series import Rollup, stretch
 from hermesd.history.store import Store
 
@@ -29,7 +29,7 @@ def crash_batch(store: Store, seen: float) -> Batch | None:
         return None
     minute, hour = int(seen // MINUTE * MINUTE), int(seen // HOUR * HOUR)
     began = store.began(seen)
-    batch = Batch(taken=seen, final=True)
+    batch = Batch(taken=seen, final=True, rebuilt=True)
     rows = store.minutes(hour, minute)
     for name in store.names():
         row = _last_minute(store, name, minute, seen, began)
@@ -57,8 +57,9 @@ def _last_minute(store: Store, name: str, minute: int, seen: float,
         # the run began in this minute and knew no value before its first sample; what an
         # earlier run had of the minute is its row (written at its stop, or rebuilt so)
         part = stretch(None, minute, [s for s in samples if s[0] >= began], gaps, began, seen)
-        if written is not None and _holds(written, part):
-            return None
+        if written is not None and (_holds(written, part) or any(
+                why == REMOVED and began <= start <= seen for start, _, why in gaps)):
+            return None  # (removed by a reload: the run wrote its row of the minute then)
         whole = part if written is None else written.then(part)
     elif written is not None:
         return None  # written by the run itself: a point removed from the config then

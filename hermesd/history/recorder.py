@@ -27,6 +27,7 @@ HOUR = 3600
 MAX_ROLL = 180
 #: samples held before a batch is written early (a busy plant: ~2 MiB of them in memory)
 EARLY_BATCH = 20_000
+REMOVED = "removed from the config"  # the reason of the gap a removed point's record ends in
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +49,7 @@ class Batch:
     gaps_opened: list[tuple[str, float, str]] = field(default_factory=list)  # point, start, why
     gaps_closed: list[tuple[str, float, float]] = field(default_factory=list)  # point, start, end
     final: bool = False  # the last of a run: its open minute and hour are in it
+    rebuilt: bool = False  # the last of a run that crashed, rebuilt at the next start (mend.py)
 
     def size(self) -> int:
         return sum(len(s) for s in self.samples.values()) + len(self.minutes) + len(self.hours)
@@ -89,7 +91,7 @@ class Recorder:
         """A reloaded point set: new points start unknown, removed ones are closed (their
         rows stay in the store until retention removes them)."""
         for pid in [p for p in self._states if p not in tracks]:
-            self.set_gap(pid, "removed from the config", now)
+            self.set_gap(pid, REMOVED, now)
             self._finish(pid, now)
         for pid, track in tracks.items():
             state = self._states.get(pid)
@@ -118,17 +120,17 @@ class Recorder:
         yet taken, or in batches taken but not yet written (`taken`: the store could not be
         opened at first): a value after an hour's end closes the hour before the store is read,
         and its row, this run's seconds alone, would replace the earlier run's whole hour.
-        A batch of `taken` from before this run began (what a crash left, rebuilt: mend.py)
-        holds rows the store does not have yet: they are read as the store's."""
+        A rebuilt batch of `taken` (what a crash left: mend.py) holds rows the store does not
+        have yet: they are read as the store's."""
         first_minute, first_hour = self.resume_span()
         rows = {pid: list(minutes) for pid, minutes in rows.items()}
         for batch in taken:
-            if batch.taken <= self.started:
+            if batch.rebuilt:
                 for start, pid, row in batch.minutes:
                     if first_hour <= start <= first_minute:
                         rows[pid] = [m for m in rows.get(pid, []) if m[0] != start] + \
                             [(start, row)]
-        taken = [b for b in taken if b.taken > self.started]
+        taken = [b for b in taken if not b.rebuilt]
         for pid, minutes in rows.items():
             before: Rollup | None = None  # the earlier run's, before the minute this one began
             at: Rollup | None = None  # its row of the minute this one began in

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 Gap = tuple[float, float, str]  # start, end, reason
+NOT_RUNNING = "hermesd was not running"  # the reason of the gap between two runs
 
 
 @dataclass(slots=True)
@@ -114,13 +115,17 @@ def stretch(first: Any, origin: float, samples: Sequence[tuple[float, Any]],
         return not any(a <= t < b for a, b, _ in gap_list)
 
     out = Rollup(first=value if value is not None and good_at(start) else None)
+    # a sample where a point's gap ends is its value held again (or the one that ended the
+    # gap), which the recorder stores and never counts as a change (a run's first value, at
+    # the end of the time hermesd was not running, it counts)
+    ends = {b for _, b, why in gap_list if why != NOT_RUNNING}
     edges = sorted({start, end, *(t for t in times[i:] if t < end),
                     *(x for a, b, _ in gap_list for x in (a, b) if start < x < end)})
     j = i
     for k in range(len(edges) - 1):
         t0, t1 = edges[k], edges[k + 1]
         while j < len(samples) and samples[j][0] <= t0:
-            if samples[j][0] >= start and good_at(samples[j][0]):
+            if samples[j][0] >= start and good_at(samples[j][0]) and samples[j][0] not in ends:
                 out.sample(samples[j][1], samples[j][0])
             value = samples[j][1]
             j += 1

@@ -30,7 +30,7 @@ from typing import Any
 
 from hermesd.core.statefiles import open_state
 from hermesd.history.recorder import MINUTE, Batch
-from hermesd.history.series import Gap, Rollup
+from hermesd.history.series import NOT_RUNNING, Gap, Rollup
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +40,6 @@ SCHEMA_VERSION = 1
 #: scripts/bench/history.py: 42 KiB/min with 4 KiB pages, 21 with 1 KiB, 18 with 512 B)
 PAGE_SIZE = 1024
 ALL = 0  # the point id of a gap of every point
-NOT_RUNNING = "hermesd was not running"  # the reason of the gap between two runs
 _ROLLUP_COLUMNS = "first, last, min, max, integral, good, changes, last_change"
 _SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value) WITHOUT ROWID;
@@ -269,7 +268,13 @@ class Store:
         out: list[tuple[float, Any]] = []
         for (data,) in self._read("SELECT data FROM raw WHERE minute = ? AND point = ? "
                                   "ORDER BY seq", (minute, pid)):
-            out.extend((minute + ms / 1000, v) for ms, v in json.loads(zlib.decompress(data)))
+            try:
+                out.extend((minute + ms / 1000, v) for ms, v in json.loads(zlib.decompress(data)))
+            except (zlib.error, ValueError, TypeError) as exc:
+                # a block damaged on the disk (SQLite keeps no checksum of a blob's bytes): the
+                # rest of the minute still answers
+                log.warning("history: a damaged block of %s samples at %s is skipped: %s", name,
+                            minute, exc)
         out.sort(key=lambda s: s[0])
         return out
 

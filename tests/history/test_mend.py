@@ -3,16 +3,29 @@ hour it fell in from what was written (hermesd/history/mend.py), on a real store
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import sqlite3
+import time
 from pathlib import Path
 
 import pytest
 
+from hermesd.audit import AuditLog
+from hermesd.cache import ValueCache
+from hermesd.engine import Engine
+from hermesd.events import EventTable
+from hermesd.history.component import HistoryComponent
 from hermesd.history.mend import crash_batch
 from hermesd.history.query import Reader
 from hermesd.history.recorder import Batch, Recorder, Track
 from hermesd.history.series import Rollup
 from hermesd.history.store import Store
+from hermesd.metrics import Metrics
+from hermesd.services import Services
+from hermesd.supervisor import Supervisor
+from tests.support.daemon import fake_device
+from tests.support.plants import config_of
 
 T0 = 1_800_000_000.0 - 1_800_000_000 % 3600  # an hour boundary
 
@@ -35,17 +48,19 @@ def _start(path: Path, now: float) -> tuple[Store, Recorder]:
     return store, rec
 
 
-def _run(path: Path, start: int, end: int, values: dict[int, float | None], *,
+def _run(path: Path, start: int, end: int, values: dict[int, float | str | None], *,
          clean: bool) -> None:
     """A run from T0 + start to T0 + end: temp's `values` by second (None: its device goes
-    offline), a batch every 10 s and at `end`, where it stops cleanly (a final batch) or
-    crashes (nothing more: what it saw after its last batch is lost)."""
+    offline, "back": it is back), a batch every 10 s and at `end`, where it stops cleanly (a
+    final batch) or crashes (nothing more: what it saw after its last batch is lost)."""
     store, rec = _start(path, T0 + start)
     for t in range(start, end + 1):
         if t in values:
             value = values[t]
             if value is None:
                 rec.set_gap("temp", "plc1 offline", T0 + t)
+            elif value == "back":
+                rec.set_gap("temp", None, T0 + t)
             else:
                 rec.value("temp", value, T0 + t, T0 + t)
         if t > start and (t % 10 == 0 or t == end):
@@ -274,4 +289,91 @@ def test_what_a_crash_left_is_read_before_the_store_takes_it(tmp_path: Path) -> 
     store.write(unwritten)
     assert store.stopped() == seen  # not rebuilt again at the next start
     assert store.rollups("h1", "temp", [int(T0)])[int(T0)].max == 540.0
+    store.close()
+
+
+def test_a_crash_then_a_clock_behind_it_keeps_the_rebuilt_rows(tmp_path: Path) -> None:
+    """After a power cut a board with no clock of its own may start with a time before the
+    last batch (restored from a file, no time server on a plant network): the rebuilt batch
+    is still what the crash left, never a batch of this run's."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=False)
+    store, rec = _start(path, T0 + 97)  # 3 s before the last batch
+    rec.value("temp", 520.0, T0 + 97, T0 + 97)
+    store.write([rec.take_batch(T0 + 3600)])
+    whole = store.rollups("h1", "temp", [int(T0)])[int(T0)]
+    assert whole.max == 540.0
+    assert whole.good == pytest.approx(70 + 3503)  # the 3 s both runs claim, twice
+    store.close()
+
+
+def test_a_sample_where_a_gap_ends_is_no_change(tmp_path: Path) -> None:
+    """The recorder stores the held value again where a point's gap ends and never counts it
+    as a change: a minute rebuilt after a crash does not either (a clean stop's row and the
+    rebuilt one agree, and "when did it last change" is not when the device came back)."""
+    rows = []
+    for clean in (True, False):
+        path = tmp_path / f"{clean}.db"
+        _run(path, 30, 90, {30: 500.0, 65: None, 80: "back"}, clean=clean)
+        store, _ = _start(path, T0 + 3700)
+        rows.append(store.rollups("m1", "temp", [int(T0) + 60])[int(T0) + 60])
+        store.close()
+    stopped, rebuilt = rows
+    assert (rebuilt.good, rebuilt.changes, rebuilt.last_change) == \
+        (stopped.good, stopped.changes, stopped.last_change)
+    assert rebuilt.changes == 0
+
+
+def test_a_damaged_block_of_samples_is_skipped(tmp_path: Path) -> None:
+    """A block of samples the disk damaged (SQLite keeps no checksum of a blob's bytes) is
+    skipped with a warning; the rebuild, and the daemon, go on."""
+    path = tmp_path / "h.db"
+    _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=False)
+    db = sqlite3.connect(path)
+    try:
+        db.execute("UPDATE raw SET data = x'789c0102030405' WHERE minute = ?", (int(T0) + 60,))
+        db.commit()
+    finally:
+        db.close()
+    store, _ = _start(path, T0 + 3700)
+    assert store.samples("temp", int(T0) + 60) == []
+    assert store.rollups("h1", "temp", [int(T0)])[int(T0)].max == 500.0
+    store.close()
+
+
+async def test_a_stop_while_the_store_opens_lets_the_opening_finish(tmp_path: Path) -> None:
+    """SIGTERM as hermesd starts, while the store is being opened: the opening (what the crash
+    left rebuilt, the hour resumed) ends before the last batch is written. Cut short, the
+    last batch wrote this run's seconds over the crash's hour and marked the crash mended."""
+    now = time.time()
+    a_start, a_seen = now - 60, now - 2
+    store = Store(tmp_path / "history.db")
+    store.open()
+    rec = Recorder({"temp": Track(True)}, a_start)
+    rec.value("temp", 540.0, a_start, a_start)
+    store.write([rec.take_batch(a_seen)])  # a crash after this batch
+    store.close()
+    config = config_of({
+        "node": {"id": "n"},
+        "paths": {"state_dir": str(tmp_path), "runtime_dir": str(tmp_path / "run")},
+        "history": {"enabled": True, "flush": "5s"},
+        "devices": {"plc": fake_device({"temp": {"type": "float",
+                                                 "params": {"value": 500.0}}})}})
+    metrics = Metrics()
+    events = EventTable(metrics)
+    supervisor = Supervisor(tmp_path / "run", events.dispatch)
+    cache = ValueCache(tmp_path / "lkv.json", {}, {})
+    engine = Engine(config, supervisor, cache, AuditLog(tmp_path / "audit.jsonl"), metrics)
+    history = HistoryComponent(Services(config, engine, cache, supervisor, metrics, events))
+    task = asyncio.create_task(history.run())
+    await asyncio.sleep(0)  # the opening has begun
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    store = Store(tmp_path / "history.db")
+    store.open()
+    hour = int(a_seen // 3600 * 3600)
+    row = store.rollups("h1", "temp", [hour])[hour]
+    assert row.max == 540.0
+    assert row.good >= a_seen - max(a_start, hour) - 1e-6
     store.close()
