@@ -625,9 +625,6 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
                 shared.add(entry)
             if _UMLAUTS.search(text):
                 spelled.append((_key(scratch._words(_spelled_out(text))), number, JOINED in marks))
-            short = _TEMPERATURE_LAST.sub(" temp", text) if n < len(r.en) else text
-            if short != text:  # "core temp" of "core temperature", as people write it
-                spelled.append((_key(scratch._words(short)), number, False))
     for key, number, part in spelled:  # where no form has these words already
         if key not in keys:
             keys[key] = number
@@ -650,8 +647,6 @@ def _index(rows: list[_Row], concepts: dict[str, Concept], fold: Mapping[str, st
 
 
 _UMLAUTS = re.compile("[äöüÄÖÜ]")
-#: the last word of a form of more than one word that people shorten ("core temperature")
-_TEMPERATURE_LAST = re.compile(r"(?<=\S) temperature$")
 _SPELLED = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 
 

@@ -828,26 +828,9 @@ class ModelStage:
                   and (numbered or t.text != "1")]
         if other:
             return " ".join(other)
-        if not a.wants_write and not any(t.is_number for t in a.toks):
-            strays = self._only_measured(a, profile, found)
-            if strays:
-                return strays
         if profile.point.kind == "bool":
             return self._measure_asked(a, profile, found) or _how_much(a)
         return None
-
-    def _only_measured(self, a: Analysis, profile: Profile, found: list[Term]) -> str | None:
-        """ "how long does frozen chicken keep" of a "Spiral freezer dwell time": nothing but
-        a measure's word ties the words to the point, and two English words or more that no
-        point of the plant has say what it is of, which nothing here is (blind batch 63; a
-        Chinese word the lexicon lacks is read character by character, so it is not counted:
-        金属检测剔除了多少个)."""
-        if any(explained(t, profile, found) > NEAR and not (t.kinds and t.kinds <= {"quantity"})
-               for t in found):
-            return None
-        strays = [t for t in found if not t.kinds and explained(t, profile, found) <= NEAR
-                  and not a.toks[t.index].zh and not self.semantic.meaningful(a, t, True)]
-        return " ".join(t.shown for t in strays) if len(strays) >= 2 else None
 
     def _measure_asked(self, a: Analysis, profile: Profile, found: list[Term]) -> str | None:
         """ "CO2 level in the tank hall": a measure named, which an alarm or a switch of the

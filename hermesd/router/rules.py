@@ -1366,12 +1366,15 @@ class RuleRouter:
             return False  # "how much pressure is on the header": its own quantity asked
         # (how hot only: "how much steam have we got on the header" asks its pressure)
         if a_strength(profile):
-            # how much of a substance is in the medium, named by the substance: "how much
-            # fresh water is going into the chillers" is no "Chiller PAA concentration"
-            # described as "in the chiller water" (blind batch 63)
-            media = [t.word for t in said if "medium" in t.kinds]
+            # how much of a substance is in a medium: "how much fresh water is going into the
+            # chillers" is no "Chiller PAA concentration" described as "in the chiller water",
+            # the medium it is in (blind batch 63); "how much peracetic acid is in the chiller
+            # water" is (review atk63)
+            much = next((i for i, x in enumerate(a.toks) if x.raw == "much"), len(a.toks))
+            media = [t.word for t in said if "medium" in t.kinds and t.index <= much + 2]
+            carrier = _carrier(profile.point.description or "")
             return bool(media) and not any(w in profile.names for w in media) and \
-                any(w in profile.described for w in media)
+                any(w in carrier for w in media)
         return any(_TEMPERATURE in m for m in measures) and \
             not any(m & AMOUNTS for m in measures)
 
@@ -1508,9 +1511,11 @@ class RuleRouter:
             return True  # "acknowledge the fault", "reset the trip": an order, which no
             # reading carries out (review atk51); not a word of the point's own name ("arm 1
             # position", "hold conveyor 10" of a "Hold conveyor 10")
-        if isinstance(point, str) and _DO_A.match(a.text) and "?" not in a.text:
+        if isinstance(point, str) and self.points[point].writable and \
+                _DO_A.match(a.text) and "?" not in a.text:
             return True  # "do a manual reversal now": asked done, which no read does (blind
-            # batch 63; "do a" asks no question, as "do the pumps run" does)
+            # batch 63; "do a" asks no question, as "do the pumps run" does; "do a check on
+            # the boiler pressure" asks a reading: review atk63)
         if a.question or not isinstance(point, str) or not self.points[point].writable or \
                 self.points[point].kind != "bool":
             return False
@@ -2451,7 +2456,8 @@ _POLITE = frozenset(("please", "now", "then", "just", "kindly"))
 #: "carry out the bump test"
 _DO_A = re.compile(r"^(?:(?:please|pls|kindly|just|now|(?:can|could|would) you)\s+)*"
                    r"(?:do\s+(?:a|an|another)|(?:perform|carry\s+out|trigger|initiate)\s+"
-                   r"(?:a|an|the|another))\b",
+                   r"(?:a|an|the|another))\b(?!\s+(?:quick\s+)?(?:check|reading|read|scan|"
+                   r"report|look)\b)",
                    re.IGNORECASE)
 #: the words that name a setpoint as such (a number right after one is its value)
 SETPOINT_SAID = frozenset(("setpoint", "sp", "target"))
@@ -2799,6 +2805,17 @@ def _still_so(toks: list[Token]) -> list[Token]:
 
 #: an amount asked ("how much water"; 多少 asks any measure)
 _HOW_MUCH = re.compile(r"\bhow\s+much\b", re.IGNORECASE)
+
+
+def _carrier(description: str) -> frozenset[str]:
+    """The words a point's description says what it measures is in: "water" and "chiller" of
+    "Peracetic acid in the chiller water"."""
+    found = _IN.search(description)
+    return frozenset(t.text for t in tokens(description[found.end():])) if found else \
+        frozenset()
+
+
+_IN = re.compile(r"\b(?:in|within|inside)\b", re.IGNORECASE)
 #: ...which is never how hot (`RuleRouter.amount_of_an_intensity`)
 _TEMPERATURE = "quantity.temperature"
 #: an amount asked, which no on/off point gives, whatever the question names ("how much is

@@ -188,7 +188,6 @@ UNIT_SPELLINGS = {
     "°f": "f deg degf degree degrees fahrenheit 华氏度",
     "m/min": "m meter meters metre metres per min minute mpm 米 分钟 每分钟 米每分钟",
     "m/s": "m meter meters metre metres per s sec second 米 秒 每秒 米每秒",
-    "m/h": "m meter meters metre metres per h hr hour 米 小时 每小时 米每小时",
     "m³/h": "m3 cubic meter meters metre metres per h hour 立 方 立方 立方米 米 小时 每小时",
     "nm³/h": "nm3 normal cubic meter meters metre metres per h hour 标 立 方 标方 立方 小时 每小时",
     "sm³/h": "sm3 standard cubic meter meters metre metres per h hour 标 立 方 立方 小时 每小时",
@@ -227,21 +226,41 @@ def _spellings(unit: str | None) -> frozenset[str]:
         counted, per = rate.groups()
         spelled |= {counted, counted.rstrip("s"), "per", "a", "an", *_TIME_WORDS[per].split()}
     if rate is not None and symbol not in UNIT_SPELLINGS:
-        spelled |= _COUNTED_ZH  # 每分钟120只 of "birds/min": what is counted, by its measure word
+        counted = rate.group(1)
+        for noun in (counted, counted.rstrip("s"), counted[:-2] if counted.endswith("es") else ""):
+            # 每分钟120只 of "birds/min": what is counted, by its measure word (never another
+            # thing's: 140瓶 of birds, 60次 of mL/min, review atk63)
+            spelled |= frozenset(_MEASURE_WORDS.get(noun, "").split())
     return spelled
 
 
 #: a time said with 每 ("every"), which is a rate's only beside its number (`_NUMBER_NEXT`,
 #: `_NUMBER_BEFORE`, a unit of at most three characters between)
 _EVERY = re.compile(r"每(?:个)?(?:小时|钟头|分钟|分|秒钟|秒|天|日)")
-_NUMBER_NEXT = re.compile(r"[0-9零〇一二两三四五六七八九十百千万点.]")
-_NUMBER_BEFORE = re.compile(r"[0-9零〇一二两三四五六七八九十百千万](?:[^\W\d_]|[³²/])"
-                            r"{0,3}\Z")
+def _a_unit(word: str) -> bool:
+    """Whether the lexicon knows a Chinese word as a unit of a measure (毫升, 吨), not of a count
+    (个, 瓶, 次: what a count rate counts is its own unit's word, `_MEASURE_WORDS`)."""
+    return any(c.id != _COUNTED for c in lexicon().units(word))
+
+
+_COUNTED = "unit.count_pcs"
+#: ...what follows a 每 of "every" time: a change to make then (每小时把…, 每天一定调…)
+_SCHEDULED = re.compile(r"(?:一定|都|要|再|就|必须|务必|会)?(?:把|将|调|设|改|定|开|关|启|停|保持|"
+                        r"控制|加|减|升|降|提|降)")
+_NUMBER_NEXT = re.compile(r"([0-9零〇一二两三四五六七八九十百千万点.]+)(\S{0,4})")
+_NUMBER_BEFORE = re.compile(r"([0-9零〇一二两三四五六七八九十百千万])([^\W\d_]{1,3})\Z")
 #: the times a rate is per, as its unit's spellings write them
 _PERIODS = frozenset("h hr hrs hour hours min mins minute minutes s sec secs second seconds d "
                      "day days 小时 分钟 分 秒 天".split())
-#: the measure words Chinese counts things with ("120只", "四千瓶", "30次")
-_COUNTED_ZH = frozenset("只 个 瓶 袋 件 次 包 箱 罐 片 块 根 支 张 盒 桶 条 头".split())
+#: the measure words Chinese counts things with ("120只", "四千瓶", "30次"), by the thing
+#: a rate's unit counts
+_MEASURE_WORDS = {
+    "bottle": "瓶 支", "bag": "袋 包", "sack": "袋", "bird": "只 羽", "chicken": "只",
+    "animal": "只 头", "head": "头 只", "pig": "头", "stroke": "次", "cycle": "次",
+    "shot": "次 模", "piece": "个 件 块", "part": "个 件", "item": "个 件", "pack": "包",
+    "packet": "包", "case": "箱", "box": "箱 盒", "carton": "箱", "can": "罐 听",
+    "sheet": "张 片", "barrel": "桶", "drum": "桶", "egg": "枚 个", "pallet": "托",
+}
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
 _A_RATE = re.compile(r"([a-z]{2,})\s*/\s*(min|s|h)")
 _TIME_WORDS = {"min": "min mins minute minutes 分钟 每分钟", "s": "s sec secs second seconds 秒 每秒",
@@ -1762,11 +1781,24 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
         folded = folded.replace(name, " ")
     words, ours, longest = _zh_dictionary()
     text = re.sub(r"\s+", "", folded)
-    for every in _EVERY.finditer(text):
-        if not (_NUMBER_NEXT.match(text, every.end()) or
-                _NUMBER_BEFORE.search(text, 0, every.start())):
-            return Doubt("when", (every.group(0),))  # 每小时把流量调到3000方: every hour, not
-            # the rate of a value (每小时3000方, 3000方每小时)
+    if point is not None and point.unit and "/" in point.unit:
+        # its unit's Chinese words (and the lexicon's before a 每: 公里 of 公里每小时)
+        units = sorted({w for w in _spellings(point.unit) if is_chinese(w)} | {
+            form.split("每")[0] for c in lexicon().units(point.unit) for form in c.zh_forms
+            if "每" in form and not form.startswith("每")}, key=len, reverse=True)
+        for every in _EVERY.finditer(text):
+            following = _NUMBER_NEXT.match(text, every.end())
+            leading = _NUMBER_BEFORE.search(text, 0, every.start())
+            # a number and a unit beside it (of this point's, or any the lexicon knows: its
+            # unit is judged on its own), not a number of a thing (3号泵) or 一 of 一定
+            of_value = bool(following and any(following.group(2).startswith(u) for u in units)) \
+                or bool(leading and (leading.group(2) in units or _a_unit(leading.group(2)))) \
+                or bool(following and any(_a_unit(following.group(2)[:n]) for n in (1, 2, 3)))
+            a_word = is_cjk(text[every.end():every.end() + 1]) and \
+                not _SCHEDULED.match(text, every.end())  # 每日产量: the point's word
+            if _SCHEDULED.match(text, every.end()) or not (of_value or a_word):
+                return Doubt("when", (every.group(0),))  # 每小时把流量调到3000方: every hour,
+                # not the rate of a value (每小时3000方, 3000方每小时); nor 3号泵每小时, 每小时一定
     pieces = _segments(text, words, longest)
     for k, piece in enumerate(pieces):
         problem = ours.get(piece)
