@@ -237,16 +237,10 @@ def _spellings(unit: str | None) -> frozenset[str]:
 #: a time said with 每 ("every"), which is a rate's only beside its number (`_NUMBER_NEXT`,
 #: `_NUMBER_BEFORE`, a unit of at most three characters between)
 _EVERY = re.compile(r"每(?:个)?(?:小时|钟头|分钟|分|秒钟|秒|天|日)")
-def _a_unit(word: str) -> bool:
-    """Whether the lexicon knows a Chinese word as a unit of a measure (毫升, 吨), not of a count
-    (个, 瓶, 次: what a count rate counts is its own unit's word, `_MEASURE_WORDS`)."""
-    return any(c.id != _COUNTED for c in lexicon().units(word))
-
-
-_COUNTED = "unit.count_pcs"
 #: ...what follows a 每 of "every" time: a change to make then (每小时把…, 每天一定调…)
 _SCHEDULED = re.compile(r"(?:一定|都|要|再|就|必须|务必|会)?(?:把|将|调|设|改|定|开|关|启|停|保持|"
-                        r"控制|加|减|升|降|提|降)")
+                        r"控制|加|减|升|降|提)")
+_COUNTED = "unit.count_pcs"  # the lexicon's unit of things counted (个, 瓶, 次)
 _NUMBER_NEXT = re.compile(r"([0-9零〇一二两三四五六七八九十百千万点.]+)(\S{0,4})")
 _NUMBER_BEFORE = re.compile(r"([0-9零〇一二两三四五六七八九十百千万])([^\W\d_]{1,3})\Z")
 #: the times a rate is per, as its unit's spellings write them
@@ -261,6 +255,14 @@ _MEASURE_WORDS = {
     "packet": "包", "case": "箱", "box": "箱 盒", "carton": "箱", "can": "罐 听",
     "sheet": "张 片", "barrel": "桶", "drum": "桶", "egg": "枚 个", "pallet": "托",
 }
+
+
+def _a_unit(word: str) -> bool:
+    """Whether the lexicon knows a Chinese word as a unit of a measure (毫升, 吨), not of a count
+    (个, 瓶, 次: what a count rate counts is its own unit's word, `_MEASURE_WORDS`)."""
+    return any(c.id != _COUNTED for c in lexicon().units(word))
+
+
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
 _A_RATE = re.compile(r"([a-z]{2,})\s*/\s*(min|s|h)")
 _TIME_WORDS = {"min": "min mins minute minutes 分钟 每分钟", "s": "s sec secs second seconds 秒 每秒",
