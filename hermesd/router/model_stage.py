@@ -37,6 +37,7 @@ from hermesd.router.coverage import (
     NEAR,
     TEXT,
     Term,
+    a_strength,
     broad,
     explain,
     explained,
@@ -389,9 +390,12 @@ class ModelStage:
             # both, every thing asked, of which one point (not one named so: "All pumps
             # running") is part of an answer
             return respond("not_understood", model=f"read {pid}")
-        if action.name == "read" and (counted(a.toks) or self.rules.said_to_do(a, pid)):
+        if action.name == "read" and (counted(a.toks) or self.rules.said_to_do(a, pid)
+                                      or (a_strength(profile)
+                                          and self.rules.amount_of_an_intensity(a, pid))):
             # "what are the two tempering ovens reading": one oven is half the answer;
-            # "pulse the bags": asked to do what the switch does, not how it is
+            # "pulse the bags": asked to do what the switch does, not how it is; "how much
+            # fresh water is going into the chillers": no acid in that water (blind batch 63)
             return respond("not_understood", model=f"read {pid}")
         if action.name == "read" and self.semantic.described_only(
                 said := self.semantic.terms(a), profile) and not (

@@ -139,3 +139,11 @@ async def test_do_a_check_asks_a_reading() -> None:
 async def test_how_much_of_the_substance_in_a_medium_is_its_concentration() -> None:
     action = await routed_without_model(ROUTER, "how much free chlorine is in the rinse tank water")
     assert action.to_dict() == {"name": "read", "args": {"point": "rinse_cl"}}
+
+
+def test_the_model_reading_the_concentration_for_an_amount_of_its_medium_is_refused() -> None:
+    got = _checked("how much fresh water is going into the rinse tank",
+                   Action("read", {"point": "rinse_cl"}))
+    assert got.name == "respond", got
+    read = Action("read", {"point": "rinse_cl"})
+    assert _checked("how much free chlorine is in the rinse tank water", read) == read
