@@ -33,19 +33,26 @@ T0 = 1_800_000_000.0 - 1_800_000_000 % 3600  # an hour boundary
 def _start(path: Path, now: float) -> tuple[Store, Recorder]:
     """A run begins as HistoryComponent._open begins it: the time hermesd was not running is
     a gap, the final batch a crash did not write is rebuilt, the open hour resumes."""
+    rec = Recorder({"temp": Track(True)}, now)
+    store, unwritten = _reopen(path, rec, now)
+    store.write(unwritten)
+    return store, rec
+
+
+def _reopen(path: Path, rec: Recorder, until: float) -> tuple[Store, list[Batch]]:
+    """The store opened for `rec`'s run, hermesd not running until `until`: the batches to
+    write first (what a crash left, rebuilt), `rec` resumed from them and the store."""
     store = Store(path)
     seen = store.open()
-    rec = Recorder({"temp": Track(True)}, now)
-    unwritten = []
+    unwritten: list[Batch] = []
     if seen is not None:
-        store.record_stop(seen, now)
+        store.record_stop(seen, until)
         batch = crash_batch(store, seen)
         if batch is not None:
             unwritten.append(batch)  # the first of the batches to write
     minute, hour = rec.resume_span()
     rec.resume(store.minutes(hour, minute), unwritten)
-    store.write(unwritten)
-    return store, rec
+    return store, unwritten
 
 
 def _run(path: Path, start: int, end: int, values: dict[int, float | str | None], *,
@@ -181,15 +188,8 @@ def test_a_crash_just_before_an_hours_end_keeps_that_hour_when_a_value_comes_fir
     rec = Recorder({"temp": Track(True)}, T0 + 3595)
     rec.value("temp", 500.0, T0 + 3596, T0 + 3596)
     rec.value("temp", 501.0, T0 + 3601, T0 + 3601)  # the hour T0 closes in the recorder
-    store = Store(path)
-    seen = store.open()
-    assert seen is not None
-    store.record_stop(seen, T0 + 3603)
-    mended = crash_batch(store, seen)
-    assert mended is not None
-    unwritten = [mended]
-    minute, hour = rec.resume_span()
-    rec.resume(store.minutes(hour, minute), unwritten)
+    store, unwritten = _reopen(path, rec, T0 + 3603)
+    assert len(unwritten) == 1  # the crash's minute and hour, rebuilt
     store.write([*unwritten, rec.take_batch(T0 + 3610)])
     whole = store.rollups("h1", "temp", [int(T0)])[int(T0)]
     assert whole.max == 540.0
@@ -272,16 +272,10 @@ def test_what_a_crash_left_is_read_before_the_store_takes_it(tmp_path: Path) -> 
     (a full disk), a question is answered from it, and it lands with the next batch."""
     path = tmp_path / "h.db"
     _run(path, 30, 100, {30: 500.0, 95: 540.0}, clean=False)
-    store = Store(path)
-    seen = store.open()
-    assert seen is not None
-    store.record_stop(seen, T0 + 3700)
-    mended = crash_batch(store, seen)
-    assert mended is not None
     rec = Recorder({"temp": Track(True)}, T0 + 3700)
-    unwritten: list[Batch] = [mended]
-    minute, hour = rec.resume_span()
-    rec.resume(store.minutes(hour, minute), unwritten)
+    store, unwritten = _reopen(path, rec, T0 + 3700)
+    assert len(unwritten) == 1  # the crash's minute and hour, rebuilt
+    seen = unwritten[0].taken
     got = Reader(store, rec, unwritten).summary("temp", T0, T0 + 3600, T0 + 3710)
     assert got.rollup.max == 540.0
     assert got.rollup.good == pytest.approx(70)
