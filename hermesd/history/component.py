@@ -75,8 +75,8 @@ class HistoryComponent:
         self._queries = ThreadPoolExecutor(max_workers=1, thread_name_prefix="hermesd-history")
         self._wake = asyncio.Event()
         self._flush_now = False  # a batch is due now (an alarm changed, many samples held)
-        # set once the store was first tried: a query waits for what the opening rebuilds and
-        # resumes (answered before, it would miss the minute and hour of a crash)
+        # clear while the store is being opened: a query waits for what the opening rebuilds
+        # and resumes (answered before, it would miss the minute and hour of a crash)
         self._opened = asyncio.Event()
         self._opening: asyncio.Future[None] | None = None
         # the value cache's snapshot need not be more frequent than the history's batches: a
