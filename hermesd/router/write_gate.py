@@ -1796,11 +1796,10 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
             of_value = bool(following and any(following.group(2).startswith(u) for u in units)) \
                 or bool(leading and (leading.group(2) in units or _a_unit(leading.group(2)))) \
                 or bool(following and any(_a_unit(following.group(2)[:n]) for n in (1, 2, 3)))
-            a_word = is_cjk(text[every.end():every.end() + 1]) and \
-                not _SCHEDULED.match(text, every.end())  # 每日产量: the point's word
-            if _SCHEDULED.match(text, every.end()) or not (of_value or a_word):
+            if _SCHEDULED.match(text, every.end()) or not of_value:
                 return Doubt("when", (every.group(0),))  # 每小时把流量调到3000方: every hour,
-                # not the rate of a value (每小时3000方, 3000方每小时); nor 3号泵每小时, 每小时一定
+                # not the rate of a value (每小时3000方, 3000方每小时); nor 3号泵每小时, 每小时一定,
+                # 每小时请调到 (review atk63f)
     pieces = _segments(text, words, longest)
     for k, piece in enumerate(pieces):
         problem = ours.get(piece)

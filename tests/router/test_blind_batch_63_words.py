@@ -101,6 +101,9 @@ def test_a_chinese_rate_said_around_its_number_is_the_points_unit(
     ("每天把灌装速度设定调到四千瓶每小时", "filler_sp", 4000),
     ("3号线每小时把进料流量设定调到30方", "feed_flow_sp", 30),  # 3号 is no value (atk63)
     ("进料流量设定每小时一定调到30方", "feed_flow_sp", 30),  # 一定 is no value
+    ("进料流量设定每小时请调到30方", "feed_flow_sp", 30),  # asked politely, still every hour
+    ("每小时请把进料流量设定调到30方", "feed_flow_sp", 30),
+    ("进料流量设定每小时切换到30方", "feed_flow_sp", 30),
 ])
 def test_every_hour_apart_from_the_number_is_no_write_now(
         text: str, point: str, value: int) -> None:
