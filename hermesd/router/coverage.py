@@ -545,8 +545,16 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif term.concepts & p.part_concepts:
         strength = PART  # "backwash" of "Backwash blower" (a blower, by its whole name)
     elif term.broader & p.unit_quantities and not p.named_quantities:
-        # a point whose text names no quantity ("TCU setpoint") is what its unit measures
-        strength = UNIT_QUANTITY if p.unit_sure else \
+        # a point whose text names no quantity ("TCU setpoint") is what its unit measures;
+        # but a narrower quantity said ("outside temperature", "core temperature") is one of
+        # where or what, which a unit does not say: a "Digester heating setpoint" in °C may
+        # be meant, no more (review atk63). A word of such a phrase is explained where it
+        # is alone what the point is ("tubing" of a "W2 TBG PSI") or what its unit measures
+        # ("pressure"); a quantity said in one word ("vacuum") is a kind of its unit's.
+        strength = MAYBE if not term.concepts & p.unit_quantities and \
+            not _quantity_alone(term) and not (term.own - term.broader) & p.concepts and \
+            not (term.own and term.own <= p.unit_quantities) else \
+            UNIT_QUANTITY if p.unit_sure else \
             FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
     elif term.concepts & p.unit_quantities & _AMOUNTS_IN and \
             unit_key(p.point.unit or "") in _AMOUNT_UNITS and \
@@ -575,6 +583,13 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     else:
         return _forms(term, p)
     return strength * (TYPO if term.corrected else 1.0)
+
+
+def _quantity_alone(term: Term) -> bool:
+    """Whether the term is a narrower quantity in a word of its own ("vacuum", 真空度), not
+    a word of a longer phrase ("outside" of "outside temperature", "approach temp")."""
+    return bool(term.own & term.concepts) and \
+        all(end - start <= len(term.shown) for start, end in term.spans)
 
 
 def _named_otherwise(term: Term, p: Profile) -> bool:
