@@ -114,21 +114,23 @@ class Reader:
         return None
 
     def gaps(self, pid: str, start: float, end: float, now: float) -> list[Gap]:
+        # by whose and when it began: the point's own gap and hermesd's not running may begin
+        # at the same instant (a device gone at the last batch before a power cut)
         found: dict[tuple[str, float], Gap] = {}
-        for a, b, why in self.store.gaps(pid, start, end + 1e-9):
-            found[("db", a)] = (a, b, why)
+        for p, a, b, why in self.store.gaps_of(pid, start, end + 1e-9):
+            found[(p, a)] = (a, b, why)
         for batch in self.unwritten:
             opened = {(p, a): why for p, a, why in batch.gaps_opened}
             for (p, a), why in opened.items():
                 if p in (pid, "*"):
-                    found[("db", a)] = (a, now, why)
+                    found[(p, a)] = (a, now, why)
             for p, a, b in batch.gaps_closed:
                 if p in (pid, "*"):
-                    old = found.get(("db", a))
-                    found[("db", a)] = (a, b, old[2] if old else "gap")
+                    old = found.get((p, a))
+                    found[(p, a)] = (a, b, old[2] if old else "gap")
         for p, a, b, why in self.recorder.open_gaps(now):
             if p in (pid, "*"):
-                found[("db", a)] = (a, b, why)
+                found[(p, a)] = (a, b, why)
         return [g for g in found.values() if g[0] <= end and g[1] >= start]
 
     # -- inside ----------------------------------------------------------------------------
@@ -171,10 +173,12 @@ class Reader:
         return rows
 
     def _minute(self, pid: str, minute: int) -> tuple[Any, list[tuple[float, Any]]]:
-        """The value at a minute's start and the samples stored in it."""
-        found = set(self.store.samples(pid, minute))
+        """The value at a minute's start and the samples stored in it, in the order they came
+        (two at one time: the later holds, as the recorder's does)."""
+        found = dict.fromkeys(self.store.samples(pid, minute))
         for batch in self.unwritten:
-            found.update(s for s in batch.samples.get(pid, ()) if minute <= s[0] < minute + MINUTE)
+            found.update(dict.fromkeys(s for s in batch.samples.get(pid, ())
+                                       if minute <= s[0] < minute + MINUTE))
         if minute > self.recorder.minute_start:
             # after the open minute (nothing happened since): the value it holds now
             current = self.recorder.current(pid)
@@ -184,10 +188,10 @@ class Reader:
             # the open minute: what the recorder saw, and what earlier batches (or a hermesd
             # before a restart) wrote of the same minute
             first, recent = self.recorder.open_minute(pid) or (None, [])
-            found.update(recent)
+            found.update(dict.fromkeys(recent))
             return first, sorted(found, key=lambda s: s[0])
-        found.update(s for s in self.recorder.pending_samples(pid)
-                     if minute <= s[0] < minute + MINUTE)
+        found.update(dict.fromkeys(s for s in self.recorder.pending_samples(pid)
+                                   if minute <= s[0] < minute + MINUTE))
         row = self._rollups("m1", pid, [minute]).get(minute)
         return (row.first if row is not None else None), sorted(found, key=lambda s: s[0])
 

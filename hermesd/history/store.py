@@ -279,11 +279,17 @@ class Store:
         return out
 
     def gaps(self, name: str, start: float, end: float) -> list[Gap]:
+        return [(a, b, why) for _, a, b, why in self.gaps_of(name, start, end)]
+
+    def gaps_of(self, name: str, start: float, end: float) -> list[tuple[str, float, float, str]]:
+        """The point's gaps and those of every point ("*", hermesd not running) in a period,
+        each with whose it is: two may start at the same time."""
         pid = self._ids.get(name, -1)
-        rows = self._read("SELECT start, coalesce(\"end\", ?), reason FROM gaps "
+        rows = self._read("SELECT point, start, coalesce(\"end\", ?), reason FROM gaps "
                           "WHERE point IN (?, ?) AND start < ? AND (\"end\" IS NULL OR \"end\" > ?)",
                           (end, pid, ALL, end, start))
-        return [(float(a), float(b), str(why)) for a, b, why in rows]
+        return [("*" if who == ALL else name, float(a), float(b), str(why))
+                for who, a, b, why in rows]
 
     def _read(self, sql: str, args: Sequence[Any]) -> list[tuple[Any, ...]]:
         reader = self._reader

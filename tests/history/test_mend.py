@@ -371,3 +371,33 @@ async def test_a_stop_while_the_store_opens_lets_the_opening_finish(tmp_path: Pa
     assert row.max == 540.0
     assert row.good >= a_seen - max(a_start, hour) - 1e-6
     store.close()
+
+
+def test_a_gap_that_begins_as_hermesd_stops_hides_neither(tmp_path: Path) -> None:
+    """temp's device goes offline at the last batch before a power cut, the instant the time
+    hermesd was not running begins: both are gaps of the answer, and the value before is not
+    held as good across them (review h55, finding 9: the reader kept one gap per start)."""
+    path = tmp_path / "history.db"
+    _run(path, 30, 100, {30: 500.0, 100: None}, clean=False)
+    rec = Recorder({"temp": Track(True)}, T0 + 110)
+    store, unwritten = _reopen(path, rec, T0 + 110)
+    rec.value("temp", 500.0, T0 + 110, T0 + 110)
+    got = Reader(store, rec.view("temp", T0 + 115), unwritten).summary(
+        "temp", T0 + 60, T0 + 120, T0 + 115)
+    store.close()
+    assert got.rollup.good == pytest.approx(40.0 + 5.0)
+
+
+@pytest.mark.parametrize(("first", "then"), [(500.0, 600.0), (600.0, 500.0), (10.5, 3.25)])
+def test_of_two_values_at_one_time_the_later_holds_in_a_partial_minute(
+        tmp_path: Path, first: float, then: float) -> None:
+    """A device that stamps in whole seconds sends two values at one time: the later is the
+    value held, in a part of a minute as in its row (review h55, finding 10)."""
+    rec = Recorder({"x": Track(True)}, T0 + 30)
+    store, unwritten = _reopen(tmp_path / "history.db", rec, T0 + 30)
+    rec.value("x", first, T0 + 65, T0 + 65)
+    rec.value("x", then, T0 + 65, T0 + 65)
+    store.write([*unwritten, rec.take_batch(T0 + 130)])
+    got = Reader(store, rec.view("x", T0 + 131), []).summary("x", T0 + 90, T0 + 100, T0 + 131)
+    store.close()
+    assert got.rollup.mean == then
