@@ -1371,7 +1371,9 @@ class RuleRouter:
             # the medium it is in (blind batch 63); "how much peracetic acid is in the chiller
             # water" is (review atk63)
             much = next((i for i, x in enumerate(a.toks) if x.raw == "much"), len(a.toks))
-            media = [t.word for t in said if "medium" in t.kinds and t.index <= much + 2]
+            # (the "water" of "how much water", a volume asked, is water all the same)
+            media = [t.word for t in said if "medium" in t.kinds | t.own_kinds
+                     and t.index <= much + 2]
             carrier = _carrier(profile.point.description or "")
             return bool(media) and not any(w in profile.names for w in media) and \
                 any(w in carrier for w in media)

@@ -61,6 +61,27 @@ async def test_how_much_of_a_medium_is_no_concentration_of_another_substance(tex
     assert action.args.get("point") != "rinse_cl", action
 
 
+CHILLER = exec_plant("chiller", {
+    "paa": {"name": "Chiller PAA concentration", "unit": "ppm",
+            "description": "Peracetic acid in the chiller water"},
+    "chill_flow": {"name": "Chiller make-up flow", "unit": "L/min"},
+    "chill_level": {"name": "Chiller level", "unit": "%"},
+})
+
+
+@pytest.mark.parametrize("text", ["how much water is in the chiller",
+                                  "how much water is going into the chiller"])
+async def test_how_much_water_is_no_concentration_where_the_point_is_named_by_its_place(
+        text: str) -> None:
+    """ "how much water" is one phrase of the lexicon, a volume; its water is the medium the
+    acid is in all the same (review atk63, note N1: the point is named "Chiller")."""
+    router = Router(CHILLER)
+    action = await routed_without_model(router, text)
+    assert action.args.get("point") != "paa", action
+    checked = model_checked(router, CHILLER, text, Action("read", {"point": "paa"}))
+    assert checked.name == "respond", checked
+
+
 @pytest.mark.parametrize("text", ["how much chlorine is in the rinse tank water",
                                   "rinse tank chlorine"])
 async def test_the_substance_named_is_its_concentration(text: str) -> None:
