@@ -35,6 +35,7 @@ from hermesd.history.mend import crash_batch
 from hermesd.history.query import Reader, Summary
 from hermesd.history.recorder import EARLY_BATCH, Batch, Recorder, Track
 from hermesd.history.replies import history_reply
+from hermesd.history.series import Rollup
 from hermesd.history.store import Store, StoreError
 from hermesd.router.rules import Placement
 
@@ -202,7 +203,21 @@ class HistoryComponent:
 
     async def reconfigure(self, config: Config) -> None:
         self.config = config
-        self.recorder.retrack(tracks_of(config), time.time())
+        tracks = tracks_of(config)
+        now = time.time()
+        rows: dict[str, list[tuple[int, Rollup]]] = {}
+        recorded = set(self.recorder.points())
+        added = [pid for pid in tracks if pid not in recorded]
+        if added and self.store.is_open:
+            # what the added points have of this hour, read here and now: a batch being
+            # written is in the store by then or still among the unwritten, never neither
+            try:
+                rows = self.store.minutes_of(added, int(now // 3600 * 3600),
+                                             int(now // 60 * 60))
+            except StoreError as exc:
+                log.warning("history: what the points added by the reload recorded of this "
+                            "hour could not be read back: %s", exc)
+        self.recorder.retrack(tracks, now, rows, self.unwritten)
         self.desk.book.reconfigure(config)
 
     def status(self) -> dict[str, Any]:

@@ -87,18 +87,46 @@ class Recorder:
 
     # -- configuration ---------------------------------------------------------------------
 
-    def retrack(self, tracks: Mapping[str, Track], now: float) -> None:
+    def retrack(self, tracks: Mapping[str, Track], now: float,
+                rows: Mapping[str, Sequence[tuple[int, Rollup]]] | None = None,
+                taken: Sequence[Batch] = ()) -> None:
         """A reloaded point set: new points start unknown, removed ones are closed (their
-        rows stay in the store until retention removes them)."""
+        rows stay in the store until retention removes them).
+
+        A point added may have rows of this hour already: an earlier hermesd's, or its own
+        before a reload took it out. They begin its rows of this minute and hour, as `resume`
+        begins those of every point at the start, so the rows written when these close hold
+        them (the row of its few seconds since would replace them). `rows`: the store's minute
+        rows of this hour so far, by point; `taken`: batches not yet written."""
+        self._roll(now)
         for pid in [p for p in self._states if p not in tracks]:
             self.set_gap(pid, REMOVED, now)
             self._finish(pid, now)
         for pid, track in tracks.items():
             state = self._states.get(pid)
             if state is None:
-                self._states[pid] = _State(track, cursor=now)
+                state = self._states[pid] = _State(track, cursor=now)
+                self._begin_again(pid, state, (rows or {}).get(pid, ()), taken)
             else:
                 state.track = track
+
+    def _begin_again(self, pid: str, state: _State, rows: Sequence[tuple[int, Rollup]],
+                     taken: Sequence[Batch]) -> None:
+        """An added point's rows of the open minute and hour begin with those it has of them
+        (the store's, then the batches' not yet written, then those closed since: later ones
+        are the same rows, grown)."""
+        own = dict(rows)
+        own.update({start: row for start, p, row in (*(m for b in taken for m in b.minutes),
+                                                      *self._minutes) if p == pid})
+        at = own.get(self.minute_start)
+        before: Rollup | None = None
+        for start in sorted(own):
+            if self.hour_start <= start < self.minute_start:
+                before = own[start] if before is None else before.then(own[start])
+        if at is not None:
+            state.minute = at.then(state.minute)
+        if before is not None:
+            state.hour = before.then(state.hour)
 
     def _finish(self, pid: str, now: float) -> None:
         """A removed point: what it has is handed over with the next batch, then it is gone."""

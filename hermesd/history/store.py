@@ -243,6 +243,30 @@ class Store:
                 out.setdefault(name, []).append((int(row[0]), Rollup.of_row(row[2:])))
         return out
 
+    def minutes_of(self, names: Sequence[str], start: int, end: int
+                   ) -> dict[str, list[tuple[int, Rollup]]]:
+        """These points' minute rows from `start` to `end` (both included), by name, read on
+        a connection of its own: a reload asks from the event loop, while the store's reader
+        may be answering a query in its thread."""
+        ids = {self._ids[name]: name for name in names if name in self._ids}
+        if not ids or self._reader is None:
+            return {}
+        marks = ", ".join("?" * len(ids))
+        try:
+            conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, isolation_level=None)
+            try:
+                found = conn.execute(f"SELECT minute, point, {_ROLLUP_COLUMNS} FROM m1 "  # noqa: S608
+                                     f"WHERE minute >= ? AND minute <= ? AND point IN ({marks})",
+                                     (start, end, *ids)).fetchall()
+            finally:
+                conn.close()
+        except sqlite3.Error as exc:
+            raise StoreError(f"{self.path}: {exc}") from None
+        out: dict[str, list[tuple[int, Rollup]]] = {}
+        for row in found:
+            out.setdefault(ids[int(row[1])], []).append((int(row[0]), Rollup.of_row(row[2:])))
+        return out
+
     def names(self) -> list[str]:
         """Every point ever recorded (a removed one too: its rows stay)."""
         return list(self._ids)

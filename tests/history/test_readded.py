@@ -1,0 +1,171 @@
+"""A point a reload adds back (taken out for maintenance, then returned; or absent from the
+config this hermesd started with) may have rows of the hour already. The rows written when its
+minute and hour close begin with them, as HistoryComponent.reconfigure reads them: the row of
+its seconds since it came back replaced them (review h55, finding 6). On a real store file."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hermesd.audit import AuditLog
+from hermesd.cache import Reading, ValueCache
+from hermesd.config.model import Config
+from hermesd.engine import Engine
+from hermesd.events import EventTable
+from hermesd.history.component import HistoryComponent
+from hermesd.history.recorder import Batch, Recorder, Track
+from hermesd.history.store import Store
+from hermesd.metrics import Metrics
+from hermesd.services import Services
+from hermesd.supervisor import Supervisor
+from tests.support.daemon import fake_device
+from tests.support.plants import config_of
+
+T0 = 1_800_000_000.0 - 1_800_000_000 % 3600  # an hour boundary
+X = {"x": Track(True)}
+
+
+def _open(path: Path, rec: Recorder) -> Store:
+    """The store opened for a run (as `HistoryComponent._open`: the time hermesd was not
+    running recorded, the open hour resumed)."""
+    store = Store(path)
+    seen = store.open()
+    if seen is not None:
+        store.record_stop(seen, rec.started)
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute))
+    return store
+
+
+def _reload(store: Store, rec: Recorder, tracks: dict[str, Track], now: float,
+            unwritten: list[Batch]) -> None:
+    """A reload, as `HistoryComponent.reconfigure` does it."""
+    added = [pid for pid in tracks if pid not in rec.points()]
+    rows = store.minutes_of(added, int(now // 3600 * 3600), int(now // 60 * 60))
+    rec.retrack(tracks, now, rows, unwritten)
+
+
+def _run(path: Path, start: int, end: int, tracks: dict[str, Track],
+         events: dict[int, float | dict[str, Track]], *, every: int = 10) -> None:
+    """A run from T0 + start to a clean stop at T0 + end: at a second of `events` x takes a
+    value, or a reload sets the points recorded; a batch every `every` s (0: none until the
+    stop)."""
+    rec = Recorder(tracks, T0 + start)
+    store = _open(path, rec)
+    unwritten: list[Batch] = []
+    for t in range(start, end + 1):
+        event = events.get(t)
+        if isinstance(event, dict):
+            _reload(store, rec, event, T0 + t, unwritten)
+        elif event is not None:
+            rec.value("x", event, T0 + t, T0 + t)
+        if every and t > start and t % every == 0:
+            unwritten.append(rec.take_batch(T0 + t))
+            if t % (every * 3) == 0:  # now and then the store is slow: batches wait
+                store.write(unwritten)
+                unwritten.clear()
+    store.write([*unwritten, rec.take_batch(T0 + end, final=True)])
+    store.close()
+
+
+def _row(path: Path, table: str, start: float) -> tuple[float, float]:
+    store = Store(path)
+    store.open()
+    try:
+        row = store.rollups(table, "x", [int(start)])[int(start)]
+        return row.good, row.integral
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("every", [10, 0])
+def test_a_point_taken_out_and_back_in_one_hour_keeps_the_hour(tmp_path: Path,
+                                                               every: int) -> None:
+    path = tmp_path / "history.db"
+    _run(path, 30, 3610, X, {30: 10.0, 1000: {}, 1100: X, 1110: 20.0}, every=every)
+    good, integral = _row(path, "h1", T0)
+    assert good == pytest.approx(970.0 + 2490.0)
+    assert integral == pytest.approx(10.0 * 970 + 20.0 * 2490)
+
+
+def test_a_point_taken_out_and_back_in_one_minute_keeps_the_minute(tmp_path: Path) -> None:
+    path = tmp_path / "history.db"
+    _run(path, 30, 3610, X, {30: 10.0, 1000: {}, 1010: X, 1015: 20.0})
+    good, integral = _row(path, "m1", T0 + 960)
+    assert good == pytest.approx(40.0 + 5.0)
+    assert integral == pytest.approx(10.0 * 40 + 20.0 * 5)
+    hour_good, _ = _row(path, "h1", T0)
+    assert hour_good == pytest.approx(970.0 + (3600.0 - 1015.0))
+
+
+def test_a_point_added_back_after_a_restart_keeps_what_the_last_run_recorded(
+        tmp_path: Path) -> None:
+    """A records x; B starts without it (a point out for maintenance) and a reload brings it
+    back in the same hour."""
+    path = tmp_path / "history.db"
+    _run(path, 30, 100, X, {30: 10.0})
+    _run(path, 200, 3610, {}, {300: X, 310: 20.0})
+    good, integral = _row(path, "h1", T0)
+    assert good == pytest.approx(70.0 + 3290.0)
+    assert integral == pytest.approx(10.0 * 70 + 20.0 * 3290)
+
+
+def test_a_point_added_in_a_new_hour_begins_it_alone(tmp_path: Path) -> None:
+    path = tmp_path / "history.db"
+    _run(path, 30, 7210, X, {30: 10.0, 1000: {}, 3700: X, 3710: 20.0})
+    assert _row(path, "h1", T0)[0] == pytest.approx(970.0)
+    assert _row(path, "h1", T0 + 3600)[0] == pytest.approx(3490.0)
+
+
+async def test_a_reload_of_the_history_component_adds_a_point_back_with_its_hour(
+        tmp_path: Path) -> None:
+    """The daemon's component: an earlier run recorded x; this one starts without it, and a
+    reload brings it back; its value since and the earlier run's are in the hour's row."""
+    into = time.time() % 3600
+    if into < 5:  # the earlier run's seconds must be of this hour: wait for the hour to begin
+        await asyncio.sleep(5 - into)
+    now = time.time()
+    hour = int(now // 3600 * 3600)
+    a_start = max(hour + 1.0, now - 40)
+    store = Store(tmp_path / "history.db")
+    store.open()
+    rec = Recorder(X, a_start)
+    rec.value("x", 540.0, a_start, a_start)
+    store.write([rec.take_batch(now - 0.5, final=True)])  # a clean stop
+    store.close()
+
+    def config(points: dict[str, Any]) -> Config:
+        return config_of({
+            "node": {"id": "n"},
+            "paths": {"state_dir": str(tmp_path), "runtime_dir": str(tmp_path / "run")},
+            "history": {"enabled": True, "flush": "5s"},
+            "devices": {"plc": fake_device(points)}})
+
+    temp = {"temp": {"type": "float", "params": {"value": 20.0}}}
+    metrics = Metrics()
+    events = EventTable(metrics)
+    supervisor = Supervisor(tmp_path / "run", events.dispatch)
+    cache = ValueCache(tmp_path / "lkv.json", {}, {})
+    without = config(temp)
+    engine = Engine(without, supervisor, cache, AuditLog(tmp_path / "audit.jsonl"), metrics)
+    history = HistoryComponent(Services(without, engine, cache, supervisor, metrics, events))
+    task = asyncio.create_task(history.run())
+    try:
+        await asyncio.wait_for(history._opened.wait(), 30)
+        await history.reconfigure(config({**temp, "x": {"type": "float"}}))
+        history._on_value(Reading("x", 100.0, time.time()))
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+    store = Store(tmp_path / "history.db")
+    store.open()
+    row = store.rollups("h1", "x", [hour])[hour]
+    store.close()
+    assert (row.min, row.max) == (100.0, 540.0)
