@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.config.model import Deadband
-from hermesd.history.series import Rollup, numeric
+from hermesd.history.series import NO_VALUE_YET, Rollup, numeric
 
 MINUTE = 60
 HOUR = 3600
@@ -65,6 +65,8 @@ class _State:
     minute: Rollup = field(default_factory=Rollup)
     hour: Rollup = field(default_factory=Rollup)
     stored: Any = None  # the last sample stored (the deadband is measured from it)
+    began: float = 0.0  # when this run began recording it
+    first_at: float | None = None  # when this run had its first value
     pending: list[tuple[float, Any]] = field(default_factory=list)  # samples not yet written
 
     @property
@@ -77,7 +79,8 @@ class Recorder:
         self.started = now  # what came before (in the store) is not in these rollups
         self.minute_start = int(now // MINUTE * MINUTE)
         self.hour_start = int(now // HOUR * HOUR)
-        self._states = {pid: _State(track, cursor=now) for pid, track in tracks.items()}
+        self._states = {pid: _State(track, cursor=now, began=now)
+                        for pid, track in tracks.items()}
         self._opened: list[tuple[str, float, str]] = []
         self._closed: list[tuple[str, float, float]] = []
         self._minutes: list[tuple[int, str, Rollup]] = []
@@ -105,7 +108,7 @@ class Recorder:
         for pid, track in tracks.items():
             state = self._states.get(pid)
             if state is None:
-                state = self._states[pid] = _State(track, cursor=now)
+                state = self._states[pid] = _State(track, cursor=now, began=now)
                 self._begin_again(pid, state, (rows or {}).get(pid, ()), taken)
             else:
                 state.track = track
@@ -209,6 +212,8 @@ class Recorder:
         t = self._clamp(state, ts, now)
         self._roll(t)
         self._advance(state, t)
+        if not state.known:
+            state.first_at = t
         state.value = value
         state.known = True
         if state.good:
@@ -285,6 +290,11 @@ class Recorder:
                for pid, start, end in self._closed]
         out += [(pid, s.gap[0], now, s.gap[1]) for pid, s in self._states.items()
                 if s.gap is not None]
+        # until a point's first value, what it held before this run is no value of it: the
+        # rows count none, and neither does an answer (review h55, finding 7)
+        out += [(pid, s.began, now if s.first_at is None else s.first_at, NO_VALUE_YET)
+                for pid, s in self._states.items()
+                if s.first_at is None or s.first_at > s.began]
         return out
 
     def pending_rollups(self, pid: str, table: str) -> list[tuple[int, Rollup]]:

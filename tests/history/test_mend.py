@@ -401,3 +401,28 @@ def test_of_two_values_at_one_time_the_later_holds_in_a_partial_minute(
     got = Reader(store, rec.view("x", T0 + 131), []).summary("x", T0 + 90, T0 + 100, T0 + 131)
     store.close()
     assert got.rollup.mean == then
+
+
+def test_a_device_offline_across_a_restart_is_no_good_value_until_it_gives_one(
+        tmp_path: Path) -> None:
+    """temp's device goes offline at 80, a power cut at 100, hermesd is back at 105 with the
+    device still away: until its first value, the value it held before is not counted good,
+    as the minute's row does not count it (review h55, finding 7)."""
+    path = tmp_path / "history.db"
+    _run(path, 30, 100, {30: 500.0, 80: None}, clean=False)
+    rec = Recorder({"temp": Track(True)}, T0 + 105)
+    store, unwritten = _reopen(path, rec, T0 + 105)
+    now = T0 + 115
+    got = Reader(store, rec.view("temp", now), unwritten).summary("temp", T0 + 60, T0 + 120, now)
+    _, good = Reader(store, rec.view("temp", now), unwritten).value_at("temp", T0 + 110, now)
+    assert (got.rollup.good, good) == (20.0, False)
+    store.write([*unwritten, rec.take_batch(T0 + 200)])
+    assert store.rollups("m1", "temp", [int(T0) + 60])[int(T0) + 60].good == 20.0
+    later = Reader(store, rec.view("temp", T0 + 201), []).summary("temp", T0 + 90, T0 + 120,
+                                                                  T0 + 201)
+    rec.value("temp", 510.0, T0 + 230, T0 + 230)  # back: good from its first value on
+    back = Reader(store, rec.view("temp", T0 + 240), []).summary("temp", T0 + 225, T0 + 240,
+                                                                 T0 + 240)
+    store.close()
+    assert later.rollup.good == 0.0
+    assert back.rollup.good == 10.0
