@@ -1151,6 +1151,14 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         if other is profile or not other.point.writable or \
                 other.point.kind != profile.point.kind or other.role != profile.role:
             continue
+        # a point of another number, no number said: named alike, the siblings' question
+        # (asked above); named otherwise ("GKB1 bed temp SP" beside "Germ box 2 bed
+        # temperature setpoint"), asked here, where its words need only explain what this
+        # one's do, not as well (that "temperature" is spelled out in one name tells
+        # nothing of which box is meant: review atk64)
+        apart = bool(profile.ids and other.ids and profile.ids != other.ids and not said)
+        if apart and other in profiles.siblings(profile):
+            continue
         if poles and opposed(other.poles, poles):
             continue  # the heat setpoint, of "set zone 1 cool setpoint"
         if said & profile.ids - other.ids or \
@@ -1159,12 +1167,14 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
         if any((w, n) not in other.pairs and any(w == o for o, _ in other.pairs)
                for w, n in numbered):
             continue  # "AHU 1" is not AHU 2, though its alias "Fan 1" has a 1 (atk21 XLABEL)
-        if (words & profile.names) - other.names:
-            continue  # a word of its names said ("rinse" of the rinse valve, a verb too)
+        named_only = (words & profile.names) - other.names
+        if named_only and not (apart and all(any(
+                w in (t.word, t.raw) and explained(t, other, found, phrases=False) >= EXPLAINED
+                for t in found) for w in named_only)):
+            continue  # a word of its names said ("rinse" of the rinse valve, a verb too; but
+            # "setpoint" is the other box's "SP" too)
         if any(in_its_unit(t, profile) and not in_its_unit(t, other) for t in found):
             continue  # "set kiln speed to 3.6 rpm": the kiln ID fan's speed is in %
-        if profile.ids and other.ids and profile.ids != other.ids and not said:
-            continue  # numbered alike: the siblings' question, asked above
         # (a point whose whole name is said is the one meant over those it is part of)
         # (as well as this one: any pump is a form of the "dosing pump" said, less well)
         others_unsaid = set(other.key) - words - other.ids
@@ -1176,8 +1186,9 @@ def _peer(found: list[Term], toks: list[Token], profile: Profile, profiles: Prof
             # (a name of nothing but its thing and switching: "fire up emergency" of an
             # "Emergency cooler" beside an "Emergency flare" names neither: atk58; nor
             # "close generator 2" beside its breaker's close command: atk58b)
-        if all(explained(t, other, found, phrases=False) >= strength[id(t)] for t in mine) and \
-                (extra or not others_unsaid):
+        if all(explained(t, other, found, phrases=False) >=
+               (min(strength[id(t)], EXPLAINED) if apart else strength[id(t)]) for t in mine) \
+                and (extra or not others_unsaid):
             return True
     return False
 
