@@ -9,7 +9,8 @@ store reads): call from a thread.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -175,25 +176,39 @@ class Reader:
     def _minute(self, pid: str, minute: int) -> tuple[Any, list[tuple[float, Any]]]:
         """The value at a minute's start and the samples stored in it, in the order they came
         (two at one time: the later holds, as the recorder's does)."""
-        found = dict.fromkeys(self.store.samples(pid, minute))
-        for batch in self.unwritten:
-            found.update(dict.fromkeys(s for s in batch.samples.get(pid, ())
-                                       if minute <= s[0] < minute + MINUTE))
+        def inside(samples: Iterable[tuple[float, Any]]) -> list[tuple[float, Any]]:
+            return [s for s in samples if minute <= s[0] < minute + MINUTE]
+
+        sources = [self.store.samples(pid, minute),
+                   *(inside(batch.samples.get(pid, ())) for batch in self.unwritten)]
         if minute > self.recorder.minute_start:
             # after the open minute (nothing happened since): the value it holds now
             current = self.recorder.current(pid)
-            return (current[0] if current and current[1] else None), \
-                sorted(found, key=lambda s: s[0])
+            return (current[0] if current and current[1] else None), _in_order(sources)
         if minute == self.recorder.minute_start:
             # the open minute: what the recorder saw, and what earlier batches (or a hermesd
             # before a restart) wrote of the same minute
             first, recent = self.recorder.open_minute(pid) or (None, [])
-            found.update(dict.fromkeys(recent))
-            return first, sorted(found, key=lambda s: s[0])
-        found.update(dict.fromkeys(s for s in self.recorder.pending_samples(pid)
-                                   if minute <= s[0] < minute + MINUTE))
+            return first, _in_order([*sources, recent])
+        sources.append(inside(self.recorder.pending_samples(pid)))
         row = self._rollups("m1", pid, [minute]).get(minute)
-        return (row.first if row is not None else None), sorted(found, key=lambda s: s[0])
+        return (row.first if row is not None else None), _in_order(sources)
+
+
+def _in_order(sources: list[list[tuple[float, Any]]]) -> list[tuple[float, Any]]:
+    """The samples of several places, each once, in the order they came, by time: a batch
+    being written is in the store and among the unwritten (the same samples twice), while a
+    device may send a, b, a at one time (three samples; review atk64h)."""
+    out: list[tuple[float, Any]] = []
+    have: Counter[tuple[float, Any]] = Counter()
+    for source in sources:
+        mine: Counter[tuple[float, Any]] = Counter()
+        for sample in source:
+            mine[sample] += 1
+            if mine[sample] > have[sample]:
+                have[sample] += 1
+                out.append(sample)
+    return sorted(out, key=lambda s: s[0])
 
 
 def _runs(starts: list[float], step: int) -> list[list[float]]:

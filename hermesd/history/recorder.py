@@ -100,7 +100,8 @@ class Recorder:
         before a reload took it out. They begin its rows of this minute and hour, as `resume`
         begins those of every point at the start, so the rows written when these close hold
         them (the row of its few seconds since would replace them). `rows`: the store's minute
-        rows of this hour so far, by point; `taken`: batches not yet written."""
+        rows of this hour so far, by point (None: not read, added points begin empty);
+        `taken`: batches not yet written."""
         self._roll(now)
         for pid in [p for p in self._states if p not in tracks]:
             self.set_gap(pid, REMOVED, now)
@@ -109,7 +110,8 @@ class Recorder:
             state = self._states.get(pid)
             if state is None:
                 state = self._states[pid] = _State(track, cursor=now, began=now)
-                self._begin_again(pid, state, (rows or {}).get(pid, ()), taken)
+                if rows is not None:
+                    self._begin_again(pid, state, rows.get(pid, ()), taken)
             else:
                 state.track = track
 

@@ -426,3 +426,21 @@ def test_a_device_offline_across_a_restart_is_no_good_value_until_it_gives_one(
     store.close()
     assert later.rollup.good == 0.0
     assert back.rollup.good == 10.0
+
+
+def test_of_three_values_at_one_time_the_last_holds_though_it_came_before(
+        tmp_path: Path) -> None:
+    """a, b, a at one time (a device's clock stepped back: the recorder clamps them to one
+    time): a holds, as in the minute's row; each sample counts once though a batch being
+    written is in the store and among the unwritten alike (review atk64h)."""
+    rec = Recorder({"x": Track(True)}, T0 + 30)
+    store, unwritten = _reopen(tmp_path / "history.db", rec, T0 + 30)
+    for value in (1.0, 2.0, 1.0):
+        rec.value("x", value, T0 + 65, T0 + 65)
+    batch = rec.take_batch(T0 + 130)
+    store.write([*unwritten, batch])
+    got = Reader(store, rec.view("x", T0 + 131), [batch]).summary("x", T0 + 90, T0 + 100,
+                                                                  T0 + 131)
+    row = store.rollups("m1", "x", [int(T0) + 60])[int(T0) + 60]
+    store.close()
+    assert got.rollup.mean == row.last == 1.0

@@ -169,3 +169,24 @@ async def test_a_reload_of_the_history_component_adds_a_point_back_with_its_hour
     row = store.rollups("h1", "x", [hour])[hour]
     store.close()
     assert (row.min, row.max) == (100.0, 540.0)
+
+
+def test_a_point_added_while_the_store_opens_is_counted_once(tmp_path: Path) -> None:
+    """A reload while the store opens (HistoryComponent.reconfigure before the opening is
+    done) reads nothing: the opening's resume begins the added point's rows with the earlier
+    run's, once (review atk64h: read at the reload too, they were counted twice)."""
+    path = tmp_path / "history.db"
+    _run(path, 30, 95, X, {30: 10.0})
+    rec = Recorder({}, T0 + 100)
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    rec.retrack(X, T0 + 101)  # the reload, while the opening goes on
+    store.record_stop(seen, rec.started)
+    minute, hour = rec.resume_span()
+    rec.resume(store.minutes(hour, minute))
+    rec.value("x", 20.0, T0 + 102, T0 + 102)
+    store.write([rec.take_batch(T0 + 3610, final=True)])
+    store.close()
+    assert _row(path, "m1", T0 + 60)[0] == pytest.approx(35.0 + 18.0)
+    assert _row(path, "h1", T0)[0] == pytest.approx(65.0 + 3498.0)
