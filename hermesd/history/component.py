@@ -207,9 +207,11 @@ class HistoryComponent:
         now = time.time()
         recorded = set(self.recorder.points())
         added = [pid for pid in tracks if pid not in recorded]
-        rows: dict[str, list[tuple[int, Rollup]]] | None = None
-        # (not while the store opens: what a crash left may be in neither the store nor the
-        # unwritten then, and the opening's resume takes the earlier run's rows: review atk64h)
+        # the added points begin with what this run has of them in memory, and with the
+        # store's rows once it is open: not while it opens (what a crash left may be in
+        # neither the store nor the unwritten then, and the opening's resume takes the
+        # earlier run's rows: review atk64h), nor when it cannot be read (atk64f)
+        rows: dict[str, list[tuple[int, Rollup]]] = {}
         if added and self.store.is_open and self._opened.is_set():
             try:
                 # what the added points have of this hour, read here and now: a batch being

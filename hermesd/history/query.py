@@ -179,35 +179,38 @@ class Reader:
         def inside(samples: Iterable[tuple[float, Any]]) -> list[tuple[float, Any]]:
             return [s for s in samples if minute <= s[0] < minute + MINUTE]
 
-        sources = [self.store.samples(pid, minute),
-                   *(inside(batch.samples.get(pid, ())) for batch in self.unwritten)]
+        stored = self.store.samples(pid, minute)
+        taken = [s for batch in self.unwritten for s in inside(batch.samples.get(pid, ()))]
         if minute > self.recorder.minute_start:
             # after the open minute (nothing happened since): the value it holds now
             current = self.recorder.current(pid)
-            return (current[0] if current and current[1] else None), _in_order(sources)
+            return (current[0] if current and current[1] else None), _in_order(stored, taken)
         if minute == self.recorder.minute_start:
             # the open minute: what the recorder saw, and what earlier batches (or a hermesd
             # before a restart) wrote of the same minute
             first, recent = self.recorder.open_minute(pid) or (None, [])
-            return first, _in_order([*sources, recent])
-        sources.append(inside(self.recorder.pending_samples(pid)))
+            return first, _in_order(stored, taken, recent)
         row = self._rollups("m1", pid, [minute]).get(minute)
-        return (row.first if row is not None else None), _in_order(sources)
+        return (row.first if row is not None else None), \
+            _in_order(stored, taken, inside(self.recorder.pending_samples(pid)))
 
 
-def _in_order(sources: list[list[tuple[float, Any]]]) -> list[tuple[float, Any]]:
-    """The samples of several places, each once, in the order they came, by time: a batch
-    being written is in the store and among the unwritten (the same samples twice), while a
-    device may send a, b, a at one time (three samples; review atk64h)."""
-    out: list[tuple[float, Any]] = []
-    have: Counter[tuple[float, Any]] = Counter()
-    for source in sources:
-        mine: Counter[tuple[float, Any]] = Counter()
-        for sample in source:
-            mine[sample] += 1
-            if mine[sample] > have[sample]:
-                have[sample] += 1
-                out.append(sample)
+def _in_order(stored: list[tuple[float, Any]], taken: list[tuple[float, Any]],
+              held: Iterable[tuple[float, Any]] = ()) -> list[tuple[float, Any]]:
+    """The samples of the store, of the batches not yet written and of the recorder, each
+    once, in the order they came, by time. A batch being written is in the store and among
+    the unwritten alike: of those two, a sample counts as often as in the one that has it
+    more; the batches are apart from each other and from what the recorder holds (a device
+    may send a, b, a at one time: three samples; review atk64h, atk64f)."""
+    out = list(stored)
+    have = Counter(stored)
+    mine: Counter[tuple[float, Any]] = Counter()
+    for sample in taken:
+        mine[sample] += 1
+        if mine[sample] > have[sample]:
+            have[sample] += 1
+            out.append(sample)
+    out.extend(held)
     return sorted(out, key=lambda s: s[0])
 
 

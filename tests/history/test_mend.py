@@ -444,3 +444,20 @@ def test_of_three_values_at_one_time_the_last_holds_though_it_came_before(
     row = store.rollups("m1", "x", [int(T0) + 60])[int(T0) + 60]
     store.close()
     assert got.rollup.mean == row.last == 1.0
+
+
+def test_a_value_repeated_at_one_time_across_two_unwritten_batches_counts_twice(
+        tmp_path: Path) -> None:
+    """a in one batch, then b and a again at the same (clamped) time in the next, neither
+    written yet (the store refuses): a holds (review atk64f)."""
+    rec = Recorder({"x": Track(True)}, T0 + 30)
+    store, unwritten = _reopen(tmp_path / "history.db", rec, T0 + 30)
+    rec.value("x", 1.0, T0 + 65, T0 + 65)
+    first = rec.take_batch(T0 + 66)
+    rec.value("x", 2.0, T0 + 65, T0 + 66)
+    rec.value("x", 1.0, T0 + 65, T0 + 66)
+    later = rec.take_batch(T0 + 130)
+    value, good = Reader(store, rec.view("x", T0 + 131), [*unwritten, first, later]).value_at(
+        "x", T0 + 100, T0 + 131)
+    store.close()
+    assert (value, good) == (1.0, True)

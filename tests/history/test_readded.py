@@ -190,3 +190,28 @@ def test_a_point_added_while_the_store_opens_is_counted_once(tmp_path: Path) -> 
     store.close()
     assert _row(path, "m1", T0 + 60)[0] == pytest.approx(35.0 + 18.0)
     assert _row(path, "h1", T0)[0] == pytest.approx(65.0 + 3498.0)
+
+
+def test_a_point_re_added_while_the_store_cannot_be_read_keeps_this_runs_hour(
+        tmp_path: Path) -> None:
+    """The store refuses (a full disk): batches wait among the unwritten, and a reload takes x
+    out and puts it back. What this run holds of x in memory begins its rows again (review
+    atk64f: with nothing read, the hour kept only the time since it came back)."""
+    path = tmp_path / "history.db"
+    rec = Recorder(X, T0 + 30)
+    store = _open(path, rec)
+    unwritten: list[Batch] = []
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(40, 3611, 10):
+        if t == 1000:
+            rec.retrack({}, T0 + t)
+        if t == 1100:
+            rec.retrack(X, T0 + t, {}, unwritten)  # the store is not read: nothing of it
+        if t == 1110:
+            rec.value("x", 20.0, T0 + t, T0 + t)
+        unwritten.append(rec.take_batch(T0 + t, final=t == 3610))
+    store.write(unwritten)  # the store takes them at last
+    store.close()
+    good, integral = _row(path, "h1", T0)
+    assert good == pytest.approx(970.0 + 2490.0)
+    assert integral == pytest.approx(10.0 * 970 + 20.0 * 2490)
