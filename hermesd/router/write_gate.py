@@ -1919,13 +1919,15 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                                 text, re.IGNORECASE):
             if unit_symbol(said.group(1)) != mine:
                 return Doubt("unit", (said.group(1),))
-    for said in re.finditer(r"\d\s*([A-Za-zµ°³²]+\s*/\s*[A-Za-z]+)", text):
-        # a rate per another time than the point's ("3 t/min" of a point in t/h)
-        rate = said.group(1).replace(" ", "")
+    for said in re.finditer(r"\d\s*([A-Za-zµ°³²]+\s*[/／\\]\s*[A-Za-z]+)", text):
+        # a rate per another time than the point's ("3 t/min" of a point in t/h; its slash
+        # full width or backwards too: review atk64g)
+        rate = re.sub(r"[／\\]", "/", said.group(1).replace(" ", ""))
         per = _per(rate)
         if point.unit and "/" in point.unit and per and per != _per(point.unit):
             return Doubt("unit", (rate,))
-    mine_per = _per(point.unit or "")
+    # (a unit with no time of its own has none: "rpm" is said "revolutions per minute")
+    mine_per = _per(point.unit) if point.unit and "/" in point.unit else None
     for said in _RATE_IN_WORDS.finditer(text):
         # ...said in words ("300 kg per min", "5 kg a second" of a point in kg/h)
         per = _PER.get(said.group(2).casefold())

@@ -27,6 +27,8 @@ EFW = config_of(own_plant("efw_plant"))
     ("filler_sp", "set the filler to 4000 bottles per min", 4000, "bottles per min"),
     ("feed_sp", "feed flow 30 cubic metres per minute", 30, "cubic metres per minute"),
     ("feed_sp", "feed flow to 30 m3 per second", 30, "m3 per second"),
+    ("filler_sp", "set the filler to 4000 bottles／min", 4000, "bottles/min"),  # full width
+    ("filler_sp", "set the filler to 4000 bottles\\min", 4000, "bottles/min"),
 ])
 def test_a_rate_per_another_time_is_refused_as_another_unit(
         point: str, text: str, value: float, said: str) -> None:
@@ -57,3 +59,13 @@ def test_a_dosing_rate_per_minute_is_not_written_per_hour() -> None:
     assert doubt is not None and doubt.args["value_problem"] == "unit"
     assert gated("set the lime dosing to 300 kg per hour", EFW.points["lime_dosing"], 300,
                  profiles) is None
+
+
+@pytest.mark.parametrize("text", ["set the kiln speed to 3 revolutions per minute",
+                                  "kiln speed 3 revs per min", "kiln speed to 3 rpm"])
+def test_a_unit_with_no_time_of_its_own_is_said_with_one(text: str) -> None:
+    """ "revolutions per minute" is rpm (review atk64g: refused on every point in rpm)."""
+    config = exec_plant("kiln", {"kiln_sp": {"name": "Kiln speed setpoint", "unit": "rpm",
+                                             "writable": True, "min": 0, "max": 5}})
+    profiles = Router(config).rules.profiles
+    assert gated(text, config.points["kiln_sp"], 3, profiles) is None
