@@ -586,8 +586,9 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
 
 
 def _quantity_alone(term: Term) -> bool:
-    """Whether the term is a narrower quantity in a word of its own ("vacuum", 真空度), not
-    a word of a longer phrase ("outside" of "outside temperature", "approach temp")."""
+    """Whether the term is a narrower quantity in a word of its own ("vacuum"), not a word of
+    a longer phrase ("outside" of "outside temperature", "approach temp"). A Chinese phrase
+    is read a character a term, so none is alone (真空度: review atk64, left)."""
     return bool(term.own & term.concepts) and \
         all(end - start <= len(term.shown) for start, end in term.spans)
 
