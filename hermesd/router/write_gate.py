@@ -658,14 +658,19 @@ _INSTRUMENTS = frozenset("cell cells scale scales weigher weighers transmitter t
 
 #: the times a rate is per, as written after its "/"
 _PER = {"s": "s", "sec": "s", "second": "s", "min": "min", "minute": "min", "h": "h", "hr": "h",
-        "hour": "h", "d": "d", "day": "d", "secs": "s", "seconds": "s", "mins": "min",
-        "minutes": "min", "hrs": "h", "hours": "h", "days": "d"}
+        "hour": "h", "d": "d", "day": "d"}
 
 
 def _per(unit: str) -> str | None:
-    """The time a rate is per ("h" of "t/h", "min" of "kg/min"), None if no known one."""
-    tail = unit.rsplit("/", 1)[-1].strip().casefold().removesuffix("s") if "/" in unit else ""
-    return _PER.get(tail) or _PER.get(tail + "s")
+    """The time a rate is per ("h" of "t/h", "min" of "kg/min"), None if no known one (nor of
+    a unit with no time of its own: "rpm" is said "revolutions per minute")."""
+    return _time_of(unit.rsplit("/", 1)[-1]) if "/" in unit else None
+
+
+def _time_of(word: str) -> str | None:
+    """The time a word of one is ("min", "minutes", "hrs"), None if none."""
+    folded = word.strip().casefold()
+    return _PER.get(folded) or _PER.get(folded.removesuffix("s")) if folded else None
 
 
 def _numbers_in_a_row(toks: list[Token], point: Point,
@@ -1926,14 +1931,13 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         per = _per(rate)
         if point.unit and "/" in point.unit and per and per != _per(point.unit):
             return Doubt("unit", (rate,))
-    # (a unit with no time of its own has none: "rpm" is said "revolutions per minute")
-    mine_per = _per(point.unit) if point.unit and "/" in point.unit else None
+    mine_per = _per(point.unit or "")
     for said in _RATE_IN_WORDS.finditer(text):
         # ...said in words ("300 kg per min", "5 kg a second" of a point in kg/h)
-        per = _PER.get(said.group(2).casefold())
+        per = _time_of(said.group("time"))
         if mine_per and per and per != mine_per and \
-                not set(said.group(1).casefold().split()) & _AFTER_A_VALUE:
-            return Doubt("unit", (said.group(0)[len(said.group(0).split()[0]):].strip(),))
+                not set(said.group("unit").casefold().split()) & _AFTER_A_VALUE:
+            return Doubt("unit", (said.group("rate"),))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
     spelled = _unit_spelled(text, point)
@@ -1971,8 +1975,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
 #: a number, a unit in up to two words, and the time it is per ("300 kg per min", "5 kilos a
 #: second", "40 an hour")
 _RATE_IN_WORDS = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)?\s*((?:[^\W\d_]+\s+){0,2}?)(?:per|an?)\s+"
-    r"(seconds?|secs?|minutes?|mins?|hours?|hrs?|days?)\b", re.IGNORECASE)
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:[^\W\d_]+\s+){0,2}?)(?:per|an?)\s+"
+    r"(?P<time>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?))\b", re.IGNORECASE)
 #: words after a value that say nothing of its unit ("to 40 % and hold", "40 % now")
 _AFTER_A_VALUE = frozenset("and then now please pls for on in at of so thanks thx".split())
 
