@@ -656,19 +656,28 @@ _INSTRUMENTS = frozenset("cell cells scale scales weigher weighers transmitter t
                          "analyzer".split())
 
 
-#: the times a rate is per, as written after its "/"
+#: the times a rate is per, as written after its "/" (in Chinese too: "升/秒", "转/分")
 _PER = {"s": "s", "sec": "s", "second": "s", "min": "min", "minute": "min", "h": "h", "hr": "h",
-        "hour": "h", "d": "d", "day": "d"}
+        "hour": "h", "d": "d", "day": "d", "秒": "s", "秒钟": "s", "分": "min", "分钟": "min",
+        "时": "h", "小时": "h", "天": "d", "日": "d"}
+#: units whose time is in their letters, not after a slash ("rpm" is revolutions per minute)
+_PER_IN_LETTERS = {"rpm": "min", "rps": "s", "spm": "min", "bpm": "min", "gpm": "min",
+                   "lpm": "min", "slpm": "min", "slm": "min", "sccm": "min", "cfm": "min",
+                   "scfm": "min", "acfm": "min", "gph": "h", "lph": "h", "tph": "h", "tpd": "d",
+                   "mph": "h", "kph": "h", "kmh": "h", "bpd": "d", "bopd": "d", "bwpd": "d",
+                   "bfpd": "d", "mmscfd": "d", "mscfd": "d"}
 
 
 def _per(unit: str) -> str | None:
-    """The time a rate is per ("h" of "t/h", "min" of "kg/min"), None if no known one (nor of
-    a unit with no time of its own: "rpm" is said "revolutions per minute")."""
-    return _time_of(unit.rsplit("/", 1)[-1]) if "/" in unit else None
+    """The time a rate is per ("h" of "t/h", "min" of "kg/min" and of "rpm"), None if no known
+    one (a unit with no time: "kg", "m³", "kg/batch")."""
+    if "/" not in unit:
+        return _PER_IN_LETTERS.get(unit.strip().casefold())
+    return _time_of(unit.rsplit("/", 1)[-1])
 
 
 def _time_of(word: str) -> str | None:
-    """The time a word of one is ("min", "minutes", "hrs"), None if none."""
+    """The time a word of one is ("min", "minutes", "hrs", "分钟"), None if none."""
     folded = word.strip().casefold()
     return _PER.get(folded) or _PER.get(folded.removesuffix("s")) if folded else None
 
@@ -1924,19 +1933,22 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                                 text, re.IGNORECASE):
             if unit_symbol(said.group(1)) != mine:
                 return Doubt("unit", (said.group(1),))
-    for said in re.finditer(r"\d\s*([A-Za-zµ°³²]+\s*[/／\\]\s*[A-Za-z]+)", text):
-        # a rate per another time than the point's ("3 t/min" of a point in t/h; its slash
-        # full width or backwards too: review atk64g)
-        rate = re.sub(r"[／\\]", "/", said.group(1).replace(" ", ""))
-        per = _per(rate)
-        if point.unit and "/" in point.unit and per and per != _per(point.unit):
-            return Doubt("unit", (rate,))
     mine_per = _per(point.unit or "")
-    for said in _RATE_IN_WORDS.finditer(text):
-        # ...said in words ("300 kg per min", "5 kg a second" of a point in kg/h)
+    for said in _RATE_WRITTEN.finditer(text):
+        # a rate per another time than the point's ("3 t/min" of a point in t/h, "40升/秒" of
+        # one in L/min; its slash full width or backwards too: review atk64g), or a rate said
+        # to a point that is no rate ("66 kg/min" of a batch size in kg)
+        rate = said.group("unit") + "/" + said.group("time")
         per = _time_of(said.group("time"))
-        if mine_per and per and per != mine_per and \
-                not set(said.group("unit").casefold().split()) & _AFTER_A_VALUE:
+        if per and per != mine_per and (mine_per or _said_a_unit(said.group("unit"))):
+            return Doubt("unit", (rate,))
+    for said in _RATE_IN_WORDS.finditer(text):
+        # ...said in words ("300 kg per min", "5 kg a second", "300 kg of lime per min")
+        per = _time_of(said.group("time"))
+        unit = said.group("unit")
+        if per and per != mine_per and \
+                not set(unit.casefold().split()) & _AFTER_A_VALUE and \
+                (mine_per or _said_a_unit(unit)):
             return Doubt("unit", (said.group("rate"),))
     possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
@@ -1972,13 +1984,25 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     return None
 
 
-#: a number, a unit in up to two words, and the time it is per ("300 kg per min", "5 kilos a
-#: second", "40 an hour")
+#: a number, a unit in up to two words, what of ("of lime") and the time it is per ("300 kg
+#: per min", "5 kilos a second", "40 an hour", "300 kg of lime per min")
 _RATE_IN_WORDS = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:[^\W\d_]+\s+){0,2}?)(?:per|an?)\s+"
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:(?:[%％]|[°µ]?(?!of\b)[^\W\d_]+[²³]?)"
+    r"\s+){0,2}?)(?:of\s+(?:[^\W\d_]+\s+){1,2}?)?(?:per|an?)\s+"
     r"(?P<time>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?))\b", re.IGNORECASE)
+#: a number, a unit in letters (Latin or Chinese), what of, a slash (full width or backwards
+#: too) and a time ("3 t/min", "300 kg of lime/min", "40升/秒", "300公斤/min")
+_RATE_WRITTEN = re.compile(
+    r"\d\s*(?P<unit>[A-Za-zµ°³²%％]+|[\u4e00-\u9fff]{1,3})(?:\s+of\s+[A-Za-z]+)?\s*[/／\\]\s*"
+    r"(?P<time>[A-Za-z]+|秒钟?|分钟?|小时|时|天|日)")
 #: words after a value that say nothing of its unit ("to 40 % and hold", "40 % now")
 _AFTER_A_VALUE = frozenset("and then now please pls for on in at of so thanks thx".split())
+
+
+def _said_a_unit(words: str) -> bool:
+    """Whether words said after a number are a unit ("kg", "kilos", "公斤"; not "within")."""
+    return bool(words.strip()) and (bool(unit_ids(words.strip())) or any(
+        unit_symbol(w) is not None or unit_ids(w) for w in words.split()))
 
 
 def _qualified_percent(unit: str | None) -> bool:

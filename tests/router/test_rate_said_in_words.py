@@ -9,7 +9,7 @@ import pytest
 
 from hermesd.router import Router
 from hermesd.router.write_gate import gated
-from tests.support.plants import config_of, exec_plant, own_plant
+from tests.support.plants import config_of, exec_plant, own_plant, routed_without_model
 
 CONFIG = exec_plant("rates", {
     "filler_sp": {"name": "Filler speed setpoint", "unit": "bottles/h", "writable": True,
@@ -18,6 +18,17 @@ CONFIG = exec_plant("rates", {
                 "min": 0, "max": 200},
     "feed_sp": {"name": "Feed flow setpoint", "unit": "m³/h", "writable": True,
                 "min": 0, "max": 100},
+    "spray_sp": {"name": "Spray water flow setpoint", "unit": "L/min", "writable": True,
+                 "min": 0, "max": 300, "names": {"zh": "喷淋水量设定"}},
+    "belt_sp": {"name": "Belt speed setpoint", "unit": "m/min", "writable": True,
+                "min": 0, "max": 100, "names": {"zh": "皮带速度设定"}},
+    "fan_sp": {"name": "Fan speed setpoint", "unit": "rpm", "writable": True,
+               "min": 0, "max": 3000, "names": {"zh": "风机转速设定"}},
+    "batch_sp": {"name": "Roaster batch size", "unit": "kg", "writable": True,
+                 "min": 0, "max": 500, "names": {"zh": "批次重量设定"}},
+    "pump_sp": {"name": "Feed pump speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "kiln_sp": {"name": "Kiln temperature setpoint", "unit": "°C", "writable": True,
+                "min": 0, "max": 1200},
 })
 PROFILES = Router(CONFIG).rules.profiles
 EFW = config_of(own_plant("efw_plant"))
@@ -29,6 +40,17 @@ EFW = config_of(own_plant("efw_plant"))
     ("feed_sp", "feed flow to 30 m3 per second", 30, "m3 per second"),
     ("filler_sp", "set the filler to 4000 bottles／min", 4000, "bottles/min"),  # full width
     ("filler_sp", "set the filler to 4000 bottles\\min", 4000, "bottles/min"),
+    ("filler_sp", "set the filler to 4000 bottles of beer per min", 4000,
+     "bottles of beer per min"),  # (review atk64g: "of" let it through)
+    ("filler_sp", "set the filler to 4000 bottles of beer/min", 4000, "bottles/min"),
+    ("spray_sp", "喷淋水量设定调到40升/秒", 40, "升/秒"),  # a Chinese unit, a slash, a time
+    ("belt_sp", "皮带速度设定调到30米／秒", 30, "米/秒"),
+    ("fan_sp", "风机转速设定调到25r/s", 25, "r/s"),  # rpm has its minute in its letters
+    ("batch_sp", "set the roaster batch size to 66 kg/min", 66, "kg/min"),  # no rate at all
+    ("batch_sp", "roaster batch 66 kilos per hour", 66, "kilos per hour"),
+    ("pump_sp", "set the feed pump speed to 40 %/min", 40, "%/min"),
+    ("pump_sp", "set the feed pump speed to 40% per min", 40, "% per min"),
+    ("kiln_sp", "set the kiln temperature to 970 °C a min", 970, "°C a min"),
 ])
 def test_a_rate_per_another_time_is_refused_as_another_unit(
         point: str, text: str, value: float, said: str) -> None:
@@ -45,6 +67,11 @@ def test_a_rate_per_another_time_is_refused_as_another_unit(
     ("line_sp", "line speed 160 birds a min", 160),
     ("feed_sp", "feed flow 30 cubes an hour", 30),
     ("feed_sp", "feed flow 30 m3 per hour", 30),
+    ("spray_sp", "喷淋水量设定调到40升/分钟", 40),
+    ("spray_sp", "喷淋水量设定调到40升/分", 40),
+    ("fan_sp", "风机转速设定调到1500转/分", 1500),
+    ("fan_sp", "fan speed 1500 r/min", 1500),
+    ("batch_sp", "set the roaster batch size to 66 kg", 66),
 ])
 def test_a_rate_per_the_points_own_time_is_its_unit(point: str, text: str, value: float) -> None:
     assert gated(text, CONFIG.points[point], value, PROFILES) is None
@@ -69,3 +96,18 @@ def test_a_unit_with_no_time_of_its_own_is_said_with_one(text: str) -> None:
                                              "writable": True, "min": 0, "max": 5}})
     profiles = Router(config).rules.profiles
     assert gated(text, config.points["kiln_sp"], 3, profiles) is None
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("喷淋水量设定调到40升/秒", "spray_sp"),
+    ("皮带速度设定调到30米/秒", "belt_sp"),
+    ("set the roaster batch size to 66 kg/min", "batch_sp"),
+])
+async def test_the_rules_do_not_write_a_rate_of_another_time(text: str, point: str) -> None:
+    """Review atk64g: "40升/秒" of a point in L/min was written by the rules alone as 40 L/min,
+    sixty times less than asked; "66 kg/min" of a batch size in kg as 66 kg. Refused, and the
+    refusal says which unit it could not take."""
+    action = await routed_without_model(Router(CONFIG), text)
+    assert action.name == "respond", action
+    assert action.args.get("value_problem") == "unit", action.args
+    assert action.args.get("point") in (None, point)
