@@ -17,8 +17,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from hermesd.history.recorder import HOUR, MINUTE, REMOVED, Batch
-from hermesd.history.series import Rollup, stretch
+from hermesd.history.recorder import HOUR, MINUTE, Batch
+from hermesd.history.series import REMOVED, Rollup, stretch
 from hermesd.history.store import Store
 
 
@@ -53,13 +53,22 @@ def _last_minute(store: Store, name: str, minute: int, seen: float,
     if not samples and not rows:
         return None  # a point quiet and not good since the minute before (or long removed)
     gaps = store.gaps(name, minute, seen)
-    if began is not None and began >= minute:
+    removed = [(start, end) for start, end, why in gaps
+               if why == REMOVED and end > minute and (began is None or start >= began)]
+    if removed:
+        # removed by a reload: the run wrote its row of the minute then (if removed in it);
+        # added back, the point knew no value until its first sample since
+        start, back = max(removed)
+        if back >= seen:
+            return None
+        part = stretch(None, minute, [s for s in samples if s[0] >= back], gaps, back, seen)
+        whole = written.then(part) if written is not None and start >= minute else part
+    elif began is not None and began >= minute:
         # the run began in this minute and knew no value before its first sample; what an
         # earlier run had of the minute is its row (written at its stop, or rebuilt so)
         part = stretch(None, minute, [s for s in samples if s[0] >= began], gaps, began, seen)
-        if written is not None and (_holds(written, part) or any(
-                why == REMOVED and began <= start <= seen for start, _, why in gaps)):
-            return None  # (removed by a reload: the run wrote its row of the minute then)
+        if written is not None and _holds(written, part):
+            return None
         whole = part if written is None else written.then(part)
     elif written is not None:
         return None  # written by the run itself: a point removed from the config then

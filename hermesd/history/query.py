@@ -131,7 +131,8 @@ class Reader:
                     found[(p, a)] = (a, b, old[2] if old else "gap")
         for p, a, b, why in self.recorder.open_gaps(now):
             if p in (pid, "*"):
-                found[(p, a)] = (a, b, why)
+                old = found.get((p, a))  # (a gap closed since the batch: its reason is here)
+                found[(p, a)] = (a, b, old[2] if why == "gap" and old else why)
         return [g for g in found.values() if g[0] <= end and g[1] >= start]
 
     # -- inside ----------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hermesd.config.model import Deadband
-from hermesd.history.series import NO_VALUE_YET, Rollup, numeric
+from hermesd.history.series import NO_VALUE_YET, REMOVED, Rollup, numeric
 
 MINUTE = 60
 HOUR = 3600
@@ -27,7 +27,6 @@ HOUR = 3600
 MAX_ROLL = 180
 #: samples held before a batch is written early (a busy plant: ~2 MiB of them in memory)
 EARLY_BATCH = 20_000
-REMOVED = "removed from the config"  # the reason of the gap a removed point's record ends in
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,6 +66,7 @@ class _State:
     stored: Any = None  # the last sample stored (the deadband is measured from it)
     began: float = 0.0  # when this run began recording it
     first_at: float | None = None  # when this run had its first value
+    back: float | None = None  # start of the "removed" gap it is back from (until a value)
     pending: list[tuple[float, Any]] = field(default_factory=list)  # samples not yet written
 
     @property
@@ -86,6 +86,7 @@ class Recorder:
         self._minutes: list[tuple[int, str, Rollup]] = []
         self._hours: list[tuple[int, str, Rollup]] = []
         self._orphans: dict[str, list[tuple[float, Any]]] = {}  # samples of removed points
+        self._removed: dict[str, float] = {}  # when points removed by a reload were removed
         self.pending = 0  # samples not yet taken in a batch
 
     # -- configuration ---------------------------------------------------------------------
@@ -104,16 +105,43 @@ class Recorder:
         `taken`: batches not yet written."""
         self._roll(now)
         for pid in [p for p in self._states if p not in tracks]:
-            self.set_gap(pid, REMOVED, now)
-            self._finish(pid, now)
+            self._remove(pid, now)
         for pid, track in tracks.items():
             state = self._states.get(pid)
             if state is None:
                 state = self._states[pid] = _State(track, cursor=now, began=now)
+                removed = self._removed.pop(pid, None)
+                if removed is not None:
+                    # back: its "removed" gap ends with its first value since (`value`); the
+                    # value it held before is none of it (left open until the next start, the
+                    # gap covered all the point recorded since: review atk64h)
+                    state.back = removed
                 if rows is not None:
                     self._begin_again(pid, state, rows.get(pid, ()), taken)
             else:
                 state.track = track
+
+    def _remove(self, pid: str, now: float) -> None:
+        """A point a reload removed: the gap it is in ends (a device offline: the point is no
+        longer recorded at all), a "removed" gap begins, and what it has is handed over. A
+        point back with no value since is in its "removed" gap still; a gap begun this very
+        instant is the removal's (a point's gaps are known by their start: a second one of
+        the same start would be lost)."""
+        state = self._states[pid]
+        t = self._clamp(state, now, now)
+        self._advance(state, t)
+        gap, state.gap = state.gap, None
+        if state.back is not None:
+            removed = state.back
+        elif gap is not None and gap[0] >= t:
+            removed, gap = gap[0], None
+        else:
+            removed = t
+            self._opened.append((pid, t, REMOVED))
+        if gap is not None:
+            self._closed.append((pid, gap[0], t))
+        self._removed[pid] = removed
+        self._finish(pid, t)
 
     def _begin_again(self, pid: str, state: _State, rows: Sequence[tuple[int, Rollup]],
                      taken: Sequence[Batch]) -> None:
@@ -216,6 +244,9 @@ class Recorder:
         self._advance(state, t)
         if not state.known:
             state.first_at = t
+            if state.back is not None:  # back in the config
+                self._closed.append((pid, state.back, t))
+                state.back = None
         state.value = value
         state.known = True
         if state.good:
@@ -292,6 +323,8 @@ class Recorder:
                for pid, start, end in self._closed]
         out += [(pid, s.gap[0], now, s.gap[1]) for pid, s in self._states.items()
                 if s.gap is not None]
+        out += [(pid, s.back, now, REMOVED) for pid, s in self._states.items()
+                if s.back is not None]
         # until a point's first value, what it held before this run is no value of it: the
         # rows count none, and neither does an answer (review h55, finding 7)
         out += [(pid, s.began, now if s.first_at is None else s.first_at, NO_VALUE_YET)

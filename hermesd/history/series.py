@@ -20,6 +20,8 @@ NOT_RUNNING = "hermesd was not running"  # the reason of the gap between two run
 #: ...and of a point's time from this run's start (or its addition) to its first value: what
 #: it held before is not known to hold still (a device offline across a restart)
 NO_VALUE_YET = "no value since hermesd started"
+#: ...and of a point's time out of the config, and back in it until its first value
+REMOVED = "removed from the config"
 
 
 @dataclass(slots=True)
@@ -120,8 +122,9 @@ def stretch(first: Any, origin: float, samples: Sequence[tuple[float, Any]],
     out = Rollup(first=value if value is not None and good_at(start) else None)
     # a sample where a point's gap ends is its value held again (or the one that ended the
     # gap), which the recorder stores and never counts as a change (a run's first value, at
-    # the end of the time hermesd was not running or had no value yet, it counts)
-    ends = {b for _, b, why in gap_list if why not in (NOT_RUNNING, NO_VALUE_YET)}
+    # the end of the time hermesd was not running or had no value yet, it counts; so does a
+    # point's first value once back in the config)
+    ends = {b for _, b, why in gap_list if why not in (NOT_RUNNING, NO_VALUE_YET, REMOVED)}
     edges = sorted({start, end, *(t for t in times[i:] if t < end),
                     *(x for a, b, _ in gap_list for x in (a, b) if start < x < end)})
     j = i

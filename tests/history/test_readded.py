@@ -19,7 +19,10 @@ from hermesd.config.model import Config
 from hermesd.engine import Engine
 from hermesd.events import EventTable
 from hermesd.history.component import HistoryComponent
+from hermesd.history.mend import crash_batch
+from hermesd.history.query import Reader
 from hermesd.history.recorder import Batch, Recorder, Track
+from hermesd.history.series import NO_VALUE_YET, REMOVED
 from hermesd.history.store import Store
 from hermesd.metrics import Metrics
 from hermesd.services import Services
@@ -215,3 +218,163 @@ def test_a_point_re_added_while_the_store_cannot_be_read_keeps_this_runs_hour(
     good, integral = _row(path, "h1", T0)
     assert good == pytest.approx(970.0 + 2490.0)
     assert integral == pytest.approx(10.0 * 970 + 20.0 * 2490)
+
+
+def _back_in_one_run(path: Path, *, offline_at: int | None = None,
+                     until: int = 1520) -> tuple[Store, Recorder, list[Batch]]:
+    """x = 10 from 30; a reload takes it out at 1000 and puts it back at 1100; x = 20 from
+    1110; a batch written every 10 s up to `until` (the store left open: the run goes on, or
+    is killed there). `offline_at`: its device goes offline then, before the removal."""
+    rec = Recorder(X, T0 + 30)
+    store = _open(path, rec)
+    unwritten: list[Batch] = []
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(40, until + 1, 10):
+        if t == offline_at:
+            rec.set_gap("x", "plc1 offline", T0 + t, T0 + t)
+        if t == 1000:
+            _reload(store, rec, {}, T0 + t, unwritten)
+        if t == 1100:
+            _reload(store, rec, X, T0 + t, unwritten)
+        if t == 1110:
+            rec.value("x", 20.0, T0 + t, T0 + t)
+        store.write([rec.take_batch(T0 + t)])
+    return store, rec, unwritten
+
+
+def test_a_point_back_in_the_config_is_out_of_its_removed_gap(tmp_path: Path) -> None:
+    """Review atk64h: the "removed from the config" gap stayed open after the point came back,
+    so an answer about any part of a minute since said it had no value, until a restart
+    closed the gap at the stop (and then it covered all of the time since)."""
+    path = tmp_path / "history.db"
+    store, rec, unwritten = _back_in_one_run(path)
+    reader = Reader(store, rec.view("x", T0 + 1500), unwritten)
+    summary = reader.summary("x", T0 + 1200.5, T0 + 1260.5, T0 + 1500)
+    assert summary.rollup.good == pytest.approx(60.0)
+    assert summary.rollup.integral == pytest.approx(20.0 * 60)
+    assert summary.gaps == []
+    removed = reader.gaps("x", T0 + 990, T0 + 1200, T0 + 1500)
+    assert sorted((a - T0, b - T0, why) for a, b, why in removed) == [
+        (1000.0, 1110.0, REMOVED), (1100.0, 1110.0, NO_VALUE_YET)]
+    store.write([rec.take_batch(T0 + 1530, final=True)])
+    store.close()
+    later = Store(path)
+    seen = later.open()
+    assert seen is not None
+    later.record_stop(seen, T0 + 5000)
+    summary = Reader(later, Recorder(X, T0 + 5000), []).summary(
+        "x", T0 + 1110, T0 + 1530, T0 + 5000)
+    later.close()
+    assert summary.rollup.good == pytest.approx(420.0)
+    assert summary.gaps == []
+
+
+def test_a_crash_after_a_point_came_back_keeps_its_minute(tmp_path: Path) -> None:
+    """Killed after the batch of 1520: the rebuilt minute of the crash holds x's 20 s in it,
+    and the hour all x recorded (the open gap had it not good; review atk64h)."""
+    path = tmp_path / "history.db"
+    store, _, _ = _back_in_one_run(path)
+    store.close()  # killed: no final batch
+    again = Store(path)
+    seen = again.open()
+    assert seen == T0 + 1520
+    again.record_stop(seen, T0 + 5000)
+    batch = crash_batch(again, seen)
+    assert batch is not None
+    again.write([batch])
+    again.close()
+    assert _row(path, "m1", T0 + 1500) == pytest.approx((20.0, 20.0 * 20))
+    assert _row(path, "h1", T0)[0] == pytest.approx(970.0 + (1520.0 - 1110.0))
+
+
+def test_a_crash_in_the_minute_a_point_came_back_keeps_both_parts(tmp_path: Path) -> None:
+    """Out at 1000 and back at 1005, in the minute of the crash (after the batch of 1015):
+    the row the removal wrote holds the minute up to it, and the rebuilt one adds the part
+    since x's first value at 1008 (as the recorder would have at the minute's close; it took
+    the removal's row for the whole minute)."""
+    path = tmp_path / "history.db"
+    rec = Recorder(X, T0 + 30)
+    store = _open(path, rec)
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(31, 1019):
+        if t == 1000:
+            _reload(store, rec, {}, T0 + t, [])
+        if t == 1005:
+            _reload(store, rec, X, T0 + t, [])
+        if t == 1008:
+            rec.value("x", 20.0, T0 + t, T0 + t)
+        if t % 5 == 0:
+            store.write([rec.take_batch(T0 + t)])
+    store.close()  # killed after the batch of 1015
+    again = Store(path)
+    seen = again.open()
+    assert seen == T0 + 1015
+    batch = crash_batch(again, seen)
+    assert batch is not None
+    again.write([batch])
+    again.close()
+    assert _row(path, "m1", T0 + 960) == pytest.approx((40.0 + 7.0, 10.0 * 40 + 20.0 * 7))
+
+
+def test_a_point_removed_while_offline_ends_its_offline_gap_there(tmp_path: Path) -> None:
+    """The gap a point is in when a reload removes it (its device offline) ends at the
+    removal: left open, it covered the point after it came back too."""
+    path = tmp_path / "history.db"
+    store, rec, unwritten = _back_in_one_run(path, offline_at=900)
+    reader = Reader(store, rec.view("x", T0 + 1500), unwritten)
+    gaps = reader.gaps("x", T0 + 800, T0 + 1500, T0 + 1500)
+    summary = reader.summary("x", T0 + 800, T0 + 1500, T0 + 1500)
+    store.close()
+    assert sorted((a - T0, b - T0, why) for a, b, why in gaps) == [
+        (900.0, 1000.0, "plc1 offline"), (1000.0, 1110.0, REMOVED),
+        (1100.0, 1110.0, NO_VALUE_YET)]
+    assert summary.rollup.good == pytest.approx(100.0 + 390.0)
+
+
+def test_a_point_back_holds_no_value_until_its_first_one(tmp_path: Path) -> None:
+    """Back at 1100 with its first value at 1200: what it held at its removal is no value of
+    it in between, in this run's answers or a later one's (with its "removed" gap ended at the
+    reload, the value held before counted again from there)."""
+    path = tmp_path / "history.db"
+    _run(path, 30, 1530, X, {30: 10.0, 1000: {}, 1100: X, 1200: 20.0})
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    store.record_stop(seen, T0 + 5000)
+    reader = Reader(store, Recorder(X, T0 + 5000), [])
+    between = reader.summary("x", T0 + 1100.5, T0 + 1199.5, T0 + 5000)
+    after = reader.summary("x", T0 + 1190.5, T0 + 1230.5, T0 + 5000)
+    store.close()
+    assert between.rollup.good == 0.0
+    assert after.rollup.good == pytest.approx(30.5)
+    assert after.rollup.changes == 1  # its first value since it came back
+
+
+def test_a_point_removed_as_its_device_goes_offline_is_in_a_gap_after(tmp_path: Path) -> None:
+    """Offline and removed at the same instant (the device's loss and a reload at once), then
+    killed: the rebuilt minute holds nothing of x after it (its two gaps, by one start, were
+    one in the store: the second was lost and the value held counted as good; sweep
+    atk64h seed 491)."""
+    path = tmp_path / "history.db"
+    rec = Recorder(X, T0 + 30)
+    store = _open(path, rec)
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(31, 1016):
+        if t == 1000:
+            rec.set_gap("x", "plc1 offline", T0 + t, T0 + t)
+            _reload(store, rec, {}, T0 + t, [])
+        if t % 5 == 0:
+            store.write([rec.take_batch(T0 + t)])
+    store.close()  # killed after the batch of 1015
+    again = Store(path)
+    seen = again.open()
+    assert seen is not None
+    batch = crash_batch(again, seen)
+    if batch is not None:
+        again.write([batch])
+    again.record_stop(seen, T0 + 5000)
+    reader = Reader(again, Recorder(X, T0 + 5000), [])
+    summary = reader.summary("x", T0 + 990, T0 + 1015, T0 + 5000)
+    again.close()
+    assert summary.rollup.good == pytest.approx(10.0)
+    assert _row(path, "m1", T0 + 960)[0] == pytest.approx(40.0)
