@@ -167,6 +167,13 @@ class Counters:
     extra: dict[str, int] = field(default_factory=dict)
 
 
+#: words before a number that make it a time or a bound, not a thing's number ("at 3",
+#: "above 50", "in the last 2")
+_BEFORE_A_TIME_OR_BOUND = frozenset("""
+    at since before after until till from by last past around about over under above below
+    than to within between and or
+""".split())
+
 class ModelStage:
     def __init__(self, config: Config, worker: Worker, options: Options | None = None,
                  rules: RuleRouter | None = None) -> None:
@@ -416,7 +423,7 @@ class ModelStage:
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
-                self._numbered_unnumbered(a, profile)
+                self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
@@ -945,6 +952,25 @@ class ModelStage:
             and not unit_after(toks, t.index + 1) and explained(t, profile, found) > NEAR
             and any(o.ids and explained(t, o, found) >= FULL and _numbers(t.raw, o.point)
                     for o in self.rules.profiles.all))
+
+    def _number_of_another(self, a: Analysis, profile: Profile) -> str:
+        """ "how much syrup is in 502" of the "Syrup to storage" flow, where "TK-502 level" is
+        a point of this plant: a whole number said (no value in a question, nor a time: "at
+        3"), in figures, that numbers other points names one of them, which a point of no
+        number is not (blind batch 65; after a word of a thing too: "how's pump 2 doing"; not
+        a formula's: "O2", 乙二醇)."""
+        if profile.ids:
+            return ""
+        own = set(re.findall(r"\d+", profile.point.device))
+        toks = a.toks
+        for i, tok in enumerate(toks):
+            if isinstance(tok.number, int) and not tok.groups and tok.text not in own and \
+                    re.search(rf"(?<![^\W\d_]){tok.raw}(?![\d.,])", a.text) and \
+                    not unit_after(toks, i) and \
+                    not (i and toks[i - 1].raw in _BEFORE_A_TIME_OR_BOUND) and any(
+                        tok.text in o.ids for o in self.rules.profiles.all if o is not profile):
+                return tok.shown
+        return ""
 
     def _numbered_before_unit(self, a: Analysis, found: list[Term], profile: Profile,
                               rest: list[Profile]) -> str | None:
