@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -220,6 +221,32 @@ def test_a_point_re_added_while_the_store_cannot_be_read_keeps_this_runs_hour(
     assert integral == pytest.approx(10.0 * 970 + 20.0 * 2490)
 
 
+def _rebuilt(path: Path, later: float) -> Store:
+    """The store opened by the next start at `later` after a kill: what the crash left
+    rebuilt and written (as `HistoryComponent._open`); left open to be read."""
+    store = Store(path)
+    seen = store.open()
+    assert seen is not None
+    store.record_stop(seen, later)
+    batch = crash_batch(store, seen)
+    assert batch is not None
+    store.write([batch])
+    return store
+
+
+def _killed(path: Path, last: int, step: Callable[[Store, Recorder, int], None]) -> None:
+    """x = 10 from 30, `step` each second from 31 to `last`, a batch written every 5 s, and
+    then hermesd is killed (no final batch)."""
+    rec = Recorder(X, T0 + 30)
+    store = _open(path, rec)
+    rec.value("x", 10.0, T0 + 30, T0 + 30)
+    for t in range(31, last + 1):
+        step(store, rec, t)
+        if t % 5 == 0:
+            store.write([rec.take_batch(T0 + t)])
+    store.close()
+
+
 def _back_in_one_run(path: Path, *, offline_at: int | None = None,
                      until: int = 1520) -> tuple[Store, Recorder, list[Batch]]:
     """x = 10 from 30; a reload takes it out at 1000 and puts it back at 1100; x = 20 from
@@ -275,14 +302,7 @@ def test_a_crash_after_a_point_came_back_keeps_its_minute(tmp_path: Path) -> Non
     path = tmp_path / "history.db"
     store, _, _ = _back_in_one_run(path)
     store.close()  # killed: no final batch
-    again = Store(path)
-    seen = again.open()
-    assert seen == T0 + 1520
-    again.record_stop(seen, T0 + 5000)
-    batch = crash_batch(again, seen)
-    assert batch is not None
-    again.write([batch])
-    again.close()
+    _rebuilt(path, T0 + 5000).close()
     assert _row(path, "m1", T0 + 1500) == pytest.approx((20.0, 20.0 * 20))
     assert _row(path, "h1", T0)[0] == pytest.approx(970.0 + (1520.0 - 1110.0))
 
@@ -293,26 +313,15 @@ def test_a_crash_in_the_minute_a_point_came_back_keeps_both_parts(tmp_path: Path
     since x's first value at 1008 (as the recorder would have at the minute's close; it took
     the removal's row for the whole minute)."""
     path = tmp_path / "history.db"
-    rec = Recorder(X, T0 + 30)
-    store = _open(path, rec)
-    rec.value("x", 10.0, T0 + 30, T0 + 30)
-    for t in range(31, 1019):
-        if t == 1000:
-            _reload(store, rec, {}, T0 + t, [])
-        if t == 1005:
-            _reload(store, rec, X, T0 + t, [])
+
+    def step(store: Store, rec: Recorder, t: int) -> None:
+        if t in (1000, 1005):
+            _reload(store, rec, {} if t == 1000 else X, T0 + t, [])
         if t == 1008:
             rec.value("x", 20.0, T0 + t, T0 + t)
-        if t % 5 == 0:
-            store.write([rec.take_batch(T0 + t)])
-    store.close()  # killed after the batch of 1015
-    again = Store(path)
-    seen = again.open()
-    assert seen == T0 + 1015
-    batch = crash_batch(again, seen)
-    assert batch is not None
-    again.write([batch])
-    again.close()
+
+    _killed(path, 1018, step)  # after the batch of 1015
+    _rebuilt(path, T0 + 5000).close()
     assert _row(path, "m1", T0 + 960) == pytest.approx((40.0 + 7.0, 10.0 * 40 + 20.0 * 7))
 
 
@@ -356,23 +365,14 @@ def test_a_point_removed_as_its_device_goes_offline_is_in_a_gap_after(tmp_path: 
     one in the store: the second was lost and the value held counted as good; sweep
     atk64h seed 491)."""
     path = tmp_path / "history.db"
-    rec = Recorder(X, T0 + 30)
-    store = _open(path, rec)
-    rec.value("x", 10.0, T0 + 30, T0 + 30)
-    for t in range(31, 1016):
+
+    def step(store: Store, rec: Recorder, t: int) -> None:
         if t == 1000:
             rec.set_gap("x", "plc1 offline", T0 + t, T0 + t)
             _reload(store, rec, {}, T0 + t, [])
-        if t % 5 == 0:
-            store.write([rec.take_batch(T0 + t)])
-    store.close()  # killed after the batch of 1015
-    again = Store(path)
-    seen = again.open()
-    assert seen is not None
-    batch = crash_batch(again, seen)
-    if batch is not None:
-        again.write([batch])
-    again.record_stop(seen, T0 + 5000)
+
+    _killed(path, 1015, step)
+    again = _rebuilt(path, T0 + 5000)
     reader = Reader(again, Recorder(X, T0 + 5000), [])
     summary = reader.summary("x", T0 + 990, T0 + 1015, T0 + 5000)
     again.close()
