@@ -62,6 +62,8 @@ def _last_minute(store: Store, name: str, minute: int, seen: float,
         if back >= seen:
             return None
         part = stretch(None, minute, [s for s in samples if s[0] >= back], gaps, back, seen)
+        if written is not None and _holds(written, part):
+            return None  # (a later removal wrote a row that holds it: review atk65h)
         whole = written.then(part) if written is not None and start >= minute else part
     elif began is not None and began >= minute:
         # the run began in this minute and knew no value before its first sample; what an

@@ -244,8 +244,11 @@ class Recorder:
         self._advance(state, t)
         if not state.known:
             state.first_at = t
-            if state.back is not None:  # back in the config
-                self._closed.append((pid, state.back, t))
+            if state.back is not None:  # back in the config: its "removed" gap ends (but
+                # a gap of its device begun as it came back is that one in the store, by its
+                # start: it goes on; review atk65h)
+                if state.gap is None or state.gap[0] != state.back:
+                    self._closed.append((pid, state.back, t))
                 state.back = None
         state.value = value
         state.known = True
@@ -325,6 +328,10 @@ class Recorder:
                 if s.gap is not None]
         out += [(pid, s.back, now, REMOVED) for pid, s in self._states.items()
                 if s.back is not None]
+        # a point removed since the batch: its gap is only here until the next one (atk65h)
+        closed = {(pid, start) for pid, start, _ in self._closed}
+        out += [(pid, start, now, why) for pid, start, why in self._opened
+                if pid not in self._states and (pid, start) not in closed]
         # until a point's first value, what it held before this run is no value of it: the
         # rows count none, and neither does an answer (review h55, finding 7)
         out += [(pid, s.began, now if s.first_at is None else s.first_at, NO_VALUE_YET)
