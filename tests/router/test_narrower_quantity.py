@@ -40,6 +40,14 @@ WASTEWATER = config_of(own_plant("wastewater"))
     "set the core temperature to 4",
     "set the approach temp to 3",
     "set the product temperature to 4",
+    # ...said in one word: where or of what it is measured (review atk64, C1)
+    "set the OAT to 4",
+    "set the superheat to 4",
+    "set the subcooling to 4",
+    "set the dewpoint to 4",
+    "set the approach to 3",
+    "set the EGT to 4",
+    "set the WBT to 4",
 ])
 async def test_a_narrower_temperature_is_no_write_of_a_setpoint_that_names_none(
         text: str) -> None:
@@ -47,7 +55,8 @@ async def test_a_narrower_temperature_is_no_write_of_a_setpoint_that_names_none(
     assert action.name == "respond", action
 
 
-@pytest.mark.parametrize("text", ["what is the outside temperature", "what's the oil temp"])
+@pytest.mark.parametrize("text", ["what is the outside temperature", "what's the oil temp",
+                                  "what's the superheat", "what's the OAT"])
 async def test_nor_a_read_of_it(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
     assert action.name == "respond", action
@@ -85,3 +94,15 @@ async def test_the_digester_setpoint_is_still_written_when_it_is_named() -> None
     for text in ("set the digester heating setpoint to 35", "set the digester temperature to 35"):
         assert await routed_without_model(router, text) == \
             Action("write", {"point": "digester_heating_sp", "value": 35})
+
+
+@pytest.mark.parametrize("text", ["set the superheat to 35", "set the OAT to 35",
+                                  "set the EGT to 35", "set the dewpoint to 35",
+                                  "what's the wet bulb"])
+async def test_a_narrower_temperature_in_one_word_is_not_the_only_setpoint_in_degrees(
+        text: str) -> None:
+    """The wastewater plant's one setpoint in °C is its digester heating's: a superheat, an
+    outside air or exhaust gas temperature, a dew point is none of it (review atk64, C1:
+    the rules wrote it)."""
+    action = await routed_without_model(Router(WASTEWATER), text)
+    assert action.name == "respond", action
