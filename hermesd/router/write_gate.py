@@ -667,6 +667,9 @@ _PER_IN_LETTERS = {"rpm": "min", "rps": "s", "spm": "min", "bpm": "min", "gpm": 
                    "mph": "h", "kph": "h", "kmh": "h", "bpd": "d", "bopd": "d", "bwpd": "d",
                    "bfpd": "d", "mmscfd": "d", "mscfd": "d"}
 
+_PER_IN_LETTERS_SAID = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*(" + "|".join(_PER_IN_LETTERS) +
+                                  r")\b", re.IGNORECASE)
+
 
 def _per(unit: str) -> str | None:
     """The time a rate is per ("h" of "t/h", "min" of "kg/min" and of "rpm"), None if no known
@@ -1937,11 +1940,16 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     for said in _RATE_WRITTEN.finditer(text):
         # a rate per another time than the point's ("3 t/min" of a point in t/h, "40升/秒" of
         # one in L/min; its slash full width or backwards too: review atk64g), or a rate said
-        # to a point that is no rate ("66 kg/min" of a batch size in kg)
-        rate = said.group("unit") + "/" + said.group("time")
+        # to a point that is no rate ("66 kg/min" of a batch size in kg; "180/min": atk65r)
+        rate = (said.group("unit") or "") + "/" + said.group("time")
         per = _time_of(said.group("time"))
-        if per and per != mine_per and (mine_per or _said_a_unit(said.group("unit"))):
+        if per and per != mine_per:
             return Doubt("unit", (rate,))
+    for said in _PER_IN_LETTERS_SAID.finditer(text):
+        # ...in the letters of a unit ("40 bpm" of a stroke rate per hour, "200 gpm" of a
+        # volume: review atk65r)
+        if _PER_IN_LETTERS[said.group(1).casefold()] != mine_per:
+            return Doubt("unit", (said.group(1),))
     for said in _RATE_IN_WORDS.finditer(text):
         # ...said in words ("300 kg per min", "5 kg a second", "300 kg of lime per min")
         per = _time_of(said.group("time"))
@@ -1990,10 +1998,12 @@ _RATE_IN_WORDS = re.compile(
     r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:(?:[%％]|[°µ]?(?!of\b)[^\W\d_]+[²³]?)"
     r"\s+){0,2}?)(?:of\s+(?:[^\W\d_]+\s+){1,2}?)?(?:per|an?)\s+"
     r"(?P<time>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?))\b", re.IGNORECASE)
-#: a number, a unit in letters (Latin or Chinese), what of, a slash (full width or backwards
-#: too) and a time ("3 t/min", "300 kg of lime/min", "40升/秒", "300公斤/min")
+#: a number, a unit in letters (Latin or Chinese; or none), what of, a slash (full width or
+#: backwards too) and a time ("3 t/min", "2000 m3/min", "300 kg of lime/min", "40升/秒",
+#: "300公斤/min", "180/min")
 _RATE_WRITTEN = re.compile(
-    r"\d\s*(?P<unit>[A-Za-zµ°³²%％]+|[\u4e00-\u9fff]{1,3})(?:\s+of\s+[A-Za-z]+)?\s*[/／\\]\s*"
+    r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3})?(?:\s+of\s+[A-Za-z]+)?"
+    r"\s*[/／\\]\s*"
     r"(?P<time>[A-Za-z]+|秒钟?|分钟?|小时|时|天|日)")
 #: words after a value that say nothing of its unit ("to 40 % and hold", "40 % now")
 _AFTER_A_VALUE = frozenset("and then now please pls for on in at of so thanks thx".split())
