@@ -167,6 +167,18 @@ class Counters:
     extra: dict[str, int] = field(default_factory=dict)
 
 
+
+def _a_number_alone(text: str, figures: str) -> bool:
+    """Whether `figures` stand alone in the text as a number of a thing would: not in a
+    formula or tag ("O2", "K2"), a decimal ("2.5"), a time ("@ 3", "3 o'clock", "3pm", 3点,
+    "3:30") or a count ("24 wells")."""
+    for m in re.finditer(rf"(?<![A-Za-z]){re.escape(figures)}(?!\d|[.,]\d)", text):
+        after = text[m.end():]
+        if not text[:m.start()].rstrip().endswith("@") and not re.match(
+                r"\s*(?:o'?clock|[ap]m\b|[点點时時:]|[^\W\d_]+s\b)", after, re.IGNORECASE):
+            return True
+    return False
+
 #: words before a number that make it a time or a bound, not a thing's number ("at 3",
 #: "above 50", "in the last 2")
 _BEFORE_A_TIME_OR_BOUND = frozenset("""
@@ -956,17 +968,17 @@ class ModelStage:
     def _number_of_another(self, a: Analysis, profile: Profile) -> str:
         """ "how much syrup is in 502" of the "Syrup to storage" flow, where "TK-502 level" is
         a point of this plant: a whole number said (no value in a question, nor a time: "at
-        3"), in figures, that numbers other points names one of them, which a point of no
-        number is not (blind batch 65; after a word of a thing too: "how's pump 2 doing"; not
-        a formula's: "O2", 乙二醇)."""
+        3", "@ 3", "3 o'clock", 3点), in figures, that numbers other points names one of them,
+        which a point of no number is not (blind batch 65; after a word of a thing too: "how's
+        pump 2 doing"; not a formula's: "O2", 乙二醇; nor a count: "the 24 wells combined")."""
         if profile.ids:
             return ""
         own = set(re.findall(r"\d+", profile.point.device))
         toks = a.toks
         for i, tok in enumerate(toks):
             if isinstance(tok.number, int) and not tok.groups and tok.text not in own and \
-                    re.search(rf"(?<![^\W\d_]){tok.raw}(?![\d.,])", a.text) and \
-                    not unit_after(toks, i) and \
+                    tok.raw.isascii() and tok.raw.isdigit() and \
+                    _a_number_alone(a.text, tok.raw) and not unit_after(toks, i) and \
                     not (i and toks[i - 1].raw in _BEFORE_A_TIME_OR_BOUND) and any(
                         tok.text in o.ids for o in self.rules.profiles.all if o is not profile):
                 return tok.shown

@@ -32,6 +32,8 @@ ROUTER = Router(CONFIG)
 
 @pytest.mark.parametrize(("text", "wrong", "right"), [
     ("how much syrup is in 602", "syrup_out", None),
+    ("how much syrup is in 602.", "syrup_out", None),
+    ("糖浆在602有多少", "syrup_out", None),
     ("what Baumé is the slurry running at", "slurry_pump", "slurry_density"),
     ("slurry baume?", "slurry_pump", "slurry_density"),
     ("外输气量现在多少", "flare", "sales"),
@@ -48,6 +50,7 @@ def test_a_word_of_another_point_is_no_read_of_this_one(text: str, wrong: str,
 @pytest.mark.parametrize(("text", "point"), [
     ("what's the O2 in the nitrogen", "o2"),  # a formula's figure numbers nothing
     ("syrup to storage at 2 o'clock?", "syrup_out"),
+    ("2点的成品糖浆外送量", "syrup_out"),
 ])
 def test_a_figure_that_numbers_nothing_is_no_other_point(text: str, point: str) -> None:
     assert model_read_checked(ROUTER, CONFIG, text, point).to_dict() == {
