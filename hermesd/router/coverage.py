@@ -552,7 +552,7 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
         # is alone what the point is ("tubing" of a "W2 TBG PSI") or what its unit measures
         # ("pressure"); a quantity said in one word ("vacuum") is a kind of its unit's.
         strength = MAYBE if not term.concepts & p.unit_quantities and \
-            not _pressure_alone(term) and not (term.own - term.broader) & p.concepts and \
+            not _quantity_alone(term) and not (term.own - term.broader) & p.concepts and \
             not (term.own and term.own <= p.unit_quantities) else \
             UNIT_QUANTITY if p.unit_sure else \
             FEW if len(p.unit_quantities) <= FEW_QUANTITIES else MAYBE
@@ -585,15 +585,20 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     return strength * (TYPO if term.corrected else 1.0)
 
 
-def _pressure_alone(term: Term) -> bool:
-    """Whether the term is a narrower pressure in a word of its own ("vacuum": a pressure as
-    it is read, of whatever the point's names say), not a word of a longer phrase ("outside"
-    of "outside temperature"). A narrower temperature in one word says where or of what it
-    is measured ("superheat", "OAT", "EGT", "dewpoint"): the only setpoint in °C of a plant is
-    not meant by it (review atk64, C1: they wrote a digester's heating setpoint). A Chinese
-    phrase is read a character a term, so none is alone (真空度: review atk64, left)."""
-    return bool(term.own & term.concepts) and term.broader - term.concepts == {"quantity.pressure"} and \
+def _quantity_alone(term: Term) -> bool:
+    """Whether the term is a narrower quantity in a word of its own ("vacuum", "airflow"), not a
+    word of a longer phrase ("outside" of "outside temperature"), nor a temperature: a
+    narrower temperature in one word says where or of what it is measured ("superheat",
+    "OAT", "EGT", "dewpoint"), and the only setpoint in °C of a plant is not meant by it
+    (review atk64, C1: they wrote a digester's heating setpoint). A Chinese phrase is read a
+    character a term, so none is alone (真空度: review atk64, left)."""
+    return bool(term.own & term.concepts) and \
+        not (term.broader - term.concepts) & _TEMPERATURES and \
         all(end - start <= len(term.shown) for start, end in term.spans)
+
+
+#: the quantities a narrower temperature is one of
+_TEMPERATURES = frozenset({"quantity.temperature", "quantity.temperature_difference"})
 
 
 def _named_otherwise(term: Term, p: Profile) -> bool:

@@ -171,11 +171,16 @@ class Counters:
 def _a_number_alone(text: str, figures: str) -> bool:
     """Whether `figures` stand alone in the text as a number of a thing would: not in a
     formula or tag ("O2", "K2"), a decimal ("2.5"), a time ("@ 3", "3 o'clock", "3pm", 3点,
-    "3:30") or a count ("24 wells")."""
+    "3:30") or a count of things ("24 wells": a plural of a thing the lexicon knows; not "602
+    is", "602 thanks": review atk65f)."""
     for m in re.finditer(rf"(?<![A-Za-z]){re.escape(figures)}(?!\d|[.,]\d)", text):
         after = text[m.end():]
-        if not text[:m.start()].rstrip().endswith("@") and not re.match(
-                r"\s*(?:o'?clock|[ap]m\b|[点點时時:]|[^\W\d_]+s\b)", after, re.IGNORECASE):
+        clock = re.match(r"\s*(?:o'?clock|[点點时時]|:\d)", after, re.IGNORECASE) or (
+            int(figures) <= 12 and re.match(r"\s*[ap]\.?m\b", after, re.IGNORECASE))
+        plural = re.match(r"\s*([^\W\d_]{2,}s)\b", after)
+        counted = plural is not None and any(
+            found.kind == "thing" for found in concepts_of_text(plural.group(1)))
+        if not text[:m.start()].rstrip().endswith("@") and not clock and not counted:
             return True
     return False
 

@@ -1995,8 +1995,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
 #: a number, a unit in up to two words, what of ("of lime") and the time it is per ("300 kg
 #: per min", "5 kilos a second", "40 an hour", "300 kg of lime per min")
 _RATE_IN_WORDS = re.compile(
-    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:(?:[%％]|[°µ]?(?!of\b)[^\W\d_]+[²³]?)"
-    r"\s+){0,2}?)(?:of\s+(?:[^\W\d_]+\s+){1,2}?)?(?:per|an?)\s+"
+    r"(?<![\w.])\d+(?:[.,]\d+)?\s*(?P<rate>(?P<unit>(?:(?:[%％]|[°µ]?(?!of\b)[^\W\d_][^\W_]*[²³]?)"
+    r"\s+){0,2}?)(?:of\s+(?:[^\W\d_]+\s+){1,2}?)?[,(]?\s*(?:per|an?)\s+"
     r"(?P<time>seconds?|secs?|minutes?|mins?|hours?|hrs?|days?))\b", re.IGNORECASE)
 #: a number, a unit in letters (Latin or Chinese; or none), what of, a slash (full width or
 #: backwards too) and a time ("3 t/min", "2000 m3/min", "300 kg of lime/min", "40升/秒",

@@ -34,6 +34,9 @@ ROUTER = Router(CONFIG)
     ("how much syrup is in 602", "syrup_out", None),
     ("how much syrup is in 602.", "syrup_out", None),
     ("糖浆在602有多少", "syrup_out", None),
+    ("syrup in 602 is how much", "syrup_out", None),  # no count of things (review atk65f)
+    ("how much syrup is in 602 this morning", "syrup_out", None),
+    ("how much syrup is in 602 pls", "syrup_out", None),
     ("what Baumé is the slurry running at", "slurry_pump", "slurry_density"),
     ("slurry baume?", "slurry_pump", "slurry_density"),
     ("外输气量现在多少", "flare", "sales"),

@@ -52,6 +52,9 @@ EFW = config_of(own_plant("efw_plant"))
     ("pump_sp", "set the feed pump speed to 40% per min", 40, "% per min"),
     ("kiln_sp", "set the kiln temperature to 970 °C a min", 970, "°C a min"),
     ("feed_sp", "feed flow to 30/min", 30, "/min"),  # no unit: a rate still (review atk65r)
+    ("feed_sp", "feed flow to 30 m3 per min", 30, "m3 per min"),  # (review atk65f)
+    ("filler_sp", "set the filler to 1500, per min", 1500, ", per min"),
+    ("filler_sp", "set the filler to 1500 (per min)", 1500, "(per min"),
     ("feed_sp", "feed flow to 30 m3/min", 30, "m3/min"),
     ("filler_sp", "set the filler to 60 bpm", 60, "bpm"),  # a time in a unit's letters
     ("batch_sp", "set the roaster batch size to 66/min", 66, "/min"),
