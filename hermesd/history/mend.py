@@ -73,7 +73,7 @@ def _last_minute(store: Store, name: str, minute: int, seen: float,
             return None
         whole = part if written is None else written.then(part)
     elif written is not None:
-        return None  # written by the run itself: a point removed from the config then
+        return None  # written by the run itself, whole (no removal in it: that is above)
     else:
         first = _held(store, name, minute, began, rows.get(minute - MINUTE))
         whole = stretch(first, minute, samples, gaps, minute, seen)

@@ -167,7 +167,6 @@ class Counters:
     extra: dict[str, int] = field(default_factory=dict)
 
 
-
 def _a_number_alone(text: str, figures: str) -> bool:
     """Whether `figures` stand alone in the text as a number of a thing would: not in a
     formula or tag ("O2", "K2"), a decimal ("2.5"), a time ("@ 3", "3 o'clock", "3pm", 3点,
@@ -184,12 +183,14 @@ def _a_number_alone(text: str, figures: str) -> bool:
             return True
     return False
 
+
 #: words before a number that make it a time or a bound, not a thing's number ("at 3",
 #: "above 50", "in the last 2")
 _BEFORE_A_TIME_OR_BOUND = frozenset("""
     at since before after until till from by last past around about over under above below
     than to within between and or
 """.split())
+
 
 class ModelStage:
     def __init__(self, config: Config, worker: Worker, options: Options | None = None,
