@@ -70,7 +70,8 @@ _SLOT_CHAR = re.compile("[\U000F0000-\U000FFFFD]")
 #: know it ("rpm" -> "speed"). Never a single letter ("line A", "0x5A" are no amperes).
 _UNIT = re.compile(
     r"(?<![^\W\d]|[°℃])(?:"
-    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+(?:hour|day|second)"
+    r"(?P<phrase>(?:cubic\s+met(?:re|er)s?|m[3³]|cubes?)\s+(?:per|an|a)\s+"
+    r"(?:hour|day|second|minute)"
     r"|lit(?:re|er)s?\s+(?:per|a|an)\s+(?:second|minute|hour)"
     r"|(?:tonnes?|tons?)\s+(?:per|an|a)\s+(?:hour|day)"
     r"|(?:kilos?|kilograms?|kg)\s+(?:per|an|a)\s+hour"
@@ -79,7 +80,8 @@ _UNIT = re.compile(
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|a)\s+(?:kilo(?:gram)?|kg)"
     r"|(?:millilit(?:re|er)s?|ml)\s+(?:per|an|a)\s+(?:second|minute|hour)"
     r"|degrees?\s+(?:c\s+|celsius\s+)?(?:per|an|a)\s+(?:minute|hour))"
-    r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?)|m[3³]\s?/\s?s(?:ec)?|m?l\s?/\s?(?:s|min|h)"
+    r"|(?P<symbol>[ns]?m[3³]\s?/\s?(?:h(?:r|our)?|d(?:ay)?|min(?:ute)?)|m[3³]\s?/\s?s(?:ec)?"
+    r"|(?:(?<=\d)|(?<=\d\s))[ns]?m[3³]|m?l\s?/\s?(?:s|min|h)"
     r"|ml\s?/\s?kg|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
@@ -116,6 +118,7 @@ _EMERGENCY = re.compile(r"(?i)\be-(?=(?:stop|brake|shutdown|shut-down|off)\b)")
 _DE_ENERGISE = re.compile(r"(?i)\bde[-\s]?energi(?=[sz]e|[sz]ed|[sz]ing)")
 _PHRASE_UNITS = (("hour", ("cubic", "m3", "m³", "cube"), "m³/h"),
                  ("second", ("cubic", "m3", "m³", "cube"), "m³/s"),
+                 ("minute", ("cubic", "m3", "m³", "cube"), "m³/min"),
                  ("day", ("cubic", "m3", "m³", "cube"), "m³/d"), ("second", ("lit",), "l/s"),
                  ("minute", ("lit",), "l/min"), ("hour", ("lit",), "l/h"),
                  ("hour", ("ton",), "t/h"), ("day", ("ton",), "t/d"),

@@ -303,6 +303,9 @@ UNIT_SYMBOLS: dict[str, str] = {
     "m³/s": "m³/s", "m3/s": "m³/s", "m3/sec": "m³/s", "m³/sec": "m³/s",
     # normal and standard cubic metres (of a gas at 0 or 15 °C): their own units
     "nm3/h": "nm³/h", "nm3/hr": "nm³/h", "sm3/h": "sm³/h", "sm3/hr": "sm³/h",
+    "m³/min": "m³/min", "m3/min": "m³/min", "m3/minute": "m³/min", "m³/minute": "m³/min",
+    "nm3/min": "nm³/min", "nm³/min": "nm³/min", "sm3/min": "sm³/min", "sm³/min": "sm³/min",
+    "nm3": "nm³", "nm³": "nm³", "sm3": "sm³", "sm³": "sm³",
     "ntu": "ntu", "ph": "ph", "µs/cm": "µs/cm", "us/cm": "µs/cm", "ms/cm": "ms/cm",
     "ppt": "ppt", "psu": "ppt", "%rh": "%rh", "m³": "m³", "m3": "m³", "l": "l",
     "litre": "l", "litres": "l", "liter": "l", "liters": "l", "kg": "kg", "t": "t",
@@ -332,6 +335,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "kw": "power", "w": "power", "mw": "power", "kwh": "energy", "mwh": "energy",
     "a": "current", "ma": "current", "v": "voltage", "kv": "voltage", "hz": "frequency",
     "m³/h": "flow", "m³/d": "flow", "m³/s": "flow", "nm³/h": "flow", "sm³/h": "flow",
+    "m³/min": "flow", "nm³/min": "flow", "sm³/min": "flow",
     "l/s": "flow", "l/min": "flow",
     "l/h": "flow", "gpm": "flow", "t/h": "flow", "ml/s": "flow", "ml/min": "flow", "ml/h": "flow",
     "kg/h": "flow", "%rh": "humidity", "kg": "weight", "t": "weight", "ntu": "turbidity",

@@ -191,6 +191,9 @@ UNIT_SPELLINGS = {
     "m³/h": "m3 cubic meter meters metre metres per h hour 立 方 立方 立方米 米 小时 每小时",
     "nm³/h": "nm3 normal cubic meter meters metre metres per h hour 标 立 方 标方 立方 小时 每小时",
     "sm³/h": "sm3 standard cubic meter meters metre metres per h hour 标 立 方 立方 小时 每小时",
+    "m³/min": "m3 cubic meter meters metre metres per min minute 立 方 立方 立方米 米 分钟 每分钟",
+    "nm³/min": "nm3 normal cubic meter meters metre metres per min minute 标 立 方 标方 立方 分钟 "
+               "每分钟",
     "l/min": "l litre litres liter liters per min minute lpm 升 分钟 每分钟",
     "l/s": "l litre litres liter liters per s sec second 升 秒 每秒",
     "l": "l litre litres liter liters 升 公升",
@@ -352,6 +355,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _choice_or_switch(toks, point, value, profiles)
             or _on_a_choice(toks, point, value, profiles)
             or _marks(text, folded, point.unit, own, _choice_words(point))
+            or _in_a_time(folded)
             or _chinese(folded, own, point)
             or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
             or _by_its_device_alone(toks, point, profiles)
@@ -665,7 +669,10 @@ _PER_IN_LETTERS = {"rpm": "min", "rps": "s", "spm": "min", "bpm": "min", "gpm": 
                    "lpm": "min", "slpm": "min", "slm": "min", "sccm": "min", "cfm": "min",
                    "scfm": "min", "acfm": "min", "gph": "h", "lph": "h", "tph": "h", "tpd": "d",
                    "mph": "h", "kph": "h", "kmh": "h", "bpd": "d", "bopd": "d", "bwpd": "d",
-                   "bfpd": "d", "mmscfd": "d", "mscfd": "d"}
+                   "bfpd": "d", "mmscfd": "d", "mscfd": "d", "cpm": "min", "upm": "min",
+                   "ppmin": "min", "fpm": "min", "sfpm": "min", "ipm": "min", "mpm": "min",
+                   "cph": "h", "pph": "h", "bph": "h", "uph": "h", "cmh": "h", "scmh": "h",
+                   "lps": "s", "mps": "s"}
 
 _PER_IN_LETTERS_SAID = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)?\s*(" + "|".join(_PER_IN_LETTERS) +
                                   r")\b", re.IGNORECASE)
@@ -1576,8 +1583,9 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
         if word == "and" and (raw[i - 1:i] in (["ahead"], ["try"])
                               or raw[i + 1:i + 2] in (["thanks"], ["thank"])):
             continue  # "go ahead and open valve 2", "and thanks"
-        if word in spelled and point is not None and point.unit:
-            continue  # "10 minutes" of a point in min, "1000 r/min", "300 deg C": its own unit
+        if (word in spelled or i in unit_at) and point is not None and point.unit:
+            continue  # "10 minutes" of a point in min, "1000 r/min", "300 deg C", "120 t/hr":
+            # its own unit
         if point is not None and point.choices and _in_choice(toks, i, point):
             continue  # "vent mode minimum": a choice of the point, no bound (what is named
             # as the value is the choice check's, `_value`)
@@ -1668,11 +1676,28 @@ _DURATION = re.compile(r"(?<![\w.'’])\d+(?:\.\d+)?\s?(?:s|secs?|seconds?|mins?
                        r"|ms|d|days?)(?![\w/])")
 _TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(?![a-z])")
 
+#: a time said with no figure, in which, for which or after which to make the change ("in an
+#: hour", "for a minute", "within the next hour", "in a few mins", "an hour from now"): the
+#: time words of a rate's own unit ("hour" of t/h, "minute" of rpm) are no unit here
+_IN_A_TIME = re.compile(
+    r"\b(?:(?:in|within|for|after|over|inside|during|next|every|each)\s+"
+    r"(?:(?:a|an|one|the|next|few|couple|of|half|quarter|several|other|more|another)\s+)+"
+    r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|moments?|while|bit)"
+    r"|(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)\s+(?:from\s+now|hence|later))"
+    r"(?![\w/])")
+
 
 #: a value with a letter typed for a digit before it ("to l00", "at I200": l and I for 1, O for
 #: 0), which the number reader would drop
 _LETTER_FOR_DIGIT = re.compile(
     r"(?:\b(?:to|at)|[=为到至成])\s*[(\[]?\s*([lio!|]+\s?\d[\d.,]*)(?![\w])")
+
+
+def _in_a_time(folded: str) -> Doubt | None:
+    """A change asked for later, for a while or over a time said with no figure ("set the feed
+    to 120 t/h in an hour", "fan to 1200 rpm for a minute"); with a figure it is `_marks`'s."""
+    said = _IN_A_TIME.search(folded)
+    return Doubt("when", (said.group(0),)) if said else None
 
 
 def _marks(text: str, folded: str, unit: str | None, own: _Own,
@@ -1989,6 +2014,12 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 and not _mine(t, own) and not (t.raw == "s" and possessive) and \
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
+        elif i > 0 and toks[i - 1].number is not None and len(t.raw) > 1 and \
+                (said_ids := unit_ids(t.raw)) and (mine_ids := unit_ids(point.unit or "")) and \
+                not said_ids & (mine_ids | unit_ids(mine)) and unit_symbol(t.raw) != mine and \
+                t.raw not in own.raws and t.raw not in _spellings(point.unit):
+            return Doubt("unit", (t.raw,))  # "30 cfm" of a point in m³/min, "80 rpms" of one
+            # in %: a unit the lexicon knows, none of the point's
     return None
 
 
@@ -2039,7 +2070,7 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
     found = re.search(r"\d\s*(" + re.escape(unit.casefold()) + r")(?![\w/])", text.casefold()) \
         if unit else None
     if found is None:
-        return set()
+        return _rate_as_written(text, toks, unit)
     said = text[found.start(1):found.end(1)]
     if unit_symbol(said) != unit_symbol(unit):
         return set()  # "30 kN" of a point in kn (knots): letter case tells them apart
@@ -2050,6 +2081,25 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
         if toks[i - 1].number is not None and [t.raw for t in toks[i:i + n]] == spelled:
             at.update(range(i, i + n))
     return at
+
+
+def _rate_as_written(text: str, toks: list[Token], unit: str) -> set[int]:
+    """Where the point's own rate follows a number with its time spelled another way ("120
+    t/hr", "30 kg/hour" of a point in t/h, kg/h): the positions of the tokens of its time (no
+    time of day, "hr", nor another thing's letter)."""
+    if "/" not in unit:
+        return set()
+    counted, _, per = unit.casefold().rpartition("/")
+    mine = _time_of(per)
+    said = re.search(r"\d\s*" + re.escape(counted) + r"\s*[/／]\s*([a-z]+)(?![\w/])",
+                     text.casefold())
+    if mine is None or said is None or _time_of(said.group(1)) != mine:
+        return set()
+    spelled = [t.raw for t in tokens(counted)]
+    n = len(spelled)
+    return {i + n for i in range(1, len(toks) - n)
+            if toks[i - 1].number is not None and [t.raw for t in toks[i:i + n]] == spelled
+            and toks[i + n].raw == said.group(1)}
 
 
 def _a_flame(point: Point) -> bool:

@@ -118,3 +118,81 @@ async def test_the_rules_do_not_write_a_rate_of_another_time(text: str, point: s
     assert action.name == "respond", action
     assert action.args.get("value_problem") == "unit", action.args
     assert action.args.get("point") in (None, point)
+
+
+UNITS = exec_plant("units", {
+    "extract_sp": {"name": "Extract fan flow setpoint", "unit": "m³/min", "writable": True,
+                   "min": 0, "max": 500},
+    "purge_sp": {"name": "Purge gas flow setpoint", "unit": "slpm", "writable": True,
+                 "min": 0, "max": 50},
+    "printer_sp": {"name": "Label printer speed setpoint", "unit": "copies/h",
+                   "writable": True, "min": 0, "max": 60000},
+    "drive_sp": {"name": "Mixer drive speed", "unit": "%", "writable": True,
+                 "min": 0, "max": 100},
+})
+UNIT_PROFILES = Router(UNITS).rules.profiles
+
+
+@pytest.mark.parametrize(("point", "text", "value", "said"), [
+    ("extract_sp", "set the extract fan flow setpoint to 30 cfm", 30, "cfm"),  # 35 times off
+    ("purge_sp", "set the purge gas flow setpoint to 2 sccm", 2, "sccm"),  # 1,000 times
+    ("printer_sp", "set the label printer speed setpoint to 600 cpm", 600, "cpm"),
+    ("drive_sp", "set the mixer drive speed to 80 rpms", 80, "rpms"),
+    ("drive_sp", "set the mixer drive speed to 80 revs", 80, "revs"),
+])
+def test_a_unit_the_lexicon_knows_as_another_is_refused(
+        point: str, text: str, value: float, said: str) -> None:
+    """Review atk65r: a unit word after the number that is none of the point's passed where the
+    gate's own tables did not list it, were the model to propose the write."""
+    doubt = gated(text, UNITS.points[point], value, UNIT_PROFILES)
+    assert doubt is not None
+    assert doubt.args["value_problem"] == "unit"
+    assert doubt.args["unreadable"] == [said]
+
+
+@pytest.mark.parametrize(("point", "text", "value"), [
+    ("extract_sp", "set the extract fan flow setpoint to 30 cubic metres per minute", 30),
+    ("purge_sp", "set the purge gas flow setpoint to 2 slpm", 2),
+    ("drive_sp", "set the mixer drive speed to 80 percent", 80),
+])
+def test_the_points_own_unit_in_another_spelling_passes(point: str, text: str,
+                                                         value: float) -> None:
+    assert gated(text, UNITS.points[point], value, UNIT_PROFILES) is None
+
+
+CUBIC = exec_plant("cubic", {
+    "air_sp": {"name": "Blower air flow setpoint", "unit": "m³/min", "writable": True,
+               "min": 0, "max": 500},
+    "tank_sp": {"name": "Tank volume setpoint", "unit": "m³", "writable": True,
+                "min": 0, "max": 500},
+    "feed_sp": {"name": "Feed flow setpoint", "unit": "m³/h", "writable": True,
+                "min": 0, "max": 500},
+})
+CUBIC_PROFILES = Router(CUBIC).rules.profiles
+
+
+@pytest.mark.parametrize(("point", "text"), [
+    ("air_sp", "set the blower air flow setpoint to 30 m3/min"),
+    ("air_sp", "set the blower air flow setpoint to 30 m³/min"),
+    ("air_sp", "blower air flow setpoint 30 cubic metres per minute"),
+    ("tank_sp", "set the tank volume setpoint to 30 m3"),
+    ("tank_sp", "set the tank volume setpoint to 30m³"),
+])
+def test_cubic_metres_and_per_minute_are_a_points_own_unit(point: str, text: str) -> None:
+    """A point in m³/min or m³ could not be written in its own unit: "m3/min" and "m3" were
+    read as the letter m and the number 3."""
+    assert gated(text, CUBIC.points[point], 30, CUBIC_PROFILES) is None
+
+
+@pytest.mark.parametrize(("point", "text", "said"), [
+    ("air_sp", "set the blower air flow setpoint to 30 m3/h", "m3/h"),
+    ("feed_sp", "set the feed flow setpoint to 30 m3/min", "m3/min"),
+    ("feed_sp", "set the feed flow setpoint to 30 cubic metres per minute",
+     "cubic metres per minute"),
+    ("tank_sp", "set the tank volume setpoint to 30 m3/h", "m3/h"),
+])
+def test_cubic_metres_per_another_time_are_another_unit(point: str, text: str,
+                                                         said: str) -> None:
+    doubt = gated(text, CUBIC.points[point], 30, CUBIC_PROFILES)
+    assert doubt is not None and doubt.args["value_problem"] == "unit"
+    assert doubt.args["unreadable"] == [said]
