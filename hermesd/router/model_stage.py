@@ -192,6 +192,14 @@ _BEFORE_A_TIME_OR_BOUND = frozenset("""
 """.split())
 
 
+#: roles that make a value another than the one its quantity names: a ratio, an extreme, a
+#: mean or spread, a deviation, a limit, a forecast, a rate of change (not "output": the
+#: "power output" of a generator is its power)
+_QUALIFYING_ROLES = frozenset(f"role.{r}" for r in (
+    "ratio", "deviation", "average", "maximum", "minimum", "spread", "limit_high", "limit_low",
+    "forecast", "previous_period", "ramp_rate", "deadband", "calibration"))
+
+
 class ModelStage:
     def __init__(self, config: Config, worker: Worker, options: Options | None = None,
                  rules: RuleRouter | None = None) -> None:
@@ -613,6 +621,13 @@ class ModelStage:
             if kept and any(o.role == "measurement" and all(
                     explained(t, o, found) >= FULL for t in kept) for o in others):
                 return " ".join(t.shown for t in kept)
+        if self._named_roles(profile) - {c for t in found for c in t.concepts}:
+            kept = [t for t in found if explained(t, profile, found) >= FULL]
+            if kept and any(not self._named_roles(o) and o.role == profile.role and all(
+                    explained(t, o, found) >= FULL for t in kept) for o in others):
+                # "machine speed?" of the "Jet-to-wire speed ratio" beside the "Wire speed":
+                # a ratio, peak, mean or deviation of what is asked is no answer to it
+                return " ".join(t.shown for t in kept)
         asked = _how_much(a)
         if asked is not None and (asked.split()[-1].casefold() == "much" or (
                 asked.split()[-1].casefold() == "many" and not _unit_counted(a))) and not any(
@@ -624,6 +639,14 @@ class ModelStage:
             if any(m & INTENSIVE for m in measures) and not any(m & AMOUNTS for m in measures):
                 return asked
         return None
+
+    def _named_roles(self, profile: Profile) -> frozenset[str]:
+        """The roles of `_QUALIFYING_ROLES` the point's names say ("ratio" of a "Jet-to-wire
+        speed ratio"; not a "mean" its description says of how it is measured)."""
+        point = profile.point
+        return frozenset(m.concept.id for label in (point.name, *point.aliases,
+                                                    *point.names.values())
+                         for m in concepts_of_text(label) if m.concept.id in _QUALIFYING_ROLES)
 
     def _anchors(self, t: Term, profile: Profile, found: list[Term]) -> bool:
         """The point explains this word, and the word says more than the broad medium it

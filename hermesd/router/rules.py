@@ -3349,9 +3349,10 @@ def _sense(name: str, names: tuple[str, ...]) -> ActionSense | None:
     numbered = [j for j in range(k) if ids[j]]
     if word not in NAMED_STATES and word not in SENSE_OPPOSITES and known[k]:
         start = numbered[-1] + 1 if numbered else 0
+        joined = {m.group(2).casefold() for m in _HYPHENATED.finditer(name)}
         acts = [a for j, w in enumerate(texts[start:k], start)
-                if (a := _act_of(w, past=bool(numbered))) and (a not in ("up", "down") or
-                                                               j == k - 1)]
+                if (a := _act_of(w, past=bool(numbered))) and (a not in ("up", "down") or (
+                    j == k - 1 and w not in joined))]  # (not the "up" of "make-up valve")
         if acts:
             # "Valve 8 close solenoid", "Gate 3 lowering motor", "Engine 14 kill switch": the
             # device does the action in its name, which only that action sets (atk13, atk14)
