@@ -194,10 +194,11 @@ _BEFORE_A_TIME_OR_BOUND = frozenset("""
 
 #: roles that make a value another than the one its quantity names: a ratio, an extreme, a
 #: mean or spread, a deviation, a limit, a forecast, a rate of change (not "output": the
-#: "power output" of a generator is its power)
+#: "power output" of a generator is its power; nor a deadband or calibration, whose words
+#: name quantities as often: a "differential" pressure, a "corrected" flow)
 _QUALIFYING_ROLES = frozenset(f"role.{r}" for r in (
     "ratio", "deviation", "average", "maximum", "minimum", "spread", "limit_high", "limit_low",
-    "forecast", "previous_period", "ramp_rate", "deadband", "calibration"))
+    "forecast", "previous_period", "ramp_rate"))
 
 
 class ModelStage:
@@ -469,6 +470,10 @@ class ModelStage:
             # "are the B1 rolls in?" of their gap in mm, beside the rolls' engaged status: a
             # question yes or no that asks no quantity (blind batch 53)
             return respond("not_understood", model=f"read {pid}")
+        if equals and action.name == "read" and self._quantity_alone(a, profile):
+            # "what's the consistency", of the thick stock's, where the pulper's and the white
+            # water's are as much: no word says which
+            return respond("not_understood", model=f"read {pid}")
         if self.rules.profiles.siblings(profile) and \
                 not ids_said(a.toks, write=action.name == "write") & profile.ids and \
                 not told_apart(self.semantic.terms(a), profile, self.rules.profiles):
@@ -640,13 +645,47 @@ class ModelStage:
                 return asked
         return None
 
+    def _quantity_alone(self, a: Analysis, profile: Profile) -> bool:
+        """Whether the words say only what is measured (a quantity, a role, a unit), no thing
+        and no number, and the point's name says more (its thing), while another point of its
+        role, named with more too (not a numbered one, where this one is not, nor a ratio or
+        peak of it), explains every word as well and would pass as the model's pick itself:
+        which one is meant, nothing says."""
+        found = self.semantic.terms(a)
+        said = {w for t in found for w in (t.word, t.raw, *t.alts)}
+        if not found or ids_said(a.toks, write=False) or any(
+                (not t.unit and not (t.kinds and t.kinds <= {"quantity", "role"}))
+                or t.own_kinds - {"quantity", "role"} for t in found) or \
+                {t.text for t in content(a.toks)} - said or not self._more_named(profile, said):
+            return False  # (a word the terms leave out may say which: "O2 in H2")
+        own = [explained(t, profile, found) for t in found]
+        # (a numbered thing is asked with its number: "flow temp?" is the network's, not
+        # substation 1's)
+        return any(o is not profile and o.role == profile.role and o.point.kind ==
+                   profile.point.kind and self._more_named(o, said) and not self._named_roles(o)
+                   and not (o.ids and not profile.ids)
+                   and all(explained(t, o, found) >= max(e, FULL)
+                           for t, e in zip(found, own, strict=True))
+                   and self.check(a, Action("read", {"point": o.id}), equals=False).name == "read"
+                   for o in self.rules.profiles.all)
+
+    @staticmethod
+    def _more_named(profile: Profile, said: set[str]) -> bool:
+        """Whether the point's name says a word besides those said and its number."""
+        return any(not t.is_id and t.text not in said and t.raw not in said
+                   for t in content(tokens(profile.point.name), label=True))
+
     def _named_roles(self, profile: Profile) -> frozenset[str]:
         """The roles of `_QUALIFYING_ROLES` the point's names say ("ratio" of a "Jet-to-wire
         speed ratio"; not a "mean" its description says of how it is measured)."""
         point = profile.point
-        return frozenset(m.concept.id for label in (point.name, *point.aliases,
-                                                    *point.names.values())
-                         for m in concepts_of_text(label) if m.concept.id in _QUALIFYING_ROLES)
+        named: set[str] = set()
+        for label in (point.name, *point.aliases, *point.names.values()):
+            found = concepts_of_text(label)
+            named.update(m.concept.id for m in found if m.concept.id in _QUALIFYING_ROLES and not any(
+                o.start <= m.start and m.end <= o.end and o.end - o.start > m.end - m.start
+                for o in found))  # (not the "min" of a "min flow valve" the lexicon knows)
+        return frozenset(named)
 
     def _anchors(self, t: Term, profile: Profile, found: list[Term]) -> bool:
         """The point explains this word, and the word says more than the broad medium it

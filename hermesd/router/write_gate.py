@@ -299,7 +299,8 @@ _ZH = {
                 "不必 不需 不需要 没必要 何必",
     "correction": "算了 其实 不对 错了 说错 搞错 改口",
     "when": "如果 假如 假设 要是 若是 若 的话 一旦 只要 除非 直到 等到 之前 以前 以后 之后 然后 "
-            "稍后 等会 等会儿 待会 过会 一会儿 回头 改天 晚点 明天 明早 今天 今晚 晚上 早上 "
+            "稍后 等会 等会儿 等一下 等一会 等下 等等 稍等 待会 过会 一会儿 回头 改天 晚点 明天 明早 "
+            "今天 今晚 晚上 早上 "
             "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
             "周一 周二 "
             "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
@@ -1681,8 +1682,10 @@ _TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(
 #: time words of a rate's own unit ("hour" of t/h, "minute" of rpm) are no unit here
 _IN_A_TIME = re.compile(
     r"\b(?:(?:in|within|for|after|over|inside|during|next|every|each)\s+"
-    r"(?:(?:a|an|one|the|next|few|couple|of|half|quarter|several|other|more|another)\s+)+"
+    r"(?:(?:a|an|one|the\s+next|this|that|just|next|few|couple|of|half|quarter|several|other"
+    r"|more|another)\s+)+"
     r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|moments?|while|bit)"
+    r"|on\s+the\s+(?:hour|minute|half\s+hour)"
     r"|(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)\s+(?:from\s+now|hence|later))"
     r"(?![\w/])")
 

@@ -29,11 +29,14 @@ PROFILES = Router(CONFIG).rules.profiles
     ("feed_sp", "set the cold feed rate setpoint to 120 t/h in an hour", 120, "in an hour"),
     ("feed_sp", "in an hour set the cold feed rate setpoint to 120", 120, "in an hour"),
     ("feed_sp", "set the cold feed rate setpoint to 120 for an hour", 120, "for an hour"),
-    ("feed_sp", "cold feed rate setpoint 120 t/hr inside the hour", 120, "inside the hour"),
+    ("feed_sp", "cold feed rate setpoint 120 t/hr inside an hour", 120, "inside an hour"),
     ("fan_sp", "set the fan speed setpoint to 1200 rpm in a minute", 1200, "in a minute"),
     ("fan_sp", "fan speed setpoint to 1200 in a few minutes", 1200, "in a few minutes"),
     ("dose_sp", "lime dosing setpoint 300 kg/h for an hour", 300, "for an hour"),
     ("fill_sp", "set the fill time setpoint to 12 in a minute", 12, "in a minute"),
+    ("feed_sp", "set the cold feed rate setpoint to 120 t/h on the hour", 120, "on the hour"),
+    ("feed_sp", "cold feed rate setpoint 120 t/h for this hour", 120, "for this hour"),
+    ("feed_sp", "等一下把冷料进料设定调到120", 120, "等一下"),  # (review atk66)
 ])
 def test_a_time_said_in_words_is_when(point: str, text: str, value: float, said: str) -> None:
     """As the model would propose these writes: refused, and the refusal names the time."""
@@ -89,3 +92,13 @@ async def test_a_rate_spelled_another_way_is_written_by_the_rules() -> None:
     action = await routed_without_model(Router(CONFIG),
                                         "set the cold feed rate setpoint to 120 t/hr")
     assert (action.name, action.args) == ("write", {"point": "feed_sp", "value": 120})
+
+
+async def test_an_ordinal_after_in_the_is_no_time() -> None:
+    """Review atk66: "in the second house" was taken for a time."""
+    config = exec_plant("poultry", {
+        "house2_sp": {"name": "House 2 temperature setpoint", "unit": "°C", "writable": True,
+                      "min": 10, "max": 35}})
+    action = await routed_without_model(Router(config),
+                                        "set the temperature setpoint in the second house to 24")
+    assert (action.name, action.args) == ("write", {"point": "house2_sp", "value": 24})

@@ -5,7 +5,10 @@ snowmaking), on plants of my own:
 - a make-up valve is one thing (补水阀); the "up" of "make-up" is no action the switch is named
   by, so 打开补水阀 opens it;
 - a ratio, peak, mean or deviation of what is asked is no answer to it: the model's read of
-  the "Jet-to-wire speed ratio" for 车速 (machine speed), beside the "Wire speed", is refused.
+  the "Jet-to-wire speed ratio" for 车速 (machine speed), beside the "Wire speed", is refused;
+- "what's the consistency", where the pulper's, the thick stock's and the white water's are
+  points: no word says which, and the model's pick of one is refused;
+- first pass retention is a quantity of its own, no flow of retention aid.
 """
 
 from __future__ import annotations
@@ -25,6 +28,10 @@ CONFIG = exec_plant("b66", {
     "jet_wire": {"name": "Jet-to-wire speed ratio"},
     "steam_flow": {"name": "Steam flow", "unit": "t/h"},
     "steam_flow_max": {"name": "Steam flow daily maximum", "unit": "t/h"},
+    "pulper_cy": {"name": "Pulper consistency", "unit": "%"},
+    "thick_cy": {"name": "Thick stock consistency", "unit": "%"},
+    "ww_cy": {"name": "Whitewater consistency", "unit": "g/L"},
+    "ra_flow": {"name": "Retention aid dosing flow", "unit": "L/h"},
 })
 ROUTER = Router(CONFIG)
 
@@ -76,7 +83,49 @@ def test_a_ratio_or_peak_of_what_is_asked_is_no_answer(text: str, wrong: str,
     ("jet to wire ratio?", "jet_wire"),
     ("what's the max steam flow today", "steam_flow_max"),
     ("射流与网速之比多少", "jet_wire"),
+    ("浆网速比多少", "jet_wire"),
 ])
 def test_the_ratio_or_peak_asked_is_read(text: str, point: str) -> None:
     assert model_read_checked(ROUTER, CONFIG, text, point).to_dict() == {
+        "name": "read", "args": {"point": point}}
+
+
+@pytest.mark.parametrize("text", ["what's the consistency", "consistency?", "浓度多少"])
+def test_a_quantity_of_several_things_said_alone_is_asked_back(text: str) -> None:
+    for point in ("pulper_cy", "thick_cy", "ww_cy"):
+        assert model_read_checked(ROUTER, CONFIG, text, point).name == "respond"
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("pulper consistency?", "pulper_cy"),
+    ("thick stock cy", "thick_cy"),
+    ("what's the wire speed", "wire_speed"),  # the only speed: no thing need be said
+    ("how much retention aid are we dosing", "ra_flow"),
+    ("助留剂加药量多少", "ra_flow"),
+])
+def test_a_thing_said_or_a_quantity_of_one_point_is_read(text: str, point: str) -> None:
+    assert model_read_checked(ROUTER, CONFIG, text, point).to_dict() == {
+        "name": "read", "args": {"point": point}}
+
+
+def test_first_pass_retention_is_no_flow_of_retention_aid() -> None:
+    refused = model_read_checked(ROUTER, CONFIG, "what's first pass retention on the wet end",
+                                 "ra_flow")
+    assert refused.name == "respond", refused
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("bag filter dp?", "bf_dp"), ("袋式除尘器压差多少", "bf_dp"),
+    ("gas flow in Nm3/h", "gas"),
+])
+def test_a_differential_or_corrected_quantity_is_the_quantity(text: str, point: str) -> None:
+    """Review atk66: "differential" and "corrected" are words of a deadband and a calibration
+    too, which the first rule took for what the point was a deadband or calibration of."""
+    config = exec_plant("kiln", {
+        "bf_dp": {"name": "Bag filter differential pressure", "unit": "Pa"},
+        "bf_fan": {"name": "Bag filter fan speed", "unit": "%"},
+        "gas": {"name": "Corrected gas flow", "unit": "Nm³/h"},
+        "air": {"name": "Air flow", "unit": "Nm³/h"},
+    })
+    assert model_read_checked(Router(config), config, text, point).to_dict() == {
         "name": "read", "args": {"point": point}}

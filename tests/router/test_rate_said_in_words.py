@@ -129,6 +129,8 @@ UNITS = exec_plant("units", {
                    "writable": True, "min": 0, "max": 60000},
     "drive_sp": {"name": "Mixer drive speed", "unit": "%", "writable": True,
                  "min": 0, "max": 100},
+    "carrier_sp": {"name": "Carrier gas flow setpoint", "unit": "L/min", "writable": True,
+                   "min": 0, "max": 50},
 })
 UNIT_PROFILES = Router(UNITS).rules.profiles
 
@@ -139,6 +141,7 @@ UNIT_PROFILES = Router(UNITS).rules.profiles
     ("printer_sp", "set the label printer speed setpoint to 600 cpm", 600, "cpm"),
     ("drive_sp", "set the mixer drive speed to 80 rpms", 80, "rpms"),
     ("drive_sp", "set the mixer drive speed to 80 revs", 80, "revs"),
+    ("carrier_sp", "set the carrier gas flow setpoint to 2 slpm", 2, "slpm"),  # (atk66)
 ])
 def test_a_unit_the_lexicon_knows_as_another_is_refused(
         point: str, text: str, value: float, said: str) -> None:
@@ -177,6 +180,7 @@ CUBIC_PROFILES = Router(CUBIC).rules.profiles
     ("air_sp", "blower air flow setpoint 30 cubic metres per minute"),
     ("tank_sp", "set the tank volume setpoint to 30 m3"),
     ("tank_sp", "set the tank volume setpoint to 30m³"),
+    ("tank_sp", "set the tank volume setpoint to 30 m3 please"),
 ])
 def test_cubic_metres_and_per_minute_are_a_points_own_unit(point: str, text: str) -> None:
     """A point in m³/min or m³ could not be written in its own unit: "m3/min" and "m3" were
@@ -196,3 +200,11 @@ def test_cubic_metres_per_another_time_are_another_unit(point: str, text: str,
     doubt = gated(text, CUBIC.points[point], 30, CUBIC_PROFILES)
     assert doubt is not None and doubt.args["value_problem"] == "unit"
     assert doubt.args["unreadable"] == [said]
+
+
+def test_m3_before_a_word_is_a_tag() -> None:
+    """Review atk66: "line 2 M3 speed" is motor 3 of line 2, no cubic metres."""
+    config = exec_plant("line", {"m3_sp": {"name": "Line 2 M3 speed setpoint", "unit": "%",
+                                           "writable": True, "min": 0, "max": 100}})
+    assert gated("set line 2 M3 speed setpoint to 40%", config.points["m3_sp"], 40,
+                 Router(config).rules.profiles) is None
