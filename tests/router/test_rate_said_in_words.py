@@ -208,3 +208,35 @@ def test_m3_before_a_word_is_a_tag() -> None:
                                            "writable": True, "min": 0, "max": 100}})
     assert gated("set line 2 M3 speed setpoint to 40%", config.points["m3_sp"], 40,
                  Router(config).rules.profiles) is None
+
+
+MERGED = exec_plant("merged", {
+    "steam_sp": {"name": "Steam flow setpoint", "unit": "kg/h", "writable": True,
+                 "min": 0, "max": 5000},
+    "fuel_sp": {"name": "Fuel flow setpoint", "unit": "lb/h", "writable": True,
+                "min": 0, "max": 5000},
+    "feed_sp": {"name": "Feed flow setpoint", "unit": "gph", "writable": True,
+                "min": 0, "max": 5000},
+    "dose_sp": {"name": "Dosing flow setpoint", "unit": "L/h", "writable": True,
+                "min": 0, "max": 500, "names": {"zh": "加药流量设定值"}},
+})
+MERGED_PROFILES = Router(MERGED).rules.profiles
+
+
+@pytest.mark.parametrize(("point", "text", "said"), [
+    ("steam_sp", "set the steam flow setpoint to 300 pph", "pph"),  # pounds, not kilograms
+    ("fuel_sp", "set the fuel flow setpoint to 300 kgh", "kgh"),
+    ("feed_sp", "set the feed flow setpoint to 50 usgpm", "usgpm"),  # per minute, not hour
+    ("dose_sp", "set the dosing flow setpoint to 50 ml/min", "ml/min"),
+])
+def test_units_the_lexicon_had_as_one_are_two(point: str, text: str, said: str) -> None:
+    """Review atk66 C1: the lexicon had lb/h with kg/h, gph with gpm and mL/min with L/h, so
+    the gate's unit check took one for the other."""
+    doubt = gated(text, MERGED.points[point], 50, MERGED_PROFILES)
+    assert doubt is not None and doubt.args["value_problem"] == "unit"
+    assert doubt.args["unreadable"] == [said]
+
+
+async def test_millilitres_a_minute_in_chinese_are_not_written_as_litres_an_hour() -> None:
+    action = await routed_without_model(Router(MERGED), "把加药流量设定值调到50毫升每分钟")
+    assert action.name == "respond", action
