@@ -201,6 +201,10 @@ _QUALIFYING_ROLES = frozenset(f"role.{r}" for r in (
     "forecast", "previous_period", "ramp_rate"))
 
 
+def _numeric(kind: str) -> bool:
+    return kind in ("int", "float")
+
+
 class ModelStage:
     def __init__(self, config: Config, worker: Worker, options: Options | None = None,
                  rules: RuleRouter | None = None) -> None:
@@ -650,7 +654,8 @@ class ModelStage:
         and no number, and the point's name says more (its thing), while another point of its
         role, named with more too (not a numbered one, where this one is not, nor a ratio or
         peak of it), explains every word as well and would pass as the model's pick itself:
-        which one is meant, nothing says."""
+        which one is meant, nothing says. The rivals are the candidates the model was offered
+        (a check each: never every zone of a plant of hundreds)."""
         found = self.semantic.terms(a)
         said = {w for t in found for w in (t.word, t.raw, *t.alts)}
         if not found or ids_said(a.toks, write=False) or any(
@@ -661,13 +666,15 @@ class ModelStage:
         own = [explained(t, profile, found) for t in found]
         # (a numbered thing is asked with its number: "flow temp?" is the network's, not
         # substation 1's)
-        return any(o is not profile and o.role == profile.role and o.point.kind ==
-                   profile.point.kind and self._more_named(o, said) and not self._named_roles(o)
+        rivals = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
+                  if p != profile.id and p in self.rules.profiles.by_id]
+        return any(o.role == profile.role and _numeric(o.point.kind) == _numeric(
+                   profile.point.kind) and self._more_named(o, said) and not self._named_roles(o)
                    and not (o.ids and not profile.ids)
                    and all(explained(t, o, found) >= max(e, FULL)
                            for t, e in zip(found, own, strict=True))
                    and self.check(a, Action("read", {"point": o.id}), equals=False).name == "read"
-                   for o in self.rules.profiles.all)
+                   for o in rivals)
 
     @staticmethod
     def _more_named(profile: Profile, said: set[str]) -> bool:

@@ -1682,9 +1682,13 @@ _TIME = re.compile(r"(?<![\w.])\d{1,2}:\d{2}(?!\d)|\d\s*(?:am|pm|a\.m\.|p\.m\.)(
 #: time words of a rate's own unit ("hour" of t/h, "minute" of rpm) are no unit here
 _IN_A_TIME = re.compile(
     r"\b(?:(?:in|within|for|after|over|inside|during|next|every|each)\s+"
-    r"(?:(?:a|an|one|the\s+next|this|that|just|next|few|couple|of|half|quarter|several|other"
+    r"(?:(?:a|an|one|the\s+next|just|next|few|couple|of|half|quarter|several|other"
     r"|more|another)\s+)+"
     r"(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?|weeks?|moments?|while|bit)"
+    # ("for the hour", "in this hour" at the end; not "in the second house", "that day tank")
+    r"|(?:in|within|for|over|inside|during)\s+(?:the|this|that)\s+"
+    r"(?:second|minute|hour|day|shift|week)(?=\s*(?:$|[.,;:!?)]|(?:please|pls|now|thanks|and"
+    r"|then|or)\b))"
     r"|on\s+the\s+(?:hour|minute|half\s+hour)"
     r"|(?:s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|days?)\s+(?:from\s+now|hence|later))"
     r"(?![\w/])")
@@ -1964,6 +1968,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                                 text, re.IGNORECASE):
             if unit_symbol(said.group(1)) != mine:
                 return Doubt("unit", (said.group(1),))
+    if mine == "m" and (cubic := re.search(r"\d\s*([ns]?m3)(?![\w/])", text, re.IGNORECASE)):
+        return Doubt("unit", (cubic.group(1),))  # "2 m3 tank" of a level in m: no 2 m and a 3
     mine_per = _per(point.unit or "")
     for said in _RATE_WRITTEN.finditer(text):
         # a rate per another time than the point's ("3 t/min" of a point in t/h, "40升/秒" of

@@ -37,6 +37,8 @@ PROFILES = Router(CONFIG).rules.profiles
     ("feed_sp", "set the cold feed rate setpoint to 120 t/h on the hour", 120, "on the hour"),
     ("feed_sp", "cold feed rate setpoint 120 t/h for this hour", 120, "for this hour"),
     ("feed_sp", "等一下把冷料进料设定调到120", 120, "等一下"),  # (review atk66)
+    ("feed_sp", "set the cold feed rate setpoint to 120 t/h for the hour", 120, "for the hour"),
+    ("fan_sp", "fan speed setpoint to 1200 rpm for the minute please", 1200, "for the minute"),
 ])
 def test_a_time_said_in_words_is_when(point: str, text: str, value: float, said: str) -> None:
     """As the model would propose these writes: refused, and the refusal names the time."""

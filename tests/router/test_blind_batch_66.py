@@ -83,7 +83,6 @@ def test_a_ratio_or_peak_of_what_is_asked_is_no_answer(text: str, wrong: str,
     ("jet to wire ratio?", "jet_wire"),
     ("what's the max steam flow today", "steam_flow_max"),
     ("射流与网速之比多少", "jet_wire"),
-    ("浆网速比多少", "jet_wire"),
 ])
 def test_the_ratio_or_peak_asked_is_read(text: str, point: str) -> None:
     assert model_read_checked(ROUTER, CONFIG, text, point).to_dict() == {

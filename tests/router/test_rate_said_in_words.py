@@ -240,3 +240,12 @@ def test_units_the_lexicon_had_as_one_are_two(point: str, text: str, said: str) 
 async def test_millilitres_a_minute_in_chinese_are_not_written_as_litres_an_hour() -> None:
     action = await routed_without_model(Router(MERGED), "把加药流量设定值调到50毫升每分钟")
     assert action.name == "respond", action
+
+
+def test_cubic_metres_said_to_a_level_in_metres_are_another_unit() -> None:
+    """Review atk66b: "2 m3 tank" was read as 2 m and a stray 3 of a level in m."""
+    config = exec_plant("tanks", {"t3_sp": {"name": "Tank 3 level setpoint", "unit": "m",
+                                            "writable": True, "min": 0, "max": 10}})
+    doubt = gated("set the tank 3 level setpoint to 2 m3 tank", config.points["t3_sp"], 2,
+                  Router(config).rules.profiles)
+    assert doubt is not None and doubt.args["unreadable"] == ["m3"]
