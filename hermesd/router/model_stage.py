@@ -386,8 +386,8 @@ class ModelStage:
     def check(self, a: Analysis, action: Action, *, equals: bool = True) -> Action:
         """The model's choice, unless the words name what that point is not (`missing`); then
         the command names a point the plant does not have: `respond unknown_point`. Nor when
-        another point is as much the one meant and only an unsaid number tells them apart
-        (`equals`: whether to ask that)."""
+        another point is as much the one meant and only an unsaid number, or no word at all,
+        tells them apart (`equals`: whether to ask that; off where the check weighs a rival)."""
         pid = action.args.get("point") if action.name in ("read", "write") else None
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
@@ -664,10 +664,10 @@ class ModelStage:
                 {t.text for t in content(a.toks)} - said or not self._more_named(profile, said):
             return False  # (a word the terms leave out may say which: "O2 in H2")
         own = [explained(t, profile, found) for t in found]
-        # (a numbered thing is asked with its number: "flow temp?" is the network's, not
-        # substation 1's)
         rivals = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
                   if p != profile.id and p in self.rules.profiles.by_id]
+        # (a numbered thing is asked with its number: "flow temp?" is the network's, not
+        # substation 1's)
         return any(o.role == profile.role and _numeric(o.point.kind) == _numeric(
                    profile.point.kind) and self._more_named(o, said) and not self._named_roles(o)
                    and not (o.ids and not profile.ids)
