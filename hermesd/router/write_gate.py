@@ -223,6 +223,13 @@ _FOREIGN_UNITS = re.compile(
 def _spellings(unit: str | None) -> frozenset[str]:
     symbol = unit_symbol(unit or "") or (unit or "").casefold()
     spelled = frozenset(UNIT_SPELLINGS.get(symbol, "").split()) | {symbol}
+    if "/" in symbol and symbol not in UNIT_SPELLINGS:
+        # "50 l/hr", "5 kg/day", "2 °C per hour": a rate's time and what it counts, each as
+        # people spell them
+        counted, _, per = symbol.rpartition("/")
+        spelled |= frozenset(UNIT_SPELLINGS.get(counted, "").split())
+        if (time := _time_of(per)) in _TIME_WORDS:
+            spelled |= {"per", *_TIME_WORDS[time].split()}
     rate = _A_RATE.fullmatch(symbol)
     if rate is not None and symbol not in UNIT_SPELLINGS:
         # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
@@ -269,7 +276,7 @@ def _a_unit(word: str) -> bool:
 #: a count per a time, as a faceplate writes it ("strokes/min", "bags/h", "cycles/s")
 _A_RATE = re.compile(r"([a-z]{2,})\s*/\s*(min|s|h)")
 _TIME_WORDS = {"min": "min mins minute minutes 分钟 每分钟", "s": "s sec secs second seconds 秒 每秒",
-               "h": "h hr hrs hour hours 小时 每小时"}
+               "h": "h hr hrs hour hours 小时 每小时", "d": "d day days 天 每天 日 每日"}
 
 
 _APPROXIMATE = frozenset("""
@@ -1971,6 +1978,11 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     if mine == "m" and (cubic := re.search(r"\d\s*([ns]?m3)(?![\w/])", text, re.IGNORECASE)):
         return Doubt("unit", (cubic.group(1),))  # "2 m3 tank" of a level in m: no 2 m and a 3
     mine_per = _per(point.unit or "")
+    for said in _RATE_OF_A_RATE.finditer(text):
+        # "120 t/h/h", "1200 rpm per minute", "2 m/s/s": a rate of change of the rate, said to
+        # a point that is the rate itself (its value would be a ramp, not a setpoint)
+        if (times := _times_said(said)) > 1 and times > _times_in(point.unit or ""):
+            return Doubt("unit", (said.group(0).lstrip("0123456789.,").strip(),))
     for said in _RATE_WRITTEN.finditer(text):
         # a rate per another time than the point's ("3 t/min" of a point in t/h, "40升/秒" of
         # one in L/min; its slash full width or backwards too: review atk64g), or a rate said
@@ -2005,6 +2017,10 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
             # (not "set the chiller to 7 degrees", a temperature meant, of its vanes in °)
         if t.unit and t.raw in own.raws and not (i and toks[i - 1].number is not None):
             continue  # "line amps to 220 kA" of the "Line amps SP": a word of its name
+        if t.unit and "/" in mine and t.unit == mine.rpartition("/")[0] and \
+                [x.raw for x in toks[i + 1:i + 2]] in (["per"], ["a"], ["an"]) and \
+                i + 2 < len(toks) and _time_of(toks[i + 2].raw) == mine_per:
+            continue  # "50 degC per hour" of a point in °C/h: its own unit, in words
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
@@ -2014,7 +2030,7 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                              if t.unit != mine else (f"{t.raw} {after}",))
         elif t.raw in ("fahrenheit", "kelvin", "kelvins") and not _mine(t, own):
             return Doubt("unit", (t.raw,))
-        elif i > 0 and toks[i - 1].number is not None and len(t.raw) > 1 and \
+        elif _after_a_number(toks, i) and len(t.raw) > 1 and \
                 (symbol := unit_symbol(t.raw)) is not None and symbol != mine and \
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "5 bar", said as a word
@@ -2023,13 +2039,27 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 and not _mine(t, own) and not (t.raw == "s" and possessive) and \
                 t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "500 F", "30 m" for a point in m/min
-        elif i > 0 and toks[i - 1].number is not None and len(t.raw) > 1 and \
+        elif _after_a_number(toks, i) and t.raw in _TURNS and t.raw not in own.raws and \
+                t.raw not in _spellings(point.unit):
+            return Doubt("unit", (t.raw,))  # "fan to 80 revolutions" of a speed in %
+        elif _after_a_number(toks, i) and len(t.raw) > 1 and \
                 (said_ids := unit_ids(t.raw)) and (mine_ids := unit_ids(point.unit or "")) and \
                 not said_ids & (mine_ids | unit_ids(mine)) and unit_symbol(t.raw) != mine and \
                 t.raw not in own.raws and t.raw not in _spellings(point.unit):
             return Doubt("unit", (t.raw,))  # "30 cfm" of a point in m³/min, "80 rpms" of one
-            # in %: a unit the lexicon knows, none of the point's
+            # in %: a unit the lexicon knows, none of the point's ("30 in cfm" too)
     return None
+
+
+#: turns counted, said after a number as the unit of a speed ("80 revolutions"), which the
+#: lexicon has as words of speed, not as a unit
+_TURNS = frozenset("revolution revolutions rotation rotations turns".split())
+
+
+def _after_a_number(toks: list[Token], i: int) -> bool:
+    """Whether the word at i follows a number, or "in" after one ("30 in cfm")."""
+    return i > 0 and (toks[i - 1].number is not None or (
+        i > 1 and toks[i - 1].raw == "in" and toks[i - 2].number is not None))
 
 
 #: a number, a unit in up to two words, what of ("of lime") and the time it is per ("300 kg
@@ -2045,6 +2075,28 @@ _RATE_WRITTEN = re.compile(
     r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3})?(?:\s+of\s+[A-Za-z]+)?"
     r"\s*[/／\\]\s*"
     r"(?P<time>[A-Za-z]+|秒钟?|分钟?|小时|时|天|日)")
+#: a number, a unit and two times it is per, one of them perhaps in its letters ("120 t/h/h",
+#: "1200 rpm/min", "1200 rpm per minute", "50 °C/h per hour", "5 bar a minute every minute")
+_A_TIME = r"(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|秒钟?|分钟?|小时|时|天|日)"
+_PER_A = r"(?:\s*[/／\\]\s*|\s+(?:per|an?|every|each)\s+|\s*每)"
+_RATE_OF_A_RATE = re.compile(
+    r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3}?)"
+    r"(?P<first>" + _PER_A + _A_TIME + r")?(?P<second>" + _PER_A + _A_TIME + r")(?![A-Za-z])",
+    re.IGNORECASE)
+
+
+def _times_said(said: re.Match[str]) -> int:
+    """How many times a rate said after a number is per: "t/h/h" two, "rpm/min" two."""
+    letters = said.group("unit").casefold() in _PER_IN_LETTERS
+    return int(letters) + int(said.group("first") is not None) + 1
+
+
+def _times_in(unit: str) -> int:
+    """How many times a unit is per: "t/h" one, "rpm/min" two, "°C" none."""
+    parts = [p.strip() for p in re.split(r"[/／]", unit.casefold())]
+    return int(parts[0] in _PER_IN_LETTERS) + sum(_time_of(p) is not None for p in parts[1:])
+
+
 #: words after a value that say nothing of its unit ("to 40 % and hold", "40 % now")
 _AFTER_A_VALUE = frozenset("and then now please pls for on in at of so thanks thx".split())
 
@@ -2106,9 +2158,9 @@ def _rate_as_written(text: str, toks: list[Token], unit: str) -> set[int]:
         return set()
     spelled = [t.raw for t in tokens(counted)]
     n = len(spelled)
-    return {i + n for i in range(1, len(toks) - n)
+    return {j for i in range(1, len(toks) - n)
             if toks[i - 1].number is not None and [t.raw for t in toks[i:i + n]] == spelled
-            and toks[i + n].raw == said.group(1)}
+            and toks[i + n].raw == said.group(1) for j in range(i, i + n + 1)}
 
 
 def _a_flame(point: Point) -> bool:
