@@ -309,7 +309,7 @@ _ZH = {
             "稍后 等会 等会儿 等一下 等一会 等下 等等 稍等 待会 过会 一会儿 回头 改天 晚点 明天 明早 "
             "今天 今晚 晚上 早上 "
             "上午 下午 中午 凌晨 分钟 小时 秒钟 秒 天 点钟 每天 每小时 每分钟 每秒 定时 时候 时 后 前 "
-            "周一 周二 "
+            "每周 每星期 每礼拜 每月 每年 每班 周一 周二 "
             "周三 周四 周五 周六 周日 周末 下班 上班 必要 再说",
     "question": "吗 呢 么 什么 怎么 为什么 如何 是否 有没有 是不是 多少 几 谁 哪 哪个 应该 情况 "
                 "一直 仍 仍然 依然 依旧 还在 "
@@ -2011,6 +2011,9 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         if i in written or (i and t.raw in spelled):
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it;
             # "450 grams per square metre" of one in g/m², as the lexicon spells it
+        if mine_per and _after_a_number(toks, i) and _time_of(t.raw) and \
+                t.raw not in own.raws:
+            return Doubt("unit", (t.raw,))  # "20 h" of a dose in L/h: a time, no rate
         if t.unit == "°c" and mine in ("°", "deg", "degree", "degrees") and \
                 re.fullmatch(r"deg(?:ree)?s?", t.raw) and _ANGLE_SAID.search(text):
             continue  # "deck angle to 18 degrees": an angle in °, said as people say it

@@ -77,6 +77,8 @@ def test_a_points_own_rate_spelled_another_way_passes(point: str, text: str,
     ("damper_sp", "damper position to 8 turns", 8, "turns"),
     ("air_sp", "air flow setpoint to 30 in cfm", 30, "cfm"),
     ("air_sp", "air flow setpoint to 30, in cfm", 30, "cfm"),
+    ("dose_sp", "dosing flow setpoint 20 h", 20, "h"),  # a time, no rate
+    ("fan_sp", "ID fan speed setpoint 1200 min", 1200, "min"),
 ])
 def test_a_rate_per_another_time_or_a_count_is_still_refused(
         point: str, text: str, value: float, said: str) -> None:
