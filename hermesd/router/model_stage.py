@@ -16,6 +16,7 @@ TIMEOUT.
 from __future__ import annotations
 
 import asyncio
+import functools
 import itertools
 import logging
 import re
@@ -48,7 +49,7 @@ from hermesd.router.coverage import (
     unit_ids,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
-from hermesd.router.normalize import content, tokens
+from hermesd.router.normalize import canonical, content, tokens
 from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
@@ -854,6 +855,13 @@ class ModelStage:
                 if t.raw not in WEAK_QUANTITY and not measured and any(
                         quantities & (o.concepts | o.unit_quantities) for o in others):
                     missing.append(t)  # "how full": the charge, not the power
+                elif t.raw not in GENERAL_WORDS and t.raw not in WEAK_QUANTITY and \
+                        not measured and \
+                        not quantities & (profile.concepts | profile.unit_quantities) and \
+                        any(quantities & (o.concepts | o.unit_quantities)
+                            and explained(t, o, found) >= FULL for o in rest):
+                    missing.append(t)  # "how full is tank two" of its oxygen, where tank 1
+                    # has a level and tank 2 none ("oxygen level": a level of anything)
             elif "thing" in t.kinds and not t.concepts & WHOLE_PLANT:
                 if (profile.things or not self._plant_place(t, profile, found)) and any(
                         explained(t, o, found) >= FULL for o in rest):
@@ -1225,8 +1233,9 @@ class ModelStage:
         has = profile.concepts | profile.quantities | frozenset(
             q for q in profile.unit_quantities if not profile.named_quantities
             or lexicon.broader((q,)) & profile.named_quantities)
-        if quantities & has or t.own & has or t.raw in profile.words:
-            return False
+        if quantities & has or t.own & has or t.raw in profile.words or \
+                canonical(t.raw) in _counted_in(profile.point.unit or ""):
+            return False  # ("grate strokes per min" of a point in strokes/min: its unit's)
         return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
 
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
@@ -1489,6 +1498,12 @@ def _without_choice(a: Analysis, point: Point, choice: str) -> Analysis:
             return replace(a, toks=kept, words=frozenset(t.raw for t in kept),
                            named=frozenset())
     return a
+
+
+@functools.cache
+def _counted_in(unit: str) -> frozenset[str]:
+    """The words of what a rate counts, as its unit spells them ("stroke" of "strokes/min")."""
+    return frozenset(canonical(w) for w in re.findall(r"[a-z]{3,}", unit.casefold().split("/")[0]))
 
 
 def _clause(a: Analysis, index: int) -> int:

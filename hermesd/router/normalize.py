@@ -85,7 +85,7 @@ _UNIT = re.compile(
     r"|thanks)\b)))|m?l\s?/\s?(?:s|min|h)"
     r"|ml\s?/\s?kg|m?[gl]\s?/\s?l|kg\s?/\s?h"
     r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
-    r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
+    r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|tph|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
     r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
     r"|kilonewtons?|knots?|kts"
@@ -105,6 +105,9 @@ _START_STOP = re.compile(r"(?<![\w/])[Ss]/[Ss](?![\w/])")
 #: "all the way": fully, of one thing (blind batch 55: "close the recycle on unit one all the
 #: way" was refused as a write of several points)
 _ALL_THE_WAY = re.compile(r"(?i)\ball\s+the\s+way\b")
+#: "is the pump running at all?": an intensifier, no plural (not "at all times", "at all pumps")
+_AT_ALL = re.compile(r"(?i)\bat\s+all\b(?=\s*(?:$|[?.!,;:)]|(?:or|then|now|right|today|still|"
+                     r"please|pls|mate)\b))")
 _TAG_BEFORE = re.compile(r"[A-Z]+-?\d+\s*$")
 
 
@@ -289,6 +292,7 @@ def tokens(text: str) -> list[Token]:
     text = _DE_ENERGISE.sub("deenergi", _EMERGENCY.sub("emergency ", _WISE.sub(r"\1", text)))
     text = _START_STOP.sub(_start_stop, text)  # ("BP-1 S/S": no letter S numbering it)
     text = _ALL_THE_WAY.sub("fully", text)  # "close the recycle all the way": no plural
+    text = _AT_ALL.sub(" ", text)
     if re.search("[a-z]", text):
         text = _nitrogen(text)
     text = compounds_read(_CAMEL.sub(" ", text))

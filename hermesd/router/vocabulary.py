@@ -295,7 +295,7 @@ UNIT_SYMBOLS: dict[str, str] = {
     "hz": "hz", "hertz": "hz",
     "m³/h": "m³/h", "m3/h": "m³/h", "l/s": "l/s", "l/min": "l/min", "lpm": "l/min",
     "gpm": "gpm", "t/h": "t/h", "kg/h": "kg/h", "mg/l": "mg/l", "ppm": "ppm",
-    "t/d": "t/d", "t/day": "t/d", "tpd": "t/d",
+    "t/d": "t/d", "t/day": "t/d", "tpd": "t/d", "tph": "t/h", "t/hr": "t/h",
     "ml/l": "ml/l", "g/l": "g/l",
     "m3/hr": "m³/h", "m3/hour": "m³/h", "l/h": "l/h",
     "m³/d": "m³/d", "m3/d": "m³/d", "m3/day": "m³/d", "m³/day": "m³/d",
@@ -356,7 +356,7 @@ FILLERS = frozenset("""
     going doing getting coming looking sitting like so far yet still about around moment
     reading value currently presently right now somebody someone anybody anyone nobody
     any some them they their we us it its across through into off over via up down there
-    here back actually really
+    here back actually really um uh erm er hmm ok okay then
 """.split())
 #: words a bool point answers by itself: "is the fan running", "are the sprays active"
 BOOL_STATES = frozenset(

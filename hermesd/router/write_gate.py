@@ -57,6 +57,7 @@ from hermesd.router.normalize import (
     ON_VERBS,
     Token,
     canonical,
+    capitals,
     case_matters,
     content,
     flame_verb,
@@ -355,7 +356,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
     return (_unreadable(toks, own) or _pasted(nfkc, toks) or _no_change_asked(text, own, chosen)
             or _emergency_switched(toks, folded, point)
             or _reported(toks, folded, own.raws) or _state_chosen(toks, point, value)
-            or _english_words(toks, own, point, _unit_as_written(text, toks, point))
+            or _english_words(toks, own, point, _unit_as_written(text, toks, point),
+                              capitals(text))
             or _by_an_amount(toks, folded) or _plus_as_a_change(toks, point)
             or lettered_unsaid(text, point)
             or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
@@ -1387,8 +1389,9 @@ def _explained(text: str, toks: list[Token], point: Point,
     # is no unit of it)
     per = {i for i, t in enumerate(toks[:-1]) if t.raw == "每"
            and {toks[i + 1].raw, toks[i + 1].text} & allowed & _PERIODS}
+    initials = _initials(toks, profile, profiles)
     unexplained = [t.shown for t in found if not {t.raw, t.word, t.shown} & allowed
-                   and not (t.raw == "每" and t.index in per)
+                   and not (t.raw == "每" and t.index in per) and t.index not in initials
                    and not t.concepts & choice and (
         explained(t, profile, found, phrases=False) < _enough(t, toks) or _other_kind(t, profile))
         and not _clipped(t.word, profile, profiles)]
@@ -1420,6 +1423,23 @@ def _explained(text: str, toks: list[Token], point: Point,
                        if t.number is None and t.text not in own.texts
                        and any(s.concept == _MEASURED for s in senses)]
     return Doubt("unexplained", tuple(unexplained)) if unexplained else None
+
+
+def _initials(toks: list[Token], profile: Profile, profiles: Profiles) -> set[int]:
+    """Where a letter and a number say the point's numbered thing by its first letter ("R1"
+    of "Raceway 1 …", "T1" of "Tank 1 …"), where no other thing of the plant begins with that
+    letter and has that number (a "Pump 1" beside a "Pond 1" makes "P1" either)."""
+    found = set()
+    for i, t in enumerate(toks[:-1]):
+        number = toks[i + 1].text
+        if len(t.raw) != 1 or not t.raw.isascii() or not t.raw.isalpha() or \
+                toks[i + 1].number is None:
+            continue
+        mine = {w for w, n in profile.pairs if n == number and w.startswith(t.raw)}
+        if len(mine) == 1 and not any(w.startswith(t.raw) and n == number and w not in mine
+                                      and len(w) > 1 for w, n in profiles.pairs):
+            found.add(i)
+    return found
 
 
 def _by_tag(toks: list[Token], point: Point) -> bool:
@@ -1567,9 +1587,10 @@ def _in_choice(toks: list[Token], i: int, point: Point) -> bool:
 
 
 def _english_words(toks: list[Token], own: _Own, point: Point | None,
-                   unit_at: Collection[int] = ()) -> Doubt | None:
+                   unit_at: Collection[int] = (), caps: AbstractSet[str] = frozenset()
+                   ) -> Doubt | None:
     """`unit_at`: where the point's own unit is written after the number ("650 kN/m": its
-    "m" is no letter of another thing)."""
+    "m" is no letter of another thing); `caps`: the stop words written in capitals."""
     raw = [t.raw for t in toks]
     left = Counter(dict(own.counts))  # each word of the point's names, as often as a name says it
     spelled = _spellings(point.unit) if point is not None else frozenset()
@@ -1584,6 +1605,8 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
                 return Doubt("several_targets", (t.raw,))  # "valves" for valve 2 (of several)
             continue
         word = t.raw
+        if word in caps and point is not None and _capital_of_its_own(word, point):
+            continue  # "T1 DO setpoint" of a dissolved oxygen setpoint: its word, no verb
         if word in _POLITE and raw[i + 1:i + 2] in (["you"], ["u"]) and (
                 i + 2 == len(raw) or raw[i + 2] in WRITE_VERBS
                 or raw[i + 2] in ("please", "pls", "plz", "kindly")):
@@ -1599,6 +1622,11 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             # as the value is the choice check's, `_value`)
         if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
             continue  # "ok, open valve 2"
+        if (all(w in _HESITATIONS for w in raw[:i + 1]) and raw[i + 1:i + 2]) or (
+                i == 0 and word in _AGREED and raw[1:2] == ["so"]):
+            continue  # "um, set …", "ok so set …": said before the command, which nothing
+            # before them can correct, and no repeat-back of an order ("ok, start the bilge
+            # pump" is still asked back: review rv27)
         if word == "u" and i and raw[i - 1] in _POLITE:
             continue  # "can u open valve 2"
         if word in ("pls", "plz") and i and raw[i - 1] in ("you", "u"):
@@ -2054,6 +2082,20 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     return None
 
 
+def _capital_of_its_own(word: str, point: Point) -> bool:
+    """Whether a stop word written in capitals ("DO") is what the lexicon reads so of a word
+    of the point's names (dissolved oxygen)."""
+    said = {m.concept.id for m in lexicon().concepts_of_text(word.upper())}
+    return bool(said) and any(m.concept.id in said for name in (point.name, *point.aliases)
+                              for m in lexicon().concepts_of_text(name))
+
+
+#: sounds said before a command begins ("um, set …")
+_HESITATIONS = frozenset("um umm uh uhh erm er hmm".split())
+#: ...and words of agreeing, which say a command follows only with a "so" ("ok so set …")
+_AGREED = frozenset("ok okay alright right".split())
+
+
 #: turns counted, said after a number as the unit of a speed ("80 revolutions"), which the
 #: lexicon has as words of speed, not as a unit
 _TURNS = frozenset("revolution revolutions rotation rotations turns".split())
@@ -2209,6 +2251,12 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             # "rectifier 1" of "Rect 1 run": after a word its name abbreviates
             before is not None and before.number is None and not t.zh
             and any(len(w) >= 3 and before.text.startswith(w) for w in own.id_words)
+            and float(t.number) in own.numbers) or (
+            # "T1 DO setpoint" of "Tank 1 …", "P2" of "Pump 2": the letter its thing's word
+            # begins with, and its own number
+            before is not None and len(before.raw) == 1 and before.raw.isascii()
+            and before.raw.isalpha() and not t.zh and (i < 2 or toks[i - 2].number is None)
+            and any(w.startswith(before.raw) for w in own.id_words)
             and float(t.number) in own.numbers) or (
             # "stop the crust breaker on 110": its own number after "on"/"of", of a switch
             # (which takes no number)
