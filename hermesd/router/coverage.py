@@ -170,7 +170,8 @@ def terms(text: str, toks: list[Token], profiles: Profiles, *, spell: bool = Tru
             or quantity_noun(toks, i) or (t.zh and t.text in QUANTITIES) \
             or _a_name_after_an_article(t, i, toks, profiles) \
             or a_cooler(t, i, toks) \
-            or _a_switch_word_named(t, i, toks, profiles)
+            or _a_switch_word_named(t, i, toks, profiles) \
+            or _a_setting_of(t, i, toks, senses)
         # ("motor current", in the rules too (no lexicon); 电流, "current", a quantity and never
         # the English "currently"; "put the lock in manual"; "the kiln cooler"; "the start
         # delay")
@@ -480,6 +481,19 @@ def _a_switch_word_named(t: Token, i: int, toks: list[Token], profiles: Profiles
     if after is None or after.is_id or after.unit or after.raw in _NOT_TERMS:
         return True
     return (*said, after.text) in profiles.name_trigrams
+
+
+def _a_setting_of(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
+    """设定 beside a quantity (温度设定, 设定温度): the setting of it, a noun, not the verb "set"
+    (二号冷库设定温度是多少 asks the room's setpoint, not its temperature)."""
+    return t.zh and t.written in _ZH_SETTING and \
+        any(s.concept == _SETPOINT_ROLE for s in senses[i]) and \
+        any(0 <= k < len(toks) and toks[k].zh and toks[k].text in QUANTITIES
+            for k in (i - 1, i + 1))
+
+
+_ZH_SETTING = frozenset(("设定", "设置", "给定"))
+_SETPOINT_ROLE = "role.setpoint"
 
 
 def _noun_of_a_verb(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]],

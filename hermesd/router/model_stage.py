@@ -1213,7 +1213,12 @@ class ModelStage:
                 said & profile.named_quantities or t.unit or \
                 explained(t, profile, found) >= FULL:  # (not "the press", a machine too)
             return False
-        return any(said & o.named_quantities and explained(t, o, found) >= FULL for o in others)
+        # (not the measured value of the setpoint asked: "hood draft target" of the "Kiln
+        # hood pressure setpoint", beside the "Kiln hood pressure" aliased "hood draft")
+        setting = profile.role == "setpoint" and any(SETPOINT in f.concepts for f in found)
+        return any(said & o.named_quantities and explained(t, o, found) >= FULL
+                   and not (setting and o.role != "setpoint" and o.things & profile.things)
+                   for o in others)
 
     def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
         """A quantity the command names that the point neither has (by its words or its unit)

@@ -131,3 +131,23 @@ def test_a_letter_two_things_of_that_number_begin_with_says_neither() -> None:
     profiles = Router(config).rules.profiles
     assert gated("R1 dissolved oxygen setpoint to 12 mg/L", config.points["o2_sp"], 12,
                  profiles) is not None
+
+
+def test_the_setpoint_of_a_value_aliased_otherwise_is_asked_in_its_words() -> None:
+    """ "hood draft target" of the "Kiln hood pressure setpoint", beside the "Kiln hood
+    pressure" aliased "hood draft": the setpoint of the draft asked, which the alias names
+    (a draft is a pressure, whose unit the setpoint has)."""
+    config = exec_plant("hood", {
+        "hood_p": {"name": "Kiln hood pressure", "unit": "Pa", "aliases": ["hood draft"]},
+        "hood_sp": {"name": "Kiln hood pressure setpoint", "unit": "Pa", "writable": True,
+                    "min": -100, "max": -5},
+        "feed_sp": {"name": "Kiln feed setpoint", "unit": "t/h", "writable": True,
+                    "min": 0, "max": 300},
+    })
+    router = Router(config)
+    read = Action("read", {"point": "hood_sp"})
+    assert model_checked(router, config, "what's the hood draft target", read) == read
+    write = Action("write", {"point": "hood_sp", "value": -35})
+    assert model_checked(router, config, "hood draft setpoint minus 35 Pa", write) == write
+    # the draft alone is the measured value's
+    assert model_checked(router, config, "what's the hood draft", read).name == "respond"
