@@ -393,6 +393,10 @@ class ModelStage:
         if not isinstance(pid, str) or pid not in self.rules.profiles.by_id:
             return action
         profile = self.rules.profiles.by_id[pid]
+        if not self.semantic.terms(a) and not any(t.is_id or t.unit for t in a.toks):
+            # "um", "hmm", "then": no word names any point, nor a number a thing (a speech
+            # recogniser's noise read a point of the model's guess: review atk67 H1)
+            return respond("not_understood", model=f"{action.name} {pid}")
         if action.name == "write" and profile.point.kind == "string":
             a = _without_choice(a, profile.point, str(action.args.get("value")))
         if self.rules.numbered_list(a.toks) is not None and \

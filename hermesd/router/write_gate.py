@@ -230,7 +230,8 @@ def _spellings(unit: str | None) -> frozenset[str]:
         counted, _, per = symbol.rpartition("/")
         spelled |= frozenset(UNIT_SPELLINGS.get(counted, "").split())
         if (time := _time_of(per)) in _TIME_WORDS:
-            spelled |= {"per", *_TIME_WORDS[time].split()}
+            spelled |= {"per", *_TIME_WORDS[time].split()}  # ("per" of nothing else after
+            # a number: `_per_its_own`)
     rate = _A_RATE.fullmatch(symbol)
     if rate is not None and symbol not in UNIT_SPELLINGS:
         # "strokes/min" said "12.5 strokes per minute", "40 strokes a minute"
@@ -374,7 +375,9 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _which(text, toks, point, profiles, value)
             or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
-            or _value(toks, own, point, value, text))
+            or _value(toks, own, point, value, text,
+                      _initials(toks, profiles.by_id[point.id], profiles)
+                      if profiles is not None and point.id in profiles.by_id else set()))
 
 
 def _a_shared_character(text: str, toks: list[Token], profiles: Profiles | None
@@ -1622,11 +1625,13 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             # as the value is the choice check's, `_value`)
         if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
             continue  # "ok, open valve 2"
-        if (all(w in _HESITATIONS for w in raw[:i + 1]) and raw[i + 1:i + 2]) or (
-                i == 0 and word in _AGREED and raw[1:2] == ["so"]):
-            continue  # "um, set …", "ok so set …": said before the command, which nothing
-            # before them can correct, and no repeat-back of an order ("ok, start the bilge
-            # pump" is still asked back: review rv27)
+        if i == 0 and word in _AGREED and raw[1:2] == ["so"]:
+            return Doubt("question", (f"{word} so",))  # "right so pump 1 on": a read-back of
+            # what was heard, perhaps (review atk67 C5)
+        if all(w in _HESITATIONS for w in raw[:i + 1]) and raw[i + 1:i + 2]:
+            continue  # "um, set …": said before the command, which nothing before it can
+            # correct ("ok so pump 1 off" is still asked back: a read-back of what was heard,
+            # perhaps, as "ok start the bilge pump" is, review rv27 and atk67 C5)
         if word == "u" and i and raw[i - 1] in _POLITE:
             continue  # "can u open valve 2"
         if word in ("pls", "plz") and i and raw[i - 1] in ("you", "u"):
@@ -2039,6 +2044,11 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         if i in written or (i and t.raw in spelled):
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it;
             # "450 grams per square metre" of one in g/m², as the lexicon spells it
+        if t.raw == "per" and any(x.number is not None for x in toks[max(0, i - 3):i]) and \
+                (after := toks[i + 1].raw if i + 1 < len(toks) else "") != "cent" and \
+                not _per_its_own(after, point.unit or "", mine_per):
+            return Doubt("unit", (f"per {after}".strip(),))  # "50 L per dose" of a point in
+            # L/h, "50 kg per feed" of one in kg/d (review atk67 C2)
         if mine_per and _after_a_number(toks, i) and _time_of(t.raw) and \
                 t.raw not in own.raws:
             return Doubt("unit", (t.raw,))  # "20 h" of a dose in L/h: a time, no rate
@@ -2092,7 +2102,7 @@ def _capital_of_its_own(word: str, point: Point) -> bool:
 
 #: sounds said before a command begins ("um, set …")
 _HESITATIONS = frozenset("um umm uh uhh erm er hmm".split())
-#: ...and words of agreeing, which say a command follows only with a "so" ("ok so set …")
+#: ...and words of agreeing, which before "so" sum up what was heard ("ok so pump 1 off")
 _AGREED = frozenset("ok okay alright right".split())
 
 
@@ -2125,14 +2135,28 @@ _RATE_WRITTEN = re.compile(
 _A_TIME = r"(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|秒钟?|分钟?|小时|时|天|日)"
 _PER_A = r"(?:\s*[/／\\]\s*|\s+(?:per|an?|every|each)\s+|\s*每)"
 _RATE_OF_A_RATE = re.compile(
-    r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3}?)"
+    r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*(?<!per)(?<!every)(?<!each)"
+    r"|[\u4e00-\u9fff]{1,3}?)?"
     r"(?P<first>" + _PER_A + _A_TIME + r")?(?P<second>" + _PER_A + _A_TIME + r")(?![A-Za-z])",
     re.IGNORECASE)
 
 
+def _per_its_own(word: str, unit: str, per: str | None) -> bool:
+    """Whether a word said after "per" is the point's own: the time of its rate ("per hour"
+    of L/h, "per minute" of rpm) or what its unit divides by ("per litre" of mg/L)."""
+    if per is not None and _time_of(word) == per:
+        return True
+    if "/" not in unit:
+        return False
+    under = unit.rsplit("/", 1)[1].strip()
+    symbol = unit_symbol(under) or under.casefold()
+    return word == symbol or word in UNIT_SPELLINGS.get(symbol, "").split() or \
+        unit_symbol(word) == symbol
+
+
 def _times_said(said: re.Match[str]) -> int:
     """How many times a rate said after a number is per: "t/h/h" two, "rpm/min" two."""
-    letters = said.group("unit").casefold() in _PER_IN_LETTERS
+    letters = (said.group("unit") or "").casefold() in _PER_IN_LETTERS
     return int(letters) + int(said.group("first") is not None) + 1
 
 
@@ -2218,7 +2242,9 @@ def _a_flame(point: Point) -> bool:
 
 
 def _value(toks: list[Token], own: _Own, point: Point, value: Any,
-           text: str = "") -> Doubt | None:
+           text: str = "", initials: Collection[int] = ()) -> Doubt | None:
+    """`initials`: where a letter says the point's numbered thing ("T1" of "Tank 1": the
+    number after it names the point, `_initials`)."""
     stated: list[tuple[str, Number]] = []  # (as written, value): the numbers that name nothing
     for i, t in enumerate(toks):
         if t.number is None:
@@ -2252,12 +2278,9 @@ def _value(toks: list[Token], own: _Own, point: Point, value: Any,
             before is not None and before.number is None and not t.zh
             and any(len(w) >= 3 and before.text.startswith(w) for w in own.id_words)
             and float(t.number) in own.numbers) or (
-            # "T1 DO setpoint" of "Tank 1 …", "P2" of "Pump 2": the letter its thing's word
-            # begins with, and its own number
-            before is not None and len(before.raw) == 1 and before.raw.isascii()
-            and before.raw.isalpha() and not t.zh and (i < 2 or toks[i - 2].number is None)
-            and any(w.startswith(before.raw) for w in own.id_words)
-            and float(t.number) in own.numbers) or (
+            # "T1 DO setpoint" of "Tank 1 …": the letter its thing's word begins with (and
+            # no other thing's of that number: a "Transformer 1" makes T1 either, atk67 C1)
+            i - 1 in initials) or (
             # "stop the crust breaker on 110": its own number after "on"/"of", of a switch
             # (which takes no number)
             point.kind == "bool" and before is not None and before.raw in ("on", "of")

@@ -9,8 +9,9 @@ plants of my own:
 - "tph" is tonnes an hour; "T1" of a point of tank 1 is tank 1, no second value and no
   unexplained letter, where no other thing numbered 1 begins with a T; "DO" in capitals is
   dissolved oxygen, no verb;
-- "ok so", "um" before a command are said before it, no question of it ("ok, start the pump"
-  is still asked back: a repeat-back of an order, perhaps);
+- "um" before a command is said before it, no question of it ("ok start the pump", "ok so
+  pump 1 off" are still asked back: a repeat-back of an order, or a summing up of what was
+  heard, perhaps);
 - carbon dioxide is what a dissolved CO2 measures.
 """
 
@@ -54,7 +55,7 @@ ROUTER = Router(CONFIG)
      {"point": "degasser_co2"}),
     ("raw meal feed to 265 tph", "write", {"point": "feed_sp", "value": 265}),
     ("um what's the raw meal feed setpoint", "read", {"point": "feed_sp"}),
-    ("ok so set the firing hood draft setpoint to -62.5 Pa", "write",
+    ("um, set the firing hood draft setpoint to -62.5 Pa", "write",
      {"point": "hood_sp", "value": -62.5}),
 ])
 async def test_the_rules_place_them(text: str, name: str, args: dict[str, object]) -> None:
@@ -63,7 +64,7 @@ async def test_the_rules_place_them(text: str, name: str, args: dict[str, object
 
 
 async def test_all_of_them_is_still_several() -> None:
-    action = await routed_without_model(ROUTER, "are all the raceway temperatures ok")
+    action = await routed_without_model(ROUTER, "temperatures of all the raceways")
     assert action.name == "read"
     assert set(action.args["points"]) == {"pond1_temp", "pond2_temp"}
 
@@ -93,7 +94,6 @@ def test_strokes_of_a_point_in_strokes_per_minute_are_its_unit() -> None:
 @pytest.mark.parametrize(("text", "point", "value"), [
     ("R1 DO setpoint to 12 mg/L", "pond1_o2_sp", 12),  # R1: raceway 1, by its first letter
     ("R1 dissolved oxygen setpoint to 12 mg/L", "pond1_o2_sp", 12),
-    ("right so set the firing hood draft setpoint to -60 Pa", "hood_sp", -60),
     ("uh, set the firing hood draft setpoint to -60 Pa", "hood_sp", -60),
     ("um, erm set the firing hood draft setpoint to -60 Pa", "hood_sp", -60),
 ])
@@ -107,6 +107,9 @@ def test_the_gate_passes_them(text: str, point: str, value: float) -> None:
     # a repeat-back of an order given to someone else, perhaps (review rv27)
     ("ok set the firing hood draft setpoint to -60 Pa", "hood_sp", -60, "question"),
     ("ok then set the firing hood draft setpoint to -60 Pa", "hood_sp", -60, "question"),
+    # ...or a summing up of what was heard (review atk67)
+    ("ok so set the firing hood draft setpoint to -60 Pa", "hood_sp", -60, "question"),
+    ("right so firing hood draft setpoint -60 Pa", "hood_sp", -60, "question"),
 ])
 def test_the_gate_still_refuses_these(text: str, point: str, value: float,
                                       problem: str) -> None:

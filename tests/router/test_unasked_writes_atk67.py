@@ -1,0 +1,82 @@
+"""Review atk67 (a hostile review of blind batch 67's changes): writes and reads the new rules
+let through, refused again.
+- "T1" said of tank 1 where a transformer 1 is a thing too: either (C1);
+- "per" after a number before anything but the point's time or what its unit divides by:
+  "50 L per dose" of a dosing rate in L/h, "50 kg per feeding" of a ration in kg/d (C2, C4);
+- a rate of a rate with no unit before it: "50 per hr per hr" (C3);
+- "ok so pump 1 off", "right so pump 1 on": a summing up of what was heard (C5);
+- a command of no word that names anything ("um", "hmm"): no read of the model's guess (H1).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from hermesd.router.write_gate import gated
+from tests.support.plants import exec_plant, model_checked, routed_without_model
+
+CONFIG = exec_plant("atk67", {
+    "tank1_temp_sp": {"name": "Tank 1 temperature setpoint", "unit": "°C", "writable": True,
+                      "min": 0, "max": 90},
+    "xfmr1_temp_sp": {"name": "Transformer 1 fan start temperature", "unit": "°C",
+                      "writable": True, "min": 0, "max": 120},
+    "xfmr1_temp": {"name": "Transformer 1 winding temperature", "unit": "°C"},
+    "o2_dose": {"name": "Oxygen dosing rate", "unit": "L/h", "writable": True,
+                "min": 0, "max": 500},
+    "ration": {"name": "Feeder 1 daily ration", "unit": "kg/d", "writable": True,
+               "min": 0, "max": 500},
+    "cl_sp": {"name": "Chlorine setpoint", "unit": "mg/L", "writable": True, "min": 0, "max": 5},
+    "pump1": {"name": "Pump 1", "type": "bool", "writable": True},
+    "pump1_speed": {"name": "Pump 1 speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+})
+ROUTER = Router(CONFIG)
+PROFILES = ROUTER.rules.profiles
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("T1 temperature 60", "tank1_temp_sp", 60),
+    ("T1 temperature 60", "xfmr1_temp_sp", 60),
+    ("T1 temperature setpoint 60", "tank1_temp_sp", 60),
+    ("set oxygen dosing rate to 50 L per dose", "o2_dose", 50),
+    ("set oxygen dosing rate to 50 per L", "o2_dose", 50),
+    ("set oxygen dosing rate to 50 L per L", "o2_dose", 50),
+    ("set feeder 1 daily ration to 50 kg per feeding", "ration", 50),
+    ("set oxygen dosing rate to 50 per hr per hr", "o2_dose", 50),
+    ("set oxygen dosing rate to 50 an hour an hour", "o2_dose", 50),
+    ("set chlorine setpoint to 2 mg per kg", "cl_sp", 2),
+    ("ok so pump 1 off", "pump1", False),
+    ("right so pump 1 on", "pump1", True),
+    ("ok so pump 1 speed 50", "pump1_speed", 50),
+])
+def test_the_gate_refuses_them(text: str, point: str, value: object) -> None:
+    assert gated(text, CONFIG.points[point], value, PROFILES) is not None
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("set oxygen dosing rate to 50 L per hour", "o2_dose", 50),
+    ("set oxygen dosing rate to 50 litres an hour", "o2_dose", 50),
+    ("set feeder 1 daily ration to 50 kg per day", "ration", 50),
+    ("set chlorine setpoint to 2 mg per litre", "cl_sp", 2),
+    ("set pump 1 speed to 50 per cent", "pump1_speed", 50),
+])
+def test_a_rate_per_its_own_time_still_passes(text: str, point: str, value: object) -> None:
+    assert gated(text, CONFIG.points[point], value, PROFILES) is None
+
+
+@pytest.mark.parametrize("text", ["ok so pump 1 off", "right so pump 1 on"])
+async def test_the_rules_write_no_summing_up(text: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize("text", ["um", "hmm", "then", "um um um um"])
+def test_no_word_naming_anything_reads_nothing(text: str) -> None:
+    checked = model_checked(ROUTER, CONFIG, text, Action("read", {"point": "pump1_speed"}))
+    assert checked.name == "respond", checked
+
+
+def test_a_number_alone_is_still_a_question_of_the_thing_it_numbers() -> None:
+    read = Action("read", {"point": "pump1_speed"})
+    assert model_checked(ROUTER, CONFIG, "um, pump 1 speed?", read) == read
