@@ -368,7 +368,9 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _marks(text, folded, point.unit, own, _choice_words(point))
             or _in_a_time(folded)
             or _chinese(folded, own, point)
-            or _units(text, toks, own, point) or _explained(text, toks, point, profiles, value)
+            or _units(text, toks, own, point) or _a_change_unsaid(text, toks, point)
+            or _role_unsaid(text, point, profiles)
+            or _explained(text, toks, point, profiles, value)
             or _by_its_device_alone(toks, point, profiles)
             or _a_shared_character(text, toks, profiles)
             or _opposite(toks, point)
@@ -1623,11 +1625,13 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
         if point is not None and point.choices and _in_choice(toks, i, point):
             continue  # "vent mode minimum": a choice of the point, no bound (what is named
             # as the value is the choice check's, `_value`)
+        if word == "so" and all(w in _HESITATIONS | _AGREED for w in raw[:i]) and (
+                any(w in _AGREED for w in raw[:i])
+                or (raw[i + 1:i + 2] and raw[i + 1] not in WRITE_VERBS | _LETS)):
+            return Doubt("question", (" ".join(raw[:i + 1]),))  # "ok so pump 1 off", "um, so
+            # it's pump 1 speed 50": a read-back of what was heard, perhaps (atk67, atk67b)
         if word in ("ok", "okay", "alright") and raw[i + 1:i + 2] and toks[i + 1].after_break:
             continue  # "ok, open valve 2"
-        if i == 0 and word in _AGREED and raw[1:2] == ["so"]:
-            return Doubt("question", (f"{word} so",))  # "right so pump 1 on": a read-back of
-            # what was heard, perhaps (review atk67 C5)
         if all(w in _HESITATIONS for w in raw[:i + 1]) and raw[i + 1:i + 2]:
             continue  # "um, set …": said before the command, which nothing before it can
             # correct ("ok so pump 1 off" is still asked back: a read-back of what was heard,
@@ -2016,6 +2020,9 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         # a point that is the rate itself (its value would be a ramp, not a setpoint)
         if (times := _times_said(said)) > 1 and times > _times_in(point.unit or ""):
             return Doubt("unit", (said.group(0).lstrip("0123456789.,").strip(),))
+    if len(_PER_A_TIME.findall(text)) > max(1, _times_in(point.unit or "")):
+        # "120 t of feed per hour per hour", "120 t per hour, per hour" (atk67b C3)
+        return Doubt("unit", tuple(m.group(0).strip() for m in _PER_A_TIME.finditer(text)))
     for said in _RATE_WRITTEN.finditer(text):
         # a rate per another time than the point's ("3 t/min" of a point in t/h, "40升/秒" of
         # one in L/min; its slash full width or backwards too: review atk64g), or a rate said
@@ -2024,6 +2031,9 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
         per = _time_of(said.group("time"))
         if per and per != mine_per:
             return Doubt("unit", (rate,))
+        if per is None and said.group("time").isascii() and \
+                not _per_its_own(said.group("time").casefold(), point.unit or "", mine_per):
+            return Doubt("unit", (rate,))  # "50 L/dose", "50 L/kg" of a point in L/h (atk67b)
     for said in _PER_IN_LETTERS_SAID.finditer(text):
         # ...in the letters of a unit ("40 bpm" of a stroke rate per hour, "200 gpm" of a
         # volume: review atk65r)
@@ -2041,14 +2051,14 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     written = _unit_as_written(text, toks, point)
     spelled = _unit_spelled(text, point)
     for i, t in enumerate(toks):
+        if t.raw == "per" and any(x.number is not None for x in toks[:i]) and \
+                (after := toks[i + 1].raw if i + 1 < len(toks) else "") != "cent" and \
+                after not in spelled and not _per_its_own(after, point.unit or "", mine_per):
+            return Doubt("unit", (f"per {after}".strip(),))  # "50 L per dose" of a point in
+            # L/h, "50 kg of feed per feeding" of one in kg/d (review atk67 C2, atk67b C1/C2)
         if i in written or (i and t.raw in spelled):
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it;
             # "450 grams per square metre" of one in g/m², as the lexicon spells it
-        if t.raw == "per" and any(x.number is not None for x in toks[max(0, i - 3):i]) and \
-                (after := toks[i + 1].raw if i + 1 < len(toks) else "") != "cent" and \
-                not _per_its_own(after, point.unit or "", mine_per):
-            return Doubt("unit", (f"per {after}".strip(),))  # "50 L per dose" of a point in
-            # L/h, "50 kg per feed" of one in kg/d (review atk67 C2)
         if mine_per and _after_a_number(toks, i) and _time_of(t.raw) and \
                 t.raw not in own.raws:
             return Doubt("unit", (t.raw,))  # "20 h" of a dose in L/h: a time, no rate
@@ -2104,6 +2114,7 @@ def _capital_of_its_own(word: str, point: Point) -> bool:
 _HESITATIONS = frozenset("um umm uh uhh erm er hmm".split())
 #: ...and words of agreeing, which before "so" sum up what was heard ("ok so pump 1 off")
 _AGREED = frozenset("ok okay alright right".split())
+_LETS = frozenset(("let's", "lets", "please", "pls", "plz"))
 
 
 #: turns counted, said after a number as the unit of a speed ("80 revolutions"), which the
@@ -2130,8 +2141,8 @@ _RATE_WRITTEN = re.compile(
     r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3})?(?:\s+of\s+[A-Za-z]+)?"
     r"\s*[/／\\]\s*"
     r"(?P<time>[A-Za-z]+|秒钟?|分钟?|小时|时|天|日)")
-#: a number, a unit and two times it is per, one of them perhaps in its letters ("120 t/h/h",
-#: "1200 rpm/min", "1200 rpm per minute", "50 °C/h per hour", "5 bar a minute every minute")
+#: a number, perhaps a unit, and two times it is per, one of them perhaps in the unit's letters
+#: ("120 t/h/h", "1200 rpm/min", "1200 rpm per minute", "50 per hr per hr", "50 °C/h per hour")
 _A_TIME = r"(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|秒钟?|分钟?|小时|时|天|日)"
 _PER_A = r"(?:\s*[/／\\]\s*|\s+(?:per|an?|every|each)\s+|\s*每)"
 _RATE_OF_A_RATE = re.compile(
@@ -2139,6 +2150,62 @@ _RATE_OF_A_RATE = re.compile(
     r"|[\u4e00-\u9fff]{1,3}?)?"
     r"(?P<first>" + _PER_A + _A_TIME + r")?(?P<second>" + _PER_A + _A_TIME + r")(?![A-Za-z])",
     re.IGNORECASE)
+
+
+#: units of a measure that does not flow: per a time, a rate of change of it ("°C/min")
+_STILL = frozenset("°c °f k bar mbar kpa pa mpa psi rpm % hz kw mw v a".split())
+#: words that say a rate of change is meant
+_CHANGE_WORDS = frozenset("rate ramp ramping slope gradient per every each accel acceleration "
+                          "decel deceleration heating cooling heat-up cool-down".split())
+_CHANGE_ZH = ("速率", "斜率", "变化率", "每", "/", "升温", "降温", "加速", "减速", "爬坡")
+
+
+def _a_change_unsaid(text: str, toks: list[Token], point: Point) -> Doubt | None:
+    """ "set oven 1 temperature setpoint to 5" of an "Oven 1 heating rate setpoint" in °C/min:
+    a point that is a rate of change of a measure, where the words say the measure and no
+    time nor rate (review atk67b: the rules wrote it, its unit explaining "temperature")."""
+    unit = (point.unit or "").strip()
+    under, _, per = unit.rpartition("/")
+    if not under or _time_of(per) is None or \
+            (unit_symbol(under) or under.casefold()) not in _STILL:
+        return None
+    folded = text.casefold()
+    if any(t.raw in _CHANGE_WORDS or _time_of(t.raw) for t in toks) or \
+            any(w in folded for w in _CHANGE_ZH):
+        return None
+    return Doubt("unit", (unit,))
+
+
+#: roles a name says that make its value another than the measure's own: an alarm or limit
+#: on it, its deviation ("set room 4 temperature to 25" is no "Room 4 temperature high alarm")
+_NAMED_ROLES = frozenset(("role.limit_high", "role.limit_low", "role.deviation", "state.alarm"))
+
+
+#: quantities that are a difference of a broader one, whose value is no value of it
+_DIFFERENCES = frozenset(("quantity.differential_pressure", "quantity.temperature_difference"))
+
+
+def _role_unsaid(text: str, point: Point, profiles: Profiles | None) -> Doubt | None:
+    """An alarm, limit or deviation the point's names say and the words do not; or a narrower
+    quantity ("set pump 3 pressure to 50" of its differential pressure setpoint, "mould 8
+    temperature" of a temperature difference: review atk67b)."""
+    found = [(m.concept.id, label[m.start:m.end]) for label in (point.name, *point.aliases)
+             for m in lexicon().concepts_of_text(label)]
+    said = {m.concept.id for m in lexicon().concepts_of_text(text)}
+    unsaid = [word for concept, word in found if concept not in said and (
+        concept in _NAMED_ROLES or (concept in _DIFFERENCES and profiles is not None
+                                    and profiles.lexicon.broader((concept,)) - {concept}
+                                    & said))]
+    named = {concept for concept, _ in found}
+    unsaid += [text[m.start:m.end] for m in lexicon().concepts_of_text(text)
+               if m.concept.id in _DIFFERENCES and m.concept.id not in named]  # ("kiln 1
+    # differential pressure setpoint" of the "Kiln 1 pressure setpoint")
+    return Doubt("other_thing", tuple(dict.fromkeys(unsaid))) if unsaid else None
+
+
+#: a time a rate is per, wherever it is said ("per hour", "/h", "an hour", 每小时)
+_PER_A_TIME = re.compile(r"(?:[/／\\]\s*|\b(?:per|an?|every|each)\s*,?\s+|每)" + _A_TIME +
+                         r"(?![A-Za-z])", re.IGNORECASE)
 
 
 def _per_its_own(word: str, unit: str, per: str | None) -> bool:
@@ -2215,8 +2282,8 @@ def _unit_as_written(text: str, toks: list[Token], point: Point) -> set[int]:
 
 def _rate_as_written(text: str, toks: list[Token], unit: str) -> set[int]:
     """Where the point's own rate follows a number with its time spelled another way ("120
-    t/hr", "30 kg/hour" of a point in t/h, kg/h): the positions of the tokens of its time (no
-    time of day, "hr", nor another thing's letter)."""
+    t/hr", "50 l/hr" of a point in t/h, L/h): the positions of the tokens of what it counts and
+    of its time (no time of day, "hr", nor another thing's letter)."""
     if "/" not in unit:
         return set()
     counted, _, per = unit.casefold().rpartition("/")
