@@ -104,7 +104,6 @@ class Router:
     async def route(self, ctx: RequestContext, text: str) -> Routed:
         from hermesd.router.concepts import simplified
         from hermesd.router.normalize import units_joined
-        from hermesd.router.reasons import reason_dropped
 
         # traditional Chinese is read as simplified, by every stage (啟動1號泵: 启动1号泵)
         text = units_joined(simplified(text))
@@ -114,8 +113,6 @@ class Router:
         text = self.rules.places_written(text)
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
-        # "stop pump 2, it's sucking air": the command, without the reason said after it
-        text = reason_dropped(text)
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

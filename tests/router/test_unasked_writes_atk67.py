@@ -148,3 +148,17 @@ def test_what_the_words_say_still_passes(text: str, point: str, value: object) -
 async def test_the_rules_write_no_rate_for_a_temperature() -> None:
     action = await routed_without_model(RATE_ROUTER, "1号烘箱温度设定5")
     assert action.name == "respond", action
+
+
+@pytest.mark.parametrize("text", [
+    "start pump 1, boss wants it off",
+    "stop pump 1, it's cancelled",
+    "start pump 1, i'm kidding",
+    "set pump 1 speed to 50, it's rpm",
+    "stop pump 1, the other one's the problem",
+])
+async def test_what_is_said_after_a_command_is_still_heard(text: str) -> None:
+    """Review atk67c: a clause after the command that only looks like a reason may take it
+    back, ask the opposite or give another unit; dropping such clauses wrote all of these."""
+    action = await routed_without_model(RATE_ROUTER, text)
+    assert action.name == "respond", action
