@@ -2191,13 +2191,14 @@ def _role_unsaid(text: str, point: Point, profiles: Profiles | None) -> Doubt | 
     temperature" of a temperature difference: review atk67b)."""
     found = [(m.concept.id, label[m.start:m.end]) for label in (point.name, *point.aliases)
              for m in lexicon().concepts_of_text(label)]
-    said = {m.concept.id for m in lexicon().concepts_of_text(text)}
+    in_text = lexicon().concepts_of_text(text)
+    said = {m.concept.id for m in in_text}
     unsaid = [word for concept, word in found if concept not in said and (
         concept in _NAMED_ROLES or (concept in _DIFFERENCES and profiles is not None
                                     and profiles.lexicon.broader((concept,)) - {concept}
                                     & said))]
     named = {concept for concept, _ in found}
-    unsaid += [text[m.start:m.end] for m in lexicon().concepts_of_text(text)
+    unsaid += [text[m.start:m.end] for m in in_text
                if m.concept.id in _DIFFERENCES and m.concept.id not in named]  # ("kiln 1
     # differential pressure setpoint" of the "Kiln 1 pressure setpoint")
     return Doubt("other_thing", tuple(dict.fromkeys(unsaid))) if unsaid else None
