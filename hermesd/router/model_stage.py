@@ -72,6 +72,8 @@ from hermesd.router.vocabulary import (
     ON_WORDS,
     OTHER_ENDS,
     PLURAL_MARKS,
+    QUANTITIES,
+    SAME_ENDS,
     UNIT_WORDS,
     WEAK_QUANTITY,
     WH_START,
@@ -200,6 +202,13 @@ _BEFORE_A_TIME_OR_BOUND = frozenset("""
 _QUALIFYING_ROLES = frozenset(f"role.{r}" for r in (
     "ratio", "deviation", "average", "maximum", "minimum", "spread", "limit_high", "limit_low",
     "forecast", "previous_period", "ramp_rate"))
+
+
+#: ...of which none answers a question of the quantity alone (a mean, a spread, an extreme
+#: or a previous period's value is still one of it: "the worst cell voltage" of a minimum)
+_ANOTHER_VALUE = frozenset(f"role.{r}" for r in (
+    "ratio", "deviation", "limit_high", "limit_low", "forecast", "ramp_rate"))
+_ALARM = "state.alarm"
 
 
 def _numeric(kind: str) -> bool:
@@ -459,7 +468,8 @@ class ModelStage:
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
-                self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile)
+                self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile) \
+                or self._another_value(a, profile)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
@@ -475,9 +485,21 @@ class ModelStage:
             why = why or self._fault_unsaid(terms, profile)
         if why:
             return respond("unknown_point", asked=why, model=f"{action.name} {pid}")
+        if action.name == "read" and not any(
+                explained(t, profile, found) > 0 or (
+                    "thing" in t.kinds and ids_said(a.toks, write=False) & profile.ids)
+                for found in [self.semantic.terms(a)] for t in found):
+            # "ok", "well", "50 percent", "set 50": no word the point explains at all, nor a
+            # thing its number (a recogniser's noise, a number alone: review atk67b H1; but
+            # "what's machine 3 set to" of jet 3's setpoint)
+            return respond("not_understood", model=f"read {pid}")
         if action.name == "read" and self._yes_no_of_a_number(a, profile):
             # "are the B1 rolls in?" of their gap in mm, beside the rolls' engaged status: a
             # question yes or no that asks no quantity (blind batch 53)
+            return respond("not_understood", model=f"read {pid}")
+        if equals and action.name == "read" and self._two_alike(a, profile):
+            # "what's the tank level", of the WFI tank's, beside the purified water tank's;
+            # "grain temperature in silo one", of the top of its cable, beside the bottom
             return respond("not_understood", model=f"read {pid}")
         if equals and action.name == "read" and self._quantity_alone(a, profile):
             # "what's the consistency", of the thick stock's, where the pulper's and the white
@@ -681,6 +703,60 @@ class ModelStage:
                    and self.check(a, Action("read", {"point": o.id}), equals=False).name == "read"
                    for o in rivals)
 
+    def _two_alike(self, a: Analysis, profile: Profile) -> bool:
+        """Whether the point explains every word said, its name says more (which tank, which
+        end), and another of its role and kind, named with more too and numbered as said,
+        explains each word as well and would pass as the model's pick itself: which of the two
+        is meant, nothing says (blind batch 69)."""
+        found = self.semantic.terms(a)
+        said = {w for t in found for w in (t.word, t.raw, *t.alts)}
+        ids = ids_said(a.toks, write=False)
+        if not found or ids - profile.ids or not self._more_named(profile, said) or \
+                {t.text for t in content(a.toks) if not t.is_id} - said:
+            return False  # (a word the terms leave out may say which)
+        own = [explained(t, profile, found) for t in found]
+        if min(own) < FULL:
+            return False
+        rivals = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
+                  if p != profile.id and p in self.rules.profiles.by_id]
+        # (alike: in meaning the same, but for an end: a top and a bottom, a supply and a
+        # return; not a "Kettle wall temperature" beside the "Zinc bath temperature")
+        mine = profile.concepts - OTHER_ENDS.keys()
+        return any(o.role == profile.role and _numeric(o.point.kind) == _numeric(
+                   profile.point.kind) and not ids - o.ids and o.ids <= profile.ids | ids
+                   and o.concepts - OTHER_ENDS.keys() == mine
+                   and self._more_named(o, said) and not self._named_roles(o)
+                   and all(explained(t, o, found) >= e for t, e in zip(found, own, strict=True))
+                   and self.check(a, Action("read", {"point": o.id}), equals=False).name == "read"
+                   for o in rivals)
+
+    def _another_value(self, a: Analysis, profile: Profile) -> str | None:
+        """The quantity asked, of a point that is a limit, rate of change, ratio, deviation or
+        extreme of it the words do not say: "oven 1 temperature setpoint" of its heating-rate
+        setpoint, 3号冷库设定温度 of the store's high limit (review atk67b H3); not a mean
+        ("kiln temperature" of a "Kiln average temperature" is a temperature)."""
+        found = self.semantic.terms(a)
+        point = profile.point
+        if not _numeric(point.kind):
+            return None  # ("any ammonia leak?" of an "Ammonia leak alarm": what it says)
+        named = self._named_roles(profile) & _ANOTHER_VALUE
+        spans = [(m.concept.id, label[m.start:m.end]) for label in (point.name, *point.aliases)
+                 for m in concepts_of_text(label)]
+        if any(concept == _ALARM for concept, _ in spans):
+            named |= {_ALARM}  # "Cold store 2 high temperature alarm setpoint"
+        if not named - {c for t in found for c in t.concepts}:
+            return None
+        role_words = {w for concept, span in spans if concept in named
+                      for w in span.casefold().split()}
+        if any(explained(t, profile, found) >= FULL and (
+                t.word in role_words or t.raw in role_words
+                or (t.kinds & {"state", "role", "modifier"} and SETPOINT not in t.concepts))
+               for t in found):
+            return None  # "oven 1 heating rate", "temperature limit": the role in other words
+        asked = [t.shown for t in found if ("quantity" in t.kinds or t.raw in QUANTITIES)
+                 and not t.unit and explained(t, profile, found) >= FULL]
+        return " ".join(asked) or None
+
     @staticmethod
     def _more_named(profile: Profile, said: set[str]) -> bool:
         """Whether the point's name says a word besides those said and its number."""
@@ -840,6 +916,9 @@ class ModelStage:
                     o.point.kind == "bool" and explained(t, o, found) > NEAR for o in others):
                 missing.append(t)  # "burner lit or not" of the burner's output in %, beside
                 continue  # the burner's on/off
+            if t.concepts & _ANOTHER_VALUE:
+                missing.append(t)  # "jet 2 heating ramp rate" of its pump's run signal: a
+                continue  # rate, limit or ratio the point is not (blind batch 69)
             if not self.semantic.meaningful(a, t, True):
                 continue
             quantities = set(self.semantic.quantities(t))
@@ -1019,7 +1098,8 @@ class ModelStage:
     def _other_end(t: Term, profile: Profile, rest: list[Profile]) -> bool:
         """The word names one end or side of a thing ("outlet", "middle"), and this point or
         another of its thing is named by another end ("inlet"; "top" or "bottom")."""
-        if t.concepts & profile.concepts:
+        if (t.concepts | {e for c in t.concepts for e in SAME_ENDS.get(c, ())}) & \
+                profile.concepts:
             return False  # "centre" of a "Buffer vessel middle temperature": its own end
         ends = {e for c in t.concepts for e in OTHER_ENDS.get(c, ())}
         return bool(ends) and (bool(ends & profile.concepts) or any(

@@ -1935,6 +1935,8 @@ class RuleRouter:
             unread = self.unread_value(a, point)
             if unread is not None:
                 return Placement(unread, best_score, others)
+            if self._setpoint_unasked(a, best):
+                return None
             return Placement(Action("read", {"point": best}), best_score, others)
         values = self.values(a, point)
         if not values and point.writable and point.choices and \
@@ -2384,6 +2386,22 @@ class RuleRouter:
             return [(top + 2 * MIN_MARGIN, fits[0][1]), *rest]
         return scored
 
+    def _setpoint_unasked(self, a: Analysis, best: str) -> bool:
+        """ "what's the stenter chamber temperature", of the "Stenter chamber temperature
+        setpoint" beside chambers 1 and 4: no word asks a setting the point is named by, and a
+        measurement of its things and quantity is there, numbered where nobody said a number
+        (blind batch 69; `_setting_unasked` weighs a reading numbered alike)."""
+        profile = self.profiles.by_id[best]
+        point = profile.point
+        said = {t.text for t in a.toks} | {t.raw for t in a.toks}
+        if profile.role != "setpoint" or said & (SETPOINT_WORDS | {"set", "setting"}) or \
+                not any({t.text for t in tokens(label)} & SETPOINT_WORDS
+                        for label in (point.name, *point.aliases)):
+            return False  # (a setting asked, or one named so: "PS03 duty start level")
+        return any(o.role == "measurement" and o.things >= profile.things
+                   and o.quantities & profile.quantities and o.ids - profile.ids
+                   for o in self.profiles.all)
+
     def _unsaid_setpoints_out(self, a: Analysis, scored: list[tuple[float, str]]
                               ) -> list[tuple[float, str]]:
         """A read that says no setting: a setpoint named in Chinese by the best match's name
@@ -2565,6 +2583,8 @@ def _asks_of_a_setting(toks: list[Token]) -> bool:
     the setpoint), "chilled water valve, how far open" (a position asked after). Nothing is
     to be written where no number is said, no on/off word ends the command, and the words ask
     "how" or use "set" as a noun before a quantity."""
+    if _zh_set_to_what(toks):
+        return True  # 1号冷库温度设定为多少: "set to how much", the setting asked
     if any(t.is_number or t.unreadable for t in toks):
         return False
     if "how" in (t.raw for t in toks if not t.zh):
@@ -2637,10 +2657,26 @@ _RUN_NOUNS = frozenset("hours hour time times status state feedback count counte
 
 
 def set_asked(toks: list[Token]) -> bool:
-    """ "what is the kiln set to", "is it set": "set" asks for a setting, not as a noun
-    ("generator set 1", "booster set 2 pressure")."""
-    return any(t.raw == "set" and not t.zh and (k + 1 == len(toks) or toks[k + 1].raw in _SET_AFTER)
+    """ "what is the kiln set to", "is it set", "the oven 1 set temperature", 设定为多少:
+    "set" asks for a setting, not as a noun ("generator set 1", "booster set 2 pressure",
+    "generator set temperature": a set of machines)."""
+    return _zh_set_to_what(toks) or any(
+        t.raw == "set" and not t.zh and (
+            k + 1 == len(toks) or toks[k + 1].raw in _SET_AFTER or (
+                toks[k + 1].text in QUANTITIES and k > 0
+                and (toks[k - 1].is_number or toks[k - 1].raw in _BEFORE_A_SETTING)))
+        for k, t in enumerate(toks))
+
+
+def _zh_set_to_what(toks: list[Token]) -> bool:
+    """设定为多少, 设定到几: a setting asked in Chinese, its value a question word."""
+    return any(t.zh and t.raw == "set" and k + 2 < len(toks) and toks[k + 1].zh
+               and toks[k + 1].raw == "to" and toks[k + 2].zh and toks[k + 2].raw in ("what", "几")
                for k, t in enumerate(toks))
+
+
+#: words before "set" that make it an adjective of the quantity after ("the set temperature")
+_BEFORE_A_SETTING = frozenset(("the", "its", "their", "what's", "whats", "current", "present"))
 
 
 _SET_AFTER = frozenset(("to", "at", "for", "on", "up", "now"))

@@ -486,7 +486,15 @@ OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
 #: its bottom: blind batch 53)
 OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
     f"modifier.{a}": frozenset(f"modifier.{b}" for b in ("top", "middle", "bottom") if b != a)
-    for a in ("top", "middle", "bottom")}
+    for a in ("top", "middle", "bottom")} | {
+    # what goes out of a plant to a loop is no return from it ("the WFI going out to the
+    # loop", of the loop's return temperature: blind batch 69)
+    "modifier.outlet": frozenset(("modifier.inlet", "modifier.return")),
+    "modifier.return": frozenset(("modifier.supply", "modifier.outlet"))}
+#: ...and an end that is the same as another ("going out" to a loop is its supply, the air
+#: leaving a dryer its exhaust)
+SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply", "medium.exhaust_air")),
+             "modifier.supply": frozenset(("modifier.outlet",))}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"
                           .split())

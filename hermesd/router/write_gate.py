@@ -156,8 +156,10 @@ _POLITE = frozenset("can could would will".split())
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
                       "throttle take push knock".split())
 #: other verbs that bring a value up or down to one ("can you get the line speed up to 150",
-#: "nudge the fan up to 60": review atk57b)
-_TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need".split())
+#: "nudge the fan up to 60": review atk57b; "cool jet two down to 60", "dry the grain down to
+#: 14.5 percent": blind batch 69)
+_TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need cool chill dry drop lower "
+                      "slow cut raise".split())
 #: the first word of what a verb opening a command acts on ("speed the grate up to 12")
 _OBJECT_OPENING = frozenset("the it its that this our my".split())
 #: words that say what of a thing is meant, not which thing ("speed setpoint up to 30")
@@ -2015,6 +2017,7 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     if mine == "m" and (cubic := re.search(r"\d\s*([ns]?m3)(?![\w/])", text, re.IGNORECASE)):
         return Doubt("unit", (cubic.group(1),))  # "2 m3 tank" of a level in m: no 2 m and a 3
     mine_per = _per(point.unit or "")
+    possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan", "jet 1's heating rate"
     for said in _RATE_OF_A_RATE.finditer(text):
         # "120 t/h/h", "1200 rpm per minute", "2 m/s/s": a rate of change of the rate, said to
         # a point that is the rate itself (its value would be a ramp, not a setpoint)
@@ -2047,7 +2050,6 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
                 not set(unit.casefold().split()) & _AFTER_A_VALUE and \
                 (mine_per or _said_a_unit(unit)):
             return Doubt("unit", (said.group("rate"),))
-    possessive = bool(re.search(r"\d['’]s\b", text))  # "CRAH 2's fan"
     written = _unit_as_written(text, toks, point)
     spelled = _unit_spelled(text, point)
     for i, t in enumerate(toks):
@@ -2060,7 +2062,7 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
             continue  # "180 g/min" of a point in g/min: its own unit, as its config spells it;
             # "450 grams per square metre" of one in g/m², as the lexicon spells it
         if mine_per and _after_a_number(toks, i) and _time_of(t.raw) and \
-                t.raw not in own.raws:
+                t.raw not in own.raws and not (t.raw == "s" and possessive):
             return Doubt("unit", (t.raw,))  # "20 h" of a dose in L/h: a time, no rate
         if t.unit == "°c" and mine in ("°", "deg", "degree", "degrees") and \
                 re.fullmatch(r"deg(?:ree)?s?", t.raw) and _ANGLE_SAID.search(text):
@@ -2068,10 +2070,13 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
             # (not "set the chiller to 7 degrees", a temperature meant, of its vanes in °)
         if t.unit and t.raw in own.raws and not (i and toks[i - 1].number is not None):
             continue  # "line amps to 220 kA" of the "Line amps SP": a word of its name
-        if t.unit and "/" in mine and t.unit == mine.rpartition("/")[0] and \
-                [x.raw for x in toks[i + 1:i + 2]] in (["per"], ["a"], ["an"]) and \
-                i + 2 < len(toks) and _time_of(toks[i + 2].raw) == mine_per:
-            continue  # "50 degC per hour" of a point in °C/h: its own unit, in words
+        if t.unit and "/" in mine and t.unit == mine.rpartition("/")[0] and ((
+                [x.raw for x in toks[i + 1:i + 2]] in (["per"], ["a"], ["an"], ["每"]) and
+                i + 2 < len(toks) and _time_of(toks[i + 2].raw) == mine_per) or (
+                i >= 3 and toks[i - 1].number is not None and toks[i - 3].raw == "每"
+                and _time_of(toks[i - 2].raw) == mine_per)):
+            continue  # "50 degC per hour" of a point in °C/h: its own unit, in words; so
+            # 1.5度每分钟 and 每分钟1.5度 of one in °C/min (blind batch 69)
         if t.unit:
             after = toks[i + 1].raw if i + 1 < len(toks) else ""
             if t.unit != mine or (t.unit == "°c" and after in ("f", "k", "fahrenheit",
@@ -2197,7 +2202,9 @@ def _role_unsaid(text: str, point: Point, profiles: Profiles | None) -> Doubt | 
         concept in _NAMED_ROLES or (concept in _DIFFERENCES and profiles is not None
                                     and profiles.lexicon.broader((concept,)) - {concept}
                                     & said))]
+    # (a narrower difference is one too: the "room differential pressure" of a cleanroom)
     named = {concept for concept, _ in found}
+    named |= profiles.lexicon.broader(named) if profiles is not None else set()
     unsaid += [text[m.start:m.end] for m in in_text
                if m.concept.id in _DIFFERENCES and m.concept.id not in named]  # ("kiln 1
     # differential pressure setpoint" of the "Kiln 1 pressure setpoint")
