@@ -102,6 +102,7 @@ class Router:
         return rules
 
     async def route(self, ctx: RequestContext, text: str) -> Routed:
+        from hermesd.router.causes import cause_dropped
         from hermesd.router.concepts import simplified
         from hermesd.router.normalize import units_joined
 
@@ -113,6 +114,8 @@ class Router:
         text = self.rules.places_written(text)
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
+        # "stop the chem pump, the caustic tank is empty": the command, without its cause
+        text = cause_dropped(text)
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

@@ -1,0 +1,80 @@
+"""A cause said after a command is no part of it ("stop the transfer pump, the day tank is
+full", "stop exhaust fan 2, we're changing the filters", blind batches 68 and 69); a clause
+that could take the command back, turn it round, name the point meant or give the value's
+unit is heard with it, and the command is refused (review atk67c).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from hermesd.router.causes import cause_dropped
+from tests.support.plants import exec_plant, routed_without_model
+
+CONFIG = exec_plant("causes", {
+    "transfer_pump": {"name": "Transfer pump 3", "type": "bool", "writable": True},
+    "hotwell_pump": {"name": "Hot well pump", "type": "bool", "writable": True},
+    "fan2": {"name": "Exhaust fan 2", "type": "bool", "writable": True},
+    "fan2_speed": {"name": "Exhaust fan 2 speed", "unit": "%", "writable": True,
+                   "min": 0, "max": 100},
+    "kiln_sp": {"name": "Kiln 1 temperature setpoint", "unit": "°C", "writable": True,
+                "min": 100, "max": 900},
+    "dosing_rate": {"name": "Caustic dosing rate", "unit": "L/h", "writable": True,
+                    "min": 0, "max": 50},
+})
+ROUTER = Router(CONFIG)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("stop transfer pump 3, the day tank is full", "transfer_pump", False),
+    ("start the hot well pump, hot well's overflowing", "hotwell_pump", True),
+    ("stop exhaust fan 2, we're changing the filters", "fan2", False),
+    ("stop exhaust fan 2 - we are cleaning the ductwork", "fan2", False),
+    ("start transfer pump 3; tanker waiting at the bay", "transfer_pump", True),
+    ("stop the hot well pump, it's sucking air", "hotwell_pump", False),
+    ("set exhaust fan 2 speed to 80, the kiln's overheating", "fan2_speed", 80),
+    ("set kiln 1 temperature setpoint to 650, product's coming out wet", "kiln_sp", 650),
+])
+async def test_the_command_without_its_cause(text: str, point: str, value: object) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action == Action("write", {"point": point, "value": value})
+
+
+@pytest.mark.parametrize("text", [
+    # taken back, turned round, or another state wished
+    "start transfer pump 3, boss wants it off",
+    "start transfer pump 3, it's cancelled",
+    "start transfer pump 3, it's a typo",
+    "stop transfer pump 3, i'm kidding",
+    "stop transfer pump 3, it's supposed to be running",
+    "stop transfer pump 3, we're keeping it on",
+    "start transfer pump 3, it isnt needed",
+    "start transfer pump 3, the tank's not empty",
+    "stop transfer pump 3, the other one's leaking",
+    # the point meant, or the value's unit
+    "start transfer pump 3, it's the hot well pump I want",
+    "set exhaust fan 2 speed to 80, it's rpm",
+    "set caustic dosing rate to 20, it's per batch",
+    "set caustic dosing rate to 20, it's gallons",
+    # a condition, a time, or a question
+    "start transfer pump 3, if the day tank is empty",
+    "start transfer pump 3, the day tank is empty by then",
+    "start transfer pump 3, is the day tank empty?",
+])
+async def test_a_clause_that_may_change_it_is_heard(text: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize("text", [
+    "stop pump 1, it's fine",  # no condition a plant is in
+    "stop pump 1, the mixer's what matters",
+    "stop pump 1, operator said so",
+    "open valve 2, is that ok",
+    "set fan 2 to 40, it's at 60 now",
+    "pump 1 off, 2号泵漏水",  # a cause in Chinese is not read
+])
+def test_no_cause_is_taken_out_of_these(text: str) -> None:
+    assert cause_dropped(text) == text
