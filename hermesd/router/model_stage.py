@@ -50,6 +50,7 @@ from hermesd.router.coverage import (
 )
 from hermesd.router.grammar import Choice, choices, gbnf
 from hermesd.router.normalize import canonical, content, tokens
+from hermesd.router.other_values import another_value_unsaid
 from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
 from hermesd.router.rules import (
@@ -719,12 +720,14 @@ class ModelStage:
             return False
         rivals = [self.rules.profiles.by_id[p] for p in a.candidates[:TOP_CANDIDATES]
                   if p != profile.id and p in self.rules.profiles.by_id]
-        # (alike: in meaning the same, but for an end: a top and a bottom, a supply and a
-        # return; not a "Kettle wall temperature" beside the "Zinc bath temperature")
+        # (alike: in meaning the same, but for an end or what flows in it: a top and a
+        # bottom, a supply and a return, a WFI tank and a purified water tank; not a "Kettle
+        # wall temperature" beside the "Zinc bath temperature")
         mine = profile.concepts - OTHER_ENDS.keys()
         return any(o.role == profile.role and _numeric(o.point.kind) == _numeric(
                    profile.point.kind) and not ids - o.ids and o.ids <= profile.ids | ids
-                   and o.concepts - OTHER_ENDS.keys() == mine
+                   and all(c.startswith("medium.")
+                           for c in (o.concepts - OTHER_ENDS.keys()) ^ mine)
                    and self._more_named(o, said) and not self._named_roles(o)
                    and all(explained(t, o, found) >= e for t, e in zip(found, own, strict=True))
                    and self.check(a, Action("read", {"point": o.id}), equals=False).name == "read"
@@ -744,8 +747,6 @@ class ModelStage:
                  for m in concepts_of_text(label)]
         if any(concept == _ALARM for concept, _ in spans):
             named |= {_ALARM}  # "Cold store 2 high temperature alarm setpoint"
-        if not named - {c for t in found for c in t.concepts}:
-            return None
         role_words = {w for concept, span in spans if concept in named
                       for w in span.casefold().split()}
         if any(explained(t, profile, found) >= FULL and (
@@ -753,9 +754,15 @@ class ModelStage:
                 or (t.kinds & {"state", "role", "modifier"} and SETPOINT not in t.concepts))
                for t in found):
             return None  # "oven 1 heating rate", "temperature limit": the role in other words
-        asked = [t.shown for t in found if ("quantity" in t.kinds or t.raw in QUANTITIES)
-                 and not t.unit and explained(t, profile, found) >= FULL]
-        return " ".join(asked) or None
+        asked = " ".join(t.shown for t in found if ("quantity" in t.kinds or t.raw in QUANTITIES)
+                         and not t.unit and explained(t, profile, found) >= FULL)
+        if named - {c for t in found for c in t.concepts}:
+            return asked or None
+        if asked and self._setting_asked(a, found) and \
+                another_value_unsaid(a.text, a.toks, point, self.rules.profiles):
+            return asked  # 3号泵压力设定为多少 of its differential pressure setpoint, 7号风机转速设定
+            # 为多少 of its acceleration in rpm/s, 8号模具温度设定为多少 of a difference (atk69)
+        return None
 
     @staticmethod
     def _more_named(profile: Profile, said: set[str]) -> bool:
@@ -902,6 +909,8 @@ class ModelStage:
                 # leisure pool's points as the main pool's (batch 57); not where the point's
                 # own word is said too: "retort 1 temperature in this phase" (review atk58c)
                 missing.append(t)
+                continue
+            if self._per_its_time(a, t, profile):
                 continue
             if self._other_unit(a, t, rest, found):
                 missing.append(t)  # "cSt" of an engine load in %: another point's unit
@@ -1211,6 +1220,15 @@ class ModelStage:
                 (t.index and a.toks[t.index - 1].is_number):
             return False
         return any(explain(t, o, exact=True) >= FULL for o in rest)
+
+    @staticmethod
+    def _per_its_time(a: Analysis, t: Term, profile: Profile) -> bool:
+        """The unit is the time the point's rate is per, said after "per" ("0.8 deg C per
+        minute" of a ramp in °C/min: blind batch 69)."""
+        unit = profile.point.unit or ""
+        return "/" in unit and t.index > 0 and \
+            a.toks[t.index - 1].raw in ("per", "a", "an", "every", "每") and \
+            bool(t.concepts & unit_ids(unit.rsplit("/", 1)[1]))
 
     def _foreign_unit(self, a: Analysis, t: Term, profile: Profile) -> bool:
         """A unit said alone, not of a value, that measures nothing the point does: "how many

@@ -49,6 +49,7 @@ from hermesd.router.normalize import (
     value_said,
 )
 from hermesd.router.numbers import exact
+from hermesd.router.other_values import another_value_unsaid
 from hermesd.router.poles import choice_words, opposed, point_poles, said_poles
 from hermesd.router.profiles import (
     SETPOINT_WORDS,
@@ -471,6 +472,12 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
                 found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
                 # supply fan 1's start/stop and status — review atk53)
+            if not found:
+                # ("Makeup air unit 2 fan running" of the "Makeup air unit 2 supply fan": one
+                # word of what the fan is left out, not its number — blind batch 70)
+                found = list(dict.fromkeys(
+                    s for k in range(len(own) - 1) if not own[k].isdigit() and len(own[k]) > 1
+                    for s in readings.get((*own[:k], *own[k + 1:]), [])))
             if len(found) == 1:
                 out[p.id] = found[0]
                 break
@@ -1418,10 +1425,19 @@ class RuleRouter:
         if action.name == "read" and self._setting_unasked(a, point):
             return True  # "what is the electrical power" of a "CHP electrical power setpoint"
             # beside the "CHP gas engine generator active power" (blind batch 37)
+        if action.name == "read" and self._another_value_asked(a, point):
+            return True  # 3号冷库温度设定为多少 of the store's high limit (review atk69)
         if action.name == "read" and part_read(a.text, a.toks, self.points[point],
                                                self.profiles):
             return True  # "is chiller 1 running" of its condenser water pump (review atk46b)
         return self.described_otherwise(a, point, write=action.name == "write")
+
+    def _another_value_asked(self, a: Analysis, point: str) -> bool:
+        """A setting asked ("设定为多少", "what is it set to") of a point that is a limit, an
+        alarm, a difference or a rate of change of what the words say."""
+        if not (set_asked(a.toks) or a.words & SETPOINT_SAID or "设定" in a.text):
+            return False
+        return bool(another_value_unsaid(a.text, a.toks, self.points[point], self.profiles))
 
     def _said_by_id_alone(self, a: Analysis, point: Any) -> bool:
         """Every word of the command is one only the point's id says, and another point's

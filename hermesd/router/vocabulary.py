@@ -491,9 +491,8 @@ OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
     # loop", of the loop's return temperature: blind batch 69)
     "modifier.outlet": frozenset(("modifier.inlet", "modifier.return")),
     "modifier.return": frozenset(("modifier.supply", "modifier.outlet"))}
-#: ...and an end that is the same as another ("going out" to a loop is its supply, the air
-#: leaving a dryer its exhaust)
-SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply", "medium.exhaust_air")),
+#: ...and an end that is the same as another ("going out" to a loop is its supply)
+SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply",)),
              "modifier.supply": frozenset(("modifier.outlet",))}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"

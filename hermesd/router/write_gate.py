@@ -68,6 +68,9 @@ from hermesd.router.normalize import (
     unspaced,
 )
 from hermesd.router.numbers import Number, exact, is_cjk
+from hermesd.router.other_values import a_change_unsaid as _a_change_unsaid
+from hermesd.router.other_values import role_unsaid as _role_unsaid
+from hermesd.router.other_values import time_of as _time_of
 from hermesd.router.poles import (
     choice_words,
     opposed,
@@ -156,10 +159,11 @@ _POLITE = frozenset("can could would will".split())
 _UP_VERBS = frozenset("speed ramp crank turn bring step wind warm heat spin dial bump jack "
                       "throttle take push knock".split())
 #: other verbs that bring a value up or down to one ("can you get the line speed up to 150",
-#: "nudge the fan up to 60": review atk57b; "cool jet two down to 60", "dry the grain down to
-#: 14.5 percent": blind batch 69)
-_TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need cool chill dry drop lower "
-                      "slow cut raise".split())
+#: "nudge the fan up to 60": review atk57b)
+_TO_VERBS = frozenset("get nudge tweak ease lift trim pull want need".split())
+#: ...and that bring it down to one only ("cool jet two down to 60", "drop the kiln down to
+#: 850": blind batch 69; "cool jet 2 up to 90" is no change said: review atk69)
+_DOWN_VERBS = frozenset("cool chill dry drop lower slow cut reduce".split())
 #: the first word of what a verb opening a command acts on ("speed the grate up to 12")
 _OBJECT_OPENING = frozenset("the it its that this our my".split())
 #: words that say what of a thing is meant, not which thing ("speed setpoint up to 30")
@@ -677,10 +681,6 @@ _INSTRUMENTS = frozenset("cell cells scale scales weigher weighers transmitter t
                          "analyzer".split())
 
 
-#: the times a rate is per, as written after its "/" (in Chinese too: "升/秒", "转/分")
-_PER = {"s": "s", "sec": "s", "second": "s", "min": "min", "minute": "min", "h": "h", "hr": "h",
-        "hour": "h", "d": "d", "day": "d", "秒": "s", "秒钟": "s", "分": "min", "分钟": "min",
-        "时": "h", "小时": "h", "天": "d", "日": "d"}
 #: units whose time is in their letters, not after a slash ("rpm" is revolutions per minute)
 _PER_IN_LETTERS = {"rpm": "min", "rps": "s", "spm": "min", "bpm": "min", "gpm": "min",
                    "lpm": "min", "slpm": "min", "slm": "min", "sccm": "min", "cfm": "min",
@@ -701,12 +701,6 @@ def _per(unit: str) -> str | None:
     if "/" not in unit:
         return _PER_IN_LETTERS.get(unit.strip().casefold())
     return _time_of(unit.rsplit("/", 1)[-1])
-
-
-def _time_of(word: str) -> str | None:
-    """The time a word of one is ("min", "minutes", "hrs", "分钟"), None if none."""
-    folded = word.strip().casefold()
-    return _PER.get(folded) or _PER.get(folded.removesuffix("s")) if folded else None
 
 
 def _numbers_in_a_row(toks: list[Token], point: Point,
@@ -1670,6 +1664,7 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
             # whose first word names the thing: atk58)
         if word in ("up", "down") and raw[i + 1:i + 2] == ["to"] and not any(
                 x.raw in WRITE_VERBS | _UP_VERBS | _TO_VERBS
+                | (_DOWN_VERBS if word == "down" else frozenset())
                 and (x.raw not in own.raws or (raw[k + 1:k + 2] or [""])[0] in _OBJECT_OPENING)
                 for k, x in enumerate(toks[:i])):
             return Doubt("approximate", (f"{word} to",))  # "pump 1 up to 1200": a bound; so
@@ -2055,7 +2050,8 @@ def _units(text: str, toks: list[Token], own: _Own, point: Point) -> Doubt | Non
     for i, t in enumerate(toks):
         if t.raw == "per" and any(x.number is not None for x in toks[:i]) and \
                 (after := toks[i + 1].raw if i + 1 < len(toks) else "") != "cent" and \
-                after not in spelled and not _per_its_own(after, point.unit or "", mine_per):
+                after not in spelled and not _per_its_own(after, point.unit or "", mine_per) \
+                and not _per_in_name(after, own):
             return Doubt("unit", (f"per {after}".strip(),))  # "50 L per dose" of a point in
             # L/h, "50 kg of feed per feeding" of one in kg/d (review atk67 C2, atk67b C1/C2)
         if i in written or (i and t.raw in spelled):
@@ -2157,60 +2153,6 @@ _RATE_OF_A_RATE = re.compile(
     re.IGNORECASE)
 
 
-#: units of a measure that does not flow: per a time, a rate of change of it ("°C/min")
-_STILL = frozenset("°c °f k bar mbar kpa pa mpa psi rpm % hz kw mw v a".split())
-#: words that say a rate of change is meant
-_CHANGE_WORDS = frozenset("rate ramp ramping slope gradient per every each accel acceleration "
-                          "decel deceleration heating cooling heat-up cool-down".split())
-_CHANGE_ZH = ("速率", "斜率", "变化率", "每", "/", "升温", "降温", "加速", "减速", "爬坡")
-
-
-def _a_change_unsaid(text: str, toks: list[Token], point: Point) -> Doubt | None:
-    """ "set oven 1 temperature setpoint to 5" of an "Oven 1 heating rate setpoint" in °C/min:
-    a point that is a rate of change of a measure, where the words say the measure and no
-    time nor rate (review atk67b: the rules wrote it, its unit explaining "temperature")."""
-    unit = (point.unit or "").strip()
-    under, _, per = unit.rpartition("/")
-    if not under or _time_of(per) is None or \
-            (unit_symbol(under) or under.casefold()) not in _STILL:
-        return None
-    folded = text.casefold()
-    if any(t.raw in _CHANGE_WORDS or _time_of(t.raw) for t in toks) or \
-            any(w in folded for w in _CHANGE_ZH):
-        return None
-    return Doubt("unit", (unit,))
-
-
-#: roles a name says that make its value another than the measure's own: an alarm or limit
-#: on it, its deviation ("set room 4 temperature to 25" is no "Room 4 temperature high alarm")
-_NAMED_ROLES = frozenset(("role.limit_high", "role.limit_low", "role.deviation", "state.alarm"))
-
-
-#: quantities that are a difference of a broader one, whose value is no value of it
-_DIFFERENCES = frozenset(("quantity.differential_pressure", "quantity.temperature_difference"))
-
-
-def _role_unsaid(text: str, point: Point, profiles: Profiles | None) -> Doubt | None:
-    """An alarm, limit or deviation the point's names say and the words do not; or a narrower
-    quantity ("set pump 3 pressure to 50" of its differential pressure setpoint, "mould 8
-    temperature" of a temperature difference: review atk67b)."""
-    found = [(m.concept.id, label[m.start:m.end]) for label in (point.name, *point.aliases)
-             for m in lexicon().concepts_of_text(label)]
-    in_text = lexicon().concepts_of_text(text)
-    said = {m.concept.id for m in in_text}
-    unsaid = [word for concept, word in found if concept not in said and (
-        concept in _NAMED_ROLES or (concept in _DIFFERENCES and profiles is not None
-                                    and profiles.lexicon.broader((concept,)) - {concept}
-                                    & said))]
-    # (a narrower difference is one too: the "room differential pressure" of a cleanroom)
-    named = {concept for concept, _ in found}
-    named |= profiles.lexicon.broader(named) if profiles is not None else set()
-    unsaid += [text[m.start:m.end] for m in in_text
-               if m.concept.id in _DIFFERENCES and m.concept.id not in named]  # ("kiln 1
-    # differential pressure setpoint" of the "Kiln 1 pressure setpoint")
-    return Doubt("other_thing", tuple(dict.fromkeys(unsaid))) if unsaid else None
-
-
 #: a time a rate is per, wherever it is said ("per hour", "/h", "an hour", 每小时)
 _PER_A_TIME = re.compile(r"(?:[/／\\]\s*|\b(?:per|an?|every|each)\s*,?\s+|每)" + _A_TIME +
                          r"(?![A-Za-z])", re.IGNORECASE)
@@ -2227,6 +2169,13 @@ def _per_its_own(word: str, unit: str, per: str | None) -> bool:
     symbol = unit_symbol(under) or under.casefold()
     return word == symbol or word in UNIT_SPELLINGS.get(symbol, "").split() or \
         unit_symbol(word) == symbol
+
+
+def _per_in_name(word: str, own: _Own) -> bool:
+    """Whether the point's names say "per" this word: "5 kg per batch" of a "Lime dose per
+    batch", "2 per day" of "Filter backwash cycles per day" (review atk67b)."""
+    return any(re.search(rf"\bper\s+{re.escape(word)}\b", label, re.IGNORECASE)
+               for label in own.labels) if word else False
 
 
 def _times_said(said: re.Match[str]) -> int:

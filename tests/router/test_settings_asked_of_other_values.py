@@ -34,6 +34,10 @@ CONFIG = exec_plant("settings", {
     "room4_temp": {"name": "Room 4 temperature", "unit": "°C", "aliases": ["4号房间温度"]},
     "room4_alarm": {"name": "Room 4 high temperature alarm setpoint", "unit": "°C",
                     "aliases": ["4号房间高温报警设定"], "writable": True, "min": 0, "max": 40},
+    "pump5_dp_sp": {"name": "Pump 5 differential pressure setpoint", "unit": "kPa",
+                    "aliases": ["5号泵压差设定"], "writable": True, "min": 0, "max": 500},
+    "mould6_dt_sp": {"name": "Mould 6 temperature difference setpoint", "unit": "°C",
+                     "aliases": ["6号模具温差设定"], "writable": True, "min": 0, "max": 30},
 })
 ROUTER = Router(CONFIG)
 
@@ -103,3 +107,27 @@ def test_a_setting_asked_is_no_rate_limit_or_alarm_of_it(text: str, point: str,
 ])
 def test_the_rate_limit_or_alarm_said_is_still_read(text: str, point: str) -> None:
     assert model_read_checked(ROUTER, CONFIG, text, point) == Action("read", {"point": point})
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("3号房间温度设定为多少", "room3_limit"),
+    ("4号房间温度设定为多少", "room4_alarm"),
+    ("5号泵压力设定为多少", "pump5_dp_sp"),
+    ("6号模具温度设定为多少", "mould6_dt_sp"),
+])
+async def test_a_setting_asked_in_chinese_is_no_limit_alarm_or_difference(text: str,
+                                                                        point: str) -> None:
+    """设定为多少 asks a setting (review atk69: the rules read the high limit, the alarm, the
+    differential pressure and the temperature difference setpoints for it)."""
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+    checked = model_read_checked(ROUTER, CONFIG, text, point)
+    assert checked.name == "respond", checked
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("5号泵压差设定为多少", "pump5_dp_sp"),
+    ("6号模具温差设定为多少", "mould6_dt_sp"),
+])
+async def test_the_difference_said_is_still_read(text: str, point: str) -> None:
+    assert await routed_without_model(ROUTER, text) == Action("read", {"point": point})

@@ -103,6 +103,10 @@ RATES = exec_plant("atk67b", {
                  "min": 0, "max": 50},
     "pump1": {"name": "Pump 1", "type": "bool", "writable": True},
     "pump1_speed": {"name": "Pump 1 speed", "unit": "%", "writable": True, "min": 0, "max": 100},
+    "lime_dose": {"name": "Lime dose per batch", "unit": "kg", "writable": True,
+                  "min": 0, "max": 50},
+    "backwash": {"name": "Filter backwash cycles per day", "unit": "cycles", "writable": True,
+                 "min": 0, "max": 10},
 })
 RATE_ROUTER = Router(RATES)
 
@@ -117,6 +121,8 @@ RATE_ROUTER = Router(RATES)
     ("set kiln feed rate to 120 t per hour, per hour", "feed_sp", 120),
     ("set oxygen dosing rate to 50 L/kg", "o2_dose", 50),  # a ratio (C7)
     ("set oxygen dosing rate to 50 L/dose", "o2_dose", 50),
+    ("set lime dose to 5 kg per hour", "lime_dose", 5),  # (its name: per batch)
+    ("set filter backwash cycles to 2 per hour", "backwash", 2),
     # a summing up, after a hesitation or a comma (C4)
     ("uh right so pump 1 off", "pump1", False),
     ("Ok, so pump 1 off", "pump1", False),
@@ -140,6 +146,9 @@ def test_review_atk67b_writes_are_refused(text: str, point: str, value: object) 
     ("set pump 3 differential pressure setpoint to 50", "p3_dp_sp", 50),
     ("so set pump 1 speed to 50", "pump1_speed", 50),
     ("set kiln feed rate to 120 tonnes per hour", "feed_sp", 120),
+    # "per" what the point's own name says it is per (review atk67b, LOW)
+    ("set lime dose to 5 kg per batch", "lime_dose", 5),
+    ("set filter backwash cycles to 2 per day", "backwash", 2),
 ])
 def test_what_the_words_say_still_passes(text: str, point: str, value: object) -> None:
     assert gated(text, RATES.points[point], value, RATE_ROUTER.rules.profiles) is None
