@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from hermesd.router.concepts import concepts_of_text
 from hermesd.router.normalize import tokens
 
 #: where a command ends and what is said of it begins: a comma, a semicolon, or a dash with
@@ -46,6 +47,23 @@ _NOT_A_SUBJECT = frozenset("""
 """.split())
 
 
+#: what a subject or a thing serviced may be: the lexicon's things, media, their parts and
+#: where they are, every word of them ("the caustic tank", "grain", "the RO")
+_NAMING = frozenset(("thing", "medium", "modifier", "quantity"))
+#: words no cause says, wherever they are: they could change what is asked (review atk69b:
+#: "start pump 1, no tank's empty", "…, tomorrow tank's empty", "…, we're flushing after
+#: lunch", "…, we're cleaning the mixer instead")
+_NEVER = frozenset("""
+    no not never none nothing nobody neither nor nae cancel cancelled undo abort ignore instead
+    actually sorry wait oops mind mistake wrong typo rather prefer supposed should must better
+    on off start stop open shut close run keep stay leave remain turn switch set put hold
+    if unless until till once when whenever after before then later tomorrow tonight today
+    soon morning afternoon evening night noon midnight lunch shift weekend week monday tuesday
+    wednesday thursday friday saturday sunday next first last ensure check verify confirm
+    make sure only just also and or but except other another else pump fan valve
+""".split())
+
+
 def cause_dropped(text: str) -> str:
     """`text` without a cause said after the command, or `text` itself."""
     if any(c in text for c in "?？"):
@@ -57,6 +75,7 @@ def cause_dropped(text: str) -> str:
     head, tail = text.strip()[:last.start()], text.strip()[last.end():]
     words = tail.casefold().rstrip(".!").split()
     if len(head.split()) < 2 or not tail.isascii() or not words or \
+            any(w.strip("'") in _NEVER or w.endswith("n't") for w in words) or \
             not (_a_state(words) or _servicing(words)):
         return text
     if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
@@ -75,12 +94,27 @@ def _a_state(words: list[str]) -> bool:
             continue
         if subject[0] in _DETERMINERS:
             subject = subject[1:]
-        return 1 <= len(subject) <= 3 and all(
-            s.isalpha() and s not in _NOT_A_SUBJECT for s in subject[:-1]) and \
-            subject[-1].isalpha() and (subject[-1] not in _NOT_A_SUBJECT or subject == ["it"]) \
-            and len(rest) >= 1 and rest[0] in _CONDITIONS and \
+        return 1 <= len(subject) <= 3 and (subject == ["it"] or _names(subject)) and \
+            len(rest) >= 1 and rest[0] in _CONDITIONS and \
             all(r in _AFTER_A_CONDITION for r in rest[1:])
     return False
+
+
+def _names(words: list[str]) -> bool:
+    """Whether every word is of a thing, medium or part the lexicon knows, and none points
+    back at the command or elsewhere ("the caustic tank"; not "no tank", "instead mixer")."""
+    text = " ".join(words)
+    if any(not w.isalpha() or w in _NOT_A_SUBJECT for w in words):
+        return False
+    found = [m for m in concepts_of_text(text) if m.kind in _NAMING]
+    covered = {i for m in found for i in range(m.start, m.end)}
+    at = 0
+    for w in words:
+        start = text.index(w, at)
+        if not set(range(start, start + len(w))) <= covered:
+            return False
+        at = start + len(w)
+    return True
 
 
 def _servicing(words: list[str]) -> bool:
@@ -90,4 +124,4 @@ def _servicing(words: list[str]) -> bool:
     if rest and rest[0] in _DETERMINERS:
         rest = rest[1:]  # "the RO", "our strainers"
     return bool(start) and len(words) > start and words[start] in _SERVICING and \
-        1 <= len(rest) <= 4 and all(r.isalpha() and r not in _NOT_A_SUBJECT for r in rest)
+        1 <= len(rest) <= 4 and _names(rest)

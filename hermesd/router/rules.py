@@ -472,12 +472,6 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
                 found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
                 # supply fan 1's start/stop and status — review atk53)
-            if not found:
-                # ("Makeup air unit 2 fan running" of the "Makeup air unit 2 supply fan": one
-                # word of what the fan is left out, not its number — blind batch 70)
-                found = list(dict.fromkeys(
-                    s for k in range(len(own) - 1) if not own[k].isdigit() and len(own[k]) > 1
-                    for s in readings.get((*own[:k], *own[k + 1:]), [])))
             if len(found) == 1:
                 out[p.id] = found[0]
                 break

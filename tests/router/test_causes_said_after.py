@@ -74,6 +74,15 @@ async def test_the_command_without_its_cause(text: str, point: str, value: objec
     "start transfer pump 3, it's going to be the hot well pump",
     "start transfer pump 3, the hot well pump's going too",
     "set exhaust fan 2 speed to 80, it's coming in rpm",
+    # review atk69b: a correction, a time or a precondition without a comma of its own
+    "start transfer pump 3, no tank's empty",
+    "start transfer pump 3, never mind tank's empty",
+    "start transfer pump 3, stop tank's empty",
+    "start transfer pump 3, tomorrow tank's empty",
+    "start transfer pump 3, not before tank's full",
+    "start transfer pump 3, ensure tank's full",
+    "stop transfer pump 3, we're flushing tomorrow",
+    "stop transfer pump 3, we're cleaning the hot well pump instead",
 ])
 async def test_a_clause_that_may_change_it_is_heard(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
