@@ -1,6 +1,7 @@
-"""A cause said after a command ("stop the chem pump, the caustic tank is empty", "stop pump 2,
-it's sucking air", "shut off the RO pump, we're sanitising the membranes"): why the operator
-wants it, which the command does not depend on. The router places the command without it.
+"""A cause said after a command to stop ("stop the chem pump, the caustic tank is empty", "stop
+pump 2, it's sucking air", "shut off the RO pump, we're sanitising the membranes"): why the
+operator wants it, which the command does not depend on. The router places the command without
+it. After any other command a fault or a cleaning may say its verb was a slip, and is heard.
 
 A clause is a cause only if the whole of it is one of two closed shapes, nothing before or
 after: a subject of at most three words, "is"/"are"/"'s", and a condition a plant is in
@@ -64,6 +65,15 @@ _NEVER = frozenset("""
 """.split())
 
 
+#: a command that stops ("stop", "shut off", "turn off"): the only one a cause is dropped
+#: after, for a fault or a cleaning argues for stopping; after a start, an open or a value
+#: it may say the verb was a slip ("start the heater, it's overheating", "start the mixer,
+#: we're cleaning the mixer", "open the inlet, the tank's overflowing": review atk69c)
+_STOPPING = frozenset("stop off shut kill halt".split())
+_NOT_STOPPING = frozenset("start on open close run restart up set to at with raise lower "
+                          "increase decrease".split())
+
+
 def cause_dropped(text: str) -> str:
     """`text` without a cause said after the command, or `text` itself."""
     if any(c in text for c in "?？"):
@@ -74,6 +84,9 @@ def cause_dropped(text: str) -> str:
     last = breaks[-1]
     head, tail = text.strip()[:last.start()], text.strip()[last.end():]
     words = tail.casefold().rstrip(".!").split()
+    said = {w.strip(".,!;:-–—").casefold() for w in head.split()}
+    if not head.isascii() or not said & _STOPPING or said & _NOT_STOPPING:
+        return text
     if len(head.split()) < 2 or not tail.isascii() or not words or \
             any(w.strip("'") in _NEVER or w.endswith("n't") for w in words) or \
             not (_a_state(words) or _servicing(words)):

@@ -1677,8 +1677,10 @@ def _english_words(toks: list[Token], own: _Own, point: Point | None,
                 or x.unreadable for k, x in enumerate(toks[i + 2:], i + 2)):
             continue  # "switch the mode over to manual", "… over to silo two" (a choice
             # "silo_2"): a change of state, no bound
-        if word == "hold" and raw[i + 1:i + 2] == ["on"]:
-            return Doubt("correction", ("hold on",))
+        if word == "hold" and (raw[i + 1:i + 2] == ["on"] or (
+                raw[i + 1:i + 2] in (["it"], ["up"], ["off"]) and i + 2 == len(raw))):
+            # "hold on", and "start pump 1, hold it" said last: wait (review atk69)
+            return Doubt("correction", (f"hold {raw[i + 1]}",))
         if word in ("i", "we") and any(w in WRITE_VERBS for w in raw[i + 1:i + 3]):
             return Doubt("question", (f"{word} {raw[i + 1]}",))  # "we set pump 1 to 1200": a
             # report

@@ -1,8 +1,9 @@
-"""A cause said after a command is no part of it ("stop the transfer pump, the day tank is
-full", "stop exhaust fan 2, we're cleaning the ductwork", blind batches 68 and 69), when the
+"""A cause said after a command to stop is no part of it ("stop the transfer pump, the day tank
+is full", "stop exhaust fan 2, we're cleaning the ductwork", blind batches 68 and 69), when the
 whole clause is a state a plant is in or a cleaning going on; any other clause, however like a
-cause it sounds, is heard with the command, and a clause that could take it back, turn it
-round, name the point meant or give the value's unit gets it refused (reviews atk67c, atk69).
+cause it sounds, and any clause after a start, an open or a value, is heard with the command,
+and a clause that could take it back, turn it round, name the point meant or give the value's
+unit gets it refused (reviews atk67c, atk69, atk69b, atk69c).
 """
 
 from __future__ import annotations
@@ -32,12 +33,11 @@ ROUTER = Router(CONFIG)
 
 @pytest.mark.parametrize(("text", "point", "value"), [
     ("stop transfer pump 3, the day tank is full", "transfer_pump", False),
-    ("start the hot well pump, hot well's overflowing", "hotwell_pump", True),
+    ("shut off the hot well pump, hot well's overflowing", "hotwell_pump", False),
     ("stop exhaust fan 2, we're cleaning the ductwork", "fan2", False),
     ("stop exhaust fan 2 - we are cleaning the ductwork", "fan2", False),
     ("stop the hot well pump, it's sucking air", "hotwell_pump", False),
-    ("set exhaust fan 2 speed to 80, the kiln's overheating", "fan2_speed", 80),
-    ("set kiln 1 temperature setpoint to 650, the burner's icing up", "kiln_sp", 650),
+    ("turn exhaust fan 2 off, the kiln's overheating", "fan2", False),
 ])
 async def test_the_command_without_its_cause(text: str, point: str, value: object) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -83,6 +83,16 @@ async def test_the_command_without_its_cause(text: str, point: str, value: objec
     "start transfer pump 3, ensure tank's full",
     "stop transfer pump 3, we're flushing tomorrow",
     "stop transfer pump 3, we're cleaning the hot well pump instead",
+    # review atk69c: after a start, an open or a value, a fault or a cleaning may say the
+    # verb was a slip
+    "start the hot well pump, it's sucking air",
+    "start the hot well pump, hot well's overflowing",
+    "start exhaust fan 2, we're cleaning the ductwork",
+    "set exhaust fan 2 speed to 80, the kiln's overheating",
+    "start transfer pump 3 at - the tank's full",
+    # "hold it", "hold up" said last: wait (review atk69, older)
+    "start transfer pump 3, hold it",
+    "start transfer pump 3, hold up",
 ])
 async def test_a_clause_that_may_change_it_is_heard(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -108,10 +118,10 @@ def test_no_cause_is_taken_out_of_these(text: str) -> None:
 def test_the_command_is_kept_as_said() -> None:
     """A spaced minus sign is no dash, and the command before the cause is not rewritten
     (review atk69: "to - 5, the door's icing" wrote +5)."""
-    assert cause_dropped("set cold room 1 temperature setpoint to - 5, the door's icing") == \
-        "set cold room 1 temperature setpoint to - 5"
-    assert cause_dropped("set fan 2 speed to 1,500, the kiln's overheating") == \
-        "set fan 2 speed to 1,500"
+    said = "set cold room 1 temperature setpoint to - 5, the door's icing"
+    assert cause_dropped(said) == said  # (no stop: heard whole)
+    assert cause_dropped("stop transfer pump 3 - the tank's full") == "stop transfer pump 3"
+    assert cause_dropped("stop pump 1, pump 2, the tank's full") == "stop pump 1, pump 2"
 
 
 async def test_a_minus_is_never_lost() -> None:
