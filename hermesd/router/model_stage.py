@@ -734,10 +734,11 @@ class ModelStage:
                    for o in rivals)
 
     def _another_value(self, a: Analysis, profile: Profile) -> str | None:
-        """The quantity asked, of a point that is a limit, rate of change, ratio, deviation or
-        extreme of it the words do not say: "oven 1 temperature setpoint" of its heating-rate
-        setpoint, 3号冷库设定温度 of the store's high limit (review atk67b H3); not a mean
-        ("kiln temperature" of a "Kiln average temperature" is a temperature)."""
+        """The quantity asked, of a point that is a limit, alarm, rate of change, ratio,
+        deviation, forecast or difference of it the words do not say: "oven 1 temperature
+        setpoint" of its heating-rate setpoint, 3号冷库设定温度 of the store's high limit
+        (review atk67b H3); not a mean or an extreme ("kiln temperature" of a "Kiln average
+        temperature" is a temperature)."""
         found = self.semantic.terms(a)
         point = profile.point
         if not _numeric(point.kind):
