@@ -3,10 +3,13 @@ pump 2, it's sucking air", "shut off the RO pump, we're sanitising the membranes
 operator wants it, which the command does not depend on. The router places the command without
 it. After any other command a fault or a cleaning may say its verb was a slip, and is heard.
 
-A clause is a cause only if the whole of it is one of two closed shapes, nothing before or
-after: a subject of at most three words, "is"/"are"/"'s", and a condition a plant is in
-("the caustic tank is empty", "grain's heating up", "the door's icing"); or "we're"/"we are"
-and a cleaning or servicing of something ("we're sanitising the RO"). Anything else, however
+A clause is a cause only if the whole of it is one of a few closed shapes, nothing before or
+after: a subject of at most three words, "is"/"are"/"'s", and a condition a plant is in or a
+fault ("the caustic tank is empty", "grain's heating up", "the bearing's running hot");
+"we're"/"we are" and a cleaning, a servicing or a part changed ("we're sanitising the RO",
+"we're doing a filter change"); "there's a" jam, leak or fire, and where ("there's a log
+crossways", "there's a jam at the knives"); or people going in ("someone's going in to pull
+samples"; blind batches 70 and 71). Anything else, however
 like a cause it sounds, is heard with the command, whose guards then judge it: a word that
 may take the command back, turn it round, name the point meant, give a unit, a condition or
 a time (reviews atk67c and atk69: "start pump 1, we're getting it locked out", "stop pump 1,
@@ -29,6 +32,13 @@ _CONDITIONS = frozenset("""
     sucking cavitating frozen icing flooding overflowing spilling rising dropping falling
     climbing vibrating smoking surging hunting tripping heating cooling
 """.split())
+#: ...said of something that should not be so ("the bearing's hot", "the knife is jammed")
+_FAULTS = frozenset("""
+    hot jammed stuck seized noisy sparking burning slipping binding damaged broken cracked
+    choking
+""".split())
+#: "running" and how, a fault ("the bearing's running hot"); "running" alone is no fault
+_RUNNING_SO = frozenset("hot rough dry backwards backward".split())
 #: what may follow a condition ("sucking air", "heating up", "icing up again")
 _AFTER_A_CONDITION = frozenset("up down over air again badly".split())
 #: cleaning and servicing, after "we're" ("we're sanitising the RO")
@@ -36,6 +46,23 @@ _SERVICING = frozenset("""
     sanitising sanitizing sterilising sterilizing cleaning washing flushing draining purging
     descaling servicing inspecting
 """.split())
+#: ...and a part changed ("we're changing the filters", "we're doing a filter change"): of a
+#: thing only, never a quantity ("changing the speed" may say what to do instead)
+_CHANGING = frozenset("changing replacing swapping repairing greasing".split())
+_SERVICE_NOUNS = frozenset("change swap replacement repair inspection service".split())
+#: what blocks a machine, after "there's a" ("there's a jam at the knives", "there's a log
+#: crossways"), and where it may lie
+_OBSTRUCTIONS = frozenset("""
+    jam blockage leak fire smoke spill spillage log board rock stone bird animal person man
+    someone somebody fault
+""".split())
+_LYING = frozenset("crossways crosswise stuck jammed wedged caught".split())
+_PLACES = frozenset("at in on under by near inside".split())
+#: people going in ("someone's going in to pull samples", "the fitter is going inside")
+_IN_TO = frozenset("pull take grab collect inspect clean clear free unjam unblock look sample "
+                   "measure fix repair grease change swap replace retrieve".split())
+_PEOPLE = frozenset("someone somebody fitter fitters electrician mechanic maintenance people "
+                    "operator operators we they".split())
 #: a subject's first word ("the caustic tank", "our day tank"); nothing that points back at
 #: the command or to another than the one meant ("that's full", "the other one's leaking")
 _DETERMINERS = frozenset(("the", "our"))
@@ -70,8 +97,12 @@ _NEVER = frozenset("""
 #: it may say the verb was a slip ("start the heater, it's overheating", "start the mixer,
 #: we're cleaning the mixer", "open the inlet, the tank's overflowing": review atk69c)
 _STOPPING = frozenset("stop off shut kill halt".split())
-_NOT_STOPPING = frozenset("start on open close run restart up set to at with raise lower "
+_NOT_STOPPING = frozenset("start open close run restart up set to at with raise lower "
                           "increase decrease".split())
+#: "on" of a command to switch on ("turn it on", "pump 2 on"), not where it is ("the fans on
+#: kiln two": blind batch 70)
+_ON_AFTER = frozenset("turn turned switch put kick kicked fire come keep leave stay back".split())
+_ON_LAST = frozenset("now please again then and too also".split())
 
 
 def cause_dropped(text: str) -> str:
@@ -84,16 +115,25 @@ def cause_dropped(text: str) -> str:
     last = breaks[-1]
     head, tail = text.strip()[:last.start()], text.strip()[last.end():]
     words = tail.casefold().rstrip(".!").split()
-    said = {w.strip(".,!;:-–—").casefold() for w in head.split()}
-    if not head.isascii() or not said & _STOPPING or said & _NOT_STOPPING:
+    spoken = [w.strip(".,!;:-–—").casefold() for w in head.split()]
+    said = set(spoken)
+    if not head.isascii() or not said & _STOPPING or said & _NOT_STOPPING or any(
+            w == "on" and not _on_a_place(spoken, k) for k, w in enumerate(spoken)):
         return text
     if len(head.split()) < 2 or not tail.isascii() or not words or \
             any(w.strip("'") in _NEVER or w.endswith("n't") for w in words) or \
-            not (_a_state(words) or _servicing(words)):
+            not (_a_state(words) or _servicing(words) or _in_the_way(words)
+                 or _going_in(words)):
         return text
     if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
         return text
     return head
+
+
+def _on_a_place(spoken: list[str], k: int) -> bool:
+    """Whether the "on" at `k` says where ("the fans on kiln two"), not "switch on"."""
+    return 0 < k < len(spoken) - 1 and spoken[k + 1] not in _ON_LAST and \
+        not {spoken[k - 1], spoken[max(k - 2, 0)]} & _ON_AFTER
 
 
 def _a_state(words: list[str]) -> bool:
@@ -107,19 +147,72 @@ def _a_state(words: list[str]) -> bool:
             continue
         if subject[0] in _DETERMINERS:
             subject = subject[1:]
-        return 1 <= len(subject) <= 3 and (subject == ["it"] or _names(subject)) and \
-            len(rest) >= 1 and rest[0] in _CONDITIONS and \
+        if not (1 <= len(subject) <= 3 and (subject == ["it"] or _names(subject))):
+            return False
+        if rest[:1] == ["running"] and len(rest) == 2 and rest[1] in _RUNNING_SO:
+            return True  # "the bearing's running hot"
+        return len(rest) >= 1 and rest[0] in _CONDITIONS | _FAULTS and \
             all(r in _AFTER_A_CONDITION for r in rest[1:])
     return False
 
 
-def _names(words: list[str]) -> bool:
-    """Whether every word is of a thing, medium or part the lexicon knows, and none points
-    back at the command or elsewhere ("the caustic tank"; not "no tank", "instead mixer")."""
+def _in_the_way(words: list[str]) -> bool:
+    """ "there's a jam at the knives", "there's a log crossways", "there is a leak"."""
+    if words[:1] == ["there's"]:
+        rest = words[1:]
+    elif words[:2] == ["there", "is"]:
+        rest = words[2:]
+    else:
+        return False
+    if rest[:1] not in (["a"], ["an"]) or len(rest) < 2 or rest[1] not in _OBSTRUCTIONS:
+        return False
+    rest = rest[2:]
+    if rest and rest[-1] in _LYING:
+        rest = rest[:-1]
+    return not rest or _a_place(rest)
+
+
+def _a_place(words: list[str]) -> bool:
+    """ "at the knives", "in the chute": where, of a thing the lexicon knows."""
+    if len(words) < 2 or words[0] not in _PLACES:
+        return False
+    rest = words[2:] if words[1] in _DETERMINERS else words[1:]
+    return 1 <= len(rest) <= 3 and _names(rest, things=True)
+
+
+def _going_in(words: list[str]) -> bool:
+    """ "someone's going in to pull samples", "the fitter is going inside", "we're going in":
+    people about to be where the machine moves."""
+    for i, w in enumerate(words[:3]):
+        if w in ("is", "are") and i:
+            who, rest = words[:i], words[i + 1:]
+        elif w.endswith(("'s", "'re")):
+            who, rest = [*words[:i], w.rsplit("'", 1)[0]], words[i + 1:]
+        else:
+            continue
+        if who[:1] in (["the"], ["a"], ["an"]):
+            who = who[1:]
+        if len(who) != 1 or who[0] not in _PEOPLE or rest[:1] != ["going"] or \
+                len(rest) < 2 or rest[1] not in ("in", "inside"):
+            return False
+        rest = rest[2:]
+        if rest[:1] == ["there"]:
+            rest = rest[1:]
+        # (and why: "to pull samples", a few words, no number, no other command)
+        return not rest or (rest[0] == "to" and 2 <= len(rest) <= 5 and
+                            rest[1] in _IN_TO and all(r.isalpha() for r in rest[2:]))
+    return False
+
+
+def _names(words: list[str], *, things: bool = False) -> bool:
+    """Whether every word is of a thing, medium or part the lexicon knows (with `things`, no
+    quantity), and none points back at the command or elsewhere ("the caustic tank"; not "no
+    tank", "instead mixer")."""
     text = " ".join(words)
     if any(not w.isalpha() or w in _NOT_A_SUBJECT for w in words):
         return False
-    found = [m for m in concepts_of_text(text) if m.kind in _NAMING]
+    kinds = _NAMING - {"quantity"} if things else _NAMING
+    found = [m for m in concepts_of_text(text) if m.kind in kinds]
     covered = {i for m in found for i in range(m.start, m.end)}
     at = 0
     for w in words:
@@ -131,10 +224,17 @@ def _names(words: list[str]) -> bool:
 
 
 def _servicing(words: list[str]) -> bool:
-    """ "we're sanitising the RO", "we are cleaning the strainers"."""
+    """ "we're sanitising the RO", "we are cleaning the strainers", "we're changing the
+    filters", "we're doing a filter change"."""
     start = 1 if words[0] == "we're" else 2 if words[:2] == ["we", "are"] else 0
-    rest = words[start + 1:]
-    if rest and rest[0] in _DETERMINERS:
-        rest = rest[1:]  # "the RO", "our strainers"
-    return bool(start) and len(words) > start and words[start] in _SERVICING and \
-        1 <= len(rest) <= 4 and _names(rest)
+    if not start or len(words) <= start:
+        return False
+    verb, rest = words[start], words[start + 1:]
+    if rest and rest[0] in (*_DETERMINERS, "a", "an"):
+        rest = rest[1:]  # "the RO", "our strainers", "a filter change"
+    if verb == "doing":
+        return len(rest) >= 2 and rest[-1] in _SERVICE_NOUNS and \
+            len(rest) <= 4 and _names(rest[:-1], things=True)
+    if verb in _CHANGING:
+        return 1 <= len(rest) <= 4 and _names(rest, things=True)
+    return verb in _SERVICING and 1 <= len(rest) <= 4 and _names(rest)

@@ -38,6 +38,15 @@ ROUTER = Router(CONFIG)
     ("stop exhaust fan 2 - we are cleaning the ductwork", "fan2", False),
     ("stop the hot well pump, it's sucking air", "hotwell_pump", False),
     ("turn exhaust fan 2 off, the kiln's overheating", "fan2", False),
+    # blind batches 70 and 71: a fault, something in the way, people going in, a part changed
+    ("stop exhaust fan 2, the bearing's running hot", "fan2", False),
+    ("stop transfer pump 3, there's a leak", "transfer_pump", False),
+    ("shut off exhaust fan 2, there's a fire in the duct", "fan2", False),
+    ("stop transfer pump 3, there's a blockage in the strainer", "transfer_pump", False),
+    ("stop exhaust fan 2, someone's going in to clear it", "fan2", False),
+    ("turn off exhaust fan 2, the fitter is going inside", "fan2", False),
+    ("turn off exhaust fan 2, we're doing a filter change", "fan2", False),
+    ("stop the hot well pump, we're changing the strainer", "hotwell_pump", False),
 ])
 async def test_the_command_without_its_cause(text: str, point: str, value: object) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -90,6 +99,18 @@ async def test_the_command_without_its_cause(text: str, point: str, value: objec
     "start exhaust fan 2, we're cleaning the ductwork",
     "set exhaust fan 2 speed to 80, the kiln's overheating",
     "start transfer pump 3 at - the tank's full",
+    # a fault, a jam or people going in after a start: the verb may be a slip
+    "start exhaust fan 2, the bearing's running hot",
+    "start transfer pump 3, there's a leak",
+    "start exhaust fan 2, someone's going in to clear it",
+    # after a stop: going in to restart it, a change of what is done, "running" alone
+    "stop exhaust fan 2, someone's going in to restart it",
+    "stop exhaust fan 2, we're changing the speed",
+    "stop exhaust fan 2, it's running",
+    "stop transfer pump 3, there's a leak on the hot well pump",
+    # an "on" of a command to switch on, before the cause of a stop
+    "stop exhaust fan 2 and turn the hot well pump on, the tank is full",
+    "put the hot well pump back on, stop transfer pump 3, the tank is full",
     # "hold it", "hold up" said last: wait (review atk69, older)
     "start transfer pump 3, hold it",
     "start transfer pump 3, hold up",
