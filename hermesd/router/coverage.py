@@ -438,13 +438,18 @@ _PER_UNIT = {"s": "unit.second", "sec": "unit.second", "min": "unit.minute",
              "h": "unit.hour", "hr": "unit.hour"}
 
 
+#: words before a question that are no part of it
+_LEAD_IN = frozenset("ok okay so um uh erm er hmm well right alright and hey".split())
+
+
 def _how_it_goes(t: Token, i: int, toks: list[Token], senses: list[frozenset[Sense]]) -> bool:
     """A verb of how a thing goes, in a question of how much ("how hot is the second stack
     running", "what's stack 1 pulling in amps", "what tension are we running on the rewind"):
     it names nothing. "pulling", "drawing" only beside a quantity said ("what's the mixer
     pulling" asks for no current, review atk44)."""
-    if t.raw not in MOTION_AT | _DRAWING or toks[0].raw not in _WHAT_HOW:
-        return False
+    first = next((x.raw for x in toks if x.raw not in _LEAD_IN), "")
+    if t.raw not in MOTION_AT | _DRAWING or first not in _WHAT_HOW:
+        return False  # (after "ok so", "um": "ok so how fast is the mill turning", batch 71)
     after = toks[i + 1].raw if i + 1 < len(toks) else None
     if toks[i - 1].raw in ("we", "you") and after in ("on", "with", "into", "through"):
         return True  # ("how many cubes an hour are we pushing into the ring main")

@@ -13,6 +13,7 @@ names them all, weakly. Pure functions of their text.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -55,6 +56,9 @@ class Lexicon(Protocol):
 
     def words(self) -> frozenset[str]:
         """Every word of every form: what a typo may be corrected to."""
+
+    def formulas(self) -> frozenset[str]:
+        """The English forms written as letters and a number ("h2", "nh3", "pm10")."""
 
 
 class PlantLexicon:
@@ -181,6 +185,10 @@ class PlantLexicon:
 
     def words(self) -> frozenset[str]:
         return self.lexicon.words()
+
+    def formulas(self) -> frozenset[str]:
+        return frozenset(f for c in self.lexicon.concepts.values() for f in c.en_forms
+                         if re.fullmatch(r"[a-z]+\d+", f))
 
 
 def _places(seq: list[str], piece: list[str]) -> list[int]:

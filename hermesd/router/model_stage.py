@@ -16,7 +16,6 @@ TIMEOUT.
 from __future__ import annotations
 
 import asyncio
-import functools
 import itertools
 import logging
 import re
@@ -49,7 +48,7 @@ from hermesd.router.coverage import (
     unit_ids,
 )
 from hermesd.router.grammar import Choice, choices, gbnf
-from hermesd.router.normalize import canonical, content, tokens
+from hermesd.router.normalize import content, tokens
 from hermesd.router.other_values import another_value_unsaid
 from hermesd.router.profiles import MODE, SETPOINT, SETPOINT_WORDS, SWITCHED_STATES, Profile
 from hermesd.router.prompt import ASSISTANT, END, REASONS, USER, Prompt, build
@@ -341,7 +340,7 @@ class ModelStage:
             return False  # "turbidity before and after filtration": two points, perhaps
         # (what the semantic stage could not split; one read is half an answer)
         every = self.semantic.terms(a)
-        if any(self._lacks_quantity(a, t, profile) for t in every):
+        if any(self.semantic.lacks_quantity(a, t, profile) for t in every):
             return False  # "what's the heat flow", and the best is a temperature
         # a room or area of the plant is where the point is, not what is asked
         found = [t for t in every if not self._plant_place(t, profile, every)]
@@ -470,7 +469,7 @@ class ModelStage:
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
                 self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile) \
-                or self._another_value(a, profile)
+                or self._another_value(a, profile) or self.rules.quantity_of_its_thing(a, pid)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)
@@ -857,7 +856,7 @@ class ModelStage:
             if said_otherwise(t, profile, found):
                 missing.append(t)  # "exhaust fan" of the supply fan, hot water of the chilled
                 continue
-            if self._lacks_quantity(a, t, profile):
+            if self.semantic.lacks_quantity(a, t, profile):
                 missing.append(t)  # "heat flow" of a temperature, "steam flow" of the stock's
                 continue
             if self._other_thing(a, t, profile, rest):
@@ -1323,29 +1322,6 @@ class ModelStage:
                    and not (setting and o.role != "setpoint" and o.things & profile.things)
                    for o in others)
 
-    def _lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
-        """A quantity the command names that the point neither has (by its words or its unit)
-        nor is named by with the word as said: "heat flow" of a temperature ("heat" is read as
-        temperature alone, not in the phrase), "steam flow" of a stock flow (a flow, but not of
-        steam), whether or not another point of the plant has it."""
-        quantities = set(self.semantic.quantities(t)) - GENERAL
-        if not quantities or t.unit or not self.semantic.meaningful(a, t):
-            return False
-        own = {c for c in t.own if c.startswith("quantity.")}
-        if t.word in GENERAL_WORDS or (own and own <= GENERAL):
-            return False  # "level" of "oxygen level": the other word says which quantity
-        # its unit says what it measures when its text does not, or a kind of what its text
-        # names (kW: a heat flow, of a "Heat meter power"), but "phosphorus" is no quantity of
-        # the "MLSS" point, whatever else mg/L measures
-        lexicon = self.rules.profiles.lexicon
-        has = profile.concepts | profile.quantities | frozenset(
-            q for q in profile.unit_quantities if not profile.named_quantities
-            or lexicon.broader((q,)) & profile.named_quantities)
-        if quantities & has or t.own & has or t.raw in profile.words or \
-                canonical(t.raw) in _counted_in(profile.point.unit or ""):
-            return False  # ("grate strokes per min" of a point in strokes/min: its unit's)
-        return "thing" not in t.kinds or t.word in self.rules.profiles.plant_words
-
     async def _decide(self, ctx: RequestContext, text: str, a: Analysis) -> Routed:
         offered = self.offer(a)
         timings: dict[str, float] = {}
@@ -1606,12 +1582,6 @@ def _without_choice(a: Analysis, point: Point, choice: str) -> Analysis:
             return replace(a, toks=kept, words=frozenset(t.raw for t in kept),
                            named=frozenset())
     return a
-
-
-@functools.cache
-def _counted_in(unit: str) -> frozenset[str]:
-    """The words of what a rate counts, as its unit spells them ("stroke" of "strokes/min")."""
-    return frozenset(canonical(w) for w in re.findall(r"[a-z]{3,}", unit.casefold().split("/")[0]))
 
 
 def _clause(a: Analysis, index: int) -> int:

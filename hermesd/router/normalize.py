@@ -1038,6 +1038,12 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             # 温度设定改成30度: a setting, changed by the verb after it
             out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
             i += 2
+            if run[i] in "改调" and not any(run[i:i + n] in ZH_WORDS
+                                            for n in range(2, _ZH_MAX + 1)):
+                # 设定改7, 设定调 7: the verb alone, a change (blind batch 70 read it); not
+                # 改成, 调到, 调大, which are words of their own
+                out.append(Token("set", "set", zh=True, written=run[i]))
+                i += 1
             continue
         if word_len:
             english_words = ZH_WORDS[run[i:i + word_len]]

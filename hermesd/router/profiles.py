@@ -158,6 +158,7 @@ class Profiles:
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
+        self.formulas |= self._formulas_of_meanings()
 
     def spelled_in_full(self, said: dict[str, str]) -> None:
         """The words a plant's names shorten, in full (`said`: the word as said -> the name's
@@ -255,6 +256,8 @@ class Profiles:
                         len(t.raw) > 1 and t.raw in self._formula_letters)):
                 # (and "so3" where the plant writes SO2: another formula, no thing 3)
                 out[i + 1] = Token(t.raw + after.raw, after.raw)  # "co" "co2": no "2" of an id
+                if t.ident:
+                    out[i] = replace(t, ident=False)  # nor is "h" of "H2" a bath H
         return out
 
     def other_formula(self, toks: list[Token], profile: Profile) -> str | None:
@@ -296,6 +299,22 @@ class Profiles:
             # a % measures too much to say)
         return word in described or bool(concepts & {
             s.concept for w in described for s in self.lexicon.concepts(w)})
+
+    def _formulas_of_meanings(self) -> frozenset[tuple[str, str]]:
+        """The formulas the lexicon knows ("h2", "o2", "nh3") whose meaning a point of the plant
+        names in words: "tin bath H2 setpoint" of a "Tin bath hydrogen setpoint" (blind batch
+        70: "h" and "2" were a bath H2). Not letters and a number the plant numbers a thing
+        so with, nor a tag it is ("H2" of a "Heater H 2" stays the heater's)."""
+        meant = {c for p in self.all for c in p.concepts}
+        ids = {i for p in self.all for i in p.ids}
+        out = set()
+        for form in self.lexicon.formulas():
+            m = re.fullmatch(r"([a-z]+)(\d+)", form)
+            if m is not None and form not in ids and (m.group(1), m.group(2)) not in self.pairs \
+                    and \
+                    self._meant_by(form) & meant and self._formula(m.group(1), m.group(2)):
+                out.add((m.group(1), m.group(2)))
+        return frozenset(out)
 
     def _meant_by(self, formula: str) -> frozenset[str]:
         """What the lexicon reads a formula as; the word itself when nothing (which no

@@ -1332,9 +1332,6 @@ class RuleRouter:
         if placed is not None and placed.action.name == "read" and \
                 self.stray_number(a, placed.action.args["point"]):
             return None  # "do setpoint 2": a number no read explains; a write, perhaps
-        if placed is not None and placed.action.name == "read" and \
-                self._quantity_of_a_switch(a, placed.action.args["point"]):
-            return None  # "HP1 pressure" of "High pressure pump 1": its pressure is asked
         if placed is not None and placed.action.name == "read" and not a.yes_no and \
                 self.points[placed.action.args["point"]].kind == "bool" and \
                 MEASURE_ASKED.search(a.text):
@@ -1421,6 +1418,9 @@ class RuleRouter:
             # beside the "CHP gas engine generator active power" (blind batch 37)
         if action.name == "read" and self._another_value_asked(a, point):
             return True  # 3号冷库温度设定为多少 of the store's high limit (review atk69)
+        if action.name == "read" and self.quantity_of_its_thing(a, point) is not None:
+            return True  # "HP1 pressure" of "High pressure pump 1": its pressure is asked;
+            # "the vacuum on pan one" of a pan's level (blind batch 71)
         if action.name == "read" and part_read(a.text, a.toks, self.points[point],
                                                self.profiles):
             return True  # "is chiller 1 running" of its condenser water pump (review atk46b)
@@ -1572,28 +1572,56 @@ class RuleRouter:
         return any(self.raw_name_words[p] & rest
                    for p in self.one_word_choices.get(first.raw, ()))
 
-    def _quantity_of_a_switch(self, a: Analysis, point: str) -> bool:
-        """A quantity asked of an on/off point whose name only has the word in a name of its
-        thing ("pressure" of "High pressure pump 1"): a point that measures it is meant, if
-        any; the next stage weighs them."""
+    def quantity_of_its_thing(self, a: Analysis, point: str) -> str | None:
+        """A quantity asked of a point whose name only has the word in a name of its thing
+        ("pressure" of "High pressure pump 1"), as said: a point that measures it is meant, if
+        any; the next stage weighs them. None: no such word."""
         profile = self.profiles.by_id[point]
-        if profile.point.kind != "bool":
-            return False
         toks = a.toks
         own = {(label.toks[k].raw, label.toks[k + 1].raw)
                for label in self.point_labels.get(point, ()) for k in range(len(label.toks) - 1)}
-        asked = {t.text for i, t in enumerate(toks)
-                 if t.text in QUANTITIES and t.text not in profile.quantities and not t.zh
+        apart = [t for i, t in enumerate(toks) if not t.zh
                  and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
-                 and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)}
+                 and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)]
+        if profile.point.kind != "bool":
+            return self._quantity_of_a_phrase(a, profile)
         # ("is high pressure pump 1 on": the name's word) — and only where a point named
         # after the switch ends its name with it ("High pressure pump 1 pressure"), never
         # another measure of the thing whose name has the word as the switch's does
+        asked = {t.text for t in apart if t.text in QUANTITIES}
         n = len(profile.key)
-        return bool(asked) and any(
-            o.key and o.key[-1] in asked and o is not profile and any(
-                o.key[k:k + n] == profile.key for k in range(len(o.key) - n))
-            for o in self.profiles.all)
+        return next((o.key[-1] for o in self.profiles.all if o.key and o.key[-1] in asked
+                     and o is not profile and any(o.key[k:k + n] == profile.key
+                                                  for k in range(len(o.key) - n))), None)
+
+    def _quantity_of_a_phrase(self, a: Analysis, profile: Profile) -> str | None:
+        """ "what's the vacuum on pan one" of a "Vacuum pan 1 massecuite level": a word that is
+        a quantity alone, which the point's name says only inside its thing's name ("vacuum
+        pan"), said apart from that name and in no phrase of its own ("heat flow" of a "Heat
+        meter power" is a heat flow: blind batch 71)."""
+        if not profile.quantities:
+            return None
+        has = profile.quantities | profile.unit_quantities | profile.concepts
+        name = profile.point.name
+        in_things = {canonical(w) for m in concepts_of_text(name)
+                     if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
+                     for w in name[m.start:m.end].casefold().split()}
+        labels = [label.toks for label in self.point_labels.get(profile.point.id, ())]
+        own = {(x.text, y.text) for toks in labels for x, y in itertools.pairwise(toks)}
+        phrased = {canonical(w) for m in concepts_of_text(a.text)
+                   if " " in a.text[m.start:m.end].strip()
+                   for w in a.text[m.start:m.end].casefold().split()}
+        toks = a.toks
+        for i, t in enumerate(toks):
+            if t.zh or t.unit or t.text not in in_things or t.text in phrased or \
+                    (i > 0 and (toks[i - 1].text, t.text) in own) or \
+                    (i + 1 < len(toks) and (t.text, toks[i + 1].text) in own):
+                continue
+            senses = self.profiles.lexicon.concepts(t.text)
+            if senses and all(s.kind == "quantity" for s in senses) and \
+                    not {s.concept for s in senses} & has:
+                return t.raw
+        return None
 
     def stray_number(self, a: Analysis, point: str) -> bool:
         """A number in a command read as a read that names no thing, is none of the point's

@@ -22,6 +22,7 @@ may say none of them fits). Pure: it reads profiles and tokens, never a device.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
@@ -36,18 +37,20 @@ from hermesd.router.coverage import (
     CONCEPT,
     FEW_QUANTITIES,
     GENERAL,
+    GENERAL_WORDS,
     NEAR,
     UNIT_QUANTITY,
     Term,
     explain,
     explained,
+    kin_thing,
     lone_character,
     per_its_time,
     said_otherwise,
     terms,
 )
 from hermesd.router.meaning import Lexicon, Sense
-from hermesd.router.normalize import Token, content, tokens
+from hermesd.router.normalize import Token, canonical, content, tokens
 from hermesd.router.poles import choice_words, opposed, said_poles
 from hermesd.router.profiles import SETPOINT, SETPOINT_WORDS, Profile, stems_match
 from hermesd.router.rules import (
@@ -576,6 +579,8 @@ class Semantic:
                     point.kind != "bool" and self.profiles.by_id[point.id].role != "setpoint":
                 return None  # "what's curing zone 3 set to": a zone with no setting named
                 # (but "is the service brake set": a brake on or off)
+            if self._another_kind(a, terms, self.profiles.by_id[point.id]):
+                return None
             return Placement(Action("read", {"point": point.id}), best.score, others)
         if not point.writable:
             return None
@@ -588,6 +593,29 @@ class Semantic:
             return None  # a word only its description says: the model's to weigh, not sure
         return Placement(Action("write", {"point": point.id, "value": values[0]}), best.score,
                          others)
+
+    def _another_kind(self, a: Analysis, terms: list[Term], profile: Profile) -> bool:
+        """A word the point explains only by kin, which the model stage's check refuses: a
+        quantity it has not ("dissolved oxygen" of a "UPW total organic carbon", whose ppb
+        measures both), another kind of its thing ("edger saw speed" of a "Headrig bandsaw
+        speed": both saws; blind batch 70, each read sure by meaning alone)."""
+        return any((self._unit_explains_only(t, profile, terms)
+                    and self.lacks_quantity(a, t, profile)) or (
+            "thing" in t.kinds and t.shown.isascii() and not t.concepts & profile.concepts
+            and kin_thing(t, profile)) for t in terms)
+
+    def _unit_explains_only(self, t: Term, profile: Profile, terms: list[Term]) -> bool:
+        """A narrower quantity (one the lexicon files under another: dissolved oxygen, a
+        kind of O2) that the point's unit may measure but its name, which says a quantity of
+        its own, does not: not a word of many quantities ("left": a level, a weight, a
+        time), nor a broad one ("concentration" of a dose in ml/L), nor a unit."""
+        if t.unit or "unit" in t.kinds or not profile.named_quantities or \
+                explained(t, profile, terms) > UNIT_QUANTITY:
+            return False
+        quantities = set(self.quantities(t)) - GENERAL
+        return bool(quantities) and all(self.profiles.lexicon.broader((q,)) - {q}
+                                        for q in quantities) and \
+            not self.profiles.lexicon.broader(quantities) & profile.named_quantities
 
     def _thing_of(self, p: Profile) -> frozenset[str]:
         """The words of a point's name that name its thing: not what it measures, sets or
@@ -772,7 +800,10 @@ class Semantic:
             # description or a stem shares with them ("reverse the fires": the firing)
             # — nor what "how many" counts ("how many cars so far": the car counter)
             plural_words = [t for t in terms if t.raw != t.word and t.raw.endswith("s")
-                            and not t.unit and not a.toks[t.index].zh
+                            and not t.raw.endswith(("'s", "\u2019s"))  # "what temperature's
+                            # the setter at": is, no plural (blind batch 71)
+                            # (nor a unit's: "revs?", "amps?" of one machine, batch 71)
+                            and not t.unit and "unit" not in t.kinds and not a.toks[t.index].zh
                             # (the last word of the phrases it is in: "phos acid" is no
                             # plural of "pho"; "cooling towers" is one)
                             and all(a.text[s:e].casefold().endswith(t.raw) for s, e in t.spans)
@@ -940,6 +971,29 @@ class Semantic:
         return bool(quantities if general else quantities - WEAK_CONCEPTS) or \
             bool(term.kinds & {"thing", "medium"})
 
+    def lacks_quantity(self, a: Analysis, t: Term, profile: Profile) -> bool:
+        """A quantity the command names that the point neither has (by its words or its unit)
+        nor is named by with the word as said: "heat flow" of a temperature ("heat" is read as
+        temperature alone, not in the phrase), "steam flow" of a stock flow (a flow, but not of
+        steam), whether or not another point of the plant has it."""
+        quantities = set(self.quantities(t)) - GENERAL
+        if not quantities or t.unit or not self.meaningful(a, t):
+            return False
+        own = {c for c in t.own if c.startswith("quantity.")}
+        if t.word in GENERAL_WORDS or (own and own <= GENERAL):
+            return False  # "level" of "oxygen level": the other word says which quantity
+        # its unit says what it measures when its text does not, or a kind of what its text
+        # names (kW: a heat flow, of a "Heat meter power"), but "phosphorus" is no quantity of
+        # the "MLSS" point, whatever else mg/L measures
+        lexicon = self.profiles.lexicon
+        has = profile.concepts | profile.quantities | frozenset(
+            q for q in profile.unit_quantities if not profile.named_quantities
+            or lexicon.broader((q,)) & profile.named_quantities)
+        if quantities & has or t.own & has or t.raw in profile.words or \
+                canonical(t.raw) in _counted_in(profile.point.unit or ""):
+            return False  # ("grate strokes per min" of a point in strokes/min: its unit's)
+        return "thing" not in t.kinds or t.word in self.profiles.plant_words
+
     @staticmethod
     def quantities(term: Term) -> list[str]:
         found = [c for c in term.concepts if c.startswith("quantity.")]
@@ -992,3 +1046,9 @@ def _of_a_rate(toks: list[Token], i: int) -> bool:
 
 #: the times a rate is said per
 RATE_TIMES = frozenset("s sec second min minute h hr hour day shift".split())
+
+
+@functools.cache
+def _counted_in(unit: str) -> frozenset[str]:
+    """The words of what a rate counts, as its unit spells them ("stroke" of "strokes/min")."""
+    return frozenset(canonical(w) for w in re.findall(r"[a-z]{3,}", unit.casefold().split("/")[0]))

@@ -119,6 +119,17 @@ ZH_WORDS: dict[str, str] = {
     "设定成": "set to", "调到": "set to", "调为": "set to", "调成": "set to",
     "改为": "set to", "改成": "set to", "切换到": "set to", "切换为": "set to",
     "切换成": "set to", "切到": "set to", "切成": "set to", "开到": "open to",
+    # (blind batch 70: 改到7 was read, its verb no word of ours)
+    "改到": "set to", "改至": "set to", "调至": "set to", "设至": "set to", "设定至": "set to",
+    "设置至": "set to", "修改为": "set to", "修改成": "set to", "修改到": "set to",
+    "更改为": "set to", "更改成": "set to", "更改到": "set to", "变更为": "set to",
+    "调整为": "set to", "调整到": "set to", "调整成": "set to", "调整至": "set to",
+    "开至": "open to", "升到": "raise to", "升至": "raise to", "提高至": "raise to",
+    "升高至": "raise to", "加大至": "raise to", "降至": "lower to", "降低至": "lower to",
+    "减小至": "lower to",
+    # (设定调大: a change, never a read; 改 and 调 alone are in too many words, 空调 and
+    # 改造: `normalize` reads them after 设定 only)
+    "调大": "raise", "调小": "lower",
     "设置": "set", "设定": "set", "设": "set",
     "调整": "adjust", "调节": "adjust", "提高到": "raise to", "升高到": "raise to",
     "加大到": "raise to", "提高": "raise", "升高": "raise", "调高": "raise", "加大": "raise",

@@ -1,0 +1,146 @@
+"""Lessons of blind batches 70 and 71 (a float glass line, a fab's utilities, a sawmill; a sugar
+mill, a ship's engine room, a hatchery), on plants written here:
+- a gas said by its formula ("H2", "O2") is the gas a name writes in words, never a thing H
+  numbered 2;
+- the Chinese verbs of a change said alone or in their other forms (改到, 调整为, 降至, 设定改7,
+  设定调大) change a setting, and are never answered with a read of it;
+- meaning alone is not sure of a point that explains a word only by kin: a narrower quantity
+  its unit may measure but its name does not ("dissolved oxygen" of a silica in ppb), another
+  kind of its thing ("edger speed" of a gang saw's);
+- a quantity a name says only in its thing's name ("the vacuum on filter one" of a "Vacuum
+  filter 1 cake thickness") is not the point's;
+- "what temperature's the dryer at" and "amps?" are no plural reads.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from tests.support.plants import exec_plant, model_checked, routed_without_model
+
+FURNACE = exec_plant("annealing2", {
+    "h2_sp": {"name": "Annealing furnace hydrogen setpoint", "unit": "%", "writable": True,
+              "min": 2, "max": 10, "step": 0.5},
+    "h2": {"name": "Annealing furnace atmosphere hydrogen", "unit": "%"},
+    "o2": {"name": "Annealing furnace oxygen", "unit": "ppm"},
+    "n2_flow": {"name": "Annealing furnace nitrogen flow", "unit": "m³/h"},
+    "zone1": {"name": "Annealing furnace zone 1 temperature", "unit": "°C"},
+    "zone2": {"name": "Annealing furnace zone 2 temperature", "unit": "°C"},
+    "silica": {"name": "Condensate silica", "unit": "ppb"},
+    "gang_speed": {"name": "Gang saw speed", "unit": "rpm"},
+    "filter1_cake": {"name": "Vacuum filter 1 cake thickness", "unit": "mm"},
+    "filter1_run": {"name": "Vacuum filter 1 drive", "type": "bool", "writable": True},
+    "dryer1_temp": {"name": "Dryer 1 temperature", "unit": "°C"},
+    "dryer2_temp": {"name": "Dryer 2 temperature", "unit": "°C"},
+    "fan1_current": {"name": "Exhaust fan 1 current", "unit": "A"},
+    "fan2_current": {"name": "Exhaust fan 2 current", "unit": "A"},
+})
+ROUTER = Router(FURNACE)
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("furnace H2 setpoint 6.5%", Action("write", {"point": "h2_sp", "value": 6.5})),
+    ("set the furnace h2 setpoint to 7", Action("write", {"point": "h2_sp", "value": 7})),
+    ("what's the furnace O2", Action("read", {"point": "o2"})),
+    ("furnace N2 flow?", Action("read", {"point": "n2_flow"})),
+])
+async def test_a_gas_said_by_its_formula(text: str, action: Action) -> None:
+    assert await routed_without_model(ROUTER, text) == action
+
+
+BATH = exec_plant("float3", {
+    # (ids that write the formulas: "bath h" and "bath o" are numbered pairs of the plant's)
+    "bath_h2_sp": {"name": "Tin bath hydrogen setpoint", "unit": "%", "writable": True,
+                   "min": 2, "max": 10, "step": 0.5},
+    "bath_h2": {"name": "Tin bath atmosphere hydrogen", "unit": "%"},
+    "bath_o2": {"name": "Tin bath oxygen", "unit": "ppm"},
+    # (a plant that letters things: "h" may be a thing's letter, as A and B are the zones')
+    "lehr_a": {"name": "Lehr zone A temperature", "unit": "°C"},
+    "lehr_b": {"name": "Lehr zone B temperature", "unit": "°C"},
+})
+BATH_ROUTER = Router(BATH)
+
+
+@pytest.mark.parametrize("text", ["tin bath H2 setpoint 6.5%", "set the tin bath H2 to 6.5"])
+def test_the_check_takes_a_formula_for_its_gas(text: str) -> None:
+    """The model's pick of the setpoint is no tin bath H numbered 2 (blind batch 70: "bath
+    h" was refused)."""
+    action = Action("write", {"point": "bath_h2_sp", "value": 6.5})
+    assert model_checked(BATH_ROUTER, BATH, text, action) == action
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("退火炉氢气设定改到百分之七", 7),
+    ("退火炉氢气设定改到7%", 7),
+    ("把退火炉氢气设定调整为6.5", 6.5),
+    ("退火炉氢气设定降至5", 5),
+    ("退火炉氢气设定更改为百分之八", 8),
+    ("退火炉氢气设定改 7", 7),
+    ("退火炉氢气设定调 7", 7),
+])
+async def test_chinese_verbs_of_a_change(text: str, value: float) -> None:
+    assert await routed_without_model(ROUTER, text) == \
+        Action("write", {"point": "h2_sp", "value": value})
+
+
+@pytest.mark.parametrize("text", ["退火炉氢气设定调大", "退火炉氢气设定改", "退火炉氢气设定开大一点"])
+async def test_a_change_without_its_value_is_no_read(text: str) -> None:
+    """Blind batch 70 wrote 锡槽氢气设定改到百分之七 as a read of the setting: 改 and 调 were
+    no words of the rules, and the setting was read."""
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("what's the dissolved oxygen in the condensate", "silica"),
+    ("what's the edger speed", "gang_speed"),
+    ("what's the vacuum on filter one", "filter1_cake"),
+])
+async def test_no_point_of_a_word_explained_by_kin_alone(text: str, point: str) -> None:
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+    # ...nor does the model's pick of it pass
+    assert model_checked(ROUTER, FURNACE, text, Action("read", {"point": point})).name == \
+        "respond"
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("what's the condensate silica in ppb", "silica"),
+    ("what's the gang saw speed", "gang_speed"),
+    ("what's the cake thickness on vacuum filter one", "filter1_cake"),
+    ("vacuum filter 1 cake thickness", "filter1_cake"),
+])
+async def test_the_points_themselves_are_still_read(text: str, point: str) -> None:
+    assert await routed_without_model(ROUTER, text) == Action("read", {"point": point})
+
+
+@pytest.mark.parametrize("text", ["what temperature's the dryer at", "amps?"])
+async def test_no_plural_read_of_one_thing_asked(text: str) -> None:
+    """ "temperature's" is "temperature is"; "amps" a unit, of one fan (blind batch 71: "ME
+    revs?" read the main engine's and a generator's speed)."""
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+
+
+async def test_a_plural_asked_is_still_read() -> None:
+    assert await routed_without_model(ROUTER, "dryer temperatures") == \
+        Action("read", {"points": ["dryer1_temp", "dryer2_temp"]})
+
+
+MILL = exec_plant("tandem1", {
+    "mill1_speed": {"name": "Mill 1 roller speed", "unit": "rpm"},
+    "mill1_running": {"name": "Mill 1 running", "type": "bool"},
+    "mill2_speed": {"name": "Mill 2 roller speed", "unit": "rpm"},
+})
+MILL_ROUTER = Router(MILL)
+
+
+@pytest.mark.parametrize("text", ["ok so how fast is the number one mill turning",
+                                  "um, how fast is mill one spinning"])
+def test_how_fast_it_turns_after_a_lead_in(text: str) -> None:
+    """ "turning" of "how fast is it turning" asks its speed, after "ok so" as at the start
+    (blind batch 71: the model's right pick was refused for "turning")."""
+    action = Action("read", {"point": "mill1_speed"})
+    assert model_checked(MILL_ROUTER, MILL, text, action) == action
