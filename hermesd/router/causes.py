@@ -1,26 +1,27 @@
-"""A cause said after a command to stop ("stop the chem pump, the caustic tank is empty", "stop
-pump 2, it's sucking air", "shut off the RO pump, we're sanitising the membranes"): why the
-operator wants it, which the command does not depend on. The router places the command without
-it. After any other command a fault or a cleaning may say its verb was a slip, and is heard.
+"""A cause said after a command to stop ("stop pump 2, it's sucking air", "shut off the RO,
+we're sanitising it", "stop the carrier, there's a log crossways"): why the operator wants it,
+which the command does not depend on. The router places the command without it. After any
+other command a fault or a cleaning may say its verb was a slip, and is heard.
 
 A clause is a cause only if the whole of it is one of a few closed shapes, nothing before or
-after: a subject of at most three words, "is"/"are"/"'s", and a condition a plant is in or a
-fault ("the caustic tank is empty", "grain's heating up", "the bearing's running hot");
-"we're"/"we are" and a cleaning, a servicing or a part changed ("we're sanitising the RO",
-"we're doing a filter change"); "there's a" jam, leak or fire, and where ("there's a log
-crossways", "there's a jam at the knives"); or people going in ("someone's going in to pull
-samples"; blind batches 70 and 71). Anything else, however
-like a cause it sounds, is heard with the command, whose guards then judge it: a word that
-may take the command back, turn it round, name the point meant, give a unit, a condition or
-a time (reviews atk67c and atk69: "start pump 1, we're getting it locked out", "stop pump 1,
-it's due to be reopened", "set pump 1 speed to 50, it's coming in gallons").
+after, and about the thing stopped: "it" or its own words, "is"/"'s" and a fault ("it's
+cavitating", "the fan's seized", "it's running hot"); "we're" cleaning, servicing or changing
+it ("we're doing a fan change"); "there's a" jam, rock or log, in it if where is said; or
+people going in ("someone's going in to pull samples"). A fault of another thing is heard: the
+thing stopped may be what mends it ("stop the fire pump, there's a fire", "stop the sump pump,
+the sump's flooding", "stop the lube pump, the bearing's running dry": review atk71).
+Anything else, however like a cause it sounds, is heard with the command, whose guards then
+judge it: a word that may take the command back, turn it round, name the point meant, give a
+unit, a condition or a time (reviews atk67c and atk69: "start pump 1, we're getting it locked
+out", "stop pump 1, it's due to be reopened", "set pump 1 speed to 50, it's coming in
+gallons").
 """
 
 from __future__ import annotations
 
 import re
 
-from hermesd.router.concepts import concepts_of_text
+from hermesd.router.concepts import concepts_of_text, singular
 from hermesd.router.normalize import tokens
 
 #: where a command ends and what is said of it begins: a comma, a semicolon, or a dash with
@@ -53,8 +54,7 @@ _SERVICE_NOUNS = frozenset("change swap replacement repair inspection service".s
 #: what blocks a machine, after "there's a" ("there's a jam at the knives", "there's a log
 #: crossways"), and where it may lie
 _OBSTRUCTIONS = frozenset("""
-    jam blockage leak fire smoke spill spillage log board rock stone bird animal person man
-    someone somebody fault
+    jam blockage log board rock stone bird animal person man someone somebody
 """.split())
 _LYING = frozenset("crossways crosswise stuck jammed wedged caught".split())
 _PLACES = frozenset("at in on under by near inside".split())
@@ -88,7 +88,7 @@ _NEVER = frozenset("""
     if unless until till once when whenever after before then later tomorrow tonight today
     soon morning afternoon evening night noon midnight lunch shift weekend week monday tuesday
     wednesday thursday friday saturday sunday next first last ensure check verify confirm
-    make sure only just also and or but except other another else pump fan valve
+    make sure only just also and or but except other another else
 """.split())
 
 
@@ -122,8 +122,8 @@ def cause_dropped(text: str) -> str:
         return text
     if len(head.split()) < 2 or not tail.isascii() or not words or \
             any(w.strip("'") in _NEVER or w.endswith("n't") for w in words) or \
-            not (_a_state(words) or _servicing(words) or _in_the_way(words)
-                 or _going_in(words)):
+            not (_a_state(words, spoken) or _servicing(words, spoken)
+                 or _in_the_way(words, spoken) or _going_in(words)):
         return text
     if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
         return text
@@ -136,8 +136,27 @@ def _on_a_place(spoken: list[str], k: int) -> bool:
         not {spoken[k - 1], spoken[max(k - 2, 0)]} & _ON_AFTER
 
 
-def _a_state(words: list[str]) -> bool:
-    """ "the caustic tank is empty", "grain's heating up", "it's sucking air"."""
+def _its_own(words: list[str], head: list[str]) -> bool:
+    """Whether the words say the thing stopped itself: "it", or its own words again ("stop
+    the mixer, the mixer's jammed"). Of another thing, a fault may be one the thing stopped
+    is there to mend: "stop the fire pump, there's a fire", "stop the sump pump, the sump's
+    flooding", "stop the lube pump, the bearing's running dry" (review atk71)."""
+    return words in (["it"], ["they"]) or (
+        bool(words) and {singular(w) for w in words} <= {singular(w) for w in head}
+        and _names(words) and singular(words[-1]) == _thing_stopped(head))
+
+
+def _thing_stopped(head: list[str]) -> str | None:
+    """The last word of a thing in the command, before where it is ("fan" of "stop the
+    motor cooling fan", of "stop the fans on kiln two"): what was stopped."""
+    before = head[:next((k for k, w in enumerate(head) if w in _PLACES and k), len(head))]
+    things = [singular(w) for w in before if w.isalpha() and any(
+        m.kind == "thing" for m in concepts_of_text(w))]
+    return things[-1] if things else None
+
+
+def _a_state(words: list[str], head: list[str]) -> bool:
+    """ "it's sucking air", "the mixer's jammed": a fault of the thing stopped."""
     for i, w in enumerate(words[:4]):
         if w in ("is", "are") and i:
             subject, rest = words[:i], words[i + 1:]
@@ -147,17 +166,18 @@ def _a_state(words: list[str]) -> bool:
             continue
         if subject[0] in _DETERMINERS:
             subject = subject[1:]
-        if not (1 <= len(subject) <= 3 and (subject == ["it"] or _names(subject))):
+        if not (1 <= len(subject) <= 3 and _its_own(subject, head)):
             return False
         if rest[:1] == ["running"] and len(rest) == 2 and rest[1] in _RUNNING_SO:
-            return True  # "the bearing's running hot"
+            return True  # "it's running hot"
         return len(rest) >= 1 and rest[0] in _CONDITIONS | _FAULTS and \
             all(r in _AFTER_A_CONDITION for r in rest[1:])
     return False
 
 
-def _in_the_way(words: list[str]) -> bool:
-    """ "there's a jam at the knives", "there's a log crossways", "there is a leak"."""
+def _in_the_way(words: list[str], head: list[str]) -> bool:
+    """ "there's a jam", "there's a log crossways", "there's a rock in the crusher": something
+    caught in the thing stopped (in it, if where is said)."""
     if words[:1] == ["there's"]:
         rest = words[1:]
     elif words[:2] == ["there", "is"]:
@@ -169,15 +189,12 @@ def _in_the_way(words: list[str]) -> bool:
     rest = rest[2:]
     if rest and rest[-1] in _LYING:
         rest = rest[:-1]
-    return not rest or _a_place(rest)
-
-
-def _a_place(words: list[str]) -> bool:
-    """ "at the knives", "in the chute": where, of a thing the lexicon knows."""
-    if len(words) < 2 or words[0] not in _PLACES:
+    if not rest:
+        return True
+    if len(rest) < 2 or rest[0] not in _PLACES:
         return False
-    rest = words[2:] if words[1] in _DETERMINERS else words[1:]
-    return 1 <= len(rest) <= 3 and _names(rest, things=True)
+    rest = rest[2:] if rest[1] in _DETERMINERS else rest[1:]
+    return 1 <= len(rest) <= 3 and _its_own(rest, head)
 
 
 def _going_in(words: list[str]) -> bool:
@@ -223,9 +240,9 @@ def _names(words: list[str], *, things: bool = False) -> bool:
     return True
 
 
-def _servicing(words: list[str]) -> bool:
-    """ "we're sanitising the RO", "we are cleaning the strainers", "we're changing the
-    filters", "we're doing a filter change"."""
+def _servicing(words: list[str], head: list[str]) -> bool:
+    """ "we're sanitising the RO" (after "stop the RO"), "we're cleaning it", "we're doing a
+    filter change" (of a filter it names): the thing stopped serviced."""
     start = 1 if words[0] == "we're" else 2 if words[:2] == ["we", "are"] else 0
     if not start or len(words) <= start:
         return False
@@ -234,7 +251,5 @@ def _servicing(words: list[str]) -> bool:
         rest = rest[1:]  # "the RO", "our strainers", "a filter change"
     if verb == "doing":
         return len(rest) >= 2 and rest[-1] in _SERVICE_NOUNS and \
-            len(rest) <= 4 and _names(rest[:-1], things=True)
-    if verb in _CHANGING:
-        return 1 <= len(rest) <= 4 and _names(rest, things=True)
-    return verb in _SERVICING and 1 <= len(rest) <= 4 and _names(rest)
+            len(rest) <= 4 and _its_own(rest[:-1], head)
+    return verb in _SERVICING | _CHANGING and 1 <= len(rest) <= 4 and _its_own(rest, head)

@@ -558,6 +558,10 @@ def _explain(term: Term, p: Profile, *, exact: bool) -> float:
     elif exact:
         return 0.0
     elif term.literal:
+        if term.kinds == {"modifier"} and term.own and term.own <= p.concepts:
+            return CONCEPT  # "aux" of an "Auxiliary boiler burner", where the plant says
+            # "aux" in another point's alias ("aux boiler pressure"): one word in two forms
+            # (blind batch 71)
         return _forms(term, p)
     elif term.concepts & p.concepts:
         strength = UNIT_QUANTITY if term.unit else CONCEPT

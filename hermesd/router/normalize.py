@@ -1038,10 +1038,10 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             # 温度设定改成30度: a setting, changed by the verb after it
             out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
             i += 2
-            if run[i] in "改调" and not any(run[i:i + n] in ZH_WORDS
-                                            for n in range(2, _ZH_MAX + 1)):
+            if run[i] in "改调" and run[i + 1:i + 2] not in ("一", "两", "过", "下", "了") and \
+                    not any(run[i:i + n] in ZH_WORDS for n in range(2, _ZH_MAX + 1)):
                 # 设定改7, 设定调 7: the verb alone, a change (blind batch 70 read it); not
-                # 改成, 调到, 调大, which are words of their own
+                # 改成, 调到, 调大, which are words of their own, nor 改一改, 改过 (atk71)
                 out.append(Token("set", "set", zh=True, written=run[i]))
                 i += 1
             continue

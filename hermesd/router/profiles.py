@@ -131,10 +131,22 @@ class Profiles:
         self.by_id: dict[str, Profile] = {}
         points = list(points)
         #: the formulas the plant's names write ("co2", "l2"): one said is a word, no number
+        written = {(m.group(1), m.group(2), label) for p in points
+                   for label in (p.name, *p.aliases) for m in _FORMULA.finditer(label)}
+        # (not a tag of a series, "Heater H1" and "Heater H2": H2 is no hydrogen there, nor
+        # O2 beside an "Oven O1": review atk71)
+        series = {letters.casefold() for letters, digits, label in written
+                  if not self._formula(letters, digits, label)}
+        named = {s.concept for p in points for label in (p.name, *p.aliases)
+                 for s in self.lexicon.concepts(label)}
         self.formulas = frozenset(
-            (m.group(1).casefold(), m.group(2)) for p in points for label in (p.name, *p.aliases)
-            for m in _FORMULA.finditer(label) if self._formula(m.group(1), m.group(2), label))
+            (letters.casefold(), digits) for letters, digits, label in written
+            if self._formula(letters, digits, label) and (
+                letters.casefold() not in series or
+                self._meant_by(letters.casefold() + digits) & named))
+        # (where the gas is named in words too, "o2" is either, as said: no one point's)
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
+        self.meant_formulas: frozenset[tuple[str, str]] = frozenset()
         borrowed = _machine_aliases(points, self.lexicon, self._spoken)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
@@ -158,7 +170,9 @@ class Profiles:
         self.pairs = frozenset(pair for p in self.all for pair in p.pairs)
         self.speller = _speller(self.plant_words)
         self.quantities = frozenset(q for p in self.all for q in p.quantities | p.unit_quantities)
-        self.formulas |= self._formulas_of_meanings()
+        #: ...and the formulas of gases its names write in words ("hydrogen": "h2")
+        self.meant_formulas = self._formulas_of_meanings() - self.formulas
+        self.formulas |= self.meant_formulas
 
     def spelled_in_full(self, said: dict[str, str]) -> None:
         """The words a plant's names shorten, in full (`said`: the word as said -> the name's
@@ -256,7 +270,7 @@ class Profiles:
                         len(t.raw) > 1 and t.raw in self._formula_letters)):
                 # (and "so3" where the plant writes SO2: another formula, no thing 3)
                 out[i + 1] = Token(t.raw + after.raw, after.raw)  # "co" "co2": no "2" of an id
-                if t.ident:
+                if t.ident and (t.raw, after.raw) in self.meant_formulas:
                     out[i] = replace(t, ident=False)  # nor is "h" of "H2" a bath H
         return out
 
@@ -278,7 +292,9 @@ class Profiles:
                 # "L2-L3 voltage" is no "L1-L2 voltage", nor is "l1" alone (atk12)
                 return next((f for f in formulas if f not in own), formulas[0])
             if not any(f in profile.words or
-                       self._meant_by(f) <= profile.concepts | profile.part_concepts
+                       self._meant_by(f) <= profile.concepts | profile.part_concepts or
+                       self._meant_by(f) & profile.concepts  # (CO2 of a "Carbon dioxide
+                       # dosing setpoint", whose concepts are the gas's and not CO2 measured)
                        for f in formulas):
                 return formulas[0]  # (NH3 is the "ammonia" of an "Ammonia pump 1 running",
                 # which the lexicon reads whole as a refrigerant pump: blind batch 56)
@@ -303,15 +319,16 @@ class Profiles:
     def _formulas_of_meanings(self) -> frozenset[tuple[str, str]]:
         """The formulas the lexicon knows ("h2", "o2", "nh3") whose meaning a point of the plant
         names in words: "tin bath H2 setpoint" of a "Tin bath hydrogen setpoint" (blind batch
-        70: "h" and "2" were a bath H2). Not letters and a number the plant numbers a thing
-        so with, nor a tag it is ("H2" of a "Heater H 2" stays the heater's)."""
+        70: "h" and "2" were a bath H2). Not letters the plant letters or numbers a thing by
+        ("H2" of a plant with a "Bath H" or a "Heater H1", "N2" of a "Line N1" and "Line N2":
+        review atk71), nor a tag a point has."""
         meant = {c for p in self.all for c in p.concepts}
         ids = {i for p in self.all for i in p.ids}
+        letters = {x for _, x in self.pairs} | {w for w, _ in self.pairs}
         out = set()
         for form in self.lexicon.formulas():
             m = re.fullmatch(r"([a-z]+)(\d+)", form)
-            if m is not None and form not in ids and (m.group(1), m.group(2)) not in self.pairs \
-                    and \
+            if m is not None and form not in ids and m.group(1) not in letters and \
                     self._meant_by(form) & meant and self._formula(m.group(1), m.group(2)):
                 out.add((m.group(1), m.group(2)))
         return frozenset(out)

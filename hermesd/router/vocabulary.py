@@ -124,9 +124,10 @@ ZH_WORDS: dict[str, str] = {
     "设置至": "set to", "修改为": "set to", "修改成": "set to", "修改到": "set to",
     "更改为": "set to", "更改成": "set to", "更改到": "set to", "变更为": "set to",
     "调整为": "set to", "调整到": "set to", "调整成": "set to", "调整至": "set to",
-    "开至": "open to", "升到": "raise to", "升至": "raise to", "提高至": "raise to",
-    "升高至": "raise to", "加大至": "raise to", "降至": "lower to", "降低至": "lower to",
-    "减小至": "lower to",
+    "开至": "open to", "提高至": "raise to", "加大至": "raise to", "减小至": "lower to",
+    # (said of a reading they tell where it went: 液位降至50; `write_gate` hears that)
+    "升到": "raise to", "升至": "raise to", "升高至": "raise to", "降至": "lower to",
+    "降低至": "lower to",
     # (设定调大: a change, never a read; 改 and 调 alone are in too many words, 空调 and
     # 改造: `normalize` reads them after 设定 only)
     "调大": "raise", "调小": "lower",

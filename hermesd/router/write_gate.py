@@ -78,7 +78,7 @@ from hermesd.router.poles import (
     point_poles,
     said_poles,
 )
-from hermesd.router.profiles import Profile, Profiles
+from hermesd.router.profiles import SETPOINT_WORDS, Profile, Profiles
 from hermesd.router.rules import (
     LIT_ROLES,
     LIT_THINGS,
@@ -961,6 +961,15 @@ _MOVED = frozenset("drops dropped dropping fell falls falling rose rises rising 
                    "climbs climbing jumped jumps".split())
 
 
+#: a condition told of something ("the motor's hot"), last in its clause
+_CONDITION_SAID = frozenset("""
+    hot cold warm cool full empty dry wet dead down stuck jammed blocked choked plugged clogged
+    frozen seized broken leaking overheating overflowing flooding tripped tripping smoking
+    vibrating cavitating noisy burning
+""".split())
+_AFTER_CONDITION = frozenset("again now already up too".split())
+
+
 def _reported(toks: list[Token], folded: str,
               named: AbstractSet[str] = frozenset()) -> Doubt | None:
     """What a state is, said, not asked: "valve's open", "fan's at 60", "boiler 2 now off",
@@ -988,7 +997,11 @@ def _reported(toks: list[Token], folded: str,
             return Doubt("question", (f"{t.raw} {nxt.raw}",))  # "bilge pump back (to) on"
         if nxt.raw == "again" and t.raw in state and unasked:
             return Doubt("question", (f"{t.raw} again",))  # "boiler 2 off again": it is
-        if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and stated:
+        if t.raw.endswith(("'s", "’s")) and t.raw not in ("let's", "let’s") and (stated or (
+                nxt.raw in _CONDITION_SAID and (i + 2 == len(toks) or toks[i + 2].after_break
+                                                or toks[i + 2].raw in _AFTER_CONDITION))):
+            # ("stop the cooling fan, the motor's hot": a state told, which the fan may be
+            # there to mend; not "the boiler's hot water valve": review atk71)
             return Doubt("question", (f"{t.raw} {nxt.raw}",))
         if t.raw == "now" and stated and i and not t.after_break and \
                 toks[i - 1].raw not in _URGES and not any(
@@ -1877,7 +1890,7 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     cut = _ZH_CUT_OFF.search(folded)
     if cut:
         return Doubt("not_stated", (cut.group(1),))  # "3号泵开到": cut off before its value
-    said = _zh_statement(folded)
+    said = _zh_statement(folded) or _zh_moved_to(folded, point)
     if said:
         return Doubt("question", (said,))
     # its own Chinese names, and those of its choices (the 和 of a choice 中和 is no "and")
@@ -1966,6 +1979,36 @@ _ZH_SWITCHING = "打开|开启|启动|关闭|关掉|停止|停机|开|关|停"
 _ASKED = ("你", "您", "请", "请问", "麻烦", "帮我", "帮忙", "好的", "行", "那就")
 #: a verb of setting before 为 ("设为", "改为", "切换为"): a value, not a state reported
 _SET_BEFORE_WEI = "设改调定置换变转成整复原切选投"
+
+
+#: verbs of a reading that went up or down to a value (液位降到50: the level fell to 50)
+_ZH_MOVED = re.compile(r"降到|降至|降低到|降低至|升到|升至|升高到|升高至|涨到|涨至|掉到|跌到|跌至")
+#: ...said as a command: 把 or 将 before the thing, asked (请, 帮, 要), or a setting named
+_ZH_COMMANDED = re.compile(r"[把将请帮要给]|设定|设置|目标|给定")
+
+
+#: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10)
+_ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])")
+
+
+def _zh_moved_to(folded: str, point: Point | None) -> str | None:
+    """ "储罐液位降到50", "炉温升至500": a reading that went to a value, told, of a setpoint
+    standing in for it; asked with 把/请 or of the setting by name, it is a command (review
+    atk71: they wrote the level's and the furnace's setpoints)."""
+    text = re.sub(r"\s+", "", folded)
+    vague = _ZH_VAGUE.search(text)
+    if vague:
+        return vague.group(0)  # 设定改一改, 调一下, 调过500: no value asked for, or done
+    moved = _ZH_MOVED.search(text)
+    if moved is None or point is None or not point.writable or point.kind == "bool" or \
+            _ZH_COMMANDED.search(text[:moved.start()]):
+        return None
+    names = [point.name, *point.aliases, *point.names.values()]
+    if any(n and n.casefold() in text for n in names):
+        return None  # (its own name said: "2号泵转速设定降到1000" asks for it)
+    if not {t.text for t in tokens(point.name)} & SETPOINT_WORDS:
+        return None  # (a speed or an output set as such: "1号泵转速降到800" asks for it)
+    return moved.group(0)
 
 
 def _zh_statement(folded: str) -> str | None:

@@ -1,9 +1,10 @@
-"""A cause said after a command to stop is no part of it ("stop the transfer pump, the day tank
-is full", "stop exhaust fan 2, we're cleaning the ductwork", blind batches 68 and 69), when the
-whole clause is a state a plant is in or a cleaning going on; any other clause, however like a
-cause it sounds, and any clause after a start, an open or a value, is heard with the command,
-and a clause that could take it back, turn it round, name the point meant or give the value's
-unit gets it refused (reviews atk67c, atk69, atk69b, atk69c).
+"""A cause said after a command to stop is no part of it ("stop the hot well pump, it's sucking
+air", "stop exhaust fan 2, we're cleaning it", blind batches 68 to 71), when the whole clause is
+a fault of the thing stopped, its servicing, something caught in it, or people going in; any
+other clause, however like a cause it sounds (of another thing, a fault may be one the thing
+stopped mends: review atk71), and any clause after a start, an open or a value, is heard with
+the command, and a clause that could take it back, turn it round, name the point meant or give
+the value's unit gets it refused (reviews atk67c, atk69, atk69b, atk69c).
 """
 
 from __future__ import annotations
@@ -32,21 +33,20 @@ ROUTER = Router(CONFIG)
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
-    ("stop transfer pump 3, the day tank is full", "transfer_pump", False),
-    ("shut off the hot well pump, hot well's overflowing", "hotwell_pump", False),
-    ("stop exhaust fan 2, we're cleaning the ductwork", "fan2", False),
-    ("stop exhaust fan 2 - we are cleaning the ductwork", "fan2", False),
+    # a fault of the thing stopped: "it", or its own name again
     ("stop the hot well pump, it's sucking air", "hotwell_pump", False),
-    ("turn exhaust fan 2 off, the kiln's overheating", "fan2", False),
-    # blind batches 70 and 71: a fault, something in the way, people going in, a part changed
-    ("stop exhaust fan 2, the bearing's running hot", "fan2", False),
-    ("stop transfer pump 3, there's a leak", "transfer_pump", False),
-    ("shut off exhaust fan 2, there's a fire in the duct", "fan2", False),
-    ("stop transfer pump 3, there's a blockage in the strainer", "transfer_pump", False),
+    ("stop transfer pump 3, it's cavitating", "transfer_pump", False),
+    ("turn exhaust fan 2 off, it's vibrating badly", "fan2", False),
+    ("stop exhaust fan 2, it's running hot", "fan2", False),
+    ("stop exhaust fan 2, the fan's seized", "fan2", False),
+    # it serviced, something caught in it, people going in (blind batches 68 to 71)
+    ("stop exhaust fan 2, we're cleaning it", "fan2", False),
+    ("stop exhaust fan 2 - we are servicing the fan", "fan2", False),
+    ("turn off exhaust fan 2, we're doing a fan change", "fan2", False),
+    ("stop transfer pump 3, there's a rock in the pump", "transfer_pump", False),
+    ("shut off exhaust fan 2, there's a bird in it", "fan2", False),
     ("stop exhaust fan 2, someone's going in to clear it", "fan2", False),
     ("turn off exhaust fan 2, the fitter is going inside", "fan2", False),
-    ("turn off exhaust fan 2, we're doing a filter change", "fan2", False),
-    ("stop the hot well pump, we're changing the strainer", "hotwell_pump", False),
 ])
 async def test_the_command_without_its_cause(text: str, point: str, value: object) -> None:
     action = await routed_without_model(ROUTER, text)
@@ -111,6 +111,19 @@ async def test_the_command_without_its_cause(text: str, point: str, value: objec
     # an "on" of a command to switch on, before the cause of a stop
     "stop exhaust fan 2 and turn the hot well pump on, the tank is full",
     "put the hot well pump back on, stop transfer pump 3, the tank is full",
+    # review atk71: of another thing, a fault may be one the thing stopped is there to mend
+    # (a fire pump in a fire, a sump pump in a flood, a fan of a hot motor)
+    "stop transfer pump 3, the day tank is full",
+    "shut off the hot well pump, hot well's overflowing",
+    "turn exhaust fan 2 off, the kiln's overheating",
+    "stop exhaust fan 2, the bearing's running hot",
+    "stop transfer pump 3, there's a leak",
+    "shut off exhaust fan 2, there's a fire in the duct",
+    "stop exhaust fan 2, we're cleaning the ductwork",
+    "turn off exhaust fan 2, we're doing a filter change",
+    "stop the hot well pump, we're changing the strainer",
+    "stop transfer pump 3, there's a blockage in the strainer",
+    "stop exhaust fan 2, the motor's hot",
     # "hold it", "hold up" said last: wait (review atk69, older)
     "start transfer pump 3, hold it",
     "start transfer pump 3, hold up",
@@ -141,8 +154,8 @@ def test_the_command_is_kept_as_said() -> None:
     (review atk69: "to - 5, the door's icing" wrote +5)."""
     said = "set cold room 1 temperature setpoint to - 5, the door's icing"
     assert cause_dropped(said) == said  # (no stop: heard whole)
-    assert cause_dropped("stop transfer pump 3 - the tank's full") == "stop transfer pump 3"
-    assert cause_dropped("stop pump 1, pump 2, the tank's full") == "stop pump 1, pump 2"
+    assert cause_dropped("stop transfer pump 3 - it's leaking") == "stop transfer pump 3"
+    assert cause_dropped("stop pump 1, pump 2, they're leaking") == "stop pump 1, pump 2"
 
 
 async def test_a_minus_is_never_lost() -> None:
