@@ -28,18 +28,17 @@ from hermesd.router.normalize import tokens
 #: spaces round it that is no minus sign ("to - 5")
 _BREAK = re.compile(r"\s*(?:[,;]|\s[-–—](?!\s*\d))\s*")
 #: conditions a plant is in, said of a subject ("is empty", "'s icing")
-_CONDITIONS = frozenset("""
-    empty full overheating leaking blocked plugged choked clogged blinding fouled dirty
-    sucking cavitating frozen icing flooding overflowing spilling rising dropping falling
-    climbing vibrating smoking surging hunting tripping heating cooling
-""".split())
-#: ...said of something that should not be so ("the bearing's hot", "the knife is jammed")
+#: faults of a machine itself, said of the thing stopped ("it's cavitating", "the fan's
+#: seized"); no state of what it works on, which it may be there to mend: "it's flooding"
+#: of a sump pump, "it's running hot" of a cooling fan, "it's frozen" of a trace heater,
+#: "it's burning" of a fire pump (review atk71b)
 _FAULTS = frozenset("""
-    hot jammed stuck seized noisy sparking burning slipping binding damaged broken cracked
-    choking
+    sucking cavitating leaking vibrating tripping surging hunting jammed stuck seized noisy
+    sparking slipping binding damaged broken cracked choking blocked plugged choked clogged
+    blinding fouled
 """.split())
-#: "running" and how, a fault ("the bearing's running hot"); "running" alone is no fault
-_RUNNING_SO = frozenset("hot rough dry backwards backward".split())
+#: "running" and how, a fault ("it's running rough"); "running" alone is no fault
+_RUNNING_SO = frozenset("rough backwards backward".split())
 #: what may follow a condition ("sucking air", "heating up", "icing up again")
 _AFTER_A_CONDITION = frozenset("up down over air again badly".split())
 #: cleaning and servicing, after "we're" ("we're sanitising the RO")
@@ -141,16 +140,25 @@ def _its_own(words: list[str], head: list[str]) -> bool:
     the mixer, the mixer's jammed"). Of another thing, a fault may be one the thing stopped
     is there to mend: "stop the fire pump, there's a fire", "stop the sump pump, the sump's
     flooding", "stop the lube pump, the bearing's running dry" (review atk71)."""
-    return words in (["it"], ["they"]) or (
+    if words == ["they"]:
+        return _plural_thing(head)  # ("stop the feed screws, they're
+        # blocked"; not "stop pump 2, they're cavitating": other pumps, perhaps)
+    return words == ["it"] or (
         bool(words) and {singular(w) for w in words} <= {singular(w) for w in head}
         and _names(words) and singular(words[-1]) == _thing_stopped(head))
 
 
-def _thing_stopped(head: list[str]) -> str | None:
+def _plural_thing(head: list[str]) -> bool:
+    """Whether the thing stopped is said in the plural ("the feed screws")."""
+    word = _thing_stopped(head, raw=True)
+    return word is not None and singular(word) != word
+
+
+def _thing_stopped(head: list[str], *, raw: bool = False) -> str | None:
     """The last word of a thing in the command, before where it is ("fan" of "stop the
     motor cooling fan", of "stop the fans on kiln two"): what was stopped."""
     before = head[:next((k for k, w in enumerate(head) if w in _PLACES and k), len(head))]
-    things = [singular(w) for w in before if w.isalpha() and any(
+    things = [w if raw else singular(w) for w in before if w.isalpha() and any(
         m.kind == "thing" for m in concepts_of_text(w))]
     return things[-1] if things else None
 
@@ -170,7 +178,7 @@ def _a_state(words: list[str], head: list[str]) -> bool:
             return False
         if rest[:1] == ["running"] and len(rest) == 2 and rest[1] in _RUNNING_SO:
             return True  # "it's running hot"
-        return len(rest) >= 1 and rest[0] in _CONDITIONS | _FAULTS and \
+        return len(rest) >= 1 and rest[0] in _FAULTS and \
             all(r in _AFTER_A_CONDITION for r in rest[1:])
     return False
 

@@ -489,7 +489,7 @@ MEDIUM_QUALIFIERS = {"hot": "medium.hot_water", "chilled": "medium.chilled_water
 #: by one of them is not asked for by the other
 OPPOSITE_MODIFIERS = {f"modifier.{a}": f"modifier.{b}" for pair in (
     ("inlet", "outlet"), ("supply", "return"), ("top", "bottom"), ("north", "south"),
-    ("east", "west"), ("left", "right"), ("front", "rear"), ("hot_side", "cold_side"),
+    ("east", "west"), ("left", "right"), ("port", "starboard"), ("front", "rear"), ("hot_side", "cold_side"),
     ("upstream", "downstream"), ("suction", "discharge"), ("indoor", "outdoor"),
     ("inner", "outer"), ("import", "export"), ("raw", "treated"), ("head_end", "tail_end"),
     ("daytime", "nighttime"), ("summer", "winter")) for a, b in (pair, pair[::-1])}

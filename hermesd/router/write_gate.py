@@ -1982,7 +1982,8 @@ _SET_BEFORE_WEI = "设改调定置换变转成整复原切选投"
 
 
 #: verbs of a reading that went up or down to a value (液位降到50: the level fell to 50)
-_ZH_MOVED = re.compile(r"降到|降至|降低到|降低至|升到|升至|升高到|升高至|涨到|涨至|掉到|跌到|跌至")
+_ZH_MOVED = re.compile(r"降到|降至|降为|降低到|降低至|降低为|升到|升至|升为|升高到|升高至|升高为|"
+                       r"涨到|涨至|掉到|跌到|跌至")
 #: ...said as a command: 把 or 将 before the thing, asked (请, 帮, 要), or a setting named
 _ZH_COMMANDED = re.compile(r"[把将请帮要给]|设定|设置|目标|给定")
 
@@ -2000,6 +2001,8 @@ def _zh_moved_to(folded: str, point: Point | None) -> str | None:
     if vague:
         return vague.group(0)  # 设定改一改, 调一下, 调过500: no value asked for, or done
     moved = _ZH_MOVED.search(text)
+    if moved is not None and text[:moved.start()].endswith(("将", "会", "要", "快", "已", "已经")):
+        return text[moved.start() - 1:moved.end()]  # 炉温将降至500: it will (review atk71b)
     if moved is None or point is None or not point.writable or point.kind == "bool" or \
             _ZH_COMMANDED.search(text[:moved.start()]):
         return None

@@ -176,6 +176,9 @@ async def test_the_short_form_still_tells_the_burners_apart() -> None:
     "退火炉氢气降至5",  # the hydrogen fell to 5: told, not asked (review atk71)
     "退火炉氢气升到8",
     "退火炉氢气降到5",
+    "退火炉氢气降为5",  # (review atk71b)
+    "退火炉氢气设定将降至5",  # it will go down to 5
+    "退火炉氢气设定已经升到8",
     "退火炉氢气设定改一改",  # change it a little: no value
     "退火炉氢气设定调一下",
     "退火炉氢气设定调过5",  # it has been set to 5

@@ -28,6 +28,7 @@ CONFIG = exec_plant("causes", {
                 "min": -30, "max": 10},
     "dosing_rate": {"name": "Caustic dosing rate", "unit": "L/h", "writable": True,
                     "min": 0, "max": 50},
+    "screws": {"name": "Feed screws", "type": "bool", "writable": True},
 })
 ROUTER = Router(CONFIG)
 
@@ -37,7 +38,8 @@ ROUTER = Router(CONFIG)
     ("stop the hot well pump, it's sucking air", "hotwell_pump", False),
     ("stop transfer pump 3, it's cavitating", "transfer_pump", False),
     ("turn exhaust fan 2 off, it's vibrating badly", "fan2", False),
-    ("stop exhaust fan 2, it's running hot", "fan2", False),
+    ("stop exhaust fan 2, it's running rough", "fan2", False),
+    ("stop the feed screws, they're blocked", "screws", False),
     ("stop exhaust fan 2, the fan's seized", "fan2", False),
     # it serviced, something caught in it, people going in (blind batches 68 to 71)
     ("stop exhaust fan 2, we're cleaning it", "fan2", False),
@@ -124,6 +126,13 @@ async def test_the_command_without_its_cause(text: str, point: str, value: objec
     "stop the hot well pump, we're changing the strainer",
     "stop transfer pump 3, there's a blockage in the strainer",
     "stop exhaust fan 2, the motor's hot",
+    # review atk71b: "it" may be what the thing stopped works on ("it's flooding" of a sump
+    # pump, "it's running hot" of a cooling fan), and "they" other pumps
+    "stop exhaust fan 2, it's running hot",
+    "stop transfer pump 3, it's flooding",
+    "stop the hot well pump, it's full",
+    "stop exhaust fan 2, it's smoking",
+    "stop transfer pump 3, they're cavitating",
     # "hold it", "hold up" said last: wait (review atk69, older)
     "start transfer pump 3, hold it",
     "start transfer pump 3, hold up",
@@ -155,7 +164,8 @@ def test_the_command_is_kept_as_said() -> None:
     said = "set cold room 1 temperature setpoint to - 5, the door's icing"
     assert cause_dropped(said) == said  # (no stop: heard whole)
     assert cause_dropped("stop transfer pump 3 - it's leaking") == "stop transfer pump 3"
-    assert cause_dropped("stop pump 1, pump 2, they're leaking") == "stop pump 1, pump 2"
+    assert cause_dropped("stop the screws, the feeders, they're jammed") == \
+        "stop the screws, the feeders"
 
 
 async def test_a_minus_is_never_lost() -> None:

@@ -302,7 +302,7 @@ PLANTS = {"glass": (GLASS, GLASS_CONFIG), "fab": (FAB, FAB_CONFIG),
     (MARINE, "重油沉淀柜液位", "hfo_settling"),
     (MARINE, "重油日用柜液位", "hfo_service"),
     (MARINE, "轻油日用柜液位", "mdo_service"),
-    (MARINE, "MGO service tank level", "mdo_service"),
+    (MARINE, "MDO service tank level", "mdo_service"),
     (MARINE, "燃油粘度", "visc"),
     (MARINE, "舱底水位", "bilge"),
     (MARINE, "左舷2号压载舱液位", "bt2p"),
@@ -408,6 +408,7 @@ async def test_a_near_neighbour_is_not_taken(router: Router, text: str, wrong: s
     (FAB, "碱排静压"),  # nor an alkaline exhaust
     (SAWMILL, "2号窑湿球温度"),  # kiln 2 has no wet bulb
     (MARINE, "左舷3号压载舱液位"),  # nor a third pair of ballast tanks
+    (MARINE, "MGO service tank level"),  # MGO is no MDO
     (POULTRY, "2号出雏机温度"),  # nor a second hatcher
 ])
 async def test_what_the_plant_lacks_is_refused(router: Router, text: str) -> None:
@@ -526,7 +527,7 @@ async def test_shared_words_keep_their_other_trades(text: str, point: str) -> No
     ("trimmer", {"thing.trimmer_saw"}),
     ("输蔗机", {"thing.cane_carrier"}),
     ("唐纳利槽", {"thing.donnelly_chute"}),
-    ("顶辊", {"thing.mill_roller"}),
+    ("压榨辊", {"thing.mill_roller"}),
     ("中和汁", {"thing.limed_juice"}),
     ("硫熏", {"thing.sulphitation"}),
     ("蔗渣", {"medium.bagasse"}),
@@ -544,10 +545,11 @@ async def test_shared_words_keep_their_other_trades(text: str, point: str) -> No
     ("沉淀柜", {"thing.settling_tank"}),
     ("日用柜", {"thing.service_tank"}),
     ("HFO", {"medium.hfo"}),
-    ("MGO", {"medium.mdo"}),
+    ("MDO", {"medium.mdo"}),
+    ("MGO", {"medium.mgo"}),
     ("压载舱", {"thing.ballast_tank"}),
-    ("左舷", {"modifier.left"}),
-    ("starboard", {"modifier.right"}),
+    ("左舷", {"modifier.port"}),
+    ("starboard", {"modifier.starboard"}),
     ("造水机", {"thing.fwg"}),
     ("滑油", {"medium.lube_oil"}),
     ("排温", {"quantity.flue_gas_temperature"}),
@@ -571,6 +573,9 @@ def test_the_words_are_found(text: str, want: set[str]) -> None:
     ("工艺冷却水", "medium.cooling_water"),
     ("轻油", "medium.hfo"),
     ("重油", "medium.mdo"),
+    ("MGO", "medium.mdo"),  # a grade is no other grade
+    ("左舷", "modifier.left"),  # port is a ship's side, not any left
+    ("port", "modifier.left"),
     ("pan", "thing.vacuum_pan"),  # a pan of anything is no vacuum pan unless written so
     ("pol", "quantity.pol"),  # ...nor "pol" in any case
     ("me", "thing.main_engine"),  # "me" is a word
