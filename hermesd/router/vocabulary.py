@@ -502,7 +502,13 @@ OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
     # what goes out of a plant to a loop is no return from it ("the WFI going out to the
     # loop", of the loop's return temperature: blind batch 69)
     "modifier.outlet": frozenset(("modifier.inlet", "modifier.return")),
-    "modifier.return": frozenset(("modifier.supply", "modifier.outlet"))}
+    "modifier.return": frozenset(("modifier.supply", "modifier.outlet")),
+    # a ship's port is its left side and starboard its right: 右压载舱 is no port tank
+    # (blind batch 71, where the lexicon keeps port and starboard apart from left and right)
+    "modifier.left": frozenset(("modifier.right", "modifier.starboard")),
+    "modifier.right": frozenset(("modifier.left", "modifier.port")),
+    "modifier.port": frozenset(("modifier.starboard", "modifier.right")),
+    "modifier.starboard": frozenset(("modifier.port", "modifier.left"))}
 #: ...and an end that is the same as another ("going out" to a loop is its supply)
 SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply",)),
              "modifier.supply": frozenset(("modifier.outlet",))}

@@ -222,3 +222,20 @@ async def test_a_formula_of_a_gas_named_in_words_is_still_that_gas() -> None:
         Action("write", {"point": "co2_sp", "value": 20})
     assert await routed_without_model(TAGGED_ROUTER, "line n2 speed to 30") == \
         Action("write", {"point": "line_n2_speed", "value": 30})
+
+
+BALLAST = exec_plant("bulker2", {
+    "bt2p": {"name": "No. 2 port ballast tank level", "unit": "%"},
+    "bt2s": {"name": "No. 2 starboard ballast tank level", "unit": "%"},
+})
+BALLAST_ROUTER = Router(BALLAST)
+
+
+@pytest.mark.parametrize(("text", "wrong"), [("二号右压载舱液位多少", "bt2p"),
+                                             ("二号左压载舱液位多少", "bt2s"),
+                                             ("no 2 right ballast tank level", "bt2p")])
+def test_a_side_is_no_other_side_of_a_ship(text: str, wrong: str) -> None:
+    """右 is a ship's starboard, never its port (blind batch 71: the model's port tank was
+    read for 右压载舱, once port and starboard were no left and right in the lexicon)."""
+    assert model_checked(BALLAST_ROUTER, BALLAST, text,
+                         Action("read", {"point": wrong})).name == "respond"
