@@ -27,7 +27,6 @@ from hermesd.router.normalize import tokens
 #: where a command ends and what is said of it begins: a comma, a semicolon, or a dash with
 #: spaces round it that is no minus sign ("to - 5")
 _BREAK = re.compile(r"\s*(?:[,;]|\s[-–—](?!\s*\d))\s*")
-#: conditions a plant is in, said of a subject ("is empty", "'s icing")
 #: faults of a machine itself, said of the thing stopped ("it's cavitating", "the fan's
 #: seized"); no state of what it works on, which it may be there to mend: "it's flooding"
 #: of a sump pump, "it's running hot" of a cooling fan, "it's frozen" of a trace heater,
@@ -39,7 +38,7 @@ _FAULTS = frozenset("""
 """.split())
 #: "running" and how, a fault ("it's running rough"); "running" alone is no fault
 _RUNNING_SO = frozenset("rough backwards backward".split())
-#: what may follow a condition ("sucking air", "heating up", "icing up again")
+#: what may follow a fault ("sucking air", "vibrating badly", "jammed up again")
 _AFTER_A_CONDITION = frozenset("up down over air again badly".split())
 #: cleaning and servicing, after "we're" ("we're sanitising the RO")
 _SERVICING = frozenset("""
@@ -50,8 +49,8 @@ _SERVICING = frozenset("""
 #: thing only, never a quantity ("changing the speed" may say what to do instead)
 _CHANGING = frozenset("changing replacing swapping repairing greasing".split())
 _SERVICE_NOUNS = frozenset("change swap replacement repair inspection service".split())
-#: what blocks a machine, after "there's a" ("there's a jam at the knives", "there's a log
-#: crossways"), and where it may lie
+#: what blocks a machine, after "there's a" ("there's a jam", "there's a log crossways", "there's
+#: a rock in the crusher" of the crusher stopped), and where it may lie
 _OBSTRUCTIONS = frozenset("""
     jam blockage log board rock stone bird animal person man someone somebody
 """.split())
