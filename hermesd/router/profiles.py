@@ -138,7 +138,7 @@ class Profiles:
         series = {letters.casefold() for letters, digits, label in written
                   if not self._formula(letters, digits, label)}
         named = {s.concept for p in points for label in (p.name, *p.aliases)
-                 for s in self.lexicon.concepts(label)}
+                 for s in self.lexicon.concepts(label)} if series else set()
         self.formulas = frozenset(
             (letters.casefold(), digits) for letters, digits, label in written
             if self._formula(letters, digits, label) and (

@@ -1601,11 +1601,10 @@ class RuleRouter:
         meter power" is a heat flow: blind batch 71)."""
         if not profile.quantities:
             return None
+        in_things = _words_of_named_things(profile.point.name)
+        if not any(t.text in in_things for t in a.toks):
+            return None  # (most commands: no word of its things' names said at all)
         has = profile.quantities | profile.unit_quantities | profile.concepts
-        name = profile.point.name
-        in_things = {canonical(w) for m in concepts_of_text(name)
-                     if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
-                     for w in name[m.start:m.end].casefold().split()}
         labels = [label.toks for label in self.point_labels.get(profile.point.id, ())]
         own = {(x.text, y.text) for toks in labels for x, y in itertools.pairwise(toks)}
         phrased = {canonical(w) for m in concepts_of_text(a.text)
@@ -2537,6 +2536,15 @@ _CODE_FIRST = re.compile(r"([A-Z]{1,4}[-_]?\d{1,4})\s+\S")
 #: words in capitals that open an alias, a place's name ("Mill Lane", "Harbour Road"), before
 #: words in small letters
 _TITLED_FIRST = re.compile(r"((?:[A-Z][a-z]+\s+){1,3})(?=[a-z])")
+
+
+@functools.lru_cache(maxsize=4096)
+def _words_of_named_things(name: str) -> frozenset[str]:
+    """The words of a name's things named in more than one word ("vacuum", "pan" of "Vacuum
+    pan 1 massecuite level")."""
+    return frozenset(canonical(w) for m in concepts_of_text(name)
+                     if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
+                     for w in name[m.start:m.end].casefold().split())
 
 
 def _places(points: list[Point], lexicon: Lexicon) -> list[tuple[re.Pattern[str], str]]:
