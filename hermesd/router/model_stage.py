@@ -465,7 +465,8 @@ class ModelStage:
         if action.name == "write" and self._narrower_set(a, profile):
             # "set the dry room temperature to -40" of its dew point's setpoint (atk55c)
             return respond("not_understood", model=f"write {pid}")
-        why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile)
+        why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile) or \
+            self.rules.other_tag(a, pid)
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
                 self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile) \
@@ -1345,7 +1346,10 @@ class ModelStage:
             return Routed(respond("not_understood", llm="no valid action"), "llm", timings,
                           candidates)
         checked = self.check(a, action)
-        if action.name == "respond" and action.args.get("reason") in NONE_OF_THESE:
+        # (a read "not allowed" by the model, which knows no role: "co down the south end?",
+        # blind batch 72 — what is allowed is the policy's, after routing)
+        if action.name == "respond" and (action.args.get("reason") in NONE_OF_THESE or (
+                action.args.get("reason") == "not_allowed" and not a.wants_write)):
             meant = self._the_one_meant(a, offered)
             if meant is not None:
                 self.counters.extra["one_meant"] = self.counters.extra.get("one_meant", 0) + 1

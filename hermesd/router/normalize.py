@@ -403,8 +403,46 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _a_little(_kicked_off(_state_verbs(_attributive(_said_units(_signs(
-        _english_numbers(out)))))))
+    return _set_quantity_asked(_zh_changed_to(_a_little(_kicked_off(_state_verbs(_attributive(
+        _said_units(_signs(_english_numbers(out)))))))))
+
+
+def _set_quantity_asked(toks: list[Token]) -> list[Token]:
+    """ "dryer 1 set temp?", "what's AHU2 set temp": a thing, numbered, then "set" and a
+    quantity with no value after it is its setting asked (blind batch 72: the verb "set" with no
+    value left it to no one); with a value after it the verb stays ("dryer 1 set temp 180")."""
+    for i in range(1, len(toks) - 1):
+        t, before, after = toks[i], toks[i - 1], toks[i + 1]
+        if t.zh or t.raw != "set" or before.zh or not (before.is_id or before.is_number) or \
+                after.zh or canonical(after.raw) not in QUANTITIES:
+            continue
+        if any(x.is_number or x.raw in VALUE_BEFORE for x in toks[i + 2:]):
+            continue
+        return [*toks[:i], replace(t, text="setpoint", raw="setpoint", written=t.raw),
+                *toks[i + 1:]]
+    return toks
+
+
+def _zh_changed_to(toks: list[Token]) -> list[Token]:
+    """ "1号泵转速调1000", "温度改30", "设定调一千": 调 or 改 alone after a quantity (or a
+    setting) and before a number is the verb of setting it to that number (it was no word,
+    and the command a read of the speed). Before anything else (调一调, 调一下, 调一点, 改了)
+    it is a change asked with no value, or one done: unreadable, and never a read of the
+    setting. Not the 调 of 空调 (an air conditioner: no quantity before it)."""
+    out = list(toks)
+    for i in range(1, len(out)):
+        t, before = out[i], out[i - 1]
+        if not t.zh or t.raw not in ("调", "改") or not before.zh or not (
+                before.raw == "setpoint" or canonical(before.raw) in QUANTITIES):
+            continue
+        value = out[i + 1] if i + 1 < len(out) else None
+        if value is not None and value.is_number and not value.ordinal and \
+                value.raw not in ("一", "两") and not (
+                    i + 2 < len(out) and out[i + 2].raw in ("调", "改", "下")):
+            out[i] = Token("set", "set", zh=True, written=t.raw)
+        else:
+            out[i] = Token(t.raw, t.raw, zh=True, unreadable=True)
+    return out
 
 
 #: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"

@@ -148,8 +148,12 @@ class Profiles:
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         self.meant_formulas: frozenset[tuple[str, str]] = frozenset()
         borrowed = _machine_aliases(points, self.lexicon, self._spoken)
+        called = _things_called(points)
+        for pid, labels in _settings_said_as_readings(points).items():
+            called[pid] = (*called.get(pid, ()), *labels)
         for point in points:
-            self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()))
+            self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()),
+                                                 called.get(point.id, ()))
         self.all = list(self.by_id.values())
         count: dict[str, int] = {}
         for profile in self.all:
@@ -360,8 +364,9 @@ class Profiles:
         return _FORMULA.sub(lambda m: m.group(1) if self._formula(m.group(1), m.group(2), label)
                             else m.group(0), label)
 
-    def _profile(self, point: Point, borrowed: frozenset[str] = frozenset()) -> Profile:
-        labels = [point.name, *point.aliases, *point.names.values()]
+    def _profile(self, point: Point, borrowed: frozenset[str] = frozenset(),
+                 called: tuple[str, ...] = ()) -> Profile:
+        labels = [point.name, *point.aliases, *point.names.values(), *called]
         label_toks = [self.formula_words(content(tokens(label), label=True))
                       for label in labels]
         names = {t.text for toks in label_toks for t in toks if not t.is_id}
@@ -526,6 +531,54 @@ def _machine_aliases(points: list[Point], lexicon: Lexicon,
     for pid, extra in _twins_translated(points).items():
         borrowed.setdefault(pid, set()).update(extra)
     return {pid: frozenset(w) for pid, w in borrowed.items()}
+
+
+#: the words a setting's name adds to the name of the reading it sets
+_SETTING_AFTER = ("setpoint", "set point", "set-point", "sp", "target", "setting")
+
+
+def _settings_said_as_readings(points: list[Point]) -> dict[str, tuple[str, ...]]:
+    """ "Thermal oil flow temperature setpoint" beside a "Thermal oil flow temperature"
+    aliased "hot oil flow temp": the setting may be called as its reading is, with its own
+    word after ("hot oil flow temp setpoint"), by point (blind batch 72: "hot oil flow temp to
+    300" was refused, "hot" being the reading's word alone)."""
+    readings = {p.name.casefold().strip(): p for p in points if p.aliases}
+    out: dict[str, tuple[str, ...]] = {}
+    for point in points:
+        if not point.writable or point.kind == "bool":
+            continue
+        name = " ".join(point.name.casefold().split())
+        for after in _SETTING_AFTER:
+            reading = readings.get(name[:-len(after)].strip()) if name.endswith(" " + after) \
+                else None
+            if reading is not None and reading is not point and not reading.writable:
+                # (not an alias with a number: "R1 DO" of a "Raceway 1 dissolved oxygen"
+                # says which raceway by its letter, which the setpoint's names do not write)
+                out[point.id] = tuple(f"{alias} {after}" for alias in reading.aliases
+                                      if not any(c.isdigit() for c in alias))
+                break
+    return out
+
+
+#: a numbered thing and what a name calls it in brackets after it ("Zone 2 (heating)")
+_CALLED = re.compile(r"\b([A-Za-z]+)[ -]?(\d+)\s*\(([A-Za-z][A-Za-z -]{1,30})\)")
+
+
+def _things_called(points: list[Point]) -> dict[str, tuple[str, ...]]:
+    """ "Zone 2 (heating) temperature": zone 2 is the heating zone, and every other point
+    named after zone 2 ("Zone 2 temperature setpoint") may be named so too: its name with the
+    thing called so ("heating zone 2 temperature setpoint"), by point (blind batch 72:
+    "heating zone sp" of the setpoint was refused, "heating" being the temperature's word)."""
+    out: dict[str, list[str]] = {}
+    for point in points:
+        for m in _CALLED.finditer(point.name):
+            word, number, called = m.group(1), m.group(2), " ".join(m.group(3).split())
+            thing = re.compile(rf"\b{re.escape(word)}[ -]?{number}\b(?!\s*\()", re.IGNORECASE)
+            for other in points:
+                if other is not point and thing.search(other.name):
+                    out.setdefault(other.id, []).append(
+                        thing.sub(lambda t, c=called: f"{c} {t.group(0)}", other.name, count=1))
+    return {pid: tuple(labels) for pid, labels in out.items()}
 
 
 def _twins_translated(points: list[Point]) -> dict[str, set[str]]:

@@ -13,6 +13,7 @@ import functools
 import itertools
 import re
 import unicodedata
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
@@ -28,7 +29,7 @@ from hermesd.replies import (
     value_question,
 )
 from hermesd.router.choices import CHOICE_MARKS, named_choices
-from hermesd.router.concepts import concepts_of_text, simplified, singular
+from hermesd.router.concepts import Match, concepts_of_text, simplified, singular
 from hermesd.router.coverage import CONCEPT, a_cooler, a_drop, a_strength, explain, terms
 from hermesd.router.kin_names import kin_named
 from hermesd.router.meaning import Lexicon, Sense
@@ -459,6 +460,8 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
         for said in (spoken[p.id], tuple(_raw_words(p.name)),
                      *([tuple(_raw_words(tag_described(p)))] if named_by_code(p.name) else [])):
             own = _trimmed(said, _SWITCH_AFTER)
+            if own != said and len(own) > 1 and own[-1] == "run":
+                own = own[:-1]  # "Jet fan bank 1 run command": a switch, its run told
             if not own or not (own[-1].isdigit() or a_machine(own[-1]) or (
                     len(own) > 1 and len(own[-1]) == 1 and own[-1].isalpha()
                     and a_machine(own[-2]))):  # ("Brine feed pump B")
@@ -469,6 +472,12 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             # "CHP start command" — blind batch 52; no fan or pump of it is the thing)
             found = readings.get(own, []) or [
                 s for mover in _PRIME_MOVERS for s in readings.get((*own, mover), [])]
+            if not found:
+                # ("Descaler pump running" of a "High-pressure descaler pump": the status
+                # named by the last words of the switch's thing, the one so named — b72)
+                ends = [thing for thing in readings if 1 < len(thing) < len(own)
+                        and own[-len(thing):] == thing and a_machine(thing[-1])]
+                found = readings[ends[0]] if len(ends) == 1 else []
             if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
                 found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
                 # supply fan 1's start/stop and status — review atk53)
@@ -1572,6 +1581,23 @@ class RuleRouter:
         return any(self.raw_name_words[p] & rest
                    for p in self.one_word_choices.get(first.raw, ()))
 
+    def other_tag(self, a: Analysis, point: str) -> str | None:
+        """ "heater h2" of a "Heater H1" point, "bath h2" of a "Bath H" one: a letter the
+        plant's names write against a number ("H1"), said against a number the point's names
+        do not write it with, and no formula the plant has (review atk71: it was hydrogen, and
+        its 2 was lost). As said; None: every such tag said is the point's own."""
+        said = {(m.group(1).casefold(), m.group(2)) for m in _GLUED.finditer(a.text)}
+        letters = {letter for letter, _ in self.glued}
+        said = {tag for tag in said if tag[0] in letters and tag not in self.profiles.formulas}
+        if not said:
+            return None
+        p = self.points[point]
+        own = {(m.group(1).casefold(), m.group(2)) for label in (p.name, *p.aliases)
+               for m in _GLUED.finditer(label)} | {
+            (word[0], number) for word, number in self.profiles.by_id[point].pairs
+            if word.isalpha() and number.isdigit()}  # ("R1" of a "Reactor 1": its initial)
+        return next((letter + number for letter, number in sorted(said - own)), None)
+
     def quantity_of_its_thing(self, a: Analysis, point: str) -> str | None:
         """A quantity asked of a point whose name only has the word in a name of its thing
         ("pressure" of "High pressure pump 1"), as said: a point that measures it is meant, if
@@ -1592,7 +1618,10 @@ class RuleRouter:
         n = len(profile.key)
         return next((o.key[-1] for o in self.profiles.all if o.key and o.key[-1] in asked
                      and o is not profile and any(o.key[k:k + n] == profile.key
-                                                  for k in range(len(o.key) - n))), None)
+                                                  for k in range(len(o.key) - n))), None) \
+            or (None if a.yes_no else min(asked & set(profile.key), default=None))
+        # ("what's the pressure on pump 2" of a "High pressure pump 2": its on/off is no
+        # pressure, asked as a measure — review atk71)
 
     def _quantity_of_a_phrase(self, a: Analysis, profile: Profile) -> str | None:
         """ "what's the vacuum on pan one" of a "Vacuum pan 1 massecuite level": a word that is
@@ -1604,15 +1633,22 @@ class RuleRouter:
         in_things = _words_of_named_things(profile.point.name)
         if not any(t.text in in_things for t in a.toks):
             return None  # (most commands: no word of its things' names said at all)
-        has = profile.quantities | profile.unit_quantities | profile.concepts
+        has = (profile.quantities | profile.unit_quantities | profile.concepts) - {
+            m.concept.id for m in _quantities_naming_things(profile.point.name)}
         labels = [label.toks for label in self.point_labels.get(profile.point.id, ())]
         own = {(x.text, y.text) for toks in labels for x, y in itertools.pairwise(toks)}
-        phrased = {canonical(w) for m in concepts_of_text(a.text)
-                   if " " in a.text[m.start:m.end].strip()
-                   for w in a.text[m.start:m.end].casefold().split()}
-        toks = a.toks
+        # (each word as often as a phrase of it is said: "the pressure on the pressure
+        # filter" asks a pressure of a "Pressure filter sump level", review atk71)
+        phrased = Counter(canonical(w) for m in concepts_of_text(a.text)
+                          if " " in a.text[m.start:m.end].strip()
+                          for w in a.text[m.start:m.end].casefold().split())
+        # (the words beside it as the name spells them: "the oxygen seperator" is in its
+        # name's "oxygen separator")
+        toks = [t if t.zh or t.text in in_things else
+                replace(t, text=self.profiles.speller.correct(t.text) or t.text) for t in a.toks]
+        said = Counter(t.text for t in toks)
         for i, t in enumerate(toks):
-            if t.zh or t.unit or t.text not in in_things or t.text in phrased or \
+            if t.zh or t.unit or t.text not in in_things or said[t.text] <= phrased[t.text] or \
                     (i > 0 and (toks[i - 1].text, t.text) in own) or \
                     (i + 1 < len(toks) and (t.text, toks[i + 1].text) in own):
                 continue
@@ -2269,7 +2305,10 @@ class RuleRouter:
         else:
             relative += [t.shown for _, t in minus]
         verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
-        if numbers and verbs and not any(i > 0 and raw[i - 1] in VALUE_BEFORE
+        # (a value said after a word of the point's name, after "to": "drop the entrance
+        # lights to stage two" of a "lighting stage" — blind batch 72)
+        if numbers and verbs and not any((i > 0 and raw[i - 1] in VALUE_BEFORE) or (
+                i > 1 and raw[i - 2] in VALUE_BEFORE and toks[i - 1].text in own_words)
                                          for i, _ in numbers):
             relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"
         if relative:
@@ -2541,10 +2580,24 @@ _TITLED_FIRST = re.compile(r"((?:[A-Z][a-z]+\s+){1,3})(?=[a-z])")
 @functools.lru_cache(maxsize=4096)
 def _words_of_named_things(name: str) -> frozenset[str]:
     """The words of a name's things named in more than one word ("vacuum", "pan" of "Vacuum
-    pan 1 massecuite level")."""
+    pan 1 massecuite level"), and a quantity's words that name the thing after them
+    (`_quantities_naming_things`: "temperature" of "Low temperature heater flow")."""
     return frozenset(canonical(w) for m in concepts_of_text(name)
                      if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
-                     for w in name[m.start:m.end].casefold().split())
+                     for w in name[m.start:m.end].casefold().split()) | frozenset(
+        canonical(w) for m in _quantities_naming_things(name)
+        for w in name[m.start:m.end].casefold().split())
+
+
+@functools.lru_cache(maxsize=4096)
+def _quantities_naming_things(name: str) -> tuple[Match, ...]:
+    """The quantities a name says only right before a thing, naming it: the "temperature" of
+    a "Low temperature heater flow" (a flow, of the low temperature heater: review atk71)."""
+    found = concepts_of_text(name)
+    before_thing = [m for m, after in itertools.pairwise(found) if m.kind == "quantity"
+                    and after.kind == "thing" and not name[m.end:after.start].strip()]
+    return tuple(m for m in before_thing
+                 if not any(o.concept == m.concept and o.start != m.start for o in found))
 
 
 def _places(points: list[Point], lexicon: Lexicon) -> list[tuple[re.Pattern[str], str]]:

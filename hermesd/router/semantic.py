@@ -990,6 +990,7 @@ class Semantic:
             q for q in profile.unit_quantities if not profile.named_quantities
             or lexicon.broader((q,)) & profile.named_quantities)
         if quantities & has or t.own & has or t.raw in profile.words or \
+                t.word in profile.names or \
                 canonical(t.raw) in _counted_in(profile.point.unit or ""):
             return False  # ("grate strokes per min" of a point in strokes/min: its unit's)
         return "thing" not in t.kinds or t.word in self.profiles.plant_words

@@ -96,7 +96,9 @@ ZH_WORDS: dict[str, str] = {
     "计数": "count", "数量": "count", "产量": "count", "个数": "count", "湿度": "humidity",
     "电流": "current", "电压": "voltage", "功率": "power", "频率": "frequency",
     "电量": "energy", "能耗": "energy", "设定值": "setpoint", "设定点": "setpoint",
-    "给定值": "setpoint", "开度": "position", "位置": "position", "状态": "status",
+    "给定值": "setpoint", "目标值": "setpoint", "目标": "setpoint", "报警值": "alarm setpoint",
+    "报警设定值": "alarm setpoint", "报警设定": "alarm setpoint", "开度": "position",
+    "位置": "position", "状态": "status",
     "报警": "alarm", "警报": "alarm", "告警": "alarm", "故障": "fault",
     "运行": "running", "运转": "running", "在转": "running",
     # verbs (English words the rules know)
@@ -124,6 +126,7 @@ ZH_WORDS: dict[str, str] = {
     "设置至": "set to", "修改为": "set to", "修改成": "set to", "修改到": "set to",
     "更改为": "set to", "更改成": "set to", "更改到": "set to", "变更为": "set to",
     "调整为": "set to", "调整到": "set to", "调整成": "set to", "调整至": "set to",
+    "给到": "set to", "给成": "set to",  # (blind batch 72: 目标给到六百)
     "开至": "open to", "提高至": "raise to", "加大至": "raise to", "减小至": "lower to",
     # (said of a reading they tell where it went: 液位降至50; `write_gate` hears that)
     "升到": "raise to", "升至": "raise to", "升高至": "raise to", "降至": "lower to",
@@ -510,7 +513,11 @@ OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
     "modifier.port": frozenset(("modifier.starboard", "modifier.right")),
     "modifier.starboard": frozenset(("modifier.port", "modifier.left"))}
 #: ...and an end that is the same as another ("going out" to a loop is its supply)
-SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply",)),
+#: (a flue gas is what comes out of a dryer or a boiler: "coming out the exhaust on dryer 1"
+#: of its exhaust temperature, beside its inlet's, blind batch 72; never an AHU's exhaust
+#: air, which its outlet is not: that is its supply, review atk69)
+SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply", "modifier.discharge",
+                                           "medium.flue_gas", "quantity.flue_gas_temperature")),
              "modifier.supply": frozenset(("modifier.outlet",))}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"

@@ -1989,7 +1989,8 @@ _ZH_COMMANDED = re.compile(r"[把将请帮要给]|设定|设置|目标|给定")
 
 
 #: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10)
-_ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])")
+_ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])"
+                       r"|[改调]一(?=[点些吧啊。！!，,？?]|$)")  # (调一: 调一调 cut short)
 
 
 def _zh_moved_to(folded: str, point: Point | None) -> str | None:
@@ -2039,7 +2040,7 @@ def _zh_statement(folded: str) -> str | None:
 
 
 #: a chemical and then a machine, after 加 (加酸泵): a dosing machine's name
-_ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置)")
+_ADDED_BY = re.compile(r"[酸碱氯药剂料]{1,2}(?:泵|机|器|装置|量|率)")
 
 
 #: words that say an angle is meant by "degrees"

@@ -21,9 +21,14 @@ async def _routed(plant: str, text: str) -> tuple[str, Any]:
 
 async def test_a_write_is_not_sure_by_words_only_a_description_says() -> None:
     """Before: written to the metering roll, whose description lets grain "out of the dryer";
-    the moisture setpoint was meant, and no word of either's name was said but the unit."""
-    name, _ = await _routed("grain_elevator", "target fifteen and a half percent out of the dryer")
-    assert name != "write"
+    the moisture setpoint was meant. Since blind batch 72 the setpoint is called as its
+    reading is ("out moisture" setpoint), whose "out" and "dryer" name it: it may be written,
+    the roll never."""
+    name, point = await _routed("grain_elevator",
+                                "target fifteen and a half percent out of the dryer")
+    assert name != "write" or point == "moisture_sp"
+    name, _ = await _routed("grain_elevator", "fifteen and a half percent out of the dryer")
+    assert name != "write"  # (no setting said: the roll's description alone says "out")
 
 
 async def test_to_tare_a_load_cell_is_no_read_of_it() -> None:

@@ -48,8 +48,9 @@ def test_the_one_candidate_the_words_name_is_taken(plant: str, text: str,
     # oven to 250 F" of a setpoint in °C)
     ("resin_plant", "set reactor 1 to 280 degrees"),
     ("coffee_roastery", "switch the green feed over to silo two"),
-    # a moisture setpoint, a metering roll and a plenum temperature setpoint all explain it
-    ("grain_elevator", "target fifteen and a half percent out of the dryer"),
+    # a metering roll and a plenum temperature setpoint explain it, and the moisture
+    # setpoint (which "target … out of the dryer" names since blind batch 72)
+    ("grain_elevator", "fifteen and a half percent out of the dryer"),
 ])
 def test_the_refusal_stands_where_the_words_do_not_name_one(plant: str, text: str) -> None:
     assert _after_a_refusal(plant, text) is None

@@ -1,0 +1,116 @@
+"""What review atk71 left, mended on plants written here:
+- a letter the plant tags things with, said against another number ("heater h2" where only a
+  "Heater H1" is), is no hydrogen: the model's pick of heater H1 is refused;
+- 调 and 改 alone between a quantity and a number set it ("转速调1000", "设定调一千"); before
+  anything else (调一, 调一调, 调一点) they ask a change with no value, and are no read;
+- a quantity said apart from a thing's name that holds it ("the pressure on pump 2" of a
+  "High pressure pump 2", "the temperature on the low temp heater" of its flow, "the pressure on
+  the pressure filter" of its sump level) is no read of that point.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from hermesd.answer import Action
+from hermesd.router import Router
+from tests.support.plants import exec_plant, model_checked, routed_without_model
+
+TAGGED = exec_plant("tagged", {
+    "furnace_h2_sp": {"name": "Furnace hydrogen setpoint", "unit": "%", "writable": True,
+                      "min": 0, "max": 10},
+    "heater_h1_sp": {"name": "Heater H1 temperature setpoint", "unit": "°C", "writable": True,
+                     "min": 0, "max": 900},
+    "heater_h1_temp": {"name": "Heater H1 temperature", "unit": "°C"},
+    "oven_o1_temp": {"name": "Oven O1 temperature", "unit": "°C"},
+    "bath_h_temp": {"name": "Bath H temperature", "unit": "°C"},
+})
+TAGGED_ROUTER = Router(TAGGED)
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("heater h2 temperature", "heater_h1_temp"),
+    ("what's heater H2 at", "heater_h1_temp"),
+    ("oven o2 temperature", "oven_o1_temp"),
+    ("bath h2 temperature", "bath_h_temp"),
+])
+def test_another_tag_of_a_lettered_thing_is_no_formula(text: str, point: str) -> None:
+    action = Action("read", {"point": point})
+    assert model_checked(TAGGED_ROUTER, TAGGED, text, action).name == "respond"
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("heater h1 temperature", "heater_h1_temp"),
+    ("what's oven O1 at", "oven_o1_temp"),
+    ("furnace hydrogen setpoint?", "furnace_h2_sp"),
+])
+def test_its_own_tag_passes(text: str, point: str) -> None:
+    action = Action("read", {"point": point})
+    assert model_checked(TAGGED_ROUTER, TAGGED, text, action) == action
+
+
+BOILERS = exec_plant("boilers", {
+    "boiler3_sp": {"name": "Boiler 3 temperature setpoint", "unit": "°C", "writable": True,
+                   "min": 0, "max": 200},
+    "boiler3_temp": {"name": "Boiler 3 temperature", "unit": "°C"},
+    "pump1_speed": {"name": "Feed pump 1 speed", "unit": "rpm", "writable": True,
+                    "min": 0, "max": 3000},
+})
+BOILERS_ROUTER = Router(BOILERS)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("1号给水泵转速调1000", "pump1_speed", 1000),
+    ("1号给水泵转速调一千", "pump1_speed", 1000),
+    ("1号给水泵转速改1500", "pump1_speed", 1500),
+    ("3号锅炉温度设定调一百", "boiler3_sp", 100),
+    ("3号锅炉温度设定改90", "boiler3_sp", 90),
+])
+async def test_zh_adjust_alone_before_a_number_sets(text: str, point: str, value: int) -> None:
+    assert await routed_without_model(BOILERS_ROUTER, text) == \
+        Action("write", {"point": point, "value": value})
+
+
+@pytest.mark.parametrize("text", [
+    "3号锅炉温度设定调一",
+    "3号锅炉温度设定调一调",
+    "3号锅炉温度设定调一点",
+    "1号给水泵转速调一下",
+    "3号锅炉温度调两度",
+])
+async def test_zh_adjust_with_no_value_is_neither_written_nor_read(text: str) -> None:
+    assert (await routed_without_model(BOILERS_ROUTER, text)).name == "respond"
+
+
+PUMPS = exec_plant("pumps", {
+    "hp1": {"name": "High pressure pump 1", "type": "bool", "writable": True},
+    "hp1_press": {"name": "High pressure pump 1 discharge pressure", "unit": "bar"},
+    "hp2": {"name": "High pressure pump 2", "type": "bool", "writable": True},
+    "lt_temp": {"name": "Low temperature heater outlet temperature", "unit": "°C"},
+    "lt_flow": {"name": "Low temperature heater flow", "unit": "m³/h"},
+    "pf_dp": {"name": "Pressure filter differential pressure", "unit": "kPa"},
+    "pf_level": {"name": "Pressure filter sump level", "unit": "%"},
+})
+PUMPS_ROUTER = Router(PUMPS)
+
+
+@pytest.mark.parametrize(("text", "point"), [
+    ("what's the pressure on pump 2", "hp2"),
+    ("what's the pressure on the high pressure pump 2", "hp2"),
+    ("what's the temperature on the low temp heater", "lt_flow"),
+    ("what's the pressure on the pressure filter", "pf_level"),
+])
+async def test_a_quantity_of_a_things_name_asked_apart(text: str, point: str) -> None:
+    action = Action("read", {"point": point})
+    assert model_checked(PUMPS_ROUTER, PUMPS, text, action).name == "respond"
+    assert await routed_without_model(PUMPS_ROUTER, text) != action
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("is high pressure pump 2 running", Action("read", {"point": "hp2"})),
+    ("low temperature heater flow?", Action("read", {"point": "lt_flow"})),
+    ("pressure filter sump level", Action("read", {"point": "pf_level"})),
+    ("high pressure pump 1 discharge pressure", Action("read", {"point": "hp1_press"})),
+])
+async def test_the_things_own_name_still_reads(text: str, action: Action) -> None:
+    assert await routed_without_model(PUMPS_ROUTER, text) == action
