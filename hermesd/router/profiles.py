@@ -575,9 +575,10 @@ def _things_called(points: list[Point]) -> dict[str, tuple[str, ...]]:
             word, number, called = m.group(1), m.group(2), " ".join(m.group(3).split())
             thing = re.compile(rf"\b{re.escape(word)}[ -]?{number}\b(?!\s*\()", re.IGNORECASE)
             for other in points:
-                if other is not point and thing.search(other.name):
+                found = thing.search(other.name) if other is not point else None
+                if found is not None:
                     out.setdefault(other.id, []).append(
-                        thing.sub(lambda t, c=called: f"{c} {t.group(0)}", other.name, count=1))
+                        f"{other.name[:found.start()]}{called} {other.name[found.start():]}")
     return {pid: tuple(labels) for pid, labels in out.items()}
 
 
