@@ -424,24 +424,26 @@ def _set_quantity_asked(toks: list[Token]) -> list[Token]:
 
 
 def _zh_changed_to(toks: list[Token]) -> list[Token]:
-    """ "1号泵转速调1000", "温度改30", "设定调一千": 调 or 改 alone after a quantity (or a
-    setting) and before a number is the verb of setting it to that number (it was no word,
-    and the command a read of the speed). Before anything else (调一调, 调一下, 调一点, 改了)
-    it is a change asked with no value, or one done: unreadable, and never a read of the
-    setting. Not the 调 of 空调 (an air conditioner: no quantity before it)."""
-    out = list(toks)
-    for i in range(1, len(out)):
-        t, before = out[i], out[i - 1]
-        if not t.zh or t.raw not in ("调", "改") or not before.zh or not (
+    """ "1号泵转速改1000", "温度设定改30": 改 alone after a quantity (or a setting) and before
+    a number is the verb of setting it to that number (it was no word, and the command a read
+    of the speed). 调 alone is a change by a number as often as to it (温度调2度, review
+    atk72), and 改 before anything else (改了, 改一改) or a number below zero (改-5: a step
+    down as often) asks a change with no value, or tells one done: unreadable, and never a
+    read of the setting. Not the 调 of 空调 (an air conditioner: no quantity before it)."""
+    out: list[Token] = []
+    for i, t in enumerate(toks):
+        before = toks[i - 1] if i else None
+        if not t.zh or t.raw not in ("调", "改") or before is None or not before.zh or not (
                 before.raw == "setpoint" or canonical(before.raw) in QUANTITIES):
+            out.append(t)
             continue
-        value = out[i + 1] if i + 1 < len(out) else None
-        if value is not None and value.is_number and not value.ordinal and \
-                value.raw not in ("一", "两") and not (
-                    i + 2 < len(out) and out[i + 2].raw in ("调", "改", "下")):
-            out[i] = Token("set", "set", zh=True, written=t.raw)
-        else:
-            out[i] = Token(t.raw, t.raw, zh=True, unreadable=True)
+        value = toks[i + 1] if i + 1 < len(toks) else None
+        out.append(Token("set", "set", zh=True, written=t.raw))
+        if not (t.raw == "改" and value is not None and value.is_number and not value.ordinal
+                and value.raw not in ("一", "两") and not (value.number or 0) < 0
+                and not (i + 2 < len(toks) and toks[i + 2].raw in ("调", "改", "下"))):
+            # (a verb still, whose value no one can read: "3号锅炉温度调一下" is no read)
+            out.append(Token(t.raw, t.raw, zh=True, unreadable=True))
     return out
 
 
@@ -1076,10 +1078,11 @@ def _chinese(run: str, before: list[Token], *, after_digits: bool = False,
             # 温度设定改成30度: a setting, changed by the verb after it
             out.append(Token("setpoint", "setpoint", zh=True, written="设定"))
             i += 2
-            if run[i] in "改调" and run[i + 1:i + 2] not in ("一", "两", "过", "下", "了") and \
+            if run[i] == "改" and run[i + 1:i + 2] not in ("一", "两", "过", "下", "了") and \
                     not any(run[i:i + n] in ZH_WORDS for n in range(2, _ZH_MAX + 1)):
-                # 设定改7, 设定调 7: the verb alone, a change (blind batch 70 read it); not
-                # 改成, 调到, 调大, which are words of their own, nor 改一改, 改过 (atk71)
+                # 设定改7: the verb alone, a change (blind batch 70 read it); not 改成, which
+                # is a word of its own, nor 改一改, 改过 (atk71); nor 调 alone, by as often
+                # as to (设定调1度, review atk72: `_zh_changed_to` leaves it unreadable)
                 out.append(Token("set", "set", zh=True, written=run[i]))
                 i += 1
             continue

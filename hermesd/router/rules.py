@@ -472,12 +472,6 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             # "CHP start command" — blind batch 52; no fan or pump of it is the thing)
             found = readings.get(own, []) or [
                 s for mover in _PRIME_MOVERS for s in readings.get((*own, mover), [])]
-            if not found:
-                # ("Descaler pump running" of a "High-pressure descaler pump": the status
-                # named by the last words of the switch's thing, the one so named — b72)
-                ends = [thing for thing in readings if 1 < len(thing) < len(own)
-                        and own[-len(thing):] == thing and a_machine(thing[-1])]
-                found = readings[ends[0]] if len(ends) == 1 else []
             if not found and (unpaired(p.name) != p.name or {"start", "stop"} <= set(said)):
                 found = stated.get(own, [])  # ("SF-1 S/S" beside "SF-1 STS", described as
                 # supply fan 1's start/stop and status — review atk53)
@@ -495,6 +489,10 @@ def _statuses(points: list[Point], profiles: Profiles) -> dict[str, str]:
             if len(claimers[status]) == 1 or all(
                 p.device == by_id[status].device and not named_by_code(p.name)
                 for p in claimers[status])}
+
+
+#: the steps of a scale a value is said on ("to stage two", "to gear 3")
+_SCALE_STEPS = frozenset("stage step gear notch setting mode".split())
 
 
 #: what a number before it counts, that numbers no thing: the ways of a valve ("Vanne 3
@@ -2305,11 +2303,12 @@ class RuleRouter:
         else:
             relative += [t.shown for _, t in minus]
         verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
-        # (a value said after a word of the point's name, after "to": "drop the entrance
-        # lights to stage two" of a "lighting stage" — blind batch 72)
+        # (a value said after a step of the point's own scale, after "to": "drop the entrance
+        # lights to stage two" of a "lighting stage" — blind batch 72; never a thing's word,
+        # "drop the mixer speed to mixer 1" — review atk72)
         if numbers and verbs and not any((i > 0 and raw[i - 1] in VALUE_BEFORE) or (
-                i > 1 and raw[i - 2] in VALUE_BEFORE and toks[i - 1].text in own_words)
-                                         for i, _ in numbers):
+                i > 1 and raw[i - 2] in VALUE_BEFORE and toks[i - 1].text in own_words
+                and toks[i - 1].text in _SCALE_STEPS) for i, _ in numbers):
             relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"
         if relative:
             return ValueWords(problem="relative", words=tuple(relative))

@@ -96,8 +96,8 @@ ZH_WORDS: dict[str, str] = {
     "计数": "count", "数量": "count", "产量": "count", "个数": "count", "湿度": "humidity",
     "电流": "current", "电压": "voltage", "功率": "power", "频率": "frequency",
     "电量": "energy", "能耗": "energy", "设定值": "setpoint", "设定点": "setpoint",
-    "给定值": "setpoint", "目标值": "setpoint", "目标": "setpoint", "报警值": "alarm setpoint",
-    "报警设定值": "alarm setpoint", "报警设定": "alarm setpoint", "开度": "position",
+    # (not 报警值: an alarm's setting, which a plain setpoint explained — review atk72)
+    "给定值": "setpoint", "目标值": "setpoint", "目标": "setpoint", "开度": "position",
     "位置": "position", "状态": "status",
     "报警": "alarm", "警报": "alarm", "告警": "alarm", "故障": "fault",
     "运行": "running", "运转": "running", "在转": "running",

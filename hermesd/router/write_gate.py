@@ -383,6 +383,7 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
             or _which(text, toks, point, profiles, value)
             or unsaid_part(text, toks, point, profiles) or switchgear(text, toks, point)
             or _numbers_in_a_row(toks, point, profiles)
+            or _a_thing_for_its_value(toks, point, value, profiles)
             or _value(toks, own, point, value, text,
                       _initials(toks, profiles.by_id[point.id], profiles)
                       if profiles is not None and point.id in profiles.by_id else set()))
@@ -701,6 +702,31 @@ def _per(unit: str) -> str | None:
     if "/" not in unit:
         return _PER_IN_LETTERS.get(unit.strip().casefold())
     return _time_of(unit.rsplit("/", 1)[-1])
+
+
+def _a_thing_for_its_value(toks: list[Token], point: Point, value: Any,
+                           profiles: Profiles | None) -> Doubt | None:
+    """ "drop the mixer speed to mixer 1", "lower the oven temp to oven one": the value is a
+    thing's number, said right after its word after "to", which a measure (a point with a
+    unit) is never set to; "to mixer 1's" is that mixer's value (review atk72). Not of its own number ("set
+    pump 2 speed to 1500", where "pump 2" names it and the value comes after)."""
+    if profiles is None or not point.unit or not isinstance(value, (int, float)) or \
+            isinstance(value, bool):
+        return None
+    own = profiles.by_id[point.id].pairs if point.id in profiles.by_id else frozenset()
+    things = {w for w, _ in profiles.pairs}
+    for i, t in enumerate(toks[2:], 2):
+        before = toks[i - 1]
+        # (after "to" only: "sub2 valve 100", "filler 4000 an hour" give a thing its value)
+        if toks[i - 2].raw not in ("to", "like", "as", "match", "matching"):
+            continue
+        if t.number is not None and float(t.number) == float(value) and not before.zh and \
+                (before.text in things or any(
+                    s.kind == "thing" for s in profiles.lexicon.concepts(before.raw))) and \
+                (before.text, t.text) not in own and (
+                    not unit_after(toks, i) or toks[i + 1].raw == "s"):  # ("kiln 1's")
+            return Doubt("which", (f"{before.raw} {t.raw}",))
+    return None
 
 
 def _numbers_in_a_row(toks: list[Token], point: Point,
@@ -1893,6 +1919,10 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     said = _zh_statement(folded) or _zh_moved_to(folded, point)
     if said:
         return Doubt("question", (said,))
+    thing = _ZH_THING_AS_VALUE.search(folded)
+    if thing:
+        return Doubt("unreadable", (thing.group(0),))  # 改3#, 给到第2, 改5个: a thing or a
+        # count said where the value goes (review atk72: each was written as the number)
     # its own Chinese names, and those of its choices (the 和 of a choice 中和 is no "and")
     named = [*own.zh_names, *(said.casefold() for _, said in spellings(point) if is_chinese(said))
              ] if point is not None else list(own.zh_names)
@@ -1988,6 +2018,11 @@ _ZH_MOVED = re.compile(r"降到|降至|降为|降低到|降低至|降低为|升�
 _ZH_COMMANDED = re.compile(r"[把将请帮要给]|设定|设置|目标|给定")
 
 
+#: a thing numbered, or things counted, where a verb of setting puts its value: 改3#, 调第2,
+#: 给到2#泵, 改5个 (the tokens keep only the number)
+_ZH_THING_AS_VALUE = re.compile(
+    r"(?:[调改设到为成至]|给到)\s*(?:第\s*[\d一二三四五六七八九十两]+|[\d一二三四五六七八九十两]+\s*"
+    r"[#＃号个台只条组套])")
 #: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10)
 _ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])"
                        r"|[改调]一(?=[点些吧啊。！!，,？?]|$)")  # (调一: 调一调 cut short)

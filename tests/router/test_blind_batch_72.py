@@ -1,8 +1,8 @@
 """Lessons of blind batch 72 (a hot strip mill, a commercial laundry, a road tunnel), on plants
 written here:
-- "is X running" of a switch named with its command ("Kiln fan 1 run command") or by more
-  words than its status ("High-pressure wash pump" beside "Wash pump running") reads the
-  status;
+- "is X running" of a switch named with its command ("Kiln fan 1 run command") reads the
+  status ("Kiln fan 1 running"); a status named by fewer words than the switch ("Wash pump
+  running" of a "High-pressure wash pump") is no sure status of it;
 - a numbered thing called something in brackets ("Zone 2 (heating) temperature") may be
   called so in the names of its other points ("heating zone sp" of "Zone 2 temperature
   setpoint");
@@ -10,7 +10,7 @@ written here:
   oil temp to 300" of the "Thermal oil temperature setpoint");
 - "to stage two" after a verb of change is a value, said after the point's own word;
 - 目标 is a setpoint, 给到 sets, 报警值 is an alarm setpoint;
-- "how bright", "luminance" ask a light level.
+- "how bright" asks a light level, luminance (in cd/m²) a kind of it.
 """
 
 from __future__ import annotations
@@ -48,8 +48,6 @@ ROUTER = Router(WORKS)
 
 @pytest.mark.parametrize(("text", "point"), [
     ("is kiln fan 1 running", "kf1_running"),
-    ("is the high pressure wash pump running", "wash_pump_running"),
-    ("is the HP wash pump actually running", "wash_pump_running"),
 ])
 async def test_running_asked_of_a_switch_reads_its_status(text: str, point: str) -> None:
     assert await routed_without_model(ROUTER, text) == Action("read", {"point": point})
@@ -57,9 +55,11 @@ async def test_running_asked_of_a_switch_reads_its_status(text: str, point: str)
 
 @pytest.mark.parametrize(("text", "switch", "status"), [
     ("is kiln fan 1 on", "kf1_run", "kf1_running"),
-    ("is the wash pump on", "wash_pump", "wash_pump_running"),
     # (kiln fan 2 has no running input: kiln fan 1's is no status of it)
     ("is kiln fan 2 on", "kf2_run", "kf2_run"),
+    # (nor is a "Wash pump running" surely the high-pressure one's: another wash pump may
+    # be the one it tells of — review atk72)
+    ("is the high pressure wash pump on", "wash_pump", "wash_pump"),
 ])
 def test_the_models_read_of_a_switch_becomes_its_status(
         text: str, switch: str, status: str) -> None:
@@ -117,7 +117,7 @@ async def test_zh_target_and_alarm_value(text: str, action: Action) -> None:
     assert got.name != "read"
 
 
-@pytest.mark.parametrize("text", ["how bright is it in the hall", "hall luminance?"])
+@pytest.mark.parametrize("text", ["how bright is it in the hall", "hall brightness?"])
 def test_brightness_is_a_light_level(text: str) -> None:
     assert model_checked(ROUTER, WORKS, text, Action("read", {"point": "hall_lux"})) == \
         Action("read", {"point": "hall_lux"})

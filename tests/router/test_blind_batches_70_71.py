@@ -78,14 +78,15 @@ def test_the_check_takes_a_formula_for_its_gas(text: str) -> None:
     ("退火炉氢气设定降至5", 5),
     ("退火炉氢气设定更改为百分之八", 8),
     ("退火炉氢气设定改 7", 7),
-    ("退火炉氢气设定调 7", 7),
 ])
 async def test_chinese_verbs_of_a_change(text: str, value: float) -> None:
     assert await routed_without_model(ROUTER, text) == \
         Action("write", {"point": "h2_sp", "value": value})
 
 
-@pytest.mark.parametrize("text", ["退火炉氢气设定调大", "退火炉氢气设定改", "退火炉氢气设定开大一点"])
+@pytest.mark.parametrize("text", ["退火炉氢气设定调大", "退火炉氢气设定改", "退火炉氢气设定开大一点",
+                                  # (调 alone: by 7 as often as to 7 — review atk72)
+                                  "退火炉氢气设定调 7"])
 async def test_a_change_without_its_value_is_no_read(text: str) -> None:
     """Blind batch 70 wrote 锡槽氢气设定改到百分之七 as a read of the setting: 改 and 调 were
     no words of the rules, and the setting was read."""

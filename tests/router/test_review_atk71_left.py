@@ -1,8 +1,9 @@
 """What review atk71 left, mended on plants written here:
 - a letter the plant tags things with, said against another number ("heater h2" where only a
   "Heater H1" is), is no hydrogen: the model's pick of heater H1 is refused;
-- 调 and 改 alone between a quantity and a number set it ("转速调1000", "设定调一千"); before
-  anything else (调一, 调一调, 调一点) they ask a change with no value, and are no read;
+- 改 alone between a quantity and a number sets it ("转速改1000", "设定改一百"); 调 alone is a
+  change by the number as often as to it, and before anything else (调一, 调一调, 调一点) both
+  ask a change with no value: refused, and no read;
 - a quantity said apart from a thing's name that holds it ("the pressure on pump 2" of a
   "High pressure pump 2", "the temperature on the low temp heater" of its flow, "the pressure on
   the pressure filter" of its sump level) is no read of that point.
@@ -14,6 +15,7 @@ import pytest
 
 from hermesd.answer import Action
 from hermesd.router import Router
+from hermesd.router.write_gate import gated
 from tests.support.plants import exec_plant, model_checked, routed_without_model
 
 TAGGED = exec_plant("tagged", {
@@ -60,18 +62,27 @@ BOILERS_ROUTER = Router(BOILERS)
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
-    ("1号给水泵转速调1000", "pump1_speed", 1000),
-    ("1号给水泵转速调一千", "pump1_speed", 1000),
     ("1号给水泵转速改1500", "pump1_speed", 1500),
-    ("3号锅炉温度设定调一百", "boiler3_sp", 100),
+    ("1号给水泵转速改一千", "pump1_speed", 1000),
     ("3号锅炉温度设定改90", "boiler3_sp", 90),
+    ("3号锅炉温度设定改一百", "boiler3_sp", 100),
 ])
-async def test_zh_adjust_alone_before_a_number_sets(text: str, point: str, value: int) -> None:
+async def test_zh_change_alone_before_a_number_sets(text: str, point: str, value: int) -> None:
     assert await routed_without_model(BOILERS_ROUTER, text) == \
         Action("write", {"point": point, "value": value})
 
 
 @pytest.mark.parametrize("text", [
+    # 调 alone: a change by the number as often as to it (review atk72)
+    "1号给水泵转速调1000",
+    "3号锅炉温度调2度",
+    "3号锅炉温度设定调1度",
+    "3号锅炉温度设定调一百",
+    # a thing or a count where the value goes, a step below zero
+    "3号锅炉温度设定改3#",
+    "3号锅炉温度设定改第2",
+    "1号给水泵转速改2#泵",
+    "3号锅炉温度改-5",
     "3号锅炉温度设定调一",
     "3号锅炉温度设定调一调",
     "3号锅炉温度设定调一点",
@@ -114,3 +125,33 @@ async def test_a_quantity_of_a_things_name_asked_apart(text: str, point: str) ->
 ])
 async def test_the_things_own_name_still_reads(text: str, action: Action) -> None:
     assert await routed_without_model(PUMPS_ROUTER, text) == action
+
+
+MIXERS = exec_plant("mixers72", {
+    "mixer_speed": {"name": "Mixer speed setpoint", "unit": "rpm", "writable": True,
+                    "min": 0, "max": 300},
+    "kiln_feed": {"name": "Kiln feed rate setpoint", "unit": "t/h", "writable": True,
+                  "min": 0, "max": 300},
+    "pump2_speed": {"name": "Pump 2 speed setpoint", "unit": "rpm", "writable": True,
+                    "min": 0, "max": 3000},
+})
+MIXERS_ROUTER = Router(MIXERS)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    ("drop the mixer speed to mixer 1", "mixer_speed", 1),
+    ("lower the mixer speed to mixer one", "mixer_speed", 1),
+    ("cut the kiln feed to kiln 1's", "kiln_feed", 1),
+])
+async def test_a_things_number_is_no_value(text: str, point: str, value: int) -> None:
+    """Review atk72: "to mixer 1" says which mixer to match, never 1 rpm."""
+    action = Action("write", {"point": point, "value": value})
+    # (the model's write, through the gate every write passes)
+    assert gated(text, MIXERS.points[point], value, MIXERS_ROUTER.rules.profiles,
+                 MIXERS_ROUTER.rules.analyse(text).toks) is not None
+    assert await routed_without_model(MIXERS_ROUTER, text) != action
+
+
+async def test_its_own_number_and_then_a_value() -> None:
+    assert await routed_without_model(MIXERS_ROUTER, "set pump 2 speed to 1500") == \
+        Action("write", {"point": "pump2_speed", "value": 1500})
