@@ -148,9 +148,7 @@ class Profiles:
         self._formula_letters = frozenset(letters for letters, _ in self.formulas)
         self.meant_formulas: frozenset[tuple[str, str]] = frozenset()
         borrowed = _machine_aliases(points, self.lexicon, self._spoken)
-        called = _things_called(points, self.lexicon)
-        for pid, labels in _settings_said_as_readings(points).items():
-            called[pid] = (*called.get(pid, ()), *labels)
+        called = _settings_said_as_readings(points)
         for point in points:
             self.by_id[point.id] = self._profile(point, borrowed.get(point.id, frozenset()),
                                                  called.get(point.id, ()))
@@ -559,36 +557,6 @@ def _settings_said_as_readings(points: list[Point]) -> dict[str, tuple[str, ...]
                 break
     return out
 
-
-#: a numbered thing (all a name says before it) and what the name calls it in brackets after
-#: it: "Dryer zone 2 (heating)"
-_CALLED = re.compile(r"^(?P<thing>[^()]*?\b[A-Za-z]+[ -]?\d+)\s*\((?P<called>[A-Za-z]+(?: [A-Za-z]+)?)\)")
-#: words that make a bracket a note, not a name ("Fan 2 (spare for boiler)")
-_NOTE_WORDS = frozenset("for of to from with and or in on at by not no spare standby duty "
-                        "old new unused".split())
-
-
-def _things_called(points: list[Point], lexicon: Lexicon) -> dict[str, tuple[str, ...]]:
-    """ "Zone 2 (heating) temperature": zone 2 is the heating zone, and its settings ("Zone 2
-    temperature setpoint") may be called so too: their names with the thing called so
-    ("heating Zone 2 temperature setpoint"), by point (blind batch 72: "heating zone sp" of
-    the setpoint was refused, "heating" being the temperature's word). Only a point named by
-    the whole thing ("Dryer zone 2", not the kiln's zone 2) and no other machine of it after
-    ("Zone 2 fan" is no heating fan), and only a name, no note (review atk72)."""
-    out: dict[str, list[str]] = {}
-    for point in points:
-        m = _CALLED.match(point.name)
-        if m is None or set(m.group("called").casefold().split()) & _NOTE_WORDS:
-            continue
-        thing = re.compile(rf"^{re.escape(m.group('thing').strip())}\b(?!\s*\()",
-                           re.IGNORECASE)
-        for other in points:
-            found = thing.match(other.name) if other is not point else None
-            if found is None or any(c.kind == "thing" for c in lexicon.concepts(
-                    other.name[found.end():])):
-                continue
-            out.setdefault(other.id, []).append(f"{m.group('called')} {other.name}")
-    return {pid: tuple(labels) for pid, labels in out.items()}
 
 
 def _twins_translated(points: list[Point]) -> dict[str, set[str]]:

@@ -2303,12 +2303,14 @@ class RuleRouter:
         else:
             relative += [t.shown for _, t in minus]
         verbs = [t.shown for t in toks if t.raw in RELATIVE_VERBS]
-        # (a value said after a step of the point's own scale, after "to": "drop the entrance
-        # lights to stage two" of a "lighting stage" — blind batch 72; never a thing's word,
-        # "drop the mixer speed to mixer 1" — review atk72)
+        # (a value said after a step of the point's own scale, after "to", of a point with no
+        # unit: "drop the entrance lights to stage two" of a "lighting stage" — blind batch
+        # 72; never a thing's word, "to mixer 1", nor a measure's, "lower the heater to
+        # setting 3" of one in kW — reviews atk72, atk72b)
         if numbers and verbs and not any((i > 0 and raw[i - 1] in VALUE_BEFORE) or (
                 i > 1 and raw[i - 2] in VALUE_BEFORE and toks[i - 1].text in own_words
-                and toks[i - 1].text in _SCALE_STEPS) for i, _ in numbers):
+                and toks[i - 1].text in _SCALE_STEPS and point is not None and not point.unit)
+                for i, _ in numbers):
             relative += [f"{verbs[0]} … {t.shown}" for _, t in numbers]  # "raise … 100"
         if relative:
             return ValueWords(problem="relative", words=tuple(relative))

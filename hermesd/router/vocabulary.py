@@ -513,11 +513,9 @@ OTHER_ENDS = {c: frozenset((o,)) for c, o in OPPOSITE_MODIFIERS.items()} | {
     "modifier.port": frozenset(("modifier.starboard", "modifier.right")),
     "modifier.starboard": frozenset(("modifier.port", "modifier.left"))}
 #: ...and an end that is the same as another ("going out" to a loop is its supply)
-#: (a flue gas is what comes out of a dryer or a boiler: "coming out the exhaust on dryer 1"
-#: of its exhaust temperature, beside its inlet's, blind batch 72; never an AHU's exhaust
-#: air, which its outlet is not: that is its supply, review atk69)
-SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply", "modifier.discharge",
-                                           "medium.flue_gas", "quantity.flue_gas_temperature")),
+#: (a flue gas is no outlet's: "water coming out of the boiler" is no flue gas temperature,
+#: review atk72b; nor an AHU's exhaust air, whose outlet is its supply, review atk69)
+SAME_ENDS = {"modifier.outlet": frozenset(("modifier.supply", "modifier.discharge")),
              "modifier.supply": frozenset(("modifier.outlet",))}
 #: "speed up", "make it faster": a change asked for, even without a verb we know
 CHANGE_WORDS = frozenset("up down faster slower higher hotter colder warmer cooler more less"

@@ -717,8 +717,12 @@ def _a_thing_for_its_value(toks: list[Token], point: Point, value: Any,
     things = {w for w, _ in profiles.pairs}
     for i, t in enumerate(toks[2:], 2):
         before = toks[i - 1]
-        # (after "to" only: "sub2 valve 100", "filler 4000 an hour" give a thing its value)
-        if toks[i - 2].raw not in ("to", "like", "as", "match", "matching"):
+        # (after "to" only, or "to the", "to that of": "sub2 valve 100", "filler 4000 an hour"
+        # give a thing its value)
+        lead = [x.raw for x in toks[max(0, i - 5):i - 1]]
+        while lead and lead[-1] in ("the", "that", "of", "those"):
+            lead.pop()
+        if not lead or lead[-1] not in ("to", "like", "as", "match", "matching", "at"):
             continue
         if t.number is not None and float(t.number) == float(value) and not before.zh and \
                 (before.text in things or any(
@@ -2021,8 +2025,11 @@ _ZH_COMMANDED = re.compile(r"[把将请帮要给]|设定|设置|目标|给定")
 #: a thing numbered, or things counted, where a verb of setting puts its value: 改3#, 调第2,
 #: 给到2#泵, 改5个 (the tokens keep only the number)
 _ZH_THING_AS_VALUE = re.compile(
-    r"(?:[调改设到为成至]|给到)\s*(?:第\s*[\d一二三四五六七八九十两]+|[\d一二三四五六七八九十两]+\s*"
-    r"[#＃号个台只条组套])")
+    r"(?:改成|改为|改到|改至|调到|调为|调成|调至|设为|设成|设到|设至|给到|给成|变为|定为|改)\s*(?:第\s*[\d一二三四五六七八九十两]+|[\d一二三四五六七八九十两]+\s*"
+    r"[#＃号个台只条组套泵罐阀机炉塔池仓线槽箱井窑柜管段区]|[#＃]\s*\d"
+    # ...a decimal with no whole part (改.5: read as 5), two numerals in a row that say about
+    # how much (改五六: five or six, read as 56) — review atk72b
+    r"|\.\d|(?:一二|二三|三四|四五|五六|六七|七八|八九)(?![十百千万点\d]))")
 #: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10)
 _ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])"
                        r"|[改调]一(?=[点些吧啊。！!，,？?]|$)")  # (调一: 调一调 cut short)

@@ -155,3 +155,35 @@ async def test_a_things_number_is_no_value(text: str, point: str, value: int) ->
 async def test_its_own_number_and_then_a_value() -> None:
     assert await routed_without_model(MIXERS_ROUTER, "set pump 2 speed to 1500") == \
         Action("write", {"point": "pump2_speed", "value": 1500})
+
+
+@pytest.mark.parametrize("text", [
+    "1号给水泵转速改2泵", "1号给水泵转速给到#2", "3号锅炉温度设定改.5", "3号锅炉温度设定改五六",
+    "3号锅炉温度设定给到2罐",
+])
+async def test_zh_a_thing_or_an_about_is_no_value(text: str) -> None:
+    """Review atk72b: 2泵 is pump 2, #2 a thing, .5 read as 5, 五六 "five or six"."""
+    assert (await routed_without_model(BOILERS_ROUTER, text)).name == "respond"
+
+
+HEATERS = exec_plant("heaters72", {
+    "heater_kw": {"name": "Heater power setpoint", "unit": "kW", "writable": True,
+                  "min": 0, "max": 50},
+    "light_stage": {"name": "Lighting stage", "type": "int", "writable": True,
+                    "min": 0, "max": 4},
+})
+HEATERS_ROUTER = Router(HEATERS)
+
+
+async def test_a_step_of_a_scale_is_a_value_only_of_a_point_without_a_unit() -> None:
+    assert (await routed_without_model(HEATERS_ROUTER, "lower the heater to setting 3")).name \
+        == "respond"
+    assert await routed_without_model(HEATERS_ROUTER, "drop the lighting to stage 2") == \
+        Action("write", {"point": "light_stage", "value": 2})
+
+
+@pytest.mark.parametrize("text", ["set the mixer speed to the mixer 1",
+                                  "set the mixer speed to that of mixer 1"])
+def test_a_things_number_after_the_is_no_value(text: str) -> None:
+    assert gated(text, MIXERS.points["mixer_speed"], 1, MIXERS_ROUTER.rules.profiles,
+                 MIXERS_ROUTER.rules.analyse(text).toks) is not None
