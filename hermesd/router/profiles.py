@@ -558,7 +558,6 @@ def _settings_said_as_readings(points: list[Point]) -> dict[str, tuple[str, ...]
     return out
 
 
-
 def _twins_translated(points: list[Point]) -> dict[str, set[str]]:
     """A point with no Chinese name nor description whose English name is a twin's but for its
     number ("Oven Z4 temp" beside "Oven Z1 temp", 一区烘箱温度): where the twin's Chinese name

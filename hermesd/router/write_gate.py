@@ -708,8 +708,8 @@ def _a_thing_for_its_value(toks: list[Token], point: Point, value: Any,
                            profiles: Profiles | None) -> Doubt | None:
     """ "drop the mixer speed to mixer 1", "lower the oven temp to oven one": the value is a
     thing's number, said right after its word after "to", which a measure (a point with a
-    unit) is never set to; "to mixer 1's" is that mixer's value (review atk72). Not of its own number ("set
-    pump 2 speed to 1500", where "pump 2" names it and the value comes after)."""
+    unit) is never set to; "to mixer 1's" is that mixer's value (reviews atk72, atk72b). Not
+    of its own number ("set pump 2 speed to 1500": "pump 2" names it, the value comes after)."""
     if profiles is None or not point.unit or not isinstance(value, (int, float)) or \
             isinstance(value, bool):
         return None
