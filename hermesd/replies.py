@@ -196,20 +196,20 @@ def respond_reply(reason: str, *, node: str, example: str, asked: str = "that",
 #: a question back when the words give no one value: (English, Chinese) by problem
 VALUE_QUESTIONS = {
     "unreadable": ("I could not read the value {words}; nothing was changed. Say it once, "
-                   "e.g. “to {example}”.",
-                   "我没能读懂数值{words}，未做任何更改。请只说一个数值，例如“设为{example}”。"),
+                   "e.g. “{to}{example}”.",
+                   "我没能读懂数值{words}，未做任何更改。请只说一个数值，例如“{to}{example}”。"),
     "several": ("I heard more than one value ({words}); nothing was changed. Say the one you "
-                "mean once, e.g. “to {example}”.",
-                "我听到了不止一个数值（{words}），未做任何更改。请只说您要的那一个，例如“设为{example}”。"),
+                "mean once, e.g. “{to}{example}”.",
+                "我听到了不止一个数值（{words}），未做任何更改。请只说您要的那一个，例如“{to}{example}”。"),
     "correction": ("I heard a correction ({words}); nothing was changed. Say the command again "
-                   "with just the value you mean, e.g. “to {example}”.",
-                   "我听到了更正（{words}），未做任何更改。请重新说一遍，只说您要的数值，例如“设为{example}”。"),
+                   "with just the value you mean, e.g. “{to}{example}”.",
+                   "我听到了更正（{words}），未做任何更改。请重新说一遍，只说您要的数值，例如“{to}{example}”。"),
     "relative": ("I set values, not changes ({words}); nothing was changed. Say the value to "
-                 "set, e.g. “to {example}”.",
-                 "我只能设定数值，不能按增减量调整（{words}），未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+                 "set, e.g. “{to}{example}”.",
+                 "我只能设定数值，不能按增减量调整（{words}），未做任何更改。请说出要设定的值，例如“{to}{example}”。"),
     "negation": ("I heard {words}, so nothing was changed. Say what to set, e.g. “to "
                  "{example}”.",
-                 "我听到了{words}，所以未做任何更改。请说出要设定的值，例如“设为{example}”。"),
+                 "我听到了{words}，所以未做任何更改。请说出要设定的值，例如“{to}{example}”。"),
 }
 
 
@@ -269,7 +269,7 @@ def gate_question(problem: str, words: tuple[str, ...], point: str, unit: str, e
         template = GATE_QUESTIONS[problem][1 if zh else 0]
         return template.format(words=quoted, point=point, unit=unit or "its unit",
                                example=example)
-    return value_question(problem, words, example, zh)
+    return value_question(problem, words, example, zh, whole=True)
 
 
 def choice_question(point: Point, zh: bool = False) -> str:
@@ -285,11 +285,13 @@ def choice_question(point: Point, zh: bool = False) -> str:
 
 
 def value_question(problem: str, words: tuple[str, ...] | list[str], example: str,
-                   zh: bool = False) -> str:
-    """The question back for a write whose words give no one value, naming those words."""
+                   zh: bool = False, *, whole: bool = False) -> str:
+    """The question back for a write whose words give no one value, naming those words.
+    `example`: a value ("450 °C"), or with `whole` a whole command ("set … to 450 °C")."""
     quoted = ("、" if zh else ", ").join(f"“{w}”" for w in map(printable, words))
     template = VALUE_QUESTIONS.get(problem, VALUE_QUESTIONS["unreadable"])[1 if zh else 0]
-    return template.format(words=quoted, example=example)
+    to = "" if whole else "设为" if zh else "to "
+    return template.format(words=quoted, example=example, to=to)
 
 
 def printable(word: str) -> str:

@@ -11,6 +11,7 @@ from hermesd.replies import (
     VALUE_QUESTIONS,
     call_reply,
     dry_run_reply,
+    gate_question,
     read_reply,
     respond_reply,
     unsure_write_reply,
@@ -66,6 +67,14 @@ def test_a_question_back_names_the_words_it_could_not_read() -> None:
     assert "“不对”" in zh and "设为1200" in zh
     for problem in VALUE_QUESTIONS:
         assert "“x”" in value_question(problem, ("x",), "1")
+
+
+def test_a_question_back_of_the_gate_shows_its_whole_command_once() -> None:
+    """The write gate's example is a whole command: no "to set …", "设为把…设为…"."""
+    en = gate_question("unreadable", ("调",), "Speed", "rpm", "set Speed to 750 rpm")
+    assert en.endswith("e.g. “set Speed to 750 rpm”.")
+    zh = gate_question("unreadable", ("调",), "转速", "rpm", "把转速设为750rpm", zh=True)
+    assert "例如“把转速设为750rpm”" in zh
 
 
 def test_a_question_back_shows_unprintable_words_escaped() -> None:

@@ -103,10 +103,19 @@ _ON_AFTER = frozenset("turn turned switch put kick kicked fire come keep leave s
 _ON_LAST = frozenset("now please again then and too also".split())
 
 
+#: what opens a question, or a request: a clause after a question that opens so asks again
+_ASKING = frozenset("""
+    what what's whats which how how's hows where where's when why who whose is are was were
+    do does did can could would will should shall have has any anything please pls
+""".split())
+#: ...and what says a clause tells something: a verb in a form a statement has
+_TELLING = frozenset("is are was were got has have seems looks feels saying".split())
+
+
 def cause_dropped(text: str) -> str:
     """`text` without a cause said after the command, or `text` itself."""
     if any(c in text for c in "?？"):
-        return text
+        return _told_after_a_question(text)
     breaks = list(_BREAK.finditer(text.strip()))
     if not breaks:
         return text
@@ -122,6 +131,30 @@ def cause_dropped(text: str) -> str:
             any(w.strip("'") in _NEVER or w.endswith("n't") for w in words) or \
             not (_a_state(words, spoken) or _servicing(words, spoken)
                  or _in_the_way(words, spoken) or _going_in(words)):
+        return text
+    if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
+        return text
+    return head
+
+
+def _told_after_a_question(text: str) -> str:
+    """ "hall humidity? windows are all sweating", "spa temp? got a parent saying it's
+    freezing": the question, without what is told after it of why it is asked (blind batch
+    73). Only a clause of a few plain words that tells (a verb of a statement, no question of
+    its own), with no number, unit or word that could take back, turn round or add to what is
+    asked (`_NEVER`: no "and", "or", "not", "instead", no verb of a command); a write asked
+    as a question stays one, which the write gate refuses."""
+    stripped = text.strip()
+    end = max(stripped.rfind("?"), stripped.rfind("？"))
+    head, tail = stripped[:end + 1], stripped[end + 1:].strip()
+    words = [w.strip(".,!;:").casefold() for w in tail.split()]
+    if not tail or not head[:-1].strip() or "?" in head[:-1] or "？" in head[:-1] or \
+            not tail.isascii() or not 2 <= len(words) <= 8 or words[0] in _ASKING:
+        return text
+    if any(not w or w.strip("'") in _NEVER or w.endswith("n't") or w in _ASKING - {"is", "are"}
+           for w in words):
+        return text
+    if not any(w in _TELLING or w.endswith(("ing", "'s", "'re")) for w in words):
         return text
     if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
         return text

@@ -807,7 +807,26 @@ def said_otherwise(term: Term, p: Profile, found: list[Term]) -> bool:
     `other_medium`), or is a word of a phrase that means what the point is not
     (`phrase_apart`): the point does not explain it, however its words do."""
     return substituted(term, p, found) or other_medium(term, p) or \
-        phrase_apart(term, p, found)
+        other_quantity(term, p) or phrase_apart(term, p, found)
+
+
+def other_quantity(term: Term, p: Profile) -> bool:
+    """A kind of a quantity said where the point measures another kind of the same one (one
+    broader concept in common, neither broader than the other): "total chlorine" of a
+    "Main pool free chlorine" or "… combined chlorine" (blind batch 73: all three are
+    chlorine, and the read was of the combined). A kind said of a point that names the
+    quantity broadly is its own ("free chlorine" of a "Chlorine residual")."""
+    if term.concepts & p.concepts:
+        return False
+    for said in term.concepts:
+        if not said.startswith(_QUANTITY):
+            continue
+        kin = _broader_of(said)
+        if kin and any(other.startswith(_QUANTITY) and other not in term.broader and
+                       said not in _broader_of(other) and _broader_of(other) & kin
+                       for other in p.concepts):
+            return True
+    return False
 
 
 def phrase_apart(term: Term, p: Profile, found: list[Term]) -> bool:
@@ -850,6 +869,7 @@ def other_medium(term: Term, p: Profile) -> bool:
 
 
 _MEDIUM = "medium."
+_QUANTITY = "quantity."
 _QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
 #: the end of a flow a Chinese word of a medium says with it (回水, 供水, 进水, 出水)
 _ENDS_OF_A_MEDIUM = frozenset(("return", "supply", "inlet", "outlet"))

@@ -466,11 +466,15 @@ class ModelStage:
             # "set the dry room temperature to -40" of its dew point's setpoint (atk55c)
             return respond("not_understood", model=f"write {pid}")
         why = self._unnamed_zh_thing(a, profile) or self.missing(a, profile) or \
-            self.rules.other_tag(a, pid)
+            self.rules.other_tag(a, pid) or (self.rules.quantity_of_its_thing(a, pid) if (
+                action.name == "read" or profile.point.kind != "bool") else None)
+        # (a quantity said apart from the name of the thing that holds it, read or a value
+        # written: "set the high pressure pump pressure to 50" is no speed setpoint's, review
+        # atk72; a switch's words are its name's, "reset the high temp trip")
         if not why and action.name == "read":
             why = self._not_asked(a, profile) or self._amount_of_a_switch(a, profile) or \
                 self._numbered_unnumbered(a, profile) or self._number_of_another(a, profile) \
-                or self._another_value(a, profile) or self.rules.quantity_of_its_thing(a, pid)
+                or self._another_value(a, profile)
         if not why and action.name == "read":
             # "what mode is PM2 in", of PM2's run switch (PM2 has no mode): a mode asked that
             # the point is not (a role is not asked so: "total" of a PV output is its sum)

@@ -84,7 +84,7 @@ _UNIT = re.compile(
     r"|(?:(?<=\d)|(?<=\d\s))(?:[ns]?m³|[ns]?m3(?=\s*(?:$|[.,;:!?)]|(?:of|per|please|pls|now"
     r"|thanks)\b)))|m?l\s?/\s?(?:s|min|h)"
     r"|ml\s?/\s?kg|m?[gl]\s?/\s?l|kg\s?/\s?h"
-    r"|k?w\s?/\s?m[2²]|(?<!\d)(?<!\d\s)%"
+    r"|k?w\s?/\s?m[2²]|cd\s?/\s?m[2²]|[mµμu]g\s?/\s?m[3³]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|tph|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
     r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
@@ -429,12 +429,18 @@ def _zh_changed_to(toks: list[Token]) -> list[Token]:
     of the speed). 调 alone is a change by a number as often as to it (温度调2度, review
     atk72), and 改 before anything else (改了, 改一改) or a number below zero (改-5: a step
     down as often) asks a change with no value, or tells one done: unreadable, and never a
-    read of the setting. Not the 调 of 空调 (an air conditioner: no quantity before it)."""
+    read of the setting. Not the 调 of 空调 (an air conditioner). Before a number, after any
+    other Chinese word too: a point's own Chinese name (炉温改3#, review atk72b: 温 is no word
+    of ours, and the command was a read of the furnace's temperature) or a negation (不用改
+    150); not the first character of a word we do not know (打开调味滚筒: seasoning)."""
     out: list[Token] = []
     for i, t in enumerate(toks):
         before = toks[i - 1] if i else None
-        if not t.zh or t.raw not in ("调", "改") or before is None or not before.zh or not (
-                before.raw == "setpoint" or canonical(before.raw) in QUANTITIES):
+        after = toks[i + 1] if i + 1 < len(toks) else None
+        if not t.zh or t.raw not in ("调", "改") or before is None or not before.zh or (
+                t.raw == "调" and before.raw == "空") or not (
+                before.raw == "setpoint" or canonical(before.raw) in QUANTITIES or (
+                    after is not None and (after.is_number or after.unreadable))):
             out.append(t)
             continue
         value = toks[i + 1] if i + 1 < len(toks) else None
@@ -512,9 +518,18 @@ _PERCENT_AFTER = re.compile(r"(?i)(?<=\d)\s*%(?!\s*rh\b)(?!\s*\d)")
 _PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
 
 
+#: a half said after the unit of a whole number of degrees or metres: "三十六度半" is 36.5 °C,
+#: "三米半" 3.5 m (blind batch 73); not after any other word ("一个半", "两点半": a time)
+_ZH_WHOLE = "零〇一二两三四五六七八九十百千"
+_UNIT_AND_A_HALF = re.compile(rf"(?<![\d.点])(\d+|[{_ZH_WHOLE}]+)(度|米)半(?![\d{_ZH_WHOLE}])")
+
+
 def units_joined(text: str) -> str:
     """The text with a unit written in two pieces written as one: "45% RH" is "45%RH", a
-    relative humidity (its "RH" alone had been left over, and the command asked back)."""
+    relative humidity (its "RH" alone had been left over, and the command asked back); "三十
+    六度半" is "三十六点五度"."""
+    text = _UNIT_AND_A_HALF.sub(lambda m: m.group(1) + (".5" if m.group(1).isdigit() else "点五")
+                                + m.group(2), text)
     return _PERCENT_RH.sub(r"\1%\2", text)
 
 
@@ -879,6 +894,14 @@ def _english_numbers(toks: list[Token]) -> list[Token]:
             else:
                 out.append(replace(_number(EN_ORDINALS[t.raw], t.raw), ordinal=True))
             i += 1
+            continue
+        if t.is_number and not t.zh and not t.ordinal and not t.groups and \
+                isinstance(t.number, int) and t.raw.isdigit() and \
+                [x.raw for x in toks[i + 1:i + 4]] == ["and", "a", "half"] and \
+                not any(x.zh or x.after_break for x in toks[i + 1:i + 4]):
+            # "6 and a half quarts a day": 6.5, as "six and a half" is (blind batch 73)
+            out.append(_number(t.number + 0.5, f"{t.raw} and a half"))
+            i += 4
             continue
         j = _run_end(toks, i)
         if j == i:

@@ -15,6 +15,7 @@ import itertools
 import math
 import re
 from collections.abc import Iterable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 
 from hermesd.config.model import Point
@@ -302,6 +303,15 @@ class Profiles:
                 # which the lexicon reads whole as a refrigerant pump: blind batch 56)
         return None
 
+    def _sibling_named(self, concept: str, named: AbstractSet[str]) -> bool:
+        """Whether the names say another kind of what `concept` is a kind of: the "total
+        chlorine" a "Main pool combined chlorine" is described by ("the total chlorine minus
+        the free chlorine", blind batch 73) is no quantity it measures."""
+        mine = self.lexicon.broader((concept,)) - {concept}
+        return any(n != concept and concept not in (kinds := self.lexicon.broader((n,)))
+                   and n not in self.lexicon.broader((concept,)) and (kinds - {n}) & mine
+                   for n in named)
+
     def by_description(self, word: str, concepts: frozenset[str], profile: Profile) -> bool:
         """Whether the point explains a command's word by its description alone (the word, or
         a concept of it, the description has and none of its names): a description tells the
@@ -436,7 +446,8 @@ class Profiles:
                            or s.concept in unit_quantities
                            or self.lexicon.broader((s.concept,)) & unit_quantities))
                        or (point.kind in ("int", "float") and self.lexicon.broader(
-                           (s.concept,)) & named & unit_quantities)}
+                           (s.concept,)) & named & unit_quantities
+                           and not self._sibling_named(s.concept, named))}
         # and of each word of its names alone, which explain less: "Backwash blower" is a
         # blower, of a backwash
         parts: set[Sense] = set()

@@ -2583,11 +2583,22 @@ def _words_of_named_things(name: str) -> frozenset[str]:
     """The words of a name's things named in more than one word ("vacuum", "pan" of "Vacuum
     pan 1 massecuite level"), and a quantity's words that name the thing after them
     (`_quantities_naming_things`: "temperature" of "Low temperature heater flow")."""
+    words = name.casefold().split()
     return frozenset(canonical(w) for m in concepts_of_text(name)
                      if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
                      for w in name[m.start:m.end].casefold().split()) | frozenset(
         canonical(w) for m in _quantities_naming_things(name)
-        for w in name[m.start:m.end].casefold().split())
+        for w in name[m.start:m.end].casefold().split()) | frozenset(
+        # (a quantity word right before a thing's, inside a phrase the lexicon reads as a
+        # whole: the "pressure" of a "High pressure pump speed setpoint", review atk72)
+        canonical(w) for w, after in itertools.pairwise(words)
+        if _kinds_alone(w) == {"quantity"} and "thing" in _kinds_alone(after))
+
+
+@functools.lru_cache(maxsize=4096)
+def _kinds_alone(word: str) -> frozenset[str]:
+    """The kinds of concept a word is, alone."""
+    return frozenset(m.kind for m in concepts_of_text(word) if m.start == 0 and m.end == len(word))
 
 
 @functools.lru_cache(maxsize=4096)

@@ -330,6 +330,10 @@ UNIT_SYMBOLS: dict[str, str] = {
     "millimetres": "mm", "millimeter": "mm", "millimeters": "mm", "centimetre": "cm",
     "centimetres": "cm", "centimeter": "cm", "centimeters": "cm",
     "w/m2": "w/m²", "w/m²": "w/m²", "kw/m2": "kw/m²", "kw/m²": "kw/m²",
+    # (a luminance, a dust or gas concentration in air: "100 cd/m2" had been 100, "cd", "m"
+    # and 2, a second number)
+    "cd/m2": "cd/m²", "cd/m²": "cd/m²", "mg/m3": "mg/m³", "mg/m³": "mg/m³",
+    "µg/m3": "µg/m³", "µg/m³": "µg/m³", "ug/m3": "µg/m³", "ug/m³": "µg/m³",
 }
 #: units that letter case tells apart, as written -> their symbol (any other case of the same
 #: letters is the unit of UNIT_SYMBOLS, the one people mean when they do not mind case): an SI
@@ -357,6 +361,7 @@ UNIT_QUANTITIES: dict[str, str] = {
     "ph": "ph", "mg/l": "concentration", "ml/l": "concentration",
     "g/l": "concentration", "ppm": "concentration", "µs/cm": "conductivity",
     "ms/cm": "conductivity", "ppt": "salinity", "w/m²": "irradiance", "kw/m²": "irradiance",
+    "cd/m²": "luminance", "mg/m³": "concentration", "µg/m³": "concentration",
     "kN": "tension", "kn": "speed", "mW": "power", "mWh": "energy", "mPa": "pressure",
     "mv": "voltage", "MV": "voltage", "MA": "current",
 }

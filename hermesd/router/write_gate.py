@@ -2030,9 +2030,14 @@ _ZH_THING_AS_VALUE = re.compile(
     # ...a decimal with no whole part (改.5: read as 5), two numerals in a row that say about
     # how much (改五六: five or six, read as 56) — review atk72b
     r"|\.\d|(?:一二|二三|三四|四五|五六|六七|七八|八九)(?![十百千万点\d]))")
-#: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10)
+#: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10);
+#: 调 alone before a number is a change by it as often as to it (炉温调2度, review atk72b:
+#: after a point's own Chinese name the tokens had no quantity word to mark it), but not the
+#: 调 of 空调 nor one before a thing's number (调2号泵转速到1000)
 _ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])"
-                       r"|[改调]一(?=[点些吧啊。！!，,？?]|$)")  # (调一: 调一调 cut short)
+                       r"|[改调]一(?=[点些吧啊。！!，,？?]|$)"  # (调一: 调一调 cut short)
+                       r"|(?<!空)调(?=[-+负]?[\d一二三四五六七八九十两零〇.]+"
+                       r"(?![\d一二三四五六七八九十两零〇.号#台个只条组套]))")
 
 
 def _zh_moved_to(folded: str, point: Point | None) -> str | None:
@@ -2232,7 +2237,7 @@ _RATE_IN_WORDS = re.compile(
 _RATE_WRITTEN = re.compile(
     r"\d\s*(?P<unit>[A-Za-zµ°³²%％][A-Za-z0-9µ°³²]*|[\u4e00-\u9fff]{1,3})?(?:\s+of\s+[A-Za-z]+)?"
     r"\s*[/／\\]\s*"
-    r"(?P<time>[A-Za-z]+|秒钟?|分钟?|小时|时|天|日)")
+    r"(?P<time>[A-Za-z]+(?![A-Za-z0-9²³])|秒钟?|分钟?|小时|时|天|日)")  # (not cd/m2, mg/m3)
 #: a number, perhaps a unit, and two times it is per, one of them perhaps in the unit's letters
 #: ("120 t/h/h", "1200 rpm/min", "1200 rpm per minute", "50 per hr per hr", "50 °C/h per hour")
 _A_TIME = r"(?:seconds?|secs?|s|minutes?|mins?|hours?|hrs?|h|days?|d|秒钟?|分钟?|小时|时|天|日)"
