@@ -115,7 +115,7 @@ class Router:
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
         # "stop the chem pump, the caustic tank is empty": the command, without its cause
-        text = cause_dropped(text)
+        text = cause_dropped(text, self.rules.profiles.plant_words)
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

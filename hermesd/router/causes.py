@@ -20,9 +20,10 @@ gallons").
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from hermesd.router.concepts import concepts_of_text, singular
-from hermesd.router.normalize import tokens
+from hermesd.router.normalize import canonical, tokens
 
 #: where a command ends and what is said of it begins: a comma, a semicolon, or a dash with
 #: spaces round it that is no minus sign ("to - 5")
@@ -112,10 +113,15 @@ _ASKING = frozenset("""
 _TELLING = frozenset("is are was were got has have seems looks feels saying".split())
 
 
-def cause_dropped(text: str) -> str:
-    """`text` without a cause said after the command, or `text` itself."""
+#: ...and what says it names what is asked, or more of it ("I mean the spa's", "spa's too")
+_NAMING_AGAIN = frozenset("mean meant meaning one ones too well either same".split())
+
+
+def cause_dropped(text: str, plant_words: AbstractSet[str] = frozenset()) -> str:
+    """`text` without a cause said after the command, or `text` itself. `plant_words`: the
+    words of the plant's points, which no clause told after a question may say."""
     if any(c in text for c in "?？"):
-        return _told_after_a_question(text)
+        return _told_after_a_question(text, plant_words)
     breaks = list(_BREAK.finditer(text.strip()))
     if not breaks:
         return text
@@ -137,13 +143,15 @@ def cause_dropped(text: str) -> str:
     return head
 
 
-def _told_after_a_question(text: str) -> str:
+def _told_after_a_question(text: str, plant_words: AbstractSet[str]) -> str:
     """ "hall humidity? windows are all sweating", "spa temp? got a parent saying it's
     freezing": the question, without what is told after it of why it is asked (blind batch
     73). Only a clause of a few plain words that tells (a verb of a statement, no question of
     its own), with no number, unit or word that could take back, turn round or add to what is
-    asked (`_NEVER`: no "and", "or", "not", "instead", no verb of a command); a write asked
-    as a question stays one, which the write gate refuses."""
+    asked (`_NEVER`: no "and", "or", "not", "instead", no verb of a command; no "I mean",
+    "too"), nor a word of the plant's points ("pool temp? the spa's freezing" may ask the
+    spa's: review atk73); a write asked as a question stays one, which the write gate
+    refuses."""
     stripped = text.strip()
     end = max(stripped.rfind("?"), stripped.rfind("？"))
     head, tail = stripped[:end + 1], stripped[end + 1:].strip()
@@ -151,8 +159,10 @@ def _told_after_a_question(text: str) -> str:
     if not tail or not head[:-1].strip() or "?" in head[:-1] or "？" in head[:-1] or \
             not tail.isascii() or not 2 <= len(words) <= 8 or words[0] in _ASKING:
         return text
-    if any(not w or w.strip("'") in _NEVER or w.endswith("n't") or w in _ASKING - {"is", "are"}
-           for w in words):
+    if any(not w or w.strip("'") in _NEVER | _NAMING_AGAIN or w.endswith("n't")
+           or w in _ASKING - {"is", "are"} for w in words):
+        return text
+    if any(t.text in plant_words or canonical(t.raw) in plant_words for t in tokens(tail)):
         return text
     if not any(w in _TELLING or w.endswith(("ing", "'s", "'re")) for w in words):
         return text

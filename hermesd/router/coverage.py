@@ -816,8 +816,9 @@ def other_quantity(term: Term, p: Profile) -> bool:
     "Main pool free chlorine" or "… combined chlorine" (blind batch 73: all three are
     chlorine, and the read was of the combined). A kind said of a point that names the
     quantity broadly is its own ("free chlorine" of a "Chlorine residual")."""
-    if term.concepts & p.concepts:
-        return False
+    if term.concepts & p.concepts or term.word in p.words or term.raw in p.words:
+        return False  # (a word of its own: "room temperature" of a "Plant room ambient
+        # temperature", which the lexicon ranks beside the ambient one — review atk73)
     for said in term.concepts:
         if not said.startswith(_QUANTITY):
             continue

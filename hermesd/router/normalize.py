@@ -84,7 +84,7 @@ _UNIT = re.compile(
     r"|(?:(?<=\d)|(?<=\d\s))(?:[ns]?m³|[ns]?m3(?=\s*(?:$|[.,;:!?)]|(?:of|per|please|pls|now"
     r"|thanks)\b)))|m?l\s?/\s?(?:s|min|h)"
     r"|ml\s?/\s?kg|m?[gl]\s?/\s?l|kg\s?/\s?h"
-    r"|k?w\s?/\s?m[2²]|cd\s?/\s?m[2²]|[mµμu]g\s?/\s?m[3³]|(?<!\d)(?<!\d\s)%"
+    r"|k?w\s?/\s?m[2²]|cd\s?/\s?m[2²]|[mµμuk]?g\s?/\s?m[3³2²]|(?<!\d)(?<!\d\s)%"
     r"|t\s?/\s?(?:h|d(?:ay)?)|tpd|tph|m\s?/\s?(?:s|min)|km\s?/\s?h|[µμu]s\s?/\s?cm|ms\s?/\s?cm"
     r"|(?:°\s?c|℃|k)\s?/\s?(?:min|h)|°\s?[cf]|℃"
     r"|kwh|mwh|kw|mw|kn|kpa|mpa|mbar|psi|hz|ntu|rpm|ppm|lpm|gpm|(?:kilo|mega|milli)watts?"
@@ -455,13 +455,18 @@ def _zh_changed_to(toks: list[Token]) -> list[Token]:
 
 #: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"
 _LITTLE = frozenset("bit little lot touch tad few couple notch fraction smidge".split())
+#: ...and the time a rate is per, after a value and its unit ("6.5 quarts a day")
+_PER_TIMES = frozenset("day hour minute second week shift month year".split())
 
 
 def _a_little(toks: list[Token]) -> list[Token]:
     """The tokens with an "a" read as a letter ("line a") made the article it is before a
-    word of an amount ("the ice a bit harder", "pump 2 a touch faster")."""
-    return [Token(t.raw, t.raw) if t.ident and t.raw == "a" and i + 1 < len(toks)
-            and toks[i + 1].raw in _LITTLE else t for i, t in enumerate(toks)]
+    word of an amount ("the ice a bit harder", "pump 2 a touch faster"), or before a time
+    after a number and a word ("6 and a half quarts a day": blind batch 73)."""
+    return [Token(t.raw, t.raw) if t.ident and t.raw == "a" and i + 1 < len(toks) and (
+        toks[i + 1].raw in _LITTLE or (toks[i + 1].raw in _PER_TIMES and i >= 2
+                                       and toks[i - 2].is_number and not toks[i - 1].is_number))
+        else t for i, t in enumerate(toks)]
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
@@ -522,14 +527,18 @@ _PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
 #: "三米半" 3.5 m (blind batch 73); not after any other word ("一个半", "两点半": a time)
 _ZH_WHOLE = "零〇一二两三四五六七八九十百千"
 _UNIT_AND_A_HALF = re.compile(rf"(?<![\d.点])(\d+|[{_ZH_WHOLE}]+)(度|米)半(?![\d{_ZH_WHOLE}])")
+#: ...never of a number signed (-四度半: the reader drops a sign before Chinese numerals, and
+#: the gate asks back what it cannot read signed, review atk73)
+_SIGNS = "-－−‐‑–—﹣+＋"
 
 
 def units_joined(text: str) -> str:
     """The text with a unit written in two pieces written as one: "45% RH" is "45%RH", a
     relative humidity (its "RH" alone had been left over, and the command asked back); "三十
     六度半" is "三十六点五度"."""
-    text = _UNIT_AND_A_HALF.sub(lambda m: m.group(1) + (".5" if m.group(1).isdigit() else "点五")
-                                + m.group(2), text)
+    text = _UNIT_AND_A_HALF.sub(lambda m: m.group(0) if m.string[:m.start()].rstrip().endswith(
+        tuple(_SIGNS)) else m.group(1) + (".5" if m.group(1).isdigit() else "点五") + m.group(2),
+        text)
     return _PERCENT_RH.sub(r"\1%\2", text)
 
 

@@ -1631,8 +1631,11 @@ class RuleRouter:
         in_things = _words_of_named_things(profile.point.name)
         if not any(t.text in in_things for t in a.toks):
             return None  # (most commands: no word of its things' names said at all)
-        has = (profile.quantities | profile.unit_quantities | profile.concepts) - {
-            m.concept.id for m in _quantities_naming_things(profile.point.name)}
+        has = ((profile.quantities | profile.concepts) - {
+            m.concept.id for m in _quantities_naming_things(profile.point.name)}) | (
+            profile.unit_quantities if profile.unit_sure else frozenset())
+        # (what its unit surely measures it has, whatever names its thing: the flow of a
+        # "Flow controller 3 output" in m³/h — review atk73)
         labels = [label.toks for label in self.point_labels.get(profile.point.id, ())]
         own = {(x.text, y.text) for toks in labels for x, y in itertools.pairwise(toks)}
         # (each word as often as a phrase of it is said: "the pressure on the pressure
@@ -2592,7 +2595,17 @@ def _words_of_named_things(name: str) -> frozenset[str]:
         # (a quantity word right before a thing's, inside a phrase the lexicon reads as a
         # whole: the "pressure" of a "High pressure pump speed setpoint", review atk72)
         canonical(w) for w, after in itertools.pairwise(words)
-        if _kinds_alone(w) == {"quantity"} and "thing" in _kinds_alone(after))
+        if _kinds_alone(w) == {"quantity"} and "thing" in _kinds_alone(after)
+        and canonical(after) not in _INSTRUMENTS)
+
+
+#: things named by the quantity they measure or control, which is theirs: the level of a
+#: "Level controller 1 setpoint", the pressure of a "Pressure switch 6 trip setting" (review
+#: atk73), not the pressure of a "High pressure pump"
+_INSTRUMENTS = frozenset("""
+    controller control transmitter meter sensor gauge switch indicator analyser analyzer probe
+    regulator recorder monitor detector transducer alarm limit trip cutoff cutout relay
+""".split())
 
 
 @functools.lru_cache(maxsize=4096)
@@ -2607,7 +2620,9 @@ def _quantities_naming_things(name: str) -> tuple[Match, ...]:
     a "Low temperature heater flow" (a flow, of the low temperature heater: review atk71)."""
     found = concepts_of_text(name)
     before_thing = [m for m, after in itertools.pairwise(found) if m.kind == "quantity"
-                    and after.kind == "thing" and not name[m.end:after.start].strip()]
+                    and after.kind == "thing" and not name[m.end:after.start].strip()
+                    and not set(map(canonical, name[after.start:after.end].casefold().split()))
+                    & _INSTRUMENTS]
     return tuple(m for m in before_thing
                  if not any(o.concept == m.concept and o.start != m.start for o in found))
 

@@ -152,6 +152,8 @@ ZH_WORDS: dict[str, str] = {
     "是多少": "what", "多少": "what", "有多高": "what", "多高": "what", "有多深": "what",
     "多深": "what", "多低": "what", "多大": "what", "几": "what", "什么": "what", "怎么样": "how",
     "如何": "how", "吗": "?yn", "是否": "?yn", "有没有": "?yn", "是不是": "?yn",
+    # ("开着没有", "停了没有": is it on, has it stopped — blind batch 73; 没有 alone is "not")
+    "着没有": "?yn", "了没有": "?yn",
     "在不在": "?yn", "呢": "", "的": "", "了": "", "吧": "", "啊": "", "呀": "", "把": "",
     "将": "", "给": "", "请": "please", "帮我": "please", "麻烦": "please", "一下": "",
     "请您": "please", "劳驾": "please", "您": "you", "哦": "", "哈": "", "辛苦了": "",
@@ -334,6 +336,8 @@ UNIT_SYMBOLS: dict[str, str] = {
     # and 2, a second number)
     "cd/m2": "cd/m²", "cd/m²": "cd/m²", "mg/m3": "mg/m³", "mg/m³": "mg/m³",
     "µg/m3": "µg/m³", "µg/m³": "µg/m³", "ug/m3": "µg/m³", "ug/m³": "µg/m³",
+    "kg/m3": "kg/m³", "kg/m³": "kg/m³", "g/m3": "g/m³", "g/m³": "g/m³", "g/m2": "g/m²",
+    "g/m²": "g/m²", "kg/m2": "kg/m²", "kg/m²": "kg/m²",
 }
 #: units that letter case tells apart, as written -> their symbol (any other case of the same
 #: letters is the unit of UNIT_SYMBOLS, the one people mean when they do not mind case): an SI

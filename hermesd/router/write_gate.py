@@ -1923,10 +1923,12 @@ def _chinese(folded: str, own: _Own, point: Point | None) -> Doubt | None:
     said = _zh_statement(folded) or _zh_moved_to(folded, point)
     if said:
         return Doubt("question", (said,))
-    thing = _ZH_THING_AS_VALUE.search(folded)
+    thing = _ZH_THING_AS_VALUE.search(folded) or _ZH_SIGNED.search(folded)
     if thing:
         return Doubt("unreadable", (thing.group(0),))  # 改3#, 给到第2, 改5个: a thing or a
-        # count said where the value goes (review atk72: each was written as the number)
+        # count said where the value goes (review atk72: each was written as the number);
+        # -四度: a minus sign before Chinese numerals, which the number reader drops (review
+        # atk73: 冷库温度设定改成-四度 wrote 4)
     # its own Chinese names, and those of its choices (the 和 of a choice 中和 is no "and")
     named = [*own.zh_names, *(said.casefold() for _, said in spellings(point) if is_chinese(said))
              ] if point is not None else list(own.zh_names)
@@ -2030,13 +2032,16 @@ _ZH_THING_AS_VALUE = re.compile(
     # ...a decimal with no whole part (改.5: read as 5), two numerals in a row that say about
     # how much (改五六: five or six, read as 56) — review atk72b
     r"|\.\d|(?:一二|二三|三四|四五|五六|六七|七八|八九)(?![十百千万点\d]))")
+#: a minus sign written before Chinese numerals (-四度, －十八度): no number we read signed
+_ZH_SIGNED = re.compile(r"[-－−‐‑–—﹣]\s*[零〇一二两三四五六七八九十百千万]")
 #: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10);
 #: 调 alone before a number is a change by it as often as to it (炉温调2度, review atk72b:
 #: after a point's own Chinese name the tokens had no quantity word to mark it), but not the
-#: 调 of 空调 nor one before a thing's number (调2号泵转速到1000)
+#: 调 of 空调 nor one before a thing's number (调2号泵转速到1000); so are 调整 and 调节 (adjust:
+#: 炉温调整2度, review atk73)
 _ZH_VAGUE = re.compile(r"([改调])一\1|[改调]一下|[改调]过|[改调][大小高低上下](?=[\d一二三四五六七八九十两])"
                        r"|[改调]一(?=[点些吧啊。！!，,？?]|$)"  # (调一: 调一调 cut short)
-                       r"|(?<!空)调(?=[-+负]?[\d一二三四五六七八九十两零〇.]+"
+                       r"|(?<!空)调[整节]?(?=[-+负]?[\d一二三四五六七八九十两零〇.]+"
                        r"(?![\d一二三四五六七八九十两零〇.号#台个只条组套]))")
 
 

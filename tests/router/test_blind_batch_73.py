@@ -219,3 +219,120 @@ async def test_a_number_and_a_half(said: str, value: float) -> None:
 ])
 async def test_a_half_that_is_no_part_of_the_number(said: str) -> None:
     assert (await routed_without_model(ROUTER, said)).name == "respond"
+
+
+# -- review atk73 ---------------------------------------------------------------------------
+
+COLD = exec_plant("cold73", {
+    "cold_sp": {"name": "Cold store temperature setpoint", "unit": "°C", "writable": True,
+                "min": -30, "max": 10, "names": {"zh": "冷库温度设定"}},
+    "oven_sp": {"name": "Oven temperature setpoint", "unit": "°C", "writable": True,
+                "min": 0, "max": 300, "names": {"zh": "烘箱温度设定"}},
+    "lc_sp": {"name": "Level controller 1 setpoint", "unit": "%", "writable": True,
+              "min": 0, "max": 100},
+    "fc_sp": {"name": "Flow controller 3 setpoint", "unit": "m³/h", "writable": True,
+              "min": 0, "max": 200},
+    "ambient": {"name": "Plant room ambient temperature", "unit": "°C"},
+    "density_sp": {"name": "Slurry density setpoint", "unit": "kg/m³", "writable": True,
+                   "min": 1000, "max": 2000},
+    "coat_sp": {"name": "Coat weight setpoint", "unit": "g/m²", "writable": True,
+                "min": 0, "max": 200},
+})
+COLD_ROUTER = Router(COLD)
+
+
+@pytest.mark.parametrize(("text", "point", "value"), [
+    # (a minus before Chinese numerals, which the reader drops: asked back, never +4)
+    ("冷库温度设定改成-四度", "cold_sp", 4),
+    ("冷库温度设定改成-四度半", "cold_sp", 4.5),
+    ("冷库温度设定调到－十八度半", "cold_sp", 18.5),
+    ("冷库温度设定- 十度半", "cold_sp", 10.5),
+    # (调整, 调节: adjust, by as often as to)
+    ("烘箱温度设定调整20度", "oven_sp", 20),
+    ("烘箱温度设定调节20度", "oven_sp", 20),
+])
+async def test_what_the_reader_cannot_sign_or_place_is_asked_back(
+        text: str, point: str, value: float) -> None:
+    assert (await routed_without_model(COLD_ROUTER, text)).name == "respond"
+    assert gated(text, COLD.points[point], value, COLD_ROUTER.rules.profiles) is not None
+
+
+@pytest.mark.parametrize(("text", "value"), [
+    ("冷库温度设定改成负四度半", -4.5),
+    ("冷库温度设定改成零下十八度半", -18.5),
+])
+async def test_a_half_degree_below_zero_said_in_words(text: str, value: float) -> None:
+    assert await routed_without_model(COLD_ROUTER, text) == \
+        Action("write", {"point": "cold_sp", "value": value})
+
+
+@pytest.mark.parametrize("text", [
+    "hall humidity? I mean the spa's sweating",
+    "hall humidity? meaning the changing room's",
+    "hall humidity? the one in the spa is sweating",
+    "hall humidity? spa's too",
+    "hall humidity? changing room's as well",
+])
+def test_a_clause_that_names_again_is_kept(text: str) -> None:
+    assert cause_dropped(text) == text
+
+
+@pytest.mark.parametrize("text", [
+    "pool hall humidity? the feed pump is sweating",  # (a thing of the plant: which is asked?)
+    "pool hall humidity? the boiler's roasting",
+])
+def test_a_clause_that_names_a_thing_of_the_plant_is_kept(text: str) -> None:
+    assert cause_dropped(text, ROUTER.rules.profiles.plant_words) == text
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("set level controller 1 level to 60", Action("write", {"point": "lc_sp", "value": 60})),
+    ("set the flow on flow controller 3 to 50",
+     Action("write", {"point": "fc_sp", "value": 50})),
+])
+def test_an_instrument_named_by_its_quantity_has_it(text: str, action: Action) -> None:
+    assert model_checked(COLD_ROUTER, COLD, text, action) == action
+
+
+def test_a_kind_said_in_the_points_own_words_is_its_own() -> None:
+    action = Action("read", {"point": "ambient"})
+    assert model_checked(COLD_ROUTER, COLD, "what's the room temperature in the plant room",
+                         action) == action
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("set the slurry density setpoint to 1500 kg/m3",
+     Action("write", {"point": "density_sp", "value": 1500})),
+    ("set coat weight setpoint to 50 g/m2", Action("write", {"point": "coat_sp", "value": 50})),
+])
+async def test_units_per_area_and_volume_by_mass(text: str, action: Action) -> None:
+    assert await routed_without_model(COLD_ROUTER, text) == action
+
+
+DOSING = exec_plant("dosing73", {
+    "ci_sp": {"name": "Corrosion inhibitor rate setpoint", "unit": "qt/d", "writable": True,
+              "min": 0, "max": 40},
+    "mi_sp": {"name": "Methanol injection rate setpoint", "unit": "L/h", "writable": True,
+              "min": 0, "max": 40},
+})
+
+
+@pytest.mark.parametrize(("text", "action"), [
+    ("corrosion inhibitor rate to 6 and a half quarts a day",
+     Action("write", {"point": "ci_sp", "value": 6.5})),
+    ("corrosion inhibitor rate to 6 quarts a day", Action("write", {"point": "ci_sp", "value": 6})),
+    # (a day is no hour: asked back)
+    ("methanol injection rate to 6 litres a day", None),
+])
+async def test_a_rate_said_a_day(text: str, action: Action | None) -> None:
+    got = await routed_without_model(Router(DOSING), text)
+    assert got == action if action is not None else got.name == "respond"
+
+
+@pytest.mark.parametrize(("text", "yes_no"), [
+    ("2号泵开着没有", True),  # (is it on?)
+    ("2号泵停了没有", True),  # (has it stopped?)
+    ("2号泵没有开", False),  # (it is not on: told, no question)
+])
+def test_meiyou_after_a_state_asks_yes_or_no(text: str, yes_no: bool) -> None:
+    assert ROUTER.rules.analyse(text).yes_no is yes_no
