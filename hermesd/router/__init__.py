@@ -114,8 +114,20 @@ class Router:
         text = self.rules.places_written(text)
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
-        # "stop the chem pump, the caustic tank is empty": the command, without its cause
-        text = cause_dropped(text, self.rules.profiles.plant_words)
+        # "stop the chem pump, the caustic tank is empty": the command, without its cause;
+        # "hall humidity? windows are sweating": the question, without what is told after it
+        heard = cause_dropped(text, self.rules.profiles.plant_words)
+        routed = await self._routed(ctx, heard)
+        if heard != text and routed.action.name != "read" and \
+                cause_dropped(text, self.rules.profiles.plant_words, told=False) != heard:
+            # what is told after a question is dropped for a read only: "can you set the spa
+            # to 36? nah, it's fine" is heard whole (review atk73b)
+            routed = await self._routed(ctx, cause_dropped(
+                text, self.rules.profiles.plant_words, told=False))
+        return routed
+
+    async def _routed(self, ctx: RequestContext, text: str) -> Routed:
+        """The rules', the semantic stage's or the model's action for the text, gated."""
         # The rules and the semantic stage run on the event loop and take up to a few hundred
         # milliseconds for a long command on a big plant. Commands that arrive together (64
         # pipelined on one connection, a burst on MQTT) are placed one per turn of the loop,

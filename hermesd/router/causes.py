@@ -19,10 +19,11 @@ gallons").
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Set as AbstractSet
 
-from hermesd.router.concepts import concepts_of_text, singular
+from hermesd.router.concepts import concepts_of_text, lexicon, singular
 from hermesd.router.normalize import canonical, tokens
 
 #: where a command ends and what is said of it begins: a comma, a semicolon, or a dash with
@@ -114,14 +115,19 @@ _TELLING = frozenset("is are was were got has have seems looks feels saying".spl
 
 
 #: ...and what says it names what is asked, or more of it ("I mean the spa's", "spa's too")
-_NAMING_AGAIN = frozenset("mean meant meaning one ones too well either same".split())
+_NAMING_AGAIN = frozenset("""
+    mean meant meaning one ones too well either same scratch forget nah nope disregard belay
+    bad fine okay ok yes yeah yep sure
+""".split())
 
 
-def cause_dropped(text: str, plant_words: AbstractSet[str] = frozenset()) -> str:
+def cause_dropped(text: str, plant_words: AbstractSet[str] = frozenset(), *,
+                  told: bool = True) -> str:
     """`text` without a cause said after the command, or `text` itself. `plant_words`: the
-    words of the plant's points, which no clause told after a question may say."""
+    words of the plant's points, which no clause told after a question may say; `told`:
+    whether such a clause is dropped (the router drops it for a read only)."""
     if any(c in text for c in "?？"):
-        return _told_after_a_question(text, plant_words)
+        return _told_after_a_question(text, plant_words) if told else text
     breaks = list(_BREAK.finditer(text.strip()))
     if not breaks:
         return text
@@ -160,15 +166,26 @@ def _told_after_a_question(text: str, plant_words: AbstractSet[str]) -> str:
             not tail.isascii() or not 2 <= len(words) <= 8 or words[0] in _ASKING:
         return text
     if any(not w or w.strip("'") in _NEVER | _NAMING_AGAIN or w.endswith("n't")
+           or canonical(w.strip("'")) in _NEVER | _NAMING_AGAIN
            or w in _ASKING - {"is", "are"} for w in words):
         return text
-    if any(t.text in plant_words or canonical(t.raw) in plant_words for t in tokens(tail)):
-        return text
+    if any(t.text in plant_words or canonical(t.raw) in plant_words or
+           canonical(t.raw) in _naming_words() for t in tokens(tail)) or \
+            any(m.kind in _NAMING for m in concepts_of_text(tail)):
+        return text  # (a thing, medium or quantity said: "the jacuzzi's smelling" may ask
+        # the spa's, "the boiler house is roasting" its temperature — review atk73b)
     if not any(w in _TELLING or w.endswith(("ing", "'s", "'re")) for w in words):
         return text
     if any(t.number is not None or t.unreadable or t.unit for t in tokens(tail)):
         return text
     return head
+
+
+@functools.cache
+def _naming_words() -> frozenset[str]:
+    """Every word of the lexicon's things, media and quantities ("learner" of "learner pool")."""
+    return frozenset(canonical(w) for c in lexicon().concepts.values() if c.kind in _NAMING
+                     for form in c.en_forms for w in form.lstrip("~=#^").split() if len(w) > 2)
 
 
 def _on_a_place(spoken: list[str], k: int) -> bool:

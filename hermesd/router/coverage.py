@@ -807,7 +807,25 @@ def said_otherwise(term: Term, p: Profile, found: list[Term]) -> bool:
     `other_medium`), or is a word of a phrase that means what the point is not
     (`phrase_apart`): the point does not explain it, however its words do."""
     return substituted(term, p, found) or other_medium(term, p) or \
-        other_quantity(term, p) or phrase_apart(term, p, found)
+        other_quantity(term, p) or other_kind_of_thing(term, p) or phrase_apart(term, p, found)
+
+
+def other_kind_of_thing(term: Term, p: Profile) -> bool:
+    """A kind of a thing said where the point's is another kind of the same one, in words the
+    point's names do not have: 跳水池 (a diving pool) of a "Main pool temperature", both
+    swimming pools (review atk73b: the model's read of the main pool passed)."""
+    if "thing" not in term.kinds or term.concepts & p.concepts or term.word in p.words or \
+            term.raw in p.words:
+        return False
+    for said in term.concepts:
+        if not said.startswith(_THING):
+            continue
+        kin = _broader_of(said)
+        if kin and any(other.startswith(_THING) and other not in term.broader and
+                       said not in _broader_of(other) and _broader_of(other) & kin
+                       for other in p.concepts):
+            return True
+    return False
 
 
 def other_quantity(term: Term, p: Profile) -> bool:
@@ -871,6 +889,7 @@ def other_medium(term: Term, p: Profile) -> bool:
 
 _MEDIUM = "medium."
 _QUANTITY = "quantity."
+_THING = "thing."
 _QUALIFIED = frozenset(MEDIUM_QUALIFIERS.values())
 #: the end of a flow a Chinese word of a medium says with it (回水, 供水, 进水, 出水)
 _ENDS_OF_A_MEDIUM = frozenset(("return", "supply", "inlet", "outlet"))

@@ -465,8 +465,14 @@ def _a_little(toks: list[Token]) -> list[Token]:
     after a number and a word ("6 and a half quarts a day": blind batch 73)."""
     return [Token(t.raw, t.raw) if t.ident and t.raw == "a" and i + 1 < len(toks) and (
         toks[i + 1].raw in _LITTLE or (toks[i + 1].raw in _PER_TIMES and i >= 2
-                                       and toks[i - 2].is_number and not toks[i - 1].is_number))
+                                       and toks[i - 2].is_number and not toks[i - 1].is_number
+                                       and all(x.raw in _AFTER_A_RATE for x in toks[i + 2:])))
         else t for i, t in enumerate(toks)]
+
+
+#: what may follow "a day" that ends a rate said ("6 quarts a day please"); a name's word may
+#: not ("zone 3 heater A day setpoint": heater A's, review atk73b)
+_AFTER_A_RATE = frozenset("please pls now thanks then ok".split())
 
 
 #: words a number written before them still numbers: "Zone 2-North", "Pump 1-left"
@@ -529,7 +535,7 @@ _ZH_WHOLE = "零〇一二两三四五六七八九十百千"
 _UNIT_AND_A_HALF = re.compile(rf"(?<![\d.点])(\d+|[{_ZH_WHOLE}]+)(度|米)半(?![\d{_ZH_WHOLE}])")
 #: ...never of a number signed (-四度半: the reader drops a sign before Chinese numerals, and
 #: the gate asks back what it cannot read signed, review atk73)
-_SIGNS = "-－−‐‑–—﹣+＋"
+_SIGNS = "-－−‐‑‒–—―⁻₋﹣﹘+＋"
 
 
 def units_joined(text: str) -> str:

@@ -2587,6 +2587,7 @@ def _words_of_named_things(name: str) -> frozenset[str]:
     pan 1 massecuite level"), and a quantity's words that name the thing after them
     (`_quantities_naming_things`: "temperature" of "Low temperature heater flow")."""
     words = name.casefold().split()
+    set_named = bool(set(map(canonical, words)) & SETPOINT_WORDS)
     return frozenset(canonical(w) for m in concepts_of_text(name)
                      if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
                      for w in name[m.start:m.end].casefold().split()) | frozenset(
@@ -2596,15 +2597,14 @@ def _words_of_named_things(name: str) -> frozenset[str]:
         # whole: the "pressure" of a "High pressure pump speed setpoint", review atk72)
         canonical(w) for w, after in itertools.pairwise(words)
         if _kinds_alone(w) == {"quantity"} and "thing" in _kinds_alone(after)
-        and canonical(after) not in _INSTRUMENTS)
+        and not (canonical(after) in _INSTRUMENTS and set_named))
 
 
-#: things named by the quantity they measure or control, which is theirs: the level of a
-#: "Level controller 1 setpoint", the pressure of a "Pressure switch 6 trip setting" (review
-#: atk73), not the pressure of a "High pressure pump"
+#: instruments named by the quantity they measure or control, whose setting is of it: the
+#: level of a "Level controller 1 setpoint" (review atk73); not the flow of a "Flow controller
+#: 5 output", a "Flow control valve 2 opening" (review atk73b), a "High pressure pump"
 _INSTRUMENTS = frozenset("""
-    controller control transmitter meter sensor gauge switch indicator analyser analyzer probe
-    regulator recorder monitor detector transducer alarm limit trip cutoff cutout relay
+    controller transmitter meter sensor gauge indicator analyser analyzer regulator recorder
 """.split())
 
 
@@ -2621,8 +2621,9 @@ def _quantities_naming_things(name: str) -> tuple[Match, ...]:
     found = concepts_of_text(name)
     before_thing = [m for m, after in itertools.pairwise(found) if m.kind == "quantity"
                     and after.kind == "thing" and not name[m.end:after.start].strip()
-                    and not set(map(canonical, name[after.start:after.end].casefold().split()))
-                    & _INSTRUMENTS]
+                    and not (set(map(canonical, name[after.start:after.end].casefold().split()))
+                             & _INSTRUMENTS and set(map(canonical, name.casefold().split()))
+                             & SETPOINT_WORDS)]
     return tuple(m for m in before_thing
                  if not any(o.concept == m.concept and o.start != m.start for o in found))
 
