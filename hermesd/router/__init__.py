@@ -115,7 +115,8 @@ class Router:
         # "washdown pump": a word the names write with a hyphen ("wash-down") is written so
         text = self.rules.compounds_written(text)
         # "stop the chem pump, the caustic tank is empty": the command, without its cause;
-        # "hall humidity? windows are sweating": the question, without what is told after it
+        # "hall humidity? everybody's complaining": the question, without what is told after
+        # it
         heard = cause_dropped(text, self.rules.profiles.plant_words)
         routed = await self._routed(ctx, heard)
         if heard != text and routed.action.name != "read" and \

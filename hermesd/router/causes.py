@@ -112,8 +112,6 @@ _ASKING = frozenset("""
 """.split())
 #: ...and what says a clause tells something: a verb in a form a statement has
 _TELLING = frozenset("is are was were got has have seems looks feels saying".split())
-
-
 #: ...and what says it names what is asked, or more of it ("I mean the spa's", "spa's too")
 _NAMING_AGAIN = frozenset("""
     mean meant meaning one ones too well either same scratch forget nah nope disregard belay
@@ -150,14 +148,14 @@ def cause_dropped(text: str, plant_words: AbstractSet[str] = frozenset(), *,
 
 
 def _told_after_a_question(text: str, plant_words: AbstractSet[str]) -> str:
-    """ "hall humidity? windows are all sweating", "spa temp? got a parent saying it's
-    freezing": the question, without what is told after it of why it is asked (blind batch
-    73). Only a clause of a few plain words that tells (a verb of a statement, no question of
-    its own), with no number, unit or word that could take back, turn round or add to what is
-    asked (`_NEVER`: no "and", "or", "not", "instead", no verb of a command; no "I mean",
-    "too"), nor a word of the plant's points ("pool temp? the spa's freezing" may ask the
-    spa's: review atk73); a write asked as a question stays one, which the write gate
-    refuses."""
+    """ "hall humidity? everybody's complaining": the question, without what is told after
+    it of why it is asked (blind batch 73). Only a clause of a few plain words that tells (a
+    verb of a statement, no question of its own), with no number, unit or word that could
+    take back, turn round or add to what is asked (`_NEVER`: no "and", "or", "not",
+    "instead", no verb of a command; `_NAMING_AGAIN`: no "I mean", "too", "nah"), and no
+    word of the plant's points nor of a thing, medium or quantity the lexicon knows ("pool
+    temp? the spa's freezing", "hall humidity? windows are sweating" may ask of them: reviews
+    atk73, atk73b). The router drops it for a read only, and hears a write whole."""
     stripped = text.strip()
     end = max(stripped.rfind("?"), stripped.rfind("？"))
     head, tail = stripped[:end + 1], stripped[end + 1:].strip()
@@ -185,7 +183,7 @@ def _told_after_a_question(text: str, plant_words: AbstractSet[str]) -> str:
 def _naming_words() -> frozenset[str]:
     """Every word of the lexicon's things, media and quantities ("learner" of "learner pool")."""
     return frozenset(canonical(w) for c in lexicon().concepts.values() if c.kind in _NAMING
-                     for form in c.en_forms for w in form.lstrip("~=#^").split() if len(w) > 2)
+                     for form in c.en_forms for w in form.split() if len(w) > 2)
 
 
 def _on_a_place(spoken: list[str], k: int) -> bool:

@@ -814,18 +814,7 @@ def other_kind_of_thing(term: Term, p: Profile) -> bool:
     """A kind of a thing said where the point's is another kind of the same one, in words the
     point's names do not have: 跳水池 (a diving pool) of a "Main pool temperature", both
     swimming pools (review atk73b: the model's read of the main pool passed)."""
-    if "thing" not in term.kinds or term.concepts & p.concepts or term.word in p.words or \
-            term.raw in p.words:
-        return False
-    for said in term.concepts:
-        if not said.startswith(_THING):
-            continue
-        kin = _broader_of(said)
-        if kin and any(other.startswith(_THING) and other not in term.broader and
-                       said not in _broader_of(other) and _broader_of(other) & kin
-                       for other in p.concepts):
-            return True
-    return False
+    return "thing" in term.kinds and _another_kind(term, p, _THING)
 
 
 def other_quantity(term: Term, p: Profile) -> bool:
@@ -834,14 +823,21 @@ def other_quantity(term: Term, p: Profile) -> bool:
     "Main pool free chlorine" or "… combined chlorine" (blind batch 73: all three are
     chlorine, and the read was of the combined). A kind said of a point that names the
     quantity broadly is its own ("free chlorine" of a "Chlorine residual")."""
+    return _another_kind(term, p, _QUANTITY)
+
+
+def _another_kind(term: Term, p: Profile, kind: str) -> bool:
+    """Whether the term says a concept of `kind` ("quantity.", "thing.") that the lexicon
+    ranks beside one of the point's (one broader concept in common, neither broader than the
+    other), in words that are none of the point's own ("room temperature" of a "Plant room
+    ambient temperature" is its own, however the lexicon ranks the two: review atk73)."""
     if term.concepts & p.concepts or term.word in p.words or term.raw in p.words:
-        return False  # (a word of its own: "room temperature" of a "Plant room ambient
-        # temperature", which the lexicon ranks beside the ambient one — review atk73)
+        return False
     for said in term.concepts:
-        if not said.startswith(_QUANTITY):
+        if not said.startswith(kind):
             continue
         kin = _broader_of(said)
-        if kin and any(other.startswith(_QUANTITY) and other not in term.broader and
+        if kin and any(other.startswith(kind) and other not in term.broader and
                        said not in _broader_of(other) and _broader_of(other) & kin
                        for other in p.concepts):
             return True
