@@ -533,9 +533,11 @@ _PERCENT_RH = re.compile(r"(?i)(\d\s*)%\s+(rh)\b")
 #: "三米半" 3.5 m (blind batch 73); not after any other word ("一个半", "两点半": a time)
 _ZH_WHOLE = "零〇一二两三四五六七八九十百千"
 _UNIT_AND_A_HALF = re.compile(rf"(?<![\d.点])(\d+|[{_ZH_WHOLE}]+)(度|米)半(?![\d{_ZH_WHOLE}])")
-#: ...never of a number signed (-四度半: the reader drops a sign before Chinese numerals, and
-#: the gate asks back what it cannot read signed, review atk73)
-_SIGNS = "-－−‐‑‒–—―⁻₋﹣﹘+＋"
+#: the characters written as a minus sign (the write gate asks back one before Chinese
+#: numerals, which the reader drops: -四度, review atk73)
+MINUS_SIGNS = "-－−‐‑‒–—―⁻₋﹣﹘"
+#: ...and no half is joined to a number signed (-四度半)
+_SIGNS = MINUS_SIGNS + "+＋"
 
 
 def units_joined(text: str) -> str:

@@ -2587,7 +2587,6 @@ def _words_of_named_things(name: str) -> frozenset[str]:
     pan 1 massecuite level"), and a quantity's words that name the thing after them
     (`_quantities_naming_things`: "temperature" of "Low temperature heater flow")."""
     words = name.casefold().split()
-    set_named = bool(set(map(canonical, words)) & SETPOINT_WORDS)
     return frozenset(canonical(w) for m in concepts_of_text(name)
                      if m.kind in ("thing", "medium") and " " in name[m.start:m.end]
                      for w in name[m.start:m.end].casefold().split()) | frozenset(
@@ -2597,7 +2596,7 @@ def _words_of_named_things(name: str) -> frozenset[str]:
         # whole: the "pressure" of a "High pressure pump speed setpoint", review atk72)
         canonical(w) for w, after in itertools.pairwise(words)
         if _kinds_alone(w) == {"quantity"} and "thing" in _kinds_alone(after)
-        and not (canonical(after) in _INSTRUMENTS and set_named))
+        and not _an_instruments_setting(name, after))
 
 
 #: instruments named by the quantity they measure or control, whose setting is of it: the
@@ -2606,6 +2605,12 @@ def _words_of_named_things(name: str) -> frozenset[str]:
 _INSTRUMENTS = frozenset("""
     controller transmitter meter sensor gauge indicator analyser analyzer regulator recorder
 """.split())
+
+
+def _an_instruments_setting(name: str, thing: str) -> bool:
+    """Whether `name` is a setting (its words say so) of an instrument among `thing`'s words."""
+    return bool(set(map(canonical, thing.casefold().split())) & _INSTRUMENTS) and \
+        bool(set(map(canonical, name.casefold().split())) & SETPOINT_WORDS)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -2621,9 +2626,7 @@ def _quantities_naming_things(name: str) -> tuple[Match, ...]:
     found = concepts_of_text(name)
     before_thing = [m for m, after in itertools.pairwise(found) if m.kind == "quantity"
                     and after.kind == "thing" and not name[m.end:after.start].strip()
-                    and not (set(map(canonical, name[after.start:after.end].casefold().split()))
-                             & _INSTRUMENTS and set(map(canonical, name.casefold().split()))
-                             & SETPOINT_WORDS)]
+                    and not _an_instruments_setting(name, name[after.start:after.end])]
     return tuple(m for m in before_thing
                  if not any(o.concept == m.concept and o.start != m.start for o in found))
 

@@ -54,6 +54,7 @@ from hermesd.router.doubts import Doubt
 from hermesd.router.doubts import folded as _folded
 from hermesd.router.normalize import (
     LIGHTS,
+    MINUS_SIGNS,
     ON_VERBS,
     Token,
     canonical,
@@ -2033,7 +2034,7 @@ _ZH_THING_AS_VALUE = re.compile(
     # how much (改五六: five or six, read as 56) — review atk72b
     r"|\.\d|(?:一二|二三|三四|四五|五六|六七|七八|八九)(?![十百千万点\d]))")
 #: a minus sign written before Chinese numerals (-四度, －十八度): no number we read signed
-_ZH_SIGNED = re.compile(r"[-－−‐‑‒–—―⁻₋﹣﹘]\s*[零〇一二两三四五六七八九十百千万]")
+_ZH_SIGNED = re.compile(rf"[{re.escape(MINUS_SIGNS)}]\s*[零〇一二两三四五六七八九十百千万]")
 #: a change asked with no value (改一改, 调一下), one done (改过), or by an amount (改大10);
 #: 调 alone before a number is a change by it as often as to it (炉温调2度, review atk72b:
 #: after a point's own Chinese name the tokens had no quantity word to mark it), but not the
