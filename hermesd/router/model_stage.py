@@ -510,6 +510,10 @@ class ModelStage:
             # "what's the consistency", of the thick stock's, where the pulper's and the white
             # water's are as much: no word says which
             return respond("not_understood", model=f"read {pid}")
+        if action.name == "read" and self._quantity_unsaid(a, profile):
+            # "what's the water in the lock reading" of the canal water temperature, where the
+            # chamber level is as much the water in the lock (blind batch 74)
+            return respond("not_understood", model=f"read {pid}")
         if self.rules.profiles.siblings(profile) and \
                 not ids_said(a.toks, write=action.name == "write") & profile.ids and \
                 not told_apart(self.semantic.terms(a), profile, self.rules.profiles):
@@ -768,6 +772,32 @@ class ModelStage:
             return asked  # 3号泵压力设定为多少 of its differential pressure setpoint, 7号风机转速设定
             # 为多少 of its acceleration in rpm/s, 8号模具温度设定为多少 of a difference (atk69)
         return None
+
+    def _quantity_unsaid(self, a: Analysis, profile: Profile) -> bool:
+        """Whether a measure is read where the words say no quantity, nor ask how much or how
+        anything, and a measure of another quantity explains every word said as well: "what's
+        the water in the lock reading" of the canal water temperature, where the chamber
+        level is as much the water in the lock (blind batch 74): which is meant, nothing
+        says."""
+        if not _numeric(profile.point.kind) or not profile.quantities or \
+                a.words & {"how", "much", "many"} or MEASURE_ASKED.search(a.text) or \
+                any(t.unit or t.is_number for t in a.toks):  # ("%C on IQ1": its unit says)
+            return False
+        found = self.semantic.terms(a)
+        if not found or self._setting_asked(a, found) or any(
+                self.semantic.quantities(t) or t.unit or t.kinds & {"quantity", "role"}
+                for t in found):
+            return False
+        ids, _ = self.semantic.ids(a, found)
+        mine = [explained(t, profile, found) for t in found]
+        for o in self.rules.profiles.all:
+            if o is profile or not _numeric(o.point.kind) or o.role != profile.role or \
+                    not o.quantities or o.quantities & profile.quantities or \
+                    not ids <= o.ids:
+                continue
+            if all(explained(t, o, found) >= m for t, m in zip(found, mine, strict=True)):
+                return True
+        return False
 
     @staticmethod
     def _more_named(profile: Profile, said: set[str]) -> bool:

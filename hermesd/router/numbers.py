@@ -318,6 +318,8 @@ class _English:
                 return None
             value = Decimal(f"{value}.{digits}")
         elif self.items[self.i:] in (["and", "a", "half"], ["and", "half"]):
+            if self.items[self.i - 1] in _BIG or self.items[self.i - 1] == "hundred":
+                return None  # "a thousand and a half": 1500 as often as 1000.5 (atk73b)
             self.i = len(self.items)
             value += Decimal("0.5")
         if self.i != len(self.items):

@@ -73,6 +73,7 @@ from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     AMOUNTS,
     ARMING,
+    BOOL_STATES,
     CALIBRATING,
     CHANGE_WORDS,
     CORRECTIONS,
@@ -1045,6 +1046,10 @@ class RuleRouter:
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         asked = any(map(question_mark, text.rstrip()[-1:])) or row is not None  # ("fan 2 on?"
         # asks, sets nothing; so does a screen's row, "BIN 2 AER FAN: ON")
+        if asked and toks and toks[-1].raw in BOOL_STATES and first not in WH_START and \
+                not toks[-1].zh and not any(t.raw in WRITE_VERBS for t in toks):
+            yes_no = True  # "hot oil heater going?": whether it is (blind batch 74: the
+            # heater's hot oil temperature was read)
         question = yes_no or first in WH_START or asked or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
@@ -1608,7 +1613,7 @@ class RuleRouter:
                  and not (i > 0 and (toks[i - 1].raw, t.raw) in own)
                  and not (i + 1 < len(toks) and (t.raw, toks[i + 1].raw) in own)]
         if profile.point.kind != "bool":
-            return self._quantity_of_a_phrase(a, profile)
+            return self._quantity_of_a_phrase(a, profile) or self._quantity_of_a_time(a, profile)
         # ("is high pressure pump 1 on": the name's word) — and only where a point named
         # after the switch ends its name with it ("High pressure pump 1 pressure"), never
         # another measure of the thing whose name has the word as the switch's does
@@ -1620,6 +1625,25 @@ class RuleRouter:
             or (None if a.yes_no else min(asked & set(profile.key), default=None))
         # ("what's the pressure on pump 2" of a "High pressure pump 2": its on/off is no
         # pressure, asked as a measure — review atk71)
+
+    def _quantity_of_a_time(self, a: Analysis, profile: Profile) -> str | None:
+        """ "set level switch 2 level to 30" of a "Level switch 2 delay setpoint" in s: a
+        quantity said more often than any name of the point says it, of a point that is a time
+        (the switch's delay, an alarm's): no level is in seconds (review atk73b)."""
+        if "quantity.time" not in profile.unit_quantities:
+            return None
+        named: Counter[str] = Counter()
+        for label in self.point_labels.get(profile.point.id, ()):
+            named |= Counter(t.text for t in label.toks)  # (the most any one name says it)
+        said = Counter(t.text for t in a.toks if not t.unit)
+        for t in a.toks:
+            senses = self.profiles.lexicon.concepts(t.text)
+            if not t.unit and t.text in QUANTITIES and t.raw not in ("many", "much") and \
+                    said[t.text] > named[t.text] and senses and \
+                    all(s.kind == "quantity" for s in senses) and \
+                    not {s.concept for s in senses} & profile.unit_quantities:
+                return t.raw
+        return None
 
     def _quantity_of_a_phrase(self, a: Analysis, profile: Profile) -> str | None:
         """ "what's the vacuum on pan one" of a "Vacuum pan 1 massecuite level": a word that is
@@ -1648,8 +1672,12 @@ class RuleRouter:
         toks = [t if t.zh or t.text in in_things else
                 replace(t, text=self.profiles.speller.correct(t.text) or t.text) for t in a.toks]
         said = Counter(t.text for t in toks)
+        # (a Chinese word of its own, 压力; not a character of one, the 冷 of 冷料仓 whose
+        # English name, "cold feed bin", says the cold of its thing: a quantity word of the
+        # name's pairs only in English order)
         for i, t in enumerate(toks):
-            if t.zh or t.unit or t.text not in in_things or said[t.text] <= phrased[t.text] or \
+            if t.unit or (t.zh and len(t.written) < 2) or t.text not in in_things or \
+                    said[t.text] <= phrased[t.text] or \
                     (i > 0 and (toks[i - 1].text, t.text) in own) or \
                     (i + 1 < len(toks) and (t.text, toks[i + 1].text) in own):
                 continue

@@ -39,6 +39,7 @@ from hermesd.router.coverage import (
     GENERAL,
     GENERAL_WORDS,
     NEAR,
+    REMAINS_WORD,
     UNIT_QUANTITY,
     Term,
     explain,
@@ -48,6 +49,7 @@ from hermesd.router.coverage import (
     per_its_time,
     said_otherwise,
     terms,
+    thing_phrase,
 )
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import Token, canonical, content, tokens
@@ -355,8 +357,11 @@ class Semantic:
                 for word, number in pairs):
             return None
         strengths = [0.0 if said_otherwise(t, p, terms) else
-                     UNIT_QUANTITY if per_its_time(t, p, terms) else explain(t, p)
-                     for t in terms]
+                     UNIT_QUANTITY if per_its_time(t, p, terms) else
+                     explained(t, p, terms) if t.literal and t.spans and thing_phrase(t, p, terms)
+                     else explain(t, p) for t in terms]
+        # (a word of the plant's names said in a phrase of a thing the point is, by another
+        # of its forms: "hydraulic pump 1" of an "HPU pump 1", blind batch 74)
         if a.wants_write and p.choice_concepts:
             # "生产线切换到清洗模式": 清洗 names a choice of the line mode (its "cleaning"), as
             # the choice's own word would; the write gate then asks that it name just one
@@ -976,6 +981,9 @@ class Semantic:
         nor is named by with the word as said: "heat flow" of a temperature ("heat" is read as
         temperature alone, not in the phrase), "steam flow" of a stock flow (a flow, but not of
         steam), whether or not another point of the plant has it."""
+        if t.word == REMAINS_WORD and t.concepts & profile.quantities:
+            return False  # "how many tonnes of flour left in the silo" of its level in t: what
+            # remains is its level (blind batch 74), which the general quantities set aside
         quantities = set(self.quantities(t)) - GENERAL
         if not quantities or t.unit or not self.meaningful(a, t):
             return False

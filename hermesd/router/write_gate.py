@@ -368,7 +368,8 @@ def doubt(text: str, point: Point, value: Any, profiles: Profiles | None = None,
                               capitals(text))
             or _by_an_amount(toks, folded) or _plus_as_a_change(toks, point)
             or lettered_unsaid(text, point)
-            or _switched_and_set(toks, folded, point, value) or _zero_of(toks, folded)
+            or _switched_and_set(toks, folded, point, value)
+            or _number_marked(toks, folded, point, value) or _zero_of(toks, folded)
             or _zero_of_an_instrument(toks, point, value)
             or _choice_or_switch(toks, point, value, profiles)
             or _on_a_choice(toks, point, value, profiles)
@@ -520,6 +521,22 @@ def _a_thing_numbered(toks: list[Token], folded: str, value: Any) -> str | None:
     return f"{before.raw} {last.raw}"
 
 
+def _number_marked(toks: list[Token], folded: str, point: Point, value: Any) -> Doubt | None:
+    """The value taken from a number marked as a thing's ("control valve opening #3",
+    调节阀开度#3, "heater no. 2"), said nowhere else, of a point in a unit: a thing was
+    numbered, no value given (review atk73: the tokens drop the mark, and 3 % was written).
+    Not of a number that is what the point holds, a preset or a tap position ("set the mixer
+    preset to #3", "set the tap position number 9": review atk56), nor after "to"."""
+    if isinstance(value, bool) or not point.unit:
+        return None
+    marked = [m for m in _NUMBERED.finditer(folded) if _number_is(m.group(1), value)
+              and not re.search(r"(?:\bto|\bat|[到为成至])\s*$", folded[:m.start()])]
+    said = sum(1 for t in toks if t.number is not None and not isinstance(t.number, bool)
+               and _number_is(str(t.number), value))
+    return Doubt("other_thing", (marked[0].group(0),)) if marked and said <= len(marked) \
+        else None
+
+
 def _number_is(written: str, value: Any) -> bool:
     try:
         return float(written) == float(value)
@@ -528,7 +545,8 @@ def _number_is(written: str, value: Any) -> bool:
 
 
 #: a number marked as one that numbers a thing ("number 2", "no. 2", "#2")
-_NUMBERED = re.compile(r"(?:\bnumber|\bnum\.?|\bno\.?|\bnr\.?|#)\s*(\d+)\b")
+_NUMBERED = re.compile(r"(?:\bnumber\s*|\b(?:num|no|nr)(?:\.\s*|\s+)|#\s*)(\d+)\b")
+# (not "no2", nitrogen dioxide: "set the NO2 alarm limit to 2", review atk73)
 #: the words of a time a rate is said per ("an hour", "per minute")
 _TIME_ONLY = frozenset("per a an hour hours h hr hrs minute minutes min mins second seconds s "
                        "sec secs day days shift".split())
