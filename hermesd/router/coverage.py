@@ -682,7 +682,7 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
     own words ("ammonia level" of "Total ammonia nitrogen": "ammonia" is a quantity; but the
     battery of "电池电量", its charge, is no quantity). `phrases`: a word of the plant's names
     that means another thing in a phrase than alone may be explained as the phrase is (the
-    write gate, stricter, only where the phrase is a thing the point is)."""
+    write gate, stricter, does not)."""
     if said_otherwise(term, p, found):
         return 0.0
     if per_its_time(term, p, found):
@@ -690,38 +690,22 @@ def explained(term: Term, p: Profile, found: list[Term], *, phrases: bool = True
     strength = explain(term, p)
     if strength > NEAR:
         return strength
-    if not term.spans or (term.literal and (
-            not term.own or term.concepts & term.own
-            or (not phrases and not thing_phrase(term, p, found)))):
+    if not term.spans or (term.literal and (not phrases or not term.own
+                                            or term.concepts & term.own)):
         return strength  # "jaw" of "jaw crusher" is a word the plant names points with
-        # (the write gate, stricter, explains a word of a phrase so only where the phrase is
-        # a thing the point is: "hydraulic pump 1" of an "HPU pump 1", blind batch 74)
     if term.literal:
         # ...but a word that means another thing in the phrase than alone (the "blower main"
         # is an air main, no blower) is explained by a point of that thing whose own words
         # explain another word of the phrase
         if not term.concepts & p.concepts:
             return strength
-        phrased = max((explain(other, p) for other in found if other is not term
-                       and other.spans & term.spans and other.word not in GENERAL_WORDS
-                       and explain(other, p, exact=True) >= TEXT), default=strength)
-        return phrased if phrases else min(phrased, CONCEPT)  # (to the gate, less than its
-        # own word: "e-coat tank setpoint" is the "e-coat tank setpoint", not the "e-coat volts
-        # SP" of the e-coat tank)
+        return max((explain(other, p) for other in found if other is not term
+                    and other.spans & term.spans and other.word not in GENERAL_WORDS
+                    and explain(other, p, exact=True) >= TEXT), default=strength)
     return max((explain(other, p) for other in found if other is not term
                 and other.spans & term.spans and other.word not in GENERAL_WORDS
                 and other.own_kinds & term.kinds and explain(other, p) >= TEXT),
                default=0.0)
-
-
-def thing_phrase(term: Term, p: Profile, found: list[Term]) -> bool:
-    """Whether the term is a word of a phrase that names a thing `p` is, and names more than
-    another word of it alone does: "hydraulic" of "hydraulic pump" (a hydraulic pump, no mere
-    pump) of an "HPU pump 1"; not "exhaust" of "exhaust fan", which the lexicon reads as a
-    fan, as "fan" alone is (the supply fan is one too: the word says which)."""
-    return "thing" in term.kinds and bool(term.concepts & p.things) and not any(
-        other is not term and other.spans & term.spans and term.concepts <= other.own
-        for other in found)
 
 
 @functools.cache

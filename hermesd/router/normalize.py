@@ -403,8 +403,8 @@ def tokens(text: str) -> list[Token]:
         if broken and len(out) > before:
             out[before] = replace(out[before], after_break=True)
         end = match.end()
-    return _set_quantity_asked(_zh_changed_to(_a_little(_at_the_moment(_kicked_off(
-        _state_verbs(_attributive(_said_units(_signs(_english_numbers(out))))))))))
+    return _set_quantity_asked(_zh_changed_to(_a_little(_kicked_off(_state_verbs(_attributive(
+        _said_units(_signs(_english_numbers(out)))))))))
 
 
 def _set_quantity_asked(toks: list[Token]) -> list[Token]:
@@ -432,8 +432,10 @@ def _zh_changed_to(toks: list[Token]) -> list[Token]:
     read of the setting. Not the 调 of 空调 (an air conditioner). Before a number, after any
     other Chinese word too: a point's own Chinese name (炉温改3#, review atk72b: 温 is no word
     of ours, and the command was a read of the furnace's temperature) or a negation (不用改
-    150) or a thing's number (1号泵改30, review atk73: a read of the pump); not the first
-    character of a word we do not know (打开调味滚筒: seasoning)."""
+    150) or an English quantity or setting ("boiler 3 setpoint 改 150"); after a thing's number
+    (1号泵改30, review atk73: a read of the pump) it is unreadable, a change over to pump 30
+    as often (review atk74); not the first character of a word we do not know (打开调味滚筒:
+    seasoning)."""
     out: list[Token] = []
     for i, t in enumerate(toks):
         before = toks[i - 1] if i else None
@@ -443,34 +445,26 @@ def _zh_changed_to(toks: list[Token]) -> list[Token]:
                 (before.is_number or before.is_id) and any(x.zh for x in toks[:i - 1])))
         # (after a thing's number, 1号泵改30, whose tokens put the number after the thing, or
         # an English word before a number: "boiler 3 setpoint 改 150")
+        setting = before is not None and (
+            before.raw in ("setpoint", "sp") or canonical(before.raw) in QUANTITIES
+            or (before.raw == "point" and i > 1 and toks[i - 2].raw == "set"))
         if not t.zh or t.raw not in ("调", "改") or before is None or not (
                 before.zh or latin) or (t.raw == "调" and before.raw == "空") or not (
-                before.raw == "setpoint" or canonical(before.raw) in QUANTITIES or (
-                    after is not None and (after.is_number or after.unreadable))):
+                setting or (after is not None and (after.is_number or after.unreadable))):
             out.append(t)
             continue
         value = toks[i + 1] if i + 1 < len(toks) else None
         out.append(Token("set", "set", zh=True, written=t.raw))
-        if not (t.raw == "改" and value is not None and value.is_number and not value.ordinal
+        if ((latin or before.is_number or before.is_id or canonical(before.raw) in THINGS)
+                and not setting) or \
+                not (t.raw == "改" and value is not None and value.is_number and not value.ordinal
                 and value.raw not in ("一", "两") and not (value.number or 0) < 0
                 and not (i + 2 < len(toks) and toks[i + 2].raw in ("调", "改", "下"))):
-            # (a verb still, whose value no one can read: "3号锅炉温度调一下" is no read)
+            # (a verb still, whose value no one can read: "3号锅炉温度调一下" is no read; nor
+            # after a thing or its number, 1号泵改2, 二号泵改30, a change over to pump 2 as
+            # often: reviews atk74, atk74c)
             out.append(Token(t.raw, t.raw, zh=True, unreadable=True))
     return out
-
-
-def _at_the_moment(toks: list[Token]) -> list[Token]:
-    """The tokens with a chat's "atm" or "rn" said last, after no number, made "now": "how
-    hard is the burner firing atm" asks nothing in atmospheres (blind batch 74: the rules and
-    the model let the command go); "2 atm" stays a pressure."""
-    last = len(toks) - 1
-    while last > 0 and toks[last].raw in _AFTER_A_RATE:
-        last -= 1
-    t = toks[last] if last > 0 else None
-    if t is None or t.zh or t.raw not in ("atm", "rn") or toks[last - 1].is_number or \
-            toks[last - 1].raw in ("in", "of"):  # ("the draft in atm": a unit asked)
-        return toks
-    return [*toks[:last], Token("now", "now"), *toks[last + 1:]]
 
 
 #: what "a" says an amount of, after a word ("make the ice a bit harder"): no letter "A"

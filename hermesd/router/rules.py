@@ -73,7 +73,6 @@ from hermesd.router.vocabulary import (
     AFTER_NUMBER,
     AMOUNTS,
     ARMING,
-    BOOL_STATES,
     CALIBRATING,
     CHANGE_WORDS,
     CORRECTIONS,
@@ -1046,11 +1045,10 @@ class RuleRouter:
         # "what...", "...?", and a Chinese question word anywhere ("温度多少", "是什么")
         asked = any(map(question_mark, text.rstrip()[-1:])) or row is not None  # ("fan 2 on?"
         # asks, sets nothing; so does a screen's row, "BIN 2 AER FAN: ON")
-        if asked and toks and toks[-1].raw in BOOL_STATES and first not in WH_START and \
-                not toks[-1].zh and not any(t.raw in WRITE_VERBS for t in toks):
-            yes_no = True  # "hot oil heater going?": whether it is (blind batch 74: the
-            # heater's hot oil temperature was read)
-        question = yes_no or first in WH_START or asked or \
+        # "bin 1 feeder, whats it set to": a question opened after the thing is named, with
+        # no value said (blind batch 74: a write asked of a setting)
+        asked_after = _asked_after_naming(toks)
+        question = yes_no or first in WH_START or asked or asked_after or \
             any(t.zh and t.raw in WH_START for t in toks)
         # "pellet mill mode manual": a choice right after the setting it is a choice of, as
         # a number is in "setpoint 65" (not asked: "is the mill mode manual?"); not where a
@@ -1092,7 +1090,8 @@ class RuleRouter:
                            # "zero out every kiln setpoint", "zero the counter": a verb
                            or (first in ("zero", "nil") and len(toks) > 1
                                and toks[1].raw in ("out", "the", "all", "every", "each"))) \
-            and not yes_no and first not in WH_START and not _asks_of_a_setting(toks) \
+            and not yes_no and first not in WH_START and not asked_after \
+            and not _asks_of_a_setting(toks) \
             and not (asked and _state_last(toks, named)) and row is None
         return Analysis(text, toks, words, yes_no, wants_write, question=question,
                         scored=self._score(toks), unknown=self._unknown_numbered(toks),
@@ -1425,6 +1424,9 @@ class RuleRouter:
             return False
         if action.name == "write" and self.output_unasked(a, point):
             return True
+        if action.name == "write" and \
+                self._quantity_of_a_time(a, self.profiles.by_id[point]) is not None:
+            return True  # "set the high temp trip to 80" of the trip's delay (review atk74c)
         if action.name == "read" and self._setting_unasked(a, point):
             return True  # "what is the electrical power" of a "CHP electrical power setpoint"
             # beside the "CHP gas engine generator active power" (blind batch 37)
@@ -1628,22 +1630,44 @@ class RuleRouter:
 
     def _quantity_of_a_time(self, a: Analysis, profile: Profile) -> str | None:
         """ "set level switch 2 level to 30" of a "Level switch 2 delay setpoint" in s: a
-        quantity said more often than any name of the point says it, of a point that is a time
-        (the switch's delay, an alarm's): no level is in seconds (review atk73b)."""
-        if "quantity.time" not in profile.unit_quantities:
-            return None
-        named: Counter[str] = Counter()
+        measure said more often than any name of the point says it, of a point that is a time
+        (the switch's delay, an alarm's): no level is in seconds (review atk73b). By meaning:
+        "lvl", "height" as "level" (review atk74). Of a point its name says is a time, a
+        measure said with no time at all: "set the high temp trip to 80" of the trip's delay
+        (review atk74c)."""
+        if "quantity.time" not in profile.unit_quantities or \
+                not all(q.endswith("time") for q in profile.unit_quantities):
+            return None  # (a unit that is surely a time: no "mS", a conductivity's as often)
+        lexicon = self.profiles.lexicon
+
+        measures = frozenset(s.concept for w in QUANTITIES - {"count"}
+                             for s in lexicon.concepts(w))
+
+        def meant(t: Token) -> frozenset[str]:
+            if t.zh and len(t.written) < 2:
+                return frozenset()  # (the 压 of 压榨, pressing)
+            senses = lexicon.concepts(t.text) or lexicon.concepts(t.raw)
+            found = frozenset(s.concept for s in senses)
+            return found if senses and all(s.kind == "quantity" for s in senses) and \
+                found <= measures else frozenset()
+            # (a measure, not a count said beside it: "the cycle time of the last shot")
+
+        named: Counter[frozenset[str]] = Counter()
         for label in self.point_labels.get(profile.point.id, ()):
-            named |= Counter(t.text for t in label.toks)  # (the most any one name says it)
-        said = Counter(t.text for t in a.toks if not t.unit)
-        for t in a.toks:
-            senses = self.profiles.lexicon.concepts(t.text)
-            if not t.unit and t.text in QUANTITIES and t.raw not in ("many", "much") and \
-                    said[t.text] > named[t.text] and senses and \
-                    all(s.kind == "quantity" for s in senses) and \
-                    not {s.concept for s in senses} & profile.unit_quantities:
-                return t.raw
-        return None
+            named |= Counter(m for t in label.toks if (m := meant(t)))
+            # (the most any one name says it)
+        said = Counter(m for t in a.toks if not t.unit and (m := meant(t)))
+        timed = any(t.raw in _TIME_SAID or t.text in _TIME_SAID for t in a.toks) or any(
+            w in a.text for w in _TIME_SAID_ZH) or any(
+            m.concept.id in profile.unit_quantities for m in concepts_of_text(a.text)) or not any(
+            t.raw in _TIME_SAID for label in self.point_labels.get(profile.point.id, ())
+            for t in label.toks)  # (only of a point its name says is a time: no "Rinse
+        # conductivity limit" in mS, which a unit's case tells from ms)
+        # (no time said at all, and a measure: "set the high temp trip to 80" of the trip's
+        # delay in min, "set the pressure alarm setpoint to 5" of its delay: review atk74c)
+        return next((t.raw for t in a.toks if not t.unit
+                     and (m := meant(t)) and not m & profile.unit_quantities
+                     and (said[m] > named[m] or not timed)), None)
 
     def _quantity_of_a_phrase(self, a: Analysis, profile: Profile) -> str | None:
         """ "what's the vacuum on pan one" of a "Vacuum pan 1 massecuite level": a word that is
@@ -2734,6 +2758,30 @@ def _spelled_in_full(points: list[Point], name_words: frozenset[str],
                 if len(whole) > len(w) + 1 and whole.startswith(w):
                     found.setdefault(whole, set()).add(w)
     return {whole: next(iter(s)) for whole, s in found.items() if len(s) == 1}
+
+
+#: words that say a time is meant, of a point that is one ("delay", "timer", "minutes")
+_TIME_SAID = frozenset("""
+    delay time timer duration period dwell interval hold s sec secs second seconds min mins
+    minute minutes h hr hrs hour hours
+""".split())
+_TIME_SAID_ZH = ("时间", "延时", "延迟", "间隔", "时长", "周期", "秒", "分钟", "小时")
+
+
+def _asked_after_naming(toks: list[Token]) -> bool:
+    """Whether a question opens after a comma, after words that only name the thing ("bin 1
+    feeder, whats it set to"), and no number is said after it: no verb, switch word or "to"
+    before it ("set boiler 3 to 100, what's the temp", "open valve 2, what's it at" are
+    commands, and a question after them is no read: review atk74c)."""
+    k = next((i for i, t in enumerate(toks) if i and t.after_break and t.raw in WH_START), None)
+    if k is None:
+        return False
+    doing = WRITE_VERBS | ON_WORDS | OFF_WORDS | VALUE_BEFORE
+    valued = any(t.is_number and (t.unit or (i and (canonical(toks[i - 1].raw) in QUANTITIES
+                                                     or toks[i - 1].raw in ("setpoint", "sp"))))
+                 for i, t in enumerate(toks[:k]))  # ("pump 3 speed 80, what's that in rpm")
+    return not valued and not any(t.raw in doing for t in toks[:k]) and \
+        not any(t.is_number for t in toks[k:])
 
 
 def _asks_of_a_setting(toks: list[Token]) -> bool:

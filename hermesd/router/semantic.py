@@ -49,7 +49,6 @@ from hermesd.router.coverage import (
     per_its_time,
     said_otherwise,
     terms,
-    thing_phrase,
 )
 from hermesd.router.meaning import Lexicon, Sense
 from hermesd.router.normalize import Token, canonical, content, tokens
@@ -357,11 +356,8 @@ class Semantic:
                 for word, number in pairs):
             return None
         strengths = [0.0 if said_otherwise(t, p, terms) else
-                     UNIT_QUANTITY if per_its_time(t, p, terms) else
-                     explained(t, p, terms) if t.literal and t.spans and thing_phrase(t, p, terms)
-                     else explain(t, p) for t in terms]
-        # (a word of the plant's names said in a phrase of a thing the point is, by another
-        # of its forms: "hydraulic pump 1" of an "HPU pump 1", blind batch 74)
+                     UNIT_QUANTITY if per_its_time(t, p, terms) else explain(t, p)
+                     for t in terms]
         if a.wants_write and p.choice_concepts:
             # "生产线切换到清洗模式": 清洗 names a choice of the line mode (its "cleaning"), as
             # the choice's own word would; the write gate then asks that it name just one

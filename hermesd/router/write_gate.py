@@ -504,7 +504,7 @@ def _a_thing_numbered(toks: list[Token], folded: str, value: Any) -> str | None:
             any(t.raw in _SETTING_WORDS for t in toks):
         return None
     marked = _NUMBERED.search(folded)
-    if marked is not None and _number_is(marked.group(1), value):
+    if marked is not None and _number_is(_marked(marked), value):
         return marked.group(0)  # (the tokens drop "no", "number", "#")
     said = [t for t in toks if t.raw not in _TRAILING]
     while said and said[-1].raw in _STARTING_ANY:
@@ -529,24 +529,36 @@ def _number_marked(toks: list[Token], folded: str, point: Point, value: Any) -> 
     preset to #3", "set the tap position number 9": review atk56), nor after "to"."""
     if isinstance(value, bool) or not point.unit:
         return None
-    marked = [m for m in _NUMBERED.finditer(folded) if _number_is(m.group(1), value)
+    marked = [m for m in _NUMBERED.finditer(folded) if _number_is(_marked(m), value)
               and not re.search(r"(?:\bto|\bat|[到为成至])\s*$", folded[:m.start()])]
-    said = sum(1 for t in toks if t.number is not None and not isinstance(t.number, bool)
-               and _number_is(str(t.number), value))
+    said = sum(1 for t in toks if (t.number is not None and not isinstance(t.number, bool)
+                                   and _number_is(str(t.number), value))
+               or (t.number is None and t.raw.isdigit() and _number_is(t.raw, value)))
+    # (the 2 of "NO2", a formula's now, is said as much as the value after "to")
     return Doubt("other_thing", (marked[0].group(0),)) if marked and said <= len(marked) \
         else None
 
 
+def _marked(found: re.Match[str]) -> str:
+    """The number a `_NUMBERED` match marks."""
+    return next(g for g in found.groups() if g is not None)
+
+
 def _number_is(written: str, value: Any) -> bool:
     try:
-        return float(written) == float(value)
+        return float(_NUMBER_WORDS.get(written, written)) == float(value)
     except (TypeError, ValueError):
         return False
 
 
 #: a number marked as one that numbers a thing ("number 2", "no. 2", "#2")
-_NUMBERED = re.compile(r"(?:\bnumber\s*|\b(?:num|no|nr)(?:\.\s*|\s+)|#\s*)(\d+)\b")
-# (not "no2", nitrogen dioxide: "set the NO2 alarm limit to 2", review atk73)
+_NUMBERED = re.compile(r"(?:\bnumber\s*|\b(?:num|no|nr|n°)\.?\s*|#\s*)(\d+|one|two|three|four|"
+                       r"five|six|seven|eight|nine|ten|eleven|twelve)\b|(\d+)\s*#|第\s*(\d+)")
+# (after the number too, "3#", and 第3: review atk74c)
+# (glued too, "No3", "Nº2" (NFKC: "no2"), as the tokens drop the mark: review atk74; "set
+# the NO2 alarm limit to 2" keeps its "no" and "2" as words, and its value is said apart)
+_NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve".split())}
 #: the words of a time a rate is said per ("an hour", "per minute")
 _TIME_ONLY = frozenset("per a an hour hours h hr hrs minute minutes min mins second seconds s "
                        "sec secs day days shift".split())

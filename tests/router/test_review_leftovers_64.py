@@ -2,7 +2,8 @@
 - a quantity said in Chinese apart from the thing's name that holds it is no value of another
   quantity (高压泵压力设为50 of the pump's speed setpoint), as in English;
 - a number marked as a thing's ("#3", "no. 3") is no value, wherever it stands;
-- 改 after a thing's number (1号泵改30) or an English word is the verb of setting;
+- 改 after an English quantity or setting is the verb of setting ("boiler 3 setpoint 改 150");
+  after a thing's number (1号泵改30) it is asked back;
 - a quantity said of a point that is a time (a switch's delay) is no value of it;
 - "a thousand and a half" is no number to write.
 """
@@ -59,7 +60,10 @@ def test_the_pumps_own_speed_is_still_written(text: str, value: float) -> None:
 
 @pytest.mark.parametrize("text", ["调节阀开度#3", "control valve opening #3",
                                   "set control valve opening # 3", "control valve opening no. 3",
-                                  "control valve opening number 3"])
+                                  "control valve opening number 3",
+                                  # glued, and in words (review atk74)
+                                  "control valve opening No3", "control valve opening Nº3",
+                                  "control valve opening nr3", "control valve opening number three"])
 async def test_a_number_marked_as_a_things_is_no_value(text: str) -> None:
     action = await routed_without_model(ROUTER, text)
     assert action.name == "respond", action
@@ -76,16 +80,26 @@ async def test_values_beside_such_words_are_written(text: str, point: str, value
 
 
 @pytest.mark.parametrize(("text", "point", "value"), [
-    ("1号泵改30赫兹", "p1_hz", 30),
     ("1号泵频率改30", "p1_hz", 30),
     ("boiler 3 setpoint 改 150", "boiler_sp", 150),
 ])
-async def test_gai_after_a_things_number_sets(text: str, point: str, value: float) -> None:
-    """It was no word there, and the command a read of the pump or the setpoint."""
+async def test_gai_after_a_quantity_or_setting_sets(text: str, point: str, value: float) -> None:
+    """("boiler 3 setpoint 改 150" was a read of the setpoint.)"""
     assert await routed_without_model(ROUTER, text) == _write(point, value)
 
 
+@pytest.mark.parametrize("text", ["1号泵改30", "1号泵改30赫兹", "1号泵改2", "boiler 3 改 2",
+                                  "pump 1 改 2"])
+async def test_gai_after_a_things_number_is_asked_back(text: str) -> None:
+    """A change over to pump 2 as often as a value (review atk74): nothing is read or written
+    (it was a read of the pump)."""
+    action = await routed_without_model(ROUTER, text)
+    assert action.name == "respond", action
+    assert action.args.get("unreadable") == ["改"]
+
+
 @pytest.mark.parametrize(("text", "point"), [("set level switch 2 level to 30", "ls_delay"),
+                                             ("set level switch 2 lvl to 30", "ls_delay"),
                                              ("液位开关2液位设为30", "ls_delay"),
                                              ("set temperature alarm 3 temperature to 60",
                                               "ta_delay")])
