@@ -1432,6 +1432,11 @@ class RuleRouter:
             # beside the "CHP gas engine generator active power" (blind batch 37)
         if action.name == "read" and self._another_value_asked(a, point):
             return True  # 3号冷库温度设定为多少 of the store's high limit (review atk69)
+        if action.name == "read" and self.points[point].kind != "bool" and a.toks and \
+                a.toks[-1].raw in _RUNNING_LAST and not a.words & (WH_START | {"how"}):
+            return True  # "hot oil heater going?": whether it runs, which its hot oil's
+            # temperature does not say (blind batch 74; no on/off point is preferred for it:
+            # a fault's or a door's would be as much, review atk74b)
         if action.name == "read" and self.quantity_of_its_thing(a, point) is not None:
             return True  # "HP1 pressure" of "High pressure pump 1": its pressure is asked;
             # "the vacuum on pan one" of a pan's level (blind batch 71)
@@ -2760,6 +2765,8 @@ def _spelled_in_full(points: list[Point], name_words: frozenset[str],
     return {whole: next(iter(s)) for whole, s in found.items() if len(s) == 1}
 
 
+#: a word of running said last ("kiln fan going?"): whether it runs is asked
+_RUNNING_LAST = frozenset("going running turning spinning".split())
 #: words that say a time is meant, of a point that is one ("delay", "timer", "minutes")
 _TIME_SAID = frozenset("""
     delay time timer duration period dwell interval hold s sec secs second seconds min mins

@@ -3,7 +3,8 @@
 - a read that says no quantity, of a measure, where another measure explains every word said as
   well, is no sure read ("what's the water in the pond reading");
 - a question may open after the thing is named ("kiln draft, whats it reading");
-- of two hydraulic pumps 1, the one whose name shares a word with the command is not guessed.
+- of two hydraulic pumps 1, the one whose name shares a word with the command is not guessed;
+- "hot oil heater going?" is no question of its temperature.
 """
 
 from __future__ import annotations
@@ -24,6 +25,12 @@ WORKS = exec_plant("works74", {
     "pond_temp": {"name": "Cooling pond water temperature", "unit": "°C"},
 })
 ROUTER = Router(WORKS)
+
+HEATER = Router(exec_plant("heater74", {
+    "hot_oil_temp": {"name": "Hot oil heater outlet temperature", "unit": "°C",
+                    "type": "float32", "aliases": ["thermal oil temp"]},
+    "hot_oil_running": {"name": "Hot oil heater running", "type": "bool"},
+}))
 
 HYDRAULICS = Router(exec_plant("hydraulics74", {
     "hpu1": {"name": "HPU pump 1", "type": "bool", "writable": True},
@@ -71,3 +78,16 @@ async def test_one_of_two_hydraulic_pumps_is_not_guessed(text: str) -> None:
 async def test_a_question_opened_after_the_thing_is_named(text: str, point: str) -> None:
     """(It was a write asked of the setting, with no value.)"""
     assert await routed_without_model(ROUTER, text) == _read(point)
+
+
+@pytest.mark.parametrize("text", ["hot oil heater going?", "hot oil heater running?"])
+async def test_whether_it_runs_is_no_temperature(text: str) -> None:
+    """(Blind batch 74: the heater's hot oil temperature was read; its running status may
+    be read, or the command asked back, never the measure.)"""
+    action = await routed_without_model(HEATER, text)
+    assert action.args.get("point") != "hot_oil_temp", action
+
+
+async def test_a_measure_asked_while_it_runs_is_read() -> None:
+    assert await routed_without_model(HEATER, "what temperature is the hot oil heater running at?") \
+        == _read("hot_oil_temp")
